@@ -1,0 +1,431 @@
+#include "app/cli/commands.h"
+
+#include <unistd.h>
+
+#include <chrono>
+#include <iostream>
+#include <map>
+#include <sstream>
+
+#include "app/cli/table.h"
+#include "kernels/catalog.h"
+#include "kernels/devices.h"
+#include "kernels/error.h"
+#include "kernels/report.h"
+#include "kernels/runner.h"
+
+namespace threadmap::cli {
+
+namespace {
+
+using nlohmann::json;
+
+void error(const std::string& message) { std::cerr << "threadmap-cli: error: " << message << '\n'; }
+
+const Variant& variant_or_throw(const std::string& id) {
+  if (const Variant* v = find_variant(id)) return *v;
+  throw InvalidRequest("unknown kernel '" + id + "'; `threadmap-cli list` shows the catalog");
+}
+
+std::vector<std::pair<std::string, std::string>> parse_assignments(
+    const std::vector<std::string>& sets) {
+  std::vector<std::pair<std::string, std::string>> out;
+  for (const std::string& s : sets) {
+    const std::size_t eq = s.find('=');
+    if (eq == std::string::npos || eq == 0)
+      throw InvalidRequest("--set " + s + ": expected NAME=VALUE, e.g. --set tile=32");
+    out.emplace_back(s.substr(0, eq), s.substr(eq + 1));
+  }
+  return out;
+}
+
+RunOptions options_from(const RunArgs& args) {
+  RunOptions o;
+  o.repetitions = args.reps;
+  o.warmup = args.warmup;
+  o.seed = args.seed;
+  return o;
+}
+
+int exit_code_for(const RunResult& r) {
+  switch (r.status) {
+    case RunStatus::Invalid: return kExitInvalid;
+    case RunStatus::Unavailable: return kExitUnavailable;
+    case RunStatus::DeviceFailure: return kExitDeviceFailure;
+    case RunStatus::Ok: break;
+  }
+  return r.verification.verified ? kExitOk : kExitNotVerified;
+}
+
+// The worse of two exit codes, for commands that run several variants.
+int worse(int a, int b) {
+  auto rank = [](int c) {
+    switch (c) {
+      case kExitOk: return 0;
+      case kExitUnavailable: return 1;
+      case kExitNotVerified: return 2;
+      case kExitInvalid: return 3;
+      default: return 4;
+    }
+  };
+  return rank(b) > rank(a) ? b : a;
+}
+
+std::string params_text(const Variant& v, const Params& p) {
+  std::string s;
+  for (const ParamSpec& spec : v.params)
+    s += (s.empty() ? "" : " ") + spec.name + "=" + spec.format(p.get(spec.name));
+  return s;
+}
+
+std::string verification_text(const RunResult& r) {
+  if (r.status != RunStatus::Ok) return std::string(status_name(r.status));
+  return r.verification.verified ? "verified"
+                                 : "FAILED (" + std::to_string(r.verification.mismatches) + ")";
+}
+
+std::string mib_text(std::uint64_t bytes) {
+  return fixed(static_cast<double>(bytes) / (1024.0 * 1024.0), 1) + " MiB";
+}
+
+void print_run_text(const Variant& v, const RunResult& r) {
+  std::cout << r.kernel_id << " on " << r.device.name << " (" << r.device.spec << ")\n";
+  std::cout << "  " << params_text(v, r.params) << '\n';
+  const Verification& ver = r.verification;
+  if (ver.verified) {
+    std::cout << "  verified: " << ver.checked << " values, " << ver.method << '\n';
+  } else {
+    std::cout << "  NOT VERIFIED: " << ver.mismatches << " of " << ver.checked
+              << " values differ (" << ver.method << ")\n";
+    for (const Mismatch& m : ver.first)
+      std::cout << "    " << m.where << ": expected " << m.expected << ", got " << m.actual << '\n';
+  }
+  auto timing = [](const char* label, const TimingStats& t, double gbps) {
+    std::cout << "  " << label << " median " << fixed(t.median, 4) << " ms (min "
+              << fixed(t.min, 4) << ", max " << fixed(t.max, 4) << ", " << t.samples
+              << " runs)  " << fixed(gbps, 2) << " GB/s\n";
+  };
+  timing("kernel     ", r.kernel_ms, r.bandwidth_gbps);
+  timing("end-to-end ", r.end_to_end_ms, r.end_to_end_gbps);
+  std::cout << "  ideal bytes " << r.ideal_bytes << " (" << mib_text(r.ideal_bytes) << "), "
+            << r.launches << (r.launches == 1 ? " launch" : " launches") << " per run\n";
+  if (r.cache_resident)
+    std::cout << "  note: the working set (" << mib_text(r.working_set_bytes)
+              << ") fits in the device's " << mib_text(r.device.last_level_cache_bytes)
+              << " last-level cache: the bandwidth may be cache bandwidth, not memory bandwidth\n";
+  if (!r.note.empty()) std::cout << "  note: " << r.note << '\n';
+}
+
+std::vector<std::string> run_row_cells(const RunResult& r) {
+  if (r.status != RunStatus::Ok) return {verification_text(r), "", "", "", "", "", r.error};
+  return {verification_text(r),
+          fixed(r.kernel_ms.median, 4),
+          fixed(r.kernel_ms.min, 4),
+          fixed(r.kernel_ms.max, 4),
+          fixed(r.bandwidth_gbps, 2),
+          fixed(r.end_to_end_ms.median, 4),
+          r.cache_resident ? "working set fits in cache" : ""};
+}
+
+const std::vector<std::string> kRunColumns{"result",   "median ms", "min ms", "max ms",
+                                           "GB/s",     "e2e ms",    "note"};
+
+// Progress on stderr once a command has taken more than a second.
+class Progress {
+ public:
+  explicit Progress(std::size_t total) : total_(total), start_(Clock::now()) {}
+  void step(std::size_t done, const std::string& what) {
+    if (Clock::now() - start_ < std::chrono::seconds(1)) return;
+    std::cerr << "[" << done << "/" << total_ << "] " << what << (isatty(2) ? "\r" : "\n")
+              << std::flush;
+    shown_ = true;
+  }
+  ~Progress() {
+    if (shown_ && isatty(2)) std::cerr << '\n';
+  }
+
+ private:
+  using Clock = std::chrono::steady_clock;
+  std::size_t total_;
+  Clock::time_point start_;
+  bool shown_ = false;
+};
+
+}  // namespace
+
+int devices_command(const std::string& format) {
+  const auto backends = list_backends();
+  if (format == "json") {
+    json j = json::array();
+    for (const BackendReport& b : backends) j.push_back(to_json(b));
+    std::cout << j.dump(2) << '\n';
+    return kExitOk;
+  }
+  for (const BackendReport& b : backends) {
+    if (!b.available) {
+      std::cout << b.backend << ": unavailable: " << b.reason << "\n";
+      continue;
+    }
+    for (const DeviceInfo& d : b.devices) {
+      std::cout << d.spec << "  " << d.name << " (" << d.platform << ")\n"
+                << "    " << d.version << "\n"
+                << "    " << d.compute_units << " compute units, "
+                << mib_text(d.global_memory_bytes) << " memory, "
+                << mib_text(d.last_level_cache_bytes) << " last-level cache, "
+                << d.local_memory_bytes / 1024 << " KiB shared per block, up to "
+                << d.max_group_size << " threads per block\n"
+                << "    double: " << (d.has_double ? "yes" : "no")
+                << ", sub-group shuffles: "
+                << (d.has_subgroup_shuffle ? "yes" : "no (" + d.subgroup_note + ")")
+                << ", timer resolution " << d.timer_resolution_ns << " ns\n";
+    }
+  }
+  return kExitOk;
+}
+
+int list_command(const std::string& format) {
+  if (format == "json") {
+    json j = json::array();
+    for (const Variant& v : catalog()) j.push_back(to_json(v));
+    std::cout << j.dump(2) << '\n';
+    return kExitOk;
+  }
+  std::string family;
+  for (const Variant& v : catalog()) {
+    if (v.family != family) {
+      family = v.family;
+      std::cout << (family == catalog().front().family ? "" : "\n") << family << "\n";
+    }
+    std::cout << "  " << v.id << "  " << v.title << (v.lesson_original ? "" : "  [not in the lessons]")
+              << "\n      " << v.summary << "\n      lesson: " << v.lesson.file << ", \""
+              << v.lesson.section << "\"\n";
+    for (const ParamSpec& p : v.params)
+      std::cout << "      --set " << p.name << "=" << p.format(p.default_value) << "  ("
+                << p.describe_range() << ") " << p.meaning << "\n";
+  }
+  return kExitOk;
+}
+
+int run_command(const std::string& kernel, const RunArgs& args) {
+  try {
+    const Variant& v = variant_or_throw(kernel);
+    const Params params = make_params(v.params, parse_assignments(args.sets), v.id);
+    auto device = open_device(args.device);
+    const RunResult r = run_variant(*device, v, params, options_from(args));
+    if (args.format == "json") {
+      std::cout << to_json(r).dump(2) << '\n';
+    } else if (args.format == "csv") {
+      Table t;
+      t.header = {"kernel", "device"};
+      for (const ParamSpec& p : v.params) t.header.push_back(p.name);
+      t.header.insert(t.header.end(), kRunColumns.begin(), kRunColumns.end());
+      std::vector<std::string> row{r.kernel_id, r.device.spec};
+      for (const ParamSpec& p : v.params) row.push_back(p.format(r.params.get(p.name)));
+      for (const std::string& c : run_row_cells(r)) row.push_back(c);
+      t.rows.push_back(row);
+      t.print_csv(std::cout);
+    } else if (r.status == RunStatus::Ok) {
+      print_run_text(v, r);
+    }
+    if (r.status != RunStatus::Ok) error(r.error);
+    return exit_code_for(r);
+  } catch (const InvalidRequest& e) {
+    error(e.what());
+    return kExitInvalid;
+  } catch (const DeviceError& e) {
+    error(e.what());
+    return kExitDeviceFailure;
+  }
+}
+
+int sweep_command(const std::string& kernel, const RunArgs& args,
+                  const std::vector<std::string>& vary) {
+  try {
+    const Variant& v = variant_or_throw(kernel);
+    const auto base = parse_assignments(args.sets);
+    make_params(v.params, base, v.id);  // reject bad --set before any run
+
+    // Each --vary is an axis; the sweep runs their cartesian product.
+    std::vector<std::pair<std::string, std::vector<std::string>>> axes;
+    for (const std::string& spec : vary) {
+      const std::size_t eq = spec.find('=');
+      if (eq == std::string::npos || eq == 0 || eq + 1 == spec.size())
+        throw InvalidRequest("--vary " + spec + ": expected NAME=V1,V2,..., e.g. --vary tile=8,16,32");
+      const std::string name = spec.substr(0, eq);
+      const ParamSpec* p = v.param(name);
+      if (!p) throw InvalidRequest(v.id + " has no parameter '" + name + "' to vary");
+      std::vector<std::string> values;
+      std::stringstream ss(spec.substr(eq + 1));
+      for (std::string item; std::getline(ss, item, ',');) {
+        parse_param_value(*p, item, v.id);
+        values.push_back(item);
+      }
+      axes.emplace_back(name, values);
+    }
+    if (axes.empty()) throw InvalidRequest("sweep needs at least one --vary NAME=V1,V2,...");
+
+    std::vector<std::vector<std::pair<std::string, std::string>>> points{{}};
+    for (const auto& [name, values] : axes) {
+      std::vector<std::vector<std::pair<std::string, std::string>>> next;
+      for (const auto& point : points)
+        for (const std::string& value : values) {
+          auto extended = point;
+          extended.emplace_back(name, value);
+          next.push_back(extended);
+        }
+      points = std::move(next);
+    }
+
+    auto device = open_device(args.device);
+    Table t;
+    for (const auto& axis : axes) t.header.push_back(axis.first);
+    t.header.insert(t.header.end(), kRunColumns.begin(), kRunColumns.end());
+    t.right_aligned.assign(t.header.size(), true);
+    t.right_aligned.back() = false;
+    json results = json::array();
+    int code = kExitOk;
+    Progress progress(points.size());
+    for (std::size_t i = 0; i < points.size(); ++i) {
+      auto assignments = base;
+      std::string label;
+      for (const auto& a : points[i]) {
+        assignments.push_back(a);
+        label += (label.empty() ? "" : " ") + a.first + "=" + a.second;
+      }
+      progress.step(i, v.id + " " + label);
+      const Params params = make_params(v.params, assignments, v.id);
+      const RunResult r = run_variant(*device, v, params, options_from(args));
+      code = worse(code, exit_code_for(r));
+      results.push_back(to_json(r));
+      std::vector<std::string> row;
+      for (const auto& a : points[i]) row.push_back(a.second);
+      for (const std::string& c : run_row_cells(r)) row.push_back(c);
+      t.rows.push_back(row);
+    }
+    if (args.format == "json") {
+      std::cout << json{{"kernel", v.id}, {"device", to_json(device->info())}, {"results", results}}
+                       .dump(2)
+                << '\n';
+    } else if (args.format == "csv") {
+      t.print_csv(std::cout);
+    } else {
+      std::cout << v.id << " on " << device->info().name << " (" << device->info().spec << ")\n";
+      t.print_text(std::cout);
+    }
+    return code;
+  } catch (const InvalidRequest& e) {
+    error(e.what());
+    return kExitInvalid;
+  } catch (const DeviceError& e) {
+    error(e.what());
+    return kExitDeviceFailure;
+  }
+}
+
+int bench_command(const RunArgs& args, std::int64_t size) {
+  try {
+    auto device = open_device(args.device);
+    const RunOptions options = options_from(args);
+    std::vector<const Variant*> variants;
+    for (const Variant& v : catalog()) variants.push_back(&v);
+
+    // --size N: N x N matrices, N*N elements to sum, enough smem blocks for N*N threads.
+    auto sized = [size](const Variant& v) {
+      std::vector<std::pair<std::string, std::string>> sets;
+      if (size <= 0) return sets;
+      const std::string n = std::to_string(size);
+      if (v.param("width")) sets.emplace_back("width", n);
+      if (v.param("height")) sets.emplace_back("height", n);
+      if (v.param("n")) sets.emplace_back("n", std::to_string(size * size));
+      if (v.family == "smem-layout") {
+        const std::int64_t threads = v.param("block_x")->default_value * v.param("block_y")->default_value;
+        sets.emplace_back("blocks", std::to_string(std::max<std::int64_t>(1, size * size / threads)));
+      }
+      return sets;
+    };
+
+    Progress progress(variants.size() + 1);
+    const Variant& copy_variant = variant_or_throw("transpose.copy");
+    const Params copy_params = make_params(copy_variant.params, sized(copy_variant), copy_variant.id);
+    const std::uint64_t copy_bytes = static_cast<std::uint64_t>(copy_params.get("width") *
+                                                                copy_params.get("height")) *
+                                     element_size(copy_params.type());
+    progress.step(0, "device-to-device copy");
+    const CopyResult device_copy = measure_device_copy(*device, copy_bytes, options);
+
+    std::vector<RunResult> results;
+    double ceiling = 0;
+    int code = kExitOk;
+    for (std::size_t i = 0; i < variants.size(); ++i) {
+      const Variant& v = *variants[i];
+      progress.step(i + 1, v.id);
+      const Params params = make_params(v.params, sized(v), v.id);
+      results.push_back(run_variant(*device, v, params, options));
+      const RunResult& r = results.back();
+      code = worse(code, r.status == RunStatus::Unavailable ? kExitOk : exit_code_for(r));
+      if (v.id == "transpose.copy" && r.status == RunStatus::Ok) ceiling = r.bandwidth_gbps;
+    }
+
+    if (args.format == "json") {
+      json rows = json::array();
+      for (const RunResult& r : results) {
+        json j = to_json(r);
+        if (r.status == RunStatus::Ok && ceiling > 0) j["percent_of_copy_kernel"] = 100 * r.bandwidth_gbps / ceiling;
+        if (r.status == RunStatus::Ok && device_copy.bandwidth_gbps > 0)
+          j["percent_of_device_copy"] = 100 * r.bandwidth_gbps / device_copy.bandwidth_gbps;
+        rows.push_back(j);
+      }
+      json copy = {{"bytes", copy_bytes}, {"ms", to_json(device_copy.ms)},
+                   {"bandwidth_gbps", device_copy.bandwidth_gbps}};
+      if (!device_copy.error.empty()) copy["error"] = device_copy.error;
+      std::cout << json{{"device", to_json(device->info())}, {"device_copy", copy}, {"results", rows}}
+                       .dump(2)
+                << '\n';
+      return code;
+    }
+
+    Table t;
+    t.header = {"kernel", "parameters", "result", "median ms", "GB/s", "% copy kernel",
+                "% device copy", "note"};
+    t.right_aligned = {false, false, false, true, true, true, true, false};
+    t.rows.push_back({"device copy", mib_text(copy_bytes),
+                      device_copy.error.empty() ? "measured" : "failed",
+                      fixed(device_copy.ms.median, 4), fixed(device_copy.bandwidth_gbps, 2), "",
+                      "100.0", device_copy.error});
+    for (std::size_t i = 0; i < results.size(); ++i) {
+      const RunResult& r = results[i];
+      const Variant& v = *variants[i];
+      std::vector<std::string> row{v.id, params_text(v, r.params), verification_text(r)};
+      if (r.status == RunStatus::Ok) {
+        row.push_back(fixed(r.kernel_ms.median, 4));
+        row.push_back(fixed(r.bandwidth_gbps, 2));
+        row.push_back(ceiling > 0 ? fixed(100 * r.bandwidth_gbps / ceiling, 1) : "");
+        row.push_back(device_copy.bandwidth_gbps > 0
+                          ? fixed(100 * r.bandwidth_gbps / device_copy.bandwidth_gbps, 1)
+                          : "");
+        row.push_back(r.cache_resident ? "fits in cache" : "");
+      } else {
+        row.insert(row.end(), {"", "", "", "", r.error});
+      }
+      t.rows.push_back(row);
+    }
+    if (args.format == "csv") {
+      t.print_csv(std::cout);
+    } else {
+      const DeviceInfo& d = device->info();
+      std::cout << "ThreadMap benchmark on " << d.name << " (" << d.spec << ", " << d.version
+                << ")\nmedian of " << options.repetitions << " timed runs after " << options.warmup
+                << " warm-up runs; GB/s = ideal bytes / median kernel time\n\n";
+      t.print_text(std::cout);
+    }
+    return code;
+  } catch (const InvalidRequest& e) {
+    error(e.what());
+    return kExitInvalid;
+  } catch (const DeviceError& e) {
+    error(e.what());
+    return kExitDeviceFailure;
+  }
+}
+
+}  // namespace threadmap::cli

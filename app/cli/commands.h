@@ -1,0 +1,34 @@
+#pragma once
+// The CLI's subcommands. Each returns the process exit code.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace threadmap::cli {
+
+// Exit codes (documented in docs/cli.md and `threadmap-cli --help`).
+enum ExitCode : int {
+  kExitOk = 0,            // every run verified
+  kExitNotVerified = 1,   // a run completed but its output did not match the CPU reference
+  kExitInvalid = 2,       // bad usage, parameter, kernel id, device spec or launch configuration
+  kExitDeviceFailure = 3, // the backend or device failed (build error, launch error, lost device)
+  kExitUnavailable = 4,   // the variant cannot run on this device (no shuffles, no double)
+};
+
+struct RunArgs {
+  std::string device = "auto";
+  std::vector<std::string> sets;   // NAME=VALUE
+  int reps = 20;
+  int warmup = 2;
+  std::string format = "text";
+  std::uint64_t seed = 20261122;
+};
+
+int devices_command(const std::string& format);
+int list_command(const std::string& format);
+int run_command(const std::string& kernel, const RunArgs& args);
+int sweep_command(const std::string& kernel, const RunArgs& args,
+                  const std::vector<std::string>& vary);
+int bench_command(const RunArgs& args, std::int64_t size);
+
+}  // namespace threadmap::cli

@@ -1,0 +1,94 @@
+// threadmap-cli: the catalog's kernels on any CUDA or OpenCL device, verified
+// and timed, from a shell. Links only the Qt-free engine.
+#include <CLI/CLI.hpp>
+
+#include <iostream>
+
+#include "app/cli/commands.h"
+
+namespace {
+
+constexpr const char* kExitCodes =
+    "Exit codes: 0 every run verified; 1 a run's output did not match the CPU reference; "
+    "2 bad usage, parameter, kernel id, device or launch configuration; 3 the backend or device "
+    "failed; 4 the kernel is unavailable on the device.";
+
+void add_run_options(CLI::App* cmd, threadmap::cli::RunArgs& args, bool with_formats = true) {
+  cmd->add_option("--device", args.device,
+                  "auto (first CUDA device, else first OpenCL device), opencl:P:D or cuda:N")
+      ->capture_default_str();
+  cmd->add_option("--reps", args.reps, "timed repetitions (median, min and max are reported)")
+      ->check(CLI::Range(1, 100000))
+      ->capture_default_str();
+  cmd->add_option("--warmup", args.warmup, "untimed runs before timing")
+      ->check(CLI::Range(0, 1000))
+      ->capture_default_str();
+  cmd->add_option("--seed", args.seed, "seed of the random inputs")->capture_default_str();
+  if (with_formats)
+    cmd->add_option("--format", args.format, "text, json or csv")
+        ->check(CLI::IsMember({"text", "json", "csv"}))
+        ->capture_default_str();
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  using namespace threadmap::cli;
+  CLI::App app{"ThreadMap: teaching kernels run, verified and timed on CUDA and OpenCL devices",
+               "threadmap-cli"};
+  app.footer(kExitCodes);
+  app.set_version_flag("--version", std::string("threadmap-cli ") + THREADMAP_VERSION);
+  app.require_subcommand(1);
+
+  std::string format = "text";
+  auto* devices = app.add_subcommand("devices", "every backend and device, or why a backend is missing");
+  devices->add_option("--format", format, "text or json")
+      ->check(CLI::IsMember({"text", "json"}))
+      ->capture_default_str();
+
+  auto* list = app.add_subcommand("list", "the kernel catalog with parameters and lessons");
+  list->add_option("--format", format, "text or json")
+      ->check(CLI::IsMember({"text", "json"}))
+      ->capture_default_str();
+
+  RunArgs args;
+  std::string kernel;
+  auto* run = app.add_subcommand("run", "run one kernel: verify against the CPU reference, then time");
+  run->add_option("KERNEL_ID", kernel, "catalog id, e.g. transpose.naive")->required();
+  run->add_option("--set", args.sets, "parameter NAME=VALUE (repeatable), e.g. --set tile=32");
+  add_run_options(run, args);
+  run->footer(kExitCodes);
+
+  std::vector<std::string> vary;
+  auto* sweep = app.add_subcommand("sweep", "run one kernel over parameter values, one row each");
+  sweep->add_option("KERNEL_ID", kernel, "catalog id")->required();
+  sweep->add_option("--vary", vary,
+                    "NAME=V1,V2,... (repeatable; several axes run their cartesian product)")
+      ->required();
+  sweep->add_option("--set", args.sets, "fixed parameter NAME=VALUE (repeatable)");
+  add_run_options(sweep, args);
+  sweep->footer(kExitCodes);
+
+  std::int64_t size = 0;
+  auto* bench = app.add_subcommand(
+      "bench", "every kernel at its defaults: GB/s and % of the copy kernel and device copy");
+  bench->add_option("--size", size,
+                    "N: N x N matrices, N*N elements to sum (0: the catalog's defaults)")
+      ->check(CLI::Range(0, 32768))
+      ->capture_default_str();
+  add_run_options(bench, args);
+  bench->footer(kExitCodes);
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int code = app.exit(e);
+    return code == 0 ? kExitOk : kExitInvalid;
+  }
+
+  if (*devices) return devices_command(format);
+  if (*list) return list_command(format);
+  if (*run) return run_command(kernel, args);
+  if (*sweep) return sweep_command(kernel, args, vary);
+  return bench_command(args, size);
+}

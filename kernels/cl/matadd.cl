@@ -1,0 +1,40 @@
+// Matrix addition: the "Memory Coalescing" lesson. The lesson parallelises one
+// loop of res[i*width+j] = a[i*width+j] + b[i*width+j] at a time; here each
+// choice is a kernel. Compile option: ELEM.
+//
+//   rows:      thread t owns ROW t and walks it.      At each step the 32 lanes
+//              of a warp touch 32 different rows:       -> 32 sectors per request
+//   cols:      thread t owns COLUMN t and walks down.  At each step the lanes
+//              touch 32 neighbouring elements of a row: -> 4 sectors per request
+//              (coalesced, but only `width` threads: too few to fill a GPU)
+//   elements:  one thread per element, 2-D grid, x fastest: coalesced and
+//              enough threads. The GPU way.
+
+__kernel void matadd_rows(__global const ELEM* a, __global const ELEM* b,
+                          __global ELEM* res, int width, int height) {
+  const int i = get_global_id(0);
+  if (i < height) {
+    for (int j = 0; j < width; j++) {
+      res[i * width + j] = a[i * width + j] + b[i * width + j];
+    }
+  }
+}
+
+__kernel void matadd_cols(__global const ELEM* a, __global const ELEM* b,
+                          __global ELEM* res, int width, int height) {
+  const int j = get_global_id(0);
+  if (j < width) {
+    for (int i = 0; i < height; i++) {
+      res[i * width + j] = a[i * width + j] + b[i * width + j];
+    }
+  }
+}
+
+__kernel void matadd_elements(__global const ELEM* a, __global const ELEM* b,
+                              __global ELEM* res, int width, int height) {
+  const int j = get_global_id(0);
+  const int i = get_global_id(1);
+  if (i < height && j < width) {
+    res[i * width + j] = a[i * width + j] + b[i * width + j];
+  }
+}

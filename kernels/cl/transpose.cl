@@ -1,0 +1,128 @@
+// Matrix transpose: the OpenCL and CUDA "Shared Memory" lessons, section 1
+// (naive) and 2 (shared-memory tile), the CUDA lesson's section 3 (dynamically
+// sized tile), plus the plain copy that is the bandwidth ceiling and the
+// corrected, coalesced transpose.
+//
+// A is `height` rows by `width` columns, row-major; trA is width x height.
+// The lessons call them rowsA and columnsA. Compile options: ELEM, TILE, PAD.
+//
+// The lessons' mapping (naive, shared, shared_dynamic): dimension 0 of the
+// grid runs DOWN the rows of A, so neighbouring threads of a warp read
+// addresses `width` elements apart:
+//
+//        A (height x width)            thread x = 0 1 2 3 ...  (i = row)
+//     +---------------------+          reads A[i*width + j]:
+//  i  | t0 . . . . . . .    |          stride `width` -> one sector per thread
+//  |  | t1 . . . . . . .    |          writes trA[j*height + i]:
+//  v  | t2 . . . . . . .    |          consecutive -> coalesced (naive)
+//     +---------------------+
+//
+// In the tiled versions the second index pair also takes i from thread x, so
+// both the load and the store are strided: on a GPU they are SLOWER than the
+// naive kernel, whatever the padding does for the banks. transpose_coalesced
+// fixes the mapping: thread x walks a row on the read and a row on the write.
+
+// The bandwidth ceiling: a TILE x TILE tile moved by a TILE x R block, each
+// thread copying TILE/R elements, both sides coalesced.
+__kernel void transpose_copy(__global const ELEM* in, __global ELEM* out,
+                             int width, int height) {
+  const int x = get_group_id(0) * TILE + get_local_id(0);
+  const int y = get_group_id(1) * TILE + get_local_id(1);
+  for (int k = 0; k < TILE; k += get_local_size(1)) {
+    if (x < width && y + k < height) {
+      out[(y + k) * width + x] = in[(y + k) * width + x];
+    }
+  }
+}
+
+// The OpenCL lesson's naive kernel, with the bounds check the CUDA lesson adds
+// (any size, not only multiples of the tile). Expect: load strided (32 sectors
+// per warp request for 4-byte elements), store coalesced (4 sectors).
+__kernel void transpose_naive(__global const ELEM* a, __global ELEM* trA,
+                              int columnsA, int rowsA) {
+  const int i = get_global_id(0);
+  const int j = get_global_id(1);
+  if (i < rowsA && j < columnsA) {
+    trA[j * rowsA + i] = a[i * columnsA + j];
+  }
+}
+
+// The lessons' tiled kernel: tile[T][T+P] (P = 0 in the OpenCL lesson, 1 in the
+// CUDA lesson). The group swaps its ids to place the tile, but i still comes
+// from thread x on both sides: load and store are strided. Shared memory: the
+// store tile[ty][tx] is conflict-free; the load tile[tx][ty] walks a column,
+// T-way conflicts when P = 0, none when P = 1 (for 4-byte elements).
+// The CUDA lesson checks (j < colsA && i < rowsA) on the store side, right only
+// for square matrices; the OpenCL lesson's check (i < columnsA && j < rowsA),
+// used here, is right for every shape.
+__kernel void transpose_shared(__global const ELEM* a, __global ELEM* trA,
+                               int columnsA, int rowsA) {
+  __local ELEM tile[TILE][TILE + PAD];
+  const int loc_i = get_local_id(0);
+  const int loc_j = get_local_id(1);
+  int i = get_group_id(0) * TILE + loc_i;
+  int j = get_group_id(1) * TILE + loc_j;
+  if (i < rowsA && j < columnsA) {
+    tile[loc_j][loc_i] = a[i * columnsA + j];
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  i = get_group_id(1) * TILE + loc_i;
+  j = get_group_id(0) * TILE + loc_j;
+  if (i < columnsA && j < rowsA) {
+    trA[i * rowsA + j] = tile[loc_i][loc_j];
+  }
+}
+
+// The CUDA lesson's dynamically sized tile (extern __shared__ there, a __local
+// pointer argument here): T*T elements, no padding, index arithmetic by hand.
+// The lesson writes threadIdx.y*blockDim.y + threadIdx.x for the store index,
+// which equals the row-major index because the block is square.
+__kernel void transpose_shared_dynamic(__global const ELEM* a, __global ELEM* trA,
+                                       int columnsA, int rowsA,
+                                       __local ELEM* tile) {
+  const int tidx = get_local_id(0);
+  const int tidy = get_local_id(1);
+  int sharedIdx = tidy * get_local_size(1) + tidx;
+  int i = get_group_id(0) * get_local_size(0) + tidx;
+  int j = get_group_id(1) * get_local_size(1) + tidy;
+  if (j < columnsA && i < rowsA) {
+    tile[sharedIdx] = a[i * columnsA + j];
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  i = get_group_id(1) * get_local_size(1) + tidx;
+  j = get_group_id(0) * get_local_size(0) + tidy;
+  if (i < columnsA && j < rowsA) {
+    sharedIdx = tidx * get_local_size(0) + tidy;
+    trA[i * rowsA + j] = tile[sharedIdx];
+  }
+}
+
+// The corrected transpose: thread x walks contiguous addresses on the read and
+// on the write; the tile swap happens in local memory. A TILE x R group, each
+// thread moving TILE/R elements; tile[TILE][TILE+PAD].
+//
+//   read  in[(y+k)*width + x]     x = group0*T + tx   -> one row segment per warp
+//   write out[(y+k)*height + x]   x = group1*T + tx   -> one row segment per warp
+//   local tile[tx][ty+k]          column read: P = 1 keeps it conflict-free
+__kernel void transpose_coalesced(__global const ELEM* in, __global ELEM* out,
+                                  int width, int height) {
+  __local ELEM tile[TILE][TILE + PAD];
+  const int tx = get_local_id(0);
+  const int ty = get_local_id(1);
+  const int rows = get_local_size(1);
+  int x = get_group_id(0) * TILE + tx;
+  int y = get_group_id(1) * TILE + ty;
+  for (int k = 0; k < TILE; k += rows) {
+    if (x < width && y + k < height) {
+      tile[ty + k][tx] = in[(y + k) * width + x];
+    }
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  x = get_group_id(1) * TILE + tx;
+  y = get_group_id(0) * TILE + ty;
+  for (int k = 0; k < TILE; k += rows) {
+    if (x < height && y + k < width) {
+      out[(y + k) * height + x] = tile[tx][ty + k];
+    }
+  }
+}

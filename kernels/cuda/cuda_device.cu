@@ -1,0 +1,454 @@
+// The CUDA runtime behind device.h. Kernels are compiled in (kernel_table.h);
+// work goes to the legacy default stream, so cudaMemcpy, the launches and the
+// timing events are ordered without extra synchronisation.
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+#include "kernels/cuda/cuda_backend.h"
+#include "kernels/cuda/cuda_kernels.h"
+#include "kernels/error.h"
+
+namespace threadmap {
+
+namespace {
+
+using cuda_kernels::KernelEntry;
+using cuda_kernels::SharedMemory;
+
+// cudaEventElapsedTime's documented resolution: "around 0.5 microseconds".
+constexpr double kEventResolutionNs = 500.0;
+
+std::string error_text(cudaError_t code) {
+  return std::string(cudaGetErrorName(code)) + " (" + cudaGetErrorString(code) + ")";
+}
+
+std::string version_text(int version) {
+  return std::to_string(version / 1000) + "." + std::to_string(version % 1000 / 10);
+}
+
+DeviceInfo query_device_info(int index) {
+  cudaDeviceProp prop{};
+  const cudaError_t code = cudaGetDeviceProperties(&prop, index);
+  if (code != cudaSuccess) {
+    cudaGetLastError();
+    throw DeviceError("cuda:" + std::to_string(index) +
+                      ": cudaGetDeviceProperties failed: " + error_text(code));
+  }
+  int runtime = 0, driver = 0;
+  cudaRuntimeGetVersion(&runtime);
+  cudaDriverGetVersion(&driver);
+
+  DeviceInfo d;
+  d.backend = "cuda";
+  d.spec = "cuda:" + std::to_string(index);
+  d.name = prop.name;
+  d.vendor = "NVIDIA";
+  d.platform = "CUDA " + version_text(runtime);
+  d.version = "compute capability " + std::to_string(prop.major) + "." +
+              std::to_string(prop.minor) + ", driver for CUDA " + version_text(driver);
+  d.global_memory_bytes = prop.totalGlobalMem;
+  // CUDA has no per-allocation limit below the device's memory.
+  d.max_allocation_bytes = prop.totalGlobalMem;
+  // The opt-in limit, not the default 48 KB: a launch that asks for more
+  // dynamic shared memory raises the kernel's limit (see ensure_dynamic_shared).
+  d.local_memory_bytes = prop.sharedMemPerBlockOptin;
+  d.last_level_cache_bytes = static_cast<std::uint64_t>(prop.l2CacheSize);
+  d.max_group_size = static_cast<std::size_t>(prop.maxThreadsPerBlock);
+  for (int i = 0; i < 3; ++i) {
+    d.max_group_dims[i] = static_cast<std::size_t>(prop.maxThreadsDim[i]);
+    d.max_grid_groups[i] = static_cast<std::uint64_t>(prop.maxGridSize[i]);
+  }
+  d.compute_units = prop.multiProcessorCount;
+  d.warp_width = prop.warpSize;
+  d.has_double = true;
+  d.has_subgroup_shuffle = true;
+  d.timer_resolution_ns = kEventResolutionNs;
+  return d;
+}
+
+class CudaBuffer final : public DeviceBuffer {
+ public:
+  CudaBuffer(int device, void* data, std::size_t bytes)
+      : device_(device), data_(data), bytes_(bytes) {}
+  CudaBuffer(const CudaBuffer&) = delete;
+  CudaBuffer& operator=(const CudaBuffer&) = delete;
+  ~CudaBuffer() override {
+    // Nothing to report from a destructor; after a sticky error cudaFree fails
+    // and the memory goes with the process.
+    if (data_ && cudaSetDevice(device_) == cudaSuccess) cudaFree(data_);
+    cudaGetLastError();
+  }
+  std::size_t bytes() const override { return bytes_; }
+  void* data() const { return data_; }
+
+ private:
+  int device_;
+  void* data_;
+  std::size_t bytes_;
+};
+
+// A kernel found for a launch, with what its checks need.
+struct ResolvedKernel {
+  const KernelEntry* entry = nullptr;
+  std::string name;  // transpose_shared<float, TILE=16, PAD=1>
+  cudaFuncAttributes attributes{};
+};
+
+union ArgumentValue {
+  void* pointer;
+  std::int32_t integer;
+};
+
+struct ReadyLaunch {
+  const ResolvedKernel* kernel = nullptr;
+  dim3 grid;
+  dim3 block;
+  std::size_t dynamic_shared = 0;
+  std::vector<ArgumentValue> values;
+  std::vector<void*> addresses;  // what cudaLaunchKernel reads: &values[i]
+};
+
+std::string parameter_list(std::string_view letters) {
+  std::string s;
+  for (char c : letters) s += std::string(s.empty() ? "" : ", ") + (c == 'b' ? "buffer" : "int");
+  return "(" + s + ")";
+}
+
+class CudaDevice final : public Device {
+ public:
+  explicit CudaDevice(int index) : index_(index), info_(query_device_info(index)) {
+    select();
+    check(cudaEventCreate(&start_), "cudaEventCreate");
+    check(cudaEventCreate(&stop_), "cudaEventCreate");
+  }
+  CudaDevice(const CudaDevice&) = delete;
+  CudaDevice& operator=(const CudaDevice&) = delete;
+  ~CudaDevice() override {
+    if (cudaSetDevice(index_) == cudaSuccess) {
+      if (start_) cudaEventDestroy(start_);
+      if (stop_) cudaEventDestroy(stop_);
+    }
+    cudaGetLastError();
+  }
+
+  const DeviceInfo& info() const override { return info_; }
+
+  void prepare(const LaunchCmd& launch) override {
+    select();
+    resolve(launch);
+  }
+
+  std::unique_ptr<DeviceBuffer> allocate(std::size_t bytes) override {
+    select();
+    void* data = nullptr;
+    check(cudaMalloc(&data, bytes), "cudaMalloc of " + std::to_string(bytes) + " bytes");
+    return std::make_unique<CudaBuffer>(index_, data, bytes);
+  }
+
+  void write(DeviceBuffer& dst, const void* src, std::size_t bytes) override {
+    select();
+    CudaBuffer& buffer = own(dst, "write");
+    check_size(buffer, bytes, "write");
+    check(cudaMemcpy(buffer.data(), src, bytes, cudaMemcpyHostToDevice),
+          "cudaMemcpy of " + std::to_string(bytes) + " bytes to the device");
+  }
+
+  void read(const DeviceBuffer& src, void* dst, std::size_t bytes) override {
+    select();
+    const CudaBuffer& buffer = own(src, "read");
+    check_size(buffer, bytes, "read");
+    check(cudaMemcpy(dst, buffer.data(), bytes, cudaMemcpyDeviceToHost),
+          "cudaMemcpy of " + std::to_string(bytes) + " bytes from the device");
+  }
+
+  double copy_timed(const DeviceBuffer& src, DeviceBuffer& dst, std::size_t bytes) override {
+    select();
+    const CudaBuffer& from = own(src, "copy");
+    CudaBuffer& to = own(dst, "copy");
+    check_size(from, bytes, "copy");
+    check_size(to, bytes, "copy");
+    const std::string what = "device-to-device cudaMemcpy of " + std::to_string(bytes) + " bytes";
+    check(cudaEventRecord(start_, nullptr), "cudaEventRecord");
+    check(cudaMemcpyAsync(to.data(), from.data(), bytes, cudaMemcpyDeviceToDevice, nullptr), what);
+    check(cudaEventRecord(stop_, nullptr), "cudaEventRecord");
+    return elapsed_ms(what);
+  }
+
+  double execute(const std::vector<LaunchCmd>& launches,
+                 const std::vector<DeviceBuffer*>& buffers) override {
+    select();
+    if (launches.empty()) throw InvalidRequest(info_.spec + ": execute was given no launches");
+    // Every check and lookup happens before the first event: host work
+    // between launches would show up as idle device time in the measurement.
+    std::vector<ReadyLaunch> ready;
+    ready.reserve(launches.size());
+    for (const LaunchCmd& launch : launches) ready.push_back(make_ready(launch, buffers));
+    for (ReadyLaunch& r : ready)
+      for (ArgumentValue& v : r.values) r.addresses.push_back(&v);
+
+    check(cudaEventRecord(start_, nullptr), "cudaEventRecord");
+    for (ReadyLaunch& r : ready) {
+      cudaError_t code = cudaLaunchKernel(r.kernel->entry->function, r.grid, r.block,
+                                          r.addresses.data(), r.dynamic_shared, nullptr);
+      if (code == cudaSuccess) code = cudaGetLastError();
+      check(code, "launching " + r.kernel->name + launch_shape(r));
+    }
+    check(cudaEventRecord(stop_, nullptr), "cudaEventRecord");
+    std::string names;
+    for (const ReadyLaunch& r : ready)
+      if (names.find(r.kernel->name) == std::string::npos)
+        names += (names.empty() ? "" : ", ") + r.kernel->name;
+    return elapsed_ms("running " + names);
+  }
+
+  void finish() override {
+    select();
+    check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
+  }
+
+ private:
+  std::string where() const { return info_.spec + " (" + info_.name + ")"; }
+
+  void select() {
+    if (!broken_.empty())
+      throw DeviceError(where() + " is unusable after an earlier error that corrupted its " +
+                        "CUDA context (" + broken_ + "); restart the program to use it again");
+    const cudaError_t code = cudaSetDevice(index_);
+    if (code != cudaSuccess) check(code, "cudaSetDevice");
+  }
+
+  // Throws DeviceError naming the call and the CUDA error. Errors such as an
+  // illegal address inside a kernel are sticky: the context is corrupted and
+  // every later call fails the same way, so the device is marked unusable.
+  void check(cudaError_t code, const std::string& what) {
+    if (code == cudaSuccess) return;
+    cudaGetLastError();
+    const cudaError_t after = cudaDeviceSynchronize();
+    cudaGetLastError();
+    std::string message = where() + ": " + what + " failed: " + error_text(code);
+    if (after != cudaSuccess) {
+      broken_ = error_text(after);
+      message += ". This error is sticky: the CUDA context is corrupted and " + info_.spec +
+                 " stays unusable in this process; restart the program";
+    }
+    throw DeviceError(message);
+  }
+
+  double elapsed_ms(const std::string& what) {
+    check(cudaEventSynchronize(stop_), what);
+    float ms = 0;
+    check(cudaEventElapsedTime(&ms, start_, stop_), "cudaEventElapsedTime after " + what);
+    return ms;
+  }
+
+  CudaBuffer& own(DeviceBuffer& buffer, const char* operation) {
+    auto* b = dynamic_cast<CudaBuffer*>(&buffer);
+    if (!b)
+      throw InvalidRequest(where() + ": " + operation +
+                           " was given a buffer that the CUDA backend did not allocate");
+    return *b;
+  }
+  const CudaBuffer& own(const DeviceBuffer& buffer, const char* operation) {
+    return own(const_cast<DeviceBuffer&>(buffer), operation);
+  }
+
+  void check_size(const CudaBuffer& buffer, std::size_t bytes, const char* operation) const {
+    if (bytes > buffer.bytes())
+      throw InvalidRequest(where() + ": " + operation + " of " + std::to_string(bytes) +
+                           " bytes exceeds the buffer's " + std::to_string(buffer.bytes()) +
+                           " bytes");
+  }
+
+  const ResolvedKernel& resolve(const LaunchCmd& launch) {
+    const std::string name = describe_cuda_request(launch.program, launch.kernel);
+    const std::string key = launch.program.source + "/" + name;
+    if (auto found = resolved_.find(key); found != resolved_.end()) return found->second;
+
+    const KernelEntry* entry = find_cuda_kernel_entry(launch.program, launch.kernel);
+    if (!entry) {
+      const std::string exists = describe_cuda_instantiations(launch.program.source, launch.kernel);
+      throw DeviceError("CUDA kernel " + name + " (source " + launch.program.source +
+                        ") is not compiled into this build" +
+                        (exists.empty() ? ": there is no CUDA kernel of that name"
+                                        : "; the instantiations that exist are " + exists));
+    }
+    ResolvedKernel r;
+    r.entry = entry;
+    r.name = name;
+    // Also loads the kernel's module now: with lazy loading the first launch
+    // would otherwise pay for it inside the timed region.
+    check(cudaFuncGetAttributes(&r.attributes, entry->function),
+          "cudaFuncGetAttributes of " + name);
+    return resolved_.emplace(key, std::move(r)).first->second;
+  }
+
+  ReadyLaunch make_ready(const LaunchCmd& launch, const std::vector<DeviceBuffer*>& buffers) {
+    const ResolvedKernel& kernel = resolve(launch);
+    const KernelEntry& entry = *kernel.entry;
+    ReadyLaunch r;
+    r.kernel = &kernel;
+
+    std::string given;
+    for (const KernelArg& arg : launch.args) {
+      if (const auto* local = std::get_if<LocalArrayArg>(&arg)) {
+        r.dynamic_shared += local->bytes;
+      } else if (const auto* buffer = std::get_if<BufferArg>(&arg)) {
+        given += 'b';
+        if (buffer->buffer < 0 || static_cast<std::size_t>(buffer->buffer) >= buffers.size() ||
+            !buffers[buffer->buffer])
+          throw InvalidRequest(kernel.name + ": parameter " + std::to_string(given.size()) +
+                               " names buffer " + std::to_string(buffer->buffer) +
+                               ", but the launch was given " + std::to_string(buffers.size()) +
+                               " buffers");
+        ArgumentValue v;
+        v.pointer = own(*buffers[buffer->buffer], "a launch").data();
+        r.values.push_back(v);
+      } else {
+        given += 'i';
+        ArgumentValue v;
+        v.integer = std::get<std::int32_t>(arg);
+        r.values.push_back(v);
+      }
+    }
+    if (given != entry.parameters)
+      throw InvalidRequest(kernel.name + " takes " + parameter_list(entry.parameters) +
+                           " but the launch passes " + parameter_list(given));
+    if (entry.shared == SharedMemory::Dynamic && r.dynamic_shared == 0)
+      throw InvalidRequest(kernel.name + " declares extern __shared__ memory; the launch must " +
+                           "size it with a local array argument");
+    if (entry.shared == SharedMemory::Static && r.dynamic_shared != 0)
+      throw InvalidRequest(kernel.name + " has no dynamic shared memory, yet the launch asks " +
+                           "for " + std::to_string(r.dynamic_shared) + " bytes");
+
+    check_geometry(kernel, launch);
+    r.grid = dim3(static_cast<unsigned>(launch.groups[0]), static_cast<unsigned>(launch.groups[1]),
+                  static_cast<unsigned>(launch.groups[2]));
+    r.block = dim3(static_cast<unsigned>(launch.group_size[0]),
+                   static_cast<unsigned>(launch.group_size[1]),
+                   static_cast<unsigned>(launch.group_size[2]));
+    if (r.dynamic_shared) ensure_dynamic_shared(kernel, r.dynamic_shared);
+    return r;
+  }
+
+  void check_geometry(const ResolvedKernel& kernel, const LaunchCmd& launch) const {
+    static const char* const axis[] = {"x", "y", "z"};
+    std::size_t threads = 1;
+    for (int i = 0; i < 3; ++i) {
+      const std::size_t size = launch.group_size[i];
+      const std::size_t groups = launch.groups[i];
+      if (size == 0 || groups == 0)
+        throw InvalidRequest(kernel.name + ": a launch of " + std::to_string(groups) +
+                             " blocks of " + std::to_string(size) + " threads along " + axis[i] +
+                             " is empty");
+      if (size > info_.max_group_dims[i])
+        throw InvalidRequest(kernel.name + ": " + std::to_string(size) + " threads per block " +
+                             "along " + axis[i] + " exceed the limit of " +
+                             std::to_string(info_.max_group_dims[i]) + " on " + where());
+      if (groups > info_.max_grid_groups[i])
+        throw InvalidRequest(kernel.name + ": " + std::to_string(groups) + " blocks along " +
+                             axis[i] + " exceed the limit of " +
+                             std::to_string(info_.max_grid_groups[i]) + " on " + where());
+      threads *= size;
+    }
+    // The kernel's own limit can be below the device's when it uses many registers.
+    const auto kernel_limit = static_cast<std::size_t>(kernel.attributes.maxThreadsPerBlock);
+    if (threads > kernel_limit)
+      throw InvalidRequest(kernel.name + ": a block of " + std::to_string(threads) +
+                           " threads exceeds the kernel's limit of " +
+                           std::to_string(kernel_limit) + " threads per block on " + where());
+  }
+
+  // Above 48 KB a kernel must opt in to more dynamic shared memory, up to
+  // sharedMemPerBlockOptin minus what it declares statically.
+  void ensure_dynamic_shared(const ResolvedKernel& kernel, std::size_t bytes) {
+    const std::size_t static_bytes = kernel.attributes.sharedSizeBytes;
+    if (static_bytes + bytes > info_.local_memory_bytes)
+      throw InvalidRequest(
+          kernel.name + ": " + std::to_string(bytes) + " bytes of dynamic " +
+          "shared memory plus " + std::to_string(static_bytes) + " static exceed the limit of " +
+          std::to_string(info_.local_memory_bytes) + " bytes per block on " + where());
+    int& allowed = dynamic_shared_allowed_[kernel.entry->function];
+    if (allowed == 0) allowed = kernel.attributes.maxDynamicSharedSizeBytes;
+    if (bytes <= static_cast<std::size_t>(allowed)) return;
+    check(cudaFuncSetAttribute(kernel.entry->function, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                               static_cast<int>(bytes)),
+          "raising the dynamic shared memory of " + kernel.name + " to " + std::to_string(bytes) +
+              " bytes");
+    allowed = static_cast<int>(bytes);
+  }
+
+  static std::string launch_shape(const ReadyLaunch& r) {
+    return " with " + std::to_string(r.grid.x) + "x" + std::to_string(r.grid.y) + "x" +
+           std::to_string(r.grid.z) + " blocks of " + std::to_string(r.block.x) + "x" +
+           std::to_string(r.block.y) + "x" + std::to_string(r.block.z) + " threads" +
+           (r.dynamic_shared ? ", " + std::to_string(r.dynamic_shared) + " bytes dynamic shared"
+                             : std::string());
+  }
+
+  int index_;
+  DeviceInfo info_;
+  cudaEvent_t start_ = nullptr;
+  cudaEvent_t stop_ = nullptr;
+  std::map<std::string, ResolvedKernel> resolved_;
+  std::map<const void*, int> dynamic_shared_allowed_;
+  std::string broken_;  // the sticky error, once one happened
+};
+
+}  // namespace
+
+BackendReport cuda_backend_report() {
+  BackendReport report;
+  report.backend = "cuda";
+  int count = 0;
+  const cudaError_t code = cudaGetDeviceCount(&count);
+  if (code != cudaSuccess) {
+    cudaGetLastError();
+    int runtime = 0;
+    cudaRuntimeGetVersion(&runtime);
+    // The runtime reports a machine without any NVIDIA driver as an
+    // insufficient driver, the usual case on a build or CI machine.
+    const std::string why =
+        code == cudaErrorNoDevice ? "no CUDA device"
+        : code == cudaErrorInsufficientDriver
+            ? "no usable CUDA driver (none is installed, or it is older than the CUDA " +
+                  version_text(runtime) + " this build needs)"
+            : "CUDA cannot start";
+    report.reason = why + ": " + error_text(code);
+    return report;
+  }
+  if (count == 0) {
+    report.reason = "no CUDA device: cudaGetDeviceCount found none";
+    return report;
+  }
+  try {
+    for (int i = 0; i < count; ++i) report.devices.push_back(query_device_info(i));
+  } catch (const DeviceError& e) {
+    report.devices.clear();
+    report.reason = e.what();
+    return report;
+  }
+  report.available = true;
+  return report;
+}
+
+std::unique_ptr<Device> open_cuda_device(int index) {
+  const BackendReport report = cuda_backend_report();
+  if (!report.available)
+    throw InvalidRequest("cuda:" + std::to_string(index) + ": " + report.reason);
+  if (index < 0 || index >= static_cast<int>(report.devices.size()))
+    throw InvalidRequest(
+        "cuda:" + std::to_string(index) + " does not exist: this machine has " +
+        std::to_string(report.devices.size()) +
+        " CUDA device(s), cuda:0 to cuda:" + std::to_string(report.devices.size() - 1));
+  return std::make_unique<CudaDevice>(index);
+}
+
+}  // namespace threadmap

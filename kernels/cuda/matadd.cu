@@ -1,0 +1,66 @@
+// Matrix addition: the "Memory Coalescing" lesson. The lesson parallelises one
+// loop of res[i*width+j] = a[i*width+j] + b[i*width+j] at a time; here each
+// choice is a kernel. The CUDA twin of matadd.cl; template parameter ELEM
+// (int, float or double).
+//
+//   rows:      thread t owns ROW t and walks it.      At each step the 32 lanes
+//              of a warp touch 32 different rows:       -> 32 sectors per request
+//   cols:      thread t owns COLUMN t and walks down.  At each step the lanes
+//              touch 32 neighbouring elements of a row: -> 4 sectors per request
+//              (coalesced, but only `width` threads: too few to fill a GPU)
+//   elements:  one thread per element, 2-D grid, x fastest: coalesced and
+//              enough threads. The GPU way.
+//
+// OpenCL -> CUDA: get_global_id(0) = blockIdx.x * blockDim.x + threadIdx.x,
+// get_global_id(1) = blockIdx.y * blockDim.y + threadIdx.y.
+
+template <typename ELEM>
+__global__ void matadd_rows(const ELEM* a, const ELEM* b, ELEM* res, int width, int height) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < height) {
+    for (int j = 0; j < width; j++) {
+      res[i * width + j] = a[i * width + j] + b[i * width + j];
+    }
+  }
+}
+
+template <typename ELEM>
+__global__ void matadd_cols(const ELEM* a, const ELEM* b, ELEM* res, int width, int height) {
+  const int j = blockIdx.x * blockDim.x + threadIdx.x;
+  if (j < width) {
+    for (int i = 0; i < height; i++) {
+      res[i * width + j] = a[i * width + j] + b[i * width + j];
+    }
+  }
+}
+
+template <typename ELEM>
+__global__ void matadd_elements(const ELEM* a, const ELEM* b, ELEM* res, int width,
+                                int height) {
+  const int j = blockIdx.x * blockDim.x + threadIdx.x;
+  const int i = blockIdx.y * blockDim.y + threadIdx.y;
+  if (i < height && j < width) {
+    res[i * width + j] = a[i * width + j] + b[i * width + j];
+  }
+}
+
+// The instantiations the catalog can ask for: only the element type varies.
+#include "kernels/cuda/kernel_table.h"
+
+namespace threadmap::cuda_kernels {
+
+std::span<const KernelEntry> matadd_kernels() {
+  static const std::vector<KernelEntry> table = [] {
+    KernelTable t("matadd");
+    t.add("matadd_rows", SharedMemory::Static,
+          []<class T>(Instance<T>) { return &matadd_rows<T>; });
+    t.add("matadd_cols", SharedMemory::Static,
+          []<class T>(Instance<T>) { return &matadd_cols<T>; });
+    t.add("matadd_elements", SharedMemory::Static,
+          []<class T>(Instance<T>) { return &matadd_elements<T>; });
+    return std::move(t).entries();
+  }();
+  return table;
+}
+
+}  // namespace threadmap::cuda_kernels

@@ -1,0 +1,179 @@
+// Matrix transpose: the OpenCL and CUDA "Shared Memory" lessons, section 1
+// (naive) and 2 (shared-memory tile), the CUDA lesson's section 3 (dynamically
+// sized tile), plus the plain copy that is the bandwidth ceiling and the
+// corrected, coalesced transpose. The CUDA twin of transpose.cl: same kernel
+// names, same arguments, same index arithmetic line by line.
+//
+// A is `height` rows by `width` columns, row-major; trA is width x height.
+// The lessons call them rowsA and columnsA. Template parameters: ELEM (int,
+// float or double), TILE, PAD -- the values transpose.cl gets as -D options.
+//
+// The lessons' mapping (naive, shared, shared_dynamic): x of the grid runs
+// DOWN the rows of A, so neighbouring threads of a warp read addresses
+// `width` elements apart:
+//
+//        A (height x width)            threadIdx.x = 0 1 2 3 ...  (i = row)
+//     +---------------------+          reads A[i*width + j]:
+//  i  | t0 . . . . . . .    |          stride `width` -> one sector per thread
+//  |  | t1 . . . . . . .    |          writes trA[j*height + i]:
+//  v  | t2 . . . . . . .    |          consecutive -> coalesced (naive)
+//     +---------------------+
+//
+// In the tiled versions the second index pair also takes i from threadIdx.x,
+// so both the load and the store are strided: on a GPU they are SLOWER than
+// the naive kernel, whatever the padding does for the banks.
+// transpose_coalesced fixes the mapping: threadIdx.x walks a row on the read
+// and a row on the write.
+//
+// OpenCL -> CUDA: get_global_id(0) = blockIdx.x * blockDim.x + threadIdx.x,
+// get_local_id = threadIdx, get_group_id = blockIdx, get_local_size =
+// blockDim, barrier = __syncthreads, __local = __shared__.
+
+// The bandwidth ceiling: a TILE x TILE tile moved by a TILE x R block, each
+// thread copying TILE/R elements, both sides coalesced.
+template <typename ELEM, int TILE>
+__global__ void transpose_copy(const ELEM* in, ELEM* out, int width, int height) {
+  const int x = blockIdx.x * TILE + threadIdx.x;
+  const int y = blockIdx.y * TILE + threadIdx.y;
+  for (int k = 0; k < TILE; k += blockDim.y) {
+    if (x < width && y + k < height) {
+      out[(y + k) * width + x] = in[(y + k) * width + x];
+    }
+  }
+}
+
+// The OpenCL lesson's naive kernel, with the bounds check the CUDA lesson adds
+// (any size, not only multiples of the tile). Expect: load strided (32 sectors
+// per warp request for 4-byte elements), store coalesced (4 sectors). The
+// tile only sets the block shape at launch; the kernel never reads it.
+template <typename ELEM>
+__global__ void transpose_naive(const ELEM* a, ELEM* trA, int columnsA, int rowsA) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  const int j = blockIdx.y * blockDim.y + threadIdx.y;
+  if (i < rowsA && j < columnsA) {
+    trA[j * rowsA + i] = a[i * columnsA + j];
+  }
+}
+
+// The lessons' tiled kernel: __shared__ ELEM tile[T][T+P] (P = 0 in the OpenCL
+// lesson, 1 in the CUDA lesson's __shared__ int tile[T][T+1]). The block swaps
+// its ids to place the tile, but i still comes from threadIdx.x on both sides:
+// load and store are strided. Shared memory: the store tile[ty][tx] is
+// conflict-free; the load tile[tx][ty] walks a column, T-way conflicts when
+// P = 0, none when P = 1 (for 4-byte elements).
+// The CUDA lesson checks (j < colsA && i < rowsA) on the store side, right only
+// for square matrices; the OpenCL lesson's check (i < columnsA && j < rowsA),
+// used here, is right for every shape.
+template <typename ELEM, int TILE, int PAD>
+__global__ void transpose_shared(const ELEM* a, ELEM* trA, int columnsA, int rowsA) {
+  __shared__ ELEM tile[TILE][TILE + PAD];
+  const int loc_i = threadIdx.x;
+  const int loc_j = threadIdx.y;
+  int i = blockIdx.x * TILE + loc_i;
+  int j = blockIdx.y * TILE + loc_j;
+  if (i < rowsA && j < columnsA) {
+    tile[loc_j][loc_i] = a[i * columnsA + j];
+  }
+  __syncthreads();
+  i = blockIdx.y * TILE + loc_i;
+  j = blockIdx.x * TILE + loc_j;
+  if (i < columnsA && j < rowsA) {
+    trA[i * rowsA + j] = tile[loc_i][loc_j];
+  }
+}
+
+// The CUDA lesson's dynamically sized tile: T*T elements, no padding, index
+// arithmetic by hand, the size given as the third launch parameter:
+//   transpose_shared_dynamic<<<grid, block, T * T * sizeof(int)>>>(a, trA, columnsA, rowsA);
+// The lesson declares `extern __shared__ int tile[];`. Every instantiation of
+// a template shares that one extern array, so declaring it with a different
+// element type per instantiation does not compile; the bytes are declared
+// once and viewed as ELEM.
+// The lesson writes threadIdx.y*blockDim.y + threadIdx.x for the store index,
+// which equals the row-major index because the block is square.
+template <typename ELEM>
+__global__ void transpose_shared_dynamic(const ELEM* a, ELEM* trA, int columnsA, int rowsA) {
+  extern __shared__ __align__(sizeof(double)) unsigned char tile_bytes[];
+  ELEM* tile = reinterpret_cast<ELEM*>(tile_bytes);
+  const int tidx = threadIdx.x;
+  const int tidy = threadIdx.y;
+  int sharedIdx = tidy * blockDim.y + tidx;
+  int i = blockIdx.x * blockDim.x + tidx;
+  int j = blockIdx.y * blockDim.y + tidy;
+  if (j < columnsA && i < rowsA) {
+    tile[sharedIdx] = a[i * columnsA + j];
+  }
+  __syncthreads();
+  i = blockIdx.y * blockDim.y + tidx;
+  j = blockIdx.x * blockDim.x + tidy;
+  if (i < columnsA && j < rowsA) {
+    sharedIdx = tidx * blockDim.x + tidy;
+    trA[i * rowsA + j] = tile[sharedIdx];
+  }
+}
+
+// The corrected transpose: threadIdx.x walks contiguous addresses on the read
+// and on the write; the tile swap happens in shared memory. A TILE x R block,
+// each thread moving TILE/R elements; __shared__ ELEM tile[TILE][TILE+PAD].
+//
+//   read  in[(y+k)*width + x]     x = blockIdx.x*T + tx   -> one row segment per warp
+//   write out[(y+k)*height + x]   x = blockIdx.y*T + tx   -> one row segment per warp
+//   shared tile[tx][ty+k]         column read: P = 1 keeps it conflict-free
+template <typename ELEM, int TILE, int PAD>
+__global__ void transpose_coalesced(const ELEM* in, ELEM* out, int width, int height) {
+  __shared__ ELEM tile[TILE][TILE + PAD];
+  const int tx = threadIdx.x;
+  const int ty = threadIdx.y;
+  const int rows = blockDim.y;
+  int x = blockIdx.x * TILE + tx;
+  int y = blockIdx.y * TILE + ty;
+  for (int k = 0; k < TILE; k += rows) {
+    if (x < width && y + k < height) {
+      tile[ty + k][tx] = in[(y + k) * width + x];
+    }
+  }
+  __syncthreads();
+  x = blockIdx.y * TILE + tx;
+  y = blockIdx.x * TILE + ty;
+  for (int k = 0; k < TILE; k += rows) {
+    if (x < height && y + k < width) {
+      out[(y + k) * height + x] = tile[tx][ty + k];
+    }
+  }
+}
+
+// The instantiations the catalog can ask for (kernels/catalog.cpp: the lesson
+// tile is 4..32, the wide tile of copy and coalesced 8..64, pad 0..2).
+#include "kernels/cuda/kernel_table.h"
+
+namespace threadmap::cuda_kernels {
+
+std::span<const KernelEntry> transpose_kernels() {
+  static const std::vector<KernelEntry> table = [] {
+    using WideTiles = Values<8, 16, 32, 64>;
+    using LessonTiles = Values<4, 8, 16, 32>;
+    using Pads = Values<0, 1, 2>;
+    KernelTable t("transpose");
+    t.add("transpose_copy", SharedMemory::Static, {"TILE"},
+          []<class T, int Tile>(Instance<T, Tile>) { return &transpose_copy<T, Tile>; },
+          WideTiles{});
+    t.add("transpose_naive", SharedMemory::Static,
+          []<class T>(Instance<T>) { return &transpose_naive<T>; });
+    t.add("transpose_shared", SharedMemory::Static, {"TILE", "PAD"},
+          []<class T, int Tile, int Pad>(Instance<T, Tile, Pad>) {
+            return &transpose_shared<T, Tile, Pad>;
+          },
+          LessonTiles{}, Pads{});
+    t.add("transpose_shared_dynamic", SharedMemory::Dynamic,
+          []<class T>(Instance<T>) { return &transpose_shared_dynamic<T>; });
+    t.add("transpose_coalesced", SharedMemory::Static, {"TILE", "PAD"},
+          []<class T, int Tile, int Pad>(Instance<T, Tile, Pad>) {
+            return &transpose_coalesced<T, Tile, Pad>;
+          },
+          WideTiles{}, Pads{});
+    return std::move(t).entries();
+  }();
+  return table;
+}
+
+}  // namespace threadmap::cuda_kernels

@@ -1,0 +1,91 @@
+#pragma once
+// The narrow door to a compute device. Family code (families/) describes work
+// as buffers and launches; a backend (OpenCL, CUDA) carries it out. Nothing
+// above this interface knows which API runs the kernels.
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <utility>
+#include <variant>
+#include <vector>
+
+#include "kernels/element_type.h"
+
+namespace threadmap {
+
+struct DeviceInfo {
+  std::string backend;             // "opencl" or "cuda"
+  std::string spec;                // "opencl:0:0", "cuda:0": what --device takes
+  std::string name;
+  std::string vendor;
+  std::string platform;            // OpenCL platform name, or "CUDA <runtime version>"
+  std::string version;             // device/driver version text
+  std::uint64_t global_memory_bytes = 0;
+  std::uint64_t max_allocation_bytes = 0;
+  std::uint64_t local_memory_bytes = 0;      // shared/local memory per group
+  std::uint64_t last_level_cache_bytes = 0;  // L2 on GPUs; what the device reports
+  std::size_t max_group_size = 0;            // threads per block / work-items per group
+  std::array<std::size_t, 3> max_group_dims{};
+  std::array<std::uint64_t, 3> max_grid_groups{};  // blocks per grid dimension
+  int compute_units = 0;
+  int warp_width = 0;              // CUDA warp size; OpenCL: sub-group size when known, else 0
+  bool has_double = false;
+  bool has_subgroup_shuffle = false;
+  std::string subgroup_note;       // why shuffles are unavailable, when they are
+  double timer_resolution_ns = 0;
+};
+
+// A compiled program is named by its source file and the compile-time values
+// the kernel text needs (tile, pad, block sizes) plus the element type.
+struct ProgramKey {
+  std::string source;                                    // "transpose.cl" / "transpose" family
+  ElementType type = ElementType::Int;
+  std::vector<std::pair<std::string, std::int64_t>> defines;  // e.g. {"TILE",16},{"PAD",1}
+
+  bool operator==(const ProgramKey&) const = default;
+};
+
+struct BufferArg { int buffer; };            // index into Workload::buffers
+struct LocalArrayArg { std::size_t bytes; }; // dynamically sized shared/local memory
+using KernelArg = std::variant<BufferArg, std::int32_t, LocalArrayArg>;
+
+struct LaunchCmd {
+  ProgramKey program;
+  std::string kernel;                        // function name in the source
+  std::array<std::size_t, 3> groups{1, 1, 1};      // blocks per grid dimension
+  std::array<std::size_t, 3> group_size{1, 1, 1};  // threads per block dimension
+  std::vector<KernelArg> args;
+};
+
+// Device memory owned by a backend; freed when the handle goes.
+class DeviceBuffer {
+ public:
+  virtual ~DeviceBuffer() = default;
+  virtual std::size_t bytes() const = 0;
+};
+
+class Device {
+ public:
+  virtual ~Device() = default;
+  virtual const DeviceInfo& info() const = 0;
+
+  // Builds (and caches) the programs before any timing; throws DeviceError with
+  // the build log on failure.
+  virtual void prepare(const LaunchCmd& launch) = 0;
+  virtual std::unique_ptr<DeviceBuffer> allocate(std::size_t bytes) = 0;
+  virtual void write(DeviceBuffer& dst, const void* src, std::size_t bytes) = 0;
+  virtual void read(const DeviceBuffer& src, void* dst, std::size_t bytes) = 0;
+  // Copies device to device (the practical bandwidth limit); returns device milliseconds.
+  virtual double copy_timed(const DeviceBuffer& src, DeviceBuffer& dst, std::size_t bytes) = 0;
+  // Enqueues the launches in order and waits. Returns the device time in
+  // milliseconds from the start of the first to the end of the last, measured
+  // with the backend's events (cudaEvent / OpenCL profiling).
+  virtual double execute(const std::vector<LaunchCmd>& launches,
+                         const std::vector<DeviceBuffer*>& buffers) = 0;
+  // Waits for all work queued so far.
+  virtual void finish() = 0;
+};
+
+}  // namespace threadmap

@@ -1,0 +1,32 @@
+#pragma once
+// Errors inside the engine are exceptions; the public entry points (runner.h,
+// devices.h) turn them into values, so nothing throws across the engine's edge.
+#include <stdexcept>
+#include <string>
+
+namespace threadmap {
+
+// A request that can never run as asked: bad parameter, unknown id, over a device limit.
+class InvalidRequest : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Something failed while talking to a backend or device.
+class DeviceError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+}  // namespace threadmap
+
+namespace threadmap {
+
+// The variant cannot run on this device for a reason the user cannot change
+// with parameters (no sub-group shuffles, no double precision).
+class Unavailable : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+}  // namespace threadmap

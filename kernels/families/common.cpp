@@ -1,0 +1,86 @@
+#include "kernels/families/common.h"
+
+#include <cmath>
+#include <limits>
+
+namespace threadmap::families {
+
+// splitmix64: a fast seeded stream; inputs for 2^26 elements in well under a second.
+struct SplitMix64 {
+  std::uint64_t state;
+  std::uint64_t next() {
+    std::uint64_t z = (state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+  }
+};
+
+namespace {
+
+HostBuffer describe(std::string name, BufferRole role, ElementType type, std::uint64_t count) {
+  HostBuffer b;
+  b.name = std::move(name);
+  b.role = role;
+  b.type = type;
+  b.elements = count;
+  return b;
+}
+
+}  // namespace
+
+HostBuffer random_input(std::string name, ElementType type, std::uint64_t count,
+                        std::uint64_t seed) {
+  HostBuffer b = describe(std::move(name), BufferRole::Input, type, count);
+  b.random_elements = count;
+  b.seed = seed;
+  return b;
+}
+
+HostBuffer poisoned_output(std::string name, ElementType type, std::uint64_t count) {
+  return describe(std::move(name), BufferRole::Output, type, count);
+}
+
+HostBuffer zero_scratch(std::string name, ElementType type, std::uint64_t count) {
+  return describe(std::move(name), BufferRole::Scratch, type, count);
+}
+
+std::string format_value(double v) { return format_typed(v); }
+
+}  // namespace threadmap::families
+
+namespace threadmap {
+
+void materialize(HostBuffer& b) {
+  using families::view;
+  using families::with_type;
+  b.data.assign(b.bytes(), std::byte{0});
+  if (b.role == BufferRole::Output) {
+    std::memset(b.data.data(), 0xFF, b.data.size());
+    return;
+  }
+  if (b.role != BufferRole::Input) return;
+  families::SplitMix64 rng{b.seed};
+  with_type(b.type, [&](auto tag) {
+    using T = decltype(tag);
+    std::span<T> out = view<T>(b).first(b.random_elements);
+    for (T& x : out) {
+      const std::uint64_t r = rng.next();
+      if constexpr (std::is_integral_v<T>) {
+        x = static_cast<T>(static_cast<std::int64_t>(r % (2u << 20)) - (1 << 20));
+      } else {
+        x = static_cast<T>(static_cast<double>(r >> 11) * 0x1.0p-52 - 1.0);
+      }
+    }
+  });
+}
+
+}  // namespace threadmap
+
+namespace threadmap::families {
+
+void reject(const Variant& v, const std::string& message) {
+  throw InvalidRequest(v.id + ": " + message);
+}
+
+}  // namespace threadmap::families

@@ -1,0 +1,51 @@
+// Matrix addition res = a + b, height x width, three ways of handing out work.
+#include "kernels/families/common.h"
+#include "kernels/families/families.h"
+
+namespace threadmap::families {
+
+Workload build_matadd(const Variant& v, const Params& p, std::uint64_t seed) {
+  const std::int64_t width = p.get("width");
+  const std::int64_t height = p.get("height");
+  const ElementType type = p.type();
+  const std::uint64_t elements = static_cast<std::uint64_t>(width * height);
+
+  Workload w;
+  w.buffers.push_back(random_input("a", type, elements, seed));
+  w.buffers.push_back(random_input("b", type, elements, seed ^ 0x5DEECE66Dull));
+  w.buffers.push_back(poisoned_output("res", type, elements));
+  w.ideal_bytes = 3 * elements * element_size(type);
+  w.working_set_bytes = w.ideal_bytes;
+
+  LaunchCmd launch;
+  launch.program = {"matadd", type, {}};
+  launch.kernel = v.kernel;
+  launch.args = {BufferArg{0}, BufferArg{1}, BufferArg{2}, static_cast<std::int32_t>(width),
+                 static_cast<std::int32_t>(height)};
+  if (v.kernel == "matadd_elements") {
+    const std::int64_t bx = p.get("block_x");
+    const std::int64_t by = p.get("block_y");
+    launch.groups = {groups_for(width, bx), groups_for(height, by), 1};
+    launch.group_size = {static_cast<std::size_t>(bx), static_cast<std::size_t>(by), 1};
+  } else {
+    const std::int64_t wg = p.get("wg");
+    const std::int64_t threads = v.kernel == "matadd_rows" ? height : width;
+    launch.groups = {groups_for(threads, wg), 1, 1};
+    launch.group_size = {static_cast<std::size_t>(wg), 1, 1};
+  }
+  w.launches.push_back(std::move(launch));
+
+  w.verify = [type, width](const std::vector<HostBuffer>& b) {
+    return with_type(type, [&](auto tag) {
+      using T = decltype(tag);
+      std::span<const T> a = view<T>(b[0]);
+      std::span<const T> bb = view<T>(b[1]);
+      std::vector<T> expected(a.size());
+      for (std::size_t i = 0; i < a.size(); ++i) expected[i] = static_cast<T>(a[i] + bb[i]);
+      return compare_exact<T>(view<T>(b[2]), expected, static_cast<std::uint64_t>(width));
+    });
+  };
+  return w;
+}
+
+}  // namespace threadmap::families

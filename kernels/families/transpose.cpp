@@ -1,0 +1,75 @@
+// Transposes and the copy ceiling. A is height x width (row-major); the
+// transposes write width x height, the copy writes height x width.
+#include "kernels/families/common.h"
+#include "kernels/families/families.h"
+
+namespace threadmap::families {
+
+namespace {
+
+template <class T>
+Verification verify_transpose(const std::vector<HostBuffer>& buffers, std::int64_t width,
+                              std::int64_t height, bool transposed) {
+  std::span<const T> in = view<T>(buffers[0]);
+  std::span<const T> out = view<T>(buffers[1]);
+  if (!transposed) return compare_exact<T>(out, in, static_cast<std::uint64_t>(width));
+  std::vector<T> expected(in.size());
+  for (std::int64_t r = 0; r < height; ++r)
+    for (std::int64_t c = 0; c < width; ++c) expected[c * height + r] = in[r * width + c];
+  return compare_exact<T>(out, expected, static_cast<std::uint64_t>(height));
+}
+
+}  // namespace
+
+Workload build_transpose(const Variant& v, const Params& p, std::uint64_t seed) {
+  const std::int64_t width = p.get("width");
+  const std::int64_t height = p.get("height");
+  const std::int64_t tile = p.get("tile");
+  const std::int64_t pad = p.has("pad") ? p.get("pad") : 0;
+  const std::int64_t rows = p.has("rows") ? p.get("rows") : tile;
+  const ElementType type = p.type();
+  const std::size_t size = element_size(type);
+  if (rows > tile || tile % rows != 0)
+    reject(v, "rows=" + std::to_string(rows) + " must divide tile=" + std::to_string(tile) +
+                  " (each thread moves tile/rows elements)");
+
+  const std::uint64_t elements = static_cast<std::uint64_t>(width * height);
+  Workload w;
+  w.buffers.push_back(random_input("in", type, elements, seed));
+  w.buffers.push_back(poisoned_output("out", type, elements));
+  w.ideal_bytes = 2 * elements * size;
+  w.working_set_bytes = w.ideal_bytes;
+
+  LaunchCmd launch;
+  launch.program = {"transpose", type, {{"TILE", tile}, {"PAD", pad}}};
+  launch.kernel = v.kernel;
+  launch.args = {BufferArg{0}, BufferArg{1}, static_cast<std::int32_t>(width),
+                 static_cast<std::int32_t>(height)};
+  const bool row_major_grid = v.kernel == "transpose_copy" || v.kernel == "transpose_coalesced";
+  if (row_major_grid) {
+    // Dimension 0 walks the columns of A: a warp reads along a row.
+    launch.groups = {groups_for(width, tile), groups_for(height, tile), 1};
+    launch.group_size = {static_cast<std::size_t>(tile), static_cast<std::size_t>(rows), 1};
+  } else {
+    // The lessons' mapping: dimension 0 walks the ROWS of A.
+    launch.groups = {groups_for(height, tile), groups_for(width, tile), 1};
+    launch.group_size = {static_cast<std::size_t>(tile), static_cast<std::size_t>(tile), 1};
+  }
+  if (v.kernel == "transpose_shared" || v.kernel == "transpose_coalesced")
+    w.static_local_bytes = static_cast<std::uint64_t>(tile * (tile + pad)) * size;
+  if (v.kernel == "transpose_shared_dynamic") {
+    w.dynamic_local_bytes = static_cast<std::uint64_t>(tile * tile) * size;
+    launch.args.push_back(LocalArrayArg{w.dynamic_local_bytes});
+  }
+  w.launches.push_back(std::move(launch));
+
+  const bool transposed = v.kernel != "transpose_copy";
+  w.verify = [type, width, height, transposed](const std::vector<HostBuffer>& b) {
+    return with_type(type, [&](auto tag) {
+      return verify_transpose<decltype(tag)>(b, width, height, transposed);
+    });
+  };
+  return w;
+}
+
+}  // namespace threadmap::families

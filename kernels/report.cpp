@@ -1,0 +1,113 @@
+#include "kernels/report.h"
+
+namespace threadmap {
+
+using nlohmann::json;
+
+json to_json(const DeviceInfo& d) {
+  return {{"backend", d.backend},
+          {"spec", d.spec},
+          {"name", d.name},
+          {"vendor", d.vendor},
+          {"platform", d.platform},
+          {"version", d.version},
+          {"global_memory_bytes", d.global_memory_bytes},
+          {"max_allocation_bytes", d.max_allocation_bytes},
+          {"local_memory_bytes", d.local_memory_bytes},
+          {"last_level_cache_bytes", d.last_level_cache_bytes},
+          {"max_group_size", d.max_group_size},
+          {"max_group_dims", d.max_group_dims},
+          {"max_grid_groups", d.max_grid_groups},
+          {"compute_units", d.compute_units},
+          {"warp_width", d.warp_width},
+          {"double", d.has_double},
+          {"subgroup_shuffle", d.has_subgroup_shuffle},
+          {"subgroup_note", d.subgroup_note},
+          {"timer_resolution_ns", d.timer_resolution_ns}};
+}
+
+json to_json(const BackendReport& b) {
+  json devices = json::array();
+  for (const DeviceInfo& d : b.devices) devices.push_back(to_json(d));
+  return {{"backend", b.backend}, {"available", b.available}, {"reason", b.reason},
+          {"devices", devices}};
+}
+
+json to_json(const ParamSpec& p) {
+  json j = {{"name", p.name}, {"meaning", p.meaning}, {"range", p.describe_range()}};
+  if (p.is_choice()) {
+    j["choices"] = p.choices;
+    j["default"] = p.format(p.default_value);
+  } else {
+    j["min"] = p.min;
+    j["max"] = p.max;
+    j["default"] = p.default_value;
+    if (!p.allowed.empty()) j["allowed"] = p.allowed;
+  }
+  return j;
+}
+
+json to_json(const Variant& v) {
+  json params = json::array();
+  for (const ParamSpec& p : v.params) params.push_back(to_json(p));
+  return {{"id", v.id},
+          {"family", v.family},
+          {"title", v.title},
+          {"summary", v.summary},
+          {"lesson", {{"file", v.lesson.file}, {"section", v.lesson.section},
+                      {"language", v.lesson.language}}},
+          {"source", v.source},
+          {"kernel", v.kernel},
+          {"from_lesson", v.lesson_original},
+          {"needs_subgroup_shuffle", v.availability == Availability::NeedsSubgroupShuffle},
+          {"parameters", params}};
+}
+
+json to_json(const Variant& v, const Params& p) {
+  json j = json::object();
+  for (const ParamSpec& spec : v.params) {
+    if (!p.has(spec.name)) continue;
+    if (spec.is_choice())
+      j[spec.name] = spec.format(p.get(spec.name));
+    else
+      j[spec.name] = p.get(spec.name);
+  }
+  return j;
+}
+
+json to_json(const TimingStats& t) {
+  return {{"median", t.median}, {"min", t.min}, {"max", t.max}, {"samples", t.samples}};
+}
+
+json to_json(const RunResult& r) {
+  json parameters = json::object();
+  if (const Variant* v = find_variant(r.kernel_id)) parameters = to_json(*v, r.params);
+  json mismatches = json::array();
+  for (const Mismatch& m : r.verification.first)
+    mismatches.push_back({{"where", m.where}, {"expected", m.expected}, {"actual", m.actual}});
+  json j = {{"kernel", r.kernel_id},
+            {"device", to_json(r.device)},
+            {"parameters", parameters},
+            {"status", status_name(r.status)}};
+  if (r.status != RunStatus::Ok) {
+    j["error"] = r.error;
+    return j;
+  }
+  j["verification"] = {{"verified", r.verification.verified},
+                       {"checked", r.verification.checked},
+                       {"mismatches", r.verification.mismatches},
+                       {"first_mismatches", mismatches},
+                       {"method", r.verification.method}};
+  j["timing"] = {{"kernel_ms", to_json(r.kernel_ms)},
+                 {"end_to_end_ms", to_json(r.end_to_end_ms)},
+                 {"launches_per_run", r.launches}};
+  j["ideal_bytes"] = r.ideal_bytes;
+  j["working_set_bytes"] = r.working_set_bytes;
+  j["bandwidth_gbps"] = r.bandwidth_gbps;
+  j["end_to_end_gbps"] = r.end_to_end_gbps;
+  j["cache_resident"] = r.cache_resident;
+  if (!r.note.empty()) j["note"] = r.note;
+  return j;
+}
+
+}  // namespace threadmap

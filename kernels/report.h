@@ -1,0 +1,20 @@
+#pragma once
+// JSON forms of the engine's values: what `threadmap-cli --format json` prints
+// and what the GUI's worker reads.
+#include <nlohmann/json.hpp>
+
+#include "kernels/catalog.h"
+#include "kernels/devices.h"
+#include "kernels/runner.h"
+
+namespace threadmap {
+
+nlohmann::json to_json(const DeviceInfo& d);
+nlohmann::json to_json(const BackendReport& b);
+nlohmann::json to_json(const ParamSpec& p);
+nlohmann::json to_json(const Variant& v);
+nlohmann::json to_json(const Variant& v, const Params& p);  // {name: value}, choices by name
+nlohmann::json to_json(const RunResult& r);
+nlohmann::json to_json(const TimingStats& t);
+
+}  // namespace threadmap

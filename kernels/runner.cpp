@@ -1,0 +1,184 @@
+#include "kernels/runner.h"
+
+#include <chrono>
+#include <new>
+#include <sstream>
+
+#include "kernels/error.h"
+
+namespace threadmap {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+std::string shape_params(const Variant& v, const Params& p) {
+  std::string s;
+  for (const char* name : {"tile", "rows", "pad", "block_x", "block_y", "wg", "type"}) {
+    const ParamSpec* spec = v.param(name);
+    if (!spec) continue;
+    s += (s.empty() ? "" : ", ") + std::string(name) + "=" + spec->format(p.get(name));
+  }
+  return s;
+}
+
+std::string mib(std::uint64_t bytes) {
+  std::ostringstream os;
+  os.precision(4);
+  os << static_cast<double>(bytes) / (1024.0 * 1024.0) << " MiB";
+  return os.str();
+}
+
+void check_launch(const Variant& v, const Params& p, const Workload& w, const LaunchCmd& l,
+                  const DeviceInfo& d) {
+  const std::string on = " on " + d.name + " (" + d.spec + ")";
+  const std::string with = shape_params(v, p);
+  const std::size_t threads = l.group_size[0] * l.group_size[1] * l.group_size[2];
+  std::ostringstream block;
+  block << l.group_size[0] << " x " << l.group_size[1];
+  if (threads > d.max_group_size)
+    throw InvalidRequest(v.id + ": a block of " + block.str() + " = " + std::to_string(threads) +
+                         " threads (" + with + ") exceeds the maximum of " +
+                         std::to_string(d.max_group_size) + " threads per block" + on);
+  for (int dim = 0; dim < 3; ++dim) {
+    if (d.max_group_dims[dim] && l.group_size[dim] > d.max_group_dims[dim])
+      throw InvalidRequest(v.id + ": block dimension " + std::to_string(dim) + " of " +
+                           std::to_string(l.group_size[dim]) + " threads (" + with +
+                           ") exceeds the maximum of " + std::to_string(d.max_group_dims[dim]) +
+                           on);
+    if (d.max_grid_groups[dim] && l.groups[dim] > d.max_grid_groups[dim])
+      throw InvalidRequest(v.id + ": grid dimension " + std::to_string(dim) + " of " +
+                           std::to_string(l.groups[dim]) + " blocks exceeds the maximum of " +
+                           std::to_string(d.max_grid_groups[dim]) + on);
+  }
+  const std::uint64_t local = w.static_local_bytes + w.dynamic_local_bytes;
+  if (d.local_memory_bytes && local > d.local_memory_bytes)
+    throw InvalidRequest(v.id + ": " + std::to_string(local) + " bytes of shared memory per block (" +
+                         with + ") exceed the limit of " + std::to_string(d.local_memory_bytes) +
+                         " bytes" + on);
+}
+
+}  // namespace
+
+std::string_view status_name(RunStatus s) {
+  switch (s) {
+    case RunStatus::Ok: return "ok";
+    case RunStatus::Invalid: return "invalid";
+    case RunStatus::Unavailable: return "unavailable";
+    case RunStatus::DeviceFailure: return "device-failure";
+  }
+  return "ok";
+}
+
+void validate_launch(const Variant& v, const Params& p, const Workload& w,
+                     const DeviceInfo& d) {
+  if (v.availability == Availability::NeedsSubgroupShuffle && !d.has_subgroup_shuffle)
+    throw Unavailable(v.id + " is unavailable on " + d.name + " (" + d.spec + "): it needs " +
+                      "sub-group shuffles" +
+                      (d.subgroup_note.empty() ? std::string() : "; " + d.subgroup_note));
+  if (p.type() == ElementType::Double && !d.has_double)
+    throw Unavailable(v.id + ": type=double is not supported by " + d.name + " (" + d.spec +
+                      "): the device has no double precision");
+  for (const LaunchCmd& l : w.launches) check_launch(v, p, w, l, d);
+  std::uint64_t largest = 0;
+  for (const HostBuffer& b : w.buffers) largest = std::max<std::uint64_t>(largest, b.bytes());
+  if (d.global_memory_bytes && w.working_set_bytes > d.global_memory_bytes)
+    throw InvalidRequest(v.id + ": the buffers need " + mib(w.working_set_bytes) + ", more than the " +
+                         mib(d.global_memory_bytes) + " of device memory on " + d.name);
+  if (d.max_allocation_bytes && largest > d.max_allocation_bytes)
+    throw InvalidRequest(v.id + ": one buffer of " + mib(largest) + " exceeds the largest " +
+                         "allocation the device allows, " + mib(d.max_allocation_bytes) +
+                         ", on " + d.name);
+}
+
+RunResult run_variant(Device& device, const Variant& variant, const Params& params,
+                      const RunOptions& options) {
+  RunResult r;
+  r.kernel_id = variant.id;
+  r.device = device.info();
+  r.params = params;
+  try {
+    Workload w = variant.build(variant, params, options.seed);
+    validate_launch(variant, params, w, device.info());
+    for (const LaunchCmd& l : w.launches) device.prepare(l);
+    r.ideal_bytes = w.ideal_bytes;
+    r.working_set_bytes = w.working_set_bytes;
+    r.launches = static_cast<int>(w.launches.size());
+    r.note = w.note;
+    r.cache_resident = device.info().last_level_cache_bytes &&
+                       w.working_set_bytes <= device.info().last_level_cache_bytes;
+
+    std::vector<std::unique_ptr<DeviceBuffer>> owned;
+    std::vector<DeviceBuffer*> buffers;
+    for (HostBuffer& b : w.buffers) {
+      materialize(b);
+      owned.push_back(device.allocate(b.data.size()));
+      buffers.push_back(owned.back().get());
+      device.write(*owned.back(), b.data.data(), b.data.size());
+    }
+    auto read_outputs = [&] {
+      for (std::size_t i = 0; i < w.buffers.size(); ++i)
+        if (w.buffers[i].role == BufferRole::Output)
+          device.read(*buffers[i], w.buffers[i].data.data(), w.buffers[i].data.size());
+    };
+
+    device.execute(w.launches, buffers);
+    read_outputs();
+    r.verification = w.verify(w.buffers);
+
+    for (int i = 0; i < options.warmup; ++i) device.execute(w.launches, buffers);
+    std::vector<double> samples;
+    for (int i = 0; i < options.repetitions; ++i)
+      samples.push_back(device.execute(w.launches, buffers));
+    r.kernel_ms = summarize(std::move(samples));
+
+    std::vector<double> end_to_end;
+    for (int i = 0; i < options.end_to_end_repetitions; ++i) {
+      const auto start = Clock::now();
+      for (std::size_t b = 0; b < w.buffers.size(); ++b)
+        if (w.buffers[b].role == BufferRole::Input)
+          device.write(*buffers[b], w.buffers[b].data.data(), w.buffers[b].data.size());
+      device.execute(w.launches, buffers);
+      read_outputs();
+      device.finish();
+      end_to_end.push_back(std::chrono::duration<double, std::milli>(Clock::now() - start).count());
+    }
+    r.end_to_end_ms = summarize(std::move(end_to_end));
+    r.bandwidth_gbps = gigabytes_per_second(static_cast<double>(r.ideal_bytes), r.kernel_ms.median);
+    r.end_to_end_gbps =
+        gigabytes_per_second(static_cast<double>(r.ideal_bytes), r.end_to_end_ms.median);
+  } catch (const InvalidRequest& e) {
+    r.status = RunStatus::Invalid;
+    r.error = e.what();
+  } catch (const Unavailable& e) {
+    r.status = RunStatus::Unavailable;
+    r.error = e.what();
+  } catch (const DeviceError& e) {
+    r.status = RunStatus::DeviceFailure;
+    r.error = e.what();
+  } catch (const std::bad_alloc&) {
+    r.status = RunStatus::Invalid;
+    r.error = variant.id + ": the host ran out of memory preparing the inputs and references";
+  }
+  return r;
+}
+
+CopyResult measure_device_copy(Device& device, std::uint64_t bytes, const RunOptions& options) {
+  CopyResult c;
+  try {
+    auto src = device.allocate(bytes);
+    auto dst = device.allocate(bytes);
+    std::vector<std::byte> fill(bytes, std::byte{0x5A});
+    device.write(*src, fill.data(), bytes);
+    for (int i = 0; i < options.warmup; ++i) device.copy_timed(*src, *dst, bytes);
+    std::vector<double> samples;
+    for (int i = 0; i < options.repetitions; ++i) samples.push_back(device.copy_timed(*src, *dst, bytes));
+    c.ms = summarize(std::move(samples));
+    c.bandwidth_gbps = gigabytes_per_second(2.0 * static_cast<double>(bytes), c.ms.median);
+  } catch (const std::exception& e) {
+    c.error = e.what();
+  }
+  return c;
+}
+
+}  // namespace threadmap

@@ -1,0 +1,60 @@
+#pragma once
+// Runs one catalog variant on one device: validate, build, verify against the
+// CPU reference, then time. Errors come back as values (RunResult::error).
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+
+#include "kernels/catalog.h"
+#include "kernels/device.h"
+#include "kernels/stats.h"
+#include "kernels/workload.h"
+
+namespace threadmap {
+
+struct RunOptions {
+  int warmup = 2;
+  int repetitions = 20;
+  int end_to_end_repetitions = 5;
+  std::uint64_t seed = 20261122;
+};
+
+enum class RunStatus { Ok, Invalid, Unavailable, DeviceFailure };
+
+struct RunResult {
+  std::string kernel_id;
+  DeviceInfo device;
+  Params params;
+  RunStatus status = RunStatus::Ok;
+  std::string error;                 // set unless status is Ok
+  Verification verification;
+  TimingStats kernel_ms;             // device events, kernels only
+  TimingStats end_to_end_ms;         // host clock: upload inputs, kernels, read outputs
+  std::uint64_t ideal_bytes = 0;
+  std::uint64_t working_set_bytes = 0;
+  double bandwidth_gbps = 0;         // ideal_bytes / median kernel time
+  double end_to_end_gbps = 0;        // ideal_bytes / median end-to-end time
+  bool cache_resident = false;       // working set fits in the last-level cache
+  std::string note;
+  int launches = 0;                  // kernels per run (multi-pass reductions > 1)
+};
+
+// Checks the workload against the device's limits; throws InvalidRequest.
+void validate_launch(const Variant& variant, const Params& params, const Workload& work,
+                     const DeviceInfo& device);
+
+RunResult run_variant(Device& device, const Variant& variant, const Params& params,
+                      const RunOptions& options = {});
+
+// Device-to-device copy of `bytes` (read + write counted), the practical limit.
+struct CopyResult {
+  TimingStats ms;
+  double bandwidth_gbps = 0;
+  std::string error;
+};
+CopyResult measure_device_copy(Device& device, std::uint64_t bytes, const RunOptions& options);
+
+std::string_view status_name(RunStatus s);
+
+}  // namespace threadmap

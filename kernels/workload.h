@@ -1,0 +1,68 @@
+#pragma once
+// What one catalog variant asks of a device for one set of parameters: the
+// buffers with their host contents, the launches in order, the ideal bytes
+// moved, and how to check the result against the CPU reference.
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "kernels/device.h"
+
+namespace threadmap {
+
+enum class BufferRole {
+  Input,    // seeded random contents, uploaded before the kernels
+  Output,   // poisoned before the checked run, read back and verified
+  Scratch,  // device-only intermediate; uploaded once as given (zeros), never read back
+};
+
+// A buffer is described first (so its size can be checked against the device
+// before any host memory is spent) and filled by materialize().
+struct HostBuffer {
+  std::string name;
+  BufferRole role = BufferRole::Input;
+  ElementType type = ElementType::Int;
+  std::uint64_t elements = 0;         // allocated
+  std::uint64_t random_elements = 0;  // Input: leading elements drawn at random, the rest zero
+  std::uint64_t seed = 0;
+  std::vector<std::byte> data;        // input contents / output read back / scratch initial
+
+  std::uint64_t bytes() const { return elements * element_size(type); }
+};
+
+// Fills `data`: seeded random values for inputs (ints in [-2^20, 2^20), reals
+// in [-1, 1)), a poison pattern for outputs (all bits set: -1 / NaN), zeros
+// for scratch.
+void materialize(HostBuffer& buffer);
+
+struct Mismatch {
+  std::string where;     // "row 3, column 17" / "element 12" / "sum"
+  std::string expected;
+  std::string actual;
+};
+
+struct Verification {
+  bool verified = false;
+  std::uint64_t checked = 0;     // elements compared
+  std::uint64_t mismatches = 0;
+  std::vector<Mismatch> first;   // at most a few
+  std::string method;            // "exact" / "relative error <= 1e-5 against a double-precision sum"
+};
+
+struct Workload {
+  std::vector<HostBuffer> buffers;
+  std::vector<LaunchCmd> launches;
+  std::uint64_t ideal_bytes = 0;         // each input read once, each output written once
+  std::uint64_t working_set_bytes = 0;   // all buffers the launches touch
+  std::uint64_t static_local_bytes = 0;  // per group, declared in the kernel text
+  std::uint64_t dynamic_local_bytes = 0; // per group, given at launch
+  std::string note;                      // a property of this run worth showing (e.g. padding)
+  // Compares buffers (outputs filled in) against the CPU reference.
+  std::function<Verification(const std::vector<HostBuffer>&)> verify;
+};
+
+constexpr std::size_t kMaxReportedMismatches = 5;
+
+}  // namespace threadmap

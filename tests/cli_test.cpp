@@ -1,0 +1,191 @@
+// The CLI's contract, exercised through the real binary: exit codes, messages
+// naming the parameter and the limit, and outputs that parse.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "kernels/catalog.h"
+#include "kernels/devices.h"
+
+namespace {
+
+struct Outcome {
+  int code = -1;
+  std::string out;
+  std::string err;
+};
+
+Outcome cli(const std::string& args) {
+  // One file per process: ctest runs these tests in parallel.
+  const std::string err_file =
+      ::testing::TempDir() + "threadmap_cli_stderr_" + std::to_string(getpid()) + ".txt";
+  const std::string command = std::string(THREADMAP_CLI) + " " + args + " 2>" + err_file;
+  Outcome o;
+  FILE* pipe = popen(command.c_str(), "r");
+  if (!pipe) return o;
+  char buffer[4096];
+  for (std::size_t n; (n = fread(buffer, 1, sizeof buffer, pipe)) > 0;) o.out.append(buffer, n);
+  const int status = pclose(pipe);
+  o.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  std::ifstream err(err_file);
+  std::stringstream ss;
+  ss << err.rdbuf();
+  o.err = ss.str();
+  return o;
+}
+
+bool has_opencl_device() {
+  for (const auto& b : threadmap::list_backends())
+    if (b.backend == "opencl" && b.available) return true;
+  return false;
+}
+
+#define REQUIRE_OPENCL()                                            \
+  if (!has_opencl_device()) GTEST_SKIP() << "no OpenCL device found"
+
+TEST(Cli, VersionAndHelp) {
+  const Outcome v = cli("--version");
+  EXPECT_EQ(v.code, 0);
+  EXPECT_NE(v.out.find("threadmap-cli "), std::string::npos);
+  for (const char* sub : {"devices", "list", "run", "sweep", "bench"}) {
+    const Outcome h = cli(std::string(sub) + " --help");
+    EXPECT_EQ(h.code, 0) << sub;
+    EXPECT_NE(h.out.find("--"), std::string::npos) << sub;
+  }
+  EXPECT_NE(cli("run --help").out.find("Exit codes"), std::string::npos);
+}
+
+TEST(Cli, ListJsonHoldsTheWholeCatalog) {
+  const Outcome o = cli("list --format json");
+  ASSERT_EQ(o.code, 0) << o.err;
+  const auto j = nlohmann::json::parse(o.out);
+  ASSERT_EQ(j.size(), threadmap::catalog().size());
+  for (std::size_t i = 0; i < j.size(); ++i) {
+    EXPECT_EQ(j[i]["id"], threadmap::catalog()[i].id);
+    EXPECT_FALSE(j[i]["parameters"].empty());
+  }
+}
+
+TEST(Cli, DevicesJsonNamesEveryBackend) {
+  const Outcome o = cli("devices --format json");
+  ASSERT_EQ(o.code, 0) << o.err;
+  const auto j = nlohmann::json::parse(o.out);
+  std::vector<std::string> names;
+  for (const auto& b : j) {
+    names.push_back(b["backend"]);
+    if (!b["available"].get<bool>()) EXPECT_FALSE(b["reason"].get<std::string>().empty());
+  }
+  EXPECT_EQ(names, (std::vector<std::string>{"cuda", "opencl"}));
+}
+
+struct BadCall {
+  const char* args;
+  int code;
+  const char* message;
+};
+
+class CliRejects : public ::testing::TestWithParam<BadCall> {};
+
+TEST_P(CliRejects, WithAClearMessageAndExitCode) {
+  const BadCall& c = GetParam();
+  if (std::string(c.args).find("--device opencl:0:0") != std::string::npos && !has_opencl_device())
+    GTEST_SKIP() << "no OpenCL device found";
+  const Outcome o = cli(c.args);
+  EXPECT_EQ(o.code, c.code) << c.args << "\n" << o.err;
+  EXPECT_NE(o.err.find(c.message), std::string::npos) << c.args << "\nstderr: " << o.err;
+  EXPECT_EQ(o.err.find("terminate"), std::string::npos) << o.err;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    BadInput, CliRejects,
+    ::testing::Values(
+        BadCall{"run transpose.nope", 2, "unknown kernel 'transpose.nope'"},
+        BadCall{"run transpose.shared --set tile=0", 2, "tile=0 is not allowed"},
+        BadCall{"run transpose.shared --set tile=1", 2, "tile=1 is not allowed"},
+        BadCall{"run transpose.shared --set tile=33", 2, "one of 4, 8, 16 or 32"},
+        BadCall{"run transpose.shared --set tile=64", 2, "tile=64 is not allowed"},
+        BadCall{"run transpose.naive --set width=0", 2, "width=0 is out of range"},
+        BadCall{"run transpose.naive --set width=-3", 2, "width=-3 is out of range"},
+        BadCall{"run transpose.naive --set width=big", 2, "width=big is not a whole number"},
+        BadCall{"run transpose.naive --set tile", 2, "expected NAME=VALUE"},
+        BadCall{"run transpose.naive --set pad=1", 2, "has no parameter 'pad'"},
+        BadCall{"run transpose.naive --device gpu0", 2, "unknown device 'gpu0'"},
+        BadCall{"run transpose.naive --device opencl:9:0", 2, "no OpenCL platform 9"},
+        BadCall{"run transpose.naive --device opencl:0:7", 2, "has no device 7"},
+        BadCall{"run transpose.naive --device cuda:7", 2, "cuda:7"},
+        BadCall{"run transpose.naive --reps 0", 2, "--reps"},
+        BadCall{"run transpose.naive --format xml", 2, "--format"},
+        BadCall{"run", 2, "KERNEL_ID"},
+        BadCall{"frobnicate", 2, "subcommand"},
+        BadCall{"sweep transpose.shared --vary tile=8,33", 2, "tile=33 is not allowed"},
+        BadCall{"sweep transpose.shared --vary nope=1", 2, "no parameter 'nope'"},
+        BadCall{"run matadd.elements --device opencl:0:0 --set block_x=1024 --set block_y=1024", 2,
+                "1048576 threads"},
+        BadCall{"run smem.setRowReadColPad --device opencl:0:0 --set block_y=16", 2,
+                "needs block_x = block_y"}));
+
+TEST(Cli, RunJsonReportsVerifiedTimings) {
+  REQUIRE_OPENCL();
+  const Outcome o = cli("run transpose.shared --device opencl:0:0 --set width=1000 --set height=777 "
+                        "--set pad=1 --reps 3 --format json");
+  ASSERT_EQ(o.code, 0) << o.err;
+  const auto j = nlohmann::json::parse(o.out);
+  EXPECT_EQ(j["kernel"], "transpose.shared");
+  EXPECT_EQ(j["device"]["spec"], "opencl:0:0");
+  EXPECT_EQ(j["parameters"]["width"], 1000);
+  EXPECT_EQ(j["parameters"]["pad"], 1);
+  EXPECT_EQ(j["parameters"]["type"], "int");
+  EXPECT_TRUE(j["verification"]["verified"].get<bool>());
+  EXPECT_EQ(j["timing"]["kernel_ms"]["samples"], 3);
+  EXPECT_LE(j["timing"]["kernel_ms"]["min"].get<double>(), j["timing"]["kernel_ms"]["median"].get<double>());
+  EXPECT_LE(j["timing"]["kernel_ms"]["median"].get<double>(), j["timing"]["kernel_ms"]["max"].get<double>());
+  EXPECT_GT(j["timing"]["end_to_end_ms"]["median"].get<double>(), 0.0);
+  EXPECT_EQ(j["ideal_bytes"], 2 * 1000 * 777 * 4);
+  EXPECT_GT(j["bandwidth_gbps"].get<double>(), 0.0);
+}
+
+TEST(Cli, SweepGivesOneRowPerValue) {
+  REQUIRE_OPENCL();
+  const Outcome o = cli("sweep transpose.coalesced --device opencl:0:0 --set width=300 --set height=200 "
+                        "--vary tile=8,16,32 --vary pad=0,1 --reps 2 --format csv");
+  ASSERT_EQ(o.code, 0) << o.err;
+  std::stringstream ss(o.out);
+  std::string line;
+  std::getline(ss, line);
+  EXPECT_EQ(line.rfind("tile,pad,result,median ms", 0), 0u) << line;
+  int rows = 0;
+  while (std::getline(ss, line)) {
+    ++rows;
+    EXPECT_NE(line.find(",verified,"), std::string::npos) << line;
+  }
+  EXPECT_EQ(rows, 6);
+}
+
+TEST(Cli, UnavailableShuffleReductionSaysWhy) {
+  REQUIRE_OPENCL();
+  bool shuffles = false;
+  for (const auto& b : threadmap::list_backends())
+    if (b.backend == "opencl" && b.available) shuffles = b.devices.front().has_subgroup_shuffle;
+  if (shuffles) GTEST_SKIP() << "this OpenCL device offers sub-group shuffles";
+  const Outcome o = cli("run reduce.warp_shuffle --device opencl:0:0 --set n=1000");
+  EXPECT_EQ(o.code, 4);
+  EXPECT_NE(o.err.find("needs sub-group shuffles"), std::string::npos) << o.err;
+}
+
+TEST(Cli, BenchTableHasEveryVariantAndTheCeilings) {
+  REQUIRE_OPENCL();
+  const Outcome o = cli("bench --device opencl:0:0 --size 128 --reps 2 --format csv");
+  ASSERT_EQ(o.code, 0) << o.err;
+  EXPECT_NE(o.out.find("device copy,"), std::string::npos);
+  for (const auto& v : threadmap::catalog())
+    EXPECT_NE(o.out.find("\n" + v.id + ","), std::string::npos) << v.id;
+  EXPECT_NE(o.out.find("transpose.copy,width=128 height=128 tile=32 rows=8 type=int,verified,"),
+            std::string::npos);
+}
+
+}  // namespace
