@@ -77,8 +77,10 @@ class Device {
   virtual std::unique_ptr<DeviceBuffer> allocate(std::size_t bytes) = 0;
   virtual void write(DeviceBuffer& dst, const void* src, std::size_t bytes) = 0;
   virtual void read(const DeviceBuffer& src, void* dst, std::size_t bytes) = 0;
-  // Copies device to device (the practical bandwidth limit); returns device milliseconds.
-  virtual double copy_timed(const DeviceBuffer& src, DeviceBuffer& dst, std::size_t bytes) = 0;
+  // Copies device to device `repeat` times back to back (the practical
+  // bandwidth limit); returns the device milliseconds of all of them.
+  virtual double copy_timed(const DeviceBuffer& src, DeviceBuffer& dst, std::size_t bytes,
+                            int repeat) = 0;
   // Enqueues the launches in order and waits. Returns the device time in
   // milliseconds from the start of the first to the end of the last, measured
   // with the backend's events (cudaEvent / OpenCL profiling).

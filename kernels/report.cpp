@@ -100,7 +100,8 @@ json to_json(const RunResult& r) {
                        {"method", r.verification.method}};
   j["timing"] = {{"kernel_ms", to_json(r.kernel_ms)},
                  {"end_to_end_ms", to_json(r.end_to_end_ms)},
-                 {"launches_per_run", r.launches}};
+                 {"launches_per_run", r.launches},
+                 {"runs_per_timed_sample", r.repeats_per_sample}};
   j["ideal_bytes"] = r.ideal_bytes;
   j["working_set_bytes"] = r.working_set_bytes;
   j["bandwidth_gbps"] = r.bandwidth_gbps;

@@ -1,6 +1,8 @@
 #include "kernels/runner.h"
 
+#include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <new>
 #include <sstream>
 
@@ -59,6 +61,12 @@ void check_launch(const Variant& v, const Params& p, const Workload& w, const La
 }
 
 }  // namespace
+
+int repeats_for(double single_ms, double min_sample_ms) {
+  if (single_ms <= 0) return kMaxRepeatsPerSample;
+  const double wanted = std::ceil(min_sample_ms / single_ms);
+  return static_cast<int>(std::clamp(wanted, 1.0, static_cast<double>(kMaxRepeatsPerSample)));
+}
 
 std::string_view status_name(RunStatus s) {
   switch (s) {
@@ -126,10 +134,16 @@ RunResult run_variant(Device& device, const Variant& variant, const Params& para
     read_outputs();
     r.verification = w.verify(w.buffers);
 
-    for (int i = 0; i < options.warmup; ++i) device.execute(w.launches, buffers);
+    double single_ms = 0;
+    for (int i = 0; i < options.warmup; ++i) single_ms = device.execute(w.launches, buffers);
+    if (options.warmup == 0) single_ms = device.execute(w.launches, buffers);
+    r.repeats_per_sample = repeats_for(single_ms, options.min_sample_ms);
+    std::vector<LaunchCmd> batch;
+    for (int i = 0; i < r.repeats_per_sample; ++i)
+      batch.insert(batch.end(), w.launches.begin(), w.launches.end());
     std::vector<double> samples;
     for (int i = 0; i < options.repetitions; ++i)
-      samples.push_back(device.execute(w.launches, buffers));
+      samples.push_back(device.execute(batch, buffers) / r.repeats_per_sample);
     r.kernel_ms = summarize(std::move(samples));
 
     std::vector<double> end_to_end;
@@ -170,9 +184,13 @@ CopyResult measure_device_copy(Device& device, std::uint64_t bytes, const RunOpt
     auto dst = device.allocate(bytes);
     std::vector<std::byte> fill(bytes, std::byte{0x5A});
     device.write(*src, fill.data(), bytes);
-    for (int i = 0; i < options.warmup; ++i) device.copy_timed(*src, *dst, bytes);
+    double single_ms = device.copy_timed(*src, *dst, bytes, 1);
+    for (int i = 0; i < options.warmup; ++i) single_ms = device.copy_timed(*src, *dst, bytes, 1);
+    c.repeats_per_sample = repeats_for(single_ms, options.min_sample_ms);
     std::vector<double> samples;
-    for (int i = 0; i < options.repetitions; ++i) samples.push_back(device.copy_timed(*src, *dst, bytes));
+    for (int i = 0; i < options.repetitions; ++i)
+      samples.push_back(device.copy_timed(*src, *dst, bytes, c.repeats_per_sample) /
+                        c.repeats_per_sample);
     c.ms = summarize(std::move(samples));
     c.bandwidth_gbps = gigabytes_per_second(2.0 * static_cast<double>(bytes), c.ms.median);
   } catch (const std::exception& e) {

@@ -16,6 +16,10 @@ namespace threadmap {
 struct RunOptions {
   int warmup = 2;
   int repetitions = 20;
+  // A timed sample runs the launches back to back until it lasts about this
+  // long (at most kMaxRepeatsPerSample times) and divides by the count, so
+  // the few microseconds of event and launch latency stay out of short kernels.
+  double min_sample_ms = 1.0;  // kMinSampleMs
   int end_to_end_repetitions = 5;
   std::uint64_t seed = 20261122;
 };
@@ -38,6 +42,7 @@ struct RunResult {
   bool cache_resident = false;       // working set fits in the last-level cache
   std::string note;
   int launches = 0;                  // kernels per run (multi-pass reductions > 1)
+  int repeats_per_sample = 1;        // runs back to back in one timed sample
 };
 
 // Checks the workload against the device's limits; throws InvalidRequest.
@@ -48,8 +53,14 @@ RunResult run_variant(Device& device, const Variant& variant, const Params& para
                       const RunOptions& options = {});
 
 // Device-to-device copy of `bytes` (read + write counted), the practical limit.
+constexpr int kMaxRepeatsPerSample = 64;
+constexpr double kMinSampleMs = 1.0;
+// How many runs back to back make one timed sample of about min_sample_ms.
+int repeats_for(double single_ms, double min_sample_ms = kMinSampleMs);
+
 struct CopyResult {
   TimingStats ms;
+  int repeats_per_sample = 1;
   double bandwidth_gbps = 0;
   std::string error;
 };

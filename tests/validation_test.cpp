@@ -40,7 +40,7 @@ std::string validation_error(const std::string& id,
 }
 
 TEST(Validation, DefaultsPassOnTheModel) {
-  EXPECT_EQ(validation_error("transpose.coalesced", {{"width", "512"}, {"height", "512"}}, small_gpu()), "");
+  EXPECT_EQ(validation_error("transpose.coalesced", {{"width", "512"}, {"height", "512"}, {"tile", "32"}}, small_gpu()), "");
 }
 
 TEST(Validation, BlockOverTheThreadLimitNamesParametersAndLimit) {

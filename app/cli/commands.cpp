@@ -11,6 +11,7 @@
 #include "kernels/catalog.h"
 #include "kernels/devices.h"
 #include "kernels/error.h"
+#include "kernels/peers.h"
 #include "kernels/report.h"
 #include "kernels/runner.h"
 
@@ -330,8 +331,21 @@ int bench_command(const RunArgs& args, std::int64_t size) {
     for (const Variant& v : catalog()) variants.push_back(&v);
 
     // --size N: N x N matrices, N*N elements to sum, enough smem blocks for N*N threads.
-    auto sized = [size](const Variant& v) {
+    // --set applies to every variant that has the parameter (e.g. type=float).
+    const auto common_sets = parse_assignments(args.sets);
+    for (const auto& [name, value] : common_sets) {
+      bool used = false;
+      for (const Variant& v : catalog())
+        if (const ParamSpec* p = v.param(name)) {
+          parse_param_value(*p, value, v.id);
+          used = true;
+        }
+      if (!used) throw InvalidRequest("--set " + name + "=" + value + ": no kernel has a parameter '" + name + "'");
+    }
+    auto sized = [size, &common_sets](const Variant& v) {
       std::vector<std::pair<std::string, std::string>> sets;
+      for (const auto& set : common_sets)
+        if (v.param(set.first)) sets.push_back(set);
       if (size <= 0) return sets;
       const std::string n = std::to_string(size);
       if (v.param("width")) sets.emplace_back("width", n);
@@ -366,7 +380,22 @@ int bench_command(const RunArgs& args, std::int64_t size) {
       if (v.id == "transpose.copy" && r.status == RunStatus::Ok) ceiling = r.bandwidth_gbps;
     }
 
+    std::vector<PeerMeasurement> peers;
+    if (device->info().backend == "cuda") {
+      const Variant& reduce = variant_or_throw("reduce.warp_shuffle");
+      const Params reduce_params = make_params(reduce.params, sized(reduce), reduce.id);
+      progress.step(variants.size(), "peers (cuBLAS, CUB)");
+      peers = measure_cuda_peers(std::stoi(device->info().spec.substr(5)), copy_params.get("width"),
+                                 reduce_params.get("n"), options.warmup, options.repetitions);
+    }
+
     if (args.format == "json") {
+      json peer_rows = json::array();
+      for (const PeerMeasurement& p : peers)
+        peer_rows.push_back({{"name", p.name}, {"family", p.family}, {"parameters", p.parameters},
+                             {"verified", p.verified}, {"ideal_bytes", p.ideal_bytes},
+                             {"ms", to_json(p.ms)}, {"bandwidth_gbps", p.bandwidth_gbps},
+                             {"error", p.error}});
       json rows = json::array();
       for (const RunResult& r : results) {
         json j = to_json(r);
@@ -378,12 +407,14 @@ int bench_command(const RunArgs& args, std::int64_t size) {
       json copy = {{"bytes", copy_bytes}, {"ms", to_json(device_copy.ms)},
                    {"bandwidth_gbps", device_copy.bandwidth_gbps}};
       if (!device_copy.error.empty()) copy["error"] = device_copy.error;
-      std::cout << json{{"device", to_json(device->info())}, {"device_copy", copy}, {"results", rows}}
+      std::cout << json{{"device", to_json(device->info())}, {"device_copy", copy},
+                        {"results", rows}, {"peers", peer_rows}}
                        .dump(2)
                 << '\n';
       return code;
     }
 
+    std::vector<std::string> footnotes;
     Table t;
     t.header = {"kernel", "parameters", "result", "median ms", "GB/s", "% copy kernel",
                 "% device copy", "note"};
@@ -409,6 +440,30 @@ int bench_command(const RunArgs& args, std::int64_t size) {
       }
       t.rows.push_back(row);
     }
+    if (args.format == "text") {
+      // Long messages go below the table, referenced from the note column.
+      for (auto& row : t.rows)
+        if (row.back().size() > 40) {
+          footnotes.push_back(row.back());
+          row.back() = "see [" + std::to_string(footnotes.size()) + "]";
+        }
+    }
+    for (const PeerMeasurement& p : peers) {
+      std::vector<std::string> row{"peer: " + p.name, p.parameters,
+                                   !p.error.empty() ? "failed" : p.verified ? "verified" : "FAILED"};
+      if (p.error.empty()) {
+        row.push_back(fixed(p.ms.median, 4));
+        row.push_back(fixed(p.bandwidth_gbps, 2));
+        row.push_back(ceiling > 0 ? fixed(100 * p.bandwidth_gbps / ceiling, 1) : "");
+        row.push_back(device_copy.bandwidth_gbps > 0
+                          ? fixed(100 * p.bandwidth_gbps / device_copy.bandwidth_gbps, 1)
+                          : "");
+        row.push_back("");
+      } else {
+        row.insert(row.end(), {"", "", "", "", p.error});
+      }
+      t.rows.push_back(row);
+    }
     if (args.format == "csv") {
       t.print_csv(std::cout);
     } else {
@@ -417,6 +472,8 @@ int bench_command(const RunArgs& args, std::int64_t size) {
                 << ")\nmedian of " << options.repetitions << " timed runs after " << options.warmup
                 << " warm-up runs; GB/s = ideal bytes / median kernel time\n\n";
       t.print_text(std::cout);
+      for (std::size_t i = 0; i < footnotes.size(); ++i)
+        std::cout << "[" << i + 1 << "] " << footnotes[i] << '\n';
     }
     return code;
   } catch (const InvalidRequest& e) {

@@ -76,6 +76,8 @@ int main(int argc, char** argv) {
                     "N: N x N matrices, N*N elements to sum (0: the catalog's defaults)")
       ->check(CLI::Range(0, 32768))
       ->capture_default_str();
+  bench->add_option("--set", args.sets,
+                    "NAME=VALUE for every kernel that has the parameter, e.g. --set type=float");
   add_run_options(bench, args);
   bench->footer(kExitCodes);
 

@@ -108,12 +108,15 @@ __kernel void reduce_warp_shuffle(__global const ELEM* in, __global ELEM* out, i
     }
     barrier(CLK_LOCAL_MEM_FENCE);
   }
-  if (local_id < width) {
-    sum = local_mem[local_id];
-    for (uint offset = width / 2; offset > 0; offset /= 2) {
+  // The sub-group holding work-item 0 finishes; OpenCL does not promise it
+  // is work-items 0..width-1, so each lane reads by its sub-group local id.
+  if (get_sub_group_id() == 0) {
+    const uint lane = get_sub_group_local_id();
+    sum = lane < width ? local_mem[lane] : 0;
+    for (uint offset = get_sub_group_size() / 2; offset > 0; offset /= 2) {
       sum += sub_group_shuffle_down(sum, offset);
     }
-    if (local_id == 0) {
+    if (lane == 0) {
       out[get_group_id(0)] = sum;
     }
   }

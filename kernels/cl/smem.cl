@@ -18,7 +18,8 @@
 // Rectangular 32 x 16 (tile[16][32]): the column read touches 16 words of one
 // bank per half-warp: 16-way; pad 1 leaves 2-way; pad 2 removes them.
 
-#define GROUP_OUT(out_all) ((out_all) + get_group_id(0) * (BLOCK_X * BLOCK_Y))
+#define GROUP_OUT(out_all) \
+  ((out_all) + get_group_id(0) * get_local_size(0) * get_local_size(1))
 
 __kernel void setRowReadRow(__global ELEM* out_all) {
   __global ELEM* out = GROUP_OUT(out_all);

@@ -36,8 +36,9 @@ __kernel void transpose_copy(__global const ELEM* in, __global ELEM* out,
 }
 
 // The OpenCL lesson's naive kernel, with the bounds check the CUDA lesson adds
-// (any size, not only multiples of the tile). Expect: load strided (32 sectors
-// per warp request for 4-byte elements), store coalesced (4 sectors).
+// (any size, not only multiples of the tile). Expect, for 4-byte elements: load
+// strided (32 sectors per warp request), store coalesced: 4 sectors at T = 32,
+// 8 at T = 16 (a warp spans two rows of the block), 16 at T = 8.
 __kernel void transpose_naive(__global const ELEM* a, __global ELEM* trA,
                               int columnsA, int rowsA) {
   const int i = get_global_id(0);
@@ -103,7 +104,9 @@ __kernel void transpose_shared_dynamic(__global const ELEM* a, __global ELEM* tr
 //
 //   read  in[(y+k)*width + x]     x = group0*T + tx   -> one row segment per warp
 //   write out[(y+k)*height + x]   x = group1*T + tx   -> one row segment per warp
-//   local tile[tx][ty+k]          column read: P = 1 keeps it conflict-free
+//   local tile[tx][ty+k]          column read: P = 1 keeps it conflict-free at
+//                                 T >= 32; at T = 16 a warp spans two rows and
+//                                 a 2-way conflict remains
 __kernel void transpose_coalesced(__global const ELEM* in, __global ELEM* out,
                                   int width, int height) {
   __local ELEM tile[TILE][TILE + PAD];

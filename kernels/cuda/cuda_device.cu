@@ -169,7 +169,8 @@ class CudaDevice final : public Device {
           "cudaMemcpy of " + std::to_string(bytes) + " bytes from the device");
   }
 
-  double copy_timed(const DeviceBuffer& src, DeviceBuffer& dst, std::size_t bytes) override {
+  double copy_timed(const DeviceBuffer& src, DeviceBuffer& dst, std::size_t bytes,
+                    int repeat) override {
     select();
     const CudaBuffer& from = own(src, "copy");
     CudaBuffer& to = own(dst, "copy");
@@ -177,7 +178,8 @@ class CudaDevice final : public Device {
     check_size(to, bytes, "copy");
     const std::string what = "device-to-device cudaMemcpy of " + std::to_string(bytes) + " bytes";
     check(cudaEventRecord(start_, nullptr), "cudaEventRecord");
-    check(cudaMemcpyAsync(to.data(), from.data(), bytes, cudaMemcpyDeviceToDevice, nullptr), what);
+    for (int i = 0; i < repeat; ++i)
+      check(cudaMemcpyAsync(to.data(), from.data(), bytes, cudaMemcpyDeviceToDevice, nullptr), what);
     check(cudaEventRecord(stop_, nullptr), "cudaEventRecord");
     return elapsed_ms(what);
   }

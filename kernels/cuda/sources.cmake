@@ -7,9 +7,11 @@ set(THREADMAP_CUDA_SOURCES
   cuda/matadd.cu
   cuda/reduce.cu
   cuda/smem.cu
+  cuda/cuda_peers.cu
 )
 set(THREADMAP_CUDA_FALLBACK_SOURCES
   cuda/cuda_unavailable.cpp
+  cuda/cuda_peers_unavailable.cpp
 )
 # -lineinfo: Nsight Compute can then show each kernel's source lines next to
 # its memory and bank-conflict counters, which is what the lessons are about.

@@ -194,13 +194,16 @@ class OpenclDevice final : public Device {
           "clEnqueueReadBuffer");
   }
 
-  double copy_timed(const DeviceBuffer& src, DeviceBuffer& dst, std::size_t bytes) override {
-    cl_event event = nullptr;
-    check(clEnqueueCopyBuffer(queue_, as_cl(src), as_cl(dst), 0, 0, bytes, 0, nullptr, &event),
-          "clEnqueueCopyBuffer");
-    check(clWaitForEvents(1, &event), "clWaitForEvents(copy)");
-    const double ms = elapsed_ms(event, event);
-    clReleaseEvent(event);
+  double copy_timed(const DeviceBuffer& src, DeviceBuffer& dst, std::size_t bytes,
+                    int repeat) override {
+    std::vector<cl_event> events(static_cast<std::size_t>(repeat), nullptr);
+    for (cl_event& e : events)
+      check(clEnqueueCopyBuffer(queue_, as_cl(src), as_cl(dst), 0, 0, bytes, 0, nullptr, &e),
+            "clEnqueueCopyBuffer");
+    check(clWaitForEvents(static_cast<cl_uint>(events.size()), events.data()),
+          "clWaitForEvents(copy)");
+    const double ms = elapsed_ms(events.front(), events.back());
+    for (cl_event e : events) clReleaseEvent(e);
     return ms;
   }
 

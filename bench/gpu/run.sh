@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# Usage: bench/gpu/run.sh STAGE   (STAGE: tables | tune | ncu | sanitize)
+# Expects threadmap-cli and engine_tests built with CUDA in $BIN (default
+# .device/bin); writes logs to $OUT. NVIDIA's OpenCL driver is registered with
+# the ICD loader first.
+set -u
+OUT=${OUT:-/tmp/threadmap-gpu}
+mkdir -p "$OUT"
+BIN=${BIN:-.device/bin}
+cli=$BIN/threadmap-cli
+[ -d .device/lib ] && export LD_LIBRARY_PATH=$PWD/.device/lib:${LD_LIBRARY_PATH:-}
+mkdir -p /etc/OpenCL/vendors
+[ -f /etc/OpenCL/vendors/nvidia.icd ] || echo libnvidia-opencl.so.1 > /etc/OpenCL/vendors/nvidia.icd
+ids=$($cli list --format json | python3 -c 'import json,sys; print(" ".join(v["id"] for v in json.load(sys.stdin)))')
+
+case "${1:-tables}" in
+tables)
+  { date -u; nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,temperature.gpu --format=csv; } > "$OUT/gpu.txt" 2>&1
+  $cli devices > "$OUT/devices.txt" 2>&1
+  $BIN/engine_tests --gtest_brief=1 > "$OUT/tests.txt" 2>&1; echo "engine_tests rc=$?" >> "$OUT/tests.txt"
+  grep -E "tests ran|PASSED|FAILED|SKIPPED|rc=" "$OUT/tests.txt"
+  $cli bench --device cuda:0 --size 8192 --set type=float --format json > "$OUT/bench_cuda.json" 2> "$OUT/bench_cuda.err"
+  $cli bench --device cuda:0 --size 8192 --set type=float > "$OUT/bench_cuda.txt" 2>&1
+  $cli run matadd.elements --device cuda:0 --set width=8192 --set height=8192 --set type=int >> "$OUT/bench_cuda.txt" 2>&1
+  ocl=$($cli devices --format json | python3 -c 'import json,sys
+for b in json.load(sys.stdin):
+  for d in b["devices"]:
+    if b["backend"]=="opencl" and "NVIDIA" in d["platform"]: print(d["spec"]); raise SystemExit')
+  echo "NVIDIA OpenCL device: ${ocl:-none}" > "$OUT/bench_opencl.txt"
+  [ -n "$ocl" ] && $cli bench --device "$ocl" --size 8192 --set type=float >> "$OUT/bench_opencl.txt" 2>&1
+  cat "$OUT/bench_cuda.txt" "$OUT/bench_opencl.txt"
+  ;;
+tune)
+  # The fast variants' shapes, swept on the device, beside the ceilings.
+  big="--device cuda:0 --set width=8192 --set height=8192"
+  { $cli bench --device cuda:0 --size 8192 --set type=float
+    $cli sweep transpose.coalesced $big --set type=float --vary tile=32,64 --vary rows=2,4,8,16 --vary pad=1
+    $cli sweep matadd.elements $big --set type=int --vary block_x=32,64,128,256,512 --vary block_y=1,2,4,8
+  } > "$OUT/tune.txt" 2>/dev/null
+  cat "$OUT/tune.txt"
+  ;;
+ncu)
+  # Timing agreement: the CLI's median (no profiler attached) against Nsight
+  # Compute's gpu__time_duration.sum for the same launches.
+  for id in $ids; do
+    $cli run "$id" --device cuda:0 --set type=float --reps 20 --format json $(python3 bench/gpu/sizes.py "$id") > "$OUT/t_$id.json" 2>/dev/null
+    ncu --clock-control none --metrics gpu__time_duration.sum --csv \
+      $cli run "$id" --device cuda:0 --set type=float --reps 10 --warmup 1 --format json $(python3 bench/gpu/sizes.py "$id") \
+      > "$OUT/n_$id.csv" 2>/dev/null
+  done
+  python3 bench/gpu/ncu_compare.py "$OUT" $ids | tee "$OUT/ncu_timing.txt"
+  rm -f "$OUT"/t_*.json "$OUT"/n_*.csv
+  ;;
+sanitize)
+  mkdir -p "$OUT/s"
+  for tool in memcheck racecheck synccheck; do
+    for id in $ids; do
+      compute-sanitizer --tool $tool --error-exitcode 9 $cli run "$id" --device cuda:0 --reps 1 --warmup 0 \
+        $(python3 bench/gpu/sizes.py "$id" small) > "$OUT/s/$tool.$id.txt" 2>&1
+      echo "$tool $id rc=$? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/s/$tool.$id.txt" | head -1)"
+    done
+  done | tee "$OUT/sanitizer.txt"
+  tar -C "$OUT" -czf "$OUT/sanitizer_logs.tgz" s && rm -rf "$OUT/s"
+  ;;
+esac
