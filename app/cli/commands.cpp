@@ -423,23 +423,33 @@ int bench_command(const RunArgs& args, std::int64_t size) {
                       device_copy.error.empty() ? "measured" : "failed",
                       fixed(device_copy.ms.median, 4), fixed(device_copy.bandwidth_gbps, 2), "",
                       "100.0", device_copy.error});
+    // One row per measurement; `error` replaces the numbers when it did not run.
+    auto add_row = [&](std::string name, std::string parameters, std::string result,
+                       double median_ms, double gbps, std::string note, const std::string& error) {
+      std::vector<std::string> row{std::move(name), std::move(parameters), std::move(result)};
+      if (error.empty()) {
+        row.push_back(fixed(median_ms, 4));
+        row.push_back(fixed(gbps, 2));
+        row.push_back(ceiling > 0 ? fixed(100 * gbps / ceiling, 1) : "");
+        row.push_back(device_copy.bandwidth_gbps > 0
+                          ? fixed(100 * gbps / device_copy.bandwidth_gbps, 1)
+                          : "");
+        row.push_back(std::move(note));
+      } else {
+        row.insert(row.end(), {"", "", "", "", error});
+      }
+      t.rows.push_back(std::move(row));
+    };
     for (std::size_t i = 0; i < results.size(); ++i) {
       const RunResult& r = results[i];
       const Variant& v = *variants[i];
-      std::vector<std::string> row{v.id, params_text(v, r.params), verification_text(r)};
-      if (r.status == RunStatus::Ok) {
-        row.push_back(fixed(r.kernel_ms.median, 4));
-        row.push_back(fixed(r.bandwidth_gbps, 2));
-        row.push_back(ceiling > 0 ? fixed(100 * r.bandwidth_gbps / ceiling, 1) : "");
-        row.push_back(device_copy.bandwidth_gbps > 0
-                          ? fixed(100 * r.bandwidth_gbps / device_copy.bandwidth_gbps, 1)
-                          : "");
-        row.push_back(r.cache_resident ? "fits in cache" : "");
-      } else {
-        row.insert(row.end(), {"", "", "", "", r.error});
-      }
-      t.rows.push_back(row);
+      add_row(v.id, params_text(v, r.params), verification_text(r), r.kernel_ms.median,
+              r.bandwidth_gbps, r.cache_resident ? "fits in cache" : "", r.error);
     }
+    for (const PeerMeasurement& p : peers)
+      add_row("peer: " + p.name, p.parameters,
+              !p.error.empty() ? "failed" : p.verified ? "verified" : "FAILED", p.ms.median,
+              p.bandwidth_gbps, "", p.error);
     if (args.format == "text") {
       // Long messages go below the table, referenced from the note column.
       for (auto& row : t.rows)
@@ -447,22 +457,6 @@ int bench_command(const RunArgs& args, std::int64_t size) {
           footnotes.push_back(row.back());
           row.back() = "see [" + std::to_string(footnotes.size()) + "]";
         }
-    }
-    for (const PeerMeasurement& p : peers) {
-      std::vector<std::string> row{"peer: " + p.name, p.parameters,
-                                   !p.error.empty() ? "failed" : p.verified ? "verified" : "FAILED"};
-      if (p.error.empty()) {
-        row.push_back(fixed(p.ms.median, 4));
-        row.push_back(fixed(p.bandwidth_gbps, 2));
-        row.push_back(ceiling > 0 ? fixed(100 * p.bandwidth_gbps / ceiling, 1) : "");
-        row.push_back(device_copy.bandwidth_gbps > 0
-                          ? fixed(100 * p.bandwidth_gbps / device_copy.bandwidth_gbps, 1)
-                          : "");
-        row.push_back("");
-      } else {
-        row.insert(row.end(), {"", "", "", "", p.error});
-      }
-      t.rows.push_back(row);
     }
     if (args.format == "csv") {
       t.print_csv(std::cout);
