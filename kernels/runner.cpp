@@ -134,9 +134,10 @@ RunResult run_variant(Device& device, const Variant& variant, const Params& para
     read_outputs();
     r.verification = w.verify(w.buffers);
 
+    // The last warm-up run (at least one) sizes the timed samples.
     double single_ms = 0;
-    for (int i = 0; i < options.warmup; ++i) single_ms = device.execute(w.launches, buffers);
-    if (options.warmup == 0) single_ms = device.execute(w.launches, buffers);
+    for (int i = 0; i < std::max(options.warmup, 1); ++i)
+      single_ms = device.execute(w.launches, buffers);
     r.repeats_per_sample = repeats_for(single_ms, options.min_sample_ms);
     std::vector<LaunchCmd> batch;
     for (int i = 0; i < r.repeats_per_sample; ++i)
@@ -184,8 +185,9 @@ CopyResult measure_device_copy(Device& device, std::uint64_t bytes, const RunOpt
     auto dst = device.allocate(bytes);
     std::vector<std::byte> fill(bytes, std::byte{0x5A});
     device.write(*src, fill.data(), bytes);
-    double single_ms = device.copy_timed(*src, *dst, bytes, 1);
-    for (int i = 0; i < options.warmup; ++i) single_ms = device.copy_timed(*src, *dst, bytes, 1);
+    double single_ms = 0;
+    for (int i = 0; i < std::max(options.warmup, 1); ++i)
+      single_ms = device.copy_timed(*src, *dst, bytes, 1);
     c.repeats_per_sample = repeats_for(single_ms, options.min_sample_ms);
     std::vector<double> samples;
     for (int i = 0; i < options.repetitions; ++i)

@@ -13,13 +13,18 @@
 
 namespace threadmap {
 
+constexpr int kMaxRepeatsPerSample = 64;
+constexpr double kMinSampleMs = 1.0;
+// How many runs back to back make one timed sample of about min_sample_ms.
+int repeats_for(double single_ms, double min_sample_ms = kMinSampleMs);
+
 struct RunOptions {
   int warmup = 2;
   int repetitions = 20;
   // A timed sample runs the launches back to back until it lasts about this
   // long (at most kMaxRepeatsPerSample times) and divides by the count, so
   // the few microseconds of event and launch latency stay out of short kernels.
-  double min_sample_ms = 1.0;  // kMinSampleMs
+  double min_sample_ms = kMinSampleMs;
   int end_to_end_repetitions = 5;
   std::uint64_t seed = 20261122;
 };
@@ -53,10 +58,6 @@ RunResult run_variant(Device& device, const Variant& variant, const Params& para
                       const RunOptions& options = {});
 
 // Device-to-device copy of `bytes` (read + write counted), the practical limit.
-constexpr int kMaxRepeatsPerSample = 64;
-constexpr double kMinSampleMs = 1.0;
-// How many runs back to back make one timed sample of about min_sample_ms.
-int repeats_for(double single_ms, double min_sample_ms = kMinSampleMs);
 
 struct CopyResult {
   TimingStats ms;

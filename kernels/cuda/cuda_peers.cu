@@ -35,13 +35,18 @@ struct Cublas {
   Create create = nullptr;
   Destroy destroy = nullptr;
   Sgeam sgeam = nullptr;
+  std::string load_error;
 
   static const Cublas& get() {
     static const Cublas lib = [] {
       Cublas c;
       void* handle = dlopen("libcublas.so.13", RTLD_NOW | RTLD_LOCAL);
       if (!handle) handle = dlopen("libcublas.so", RTLD_NOW | RTLD_LOCAL);
-      if (!handle) return c;
+      if (!handle) {
+        const char* why = dlerror();
+        c.load_error = why ? why : "not found";
+        return c;
+      }
       c.create = reinterpret_cast<Create>(dlsym(handle, "cublasCreate_v2"));
       c.destroy = reinterpret_cast<Destroy>(dlsym(handle, "cublasDestroy_v2"));
       c.sgeam = reinterpret_cast<Sgeam>(dlsym(handle, "cublasSgeam"));
@@ -110,7 +115,7 @@ PeerMeasurement sgeam(std::int64_t edge, int warmup, int reps) {
   try {
     const Cublas& cublas = Cublas::get();
     if (!cublas.loaded())
-      throw std::runtime_error("libcublas.so.13 could not be loaded: " + std::string(dlerror() ? dlerror() : "not found"));
+      throw std::runtime_error("libcublas.so.13 could not be loaded: " + cublas.load_error);
     const std::vector<float> host = random_floats(n, 1);
     DeviceArray a(n), c(n);
     check(cudaMemcpy(a.ptr, host.data(), n * sizeof(float), cudaMemcpyHostToDevice), "cudaMemcpy");
