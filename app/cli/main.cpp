@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include "app/cli/commands.h"
+#include "app/cli/serve.h"
 
 namespace {
 
@@ -81,6 +82,8 @@ int main(int argc, char** argv) {
   add_run_options(bench, args);
   bench->footer(kExitCodes);
 
+  auto* serve = add_serve_subcommand(app);
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -88,6 +91,7 @@ int main(int argc, char** argv) {
     return code == 0 ? kExitOk : kExitInvalid;
   }
 
+  if (*serve) return serve_command(std::cin, std::cout);
   if (*devices) return devices_command(format);
   if (*list) return list_command(format);
   if (*run) return run_command(kernel, args);

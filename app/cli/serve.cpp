@@ -1,0 +1,318 @@
+#include "app/cli/serve.h"
+
+#include <CLI/CLI.hpp>
+
+#include <condition_variable>
+#include <deque>
+#include <iostream>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <string>
+#include <thread>
+
+#include <nlohmann/json.hpp>
+
+#include "kernels/catalog.h"
+#include "kernels/devices.h"
+#include "kernels/error.h"
+#include "kernels/report.h"
+#include "kernels/runner.h"
+
+namespace threadmap::cli {
+
+namespace {
+
+using nlohmann::json;
+
+// One line from stdin: a parsed request, or why it could not be parsed.
+struct Incoming {
+  json request;
+  std::string parse_error;
+  bool end_of_input = false;
+};
+
+// A request that cannot be served as asked; becomes an "error" reply.
+struct BadRequest {
+  std::string status;  // "bad-request", "invalid", "device-failure"
+  std::string message;
+};
+
+// Lines are read on their own thread so that a "cancel" reaches a running
+// sweep: the reader marks the target, the sweep checks between points.
+class Inbox {
+ public:
+  void push(Incoming item) {
+    {
+      std::lock_guard lock(mutex_);
+      queue_.push_back(std::move(item));
+    }
+    ready_.notify_one();
+  }
+  Incoming pop() {
+    std::unique_lock lock(mutex_);
+    ready_.wait(lock, [this] { return !queue_.empty(); });
+    Incoming item = std::move(queue_.front());
+    queue_.pop_front();
+    return item;
+  }
+  void cancel(const json& id) {
+    std::lock_guard lock(mutex_);
+    cancelled_.insert(id.dump());
+  }
+  bool is_cancelled(const json& id) const {
+    std::lock_guard lock(mutex_);
+    return cancelled_.count(id.dump()) > 0;
+  }
+
+ private:
+  mutable std::mutex mutex_;
+  std::condition_variable ready_;
+  std::deque<Incoming> queue_;
+  std::set<std::string> cancelled_;
+};
+
+void read_lines(std::istream& in, Inbox& inbox) {
+  for (std::string line; std::getline(in, line);) {
+    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+    Incoming item;
+    try {
+      item.request = json::parse(line);
+      if (!item.request.is_object()) item.parse_error = "a request is a JSON object";
+    } catch (const json::parse_error& e) {
+      item.parse_error = std::string("bad JSON: ") + e.what();
+    }
+    if (item.parse_error.empty() && item.request.value("op", "") == "cancel" &&
+        item.request.contains("target"))
+      inbox.cancel(item.request["target"]);
+    const bool quit = item.parse_error.empty() && item.request.value("op", "") == "quit";
+    inbox.push(std::move(item));
+    if (quit) return;
+  }
+  inbox.push({json(), "", true});
+}
+
+class Worker {
+ public:
+  Worker(std::ostream& out, const Inbox& inbox) : out_(out), inbox_(inbox) {}
+
+  // Returns false when the worker should stop.
+  bool handle(const json& request) {
+    const json id = request.contains("id") ? request["id"] : json();
+    const std::string op = request.value("op", "");
+    if (inbox_.is_cancelled(id) && op != "cancel") {
+      reply_error(id, {"cancelled", "cancelled before it started"});
+      return true;
+    }
+    try {
+      if (op == "quit") {
+        reply(id, json{{"bye", true}});
+        return false;
+      }
+      if (op == "ping") reply(id, json{{"pong", true}, {"version", THREADMAP_VERSION}});
+      else if (op == "devices") reply(id, devices());
+      else if (op == "list") reply(id, list());
+      else if (op == "run") reply(id, run(request));
+      else if (op == "copy") reply(id, copy(request));
+      else if (op == "sweep") reply(id, sweep(id, request));
+      else if (op == "cancel") reply(id, json{{"cancelled", request.value("target", json())}});
+      else
+        throw BadRequest{"bad-request", "unknown op '" + op +
+                                            "'; ops: ping, devices, list, run, copy, sweep, "
+                                            "cancel, quit"};
+    } catch (const BadRequest& e) {
+      reply_error(id, e);
+    } catch (const InvalidRequest& e) {
+      reply_error(id, {"invalid", e.what()});
+    } catch (const DeviceError& e) {
+      reply_error(id, {"device-failure", e.what()});
+    } catch (const std::exception& e) {
+      reply_error(id, {"bad-request", e.what()});
+    }
+    return true;
+  }
+
+  void reply_error(const json& id, const BadRequest& e) {
+    write({{"id", id}, {"type", "error"}, {"status", e.status}, {"error", e.message}});
+  }
+
+ private:
+  void reply(const json& id, json result) {
+    write({{"id", id}, {"type", "result"}, {"result", std::move(result)}});
+  }
+
+  void write(const json& line) { out_ << line.dump() << '\n' << std::flush; }
+
+  static json devices() {
+    json j = json::array();
+    for (const BackendReport& b : list_backends()) j.push_back(to_json(b));
+    return j;
+  }
+
+  static json list() {
+    json j = json::array();
+    for (const Variant& v : catalog()) j.push_back(to_json(v));
+    return j;
+  }
+
+  // Opened devices stay open: contexts and compiled programs are reused.
+  Device& device_for(const json& request) {
+    const std::string spec = request.value("device", "auto");
+    auto it = devices_.find(spec);
+    if (it == devices_.end()) it = devices_.emplace(spec, open_device(spec)).first;
+    return *it->second;
+  }
+
+  static const Variant& variant_for(const json& request) {
+    const std::string id = request.value("kernel", "");
+    if (const Variant* v = find_variant(id)) return *v;
+    throw InvalidRequest("unknown kernel '" + id + "'; the \"list\" request shows the catalog");
+  }
+
+  static std::string value_text(const std::string& name, const json& value) {
+    if (value.is_string()) return value.get<std::string>();
+    if (value.is_number_integer()) return std::to_string(value.get<std::int64_t>());
+    throw BadRequest{"invalid", "parameter " + name + "=" + value.dump() +
+                                    " must be a whole number or a name (\"float\")"};
+  }
+
+  static std::vector<std::pair<std::string, std::string>> assignments(const json& request) {
+    std::vector<std::pair<std::string, std::string>> out;
+    const json params = request.value("params", json::object());
+    if (!params.is_object())
+      throw BadRequest{"bad-request", "\"params\" must be an object, e.g. {\"tile\": 32}"};
+    for (const auto& [name, value] : params.items()) out.emplace_back(name, value_text(name, value));
+    return out;
+  }
+
+  static int bounded(const json& request, const char* name, int fallback, int low, int high) {
+    const json value = request.value(name, json(fallback));
+    if (!value.is_number_integer() || value.get<std::int64_t>() < low ||
+        value.get<std::int64_t>() > high)
+      throw BadRequest{"invalid", std::string(name) + "=" + value.dump() + " is out of range: " +
+                                      name + " must be " + std::to_string(low) + " to " +
+                                      std::to_string(high)};
+    return value.get<int>();
+  }
+
+  static RunOptions options_for(const json& request) {
+    RunOptions o;
+    o.repetitions = bounded(request, "reps", o.repetitions, 1, 100000);
+    o.warmup = bounded(request, "warmup", o.warmup, 0, 1000);
+    if (request.contains("seed")) o.seed = request["seed"].get<std::uint64_t>();
+    return o;
+  }
+
+  static json copy_json(const CopyResult& c, std::uint64_t bytes) {
+    json j = {{"bytes", bytes}, {"ms", to_json(c.ms)}, {"bandwidth_gbps", c.bandwidth_gbps}};
+    if (!c.error.empty()) j["error"] = c.error;
+    return j;
+  }
+
+  json run(const json& request) {
+    const Variant& v = variant_for(request);
+    const Params params = make_params(v.params, assignments(request), v.id);
+    const RunOptions options = options_for(request);
+    Device& device = device_for(request);
+    const RunResult r = run_variant(device, v, params, options);
+    json j = to_json(r);
+    // The ceiling a chart draws: a device-to-device copy of the same bytes
+    // (half the ideal bytes: each byte is read once and written once).
+    if (request.value("device_copy", false) && r.status == RunStatus::Ok) {
+      const std::uint64_t bytes = r.ideal_bytes / 2;
+      j["device_copy"] = copy_json(measure_device_copy(device, bytes, options), bytes);
+    }
+    return j;
+  }
+
+  json copy(const json& request) {
+    const json bytes = request.value("bytes", json());
+    if (!bytes.is_number_unsigned() || bytes.get<std::uint64_t>() == 0)
+      throw BadRequest{"invalid", "copy needs \"bytes\": a positive whole number"};
+    Device& device = device_for(request);
+    return copy_json(measure_device_copy(device, bytes.get<std::uint64_t>(), options_for(request)),
+                     bytes.get<std::uint64_t>());
+  }
+
+  // "vary": {"tile": [8, 16, 32], "pad": [0, 1]}: the cartesian product, one
+  // progress reply per point, checked against cancel between points.
+  json sweep(const json& id, const json& request) {
+    const Variant& v = variant_for(request);
+    const auto base = assignments(request);
+    make_params(v.params, base, v.id);
+    const json vary = request.value("vary", json::object());
+    if (!vary.is_object() || vary.empty())
+      throw BadRequest{"bad-request", "sweep needs \"vary\": {\"NAME\": [V1, V2, ...]}"};
+    std::vector<std::vector<std::pair<std::string, std::string>>> points{{}};
+    for (const auto& [name, values] : vary.items()) {
+      const ParamSpec* spec = v.param(name);
+      if (!spec) throw InvalidRequest(v.id + " has no parameter '" + name + "' to vary");
+      if (!values.is_array() || values.empty())
+        throw BadRequest{"bad-request", "vary." + name + " must be a non-empty array"};
+      std::vector<std::vector<std::pair<std::string, std::string>>> next;
+      for (const auto& point : points)
+        for (const json& value : values) {
+          const std::string text = value_text(name, value);
+          parse_param_value(*spec, text, v.id);
+          auto extended = point;
+          extended.emplace_back(name, text);
+          next.push_back(std::move(extended));
+        }
+      points = std::move(next);
+    }
+    const RunOptions options = options_for(request);
+    Device& device = device_for(request);
+    json results = json::array();
+    bool cancelled = false;
+    for (std::size_t i = 0; i < points.size(); ++i) {
+      if (inbox_.is_cancelled(id)) {
+        cancelled = true;
+        break;
+      }
+      auto assigned = base;
+      assigned.insert(assigned.end(), points[i].begin(), points[i].end());
+      const RunResult r = run_variant(device, v, make_params(v.params, assigned, v.id), options);
+      json report = to_json(r);
+      write({{"id", id}, {"type", "progress"}, {"done", i + 1}, {"total", points.size()},
+             {"result", report}});
+      results.push_back(std::move(report));
+    }
+    return {{"kernel", v.id}, {"device", to_json(device.info())}, {"results", results},
+            {"cancelled", cancelled}, {"total", points.size()}};
+  }
+
+  std::ostream& out_;
+  const Inbox& inbox_;
+  std::map<std::string, std::unique_ptr<Device>> devices_;
+};
+
+}  // namespace
+
+CLI::App* add_serve_subcommand(CLI::App& app) {
+  auto* serve = app.add_subcommand(
+      "serve", "worker mode: JSON-line requests on stdin, replies on stdout (docs/cli.md)");
+  serve->footer(
+      "One request per line, e.g. {\"id\":1,\"op\":\"run\",\"kernel\":\"transpose.shared\","
+      "\"params\":{\"tile\":32}}. Ops: ping, devices, list, run, copy, sweep, cancel, quit.");
+  return serve;
+}
+
+int serve_command(std::istream& in, std::ostream& out) {
+  Inbox inbox;
+  std::thread reader(read_lines, std::ref(in), std::ref(inbox));
+  Worker worker(out, inbox);
+  for (;;) {
+    Incoming item = inbox.pop();
+    if (item.end_of_input) break;
+    if (!item.parse_error.empty()) {
+      worker.reply_error(json(), {"bad-request", item.parse_error});
+      continue;
+    }
+    if (!worker.handle(item.request)) break;
+  }
+  reader.join();
+  return 0;
+}
+
+}  // namespace threadmap::cli

@@ -1,0 +1,20 @@
+#pragma once
+// `threadmap-cli serve`: a worker speaking JSON lines over stdin/stdout, the
+// GUI's only door to a device (docs/cli.md, "serve"). Devices stay open
+// between requests so a re-run pays no context start.
+#include <istream>
+#include <ostream>
+
+namespace CLI {
+class App;
+}
+
+namespace threadmap::cli {
+
+// Adds the subcommand; main() calls serve_command() when it was given.
+CLI::App* add_serve_subcommand(CLI::App& app);
+
+// Answers requests from `in` on `out` until "quit" or end of input. Returns the exit code.
+int serve_command(std::istream& in, std::ostream& out);
+
+}  // namespace threadmap::cli

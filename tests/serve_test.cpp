@@ -1,0 +1,220 @@
+// `threadmap-cli serve` through the real binary on pipes: replies carry the
+// request's id, errors are replies and the worker goes on, a sweep reports
+// progress and stops between points on "cancel".
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "kernels/devices.h"
+
+namespace {
+
+using nlohmann::json;
+
+// The worker as a child process: requests to its stdin, reply lines from its stdout.
+class Worker {
+ public:
+  Worker() {
+    int to_child[2], from_child[2];
+    if (pipe(to_child) != 0 || pipe(from_child) != 0) return;
+    pid_ = fork();
+    if (pid_ == 0) {
+      dup2(to_child[0], 0);
+      dup2(from_child[1], 1);
+      close(to_child[1]);
+      close(from_child[0]);
+      execl(THREADMAP_CLI, THREADMAP_CLI, "serve", static_cast<char*>(nullptr));
+      _exit(127);
+    }
+    close(to_child[0]);
+    close(from_child[1]);
+    in_ = fdopen(to_child[1], "w");
+    out_ = fdopen(from_child[0], "r");
+  }
+  ~Worker() {
+    if (in_) fclose(in_);
+    if (out_) fclose(out_);
+    if (pid_ > 0) {
+      int status = 0;
+      waitpid(pid_, &status, 0);
+    }
+  }
+  // One request per line: newlines inside the text (raw literals) become spaces.
+  void send(std::string line) {
+    std::replace(line.begin(), line.end(), '\n', ' ');
+    fputs((line + "\n").c_str(), in_);
+    fflush(in_);
+  }
+  // The next reply line as JSON; null at end of output.
+  json next() {
+    std::string line;
+    for (int c; (c = fgetc(out_)) != EOF && c != '\n';) line += static_cast<char>(c);
+    if (line.empty()) return json();
+    return json::parse(line);
+  }
+  // Closes stdin and returns the exit code.
+  int finish() {
+    fclose(in_);
+    in_ = nullptr;
+    int status = 0;
+    waitpid(pid_, &status, 0);
+    pid_ = -1;
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  }
+
+ private:
+  pid_t pid_ = -1;
+  FILE* in_ = nullptr;
+  FILE* out_ = nullptr;
+};
+
+bool has_opencl_device() {
+  for (const auto& b : threadmap::list_backends())
+    if (b.backend == "opencl" && b.available) return true;
+  return false;
+}
+
+#define REQUIRE_OPENCL() \
+  if (!has_opencl_device()) GTEST_SKIP() << "no OpenCL device found"
+
+TEST(Serve, PingListDevicesQuit) {
+  Worker w;
+  w.send(R"({"id": 1, "op": "ping"})");
+  json r = w.next();
+  EXPECT_EQ(r["id"], 1);
+  EXPECT_EQ(r["type"], "result");
+  EXPECT_EQ(r["result"]["pong"], true);
+  w.send(R"({"id": "list-1", "op": "list"})");
+  r = w.next();
+  EXPECT_EQ(r["id"], "list-1");
+  ASSERT_TRUE(r["result"].is_array());
+  EXPECT_FALSE(r["result"].empty());
+  EXPECT_EQ(r["result"][0]["id"], "transpose.copy");
+  w.send(R"({"id": 3, "op": "devices"})");
+  r = w.next();
+  EXPECT_EQ(r["id"], 3);
+  bool opencl_listed = false;
+  for (const json& b : r["result"]) opencl_listed |= b["backend"] == "opencl";
+  EXPECT_TRUE(opencl_listed);
+  w.send(R"({"id": 4, "op": "quit"})");
+  EXPECT_EQ(w.next()["result"]["bye"], true);
+  EXPECT_EQ(w.finish(), 0);
+}
+
+TEST(Serve, RunOnOpenclKeepsTheDeviceWarm) {
+  REQUIRE_OPENCL();
+  Worker w;
+  const std::string run =
+      R"("op": "run", "kernel": "transpose.shared", "device": "opencl:0:0",
+          "params": {"width": 256, "height": 200, "tile": 8, "type": "float"}, "reps": 3, "warmup": 1)";
+  w.send("{\"id\": 7, " + run + ", \"device_copy\": true}");
+  json r = w.next();
+  ASSERT_EQ(r["id"], 7);
+  ASSERT_EQ(r["type"], "result") << r.dump();
+  const json& report = r["result"];
+  EXPECT_EQ(report["status"], "ok");
+  EXPECT_EQ(report["kernel"], "transpose.shared");
+  EXPECT_EQ(report["parameters"]["tile"], 8);
+  EXPECT_EQ(report["parameters"]["type"], "float");
+  EXPECT_TRUE(report["verification"]["verified"]);
+  EXPECT_EQ(report["verification"]["checked"], 256 * 200);
+  EXPECT_EQ(report["timing"]["kernel_ms"]["samples"], 3);
+  EXPECT_GT(report["bandwidth_gbps"].get<double>(), 0);
+  EXPECT_GT(report["device_copy"]["bandwidth_gbps"].get<double>(), 0);
+  EXPECT_EQ(report["device_copy"]["bytes"], 256 * 200 * 4);
+  w.send("{\"id\": 8, " + run + "}");
+  EXPECT_EQ(w.next()["result"]["status"], "ok");
+  w.send(R"({"id": 9, "op": "copy", "device": "opencl:0:0", "bytes": 65536, "reps": 2})");
+  r = w.next();
+  EXPECT_EQ(r["id"], 9);
+  EXPECT_GT(r["result"]["bandwidth_gbps"].get<double>(), 0);
+  EXPECT_EQ(w.finish(), 0);
+}
+
+TEST(Serve, ErrorsAreRepliesAndTheWorkerGoesOn) {
+  Worker w;
+  w.send("this is not json {");
+  json r = w.next();
+  EXPECT_EQ(r["type"], "error");
+  EXPECT_TRUE(r["id"].is_null());
+  EXPECT_EQ(r["status"], "bad-request");
+  EXPECT_NE(r["error"].get<std::string>().find("bad JSON"), std::string::npos);
+
+  w.send(R"({"id": 2, "op": "run", "kernel": "transpose.nope"})");
+  r = w.next();
+  EXPECT_EQ(r["id"], 2);
+  EXPECT_EQ(r["type"], "error");
+  EXPECT_EQ(r["status"], "invalid");
+  EXPECT_NE(r["error"].get<std::string>().find("unknown kernel 'transpose.nope'"), std::string::npos);
+
+  w.send(R"({"id": 3, "op": "run", "kernel": "transpose.shared", "params": {"tile": 12}})");
+  r = w.next();
+  EXPECT_EQ(r["id"], 3);
+  EXPECT_EQ(r["status"], "invalid");
+  EXPECT_NE(r["error"].get<std::string>().find("tile=12"), std::string::npos);
+
+  w.send(R"({"id": 4, "op": "run", "kernel": "transpose.shared", "device": "opencl:9:9"})");
+  r = w.next();
+  EXPECT_EQ(r["id"], 4);
+  EXPECT_EQ(r["type"], "error");
+
+  w.send(R"({"id": 5, "op": "fly"})");
+  r = w.next();
+  EXPECT_EQ(r["id"], 5);
+  EXPECT_NE(r["error"].get<std::string>().find("unknown op 'fly'"), std::string::npos);
+
+  w.send(R"({"id": 6, "op": "run", "kernel": "transpose.naive", "reps": 0})");
+  r = w.next();
+  EXPECT_EQ(r["id"], 6);
+  EXPECT_NE(r["error"].get<std::string>().find("reps"), std::string::npos);
+
+  w.send(R"({"id": 7, "op": "ping"})");
+  EXPECT_EQ(w.next()["result"]["pong"], true);
+  EXPECT_EQ(w.finish(), 0);
+}
+
+TEST(Serve, SweepReportsProgressAndStopsOnCancel) {
+  REQUIRE_OPENCL();
+  Worker w;
+  // Four points to completion: a progress line each, then the result.
+  w.send(R"({"id": 1, "op": "sweep", "kernel": "transpose.naive",
+             "params": {"width": 128, "height": 128}, "vary": {"tile": [4, 8, 16, 32]}, "reps": 2})");
+  for (int i = 1; i <= 4; ++i) {
+    const json p = w.next();
+    ASSERT_EQ(p["id"], 1);
+    ASSERT_EQ(p["type"], "progress") << p.dump();
+    EXPECT_EQ(p["done"], i);
+    EXPECT_EQ(p["total"], 4);
+    EXPECT_EQ(p["result"]["status"], "ok");
+  }
+  json r = w.next();
+  EXPECT_EQ(r["type"], "result");
+  EXPECT_EQ(r["result"]["results"].size(), 4u);
+  EXPECT_EQ(r["result"]["cancelled"], false);
+
+  // Many points; cancel after the first progress line.
+  json widths = json::array();
+  for (int width = 128; width < 128 + 200; ++width) widths.push_back(width);
+  w.send(json{{"id", 2}, {"op", "sweep"}, {"kernel", "transpose.naive"},
+              {"params", {{"height", 128}}}, {"vary", {{"width", widths}}}, {"reps", 2}}
+             .dump());
+  EXPECT_EQ(w.next()["type"], "progress");
+  w.send(R"({"id": 3, "op": "cancel", "target": 2})");
+  for (r = w.next(); r["type"] == "progress"; r = w.next()) ASSERT_EQ(r["id"], 2);
+  EXPECT_EQ(r["id"], 2);
+  EXPECT_EQ(r["result"]["cancelled"], true);
+  EXPECT_LT(r["result"]["results"].size(), 200u);
+  EXPECT_EQ(r["result"]["total"], 200);
+  r = w.next();
+  EXPECT_EQ(r["id"], 3);
+  EXPECT_EQ(r["result"]["cancelled"], 2);
+  EXPECT_EQ(w.finish(), 0);
+}
+
+}  // namespace
