@@ -1,0 +1,65 @@
+#include "app/gui/chart_export.h"
+
+#include <QFile>
+#include <QFileInfo>
+#include <QSaveFile>
+#include <QSvgGenerator>
+
+#include <qcustomplot.h>
+
+namespace threadmap::gui {
+
+namespace {
+
+QString suffix(const QString& path) { return QFileInfo(path).suffix().toLower(); }
+
+}  // namespace
+
+bool is_chart_format(const QString& path) {
+  const QString s = suffix(path);
+  return s == "png" || s == "pdf" || s == "svg";
+}
+
+QString export_filters() {
+  return QObject::tr(
+      "PNG image (*.png);;PDF document (*.pdf);;SVG drawing (*.svg);;CSV data (*.csv);;JSON data "
+      "(*.json)");
+}
+
+QString export_chart(QCustomPlot& plot, const QString& path) {
+  const QString s = suffix(path);
+  const int width = std::max(plot.width(), 1200);
+  const int height = std::max(plot.height(), 700);
+  bool ok = false;
+  if (s == "png") {
+    ok = plot.savePng(path, width, height, 1.0);
+  } else if (s == "pdf") {
+    ok = plot.savePdf(path, width, height);
+  } else if (s == "svg") {
+    QSvgGenerator svg;
+    svg.setFileName(path);
+    svg.setSize(QSize(width, height));
+    svg.setViewBox(QRect(0, 0, width, height));
+    svg.setTitle(QStringLiteral("ThreadMap chart"));
+    QCPPainter painter;
+    ok = painter.begin(&svg);
+    if (ok) {
+      plot.toPainter(&painter, width, height);
+      ok = painter.end();
+    }
+  } else {
+    return QObject::tr("%1: a chart is exported as .png, .pdf or .svg").arg(path);
+  }
+  return ok ? QString() : QObject::tr("could not write %1").arg(path);
+}
+
+QString export_text(const std::string& text, const QString& path) {
+  QSaveFile file(path);
+  if (!file.open(QIODevice::WriteOnly | QIODevice::Text))
+    return QObject::tr("could not open %1: %2").arg(path, file.errorString());
+  file.write(QByteArray::fromStdString(text));
+  if (!file.commit()) return QObject::tr("could not write %1: %2").arg(path, file.errorString());
+  return {};
+}
+
+}  // namespace threadmap::gui

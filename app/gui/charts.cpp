@@ -1,0 +1,138 @@
+#include "app/gui/charts.h"
+
+#include <algorithm>
+#include <set>
+
+namespace threadmap::gui {
+
+namespace {
+
+// Sized for a projector: read from the back of a lecture room.
+void apply_style(QCustomPlot& plot) {
+  QFont label = plot.font();
+  label.setPointSize(15);
+  QFont ticks = plot.font();
+  ticks.setPointSize(13);
+  for (QCPAxis* axis : {plot.xAxis, plot.yAxis}) {
+    axis->setLabelFont(label);
+    axis->setTickLabelFont(ticks);
+  }
+  plot.legend->setVisible(true);
+  plot.legend->setFont(ticks);
+  plot.legend->setBrush(QColor(255, 255, 255, 220));
+  plot.plotLayout()->insertRow(0);
+  QFont title = plot.font();
+  title.setPointSize(16);
+  title.setBold(true);
+  plot.plotLayout()->addElement(0, 0, new QCPTextElement(&plot, "", title));
+  plot.setMinimumSize(480, 320);
+}
+
+void set_title(QCustomPlot& plot, const QString& text) {
+  if (auto* title = qobject_cast<QCPTextElement*>(plot.plotLayout()->element(0, 0)))
+    title->setText(text);
+}
+
+const QColor kPalette[] = {QColor(31, 119, 180), QColor(214, 39, 40),  QColor(44, 160, 44),
+                           QColor(255, 127, 14), QColor(148, 103, 189), QColor(140, 86, 75),
+                           QColor(227, 119, 194), QColor(127, 127, 127), QColor(188, 189, 34),
+                           QColor(23, 190, 207)};
+
+}  // namespace
+
+FamilyChart::FamilyChart(QWidget* parent) : QCustomPlot(parent) {
+  apply_style(*this);
+  setObjectName("familyChart");
+  bars_ = new QCPBars(xAxis, yAxis);
+  bars_->setName(tr("kernel bandwidth (GB/s)"));
+  bars_->setBrush(kPalette[0]);
+  bars_->setPen(Qt::NoPen);
+  bars_->setWidth(0.6);
+  ceiling_line_ = addGraph();
+  ceiling_line_->setPen(QPen(kPalette[1], 3, Qt::DashLine));
+  xAxis->setLabel(tr("variant"));
+  yAxis->setLabel(tr("bandwidth (GB/s)"));
+  xAxis->setTickLabelRotation(20);
+  legend->setVisible(false);
+  axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
+}
+
+void FamilyChart::show_family(const QString& family, const std::vector<Bar>& bars,
+                              std::optional<double> ceiling_gbps) {
+  drawn_ = bars;
+  ceiling_ = ceiling_gbps;
+  set_title(*this, bars.empty() ? tr("%1: no runs yet (F5 runs the selected kernel)").arg(family)
+                                : tr("%1: measured bandwidth").arg(family));
+  auto ticker = QSharedPointer<QCPAxisTickerText>::create();
+  QVector<double> keys, values;
+  double top = 0;
+  for (std::size_t i = 0; i < bars.size(); ++i) {
+    keys << static_cast<double>(i + 1);
+    values << bars[i].gbps;
+    ticker->addTick(static_cast<double>(i + 1), QString::fromStdString(bars[i].kernel));
+    top = std::max(top, bars[i].gbps);
+  }
+  xAxis->setTicker(ticker);
+  bars_->setData(keys, values, true);
+  const double right = static_cast<double>(bars.size()) + 0.7;
+  if (ceiling_gbps) {
+    ceiling_line_->setData({0.3, right}, {*ceiling_gbps, *ceiling_gbps});
+    ceiling_line_->setName(tr("device copy: %1 GB/s").arg(*ceiling_gbps, 0, 'f', 1));
+    top = std::max(top, *ceiling_gbps);
+  } else {
+    ceiling_line_->data()->clear();
+  }
+  ceiling_line_->setVisible(ceiling_gbps.has_value());
+  legend->setVisible(!bars.empty());
+  ceiling_line_->removeFromLegend();
+  if (ceiling_gbps) ceiling_line_->addToLegend();
+  xAxis->setRange(0.3, std::max(right, 1.7));
+  yAxis->setRange(0, top > 0 ? top * 1.15 : 1);
+  replot();
+}
+
+SweepChart::SweepChart(QWidget* parent) : QCustomPlot(parent) {
+  apply_style(*this);
+  setObjectName("sweepChart");
+  yAxis->setLabel(tr("bandwidth (GB/s)"));
+  xAxis->setScaleType(QCPAxis::stLogarithmic);
+  legend->setVisible(false);
+  axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
+  set_title(*this, tr("Sweep: F6 runs every variant of the family over one parameter"));
+}
+
+void SweepChart::show_sweep(const QString& title, const SweepData& data) {
+  clearGraphs();
+  set_title(*this, title);
+  xAxis->setLabel(QString::fromStdString(data.parameter()) + tr(" (elements)"));
+  auto ticker = QSharedPointer<QCPAxisTickerText>::create();
+  std::set<double> xs;
+  double top = 0;
+  int colour = 0;
+  for (const SweepLine& line : data.lines()) {
+    QCPGraph* graph = addGraph();
+    graph->setName(QString::fromStdString(line.kernel));
+    const QColor c = kPalette[colour++ % std::size(kPalette)];
+    graph->setPen(QPen(c, 3));
+    graph->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, c, c, 10));
+    for (const auto& [x, gbps] : line.points) {
+      graph->addData(x, gbps);
+      xs.insert(x);
+      top = std::max(top, gbps);
+    }
+  }
+  for (double x : xs) ticker->addTick(x, QString::number(x));
+  xAxis->setTicker(ticker);
+  if (!xs.empty()) xAxis->setRange(*xs.begin() / 1.4, *xs.rbegin() * 1.4);
+  yAxis->setRange(0, top > 0 ? top * 1.15 : 1);
+  legend->setVisible(!data.lines().empty());
+  replot();
+}
+
+int SweepChart::point_count() const {
+  int n = 0;
+  for (int i = 0; i < graphCount(); ++i) n += graph(i)->dataCount();
+  return n;
+}
+
+}  // namespace threadmap::gui

@@ -1,0 +1,41 @@
+// threadmap: the Qt GUI. Device work runs in a `threadmap-cli serve` worker.
+#include <QApplication>
+#include <QCommandLineParser>
+
+#include <algorithm>
+
+#include "app/gui/kernel_tree.h"
+#include "app/gui/main_window.h"
+
+int main(int argc, char** argv) {
+  QApplication app(argc, argv);
+  QApplication::setApplicationName("ThreadMap");
+  QApplication::setOrganizationName("ThreadMap");
+  QApplication::setApplicationVersion(THREADMAP_VERSION);
+  // Projected in lecture rooms: start from a larger type than the desktop's.
+  QFont font = QApplication::font();
+  font.setPointSizeF(std::max(font.pointSizeF(), 12.0));
+  QApplication::setFont(font);
+
+  QCommandLineParser parser;
+  parser.setApplicationDescription("ThreadMap: GPU teaching kernels run, verified and timed");
+  parser.addHelpOption();
+  parser.addVersionOption();
+  QCommandLineOption size({"s", "size"}, "N: N x N matrices and N*N elements to sum", "N", "0");
+  QCommandLineOption reps({"r", "reps"}, "timed repetitions per run", "N", "10");
+  QCommandLineOption worker("worker", "the threadmap-cli to run as the worker", "PATH");
+  QCommandLineOption kernel({"k", "kernel"}, "kernel to select at start, e.g. transpose.shared", "ID");
+  parser.addOptions({size, reps, worker, kernel});
+  parser.addPositionalArgument("runs", "a saved runs file to open", "[file.json]");
+  parser.process(app);
+
+  threadmap::gui::WindowOptions options;
+  options.size = parser.value(size).toLongLong();
+  options.reps = std::clamp(parser.value(reps).toInt(), 1, 1000);
+  options.worker = parser.value(worker);
+  threadmap::gui::MainWindow window(options);
+  window.show();
+  if (!parser.positionalArguments().isEmpty()) window.open_from(parser.positionalArguments().front());
+  window.kernel_tree().select(parser.isSet(kernel) ? parser.value(kernel).toStdString() : "transpose.naive");
+  return app.exec();
+}

@@ -1,0 +1,414 @@
+#include "app/gui/main_window.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QComboBox>
+#include <QDragEnterEvent>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QSettings>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QStandardItemModel>
+#include <QStatusBar>
+#include <QTabWidget>
+#include <QVBoxLayout>
+
+#include "app/gui/chart_export.h"
+#include "app/gui/charts.h"
+#include "app/gui/kernel_tree.h"
+#include "app/gui/lesson_pane.h"
+#include "app/gui/param_panel.h"
+#include "app/gui/session_store.h"
+#include "app/gui/status_panel.h"
+#include "kernels/error.h"
+
+namespace threadmap::gui {
+
+using nlohmann::json;
+
+namespace {
+
+constexpr int kMaxRecentFiles = 8;
+
+std::map<std::string, std::int64_t> size_overrides(std::int64_t size) {
+  if (size <= 0) return {};
+  return {{"width", size}, {"height", size}, {"n", size * size}};
+}
+
+}  // namespace
+
+MainWindow::MainWindow(const WindowOptions& options, QWidget* parent)
+    : QMainWindow(parent),
+      options_(options),
+      worker_(options.worker.isEmpty() ? WorkerClient::locate_worker() : options.worker,
+              options.worker_timeout_ms),
+      runs_(worker_) {
+  setWindowTitle(tr("ThreadMap"));
+  setAcceptDrops(true);
+
+  auto* left = new QWidget;
+  auto* left_layout = new QVBoxLayout(left);
+  tree_ = new KernelTree(left);
+  tree_->setMinimumHeight(260);
+  auto* kernels_label = new QLabel(tr("&Kernels (Ctrl+K)"), left);
+  kernels_label->setBuddy(tree_);
+  left_layout->addWidget(kernels_label);
+  left_layout->addWidget(tree_, 2);
+
+  auto* run_box = new QGroupBox(tr("Run"), left);
+  auto* run_form = new QFormLayout(run_box);
+  devices_ = new QComboBox(run_box);
+  devices_->setObjectName("devicePicker");
+  devices_->addItem(tr("auto (asking the worker …)"), "auto");
+  run_form->addRow(tr("&Device"), devices_);
+  reps_ = new QSpinBox(run_box);
+  reps_->setObjectName("reps");
+  reps_->setRange(1, 1000);
+  reps_->setValue(options.reps);
+  reps_->setToolTip(tr("timed repetitions: the median, min and max are shown"));
+  run_form->addRow(tr("&Repetitions"), reps_);
+  left_layout->addWidget(run_box);
+
+  auto* params_box = new QGroupBox(tr("Parameters (Ctrl+P)"), left);
+  auto* params_layout = new QVBoxLayout(params_box);
+  params_ = new ParamPanel(params_box);
+  params_->setObjectName("paramPanel");
+  params_->set_size_overrides(size_overrides(options.size));
+  params_layout->addWidget(params_);
+  left_layout->addWidget(params_box);
+
+  auto* buttons = new QHBoxLayout;
+  auto* run_button = new QPushButton(tr("Run (F5)"), left);
+  run_button->setObjectName("runButton");
+  auto* sweep_button = new QPushButton(tr("Sweep (F6)"), left);
+  sweep_parameter_ = new QComboBox(left);
+  sweep_parameter_->setObjectName("sweepParameter");
+  sweep_parameter_->setToolTip(tr("the parameter a sweep varies, over all its allowed values"));
+  buttons->addWidget(run_button);
+  buttons->addWidget(sweep_button);
+  buttons->addWidget(sweep_parameter_);
+  left_layout->addLayout(buttons);
+
+  status_panel_ = new StatusPanel(left);
+  left_layout->addWidget(status_panel_, 1);
+
+  auto* left_scroll = new QScrollArea;
+  left_scroll->setWidget(left);
+  left_scroll->setWidgetResizable(true);
+  left_scroll->setMinimumWidth(460);
+
+  chart_tabs_ = new QTabWidget;
+  family_chart_ = new FamilyChart;
+  sweep_chart_ = new SweepChart;
+  chart_tabs_->addTab(family_chart_, tr("Variants (Ctrl+1)"));
+  chart_tabs_->addTab(sweep_chart_, tr("Sweep (Ctrl+2)"));
+  lesson_ = new LessonPane;
+
+  auto* right = new QSplitter(Qt::Vertical);
+  right->addWidget(chart_tabs_);
+  right->addWidget(lesson_);
+  right->setStretchFactor(0, 3);
+  right->setStretchFactor(1, 2);
+  auto* main_split = new QSplitter(Qt::Horizontal);
+  main_split->addWidget(left_scroll);
+  main_split->addWidget(right);
+  main_split->setStretchFactor(1, 1);
+  setCentralWidget(main_split);
+
+  debounce_.setSingleShot(true);
+  debounce_.setInterval(options.debounce_ms);
+  connect(&debounce_, &QTimer::timeout, this, &MainWindow::run_now);
+  connect(params_, &ParamPanel::changed, &debounce_, qOverload<>(&QTimer::start));
+  connect(run_button, &QPushButton::clicked, this, &MainWindow::run_now);
+  connect(sweep_button, &QPushButton::clicked, this, &MainWindow::sweep_now);
+  connect(tree_, &KernelTree::variant_selected, this, &MainWindow::select_variant);
+  connect(devices_, &QComboBox::currentIndexChanged, this, [this] {
+    if (variant_) lesson_->show_variant(*variant_, backend());
+    refresh_family_chart();
+    debounce_.start();
+  });
+
+  connect(&runs_, &RunController::devices_listed, this, &MainWindow::show_devices);
+  connect(&runs_, &RunController::run_finished, this, [this](const json& r) {
+    status_panel_->show_report(r);
+  });
+  connect(&runs_, &RunController::refused, this, [this](const QString& message) {
+    status_panel_->show_refused(message);
+  });
+  connect(&runs_, &RunController::history_changed, this, &MainWindow::refresh_family_chart);
+  connect(&runs_, &RunController::sweep_changed, this, &MainWindow::refresh_sweep_chart);
+  connect(&runs_, &RunController::worker_state, this, &MainWindow::report);
+
+  build_actions();
+  worker_.start();
+  report(tr("worker %1 starting …").arg(WorkerClient::locate_worker()), false);
+  runs_.list_devices();
+  resize(1600, 1000);
+}
+
+void MainWindow::build_actions() {
+  auto add = [this](QMenu* menu, const QString& text, const QKeySequence& key, auto slot) {
+    QAction* action = menu->addAction(text);
+    action->setShortcut(key);
+    action->setShortcutContext(Qt::ApplicationShortcut);
+    connect(action, &QAction::triggered, this, slot);
+    addAction(action);
+    return action;
+  };
+  QMenu* file = menuBar()->addMenu(tr("&File"));
+  add(file, tr("&Open runs…"), QKeySequence::Open, [this] {
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open runs"), {}, SessionStore::file_filter());
+    if (!path.isEmpty()) open_from(path);
+  });
+  QMenu* recent = file->addMenu(tr("Open &recent"));
+  connect(recent, &QMenu::aboutToShow, this, [this, recent] {
+    recent->clear();
+    for (const QString& path : QSettings().value("recentFiles").toStringList())
+      recent->addAction(path, this, [this, path] { open_from(path); });
+    if (recent->isEmpty()) recent->addAction(tr("(none)"))->setEnabled(false);
+  });
+  add(file, tr("&Save runs…"), QKeySequence::Save, [this] {
+    const QString path = QFileDialog::getSaveFileName(this, tr("Save runs"), "threadmap-runs.json",
+                                                      SessionStore::file_filter());
+    if (!path.isEmpty()) save_to(path);
+  });
+  add(file, tr("&Export chart or data…"), QKeySequence(Qt::CTRL | Qt::Key_E), [this] {
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export"), "threadmap-chart.png",
+                                                      export_filters());
+    if (!path.isEmpty()) export_to(path);
+  });
+  file->addSeparator();
+  add(file, tr("&Quit"), QKeySequence(Qt::CTRL | Qt::Key_Q), [this] { close(); });
+
+  QMenu* run = menuBar()->addMenu(tr("&Run"));
+  add(run, tr("&Run the selected kernel"), QKeySequence(Qt::Key_F5), [this] { run_now(); });
+  add(run, tr("&Sweep the family over the chosen parameter"), QKeySequence(Qt::Key_F6),
+      [this] { sweep_now(); });
+  add(run, tr("&Cancel the sweep"), QKeySequence(Qt::Key_Escape), [this] { runs_.cancel_sweep(); });
+
+  QMenu* view = menuBar()->addMenu(tr("&View"));
+  add(view, tr("&Variants chart"), QKeySequence(Qt::CTRL | Qt::Key_1),
+      [this] { chart_tabs_->setCurrentIndex(0); });
+  add(view, tr("S&weep chart"), QKeySequence(Qt::CTRL | Qt::Key_2),
+      [this] { chart_tabs_->setCurrentIndex(1); });
+  add(view, tr("&Kernel list"), QKeySequence(Qt::CTRL | Qt::Key_K), [this] { tree_->setFocus(); });
+  add(view, tr("&Device picker"), QKeySequence(Qt::CTRL | Qt::Key_D), [this] { devices_->setFocus(); });
+  add(view, tr("&Parameters"), QKeySequence(Qt::CTRL | Qt::Key_P), [this] {
+    if (variant_ && !variant_->params.empty())
+      if (QWidget* first = params_->control(variant_->params.front().name)) first->setFocus();
+  });
+  add(view, tr("&Full screen"), QKeySequence(Qt::Key_F11), [this] {
+    isFullScreen() ? showNormal() : showFullScreen();
+  });
+
+  QMenu* help = menuBar()->addMenu(tr("&Help"));
+  add(help, tr("&Keyboard shortcuts"), QKeySequence(Qt::Key_F1), [this] {
+    QString text;
+    for (QAction* a : actions())
+      text += a->shortcut().toString(QKeySequence::NativeText) + "\t" + a->text().remove('&') + "\n";
+    QMessageBox::information(this, tr("Keyboard shortcuts"), text);
+  });
+}
+
+void MainWindow::select_variant(const Variant& variant) {
+  const bool same_family = variant_ && variant_->family == variant.family;
+  variant_ = &variant;
+  {
+    const QSignalBlocker block(params_);
+    params_->show_variant(variant);
+  }
+  sweep_parameter_->clear();
+  for (const ParamSpec& spec : variant.params)
+    if (!spec.is_choice() && !spec.valid_values().empty())
+      sweep_parameter_->addItem(QString::fromStdString(spec.name));
+  lesson_->show_variant(variant, backend());
+  if (!same_family) refresh_family_chart();
+  debounce_.start();
+}
+
+void MainWindow::show_devices(const json& backends) {
+  const QString previous = devices_->currentData().toString();
+  const QSignalBlocker block(devices_);
+  devices_->clear();
+  auto* model = qobject_cast<QStandardItemModel*>(devices_->model());
+  for (const json& b : backends) {
+    const QString name = QString::fromStdString(b.value("backend", ""));
+    if (!b.value("available", false)) {
+      devices_->addItem(tr("%1: unavailable (%2)").arg(name, QString::fromStdString(b.value("reason", ""))));
+      model->item(devices_->count() - 1)->setEnabled(false);
+      continue;
+    }
+    for (const json& d : b.value("devices", json::array()))
+      devices_->addItem(QString::fromStdString(d.value("spec", "") + "  " + d.value("name", "")),
+                        QString::fromStdString(d.value("spec", "")));
+  }
+  int index = devices_->findData(previous);
+  for (int i = 0; index < 0 && i < devices_->count(); ++i)
+    if (model->item(i)->isEnabled()) index = i;
+  devices_->setCurrentIndex(index);
+  if (index < 0) report(tr("no device is available: see the reasons in the device list"), true);
+}
+
+std::string MainWindow::device_spec() const {
+  const std::string spec = devices_->currentData().toString().toStdString();
+  if (!spec.empty() && spec != "auto") return spec;
+  const auto& reports = runs_.history().reports();
+  return reports.empty() ? "auto" : reports.back().value("device", json::object()).value("spec", "auto");
+}
+
+std::string MainWindow::backend() const {
+  const std::string spec = device_spec();
+  return spec.substr(0, spec.find(':'));
+}
+
+std::vector<std::string> MainWindow::family_kernels() const {
+  std::vector<std::string> ids;
+  if (!variant_) return ids;
+  for (const Variant& v : catalog())
+    if (v.family == variant_->family) ids.push_back(v.id);
+  return ids;
+}
+
+// The panel's values where the variant has the parameter and takes the value;
+// the variant's defaults elsewhere (a sweep runs siblings with other ranges).
+RunRequest MainWindow::request_for(const Variant& variant) const {
+  RunRequest r;
+  r.kernel = variant.id;
+  r.device = devices_->currentData().toString().toStdString();
+  if (r.device.empty()) r.device = "auto";
+  r.reps = reps_->value();
+  r.warmup = 1;
+  for (const auto& [name, value] : params_->values()) {
+    const ParamSpec* spec = variant.param(name);
+    if (!spec) continue;
+    try {
+      parse_param_value(*spec, value, variant.id);
+      r.params[name] = value;
+    } catch (const InvalidRequest&) {
+    }
+  }
+  return r;
+}
+
+void MainWindow::run_now() {
+  debounce_.stop();
+  if (!variant_) {
+    report(tr("pick a kernel first (Ctrl+K)"), true);
+    return;
+  }
+  runs_.run(request_for(*variant_));
+}
+
+void MainWindow::sweep_now() {
+  if (!variant_ || sweep_parameter_->currentText().isEmpty()) {
+    report(tr("this kernel has no parameter with a small set of values to sweep"), true);
+    return;
+  }
+  const std::string parameter = sweep_parameter_->currentText().toStdString();
+  std::vector<RunRequest> requests;
+  std::map<std::string, std::vector<std::int64_t>> values;
+  for (const Variant& v : catalog()) {
+    const ParamSpec* spec = v.param(parameter);
+    if (v.family != variant_->family || !spec || spec->valid_values().empty()) continue;
+    requests.push_back(request_for(v));
+    values[v.id] = spec->valid_values();
+  }
+  runs_.sweep(parameter, requests, values);
+  chart_tabs_->setCurrentWidget(sweep_chart_);
+}
+
+void MainWindow::refresh_family_chart() {
+  if (!variant_) return;
+  const auto kernels = family_kernels();
+  const std::string device = device_spec();
+  family_chart_->show_family(KernelTree::family_title(variant_->family),
+                             runs_.history().latest_bars(kernels, device),
+                             runs_.history().device_copy_gbps(kernels, device));
+}
+
+void MainWindow::refresh_sweep_chart() {
+  const SweepData& data = runs_.sweep_data();
+  sweep_chart_->show_sweep(
+      variant_ ? tr("%1: bandwidth over %2")
+                     .arg(KernelTree::family_title(variant_->family),
+                          QString::fromStdString(data.parameter()))
+               : QString(),
+      data);
+}
+
+void MainWindow::report(const QString& message, bool is_problem) {
+  status_panel_->set_worker_state(message, is_problem);
+  statusBar()->showMessage(message);
+}
+
+QString MainWindow::export_to(const QString& path) {
+  const bool sweep = chart_tabs_->currentWidget() == sweep_chart_;
+  QString error;
+  if (is_chart_format(path)) {
+    error = export_chart(sweep ? static_cast<QCustomPlot&>(*sweep_chart_) : *family_chart_, path);
+  } else {
+    const QString suffix = QFileInfo(path).suffix().toLower();
+    const auto& history = runs_.history();
+    if (suffix == "csv")
+      error = export_text(sweep ? runs_.sweep_data().to_csv() : history.to_csv(), path);
+    else if (suffix == "json")
+      error = export_text((sweep ? runs_.sweep_data().to_json() : history.to_json()).dump(2) + "\n", path);
+    else
+      error = tr("%1: export as .png, .pdf, .svg, .csv or .json").arg(path);
+  }
+  report(error.isEmpty() ? tr("exported %1").arg(path) : error, !error.isEmpty());
+  return error;
+}
+
+QString MainWindow::save_to(const QString& path) {
+  const QString error = SessionStore::save(path, runs_.history());
+  report(error.isEmpty() ? tr("saved %1").arg(path) : error, !error.isEmpty());
+  return error;
+}
+
+QString MainWindow::open_from(const QString& path) {
+  RunHistory loaded;
+  const QString error = SessionStore::load(path, loaded);
+  if (!error.isEmpty()) {
+    report(error, true);
+    return error;
+  }
+  runs_.history() = std::move(loaded);
+  QSettings settings;
+  QStringList recent = settings.value("recentFiles").toStringList();
+  recent.removeAll(path);
+  recent.prepend(path);
+  settings.setValue("recentFiles", recent.mid(0, kMaxRecentFiles));
+  const auto& reports = runs_.history().reports();
+  if (!reports.empty()) {
+    tree_->select(reports.back().value("kernel", ""));
+    debounce_.stop();  // opening shows recorded runs; it does not start new ones
+    status_panel_->show_report(reports.back());
+  }
+  refresh_family_chart();
+  report(tr("opened %1 (%2 runs)").arg(path).arg(reports.size()), false);
+  return {};
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
+  if (event->mimeData()->hasUrls()) event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* event) {
+  for (const QUrl& url : event->mimeData()->urls())
+    if (url.isLocalFile()) {
+      open_from(url.toLocalFile());
+      break;
+    }
+}
+
+}  // namespace threadmap::gui

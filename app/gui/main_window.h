@@ -1,0 +1,91 @@
+#pragma once
+// The main window: catalog tree, device picker, generated parameter controls,
+// status, charts and the lesson pane. Device work goes through RunController
+// to the worker process; nothing here waits on a device.
+#include <QMainWindow>
+#include <QTimer>
+
+#include "app/gui/run_controller.h"
+#include "kernels/catalog.h"
+
+class QComboBox;
+class QSpinBox;
+class QTabWidget;
+
+namespace threadmap::gui {
+
+class FamilyChart;
+class KernelTree;
+class LessonPane;
+class ParamPanel;
+class StatusPanel;
+class SweepChart;
+
+struct WindowOptions {
+  QString worker;                  // the threadmap-cli to serve
+  int worker_timeout_ms = 60000;
+  std::int64_t size = 0;           // N: N x N matrices, N*N elements (0: catalog defaults)
+  int reps = 10;
+  int debounce_ms = 250;
+};
+
+class MainWindow : public QMainWindow {
+  Q_OBJECT
+ public:
+  explicit MainWindow(const WindowOptions& options, QWidget* parent = nullptr);
+
+  // The pieces, for tests and the benchmark.
+  KernelTree& kernel_tree() { return *tree_; }
+  ParamPanel& params() { return *params_; }
+  StatusPanel& status() { return *status_panel_; }
+  FamilyChart& family_chart() { return *family_chart_; }
+  SweepChart& sweep_chart() { return *sweep_chart_; }
+  LessonPane& lesson() { return *lesson_; }
+  QComboBox& device_picker() { return *devices_; }
+  WorkerClient& worker() { return worker_; }
+  RunController& runs() { return runs_; }
+  QTabWidget& chart_tabs() { return *chart_tabs_; }
+
+  // Each returns an empty string on success, else the message also shown to the user.
+  QString export_to(const QString& path);
+  QString save_to(const QString& path);
+  QString open_from(const QString& path);
+
+ public slots:
+  void run_now();
+  void sweep_now();
+
+ protected:
+  void dragEnterEvent(QDragEnterEvent* event) override;
+  void dropEvent(QDropEvent* event) override;
+
+ private:
+  void build_actions();
+  void select_variant(const Variant& variant);
+  void show_devices(const nlohmann::json& backends);
+  void refresh_family_chart();
+  void refresh_sweep_chart();
+  void report(const QString& message, bool is_problem);
+  std::string device_spec() const;
+  std::string backend() const;
+  RunRequest request_for(const Variant& variant) const;
+  std::vector<std::string> family_kernels() const;
+
+  WindowOptions options_;
+  WorkerClient worker_;
+  RunController runs_;
+  const Variant* variant_ = nullptr;
+  KernelTree* tree_;
+  QComboBox* devices_;
+  QComboBox* sweep_parameter_;
+  QSpinBox* reps_;
+  ParamPanel* params_;
+  StatusPanel* status_panel_;
+  QTabWidget* chart_tabs_;
+  FamilyChart* family_chart_;
+  SweepChart* sweep_chart_;
+  LessonPane* lesson_;
+  QTimer debounce_;
+};
+
+}  // namespace threadmap::gui

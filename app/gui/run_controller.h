@@ -1,0 +1,67 @@
+#pragma once
+// Turns GUI intents (run this, sweep that, cancel) into worker requests and
+// worker replies into RunHistory/SweepData updates. One run is in flight at a
+// time: a change that arrives meanwhile re-runs once when it lands, so a
+// slider dragged across five values costs two runs, not five.
+#include <QObject>
+
+#include <map>
+#include <set>
+#include <string>
+
+#include "app/gui/run_history.h"
+#include "app/gui/worker_client.h"
+
+namespace threadmap::gui {
+
+struct RunRequest {
+  std::string kernel;
+  std::string device = "auto";
+  std::map<std::string, std::string> params;
+  int reps = 10;
+  int warmup = 1;
+};
+
+class RunController : public QObject {
+  Q_OBJECT
+ public:
+  RunController(WorkerClient& worker, QObject* parent = nullptr);
+
+  void list_devices();
+  void run(const RunRequest& request);
+  // Runs each request's kernel over `values` of `parameter`.
+  void sweep(const std::string& parameter, const std::vector<RunRequest>& requests,
+             const std::map<std::string, std::vector<std::int64_t>>& values_by_kernel);
+  void cancel_sweep();
+  bool sweeping() const { return !sweep_ids_.empty(); }
+  bool running() const { return run_id_ != 0; }
+
+  RunHistory& history() { return history_; }
+  const RunHistory& history() const { return history_; }
+  const SweepData& sweep_data() const { return sweep_; }
+
+ signals:
+  void devices_listed(const nlohmann::json& backends);
+  void run_finished(const nlohmann::json& report);
+  void refused(const QString& message);
+  void history_changed();
+  void sweep_changed();
+  void sweep_finished(bool cancelled);
+  void worker_state(const QString& text, bool is_problem);
+
+ private:
+  void send_run(const RunRequest& request);
+  void on_reply(const WorkerReply& reply);
+
+  WorkerClient& worker_;
+  RunHistory history_;
+  SweepData sweep_;
+  int devices_id_ = 0;
+  int run_id_ = 0;
+  std::optional<RunRequest> queued_run_;
+  std::map<int, std::pair<std::string, std::uint64_t>> copy_ids_;  // id -> (device, bytes)
+  std::set<int> sweep_ids_;
+  bool sweep_cancelled_ = false;
+};
+
+}  // namespace threadmap::gui

@@ -1,0 +1,110 @@
+#include "app/gui/status_panel.h"
+
+#include <QLabel>
+#include <QVBoxLayout>
+
+#include "app/gui/run_history.h"
+
+namespace threadmap::gui {
+
+using nlohmann::json;
+
+namespace {
+
+const char* kGood = "background:#1b7a2f; color:white; border-radius:6px; padding:6px 12px;";
+const char* kBad = "background:#b3261e; color:white; border-radius:6px; padding:6px 12px;";
+const char* kNeutral = "background:#5f6368; color:white; border-radius:6px; padding:6px 12px;";
+
+QString ms(const json& t, const char* key) {
+  return QString::number(t.value(key, 0.0), 'f', 4);
+}
+
+}  // namespace
+
+StatusPanel::StatusPanel(QWidget* parent) : QWidget(parent) {
+  auto* layout = new QVBoxLayout(this);
+  badge_ = new QLabel(tr("no run yet"), this);
+  badge_->setObjectName("verificationBadge");
+  badge_->setStyleSheet(kNeutral);
+  QFont big = badge_->font();
+  big.setPointSizeF(big.pointSizeF() * 1.3);
+  big.setBold(true);
+  badge_->setFont(big);
+  numbers_ = new QLabel(this);
+  numbers_->setObjectName("timingNumbers");
+  numbers_->setFont(big);
+  numbers_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  detail_ = new QLabel(this);
+  detail_->setObjectName("runDetail");
+  detail_->setWordWrap(true);
+  detail_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  worker_ = new QLabel(this);
+  worker_->setObjectName("workerState");
+  worker_->setWordWrap(true);
+  layout->addWidget(badge_);
+  layout->addWidget(numbers_);
+  layout->addWidget(detail_);
+  layout->addWidget(worker_);
+  layout->addStretch(1);
+}
+
+void StatusPanel::show_report(const json& report) {
+  const QString kernel = QString::fromStdString(report.value("kernel", ""));
+  const QString params = QString::fromStdString(parameters_text(report));
+  if (!report_ok(report)) {
+    badge_->setText(tr("%1: %2").arg(kernel, QString::fromStdString(report.value("status", ""))));
+    badge_->setStyleSheet(kBad);
+    numbers_->clear();
+    detail_->setText(QString::fromStdString(report.value("error", "")));
+    return;
+  }
+  const json verification = report.value("verification", json::object());
+  if (verification.value("verified", false)) {
+    badge_->setText(tr("✔ verified: %1 values").arg(verification.value("checked", 0)));
+    badge_->setStyleSheet(kGood);
+  } else {
+    QString first;
+    for (const json& m : verification.value("first_mismatches", json::array()))
+      first += tr("\n%1: expected %2, got %3")
+                   .arg(QString::fromStdString(m.value("where", "")),
+                        QString::fromStdString(m.value("expected", "")),
+                        QString::fromStdString(m.value("actual", "")));
+    badge_->setText(tr("✘ NOT verified: %1 of %2 values differ%3")
+                        .arg(verification.value("mismatches", 0))
+                        .arg(verification.value("checked", 0))
+                        .arg(first));
+    badge_->setStyleSheet(kBad);
+  }
+  const json timing = report.value("timing", json::object()).value("kernel_ms", json::object());
+  numbers_->setText(tr("%1 GB/s   median %2 ms (min %3, max %4)")
+                        .arg(report.value("bandwidth_gbps", 0.0), 0, 'f', 2)
+                        .arg(ms(timing, "median"), ms(timing, "min"), ms(timing, "max")));
+  QString detail = tr("%1  %2\n%3 timed runs on %4")
+                       .arg(kernel, params)
+                       .arg(timing.value("samples", 0))
+                       .arg(QString::fromStdString(
+                           report.value("device", json::object()).value("name", "")));
+  if (report.value("cache_resident", false))
+    detail += tr("\nThe working set fits in the last-level cache: this may be cache bandwidth.");
+  if (report.contains("note")) detail += "\n" + QString::fromStdString(report.value("note", ""));
+  detail_->setText(detail);
+}
+
+void StatusPanel::show_refused(const QString& message) {
+  badge_->setText(tr("refused"));
+  badge_->setStyleSheet(kBad);
+  numbers_->clear();
+  detail_->setText(message);
+}
+
+void StatusPanel::set_worker_state(const QString& text, bool is_problem) {
+  worker_->setText(text);
+  worker_->setStyleSheet(is_problem ? "color:#b3261e; font-weight:bold;" : "");
+}
+
+QString StatusPanel::badge_text() const { return badge_->text(); }
+QString StatusPanel::numbers_text() const { return numbers_->text(); }
+QString StatusPanel::worker_text() const { return worker_->text(); }
+QString StatusPanel::detail_text() const { return detail_->text(); }
+
+}  // namespace threadmap::gui

@@ -1,0 +1,32 @@
+#pragma once
+// The status area: verification badge, median/min/max and GB/s of the last
+// run, and what the worker is doing (running, restarted, refused a value).
+#include <QWidget>
+
+#include <nlohmann/json.hpp>
+
+class QLabel;
+
+namespace threadmap::gui {
+
+class StatusPanel : public QWidget {
+  Q_OBJECT
+ public:
+  explicit StatusPanel(QWidget* parent = nullptr);
+  void show_report(const nlohmann::json& report);
+  void show_refused(const QString& message);  // a request the worker turned down
+  void set_worker_state(const QString& text, bool is_problem = false);
+
+  QString badge_text() const;
+  QString numbers_text() const;
+  QString worker_text() const;
+  QString detail_text() const;
+
+ private:
+  QLabel* badge_;
+  QLabel* numbers_;
+  QLabel* detail_;
+  QLabel* worker_;
+};
+
+}  // namespace threadmap::gui

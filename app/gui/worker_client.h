@@ -1,0 +1,68 @@
+#pragma once
+// The GUI's one door to a device: `threadmap-cli serve` in a QProcess, kept
+// warm, spoken to in JSON lines (docs/cli.md, "serve"). A worker that dies or
+// stops answering is restarted; its pending requests fail with the reason.
+#include <QObject>
+#include <QElapsedTimer>
+#include <QProcess>
+#include <QTimer>
+
+#include <map>
+#include <nlohmann/json.hpp>
+
+namespace threadmap::gui {
+
+struct WorkerReply {
+  int id = 0;
+  bool ok = false;            // "result" (true) or "error" (false)
+  nlohmann::json result;      // the reply's "result" when ok
+  std::string status;         // the error's status ("invalid", "worker-restarted", ...)
+  std::string error;          // the error's message
+};
+
+class WorkerClient : public QObject {
+  Q_OBJECT
+ public:
+  // `timeout_ms`: how long a request may go without any reply line before the
+  // worker counts as hung.
+  explicit WorkerClient(QString program, int timeout_ms = 60000, QObject* parent = nullptr);
+  ~WorkerClient() override;
+
+  static QString locate_worker();  // $THREADMAP_WORKER, next to the executable, the build tree, PATH
+
+  void start();
+  // Sends one request (its "id" is filled in) and returns that id.
+  int send(nlohmann::json request);
+  void cancel(int id);
+  qint64 pid() const { return process_.processId(); }
+  int restarts() const { return restarts_; }
+  bool busy() const { return !pending_.empty(); }
+
+ signals:
+  void replied(const threadmap::gui::WorkerReply& reply);
+  void progressed(int id, const nlohmann::json& line);
+  void restarted(const QString& reason);
+
+ private:
+  void write(const nlohmann::json& request);
+  void read_lines();
+  void handle_line(const QByteArray& line);
+  void on_finished();
+  void restart(const QString& reason);
+  void arm_watchdog();
+
+  QString program_;
+  int timeout_ms_;
+  QProcess process_;
+  QTimer watchdog_;
+  QByteArray buffer_;
+  std::map<int, nlohmann::json> pending_;  // id -> request, in send order
+  int next_id_ = 1;
+  int restarts_ = 0;
+  QElapsedTimer since_restart_;
+  bool stopping_ = false;
+  bool restarting_ = false;
+  bool delayed_start_ = false;
+};
+
+}  // namespace threadmap::gui

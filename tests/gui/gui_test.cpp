@@ -1,0 +1,268 @@
+// The GUI against the real worker (threadmap-cli serve) on the first OpenCL
+// device: slider -> run -> chart, exports that parse back, a killed or hung
+// worker restarted and reported, values outside the catalog refused.
+#include <QComboBox>
+#include <QFile>
+#include <QImage>
+#include <QSignalSpy>
+#include <QSlider>
+#include <QSpinBox>
+#include <QStandardPaths>
+#include <QSvgRenderer>
+#include <QTabWidget>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QXmlStreamReader>
+
+#include <csignal>
+#include <memory>
+#include <set>
+#include <sstream>
+
+#include "app/gui/charts.h"
+#include "app/gui/kernel_tree.h"
+#include "app/gui/lesson_pane.h"
+#include "app/gui/main_window.h"
+#include "app/gui/param_panel.h"
+#include "app/gui/status_panel.h"
+
+using namespace threadmap::gui;
+using nlohmann::json;
+
+namespace {
+
+constexpr int kRunTimeoutMs = 60000;
+
+WindowOptions small_runs() {
+  WindowOptions o;
+  o.worker = THREADMAP_CLI;
+  o.size = 256;
+  o.reps = 3;
+  o.debounce_ms = 20;
+  return o;
+}
+
+// The latest report of `kernel`, or null.
+json latest(MainWindow& w, const std::string& kernel) {
+  const auto& reports = w.runs().history().reports();
+  for (auto it = reports.rbegin(); it != reports.rend(); ++it)
+    if (it->value("kernel", "") == kernel) return *it;
+  return json();
+}
+
+std::optional<double> bar_of(MainWindow& w, const std::string& kernel) {
+  for (const Bar& b : w.family_chart().drawn_bars())
+    if (b.kernel == kernel) return b.gbps;
+  return std::nullopt;
+}
+
+QSlider* slider(MainWindow& w, const std::string& name) {
+  QWidget* control = w.params().control(name);
+  return control ? control->findChild<QSlider*>() : nullptr;
+}
+
+}  // namespace
+
+class GuiTest : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+
+  void catalogTreeAndGeneratedControls() {
+    MainWindow w(small_runs());
+    QVERIFY(w.kernel_tree().select("transpose.shared"));
+    // tile: a slider over exactly the allowed values 4, 8, 16, 32.
+    QSlider* tile = slider(w, "tile");
+    QVERIFY(tile);
+    QCOMPARE(tile->maximum() - tile->minimum() + 1, 4);
+    std::set<std::string> seen;
+    for (int i = tile->minimum(); i <= tile->maximum(); ++i) {
+      tile->setValue(i);
+      seen.insert(w.params().values().at("tile"));
+    }
+    QCOMPARE(seen, (std::set<std::string>{"4", "8", "16", "32"}));
+    QVERIFY(qobject_cast<QSpinBox*>(w.params().control("width")));
+    QVERIFY(qobject_cast<QComboBox*>(w.params().control("type")));
+    QVERIFY(w.lesson().source_text().contains("transpose_shared"));
+    QVERIFY(w.lesson().lesson_text().contains("Shared Memory"));
+  }
+
+  void sliderChangeRunsAndUpdatesChart() {
+    MainWindow w(small_runs());
+    QTRY_VERIFY_WITH_TIMEOUT(w.device_picker().currentData().toString().startsWith("opencl"),
+                             kRunTimeoutMs);
+    QVERIFY(w.kernel_tree().select("transpose.shared"));
+    QTRY_VERIFY_WITH_TIMEOUT(bar_of(w, "transpose.shared").has_value(), kRunTimeoutMs);
+    QCOMPARE(latest(w, "transpose.shared")["parameters"]["tile"].get<int>(), 16);
+
+    slider(w, "tile")->setValue(3);  // 32
+    QTRY_VERIFY_WITH_TIMEOUT(latest(w, "transpose.shared")["parameters"]["tile"] == 32, kRunTimeoutMs);
+    const json report = latest(w, "transpose.shared");
+    QCOMPARE(report["status"].get<std::string>(), std::string("ok"));
+    QCOMPARE(report["parameters"]["width"].get<int>(), 256);
+    QVERIFY(report["bandwidth_gbps"].get<double>() > 0);
+    QTRY_COMPARE_WITH_TIMEOUT(bar_of(w, "transpose.shared").value_or(-1),
+                              report["bandwidth_gbps"].get<double>(), kRunTimeoutMs);
+    QVERIFY(w.status().badge_text().contains("verified"));
+    QVERIFY(w.status().numbers_text().contains("GB/s"));
+    // The ceiling line comes from a device copy the worker measured.
+    QTRY_VERIFY_WITH_TIMEOUT(w.family_chart().drawn_ceiling().has_value(), kRunTimeoutMs);
+    QVERIFY(*w.family_chart().drawn_ceiling() > 0);
+  }
+
+  void exportsEveryFormatAndReadsThemBack() {
+    MainWindow w(small_runs());
+    QVERIFY(w.kernel_tree().select("matadd.elements"));
+    QTRY_VERIFY_WITH_TIMEOUT(bar_of(w, "matadd.elements").has_value(), kRunTimeoutMs);
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString png = dir.filePath("chart.png"), pdf = dir.filePath("chart.pdf"),
+                  svg = dir.filePath("chart.svg"), csv = dir.filePath("runs.csv"),
+                  json_path = dir.filePath("runs.json");
+    for (const QString& path : {png, pdf, svg, csv, json_path})
+      QVERIFY2(w.export_to(path).isEmpty(), qPrintable(path));
+
+    const QImage image(png);
+    QVERIFY(!image.isNull());
+    QVERIFY(image.width() >= 1200 && image.height() >= 700);
+
+    QFile pdf_file(pdf);
+    QVERIFY(pdf_file.open(QIODevice::ReadOnly));
+    const QByteArray pdf_bytes = pdf_file.readAll();
+    QVERIFY(pdf_bytes.startsWith("%PDF"));
+    QVERIFY(pdf_bytes.contains("/Type /Page") || pdf_bytes.contains("/Type/Page"));
+
+    QSvgRenderer renderer(svg);
+    QVERIFY(renderer.isValid());
+    QFile svg_file(svg);
+    QVERIFY(svg_file.open(QIODevice::ReadOnly));
+    QXmlStreamReader xml(&svg_file);
+    int elements = 0;
+    while (!xml.atEnd())
+      if (xml.readNext() == QXmlStreamReader::StartElement) ++elements;
+    QVERIFY2(!xml.hasError(), qPrintable(xml.errorString()));
+    QVERIFY(elements > 10);
+
+    QFile csv_file(csv);
+    QVERIFY(csv_file.open(QIODevice::ReadOnly));
+    const QStringList lines = QString::fromUtf8(csv_file.readAll()).trimmed().split('\n');
+    QCOMPARE(lines.size(), static_cast<qsizetype>(w.runs().history().reports().size() + 1));
+    QVERIFY(lines[0].startsWith("kernel,device,parameters"));
+    const QStringList header = lines[0].split(',');
+    const QStringList last = lines.back().split(',');
+    QCOMPARE(last.size(), header.size());
+    QCOMPARE(last[0], QString("matadd.elements"));
+    bool numeric = false;
+    last[header.indexOf("bandwidth_gbps")].toDouble(&numeric);
+    QVERIFY(numeric);
+
+    QFile json_file(json_path);
+    QVERIFY(json_file.open(QIODevice::ReadOnly));
+    const json saved = json::parse(json_file.readAll().toStdString());
+    QCOMPARE(RunHistory::from_json(saved).reports().size(), w.runs().history().reports().size());
+  }
+
+  void saveAndOpenRuns() {
+    QTemporaryDir dir;
+    const QString path = dir.filePath("session.json");
+    double gbps = 0;
+    {
+      MainWindow w(small_runs());
+      QVERIFY(w.kernel_tree().select("reduce.sequential"));
+      QTRY_VERIFY_WITH_TIMEOUT(bar_of(w, "reduce.sequential").has_value(), kRunTimeoutMs);
+      gbps = *bar_of(w, "reduce.sequential");
+      QVERIFY(w.save_to(path).isEmpty());
+    }
+    MainWindow w(small_runs());
+    QVERIFY(w.open_from(path).isEmpty());
+    QTRY_VERIFY_WITH_TIMEOUT(w.device_picker().currentData().toString().startsWith("opencl"),
+                             kRunTimeoutMs);
+    QCOMPARE(bar_of(w, "reduce.sequential").value_or(-1), gbps);
+    QVERIFY(!w.open_from(dir.filePath("missing.json")).isEmpty());
+  }
+
+  void sweepDrawsOneLinePerVariantAndCancels() {
+    MainWindow w(small_runs());
+    QVERIFY(w.kernel_tree().select("transpose.naive"));
+    w.findChild<QComboBox*>("sweepParameter")->setCurrentText("tile");
+    QSignalSpy finished(&w.runs(), &RunController::sweep_finished);
+    w.sweep_now();
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 5 * kRunTimeoutMs);
+    QCOMPARE(finished.front().front().toBool(), false);
+    // Every transpose variant has a tile slider of four values.
+    QCOMPARE(w.runs().sweep_data().lines().size(), std::size_t{5});
+    QCOMPARE(w.sweep_chart().graphCount(), 5);
+    QCOMPARE(w.sweep_chart().point_count(), 20);
+    QCOMPARE(w.chart_tabs().currentWidget(), &w.sweep_chart());
+
+    w.sweep_now();
+    w.runs().cancel_sweep();
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 2, 5 * kRunTimeoutMs);
+    QCOMPARE(finished.back().front().toBool(), true);
+    QVERIFY(w.sweep_chart().point_count() < 20);
+  }
+
+  void killedWorkerIsRestartedAndReported() {
+    MainWindow w(small_runs());
+    QVERIFY(w.kernel_tree().select("transpose.copy"));
+    QTRY_VERIFY_WITH_TIMEOUT(bar_of(w, "transpose.copy").has_value(), kRunTimeoutMs);
+    const qint64 old_pid = w.worker().pid();
+    QVERIFY(old_pid > 0);
+    ::kill(static_cast<pid_t>(old_pid), SIGKILL);
+    QTRY_COMPARE_WITH_TIMEOUT(w.worker().restarts(), 1, kRunTimeoutMs);
+    QVERIFY(w.status().worker_text().contains("restarted"));
+    const std::size_t before = w.runs().history().reports().size();
+    w.run_now();
+    QTRY_VERIFY_WITH_TIMEOUT(w.runs().history().reports().size() > before, kRunTimeoutMs);
+    QVERIFY(w.worker().pid() > 0 && w.worker().pid() != old_pid);
+    QVERIFY(w.status().badge_text().contains("verified"));
+  }
+
+  void hungWorkerIsRestartedAfterTheTimeout() {
+    QTemporaryDir dir;
+    const QString script = dir.filePath("silent-worker");
+    QFile file(script);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write("#!/bin/sh\nexec sleep 600\n");
+    file.close();
+    file.setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+    WindowOptions o = small_runs();
+    o.worker = script;
+    o.worker_timeout_ms = 300;
+    MainWindow w(o);
+    QTRY_VERIFY_WITH_TIMEOUT(w.worker().restarts() >= 1, 10000);
+    QVERIFY(w.status().worker_text().contains("no answer"));
+  }
+
+  void valuesOutsideTheCatalogAreRefused() {
+    MainWindow w(small_runs());
+    QVERIFY(w.kernel_tree().select("transpose.coalesced"));
+    // Sizes: the spin box cannot hold more than the catalog's maximum.
+    auto* width = qobject_cast<QSpinBox*>(w.params().control("width"));
+    QVERIFY(width);
+    QCOMPARE(width->maximum(), 32768);
+    width->selectAll();
+    QTest::keyClicks(width, "999999");
+    QTest::keyClick(width, Qt::Key_Return);
+    QVERIFY(width->value() <= 32768);
+    // Sliders and combos offer nothing else; the panel refuses it too.
+    QVERIFY(!w.params().set_value("tile", "12"));
+    QVERIFY(!w.params().set_value("type", "half"));
+    QVERIFY(!w.params().set_value("width", "0"));
+    // A relation the ranges cannot express (rows must divide tile) is refused
+    // by the engine with a message naming the parameters.
+    QVERIFY(w.params().set_value("width", "256"));
+    QVERIFY(w.params().set_value("tile", "8"));
+    QVERIFY(w.params().set_value("rows", "16"));
+    w.run_now();
+    QTRY_VERIFY_WITH_TIMEOUT(latest(w, "transpose.coalesced")["parameters"]["rows"] == 16,
+                             kRunTimeoutMs);
+    QCOMPARE(latest(w, "transpose.coalesced")["status"].get<std::string>(), std::string("invalid"));
+    QVERIFY(w.status().badge_text().contains("invalid"));
+    QVERIFY(w.status().detail_text().contains("rows"));
+  }
+};
+
+QTEST_MAIN(GuiTest)
+#include "gui_test.moc"
