@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <variant>
 #include <vector>
@@ -46,6 +47,10 @@ struct ProgramKey {
 
   bool operator==(const ProgramKey&) const = default;
 };
+
+// The define that asks for the traced build of a kernel's text (trace hooks
+// on; the kernel takes the trace buffer as its last argument).
+inline constexpr std::string_view kTraceDefine = "THREADMAP_TRACE";
 
 struct BufferArg { int buffer; };            // index into Workload::buffers
 struct LocalArrayArg { std::size_t bytes; }; // dynamically sized shared/local memory
@@ -88,6 +93,9 @@ class Device {
                          const std::vector<DeviceBuffer*>& buffers) = 0;
   // Waits for all work queued so far.
   virtual void finish() = 0;
+  // The address a kernel sees for the start of the buffer (what a traced
+  // kernel records for its global accesses).
+  virtual std::uint64_t device_address(const DeviceBuffer& buffer) = 0;
 };
 
 }  // namespace threadmap

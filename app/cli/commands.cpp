@@ -17,8 +17,6 @@
 
 namespace threadmap::cli {
 
-namespace {
-
 using nlohmann::json;
 
 void error(const std::string& message) { std::cerr << "threadmap-cli: error: " << message << '\n'; }
@@ -39,6 +37,8 @@ std::vector<std::pair<std::string, std::string>> parse_assignments(
   }
   return out;
 }
+
+namespace {
 
 RunOptions options_from(const RunArgs& args) {
   RunOptions o;

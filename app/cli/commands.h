@@ -2,7 +2,10 @@
 // The CLI's subcommands. Each returns the process exit code.
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
+
+#include "kernels/catalog.h"
 
 namespace threadmap::cli {
 
@@ -23,6 +26,17 @@ struct RunArgs {
   std::string format = "text";
   std::uint64_t seed = 20261122;
 };
+
+int record_command(const std::string& kernel, const RunArgs& args, const std::string& blocks,
+                   std::uint64_t capacity, const std::string& output);
+int counters_command(const std::string& kernel, const RunArgs& args, const std::string& blocks);
+int show_command(const std::string& file, const std::string& format);
+
+// Shared by the subcommands.
+void error(const std::string& message);  // "threadmap-cli: error: ..." on stderr
+const Variant& variant_or_throw(const std::string& id);
+std::vector<std::pair<std::string, std::string>> parse_assignments(
+    const std::vector<std::string>& sets);
 
 int devices_command(const std::string& format);
 int list_command(const std::string& format);

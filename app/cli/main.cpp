@@ -82,6 +82,41 @@ int main(int argc, char** argv) {
   add_run_options(bench, args);
   bench->footer(kExitCodes);
 
+  std::string blocks = "";
+  std::string output;
+  std::uint64_t capacity = 0;
+  auto* record = app.add_subcommand(
+      "record", "run one kernel timed, then traced: save device, timings, trace and analysis");
+  record->add_option("KERNEL_ID", kernel, "catalog id")->required();
+  record->add_option("--set", args.sets, "parameter NAME=VALUE (repeatable)");
+  record->add_option("--blocks", blocks,
+                     "blocks to trace: all, or numbers like 0,1,64 (block (x, y) is x + gridX * y); "
+                     "default: the first two blocks of the first two grid rows");
+  record->add_option("--capacity", capacity,
+                     "access records the trace buffer holds (0: counted first, sized exactly); "
+                     "fewer than the kernel makes is reported as an overflow");
+  record->add_option("-o,--output", output, "session file to write")->required();
+  add_run_options(record, args, false);
+  record->footer(kExitCodes);
+
+  auto* counters = app.add_subcommand(
+      "counters", "trace every block and total the memory counters, named as Nsight Compute names them");
+  counters->add_option("KERNEL_ID", kernel, "catalog id")->required();
+  counters->add_option("--set", args.sets, "parameter NAME=VALUE (repeatable)");
+  counters->add_option("--blocks", blocks, "blocks to trace (default all)");
+  counters->add_option("--device", args.device, "auto, opencl:P:D or cuda:N")->capture_default_str();
+  counters->add_option("--format", args.format, "text or json")
+      ->check(CLI::IsMember({"text", "json"}))
+      ->capture_default_str();
+  counters->footer(kExitCodes);
+
+  std::string file;
+  auto* show = app.add_subcommand("show", "summarise a session file");
+  show->add_option("FILE", file, "session file")->required();
+  show->add_option("--format", format, "text or json")
+      ->check(CLI::IsMember({"text", "json"}))
+      ->capture_default_str();
+
   auto* serve = add_serve_subcommand(app);
 
   try {
@@ -93,6 +128,9 @@ int main(int argc, char** argv) {
 
   if (*serve) return serve_command(std::cin, std::cout);
   if (*devices) return devices_command(format);
+  if (*record) return record_command(kernel, args, blocks, capacity, output);
+  if (*counters) return counters_command(kernel, args, blocks.empty() ? "all" : blocks);
+  if (*show) return show_command(file, format);
   if (*list) return list_command(format);
   if (*run) return run_command(kernel, args);
   if (*sweep) return sweep_command(kernel, args, vary);

@@ -9,32 +9,42 @@
 //              (coalesced, but only `width` threads: too few to fill a GPU)
 //   elements:  one thread per element, 2-D grid, x fastest: coalesced and
 //              enough threads. The GPU way.
+//
+// LDG/STG/LDS/STS (global/local load/store) and the TM_ lines are trace hooks
+// (trace.clh): nothing in the timed build; the traced build records each
+// access of the groups asked for.
 
 __kernel void matadd_rows(__global const ELEM* a, __global const ELEM* b,
-                          __global ELEM* res, int width, int height) {
+                          __global ELEM* res, int width, int height TM_TRACE_PARAM) {
+  TM_BEGIN();
   const int i = get_global_id(0);
   if (i < height) {
     for (int j = 0; j < width; j++) {
-      res[i * width + j] = a[i * width + j] + b[i * width + j];
+      STG(res[i * width + j]) = LDG(a[i * width + j]) + LDG(b[i * width + j]);
     }
   }
+  TM_END();
 }
 
 __kernel void matadd_cols(__global const ELEM* a, __global const ELEM* b,
-                          __global ELEM* res, int width, int height) {
+                          __global ELEM* res, int width, int height TM_TRACE_PARAM) {
+  TM_BEGIN();
   const int j = get_global_id(0);
   if (j < width) {
     for (int i = 0; i < height; i++) {
-      res[i * width + j] = a[i * width + j] + b[i * width + j];
+      STG(res[i * width + j]) = LDG(a[i * width + j]) + LDG(b[i * width + j]);
     }
   }
+  TM_END();
 }
 
 __kernel void matadd_elements(__global const ELEM* a, __global const ELEM* b,
-                              __global ELEM* res, int width, int height) {
+                              __global ELEM* res, int width, int height TM_TRACE_PARAM) {
+  TM_BEGIN();
   const int j = get_global_id(0);
   const int i = get_global_id(1);
   if (i < height && j < width) {
-    res[i * width + j] = a[i * width + j] + b[i * width + j];
+    STG(res[i * width + j]) = LDG(a[i * width + j]) + LDG(b[i * width + j]);
   }
+  TM_END();
 }

@@ -21,31 +21,40 @@
 // both the load and the store are strided: on a GPU they are SLOWER than the
 // naive kernel, whatever the padding does for the banks. transpose_coalesced
 // fixes the mapping: thread x walks a row on the read and a row on the write.
+//
+// LDG/STG/LDS/STS (global/local load/store) and the TM_ lines are trace hooks
+// (trace.clh): nothing in the timed build; the traced build records each
+// access of the groups asked for.
 
 // The bandwidth ceiling: a TILE x TILE tile moved by a TILE x R block, each
 // thread copying TILE/R elements, both sides coalesced.
 __kernel void transpose_copy(__global const ELEM* in, __global ELEM* out,
-                             int width, int height) {
+                             int width, int height TM_TRACE_PARAM) {
+  TM_BEGIN();
   const int x = get_group_id(0) * TILE + get_local_id(0);
   const int y = get_group_id(1) * TILE + get_local_id(1);
   for (int k = 0; k < TILE; k += get_local_size(1)) {
     if (x < width && y + k < height) {
-      out[(y + k) * width + x] = in[(y + k) * width + x];
+      STG(out[(y + k) * width + x]) = LDG(in[(y + k) * width + x]);
     }
   }
+  TM_END();
 }
 
 // The OpenCL lesson's naive kernel, with the bounds check the CUDA lesson adds
 // (any size, not only multiples of the tile). Expect, for 4-byte elements: load
-// strided (32 sectors per warp request), store coalesced: 4 sectors at T = 32,
-// 8 at T = 16 (a warp spans two rows of the block), 16 at T = 8.
+// strided, one sector per row of A a warp touches (32 per request at T = 32;
+// 16 at T = 16, where a warp spans two block rows whose lanes share sectors);
+// store coalesced, 4 sectors per request at every T.
 __kernel void transpose_naive(__global const ELEM* a, __global ELEM* trA,
-                              int columnsA, int rowsA) {
+                              int columnsA, int rowsA TM_TRACE_PARAM) {
+  TM_BEGIN();
   const int i = get_global_id(0);
   const int j = get_global_id(1);
   if (i < rowsA && j < columnsA) {
-    trA[j * rowsA + i] = a[i * columnsA + j];
+    STG(trA[j * rowsA + i]) = LDG(a[i * columnsA + j]);
   }
+  TM_END();
 }
 
 // The lessons' tiled kernel: tile[T][T+P] (P = 0 in the OpenCL lesson, 1 in the
@@ -57,21 +66,26 @@ __kernel void transpose_naive(__global const ELEM* a, __global ELEM* trA,
 // for square matrices; the OpenCL lesson's check (i < columnsA && j < rowsA),
 // used here, is right for every shape.
 __kernel void transpose_shared(__global const ELEM* a, __global ELEM* trA,
-                               int columnsA, int rowsA) {
+                               int columnsA, int rowsA TM_TRACE_PARAM) {
+  TM_BEGIN();
   __local ELEM tile[TILE][TILE + PAD];
+  TM_SHARED_ARRAY(tile);
   const int loc_i = get_local_id(0);
   const int loc_j = get_local_id(1);
   int i = get_group_id(0) * TILE + loc_i;
   int j = get_group_id(1) * TILE + loc_j;
   if (i < rowsA && j < columnsA) {
-    tile[loc_j][loc_i] = a[i * columnsA + j];
+    STS(tile[loc_j][loc_i]) = LDG(a[i * columnsA + j]);
   }
+  TM_ARRIVE();
   barrier(CLK_LOCAL_MEM_FENCE);
+  TM_RELEASE();
   i = get_group_id(1) * TILE + loc_i;
   j = get_group_id(0) * TILE + loc_j;
   if (i < columnsA && j < rowsA) {
-    trA[i * rowsA + j] = tile[loc_i][loc_j];
+    STG(trA[i * rowsA + j]) = LDS(tile[loc_i][loc_j]);
   }
+  TM_END();
 }
 
 // The CUDA lesson's dynamically sized tile (extern __shared__ there, a __local
@@ -80,22 +94,27 @@ __kernel void transpose_shared(__global const ELEM* a, __global ELEM* trA,
 // which equals the row-major index because the block is square.
 __kernel void transpose_shared_dynamic(__global const ELEM* a, __global ELEM* trA,
                                        int columnsA, int rowsA,
-                                       __local ELEM* tile) {
+                                       __local ELEM* tile TM_TRACE_PARAM) {
+  TM_BEGIN();
+  TM_SHARED_ARRAY(tile);
   const int tidx = get_local_id(0);
   const int tidy = get_local_id(1);
   int sharedIdx = tidy * get_local_size(1) + tidx;
   int i = get_group_id(0) * get_local_size(0) + tidx;
   int j = get_group_id(1) * get_local_size(1) + tidy;
   if (j < columnsA && i < rowsA) {
-    tile[sharedIdx] = a[i * columnsA + j];
+    STS(tile[sharedIdx]) = LDG(a[i * columnsA + j]);
   }
+  TM_ARRIVE();
   barrier(CLK_LOCAL_MEM_FENCE);
+  TM_RELEASE();
   i = get_group_id(1) * get_local_size(1) + tidx;
   j = get_group_id(0) * get_local_size(0) + tidy;
   if (i < columnsA && j < rowsA) {
     sharedIdx = tidx * get_local_size(0) + tidy;
-    trA[i * rowsA + j] = tile[sharedIdx];
+    STG(trA[i * rowsA + j]) = LDS(tile[sharedIdx]);
   }
+  TM_END();
 }
 
 // The corrected transpose: thread x walks contiguous addresses on the read and
@@ -108,8 +127,10 @@ __kernel void transpose_shared_dynamic(__global const ELEM* a, __global ELEM* tr
 //                                 T >= 32; at T = 16 a warp spans two rows and
 //                                 a 2-way conflict remains
 __kernel void transpose_coalesced(__global const ELEM* in, __global ELEM* out,
-                                  int width, int height) {
+                                  int width, int height TM_TRACE_PARAM) {
+  TM_BEGIN();
   __local ELEM tile[TILE][TILE + PAD];
+  TM_SHARED_ARRAY(tile);
   const int tx = get_local_id(0);
   const int ty = get_local_id(1);
   const int rows = get_local_size(1);
@@ -117,15 +138,18 @@ __kernel void transpose_coalesced(__global const ELEM* in, __global ELEM* out,
   int y = get_group_id(1) * TILE + ty;
   for (int k = 0; k < TILE; k += rows) {
     if (x < width && y + k < height) {
-      tile[ty + k][tx] = in[(y + k) * width + x];
+      STS(tile[ty + k][tx]) = LDG(in[(y + k) * width + x]);
     }
   }
+  TM_ARRIVE();
   barrier(CLK_LOCAL_MEM_FENCE);
+  TM_RELEASE();
   x = get_group_id(1) * TILE + tx;
   y = get_group_id(0) * TILE + ty;
   for (int k = 0; k < TILE; k += rows) {
     if (x < height && y + k < width) {
-      out[(y + k) * height + x] = tile[tx][ty + k];
+      STG(out[(y + k) * height + x]) = LDS(tile[tx][ty + k]);
     }
   }
+  TM_END();
 }

@@ -216,6 +216,10 @@ class CudaDevice final : public Device {
     check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
   }
 
+  std::uint64_t device_address(const DeviceBuffer& buffer) override {
+    return reinterpret_cast<std::uint64_t>(own(buffer, "an address").data());
+  }
+
  private:
   std::string where() const { return info_.spec + " (" + info_.name + ")"; }
 

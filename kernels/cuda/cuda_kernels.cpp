@@ -1,6 +1,7 @@
 #include "kernels/cuda/cuda_kernels.h"
 
 #include <algorithm>
+#include <initializer_list>
 #include <set>
 #include <vector>
 
@@ -11,15 +12,28 @@ namespace {
 using cuda_kernels::KernelEntry;
 using cuda_kernels::TemplateValue;
 
-std::span<const KernelEntry> all_kernels() {
-  static const std::vector<KernelEntry> all = [] {
-    std::vector<KernelEntry> entries;
-    for (auto table : {cuda_kernels::transpose_kernels(), cuda_kernels::matadd_kernels(),
-                       cuda_kernels::reduce_kernels(), cuda_kernels::smem_kernels()})
-      entries.insert(entries.end(), table.begin(), table.end());
-    return entries;
-  }();
-  return all;
+std::vector<KernelEntry> joined(std::initializer_list<std::span<const KernelEntry>> tables) {
+  std::vector<KernelEntry> entries;
+  for (auto table : tables) entries.insert(entries.end(), table.begin(), table.end());
+  return entries;
+}
+
+std::span<const KernelEntry> all_kernels(bool traced) {
+  namespace timed = cuda_kernels::timed;
+  namespace trace = cuda_kernels::traced;
+  static const std::vector<KernelEntry> timed_entries =
+      joined({timed::transpose_kernels(), timed::matadd_kernels(), timed::reduce_kernels(),
+              timed::smem_kernels()});
+  static const std::vector<KernelEntry> traced_entries =
+      joined({trace::transpose_kernels(), trace::matadd_kernels(), trace::reduce_kernels(),
+              trace::smem_kernels()});
+  return traced ? traced_entries : timed_entries;
+}
+
+// The traced build is asked for as the OpenCL build is: -D THREADMAP_TRACE.
+bool wants_trace(const ProgramKey& key) {
+  return std::any_of(key.defines.begin(), key.defines.end(),
+                     [](const auto& define) { return define.first == kTraceDefine; });
 }
 
 std::string_view source_stem(std::string_view source) {
@@ -57,7 +71,7 @@ std::string braced(const std::set<std::int64_t>& values) {
 }  // namespace
 
 const KernelEntry* find_cuda_kernel_entry(const ProgramKey& key, std::string_view kernel_name) {
-  for (const KernelEntry& e : all_kernels())
+  for (const KernelEntry& e : all_kernels(wants_trace(key)))
     if (matches(e, key, kernel_name)) return &e;
   return nullptr;
 }
@@ -75,7 +89,7 @@ std::string describe_cuda_request(const ProgramKey& key, std::string_view kernel
 
 std::string describe_cuda_instantiations(std::string_view source, std::string_view kernel_name) {
   std::vector<const KernelEntry*> entries;
-  for (const KernelEntry& e : all_kernels())
+  for (const KernelEntry& e : all_kernels(false))
     if (e.kernel == kernel_name && e.source == source_stem(source)) entries.push_back(&e);
   if (entries.empty()) return {};
 

@@ -164,10 +164,19 @@ class KernelTable {
   std::vector<KernelEntry> entries_;
 };
 
-// Each .cu file's instantiations.
+// Each .cu file's instantiations, from the timed build of its text and from
+// the traced build (trace.cuh), where every kernel takes the trace buffer last.
+namespace timed {
 std::span<const KernelEntry> transpose_kernels();
 std::span<const KernelEntry> matadd_kernels();
 std::span<const KernelEntry> reduce_kernels();
 std::span<const KernelEntry> smem_kernels();
+}  // namespace timed
+namespace traced {
+std::span<const KernelEntry> transpose_kernels();
+std::span<const KernelEntry> matadd_kernels();
+std::span<const KernelEntry> reduce_kernels();
+std::span<const KernelEntry> smem_kernels();
+}  // namespace traced
 
 }  // namespace threadmap::cuda_kernels

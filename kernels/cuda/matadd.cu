@@ -13,41 +13,52 @@
 //
 // OpenCL -> CUDA: get_global_id(0) = blockIdx.x * blockDim.x + threadIdx.x,
 // get_global_id(1) = blockIdx.y * blockDim.y + threadIdx.y.
+//
+// LDG/STG/LDS/STS (global/shared load/store) and the TM_ lines are trace
+// hooks (trace.cuh): nothing in the timed build; the traced build records
+// each access of the blocks asked for.
+#include "kernels/cuda/trace.cuh"
 
 template <typename ELEM>
-__global__ void matadd_rows(const ELEM* a, const ELEM* b, ELEM* res, int width, int height) {
+__global__ void matadd_rows(const ELEM* a, const ELEM* b, ELEM* res, int width, int height TM_TRACE_PARAM) {
+  TM_BEGIN();
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < height) {
     for (int j = 0; j < width; j++) {
-      res[i * width + j] = a[i * width + j] + b[i * width + j];
+      STG(res[i * width + j]) = LDG(a[i * width + j]) + LDG(b[i * width + j]);
     }
   }
+  TM_END();
 }
 
 template <typename ELEM>
-__global__ void matadd_cols(const ELEM* a, const ELEM* b, ELEM* res, int width, int height) {
+__global__ void matadd_cols(const ELEM* a, const ELEM* b, ELEM* res, int width, int height TM_TRACE_PARAM) {
+  TM_BEGIN();
   const int j = blockIdx.x * blockDim.x + threadIdx.x;
   if (j < width) {
     for (int i = 0; i < height; i++) {
-      res[i * width + j] = a[i * width + j] + b[i * width + j];
+      STG(res[i * width + j]) = LDG(a[i * width + j]) + LDG(b[i * width + j]);
     }
   }
+  TM_END();
 }
 
 template <typename ELEM>
 __global__ void matadd_elements(const ELEM* a, const ELEM* b, ELEM* res, int width,
-                                int height) {
+                                int height TM_TRACE_PARAM) {
+  TM_BEGIN();
   const int j = blockIdx.x * blockDim.x + threadIdx.x;
   const int i = blockIdx.y * blockDim.y + threadIdx.y;
   if (i < height && j < width) {
-    res[i * width + j] = a[i * width + j] + b[i * width + j];
+    STG(res[i * width + j]) = LDG(a[i * width + j]) + LDG(b[i * width + j]);
   }
+  TM_END();
 }
 
 // The instantiations the catalog can ask for: only the element type varies.
 #include "kernels/cuda/kernel_table.h"
 
-namespace threadmap::cuda_kernels {
+namespace threadmap::cuda_kernels::TM_BUILD {
 
 std::span<const KernelEntry> matadd_kernels() {
   static const std::vector<KernelEntry> table = [] {
@@ -63,4 +74,4 @@ std::span<const KernelEntry> matadd_kernels() {
   return table;
 }
 
-}  // namespace threadmap::cuda_kernels
+}  // namespace threadmap::cuda_kernels::TM_BUILD

@@ -28,18 +28,25 @@
 // OpenCL -> CUDA: get_global_id(0) = blockIdx.x * blockDim.x + threadIdx.x,
 // get_local_id = threadIdx, get_group_id = blockIdx, get_local_size =
 // blockDim, barrier = __syncthreads, __local = __shared__.
+//
+// LDG/STG/LDS/STS (global/shared load/store) and the TM_ lines are trace
+// hooks (trace.cuh): nothing in the timed build; the traced build records
+// each access of the blocks asked for.
+#include "kernels/cuda/trace.cuh"
 
 // The bandwidth ceiling: a TILE x TILE tile moved by a TILE x R block, each
 // thread copying TILE/R elements, both sides coalesced.
 template <typename ELEM, int TILE>
-__global__ void transpose_copy(const ELEM* in, ELEM* out, int width, int height) {
+__global__ void transpose_copy(const ELEM* in, ELEM* out, int width, int height TM_TRACE_PARAM) {
+  TM_BEGIN();
   const int x = blockIdx.x * TILE + threadIdx.x;
   const int y = blockIdx.y * TILE + threadIdx.y;
   for (int k = 0; k < TILE; k += blockDim.y) {
     if (x < width && y + k < height) {
-      out[(y + k) * width + x] = in[(y + k) * width + x];
+      STG(out[(y + k) * width + x]) = LDG(in[(y + k) * width + x]);
     }
   }
+  TM_END();
 }
 
 // The OpenCL lesson's naive kernel, with the bounds check the CUDA lesson adds
@@ -47,12 +54,14 @@ __global__ void transpose_copy(const ELEM* in, ELEM* out, int width, int height)
 // per warp request for 4-byte elements), store coalesced (4 sectors). The
 // tile only sets the block shape at launch; the kernel never reads it.
 template <typename ELEM>
-__global__ void transpose_naive(const ELEM* a, ELEM* trA, int columnsA, int rowsA) {
+__global__ void transpose_naive(const ELEM* a, ELEM* trA, int columnsA, int rowsA TM_TRACE_PARAM) {
+  TM_BEGIN();
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   const int j = blockIdx.y * blockDim.y + threadIdx.y;
   if (i < rowsA && j < columnsA) {
-    trA[j * rowsA + i] = a[i * columnsA + j];
+    STG(trA[j * rowsA + i]) = LDG(a[i * columnsA + j]);
   }
+  TM_END();
 }
 
 // The lessons' tiled kernel: __shared__ ELEM tile[T][T+P] (P = 0 in the OpenCL
@@ -65,21 +74,25 @@ __global__ void transpose_naive(const ELEM* a, ELEM* trA, int columnsA, int rows
 // for square matrices; the OpenCL lesson's check (i < columnsA && j < rowsA),
 // used here, is right for every shape.
 template <typename ELEM, int TILE, int PAD>
-__global__ void transpose_shared(const ELEM* a, ELEM* trA, int columnsA, int rowsA) {
+__global__ void transpose_shared(const ELEM* a, ELEM* trA, int columnsA, int rowsA TM_TRACE_PARAM) {
+  TM_BEGIN();
   __shared__ ELEM tile[TILE][TILE + PAD];
   const int loc_i = threadIdx.x;
   const int loc_j = threadIdx.y;
   int i = blockIdx.x * TILE + loc_i;
   int j = blockIdx.y * TILE + loc_j;
   if (i < rowsA && j < columnsA) {
-    tile[loc_j][loc_i] = a[i * columnsA + j];
+    STS(tile[loc_j][loc_i]) = LDG(a[i * columnsA + j]);
   }
+  TM_ARRIVE();
   __syncthreads();
+  TM_RELEASE();
   i = blockIdx.y * TILE + loc_i;
   j = blockIdx.x * TILE + loc_j;
   if (i < columnsA && j < rowsA) {
-    trA[i * rowsA + j] = tile[loc_i][loc_j];
+    STG(trA[i * rowsA + j]) = LDS(tile[loc_i][loc_j]);
   }
+  TM_END();
 }
 
 // The CUDA lesson's dynamically sized tile: T*T elements, no padding, index
@@ -92,7 +105,9 @@ __global__ void transpose_shared(const ELEM* a, ELEM* trA, int columnsA, int row
 // The lesson writes threadIdx.y*blockDim.y + threadIdx.x for the store index,
 // which equals the row-major index because the block is square.
 template <typename ELEM>
-__global__ void transpose_shared_dynamic(const ELEM* a, ELEM* trA, int columnsA, int rowsA) {
+__global__ void transpose_shared_dynamic(const ELEM* a, ELEM* trA, int columnsA,
+                                         int rowsA TM_TRACE_PARAM) {
+  TM_BEGIN();
   extern __shared__ __align__(sizeof(double)) unsigned char tile_bytes[];
   ELEM* tile = reinterpret_cast<ELEM*>(tile_bytes);
   const int tidx = threadIdx.x;
@@ -101,15 +116,18 @@ __global__ void transpose_shared_dynamic(const ELEM* a, ELEM* trA, int columnsA,
   int i = blockIdx.x * blockDim.x + tidx;
   int j = blockIdx.y * blockDim.y + tidy;
   if (j < columnsA && i < rowsA) {
-    tile[sharedIdx] = a[i * columnsA + j];
+    STS(tile[sharedIdx]) = LDG(a[i * columnsA + j]);
   }
+  TM_ARRIVE();
   __syncthreads();
+  TM_RELEASE();
   i = blockIdx.y * blockDim.y + tidx;
   j = blockIdx.x * blockDim.x + tidy;
   if (i < columnsA && j < rowsA) {
     sharedIdx = tidx * blockDim.x + tidy;
-    trA[i * rowsA + j] = tile[sharedIdx];
+    STG(trA[i * rowsA + j]) = LDS(tile[sharedIdx]);
   }
+  TM_END();
 }
 
 // The corrected transpose: threadIdx.x walks contiguous addresses on the read
@@ -120,7 +138,9 @@ __global__ void transpose_shared_dynamic(const ELEM* a, ELEM* trA, int columnsA,
 //   write out[(y+k)*height + x]   x = blockIdx.y*T + tx   -> one row segment per warp
 //   shared tile[tx][ty+k]         column read: P = 1 keeps it conflict-free
 template <typename ELEM, int TILE, int PAD>
-__global__ void transpose_coalesced(const ELEM* in, ELEM* out, int width, int height) {
+__global__ void transpose_coalesced(const ELEM* in, ELEM* out, int width,
+                                    int height TM_TRACE_PARAM) {
+  TM_BEGIN();
   __shared__ ELEM tile[TILE][TILE + PAD];
   const int tx = threadIdx.x;
   const int ty = threadIdx.y;
@@ -129,24 +149,27 @@ __global__ void transpose_coalesced(const ELEM* in, ELEM* out, int width, int he
   int y = blockIdx.y * TILE + ty;
   for (int k = 0; k < TILE; k += rows) {
     if (x < width && y + k < height) {
-      tile[ty + k][tx] = in[(y + k) * width + x];
+      STS(tile[ty + k][tx]) = LDG(in[(y + k) * width + x]);
     }
   }
+  TM_ARRIVE();
   __syncthreads();
+  TM_RELEASE();
   x = blockIdx.y * TILE + tx;
   y = blockIdx.x * TILE + ty;
   for (int k = 0; k < TILE; k += rows) {
     if (x < height && y + k < width) {
-      out[(y + k) * height + x] = tile[tx][ty + k];
+      STG(out[(y + k) * height + x]) = LDS(tile[tx][ty + k]);
     }
   }
+  TM_END();
 }
 
 // The instantiations the catalog can ask for (kernels/catalog.cpp: the lesson
 // tile is 4..32, the wide tile of copy and coalesced 8..64, pad 0..2).
 #include "kernels/cuda/kernel_table.h"
 
-namespace threadmap::cuda_kernels {
+namespace threadmap::cuda_kernels::TM_BUILD {
 
 std::span<const KernelEntry> transpose_kernels() {
   static const std::vector<KernelEntry> table = [] {
@@ -176,4 +199,4 @@ std::span<const KernelEntry> transpose_kernels() {
   return table;
 }
 
-}  // namespace threadmap::cuda_kernels
+}  // namespace threadmap::cuda_kernels::TM_BUILD

@@ -167,6 +167,8 @@ class OpenclDevice final : public Device {
   }
 
   ~OpenclDevice() override {
+    if (address_kernel_) clReleaseKernel(address_kernel_);
+    if (address_program_) clReleaseProgram(address_program_);
     for (auto& [key, kernel] : kernels_) clReleaseKernel(kernel);
     for (auto& [key, program] : programs_) clReleaseProgram(program);
     clReleaseCommandQueue(queue_);
@@ -231,6 +233,36 @@ class OpenclDevice final : public Device {
 
   void finish() override { check(clFinish(queue_), "clFinish"); }
 
+  // OpenCL gives the host no address for a buffer; a one-line kernel reports
+  // the one the device uses.
+  std::uint64_t device_address(const DeviceBuffer& buffer) override {
+    static constexpr const char* kSource =
+        "__kernel void threadmap_address(__global const uchar* p, __global ulong* out) {"
+        " out[0] = (ulong)p; }";
+    if (!address_kernel_) {
+      cl_int err = CL_SUCCESS;
+      const char* ptr = kSource;
+      address_program_ = clCreateProgramWithSource(context_, 1, &ptr, nullptr, &err);
+      check(err, "clCreateProgramWithSource(threadmap_address)");
+      check(clBuildProgram(address_program_, 1, &device_, "", nullptr, nullptr),
+            "clBuildProgram(threadmap_address)");
+      address_kernel_ = clCreateKernel(address_program_, "threadmap_address", &err);
+      check(err, "clCreateKernel(threadmap_address)");
+    }
+    auto out = allocate(sizeof(cl_ulong));
+    cl_mem in_mem = as_cl(buffer);
+    cl_mem out_mem = as_cl(*out);
+    check(clSetKernelArg(address_kernel_, 0, sizeof(cl_mem), &in_mem), "clSetKernelArg");
+    check(clSetKernelArg(address_kernel_, 1, sizeof(cl_mem), &out_mem), "clSetKernelArg");
+    const std::size_t one = 1;
+    check(clEnqueueNDRangeKernel(queue_, address_kernel_, 1, nullptr, &one, &one, 0, nullptr,
+                                 nullptr),
+          "clEnqueueNDRangeKernel(threadmap_address)");
+    cl_ulong address = 0;
+    read(*out, &address, sizeof(address));
+    return address;
+  }
+
  private:
   static cl_mem as_cl(const DeviceBuffer& b) { return static_cast<const OpenclBuffer&>(b).mem(); }
 
@@ -260,7 +292,12 @@ class OpenclDevice final : public Device {
     const std::string file = key.source + ".cl";
     const std::string_view text = embedded_source(file);
     if (text.empty()) throw DeviceError("no embedded OpenCL source named " + file);
-    const std::string source = std::string(embedded_source("common.clh")) + "\n" + std::string(text);
+    // The prelude (trace layout and hooks) comes first; #line keeps __LINE__,
+    // which names a traced access's source line, counting in the .cl file.
+    const std::string source = std::string(embedded_source("trace_format.h")) + "\n" +
+                               std::string(embedded_source("common.clh")) + "\n" +
+                               std::string(embedded_source("trace.clh")) + "\n#line 1\n" +
+                               std::string(text);
     const char* ptr = source.c_str();
     const std::size_t length = source.size();
     cl_int err = CL_SUCCESS;
@@ -323,6 +360,8 @@ class OpenclDevice final : public Device {
   cl_command_queue queue_ = nullptr;
   std::map<std::string, cl_program> programs_;
   std::map<std::string, cl_kernel> kernels_;
+  cl_program address_program_ = nullptr;
+  cl_kernel address_kernel_ = nullptr;
 };
 
 }  // namespace

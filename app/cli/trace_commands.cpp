@@ -1,0 +1,277 @@
+// record, counters and show: traces of what the kernels did, their analysis
+// in Nsight Compute's terms, and session files.
+#include <chrono>
+#include <ctime>
+#include <filesystem>
+#include <iostream>
+
+#include "app/cli/commands.h"
+#include "app/cli/table.h"
+#include "kernels/devices.h"
+#include "kernels/error.h"
+#include "kernels/report.h"
+#include "kernels/runner.h"
+#include "kernels/session.h"
+#include "kernels/trace.h"
+#include "viz/analysis/analysis.h"
+#include "viz/analysis/summary.h"
+
+namespace threadmap::cli {
+
+namespace {
+
+using nlohmann::json;
+
+int exit_code_for(RunStatus s) {
+  switch (s) {
+    case RunStatus::Invalid: return kExitInvalid;
+    case RunStatus::Unavailable: return kExitUnavailable;
+    case RunStatus::DeviceFailure: return kExitDeviceFailure;
+    case RunStatus::Ok: break;
+  }
+  return kExitOk;
+}
+
+// "all", or linear block ids "0,1,64".
+TraceOptions trace_options(const std::string& blocks, std::uint64_t capacity, std::uint64_t seed) {
+  TraceOptions o;
+  o.capacity = capacity;
+  o.seed = seed;
+  if (blocks == "all") {
+    o.all_blocks = true;
+    return o;
+  }
+  std::size_t at = 0;
+  while (at < blocks.size()) {
+    std::size_t end = blocks.find(',', at);
+    if (end == std::string::npos) end = blocks.size();
+    const std::string item = blocks.substr(at, end - at);
+    std::size_t used = 0;
+    unsigned long long id = 0;
+    try {
+      id = std::stoull(item, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (item.empty() || used != item.size() || item[0] == '-' || id > 0xffffffffULL)
+      throw InvalidRequest("--blocks " + blocks + ": '" + item +
+                           "' is not a block number; give 'all' or numbers like 0,1,64 "
+                           "(block (x, y) is x + gridX * y)");
+    o.blocks.push_back(static_cast<std::uint32_t>(id));
+    at = end + 1;
+  }
+  return o;
+}
+
+std::string utc_now() {
+  const std::time_t now = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&now, &tm);
+  char text[32];
+  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return text;
+}
+
+std::string count(std::uint64_t n) { return std::to_string(n); }
+
+void print_counters(const analysis::Counters& c, std::ostream& os) {
+  Table t;
+  t.header = {"counter (Nsight Compute name)", "value"};
+  t.right_aligned = {false, true};
+  const json values = analysis::to_json(c);
+  for (const auto& [name, value] : values.items())
+    if (name != "accesses") t.rows.push_back({name, count(value.get<std::uint64_t>())});
+  t.print_text(os);
+}
+
+void print_sites(const analysis::Analysis& a, std::ostream& os) {
+  Table t;
+  t.header = {"line", "access", "requests", "wavefronts", "sectors", "ideal", "per request", "source"};
+  t.right_aligned = {true, false, true, true, true, true, true, false};
+  for (const analysis::SiteTotals& s : a.sites) {
+    const auto& c = s.counters;
+    const bool shared = s.space == Space::Shared;
+    const std::uint64_t requests = shared ? (s.store ? c.shared_st_requests : c.shared_ld_requests)
+                                          : (s.store ? c.global_st_requests : c.global_ld_requests);
+    const std::uint64_t work = shared ? (s.store ? c.shared_st_wavefronts : c.shared_ld_wavefronts)
+                                      : (s.store ? c.global_st_sectors : c.global_ld_sectors);
+    const std::uint64_t ideal = s.store ? c.global_st_ideal_sectors : c.global_ld_ideal_sectors;
+    t.rows.push_back({std::to_string(s.line),
+                      std::string(shared ? "shared " : "global ") + (s.store ? "store" : "load"),
+                      count(requests), shared ? count(work) : "", shared ? "" : count(work),
+                      shared ? "" : count(ideal),
+                      requests ? fixed(static_cast<double>(work) / static_cast<double>(requests), 2) : "",
+                      s.text});
+  }
+  t.print_text(os);
+}
+
+void print_summary(const Trace& trace, const analysis::Analysis& a, std::ostream& os) {
+  os << "Kernel " << trace.kernel << " in " << trace.source_file << ", grid " << trace.grid[0] << " x "
+     << trace.grid[1] << " x " << trace.grid[2] << " blocks of " << trace.block[0] << " x "
+     << trace.block[1] << " x " << trace.block[2] << " threads\n";
+  os << "Traced " << trace.traced_blocks.size() << " of " << trace.block_count() << " blocks: "
+     << trace.accesses.size() << " accesses in " << a.requests.size() << " warp-level requests, "
+     << trace.barriers.size() << " barrier arrivals\n";
+  os << "Model: " << a.model.source << "\n\n";
+  print_sites(a, os);
+  os << "\n";
+  print_counters(a.totals, os);
+  if (!a.whole_grid)
+    os << "(traced blocks only: use --blocks all, or `threadmap-cli counters`, for the kernel's totals)\n";
+  if (!a.barriers.empty()) {
+    std::uint64_t widest = 0;
+    const analysis::BarrierPass* slowest = nullptr;
+    for (const auto& p : a.barriers)
+      if (!slowest || p.spread() > widest) widest = p.spread(), slowest = &p;
+    os << "\nBarriers: " << a.barriers.size() << " passes; widest arrival spread " << widest << " "
+       << (trace.barrier_clock == "order" ? "places" : "cycles") << " (block " << slowest->block << ", line "
+       << slowest->line << ", slowest warp " << slowest->slowest_warp << "); "
+       << (a.barriers_consistent ? "every warp released after the last arrival"
+                                 : "SOME RELEASES PRECEDE THE LAST ARRIVAL")
+       << "\n";
+  }
+  if (!a.sms.empty()) {
+    std::uint32_t most = 0;
+    for (const auto& s : a.sms) most = std::max(most, s.most_at_once);
+    os << "Schedule: " << trace.block_count() << " blocks on " << a.sms.size() << " SMs over "
+       << fixed(static_cast<double>(a.kernel_end - a.kernel_start) / 1000.0, 1)
+       << " us; at most " << most << " blocks on one SM at once\n";
+  }
+}
+
+}  // namespace
+
+int record_command(const std::string& kernel, const RunArgs& args, const std::string& blocks,
+                   std::uint64_t capacity, const std::string& output) {
+  try {
+    const Variant& v = variant_or_throw(kernel);
+    const Params params = make_params(v.params, parse_assignments(args.sets), v.id);
+    const TraceOptions options = trace_options(blocks, capacity, args.seed);
+    auto device = open_device(args.device);
+    RunOptions run_options;
+    run_options.repetitions = args.reps;
+    run_options.warmup = args.warmup;
+    run_options.seed = args.seed;
+    const RunResult run = run_variant(*device, v, params, run_options);
+    if (run.status != RunStatus::Ok) {
+      error(run.error);
+      return exit_code_for(run.status);
+    }
+    const Recording rec = record_trace(*device, v, params, options);
+    if (rec.status != RunStatus::Ok) {
+      error(rec.error);
+      return exit_code_for(rec.status);
+    }
+    const analysis::Analysis a = analysis::analyze(rec.trace, analysis::model_for(rec.trace));
+
+    Session s;
+    s.created_by = std::string("threadmap-cli ") + THREADMAP_VERSION;
+    s.created_at = utc_now();
+    s.kernel_id = v.id;
+    for (const ParamSpec& p : v.params) s.params[p.name] = p.format(params.get(p.name));
+    s.device = to_json(device->info());
+    s.run = to_json(run);
+    s.trace = rec.trace;
+    s.trace_verification = {{"verified", rec.verification.verified},
+                            {"checked", rec.verification.checked},
+                            {"mismatches", rec.verification.mismatches},
+                            {"method", rec.verification.method}};
+    s.record_ms = rec.record_ms;
+    s.analysis = analysis::summary_json(rec.trace, a);
+    save_session(s, output);
+
+    print_summary(rec.trace, a, std::cout);
+    std::cout << "\nTimed run: median " << fixed(run.kernel_ms.median, 4) << " ms, "
+              << fixed(run.bandwidth_gbps, 2) << " GB/s, "
+              << (run.verification.verified ? "verified" : "NOT VERIFIED") << "; traced run "
+              << (rec.verification.verified ? "verified" : "NOT VERIFIED") << ", recorded in "
+              << fixed(rec.record_ms, 1) << " ms\nWrote " << output << " ("
+              << std::filesystem::file_size(output) << " bytes)\n";
+    if (!run.verification.verified || !rec.verification.verified) return kExitNotVerified;
+    return kExitOk;
+  } catch (const InvalidRequest& e) {
+    error(e.what());
+    return kExitInvalid;
+  } catch (const DeviceError& e) {
+    error(e.what());
+    return kExitDeviceFailure;
+  } catch (const SessionError& e) {
+    error(e.what());
+    return kExitInvalid;
+  }
+}
+
+int counters_command(const std::string& kernel, const RunArgs& args, const std::string& blocks) {
+  try {
+    const Variant& v = variant_or_throw(kernel);
+    const Params params = make_params(v.params, parse_assignments(args.sets), v.id);
+    const TraceOptions options = trace_options(blocks, 0, args.seed);
+    auto device = open_device(args.device);
+    const Recording rec = record_trace(*device, v, params, options);
+    if (rec.status != RunStatus::Ok) {
+      error(rec.error);
+      return exit_code_for(rec.status);
+    }
+    const analysis::Analysis a = analysis::analyze(rec.trace, analysis::model_for(rec.trace));
+    if (args.format == "json") {
+      json out = analysis::summary_json(rec.trace, a);
+      out["kernel_id"] = v.id;
+      out["device"] = to_json(device->info());
+      out["params"] = to_json(v, params);
+      out["verified"] = rec.verification.verified;
+      std::cout << out.dump(2) << '\n';
+    } else {
+      print_summary(rec.trace, a, std::cout);
+    }
+    if (!rec.verification.verified) {
+      error(v.id + ": the traced run's output does not match the CPU reference");
+      return kExitNotVerified;
+    }
+    return kExitOk;
+  } catch (const InvalidRequest& e) {
+    error(e.what());
+    return kExitInvalid;
+  } catch (const DeviceError& e) {
+    error(e.what());
+    return kExitDeviceFailure;
+  }
+}
+
+int show_command(const std::string& file, const std::string& format) {
+  try {
+    const Session s = load_session(file);
+    if (!s.trace) {
+      if (format == "json") std::cout << json{{"kernel_id", s.kernel_id}, {"run", s.run}}.dump(2) << '\n';
+      else std::cout << s.kernel_id << ": no trace in this session\n";
+      return kExitOk;
+    }
+    const analysis::Analysis a = analysis::analyze(*s.trace, analysis::model_for(*s.trace));
+    if (format == "json") {
+      json out = analysis::summary_json(*s.trace, a);
+      out["kernel_id"] = s.kernel_id;
+      out["created_by"] = s.created_by;
+      out["created_at"] = s.created_at;
+      out["params"] = s.params;
+      out["device"] = s.device;
+      out["run"] = s.run;
+      std::cout << out.dump(2) << '\n';
+      return kExitOk;
+    }
+    std::cout << s.kernel_id << " recorded " << s.created_at << " by " << s.created_by << " on "
+              << s.device.value("name", std::string("?")) << " (" << s.device.value("spec", std::string("?"))
+              << ")\nParameters:";
+    for (const auto& [name, value] : s.params) std::cout << ' ' << name << '=' << value;
+    std::cout << '\n';
+    if (s.run.is_object() && s.run.contains("kernel_ms"))
+      std::cout << "Timed run: median " << s.run["kernel_ms"].value("median", 0.0) << " ms, "
+                << s.run.value("bandwidth_gbps", 0.0) << " GB/s\n";
+    print_summary(*s.trace, a, std::cout);
+    return kExitOk;
+  } catch (const SessionError& e) {
+    error(e.what());
+    return kExitInvalid;
+  }
+}
+
+}  // namespace threadmap::cli

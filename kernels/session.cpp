@@ -1,0 +1,428 @@
+#include "kernels/session.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <array>
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+
+namespace threadmap {
+
+namespace {
+
+using json = nlohmann::json;
+
+constexpr const char* kFormatName = "threadmap-session";
+constexpr std::size_t kMaxDepth = 32;
+constexpr std::size_t kAccessBytes = 20;
+constexpr std::size_t kBarrierBytes = 32;
+constexpr std::size_t kScheduleBytes = 20;
+
+// Little-endian packing of the bulk records (CBOR byte strings): compact, and
+// their length alone bounds what a reader allocates.
+class Packer {
+ public:
+  template <class T>
+  void put(T v) {
+    for (std::size_t i = 0; i < sizeof(T); ++i)
+      bytes_.push_back(static_cast<std::uint8_t>(static_cast<std::uint64_t>(v) >> (8 * i)));
+  }
+  json::binary_t take() { return json::binary_t(std::move(bytes_)); }
+
+ private:
+  std::vector<std::uint8_t> bytes_;
+};
+
+class Unpacker {
+ public:
+  explicit Unpacker(const std::vector<std::uint8_t>& bytes) : bytes_(bytes) {}
+  template <class T>
+  T get() {
+    std::uint64_t v = 0;
+    for (std::size_t i = 0; i < sizeof(T); ++i) v |= std::uint64_t{bytes_[at_ + i]} << (8 * i);
+    at_ += sizeof(T);
+    return static_cast<T>(v);
+  }
+
+ private:
+  const std::vector<std::uint8_t>& bytes_;
+  std::size_t at_ = 0;
+};
+
+std::string_view space_name(Space s) { return s == Space::Shared ? "shared" : "global"; }
+
+json encode_trace(const Trace& t) {
+  Packer blocks, accesses, barriers, schedule;
+  for (std::uint32_t b : t.traced_blocks) blocks.put(b);
+  for (const Access& a : t.accesses) {
+    accesses.put(a.offset);
+    accesses.put(a.block);
+    accesses.put(a.thread);
+    accesses.put(a.line);
+    accesses.put(a.buffer);
+    accesses.put(a.size);
+    accesses.put(static_cast<std::uint8_t>((a.store ? 1 : 0) | (a.space == Space::Shared ? 2 : 0)));
+    accesses.put(std::uint8_t{0});
+  }
+  for (const BarrierEvent& e : t.barriers) {
+    barriers.put(e.block);
+    barriers.put(e.warp);
+    barriers.put(e.line);
+    barriers.put(e.arrival_rank);
+    barriers.put(e.seen_arrivals);
+    barriers.put(e.arrival);
+    barriers.put(e.release);
+  }
+  for (const BlockSchedule& s : t.schedule) {
+    schedule.put(s.start);
+    schedule.put(s.end);
+    schedule.put(s.sm);
+  }
+  json buffers = json::array();
+  for (const TracedBuffer& b : t.buffers)
+    buffers.push_back({{"name", b.name}, {"role", b.role}, {"type", element_name(b.type)}, {"bytes", b.bytes}});
+  json sites = json::array();
+  for (const AccessSite& s : t.sites)
+    sites.push_back({{"line", s.line}, {"space", space_name(s.space)}, {"store", s.store}, {"text", s.text}});
+  return {{"kernel_id", t.kernel_id},
+          {"kernel", t.kernel},
+          {"source_file", t.source_file},
+          {"backend", t.backend},
+          {"grid", t.grid},
+          {"block", t.block},
+          {"launch", t.launch},
+          {"warp_width", t.warp_width},
+          {"warp_width_assumed", t.warp_width_assumed},
+          {"schedule_clock", t.schedule_clock},
+          {"barrier_clock", t.barrier_clock},
+          {"buffers", buffers},
+          {"sites", sites},
+          {"traced_blocks", blocks.take()},
+          {"accesses", accesses.take()},
+          {"barriers", barriers.take()},
+          {"schedule", schedule.take()}};
+}
+
+// Reading: every field is looked up and type-checked; the first problem is
+// reported with its path.
+[[noreturn]] void bad(const std::string& what) { throw SessionError("not a valid session file: " + what); }
+
+const json& field(const json& object, const char* name, const std::string& where) {
+  if (!object.is_object()) bad(where + " is not a map");
+  const auto it = object.find(name);
+  if (it == object.end()) bad(where + "." + name + " is missing");
+  return *it;
+}
+
+std::string text(const json& object, const char* name, const std::string& where) {
+  const json& v = field(object, name, where);
+  if (!v.is_string()) bad(where + "." + name + " is not text");
+  return v.get<std::string>();
+}
+
+std::uint64_t number(const json& object, const char* name, const std::string& where,
+                     std::uint64_t max) {
+  const json& v = field(object, name, where);
+  if (!v.is_number_unsigned() && !(v.is_number_integer() && v.get<std::int64_t>() >= 0))
+    bad(where + "." + name + " is not a whole number");
+  const std::uint64_t n = v.get<std::uint64_t>();
+  if (n > max) bad(where + "." + name + " = " + std::to_string(n) + " is over the limit of " + std::to_string(max));
+  return n;
+}
+
+bool flag(const json& object, const char* name, const std::string& where) {
+  const json& v = field(object, name, where);
+  if (!v.is_boolean()) bad(where + "." + name + " is not true/false");
+  return v.get<bool>();
+}
+
+const std::vector<std::uint8_t>& blob(const json& object, const char* name, const std::string& where,
+                                      std::size_t record, std::uint64_t max_records) {
+  const json& v = field(object, name, where);
+  if (!v.is_binary()) bad(where + "." + name + " is not a byte string");
+  const auto& bytes = v.get_binary();
+  if (bytes.size() % record != 0)
+    bad(where + "." + name + " holds " + std::to_string(bytes.size()) + " bytes, not a whole number of " +
+        std::to_string(record) + "-byte records");
+  if (bytes.size() / record > max_records)
+    bad(where + "." + name + " holds " + std::to_string(bytes.size() / record) + " records, over the limit of " +
+        std::to_string(max_records));
+  return bytes;
+}
+
+std::array<std::uint32_t, 3> dims(const json& object, const char* name, const std::string& where,
+                                  std::uint32_t max) {
+  const json& v = field(object, name, where);
+  if (!v.is_array() || v.size() != 3) bad(where + "." + name + " is not three numbers");
+  std::array<std::uint32_t, 3> d{};
+  for (std::size_t i = 0; i < 3; ++i) {
+    if (!v[i].is_number_unsigned() || v[i].get<std::uint64_t>() == 0 || v[i].get<std::uint64_t>() > max)
+      bad(where + "." + name + "[" + std::to_string(i) + "] is not a number from 1 to " + std::to_string(max));
+    d[i] = static_cast<std::uint32_t>(v[i].get<std::uint64_t>());
+  }
+  return d;
+}
+
+Trace decode_trace(const json& j) {
+  const std::string w = "trace";
+  Trace t;
+  t.kernel_id = text(j, "kernel_id", w);
+  t.kernel = text(j, "kernel", w);
+  t.source_file = text(j, "source_file", w);
+  t.backend = text(j, "backend", w);
+  t.grid = dims(j, "grid", w, 0x7fffffffu);
+  t.block = dims(j, "block", w, 4096);
+  const std::uint64_t blocks = std::uint64_t{t.grid[0]} * t.grid[1] * t.grid[2];
+  if (blocks > 0x7fffffffu) bad("trace.grid has " + std::to_string(blocks) + " blocks, over the limit");
+  const std::uint64_t threads = std::uint64_t{t.block[0]} * t.block[1] * t.block[2];
+  if (threads > 4096) bad("trace.block has " + std::to_string(threads) + " threads, over 4096");
+  t.launch = static_cast<int>(number(j, "launch", w, 64));
+  t.warp_width = static_cast<std::uint32_t>(number(j, "warp_width", w, 64));
+  if (t.warp_width == 0) bad("trace.warp_width is 0");
+  t.warp_width_assumed = flag(j, "warp_width_assumed", w);
+  t.schedule_clock = text(j, "schedule_clock", w);
+  t.barrier_clock = text(j, "barrier_clock", w);
+
+  const json& buffers = field(j, "buffers", w);
+  if (!buffers.is_array() || buffers.size() > 255) bad("trace.buffers is not a list of at most 255");
+  for (const json& b : buffers) {
+    TracedBuffer tb;
+    tb.name = text(b, "name", "trace.buffers[]");
+    tb.role = text(b, "role", "trace.buffers[]");
+    const auto type = parse_element_type(text(b, "type", "trace.buffers[]"));
+    if (!type) bad("trace.buffers[].type is not int, float or double");
+    tb.type = *type;
+    tb.bytes = number(b, "bytes", "trace.buffers[]", std::uint64_t{1} << 40);
+    t.buffers.push_back(std::move(tb));
+  }
+  const json& sites = field(j, "sites", w);
+  if (!sites.is_array() || sites.size() > 65536) bad("trace.sites is not a list");
+  for (const json& s : sites) {
+    AccessSite site;
+    site.line = static_cast<std::uint16_t>(number(s, "line", "trace.sites[]", 65535));
+    const std::string space = text(s, "space", "trace.sites[]");
+    if (space != "global" && space != "shared") bad("trace.sites[].space is not global or shared");
+    site.space = space == "shared" ? Space::Shared : Space::Global;
+    site.store = flag(s, "store", "trace.sites[]");
+    site.text = text(s, "text", "trace.sites[]");
+    t.sites.push_back(std::move(site));
+  }
+
+  const auto& traced = blob(j, "traced_blocks", w, 4, blocks);
+  Unpacker tb(traced);
+  for (std::size_t i = 0; i < traced.size() / 4; ++i) {
+    const auto b = tb.get<std::uint32_t>();
+    if (b >= blocks) bad("trace.traced_blocks names block " + std::to_string(b) + " of " + std::to_string(blocks));
+    if (!t.traced_blocks.empty() && b <= t.traced_blocks.back()) bad("trace.traced_blocks is not ascending");
+    t.traced_blocks.push_back(b);
+  }
+  auto is_traced = [&](std::uint32_t b) {
+    return std::binary_search(t.traced_blocks.begin(), t.traced_blocks.end(), b);
+  };
+
+  const auto& accesses = blob(j, "accesses", w, kAccessBytes, kMaxTraceRecords);
+  Unpacker ac(accesses);
+  t.accesses.reserve(accesses.size() / kAccessBytes);
+  for (std::size_t i = 0; i < accesses.size() / kAccessBytes; ++i) {
+    Access a;
+    a.offset = ac.get<std::uint64_t>();
+    a.block = ac.get<std::uint32_t>();
+    a.thread = ac.get<std::uint16_t>();
+    a.line = ac.get<std::uint16_t>();
+    a.buffer = ac.get<std::uint8_t>();
+    a.size = ac.get<std::uint8_t>();
+    const auto flags = ac.get<std::uint8_t>();
+    ac.get<std::uint8_t>();
+    a.store = flags & 1;
+    a.space = (flags & 2) ? Space::Shared : Space::Global;
+    const std::string at = "trace.accesses[" + std::to_string(i) + "]";
+    if (!is_traced(a.block)) bad(at + " names block " + std::to_string(a.block) + ", which was not traced");
+    if (a.thread >= threads) bad(at + " names thread " + std::to_string(a.thread) + " of " + std::to_string(threads));
+    if (a.size == 0 || a.size > 16 || (a.size & (a.size - 1))) bad(at + " has size " + std::to_string(a.size));
+    if (a.space == Space::Global) {
+      if (a.buffer >= t.buffers.size()) bad(at + " names buffer " + std::to_string(a.buffer));
+      if (a.offset > t.buffers[a.buffer].bytes || t.buffers[a.buffer].bytes - a.offset < a.size)
+        bad(at + " is outside buffer " + t.buffers[a.buffer].name);
+    } else if (a.offset > (std::uint64_t{1} << 32)) {
+      bad(at + " is beyond any shared window");
+    }
+    t.accesses.push_back(a);
+  }
+
+  const std::uint64_t warps = (threads + t.warp_width - 1) / t.warp_width;
+  const auto& barriers = blob(j, "barriers", w, kBarrierBytes, kMaxTraceRecords);
+  Unpacker ba(barriers);
+  for (std::size_t i = 0; i < barriers.size() / kBarrierBytes; ++i) {
+    BarrierEvent e;
+    e.block = ba.get<std::uint32_t>();
+    e.warp = ba.get<std::uint16_t>();
+    e.line = ba.get<std::uint16_t>();
+    e.arrival_rank = ba.get<std::uint32_t>();
+    e.seen_arrivals = ba.get<std::uint32_t>();
+    e.arrival = ba.get<std::uint64_t>();
+    e.release = ba.get<std::uint64_t>();
+    const std::string at = "trace.barriers[" + std::to_string(i) + "]";
+    if (!is_traced(e.block)) bad(at + " names block " + std::to_string(e.block) + ", which was not traced");
+    if (e.warp >= warps) bad(at + " names warp " + std::to_string(e.warp) + " of " + std::to_string(warps));
+    t.barriers.push_back(e);
+  }
+
+  const auto& schedule = blob(j, "schedule", w, kScheduleBytes, blocks);
+  if (schedule.size() / kScheduleBytes != blocks)
+    bad("trace.schedule has " + std::to_string(schedule.size() / kScheduleBytes) + " blocks, the grid " +
+        std::to_string(blocks));
+  Unpacker sc(schedule);
+  t.schedule.reserve(blocks);
+  for (std::uint64_t b = 0; b < blocks; ++b) {
+    BlockSchedule s;
+    s.start = sc.get<std::uint64_t>();
+    s.end = sc.get<std::uint64_t>();
+    s.sm = sc.get<std::uint32_t>();
+    t.schedule.push_back(s);
+  }
+  return t;
+}
+
+// nlohmann's CBOR reader recurses once per nesting level; this handler stops
+// a hostile file's deep nesting before the stack does.
+class BoundedSax : public nlohmann::detail::json_sax_dom_parser<json> {
+  using Base = nlohmann::detail::json_sax_dom_parser<json>;
+
+ public:
+  explicit BoundedSax(json& result) : Base(result, false) {}
+  bool start_object(std::size_t n) { return ++depth_ <= kMaxDepth && Base::start_object(n); }
+  bool end_object() { --depth_; return Base::end_object(); }
+  bool start_array(std::size_t n) { return ++depth_ <= kMaxDepth && Base::start_array(n); }
+  bool end_array() { --depth_; return Base::end_array(); }
+  bool parse_error(std::size_t position, const std::string& token, const nlohmann::detail::exception& e) {
+    message_ = e.what();
+    return Base::parse_error(position, token, e);
+  }
+  bool too_deep() const { return depth_ > kMaxDepth; }
+  const std::string& message() const { return message_; }
+
+ private:
+  std::size_t depth_ = 0;
+  std::string message_;
+};
+
+std::string errno_text() { return std::strerror(errno); }
+
+}  // namespace
+
+std::vector<std::uint8_t> encode_session(const Session& s) {
+  json j = {{"format", kFormatName},
+            {"version", kSessionVersion},
+            {"created_by", s.created_by},
+            {"created_at", s.created_at},
+            {"kernel_id", s.kernel_id},
+            {"params", s.params},
+            {"device", s.device},
+            {"run", s.run},
+            {"trace", s.trace ? encode_trace(*s.trace) : json(nullptr)},
+            {"trace_verification", s.trace_verification},
+            {"record_ms", s.record_ms},
+            {"analysis", s.analysis}};
+  return json::to_cbor(j);
+}
+
+Session decode_session(std::span<const std::uint8_t> bytes) {
+  if (bytes.size() > kMaxSessionBytes)
+    throw SessionError("the file is " + std::to_string(bytes.size()) + " bytes, over the limit of " +
+                       std::to_string(kMaxSessionBytes));
+  json j;
+  BoundedSax sax(j);
+  bool parsed = false;
+  try {
+    parsed = json::sax_parse(bytes.begin(), bytes.end(), &sax, json::input_format_t::cbor, true);
+  } catch (const json::exception& e) {
+    throw SessionError(std::string("not a ThreadMap session file (CBOR): ") + e.what());
+  }
+  if (sax.too_deep()) throw SessionError("not a valid session file: nested deeper than " + std::to_string(kMaxDepth) + " levels");
+  if (!parsed || sax.is_errored())
+    throw SessionError("not a ThreadMap session file (truncated or corrupt CBOR" +
+                       (sax.message().empty() ? std::string(")") : "): " + sax.message()));
+  if (!j.is_object() || !j.contains("format") || j["format"] != kFormatName)
+    throw SessionError("not a ThreadMap session file (no \"format\": \"threadmap-session\")");
+  const std::uint64_t version = number(j, "version", "session", 1u << 20);
+  if (version != kSessionVersion)
+    throw SessionError("session format version " + std::to_string(version) + " (this ThreadMap reads version " +
+                       std::to_string(kSessionVersion) + ")");
+  try {
+    Session s;
+    s.created_by = text(j, "created_by", "session");
+    s.created_at = text(j, "created_at", "session");
+    s.kernel_id = text(j, "kernel_id", "session");
+    const json& params = field(j, "params", "session");
+    if (!params.is_object()) bad("session.params is not a map");
+    for (const auto& [name, value] : params.items()) {
+      if (!value.is_string()) bad("session.params." + name + " is not text");
+      s.params[name] = value.get<std::string>();
+    }
+    s.device = field(j, "device", "session");
+    s.run = field(j, "run", "session");
+    const json& trace = field(j, "trace", "session");
+    if (!trace.is_null()) s.trace = decode_trace(trace);
+    s.trace_verification = field(j, "trace_verification", "session");
+    const json& ms = field(j, "record_ms", "session");
+    if (!ms.is_number()) bad("session.record_ms is not a number");
+    s.record_ms = ms.get<double>();
+    s.analysis = field(j, "analysis", "session");
+    return s;
+  } catch (const json::exception& e) {
+    throw SessionError(std::string("not a valid session file: ") + e.what());
+  }
+}
+
+void save_session(const Session& session, const std::filesystem::path& path) {
+  const std::vector<std::uint8_t> bytes = encode_session(session);
+  const std::filesystem::path temp = path.string() + ".tmp-" + std::to_string(::getpid());
+  const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) throw SessionError("cannot write " + temp.string() + ": " + errno_text());
+  std::size_t written = 0;
+  while (written < bytes.size()) {
+    const ssize_t n = ::write(fd, bytes.data() + written, bytes.size() - written);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      const std::string why = errno_text();
+      ::close(fd);
+      ::unlink(temp.c_str());
+      throw SessionError("cannot write " + temp.string() + ": " + why);
+    }
+    written += static_cast<std::size_t>(n);
+  }
+  if (::fsync(fd) != 0 || ::close(fd) != 0) {
+    const std::string why = errno_text();
+    ::unlink(temp.c_str());
+    throw SessionError("cannot write " + temp.string() + ": " + why);
+  }
+  if (::rename(temp.c_str(), path.c_str()) != 0) {
+    const std::string why = errno_text();
+    ::unlink(temp.c_str());
+    throw SessionError("cannot replace " + path.string() + ": " + why);
+  }
+}
+
+Session load_session(const std::filesystem::path& path) {
+  std::error_code ec;
+  const auto size = std::filesystem::file_size(path, ec);
+  if (ec) throw SessionError("cannot open " + path.string() + ": " + ec.message());
+  if (size > kMaxSessionBytes)
+    throw SessionError(path.string() + " is " + std::to_string(size) + " bytes, over the limit of " +
+                       std::to_string(kMaxSessionBytes) + " for a session file");
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw SessionError("cannot open " + path.string() + ": " + errno_text());
+  std::vector<std::uint8_t> bytes(size);
+  in.read(reinterpret_cast<char*>(bytes.data()), static_cast<std::streamsize>(size));
+  if (static_cast<std::uint64_t>(in.gcount()) != size) throw SessionError("cannot read all of " + path.string());
+  try {
+    return decode_session(bytes);
+  } catch (const SessionError& e) {
+    throw SessionError(path.string() + ": " + e.what());
+  }
+}
+
+}  // namespace threadmap

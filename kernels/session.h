@@ -1,0 +1,52 @@
+#pragma once
+// Session files: one recorded run (device, parameters, timings, verification,
+// trace, schedule and the analysis summary) in one versioned CBOR file
+// (docs/session-format.md). Written atomically; a truncated, corrupt or
+// hostile file is refused with a message, and nothing it claims (counts,
+// sizes, nesting) makes the loader allocate more than the file's own size.
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "kernels/trace.h"
+
+namespace threadmap {
+
+class SessionError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+inline constexpr int kSessionVersion = 1;
+inline constexpr std::uint64_t kMaxSessionBytes = std::uint64_t{1} << 30;
+
+struct Session {
+  std::string created_by;                     // "threadmap-cli 0.1.0"
+  std::string created_at;                     // UTC, ISO 8601
+  std::string kernel_id;
+  std::map<std::string, std::string> params;  // NAME -> VALUE, as --set takes them
+  nlohmann::json device;                      // to_json(DeviceInfo)
+  nlohmann::json run;                         // to_json(RunResult), or null when not timed
+  std::optional<Trace> trace;
+  nlohmann::json trace_verification;          // the traced run's output check
+  double record_ms = 0;
+  nlohmann::json analysis;                    // summary saved with it (recomputed on load by readers)
+};
+
+std::vector<std::uint8_t> encode_session(const Session& session);
+// Throws SessionError naming what is wrong.
+Session decode_session(std::span<const std::uint8_t> bytes);
+
+// Temp file in the same folder, flushed to disk, then renamed over `path`:
+// a crash leaves the old file or the new one, never half of one.
+void save_session(const Session& session, const std::filesystem::path& path);
+Session load_session(const std::filesystem::path& path);
+
+}  // namespace threadmap

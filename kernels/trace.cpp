@@ -1,0 +1,309 @@
+#include "kernels/trace.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <new>
+#include <set>
+#include <sstream>
+
+#include "kernels/error.h"
+#include "kernels/runner.h"
+#include "kernels/sources.h"
+#include "kernels/trace_format.h"
+
+namespace threadmap {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// Where each section of the trace buffer starts, in 32-bit words.
+struct Layout {
+  std::uint32_t blocks = 0;
+  std::uint64_t bitmap = TM_HEADER_WORDS;
+  std::uint64_t schedule = 0;
+  std::uint64_t barriers = 0;
+  std::uint64_t accesses = 0;
+  std::uint64_t barrier_capacity = 0;
+  std::uint64_t access_capacity = 0;
+  std::uint64_t words = 0;
+
+  Layout(std::uint32_t block_count, std::uint64_t barrier_cap, std::uint64_t access_cap)
+      : blocks(block_count), barrier_capacity(barrier_cap), access_capacity(access_cap) {
+    auto even = [](std::uint64_t w) { return (w + 1) & ~std::uint64_t{1}; };  // 8-byte aligned
+    schedule = even(bitmap + (blocks + 31) / 32);
+    barriers = schedule + std::uint64_t{blocks} * TM_SCHEDULE_WORDS;
+    accesses = even(barriers + barrier_capacity * TM_BARRIER_WORDS);
+    words = accesses + access_capacity * TM_ACCESS_WORDS;
+  }
+};
+
+std::string hex(std::uint64_t v) {
+  std::ostringstream os;
+  os << "0x" << std::hex << v;
+  return os.str();
+}
+
+std::string_view role_name(BufferRole r) {
+  switch (r) {
+    case BufferRole::Input: return "input";
+    case BufferRole::Output: return "output";
+    case BufferRole::Scratch: return "scratch";
+  }
+  return "input";
+}
+
+std::uint64_t word64(const std::vector<std::uint32_t>& w, std::uint64_t at) {
+  return std::uint64_t{w[at]} | (std::uint64_t{w[at + 1]} << 32);
+}
+
+std::string trim(std::string_view s) {
+  const auto first = s.find_first_not_of(" \t\r");
+  if (first == std::string_view::npos) return {};
+  const auto last = s.find_last_not_of(" \t\r");
+  return std::string(s.substr(first, last - first + 1));
+}
+
+}  // namespace
+
+std::vector<std::uint32_t> default_traced_blocks(const std::array<std::uint32_t, 3>& grid) {
+  std::set<std::uint32_t> chosen;
+  const std::uint32_t gx = grid[0], gy = grid[1];
+  for (std::uint32_t y = 0; y < std::min<std::uint32_t>(gy, 2); ++y)
+    for (std::uint32_t x = 0; x < std::min<std::uint32_t>(gx, 2); ++x) chosen.insert(x + gx * y);
+  // A one-dimensional grid: its first four blocks.
+  for (std::uint32_t b = 0; gy == 1 && b < std::min<std::uint32_t>(gx, 4); ++b) chosen.insert(b);
+  return {chosen.begin(), chosen.end()};
+}
+
+std::string source_file_for(const Variant& variant, std::string_view backend) {
+  return variant.source + (backend == "cuda" ? ".cu" : ".cl");
+}
+
+std::string source_line(std::string_view source_file, std::uint32_t line) {
+  const std::string_view text = embedded_source(source_file);
+  std::uint32_t current = 1;
+  std::size_t begin = 0;
+  while (current < line) {
+    const std::size_t nl = text.find('\n', begin);
+    if (nl == std::string_view::npos) return {};
+    begin = nl + 1;
+    ++current;
+  }
+  if (line == 0 || begin >= text.size()) return {};
+  const std::size_t end = text.find('\n', begin);
+  return trim(text.substr(begin, end == std::string_view::npos ? text.size() - begin : end - begin));
+}
+
+Recording record_trace(Device& device, const Variant& variant, const Params& params,
+                       const TraceOptions& options) {
+  Recording rec;
+  const auto started = Clock::now();
+  Trace& t = rec.trace;
+  try {
+    const DeviceInfo& info = device.info();
+    Workload w = variant.build(variant, params, options.seed);
+    validate_launch(variant, params, w, info);
+
+    LaunchCmd traced = w.launches.front();
+    traced.program.defines.emplace_back(std::string(kTraceDefine), 1);
+    traced.args.push_back(BufferArg{static_cast<int>(w.buffers.size())});
+    std::vector<LaunchCmd> launches = w.launches;
+    launches.front() = traced;
+    for (const LaunchCmd& l : launches) device.prepare(l);
+
+    t.kernel_id = variant.id;
+    t.kernel = traced.kernel;
+    t.backend = info.backend;
+    t.source_file = source_file_for(variant, info.backend);
+    for (int d = 0; d < 3; ++d) {
+      if (traced.groups[d] > 0xffffffffu) throw InvalidRequest(variant.id + ": grid too large to trace");
+      t.grid[d] = static_cast<std::uint32_t>(traced.groups[d]);
+      t.block[d] = static_cast<std::uint32_t>(traced.group_size[d]);
+    }
+    const bool cuda = info.backend == "cuda";
+    t.warp_width = info.warp_width > 0 ? static_cast<std::uint32_t>(info.warp_width) : 32;
+    t.warp_width_assumed = info.warp_width <= 0;
+    t.schedule_clock = cuda ? "globaltimer ns" : "order";
+    t.barrier_clock = cuda ? "clock64 cycles" : "order";
+
+    const std::uint32_t blocks = t.block_count();
+    if (options.all_blocks) {
+      t.traced_blocks.resize(blocks);
+      for (std::uint32_t b = 0; b < blocks; ++b) t.traced_blocks[b] = b;
+    } else {
+      t.traced_blocks = options.blocks.empty() ? default_traced_blocks(t.grid) : options.blocks;
+      std::sort(t.traced_blocks.begin(), t.traced_blocks.end());
+      t.traced_blocks.erase(std::unique(t.traced_blocks.begin(), t.traced_blocks.end()),
+                            t.traced_blocks.end());
+      for (std::uint32_t b : t.traced_blocks)
+        if (b >= blocks)
+          throw InvalidRequest(variant.id + ": block " + std::to_string(b) +
+                               " is outside the grid of " + std::to_string(blocks) + " blocks (" +
+                               std::to_string(t.grid[0]) + " x " + std::to_string(t.grid[1]) +
+                               "); blocks are numbered x + " + std::to_string(t.grid[0]) + " * y");
+    }
+
+    std::vector<std::unique_ptr<DeviceBuffer>> owned;
+    std::vector<DeviceBuffer*> buffers;
+    std::vector<std::uint64_t> bases;
+    for (HostBuffer& b : w.buffers) {
+      materialize(b);
+      owned.push_back(device.allocate(b.data.size()));
+      buffers.push_back(owned.back().get());
+      bases.push_back(device.device_address(*owned.back()));
+      t.buffers.push_back({b.name, std::string(role_name(b.role)), b.type, b.bytes()});
+    }
+
+    // One traced run: fresh inputs and poisoned outputs, the trace buffer
+    // initialised, the launches, the trace read back.
+    auto run_traced = [&](const Layout& layout) {
+      const std::uint64_t bytes = layout.words * 4;
+      if (info.max_allocation_bytes && bytes > info.max_allocation_bytes)
+        throw InvalidRequest(variant.id + ": the trace needs " + std::to_string(bytes) +
+                             " bytes, more than the largest allocation on " + info.name +
+                             "; trace fewer blocks");
+      std::vector<std::uint32_t> words(layout.words, 0);
+      words[TM_H_VERSION] = TM_FORMAT_VERSION;
+      words[TM_H_ACCESS_CAPACITY] = static_cast<std::uint32_t>(layout.access_capacity);
+      words[TM_H_BARRIER_CAPACITY] = static_cast<std::uint32_t>(layout.barrier_capacity);
+      words[TM_H_BLOCKS] = blocks;
+      words[TM_H_WARP] = t.warp_width;
+      words[TM_H_BITMAP] = static_cast<std::uint32_t>(layout.bitmap);
+      words[TM_H_SCHEDULE] = static_cast<std::uint32_t>(layout.schedule);
+      words[TM_H_BARRIERS] = static_cast<std::uint32_t>(layout.barriers);
+      words[TM_H_ACCESSES] = static_cast<std::uint32_t>(layout.accesses);
+      for (std::uint32_t b : t.traced_blocks) words[layout.bitmap + b / 32] |= 1u << (b % 32);
+      if (cuda)  // the start is a minimum over warps
+        for (std::uint32_t b = 0; b < blocks; ++b) {
+          words[layout.schedule + std::uint64_t{b} * TM_SCHEDULE_WORDS + TM_S_START] = 0xffffffffu;
+          words[layout.schedule + std::uint64_t{b} * TM_SCHEDULE_WORDS + TM_S_START + 1] =
+              0xffffffffu;
+        }
+      auto trace_buffer = device.allocate(bytes);
+      device.write(*trace_buffer, words.data(), bytes);
+      for (std::size_t i = 0; i < w.buffers.size(); ++i) {
+        if (w.buffers[i].role == BufferRole::Output) materialize(w.buffers[i]);
+        device.write(*buffers[i], w.buffers[i].data.data(), w.buffers[i].data.size());
+      }
+      std::vector<DeviceBuffer*> with_trace = buffers;
+      with_trace.push_back(trace_buffer.get());
+      device.execute(launches, with_trace);
+      device.read(*trace_buffer, words.data(), bytes);
+      return words;
+    };
+
+    // First run: no room for records, only the counts.
+    const std::vector<std::uint32_t> counted = run_traced(Layout(blocks, 0, 0));
+    const std::uint64_t needed = counted[TM_H_ACCESS_COUNT];
+    const std::uint64_t barrier_needed = counted[TM_H_BARRIER_COUNT];
+    if (needed > kMaxTraceRecords)
+      throw InvalidRequest(variant.id + ": tracing " + std::to_string(t.traced_blocks.size()) +
+                           " blocks makes " + std::to_string(needed) +
+                           " access records, more than the limit of " +
+                           std::to_string(kMaxTraceRecords) + "; trace fewer blocks");
+    const std::uint64_t capacity = options.capacity ? options.capacity : needed;
+    const Layout layout(blocks, barrier_needed, std::min(capacity, kMaxTraceRecords));
+    const std::vector<std::uint32_t> words = run_traced(layout);
+
+    const std::uint64_t attempts = words[TM_H_ACCESS_COUNT];
+    if (attempts > layout.access_capacity)
+      throw InvalidRequest(variant.id + ": trace buffer overflow: room for " +
+                           std::to_string(layout.access_capacity) + " access records, the kernel made " +
+                           std::to_string(attempts) + "; raise the capacity or trace fewer blocks");
+    if (words[TM_H_BARRIER_COUNT] > layout.barrier_capacity)
+      throw DeviceError(variant.id + ": the traced run made " +
+                        std::to_string(words[TM_H_BARRIER_COUNT]) + " barrier records, the " +
+                        "counting run " + std::to_string(layout.barrier_capacity));
+
+    // Decode. Every record is checked against the launch: a record outside
+    // it means the hooks are wrong, and the trace is refused.
+    std::vector<bool> traced_bit(blocks, false);
+    for (std::uint32_t b : t.traced_blocks) traced_bit[b] = true;
+    const std::uint32_t threads = t.threads_per_block();
+    t.accesses.reserve(attempts);
+    for (std::uint64_t i = 0; i < attempts; ++i) {
+      const std::uint32_t* r = &words[layout.accesses + i * TM_ACCESS_WORDS];
+      const std::uint32_t flags = r[TM_A_ADDRESS_HI] >> 24;
+      const std::uint64_t address =
+          std::uint64_t{r[TM_A_ADDRESS_LO]} | (std::uint64_t{r[TM_A_ADDRESS_HI] & 0xffffffu} << 32);
+      Access a;
+      a.block = r[TM_A_BLOCK];
+      a.thread = static_cast<std::uint16_t>(r[TM_A_THREAD_LINE] & 0xffffu);
+      a.line = static_cast<std::uint16_t>(r[TM_A_THREAD_LINE] >> 16);
+      a.store = flags & TM_F_STORE;
+      a.space = (flags & TM_F_SHARED) ? Space::Shared : Space::Global;
+      a.size = static_cast<std::uint8_t>(1u << ((flags >> TM_F_SIZE_SHIFT) & TM_F_SIZE_MASK));
+      if (a.block >= blocks || !traced_bit[a.block] || a.thread >= threads)
+        throw DeviceError(variant.id + ": trace record " + std::to_string(i) + " names block " +
+                          std::to_string(a.block) + ", thread " + std::to_string(a.thread) +
+                          ", which were not traced");
+      if (a.space == Space::Shared) {
+        a.offset = address;
+      } else {
+        bool found = false;
+        for (std::size_t k = 0; k < bases.size() && !found; ++k)
+          if (address >= bases[k] && address + a.size <= bases[k] + w.buffers[k].bytes()) {
+            a.buffer = static_cast<std::uint8_t>(k);
+            a.offset = address - bases[k];
+            found = true;
+          }
+        if (!found)
+          throw DeviceError(variant.id + ": traced access at line " + std::to_string(a.line) +
+                            " to address " + hex(address) + " is in no buffer of the launch");
+      }
+      t.accesses.push_back(a);
+    }
+
+    for (std::uint64_t i = 0; i < words[TM_H_BARRIER_COUNT]; ++i) {
+      const std::uint64_t at = layout.barriers + i * TM_BARRIER_WORDS;
+      BarrierEvent e;
+      e.block = words[at + TM_B_BLOCK];
+      e.warp = static_cast<std::uint16_t>(words[at + TM_B_WARP_LINE] & 0xffffu);
+      e.line = static_cast<std::uint16_t>(words[at + TM_B_WARP_LINE] >> 16);
+      e.arrival_rank = words[at + TM_B_ARRIVAL_RANK];
+      e.seen_arrivals = words[at + TM_B_RELEASE_RANK];
+      e.arrival = word64(words, at + TM_B_ARRIVAL);
+      e.release = word64(words, at + TM_B_RELEASE);
+      if (e.block >= blocks || !traced_bit[e.block])
+        throw DeviceError(variant.id + ": barrier record " + std::to_string(i) +
+                          " names block " + std::to_string(e.block) + ", which was not traced");
+      t.barriers.push_back(e);
+    }
+
+    t.schedule.resize(blocks);
+    for (std::uint32_t b = 0; b < blocks; ++b) {
+      const std::uint64_t at = layout.schedule + std::uint64_t{b} * TM_SCHEDULE_WORDS;
+      t.schedule[b].start = word64(words, at + TM_S_START);
+      t.schedule[b].end = word64(words, at + TM_S_END);
+      t.schedule[b].sm = cuda ? words[at + TM_S_SM] : kNoSm;
+    }
+
+    std::set<std::tuple<std::uint16_t, Space, bool>> sites;
+    for (const Access& a : t.accesses) sites.insert({a.line, a.space, a.store});
+    for (const auto& [line, space, store] : sites)
+      t.sites.push_back({line, space, store, source_line(t.source_file, line)});
+
+    for (std::size_t i = 0; i < w.buffers.size(); ++i)
+      if (w.buffers[i].role == BufferRole::Output)
+        device.read(*buffers[i], w.buffers[i].data.data(), w.buffers[i].data.size());
+    rec.verification = w.verify(w.buffers);
+  } catch (const InvalidRequest& e) {
+    rec.status = RunStatus::Invalid;
+    rec.error = e.what();
+  } catch (const Unavailable& e) {
+    rec.status = RunStatus::Unavailable;
+    rec.error = e.what();
+  } catch (const DeviceError& e) {
+    rec.status = RunStatus::DeviceFailure;
+    rec.error = e.what();
+  } catch (const std::bad_alloc&) {
+    rec.status = RunStatus::Invalid;
+    rec.error = variant.id + ": the host ran out of memory for the trace";
+  }
+  rec.record_ms = std::chrono::duration<double, std::milli>(Clock::now() - started).count();
+  return rec;
+}
+
+}  // namespace threadmap

@@ -1,0 +1,127 @@
+#pragma once
+// What the real kernel did. The traced build of a variant's kernel text (the
+// same source, trace hooks on: cl/trace.clh, cuda/trace.cuh) runs once on the
+// device; it records, for the blocks asked for, every global and shared load
+// and store in the order the device executed them, each warp's arrival at
+// each barrier, and for every block of the grid when it ran and where. The
+// host only decodes what the device wrote (trace_format.h); nothing here is
+// computed on the CPU in the device's place.
+#include <array>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "kernels/catalog.h"
+#include "kernels/device.h"
+#include "kernels/runner.h"
+#include "kernels/workload.h"
+
+namespace threadmap {
+
+enum class Space : std::uint8_t { Global, Shared };
+
+// One load or store by one thread, in the order the device executed them.
+struct Access {
+  std::uint64_t offset = 0;  // global: bytes from the start of `buffer`;
+                             // shared: bytes into the block's shared window (what the banks see)
+  std::uint32_t block = 0;   // linear block id: x + gx * (y + gy * z)
+  std::uint16_t thread = 0;  // linear thread id in the block: x + bx * (y + by * z)
+  std::uint16_t line = 0;    // source line of the access site
+  std::uint8_t buffer = 0;   // global: index into Trace::buffers; shared: 0
+  std::uint8_t size = 0;     // bytes
+  bool store = false;
+  Space space = Space::Global;
+};
+
+// One warp's arrival at one barrier.
+struct BarrierEvent {
+  std::uint32_t block = 0;
+  std::uint16_t warp = 0;
+  std::uint16_t line = 0;
+  std::uint32_t arrival_rank = 0;   // order of arrival within the block, over all its barriers
+  std::uint32_t seen_arrivals = 0;  // arrivals the warp saw once released (>= all of them)
+  std::uint64_t arrival = 0;        // Trace::barrier_clock units; 0 where there is no clock
+  std::uint64_t release = 0;
+};
+
+// Every block of the grid, traced or not.
+struct BlockSchedule {
+  std::uint64_t start = 0;  // Trace::schedule_clock units
+  std::uint64_t end = 0;
+  std::uint32_t sm = 0;     // kNoSm where the device has no id to read
+};
+inline constexpr std::uint32_t kNoSm = 0xffffffffu;
+
+struct TracedBuffer {
+  std::string name;        // the workload's name: "a", "trA", "out", ...
+  std::string role;        // input, output, scratch
+  ElementType type = ElementType::Int;
+  std::uint64_t bytes = 0;
+};
+
+// A source line with trace hooks, as the learner reads it.
+struct AccessSite {
+  std::uint16_t line = 0;
+  Space space = Space::Global;
+  bool store = false;
+  std::string text;  // the source line, trimmed
+};
+
+struct Trace {
+  std::string kernel_id;     // catalog id
+  std::string kernel;        // function name
+  std::string source_file;   // "transpose.cu" / "transpose.cl": what `line` refers to
+  std::string backend;
+  std::array<std::uint32_t, 3> grid{1, 1, 1};   // blocks per dimension of the traced launch
+  std::array<std::uint32_t, 3> block{1, 1, 1};  // threads per block dimension
+  int launch = 0;                     // which launch of the workload (reductions have several)
+  std::uint32_t warp_width = 32;      // lanes per warp the per-warp records used
+  bool warp_width_assumed = false;    // the device did not say; 32 was used
+  std::string schedule_clock;         // "globaltimer ns" or "order"
+  std::string barrier_clock;          // "clock64 cycles" or "order"
+  std::vector<std::uint32_t> traced_blocks;  // sorted
+  std::vector<TracedBuffer> buffers;
+  std::vector<AccessSite> sites;
+  std::vector<Access> accesses;
+  std::vector<BarrierEvent> barriers;
+  std::vector<BlockSchedule> schedule;  // one per block of the grid
+
+  std::uint32_t block_count() const { return grid[0] * grid[1] * grid[2]; }
+  std::uint32_t threads_per_block() const { return block[0] * block[1] * block[2]; }
+};
+
+struct TraceOptions {
+  std::vector<std::uint32_t> blocks;  // linear block ids; empty: default_traced_blocks()
+  bool all_blocks = false;
+  // Access records the buffer holds; 0: count them in a first run and size
+  // the buffer exactly. A smaller capacity is an overflow, reported as an error.
+  std::uint64_t capacity = 0;
+  std::uint64_t seed = 20261122;
+};
+
+// The most access records one recording may hold (16 bytes each on the device).
+inline constexpr std::uint64_t kMaxTraceRecords = std::uint64_t{1} << 26;
+
+struct Recording {
+  RunStatus status = RunStatus::Ok;
+  std::string error;  // set unless status is Ok
+  Trace trace;
+  Verification verification;  // the traced run's output, checked like any other
+  double record_ms = 0;       // host wall clock: buffers, traced runs, read back, decode
+};
+
+// A few blocks that show a kernel's pattern: the first two of the first two
+// rows of the grid (a transpose's block swap needs (1,0) and (0,1)).
+std::vector<std::uint32_t> default_traced_blocks(const std::array<std::uint32_t, 3>& grid);
+
+Recording record_trace(Device& device, const Variant& variant, const Params& params,
+                       const TraceOptions& options);
+
+// The trimmed text of a 1-based line of an embedded kernel source ("" if none).
+std::string source_line(std::string_view source_file, std::uint32_t line);
+
+// "transpose.cu" / "transpose.cl": the file a backend's traces refer to.
+std::string source_file_for(const Variant& variant, std::string_view backend);
+
+}  // namespace threadmap

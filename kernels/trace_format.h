@@ -1,0 +1,67 @@
+/* The layout of a trace buffer: what a traced kernel writes, and what the
+ * host decodes (kernels/trace.cpp). Written in the subset that C++, CUDA and
+ * OpenCL C all read, so the device code and the decoder share one definition.
+ * Everything is 32-bit words, little-endian.
+ *
+ *   header   TM_HEADER_WORDS words (below)
+ *   bitmap   one bit per block of the grid: 1 = trace this block's accesses
+ *   schedule TM_SCHEDULE_WORDS per block, for EVERY block
+ *   barriers TM_BARRIER_WORDS per warp arrival, traced blocks only
+ *   accesses TM_ACCESS_WORDS per load or store, traced blocks only
+ *
+ * Counters count every attempt, also past the capacity, so an overflow is
+ * seen on the host (count > capacity) and never silent.
+ */
+#ifndef THREADMAP_TRACE_FORMAT_H
+#define THREADMAP_TRACE_FORMAT_H
+
+#define TM_FORMAT_VERSION 1
+
+/* header words */
+#define TM_H_VERSION 0
+#define TM_H_ACCESS_CAPACITY 1
+#define TM_H_ACCESS_COUNT 2     /* atomic */
+#define TM_H_BARRIER_CAPACITY 3
+#define TM_H_BARRIER_COUNT 4    /* atomic */
+#define TM_H_BLOCKS 5           /* blocks in the grid */
+#define TM_H_WARP 6             /* lanes per warp: which threads write per-warp records */
+#define TM_H_BITMAP 7           /* word offsets of the sections */
+#define TM_H_SCHEDULE 8
+#define TM_H_BARRIERS 9
+#define TM_H_ACCESSES 10
+#define TM_H_START_ORDER 11     /* atomic: OpenCL block start order */
+#define TM_H_END_ORDER 12       /* atomic: OpenCL block end order */
+#define TM_HEADER_WORDS 16
+
+/* schedule record, per block (8-byte aligned: the times take 64-bit atomics) */
+#define TM_S_START 0     /* 2 words. CUDA: %globaltimer ns, min over warps. OpenCL: start order */
+#define TM_S_END 2       /* 2 words. CUDA: %globaltimer ns, max over warps. OpenCL: end order */
+#define TM_S_SM 4        /* CUDA: %smid of the first warp; OpenCL: TM_NO_SM */
+#define TM_S_ARRIVALS 5  /* atomic: warp arrivals at barriers so far */
+#define TM_S_DONE 6      /* atomic: threads that reached the end */
+#define TM_S_RELEASES 7  /* atomic: warps released from barriers so far */
+#define TM_SCHEDULE_WORDS 8
+#define TM_NO_SM 0xffffffffu
+
+/* barrier record, per warp arrival */
+#define TM_B_BLOCK 0
+#define TM_B_WARP_LINE 1     /* warp | source line << 16 */
+#define TM_B_ARRIVAL_RANK 2  /* order of arrival within the block, over all its barriers */
+#define TM_B_RELEASE_RANK 3
+#define TM_B_ARRIVAL 4       /* 2 words: CUDA clock64 of the SM; OpenCL 0 */
+#define TM_B_RELEASE 6       /* 2 words: CUDA clock64 after the wait; OpenCL 0 */
+#define TM_BARRIER_WORDS 8
+
+/* access record, per load or store of one thread */
+#define TM_A_BLOCK 0
+#define TM_A_THREAD_LINE 1   /* linear thread id | source line << 16 */
+#define TM_A_ADDRESS_LO 2    /* global: the generic address; shared: the offset in the block's window */
+#define TM_A_ADDRESS_HI 3    /* low 24 bits: address bits 32..55; high 8 bits: TM_F_* flags */
+#define TM_ACCESS_WORDS 4
+
+#define TM_F_STORE 1u
+#define TM_F_SHARED 2u
+#define TM_F_SIZE_SHIFT 2u   /* log2(bytes), 3 bits: 1..16-byte accesses */
+#define TM_F_SIZE_MASK 7u
+
+#endif

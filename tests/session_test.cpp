@@ -1,0 +1,226 @@
+// Session files: a real recording (PoCL) saved and reloaded intact; truncated,
+// corrupted and hostile files refused with a message, never a crash or a huge
+// allocation; saving replaces a file atomically.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <random>
+
+#include "kernels/catalog.h"
+#include "kernels/session.h"
+#include "kernels/trace.h"
+#include "tests/test_devices.h"
+
+namespace threadmap {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+Session recorded_session() {
+  auto td = testing::first_device("opencl");
+  if (!td.device) return {};
+  const Variant* v = find_variant("transpose.shared");
+  const Params params = make_params(v->params, {{"width", "40"}, {"height", "24"}, {"tile", "8"}}, v->id);
+  const Recording rec = record_trace(*td.device, *v, params, {});
+  Session s;
+  s.created_by = "session_test";
+  s.created_at = "2026-11-22T00:00:00Z";
+  s.kernel_id = v->id;
+  s.params = {{"width", "40"}, {"height", "24"}, {"tile", "8"}};
+  s.device = {{"name", td.device->info().name}};
+  s.run = nullptr;
+  s.trace = rec.trace;
+  s.trace_verification = {{"verified", rec.verification.verified}};
+  s.record_ms = rec.record_ms;
+  s.analysis = {{"note", "not recomputed here"}};
+  return s;
+}
+
+class SessionTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    session_ = recorded_session();
+    if (!session_.trace) GTEST_SKIP() << "no OpenCL device to record on";
+    bytes_ = encode_session(session_);
+  }
+  Session session_;
+  std::vector<std::uint8_t> bytes_;
+};
+
+TEST_F(SessionTest, RoundTripKeepsEveryRecord) {
+  const Session back = decode_session(bytes_);
+  ASSERT_TRUE(back.trace);
+  const Trace& a = *session_.trace;
+  const Trace& b = *back.trace;
+  EXPECT_EQ(back.kernel_id, "transpose.shared");
+  EXPECT_EQ(back.params, session_.params);
+  EXPECT_EQ(b.grid, a.grid);
+  EXPECT_EQ(b.block, a.block);
+  EXPECT_EQ(b.traced_blocks, a.traced_blocks);
+  ASSERT_EQ(b.accesses.size(), a.accesses.size());
+  ASSERT_FALSE(a.accesses.empty());
+  for (std::size_t i = 0; i < a.accesses.size(); ++i) {
+    EXPECT_EQ(b.accesses[i].offset, a.accesses[i].offset);
+    EXPECT_EQ(b.accesses[i].block, a.accesses[i].block);
+    EXPECT_EQ(b.accesses[i].thread, a.accesses[i].thread);
+    EXPECT_EQ(b.accesses[i].line, a.accesses[i].line);
+    EXPECT_EQ(b.accesses[i].store, a.accesses[i].store);
+    EXPECT_EQ(b.accesses[i].space, a.accesses[i].space);
+    EXPECT_EQ(b.accesses[i].size, a.accesses[i].size);
+  }
+  ASSERT_EQ(b.barriers.size(), a.barriers.size());
+  for (std::size_t i = 0; i < a.barriers.size(); ++i) EXPECT_EQ(b.barriers[i].arrival_rank, a.barriers[i].arrival_rank);
+  ASSERT_EQ(b.schedule.size(), a.schedule.size());
+  EXPECT_EQ(b.sites.size(), a.sites.size());
+  EXPECT_EQ(back.analysis, session_.analysis);
+}
+
+TEST_F(SessionTest, EveryTruncationIsRefused) {
+  for (std::size_t n = 0; n < bytes_.size(); n += (n < 512 ? 1 : 97)) {
+    try {
+      decode_session(std::span(bytes_).first(n));
+      ADD_FAILURE() << "a file cut to " << n << " of " << bytes_.size() << " bytes was accepted";
+    } catch (const SessionError& e) {
+      EXPECT_FALSE(std::string(e.what()).empty());
+    }
+  }
+}
+
+TEST_F(SessionTest, CorruptedBytesAreRefusedOrStillValid) {
+  std::mt19937 rng(7);
+  int refused = 0;
+  for (int round = 0; round < 400; ++round) {
+    std::vector<std::uint8_t> bad = bytes_;
+    for (int k = 0; k < 1 + round % 4; ++k) bad[rng() % bad.size()] ^= static_cast<std::uint8_t>(1u << (rng() % 8));
+    try {
+      decode_session(bad);  // a flip inside a value can leave a valid file
+    } catch (const SessionError&) {
+      ++refused;
+    }
+  }
+  EXPECT_GT(refused, 0);
+}
+
+json valid_json(const std::vector<std::uint8_t>& bytes) { return json::from_cbor(bytes); }
+
+std::string refusal(const json& j) {
+  try {
+    decode_session(json::to_cbor(j));
+  } catch (const SessionError& e) {
+    return e.what();
+  }
+  return "accepted";
+}
+
+TEST_F(SessionTest, HostileCountsAndSizesAreRefused) {
+  json j = valid_json(bytes_);
+  {
+    json h = j;
+    h["trace"]["grid"] = {2147483647, 1, 1};
+    EXPECT_NE(refusal(h).find("trace.schedule has"), std::string::npos) << refusal(h);
+  }
+  {
+    json h = j;
+    h["trace"]["grid"] = {65536, 65536, 1};
+    EXPECT_NE(refusal(h).find("over the limit"), std::string::npos) << refusal(h);
+  }
+  {
+    json h = j;
+    h["trace"]["block"] = {1024, 1024, 1};
+    EXPECT_NE(refusal(h).find("threads, over 4096"), std::string::npos) << refusal(h);
+  }
+  {
+    json h = j;
+    auto blob = h["trace"]["accesses"].get_binary();
+    blob.push_back(0);
+    h["trace"]["accesses"] = json::binary(blob);
+    EXPECT_NE(refusal(h).find("not a whole number of 20-byte records"), std::string::npos) << refusal(h);
+  }
+  {
+    json h = j;
+    auto blob = h["trace"]["accesses"].get_binary();
+    blob[8] = 0xff;  // block id of the first record
+    blob[9] = 0xff;
+    h["trace"]["accesses"] = json::binary(blob);
+    EXPECT_NE(refusal(h).find("which was not traced"), std::string::npos) << refusal(h);
+  }
+  {
+    json h = j;
+    auto blob = h["trace"]["accesses"].get_binary();
+    blob[6] = 0x7f;  // byte offset of the first record, far past any buffer
+    h["trace"]["accesses"] = json::binary(blob);
+    EXPECT_NE(refusal(h).find("is outside buffer") + refusal(h).find("beyond any shared window"),
+              2 * std::string::npos) << refusal(h);
+  }
+  {
+    json h = j;
+    h["version"] = 2;
+    EXPECT_NE(refusal(h).find("version 2"), std::string::npos) << refusal(h);
+  }
+  {
+    json h = j;
+    h["trace"].erase("sites");
+    EXPECT_NE(refusal(h).find("trace.sites is missing"), std::string::npos) << refusal(h);
+  }
+  {
+    json h = j;
+    h["trace"]["warp_width"] = "thirty-two";
+    EXPECT_NE(refusal(h).find("not a whole number"), std::string::npos) << refusal(h);
+  }
+}
+
+TEST(SessionBytes, DeepNestingAndClaimedHugeLengthsAreRefused) {
+  std::vector<std::uint8_t> deep(200000, 0x81);  // arrays of one element, nested
+  deep.push_back(0x00);
+  EXPECT_THROW(decode_session(deep), SessionError);
+
+  // A byte string that claims 2^62 bytes and ends at once.
+  std::vector<std::uint8_t> huge = {0xa1, 0x61, 'x', 0x5b, 0x40, 0, 0, 0, 0, 0, 0, 0, 1, 2, 3};
+  EXPECT_THROW(decode_session(huge), SessionError);
+  // An array that claims 2^62 elements.
+  std::vector<std::uint8_t> many = {0x9b, 0x40, 0, 0, 0, 0, 0, 0, 0, 0x01};
+  EXPECT_THROW(decode_session(many), SessionError);
+
+  const std::string text = "{\"format\": \"threadmap-session\"}";
+  EXPECT_THROW(decode_session(std::span(reinterpret_cast<const std::uint8_t*>(text.data()), text.size())),
+               SessionError);
+  EXPECT_THROW(decode_session({}), SessionError);
+}
+
+TEST_F(SessionTest, SaveReplacesAtomicallyAndLoads) {
+  const fs::path dir = fs::path(::testing::TempDir()) / ("threadmap_session_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  const fs::path file = dir / "run.threadmap";
+  {
+    std::ofstream old(file);
+    old << "an older file";
+  }
+  save_session(session_, file);
+  const Session back = load_session(file);
+  EXPECT_EQ(back.trace->accesses.size(), session_.trace->accesses.size());
+  int entries = 0;
+  for (const auto& e : fs::directory_iterator(dir)) {
+    ++entries;
+    EXPECT_EQ(e.path().filename(), "run.threadmap") << "no temporary file is left behind";
+  }
+  EXPECT_EQ(entries, 1);
+
+  try {
+    save_session(session_, dir / "missing" / "run.threadmap");
+    ADD_FAILURE() << "saving into a missing folder succeeded";
+  } catch (const SessionError& e) {
+    EXPECT_NE(std::string(e.what()).find("cannot write"), std::string::npos) << e.what();
+  }
+  try {
+    load_session(dir / "absent.threadmap");
+    ADD_FAILURE() << "loading a missing file succeeded";
+  } catch (const SessionError& e) {
+    EXPECT_NE(std::string(e.what()).find("cannot open"), std::string::npos) << e.what();
+  }
+  fs::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace threadmap

@@ -1,0 +1,194 @@
+// Traces recorded by the real kernels on every backend present, analysed, and
+// held against the counts the lessons work out by hand: per warp-level
+// request, shared wavefronts (e.g. setRowReadCol's column read: 32; padded: 1)
+// and global sectors (the naive transpose's strided read: one per row).
+// A missing backend skips with its reason.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "kernels/catalog.h"
+#include "kernels/trace.h"
+#include "tests/test_devices.h"
+#include "viz/analysis/analysis.h"
+
+namespace threadmap {
+namespace {
+
+// What one access site does per request: shared wavefronts or global sectors.
+struct SiteExpectation {
+  Space space;
+  bool store;
+  double per_request;
+};
+
+struct Case {
+  std::string label;
+  std::string kernel;
+  std::vector<std::pair<std::string, std::string>> sets;
+  std::vector<SiteExpectation> sites;
+  std::uint64_t accesses;  // thread-level loads and stores in the whole grid
+};
+
+constexpr Space G = Space::Global;
+constexpr Space S = Space::Shared;
+constexpr bool LD = false;
+constexpr bool ST = true;
+
+std::vector<Case> cases() {
+  const std::vector<std::pair<std::string, std::string>> square = {{"blocks", "4"}, {"type", "int"}};
+  const std::vector<std::pair<std::string, std::string>> rect = {{"blocks", "4"}, {"type", "int"}};
+  auto with = [](std::vector<std::pair<std::string, std::string>> base,
+                 std::vector<std::pair<std::string, std::string>> more) {
+    base.insert(base.end(), more.begin(), more.end());
+    return base;
+  };
+  const std::vector<std::pair<std::string, std::string>> m256 = {{"width", "256"}, {"height", "256"}, {"type", "int"}};
+  return {
+      // The Spanish lesson's layouts, 32 x 32 int blocks: the global store is
+      // always one row of 32 ints, 4 sectors.
+      {"RowRow", "smem.setRowReadRow", square, {{S, ST, 1}, {S, LD, 1}, {G, ST, 4}}, 12288},
+      {"ColCol", "smem.setColReadCol", square, {{S, ST, 32}, {S, LD, 32}, {G, ST, 4}}, 12288},
+      {"RowCol", "smem.setRowReadCol", square, {{S, ST, 1}, {S, LD, 32}, {G, ST, 4}}, 12288},
+      {"RowColDyn", "smem.setRowReadColDyn", square, {{S, ST, 1}, {S, LD, 32}, {G, ST, 4}}, 12288},
+      {"RowColPad", "smem.setRowReadColPad", square, {{S, ST, 1}, {S, LD, 1}, {G, ST, 4}}, 12288},
+      {"RowColDynPad", "smem.setRowReadColDynPad", square, {{S, ST, 1}, {S, LD, 1}, {G, ST, 4}}, 12288},
+      // 32 x 16 (tile[16][32]): each half-warp reads 16 words of one bank.
+      {"Rect", "smem.setRowReadColRect", rect, {{S, ST, 1}, {S, LD, 16}, {G, ST, 4}}, 6144},
+      {"RectDyn", "smem.setRowReadColRectDyn", rect, {{S, ST, 1}, {S, LD, 16}, {G, ST, 4}}, 6144},
+      {"RectPad1", "smem.setRowReadColRectPad", with(rect, {{"pad", "1"}}), {{S, ST, 1}, {S, LD, 2}, {G, ST, 4}}, 6144},
+      {"RectPad2", "smem.setRowReadColRectPad", with(rect, {{"pad", "2"}}), {{S, ST, 1}, {S, LD, 1}, {G, ST, 4}}, 6144},
+      {"RectDynPad2", "smem.setRowReadColRectDynPad", with(rect, {{"pad", "2"}}), {{S, ST, 1}, {S, LD, 1}, {G, ST, 4}}, 6144},
+      // 8-byte elements: a warp's 256 bytes take two wavefronts at best.
+      {"RowRowDouble", "smem.setRowReadRow", {{"blocks", "2"}, {"type", "double"}}, {{S, ST, 2}, {S, LD, 2}, {G, ST, 8}}, 6144},
+      // Transposes: i (the row of A) comes from thread x.
+      {"NaiveT32", "transpose.naive", with(m256, {{"tile", "32"}}), {{G, LD, 32}, {G, ST, 4}}, 131072},
+      {"NaiveT16", "transpose.naive", with(m256, {{"tile", "16"}}), {{G, LD, 16}, {G, ST, 4}}, 131072},
+      {"SharedT32P0", "transpose.shared", with(m256, {{"tile", "32"}, {"pad", "0"}}),
+       {{G, LD, 32}, {S, ST, 1}, {S, LD, 32}, {G, ST, 32}}, 262144},
+      {"SharedT32P1", "transpose.shared", with(m256, {{"tile", "32"}, {"pad", "1"}}),
+       {{G, LD, 32}, {S, ST, 1}, {S, LD, 1}, {G, ST, 32}}, 262144},
+      {"SharedT16P0", "transpose.shared", with(m256, {{"tile", "16"}, {"pad", "0"}}),
+       {{G, LD, 16}, {S, ST, 1}, {S, LD, 8}, {G, ST, 16}}, 262144},
+      {"SharedT16P1", "transpose.shared", with(m256, {{"tile", "16"}, {"pad", "1"}}),
+       {{G, LD, 16}, {S, ST, 2}, {S, LD, 2}, {G, ST, 16}}, 262144},
+      {"CoalescedT32", "transpose.coalesced", with(m256, {{"tile", "32"}, {"rows", "8"}, {"pad", "1"}}),
+       {{G, LD, 4}, {S, ST, 1}, {S, LD, 1}, {G, ST, 4}}, 262144},
+      {"Copy", "transpose.copy", with(m256, {{"tile", "32"}, {"rows", "8"}}), {{G, LD, 4}, {G, ST, 4}}, 131072},
+      {"MataddCols", "matadd.cols", {{"width", "64"}, {"height", "8"}, {"type", "int"}}, {{G, LD, 4}, {G, ST, 4}}, 1536},
+      {"MataddRows", "matadd.rows", {{"width", "8"}, {"height", "64"}, {"type", "int"}}, {{G, LD, 32}, {G, ST, 32}}, 1536},
+  };
+}
+
+class TraceTest : public ::testing::TestWithParam<std::tuple<std::string, Case>> {};
+
+std::uint64_t per_request(const analysis::SiteTotals& s) {
+  const auto& c = s.counters;
+  if (s.space == Space::Shared)
+    return s.store ? c.shared_st_wavefronts * 1000 / c.shared_st_requests
+                   : c.shared_ld_wavefronts * 1000 / c.shared_ld_requests;
+  return s.store ? c.global_st_sectors * 1000 / c.global_st_requests
+                 : c.global_ld_sectors * 1000 / c.global_ld_requests;
+}
+
+TEST_P(TraceTest, CountsMatchTheLessons) {
+  const auto& [backend, c] = GetParam();
+  auto td = testing::first_device(backend);
+  if (!td.device) GTEST_SKIP() << td.skip_reason;
+  const Variant* v = find_variant(c.kernel);
+  ASSERT_NE(v, nullptr);
+  const Params params = make_params(v->params, c.sets, v->id);
+  TraceOptions options;
+  options.all_blocks = true;
+  const Recording rec = record_trace(*td.device, *v, params, options);
+  ASSERT_EQ(rec.status, RunStatus::Ok) << rec.error;
+  EXPECT_TRUE(rec.verification.verified) << "the traced kernel must still compute the right answer";
+  const Trace& t = rec.trace;
+  EXPECT_EQ(t.traced_blocks.size(), t.block_count());
+  EXPECT_EQ(t.accesses.size(), c.accesses) << "every thread's every access is recorded once";
+
+  const analysis::Analysis a = analysis::analyze(t, analysis::model_for(t));
+  EXPECT_TRUE(a.whole_grid);
+  std::multiset<std::tuple<Space, bool>> seen;
+  for (const analysis::SiteTotals& s : a.sites) seen.insert({s.space, s.store});
+  for (const SiteExpectation& e : c.sites) {
+    bool found = false;
+    for (const analysis::SiteTotals& s : a.sites) {
+      if (s.space != e.space || s.store != e.store) continue;
+      found = true;
+      EXPECT_EQ(per_request(s), static_cast<std::uint64_t>(e.per_request * 1000))
+          << (e.space == Space::Shared ? "shared " : "global ") << (e.store ? "store" : "load") << " at line "
+          << s.line << ": " << s.text;
+    }
+    EXPECT_TRUE(found) << "no " << (e.store ? "store" : "load") << " site recorded";
+  }
+  EXPECT_EQ(a.totals.accesses, t.accesses.size());
+
+  // Barriers: each block's warps all arrive before any is released.
+  for (const analysis::BarrierPass& p : a.barriers)
+    EXPECT_TRUE(p.release_after_arrivals)
+        << "block " << p.block << " barrier " << p.instance << ": first release " << p.first_release
+        << ", last arrival " << p.last_arrival;
+  // Schedule: every block of the grid ran once.
+  ASSERT_EQ(t.schedule.size(), t.block_count());
+  if (t.schedule_clock == "order") {
+    std::set<std::uint64_t> starts;
+    for (const BlockSchedule& s : t.schedule) starts.insert(s.start);
+    EXPECT_EQ(starts.size(), t.block_count());
+    EXPECT_EQ(*starts.rbegin(), t.block_count() - 1);
+  } else {
+    for (const BlockSchedule& s : t.schedule) {
+      EXPECT_LE(s.start, s.end);
+      EXPECT_NE(s.sm, kNoSm);
+    }
+  }
+}
+
+std::string name(const ::testing::TestParamInfo<TraceTest::ParamType>& info) {
+  return std::get<0>(info.param) + "_" + std::get<1>(info.param).label;
+}
+
+INSTANTIATE_TEST_SUITE_P(Lessons, TraceTest,
+                         ::testing::Combine(::testing::Values("opencl", "cuda"), ::testing::ValuesIn(cases())),
+                         name);
+
+class TraceLimits : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(TraceLimits, DefaultBlocksOverflowAndBadBlocks) {
+  auto td = testing::first_device(GetParam());
+  if (!td.device) GTEST_SKIP() << td.skip_reason;
+  const Variant* v = find_variant("transpose.shared");
+  const Params params = make_params(v->params, {{"width", "100"}, {"height", "70"}, {"tile", "16"}}, v->id);
+
+  const Recording few = record_trace(*td.device, *v, params, {});
+  ASSERT_EQ(few.status, RunStatus::Ok) << few.error;
+  const std::uint32_t gx = few.trace.grid[0];
+  const std::vector<std::uint32_t> first_two_of_two_rows{0, 1, gx, gx + 1};
+  EXPECT_EQ(few.trace.traced_blocks, first_two_of_two_rows);
+  EXPECT_TRUE(few.verification.verified);
+  for (const Access& a : few.trace.accesses) {
+    EXPECT_TRUE(std::count(first_two_of_two_rows.begin(), first_two_of_two_rows.end(), a.block));
+    if (a.space == Space::Global) EXPECT_LT(a.offset + a.size, few.trace.buffers[a.buffer].bytes + 1);
+  }
+  EXPECT_EQ(few.trace.schedule.size(), 35u) << "the schedule covers every block";
+
+  TraceOptions small;
+  small.capacity = 10;
+  const Recording overflow = record_trace(*td.device, *v, params, small);
+  EXPECT_EQ(overflow.status, RunStatus::Invalid);
+  EXPECT_NE(overflow.error.find("overflow"), std::string::npos) << overflow.error;
+  EXPECT_NE(overflow.error.find("room for 10"), std::string::npos) << overflow.error;
+
+  TraceOptions outside;
+  outside.blocks = {35};
+  const Recording bad = record_trace(*td.device, *v, params, outside);
+  EXPECT_EQ(bad.status, RunStatus::Invalid);
+  EXPECT_NE(bad.error.find("block 35 is outside the grid of 35 blocks"), std::string::npos) << bad.error;
+}
+
+INSTANTIATE_TEST_SUITE_P(Backends, TraceLimits, ::testing::Values("opencl", "cuda"));
+
+}  // namespace
+}  // namespace threadmap

@@ -1,0 +1,304 @@
+#include "viz/analysis/analysis.h"
+
+#include <algorithm>
+#include <array>
+#include <map>
+#include <tuple>
+
+namespace threadmap::analysis {
+
+namespace {
+
+constexpr std::uint32_t kMaxLanes = 64;
+
+// Distinct keys in a small array (at most a warp's lanes times words per lane).
+template <std::size_t N>
+std::size_t sort_unique(std::array<std::uint64_t, N>& keys, std::size_t n) {
+  std::sort(keys.begin(), keys.begin() + static_cast<std::ptrdiff_t>(n));
+  return static_cast<std::size_t>(std::unique(keys.begin(), keys.begin() + static_cast<std::ptrdiff_t>(n)) -
+                                  keys.begin());
+}
+
+}  // namespace
+
+DeviceModel model_for(const Trace& trace) {
+  DeviceModel m;
+  m.warp_width = std::clamp<std::uint32_t>(trace.warp_width, 1, kMaxLanes);
+  m.source = trace.warp_width_assumed
+                 ? "warp width " + std::to_string(m.warp_width) +
+                       " assumed (the device does not report one); 32 banks of 4 bytes and "
+                       "32-byte sectors, as on NVIDIA GPUs"
+                 : "warp width " + std::to_string(m.warp_width) + " read from the device (" +
+                       trace.backend + "); 32 banks of 4 bytes and 32-byte sectors";
+  return m;
+}
+
+void Counters::add(const Request& r) {
+  accesses += r.lanes;
+  if (r.space == Space::Shared) {
+    (r.store ? shared_st_requests : shared_ld_requests) += 1;
+    (r.store ? shared_st_wavefronts : shared_ld_wavefronts) += r.wavefronts;
+  } else {
+    (r.store ? global_st_requests : global_ld_requests) += 1;
+    (r.store ? global_st_sectors : global_ld_sectors) += r.sectors;
+    (r.store ? global_st_ideal_sectors : global_ld_ideal_sectors) += r.ideal_sectors;
+  }
+}
+
+// Accesses wider than a bank are served a part of the warp at a time: as
+// many lanes as fill the banks once (16 lanes of 8 bytes, 8 of 16 bytes).
+// Within each part, a bank serves one distinct word per wavefront.
+std::uint32_t shared_wavefronts(std::span<const std::uint64_t> offsets,
+                                std::span<const std::uint16_t> lanes, std::uint32_t size,
+                                const DeviceModel& model) {
+  const std::uint32_t words_per_lane = std::max<std::uint32_t>(1, size / model.bank_bytes);
+  const std::uint32_t lanes_per_phase =
+      std::max<std::uint32_t>(1, model.banks * model.bank_bytes / std::max(size, model.bank_bytes));
+  std::uint32_t total = 0;
+  for (std::uint32_t phase_start = 0; phase_start < model.warp_width; phase_start += lanes_per_phase) {
+    std::array<std::uint64_t, kMaxLanes * 4> keys;  // bank << 48 | word
+    std::size_t n = 0;
+    for (std::size_t i = 0; i < offsets.size(); ++i) {
+      if (lanes[i] < phase_start || lanes[i] >= phase_start + lanes_per_phase) continue;
+      const std::uint64_t first_word = offsets[i] / model.bank_bytes;
+      for (std::uint32_t k = 0; k < words_per_lane && n < keys.size(); ++k) {
+        const std::uint64_t word = first_word + k;
+        keys[n++] = ((word % model.banks) << 48) | word;
+      }
+    }
+    if (n == 0) continue;
+    n = sort_unique(keys, n);
+    std::uint32_t most = 0, run = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      run = (i > 0 && (keys[i] >> 48) == (keys[i - 1] >> 48)) ? run + 1 : 1;
+      most = std::max(most, run);
+    }
+    total += most;
+  }
+  return total;
+}
+
+std::uint32_t global_sectors(std::span<const std::uint64_t> offsets, std::uint32_t size,
+                             const DeviceModel& model) {
+  std::array<std::uint64_t, kMaxLanes * 2> sectors;
+  std::size_t n = 0;
+  for (std::uint64_t offset : offsets) {
+    const std::uint64_t first = offset / model.sector_bytes;
+    const std::uint64_t last = (offset + std::max<std::uint32_t>(size, 1) - 1) / model.sector_bytes;
+    for (std::uint64_t s = first; s <= last && n < sectors.size(); ++s) sectors[n++] = s;
+  }
+  return static_cast<std::uint32_t>(sort_unique(sectors, n));
+}
+
+Analysis analyze(const Trace& t, const DeviceModel& model) {
+  Analysis a;
+  a.model = model;
+  const auto& acc = t.accesses;
+  const std::uint32_t warp = std::max<std::uint32_t>(1, model.warp_width);
+  const std::uint32_t threads = std::max<std::uint32_t>(1, t.threads_per_block());
+  a.whole_grid = t.traced_blocks.size() == t.block_count();
+
+  // Access sites: (line, space, store), numbered densely.
+  std::map<std::tuple<std::uint16_t, Space, bool>, std::uint32_t> site_ids;
+  std::vector<std::int32_t> site_lookup(std::size_t{65536} * 4, -1);
+  std::vector<std::uint32_t> site_of(acc.size());
+  for (std::size_t i = 0; i < acc.size(); ++i) {
+    const std::size_t key = std::size_t{acc[i].line} * 4 + (acc[i].space == Space::Shared ? 2 : 0) +
+                            (acc[i].store ? 1 : 0);
+    if (site_lookup[key] < 0) {
+      site_lookup[key] = static_cast<std::int32_t>(site_ids.size());
+      site_ids[{acc[i].line, acc[i].space, acc[i].store}] = static_cast<std::uint32_t>(site_lookup[key]);
+    }
+    site_of[i] = static_cast<std::uint32_t>(site_lookup[key]);
+  }
+  const std::uint32_t site_count = static_cast<std::uint32_t>(site_ids.size());
+
+  // The records of each block together, in device order (a stable bucket sort).
+  std::vector<std::int32_t> block_slot(t.block_count(), -1);
+  for (std::size_t k = 0; k < t.traced_blocks.size(); ++k)
+    if (t.traced_blocks[k] < block_slot.size()) block_slot[t.traced_blocks[k]] = static_cast<std::int32_t>(k);
+  std::vector<std::uint32_t> bucket_start(t.traced_blocks.size() + 1, 0);
+  for (const Access& x : acc)
+    if (x.block < block_slot.size() && block_slot[x.block] >= 0) ++bucket_start[block_slot[x.block] + 1];
+  for (std::size_t k = 1; k < bucket_start.size(); ++k) bucket_start[k] += bucket_start[k - 1];
+  std::vector<std::uint32_t> by_block(bucket_start.back());
+  {
+    std::vector<std::uint32_t> fill(bucket_start.begin(), bucket_start.end() - 1);
+    for (std::uint32_t i = 0; i < acc.size(); ++i)
+      if (acc[i].block < block_slot.size() && block_slot[acc[i].block] >= 0)
+        by_block[fill[block_slot[acc[i].block]]++] = i;
+  }
+
+  // Requests: a lane's n-th execution of a site joins its warp's n-th request there.
+  std::vector<Request> made;
+  std::vector<std::uint32_t> request_of(acc.size(), 0);
+  const std::uint32_t warps_per_block = (threads + warp - 1) / warp;
+  std::vector<std::uint32_t> executions(std::size_t{threads} * site_count);
+  std::vector<std::vector<std::uint32_t>> slots(std::size_t{warps_per_block} * site_count);
+  for (std::size_t k = 0; k < t.traced_blocks.size(); ++k) {
+    std::fill(executions.begin(), executions.end(), 0);
+    for (auto& s : slots) s.clear();
+    for (std::uint32_t p = bucket_start[k]; p < bucket_start[k + 1]; ++p) {
+      const std::uint32_t i = by_block[p];
+      const Access& x = acc[i];
+      const std::uint32_t site = site_of[i];
+      const std::uint32_t thread = std::min<std::uint32_t>(x.thread, threads - 1);
+      const std::uint32_t n = executions[std::size_t{thread} * site_count + site]++;
+      auto& slot = slots[std::size_t{thread / warp} * site_count + site];
+      if (n >= slot.size()) {
+        Request r;
+        r.first_access = i;
+        r.block = x.block;
+        r.warp = static_cast<std::uint16_t>(thread / warp);
+        r.line = x.line;
+        r.instance = n;
+        r.space = x.space;
+        r.store = x.store;
+        r.size = x.size;
+        slot.push_back(static_cast<std::uint32_t>(made.size()));
+        made.push_back(r);
+      }
+      const std::uint32_t r = slot[n];
+      request_of[i] = r;
+      if (made[r].lanes < 255) ++made[r].lanes;
+    }
+  }
+
+  // Device order, then each request's lanes together.
+  std::vector<std::uint32_t> order(made.size());
+  for (std::uint32_t r = 0; r < made.size(); ++r) order[r] = r;
+  std::sort(order.begin(), order.end(), [&](std::uint32_t x, std::uint32_t y) {
+    return made[x].first_access < made[y].first_access;
+  });
+  std::vector<std::uint32_t> renumber(made.size());
+  a.requests.reserve(made.size());
+  std::uint32_t lanes_total = 0;
+  for (std::uint32_t pos = 0; pos < order.size(); ++pos) {
+    renumber[order[pos]] = pos;
+    Request r = made[order[pos]];
+    r.lanes_begin = lanes_total;
+    lanes_total += r.lanes;
+    a.requests.push_back(r);
+  }
+  a.request_lanes.resize(lanes_total);
+  {
+    std::vector<std::uint32_t> filled(a.requests.size(), 0);
+    for (std::uint32_t p = 0; p < by_block.size(); ++p) {
+      const std::uint32_t i = by_block[p];
+      Request& r = a.requests[renumber[request_of[i]]];
+      std::uint32_t& f = filled[renumber[request_of[i]]];
+      if (f < r.lanes) a.request_lanes[r.lanes_begin + f++] = i;
+    }
+    // by_block keeps device order within a block, so each request's lanes
+    // are in the order they executed.
+  }
+
+  std::array<std::uint64_t, kMaxLanes> offsets{};
+  std::array<std::uint16_t, kMaxLanes> lanes{};
+  for (Request& r : a.requests) {
+    const auto members = a.lanes_of(r);
+    std::size_t n = 0;
+    std::array<std::uint64_t, kMaxLanes> distinct;
+    for (std::uint32_t i : members) {
+      if (n == offsets.size()) break;
+      const Access& x = acc[i];
+      offsets[n] = x.space == Space::Global ? (std::uint64_t{x.buffer} << 56) | x.offset : x.offset;
+      lanes[n] = static_cast<std::uint16_t>(x.thread % warp);
+      distinct[n] = offsets[n];
+      ++n;
+    }
+    if (r.space == Space::Shared) {
+      r.wavefronts = static_cast<std::uint16_t>(
+          shared_wavefronts({offsets.data(), n}, {lanes.data(), n}, r.size, model));
+    } else {
+      r.sectors = static_cast<std::uint16_t>(global_sectors({offsets.data(), n}, r.size, model));
+      const std::uint64_t bytes = sort_unique(distinct, n) * std::uint64_t{r.size};
+      r.ideal_sectors = static_cast<std::uint16_t>((bytes + model.sector_bytes - 1) / model.sector_bytes);
+    }
+  }
+
+  // Totals: whole trace, per site, per block.
+  std::map<std::tuple<std::uint16_t, Space, bool>, Counters> per_site;
+  std::map<std::uint32_t, Counters> per_block;
+  for (std::uint32_t b : t.traced_blocks) per_block[b];
+  for (const Request& r : a.requests) {
+    a.totals.add(r);
+    per_site[{r.line, r.space, r.store}].add(r);
+    per_block[r.block].add(r);
+  }
+  for (const auto& [key, counters] : per_site) {
+    const auto& [line, space, store] = key;
+    SiteTotals s{line, space, store, {}, counters};
+    for (const AccessSite& site : t.sites)
+      if (site.line == line && site.space == space && site.store == store) s.text = site.text;
+    a.sites.push_back(std::move(s));
+  }
+  for (const auto& [block, counters] : per_block) a.blocks.push_back({block, counters});
+
+  // Barriers: the block's warps arrive at its n-th barrier with ranks
+  // n*warps .. n*warps + warps - 1 (none can reach the next one earlier).
+  std::map<std::pair<std::uint32_t, std::uint32_t>, std::vector<const BarrierEvent*>> passes;
+  for (const BarrierEvent& e : t.barriers)
+    passes[{e.block, e.arrival_rank / warps_per_block}].push_back(&e);
+  const bool timed = t.barrier_clock != "order";
+  for (auto& [key, events] : passes) {
+    BarrierPass p;
+    p.block = key.first;
+    p.instance = key.second;
+    p.line = events.front()->line;
+    p.warps = static_cast<std::uint32_t>(events.size());
+    p.timed = timed;
+    std::sort(events.begin(), events.end(), [&](const BarrierEvent* x, const BarrierEvent* y) {
+      return timed && x->arrival != y->arrival ? x->arrival < y->arrival : x->arrival_rank < y->arrival_rank;
+    });
+    for (const BarrierEvent* e : events) p.arrival_order.push_back(e->warp);
+    p.slowest_warp = p.arrival_order.back();
+    const std::uint64_t all_arrived = std::uint64_t{warps_per_block} * (p.instance + 1);
+    bool saw_all = true;
+    p.first_release = UINT64_MAX;
+    for (const BarrierEvent* e : events) {
+      saw_all = saw_all && e->seen_arrivals >= all_arrived;
+      p.first_release = std::min(p.first_release, e->release);
+      p.last_release = std::max(p.last_release, e->release);
+    }
+    if (timed) {
+      p.first_arrival = events.front()->arrival;
+      p.last_arrival = events.back()->arrival;
+    } else {
+      p.first_arrival = events.front()->arrival_rank;
+      p.last_arrival = events.back()->arrival_rank;
+      p.first_release = p.last_release = 0;
+    }
+    p.release_after_arrivals =
+        saw_all && p.warps == warps_per_block && (!timed || p.first_release >= p.last_arrival);
+    a.barriers_consistent = a.barriers_consistent && p.release_after_arrivals;
+    a.barriers.push_back(std::move(p));
+  }
+
+  // Schedule: blocks per SM, and the most resident on one SM at once.
+  std::map<std::uint32_t, std::vector<std::pair<std::uint64_t, int>>> events_per_sm;
+  a.kernel_start = UINT64_MAX;
+  for (const BlockSchedule& s : t.schedule) {
+    a.kernel_start = std::min(a.kernel_start, s.start);
+    a.kernel_end = std::max(a.kernel_end, s.end);
+    if (s.sm == kNoSm) continue;
+    events_per_sm[s.sm].push_back({s.start, +1});
+    events_per_sm[s.sm].push_back({s.end, -1});
+  }
+  if (t.schedule.empty()) a.kernel_start = 0;
+  for (auto& [sm, events] : events_per_sm) {
+    std::sort(events.begin(), events.end(), [](const auto& x, const auto& y) {
+      return x.first != y.first ? x.first < y.first : x.second < y.second;  // ends first
+    });
+    SmLoad load{sm, static_cast<std::uint32_t>(events.size() / 2), 0};
+    int now = 0;
+    for (const auto& e : events) {
+      now += e.second;
+      load.most_at_once = std::max<std::uint32_t>(load.most_at_once, static_cast<std::uint32_t>(std::max(now, 0)));
+    }
+    a.sms.push_back(load);
+  }
+  return a;
+}
+
+}  // namespace threadmap::analysis

@@ -1,0 +1,127 @@
+#pragma once
+// What a recorded trace means for the memory system, in Nsight Compute's
+// terms (docs/analysis.md defines each number). Qt-free: the CLI, the tests
+// and the GUI's views all read these plain values.
+//
+// A warp-level request is one execution of one access site by one warp: the
+// lanes' n-th execution of that source line's load (or store) in the same
+// space. For it:
+//   shared  wavefronts = the most distinct bank words any one bank must serve
+//           (lanes reading the same word share it); conflicts = wavefronts - 1
+//   global  sectors    = distinct 32-byte sectors the lanes' bytes fall in;
+//           ideal      = the fewest sectors that many distinct bytes could fill
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "kernels/trace.h"
+
+namespace threadmap::analysis {
+
+struct DeviceModel {
+  std::uint32_t warp_width = 32;
+  std::uint32_t banks = 32;
+  std::uint32_t bank_bytes = 4;
+  std::uint32_t sector_bytes = 32;
+  std::string source;  // where the numbers come from, said in every report
+};
+
+// The model for a trace: its recorded warp width (read from the device, or
+// assumed when the device does not say) and the NVIDIA memory geometry.
+DeviceModel model_for(const Trace& trace);
+
+struct Request {
+  std::uint32_t first_access = 0;  // index of its earliest lane record: its place in device order
+  std::uint32_t block = 0;
+  std::uint16_t warp = 0;
+  std::uint16_t line = 0;
+  std::uint32_t instance = 0;      // the n-th execution of this site by this warp
+  Space space = Space::Global;
+  bool store = false;
+  std::uint8_t size = 0;           // bytes per lane
+  std::uint8_t lanes = 0;          // active lanes
+  std::uint16_t wavefronts = 0;    // shared
+  std::uint16_t sectors = 0;       // global
+  std::uint16_t ideal_sectors = 0; // global
+  std::uint32_t lanes_begin = 0;   // into Analysis::request_lanes
+};
+
+struct Counters {
+  std::uint64_t accesses = 0;  // thread-level loads and stores
+  std::uint64_t shared_ld_requests = 0, shared_st_requests = 0;
+  std::uint64_t shared_ld_wavefronts = 0, shared_st_wavefronts = 0;
+  std::uint64_t global_ld_requests = 0, global_st_requests = 0;
+  std::uint64_t global_ld_sectors = 0, global_st_sectors = 0;
+  std::uint64_t global_ld_ideal_sectors = 0, global_st_ideal_sectors = 0;
+
+  std::uint64_t shared_ld_conflicts() const { return shared_ld_wavefronts - shared_ld_requests; }
+  std::uint64_t shared_st_conflicts() const { return shared_st_wavefronts - shared_st_requests; }
+  void add(const Request& r);
+};
+
+struct SiteTotals {
+  std::uint16_t line = 0;
+  Space space = Space::Global;
+  bool store = false;
+  std::string text;
+  Counters counters;
+};
+
+struct BlockTotals {
+  std::uint32_t block = 0;
+  Counters counters;
+};
+
+// One barrier as one block passed it: every warp's arrival, and the release.
+struct BarrierPass {
+  std::uint32_t block = 0;
+  std::uint16_t line = 0;
+  std::uint32_t instance = 0;        // the block's n-th barrier
+  std::uint32_t warps = 0;           // arrivals recorded
+  std::vector<std::uint16_t> arrival_order;  // warps, first to last
+  std::uint16_t slowest_warp = 0;    // the last to arrive
+  bool timed = false;                // arrival/release are clock readings, not only order
+  std::uint64_t first_arrival = 0, last_arrival = 0;
+  std::uint64_t first_release = 0, last_release = 0;
+  // Every warp was released only after all had arrived: each saw every
+  // arrival, and (timed) the earliest release is not before the last arrival.
+  bool release_after_arrivals = false;
+  std::uint64_t spread() const { return last_arrival - first_arrival; }
+};
+
+struct SmLoad {
+  std::uint32_t sm = 0;
+  std::uint32_t blocks = 0;
+  std::uint32_t most_at_once = 0;  // blocks resident together at the busiest moment
+};
+
+struct Analysis {
+  DeviceModel model;
+  bool whole_grid = false;                 // every block traced: totals are the kernel's
+  std::vector<Request> requests;           // in device order
+  std::vector<std::uint32_t> request_lanes;  // access indexes, each request's lanes together
+  Counters totals;
+  std::vector<SiteTotals> sites;           // by line
+  std::vector<BlockTotals> blocks;         // traced blocks, ascending
+  std::vector<BarrierPass> barriers;       // by block, then instance
+  bool barriers_consistent = true;         // every pass has release_after_arrivals
+  std::vector<SmLoad> sms;                 // devices that name SMs
+  std::uint64_t kernel_start = 0, kernel_end = 0;  // over every block, in schedule clock units
+
+  std::span<const std::uint32_t> lanes_of(const Request& r) const {
+    return std::span<const std::uint32_t>(request_lanes).subspan(r.lanes_begin, r.lanes);
+  }
+};
+
+Analysis analyze(const Trace& trace, const DeviceModel& model);
+
+// The building blocks, for one request: lanes' byte offsets (shared: into the
+// window; global: into one buffer) and the access size.
+std::uint32_t shared_wavefronts(std::span<const std::uint64_t> offsets,
+                                std::span<const std::uint16_t> lanes, std::uint32_t size,
+                                const DeviceModel& model);
+std::uint32_t global_sectors(std::span<const std::uint64_t> offsets, std::uint32_t size,
+                             const DeviceModel& model);
+
+}  // namespace threadmap::analysis
