@@ -19,7 +19,13 @@ void apply_style(QCustomPlot& plot) {
   }
   plot.legend->setVisible(true);
   plot.legend->setFont(ticks);
-  plot.legend->setBrush(QColor(255, 255, 255, 220));
+  // Below the plot in one row, so no bar, line or ceiling runs under it.
+  plot.axisRect()->insetLayout()->take(plot.legend);
+  plot.plotLayout()->addElement(1, 0, plot.legend);
+  plot.legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
+  plot.legend->setBorderPen(Qt::NoPen);
+  plot.legend->setMargins(QMargins(8, 2, 8, 14));
+  plot.plotLayout()->setRowStretchFactor(1, 0.001);
   plot.plotLayout()->insertRow(0);
   QFont title = plot.font();
   title.setPointSize(16);
@@ -52,9 +58,7 @@ FamilyChart::FamilyChart(QWidget* parent) : QCustomPlot(parent) {
   ceiling_line_->setPen(QPen(kPalette[1], 3, Qt::DashLine));
   xAxis->setLabel(tr("variant"));
   yAxis->setLabel(tr("bandwidth (GB/s)"));
-  xAxis->setTickLabelRotation(20);
   legend->setVisible(false);
-  axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
 }
 
 void FamilyChart::show_family(const QString& family, const std::vector<Bar>& bars,
@@ -69,11 +73,25 @@ void FamilyChart::show_family(const QString& family, const std::vector<Bar>& bar
   for (std::size_t i = 0; i < bars.size(); ++i) {
     keys << static_cast<double>(i + 1);
     values << bars[i].gbps;
-    ticker->addTick(static_cast<double>(i + 1), QString::fromStdString(bars[i].kernel));
+    // The title names the family; the tick keeps the variant ("transpose.naive" -> "naive").
+    const std::string& id = bars[i].kernel;
+    ticker->addTick(static_cast<double>(i + 1), QString::fromStdString(id.substr(id.find('.') + 1)));
     top = std::max(top, bars[i].gbps);
   }
   xAxis->setTicker(ticker);
   bars_->setData(keys, values, true);
+  // The value over each bar: read from the back of the room without the axis.
+  for (QCPItemText* label : value_labels_) removeItem(label);
+  value_labels_.clear();
+  for (std::size_t i = 0; i < bars.size(); ++i) {
+    auto* label = new QCPItemText(this);
+    label->position->setCoords(static_cast<double>(i + 1), bars[i].gbps);
+    label->setPositionAlignment(Qt::AlignHCenter | Qt::AlignBottom);
+    label->setText(QString::number(bars[i].gbps, 'f', bars[i].gbps < 10 ? 2 : 1));
+    label->setFont(xAxis->tickLabelFont());
+    label->setPadding(QMargins(0, 0, 0, 4));
+    value_labels_.push_back(label);
+  }
   const double right = static_cast<double>(bars.size()) + 0.7;
   if (ceiling_gbps) {
     ceiling_line_->setData({0.3, right}, {*ceiling_gbps, *ceiling_gbps});
@@ -97,7 +115,7 @@ SweepChart::SweepChart(QWidget* parent) : QCustomPlot(parent) {
   yAxis->setLabel(tr("bandwidth (GB/s)"));
   xAxis->setScaleType(QCPAxis::stLogarithmic);
   legend->setVisible(false);
-  axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
+
   set_title(*this, tr("Sweep: F6 runs every variant of the family over one parameter"));
 }
 

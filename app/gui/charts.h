@@ -24,6 +24,7 @@ class FamilyChart : public QCustomPlot {
  private:
   QCPBars* bars_;
   QCPGraph* ceiling_line_;
+  std::vector<QCPItemText*> value_labels_;
   std::vector<Bar> drawn_;
   std::optional<double> ceiling_;
 };

@@ -68,6 +68,9 @@ MainWindow::MainWindow(const WindowOptions& options, QWidget* parent)
   auto* run_form = new QFormLayout(run_box);
   devices_ = new QComboBox(run_box);
   devices_->setObjectName("devicePicker");
+  // Long device names and reasons must not widen the panel: the popup shows them whole.
+  devices_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+  devices_->setMinimumContentsLength(16);
   devices_->addItem(tr("auto (asking the worker …)"), "auto");
   run_form->addRow(tr("&Device"), devices_);
   reps_ = new QSpinBox(run_box);

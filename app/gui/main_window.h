@@ -26,7 +26,7 @@ struct WindowOptions {
   int worker_timeout_ms = 60000;
   std::int64_t size = 0;           // N: N x N matrices, N*N elements (0: catalog defaults)
   int reps = 10;
-  int debounce_ms = 250;
+  int debounce_ms = 150;  // a dragged slider settles before a run starts
 };
 
 class MainWindow : public QMainWindow {

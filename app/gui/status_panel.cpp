@@ -30,10 +30,12 @@ StatusPanel::StatusPanel(QWidget* parent) : QWidget(parent) {
   big.setPointSizeF(big.pointSizeF() * 1.3);
   big.setBold(true);
   badge_->setFont(big);
+  badge_->setWordWrap(true);
   numbers_ = new QLabel(this);
   numbers_->setObjectName("timingNumbers");
   numbers_->setFont(big);
   numbers_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  numbers_->setWordWrap(true);
   detail_ = new QLabel(this);
   detail_->setObjectName("runDetail");
   detail_->setWordWrap(true);
@@ -76,7 +78,7 @@ void StatusPanel::show_report(const json& report) {
     badge_->setStyleSheet(kBad);
   }
   const json timing = report.value("timing", json::object()).value("kernel_ms", json::object());
-  numbers_->setText(tr("%1 GB/s   median %2 ms (min %3, max %4)")
+  numbers_->setText(tr("%1 GB/s\nmedian %2 ms (min %3, max %4)")
                         .arg(report.value("bandwidth_gbps", 0.0), 0, 'f', 2)
                         .arg(ms(timing, "median"), ms(timing, "min"), ms(timing, "max")));
   QString detail = tr("%1  %2\n%3 timed runs on %4")
