@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <map>
+#include <memory>
 #include <tuple>
 
 namespace threadmap::analysis {
@@ -11,12 +12,65 @@ namespace {
 
 constexpr std::uint32_t kMaxLanes = 64;
 
-// Distinct keys in a small array (at most a warp's lanes times words per lane).
-template <std::size_t N>
-std::size_t sort_unique(std::array<std::uint64_t, N>& keys, std::size_t n) {
-  std::sort(keys.begin(), keys.begin() + static_cast<std::ptrdiff_t>(n));
-  return static_cast<std::size_t>(std::unique(keys.begin(), keys.begin() + static_cast<std::ptrdiff_t>(n)) -
-                                  keys.begin());
+// A set of the few keys one request touches (at most a warp's lanes times the
+// words each lane covers), emptied in O(1) between requests.
+class SmallSet {
+ public:
+  void clear() { ++now_; }
+  bool insert(std::uint64_t key) {
+    std::size_t h = static_cast<std::size_t>((key * 0x9E3779B97F4A7C15ull) >> (64 - kBits));
+    while (stamp_[h] == now_) {
+      if (keys_[h] == key) return false;
+      h = (h + 1) & (kSlots - 1);
+    }
+    stamp_[h] = now_;
+    keys_[h] = key;
+    return true;
+  }
+
+ private:
+  static constexpr int kBits = 9;
+  static constexpr std::size_t kSlots = std::size_t{1} << kBits;
+  std::array<std::uint64_t, kSlots> keys_{};
+  std::array<std::uint32_t, kSlots> stamp_{};
+  std::uint32_t now_ = 1;
+};
+
+std::uint32_t count_wavefronts(SmallSet& words, std::span<const std::uint64_t> offsets,
+                               std::span<const std::uint16_t> lanes, std::uint32_t size,
+                               const DeviceModel& model) {
+  const std::uint32_t words_per_lane = std::max<std::uint32_t>(1, size / model.bank_bytes);
+  const std::uint32_t lanes_per_phase =
+      std::max<std::uint32_t>(1, model.banks * model.bank_bytes / std::max(size, model.bank_bytes));
+  std::uint32_t total = 0;
+  std::array<std::uint32_t, 64> per_bank{};
+  const std::uint32_t banks = std::min<std::uint32_t>(model.banks, 64);
+  for (std::uint32_t phase = 0; phase < model.warp_width; phase += lanes_per_phase) {
+    words.clear();
+    std::fill(per_bank.begin(), per_bank.begin() + banks, 0);
+    std::uint32_t most = 0;
+    for (std::size_t i = 0; i < offsets.size(); ++i) {
+      if (lanes[i] < phase || lanes[i] >= phase + lanes_per_phase) continue;
+      const std::uint64_t first_word = offsets[i] / model.bank_bytes;
+      for (std::uint32_t k = 0; k < words_per_lane; ++k)
+        if (words.insert(first_word + k)) most = std::max(most, ++per_bank[(first_word + k) % banks]);
+    }
+    total += most;
+    if (lanes_per_phase >= model.warp_width) break;
+  }
+  return total;
+}
+
+std::uint32_t count_sectors(SmallSet& sectors, std::span<const std::uint64_t> offsets, std::uint32_t size,
+                            const DeviceModel& model) {
+  sectors.clear();
+  std::uint32_t n = 0;
+  for (std::uint64_t offset : offsets) {
+    const std::uint64_t first = offset / model.sector_bytes;
+    const std::uint64_t last = (offset + std::max<std::uint32_t>(size, 1) - 1) / model.sector_bytes;
+    for (std::uint64_t s = first; s <= last; ++s) n += sectors.insert(s);
+  }
+  return n;
 }
 
 }  // namespace
@@ -51,43 +105,14 @@ void Counters::add(const Request& r) {
 std::uint32_t shared_wavefronts(std::span<const std::uint64_t> offsets,
                                 std::span<const std::uint16_t> lanes, std::uint32_t size,
                                 const DeviceModel& model) {
-  const std::uint32_t words_per_lane = std::max<std::uint32_t>(1, size / model.bank_bytes);
-  const std::uint32_t lanes_per_phase =
-      std::max<std::uint32_t>(1, model.banks * model.bank_bytes / std::max(size, model.bank_bytes));
-  std::uint32_t total = 0;
-  for (std::uint32_t phase_start = 0; phase_start < model.warp_width; phase_start += lanes_per_phase) {
-    std::array<std::uint64_t, kMaxLanes * 4> keys;  // bank << 48 | word
-    std::size_t n = 0;
-    for (std::size_t i = 0; i < offsets.size(); ++i) {
-      if (lanes[i] < phase_start || lanes[i] >= phase_start + lanes_per_phase) continue;
-      const std::uint64_t first_word = offsets[i] / model.bank_bytes;
-      for (std::uint32_t k = 0; k < words_per_lane && n < keys.size(); ++k) {
-        const std::uint64_t word = first_word + k;
-        keys[n++] = ((word % model.banks) << 48) | word;
-      }
-    }
-    if (n == 0) continue;
-    n = sort_unique(keys, n);
-    std::uint32_t most = 0, run = 0;
-    for (std::size_t i = 0; i < n; ++i) {
-      run = (i > 0 && (keys[i] >> 48) == (keys[i - 1] >> 48)) ? run + 1 : 1;
-      most = std::max(most, run);
-    }
-    total += most;
-  }
-  return total;
+  SmallSet words;
+  return count_wavefronts(words, offsets, lanes, size, model);
 }
 
 std::uint32_t global_sectors(std::span<const std::uint64_t> offsets, std::uint32_t size,
                              const DeviceModel& model) {
-  std::array<std::uint64_t, kMaxLanes * 2> sectors;
-  std::size_t n = 0;
-  for (std::uint64_t offset : offsets) {
-    const std::uint64_t first = offset / model.sector_bytes;
-    const std::uint64_t last = (offset + std::max<std::uint32_t>(size, 1) - 1) / model.sector_bytes;
-    for (std::uint64_t s = first; s <= last && n < sectors.size(); ++s) sectors[n++] = s;
-  }
-  return static_cast<std::uint32_t>(sort_unique(sectors, n));
+  SmallSet sectors;
+  return count_sectors(sectors, offsets, size, model);
 }
 
 Analysis analyze(const Trace& t, const DeviceModel& model) {
@@ -99,19 +124,14 @@ Analysis analyze(const Trace& t, const DeviceModel& model) {
   a.whole_grid = t.traced_blocks.size() == t.block_count();
 
   // Access sites: (line, space, store), numbered densely.
-  std::map<std::tuple<std::uint16_t, Space, bool>, std::uint32_t> site_ids;
-  std::vector<std::int32_t> site_lookup(std::size_t{65536} * 4, -1);
-  std::vector<std::uint32_t> site_of(acc.size());
-  for (std::size_t i = 0; i < acc.size(); ++i) {
-    const std::size_t key = std::size_t{acc[i].line} * 4 + (acc[i].space == Space::Shared ? 2 : 0) +
-                            (acc[i].store ? 1 : 0);
-    if (site_lookup[key] < 0) {
-      site_lookup[key] = static_cast<std::int32_t>(site_ids.size());
-      site_ids[{acc[i].line, acc[i].space, acc[i].store}] = static_cast<std::uint32_t>(site_lookup[key]);
-    }
-    site_of[i] = static_cast<std::uint32_t>(site_lookup[key]);
-  }
-  const std::uint32_t site_count = static_cast<std::uint32_t>(site_ids.size());
+  std::vector<std::int16_t> site_lookup(std::size_t{65536} * 4, -1);
+  auto site_key = [](const Access& x) {
+    return std::size_t{x.line} * 4 + (x.space == Space::Shared ? 2 : 0) + (x.store ? 1 : 0);
+  };
+  std::uint32_t site_count = 0;
+  for (const Access& x : acc)
+    if (site_lookup[site_key(x)] < 0 && site_count < 32767)
+      site_lookup[site_key(x)] = static_cast<std::int16_t>(site_count++);
 
   // The records of each block together, in device order (a stable bucket sort).
   std::vector<std::int32_t> block_slot(t.block_count(), -1);
@@ -121,7 +141,10 @@ Analysis analyze(const Trace& t, const DeviceModel& model) {
   for (const Access& x : acc)
     if (x.block < block_slot.size() && block_slot[x.block] >= 0) ++bucket_start[block_slot[x.block] + 1];
   for (std::size_t k = 1; k < bucket_start.size(); ++k) bucket_start[k] += bucket_start[k - 1];
-  std::vector<std::uint32_t> by_block(bucket_start.back());
+  // Scratch kept per thread between calls: a view re-analysing traces does
+  // not fault in fresh pages for it each time.
+  thread_local std::vector<std::uint32_t> by_block;
+  by_block.resize(bucket_start.back());
   {
     std::vector<std::uint32_t> fill(bucket_start.begin(), bucket_start.end() - 1);
     for (std::uint32_t i = 0; i < acc.size(); ++i)
@@ -129,19 +152,25 @@ Analysis analyze(const Trace& t, const DeviceModel& model) {
         by_block[fill[block_slot[acc[i].block]]++] = i;
   }
 
-  // Requests: a lane's n-th execution of a site joins its warp's n-th request there.
+  // Requests, block by block: a lane's n-th execution of a site joins its
+  // warp's n-th request there. Each request's lanes go to request_lanes
+  // together, in the order they executed.
   std::vector<Request> made;
-  std::vector<std::uint32_t> request_of(acc.size(), 0);
   const std::uint32_t warps_per_block = (threads + warp - 1) / warp;
   std::vector<std::uint32_t> executions(std::size_t{threads} * site_count);
   std::vector<std::vector<std::uint32_t>> slots(std::size_t{warps_per_block} * site_count);
+  std::vector<std::uint32_t> request_of_record, filled;
+  a.request_lanes.reserve(by_block.size());
   for (std::size_t k = 0; k < t.traced_blocks.size(); ++k) {
     std::fill(executions.begin(), executions.end(), 0);
     for (auto& s : slots) s.clear();
-    for (std::uint32_t p = bucket_start[k]; p < bucket_start[k + 1]; ++p) {
+    const std::uint32_t begin = bucket_start[k], end = bucket_start[k + 1];
+    const std::size_t first_request = made.size();
+    request_of_record.resize(end - begin);
+    for (std::uint32_t p = begin; p < end; ++p) {
       const std::uint32_t i = by_block[p];
       const Access& x = acc[i];
-      const std::uint32_t site = site_of[i];
+      const std::uint32_t site = static_cast<std::uint32_t>(site_lookup[site_key(x)]);
       const std::uint32_t thread = std::min<std::uint32_t>(x.thread, threads - 1);
       const std::uint32_t n = executions[std::size_t{thread} * site_count + site]++;
       auto& slot = slots[std::size_t{thread / warp} * site_count + site];
@@ -159,63 +188,52 @@ Analysis analyze(const Trace& t, const DeviceModel& model) {
         made.push_back(r);
       }
       const std::uint32_t r = slot[n];
-      request_of[i] = r;
-      if (made[r].lanes < 255) ++made[r].lanes;
+      request_of_record[p - begin] = r;
+      if (made[r].lanes < kMaxLanes) ++made[r].lanes;
     }
-  }
-
-  // Device order, then each request's lanes together.
-  std::vector<std::uint32_t> order(made.size());
-  for (std::uint32_t r = 0; r < made.size(); ++r) order[r] = r;
-  std::sort(order.begin(), order.end(), [&](std::uint32_t x, std::uint32_t y) {
-    return made[x].first_access < made[y].first_access;
-  });
-  std::vector<std::uint32_t> renumber(made.size());
-  a.requests.reserve(made.size());
-  std::uint32_t lanes_total = 0;
-  for (std::uint32_t pos = 0; pos < order.size(); ++pos) {
-    renumber[order[pos]] = pos;
-    Request r = made[order[pos]];
-    r.lanes_begin = lanes_total;
-    lanes_total += r.lanes;
-    a.requests.push_back(r);
-  }
-  a.request_lanes.resize(lanes_total);
-  {
-    std::vector<std::uint32_t> filled(a.requests.size(), 0);
-    for (std::uint32_t p = 0; p < by_block.size(); ++p) {
-      const std::uint32_t i = by_block[p];
-      Request& r = a.requests[renumber[request_of[i]]];
-      std::uint32_t& f = filled[renumber[request_of[i]]];
-      if (f < r.lanes) a.request_lanes[r.lanes_begin + f++] = i;
+    std::uint32_t running = static_cast<std::uint32_t>(a.request_lanes.size());
+    for (std::size_t r = first_request; r < made.size(); ++r) {
+      made[r].lanes_begin = running;
+      running += made[r].lanes;
     }
-    // by_block keeps device order within a block, so each request's lanes
-    // are in the order they executed.
+    a.request_lanes.resize(running);
+    filled.assign(made.size() - first_request, 0);
+    for (std::uint32_t p = begin; p < end; ++p) {
+      const std::uint32_t r = request_of_record[p - begin];
+      std::uint32_t& f = filled[r - first_request];
+      if (f < made[r].lanes) a.request_lanes[made[r].lanes_begin + f++] = by_block[p];
+    }
   }
 
   std::array<std::uint64_t, kMaxLanes> offsets{};
   std::array<std::uint16_t, kMaxLanes> lanes{};
-  for (Request& r : a.requests) {
-    const auto members = a.lanes_of(r);
+  auto scratch = std::make_unique<SmallSet>();
+  auto addresses = std::make_unique<SmallSet>();
+  for (Request& r : made) {
+    const auto members = std::span<const std::uint32_t>(a.request_lanes).subspan(r.lanes_begin, r.lanes);
     std::size_t n = 0;
-    std::array<std::uint64_t, kMaxLanes> distinct;
+    addresses->clear();
+    std::uint64_t distinct = 0;
     for (std::uint32_t i : members) {
-      if (n == offsets.size()) break;
       const Access& x = acc[i];
       offsets[n] = x.space == Space::Global ? (std::uint64_t{x.buffer} << 56) | x.offset : x.offset;
       lanes[n] = static_cast<std::uint16_t>(x.thread % warp);
-      distinct[n] = offsets[n];
+      if (r.space == Space::Global) distinct += addresses->insert(offsets[n]);
       ++n;
     }
     if (r.space == Space::Shared) {
       r.wavefronts = static_cast<std::uint16_t>(
-          shared_wavefronts({offsets.data(), n}, {lanes.data(), n}, r.size, model));
+          count_wavefronts(*scratch, {offsets.data(), n}, {lanes.data(), n}, r.size, model));
     } else {
-      r.sectors = static_cast<std::uint16_t>(global_sectors({offsets.data(), n}, r.size, model));
-      const std::uint64_t bytes = sort_unique(distinct, n) * std::uint64_t{r.size};
+      r.sectors = static_cast<std::uint16_t>(count_sectors(*scratch, {offsets.data(), n}, r.size, model));
+      const std::uint64_t bytes = distinct * std::uint64_t{r.size};
       r.ideal_sectors = static_cast<std::uint16_t>((bytes + model.sector_bytes - 1) / model.sector_bytes);
     }
   }
+  // Device order: by each request's earliest record.
+  std::sort(made.begin(), made.end(),
+            [](const Request& x, const Request& y) { return x.first_access < y.first_access; });
+  a.requests = std::move(made);
 
   // Totals: whole trace, per site, per block.
   std::map<std::tuple<std::uint16_t, Space, bool>, Counters> per_site;
