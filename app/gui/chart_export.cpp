@@ -1,6 +1,5 @@
 #include "app/gui/chart_export.h"
 
-#include <QFile>
 #include <QFileInfo>
 #include <QSaveFile>
 #include <QSvgGenerator>

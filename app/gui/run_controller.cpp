@@ -20,6 +20,10 @@ RunController::RunController(WorkerClient& worker, QObject* parent)
   connect(&worker_, &WorkerClient::progressed, this, [this](int id, const json& line) {
     if (!sweep_ids_.count(id)) return;
     const json report = line.value("result", json::object());
+    if (const std::string problem = report_problem(report); !problem.empty()) {
+      emit refused(tr("the worker sent a malformed report: %1").arg(QString::fromStdString(problem)));
+      return;
+    }
     history_.add(report);
     sweep_.add(report);
     emit history_changed();
@@ -109,7 +113,10 @@ void RunController::on_reply(const WorkerReply& reply) {
   }
   if (reply.id != run_id_) return;
   run_id_ = 0;
-  if (reply.ok) {
+  const std::string problem = reply.ok ? report_problem(reply.result) : std::string();
+  if (!problem.empty()) {
+    emit refused(tr("the worker sent a malformed report: %1").arg(QString::fromStdString(problem)));
+  } else if (reply.ok) {
     const json& report = reply.result;
     history_.add(report);
     // The ceiling line: a device copy moving the same bytes, measured once per size.

@@ -32,6 +32,54 @@ bool on_device(const json& report, const std::string& device_spec) {
 
 }  // namespace
 
+std::string report_problem(const json& report) {
+  if (!report.is_object()) return "a run report is a JSON object";
+  auto wrong = [&](const json& j, const char* key, auto is_type) {
+    return j.contains(key) && !is_type(j[key]);
+  };
+  const auto is_string = [](const json& v) { return v.is_string(); };
+  const auto is_number = [](const json& v) { return v.is_number(); };
+  const auto is_object = [](const json& v) { return v.is_object(); };
+  const auto is_bool = [](const json& v) { return v.is_boolean(); };
+  for (const char* key : {"kernel", "status"})
+    if (!report.contains(key) || !report[key].is_string())
+      return std::string("a run report needs \"") + key + "\" as text";
+  for (const char* key : {"error", "note"})
+    if (wrong(report, key, is_string)) return std::string("\"") + key + "\" must be text";
+  for (const char* key : {"bandwidth_gbps", "end_to_end_gbps", "ideal_bytes", "working_set_bytes"})
+    if (wrong(report, key, is_number)) return std::string("\"") + key + "\" must be a number";
+  for (const char* key : {"device", "parameters", "verification", "timing", "device_copy"})
+    if (wrong(report, key, is_object)) return std::string("\"") + key + "\" must be an object";
+  if (wrong(report, "cache_resident", is_bool)) return "\"cache_resident\" must be true or false";
+  const json device = report.value("device", json::object());
+  for (const char* key : {"spec", "name", "backend"})
+    if (wrong(device, key, is_string)) return std::string("device.") + key + " must be text";
+  const json parameters = report.value("parameters", json::object());
+  for (const auto& [name, value] : parameters.items())
+    if (!value.is_number_integer() && !value.is_string())
+      return "parameter " + name + " must be a whole number or a name";
+  const json verification = report.value("verification", json::object());
+  if (wrong(verification, "verified", is_bool)) return "verification.verified must be true or false";
+  for (const char* key : {"checked", "mismatches"})
+    if (wrong(verification, key, is_number)) return std::string("verification.") + key + " must be a number";
+  if (verification.contains("first_mismatches")) {
+    if (!verification["first_mismatches"].is_array()) return "verification.first_mismatches must be a list";
+    for (const json& m : verification["first_mismatches"])
+      for (const char* key : {"where", "expected", "actual"})
+        if (!m.is_object() || !m.contains(key) || !m[key].is_string())
+          return std::string("each first mismatch needs \"") + key + "\" as text";
+  }
+  const json timing = report.value("timing", json::object());
+  if (wrong(timing, "kernel_ms", is_object)) return "timing.kernel_ms must be an object";
+  for (const char* key : {"median", "min", "max", "samples"})
+    if (wrong(timing.value("kernel_ms", json::object()), key, is_number))
+      return std::string("timing.kernel_ms.") + key + " must be a number";
+  const json copy = report.value("device_copy", json::object());
+  if (wrong(copy, "bandwidth_gbps", is_number)) return "device_copy.bandwidth_gbps must be a number";
+  if (wrong(copy, "error", is_string)) return "device_copy.error must be text";
+  return {};
+}
+
 bool report_ok(const json& report) { return report.value("status", "") == "ok"; }
 
 std::string parameters_text(const json& report) {
@@ -108,12 +156,19 @@ RunHistory RunHistory::from_json(const json& j) {
     throw std::runtime_error("the file has no \"runs\" array");
   RunHistory h;
   for (const json& r : j["runs"]) {
-    if (!r.is_object() || !r.contains("kernel") || !r.contains("status"))
-      throw std::runtime_error("a run without \"kernel\" and \"status\": " + r.dump().substr(0, 80));
+    if (const std::string problem = report_problem(r); !problem.empty())
+      throw std::runtime_error("run " + std::to_string(h.reports().size() + 1) + ": " + problem);
     h.add(r);
   }
-  for (const json& c : j.value("device_copies", json::array()))
-    h.add_copy(c.value("device", ""), c.value("bytes", std::uint64_t{0}), c.value("bandwidth_gbps", 0.0));
+  const json copies = j.value("device_copies", json::array());
+  if (!copies.is_array()) throw std::runtime_error("\"device_copies\" must be a list");
+  for (const json& c : copies) {
+    if (!c.is_object() || !c.contains("device") || !c["device"].is_string() ||
+        !c.contains("bytes") || !c["bytes"].is_number_unsigned() ||
+        !c.contains("bandwidth_gbps") || !c["bandwidth_gbps"].is_number())
+      throw std::runtime_error("a device copy needs \"device\", \"bytes\" and \"bandwidth_gbps\"");
+    h.add_copy(c["device"], c["bytes"], c["bandwidth_gbps"]);
+  }
   return h;
 }
 

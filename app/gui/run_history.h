@@ -34,8 +34,8 @@ class RunHistory {
   }
   const std::vector<nlohmann::json>& reports() const { return reports_; }
 
-  // The latest verified-or-not completed run of each kernel of `family` on
-  // `device_spec`, in the order given by `kernels`.
+  // The latest completed run (status ok, verified or not) of each of
+  // `kernels` on `device_spec`, in the order given.
   std::vector<Bar> latest_bars(const std::vector<std::string>& kernels,
                                const std::string& device_spec) const;
   // The device-to-device copy of as many bytes as the latest run among
@@ -73,6 +73,10 @@ class SweepData {
 };
 
 // Helpers over one report.
+// Empty when `report` has the shape of kernels/report.h's run report (the
+// fields the GUI reads, with their types), else what is wrong. Reports from
+// files and from the worker pass here before the GUI reads them.
+std::string report_problem(const nlohmann::json& report);
 bool report_ok(const nlohmann::json& report);
 std::string parameters_text(const nlohmann::json& report);  // "tile=16 pad=0 type=int"
 

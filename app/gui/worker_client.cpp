@@ -89,7 +89,14 @@ void WorkerClient::read_lines() {
   for (qsizetype end; (end = buffer_.indexOf('\n')) >= 0;) {
     const QByteArray line = buffer_.left(end);
     buffer_.remove(0, end + 1);
-    handle_line(line);
+    // The boundary of every slot fed from a reply: nothing thrown below gets into Qt.
+    try {
+      handle_line(line);
+    } catch (const std::exception& e) {
+      restart(tr("the worker sent a reply the GUI cannot read (%1): %2")
+                  .arg(QString::fromUtf8(line.left(120)), QString::fromUtf8(e.what())));
+      return;
+    }
   }
 }
 

@@ -36,7 +36,6 @@ class WorkerClient : public QObject {
   void cancel(int id);
   qint64 pid() const { return process_.processId(); }
   int restarts() const { return restarts_; }
-  bool busy() const { return !pending_.empty(); }
 
  signals:
   void replied(const threadmap::gui::WorkerReply& reply);

@@ -180,6 +180,23 @@ class GuiTest : public QObject {
                              kRunTimeoutMs);
     QCOMPARE(bar_of(w, "reduce.sequential").value_or(-1), gbps);
     QVERIFY(!w.open_from(dir.filePath("missing.json")).isEmpty());
+
+    // Files with the wrong shape are refused with the reason; the runs shown stay.
+    const std::pair<const char*, const char*> bad_files[] = {
+        {R"({"format": "threadmap-gui-runs", "runs": [{"kernel": 3, "status": "ok"}]})", "kernel"},
+        {R"({"format": "threadmap-gui-runs", "runs": [{"kernel": "transpose.naive", "status": "ok",
+             "bandwidth_gbps": "fast"}]})", "bandwidth_gbps"},
+        {R"({"format": "something else", "runs": []})", "format"},
+        {"not json", "not valid JSON"}};
+    for (const auto& [text, reason] : bad_files) {
+      QFile file(dir.filePath("bad.json"));
+      QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
+      file.write(text);
+      file.close();
+      const QString error = w.open_from(file.fileName());
+      QVERIFY2(error.contains(reason), qPrintable(error));
+      QCOMPARE(bar_of(w, "reduce.sequential").value_or(-1), gbps);
+    }
   }
 
   void sweepDrawsOneLinePerVariantAndCancels() {
