@@ -44,6 +44,13 @@ const QColor kPalette[] = {QColor(31, 119, 180), QColor(214, 39, 40),  QColor(44
                            QColor(227, 119, 194), QColor(127, 127, 127), QColor(188, 189, 34),
                            QColor(23, 190, 207)};
 
+QString unit_of(const std::string& parameter) {
+  if (parameter == "rows" || parameter == "wg" || parameter == "block_x" || parameter == "block_y")
+    return QObject::tr("threads");
+  if (parameter == "blocks") return QObject::tr("blocks");
+  return QObject::tr("elements");
+}
+
 }  // namespace
 
 FamilyChart::FamilyChart(QWidget* parent) : QCustomPlot(parent) {
@@ -113,7 +120,6 @@ SweepChart::SweepChart(QWidget* parent) : QCustomPlot(parent) {
   apply_style(*this);
   setObjectName("sweepChart");
   yAxis->setLabel(tr("bandwidth (GB/s)"));
-  xAxis->setScaleType(QCPAxis::stLogarithmic);
   legend->setVisible(false);
 
   set_title(*this, tr("Sweep: F6 runs every variant of the family over one parameter"));
@@ -122,7 +128,7 @@ SweepChart::SweepChart(QWidget* parent) : QCustomPlot(parent) {
 void SweepChart::show_sweep(const QString& title, const SweepData& data) {
   clearGraphs();
   set_title(*this, title);
-  xAxis->setLabel(QString::fromStdString(data.parameter()) + tr(" (elements)"));
+  xAxis->setLabel(tr("%1 (%2)").arg(QString::fromStdString(data.parameter()), unit_of(data.parameter())));
   auto ticker = QSharedPointer<QCPAxisTickerText>::create();
   std::set<double> xs;
   double top = 0;
@@ -141,7 +147,13 @@ void SweepChart::show_sweep(const QString& title, const SweepData& data) {
   }
   for (double x : xs) ticker->addTick(x, QString::number(x));
   xAxis->setTicker(ticker);
-  if (!xs.empty()) xAxis->setRange(*xs.begin() / 1.4, *xs.rbegin() * 1.4);
+  // Powers of two (tile, wg) spread evenly on a log axis; pad 0, 1, 2 cannot.
+  const bool logarithmic = !xs.empty() && *xs.begin() > 0 && *xs.rbegin() >= 4 * *xs.begin();
+  xAxis->setScaleType(logarithmic ? QCPAxis::stLogarithmic : QCPAxis::stLinear);
+  if (logarithmic)
+    xAxis->setRange(*xs.begin() / 1.4, *xs.rbegin() * 1.4);
+  else if (!xs.empty())
+    xAxis->setRange(*xs.begin() - 0.5, *xs.rbegin() + 0.5);
   yAxis->setRange(0, top > 0 ? top * 1.15 : 1);
   legend->setVisible(!data.lines().empty());
   replot();

@@ -25,7 +25,9 @@ int main(int argc, char** argv) {
   QCommandLineOption reps({"r", "reps"}, "timed repetitions per run", "N", "10");
   QCommandLineOption worker("worker", "the threadmap-cli to run as the worker", "PATH");
   QCommandLineOption kernel({"k", "kernel"}, "kernel to select at start, e.g. transpose.shared", "ID");
-  parser.addOptions({size, reps, worker, kernel});
+  QCommandLineOption timeout("worker-timeout", "seconds without a reply before the worker is restarted",
+                             "S", "120");
+  parser.addOptions({size, reps, worker, kernel, timeout});
   parser.addPositionalArgument("runs", "a saved runs file to open", "[file.json]");
   parser.process(app);
 
@@ -33,6 +35,7 @@ int main(int argc, char** argv) {
   options.size = parser.value(size).toLongLong();
   options.reps = std::clamp(parser.value(reps).toInt(), 1, 1000);
   options.worker = parser.value(worker);
+  options.worker_timeout_ms = std::max(1, parser.value(timeout).toInt()) * 1000;
   threadmap::gui::MainWindow window(options);
   window.show();
   if (!parser.positionalArguments().isEmpty()) window.open_from(parser.positionalArguments().front());

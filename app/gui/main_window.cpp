@@ -162,7 +162,6 @@ void MainWindow::build_actions() {
   auto add = [this](QMenu* menu, const QString& text, const QKeySequence& key, auto slot) {
     QAction* action = menu->addAction(text);
     action->setShortcut(key);
-    action->setShortcutContext(Qt::ApplicationShortcut);
     connect(action, &QAction::triggered, this, slot);
     addAction(action);
     return action;

@@ -23,7 +23,9 @@ class SweepChart;
 
 struct WindowOptions {
   QString worker;                  // the threadmap-cli to serve
-  int worker_timeout_ms = 60000;
+  // A run with no reply for this long counts as a hung worker (a large matrix
+  // on a CPU device takes seconds; a deadlocked device never answers).
+  int worker_timeout_ms = 120000;
   std::int64_t size = 0;           // N: N x N matrices, N*N elements (0: catalog defaults)
   int reps = 10;
   int debounce_ms = 150;  // a dragged slider settles before a run starts

@@ -1,6 +1,7 @@
 // The GUI against the real worker (threadmap-cli serve) on the first OpenCL
 // device: slider -> run -> chart, exports that parse back, a killed or hung
 // worker restarted and reported, values outside the catalog refused.
+#include <QAction>
 #include <QComboBox>
 #include <QFile>
 #include <QImage>
@@ -218,6 +219,38 @@ class GuiTest : public QObject {
     QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 2, 5 * kRunTimeoutMs);
     QCOMPARE(finished.back().front().toBool(), true);
     QVERIFY(w.sweep_chart().point_count() < 20);
+  }
+
+  void sweepOverPadUsesALinearAxis() {
+    MainWindow w(small_runs());
+    QVERIFY(w.kernel_tree().select("transpose.shared"));
+    w.findChild<QComboBox*>("sweepParameter")->setCurrentText("pad");
+    QSignalSpy finished(&w.runs(), &RunController::sweep_finished);
+    w.sweep_now();
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 5 * kRunTimeoutMs);
+    // transpose.shared and transpose.coalesced have pad 0, 1, 2.
+    QCOMPARE(w.sweep_chart().point_count(), 6);
+    QCOMPARE(w.sweep_chart().xAxis->scaleType(), QCPAxis::stLinear);
+    QVERIFY(w.sweep_chart().xAxis->range().contains(0));
+    QVERIFY(w.sweep_chart().xAxis->label().startsWith("pad"));
+  }
+
+  void keyboardReachesTheActions() {
+    MainWindow w(small_runs());
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QStringList keys;
+    for (QAction* a : w.actions()) keys << a->shortcut().toString();
+    for (const char* key : {"Ctrl+O", "Ctrl+S", "Ctrl+E", "F5", "F6", "F11", "Ctrl+Q", "Esc"})
+      QVERIFY2(keys.contains(key), key);
+    QVERIFY(w.kernel_tree().select("matadd.rows"));
+    QTRY_VERIFY_WITH_TIMEOUT(bar_of(w, "matadd.rows").has_value(), kRunTimeoutMs);
+    const std::size_t before = w.runs().history().reports().size();
+    w.activateWindow();
+    QTest::keyClick(&w, Qt::Key_F5);
+    QTRY_VERIFY_WITH_TIMEOUT(w.runs().history().reports().size() > before, kRunTimeoutMs);
+    QTest::keyClick(&w, Qt::Key_2, Qt::ControlModifier);
+    QCOMPARE(w.chart_tabs().currentWidget(), &w.sweep_chart());
   }
 
   void killedWorkerIsRestartedAndReported() {
