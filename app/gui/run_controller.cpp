@@ -41,6 +41,15 @@ RunController::RunController(WorkerClient& worker, QObject* parent)
   });
 }
 
+// Says how often the worker was restarted, so a flaky device stays visible
+// after the next good run replaces the restart message.
+QString RunController::ready_text() const {
+  const QString ready = tr("worker ready (pid %1)").arg(worker_.pid());
+  return worker_.restarts() == 0 ? ready
+                                 : tr("%1; restarted %n time(s) this session", nullptr, worker_.restarts())
+                                       .arg(ready);
+}
+
 void RunController::list_devices() { devices_id_ = worker_.send({{"op", "devices"}}); }
 
 void RunController::run(const RunRequest& request) {
@@ -125,13 +134,13 @@ void RunController::on_reply(const WorkerReply& reply) {
     if (report_ok(report) && bytes > 0 && !history_.has_copy(device, bytes))
       copy_ids_[worker_.send({{"op", "copy"}, {"device", device}, {"bytes", bytes},
                               {"reps", 5}, {"warmup", 1}})] = {device, bytes};
-    emit worker_state(tr("worker ready (pid %1)").arg(worker_.pid()), false);
+    emit worker_state(ready_text(), false);
     emit history_changed();
     emit run_finished(report);
   } else {
     emit refused(QString::fromStdString(reply.error));
     if (reply.status != "worker-restarted")
-      emit worker_state(tr("worker ready (pid %1)").arg(worker_.pid()), false);
+      emit worker_state(ready_text(), false);
   }
   if (queued_run_) {
     const RunRequest next = *queued_run_;

@@ -51,6 +51,7 @@ class RunController : public QObject {
 
  private:
   void send_run(const RunRequest& request);
+  QString ready_text() const;
   void on_reply(const WorkerReply& reply);
 
   WorkerClient& worker_;

@@ -267,6 +267,7 @@ class GuiTest : public QObject {
     QTRY_VERIFY_WITH_TIMEOUT(w.runs().history().reports().size() > before, kRunTimeoutMs);
     QVERIFY(w.worker().pid() > 0 && w.worker().pid() != old_pid);
     QVERIFY(w.status().badge_text().contains("verified"));
+    QVERIFY2(w.status().worker_text().contains("restarted 1 time"), qPrintable(w.status().worker_text()));
   }
 
   void hungWorkerIsRestartedAfterTheTimeout() {
