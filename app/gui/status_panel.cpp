@@ -1,6 +1,7 @@
 #include "app/gui/status_panel.h"
 
 #include <QLabel>
+#include <QLocale>
 #include <QVBoxLayout>
 
 #include "app/gui/run_history.h"
@@ -62,7 +63,9 @@ void StatusPanel::show_report(const json& report) {
   }
   const json verification = report.value("verification", json::object());
   if (verification.value("verified", false)) {
-    badge_->setText(tr("✔ verified: %1 values").arg(verification.value("checked", 0)));
+    const int checked = verification.value("checked", 0);
+    badge_->setText(checked == 1 ? tr("✔ verified: 1 value")
+                                 : tr("✔ verified: %1 values").arg(QLocale().toString(checked)));
     badge_->setStyleSheet(kGood);
   } else {
     QString first;

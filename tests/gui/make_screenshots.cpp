@@ -65,5 +65,14 @@ int main(int argc, char** argv) {
   if (!QTest::qWaitFor([&] { return finished; }, 300000)) return 1;
   ok &= save(w.sweep_chart(), out.filePath("sweep_chart.png"));
   ok &= save(w, out.filePath("main_window_sweep.png"));
+
+  // Another family, its lesson in Portuguese.
+  w.findChild<QTabWidget*>()->setCurrentIndex(0);
+  for (const char* kernel : {"reduce.interleaved", "reduce.divergent", "reduce.sequential"}) {
+    w.kernel_tree().select(kernel);
+    if (!QTest::qWaitFor([&] { return has_bar(w, kernel); }, 120000)) return 1;
+  }
+  QTest::qWaitFor([&] { return w.family_chart().drawn_ceiling().has_value(); }, 30000);
+  ok &= save(w, out.filePath("main_window_reduction.png"));
   return ok ? 0 : 1;
 }
