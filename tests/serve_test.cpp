@@ -11,7 +11,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "kernels/devices.h"
+#include "tests/test_devices.h"
 
 namespace {
 
@@ -74,14 +74,10 @@ class Worker {
   FILE* out_ = nullptr;
 };
 
-bool has_opencl_device() {
-  for (const auto& b : threadmap::list_backends())
-    if (b.backend == "opencl" && b.available) return true;
-  return false;
-}
-
-#define REQUIRE_OPENCL() \
-  if (!has_opencl_device()) GTEST_SKIP() << "no OpenCL device found"
+// Skips with the reason when no OpenCL device is there (e.g. no ICD installed).
+#define REQUIRE_OPENCL()                                                     \
+  if (const auto probe = threadmap::testing::first_device("opencl"); !probe.device) \
+  GTEST_SKIP() << probe.skip_reason
 
 TEST(Serve, PingListDevicesQuit) {
   Worker w;
