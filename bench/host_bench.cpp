@@ -27,6 +27,12 @@ BENCHMARK(fill_inputs)->Arg(1024)->Arg(4096)->Unit(benchmark::kMillisecond);
 void verify_transpose(benchmark::State& state) {
   threadmap::Workload w = workload("transpose.naive", state.range(0));
   for (auto& b : w.buffers) threadmap::materialize(b);
+  // A correct output, as a verified run has: the transpose of the input.
+  const std::int64_t n = state.range(0);
+  const auto* in = reinterpret_cast<const std::int32_t*>(w.buffers[0].data.data());
+  auto* out = reinterpret_cast<std::int32_t*>(w.buffers[1].data.data());
+  for (std::int64_t r = 0; r < n; ++r)
+    for (std::int64_t c = 0; c < n; ++c) out[c * n + r] = in[r * n + c];
   for (auto _ : state) benchmark::DoNotOptimize(w.verify(w.buffers).mismatches);
   state.SetBytesProcessed(state.iterations() * static_cast<std::int64_t>(w.ideal_bytes));
 }

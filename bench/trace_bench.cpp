@@ -68,11 +68,15 @@ void record_few_blocks(benchmark::State& state) {
   const Variant& v = *find_variant("transpose.shared");
   const Params p = params_for(v, {{"width", "4096"}, {"height", "4096"}, {"tile", "16"}});
   record_trace(device(), v, p, {});  // warm: programs built, context up
+  std::map<std::string, double> phases;
   for (auto _ : state) {
     Recording r = record_trace(device(), v, p, {});
     if (r.status != RunStatus::Ok) state.SkipWithError(r.error.c_str());
     state.SetIterationTime(r.record_ms / 1000.0);
+    for (const auto& [name, ms] : r.phases_ms) phases[name] += ms;
   }
+  for (const auto& [name, ms] : phases)  // mean ms of each phase
+    state.counters[name] = ms / static_cast<double>(state.iterations());
   state.SetLabel(device().info().name);
 }
 BENCHMARK(record_few_blocks)->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(10);

@@ -82,6 +82,8 @@ class Device {
   virtual std::unique_ptr<DeviceBuffer> allocate(std::size_t bytes) = 0;
   virtual void write(DeviceBuffer& dst, const void* src, std::size_t bytes) = 0;
   virtual void read(const DeviceBuffer& src, void* dst, std::size_t bytes) = 0;
+  // Sets the first `bytes` bytes to `value` on the device (no host copy).
+  virtual void fill(DeviceBuffer& dst, std::uint8_t value, std::size_t bytes) = 0;
   // Copies device to device `repeat` times back to back (the practical
   // bandwidth limit); returns the device milliseconds of all of them.
   virtual double copy_timed(const DeviceBuffer& src, DeviceBuffer& dst, std::size_t bytes,

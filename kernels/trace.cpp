@@ -100,6 +100,12 @@ Recording record_trace(Device& device, const Variant& variant, const Params& par
                        const TraceOptions& options) {
   Recording rec;
   const auto started = Clock::now();
+  auto phase_start = started;
+  auto phase = [&](const char* name) {
+    const auto now = Clock::now();
+    rec.phases_ms.emplace_back(name, std::chrono::duration<double, std::milli>(now - phase_start).count());
+    phase_start = now;
+  };
   Trace& t = rec.trace;
   try {
     const DeviceInfo& info = device.info();
@@ -145,26 +151,30 @@ Recording record_trace(Device& device, const Variant& variant, const Params& par
                                "); blocks are numbered x + " + std::to_string(t.grid[0]) + " * y");
     }
 
+    phase("set-up");
     std::vector<std::unique_ptr<DeviceBuffer>> owned;
     std::vector<DeviceBuffer*> buffers;
     std::vector<std::uint64_t> bases;
     for (HostBuffer& b : w.buffers) {
-      materialize(b);
+      materialize(b);  // outputs: the poisoned host copy receives the result
       owned.push_back(device.allocate(b.data.size()));
       buffers.push_back(owned.back().get());
       bases.push_back(device.device_address(*owned.back()));
+      if (b.role != BufferRole::Output) device.write(*owned.back(), b.data.data(), b.data.size());
       t.buffers.push_back({b.name, std::string(role_name(b.role)), b.type, b.bytes()});
     }
+    phase("inputs made and uploaded");
 
-    // One traced run: fresh inputs and poisoned outputs, the trace buffer
-    // initialised, the launches, the trace read back.
+    // One traced run: poisoned outputs, the trace buffer's header, bitmap
+    // and schedule initialised (the record areas need no initial contents),
+    // the launches, then only as much of the trace read back as was written.
     auto run_traced = [&](const Layout& layout) {
       const std::uint64_t bytes = layout.words * 4;
       if (info.max_allocation_bytes && bytes > info.max_allocation_bytes)
         throw InvalidRequest(variant.id + ": the trace needs " + std::to_string(bytes) +
                              " bytes, more than the largest allocation on " + info.name +
                              "; trace fewer blocks");
-      std::vector<std::uint32_t> words(layout.words, 0);
+      std::vector<std::uint32_t> words(layout.barriers, 0);
       words[TM_H_VERSION] = TM_FORMAT_VERSION;
       words[TM_H_ACCESS_CAPACITY] = static_cast<std::uint32_t>(layout.access_capacity);
       words[TM_H_BARRIER_CAPACITY] = static_cast<std::uint32_t>(layout.barrier_capacity);
@@ -182,30 +192,43 @@ Recording record_trace(Device& device, const Variant& variant, const Params& par
               0xffffffffu;
         }
       auto trace_buffer = device.allocate(bytes);
-      device.write(*trace_buffer, words.data(), bytes);
-      for (std::size_t i = 0; i < w.buffers.size(); ++i) {
-        if (w.buffers[i].role == BufferRole::Output) materialize(w.buffers[i]);
-        device.write(*buffers[i], w.buffers[i].data.data(), w.buffers[i].data.size());
-      }
+      device.write(*trace_buffer, words.data(), words.size() * 4);
+      for (std::size_t i = 0; i < w.buffers.size(); ++i)
+        if (w.buffers[i].role == BufferRole::Output) device.fill(*buffers[i], 0xFF, w.buffers[i].data.size());
       std::vector<DeviceBuffer*> with_trace = buffers;
       with_trace.push_back(trace_buffer.get());
       device.execute(launches, with_trace);
-      device.read(*trace_buffer, words.data(), bytes);
+      device.read(*trace_buffer, words.data(), TM_HEADER_WORDS * 4);
+      const std::uint64_t written =
+          layout.accesses + std::min<std::uint64_t>(words[TM_H_ACCESS_COUNT], layout.access_capacity) *
+                                TM_ACCESS_WORDS;
+      words.resize(written);
+      device.read(*trace_buffer, words.data(), written * 4);
       return words;
     };
 
-    // First run: no room for records, only the counts.
-    const std::vector<std::uint32_t> counted = run_traced(Layout(blocks, 0, 0));
-    const std::uint64_t needed = counted[TM_H_ACCESS_COUNT];
-    const std::uint64_t barrier_needed = counted[TM_H_BARRIER_COUNT];
+    // A first guess at the room needed; when the kernel makes more records
+    // (loops over a row), the counts it reports size a second, exact run.
+    const std::uint64_t traced_threads = std::uint64_t{t.traced_blocks.size()} * t.threads_per_block();
+    const std::uint64_t guess = std::min<std::uint64_t>(traced_threads * 16, std::uint64_t{1} << 22);
+    const std::uint64_t barrier_guess = traced_threads / t.warp_width * 16 + 64;
+    std::uint64_t capacity = options.capacity ? std::min(options.capacity, kMaxTraceRecords) : guess;
+    std::vector<std::uint32_t> words = run_traced(Layout(blocks, barrier_guess, capacity));
+    const std::uint64_t needed = words[TM_H_ACCESS_COUNT];
+    const std::uint64_t barrier_needed = words[TM_H_BARRIER_COUNT];
     if (needed > kMaxTraceRecords)
       throw InvalidRequest(variant.id + ": tracing " + std::to_string(t.traced_blocks.size()) +
                            " blocks makes " + std::to_string(needed) +
                            " access records, more than the limit of " +
                            std::to_string(kMaxTraceRecords) + "; trace fewer blocks");
-    const std::uint64_t capacity = options.capacity ? options.capacity : needed;
-    const Layout layout(blocks, barrier_needed, std::min(capacity, kMaxTraceRecords));
-    const std::vector<std::uint32_t> words = run_traced(layout);
+    std::uint64_t barrier_capacity = barrier_guess;
+    if ((!options.capacity && needed > capacity) || barrier_needed > barrier_guess) {
+      if (!options.capacity) capacity = needed;
+      barrier_capacity = barrier_needed;
+      words = run_traced(Layout(blocks, barrier_capacity, capacity));
+    }
+    const Layout layout(blocks, barrier_capacity, capacity);
+    phase("traced run and read back");
 
     const std::uint64_t attempts = words[TM_H_ACCESS_COUNT];
     if (attempts > layout.access_capacity)
@@ -215,7 +238,7 @@ Recording record_trace(Device& device, const Variant& variant, const Params& par
     if (words[TM_H_BARRIER_COUNT] > layout.barrier_capacity)
       throw DeviceError(variant.id + ": the traced run made " +
                         std::to_string(words[TM_H_BARRIER_COUNT]) + " barrier records, the " +
-                        "counting run " + std::to_string(layout.barrier_capacity));
+                        "first run " + std::to_string(layout.barrier_capacity));
 
     // Decode. Every record is checked against the launch: a record outside
     // it means the hooks are wrong, and the trace is refused.
@@ -285,10 +308,13 @@ Recording record_trace(Device& device, const Variant& variant, const Params& par
     for (const auto& [line, space, store] : sites)
       t.sites.push_back({line, space, store, source_line(t.source_file, line)});
 
+    phase("decoded");
     for (std::size_t i = 0; i < w.buffers.size(); ++i)
       if (w.buffers[i].role == BufferRole::Output)
         device.read(*buffers[i], w.buffers[i].data.data(), w.buffers[i].data.size());
+    phase("outputs read back");
     rec.verification = w.verify(w.buffers);
+    phase("verified");
   } catch (const InvalidRequest& e) {
     rec.status = RunStatus::Invalid;
     rec.error = e.what();

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "kernels/catalog.h"
@@ -109,6 +110,7 @@ struct Recording {
   Trace trace;
   Verification verification;  // the traced run's output, checked like any other
   double record_ms = 0;       // host wall clock: buffers, traced runs, read back, decode
+  std::vector<std::pair<std::string, double>> phases_ms;  // where record_ms went
 };
 
 // A few blocks that show a kernel's pattern: the first two of the first two

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Usage: bench/gpu/run.sh STAGE   (STAGE: tables | tune | ncu | sanitize)
+# Usage: bench/gpu/run.sh STAGE   (STAGE: tables | tune | ncu | sanitize | traces)
 # Expects threadmap-cli and engine_tests built with CUDA in $BIN (default
 # .device/bin); writes logs to $OUT. NVIDIA's OpenCL driver is registered with
 # the ICD loader first.
@@ -61,5 +61,46 @@ sanitize)
     done
   done | tee "$OUT/sanitizer.txt"
   tar -C "$OUT" -czf "$OUT/sanitizer_logs.tgz" s && rm -rf "$OUT/s"
+  ;;
+traces)
+  # Traces on the device: the trace tests (barrier release after the last
+  # arrival, counts by hand), the analysis against Nsight Compute's counters
+  # for the same launch, the cost of recording, the bundled recordings.
+  $BIN/engine_tests --gtest_brief=1 > "$OUT/trace_tests.txt" 2>&1
+  echo "rc=$?" >> "$OUT/trace_tests.txt"; tail -4 "$OUT/trace_tests.txt"
+  mkdir -p "$OUT/c"
+  ncu --query-metrics --chip gh100 > "$OUT/c/ncu_metrics.txt" 2>&1
+  metrics=$(grep -o '"[a-z0-9_]*\.sum"' bench/gpu/counters_compare.py | tr -d '"' | while read -r m; do
+    grep -q "^${m%.sum} " "$OUT/c/ncu_metrics.txt" && echo "$m"; done | paste -sd,)
+  case "$metrics" in *l1tex__t_sectors_pipe_lsu_mem_global_op_st*) ;;
+    *) metrics=$(grep -o '"l1tex__[a-z0-9_]*\.sum"\|"smsp__[a-z0-9_]*\.sum"' bench/gpu/counters_compare.py | tr -d '"' | paste -sd,);;
+  esac
+  echo "metrics: $metrics"
+  labels=""
+  while read -r label id sets; do
+    case "$label" in ''|'#'*) continue;; esac
+    labels="$labels $label"
+    kernel=$($cli list --format json | python3 -c "import json,sys; print([v['kernel'] for v in json.load(sys.stdin) if v['id']=='$id'][0])")
+    $cli counters "$id" --device cuda:0 $sets --format json > "$OUT/c/$label.json" 2> "$OUT/c/$label.err"
+    for rep in 1 2 3; do
+      ncu --metrics "$metrics" --csv --launch-count 1 -k "regex:^$kernel\\b" \
+        $cli run "$id" --device cuda:0 $sets --reps 1 --warmup 0 > "$OUT/c/$label.$rep.csv" 2>&1
+    done
+  done < bench/gpu/counters.txt
+  python3 bench/gpu/counters_compare.py "$OUT/c" $labels | tee "$OUT/counters.md"
+  THREADMAP_BENCH_DEVICE=cuda:0 $BIN/trace_bench 2>&1 | tee "$OUT/trace_bench.txt" | tail -5
+  mkdir -p "$OUT/rec"
+  while read -r id rest; do
+    case "$id" in ''|'#'*) continue;; esac
+    $cli record "$id" --device cuda:0 $rest -o "$OUT/rec/$id.threadmap" > "$OUT/rec/$id.txt" 2>&1
+    echo "$id rc=$? $(stat -c %s "$OUT/rec/$id.threadmap" 2>/dev/null) bytes $(grep -E 'recorded in|release' "$OUT/rec/$id.txt" | tr '\n' ' ')"
+  done < bench/gpu/bundle.txt | tee "$OUT/bundle.txt"
+  for id in transpose.shared smem.setRowReadCol reduce.warp_shuffle; do
+    compute-sanitizer --tool memcheck --error-exitcode 9 $cli record "$id" --device cuda:0 --reps 1 \
+      $(python3 bench/gpu/sizes.py "$id" small) -o /tmp/s.threadmap > "$OUT/c/memcheck_$id.txt" 2>&1
+    echo "memcheck traced $id rc=$? $(grep 'ERROR SUMMARY' "$OUT/c/memcheck_$id.txt")"
+  done | tee -a "$OUT/bundle.txt"
+  tar -C "$OUT" -czf "$OUT/recordings.tgz" rec && rm -rf "$OUT/rec"
+  tar -C "$OUT" -czf "$OUT/counters_logs.tgz" c && rm -rf "$OUT/c"
   ;;
 esac

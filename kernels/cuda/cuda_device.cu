@@ -153,6 +153,13 @@ class CudaDevice final : public Device {
     return std::make_unique<CudaBuffer>(index_, data, bytes);
   }
 
+  void fill(DeviceBuffer& dst, std::uint8_t value, std::size_t bytes) override {
+    select();
+    CudaBuffer& buffer = own(dst, "fill");
+    check_size(buffer, bytes, "fill");
+    check(cudaMemset(buffer.data(), value, bytes), "cudaMemset of " + std::to_string(bytes) + " bytes");
+  }
+
   void write(DeviceBuffer& dst, const void* src, std::size_t bytes) override {
     select();
     CudaBuffer& buffer = own(dst, "write");

@@ -23,10 +23,10 @@ std::span<const KernelEntry> all_kernels(bool traced) {
   namespace trace = cuda_kernels::traced;
   static const std::vector<KernelEntry> timed_entries =
       joined({timed::transpose_kernels(), timed::matadd_kernels(), timed::reduce_kernels(),
-              timed::smem_kernels()});
+              timed::smem_kernels(), timed::diagnostic_kernels()});
   static const std::vector<KernelEntry> traced_entries =
       joined({trace::transpose_kernels(), trace::matadd_kernels(), trace::reduce_kernels(),
-              trace::smem_kernels()});
+              trace::smem_kernels(), trace::diagnostic_kernels()});
   return traced ? traced_entries : timed_entries;
 }
 

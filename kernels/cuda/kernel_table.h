@@ -171,12 +171,14 @@ std::span<const KernelEntry> transpose_kernels();
 std::span<const KernelEntry> matadd_kernels();
 std::span<const KernelEntry> reduce_kernels();
 std::span<const KernelEntry> smem_kernels();
+std::span<const KernelEntry> diagnostic_kernels();  // test-only: diagnostic.cu
 }  // namespace timed
 namespace traced {
 std::span<const KernelEntry> transpose_kernels();
 std::span<const KernelEntry> matadd_kernels();
 std::span<const KernelEntry> reduce_kernels();
 std::span<const KernelEntry> smem_kernels();
+std::span<const KernelEntry> diagnostic_kernels();
 }  // namespace traced
 
 }  // namespace threadmap::cuda_kernels

@@ -7,6 +7,7 @@ set(THREADMAP_CUDA_SOURCES
   cuda/matadd.cu
   cuda/reduce.cu
   cuda/smem.cu
+  cuda/diagnostic.cu
   cuda/cuda_peers.cu
 )
 set(THREADMAP_CUDA_FALLBACK_SOURCES

@@ -1,5 +1,7 @@
 #include "kernels/families/common.h"
 
+#include "kernels/parallel.h"
+
 #include <cmath>
 #include <limits>
 
@@ -60,18 +62,22 @@ void materialize(HostBuffer& b) {
     return;
   }
   if (b.role != BufferRole::Input) return;
-  families::SplitMix64 rng{b.seed};
+  // SplitMix64's state only advances by a constant, so element i's value is
+  // known without the ones before it and the fill splits over cores.
   with_type(b.type, [&](auto tag) {
     using T = decltype(tag);
     std::span<T> out = view<T>(b).first(b.random_elements);
-    for (T& x : out) {
-      const std::uint64_t r = rng.next();
-      if constexpr (std::is_integral_v<T>) {
-        x = static_cast<T>(static_cast<std::int64_t>(r % (2u << 20)) - (1 << 20));
-      } else {
-        x = static_cast<T>(static_cast<double>(r >> 11) * 0x1.0p-52 - 1.0);
+    parallel_for(out.size(), [&](std::uint64_t begin, std::uint64_t end) {
+      families::SplitMix64 rng{b.seed + begin * 0x9E3779B97F4A7C15ull};
+      for (std::uint64_t i = begin; i < end; ++i) {
+        const std::uint64_t r = rng.next();
+        if constexpr (std::is_integral_v<T>) {
+          out[i] = static_cast<T>(static_cast<std::int64_t>(r % (2u << 20)) - (1 << 20));
+        } else {
+          out[i] = static_cast<T>(static_cast<double>(r >> 11) * 0x1.0p-52 - 1.0);
+        }
       }
-    }
+    });
   });
 }
 

@@ -191,6 +191,13 @@ class OpenclDevice final : public Device {
           "clEnqueueWriteBuffer");
   }
 
+  void fill(DeviceBuffer& dst, std::uint8_t value, std::size_t bytes) override {
+    const cl_uchar pattern = value;
+    check(clEnqueueFillBuffer(queue_, as_cl(dst), &pattern, 1, 0, bytes, 0, nullptr, nullptr),
+          "clEnqueueFillBuffer");
+    check(clFinish(queue_), "clFinish");
+  }
+
   void read(const DeviceBuffer& src, void* dst, std::size_t bytes) override {
     check(clEnqueueReadBuffer(queue_, as_cl(src), CL_TRUE, 0, bytes, dst, 0, nullptr, nullptr),
           "clEnqueueReadBuffer");

@@ -36,13 +36,18 @@ class SmallSet {
   std::uint32_t now_ = 1;
 };
 
-std::uint32_t count_wavefronts(SmallSet& words, std::span<const std::uint64_t> offsets,
-                               std::span<const std::uint16_t> lanes, std::uint32_t size,
-                               const DeviceModel& model) {
+struct Wavefronts {
+  std::uint32_t served = 0;  // wavefronts the banks needed
+  std::uint32_t ideal = 0;   // the fewest for that many bytes: one per part of the warp with lanes
+};
+
+Wavefronts count_wavefronts(SmallSet& words, std::span<const std::uint64_t> offsets,
+                            std::span<const std::uint16_t> lanes, std::uint32_t size,
+                            const DeviceModel& model) {
   const std::uint32_t words_per_lane = std::max<std::uint32_t>(1, size / model.bank_bytes);
   const std::uint32_t lanes_per_phase =
       std::max<std::uint32_t>(1, model.banks * model.bank_bytes / std::max(size, model.bank_bytes));
-  std::uint32_t total = 0;
+  Wavefronts total;
   std::array<std::uint32_t, 64> per_bank{};
   const std::uint32_t banks = std::min<std::uint32_t>(model.banks, 64);
   for (std::uint32_t phase = 0; phase < model.warp_width; phase += lanes_per_phase) {
@@ -55,7 +60,8 @@ std::uint32_t count_wavefronts(SmallSet& words, std::span<const std::uint64_t> o
       for (std::uint32_t k = 0; k < words_per_lane; ++k)
         if (words.insert(first_word + k)) most = std::max(most, ++per_bank[(first_word + k) % banks]);
     }
-    total += most;
+    total.served += most;
+    total.ideal += most > 0 ? 1 : 0;
     if (lanes_per_phase >= model.warp_width) break;
   }
   return total;
@@ -92,6 +98,7 @@ void Counters::add(const Request& r) {
   if (r.space == Space::Shared) {
     (r.store ? shared_st_requests : shared_ld_requests) += 1;
     (r.store ? shared_st_wavefronts : shared_ld_wavefronts) += r.wavefronts;
+    (r.store ? shared_st_ideal_wavefronts : shared_ld_ideal_wavefronts) += r.ideal_wavefronts;
   } else {
     (r.store ? global_st_requests : global_ld_requests) += 1;
     (r.store ? global_st_sectors : global_ld_sectors) += r.sectors;
@@ -106,7 +113,7 @@ std::uint32_t shared_wavefronts(std::span<const std::uint64_t> offsets,
                                 std::span<const std::uint16_t> lanes, std::uint32_t size,
                                 const DeviceModel& model) {
   SmallSet words;
-  return count_wavefronts(words, offsets, lanes, size, model);
+  return count_wavefronts(words, offsets, lanes, size, model).served;
 }
 
 std::uint32_t global_sectors(std::span<const std::uint64_t> offsets, std::uint32_t size,
@@ -161,6 +168,36 @@ Analysis analyze(const Trace& t, const DeviceModel& model) {
   std::vector<std::vector<std::uint32_t>> slots(std::size_t{warps_per_block} * site_count);
   std::vector<std::uint32_t> request_of_record, filled;
   a.request_lanes.reserve(by_block.size());
+
+  // Each request's wavefronts or sectors, measured while its block's records
+  // are still in cache.
+  std::array<std::uint64_t, kMaxLanes> offsets{};
+  std::array<std::uint16_t, kMaxLanes> lanes{};
+  auto scratch = std::make_unique<SmallSet>();
+  auto addresses = std::make_unique<SmallSet>();
+  auto measure = [&](Request& r) {
+    const auto members = std::span<const std::uint32_t>(a.request_lanes).subspan(r.lanes_begin, r.lanes);
+    std::size_t n = 0;
+    addresses->clear();
+    std::uint64_t distinct = 0;
+    for (std::uint32_t i : members) {
+      const Access& x = acc[i];
+      offsets[n] = x.space == Space::Global ? (std::uint64_t{x.buffer} << 56) | x.offset : x.offset;
+      lanes[n] = static_cast<std::uint16_t>(x.thread % warp);
+      if (r.space == Space::Global) distinct += addresses->insert(offsets[n]);
+      ++n;
+    }
+    if (r.space == Space::Shared) {
+      const Wavefronts wf = count_wavefronts(*scratch, {offsets.data(), n}, {lanes.data(), n}, r.size, model);
+      r.wavefronts = static_cast<std::uint16_t>(wf.served);
+      r.ideal_wavefronts = static_cast<std::uint16_t>(wf.ideal);
+    } else {
+      r.sectors = static_cast<std::uint16_t>(count_sectors(*scratch, {offsets.data(), n}, r.size, model));
+      const std::uint64_t bytes = distinct * std::uint64_t{r.size};
+      r.ideal_sectors = static_cast<std::uint16_t>((bytes + model.sector_bytes - 1) / model.sector_bytes);
+    }
+  };
+
   for (std::size_t k = 0; k < t.traced_blocks.size(); ++k) {
     std::fill(executions.begin(), executions.end(), 0);
     for (auto& s : slots) s.clear();
@@ -203,33 +240,9 @@ Analysis analyze(const Trace& t, const DeviceModel& model) {
       std::uint32_t& f = filled[r - first_request];
       if (f < made[r].lanes) a.request_lanes[made[r].lanes_begin + f++] = by_block[p];
     }
+    for (std::size_t r = first_request; r < made.size(); ++r) measure(made[r]);
   }
 
-  std::array<std::uint64_t, kMaxLanes> offsets{};
-  std::array<std::uint16_t, kMaxLanes> lanes{};
-  auto scratch = std::make_unique<SmallSet>();
-  auto addresses = std::make_unique<SmallSet>();
-  for (Request& r : made) {
-    const auto members = std::span<const std::uint32_t>(a.request_lanes).subspan(r.lanes_begin, r.lanes);
-    std::size_t n = 0;
-    addresses->clear();
-    std::uint64_t distinct = 0;
-    for (std::uint32_t i : members) {
-      const Access& x = acc[i];
-      offsets[n] = x.space == Space::Global ? (std::uint64_t{x.buffer} << 56) | x.offset : x.offset;
-      lanes[n] = static_cast<std::uint16_t>(x.thread % warp);
-      if (r.space == Space::Global) distinct += addresses->insert(offsets[n]);
-      ++n;
-    }
-    if (r.space == Space::Shared) {
-      r.wavefronts = static_cast<std::uint16_t>(
-          count_wavefronts(*scratch, {offsets.data(), n}, {lanes.data(), n}, r.size, model));
-    } else {
-      r.sectors = static_cast<std::uint16_t>(count_sectors(*scratch, {offsets.data(), n}, r.size, model));
-      const std::uint64_t bytes = distinct * std::uint64_t{r.size};
-      r.ideal_sectors = static_cast<std::uint16_t>((bytes + model.sector_bytes - 1) / model.sector_bytes);
-    }
-  }
   // Device order: by each request's earliest record.
   std::sort(made.begin(), made.end(),
             [](const Request& x, const Request& y) { return x.first_access < y.first_access; });

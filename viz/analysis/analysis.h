@@ -7,7 +7,9 @@
 // lanes' n-th execution of that source line's load (or store) in the same
 // space. For it:
 //   shared  wavefronts = the most distinct bank words any one bank must serve
-//           (lanes reading the same word share it); conflicts = wavefronts - 1
+//           (lanes reading the same word share it); ideal = the fewest the
+//           bytes allow (1 for 4-byte words, 2 for a warp of 8-byte words);
+//           bank conflicts = wavefronts - ideal, as Nsight Compute counts them
 //   global  sectors    = distinct 32-byte sectors the lanes' bytes fall in;
 //           ideal      = the fewest sectors that many distinct bytes could fill
 #include <cstdint>
@@ -42,6 +44,7 @@ struct Request {
   std::uint8_t size = 0;           // bytes per lane
   std::uint8_t lanes = 0;          // active lanes
   std::uint16_t wavefronts = 0;    // shared
+  std::uint16_t ideal_wavefronts = 0;  // shared
   std::uint16_t sectors = 0;       // global
   std::uint16_t ideal_sectors = 0; // global
   std::uint32_t lanes_begin = 0;   // into Analysis::request_lanes
@@ -51,12 +54,13 @@ struct Counters {
   std::uint64_t accesses = 0;  // thread-level loads and stores
   std::uint64_t shared_ld_requests = 0, shared_st_requests = 0;
   std::uint64_t shared_ld_wavefronts = 0, shared_st_wavefronts = 0;
+  std::uint64_t shared_ld_ideal_wavefronts = 0, shared_st_ideal_wavefronts = 0;
   std::uint64_t global_ld_requests = 0, global_st_requests = 0;
   std::uint64_t global_ld_sectors = 0, global_st_sectors = 0;
   std::uint64_t global_ld_ideal_sectors = 0, global_st_ideal_sectors = 0;
 
-  std::uint64_t shared_ld_conflicts() const { return shared_ld_wavefronts - shared_ld_requests; }
-  std::uint64_t shared_st_conflicts() const { return shared_st_wavefronts - shared_st_requests; }
+  std::uint64_t shared_ld_conflicts() const { return shared_ld_wavefronts - shared_ld_ideal_wavefronts; }
+  std::uint64_t shared_st_conflicts() const { return shared_st_wavefronts - shared_st_ideal_wavefronts; }
   void add(const Request& r);
 };
 

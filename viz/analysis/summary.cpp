@@ -16,6 +16,8 @@ json to_json(const Counters& c) {
           {"l1tex__t_requests_pipe_lsu_mem_global_op_st.sum", c.global_st_requests},
           {"l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", c.global_ld_sectors},
           {"l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum", c.global_st_sectors},
+          {"ideal_shared_ld_wavefronts", c.shared_ld_ideal_wavefronts},
+          {"ideal_shared_st_wavefronts", c.shared_st_ideal_wavefronts},
           {"ideal_global_ld_sectors", c.global_ld_ideal_sectors},
           {"ideal_global_st_sectors", c.global_st_ideal_sectors}};
 }

@@ -1,0 +1,108 @@
+"""Sets `threadmap-cli counters` (the analysis of the traced run) beside Nsight
+Compute's counters for the same kernel and parameters. Each configuration is
+profiled several times ($label.N.csv): the hardware counters' spread over
+those runs is ncu's own noise. Where ncu has the SASS-level twins of the
+shared-memory counters (sm__sass_...), they are shown too. Prints Markdown."""
+import csv
+import glob
+import io
+import json
+import sys
+
+HARDWARE = [
+    ("smsp__inst_executed_op_shared_ld.sum", "shared ld inst"),
+    ("smsp__inst_executed_op_shared_st.sum", "shared st inst"),
+    ("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", "shared ld wavefronts"),
+    ("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum", "shared st wavefronts"),
+    ("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum", "shared ld conflicts"),
+    ("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum", "shared st conflicts"),
+    ("l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", "global ld requests"),
+    ("l1tex__t_requests_pipe_lsu_mem_global_op_st.sum", "global st requests"),
+    ("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", "global ld sectors"),
+    ("l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum", "global st sectors"),
+]
+# SASS-level counters ncu computes per executed instruction, and the
+# hardware metric of ours each one is compared with.
+SASS = {
+    "sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld.sum": "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
+    "sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_st.sum": "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
+    "sm__sass_l1tex_data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum": "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",
+    "sm__sass_l1tex_data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum": "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum",
+}
+
+
+def ncu_values(path):
+    text = open(path).read()
+    start = text.find('"ID"')
+    values = {}
+    for row in csv.DictReader(io.StringIO(text[start:])):
+        name = row.get("Metric Name")
+        if name and name not in values:
+            try:
+                values[name] = float(row["Metric Value"].replace(",", ""))
+            except ValueError:
+                pass
+    return values
+
+
+out_dir, labels = sys.argv[1], sys.argv[2:]
+print("| config | " + " | ".join(short for _, short in HARDWARE) + " |")
+print("|---|" + "---|" * len(HARDWARE))
+notes, sass_rows, worst_outside = [], [], 0.0
+for label in labels:
+    try:
+        ours = json.load(open(f"{out_dir}/{label}.json"))["totals"]
+        runs = [ncu_values(p) for p in sorted(glob.glob(f"{out_dir}/{label}.*.csv"))]
+        runs = [r for r in runs if r]
+        if not runs:
+            raise ValueError("no ncu values")
+    except Exception as e:  # reported, not fatal
+        print(f"| {label} | no comparison: {e} |")
+        continue
+    cells = []
+    for metric, short in HARDWARE:
+        a = ours.get(metric)
+        seen = [r[metric] for r in runs if metric in r]
+        if a is None or not seen:
+            cells.append("?")
+            continue
+        lo, hi = min(seen), max(seen)
+        if lo == hi == a:
+            cells.append(f"{int(a)}")
+        else:
+            span = f"{int(lo)}" if lo == hi else f"{int(lo)}..{int(hi)}"
+            cells.append(f"{int(a)} / {span}")
+            if not (lo <= a <= hi):
+                # Conflicts are a difference of wavefronts: measure their gap
+                # against the wavefronts of the same access kind.
+                base = ours.get(metric.replace("data_bank_conflicts_pipe_lsu_mem", "data_pipe_lsu_wavefronts_mem"), a)
+                gap = min(abs(a - lo), abs(a - hi))
+                share = 100.0 * gap / max(base, 1)
+                worst_outside = max(worst_outside, share)
+                notes.append(f"{label} {short}: threadmap {int(a)}, ncu {span} over {len(seen)} runs "
+                             f"({share:.2f} % of {int(base)})")
+    print(f"| {label} | " + " | ".join(cells) + " |")
+    sass = [(m, ours.get(h), [r[m] for r in runs if m in r]) for m, h in SASS.items()]
+    if any(v for _, _, v in sass):
+        sass_rows.append((label, sass))
+print()
+print(f"A single number: both agree in every ncu run. a / b: threadmap a, ncu b (lo..hi over the runs).")
+print(f"Largest distance outside ncu's own spread: {worst_outside:.2f} %")
+for n in notes:
+    print(f"- {n}")
+if sass_rows:
+    print()
+    print("SASS-level shared-memory counters (ncu's per-instruction count, no other traffic):")
+    print()
+    print("| config | " + " | ".join(m.replace("sm__sass_l1tex_data_", "").replace(".sum", "") for m in SASS) + " |")
+    print("|---|" + "---|" * len(SASS))
+    for label, sass in sass_rows:
+        cells = []
+        for _, a, seen in sass:
+            if a is None or not seen:
+                cells.append("?")
+            elif min(seen) == max(seen) == a:
+                cells.append(f"{int(a)}")
+            else:
+                cells.append(f"{int(a)} / {int(min(seen))}..{int(max(seen))}")
+        print(f"| {label} | " + " | ".join(cells) + " |")
