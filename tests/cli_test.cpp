@@ -127,7 +127,16 @@ INSTANTIATE_TEST_SUITE_P(
         BadCall{"run matadd.elements --device opencl:0:0 --set block_x=1024 --set block_y=1024", 2,
                 "1048576 threads"},
         BadCall{"run smem.setRowReadColPad --device opencl:0:0 --set block_y=16", 2,
-                "needs block_x = block_y"}));
+                "needs block_x = block_y"},
+        BadCall{"record transpose.naive --device opencl:0:0 --blocks 0,x -o /tmp/x.threadmap", 2,
+                "'x' is not a block number"},
+        BadCall{"record transpose.naive --device opencl:0:0 --set width=64 --set height=64 --blocks 999 "
+                "-o /tmp/x.threadmap", 2, "block 999 is outside the grid of 16 blocks"},
+        BadCall{"record transpose.naive --device opencl:0:0 --set width=64 --set height=64 --capacity 5 "
+                "-o /tmp/x.threadmap", 2, "trace buffer overflow: room for 5 access records"},
+        BadCall{"record transpose.naive --device opencl:0:0", 2, "--output"},
+        BadCall{"show /nonexistent/file.threadmap", 2, "cannot open"},
+        BadCall{"show /etc/hostname", 2, "not a ThreadMap session file"}));
 
 TEST(Cli, RunJsonReportsVerifiedTimings) {
   REQUIRE_OPENCL();
@@ -186,6 +195,38 @@ TEST(Cli, BenchTableHasEveryVariantAndTheCeilings) {
     EXPECT_NE(o.out.find("\n" + v.id + ","), std::string::npos) << v.id;
   EXPECT_NE(o.out.find("transpose.copy,width=128 height=128 tile=64 rows=4 type=int,verified,"),
             std::string::npos);
+}
+
+TEST(Cli, RecordWritesASessionThatShowReads) {
+  REQUIRE_OPENCL();
+  const std::string file = ::testing::TempDir() + "threadmap_record_" + std::to_string(getpid()) + ".threadmap";
+  const Outcome rec = cli("record smem.setRowReadCol --device opencl:0:0 --set blocks=3 --reps 2 -o " + file);
+  ASSERT_EQ(rec.code, 0) << rec.err;
+  EXPECT_NE(rec.out.find("Traced 3 of 3 blocks"), std::string::npos) << rec.out;
+  EXPECT_NE(rec.out.find("32.00"), std::string::npos) << "the column read: 32 wavefronts per request\n" << rec.out;
+  const Outcome shown = cli("show " + file + " --format json");
+  ASSERT_EQ(shown.code, 0) << shown.err;
+  const auto j = nlohmann::json::parse(shown.out);
+  EXPECT_EQ(j["kernel_id"], "smem.setRowReadCol");
+  EXPECT_EQ(j["traced_blocks"], 3);
+  EXPECT_EQ(j["totals"]["l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"], 3 * 32 * 32);
+  EXPECT_EQ(j["totals"]["smsp__inst_executed_op_shared_ld.sum"], 3 * 32);
+  EXPECT_EQ(j["run"]["status"], "ok");
+  std::remove(file.c_str());
+}
+
+TEST(Cli, CountersTotalTheWholeGrid) {
+  REQUIRE_OPENCL();
+  const Outcome o = cli("counters transpose.naive --device opencl:0:0 --set width=64 --set height=64 "
+                        "--set tile=32 --format json");
+  ASSERT_EQ(o.code, 0) << o.err;
+  const auto j = nlohmann::json::parse(o.out);
+  EXPECT_TRUE(j["whole_grid"].get<bool>());
+  // 64 x 64 ints, a warp per 32 rows: each load request touches 32 rows, one sector each.
+  EXPECT_EQ(j["totals"]["l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"], 64 * 64 / 32);
+  EXPECT_EQ(j["totals"]["l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"], 64 * 64);
+  EXPECT_EQ(j["totals"]["l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum"], 64 * 64 / 8);
+  EXPECT_NE(j["model"]["source"].get<std::string>().find("warp width"), std::string::npos);
 }
 
 }  // namespace
