@@ -1,6 +1,6 @@
 // `threadmap-cli serve` through the real binary on pipes: replies carry the
 // request's id, errors are replies and the worker goes on, a sweep reports
-// progress and stops between points on "cancel".
+// progress and stops between points on "cancel", a recording is a session file.
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/wait.h>
@@ -8,9 +8,11 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <filesystem>
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "kernels/session.h"
 #include "tests/test_devices.h"
 
 namespace {
@@ -211,6 +213,65 @@ TEST(Serve, SweepReportsProgressAndStopsOnCancel) {
   EXPECT_EQ(r["id"], 3);
   EXPECT_EQ(r["result"]["cancelled"], 2);
   EXPECT_EQ(w.finish(), 0);
+}
+
+TEST(Serve, RecordWritesASessionWithTheTrace) {
+  REQUIRE_OPENCL();
+  const std::filesystem::path folder =
+      std::filesystem::temp_directory_path() / ("serve_record_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(folder);
+  Worker w;
+  w.send(json{{"id", "rec-1"}, {"op", "record"}, {"kernel", "transpose.shared"},
+              {"device", "opencl:0:0"}, {"params", {{"width", 64}, {"height", 48}, {"tile", 8}}},
+              {"blocks", {0, 1, 8}}, {"reps", 2}, {"folder", folder.string()}}
+             .dump());
+  json r = w.next();
+  ASSERT_EQ(r["id"], "rec-1");
+  ASSERT_EQ(r["type"], "result") << r.dump();
+  const std::string path = r["result"]["session"];
+  EXPECT_EQ(std::filesystem::path(path).parent_path(), folder);
+  EXPECT_EQ(r["result"]["verified"], true);
+  EXPECT_EQ(r["result"]["bytes"], std::filesystem::file_size(path));
+
+  const threadmap::Session s = threadmap::load_session(path);
+  EXPECT_EQ(s.kernel_id, "transpose.shared");
+  EXPECT_EQ(s.params.at("tile"), "8");
+  EXPECT_EQ(s.params.at("width"), "64");
+  EXPECT_EQ(s.device["spec"], "opencl:0:0");
+  EXPECT_EQ(s.run["status"], "ok");
+  EXPECT_EQ(s.run["timing"]["kernel_ms"]["samples"], 2);
+  ASSERT_TRUE(s.trace.has_value());
+  EXPECT_EQ(s.trace->traced_blocks, (std::vector<std::uint32_t>{0, 1, 8}));
+  EXPECT_FALSE(s.trace->accesses.empty());
+  for (const threadmap::Access& a : s.trace->accesses) {
+    EXPECT_TRUE(a.block == 0 || a.block == 1 || a.block == 8);
+    if (::testing::Test::HasFailure()) break;
+  }
+  EXPECT_EQ(s.trace_verification["verified"], true);
+
+  // Without "folder" the file goes to the system temp folder; a second
+  // recording never overwrites the first.
+  w.send(R"({"id": 2, "op": "record", "kernel": "reduce.sequential", "device": "opencl:0:0",
+             "params": {"n": 4096}, "reps": 1})");
+  r = w.next();
+  ASSERT_EQ(r["type"], "result") << r.dump();
+  const std::string second = r["result"]["session"];
+  EXPECT_NE(second, path);
+  EXPECT_EQ(std::filesystem::path(second).parent_path(), std::filesystem::temp_directory_path());
+  EXPECT_FALSE(threadmap::load_session(second).trace->accesses.empty());
+  std::filesystem::remove(second);
+
+  // Bad block lists and folders are error replies; the worker goes on.
+  w.send(R"({"id": 3, "op": "record", "kernel": "transpose.naive", "blocks": [-1]})");
+  r = w.next();
+  EXPECT_EQ(r["status"], "invalid");
+  EXPECT_NE(r["error"].get<std::string>().find("-1"), std::string::npos);
+  w.send(R"({"id": 4, "op": "record", "kernel": "transpose.naive", "folder": "/no/such/folder"})");
+  r = w.next();
+  EXPECT_EQ(r["status"], "invalid");
+  EXPECT_NE(r["error"].get<std::string>().find("/no/such/folder"), std::string::npos);
+  EXPECT_EQ(w.finish(), 0);
+  std::filesystem::remove_all(folder);
 }
 
 }  // namespace

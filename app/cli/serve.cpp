@@ -2,8 +2,11 @@
 
 #include <CLI/CLI.hpp>
 
+#include <unistd.h>
+
 #include <condition_variable>
 #include <deque>
+#include <filesystem>
 #include <iostream>
 #include <map>
 #include <memory>
@@ -14,11 +17,15 @@
 
 #include <nlohmann/json.hpp>
 
+#include "app/cli/session_builder.h"
 #include "kernels/catalog.h"
 #include "kernels/devices.h"
 #include "kernels/error.h"
 #include "kernels/report.h"
 #include "kernels/runner.h"
+#include "kernels/session.h"
+#include "kernels/trace.h"
+#include "viz/analysis/analysis.h"
 
 namespace threadmap::cli {
 
@@ -116,17 +123,20 @@ class Worker {
       else if (op == "run") reply(id, run(request));
       else if (op == "copy") reply(id, copy(request));
       else if (op == "sweep") reply(id, sweep(id, request));
+      else if (op == "record") reply(id, record(request));
       else if (op == "cancel") reply(id, json{{"cancelled", request.value("target", json())}});
       else
         throw BadRequest{"bad-request", "unknown op '" + op +
                                             "'; ops: ping, devices, list, run, copy, sweep, "
-                                            "cancel, quit"};
+                                            "record, cancel, quit"};
     } catch (const BadRequest& e) {
       reply_error(id, e);
     } catch (const InvalidRequest& e) {
       reply_error(id, {"invalid", e.what()});
     } catch (const DeviceError& e) {
       reply_error(id, {"device-failure", e.what()});
+    } catch (const SessionError& e) {
+      reply_error(id, {"invalid", e.what()});
     } catch (const std::exception& e) {
       reply_error(id, {"bad-request", e.what()});
     }
@@ -282,9 +292,78 @@ class Worker {
             {"cancelled", cancelled}, {"total", points.size()}};
   }
 
+  // "blocks": "all", [0, 1, 64] (linear ids: x + gridX * y), or absent for
+  // the few blocks that show the pattern.
+  static TraceOptions trace_options_for(const json& request, std::uint64_t seed) {
+    TraceOptions o;
+    o.seed = seed;
+    const json blocks = request.value("blocks", json());
+    if (blocks == "all") {
+      o.all_blocks = true;
+    } else if (blocks.is_array()) {
+      for (const json& b : blocks) {
+        if (!b.is_number_unsigned() || b.get<std::uint64_t>() > 0xffffffffULL)
+          throw BadRequest{"invalid", "blocks: " + b.dump() +
+                                          " is not a block number; give \"all\" or numbers "
+                                          "like [0, 1, 64] (block (x, y) is x + gridX * y)"};
+        o.blocks.push_back(b.get<std::uint32_t>());
+      }
+    } else if (!blocks.is_null()) {
+      throw BadRequest{"bad-request", "\"blocks\" must be \"all\" or an array of block numbers"};
+    }
+    return o;
+  }
+
+  static std::filesystem::path folder_for(const json& request) {
+    const json folder = request.value("folder", json());
+    if (folder.is_null()) return std::filesystem::temp_directory_path();
+    if (!folder.is_string() || !std::filesystem::is_directory(folder.get<std::string>()))
+      throw BadRequest{"invalid", "folder " + folder.dump() + " is not an existing folder"};
+    return folder.get<std::string>();
+  }
+
+  // A name no other worker or earlier request of this one uses.
+  std::filesystem::path session_path(const std::filesystem::path& folder, const Variant& v) {
+    std::string stamp = utc_now();
+    std::erase(stamp, ':');
+    return folder / (v.id + "-" + stamp + "-" + std::to_string(::getpid()) + "-" +
+                     std::to_string(++recordings_) + ".threadmap");
+  }
+
+  static void require_ok(RunStatus status, const std::string& error) {
+    if (status == RunStatus::Ok) return;
+    throw BadRequest{status == RunStatus::Invalid       ? "invalid"
+                     : status == RunStatus::Unavailable ? "unavailable"
+                                                        : "device-failure",
+                     error};
+  }
+
+  // The timed run and the traced run, written as one session file (what
+  // `threadmap-cli record` writes); the reply names the file.
+  json record(const json& request) {
+    const Variant& v = variant_for(request);
+    const Params params = make_params(v.params, assignments(request), v.id);
+    const RunOptions options = options_for(request);
+    const TraceOptions trace_options = trace_options_for(request, options.seed);
+    const std::filesystem::path folder = folder_for(request);
+    Device& device = device_for(request);
+    const RunResult run = run_variant(device, v, params, options);
+    require_ok(run.status, run.error);
+    const Recording recording = record_trace(device, v, params, trace_options);
+    require_ok(recording.status, recording.error);
+    const analysis::Analysis a = analysis::analyze(recording.trace, analysis::model_for(recording.trace));
+    const std::filesystem::path path = session_path(folder, v);
+    save_session(build_session(v, params, device.info(), run, recording, a), path);
+    return {{"session", path.string()},
+            {"bytes", std::filesystem::file_size(path)},
+            {"verified", run.verification.verified && recording.verification.verified},
+            {"record_ms", recording.record_ms}};
+  }
+
   std::ostream& out_;
   const Inbox& inbox_;
   std::map<std::string, std::unique_ptr<Device>> devices_;
+  int recordings_ = 0;
 };
 
 }  // namespace
@@ -294,7 +373,7 @@ CLI::App* add_serve_subcommand(CLI::App& app) {
       "serve", "worker mode: JSON-line requests on stdin, replies on stdout (docs/cli.md)");
   serve->footer(
       "One request per line, e.g. {\"id\":1,\"op\":\"run\",\"kernel\":\"transpose.shared\","
-      "\"params\":{\"tile\":32}}. Ops: ping, devices, list, run, copy, sweep, cancel, quit.");
+      "\"params\":{\"tile\":32}}. Ops: ping, devices, list, run, copy, sweep, record, cancel, quit.");
   return serve;
 }
 

@@ -1,11 +1,10 @@
 // record, counters and show: traces of what the kernels did, their analysis
 // in Nsight Compute's terms, and session files.
-#include <chrono>
-#include <ctime>
 #include <filesystem>
 #include <iostream>
 
 #include "app/cli/commands.h"
+#include "app/cli/session_builder.h"
 #include "app/cli/table.h"
 #include "kernels/devices.h"
 #include "kernels/error.h"
@@ -61,15 +60,6 @@ TraceOptions trace_options(const std::string& blocks, std::uint64_t capacity, st
     at = end + 1;
   }
   return o;
-}
-
-std::string utc_now() {
-  const std::time_t now = std::time(nullptr);
-  std::tm tm{};
-  gmtime_r(&now, &tm);
-  char text[32];
-  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return text;
 }
 
 std::string count(std::uint64_t n) { return std::to_string(n); }
@@ -165,20 +155,7 @@ int record_command(const std::string& kernel, const RunArgs& args, const std::st
     }
     const analysis::Analysis a = analysis::analyze(rec.trace, analysis::model_for(rec.trace));
 
-    Session s;
-    s.created_by = std::string("threadmap-cli ") + THREADMAP_VERSION;
-    s.created_at = utc_now();
-    s.kernel_id = v.id;
-    for (const ParamSpec& p : v.params) s.params[p.name] = p.format(params.get(p.name));
-    s.device = to_json(device->info());
-    s.run = to_json(run);
-    s.trace = rec.trace;
-    s.trace_verification = {{"verified", rec.verification.verified},
-                            {"checked", rec.verification.checked},
-                            {"mismatches", rec.verification.mismatches},
-                            {"method", rec.verification.method}};
-    s.record_ms = rec.record_ms;
-    s.analysis = analysis::summary_json(rec.trace, a);
+    const Session s = build_session(v, params, device->info(), run, rec, a);
     save_session(s, output);
 
     print_summary(rec.trace, a, std::cout);
