@@ -28,7 +28,7 @@ int main(int argc, char** argv) {
   QCommandLineOption timeout("worker-timeout", "seconds without a reply before the worker is restarted",
                              "S", "120");
   parser.addOptions({size, reps, worker, kernel, timeout});
-  parser.addPositionalArgument("runs", "a saved runs file to open", "[file.json]");
+  parser.addPositionalArgument("session", "a session file to open", "[file.threadmap]");
   parser.process(app);
 
   threadmap::gui::WindowOptions options;
@@ -36,9 +36,13 @@ int main(int argc, char** argv) {
   options.reps = std::clamp(parser.value(reps).toInt(), 1, 1000);
   options.worker = parser.value(worker);
   options.worker_timeout_ms = std::max(1, parser.value(timeout).toInt()) * 1000;
+  const QStringList files = parser.positionalArguments();
+  // With nothing asked for, the window picks once it knows the devices: a
+  // bundled H100 recording when there is no CUDA device.
+  options.first_start = files.isEmpty() && !parser.isSet(kernel);
   threadmap::gui::MainWindow window(options);
   window.show();
-  if (!parser.positionalArguments().isEmpty()) window.open_from(parser.positionalArguments().front());
-  window.kernel_tree().select(parser.isSet(kernel) ? parser.value(kernel).toStdString() : "transpose.naive");
+  if (!files.isEmpty()) window.open_from(files.front());
+  if (parser.isSet(kernel)) window.kernel_tree().select(parser.value(kernel).toStdString());
   return app.exec();
 }

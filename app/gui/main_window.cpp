@@ -3,6 +3,7 @@
 #include <QAction>
 #include <QApplication>
 #include <QComboBox>
+#include <QDir>
 #include <QDragEnterEvent>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -27,9 +28,14 @@
 #include "app/gui/kernel_tree.h"
 #include "app/gui/lesson_pane.h"
 #include "app/gui/param_panel.h"
+#include "app/gui/recording_panel.h"
 #include "app/gui/session_store.h"
 #include "app/gui/status_panel.h"
 #include "kernels/error.h"
+
+// The bundled recordings live in a static library; nothing else references
+// them, so they are registered by hand (as lesson_pane.cpp does for lessons).
+static void init_recording_resources() { Q_INIT_RESOURCE(recordings); }
 
 namespace threadmap::gui {
 
@@ -38,6 +44,14 @@ using nlohmann::json;
 namespace {
 
 constexpr int kMaxRecentFiles = 8;
+constexpr const char* kBundledRecordings = ":/recordings/h100";
+
+// "transpose.shared on NVIDIA H100 80GB HBM3, 4 traced blocks"
+std::string session_summary(const Session& s) {
+  std::string text = s.kernel_id + " on " + s.device.value("name", std::string("?"));
+  if (s.trace) text += ", " + std::to_string(s.trace->traced_blocks.size()) + " traced blocks";
+  return text;
+}
 
 std::map<std::string, std::int64_t> size_overrides(std::int64_t size) {
   if (size <= 0) return {};
@@ -114,6 +128,8 @@ MainWindow::MainWindow(const WindowOptions& options, QWidget* parent)
   sweep_chart_ = new SweepChart;
   chart_tabs_->addTab(family_chart_, tr("Variants (Ctrl+1)"));
   chart_tabs_->addTab(sweep_chart_, tr("Sweep (Ctrl+2)"));
+  recording_panel_ = new RecordingPanel;
+  chart_tabs_->addTab(recording_panel_, tr("Recording (Ctrl+3)"));
   lesson_ = new LessonPane;
 
   auto* right = new QSplitter(Qt::Vertical);
@@ -143,6 +159,15 @@ MainWindow::MainWindow(const WindowOptions& options, QWidget* parent)
   connect(&runs_, &RunController::devices_listed, this, &MainWindow::show_devices);
   connect(&runs_, &RunController::run_finished, this, [this](const json& r) {
     status_panel_->show_report(r);
+    status_panel_->set_origin({});
+    current_session_ = SessionStore::from_report(r);
+    if (!shown_device_.empty()) {
+      shown_device_.clear();
+      refresh_family_chart();
+    }
+  });
+  connect(&runs_, &RunController::recorded, this, [this](const QString& path) {
+    load_session_file(path, tr("Recorded just now"), false);
   });
   connect(&runs_, &RunController::refused, this, [this](const QString& message) {
     status_panel_->show_refused(message);
@@ -151,6 +176,7 @@ MainWindow::MainWindow(const WindowOptions& options, QWidget* parent)
   connect(&runs_, &RunController::sweep_changed, this, &MainWindow::refresh_sweep_chart);
   connect(&runs_, &RunController::worker_state, this, &MainWindow::report);
 
+  init_recording_resources();
   build_actions();
   worker_.start();
   report(tr("worker %1 starting …").arg(WorkerClient::locate_worker()), false);
@@ -167,8 +193,8 @@ void MainWindow::build_actions() {
     return action;
   };
   QMenu* file = menuBar()->addMenu(tr("&File"));
-  add(file, tr("&Open runs…"), QKeySequence::Open, [this] {
-    const QString path = QFileDialog::getOpenFileName(this, tr("Open runs"), {}, SessionStore::file_filter());
+  add(file, tr("&Open session…"), QKeySequence::Open, [this] {
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open session"), {}, SessionStore::file_filter());
     if (!path.isEmpty()) open_from(path);
   });
   QMenu* recent = file->addMenu(tr("Open &recent"));
@@ -178,8 +204,17 @@ void MainWindow::build_actions() {
       recent->addAction(path, this, [this, path] { open_from(path); });
     if (recent->isEmpty()) recent->addAction(tr("(none)"))->setEnabled(false);
   });
-  add(file, tr("&Save runs…"), QKeySequence::Save, [this] {
-    const QString path = QFileDialog::getSaveFileName(this, tr("Save runs"), "threadmap-runs.json",
+  add(file, tr("Open &bundled H100 recording"), QKeySequence(), [this] {
+    open_bundled_recording(variant_ && QFileInfo::exists(QString("%1/%2.threadmap")
+                                                             .arg(kBundledRecordings)
+                                                             .arg(QString::fromStdString(variant_->id)))
+                               ? variant_->id
+                               : "transpose.shared");
+  });
+  add(file, tr("&Save session…"), QKeySequence::Save, [this] {
+    const QString name = current_session_ ? QString::fromStdString(current_session_->kernel_id) + ".threadmap"
+                                          : QString("threadmap.threadmap");
+    const QString path = QFileDialog::getSaveFileName(this, tr("Save session"), name,
                                                       SessionStore::file_filter());
     if (!path.isEmpty()) save_to(path);
   });
@@ -196,12 +231,16 @@ void MainWindow::build_actions() {
   add(run, tr("&Sweep the family over the chosen parameter"), QKeySequence(Qt::Key_F6),
       [this] { sweep_now(); });
   add(run, tr("&Cancel the sweep"), QKeySequence(Qt::Key_Escape), [this] { runs_.cancel_sweep(); });
+  add(run, tr("Record &trace of the selected kernel"), QKeySequence(Qt::CTRL | Qt::Key_R),
+      [this] { record_now(); });
 
   QMenu* view = menuBar()->addMenu(tr("&View"));
   add(view, tr("&Variants chart"), QKeySequence(Qt::CTRL | Qt::Key_1),
       [this] { chart_tabs_->setCurrentIndex(0); });
   add(view, tr("S&weep chart"), QKeySequence(Qt::CTRL | Qt::Key_2),
       [this] { chart_tabs_->setCurrentIndex(1); });
+  add(view, tr("&Recording"), QKeySequence(Qt::CTRL | Qt::Key_3),
+      [this] { chart_tabs_->setCurrentWidget(recording_panel_); });
   add(view, tr("&Kernel list"), QKeySequence(Qt::CTRL | Qt::Key_K), [this] { tree_->setFocus(); });
   add(view, tr("&Device picker"), QKeySequence(Qt::CTRL | Qt::Key_D), [this] { devices_->setFocus(); });
   add(view, tr("&Parameters"), QKeySequence(Qt::CTRL | Qt::Key_P), [this] {
@@ -258,6 +297,16 @@ void MainWindow::show_devices(const json& backends) {
     if (model->item(i)->isEnabled()) index = i;
   devices_->setCurrentIndex(index);
   if (index < 0) report(tr("no device is available: see the reasons in the device list"), true);
+  if (!std::exchange(devices_listed_before_, true) && options_.first_start) open_first_start(backends);
+}
+
+// A lecturer without a GPU sees real data at once: the H100 recording.
+void MainWindow::open_first_start(const json& backends) {
+  bool cuda = false;
+  for (const json& b : backends)
+    cuda |= b.value("backend", "") == "cuda" && b.value("available", false) &&
+            !b.value("devices", json::array()).empty();
+  if (cuda || !open_bundled_recording().isEmpty()) tree_->select("transpose.naive");
 }
 
 std::string MainWindow::device_spec() const {
@@ -310,6 +359,18 @@ void MainWindow::run_now() {
   runs_.run(request_for(*variant_));
 }
 
+void MainWindow::record_now() {
+  if (!variant_) {
+    report(tr("pick a kernel first (Ctrl+K)"), true);
+    return;
+  }
+  if (!recordings_dir_.isValid()) {
+    report(tr("no temporary folder for recordings: %1").arg(recordings_dir_.errorString()), true);
+    return;
+  }
+  runs_.record(request_for(*variant_), recordings_dir_.path());
+}
+
 void MainWindow::sweep_now() {
   if (!variant_ || sweep_parameter_->currentText().isEmpty()) {
     report(tr("this kernel has no parameter with a small set of values to sweep"), true);
@@ -331,8 +392,15 @@ void MainWindow::sweep_now() {
 void MainWindow::refresh_family_chart() {
   if (!variant_) return;
   const auto kernels = family_kernels();
-  const std::string device = device_spec();
-  family_chart_->show_family(KernelTree::family_title(variant_->family),
+  const std::string device = shown_device_.empty() ? device_spec() : shown_device_;
+  const QString title = shown_device_.empty()
+                            ? KernelTree::family_title(variant_->family)
+                            : tr("%1 (recorded on %2)")
+                                  .arg(KernelTree::family_title(variant_->family),
+                                       QString::fromStdString(current_session_
+                                                                  ? current_session_->device.value("name", shown_device_)
+                                                                  : shown_device_));
+  family_chart_->show_family(title,
                              runs_.history().latest_bars(kernels, device),
                              runs_.history().device_copy_gbps(kernels, device));
 }
@@ -372,32 +440,96 @@ QString MainWindow::export_to(const QString& path) {
 }
 
 QString MainWindow::save_to(const QString& path) {
-  const QString error = SessionStore::save(path, runs_.history());
+  const QString error = current_session_
+                            ? SessionStore::save(path, *current_session_)
+                            : tr("nothing to save yet: run a kernel (F5) or record its trace (Ctrl+R)");
   report(error.isEmpty() ? tr("saved %1").arg(path) : error, !error.isEmpty());
   return error;
 }
 
 QString MainWindow::open_from(const QString& path) {
-  RunHistory loaded;
-  const QString error = SessionStore::load(path, loaded);
+  return load_session_file(path, tr("Opened %1").arg(QFileInfo(path).fileName()), true);
+}
+
+QString MainWindow::open_bundled_recording(const std::string& kernel_id) {
+  const Variant* chosen = find_variant(kernel_id);
+  if (!chosen) return tr("no kernel '%1' in the catalog").arg(QString::fromStdString(kernel_id));
+  // Its family's other recordings: bars beside it, all measured on the same GPU.
+  for (const QString& name : QDir(kBundledRecordings).entryList({"*.threadmap"}, QDir::Files)) {
+    const Variant* v = find_variant(QFileInfo(name).completeBaseName().toStdString());
+    if (!v || v == chosen || v->family != chosen->family) continue;
+    Session sibling;
+    if (SessionStore::load(QString("%1/%2").arg(kBundledRecordings, name), sibling).isEmpty() &&
+        sibling.run.is_object() && report_problem(sibling.run).empty())
+      runs_.history().add(sibling.run);
+  }
+  return load_session_file(QString("%1/%2.threadmap").arg(kBundledRecordings).arg(QString::fromStdString(kernel_id)),
+                           tr("Bundled recording"), false);
+}
+
+QString MainWindow::load_session_file(const QString& path, const QString& origin, bool remember) {
+  Session session;
+  QString error = SessionStore::load(path, session);
+  if (error.isEmpty()) error = show_session(std::move(session), origin);
   if (!error.isEmpty()) {
     report(error, true);
     return error;
   }
-  runs_.history() = std::move(loaded);
-  QSettings settings;
-  QStringList recent = settings.value("recentFiles").toStringList();
-  recent.removeAll(path);
-  recent.prepend(path);
-  settings.setValue("recentFiles", recent.mid(0, kMaxRecentFiles));
-  const auto& reports = runs_.history().reports();
-  if (!reports.empty()) {
-    tree_->select(reports.back().value("kernel", ""));
-    debounce_.stop();  // opening shows recorded runs; it does not start new ones
-    status_panel_->show_report(reports.back());
+  if (remember) {
+    QSettings settings;
+    QStringList recent = settings.value("recentFiles").toStringList();
+    recent.removeAll(path);
+    recent.prepend(path);
+    settings.setValue("recentFiles", recent.mid(0, kMaxRecentFiles));
   }
+  report(tr("%1: %2").arg(origin, QString::fromStdString(session_summary(*current_session_))), false);
+  return {};
+}
+
+// Shows what the session holds: its run in the status area and the chart, its
+// parameters in the controls (so F5 re-runs it live here), its trace in the
+// Recording tab and for the views. Empty on success, else the reason.
+QString MainWindow::show_session(Session session, const QString& origin) {
+  const Variant* variant = find_variant(session.kernel_id);
+  if (!variant)
+    return tr("the session's kernel '%1' is not in this catalog").arg(QString::fromStdString(session.kernel_id));
+  const bool has_run = session.run.is_object() && !session.run.empty();
+  if (has_run)
+    if (const std::string problem = report_problem(session.run); !problem.empty())
+      return tr("the session's timed run is malformed: %1").arg(QString::fromStdString(problem));
+  std::shared_ptr<const analysis::TraceDocument> doc;
+  if (session.trace) {
+    try {
+      doc = analysis::make_document(session, origin.toStdString());
+    } catch (const std::exception& e) {
+      return tr("the session's trace cannot be analysed: %1").arg(QString::fromStdString(e.what()));
+    }
+  }
+
+  tree_->select(session.kernel_id);
+  {
+    const QSignalBlocker block(params_);
+    for (const auto& [name, value] : session.params) params_->set_value(name, value);
+  }
+  debounce_.stop();  // opening shows a recorded run; it does not start a new one
+  if (has_run) {
+    runs_.history().add(session.run);
+    status_panel_->show_report(session.run);
+  }
+  shown_device_ = session.device.value("spec", std::string());
+  status_panel_->set_origin(
+      tr("%1: a recording made on %2 (%3) at %4 by %5. F5 runs it live on the device picked above.")
+          .arg(origin, QString::fromStdString(session.device.value("name", std::string("?"))),
+               QString::fromStdString(shown_device_),
+               QString::fromStdString(session.created_at).replace('T', ' ').replace("Z", " UTC"),
+               QString::fromStdString(session.created_by)));
+  current_session_ = std::move(session);
   refresh_family_chart();
-  report(tr("opened %1 (%2 runs)").arg(path).arg(reports.size()), false);
+  if (doc) {
+    document_ = doc;
+    recording_panel_->show_document(*doc);
+    emit traceDocumentChanged(doc);
+  }
   return {};
 }
 

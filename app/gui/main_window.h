@@ -3,10 +3,16 @@
 // status, charts and the lesson pane. Device work goes through RunController
 // to the worker process; nothing here waits on a device.
 #include <QMainWindow>
+#include <QTemporaryDir>
 #include <QTimer>
+
+#include <memory>
+#include <optional>
 
 #include "app/gui/run_controller.h"
 #include "kernels/catalog.h"
+#include "kernels/session.h"
+#include "viz/analysis/document.h"
 
 class QComboBox;
 class QSpinBox;
@@ -18,6 +24,7 @@ class FamilyChart;
 class KernelTree;
 class LessonPane;
 class ParamPanel;
+class RecordingPanel;
 class StatusPanel;
 class SweepChart;
 
@@ -29,6 +36,9 @@ struct WindowOptions {
   std::int64_t size = 0;           // N: N x N matrices, N*N elements (0: catalog defaults)
   int reps = 10;
   int debounce_ms = 150;  // a dragged slider settles before a run starts
+  // No file or kernel was asked for: once the worker lists the devices, open
+  // a bundled H100 recording when there is no CUDA device, else select a kernel.
+  bool first_start = false;
 };
 
 class MainWindow : public QMainWindow {
@@ -47,15 +57,27 @@ class MainWindow : public QMainWindow {
   WorkerClient& worker() { return worker_; }
   RunController& runs() { return runs_; }
   QTabWidget& chart_tabs() { return *chart_tabs_; }
+  RecordingPanel& recording() { return *recording_panel_; }
+
+  // The open recording (a session with a trace, opened or recorded), or null.
+  std::shared_ptr<const analysis::TraceDocument> trace_document() const { return document_; }
 
   // Each returns an empty string on success, else the message also shown to the user.
   QString export_to(const QString& path);
   QString save_to(const QString& path);
   QString open_from(const QString& path);
+  // One of the real H100 recordings embedded in the binary, by kernel id; the
+  // other bundled recordings of its family fill the variants chart.
+  QString open_bundled_recording(const std::string& kernel_id = "transpose.shared");
+
+ signals:
+  // A session with a trace was opened or recorded: the views draw this.
+  void traceDocumentChanged(std::shared_ptr<const threadmap::analysis::TraceDocument> doc);
 
  public slots:
   void run_now();
   void sweep_now();
+  void record_now();
 
  protected:
   void dragEnterEvent(QDragEnterEvent* event) override;
@@ -72,6 +94,9 @@ class MainWindow : public QMainWindow {
   std::string backend() const;
   RunRequest request_for(const Variant& variant) const;
   std::vector<std::string> family_kernels() const;
+  QString load_session_file(const QString& path, const QString& origin, bool remember);
+  QString show_session(Session session, const QString& origin);
+  void open_first_start(const nlohmann::json& backends);
 
   WindowOptions options_;
   WorkerClient worker_;
@@ -88,6 +113,12 @@ class MainWindow : public QMainWindow {
   SweepChart* sweep_chart_;
   LessonPane* lesson_;
   QTimer debounce_;
+  RecordingPanel* recording_panel_;
+  std::shared_ptr<const analysis::TraceDocument> document_;
+  std::optional<Session> current_session_;  // what Save writes: the run shown
+  std::string shown_device_;  // the recording's device while its run is shown; empty for live runs
+  bool devices_listed_before_ = false;
+  QTemporaryDir recordings_dir_;  // the worker's recordings of this session
 };
 
 }  // namespace threadmap::gui

@@ -97,6 +97,21 @@ void RunController::cancel_sweep() {
   emit worker_state(tr("cancelling the sweep after the current point …"), false);
 }
 
+void RunController::record(const RunRequest& request, const QString& folder) {
+  if (record_id_ != 0) {
+    emit worker_state(tr("a recording is already in progress"), true);
+    return;
+  }
+  record_id_ = worker_.send({{"op", "record"},
+                             {"kernel", request.kernel},
+                             {"device", request.device},
+                             {"params", params_json(request.params)},
+                             {"reps", request.reps},
+                             {"warmup", request.warmup},
+                             {"folder", folder.toStdString()}});
+  emit worker_state(tr("recording the trace of %1 …").arg(QString::fromStdString(request.kernel)), false);
+}
+
 void RunController::on_reply(const WorkerReply& reply) {
   if (reply.id == devices_id_) {
     if (reply.ok) emit devices_listed(reply.result);
@@ -117,6 +132,18 @@ void RunController::on_reply(const WorkerReply& reply) {
     if (sweep_ids_.empty()) {
       emit worker_state(sweep_cancelled_ ? tr("sweep cancelled") : tr("sweep done"), false);
       emit sweep_finished(sweep_cancelled_);
+    }
+    return;
+  }
+  if (reply.id == record_id_) {
+    record_id_ = 0;
+    const json path = reply.ok ? reply.result.value("session", json()) : json();
+    if (path.is_string()) {
+      emit worker_state(ready_text(), false);
+      emit recorded(QString::fromStdString(path.get<std::string>()));
+    } else {
+      emit refused(reply.ok ? tr("the worker's record reply names no session file")
+                            : QString::fromStdString(reply.error));
     }
     return;
   }

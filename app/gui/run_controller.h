@@ -33,6 +33,10 @@ class RunController : public QObject {
   void sweep(const std::string& parameter, const std::vector<RunRequest>& requests,
              const std::map<std::string, std::vector<std::int64_t>>& values_by_kernel);
   void cancel_sweep();
+  // Asks the worker to run the kernel timed and record its trace into a
+  // session file in `folder`; recorded() names the file.
+  void record(const RunRequest& request, const QString& folder);
+  bool recording() const { return record_id_ != 0; }
   bool sweeping() const { return !sweep_ids_.empty(); }
   bool running() const { return run_id_ != 0; }
 
@@ -47,6 +51,7 @@ class RunController : public QObject {
   void history_changed();
   void sweep_changed();
   void sweep_finished(bool cancelled);
+  void recorded(const QString& session_path);
   void worker_state(const QString& text, bool is_problem);
 
  private:
@@ -59,6 +64,7 @@ class RunController : public QObject {
   SweepData sweep_;
   int devices_id_ = 0;
   int run_id_ = 0;
+  int record_id_ = 0;
   std::optional<RunRequest> queued_run_;
   std::map<int, std::pair<std::string, std::uint64_t>> copy_ids_;  // id -> (device, bytes)
   std::set<int> sweep_ids_;

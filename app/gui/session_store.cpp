@@ -1,30 +1,56 @@
 #include "app/gui/session_store.h"
 
+#include <QDateTime>
 #include <QFile>
 #include <QObject>
 
-#include "app/gui/chart_export.h"
+#include <span>
 
 namespace threadmap::gui {
 
-QString SessionStore::save(const QString& path, const RunHistory& history) {
-  return export_text(history.to_json().dump(2) + "\n", path);
-}
-
-QString SessionStore::load(const QString& path, RunHistory& history) {
-  QFile file(path);
-  if (!file.open(QIODevice::ReadOnly))
-    return QObject::tr("could not open %1: %2").arg(path, file.errorString());
-  const auto j = nlohmann::json::parse(file.readAll().toStdString(), nullptr, false);
-  if (j.is_discarded()) return QObject::tr("%1 is not valid JSON").arg(path);
+QString SessionStore::save(const QString& path, const Session& session) {
   try {
-    history = RunHistory::from_json(j);
+    save_session(session, path.toStdString());
   } catch (const std::exception& e) {
-    return QObject::tr("%1: %2").arg(path, QString::fromStdString(e.what()));
+    return QObject::tr("could not save %1: %2").arg(path, QString::fromStdString(e.what()));
   }
   return {};
 }
 
-QString SessionStore::file_filter() { return QObject::tr("ThreadMap runs (*.json)"); }
+// Read through QFile so that embedded recordings (":/...") load like files.
+QString SessionStore::load(const QString& path, Session& session) {
+  QFile file(path);
+  if (!file.open(QIODevice::ReadOnly))
+    return QObject::tr("could not open %1: %2").arg(path, file.errorString());
+  if (static_cast<std::uint64_t>(file.size()) > kMaxSessionBytes)
+    return QObject::tr("%1 is not a ThreadMap session: %2 bytes is larger than any session (%3)")
+        .arg(path)
+        .arg(file.size())
+        .arg(kMaxSessionBytes);
+  const QByteArray bytes = file.readAll();
+  try {
+    session = decode_session(std::span(reinterpret_cast<const std::uint8_t*>(bytes.constData()),
+                                       static_cast<std::size_t>(bytes.size())));
+  } catch (const std::exception& e) {
+    return QObject::tr("%1 is not a readable ThreadMap session: %2")
+        .arg(path, QString::fromStdString(e.what()));
+  }
+  return {};
+}
+
+QString SessionStore::file_filter() { return QObject::tr("ThreadMap sessions (*.threadmap)"); }
+
+Session SessionStore::from_report(const nlohmann::json& report) {
+  Session s;
+  s.created_by = std::string("threadmap ") + THREADMAP_VERSION;
+  s.created_at = QDateTime::currentDateTimeUtc().toString(Qt::ISODate).toStdString();
+  s.kernel_id = report.value("kernel", "");
+  const nlohmann::json params = report.value("parameters", nlohmann::json::object());
+  for (const auto& [name, value] : params.items())
+    s.params[name] = value.is_string() ? value.get<std::string>() : value.dump();
+  s.device = report.value("device", nlohmann::json::object());
+  s.run = report;
+  return s;
+}
 
 }  // namespace threadmap::gui

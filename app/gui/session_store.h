@@ -1,20 +1,25 @@
 #pragma once
-// Open/Save behind one small interface. For now a session is the GUI's run
-// reports as JSON (RunHistory::to_json); the session file format of
-// kernels/session.h replaces the body of these two functions, not their callers.
+// Open and Save of session files (kernels/session.h: one run with its device,
+// parameters, timings and, when recorded, its trace; CBOR). Errors come back
+// as messages, never as exceptions, so Qt slots can call these directly.
 #include <QString>
 
-#include "app/gui/run_history.h"
+#include <nlohmann/json.hpp>
+
+#include "kernels/session.h"
 
 namespace threadmap::gui {
 
 class SessionStore {
  public:
-  // Empty on success, else the reason.
-  static QString save(const QString& path, const RunHistory& history);
-  // Fills `history` on success; empty on success, else the reason (history untouched).
-  static QString load(const QString& path, RunHistory& history);
+  // Empty on success, else the reason. save_session writes atomically.
+  static QString save(const QString& path, const Session& session);
+  // A file or a Qt resource (":/recordings/..."). Fills `session` on success;
+  // empty on success, else the reason (session untouched).
+  static QString load(const QString& path, Session& session);
   static QString file_filter();
+  // The session of one live run report (kernels/report.h): no trace.
+  static Session from_report(const nlohmann::json& report);
 };
 
 }  // namespace threadmap::gui

@@ -24,6 +24,12 @@ QString ms(const json& t, const char* key) {
 
 StatusPanel::StatusPanel(QWidget* parent) : QWidget(parent) {
   auto* layout = new QVBoxLayout(this);
+  origin_ = new QLabel(this);
+  origin_->setObjectName("recordingOrigin");
+  origin_->setWordWrap(true);
+  origin_->setStyleSheet("background:#e8f0fe; color:#174ea6; border-radius:6px; padding:6px;");
+  origin_->hide();
+  layout->addWidget(origin_);
   badge_ = new QLabel(tr("no run yet"), this);
   badge_->setObjectName("verificationBadge");
   badge_->setStyleSheet(kNeutral);
@@ -107,6 +113,12 @@ void StatusPanel::set_worker_state(const QString& text, bool is_problem) {
   worker_->setStyleSheet(is_problem ? "color:#b3261e; font-weight:bold;" : "");
 }
 
+void StatusPanel::set_origin(const QString& text) {
+  origin_->setText(text);
+  origin_->setVisible(!text.isEmpty());
+}
+
+QString StatusPanel::origin_text() const { return origin_->text(); }
 QString StatusPanel::badge_text() const { return badge_->text(); }
 QString StatusPanel::numbers_text() const { return numbers_->text(); }
 QString StatusPanel::worker_text() const { return worker_->text(); }

@@ -16,13 +16,17 @@ class StatusPanel : public QWidget {
   void show_report(const nlohmann::json& report);
   void show_refused(const QString& message);  // a request the worker turned down
   void set_worker_state(const QString& text, bool is_problem = false);
+  // Where the shown run comes from when it is a recording; empty for a live run.
+  void set_origin(const QString& text);
 
   QString badge_text() const;
   QString numbers_text() const;
   QString worker_text() const;
   QString detail_text() const;
+  QString origin_text() const;
 
  private:
+  QLabel* origin_;
   QLabel* badge_;
   QLabel* numbers_;
   QLabel* detail_;

@@ -1,8 +1,11 @@
 // The GUI against the real worker (threadmap-cli serve) on the first OpenCL
-// device: slider -> run -> chart, exports that parse back, a killed or hung
-// worker restarted and reported, values outside the catalog refused.
+// device: slider -> run -> chart, exports that parse back, sessions saved,
+// opened, recorded and bundled, a killed or hung worker restarted and
+// reported, values outside the catalog refused.
+#include <QAbstractItemModelTester>
 #include <QAction>
 #include <QComboBox>
+#include <QDir>
 #include <QFile>
 #include <QImage>
 #include <QSignalSpy>
@@ -25,6 +28,9 @@
 #include "app/gui/lesson_pane.h"
 #include "app/gui/main_window.h"
 #include "app/gui/param_panel.h"
+#include "app/gui/recording_panel.h"
+#include "app/gui/session_store.h"
+#include "app/gui/site_model.h"
 #include "app/gui/status_panel.h"
 
 using namespace threadmap::gui;
@@ -164,40 +170,145 @@ class GuiTest : public QObject {
     QCOMPARE(RunHistory::from_json(saved).reports().size(), w.runs().history().reports().size());
   }
 
-  void saveAndOpenRuns() {
+  void saveAndOpenSession() {
     QTemporaryDir dir;
-    const QString path = dir.filePath("session.json");
+    const QString path = dir.filePath("reduce.threadmap");
     double gbps = 0;
+    json report;
     {
       MainWindow w(small_runs());
+      QVERIFY(!w.save_to(path).isEmpty());  // nothing has run yet
       QVERIFY(w.kernel_tree().select("reduce.sequential"));
       QTRY_VERIFY_WITH_TIMEOUT(bar_of(w, "reduce.sequential").has_value(), kRunTimeoutMs);
       gbps = *bar_of(w, "reduce.sequential");
+      report = latest(w, "reduce.sequential");
       QVERIFY(w.save_to(path).isEmpty());
     }
+    const threadmap::Session saved = threadmap::load_session(path.toStdString());
+    QCOMPARE(saved.kernel_id, std::string("reduce.sequential"));
+    QCOMPARE(saved.run["bandwidth_gbps"], report["bandwidth_gbps"]);
+    QCOMPARE(saved.params.at("n"), std::to_string(256 * 256));
+    QCOMPARE(saved.device["spec"], report["device"]["spec"]);
+    QVERIFY(!saved.trace);
+
     MainWindow w(small_runs());
-    QVERIFY(w.open_from(path).isEmpty());
     QTRY_VERIFY_WITH_TIMEOUT(w.device_picker().currentData().toString().startsWith("opencl"),
                              kRunTimeoutMs);
+    QVERIFY(w.open_from(path).isEmpty());
     QCOMPARE(bar_of(w, "reduce.sequential").value_or(-1), gbps);
-    QVERIFY(!w.open_from(dir.filePath("missing.json")).isEmpty());
+    QVERIFY(w.status().badge_text().contains("verified"));
+    QVERIFY(w.status().origin_text().contains(QString::fromStdString(saved.device["name"])));
+    QCOMPARE(w.params().values().at("n"), std::to_string(256 * 256));
+    QVERIFY(!w.trace_document());  // a run without a trace
+    QVERIFY(!w.open_from(dir.filePath("missing.threadmap")).isEmpty());
 
-    // Files with the wrong shape are refused with the reason; the runs shown stay.
-    const std::pair<const char*, const char*> bad_files[] = {
-        {R"({"format": "threadmap-gui-runs", "runs": [{"kernel": 3, "status": "ok"}]})", "kernel"},
-        {R"({"format": "threadmap-gui-runs", "runs": [{"kernel": "transpose.naive", "status": "ok",
-             "bandwidth_gbps": "fast"}]})", "bandwidth_gbps"},
-        {R"({"format": "something else", "runs": []})", "format"},
-        {"not json", "not valid JSON"}};
-    for (const auto& [text, reason] : bad_files) {
-      QFile file(dir.filePath("bad.json"));
-      QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
-      file.write(text);
-      file.close();
-      const QString error = w.open_from(file.fileName());
-      QVERIFY2(error.contains(reason), qPrintable(error));
+    // Truncated, corrupt or foreign files are refused with the reason; what is shown stays.
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QByteArray bytes = file.readAll();
+    const QByteArray bad_files[] = {bytes.left(bytes.size() / 2), bytes.left(8), QByteArray("not a session"),
+                                    QByteArray(R"({"format": "threadmap-gui-runs", "runs": []})")};
+    for (const QByteArray& content : bad_files) {
+      QFile bad(dir.filePath("bad.threadmap"));
+      QVERIFY(bad.open(QIODevice::WriteOnly | QIODevice::Truncate));
+      bad.write(content);
+      bad.close();
+      const QString error = w.open_from(bad.fileName());
+      QVERIFY2(error.contains("not a readable ThreadMap session"), qPrintable(error));
+      QVERIFY(w.status().worker_text().contains("not a readable"));
       QCOMPARE(bar_of(w, "reduce.sequential").value_or(-1), gbps);
     }
+  }
+
+  void bundledH100RecordingOpens() {
+    // Every embedded recording loads and holds a trace.
+    const QStringList names = QDir(":/recordings/h100").entryList({"*.threadmap"});
+    QCOMPARE(names.size(), 22);
+    for (const QString& name : names) {
+      threadmap::Session s;
+      QVERIFY2(SessionStore::load(":/recordings/h100/" + name, s).isEmpty(), qPrintable(name));
+      QVERIFY2(s.trace && !s.trace->accesses.empty(), qPrintable(name));
+    }
+
+    MainWindow w(small_runs());
+    QSignalSpy changed(&w, &MainWindow::traceDocumentChanged);
+    QVERIFY(w.open_bundled_recording("transpose.shared").isEmpty());
+    QCOMPARE(changed.count(), 1);
+    const auto doc = w.trace_document();
+    QVERIFY(doc);
+    QCOMPARE(changed.front().front().value<std::shared_ptr<const threadmap::analysis::TraceDocument>>(), doc);
+    QCOMPARE(doc->session.kernel_id, std::string("transpose.shared"));
+    QVERIFY(!doc->trace().accesses.empty());
+    QVERIFY(!doc->analysis.requests.empty());
+    QVERIFY(w.status().origin_text().contains("H100"));
+    QVERIFY(w.status().origin_text().contains(QString::fromStdString(doc->session.created_at.substr(0, 10))));
+    QVERIFY(w.status().badge_text().contains("verified"));
+    QVERIFY(w.status().numbers_text().contains("GB/s"));
+    // The family's five bundled runs, all made on the H100, fill the chart.
+    QCOMPARE(w.family_chart().drawn_bars().size(), std::size_t{5});
+    QCOMPARE(bar_of(w, "transpose.shared").value_or(-1), doc->session.run["bandwidth_gbps"].get<double>());
+    // The Recording tab: the analysis' sites, one row each.
+    QAbstractItemModelTester tester(const_cast<SiteModel*>(&w.recording().sites()));
+    QCOMPARE(w.recording().sites().rowCount(), static_cast<int>(doc->analysis.sites.size()));
+    QVERIFY(w.recording().sites().rowCount() > 0);
+    QVERIFY(w.recording().summary_text().contains("Traced 4 of"));
+    QVERIFY(w.recording().summary_text().contains("bank conflicts"));
+    // The controls hold the recording's parameters, so F5 runs the same live here.
+    QCOMPARE(w.params().values().at("width"), doc->session.params.at("width"));
+    QTRY_VERIFY_WITH_TIMEOUT(w.device_picker().currentData().toString().startsWith("opencl"),
+                             kRunTimeoutMs);
+    w.run_now();
+    QTRY_VERIFY_WITH_TIMEOUT(latest(w, "transpose.shared")["device"]["spec"].get<std::string>().starts_with("opencl"),
+                             kRunTimeoutMs);
+    QVERIFY(w.status().origin_text().isEmpty());
+    QCOMPARE(w.trace_document(), doc);  // the recording stays open for the views
+  }
+
+  void firstStartWithoutCudaOpensTheH100Recording() {
+    WindowOptions o = small_runs();
+    o.first_start = true;
+    MainWindow w(o);
+    QTRY_VERIFY_WITH_TIMEOUT(w.device_picker().currentData().toString().contains(':'), kRunTimeoutMs);
+    for (int i = 0; i < w.device_picker().count(); ++i)
+      if (w.device_picker().itemData(i).toString().startsWith("cuda"))
+        QSKIP("a CUDA device is present: the first start selects a kernel instead");
+    QTRY_VERIFY_WITH_TIMEOUT(w.trace_document() != nullptr, kRunTimeoutMs);
+    QCOMPARE(w.kernel_tree().current_variant()->id, std::string("transpose.shared"));
+    QVERIFY(w.status().origin_text().contains("H100"));
+    QVERIFY(!w.runs().running());  // shown, not re-run
+  }
+
+  void recordTraceOpensTheSession() {
+    MainWindow w(small_runs());
+    QTRY_VERIFY_WITH_TIMEOUT(w.device_picker().currentData().toString().startsWith("opencl"),
+                             kRunTimeoutMs);
+    QVERIFY(w.kernel_tree().select("transpose.shared"));
+    QVERIFY(w.params().set_value("tile", "8"));
+    // The live run the change starts lands first; a later one would replace the recording's status.
+    QTRY_VERIFY_WITH_TIMEOUT(latest(w, "transpose.shared")["parameters"]["tile"] == 8 && !w.runs().running(),
+                             kRunTimeoutMs);
+    QSignalSpy changed(&w, &MainWindow::traceDocumentChanged);
+    w.record_now();
+    QTRY_COMPARE_WITH_TIMEOUT(changed.count(), 1, kRunTimeoutMs);
+    const auto doc = w.trace_document();
+    QVERIFY(doc);
+    QCOMPARE(doc->session.kernel_id, std::string("transpose.shared"));
+    QCOMPARE(doc->session.params.at("tile"), std::string("8"));
+    QCOMPARE(doc->session.params.at("width"), std::string("256"));
+    QVERIFY(doc->session.device["spec"].get<std::string>().starts_with("opencl"));
+    QVERIFY(!doc->trace().accesses.empty());
+    QVERIFY(!doc->analysis.requests.empty());
+    QCOMPARE(doc->session.trace_verification["verified"], true);
+    QVERIFY(w.status().origin_text().contains("Recorded just now"));
+    QVERIFY(w.status().badge_text().contains("verified"));
+    QCOMPARE(latest(w, "transpose.shared")["parameters"]["tile"], 8);
+    // Save writes the recording, trace included.
+    QTemporaryDir dir;
+    const QString path = dir.filePath("recorded.threadmap");
+    QVERIFY(w.save_to(path).isEmpty());
+    const threadmap::Session saved = threadmap::load_session(path.toStdString());
+    QVERIFY(saved.trace);
+    QCOMPARE(saved.trace->accesses.size(), doc->trace().accesses.size());
   }
 
   void sweepDrawsOneLinePerVariantAndCancels() {
@@ -241,7 +352,7 @@ class GuiTest : public QObject {
     QVERIFY(QTest::qWaitForWindowExposed(&w));
     QStringList keys;
     for (QAction* a : w.actions()) keys << a->shortcut().toString();
-    for (const char* key : {"Ctrl+O", "Ctrl+S", "Ctrl+E", "F5", "F6", "F11", "Ctrl+Q", "Esc"})
+    for (const char* key : {"Ctrl+O", "Ctrl+S", "Ctrl+E", "Ctrl+R", "Ctrl+3", "F5", "F6", "F11", "Ctrl+Q", "Esc"})
       QVERIFY2(keys.contains(key), key);
     QVERIFY(w.kernel_tree().select("matadd.rows"));
     QTRY_VERIFY_WITH_TIMEOUT(bar_of(w, "matadd.rows").has_value(), kRunTimeoutMs);

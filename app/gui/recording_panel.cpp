@@ -1,0 +1,78 @@
+#include "app/gui/recording_panel.h"
+
+#include <QHeaderView>
+#include <QLabel>
+#include <QLocale>
+#include <QTableView>
+#include <QVBoxLayout>
+
+#include "app/gui/site_model.h"
+
+namespace threadmap::gui {
+
+namespace {
+
+QString number(std::uint64_t n) { return QLocale().toString(static_cast<qulonglong>(n)); }
+
+}  // namespace
+
+RecordingPanel::RecordingPanel(QWidget* parent) : QWidget(parent) {
+  auto* layout = new QVBoxLayout(this);
+  summary_ = new QLabel(tr("No recording open. Ctrl+R records the selected kernel's trace; "
+                           "Ctrl+O opens a .threadmap session."),
+                        this);
+  summary_->setObjectName("recordingSummary");
+  summary_->setWordWrap(true);
+  summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  sites_ = new SiteModel(this);
+  table_ = new QTableView(this);
+  table_->setObjectName("recordingSites");
+  table_->setModel(sites_);
+  table_->verticalHeader()->hide();
+  table_->horizontalHeader()->setStretchLastSection(true);
+  table_->setSelectionBehavior(QAbstractItemView::SelectRows);
+  layout->addWidget(summary_);
+  layout->addWidget(table_, 1);
+}
+
+void RecordingPanel::show_document(const analysis::TraceDocument& doc) {
+  const Session& s = doc.session;
+  const Trace& t = doc.trace();
+  const analysis::Analysis& a = doc.analysis;
+  const analysis::Counters& c = a.totals;
+  QString text = tr("<b>%1</b> recorded on %2 (%3), %4, by %5")
+                     .arg(QString::fromStdString(s.kernel_id),
+                          QString::fromStdString(s.device.value("name", std::string("?"))),
+                          QString::fromStdString(s.device.value("spec", std::string("?"))),
+                          QString::fromStdString(s.created_at), QString::fromStdString(s.created_by));
+  text += tr("<br>%1 in %2: grid %3 × %4 blocks of %5 × %6 threads")
+              .arg(QString::fromStdString(t.kernel), QString::fromStdString(t.source_file))
+              .arg(t.grid[0])
+              .arg(t.grid[1])
+              .arg(t.block[0])
+              .arg(t.block[1]);
+  text += tr("<br>Traced %1 of %2 blocks: %3 accesses in %4 warp-level requests, %5 barrier arrivals")
+              .arg(number(t.traced_blocks.size()), number(t.block_count()), number(t.accesses.size()),
+                   number(a.requests.size()), number(t.barriers.size()));
+  const std::uint64_t shared_requests = c.shared_ld_requests + c.shared_st_requests;
+  const std::uint64_t global_requests = c.global_ld_requests + c.global_st_requests;
+  if (shared_requests)
+    text += tr("<br>Shared memory: %1 wavefronts for %2 requests (%3 bank conflicts)")
+                .arg(number(c.shared_ld_wavefronts + c.shared_st_wavefronts), number(shared_requests),
+                     number(c.shared_ld_conflicts() + c.shared_st_conflicts()));
+  if (global_requests)
+    text += tr("<br>Global memory: %1 sectors for %2 requests (ideal %3)")
+                .arg(number(c.global_ld_sectors + c.global_st_sectors), number(global_requests),
+                     number(c.global_ld_ideal_sectors + c.global_st_ideal_sectors));
+  if (!a.whole_grid) text += tr("<br><i>Totals of the traced blocks only.</i>");
+  text += tr("<br>Traced run %1. Model: %2")
+              .arg(s.trace_verification.value("verified", false) ? tr("verified") : tr("NOT verified"),
+                   QString::fromStdString(a.model.source));
+  summary_->setText(text);
+  sites_->set_sites(a.sites);
+  table_->resizeColumnsToContents();
+}
+
+QString RecordingPanel::summary_text() const { return summary_->text(); }
+
+}  // namespace threadmap::gui

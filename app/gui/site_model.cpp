@@ -1,0 +1,72 @@
+#include "app/gui/site_model.h"
+
+namespace threadmap::gui {
+
+void SiteModel::set_sites(std::vector<analysis::SiteTotals> sites) {
+  beginResetModel();
+  sites_ = std::move(sites);
+  endResetModel();
+}
+
+int SiteModel::rowCount(const QModelIndex& parent) const {
+  return parent.isValid() ? 0 : static_cast<int>(sites_.size());
+}
+
+int SiteModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
+
+std::uint64_t SiteModel::requests(const analysis::SiteTotals& s) {
+  const auto& c = s.counters;
+  if (s.space == Space::Shared) return s.store ? c.shared_st_requests : c.shared_ld_requests;
+  return s.store ? c.global_st_requests : c.global_ld_requests;
+}
+
+std::uint64_t SiteModel::work(const analysis::SiteTotals& s) {
+  const auto& c = s.counters;
+  if (s.space == Space::Shared) return s.store ? c.shared_st_wavefronts : c.shared_ld_wavefronts;
+  return s.store ? c.global_st_sectors : c.global_ld_sectors;
+}
+
+QVariant SiteModel::data(const QModelIndex& index, int role) const {
+  if (!index.isValid() || index.row() >= rowCount() || index.column() >= ColumnCount) return {};
+  const analysis::SiteTotals& s = sites_[static_cast<std::size_t>(index.row())];
+  const bool shared = s.space == Space::Shared;
+  if (role == Qt::TextAlignmentRole)
+    return index.column() == Access || index.column() == Source
+               ? QVariant(Qt::AlignLeft | Qt::AlignVCenter)
+               : QVariant(Qt::AlignRight | Qt::AlignVCenter);
+  if (role != Qt::DisplayRole) return {};
+  const std::uint64_t n = requests(s);
+  switch (index.column()) {
+    case Line: return s.line;
+    case Access:
+      return QString("%1 %2").arg(shared ? tr("shared") : tr("global"), s.store ? tr("store") : tr("load"));
+    case Requests: return QVariant::fromValue<qulonglong>(n);
+    case Wavefronts: return shared ? QVariant::fromValue<qulonglong>(work(s)) : QVariant();
+    case Sectors: return shared ? QVariant() : QVariant::fromValue<qulonglong>(work(s));
+    case IdealSectors:
+      return shared ? QVariant()
+                    : QVariant::fromValue<qulonglong>(s.store ? s.counters.global_st_ideal_sectors
+                                                              : s.counters.global_ld_ideal_sectors);
+    case PerRequest:
+      return n ? QString::number(static_cast<double>(work(s)) / static_cast<double>(n), 'f', 2) : QString();
+    case Source: return QString::fromStdString(s.text);
+  }
+  return {};
+}
+
+QVariant SiteModel::headerData(int section, Qt::Orientation orientation, int role) const {
+  if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
+  switch (section) {
+    case Line: return tr("line");
+    case Access: return tr("access");
+    case Requests: return tr("requests");
+    case Wavefronts: return tr("wavefronts");
+    case Sectors: return tr("sectors");
+    case IdealSectors: return tr("ideal sectors");
+    case PerRequest: return tr("per request");
+    case Source: return tr("source");
+  }
+  return {};
+}
+
+}  // namespace threadmap::gui
