@@ -163,6 +163,7 @@ MainWindow::MainWindow(const WindowOptions& options, QWidget* parent)
     current_session_ = SessionStore::from_report(r);
     if (!shown_device_.empty()) {
       shown_device_.clear();
+      if (variant_) lesson_->show_variant(*variant_, backend());
       refresh_family_chart();
     }
   });
@@ -395,7 +396,7 @@ void MainWindow::refresh_family_chart() {
   const std::string device = shown_device_.empty() ? device_spec() : shown_device_;
   const QString title = shown_device_.empty()
                             ? KernelTree::family_title(variant_->family)
-                            : tr("%1 (recorded on %2)")
+                            : tr("%1\nrecorded on %2")
                                   .arg(KernelTree::family_title(variant_->family),
                                        QString::fromStdString(current_session_
                                                                   ? current_session_->device.value("name", shown_device_)
@@ -512,11 +513,13 @@ QString MainWindow::show_session(Session session, const QString& origin) {
     for (const auto& [name, value] : session.params) params_->set_value(name, value);
   }
   debounce_.stop();  // opening shows a recorded run; it does not start a new one
+  shown_device_ = session.device.value("spec", std::string());
+  // The source the trace's line numbers refer to (.cu for a CUDA recording).
+  lesson_->show_variant(*variant, shown_device_.substr(0, shown_device_.find(':')));
   if (has_run) {
     runs_.history().add(session.run);
     status_panel_->show_report(session.run);
   }
-  shown_device_ = session.device.value("spec", std::string());
   status_panel_->set_origin(
       tr("%1: a recording made on %2 (%3) at %4 by %5. F5 runs it live on the device picked above.")
           .arg(origin, QString::fromStdString(session.device.value("name", std::string("?"))),

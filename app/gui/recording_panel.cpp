@@ -44,7 +44,8 @@ void RecordingPanel::show_document(const analysis::TraceDocument& doc) {
                      .arg(QString::fromStdString(s.kernel_id),
                           QString::fromStdString(s.device.value("name", std::string("?"))),
                           QString::fromStdString(s.device.value("spec", std::string("?"))),
-                          QString::fromStdString(s.created_at), QString::fromStdString(s.created_by));
+                          QString::fromStdString(s.created_at).replace('T', ' ').replace("Z", " UTC"),
+                          QString::fromStdString(s.created_by));
   text += tr("<br>%1 in %2: grid %3 × %4 blocks of %5 × %6 threads")
               .arg(QString::fromStdString(t.kernel), QString::fromStdString(t.source_file))
               .arg(t.grid[0])

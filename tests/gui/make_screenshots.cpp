@@ -1,5 +1,7 @@
-// Regenerates the screenshots in docs/images from real runs on the first
-// OpenCL device: the main window, the sweep chart and an exported PNG chart.
+// Regenerates the screenshots in docs/images from the bundled H100 recordings
+// (the window a machine without a GPU opens with, and its Recording tab) and
+// from real runs on the first OpenCL device: the live main window, the sweep
+// chart and an exported PNG chart.
 //   QT_QPA_PLATFORM=offscreen build/tests/gui/gui_screenshots docs/images
 #include <QApplication>
 #include <QComboBox>
@@ -13,6 +15,7 @@
 #include "app/gui/kernel_tree.h"
 #include "app/gui/main_window.h"
 #include "app/gui/run_controller.h"
+#include "app/gui/status_panel.h"
 
 using namespace threadmap::gui;
 
@@ -24,7 +27,14 @@ bool has_bar(MainWindow& w, const std::string& kernel) {
   return false;
 }
 
+// The kernel's own run is in the status area (not the previous kernel's, nor a recording's).
+bool shows_run_of(MainWindow& w, const std::string& kernel) {
+  return has_bar(w, kernel) && !w.runs().running() && w.status().origin_text().isEmpty() &&
+         w.status().detail_text().startsWith(QString::fromStdString(kernel) + " ");
+}
+
 bool save(QWidget& widget, const QString& path) {
+  QTest::qWait(300);  // let the last layout and replot land
   const bool ok = widget.grab().save(path);
   std::printf("%s %s\n", ok ? "wrote" : "could not write", qPrintable(path));
   return ok;
@@ -46,16 +56,29 @@ int main(int argc, char** argv) {
   w.resize(1600, 1000);
   w.show();
 
+  QTest::qWaitFor([&] { return w.device_picker().currentData().toString().contains(':'); }, 60000);
+  if (const QString error = w.open_bundled_recording("transpose.shared"); !error.isEmpty()) {
+    std::fprintf(stderr, "gui_screenshots: %s\n", qPrintable(error));
+    return 1;
+  }
+  bool ok = save(w, out.filePath("main_window.png"));
+  w.chart_tabs().setCurrentIndex(2);
+  ok &= save(w, out.filePath("main_window_recording.png"));
+  w.chart_tabs().setCurrentIndex(0);
+  // F5: the recording's kernel live here; the charts then show this device's runs.
+  w.run_now();
+  if (!QTest::qWaitFor([&] { return w.status().origin_text().isEmpty(); }, 120000)) return 1;
+
   for (const char* kernel : {"transpose.copy", "transpose.naive", "transpose.shared_dynamic",
                              "transpose.coalesced", "transpose.shared"}) {
     w.kernel_tree().select(kernel);
-    if (!QTest::qWaitFor([&] { return has_bar(w, kernel); }, 120000)) {
+    if (!QTest::qWaitFor([&] { return shows_run_of(w, kernel); }, 120000)) {
       std::fprintf(stderr, "gui_screenshots: %s did not run\n", kernel);
       return 1;
     }
   }
   QTest::qWaitFor([&] { return w.family_chart().drawn_ceiling().has_value(); }, 30000);
-  bool ok = save(w, out.filePath("main_window.png"));
+  ok &= save(w, out.filePath("main_window_live.png"));
   ok &= w.export_to(out.filePath("exported_chart.png")).isEmpty();
 
   w.findChild<QComboBox*>("sweepParameter")->setCurrentText("tile");
@@ -70,7 +93,7 @@ int main(int argc, char** argv) {
   w.findChild<QTabWidget*>()->setCurrentIndex(0);
   for (const char* kernel : {"reduce.interleaved", "reduce.divergent", "reduce.sequential"}) {
     w.kernel_tree().select(kernel);
-    if (!QTest::qWaitFor([&] { return has_bar(w, kernel); }, 120000)) return 1;
+    if (!QTest::qWaitFor([&] { return shows_run_of(w, kernel); }, 120000)) return 1;
   }
   QTest::qWaitFor([&] { return w.family_chart().drawn_ceiling().has_value(); }, 30000);
   ok &= save(w, out.filePath("main_window_reduction.png"));
