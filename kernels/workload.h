@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "kernels/bulk_allocator.h"
 #include "kernels/device.h"
 
 namespace threadmap {
@@ -27,7 +28,7 @@ struct HostBuffer {
   std::uint64_t elements = 0;         // allocated
   std::uint64_t random_elements = 0;  // Input: leading elements drawn at random, the rest zero
   std::uint64_t seed = 0;
-  std::vector<std::byte> data;        // input contents / output read back / scratch initial
+  std::vector<std::byte, BulkAllocator<std::byte>> data;  // input contents / output read back / scratch initial
 
   std::uint64_t bytes() const { return elements * element_size(type); }
 };
