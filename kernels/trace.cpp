@@ -81,6 +81,43 @@ std::string source_file_for(const Variant& variant, std::string_view backend) {
   return variant.source + (backend == "cuda" ? ".cu" : ".cl");
 }
 
+std::vector<AccessSite> declared_access_sites(std::string_view source_file, std::string_view kernel) {
+  const std::string_view text = embedded_source(source_file);
+  std::vector<AccessSite> sites;
+  // The definition: "void NAME(" followed by the parameter list and a body.
+  std::size_t at = 0;
+  const std::string signature = "void " + std::string(kernel) + "(";
+  while ((at = text.find(signature, at)) != std::string_view::npos) {
+    const std::size_t open = text.find('{', at);
+    const std::size_t semicolon = text.find(';', at);
+    if (open != std::string_view::npos && (semicolon == std::string_view::npos || open < semicolon)) break;
+    at += signature.size();
+  }
+  if (at == std::string_view::npos) return sites;
+  std::size_t pos = text.find('{', at);
+  int depth = 0;
+  std::size_t end = pos;
+  for (; end < text.size(); ++end) {
+    if (text[end] == '{') ++depth;
+    if (text[end] == '}' && --depth == 0) break;
+  }
+  std::uint32_t line = 1 + static_cast<std::uint32_t>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(pos), '\n'));
+  while (pos < end) {
+    std::size_t nl = text.find('\n', pos);
+    if (nl == std::string_view::npos || nl > end) nl = end;
+    const std::string_view row = text.substr(pos, nl - pos);
+    const struct { const char* hook; Space space; bool store; } hooks[] = {
+        {"STG(", Space::Global, true}, {"LDG(", Space::Global, false},
+        {"STS(", Space::Shared, true}, {"LDS(", Space::Shared, false}};
+    for (const auto& h : hooks)
+      if (row.find(h.hook) != std::string_view::npos)
+        sites.push_back({static_cast<std::uint16_t>(line), h.space, h.store, trim(row)});
+    pos = nl + 1;
+    ++line;
+  }
+  return sites;
+}
+
 std::string source_line(std::string_view source_file, std::uint32_t line) {
   const std::string_view text = embedded_source(source_file);
   std::uint32_t current = 1;

@@ -120,6 +120,11 @@ std::vector<std::uint32_t> default_traced_blocks(const std::array<std::uint32_t,
 Recording record_trace(Device& device, const Variant& variant, const Params& params,
                        const TraceOptions& options);
 
+// The access sites of a kernel as its source declares them: every LDG/STG/
+// LDS/STS hook inside the kernel's body (not in helper functions it calls), in
+// line order. Known before anything runs; a trace's sites are those it hit.
+std::vector<AccessSite> declared_access_sites(std::string_view source_file, std::string_view kernel);
+
 // The trimmed text of a 1-based line of an embedded kernel source ("" if none).
 std::string source_line(std::string_view source_file, std::uint32_t line);
 

@@ -154,6 +154,35 @@ INSTANTIATE_TEST_SUITE_P(Lessons, TraceTest,
                          ::testing::Combine(::testing::Values("opencl", "cuda"), ::testing::ValuesIn(cases())),
                          name);
 
+// Every site a trace hits is one the kernel's source declares.
+TEST(DeclaredSites, EveryVariantHasItsHooksAndTracesHitOnlyThose) {
+  for (const Variant& v : catalog())
+    for (const char* backend : {"opencl", "cuda"}) {
+      const auto sites = declared_access_sites(source_file_for(v, backend), v.kernel);
+      EXPECT_FALSE(sites.empty()) << v.id << " in " << source_file_for(v, backend);
+      for (const AccessSite& s : sites) EXPECT_NE(s.text.find("(" ), std::string::npos);
+    }
+  const auto smem = declared_access_sites("smem.cu", "setRowReadCol");
+  ASSERT_EQ(smem.size(), 3u) << "STS, then STG and LDS on the read-back line";
+  EXPECT_EQ(smem[0].space, Space::Shared);
+  EXPECT_TRUE(smem[0].store);
+  EXPECT_EQ(smem[1].line, smem[2].line);
+
+  auto td = testing::first_device("opencl");
+  if (!td.device) GTEST_SKIP() << td.skip_reason;
+  for (const char* id : {"transpose.shared", "reduce.sequential", "matadd.elements"}) {
+    const Variant* v = find_variant(id);
+    const Params p = make_params(v->params, {{v->param("n") ? "n" : "width", "200"}}, v->id);
+    const Recording rec = record_trace(*td.device, *v, p, {});
+    ASSERT_EQ(rec.status, RunStatus::Ok) << rec.error;
+    const auto declared = declared_access_sites(rec.trace.source_file, v->kernel);
+    for (const AccessSite& hit : rec.trace.sites)
+      EXPECT_TRUE(std::any_of(declared.begin(), declared.end(), [&](const AccessSite& d) {
+        return d.line == hit.line && d.space == hit.space && d.store == hit.store;
+      })) << id << " line " << hit.line << ": " << hit.text;
+  }
+}
+
 class TraceLimits : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(TraceLimits, DefaultBlocksOverflowAndBadBlocks) {
