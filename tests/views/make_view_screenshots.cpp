@@ -1,0 +1,77 @@
+// Not a test: writes docs/images/view_*.png, one per view, from the bundled
+// H100 recordings, as a projector shows them (presentation mode, 1024x768).
+// Usage: view_screenshots OUTPUT_DIR
+#include <QApplication>
+#include <QDir>
+#include <QImage>
+#include <QTabWidget>
+
+#include <iostream>
+
+#include "viz/views/bank_view.h"
+#include "viz/views/playback_controller.h"
+#include "viz/views/trace_views_widget.h"
+
+using namespace threadmap::views;
+
+int main(int argc, char** argv) {
+  QApplication app(argc, argv);
+  if (argc != 2) {
+    std::cerr << "usage: view_screenshots OUTPUT_DIR\n";
+    return 2;
+  }
+  const QDir out(argv[1]);
+  struct Shot {
+    const char* file;
+    const char* kernel;
+    int tab;
+    threadmap::Space space;  // the step shown: the n-th request in this space and direction
+    bool store;
+    std::size_t nth;
+    double phase;
+    std::int64_t block = -1;  // only this block's requests (-1: any)
+  };
+  using threadmap::Space;
+  // Steps chosen to show the lesson: the tile written out swapped, a strided
+  // read, a conflicting load half served and its padded twin, a strided load.
+  const std::vector<Shot> shots{
+      {"view_grid.png", "transpose.shared", 0, Space::Global, true, 3, 1.0, 1},
+      {"view_grid_naive.png", "transpose.naive", 0, Space::Global, false, 5, 1.0},
+      {"view_banks.png", "smem.setRowReadCol", 1, Space::Shared, false, 0, 0.3},
+      {"view_banks_padded.png", "smem.setRowReadColPad", 1, Space::Shared, false, 0, 1.0},
+      {"view_barrier.png", "smem.setRowReadCol", 2, Space::Shared, false, 0, 1.0},
+      {"view_coalescing.png", "transpose.naive", 3, Space::Global, false, 0, 1.0},
+      {"view_schedule.png", "transpose.shared", 4, Space::Global, false, 0, 1.0},
+  };
+  for (const auto& s : shots) {
+    TraceViewsWidget w;
+    const QString path = QString(THREADMAP_RECORDINGS) + "/" + s.kernel + ".threadmap";
+    if (const QString problem = w.open_file(path); !problem.isEmpty()) {
+      std::cerr << problem.toStdString() << "\n";
+      return 1;
+    }
+    w.set_presentation(true);
+    w.tabs().setCurrentIndex(s.tab);
+    std::size_t step = 0, seen = 0;
+    const auto& requests = w.document()->analysis.requests;
+    for (std::size_t i = 0; i < requests.size(); ++i)
+      if (requests[i].space == s.space && requests[i].store == s.store &&
+          (s.block < 0 || requests[i].block == s.block) && seen++ == s.nth) {
+        step = i;
+        break;
+      }
+    w.playback().seek(step);
+    w.resize(1024, 768);
+    w.show();
+    app.processEvents();
+    // A half-served request shows lanes on their way to the banks.
+    for (auto* view : w.findChildren<TraceView*>()) view->set_step(step, s.phase);
+    const QString file = out.filePath(s.file);
+    if (!w.grab().toImage().save(file)) {
+      std::cerr << "cannot write " << file.toStdString() << "\n";
+      return 1;
+    }
+    std::cout << file.toStdString() << "\n";
+  }
+  return 0;
+}

@@ -1,0 +1,409 @@
+// The trace views against the analysis: every model's numbers equal the
+// analysis' on every bundled H100 recording and on a live PoCL recording;
+// the lessons' pictures (bank conflicts and their padding fix, the transpose's
+// tile swap, the naive kernel's scattered reads); golden images; playback keys.
+#include <QDir>
+#include <QImage>
+#include <QSignalSpy>
+#include <QSlider>
+#include <QSpinBox>
+#include <QTabWidget>
+#include <QTest>
+
+#include <cstdlib>
+#include <set>
+
+#include "kernels/catalog.h"
+#include "kernels/params.h"
+#include "kernels/session.h"
+#include "tests/test_devices.h"
+#include "viz/views/bank_model.h"
+#include "viz/views/bank_view.h"
+#include "viz/views/barrier_model.h"
+#include "viz/views/barrier_view.h"
+#include "viz/views/coalescing_model.h"
+#include "viz/views/coalescing_view.h"
+#include "viz/views/grid_model.h"
+#include "viz/views/grid_view.h"
+#include "viz/views/playback_bar.h"
+#include "viz/views/playback_controller.h"
+#include "viz/views/schedule_model.h"
+#include "viz/views/schedule_view.h"
+#include "viz/views/source_pane.h"
+#include "viz/views/trace_views_widget.h"
+
+using namespace threadmap;
+using namespace threadmap::views;
+using analysis::TraceDocument;
+
+namespace {
+
+std::shared_ptr<const TraceDocument> bundled(const std::string& kernel) {
+  const std::string path = std::string(THREADMAP_RECORDINGS) + "/" + kernel + ".threadmap";
+  return analysis::make_document(load_session(path), path);
+}
+
+std::vector<std::size_t> requests_where(const TraceDocument& doc, Space space, bool store) {
+  std::vector<std::size_t> out;
+  for (std::size_t i = 0; i < doc.analysis.requests.size(); ++i)
+    if (doc.analysis.requests[i].space == space && doc.analysis.requests[i].store == store) out.push_back(i);
+  return out;
+}
+
+// Every model against the analysis of one document (QVERIFY returns from
+// here; callers check QTest::currentTestFailed()).
+void check_models(const std::shared_ptr<const TraceDocument>& doc) {
+  const auto& a = doc->analysis;
+  const Trace& trace = doc->trace();
+  const auto& totals = a.totals;
+
+  BankModel banks(doc);
+  CoalescingModel coalescing(doc);
+  GridModel grid(doc);
+  std::uint64_t wavefronts = 0, sectors = 0, ideal_sectors = 0, global_lanes = 0;
+  for (std::size_t i = 0; i < a.requests.size(); ++i) {
+    const auto& r = a.requests[i];
+    if (r.space == Space::Shared) {
+      const BankFrame f = banks.frame(i);
+      QVERIFY(f.has_request);
+      QCOMPARE(f.request, i);
+      QCOMPARE(f.wavefronts, r.wavefronts);
+      QCOMPARE(f.lanes.size(), std::size_t{r.lanes});
+      if (r.size <= 4) {
+        std::uint16_t most = 0;
+        for (const auto& lane : f.lanes) most = std::max<std::uint16_t>(most, lane.wavefront + 1);
+        QCOMPARE(most, r.wavefronts);  // the lanes' replays add up to the analysis' count
+      }
+      wavefronts += f.wavefronts;
+    } else {
+      const CoalescingFrame f = coalescing.frame(i);
+      QVERIFY(f.has_request);
+      QCOMPARE(f.sectors.size(), std::size_t{r.sectors});
+      QCOMPARE(f.request_ideal, r.ideal_sectors);
+      sectors += f.sectors.size();
+      ideal_sectors += f.request_ideal;
+      global_lanes += r.lanes;
+    }
+  }
+  QCOMPARE(wavefronts, totals.shared_ld_wavefronts + totals.shared_st_wavefronts);
+  QCOMPARE(sectors, totals.global_ld_sectors + totals.global_st_sectors);
+  QCOMPARE(ideal_sectors, totals.global_ld_ideal_sectors + totals.global_st_ideal_sectors);
+  if (!a.requests.empty()) {
+    const std::size_t last = a.requests.size() - 1;
+    const CoalescingFrame end = coalescing.frame(last);
+    QCOMPARE(end.so_far.global_sectors, totals.global_ld_sectors + totals.global_st_sectors);
+    QCOMPARE(banks.frame(last).so_far.shared_wavefronts, totals.shared_ld_wavefronts + totals.shared_st_wavefronts);
+    QCOMPARE(grid.frame(last).global_accesses_so_far, global_lanes);
+  }
+
+  ScheduleModel schedule(doc);
+  const ScheduleFrame s = schedule.frame(0);
+  QCOMPARE(s.bars.size(), std::size_t{trace.block_count()});  // one bar per block
+  std::set<std::uint32_t> blocks;
+  for (const auto& bar : s.bars) {
+    blocks.insert(bar.block);
+    QVERIFY(bar.end >= bar.start);
+    QVERIFY(bar.row < s.sms.size());
+    if (s.timed) QCOMPARE(s.sms[bar.row], trace.schedule[bar.block].sm);
+  }
+  QCOMPARE(blocks.size(), std::size_t{trace.block_count()});
+  if (s.timed) {
+    std::uint32_t most = 0;
+    for (const auto& sm : a.sms) most = std::max(most, sm.most_at_once);
+    QCOMPARE(s.slot_count, most);  // rows are as deep as the SM's busiest moment
+  }
+
+  BarrierModel barrier(doc);
+  for (std::size_t step = 0; step < std::max<std::size_t>(a.requests.size(), 1); step += 1 + a.requests.size() / 8) {
+    const BarrierFrame probe = barrier.frame(step, 0);
+    for (std::size_t k = 0; k < probe.passes_in_block; ++k) {
+      const BarrierFrame f = barrier.frame(step, k);
+      QVERIFY(f.has_pass);
+      const auto& pass = a.barriers[f.pass];
+      QCOMPARE(f.block, pass.block);
+      QCOMPARE(f.lanes.size(), std::size_t{pass.warps});
+      QCOMPARE(f.slowest_warp, pass.slowest_warp);
+      QCOMPARE(f.spread, pass.spread());
+      std::vector<std::uint16_t> order(f.lanes.size());
+      for (const auto& lane : f.lanes) order[lane.rank] = lane.warp;
+      QCOMPARE(order, pass.arrival_order);
+      for (const auto& lane : f.lanes) QVERIFY(lane.arrival <= f.barrier_at);
+    }
+  }
+}
+
+std::vector<std::string> all_bundled() {
+  std::vector<std::string> kernels;
+  for (const QString& f : QDir(THREADMAP_RECORDINGS).entryList({"*.threadmap"}, QDir::Files, QDir::Name))
+    kernels.push_back(f.chopped(QString(".threadmap").size()).toStdString());
+  return kernels;
+}
+
+QImage render(QWidget& w, QSize size) {
+  w.resize(size);
+  QImage image(size, QImage::Format_ARGB32_Premultiplied);
+  image.fill(Qt::white);
+  w.render(&image);
+  return image;
+}
+
+// Anti-aliasing and font hinting may move a few edge pixels: a pixel differs
+// when a channel is off by more than 48; at most 1% may differ.
+QString compare_golden(const QImage& image, const QString& name) {
+  const QString path = QString(THREADMAP_GOLDEN_DIR) + "/" + name + ".png";
+  if (qEnvironmentVariableIsSet("THREADMAP_UPDATE_GOLDEN")) {
+    image.save(path);
+    return {};
+  }
+  QImage golden(path);
+  if (golden.isNull()) return "no golden image " + path + " (make it: see tests/README.md)";
+  golden = golden.convertToFormat(QImage::Format_ARGB32_Premultiplied);
+  if (golden.size() != image.size()) return "size differs from " + path;
+  qint64 differing = 0;
+  for (int y = 0; y < image.height(); ++y) {
+    const auto* a = reinterpret_cast<const QRgb*>(image.constScanLine(y));
+    const auto* b = reinterpret_cast<const QRgb*>(golden.constScanLine(y));
+    for (int x = 0; x < image.width(); ++x) {
+      const int d = std::max({std::abs(qRed(a[x]) - qRed(b[x])), std::abs(qGreen(a[x]) - qGreen(b[x])),
+                              std::abs(qBlue(a[x]) - qBlue(b[x]))});
+      differing += d > 48;
+    }
+  }
+  const double fraction = static_cast<double>(differing) / (image.width() * image.height());
+  if (fraction > 0.01) {
+    image.save(QDir::temp().filePath(name + ".actual.png"));
+    return QString("%1: %2% of pixels differ (actual in %3)")
+        .arg(name).arg(fraction * 100, 0, 'f', 2).arg(QDir::temp().filePath(name + ".actual.png"));
+  }
+  return {};
+}
+
+}  // namespace
+
+class ViewsTest : public QObject {
+  Q_OBJECT
+ private slots:
+  void models_equal_analysis_on_every_bundled_recording() {
+    for (const auto& kernel : all_bundled()) {
+      const auto doc = bundled(kernel);
+      QVERIFY2(doc, kernel.c_str());
+      check_models(doc);
+      if (QTest::currentTestFailed()) QFAIL(("in " + kernel).c_str());
+    }
+  }
+
+  void bank_view_shows_conflicts_and_the_padding_fix() {
+    for (const auto& [kernel, expected] : std::vector<std::pair<std::string, int>>{
+             {"smem.setRowReadCol", 32}, {"smem.setRowReadColPad", 1}, {"smem.setRowReadRow", 1}}) {
+      const auto doc = bundled(kernel);
+      BankModel banks(doc);
+      const auto loads = requests_where(*doc, Space::Shared, false);
+      QVERIFY(!loads.empty());
+      for (const std::size_t i : loads) QCOMPARE(int{banks.frame(i).wavefronts}, expected);
+      const BankFrame f = banks.frame(loads.front());
+      QVERIFY(f.tile.known);
+      if (kernel == "smem.setRowReadColPad") {
+        QCOMPARE(f.tile.declaration, std::string("tile[32][33]"));
+        QVERIFY(std::any_of(f.words.begin(), f.words.end(), [](const BankWord& w) { return w.padding; }));
+        // The padded column lands on 32 different banks.
+        std::set<std::uint32_t> used;
+        for (const auto& lane : f.lanes) used.insert(lane.bank);
+        QCOMPARE(used.size(), std::size_t{32});
+      }
+      if (kernel == "smem.setRowReadCol") {
+        QCOMPARE(f.tile.declaration, std::string("tile[32][32]"));
+        std::set<std::uint32_t> used;
+        for (const auto& lane : f.lanes) used.insert(lane.bank);
+        QCOMPARE(used.size(), std::size_t{1});  // a column of the tile: one bank, 32 replays
+      }
+    }
+  }
+
+  void grid_view_swaps_the_transpose_tile() {
+    const auto doc = bundled("transpose.shared");
+    GridModel grid(doc);
+    const GridFrame f = grid.frame(0);
+    QCOMPARE(f.matrices.size(), std::size_t{2});
+    const GridMatrix& in = f.matrices[0];
+    const GridMatrix& out = f.matrices[1];
+    QCOMPARE(in.role, std::string("input"));
+    const Trace& trace = doc->trace();
+    QCOMPARE(in.outlines.size(), trace.traced_blocks.size());
+    bool swapped_somewhere = false;
+    for (const auto& o : in.outlines) {
+      const auto match = std::find_if(out.outlines.begin(), out.outlines.end(),
+                                      [&](const BlockOutline& x) { return x.block == o.block; });
+      QVERIFY(match != out.outlines.end());
+      // Block (bx, by) reads tile (bx, by) and writes it at (by, bx).
+      QCOMPARE(match->row0 + out.row0, o.col0 + in.col0);
+      QCOMPARE(match->col0 + out.col0, o.row0 + in.row0);
+      swapped_somewhere |= o.row0 != o.col0;
+    }
+    QVERIFY(swapped_somewhere);
+  }
+
+  void grid_view_scatters_the_naive_reads() {
+    const auto doc = bundled("transpose.naive");
+    GridModel grid(doc);
+    auto rows_lit = [&](std::size_t step) -> std::size_t {
+      const GridFrame f = grid.frame(step);
+      std::set<std::uint64_t> rows;
+      for (const auto& m : f.matrices)
+        for (std::uint64_t r = 0; r < m.rows; ++r)
+          for (std::uint64_t c = 0; c < m.cols; ++c)
+            if (m.at(r, c).state == CellState::CurrentRead || m.at(r, c).state == CellState::CurrentWrite)
+              rows.insert(r);
+      if (f.current_cells != doc->analysis.requests[step].lanes) return 0;  // every lane lit
+      return rows.size();
+    };
+    const auto loads = requests_where(*doc, Space::Global, false);
+    const auto stores = requests_where(*doc, Space::Global, true);
+    QCOMPARE(rows_lit(loads.front()), std::size_t{16});  // a warp reads down a column: 16 rows
+    QCOMPARE(rows_lit(stores.front()), std::size_t{2});  // and writes along two rows
+  }
+
+  void grid_tooltip_names_thread_and_access() {
+    const auto doc = bundled("transpose.shared");
+    GridView view;
+    view.set_document(doc);
+    render(view, {800, 600});
+    const GridFrame& f = view.frame();
+    const GridModel model(doc);
+    for (std::uint64_t r = 0; r < f.matrices[0].rows; ++r)
+      for (std::uint64_t c = 0; c < f.matrices[0].cols; ++c)
+        if (f.matrices[0].at(r, c).state == CellState::CurrentRead) {
+          const std::string text = model.describe(f, 0, r, c);
+          QVERIFY2(text.find("read by thread (") != std::string::npos, text.c_str());
+          QVERIFY2(text.find("line 85") != std::string::npos, text.c_str());
+          return;
+        }
+    QFAIL("no current read cell at step 0");
+  }
+
+  void schedule_bars_come_from_the_recording() {
+    const auto doc = bundled("smem.setRowReadCol");
+    ScheduleModel schedule(doc);
+    const ScheduleFrame f = schedule.frame(0);
+    QVERIFY(f.timed);
+    QCOMPARE(f.sms.size(), doc->analysis.sms.size());
+    const auto& b = doc->trace().schedule[5];
+    QCOMPARE(f.bars[5].end - f.bars[5].start, static_cast<double>(b.end - b.start));
+  }
+
+  void playback_keys() {
+    TraceViewsWidget w;
+    w.set_document(bundled("smem.setRowReadCol"));
+    w.resize(1024, 768);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    w.setFocus();
+    auto& play = w.playback();
+    const std::size_t steps = w.document()->analysis.requests.size();
+    QTest::keyClick(&w, Qt::Key_Right);
+    QCOMPARE(play.step(), std::size_t{1});
+    QCOMPARE(w.banks().step(), std::size_t{1});
+    QTest::keyClick(&w, Qt::Key_End);
+    QCOMPARE(play.step(), steps - 1);
+    QTest::keyClick(&w, Qt::Key_Left);
+    QCOMPARE(play.step(), steps - 2);
+    QTest::keyClick(&w, Qt::Key_Home);
+    QCOMPARE(play.step(), std::size_t{0});
+    QCOMPARE(w.source().highlighted_line(), int{w.document()->analysis.requests[0].line});
+    const double speed = play.speed();
+    QTest::keyClick(&w, Qt::Key_Plus);
+    QCOMPARE(play.speed(), speed * 2);
+    QTest::keyClick(&w, Qt::Key_Minus);
+    QCOMPARE(play.speed(), speed);
+    QTest::keyClick(&w, Qt::Key_Space);
+    QVERIFY(play.playing());
+    QTRY_VERIFY_WITH_TIMEOUT(play.step() > 0 || play.phase() > 0.05, 3000);
+    QTest::keyClick(&w, Qt::Key_Space);
+    QVERIFY(!play.playing());
+    QCOMPARE(play.phase(), 1.0);
+    w.playback_bar().scrubber().setValue(10);
+    QCOMPARE(play.step(), std::size_t{10});
+  }
+
+  void presentation_mode_fits_1024x768() {
+    TraceViewsWidget w;
+    w.set_document(bundled("transpose.shared"));
+    w.set_presentation(true);
+    QVERIFY(w.presentation());
+    QVERIFY(w.grid().theme().font_px >= 20);
+    const QImage image = render(w, {1024, 768});
+    QVERIFY(!image.isNull());
+    QVERIFY(w.grid().width() >= 600);
+    w.set_presentation(false);
+    QVERIFY(!w.presentation());
+  }
+
+  void golden_images() {
+    struct Case {
+      const char* name;
+      const char* kernel;
+      std::function<TraceView*()> make;
+      std::size_t step;
+    };
+    const std::vector<Case> cases{
+        {"grid_transpose_shared", "transpose.shared", [] { return new GridView; }, 40},
+        {"banks_setRowReadCol", "smem.setRowReadCol", [] { return new BankView; }, 64},
+        {"banks_setRowReadColPad", "smem.setRowReadColPad", [] { return new BankView; }, 64},
+        {"barrier_setRowReadCol", "smem.setRowReadCol", [] { return new BarrierView; }, 0},
+        {"coalescing_transpose_naive", "transpose.naive", [] { return new CoalescingView; }, 0},
+        {"schedule_transpose_shared", "transpose.shared", [] { return new ScheduleView; }, 0},
+    };
+    QStringList failures;
+    for (const auto& c : cases) {
+      std::unique_ptr<TraceView> view(c.make());
+      view->set_document(bundled(c.kernel));
+      view->set_step(c.step, 1.0);
+      const QString problem = compare_golden(render(*view, {800, 600}), c.name);
+      if (!problem.isEmpty()) failures << problem;
+    }
+    QVERIFY2(failures.isEmpty(), qPrintable(failures.join('\n')));
+  }
+
+  void live_pocl_recording() {
+    auto td = testing::first_device("opencl");
+    if (!td.device) QSKIP(td.skip_reason.c_str());
+    for (const auto& [kernel, sets] : std::vector<std::pair<std::string, std::vector<std::pair<std::string, std::string>>>>{
+             {"transpose.shared", {{"width", "64"}, {"height", "48"}, {"tile", "16"}, {"pad", "1"}}},
+             {"smem.setRowReadCol", {{"block_x", "32"}, {"block_y", "32"}, {"blocks", "4"}}}}) {
+      const Variant* v = find_variant(kernel);
+      QVERIFY(v);
+      const Params params = make_params(v->params, sets, v->id);
+      const Recording rec = record_trace(*td.device, *v, params, {});
+      QVERIFY2(rec.status == RunStatus::Ok, rec.error.c_str());
+      Session session;
+      session.kernel_id = kernel;
+      for (const auto& [name, value] : sets) session.params[name] = value;
+      session.params["type"] = "int";
+      session.trace = rec.trace;
+      const auto doc = analysis::make_document(std::move(session), "live run on " + td.device->info().name);
+      QVERIFY(doc);
+      QVERIFY(!doc->analysis.requests.empty());
+      check_models(doc);
+      if (QTest::currentTestFailed()) QFAIL(("live " + kernel).c_str());
+      // OpenCL gives the order blocks ran in, not a clock or an SM id.
+      QVERIFY(!ScheduleModel(doc).frame(0).timed);
+      if (kernel == "smem.setRowReadCol") {
+        BankModel banks(doc);
+        for (const std::size_t i : requests_where(*doc, Space::Shared, false)) QCOMPARE(int{banks.frame(i).wavefronts}, 32);
+      }
+      TraceViewsWidget w;
+      w.set_document(doc);
+      for (int tab = 0; tab < w.tabs().count(); ++tab) {
+        w.tabs().setCurrentIndex(tab);
+        QVERIFY(!render(w, {1024, 768}).isNull());
+      }
+    }
+  }
+};
+
+int main(int argc, char** argv) {
+  QApplication app(argc, argv);
+  ViewsTest test;
+  return QTest::qExec(&test, argc, argv);
+}
+
+#include "views_test.moc"

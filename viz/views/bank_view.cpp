@@ -1,0 +1,125 @@
+#include "viz/views/bank_view.h"
+
+#include <QPainter>
+#include <cmath>
+
+namespace threadmap::views {
+
+void BankView::document_changed() { model_.emplace(doc_); }
+
+void BankView::step_changed() { frame_ = model_->frame(step_); }
+
+void BankView::paint(QPainter& p) {
+  const BankFrame& f = frame_;
+  QString detail = tr("%1 · wavefronts so far %2 / %3 (ideal %4)")
+                       .arg(QString::fromStdString(f.tile.declaration))
+                       .arg(f.so_far.shared_wavefronts).arg(f.total.shared_wavefronts)
+                       .arg(f.total.shared_ideal_wavefronts);
+  if (f.tile.known && f.tile.cols > f.tile.data_cols)
+    detail += tr(" · padding hatched");
+  const int top = draw_heading(p, tr("Shared-memory banks (%1 x %2 bytes)").arg(f.banks).arg(f.bank_bytes), detail);
+  if (!f.has_request) {
+    draw_centred_note(p, tr("This kernel makes no shared-memory accesses."));
+    return;
+  }
+
+  // The current request's numbers, large: the point of the picture.
+  const int margin = theme_.font_px;
+  const int replays = f.wavefronts - f.ideal_wavefronts;
+  p.setFont(theme_.font(1.25, true));
+  const int big_h = p.fontMetrics().height();
+  p.setPen(replays > 0 ? theme_.write : theme_.text);
+  QString big = tr("%1 wavefronts (ideal %2): %3 replays").arg(f.wavefronts).arg(f.ideal_wavefronts).arg(replays);
+  if (phase_ < 1.0) {
+    // Which wavefront the banks are serving, while playing.
+    const int waves = std::max<int>(1, f.wavefronts);
+    big += tr(" · serving %1").arg(std::min<int>(waves, static_cast<int>(phase_ * waves) + 1));
+  }
+  p.drawText(QRect(margin, top, width() - 2 * margin, big_h), Qt::AlignLeft | Qt::AlignVCenter, big);
+  p.setFont(theme_.font());
+  const int small_h = p.fontMetrics().height();
+  p.setPen(theme_.muted);
+  p.drawText(QRect(margin, top + big_h, width() - 2 * margin, small_h), Qt::AlignLeft | Qt::AlignVCenter,
+             p.fontMetrics().elidedText(
+                 tr("block %1 warp %2, line %3 %4: %5")
+                     .arg(f.block).arg(f.warp).arg(f.line).arg(f.store ? tr("store") : tr("load"))
+                     .arg(QString::fromStdString(f.source)),
+                 Qt::ElideRight, width() - 2 * margin));
+
+  // Lanes row, bank header, then the words.
+  const int label_w = p.fontMetrics().horizontalAdvance("row 00") + 6;
+  const qreal grid_x = margin + label_w;
+  const qreal cell_w = (width() - grid_x - margin) / static_cast<qreal>(f.banks);
+  const qreal lanes_y = top + big_h + small_h + margin / 2;
+  const qreal lane_h = std::max<qreal>(small_h + 4, 18);
+  const qreal header_y = lanes_y + lane_h + margin;
+  const qreal grid_y = header_y + small_h + 2;
+  const qreal cell_h = std::max<qreal>(3.0, std::min<qreal>(cell_w, (height() - grid_y - margin) / std::max<std::uint32_t>(f.rows, 1)));
+
+  p.setFont(theme_.font(0.8));
+  p.setPen(theme_.muted);
+  p.drawText(QRectF(margin, lanes_y, label_w, lane_h), Qt::AlignLeft | Qt::AlignVCenter, tr("lanes"));
+  p.drawText(QRectF(margin, header_y, label_w, small_h), Qt::AlignLeft | Qt::AlignVCenter, tr("bank"));
+  for (std::uint32_t b = 0; b < f.banks; ++b)
+    if (cell_w >= p.fontMetrics().horizontalAdvance("00") + 2 || b % 4 == 0)
+      p.drawText(QRectF(grid_x + b * cell_w, header_y, cell_w, small_h), Qt::AlignCenter, QString::number(b));
+
+  // Word cells: alternate tile rows in two tints so a tile row's wrap onto
+  // the next bank row shows; padding hatched.
+  for (std::uint32_t r = 0; r < f.rows; ++r) {
+    if (cell_h >= small_h * 0.8 && r % 4 == 0) {
+      p.setPen(theme_.muted);
+      p.drawText(QRectF(margin, grid_y + r * cell_h, label_w, cell_h), Qt::AlignLeft | Qt::AlignVCenter,
+                 tr("row %1").arg(r));
+    }
+    for (std::uint32_t b = 0; b < f.banks; ++b) {
+      const BankWord& w = f.words[std::size_t{r} * f.banks + b];
+      const QRectF rect(grid_x + b * cell_w, grid_y + r * cell_h, cell_w, cell_h);
+      QColor fill = w.tile_row < 0 ? theme_.untouched : (w.tile_row % 2 ? theme_.tile_odd : theme_.tile_even);
+      p.fillRect(rect, fill);
+      if (w.padding) p.fillRect(rect, QBrush(theme_.padding, Qt::BDiagPattern));
+      p.setPen(QPen(theme_.grid, 0.5));
+      p.drawRect(rect);
+    }
+  }
+
+  // The wavefronts: a paused view shows every lane served; while playing,
+  // wavefront k is served during the k-th share of the step's animation.
+  const int total_waves = std::max<int>(1, f.wavefronts);
+  const double served = phase_ * total_waves;  // wavefronts finished (fractional)
+  p.setFont(theme_.font(0.7, true));
+  for (const BankLane& lane : f.lanes) {
+    const QRectF home(grid_x + lane.lane * cell_w + 1, lanes_y, cell_w - 2, lane_h);
+    const QRectF target(grid_x + lane.bank * cell_w, grid_y + std::min(lane.row, f.rows ? f.rows - 1 : 0) * cell_h,
+                        cell_w, cell_h);
+    const double t = std::clamp(served - lane.wavefront, 0.0, 1.0);
+    const QColor colour = theme_.wavefront(lane.wavefront);
+    // Lane box in the lanes row: filled while waiting, outlined once gone.
+    p.setPen(QPen(theme_.text, theme_.stroke));
+    p.setBrush(t >= 1.0 ? QBrush(theme_.background) : QBrush(colour));
+    p.drawRect(home);
+    if (cell_w >= p.fontMetrics().horizontalAdvance("00"))
+      p.drawText(home, Qt::AlignCenter, QString::number(lane.lane));
+    if (t <= 0) continue;
+    const QPointF from = home.center(), to = target.center();
+    const QPointF at = from + (to - from) * t;
+    if (t < 1.0) {
+      p.setPen(QPen(colour, 1.5 * theme_.stroke));
+      p.drawLine(from, at);
+    }
+    const qreal r = std::max<qreal>(3.0, std::min(cell_w, cell_h) / 2.0 - 0.5);
+    p.setPen(QPen(theme_.text, 0.8 * theme_.stroke));
+    p.setBrush(colour);
+    p.drawEllipse(at, r, r);
+    if (r >= 6) {
+      // The wavefront that serves it, counting from 1: 32 in a column is the lesson.
+      p.setFont(theme_.font(std::min(0.7, r * 1.5 / theme_.font_px), true));
+      p.drawText(QRectF(at.x() - r, at.y() - r, 2 * r, 2 * r), Qt::AlignCenter, QString::number(lane.wavefront + 1));
+      p.setFont(theme_.font(0.7, true));
+    }
+  }
+  p.setBrush(Qt::NoBrush);
+
+}
+
+}  // namespace threadmap::views

@@ -1,0 +1,89 @@
+#include "viz/views/barrier_model.h"
+
+#include <algorithm>
+
+namespace threadmap::views {
+
+BarrierModel::BarrierModel(std::shared_ptr<const analysis::TraceDocument> doc) : doc_(std::move(doc)) {}
+
+std::uint32_t BarrierModel::block_at(std::size_t step) const {
+  const auto& analysis = doc_->analysis;
+  if (!analysis.requests.empty())
+    return analysis.requests[std::min(step, analysis.requests.size() - 1)].block;
+  return analysis.barriers.empty() ? 0 : analysis.barriers.front().block;
+}
+
+std::vector<std::size_t> BarrierModel::passes_of(std::uint32_t block) const {
+  std::vector<std::size_t> passes;
+  const auto& barriers = doc_->analysis.barriers;
+  for (std::size_t i = 0; i < barriers.size(); ++i)
+    if (barriers[i].block == block) passes.push_back(i);
+  std::sort(passes.begin(), passes.end(),
+            [&](std::size_t a, std::size_t b) { return barriers[a].instance < barriers[b].instance; });
+  return passes;
+}
+
+std::size_t BarrierModel::widest_pass(std::size_t step) const {
+  const auto passes = passes_of(block_at(step));
+  const auto& barriers = doc_->analysis.barriers;
+  std::size_t best = 0;
+  for (std::size_t k = 0; k < passes.size(); ++k)
+    if (barriers[passes[k]].spread() > barriers[passes[best]].spread()) best = k;
+  return best;
+}
+
+BarrierFrame BarrierModel::frame(std::size_t step, std::size_t pass_in_block) const {
+  BarrierFrame f;
+  const Trace& trace = doc_->trace();
+  f.block = block_at(step);
+  f.warps_in_block = (trace.threads_per_block() + trace.warp_width - 1) / std::max<std::uint32_t>(trace.warp_width, 1);
+  const auto passes = passes_of(f.block);
+  f.passes_in_block = passes.size();
+  if (passes.empty()) return f;
+  f.pass_in_block = std::min(pass_in_block, passes.size() - 1);
+  f.pass = passes[f.pass_in_block];
+  const analysis::BarrierPass& pass = doc_->analysis.barriers[f.pass];
+  f.has_pass = true;
+  f.line = pass.line;
+  f.timed = pass.timed;
+  f.axis = pass.timed ? trace.barrier_clock : "arrival order";
+  f.slowest_warp = pass.slowest_warp;
+  f.spread = pass.spread();
+  f.release_after_arrivals = pass.release_after_arrivals;
+  for (const auto& site : trace.sites)
+    if (site.line == pass.line) f.source = site.text;
+  if (f.source.empty()) f.source = source_line(trace.source_file, pass.line);
+  // The hook that records the arrival sits just above the barrier itself.
+  if (f.source.rfind("TM_ARRIVE", 0) == 0) f.source = source_line(trace.source_file, pass.line + 1u);
+
+  // The analysis' grouping (analysis.cpp): a block's warps arrive at its n-th
+  // barrier with ranks n*warps .. n*warps + warps - 1, since none can reach
+  // the next barrier before all reached this one. Their order is the clock's
+  // where there is one.
+  const std::uint32_t warps_per_block = std::max<std::uint32_t>(f.warps_in_block, 1);
+  std::vector<const BarrierEvent*> events;
+  for (const auto& e : trace.barriers)
+    if (e.block == f.block && e.arrival_rank / warps_per_block == pass.instance) events.push_back(&e);
+  std::sort(events.begin(), events.end(), [&](const BarrierEvent* a, const BarrierEvent* b) {
+    return pass.timed && a->arrival != b->arrival ? a->arrival < b->arrival : a->arrival_rank < b->arrival_rank;
+  });
+  for (std::size_t i = 0; i < events.size(); ++i) {
+    const BarrierEvent& e = *events[i];
+    BarrierLane lane;
+    lane.warp = e.warp;
+    lane.rank = static_cast<std::uint32_t>(i);
+    lane.raw_arrival = e.arrival;
+    lane.raw_release = e.release;
+    lane.arrival = pass.timed ? static_cast<double>(e.arrival - pass.first_arrival) : lane.rank;
+    lane.release = pass.timed && e.release >= pass.first_arrival ? static_cast<double>(e.release - pass.first_arrival) : -1;
+    lane.slowest = e.warp == pass.slowest_warp;
+    f.lanes.push_back(lane);
+  }
+  std::sort(f.lanes.begin(), f.lanes.end(), [](const BarrierLane& a, const BarrierLane& b) { return a.warp < b.warp; });
+  f.barrier_at = pass.timed ? static_cast<double>(pass.spread()) : (f.lanes.empty() ? 0.0 : f.lanes.size() - 1.0);
+  f.release_at = pass.timed ? static_cast<double>(pass.last_release - pass.first_arrival) : -1;
+  f.axis_end = std::max(1.0, std::max(f.barrier_at, f.release_at) * 1.1 + (pass.timed ? 0.0 : 1.0));
+  return f;
+}
+
+}  // namespace threadmap::views

@@ -1,0 +1,141 @@
+#include "viz/views/barrier_view.h"
+
+#include <QPainter>
+#include <QSpinBox>
+#include <cmath>
+
+namespace threadmap::views {
+
+BarrierView::BarrierView(QWidget* parent) : TraceView(parent), pass_(new QSpinBox(this)) {
+  pass_->setPrefix(tr("barrier "));
+  pass_->setRange(1, 1);
+  pass_->setToolTip(tr("Which of the block's barriers to show"));
+  connect(pass_, &QSpinBox::valueChanged, this, [this] {
+    if (doc_) step_changed();
+    update();
+  });
+}
+
+void BarrierView::resizeEvent(QResizeEvent*) {
+  pass_->adjustSize();
+  pass_->move(width() - pass_->width() - 8, 8);
+}
+
+void BarrierView::document_changed() {
+  model_.emplace(doc_);
+  shown_block_ = 0xffffffffu;
+}
+
+void BarrierView::step_changed() {
+  // A new block opens on its widest barrier; within a block the pick stays.
+  const BarrierFrame probe = model_->frame(step_, 0);
+  if (probe.block != shown_block_) {
+    shown_block_ = probe.block;
+    const QSignalBlocker quiet(pass_);
+    pass_->setRange(1, std::max<int>(1, static_cast<int>(probe.passes_in_block)));
+    pass_->setSuffix(tr(" of %1").arg(probe.passes_in_block));
+    pass_->setValue(static_cast<int>(model_->widest_pass(step_)) + 1);
+    pass_->adjustSize();
+    pass_->move(width() - pass_->width() - 8, 8);
+  }
+  frame_ = model_->frame(step_, static_cast<std::size_t>(pass_->value() - 1));
+}
+
+void BarrierView::paint(QPainter& p) {
+  const BarrierFrame& f = frame_;
+  pass_->setFont(theme_.font());
+  pass_->setVisible(f.passes_in_block > 1);
+  const QString title = tr("Barrier: block %1").arg(f.block);
+  if (!f.has_pass) {
+    draw_heading(p, title, QString());
+    draw_centred_note(p, tr("Block %1 recorded no barrier: this kernel has no __syncthreads / barrier().").arg(f.block));
+    return;
+  }
+  const int top = draw_heading(p, title + tr(", line %1").arg(f.line), QString::fromStdString(f.source));
+  const int margin = theme_.font_px;
+
+  p.setFont(theme_.font(1.25, true));
+  const int big_h = p.fontMetrics().height();
+  p.setPen(theme_.write);
+  p.drawText(QRect(margin, top, width() - 2 * margin, big_h), Qt::AlignLeft | Qt::AlignVCenter,
+             f.timed ? tr("slowest: warp %1, +%2 cycles after the first").arg(f.slowest_warp).arg(f.spread)
+                     : tr("slowest: warp %1, last of %2 to arrive").arg(f.slowest_warp).arg(f.lanes.size()));
+
+  p.setFont(theme_.font());
+  const int small_h = p.fontMetrics().height();
+  const int label_w = p.fontMetrics().horizontalAdvance(tr("warp 00")) + 8;
+  const qreal x0 = margin + label_w;
+  const qreal x1 = width() - margin - p.fontMetrics().horizontalAdvance(tr("released")) - margin;
+  const qreal y0 = top + big_h + margin / 2;
+  const qreal axis_h = small_h * 2 + 6;
+  const qreal note_h = small_h + 4;
+  const qreal lane_h = std::max<qreal>(4.0, (height() - y0 - axis_h - note_h - margin) / std::max<std::size_t>(f.lanes.size(), 1));
+  auto x_of = [&](double v) { return x0 + (x1 - x0) * v / f.axis_end; };
+
+  for (std::size_t i = 0; i < f.lanes.size(); ++i) {
+    const BarrierLane& lane = f.lanes[i];
+    const qreal y = y0 + i * lane_h;
+    const qreal mid = y + lane_h / 2;
+    const std::size_t label_every = static_cast<std::size_t>(std::ceil(small_h * 1.1 / lane_h));
+    if (i % label_every == 0 || lane.slowest) {
+      p.setFont(theme_.font(0.9, lane.slowest));
+      p.setPen(lane.slowest ? theme_.write : theme_.text);
+      p.drawText(QRectF(margin, mid - small_h / 2.0, label_w, small_h), Qt::AlignLeft | Qt::AlignVCenter,
+                 tr("warp %1").arg(lane.warp));
+    }
+    const qreal bar_h = std::max<qreal>(2.0, lane_h * 0.5);
+    // Running until its arrival, then waiting at the barrier.
+    p.fillRect(QRectF(x0, mid - bar_h / 2, x_of(lane.arrival) - x0, bar_h), lane.slowest ? theme_.write : theme_.read);
+    p.setPen(QPen(theme_.muted, theme_.stroke, Qt::DotLine));
+    p.drawLine(QPointF(x_of(lane.arrival), mid), QPointF(x_of(f.barrier_at), mid));
+    p.setPen(QPen(theme_.text, theme_.stroke));
+    p.setBrush(lane.slowest ? theme_.write : theme_.read);
+    const qreal r = std::max<qreal>(2.5, std::min<qreal>(lane_h * 0.35, 7));
+    p.drawEllipse(QPointF(x_of(lane.arrival), mid), r, r);
+    if (lane.release >= 0) {
+      // The recorded release: the warp's first clock read after the barrier.
+      const qreal rx = x_of(lane.release);
+      p.setPen(QPen(theme_.wavefront(0), 2.5 * theme_.stroke));
+      p.drawLine(QPointF(rx, mid - bar_h), QPointF(rx, mid + bar_h));
+    }
+    p.setBrush(Qt::NoBrush);
+  }
+
+  // The barrier line and the release.
+  const qreal lanes_bottom = y0 + f.lanes.size() * lane_h;
+  p.setPen(QPen(theme_.current, 3 * theme_.stroke));
+  p.drawLine(QPointF(x_of(f.barrier_at), y0 - 4), QPointF(x_of(f.barrier_at), lanes_bottom + 4));
+  p.setPen(QPen(theme_.wavefront(0), 3 * theme_.stroke));
+  const qreal arrow_x = x_of(std::max(f.barrier_at, f.release_at)) + 6;
+  p.drawLine(QPointF(arrow_x, (y0 + lanes_bottom) / 2), QPointF(x1 + margin / 2, (y0 + lanes_bottom) / 2));
+  p.setFont(theme_.font(0.9, true));
+  p.setPen(theme_.text);
+  p.drawText(QPointF(x1 + margin / 2 + 2, (y0 + lanes_bottom) / 2 + small_h / 3), tr("released"));
+
+  // Axis.
+  p.setFont(theme_.font(0.85));
+  p.setPen(QPen(theme_.text, theme_.stroke));
+  p.drawLine(QPointF(x0, lanes_bottom + 6), QPointF(x1, lanes_bottom + 6));
+  const int ticks = 5;
+  for (int k = 0; k <= ticks; ++k) {
+    const double v = f.axis_end * k / ticks;
+    const qreal x = x_of(v);
+    p.drawLine(QPointF(x, lanes_bottom + 6), QPointF(x, lanes_bottom + 10));
+    const QString label = QString::number(std::llround(v));
+    p.drawText(QRectF(x - 40, lanes_bottom + 10, 80, small_h), Qt::AlignCenter, label);
+  }
+  p.drawText(QRectF(x0, lanes_bottom + 10 + small_h, x1 - x0, small_h), Qt::AlignCenter,
+             f.timed ? tr("%1 after the first arrival").arg(QString::fromStdString(f.axis))
+                     : tr("arrival order (this device records no clock)"));
+
+  p.setPen(f.release_after_arrivals ? theme_.muted : theme_.write);
+  p.drawText(QRectF(margin, height() - note_h - margin / 2, width() - 2 * margin, note_h), Qt::AlignLeft | Qt::AlignVCenter,
+             f.release_after_arrivals
+                 ? (f.release_at >= 0
+                        ? tr("green: each warp's recorded release, all after the last of %1 arrivals")
+                        : tr("every warp released after all %1 arrived (each saw every arrival)"))
+                       .arg(f.lanes.size())
+                 : tr("a warp was released before all arrived: inconsistent recording"));
+}
+
+}  // namespace threadmap::views

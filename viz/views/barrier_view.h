@@ -1,0 +1,34 @@
+#pragma once
+// The barrier view: the block's warps as lanes on a time axis, each warp's
+// recorded arrival, the barrier line at the last arrival, the release, and
+// the slowest warp named. A spin box picks which of the block's barriers.
+#include <optional>
+
+#include "viz/views/barrier_model.h"
+#include "viz/views/trace_view.h"
+
+class QSpinBox;
+
+namespace threadmap::views {
+
+class BarrierView : public TraceView {
+  Q_OBJECT
+ public:
+  explicit BarrierView(QWidget* parent = nullptr);
+  const BarrierFrame& frame() const { return frame_; }
+  QSpinBox& pass_picker() { return *pass_; }
+
+ protected:
+  void document_changed() override;
+  void step_changed() override;
+  void paint(QPainter& p) override;
+  void resizeEvent(QResizeEvent*) override;
+
+ private:
+  std::optional<BarrierModel> model_;
+  BarrierFrame frame_;
+  QSpinBox* pass_;
+  std::uint32_t shown_block_ = 0xffffffffu;
+};
+
+}  // namespace threadmap::views

@@ -1,0 +1,83 @@
+#include "viz/views/layout.h"
+
+#include <charconv>
+
+namespace threadmap::views {
+
+std::int64_t param_or(const analysis::TraceDocument& doc, const std::string& name,
+                      std::int64_t fallback) {
+  const auto it = doc.session.params.find(name);
+  if (it == doc.session.params.end()) return fallback;
+  std::int64_t value = fallback;
+  const auto& s = it->second;
+  const auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), value);
+  return ec == std::errc() ? value : fallback;
+}
+
+namespace {
+
+std::string family_of(const std::string& kernel_id) {
+  return kernel_id.substr(0, kernel_id.find('.'));
+}
+
+std::uint32_t element_bytes_of(const analysis::TraceDocument& doc) {
+  const auto it = doc.session.params.find("type");
+  const auto type = it == doc.session.params.end() ? std::nullopt : parse_element_type(it->second);
+  return static_cast<std::uint32_t>(element_size(type.value_or(ElementType::Int)));
+}
+
+}  // namespace
+
+MatrixShape matrix_shape(const analysis::TraceDocument& doc, std::uint8_t buffer) {
+  const Trace& trace = doc.trace();
+  MatrixShape shape;
+  if (buffer < trace.buffers.size())
+    shape.element_bytes = static_cast<std::uint32_t>(element_size(trace.buffers[buffer].type));
+  const std::uint64_t elements =
+      buffer < trace.buffers.size() ? trace.buffers[buffer].bytes / shape.element_bytes : 0;
+  const std::string family = family_of(trace.kernel_id);
+  const std::int64_t width = param_or(doc, "width", 0);
+  const std::int64_t height = param_or(doc, "height", 0);
+  std::int64_t cols = 32;
+  if (family == "transpose" && width > 0 && height > 0) {
+    // The input is height x width; a transpose writes width x height.
+    const bool output = buffer < trace.buffers.size() && trace.buffers[buffer].role == "output";
+    cols = output && trace.kernel_id != "transpose.copy" ? height : width;
+  } else if (family == "matadd" && width > 0) {
+    cols = width;
+  } else if (family == "smem") {
+    cols = param_or(doc, "block_x", 32);  // each block writes its BX x BY slice row by row
+  }
+  shape.cols = static_cast<std::uint64_t>(cols > 0 ? cols : 32);
+  shape.rows = (elements + shape.cols - 1) / shape.cols;
+  return shape;
+}
+
+TileShape tile_shape(const analysis::TraceDocument& doc) {
+  const Trace& trace = doc.trace();
+  TileShape tile;
+  tile.element_bytes = element_bytes_of(doc);
+  const std::string family = family_of(trace.kernel_id);
+  const auto pad = static_cast<std::uint32_t>(param_or(doc, "pad", 0));
+  if (family == "transpose") {
+    const auto t = static_cast<std::uint32_t>(param_or(doc, "tile", trace.block[0]));
+    // transpose.shared_dynamic sizes its tile T*T at launch: no pad.
+    const std::uint32_t p = trace.kernel_id == "transpose.shared_dynamic" ? 0 : pad;
+    tile = {t, t + p, t, tile.element_bytes, "", true};
+  } else if (family == "smem") {
+    const auto bx = static_cast<std::uint32_t>(param_or(doc, "block_x", trace.block[0]));
+    const auto by = static_cast<std::uint32_t>(param_or(doc, "block_y", trace.block[1]));
+    // setColReadCol declares tile[BX][BY]; the others tile[BY][BX + PAD].
+    if (trace.kernel_id == "smem.setColReadCol")
+      tile = {bx, by, by, tile.element_bytes, "", true};
+    else
+      tile = {by, bx + pad, bx, tile.element_bytes, "", true};
+  }
+  if (tile.known)
+    tile.declaration = "tile[" + std::to_string(tile.rows) + "][" + std::to_string(tile.cols) + "]";
+  else
+    tile.declaration = "shared array";
+  return tile;
+}
+
+}  // namespace threadmap::views

@@ -1,0 +1,38 @@
+#pragma once
+// How the kernel lays out its data, from the recorded run's parameters: the
+// row length of each global matrix (so a byte offset becomes a cell) and the
+// shared tile as the kernel declares it (so a word gets its tile element or
+// its padding). The trace holds offsets only; these shapes come from the
+// catalog parameters the session was recorded with.
+#include <cstdint>
+#include <string>
+
+#include "viz/analysis/document.h"
+
+namespace threadmap::views {
+
+struct MatrixShape {
+  std::uint64_t rows = 0;
+  std::uint64_t cols = 0;   // elements per row
+  std::uint32_t element_bytes = 4;
+};
+
+// The matrix a global buffer holds (1-D buffers wrap at 32 elements, a warp).
+MatrixShape matrix_shape(const analysis::TraceDocument& doc, std::uint8_t buffer);
+
+struct TileShape {
+  std::uint32_t rows = 0;          // first index of the declaration
+  std::uint32_t cols = 0;          // second index, padding included
+  std::uint32_t data_cols = 0;     // the columns the kernel stores into
+  std::uint32_t element_bytes = 4;
+  std::string declaration;         // "tile[32][33]", as the learner reads it
+  bool known = false;              // a 2-D tile; otherwise a 1-D array of words
+};
+
+TileShape tile_shape(const analysis::TraceDocument& doc);
+
+// A session parameter as a number, or `fallback` when the run had none.
+std::int64_t param_or(const analysis::TraceDocument& doc, const std::string& name,
+                      std::int64_t fallback);
+
+}  // namespace threadmap::views

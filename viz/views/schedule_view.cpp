@@ -1,0 +1,113 @@
+#include "viz/views/schedule_view.h"
+
+#include <QPainter>
+#include <cmath>
+
+#include "viz/views/timeline.h"
+
+namespace threadmap::views {
+
+void ScheduleView::document_changed() { model_.emplace(doc_); }
+
+void ScheduleView::step_changed() { frame_ = model_->frame(step_); }
+
+void ScheduleView::paint(QPainter& p) {
+  const ScheduleFrame& f = frame_;
+  const Trace& trace = doc_->trace();
+  const bool ns = f.clock.rfind("globaltimer", 0) == 0;
+  QString detail;
+  if (f.current_block < f.bars.size()) {
+    const auto& b = trace.schedule[f.current_block];
+    const Coord2 c = block_coord(trace, f.current_block);
+    detail = f.timed ? tr("block (%1, %2): SM %3, %4-%5 us · %6 blocks, %7 SMs")
+                           .arg(c.x).arg(c.y).arg(b.sm)
+                           .arg(f.bars[f.current_block].start / 1000.0, 0, 'f', 1)
+                           .arg(f.bars[f.current_block].end / 1000.0, 0, 'f', 1)
+                           .arg(f.bars.size()).arg(f.sms.size())
+                     : tr("%1 blocks · this device records the order blocks ran in, not a clock or an SM: drawn in order")
+                           .arg(f.bars.size());
+  }
+  const int top = draw_heading(p, tr("Schedule: blocks on SMs over time"), detail);
+  if (f.bars.empty()) {
+    draw_centred_note(p, tr("No schedule was recorded."));
+    return;
+  }
+  const int margin = theme_.font_px;
+  p.setFont(theme_.font(0.85));
+  const int small_h = p.fontMetrics().height();
+  const int label_w = p.fontMetrics().horizontalAdvance(f.timed ? "SM 000" : "order") + 8;
+  const qreal x0 = margin + label_w, x1 = width() - margin;
+  const qreal y0 = top;
+  const qreal legend_h = small_h + 6;
+  const qreal y1 = height() - small_h * 2 - legend_h - margin;
+  const qreal row_h = (y1 - y0) / f.sms.size();
+  const qreal slot_h = row_h / f.slot_count;
+  auto x_of = [&](double v) { return x0 + (x1 - x0) * v / f.axis_end; };
+
+  const int label_every = std::max(1, static_cast<int>(std::ceil(small_h / std::max<qreal>(row_h, 0.1))));
+  p.setPen(theme_.muted);
+  for (std::size_t r = 0; r < f.sms.size(); ++r) {
+    if (r % label_every == 0)
+      p.drawText(QRectF(margin, y0 + r * row_h, label_w, std::max<qreal>(row_h, small_h)), Qt::AlignLeft | Qt::AlignTop,
+                 f.timed ? tr("SM %1").arg(f.sms[r]) : tr("order"));
+    if (row_h >= 6) {
+      p.setPen(QPen(theme_.grid, 0.5));
+      p.drawLine(QPointF(x0, y0 + r * row_h), QPointF(x1, y0 + r * row_h));
+      p.setPen(theme_.muted);
+    }
+  }
+  // Untraced blocks first, traced over them, the current one last.
+  for (int pass = 0; pass < 3; ++pass)
+    for (const ScheduleBar& bar : f.bars) {
+      const int want = bar.current ? 2 : bar.traced ? 1 : 0;
+      if (want != pass) continue;
+      const qreal left = x_of(bar.start);
+      // Traced and current bars are drawn at least a few pixels tall so they
+      // stand out of a grid of thousands.
+      const qreal min_h = bar.current ? 10 * theme_.stroke : bar.traced ? 5 * theme_.stroke : 1.0;
+      const qreal top = y0 + bar.row * row_h + bar.slot * slot_h;
+      const qreal h = std::max<qreal>(min_h, slot_h - (slot_h > 3 ? 1 : 0));
+      const QRectF rect(left, top + slot_h / 2 - h / 2, std::max<qreal>(2.0, x_of(bar.end) - left), h);
+      const QColor fill = bar.current ? theme_.write : bar.traced ? okabe_ito::kOrange : theme_.earlier_read;
+      if (bar.current || bar.traced) {
+        p.setPen(QPen(theme_.current, theme_.stroke));
+        p.setBrush(fill);
+        p.drawRect(rect);
+        p.setBrush(Qt::NoBrush);
+      } else {
+        p.fillRect(rect, fill);
+      }
+    }
+
+  // Time axis.
+  p.setPen(QPen(theme_.text, theme_.stroke));
+  p.drawLine(QPointF(x0, y1 + 2), QPointF(x1, y1 + 2));
+  const int ticks = 5;
+  for (int k = 0; k <= ticks; ++k) {
+    const double v = f.axis_end * k / ticks;
+    const qreal x = x_of(v);
+    p.drawLine(QPointF(x, y1 + 2), QPointF(x, y1 + 6));
+    const QString label = f.timed && ns ? QString::number(v / 1000.0, 'f', 1) : QString::number(std::llround(v));
+    p.drawText(QRectF(x - 40, y1 + 6, 80, small_h), Qt::AlignCenter, label);
+  }
+  p.drawText(QRectF(x0, y1 + 6 + small_h, x1 - x0, small_h), Qt::AlignCenter,
+             f.timed && ns ? tr("microseconds since the first block started (%globaltimer)")
+                           : tr("order in which blocks ran"));
+
+  const std::array<std::pair<QColor, QString>, 3> legend{{
+      {theme_.earlier_read, tr("block")},
+      {okabe_ito::kOrange, tr("traced block")},
+      {theme_.write, tr("current block")},
+  }};
+  qreal x = margin;
+  const qreal ly = height() - legend_h;
+  const int box = small_h - 4;
+  for (const auto& [colour, text] : legend) {
+    p.fillRect(QRectF(x, ly + 2, box, box), colour);
+    p.setPen(theme_.text);
+    p.drawText(QPointF(x + box + 4, ly + p.fontMetrics().ascent()), text);
+    x += box + 4 + p.fontMetrics().horizontalAdvance(text) + margin;
+  }
+}
+
+}  // namespace threadmap::views

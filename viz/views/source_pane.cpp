@@ -1,0 +1,47 @@
+#include "viz/views/source_pane.h"
+
+#include <QFontDatabase>
+#include <QTextBlock>
+
+#include "viz/views/theme.h"
+
+namespace threadmap::views {
+
+SourcePane::SourcePane(QWidget* parent) : QPlainTextEdit(parent), colour_(okabe_ito::kYellow) {
+  setReadOnly(true);
+  setLineWrapMode(QPlainTextEdit::NoWrap);
+  setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+  setFocusPolicy(Qt::NoFocus);
+}
+
+void SourcePane::set_source(const QString& file_name, const QString& text) {
+  setDocumentTitle(file_name);
+  // Line numbers in the margin so "line 85" can be found by eye.
+  QStringList lines = text.split('\n');
+  for (int i = 0; i < lines.size(); ++i) lines[i] = QString("%1  %2").arg(i + 1, 4).arg(lines[i]);
+  setPlainText(lines.join('\n'));
+  line_ = 0;
+  setExtraSelections({});
+}
+
+void SourcePane::set_highlight_colour(const QColor& colour) {
+  colour_ = colour;
+  highlight_line(line_);
+}
+
+void SourcePane::highlight_line(int line) {
+  line_ = line;
+  if (line <= 0 || line > document()->blockCount()) {
+    setExtraSelections({});
+    return;
+  }
+  QTextEdit::ExtraSelection selection;
+  selection.format.setBackground(colour_);
+  selection.format.setProperty(QTextFormat::FullWidthSelection, true);
+  selection.cursor = QTextCursor(document()->findBlockByNumber(line - 1));
+  setExtraSelections({selection});
+  setTextCursor(selection.cursor);
+  centerCursor();
+}
+
+}  // namespace threadmap::views

@@ -1,0 +1,22 @@
+#pragma once
+// The kernel source the trace's line numbers refer to (embedded in the
+// binary), with the current access site's line highlighted.
+#include <QPlainTextEdit>
+
+namespace threadmap::views {
+
+class SourcePane : public QPlainTextEdit {
+  Q_OBJECT
+ public:
+  explicit SourcePane(QWidget* parent = nullptr);
+  void set_source(const QString& file_name, const QString& text);
+  void highlight_line(int line);  // 1-based; 0 clears
+  int highlighted_line() const { return line_; }
+  void set_highlight_colour(const QColor& colour);
+
+ private:
+  int line_ = 0;
+  QColor colour_;
+};
+
+}  // namespace threadmap::views

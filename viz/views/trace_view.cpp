@@ -1,0 +1,70 @@
+#include "viz/views/trace_view.h"
+
+#include <QPainter>
+
+namespace threadmap::views {
+
+TraceView::TraceView(QWidget* parent) : QWidget(parent) {
+  setMinimumSize(320, 240);
+  setMouseTracking(true);
+}
+
+void TraceView::set_document(std::shared_ptr<const analysis::TraceDocument> doc) {
+  doc_ = std::move(doc);
+  step_ = 0;
+  phase_ = 1.0;
+  if (doc_) {
+    document_changed();
+    step_changed();
+  }
+  update();
+}
+
+void TraceView::set_step(std::size_t step, double phase) {
+  const bool moved = step != step_;
+  step_ = step;
+  phase_ = phase;
+  if (doc_ && moved) step_changed();
+  update();
+}
+
+void TraceView::set_theme(const Theme& theme) {
+  theme_ = theme;
+  update();
+}
+
+void TraceView::paintEvent(QPaintEvent*) {
+  QPainter p(this);
+  p.setRenderHint(QPainter::Antialiasing);
+  p.fillRect(rect(), theme_.background);
+  p.setPen(theme_.text);
+  if (!doc_) {
+    draw_centred_note(p, tr("Open a recording (.threadmap) or record a trace to see what the threads did."));
+    return;
+  }
+  paint(p);
+}
+
+int TraceView::draw_heading(QPainter& p, const QString& title, const QString& detail) const {
+  const int margin = theme_.font_px / 2 + 4;
+  p.setPen(theme_.text);
+  p.setFont(theme_.font(1.15, true));
+  const int h1 = p.fontMetrics().height();
+  p.drawText(QRect(margin, margin, width() - 2 * margin, h1), Qt::AlignLeft | Qt::AlignVCenter,
+             p.fontMetrics().elidedText(title, Qt::ElideRight, width() - 2 * margin));
+  p.setFont(theme_.font());
+  const int h2 = p.fontMetrics().height();
+  p.setPen(theme_.muted);
+  p.drawText(QRect(margin, margin + h1, width() - 2 * margin, h2), Qt::AlignLeft | Qt::AlignVCenter,
+             p.fontMetrics().elidedText(detail, Qt::ElideRight, width() - 2 * margin));
+  p.setPen(theme_.text);
+  return margin + h1 + h2 + margin / 2;
+}
+
+void TraceView::draw_centred_note(QPainter& p, const QString& text) const {
+  p.setPen(theme_.muted);
+  p.setFont(theme_.font(1.1));
+  p.drawText(rect().adjusted(20, 20, -20, -20), Qt::AlignCenter | Qt::TextWordWrap, text);
+}
+
+}  // namespace threadmap::views

@@ -1,0 +1,43 @@
+#pragma once
+// What every trace view has in common: the document it draws, the playback
+// step (a request index) with how far its animation has run, and the theme.
+// Subclasses rebuild their plain model frame on a change and paint it.
+#include <QWidget>
+#include <memory>
+
+#include "viz/analysis/document.h"
+#include "viz/views/theme.h"
+
+class QPainter;
+
+namespace threadmap::views {
+
+class TraceView : public QWidget {
+  Q_OBJECT
+ public:
+  explicit TraceView(QWidget* parent = nullptr);
+
+  void set_document(std::shared_ptr<const analysis::TraceDocument> doc);
+  // phase in [0, 1]: 1 is the request fully served (what a paused view shows).
+  void set_step(std::size_t step, double phase);
+  void set_theme(const Theme& theme);
+  const Theme& theme() const { return theme_; }
+  std::size_t step() const { return step_; }
+  double phase() const { return phase_; }
+
+ protected:
+  virtual void document_changed() = 0;  // build the model
+  virtual void step_changed() = 0;      // build the frame
+  void paintEvent(QPaintEvent*) override;
+  virtual void paint(QPainter& p) = 0;
+  // A header line (bold) and a second line; returns the y below them.
+  int draw_heading(QPainter& p, const QString& title, const QString& detail) const;
+  void draw_centred_note(QPainter& p, const QString& text) const;
+
+  std::shared_ptr<const analysis::TraceDocument> doc_;
+  std::size_t step_ = 0;
+  double phase_ = 1.0;
+  Theme theme_ = Theme::standard();
+};
+
+}  // namespace threadmap::views

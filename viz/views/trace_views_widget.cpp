@@ -1,0 +1,185 @@
+#include "viz/views/trace_views_widget.h"
+
+#include <QFileDialog>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QShortcut>
+#include <QSplitter>
+#include <QTabBar>
+#include <QTabWidget>
+#include <QToolButton>
+#include <QVBoxLayout>
+#include <array>
+
+#include "kernels/session.h"
+#include "kernels/sources.h"
+#include "viz/views/bank_view.h"
+#include "viz/views/barrier_view.h"
+#include "viz/views/coalescing_view.h"
+#include "viz/views/grid_view.h"
+#include "viz/views/playback_bar.h"
+#include "viz/views/playback_controller.h"
+#include "viz/views/schedule_view.h"
+#include "viz/views/source_pane.h"
+
+namespace threadmap::views {
+
+TraceViewsWidget::TraceViewsWidget(QWidget* parent)
+    : QWidget(parent),
+      title_(new QLabel(this)),
+      open_(new QToolButton(this)),
+      present_(new QToolButton(this)),
+      tabs_(new QTabWidget(this)),
+      grid_(new GridView),
+      banks_(new BankView),
+      barrier_(new BarrierView),
+      coalescing_(new CoalescingView),
+      schedule_(new ScheduleView),
+      source_(new SourcePane),
+      split_(new QSplitter(Qt::Horizontal, this)),
+      playback_(new PlaybackController(this)),
+      bar_(new PlaybackBar(*playback_, this)) {
+  setFocusPolicy(Qt::StrongFocus);
+  title_->setWordWrap(true);
+  open_->setText(tr("Open recording..."));
+  open_->setFocusPolicy(Qt::NoFocus);
+  present_->setText(tr("Presentation (F5)"));
+  present_->setCheckable(true);
+  present_->setFocusPolicy(Qt::NoFocus);
+
+  tabs_->addTab(grid_, tr("Grid"));
+  tabs_->addTab(banks_, tr("Banks"));
+  tabs_->addTab(barrier_, tr("Barrier"));
+  tabs_->addTab(coalescing_, tr("Coalescing"));
+  tabs_->addTab(schedule_, tr("Schedule"));
+  tabs_->setFocusPolicy(Qt::NoFocus);
+  split_->addWidget(tabs_);
+  split_->addWidget(source_);
+  split_->setStretchFactor(0, 3);
+  split_->setStretchFactor(1, 1);
+  split_->setSizes({720, 300});  // the views first; the source shows the highlighted line's start
+
+  auto* header = new QHBoxLayout;
+  header->addWidget(title_, 1);
+  header->addWidget(open_);
+  header->addWidget(present_);
+  auto* column = new QVBoxLayout(this);
+  column->setContentsMargins(4, 4, 4, 4);
+  column->addLayout(header);
+  column->addWidget(split_, 1);
+  column->addWidget(bar_);
+
+  connect(playback_, &PlaybackController::position_changed, this, &TraceViewsWidget::show_position);
+  connect(open_, &QToolButton::clicked, this, [this] {
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open recording"), QString(),
+                                                      tr("ThreadMap recordings (*.threadmap)"));
+    if (!path.isEmpty()) open_file(path);
+  });
+  connect(present_, &QToolButton::toggled, this, &TraceViewsWidget::set_presentation);
+
+  // Widget-wide keys, so they do not take Space or the arrows from the rest
+  // of a main window.
+  auto key = [this](QKeySequence seq, auto slot) {
+    auto* s = new QShortcut(seq, this);
+    s->setContext(Qt::WidgetWithChildrenShortcut);
+    connect(s, &QShortcut::activated, this, slot);
+  };
+  key(QKeySequence(Qt::Key_Space), [this] { playback_->toggle(); });
+  key(QKeySequence(Qt::Key_Right), [this] { playback_->step_forward(); });
+  key(QKeySequence(Qt::Key_Left), [this] { playback_->step_back(); });
+  key(QKeySequence(Qt::Key_Home), [this] { playback_->go_first(); });
+  key(QKeySequence(Qt::Key_End), [this] { playback_->go_last(); });
+  key(QKeySequence(Qt::Key_Plus), [this] { playback_->faster(); });
+  key(QKeySequence(Qt::Key_Equal), [this] { playback_->faster(); });  // + without Shift
+  key(QKeySequence(Qt::Key_Minus), [this] { playback_->slower(); });
+  key(QKeySequence(Qt::Key_F5), [this] { present_->toggle(); });
+  key(QKeySequence(Qt::Key_Escape), [this] { present_->setChecked(false); });
+
+  set_document(nullptr);
+}
+
+std::vector<TraceView*> TraceViewsWidget::views() const {
+  return {grid_, banks_, barrier_, coalescing_, schedule_};
+}
+
+QString TraceViewsWidget::open_file(const QString& path) {
+  try {
+    auto doc = analysis::make_document(load_session(path.toStdString()), path.toStdString());
+    if (!doc) {
+      const QString message = tr("%1 holds no trace: record one with `threadmap-cli record`.").arg(path);
+      title_->setText(message);
+      return message;
+    }
+    set_document(std::move(doc));
+    return {};
+  } catch (const std::exception& e) {
+    const QString message = tr("Cannot open %1: %2").arg(path, QString::fromUtf8(e.what()));
+    title_->setText(message);
+    return message;
+  }
+}
+
+void TraceViewsWidget::set_document(std::shared_ptr<const analysis::TraceDocument> doc) {
+  doc_ = std::move(doc);
+  if (doc_) timeline_.emplace(doc_->analysis);
+  else timeline_.reset();
+  for (TraceView* v : views()) v->set_document(doc_);
+  bar_->set_timeline(timeline_ ? &*timeline_ : nullptr);
+  if (doc_) {
+    const Trace& t = doc_->trace();
+    const auto device = doc_->session.device.is_object() && doc_->session.device.contains("name")
+                            ? QString::fromStdString(doc_->session.device["name"].get<std::string>())
+                            : QString::fromStdString(t.backend);
+    QStringList params;
+    for (const auto& [name, value] : doc_->session.params)
+      params << QString::fromStdString(name + "=" + value);
+    title_->setText(tr("<b>%1</b> on %2 · %3 · traced %4 of %5 blocks")
+                        .arg(QString::fromStdString(t.kernel_id), device, params.join(' '))
+                        .arg(t.traced_blocks.size()).arg(t.block_count()));
+    title_->setToolTip(QString::fromStdString(doc_->origin));
+    source_->set_source(QString::fromStdString(t.source_file),
+                        QString::fromUtf8(embedded_source(t.source_file).data(),
+                                          static_cast<int>(embedded_source(t.source_file).size())));
+  } else {
+    title_->setText(tr("No recording open. Open a .threadmap file, or record a trace."));
+    source_->set_source({}, {});
+  }
+  playback_->set_steps(timeline_ ? timeline_->steps() : 0);
+}
+
+void TraceViewsWidget::show_position(std::size_t step, double phase) {
+  for (TraceView* v : views()) v->set_step(step, phase);
+  if (doc_ && !doc_->analysis.requests.empty())
+    source_->highlight_line(doc_->analysis.requests[std::min(step, doc_->analysis.requests.size() - 1)].line);
+}
+
+void TraceViewsWidget::set_presentation(bool on) {
+  theme_ = on ? Theme::projector() : Theme::standard();
+  if (present_->isChecked() != on) {
+    const QSignalBlocker quiet(present_);
+    present_->setChecked(on);
+  }
+  apply_theme();
+  QWidget* window = this->window();
+  if (window == this || !window) return;
+  if (on) {
+    was_full_screen_ = window->isFullScreen();
+    window->showFullScreen();
+  } else if (!was_full_screen_) {
+    window->showNormal();
+  }
+}
+
+void TraceViewsWidget::apply_theme() {
+  for (TraceView* v : views()) v->set_theme(theme_);
+  QFont f = font();
+  f.setPixelSize(theme_.presentation ? theme_.font_px : QFont().pixelSize() > 0 ? QFont().pixelSize() : 13);
+  const std::array<QWidget*, 5> chrome{title_, bar_, tabs_->tabBar(), open_, present_};
+  for (QWidget* w : chrome) w->setFont(f);
+  QFont mono = source_->font();
+  mono.setPixelSize(theme_.presentation ? theme_.font_px - 4 : 13);
+  source_->setFont(mono);
+  source_->set_highlight_colour(okabe_ito::kYellow);
+}
+
+}  // namespace threadmap::views

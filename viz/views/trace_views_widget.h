@@ -1,0 +1,83 @@
+#pragma once
+// The trace views together: grid, banks, barrier, coalescing and schedule as
+// tabs, the kernel source beside them with the current access site's line
+// highlighted, and the playback bar under them. It draws a TraceDocument (a
+// session and its analysis); it never runs anything on a device.
+//
+// Keys (while it or a child has focus): Space play/pause, Left/Right step,
+// Home/End, + and - speed, F5 presentation mode.
+#include <QWidget>
+#include <memory>
+#include <optional>
+
+#include "viz/analysis/document.h"
+#include "viz/views/theme.h"
+#include "viz/views/timeline.h"
+
+class QLabel;
+class QSplitter;
+class QTabWidget;
+class QToolButton;
+
+namespace threadmap::views {
+
+class BankView;
+class BarrierView;
+class CoalescingView;
+class GridView;
+class PlaybackBar;
+class PlaybackController;
+class ScheduleView;
+class SourcePane;
+class TraceView;
+
+class TraceViewsWidget : public QWidget {
+  Q_OBJECT
+ public:
+  explicit TraceViewsWidget(QWidget* parent = nullptr);
+
+  // Loads a .threadmap file; returns "" or the message also shown in the widget.
+  QString open_file(const QString& path);
+
+  GridView& grid() { return *grid_; }
+  BankView& banks() { return *banks_; }
+  BarrierView& barrier() { return *barrier_; }
+  CoalescingView& coalescing() { return *coalescing_; }
+  ScheduleView& schedule() { return *schedule_; }
+  QTabWidget& tabs() { return *tabs_; }
+  SourcePane& source() { return *source_; }
+  PlaybackController& playback() { return *playback_; }
+  PlaybackBar& playback_bar() { return *bar_; }
+  bool presentation() const { return theme_.presentation; }
+  const std::shared_ptr<const analysis::TraceDocument>& document() const { return doc_; }
+
+ public slots:
+  void set_document(std::shared_ptr<const analysis::TraceDocument> doc);
+  // Large type, high contrast, and the window full screen (restored on leaving).
+  void set_presentation(bool on);
+
+ private:
+  void show_position(std::size_t step, double phase);
+  void apply_theme();
+  std::vector<TraceView*> views() const;
+
+  std::shared_ptr<const analysis::TraceDocument> doc_;
+  std::optional<Timeline> timeline_;
+  Theme theme_ = Theme::standard();
+  bool was_full_screen_ = false;
+  QLabel* title_;
+  QToolButton* open_;
+  QToolButton* present_;
+  QTabWidget* tabs_;
+  GridView* grid_;
+  BankView* banks_;
+  BarrierView* barrier_;
+  CoalescingView* coalescing_;
+  ScheduleView* schedule_;
+  SourcePane* source_;
+  QSplitter* split_;
+  PlaybackController* playback_;
+  PlaybackBar* bar_;
+};
+
+}  // namespace threadmap::views
