@@ -3,11 +3,15 @@
 // offered to the kernel for transparent huge pages, so filling a 64 MiB input
 // takes a few dozen page faults instead of sixteen thousand; under a virtual
 // machine those faults, not the filling, were most of a large run's set-up.
+// Elements are default-initialised (see construct), so whoever resizes a
+// buffer writes every byte of it.
 #include <sys/mman.h>
 
 #include <cstddef>
 #include <cstdlib>
 #include <new>
+#include <type_traits>
+#include <utility>
 
 namespace threadmap {
 
@@ -33,6 +37,17 @@ struct BulkAllocator {
   void deallocate(T* p, std::size_t n) {
     if (n * sizeof(T) < kHugePage) std::allocator<T>().deallocate(p, n);
     else std::free(p);
+  }
+
+  // Default-initialise: resize() leaves a trivial type's bytes unwritten, so
+  // a buffer about to be filled is not zeroed first.
+  template <class U>
+  void construct(U* p) noexcept(std::is_nothrow_default_constructible_v<U>) {
+    ::new (static_cast<void*>(p)) U;
+  }
+  template <class U, class... Args>
+  void construct(U* p, Args&&... args) {
+    ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
   }
 
   template <class U>

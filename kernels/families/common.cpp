@@ -56,12 +56,19 @@ namespace threadmap {
 void materialize(HostBuffer& b) {
   using families::view;
   using families::with_type;
-  b.data.assign(b.bytes(), std::byte{0});
-  if (b.role == BufferRole::Output) {
-    std::memset(b.data.data(), 0xFF, b.data.size());
+  // resize leaves the bytes as they are (BulkAllocator default-initialises);
+  // every byte is written exactly once below, spread over the cores.
+  b.data.resize(b.bytes());
+  auto fill = [&](std::uint64_t from, int value) {
+    parallel_for(b.data.size() - from, [&](std::uint64_t begin, std::uint64_t end) {
+      std::memset(b.data.data() + from + begin, value, end - begin);
+    }, std::uint64_t{4} << 20);
+  };
+  if (b.role != BufferRole::Input) {
+    fill(0, b.role == BufferRole::Output ? 0xFF : 0);
     return;
   }
-  if (b.role != BufferRole::Input) return;
+  fill(std::min<std::uint64_t>(b.random_elements * element_size(b.type), b.data.size()), 0);
   // SplitMix64's state only advances by a constant, so element i's value is
   // known without the ones before it and the fill splits over cores.
   with_type(b.type, [&](auto tag) {
