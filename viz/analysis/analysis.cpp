@@ -248,23 +248,30 @@ Analysis analyze(const Trace& t, const DeviceModel& model) {
             [](const Request& x, const Request& y) { return x.first_access < y.first_access; });
   a.requests = std::move(made);
 
-  // Totals: whole trace, per site, per block.
-  std::map<std::tuple<std::uint16_t, Space, bool>, Counters> per_site;
-  std::map<std::uint32_t, Counters> per_block;
-  for (std::uint32_t b : t.traced_blocks) per_block[b];
+  // Totals: whole trace, per site, per block (dense tables: sites and traced
+  // blocks are numbered already).
+  std::vector<Counters> per_site(site_count);
+  std::vector<Counters> per_block(t.traced_blocks.size());
   for (const Request& r : a.requests) {
     a.totals.add(r);
-    per_site[{r.line, r.space, r.store}].add(r);
-    per_block[r.block].add(r);
+    const std::size_t key = std::size_t{r.line} * 4 + (r.space == Space::Shared ? 2 : 0) + (r.store ? 1 : 0);
+    per_site[static_cast<std::size_t>(site_lookup[key])].add(r);
+    per_block[static_cast<std::size_t>(block_slot[r.block])].add(r);
   }
-  for (const auto& [key, counters] : per_site) {
-    const auto& [line, space, store] = key;
-    SiteTotals s{line, space, store, {}, counters};
-    for (const AccessSite& site : t.sites)
-      if (site.line == line && site.space == space && site.store == store) s.text = site.text;
+  std::map<std::tuple<std::uint16_t, Space, bool>, std::uint32_t> sites_in_order;
+  for (std::size_t key = 0; key < site_lookup.size(); ++key)
+    if (site_lookup[key] >= 0)
+      sites_in_order[{static_cast<std::uint16_t>(key / 4), (key & 2) ? Space::Shared : Space::Global, (key & 1) != 0}] =
+          static_cast<std::uint32_t>(site_lookup[key]);
+  for (const auto& [site, id] : sites_in_order) {
+    const auto& [line, space, store] = site;
+    if (per_site[id].accesses == 0) continue;
+    SiteTotals s{line, space, store, {}, per_site[id]};
+    for (const AccessSite& declared : t.sites)
+      if (declared.line == line && declared.space == space && declared.store == store) s.text = declared.text;
     a.sites.push_back(std::move(s));
   }
-  for (const auto& [block, counters] : per_block) a.blocks.push_back({block, counters});
+  for (std::size_t k = 0; k < t.traced_blocks.size(); ++k) a.blocks.push_back({t.traced_blocks[k], per_block[k]});
 
   // Barriers: the block's warps arrive at its n-th barrier with ranks
   // n*warps .. n*warps + warps - 1 (none can reach the next one earlier).
