@@ -8,6 +8,8 @@
 #include <QDir>
 #include <QFile>
 #include <QImage>
+#include <QMimeData>
+#include <QSettings>
 #include <QSignalSpy>
 #include <QSlider>
 #include <QSpinBox>
@@ -67,6 +69,13 @@ QSlider* slider(MainWindow& w, const std::string& name) {
   QWidget* control = w.params().control(name);
   return control ? control->findChild<QSlider*>() : nullptr;
 }
+
+// Drops without a drag manager: the window's own handler, as a real drop reaches it.
+class DropTarget : public MainWindow {
+ public:
+  using MainWindow::MainWindow;
+  using MainWindow::dropEvent;
+};
 
 }  // namespace
 
@@ -200,7 +209,21 @@ class GuiTest : public QObject {
     QVERIFY(w.status().origin_text().contains(QString::fromStdString(saved.device["name"])));
     QCOMPARE(w.params().values().at("n"), std::to_string(256 * 256));
     QVERIFY(!w.trace_document());  // a run without a trace
+    QCOMPARE(QSettings().value("recentFiles").toStringList().value(0), path);
     QVERIFY(!w.open_from(dir.filePath("missing.threadmap")).isEmpty());
+
+    // A recording dropped on the window opens like one chosen with Ctrl+O.
+    QTemporaryDir drop_dir;
+    const QString dropped = drop_dir.filePath("transpose.naive.threadmap");
+    QVERIFY(QFile::copy(":/recordings/h100/transpose.naive.threadmap", dropped));
+    QMimeData mime;
+    mime.setUrls({QUrl::fromLocalFile(dropped)});
+    QDropEvent drop(QPointF(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+    DropTarget target(small_runs());
+    target.dropEvent(&drop);
+    QVERIFY(target.trace_document());
+    QCOMPARE(target.trace_document()->session.kernel_id, std::string("transpose.naive"));
+    QVERIFY(target.status().origin_text().contains("H100"));
 
     // Truncated, corrupt or foreign files are refused with the reason; what is shown stays.
     QFile file(path);
