@@ -32,6 +32,7 @@
 #include "app/gui/session_store.h"
 #include "app/gui/status_panel.h"
 #include "kernels/error.h"
+#include "viz/views/trace_views_widget.h"
 
 // The bundled recordings live in a static library; nothing else references
 // them, so they are registered by hand (as lesson_pane.cpp does for lessons).
@@ -130,6 +131,9 @@ MainWindow::MainWindow(const WindowOptions& options, QWidget* parent)
   chart_tabs_->addTab(sweep_chart_, tr("Sweep (Ctrl+2)"));
   recording_panel_ = new RecordingPanel;
   chart_tabs_->addTab(recording_panel_, tr("Recording (Ctrl+3)"));
+  trace_views_ = new views::TraceViewsWidget;
+  chart_tabs_->addTab(trace_views_, tr("Trace (Ctrl+4)"));
+  connect(this, &MainWindow::traceDocumentChanged, trace_views_, &views::TraceViewsWidget::set_document);
   lesson_ = new LessonPane;
 
   auto* right = new QSplitter(Qt::Vertical);
@@ -242,6 +246,8 @@ void MainWindow::build_actions() {
       [this] { chart_tabs_->setCurrentIndex(1); });
   add(view, tr("&Recording"), QKeySequence(Qt::CTRL | Qt::Key_3),
       [this] { chart_tabs_->setCurrentWidget(recording_panel_); });
+  add(view, tr("&Trace views"), QKeySequence(Qt::CTRL | Qt::Key_4),
+      [this] { chart_tabs_->setCurrentWidget(trace_views_); });
   add(view, tr("&Kernel list"), QKeySequence(Qt::CTRL | Qt::Key_K), [this] { tree_->setFocus(); });
   add(view, tr("&Device picker"), QKeySequence(Qt::CTRL | Qt::Key_D), [this] { devices_->setFocus(); });
   add(view, tr("&Parameters"), QKeySequence(Qt::CTRL | Qt::Key_P), [this] {

@@ -18,6 +18,10 @@ class QComboBox;
 class QSpinBox;
 class QTabWidget;
 
+namespace threadmap::views {
+class TraceViewsWidget;
+}
+
 namespace threadmap::gui {
 
 class FamilyChart;
@@ -58,6 +62,7 @@ class MainWindow : public QMainWindow {
   RunController& runs() { return runs_; }
   QTabWidget& chart_tabs() { return *chart_tabs_; }
   RecordingPanel& recording() { return *recording_panel_; }
+  views::TraceViewsWidget& trace_views() { return *trace_views_; }
 
   // The open recording (a session with a trace, opened or recorded), or null.
   std::shared_ptr<const analysis::TraceDocument> trace_document() const { return document_; }
@@ -114,6 +119,7 @@ class MainWindow : public QMainWindow {
   LessonPane* lesson_;
   QTimer debounce_;
   RecordingPanel* recording_panel_;
+  views::TraceViewsWidget* trace_views_;  // what the traced threads did, fed by traceDocumentChanged
   std::shared_ptr<const analysis::TraceDocument> document_;
   std::optional<Session> current_session_;  // what Save writes: the run shown
   std::string shown_device_;  // the recording's device while its run is shown; empty for live runs

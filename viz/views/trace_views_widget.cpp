@@ -75,7 +75,7 @@ TraceViewsWidget::TraceViewsWidget(QWidget* parent)
                                                       tr("ThreadMap recordings (*.threadmap)"));
     if (!path.isEmpty()) open_file(path);
   });
-  connect(present_, &QToolButton::toggled, this, &TraceViewsWidget::set_presentation);
+  connect(present_, &QToolButton::toggled, this, &TraceViewsWidget::present);
 
   // Widget-wide keys, so they do not take Space or the arrows from the rest
   // of a main window.
@@ -92,8 +92,8 @@ TraceViewsWidget::TraceViewsWidget(QWidget* parent)
   key(QKeySequence(Qt::Key_Plus), [this] { playback_->faster(); });
   key(QKeySequence(Qt::Key_Equal), [this] { playback_->faster(); });  // + without Shift
   key(QKeySequence(Qt::Key_Minus), [this] { playback_->slower(); });
-  key(QKeySequence(Qt::Key_F5), [this] { present_->toggle(); });
-  key(QKeySequence(Qt::Key_Escape), [this] { present_->setChecked(false); });
+  key(QKeySequence(Qt::Key_F5), [this] { present(!presentation()); });
+  key(QKeySequence(Qt::Key_Escape), [this] { present(false); });
 
   set_document(nullptr);
 }
@@ -155,19 +155,36 @@ void TraceViewsWidget::show_position(std::size_t step, double phase) {
 
 void TraceViewsWidget::set_presentation(bool on) {
   theme_ = on ? Theme::projector() : Theme::standard();
-  if (present_->isChecked() != on) {
-    const QSignalBlocker quiet(present_);
-    present_->setChecked(on);
-  }
+  const QSignalBlocker quiet(present_);
+  present_->setChecked(on);
   apply_theme();
-  QWidget* window = this->window();
-  if (window == this || !window) return;
-  if (on) {
-    was_full_screen_ = window->isFullScreen();
-    window->showFullScreen();
-  } else if (!was_full_screen_) {
-    window->showNormal();
+}
+
+void TraceViewsWidget::present(bool on) {
+  if (!isWindow()) {
+    const QSignalBlocker quiet(present_);
+    present_->setChecked(false);
+    if (!on) return;
+    auto* copy = new TraceViewsWidget;
+    copy->setAttribute(Qt::WA_DeleteOnClose);
+    copy->presentation_copy_ = true;
+    copy->set_document(doc_);
+    copy->tabs().setCurrentIndex(tabs_->currentIndex());
+    copy->playback().seek(playback_->step());
+    copy->set_presentation(true);
+    copy->showFullScreen();
+    copy->setFocus();
+    return;
   }
+  if (!on && presentation_copy_) {
+    close();
+    return;
+  }
+  set_presentation(on);
+  if (on)
+    showFullScreen();
+  else
+    showNormal();
 }
 
 void TraceViewsWidget::apply_theme() {

@@ -53,8 +53,12 @@ class TraceViewsWidget : public QWidget {
 
  public slots:
   void set_document(std::shared_ptr<const analysis::TraceDocument> doc);
-  // Large type, high contrast, and the window full screen (restored on leaving).
+  // Large type, high contrast (the theme only).
   void set_presentation(bool on);
+  // What F5 does: a top-level widget goes full screen in presentation mode;
+  // one embedded in a window opens a full-screen copy at the same tab and
+  // step, which Esc or F5 closes.
+  void present(bool on);
 
  private:
   void show_position(std::size_t step, double phase);
@@ -64,7 +68,7 @@ class TraceViewsWidget : public QWidget {
   std::shared_ptr<const analysis::TraceDocument> doc_;
   std::optional<Timeline> timeline_;
   Theme theme_ = Theme::standard();
-  bool was_full_screen_ = false;
+  bool presentation_copy_ = false;  // a full-screen copy made by present(): closes on leaving
   QLabel* title_;
   QToolButton* open_;
   QToolButton* present_;
