@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Usage: bench/gpu/run.sh STAGE   (STAGE: tables | tune | ncu | sanitize | traces)
+# Usage: bench/gpu/run.sh STAGE   (STAGE: tables | tune | ncu | sanitize | counters | traces)
 # Expects threadmap-cli and engine_tests built with CUDA in $BIN (default
 # .device/bin); writes logs to $OUT. NVIDIA's OpenCL driver is registered with
 # the ICD loader first.
@@ -7,6 +7,7 @@ set -u
 OUT=${OUT:-/tmp/threadmap-gpu}
 mkdir -p "$OUT"
 BIN=${BIN:-.device/bin}
+export OUT BIN
 cli=$BIN/threadmap-cli
 [ -d .device/lib ] && export LD_LIBRARY_PATH=$PWD/.device/lib:${LD_LIBRARY_PATH:-}
 mkdir -p /etc/OpenCL/vendors
@@ -62,12 +63,9 @@ sanitize)
   done | tee "$OUT/sanitizer.txt"
   tar -C "$OUT" -czf "$OUT/sanitizer_logs.tgz" s && rm -rf "$OUT/s"
   ;;
-traces)
-  # Traces on the device: the trace tests (barrier release after the last
-  # arrival, counts by hand), the analysis against Nsight Compute's counters
-  # for the same launch, the cost of recording, the bundled recordings.
-  $BIN/engine_tests --gtest_brief=1 > "$OUT/trace_tests.txt" 2>&1
-  echo "rc=$?" >> "$OUT/trace_tests.txt"; tail -4 "$OUT/trace_tests.txt"
+counters)
+  # The analysis against Nsight Compute's counters for the same launch
+  # (bench/gpu/counters.txt), each configuration profiled three times.
   mkdir -p "$OUT/c"
   ncu --query-metrics --chip gh100 > "$OUT/c/ncu_metrics.txt" 2>&1
   metrics=$(grep -o '"[a-z0-9_]*\.sum"' bench/gpu/counters_compare.py | tr -d '"' | while read -r m; do
@@ -88,6 +86,16 @@ traces)
     done
   done < bench/gpu/counters.txt
   python3 bench/gpu/counters_compare.py "$OUT/c" $labels | tee "$OUT/counters.md"
+  tar -C "$OUT" -czf "$OUT/counters_logs.tgz" c && rm -rf "$OUT/c"
+  ;;
+traces)
+  # Traces on the device: the trace tests (barrier release after the last
+  # arrival, counts by hand), the analysis against Nsight Compute's counters
+  # for the same launch, the cost of recording, the bundled recordings.
+  $BIN/engine_tests --gtest_brief=1 > "$OUT/trace_tests.txt" 2>&1
+  echo "rc=$?" >> "$OUT/trace_tests.txt"; tail -4 "$OUT/trace_tests.txt"
+  bash "$0" counters
+  mkdir -p "$OUT/c"
   THREADMAP_BENCH_DEVICE=cuda:0 $BIN/trace_bench 2>&1 | tee "$OUT/trace_bench.txt" | tail -5
   mkdir -p "$OUT/rec"
   while read -r id rest; do
@@ -101,6 +109,6 @@ traces)
     echo "memcheck traced $id rc=$? $(grep 'ERROR SUMMARY' "$OUT/c/memcheck_$id.txt")"
   done | tee -a "$OUT/bundle.txt"
   tar -C "$OUT" -czf "$OUT/recordings.tgz" rec && rm -rf "$OUT/rec"
-  tar -C "$OUT" -czf "$OUT/counters_logs.tgz" c && rm -rf "$OUT/c"
+  tar -C "$OUT" -czf "$OUT/traces_logs.tgz" c && rm -rf "$OUT/c"
   ;;
 esac
