@@ -30,11 +30,6 @@ void BankView::paint(QPainter& p) {
   const int big_h = p.fontMetrics().height();
   p.setPen(replays > 0 ? theme_.write : theme_.text);
   QString big = tr("%1 wavefronts (ideal %2): %3 replays").arg(f.wavefronts).arg(f.ideal_wavefronts).arg(replays);
-  if (phase_ < 1.0) {
-    // Which wavefront the banks are serving, while playing.
-    const int waves = std::max<int>(1, f.wavefronts);
-    big += tr(" · serving %1").arg(std::min<int>(waves, static_cast<int>(phase_ * waves) + 1));
-  }
   p.drawText(QRect(margin, top, width() - 2 * margin, big_h), Qt::AlignLeft | Qt::AlignVCenter, big);
   p.setFont(theme_.font());
   const int small_h = p.fontMetrics().height();
@@ -52,10 +47,18 @@ void BankView::paint(QPainter& p) {
   const qreal cell_w = (width() - grid_x - margin) / static_cast<qreal>(f.banks);
   const qreal lanes_y = top + big_h + small_h + margin / 2;
   const qreal lane_h = std::max<qreal>(small_h + 4, 18);
-  const qreal header_y = lanes_y + lane_h + margin;
+  const qreal header_y = lanes_y + lane_h + small_h + 4;
   const qreal grid_y = header_y + small_h + 2;
   const qreal cell_h = std::max<qreal>(3.0, std::min<qreal>(cell_w, (height() - grid_y - margin) / std::max<std::uint32_t>(f.rows, 1)));
 
+  if (phase_ < 1.0) {
+    // Which wavefront the banks are serving, while playing.
+    const int waves = std::max<int>(1, f.wavefronts);
+    p.setFont(theme_.font(0.9, true));
+    p.setPen(theme_.text);
+    p.drawText(QRectF(grid_x, lanes_y + lane_h, width() - grid_x - margin, small_h + 4), Qt::AlignRight | Qt::AlignVCenter,
+               tr("serving wavefront %1 of %2").arg(std::min<int>(waves, static_cast<int>(phase_ * waves) + 1)).arg(waves));
+  }
   p.setFont(theme_.font(0.8));
   p.setPen(theme_.muted);
   p.drawText(QRectF(margin, lanes_y, label_w, lane_h), Qt::AlignLeft | Qt::AlignVCenter, tr("lanes"));

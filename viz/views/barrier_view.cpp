@@ -58,8 +58,8 @@ void BarrierView::paint(QPainter& p) {
   const int big_h = p.fontMetrics().height();
   p.setPen(theme_.write);
   p.drawText(QRect(margin, top, width() - 2 * margin, big_h), Qt::AlignLeft | Qt::AlignVCenter,
-             f.timed ? tr("slowest: warp %1, +%2 cycles after the first").arg(f.slowest_warp).arg(f.spread)
-                     : tr("slowest: warp %1, last of %2 to arrive").arg(f.slowest_warp).arg(f.lanes.size()));
+             f.timed ? tr("slowest: warp %1 (+%2 cycles)").arg(f.slowest_warp).arg(f.spread)
+                     : tr("slowest: warp %1 (last of %2)").arg(f.slowest_warp).arg(f.lanes.size()));
 
   p.setFont(theme_.font());
   const int small_h = p.fontMetrics().height();
