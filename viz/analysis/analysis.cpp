@@ -163,6 +163,7 @@ Analysis analyze(const Trace& t, const DeviceModel& model) {
   // warp's n-th request there. Each request's lanes go to request_lanes
   // together, in the order they executed.
   std::vector<Request> made;
+  made.reserve(acc.size() / 16 + 16);
   const std::uint32_t warps_per_block = (threads + warp - 1) / warp;
   std::vector<std::uint32_t> executions(std::size_t{threads} * site_count);
   std::vector<std::vector<std::uint32_t>> slots(std::size_t{warps_per_block} * site_count);
@@ -243,10 +244,14 @@ Analysis analyze(const Trace& t, const DeviceModel& model) {
     for (std::size_t r = first_request; r < made.size(); ++r) measure(made[r]);
   }
 
-  // Device order: by each request's earliest record.
-  std::sort(made.begin(), made.end(),
-            [](const Request& x, const Request& y) { return x.first_access < y.first_access; });
-  a.requests = std::move(made);
+  // Device order: by each request's earliest record. Those are distinct
+  // record indexes, so a pass over a table indexed by them orders the
+  // requests without a sort (the block bucket's scratch is free again).
+  by_block.assign(acc.size(), 0);
+  for (std::uint32_t r = 0; r < made.size(); ++r) by_block[made[r].first_access] = r + 1;
+  a.requests.reserve(made.size());
+  for (std::uint32_t slot : by_block)
+    if (slot) a.requests.push_back(made[slot - 1]);
 
   // Totals: whole trace, per site, per block (dense tables: sites and traced
   // blocks are numbered already).
