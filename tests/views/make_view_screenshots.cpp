@@ -1,6 +1,7 @@
 // Not a test: writes docs/images/view_*.png, one per view, from the bundled
 // H100 recordings, as a projector shows them (presentation mode, 1024x768).
-// Usage: view_screenshots OUTPUT_DIR
+// Usage: view_screenshots OUTPUT_DIR            the docs' shots
+//        view_screenshots OUTPUT_DIR FILE       every tab of one recording (any device)
 #include <QApplication>
 #include <QDir>
 #include <QImage>
@@ -16,11 +17,29 @@ using namespace threadmap::views;
 
 int main(int argc, char** argv) {
   QApplication app(argc, argv);
-  if (argc != 2) {
-    std::cerr << "usage: view_screenshots OUTPUT_DIR\n";
+  if (argc != 2 && argc != 3) {
+    std::cerr << "usage: view_screenshots OUTPUT_DIR [FILE.threadmap]\n";
     return 2;
   }
   const QDir out(argv[1]);
+  if (argc == 3) {
+    TraceViewsWidget w;
+    if (const QString problem = w.open_file(argv[2]); !problem.isEmpty()) {
+      std::cerr << problem.toStdString() << "\n";
+      return 1;
+    }
+    w.set_presentation(true);
+    w.resize(1024, 768);
+    w.show();
+    for (int tab = 0; tab < w.tabs().count(); ++tab) {
+      w.tabs().setCurrentIndex(tab);
+      app.processEvents();
+      const QString file = out.filePath(QString("tab_%1.png").arg(w.tabs().tabText(tab).toLower()));
+      if (!w.grab().toImage().save(file)) return 1;
+      std::cout << file.toStdString() << "\n";
+    }
+    return 0;
+  }
   struct Shot {
     const char* file;
     const char* kernel;

@@ -116,9 +116,9 @@ void BarrierView::paint(QPainter& p) {
   p.setFont(theme_.font(0.85));
   p.setPen(QPen(theme_.text, theme_.stroke));
   p.drawLine(QPointF(x0, lanes_bottom + 6), QPointF(x1, lanes_bottom + 6));
-  const int ticks = 5;
-  for (int k = 0; k <= ticks; ++k) {
-    const double v = f.axis_end * k / ticks;
+  // Arrival ranks are whole numbers: integer ticks for them.
+  const double tick = f.timed ? f.axis_end / 5 : std::max(1.0, std::ceil(f.axis_end / 5));
+  for (double v = 0; v <= f.axis_end + 1e-9; v += tick) {
     const qreal x = x_of(v);
     p.drawLine(QPointF(x, lanes_bottom + 6), QPointF(x, lanes_bottom + 10));
     const QString label = QString::number(std::llround(v));

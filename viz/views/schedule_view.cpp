@@ -24,7 +24,7 @@ void ScheduleView::paint(QPainter& p) {
                            .arg(f.bars[f.current_block].start / 1000.0, 0, 'f', 1)
                            .arg(f.bars[f.current_block].end / 1000.0, 0, 'f', 1)
                            .arg(f.bars.size()).arg(f.sms.size())
-                     : tr("%1 blocks · this device records the order blocks ran in, not a clock or an SM: drawn in order")
+                     : tr("%1 blocks in the order they ran (no clock or SM id on this device)")
                            .arg(f.bars.size());
   }
   const int top = draw_heading(p, tr("Schedule: blocks on SMs over time"), detail);
@@ -82,9 +82,9 @@ void ScheduleView::paint(QPainter& p) {
   // Time axis.
   p.setPen(QPen(theme_.text, theme_.stroke));
   p.drawLine(QPointF(x0, y1 + 2), QPointF(x1, y1 + 2));
-  const int ticks = 5;
-  for (int k = 0; k <= ticks; ++k) {
-    const double v = f.axis_end * k / ticks;
+  // Orders are whole numbers: integer ticks for them.
+  const double tick = f.timed ? f.axis_end / 5 : std::max(1.0, std::ceil(f.axis_end / 5));
+  for (double v = 0; v <= f.axis_end + 1e-9; v += tick) {
     const qreal x = x_of(v);
     p.drawLine(QPointF(x, y1 + 2), QPointF(x, y1 + 6));
     const QString label = f.timed && ns ? QString::number(v / 1000.0, 'f', 1) : QString::number(std::llround(v));
