@@ -53,7 +53,8 @@ void GridView::paint(QPainter& p) {
   const qreal avail_h = height() - top - caption_h - legend_h - margin;
   for (int i = 0; i < n; ++i) {
     const GridMatrix& m = frame_.matrices[static_cast<std::size_t>(i)];
-    const qreal cell = std::max<qreal>(1.0, std::min(slot_w / m.cols, avail_h / m.rows));
+    // A window of a few cells (a reduction's partial sums) stays cell-sized.
+    const qreal cell = std::clamp<qreal>(std::min(slot_w / m.cols, avail_h / m.rows), 1.0, 2.5 * theme_.font_px);
     const QPointF origin(margin + i * (slot_w + margin) + (slot_w - cell * m.cols) / 2, top + caption_h);
     placements_.push_back({origin, cell});
 
@@ -61,8 +62,10 @@ void GridView::paint(QPainter& p) {
     p.setFont(theme_.font(1.0, true));
     const QRectF cap(margin + i * (slot_w + margin), top, slot_w, caption_h / 2.0);
     p.drawText(cap, Qt::AlignCenter,
-               tr("%1 (%2), %3 x %4").arg(QString::fromStdString(m.name), QString::fromStdString(m.role))
-                   .arg(m.shape.rows).arg(m.shape.cols));
+               p.fontMetrics().elidedText(tr("%1 (%2), %3 x %4")
+                                              .arg(QString::fromStdString(m.name), QString::fromStdString(m.role))
+                                              .arg(m.shape.rows).arg(m.shape.cols),
+                                          Qt::ElideRight, static_cast<int>(cap.width())));
     p.setFont(theme_.font(0.85));
     p.setPen(theme_.muted);
     p.drawText(cap.translated(0, caption_h / 2.0), Qt::AlignCenter,
