@@ -127,8 +127,10 @@ void TraceViewsWidget::set_document(std::shared_ptr<const analysis::TraceDocumen
   bar_->set_timeline(timeline_ ? &*timeline_ : nullptr);
   if (doc_) {
     const Trace& t = doc_->trace();
-    const auto device = doc_->session.device.is_object() && doc_->session.device.contains("name")
-                            ? QString::fromStdString(doc_->session.device["name"].get<std::string>())
+    // A hand-made session may lack the device; nothing here may throw into a slot.
+    const auto& info = doc_->session.device;
+    const auto device = info.is_object() && info.contains("name") && info["name"].is_string()
+                            ? QString::fromStdString(info["name"].get<std::string>())
                             : QString::fromStdString(t.backend);
     QStringList params;
     for (const auto& [name, value] : doc_->session.params)
