@@ -29,7 +29,8 @@ void BankView::paint(QPainter& p) {
   p.setFont(theme_.font(1.25, true));
   const int big_h = p.fontMetrics().height();
   p.setPen(replays > 0 ? theme_.write : theme_.text);
-  QString big = tr("%1 wavefronts (ideal %2): %3 replays").arg(f.wavefronts).arg(f.ideal_wavefronts).arg(replays);
+  const QString waves = f.wavefronts == 1 ? tr("1 wavefront") : tr("%1 wavefronts").arg(f.wavefronts);
+  QString big = tr("%1 (ideal %2): %3 replays").arg(waves).arg(f.ideal_wavefronts).arg(replays);
   p.drawText(QRect(margin, top, width() - 2 * margin, big_h), Qt::AlignLeft | Qt::AlignVCenter, big);
   p.setFont(theme_.font());
   const int small_h = p.fontMetrics().height();
