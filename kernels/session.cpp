@@ -58,12 +58,12 @@ json encode_trace(const Trace& t) {
   Packer blocks, accesses, barriers, schedule;
   for (std::uint32_t b : t.traced_blocks) blocks.put(b);
   for (const Access& a : t.accesses) {
-    accesses.put(a.offset);
+    accesses.put(std::uint64_t{a.offset});
     accesses.put(a.block);
     accesses.put(a.thread);
     accesses.put(a.line);
-    accesses.put(a.buffer);
-    accesses.put(a.size);
+    accesses.put(static_cast<std::uint8_t>(a.buffer));
+    accesses.put(static_cast<std::uint8_t>(a.size));
     accesses.put(static_cast<std::uint8_t>((a.store ? 1 : 0) | (a.space == Space::Shared ? 2 : 0)));
     accesses.put(std::uint8_t{0});
   }
@@ -228,12 +228,14 @@ Trace decode_trace(const json& j) {
   t.accesses.reserve(accesses.size() / kAccessBytes);
   for (std::size_t i = 0; i < accesses.size() / kAccessBytes; ++i) {
     Access a;
-    a.offset = ac.get<std::uint64_t>();
+    const auto offset = ac.get<std::uint64_t>();
+    a.offset = offset;
     a.block = ac.get<std::uint32_t>();
     a.thread = ac.get<std::uint16_t>();
     a.line = ac.get<std::uint16_t>();
     a.buffer = ac.get<std::uint8_t>();
-    a.size = ac.get<std::uint8_t>();
+    const auto size = ac.get<std::uint8_t>();
+    a.size = size;
     const auto flags = ac.get<std::uint8_t>();
     ac.get<std::uint8_t>();
     a.store = flags & 1;
@@ -241,7 +243,8 @@ Trace decode_trace(const json& j) {
     const std::string at = "trace.accesses[" + std::to_string(i) + "]";
     if (!is_traced(a.block)) bad(at + " names block " + std::to_string(a.block) + ", which was not traced");
     if (a.thread >= threads) bad(at + " names thread " + std::to_string(a.thread) + " of " + std::to_string(threads));
-    if (a.size == 0 || a.size > 16 || (a.size & (a.size - 1))) bad(at + " has size " + std::to_string(a.size));
+    if (offset >= (std::uint64_t{1} << 48)) bad(at + " has an offset beyond 2^48 bytes");
+    if (size == 0 || size > 16 || (size & (size - 1))) bad(at + " has size " + std::to_string(size));
     if (a.space == Space::Global) {
       if (a.buffer >= t.buffers.size()) bad(at + " names buffer " + std::to_string(a.buffer));
       if (a.offset > t.buffers[a.buffer].bytes || t.buffers[a.buffer].bytes - a.offset < a.size)

@@ -23,17 +23,19 @@ namespace threadmap {
 enum class Space : std::uint8_t { Global, Shared };
 
 // One load or store by one thread, in the order the device executed them.
+// 16 bytes: traces hold millions, and the analysis streams through them.
 struct Access {
-  std::uint64_t offset = 0;  // global: bytes from the start of `buffer`;
-                             // shared: bytes into the block's shared window (what the banks see)
+  std::uint64_t offset : 48 = 0;  // global: bytes from the start of `buffer`;
+                                  // shared: bytes into the block's shared window (what the banks see)
+  std::uint64_t buffer : 8 = 0;   // global: index into Trace::buffers; shared: 0
+  std::uint64_t size : 6 = 0;     // bytes (1 to 16)
+  bool store : 1 = false;
+  Space space : 1 = Space::Global;
   std::uint32_t block = 0;   // linear block id: x + gx * (y + gy * z)
   std::uint16_t thread = 0;  // linear thread id in the block: x + bx * (y + by * z)
   std::uint16_t line = 0;    // source line of the access site
-  std::uint8_t buffer = 0;   // global: index into Trace::buffers; shared: 0
-  std::uint8_t size = 0;     // bytes
-  bool store = false;
-  Space space = Space::Global;
 };
+static_assert(sizeof(Access) == 16);
 
 // One warp's arrival at one barrier.
 struct BarrierEvent {

@@ -136,27 +136,35 @@ Analysis analyze(const Trace& t, const DeviceModel& model) {
     return std::size_t{x.line} * 4 + (x.space == Space::Shared ? 2 : 0) + (x.store ? 1 : 0);
   };
   std::uint32_t site_count = 0;
-  for (const Access& x : acc)
-    if (site_lookup[site_key(x)] < 0 && site_count < 32767)
-      site_lookup[site_key(x)] = static_cast<std::int16_t>(site_count++);
 
   // The records of each block together, in device order (a stable bucket sort).
   std::vector<std::int32_t> block_slot(t.block_count(), -1);
   for (std::size_t k = 0; k < t.traced_blocks.size(); ++k)
     if (t.traced_blocks[k] < block_slot.size()) block_slot[t.traced_blocks[k]] = static_cast<std::int32_t>(k);
-  std::vector<std::uint32_t> bucket_start(t.traced_blocks.size() + 1, 0);
-  for (const Access& x : acc)
-    if (x.block < block_slot.size() && block_slot[x.block] >= 0) ++bucket_start[block_slot[x.block] + 1];
-  for (std::size_t k = 1; k < bucket_start.size(); ++k) bucket_start[k] += bucket_start[k - 1];
   // Scratch kept per thread between calls: a view re-analysing traces does
-  // not fault in fresh pages for it each time.
+  // not fault in fresh pages for it each time. The records are read once
+  // here; the scatter reads only their block numbers.
+  thread_local std::vector<std::int32_t> slot_of;
+  thread_local std::vector<std::int16_t> site_of;
   thread_local std::vector<std::uint32_t> by_block;
+  slot_of.resize(acc.size());
+  site_of.resize(acc.size());
+  std::vector<std::uint32_t> bucket_start(t.traced_blocks.size() + 1, 0);
+  for (std::size_t i = 0; i < acc.size(); ++i) {
+    const Access& x = acc[i];
+    std::int16_t& site = site_lookup[site_key(x)];
+    if (site < 0 && site_count < 32767) site = static_cast<std::int16_t>(site_count++);
+    site_of[i] = site;
+    const std::int32_t slot = x.block < block_slot.size() ? block_slot[x.block] : -1;
+    slot_of[i] = slot;
+    if (slot >= 0) ++bucket_start[static_cast<std::size_t>(slot) + 1];
+  }
+  for (std::size_t k = 1; k < bucket_start.size(); ++k) bucket_start[k] += bucket_start[k - 1];
   by_block.resize(bucket_start.back());
   {
     std::vector<std::uint32_t> fill(bucket_start.begin(), bucket_start.end() - 1);
     for (std::uint32_t i = 0; i < acc.size(); ++i)
-      if (acc[i].block < block_slot.size() && block_slot[acc[i].block] >= 0)
-        by_block[fill[block_slot[acc[i].block]]++] = i;
+      if (slot_of[i] >= 0) by_block[fill[static_cast<std::size_t>(slot_of[i])]++] = i;
   }
 
   // Requests, block by block: a lane's n-th execution of a site joins its
@@ -169,6 +177,12 @@ Analysis analyze(const Trace& t, const DeviceModel& model) {
   std::vector<std::vector<std::uint32_t>> slots(std::size_t{warps_per_block} * site_count);
   std::vector<std::uint32_t> request_of_record, filled;
   a.request_lanes.reserve(by_block.size());
+  // The current block's records, compacted once when first read: what the
+  // measuring needs (address key, lane) and where each request's lanes are.
+  std::vector<std::uint64_t> block_key;
+  std::vector<std::uint16_t> block_lane;
+  std::vector<std::uint32_t> lane_position;
+  std::uint32_t block_lanes_begin = 0;
 
   // Each request's wavefronts or sectors, measured while its block's records
   // are still in cache.
@@ -177,16 +191,14 @@ Analysis analyze(const Trace& t, const DeviceModel& model) {
   auto scratch = std::make_unique<SmallSet>();
   auto addresses = std::make_unique<SmallSet>();
   auto measure = [&](Request& r) {
-    const auto members = std::span<const std::uint32_t>(a.request_lanes).subspan(r.lanes_begin, r.lanes);
-    std::size_t n = 0;
+    const std::size_t n = r.lanes;
     addresses->clear();
     std::uint64_t distinct = 0;
-    for (std::uint32_t i : members) {
-      const Access& x = acc[i];
-      offsets[n] = x.space == Space::Global ? (std::uint64_t{x.buffer} << 56) | x.offset : x.offset;
-      lanes[n] = static_cast<std::uint16_t>(x.thread % warp);
-      if (r.space == Space::Global) distinct += addresses->insert(offsets[n]);
-      ++n;
+    for (std::size_t j = 0; j < n; ++j) {
+      const std::uint32_t pos = lane_position[r.lanes_begin - block_lanes_begin + j];
+      offsets[j] = block_key[pos];
+      lanes[j] = block_lane[pos];
+      if (r.space == Space::Global) distinct += addresses->insert(offsets[j]);
     }
     if (r.space == Space::Shared) {
       const Wavefronts wf = count_wavefronts(*scratch, {offsets.data(), n}, {lanes.data(), n}, r.size, model);
@@ -205,11 +217,15 @@ Analysis analyze(const Trace& t, const DeviceModel& model) {
     const std::uint32_t begin = bucket_start[k], end = bucket_start[k + 1];
     const std::size_t first_request = made.size();
     request_of_record.resize(end - begin);
+    block_key.resize(end - begin);
+    block_lane.resize(end - begin);
     for (std::uint32_t p = begin; p < end; ++p) {
       const std::uint32_t i = by_block[p];
       const Access& x = acc[i];
-      const std::uint32_t site = static_cast<std::uint32_t>(site_lookup[site_key(x)]);
+      const std::uint32_t site = static_cast<std::uint32_t>(site_of[i]);
       const std::uint32_t thread = std::min<std::uint32_t>(x.thread, threads - 1);
+      block_key[p - begin] = x.space == Space::Global ? (std::uint64_t{x.buffer} << 56) | x.offset : x.offset;
+      block_lane[p - begin] = static_cast<std::uint16_t>(thread % warp);
       const std::uint32_t n = executions[std::size_t{thread} * site_count + site]++;
       auto& slot = slots[std::size_t{thread / warp} * site_count + site];
       if (n >= slot.size()) {
@@ -229,17 +245,22 @@ Analysis analyze(const Trace& t, const DeviceModel& model) {
       request_of_record[p - begin] = r;
       if (made[r].lanes < kMaxLanes) ++made[r].lanes;
     }
-    std::uint32_t running = static_cast<std::uint32_t>(a.request_lanes.size());
+    block_lanes_begin = static_cast<std::uint32_t>(a.request_lanes.size());
+    std::uint32_t running = block_lanes_begin;
     for (std::size_t r = first_request; r < made.size(); ++r) {
       made[r].lanes_begin = running;
       running += made[r].lanes;
     }
     a.request_lanes.resize(running);
+    lane_position.resize(running - block_lanes_begin);
     filled.assign(made.size() - first_request, 0);
     for (std::uint32_t p = begin; p < end; ++p) {
       const std::uint32_t r = request_of_record[p - begin];
       std::uint32_t& f = filled[r - first_request];
-      if (f < made[r].lanes) a.request_lanes[made[r].lanes_begin + f++] = by_block[p];
+      if (f < made[r].lanes) {
+        lane_position[made[r].lanes_begin - block_lanes_begin + f] = p - begin;
+        a.request_lanes[made[r].lanes_begin + f++] = by_block[p];
+      }
     }
     for (std::size_t r = first_request; r < made.size(); ++r) measure(made[r]);
   }
