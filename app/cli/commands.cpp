@@ -14,12 +14,41 @@
 #include "kernels/peers.h"
 #include "kernels/report.h"
 #include "kernels/runner.h"
+#include "kernels/session.h"
 
 namespace threadmap::cli {
 
 using nlohmann::json;
 
 void error(const std::string& message) { std::cerr << "threadmap-cli: error: " << message << '\n'; }
+
+int exit_code_for(RunStatus status) {
+  switch (status) {
+    case RunStatus::Invalid: return kExitInvalid;
+    case RunStatus::Unavailable: return kExitUnavailable;
+    case RunStatus::DeviceFailure: return kExitDeviceFailure;
+    case RunStatus::Ok: break;
+  }
+  return kExitOk;
+}
+
+int guarded(const std::function<int()>& body) {
+  try {
+    return body();
+  } catch (const InvalidRequest& e) {
+    error(e.what());
+    return kExitInvalid;
+  } catch (const SessionError& e) {
+    error(e.what());
+    return kExitInvalid;
+  } catch (const Unavailable& e) {
+    error(e.what());
+    return kExitUnavailable;
+  } catch (const DeviceError& e) {
+    error(e.what());
+    return kExitDeviceFailure;
+  }
+}
 
 const Variant& variant_or_throw(const std::string& id) {
   if (const Variant* v = find_variant(id)) return *v;
@@ -49,12 +78,7 @@ RunOptions options_from(const RunArgs& args) {
 }
 
 int exit_code_for(const RunResult& r) {
-  switch (r.status) {
-    case RunStatus::Invalid: return kExitInvalid;
-    case RunStatus::Unavailable: return kExitUnavailable;
-    case RunStatus::DeviceFailure: return kExitDeviceFailure;
-    case RunStatus::Ok: break;
-  }
+  if (r.status != RunStatus::Ok) return cli::exit_code_for(r.status);
   return r.verification.verified ? kExitOk : kExitNotVerified;
 }
 
@@ -208,7 +232,7 @@ int list_command(const std::string& format) {
 }
 
 int run_command(const std::string& kernel, const RunArgs& args) {
-  try {
+  return guarded([&]() -> int {
     const Variant& v = variant_or_throw(kernel);
     const Params params = make_params(v.params, parse_assignments(args.sets), v.id);
     auto device = open_device(args.device);
@@ -230,18 +254,12 @@ int run_command(const std::string& kernel, const RunArgs& args) {
     }
     if (r.status != RunStatus::Ok) error(r.error);
     return exit_code_for(r);
-  } catch (const InvalidRequest& e) {
-    error(e.what());
-    return kExitInvalid;
-  } catch (const DeviceError& e) {
-    error(e.what());
-    return kExitDeviceFailure;
-  }
+  });
 }
 
 int sweep_command(const std::string& kernel, const RunArgs& args,
                   const std::vector<std::string>& vary) {
-  try {
+  return guarded([&]() -> int {
     const Variant& v = variant_or_throw(kernel);
     const auto base = parse_assignments(args.sets);
     make_params(v.params, base, v.id);  // reject bad --set before any run
@@ -314,17 +332,11 @@ int sweep_command(const std::string& kernel, const RunArgs& args,
       t.print_text(std::cout);
     }
     return code;
-  } catch (const InvalidRequest& e) {
-    error(e.what());
-    return kExitInvalid;
-  } catch (const DeviceError& e) {
-    error(e.what());
-    return kExitDeviceFailure;
-  }
+  });
 }
 
 int bench_command(const RunArgs& args, std::int64_t size) {
-  try {
+  return guarded([&]() -> int {
     auto device = open_device(args.device);
     const RunOptions options = options_from(args);
     std::vector<const Variant*> variants;
@@ -470,13 +482,7 @@ int bench_command(const RunArgs& args, std::int64_t size) {
         std::cout << "[" << i + 1 << "] " << footnotes[i] << '\n';
     }
     return code;
-  } catch (const InvalidRequest& e) {
-    error(e.what());
-    return kExitInvalid;
-  } catch (const DeviceError& e) {
-    error(e.what());
-    return kExitDeviceFailure;
-  }
+  });
 }
 
 }  // namespace threadmap::cli

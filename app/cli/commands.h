@@ -1,11 +1,13 @@
 #pragma once
 // The CLI's subcommands. Each returns the process exit code.
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "kernels/catalog.h"
+#include "kernels/runner.h"
 
 namespace threadmap::cli {
 
@@ -34,6 +36,12 @@ int show_command(const std::string& file, const std::string& format);
 
 // Shared by the subcommands.
 void error(const std::string& message);  // "threadmap-cli: error: ..." on stderr
+// Runs a subcommand's body; an engine or session error it throws is printed
+// and becomes the exit code its kind stands for (InvalidRequest and
+// SessionError 2, DeviceError 3, Unavailable 4).
+int guarded(const std::function<int()>& body);
+// The exit code a run's status stands for (kExitOk for a run that completed).
+int exit_code_for(RunStatus status);
 const Variant& variant_or_throw(const std::string& id);
 std::vector<std::pair<std::string, std::string>> parse_assignments(
     const std::vector<std::string>& sets);

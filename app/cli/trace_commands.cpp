@@ -21,16 +21,6 @@ namespace {
 
 using nlohmann::json;
 
-int exit_code_for(RunStatus s) {
-  switch (s) {
-    case RunStatus::Invalid: return kExitInvalid;
-    case RunStatus::Unavailable: return kExitUnavailable;
-    case RunStatus::DeviceFailure: return kExitDeviceFailure;
-    case RunStatus::Ok: break;
-  }
-  return kExitOk;
-}
-
 // "all", or linear block ids "0,1,64".
 TraceOptions trace_options(const std::string& blocks, std::uint64_t capacity, std::uint64_t seed) {
   TraceOptions o;
@@ -134,7 +124,7 @@ void print_summary(const Trace& trace, const analysis::Analysis& a, std::ostream
 
 int record_command(const std::string& kernel, const RunArgs& args, const std::string& blocks,
                    std::uint64_t capacity, const std::string& output) {
-  try {
+  return guarded([&]() -> int {
     const Variant& v = variant_or_throw(kernel);
     const Params params = make_params(v.params, parse_assignments(args.sets), v.id);
     const TraceOptions options = trace_options(blocks, capacity, args.seed);
@@ -167,20 +157,11 @@ int record_command(const std::string& kernel, const RunArgs& args, const std::st
               << std::filesystem::file_size(output) << " bytes)\n";
     if (!run.verification.verified || !rec.verification.verified) return kExitNotVerified;
     return kExitOk;
-  } catch (const InvalidRequest& e) {
-    error(e.what());
-    return kExitInvalid;
-  } catch (const DeviceError& e) {
-    error(e.what());
-    return kExitDeviceFailure;
-  } catch (const SessionError& e) {
-    error(e.what());
-    return kExitInvalid;
-  }
+  });
 }
 
 int counters_command(const std::string& kernel, const RunArgs& args, const std::string& blocks) {
-  try {
+  return guarded([&]() -> int {
     const Variant& v = variant_or_throw(kernel);
     const Params params = make_params(v.params, parse_assignments(args.sets), v.id);
     const TraceOptions options = trace_options(blocks, 0, args.seed);
@@ -206,17 +187,11 @@ int counters_command(const std::string& kernel, const RunArgs& args, const std::
       return kExitNotVerified;
     }
     return kExitOk;
-  } catch (const InvalidRequest& e) {
-    error(e.what());
-    return kExitInvalid;
-  } catch (const DeviceError& e) {
-    error(e.what());
-    return kExitDeviceFailure;
-  }
+  });
 }
 
 int show_command(const std::string& file, const std::string& format) {
-  try {
+  return guarded([&]() -> int {
     const Session s = load_session(file);
     if (!s.trace) {
       if (format == "json") std::cout << json{{"kernel_id", s.kernel_id}, {"run", s.run}}.dump(2) << '\n';
@@ -245,10 +220,7 @@ int show_command(const std::string& file, const std::string& format) {
                 << s.run.value("bandwidth_gbps", 0.0) << " GB/s\n";
     print_summary(*s.trace, a, std::cout);
     return kExitOk;
-  } catch (const SessionError& e) {
-    error(e.what());
-    return kExitInvalid;
-  }
+  });
 }
 
 }  // namespace threadmap::cli
