@@ -122,4 +122,27 @@ Params make_params(const std::vector<ParamSpec>& specs,
   return p;
 }
 
+std::vector<std::vector<std::pair<std::string, std::string>>> sweep_points(
+    const std::vector<ParamSpec>& specs, const std::vector<SweepAxis>& axes,
+    std::string_view kernel_id) {
+  std::vector<std::vector<std::pair<std::string, std::string>>> points{{}};
+  for (const SweepAxis& axis : axes) {
+    const auto spec = std::find_if(specs.begin(), specs.end(),
+                                   [&](const ParamSpec& p) { return p.name == axis.name; });
+    if (spec == specs.end())
+      throw InvalidRequest(std::string(kernel_id) + " has no parameter '" + axis.name + "' to vary");
+    if (axis.values.empty())
+      throw InvalidRequest(std::string(kernel_id) + ": no values to vary " + axis.name + " over");
+    for (const std::string& value : axis.values) parse_param_value(*spec, value, kernel_id);
+    std::vector<std::vector<std::pair<std::string, std::string>>> next;
+    for (const auto& point : points)
+      for (const std::string& value : axis.values) {
+        next.push_back(point);
+        next.back().emplace_back(axis.name, value);
+      }
+    points = std::move(next);
+  }
+  return points;
+}
+
 }  // namespace threadmap

@@ -50,4 +50,16 @@ Params make_params(const std::vector<ParamSpec>& specs,
 std::int64_t parse_param_value(const ParamSpec& spec, std::string_view text,
                                std::string_view kernel_id);
 
+// A sweep: each axis names a parameter and its values; the points are their
+// cartesian product (the first axis changes slowest), each point the axes'
+// NAME=VALUE assignments. Every name and value is checked against the specs
+// first (InvalidRequest), so a bad value stops the sweep before any run.
+struct SweepAxis {
+  std::string name;
+  std::vector<std::string> values;
+};
+std::vector<std::vector<std::pair<std::string, std::string>>> sweep_points(
+    const std::vector<ParamSpec>& specs, const std::vector<SweepAxis>& axes,
+    std::string_view kernel_id);
+
 }  // namespace threadmap

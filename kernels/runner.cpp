@@ -105,7 +105,7 @@ RunResult run_variant(Device& device, const Variant& variant, const Params& para
   r.kernel_id = variant.id;
   r.device = device.info();
   r.params = params;
-  try {
+  const Outcome outcome = run_capturing_errors([&] {
     Workload w = variant.build(variant, params, options.seed);
     validate_launch(variant, params, w, device.info());
     for (const LaunchCmd& l : w.launches) device.prepare(l);
@@ -162,20 +162,26 @@ RunResult run_variant(Device& device, const Variant& variant, const Params& para
     r.bandwidth_gbps = gigabytes_per_second(static_cast<double>(r.ideal_bytes), r.kernel_ms.median);
     r.end_to_end_gbps =
         gigabytes_per_second(static_cast<double>(r.ideal_bytes), r.end_to_end_ms.median);
-  } catch (const InvalidRequest& e) {
-    r.status = RunStatus::Invalid;
-    r.error = e.what();
-  } catch (const Unavailable& e) {
-    r.status = RunStatus::Unavailable;
-    r.error = e.what();
-  } catch (const DeviceError& e) {
-    r.status = RunStatus::DeviceFailure;
-    r.error = e.what();
-  } catch (const std::bad_alloc&) {
-    r.status = RunStatus::Invalid;
-    r.error = variant.id + ": the host ran out of memory preparing the inputs and references";
-  }
+  }, variant.id + ": preparing the inputs and references");
+  r.status = outcome.status;
+  r.error = outcome.error;
   return r;
+}
+
+Outcome run_capturing_errors(const std::function<void()>& body, const std::string& what_ran) {
+  Outcome o;
+  try {
+    body();
+  } catch (const InvalidRequest& e) {
+    o = {RunStatus::Invalid, e.what()};
+  } catch (const Unavailable& e) {
+    o = {RunStatus::Unavailable, e.what()};
+  } catch (const DeviceError& e) {
+    o = {RunStatus::DeviceFailure, e.what()};
+  } catch (const std::bad_alloc&) {
+    o = {RunStatus::Invalid, what_ran + ": the host ran out of memory"};
+  }
+  return o;
 }
 
 CopyResult measure_device_copy(Device& device, std::uint64_t bytes, const RunOptions& options) {

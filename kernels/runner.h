@@ -69,4 +69,13 @@ CopyResult measure_device_copy(Device& device, std::uint64_t bytes, const RunOpt
 
 std::string_view status_name(RunStatus s);
 
+// Errors are values at the engine's edge: runs body and turns an engine
+// error it throws (or the host running out of memory) into a status and its
+// message. `what_ran` names the work in the out-of-memory message.
+struct Outcome {
+  RunStatus status = RunStatus::Ok;
+  std::string error;
+};
+Outcome run_capturing_errors(const std::function<void()>& body, const std::string& what_ran);
+
 }  // namespace threadmap

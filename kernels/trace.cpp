@@ -144,7 +144,7 @@ Recording record_trace(Device& device, const Variant& variant, const Params& par
     phase_start = now;
   };
   Trace& t = rec.trace;
-  try {
+  const Outcome outcome = run_capturing_errors([&] {
     const DeviceInfo& info = device.info();
     Workload w = variant.build(variant, params, options.seed);
     validate_launch(variant, params, w, info);
@@ -352,19 +352,9 @@ Recording record_trace(Device& device, const Variant& variant, const Params& par
     phase("outputs read back");
     rec.verification = w.verify(w.buffers);
     phase("verified");
-  } catch (const InvalidRequest& e) {
-    rec.status = RunStatus::Invalid;
-    rec.error = e.what();
-  } catch (const Unavailable& e) {
-    rec.status = RunStatus::Unavailable;
-    rec.error = e.what();
-  } catch (const DeviceError& e) {
-    rec.status = RunStatus::DeviceFailure;
-    rec.error = e.what();
-  } catch (const std::bad_alloc&) {
-    rec.status = RunStatus::Invalid;
-    rec.error = variant.id + ": the host ran out of memory for the trace";
-  }
+  }, variant.id + ": recording the trace");
+  rec.status = outcome.status;
+  rec.error = outcome.error;
   rec.record_ms = std::chrono::duration<double, std::milli>(Clock::now() - started).count();
   return rec;
 }

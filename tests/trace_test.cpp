@@ -84,14 +84,7 @@ std::vector<Case> cases() {
 
 class TraceTest : public ::testing::TestWithParam<std::tuple<std::string, Case>> {};
 
-std::uint64_t per_request(const analysis::SiteTotals& s) {
-  const auto& c = s.counters;
-  if (s.space == Space::Shared)
-    return s.store ? c.shared_st_wavefronts * 1000 / c.shared_st_requests
-                   : c.shared_ld_wavefronts * 1000 / c.shared_ld_requests;
-  return s.store ? c.global_st_sectors * 1000 / c.global_st_requests
-                 : c.global_ld_sectors * 1000 / c.global_ld_requests;
-}
+std::uint64_t per_request(const analysis::SiteTotals& s) { return s.work() * 1000 / s.requests(); }
 
 TEST_P(TraceTest, CountsMatchTheLessons) {
   const auto& [backend, c] = GetParam();

@@ -265,39 +265,22 @@ int sweep_command(const std::string& kernel, const RunArgs& args,
     make_params(v.params, base, v.id);  // reject bad --set before any run
 
     // Each --vary is an axis; the sweep runs their cartesian product.
-    std::vector<std::pair<std::string, std::vector<std::string>>> axes;
+    std::vector<SweepAxis> axes;
     for (const std::string& spec : vary) {
       const std::size_t eq = spec.find('=');
       if (eq == std::string::npos || eq == 0 || eq + 1 == spec.size())
         throw InvalidRequest("--vary " + spec + ": expected NAME=V1,V2,..., e.g. --vary tile=8,16,32");
-      const std::string name = spec.substr(0, eq);
-      const ParamSpec* p = v.param(name);
-      if (!p) throw InvalidRequest(v.id + " has no parameter '" + name + "' to vary");
-      std::vector<std::string> values;
+      SweepAxis axis{spec.substr(0, eq), {}};
       std::stringstream ss(spec.substr(eq + 1));
-      for (std::string item; std::getline(ss, item, ',');) {
-        parse_param_value(*p, item, v.id);
-        values.push_back(item);
-      }
-      axes.emplace_back(name, values);
+      for (std::string item; std::getline(ss, item, ',');) axis.values.push_back(item);
+      axes.push_back(std::move(axis));
     }
     if (axes.empty()) throw InvalidRequest("sweep needs at least one --vary NAME=V1,V2,...");
-
-    std::vector<std::vector<std::pair<std::string, std::string>>> points{{}};
-    for (const auto& [name, values] : axes) {
-      std::vector<std::vector<std::pair<std::string, std::string>>> next;
-      for (const auto& point : points)
-        for (const std::string& value : values) {
-          auto extended = point;
-          extended.emplace_back(name, value);
-          next.push_back(extended);
-        }
-      points = std::move(next);
-    }
+    const auto points = sweep_points(v.params, axes, v.id);
 
     auto device = open_device(args.device);
     Table t;
-    for (const auto& axis : axes) t.header.push_back(axis.first);
+    for (const auto& axis : axes) t.header.push_back(axis.name);
     t.header.insert(t.header.end(), kRunColumns.begin(), kRunColumns.end());
     t.right_aligned.assign(t.header.size(), true);
     t.right_aligned.back() = false;

@@ -254,23 +254,15 @@ class Worker {
     const json vary = request.value("vary", json::object());
     if (!vary.is_object() || vary.empty())
       throw BadRequest{"bad-request", "sweep needs \"vary\": {\"NAME\": [V1, V2, ...]}"};
-    std::vector<std::vector<std::pair<std::string, std::string>>> points{{}};
+    std::vector<SweepAxis> axes;
     for (const auto& [name, values] : vary.items()) {
-      const ParamSpec* spec = v.param(name);
-      if (!spec) throw InvalidRequest(v.id + " has no parameter '" + name + "' to vary");
       if (!values.is_array() || values.empty())
         throw BadRequest{"bad-request", "vary." + name + " must be a non-empty array"};
-      std::vector<std::vector<std::pair<std::string, std::string>>> next;
-      for (const auto& point : points)
-        for (const json& value : values) {
-          const std::string text = value_text(name, value);
-          parse_param_value(*spec, text, v.id);
-          auto extended = point;
-          extended.emplace_back(name, text);
-          next.push_back(std::move(extended));
-        }
-      points = std::move(next);
+      SweepAxis axis{name, {}};
+      for (const json& value : values) axis.values.push_back(value_text(name, value));
+      axes.push_back(std::move(axis));
     }
+    const auto points = sweep_points(v.params, axes, v.id);
     const RunOptions options = options_for(request);
     Device& device = device_for(request);
     json results = json::array();

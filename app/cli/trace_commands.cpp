@@ -69,17 +69,12 @@ void print_sites(const analysis::Analysis& a, std::ostream& os) {
   t.header = {"line", "access", "requests", "wavefronts", "sectors", "ideal", "per request", "source"};
   t.right_aligned = {true, false, true, true, true, true, true, false};
   for (const analysis::SiteTotals& s : a.sites) {
-    const auto& c = s.counters;
     const bool shared = s.space == Space::Shared;
-    const std::uint64_t requests = shared ? (s.store ? c.shared_st_requests : c.shared_ld_requests)
-                                          : (s.store ? c.global_st_requests : c.global_ld_requests);
-    const std::uint64_t work = shared ? (s.store ? c.shared_st_wavefronts : c.shared_ld_wavefronts)
-                                      : (s.store ? c.global_st_sectors : c.global_ld_sectors);
-    const std::uint64_t ideal = s.store ? c.global_st_ideal_sectors : c.global_ld_ideal_sectors;
+    const std::uint64_t requests = s.requests(), work = s.work();
     t.rows.push_back({std::to_string(s.line),
                       std::string(shared ? "shared " : "global ") + (s.store ? "store" : "load"),
                       count(requests), shared ? count(work) : "", shared ? "" : count(work),
-                      shared ? "" : count(ideal),
+                      shared ? "" : count(s.ideal_work()),
                       requests ? fixed(static_cast<double>(work) / static_cast<double>(requests), 2) : "",
                       s.text});
   }

@@ -14,18 +14,6 @@ int SiteModel::rowCount(const QModelIndex& parent) const {
 
 int SiteModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
 
-std::uint64_t SiteModel::requests(const analysis::SiteTotals& s) {
-  const auto& c = s.counters;
-  if (s.space == Space::Shared) return s.store ? c.shared_st_requests : c.shared_ld_requests;
-  return s.store ? c.global_st_requests : c.global_ld_requests;
-}
-
-std::uint64_t SiteModel::work(const analysis::SiteTotals& s) {
-  const auto& c = s.counters;
-  if (s.space == Space::Shared) return s.store ? c.shared_st_wavefronts : c.shared_ld_wavefronts;
-  return s.store ? c.global_st_sectors : c.global_ld_sectors;
-}
-
 QVariant SiteModel::data(const QModelIndex& index, int role) const {
   if (!index.isValid() || index.row() >= rowCount() || index.column() >= ColumnCount) return {};
   const analysis::SiteTotals& s = sites_[static_cast<std::size_t>(index.row())];
@@ -35,20 +23,20 @@ QVariant SiteModel::data(const QModelIndex& index, int role) const {
                ? QVariant(Qt::AlignLeft | Qt::AlignVCenter)
                : QVariant(Qt::AlignRight | Qt::AlignVCenter);
   if (role != Qt::DisplayRole) return {};
-  const std::uint64_t n = requests(s);
+  const std::uint64_t n = s.requests();
   switch (index.column()) {
     case Line: return s.line;
     case Access:
       return QString("%1 %2").arg(shared ? tr("shared") : tr("global"), s.store ? tr("store") : tr("load"));
     case Requests: return QVariant::fromValue<qulonglong>(n);
-    case Wavefronts: return shared ? QVariant::fromValue<qulonglong>(work(s)) : QVariant();
-    case Sectors: return shared ? QVariant() : QVariant::fromValue<qulonglong>(work(s));
+    case Wavefronts: return shared ? QVariant::fromValue<qulonglong>(s.work()) : QVariant();
+    case Sectors: return shared ? QVariant() : QVariant::fromValue<qulonglong>(s.work());
     case IdealSectors:
       return shared ? QVariant()
                     : QVariant::fromValue<qulonglong>(s.store ? s.counters.global_st_ideal_sectors
                                                               : s.counters.global_ld_ideal_sectors);
     case PerRequest:
-      return n ? QString::number(static_cast<double>(work(s)) / static_cast<double>(n), 'f', 2) : QString();
+      return n ? QString::number(static_cast<double>(s.work()) / static_cast<double>(n), 'f', 2) : QString();
     case Source: return QString::fromStdString(s.text);
   }
   return {};

@@ -24,8 +24,6 @@ class SiteModel : public QAbstractTableModel {
   QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
   // Requests of a site, and the wavefronts (shared) or sectors (global) they took.
-  static std::uint64_t requests(const analysis::SiteTotals& site);
-  static std::uint64_t work(const analysis::SiteTotals& site);
 
  private:
   std::vector<analysis::SiteTotals> sites_;

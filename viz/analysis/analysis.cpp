@@ -106,6 +106,30 @@ void Counters::add(const Request& r) {
   }
 }
 
+std::uint64_t SiteTotals::requests() const {
+  const Counters& c = counters;
+  if (space == Space::Shared) return store ? c.shared_st_requests : c.shared_ld_requests;
+  return store ? c.global_st_requests : c.global_ld_requests;
+}
+
+std::uint64_t SiteTotals::work() const {
+  const Counters& c = counters;
+  if (space == Space::Shared) return store ? c.shared_st_wavefronts : c.shared_ld_wavefronts;
+  return store ? c.global_st_sectors : c.global_ld_sectors;
+}
+
+std::uint64_t SiteTotals::ideal_work() const {
+  const Counters& c = counters;
+  if (space == Space::Shared) return store ? c.shared_st_ideal_wavefronts : c.shared_ld_ideal_wavefronts;
+  return store ? c.global_st_ideal_sectors : c.global_ld_ideal_sectors;
+}
+
+const SiteTotals* Analysis::site_of(const Request& r) const {
+  for (const SiteTotals& s : sites)
+    if (s.line == r.line && s.space == r.space && s.store == r.store) return &s;
+  return nullptr;
+}
+
 // Accesses wider than a bank are served a part of the warp at a time: as
 // many lanes as fill the banks once (16 lanes of 8 bytes, 8 of 16 bytes).
 // Within each part, a bank serves one distinct word per wavefront.

@@ -70,6 +70,12 @@ struct SiteTotals {
   bool store = false;
   std::string text;
   Counters counters;
+
+  // This site's own kind of each number: its requests, and the work they
+  // cost the memory system (shared: wavefronts; global: sectors) with its ideal.
+  std::uint64_t requests() const;
+  std::uint64_t work() const;
+  std::uint64_t ideal_work() const;
 };
 
 struct BlockTotals {
@@ -116,6 +122,9 @@ struct Analysis {
   std::span<const std::uint32_t> lanes_of(const Request& r) const {
     return std::span<const std::uint32_t>(request_lanes).subspan(r.lanes_begin, r.lanes);
   }
+  // The access site a request belongs to (nullptr only for a request of
+  // another analysis).
+  const SiteTotals* site_of(const Request& r) const;
 };
 
 Analysis analyze(const Trace& trace, const DeviceModel& model);

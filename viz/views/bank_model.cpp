@@ -54,8 +54,7 @@ BankFrame BankModel::frame(std::size_t step) const {
   f.request = *near;
   f.store = r.store;
   f.line = r.line;
-  for (const auto& site : analysis.sites)
-    if (site.line == r.line && site.space == Space::Shared && site.store == r.store) f.source = site.text;
+  if (const analysis::SiteTotals* site = analysis.site_of(r)) f.source = site->text;
   f.block = r.block;
   f.warp = r.warp;
   f.wavefronts = r.wavefronts;

@@ -26,14 +26,12 @@ CoalescingFrame CoalescingModel::frame(std::size_t step) const {
   f.lanes = r.lanes;
   f.request_sectors = r.sectors;
   f.request_ideal = r.ideal_sectors;
-  for (const auto& site : analysis.sites)
-    if (site.line == r.line && site.space == Space::Global && site.store == r.store) {
-      f.source = site.text;
-      const auto& c = site.counters;
-      f.site_requests = r.store ? c.global_st_requests : c.global_ld_requests;
-      f.site_sectors = r.store ? c.global_st_sectors : c.global_ld_sectors;
-      f.site_ideal = r.store ? c.global_st_ideal_sectors : c.global_ld_ideal_sectors;
-    }
+  if (const analysis::SiteTotals* site = analysis.site_of(r)) {
+    f.source = site->text;
+    f.site_requests = site->requests();
+    f.site_sectors = site->work();
+    f.site_ideal = site->ideal_work();
+  }
 
   std::map<std::uint64_t, SectorBox> boxes;
   std::vector<std::pair<std::uint16_t, std::uint64_t>> lane_first_sector;
