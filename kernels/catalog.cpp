@@ -36,13 +36,21 @@ ParamSpec type(std::int64_t def = 0) {
 ParamSpec lesson_tile() {
   return {"tile", "tile edge T: a T x T block of threads per tile", 4, 32, 16, {4, 8, 16, 32}, {}};
 }
-// 64 x 4 measured fastest for the coalesced transpose on the H100 (docs/benchmarks.md).
+// The coalesced transpose's fastest tile on the H100 (docs/benchmarks.md).
 ParamSpec wide_tile() {
   return {"tile", "tile edge T of the T x T tile one block moves", 8, 64, 64, {8, 16, 32, 64}, {}};
 }
-ParamSpec rows() {
-  return {"rows", "rows R of threads per tile (T x R block, each thread moves T/R elements)",
+// 4 strips per thread (16 x 16 threads on a 64-tile of 4-byte elements) measured
+// fastest on the H100.
+ParamSpec strips() {
+  return {"strips",
+          "16-byte strips S each thread moves (V = 4 ints or floats or 2 doubles per strip; a "
+          "T/V x T/S block)",
           1, 32, 4, {1, 2, 4, 8, 16, 32}, {}};
+}
+ParamSpec per_thread() {
+  return {"per_thread", "elements K each thread adds, a block-width apart along the row",
+          1, 8, 2, {1, 2, 4, 8}, {}};
 }
 ParamSpec pad(std::int64_t def) {
   return {"pad", "elements of padding P added to each tile row", 0, 2, def, {0, 1, 2}, {}};
@@ -87,9 +95,10 @@ Variant of_family(std::string family, std::string source, WorkloadBuilder build,
 }
 
 Variant matadd(std::string id, std::string title, std::string summary, LessonRef lesson,
-               std::string kernel, std::vector<ParamSpec> params) {
+               std::string kernel, std::vector<ParamSpec> params, bool original = true) {
   return of_family("coalescing", "matadd", build_matadd, std::move(id), std::move(title),
-                   std::move(summary), std::move(lesson), std::move(kernel), std::move(params));
+                   std::move(summary), std::move(lesson), std::move(kernel), std::move(params),
+                   original);
 }
 
 Variant transpose(std::string id, std::string title, std::string summary, LessonRef lesson,
@@ -119,9 +128,9 @@ std::vector<Variant> make_catalog() {
   std::vector<Variant> c;
   c.push_back(transpose(
       "transpose.copy", "Copy (bandwidth ceiling)",
-      "A plain copy with the coalesced kernel's tiling: both sides coalesced. Every transpose "
-      "chart measures against it.",
-      kOpenclSharedNaive, "transpose_copy", {width(), height(), wide_tile(), rows(), type()},
+      "A plain copy with the coalesced kernel's tiling and 16-byte strips: both sides "
+      "coalesced. Every transpose chart measures against it.",
+      kOpenclSharedNaive, "transpose_copy", {width(), height(), wide_tile(), strips(), type()},
       false));
   c.push_back(transpose(
       "transpose.naive", "Naive transpose",
@@ -142,9 +151,10 @@ std::vector<Variant> make_catalog() {
   c.push_back(transpose(
       "transpose.coalesced", "Coalesced transpose",
       "The corrected mapping: thread x walks contiguous addresses on the read and on the write; "
-      "the swap happens in the padded tile. T x R threads, each moving T/R elements.",
+      "the swap happens in the padded tile. Each thread moves 16-byte strips (4 ints or "
+      "floats, 2 doubles), T/R of them, all loaded before the first store.",
       kCudaShared, "transpose_coalesced",
-      {width(), height(), wide_tile(), rows(), pad(1), type()}, false));
+      {width(), height(), wide_tile(), strips(), pad(1), type()}, false));
 
   c.push_back(matadd(
       "matadd.rows", "One thread per row",
@@ -157,10 +167,13 @@ std::vector<Variant> make_catalog() {
       "there are only `width` threads.",
       kCoalescingInner, "matadd_cols", {width(), height(), wg(), type()}));
   c.push_back(matadd(
-      "matadd.elements", "One thread per element",
-      "A 2-D grid, x fastest: coalesced and enough threads to fill the device. The GPU way.",
+      "matadd.elements", "K elements per thread",
+      "A 2-D grid, x fastest: coalesced and enough threads to fill the device. K=1 is one "
+      "thread per element; with K=2 each thread loads two pairs before it stores, and twice "
+      "the loads are in flight.",
       kCoalescing, "matadd_elements",
-      {width(), height(), block_x(128, kPowersToOneK), block_y(2, kPowersToOneK), type()}));
+      {width(), height(), block_x(128, kPowersToOneK), block_y(2, kPowersToOneK), per_thread(),
+       type()}, false));
 
   c.push_back(reduce(
       "reduce.interleaved", "Interleaved tree (lesson)",

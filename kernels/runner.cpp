@@ -16,7 +16,7 @@ using Clock = std::chrono::steady_clock;
 
 std::string shape_params(const Variant& v, const Params& p) {
   std::string s;
-  for (const char* name : {"tile", "rows", "pad", "block_x", "block_y", "wg", "type"}) {
+  for (const char* name : {"tile", "strips", "pad", "block_x", "block_y", "per_thread", "wg", "type"}) {
     const ParamSpec* spec = v.param(name);
     if (!spec) continue;
     s += (s.empty() ? "" : ", ") + std::string(name) + "=" + spec->format(p.get(name));

@@ -193,7 +193,7 @@ TEST(Cli, BenchTableHasEveryVariantAndTheCeilings) {
   EXPECT_NE(o.out.find("device copy,"), std::string::npos);
   for (const auto& v : threadmap::catalog())
     EXPECT_NE(o.out.find("\n" + v.id + ","), std::string::npos) << v.id;
-  EXPECT_NE(o.out.find("transpose.copy,width=128 height=128 tile=64 rows=4 type=int,verified,"),
+  EXPECT_NE(o.out.find("transpose.copy,width=128 height=128 tile=64 strips=4 type=int,verified,"),
             std::string::npos);
 }
 

@@ -60,9 +60,9 @@ TEST(Params, UnknownNameListsTheKernelsParameters) {
 
 TEST(Params, ValidAssignmentsOverrideDefaults) {
   const Variant* v = find_variant("transpose.coalesced");
-  const Params p = make_params(v->params, {{"tile", "64"}, {"rows", "4"}, {"type", "double"}}, v->id);
+  const Params p = make_params(v->params, {{"tile", "64"}, {"strips", "8"}, {"type", "double"}}, v->id);
   EXPECT_EQ(p.get("tile"), 64);
-  EXPECT_EQ(p.get("rows"), 4);
+  EXPECT_EQ(p.get("strips"), 8);
   EXPECT_EQ(p.get("pad"), v->param("pad")->default_value);
   EXPECT_EQ(p.type(), ElementType::Double);
 }
@@ -75,12 +75,12 @@ TEST(Params, SliderValuesAreTheAllowedSet) {
 
 TEST(Params, RelationsBetweenParametersAreCheckedWhenBuilding) {
   const Variant* v = find_variant("transpose.coalesced");
-  const Params p = make_params(v->params, {{"tile", "8"}, {"rows", "16"}}, v->id);
+  const Params p = make_params(v->params, {{"tile", "8"}, {"strips", "16"}}, v->id);
   try {
     v->build(*v, p, 1);
-    FAIL() << "rows=16 > tile=8 was accepted";
+    FAIL() << "strips=16 > tile=8 was accepted";
   } catch (const InvalidRequest& e) {
-    EXPECT_NE(std::string(e.what()).find("rows=16 must divide tile=8"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("strips=16 exceeds tile=8"), std::string::npos) << e.what();
   }
   const Variant* square = find_variant("smem.setRowReadCol");
   const Params rect = make_params(square->params, {{"block_y", "16"}}, square->id);

@@ -74,10 +74,18 @@ std::vector<Case> cases() {
        {{G, LD, 16}, {S, ST, 1}, {S, LD, 8}, {G, ST, 16}}, 262144},
       {"SharedT16P1", "transpose.shared", with(m256, {{"tile", "16"}, {"pad", "1"}}),
        {{G, LD, 16}, {S, ST, 2}, {S, LD, 2}, {G, ST, 16}}, 262144},
-      {"CoalescedT32", "transpose.coalesced", with(m256, {{"tile", "32"}, {"rows", "8"}, {"pad", "1"}}),
-       {{G, LD, 4}, {S, ST, 1}, {S, LD, 1}, {G, ST, 4}}, 262144},
-      {"Copy", "transpose.copy", with(m256, {{"tile", "32"}, {"rows", "8"}}), {{G, LD, 4}, {G, ST, 4}}, 131072},
+      // copy and coalesced move 16-byte strips: 8 lanes per tile row at T = 32, so a
+      // warp request covers four 128-byte row segments, 16 sectors (its ideal).
+      {"CoalescedT32", "transpose.coalesced", with(m256, {{"tile", "32"}, {"strips", "4"}, {"pad", "1"}}),
+       {{G, LD, 16}, {S, ST, 1}, {S, LD, 1}, {G, ST, 16}}, 163840},
+      // T = 64: 16 lanes per tile row, 4 words apart: 2-way conflicts whatever the pad.
+      {"CoalescedT64", "transpose.coalesced", with(m256, {{"tile", "64"}, {"strips", "4"}, {"pad", "1"}}),
+       {{G, LD, 16}, {S, ST, 2}, {S, LD, 2}, {G, ST, 16}}, 163840},
+      {"Copy", "transpose.copy", with(m256, {{"tile", "32"}, {"strips", "4"}}), {{G, LD, 16}, {G, ST, 16}}, 32768},
       {"MataddCols", "matadd.cols", {{"width", "64"}, {"height", "8"}, {"type", "int"}}, {{G, LD, 4}, {G, ST, 4}}, 1536},
+      {"MataddElementsK2", "matadd.elements",
+       {{"width", "256"}, {"height", "4"}, {"block_x", "32"}, {"block_y", "1"}, {"per_thread", "2"}, {"type", "int"}},
+       {{G, LD, 4}, {G, ST, 4}}, 3072},
       {"MataddRows", "matadd.rows", {{"width", "8"}, {"height", "64"}, {"type", "int"}}, {{G, LD, 32}, {G, ST, 32}}, 1536},
   };
 }

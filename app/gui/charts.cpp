@@ -45,9 +45,11 @@ const QColor kPalette[] = {QColor(31, 119, 180), QColor(214, 39, 40),  QColor(44
                            QColor(23, 190, 207)};
 
 QString unit_of(const std::string& parameter) {
-  if (parameter == "rows" || parameter == "wg" || parameter == "block_x" || parameter == "block_y")
+  if (parameter == "wg" || parameter == "block_x" || parameter == "block_y")
     return QObject::tr("threads");
   if (parameter == "blocks") return QObject::tr("blocks");
+  if (parameter == "strips") return QObject::tr("16-byte strips per thread");
+  if (parameter == "per_thread") return QObject::tr("elements per thread");
   return QObject::tr("elements");
 }
 

@@ -35,8 +35,8 @@ tune)
   # The fast variants' shapes, swept on the device, beside the ceilings.
   big="--device cuda:0 --set width=8192 --set height=8192"
   { $cli bench --device cuda:0 --size 8192 --set type=float
-    $cli sweep transpose.coalesced $big --set type=float --vary tile=32,64 --vary rows=2,4,8,16 --vary pad=1
-    $cli sweep matadd.elements $big --set type=int --vary block_x=32,64,128,256,512 --vary block_y=1,2,4,8
+    $cli sweep transpose.coalesced $big --set type=float --vary tile=32,64 --vary strips=1,2,4,8,16 --vary pad=0,1
+    $cli sweep matadd.elements $big --set type=int --vary per_thread=1,2,4 --vary block_x=64,128,256,512 --vary block_y=1,2,4
   } > "$OUT/tune.txt" 2>/dev/null
   cat "$OUT/tune.txt"
   ;;

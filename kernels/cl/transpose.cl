@@ -4,7 +4,8 @@
 // corrected, coalesced transpose.
 //
 // A is `height` rows by `width` columns, row-major; trA is width x height.
-// The lessons call them rowsA and columnsA. Compile options: ELEM, TILE, PAD.
+// The lessons call them rowsA and columnsA. Compile options: ELEM, TILE, ROWS,
+// PAD.
 //
 // The lessons' mapping (naive, shared, shared_dynamic): dimension 0 of the
 // grid runs DOWN the rows of A, so neighbouring threads of a warp read
@@ -26,16 +27,50 @@
 // (trace.clh): nothing in the timed build; the traced build records each
 // access of the groups asked for.
 
-// The bandwidth ceiling: a TILE x TILE tile moved by a TILE x R block, each
-// thread copying TILE/R elements, both sides coalesced.
+// copy and coalesced move 16-byte strips of a row: 4 ints or floats, 2
+// doubles, one load or store per strip, the widest access a thread has.
+// A strip starts 16-byte aligned when the row length is a multiple of its
+// length; otherwise (and past a matrix's right edge) it moves element by
+// element. Each thread keeps all its strips in registers before the first
+// store, so TILE/ROWS loads of 16 bytes are in flight per thread.
+#ifdef THREADMAP_DOUBLE
+#define STRIP 2
+#else
+#define STRIP 4
+#endif
+#define VECTOR_OF(type, n) type##n
+#define VECTOR(type, n) VECTOR_OF(type, n)
+typedef VECTOR(ELEM, STRIP) Vector;  // int4, float4 or double2
+typedef union {
+  Vector v;
+  ELEM e[STRIP];
+} Strip;
+#define STRIP_AT(p) (*(__global Vector*)(p))
+#define CONST_STRIP_AT(p) (*(__global const Vector*)(p))
+
+// The bandwidth ceiling: a TILE x TILE tile moved by a (TILE/STRIP) x ROWS
+// group, both sides coalesced, no transpose.
 __kernel void transpose_copy(__global const ELEM* in, __global ELEM* out,
                              int width, int height TM_TRACE_PARAM) {
   TM_BEGIN();
-  const int x = get_group_id(0) * TILE + get_local_id(0);
+  const int x = get_group_id(0) * TILE + STRIP * get_local_id(0);  // first column of the strip
   const int y = get_group_id(1) * TILE + get_local_id(1);
-  for (int k = 0; k < TILE; k += get_local_size(1)) {
-    if (x < width && y + k < height) {
-      STG(out[(y + k) * width + x]) = LDG(in[(y + k) * width + x]);
+  const bool whole = width % STRIP == 0 && x < width;
+  Strip strips[TILE / ROWS];
+  for (int k = 0; k < TILE / ROWS; k++) {
+    const int row = (y + k * ROWS) * width;
+    if (y + k * ROWS < height && whole) {
+      strips[k].v = LDG(CONST_STRIP_AT(in + row + x));
+    } else if (y + k * ROWS < height) {
+      for (int c = 0; c < STRIP && x + c < width; c++) strips[k].e[c] = LDG(in[row + x + c]);
+    }
+  }
+  for (int k = 0; k < TILE / ROWS; k++) {
+    const int row = (y + k * ROWS) * width;
+    if (y + k * ROWS < height && whole) {
+      STG(STRIP_AT(out + row + x)) = strips[k].v;
+    } else if (y + k * ROWS < height) {
+      for (int c = 0; c < STRIP && x + c < width; c++) STG(out[row + x + c]) = strips[k].e[c];
     }
   }
   TM_END();
@@ -117,38 +152,51 @@ __kernel void transpose_shared_dynamic(__global const ELEM* a, __global ELEM* tr
   TM_END();
 }
 
-// The corrected transpose: thread x walks contiguous addresses on the read and
-// on the write; the tile swap happens in local memory. A TILE x R group, each
-// thread moving TILE/R elements; tile[TILE][TILE+PAD].
+// The corrected transpose: thread x walks contiguous strips on the read and
+// on the write; the tile swap happens in local memory. A (TILE/STRIP) x ROWS
+// group, each thread moving TILE/ROWS strips; tile[TILE][TILE+PAD].
 //
-//   read  in[(y+k)*width + x]     x = group0*T + tx   -> one row segment per warp
-//   write out[(y+k)*height + x]   x = group1*T + tx   -> one row segment per warp
-//   local tile[tx][ty+k]          column read: P = 1 keeps it conflict-free at
-//                                 T >= 32; at T = 16 a warp spans two rows and
-//                                 a 2-way conflict remains
+//   read  in[(y+k)*width + x ..+S]    x = group0*T + S*tx -> one row segment per warp
+//   write out[(y+k)*height + x ..+S]  x = group1*T + S*tx -> one row segment per warp
+//   local tile[ty+k][S*tx + c] on the read, tile[S*tx + c][ty+k] on the write:
+//   neighbouring lanes are S words apart, so 16 lanes of a warp share 8 banks
+//   per tile row (a 2-way conflict for 4-byte elements whatever the padding).
 __kernel void transpose_coalesced(__global const ELEM* in, __global ELEM* out,
                                   int width, int height TM_TRACE_PARAM) {
   TM_BEGIN();
   __local ELEM tile[TILE][TILE + PAD];
   TM_SHARED_ARRAY(tile);
-  const int tx = get_local_id(0);
+  const int s = STRIP * get_local_id(0);  // first tile column of this thread's strip
   const int ty = get_local_id(1);
-  const int rows = get_local_size(1);
-  int x = get_group_id(0) * TILE + tx;
+  int x = get_group_id(0) * TILE + s;
   int y = get_group_id(1) * TILE + ty;
-  for (int k = 0; k < TILE; k += rows) {
-    if (x < width && y + k < height) {
-      STS(tile[ty + k][tx]) = LDG(in[(y + k) * width + x]);
+  const bool whole_in = width % STRIP == 0 && x < width;
+  Strip strips[TILE / ROWS];
+  for (int k = 0; k < TILE / ROWS; k++) {
+    const int row = (y + k * ROWS) * width;
+    if (y + k * ROWS < height && whole_in) {
+      strips[k].v = LDG(CONST_STRIP_AT(in + row + x));
+    } else if (y + k * ROWS < height) {
+      for (int c = 0; c < STRIP && x + c < width; c++) strips[k].e[c] = LDG(in[row + x + c]);
     }
+  }
+  for (int k = 0; k < TILE / ROWS; k++) {
+    for (int c = 0; c < STRIP; c++) STS(tile[ty + k * ROWS][s + c]) = strips[k].e[c];
   }
   TM_ARRIVE();
   barrier(CLK_LOCAL_MEM_FENCE);
   TM_RELEASE();
-  x = get_group_id(1) * TILE + tx;
+  x = get_group_id(1) * TILE + s;
   y = get_group_id(0) * TILE + ty;
-  for (int k = 0; k < TILE; k += rows) {
-    if (x < height && y + k < width) {
-      STG(out[(y + k) * height + x]) = LDS(tile[tx][ty + k]);
+  const bool whole_out = height % STRIP == 0 && x < height;
+  for (int k = 0; k < TILE / ROWS; k++) {
+    Strip out_strip;
+    for (int c = 0; c < STRIP; c++) out_strip.e[c] = LDS(tile[s + c][ty + k * ROWS]);
+    const int row = (y + k * ROWS) * height;
+    if (y + k * ROWS < width && whole_out) {
+      STG(STRIP_AT(out + row + x)) = out_strip.v;
+    } else if (y + k * ROWS < width) {
+      for (int c = 0; c < STRIP && x + c < height; c++) STG(out[row + x + c]) = out_strip.e[c];
     }
   }
   TM_END();

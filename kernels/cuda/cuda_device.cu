@@ -300,6 +300,10 @@ class CudaDevice final : public Device {
     // would otherwise pay for it inside the timed region.
     check(cudaFuncGetAttributes(&r.attributes, entry->function),
           "cudaFuncGetAttributes of " + name);
+    if (entry->prefer_shared)
+      check(cudaFuncSetAttribute(entry->function, cudaFuncAttributePreferredSharedMemoryCarveout,
+                                 cudaSharedmemCarveoutMaxShared),
+            "asking for the largest shared-memory carveout for " + name);
     return resolved_.emplace(key, std::move(r)).first->second;
   }
 

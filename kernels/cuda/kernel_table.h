@@ -42,6 +42,10 @@ struct KernelEntry {
   // Dynamic kernels declare extern __shared__ and need a LocalArrayArg; the
   // others must not be given one.
   SharedMemory shared = SharedMemory::Static;
+  // Launched with the largest shared-memory carveout of L1 (set once, before
+  // the first launch): for kernels whose blocks per SM the default split
+  // would limit by shared memory rather than by threads.
+  bool prefer_shared = false;
   const void* function = nullptr;
 
   std::span<const TemplateValue> template_values() const { return {values.data(), value_count}; }
@@ -102,6 +106,7 @@ class KernelTable {
 
   // make: []<class T, int... V>(Instance<T, V...>) { return &kernel<T, V...>; },
   // called with every combination of the axes' values; names: one per template int.
+  // A lambda that returns a null pointer of the kernel's type skips a combination.
   template <std::size_t N, class Make, class... Axes>
   void add(std::string_view kernel, SharedMemory shared, const char* const (&names)[N],
            Make make, Axes... axes) {
@@ -116,6 +121,12 @@ class KernelTable {
   template <class Make>
   void add(std::string_view kernel, SharedMemory shared, Make make) {
     add_types(kernel, shared, {}, make);
+  }
+
+  // Every instantiation of `kernel` asks for the largest shared carveout.
+  void prefer_shared(std::string_view kernel) {
+    for (KernelEntry& e : entries_)
+      if (e.kernel == kernel) e.prefer_shared = true;
   }
 
   std::vector<KernelEntry> entries() && { return std::move(entries_); }
@@ -135,6 +146,7 @@ class KernelTable {
   void add_product(std::string_view kernel, SharedMemory shared, const Names& names, Make make,
                    Values<Chosen...>) {
     auto* function = make(Instance<T, Chosen...>{});
+    if (function == nullptr) return;  // the lambda declined this combination
     KernelEntry e;
     e.source = source_;
     e.kernel = kernel;

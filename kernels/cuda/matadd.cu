@@ -8,8 +8,9 @@
 //   cols:      thread t owns COLUMN t and walks down.  At each step the lanes
 //              touch 32 neighbouring elements of a row: -> 4 sectors per request
 //              (coalesced, but only `width` threads: too few to fill a GPU)
-//   elements:  one thread per element, 2-D grid, x fastest: coalesced and
-//              enough threads. The GPU way.
+//   elements:  a 2-D grid, x fastest: coalesced and enough threads. The GPU
+//              way. One element per thread, or K per thread to keep more
+//              loads in flight (the fast variant).
 //
 // OpenCL -> CUDA: get_global_id(0) = blockIdx.x * blockDim.x + threadIdx.x,
 // get_global_id(1) = blockIdx.y * blockDim.y + threadIdx.y.
@@ -43,19 +44,32 @@ __global__ void matadd_cols(const ELEM* a, const ELEM* b, ELEM* res, int width, 
   TM_END();
 }
 
-template <typename ELEM>
+// PER_THREAD = K elements per thread, a block-width apart along the row, so
+// each of the thread's accesses is still part of one coalesced row segment
+// per warp. All K pairs are loaded before the first store: 2K loads in flight
+// per thread. K = 1 is one thread per element.
+template <typename ELEM, int PER_THREAD>
 __global__ void matadd_elements(const ELEM* a, const ELEM* b, ELEM* res, int width,
                                 int height TM_TRACE_PARAM) {
   TM_BEGIN();
-  const int j = blockIdx.x * blockDim.x + threadIdx.x;
+  const int j0 = blockIdx.x * blockDim.x * PER_THREAD + threadIdx.x;
   const int i = blockIdx.y * blockDim.y + threadIdx.y;
-  if (i < height && j < width) {
-    STG(res[i * width + j]) = LDG(a[i * width + j]) + LDG(b[i * width + j]);
+  ELEM sum[PER_THREAD];
+#pragma unroll
+  for (int k = 0; k < PER_THREAD; k++) {
+    const int j = j0 + k * blockDim.x;
+    if (i < height && j < width) sum[k] = LDG(a[i * width + j]) + LDG(b[i * width + j]);
+  }
+#pragma unroll
+  for (int k = 0; k < PER_THREAD; k++) {
+    const int j = j0 + k * blockDim.x;
+    if (i < height && j < width) STG(res[i * width + j]) = sum[k];
   }
   TM_END();
 }
 
-// The instantiations the catalog can ask for: only the element type varies.
+// The instantiations the catalog can ask for: the element type, and
+// per_thread for matadd_elements.
 #include "kernels/cuda/kernel_table.h"
 
 namespace threadmap::cuda_kernels::TM_BUILD {
@@ -67,8 +81,9 @@ std::span<const KernelEntry> matadd_kernels() {
           []<class T>(Instance<T>) { return &matadd_rows<T>; });
     t.add("matadd_cols", SharedMemory::Static,
           []<class T>(Instance<T>) { return &matadd_cols<T>; });
-    t.add("matadd_elements", SharedMemory::Static,
-          []<class T>(Instance<T>) { return &matadd_elements<T>; });
+    t.add("matadd_elements", SharedMemory::Static, {"PER_THREAD"},
+          []<class T, int K>(Instance<T, K>) { return &matadd_elements<T, K>; },
+          Values<1, 2, 4, 8>{});
     return std::move(t).entries();
   }();
   return table;

@@ -34,16 +34,52 @@
 // each access of the blocks asked for.
 #include "kernels/cuda/trace.cuh"
 
-// The bandwidth ceiling: a TILE x TILE tile moved by a TILE x R block, each
-// thread copying TILE/R elements, both sides coalesced.
-template <typename ELEM, int TILE>
+// copy and coalesced move 16-byte strips of a row: 4 ints or floats, 2
+// doubles, one load or store per strip, the widest access a thread has.
+// A strip starts 16-byte aligned when the row length is a multiple of its
+// length; otherwise (and past a matrix's right edge) it moves element by
+// element. Each thread keeps all its strips in registers before the first
+// store, so TILE/R loads of 16 bytes are in flight per thread.
+template <typename ELEM>
+struct alignas(16) Strip {
+  static constexpr int kLength = 16 / sizeof(ELEM);
+  ELEM e[kLength];
+};
+template <typename ELEM>
+__device__ Strip<ELEM>& strip_at(ELEM* p) {
+  return *reinterpret_cast<Strip<ELEM>*>(p);
+}
+template <typename ELEM>
+__device__ const Strip<ELEM>& strip_at(const ELEM* p) {
+  return *reinterpret_cast<const Strip<ELEM>*>(p);
+}
+
+// The bandwidth ceiling: a TILE x TILE tile moved by a (TILE/V) x ROWS block
+// (V elements per strip), both sides coalesced, no transpose.
+template <typename ELEM, int TILE, int ROWS>
 __global__ void transpose_copy(const ELEM* in, ELEM* out, int width, int height TM_TRACE_PARAM) {
   TM_BEGIN();
-  const int x = blockIdx.x * TILE + threadIdx.x;
+  constexpr int V = Strip<ELEM>::kLength;
+  const int x = blockIdx.x * TILE + V * threadIdx.x;  // first column of this thread's strip
   const int y = blockIdx.y * TILE + threadIdx.y;
-  for (int k = 0; k < TILE; k += blockDim.y) {
-    if (x < width && y + k < height) {
-      STG(out[(y + k) * width + x]) = LDG(in[(y + k) * width + x]);
+  const bool whole = width % V == 0 && x < width;
+  Strip<ELEM> strips[TILE / ROWS] = {};
+#pragma unroll
+  for (int k = 0; k < TILE / ROWS; k++) {
+    const int row = (y + k * ROWS) * width;
+    if (y + k * ROWS < height && whole) {
+      strips[k] = LDG(strip_at(in + row + x));
+    } else if (y + k * ROWS < height) {
+      for (int c = 0; c < V && x + c < width; c++) strips[k].e[c] = LDG(in[row + x + c]);
+    }
+  }
+#pragma unroll
+  for (int k = 0; k < TILE / ROWS; k++) {
+    const int row = (y + k * ROWS) * width;
+    if (y + k * ROWS < height && whole) {
+      STG(strip_at(out + row + x)) = strips[k];
+    } else if (y + k * ROWS < height) {
+      for (int c = 0; c < V && x + c < width; c++) STG(out[row + x + c]) = strips[k].e[c];
     }
   }
   TM_END();
@@ -130,43 +166,66 @@ __global__ void transpose_shared_dynamic(const ELEM* a, ELEM* trA, int columnsA,
   TM_END();
 }
 
-// The corrected transpose: threadIdx.x walks contiguous addresses on the read
-// and on the write; the tile swap happens in shared memory. A TILE x R block,
-// each thread moving TILE/R elements; __shared__ ELEM tile[TILE][TILE+PAD].
+// The corrected transpose: threadIdx.x walks contiguous strips on the read
+// and on the write; the tile swap happens in shared memory. A (TILE/V) x ROWS
+// block, each thread moving TILE/ROWS strips; __shared__ ELEM tile[TILE][TILE+PAD].
 //
-//   read  in[(y+k)*width + x]     x = blockIdx.x*T + tx   -> one row segment per warp
-//   write out[(y+k)*height + x]   x = blockIdx.y*T + tx   -> one row segment per warp
-//   shared tile[tx][ty+k]         column read: P = 1 keeps it conflict-free
-template <typename ELEM, int TILE, int PAD>
+//   read  in[(y+k)*width + x ..+V]    x = blockIdx.x*T + V*tx -> one row segment per warp
+//   write out[(y+k)*height + x ..+V]  x = blockIdx.y*T + V*tx -> one row segment per warp
+//   shared tile[ty+k][V*tx + c] on the read, tile[V*tx + c][ty+k] on the write:
+//   neighbouring lanes are V words apart, so 16 lanes of a warp share 8 banks
+//   per tile row (a 2-way conflict for 4-byte elements whatever the padding).
+// Shared memory, not the device's bandwidth, would bound its blocks per SM
+// under the default L1/shared split; its kernel table entry asks for the
+// largest shared carveout.
+template <typename ELEM, int TILE, int ROWS, int PAD>
 __global__ void transpose_coalesced(const ELEM* in, ELEM* out, int width,
                                     int height TM_TRACE_PARAM) {
   TM_BEGIN();
   __shared__ ELEM tile[TILE][TILE + PAD];
-  const int tx = threadIdx.x;
+  constexpr int V = Strip<ELEM>::kLength;
+  const int s = V * threadIdx.x;  // first tile column of this thread's strip
   const int ty = threadIdx.y;
-  const int rows = blockDim.y;
-  int x = blockIdx.x * TILE + tx;
+  int x = blockIdx.x * TILE + s;
   int y = blockIdx.y * TILE + ty;
-  for (int k = 0; k < TILE; k += rows) {
-    if (x < width && y + k < height) {
-      STS(tile[ty + k][tx]) = LDG(in[(y + k) * width + x]);
+  const bool whole_in = width % V == 0 && x < width;
+  Strip<ELEM> strips[TILE / ROWS] = {};
+#pragma unroll
+  for (int k = 0; k < TILE / ROWS; k++) {
+    const int row = (y + k * ROWS) * width;
+    if (y + k * ROWS < height && whole_in) {
+      strips[k] = LDG(strip_at(in + row + x));
+    } else if (y + k * ROWS < height) {
+      for (int c = 0; c < V && x + c < width; c++) strips[k].e[c] = LDG(in[row + x + c]);
     }
+  }
+#pragma unroll
+  for (int k = 0; k < TILE / ROWS; k++) {
+    for (int c = 0; c < V; c++) STS(tile[ty + k * ROWS][s + c]) = strips[k].e[c];
   }
   TM_ARRIVE();
   __syncthreads();
   TM_RELEASE();
-  x = blockIdx.y * TILE + tx;
+  x = blockIdx.y * TILE + s;
   y = blockIdx.x * TILE + ty;
-  for (int k = 0; k < TILE; k += rows) {
-    if (x < height && y + k < width) {
-      STG(out[(y + k) * height + x]) = LDS(tile[tx][ty + k]);
+  const bool whole_out = height % V == 0 && x < height;
+#pragma unroll
+  for (int k = 0; k < TILE / ROWS; k++) {
+    Strip<ELEM> out_strip;
+    for (int c = 0; c < V; c++) out_strip.e[c] = LDS(tile[s + c][ty + k * ROWS]);
+    const int row = (y + k * ROWS) * height;
+    if (y + k * ROWS < width && whole_out) {
+      STG(strip_at(out + row + x)) = out_strip;
+    } else if (y + k * ROWS < width) {
+      for (int c = 0; c < V && x + c < height; c++) STG(out[row + x + c]) = out_strip.e[c];
     }
   }
   TM_END();
 }
 
 // The instantiations the catalog can ask for (kernels/catalog.cpp: the lesson
-// tile is 4..32, the wide tile of copy and coalesced 8..64, pad 0..2).
+// tile is 4..32, the wide tile of copy and coalesced 8..64, rows = tile/strips
+// 1..64, pad 0..2).
 #include "kernels/cuda/kernel_table.h"
 
 namespace threadmap::cuda_kernels::TM_BUILD {
@@ -175,11 +234,17 @@ std::span<const KernelEntry> transpose_kernels() {
   static const std::vector<KernelEntry> table = [] {
     using WideTiles = Values<8, 16, 32, 64>;
     using LessonTiles = Values<4, 8, 16, 32>;
+    using Rows = Values<1, 2, 4, 8, 16, 32, 64>;
     using Pads = Values<0, 1, 2>;
     KernelTable t("transpose");
-    t.add("transpose_copy", SharedMemory::Static, {"TILE"},
-          []<class T, int Tile>(Instance<T, Tile>) { return &transpose_copy<T, Tile>; },
-          WideTiles{});
+    // ROWS must divide TILE: the other pairs are not instantiated.
+    t.add("transpose_copy", SharedMemory::Static, {"TILE", "ROWS"},
+          []<class T, int Tile, int Rows>(Instance<T, Tile, Rows>) {
+            using Fn = decltype(&transpose_copy<T, Tile, 1>);
+            if constexpr (Rows <= Tile) return Fn{&transpose_copy<T, Tile, Rows>};
+            else return Fn{nullptr};
+          },
+          WideTiles{}, Rows{});
     t.add("transpose_naive", SharedMemory::Static,
           []<class T>(Instance<T>) { return &transpose_naive<T>; });
     t.add("transpose_shared", SharedMemory::Static, {"TILE", "PAD"},
@@ -189,11 +254,14 @@ std::span<const KernelEntry> transpose_kernels() {
           LessonTiles{}, Pads{});
     t.add("transpose_shared_dynamic", SharedMemory::Dynamic,
           []<class T>(Instance<T>) { return &transpose_shared_dynamic<T>; });
-    t.add("transpose_coalesced", SharedMemory::Static, {"TILE", "PAD"},
-          []<class T, int Tile, int Pad>(Instance<T, Tile, Pad>) {
-            return &transpose_coalesced<T, Tile, Pad>;
+    t.add("transpose_coalesced", SharedMemory::Static, {"TILE", "ROWS", "PAD"},
+          []<class T, int Tile, int Rows, int Pad>(Instance<T, Tile, Rows, Pad>) {
+            using Fn = decltype(&transpose_coalesced<T, Tile, 1, Pad>);
+            if constexpr (Rows <= Tile) return Fn{&transpose_coalesced<T, Tile, Rows, Pad>};
+            else return Fn{nullptr};
           },
-          WideTiles{}, Pads{});
+          WideTiles{}, Rows{}, Pads{});
+    t.prefer_shared("transpose_coalesced");
     return std::move(t).entries();
   }();
   return table;

@@ -18,14 +18,15 @@ Workload build_matadd(const Variant& v, const Params& p, std::uint64_t seed) {
   w.working_set_bytes = w.ideal_bytes;
 
   LaunchCmd launch;
-  launch.program = {"matadd", type, {}};
+  const std::int64_t per_thread = p.has("per_thread") ? p.get("per_thread") : 1;
+  launch.program = {"matadd", type, {{"PER_THREAD", per_thread}}};
   launch.kernel = v.kernel;
   launch.args = {BufferArg{0}, BufferArg{1}, BufferArg{2}, static_cast<std::int32_t>(width),
                  static_cast<std::int32_t>(height)};
   if (v.kernel == "matadd_elements") {
     const std::int64_t bx = p.get("block_x");
     const std::int64_t by = p.get("block_y");
-    launch.groups = {groups_for(width, bx), groups_for(height, by), 1};
+    launch.groups = {groups_for(width, bx * per_thread), groups_for(height, by), 1};
     launch.group_size = {static_cast<std::size_t>(bx), static_cast<std::size_t>(by), 1};
   } else {
     const std::int64_t wg = p.get("wg");

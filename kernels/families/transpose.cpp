@@ -58,12 +58,16 @@ Workload build_transpose(const Variant& v, const Params& p, std::uint64_t seed) 
   const std::int64_t height = p.get("height");
   const std::int64_t tile = p.get("tile");
   const std::int64_t pad = p.has("pad") ? p.get("pad") : 0;
-  const std::int64_t rows = p.has("rows") ? p.get("rows") : tile;
+  // copy and coalesced: a thread moves `strips` strips down its column of the
+  // tile, so the block has tile/strips rows of threads.
+  const std::int64_t strips = p.has("strips") ? p.get("strips") : 1;
   const ElementType type = p.type();
   const std::size_t size = element_size(type);
-  if (rows > tile || tile % rows != 0)
-    reject(v, "rows=" + std::to_string(rows) + " must divide tile=" + std::to_string(tile) +
-                  " (each thread moves tile/rows elements)");
+  if (strips > tile)
+    reject(v, "strips=" + std::to_string(strips) + " exceeds tile=" + std::to_string(tile) +
+                  ": a thread moves one strip per tile row it covers, and the tile has only " +
+                  std::to_string(tile) + " rows");
+  const std::int64_t rows = tile / strips;
 
   const std::uint64_t elements = static_cast<std::uint64_t>(width * height);
   Workload w;
@@ -73,15 +77,17 @@ Workload build_transpose(const Variant& v, const Params& p, std::uint64_t seed) 
   w.working_set_bytes = w.ideal_bytes;
 
   LaunchCmd launch;
-  launch.program = {"transpose", type, {{"TILE", tile}, {"PAD", pad}}};
+  launch.program = {"transpose", type, {{"TILE", tile}, {"ROWS", rows}, {"PAD", pad}}};
   launch.kernel = v.kernel;
   launch.args = {BufferArg{0}, BufferArg{1}, static_cast<std::int32_t>(width),
                  static_cast<std::int32_t>(height)};
   const bool row_major_grid = v.kernel == "transpose_copy" || v.kernel == "transpose_coalesced";
   if (row_major_grid) {
-    // Dimension 0 walks the columns of A: a warp reads along a row.
+    // Dimension 0 walks the columns of A: a warp reads along a row, each
+    // thread a 16-byte strip of it.
+    const std::int64_t strip = static_cast<std::int64_t>(16 / size);
     launch.groups = {groups_for(width, tile), groups_for(height, tile), 1};
-    launch.group_size = {static_cast<std::size_t>(tile), static_cast<std::size_t>(rows), 1};
+    launch.group_size = {static_cast<std::size_t>(tile / strip), static_cast<std::size_t>(rows), 1};
   } else {
     // The lessons' mapping: dimension 0 walks the ROWS of A.
     launch.groups = {groups_for(height, tile), groups_for(width, tile), 1};

@@ -436,17 +436,17 @@ class GuiTest : public QObject {
     QVERIFY(!w.params().set_value("tile", "12"));
     QVERIFY(!w.params().set_value("type", "half"));
     QVERIFY(!w.params().set_value("width", "0"));
-    // A relation the ranges cannot express (rows must divide tile) is refused
+    // A relation the ranges cannot express (strips must not exceed tile) is refused
     // by the engine with a message naming the parameters.
     QVERIFY(w.params().set_value("width", "256"));
     QVERIFY(w.params().set_value("tile", "8"));
-    QVERIFY(w.params().set_value("rows", "16"));
+    QVERIFY(w.params().set_value("strips", "16"));
     w.run_now();
-    QTRY_VERIFY_WITH_TIMEOUT(latest(w, "transpose.coalesced")["parameters"]["rows"] == 16,
+    QTRY_VERIFY_WITH_TIMEOUT(latest(w, "transpose.coalesced")["parameters"]["strips"] == 16,
                              kRunTimeoutMs);
     QCOMPARE(latest(w, "transpose.coalesced")["status"].get<std::string>(), std::string("invalid"));
     QVERIFY(w.status().badge_text().contains("invalid"));
-    QVERIFY(w.status().detail_text().contains("rows"));
+    QVERIFY(w.status().detail_text().contains("strips"));
   }
 };
 
