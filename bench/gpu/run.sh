@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Usage: bench/gpu/run.sh STAGE   (STAGE: tables | tune | ncu | sanitize | counters | traces)
+# Usage: [IDS="id ..."] bench/gpu/run.sh STAGE
+#   (STAGE: tables | tune | ncu | sanitize | counters | traces | bundle)
 # Expects threadmap-cli and engine_tests built with CUDA in $BIN (default
 # .device/bin); writes logs to $OUT. NVIDIA's OpenCL driver is registered with
 # the ICD loader first.
@@ -12,7 +13,9 @@ cli=$BIN/threadmap-cli
 [ -d .device/lib ] && export LD_LIBRARY_PATH=$PWD/.device/lib:${LD_LIBRARY_PATH:-}
 mkdir -p /etc/OpenCL/vendors
 [ -f /etc/OpenCL/vendors/nvidia.icd ] || echo libnvidia-opencl.so.1 > /etc/OpenCL/vendors/nvidia.icd
-ids=$($cli list --format json | python3 -c 'import json,sys; print(" ".join(v["id"] for v in json.load(sys.stdin)))')
+# IDS (optional): the variants the ncu, sanitize, counters and bundle stages cover.
+ids=${IDS:-$($cli list --format json | python3 -c 'import json,sys; print(" ".join(v["id"] for v in json.load(sys.stdin)))')}
+wanted() { case " $ids " in *" $1 "*) return 0;; *) return 1;; esac; }
 
 case "${1:-tables}" in
 tables)
@@ -77,6 +80,7 @@ counters)
   labels=""
   while read -r label id sets; do
     case "$label" in ''|'#'*) continue;; esac
+    wanted "$id" || continue
     labels="$labels $label"
     kernel=$($cli list --format json | python3 -c "import json,sys; print([v['kernel'] for v in json.load(sys.stdin) if v['id']=='$id'][0])")
     $cli counters "$id" --device cuda:0 $sets --format json > "$OUT/c/$label.json" 2> "$OUT/c/$label.err"
@@ -97,18 +101,23 @@ traces)
   bash "$0" counters
   mkdir -p "$OUT/c"
   THREADMAP_BENCH_DEVICE=cuda:0 $BIN/trace_bench 2>&1 | tee "$OUT/trace_bench.txt" | tail -5
-  mkdir -p "$OUT/rec"
-  while read -r id rest; do
-    case "$id" in ''|'#'*) continue;; esac
-    $cli record "$id" --device cuda:0 $rest -o "$OUT/rec/$id.threadmap" > "$OUT/rec/$id.txt" 2>&1
-    echo "$id rc=$? $(stat -c %s "$OUT/rec/$id.threadmap" 2>/dev/null) bytes $(grep -E 'recorded in|release' "$OUT/rec/$id.txt" | tr '\n' ' ')"
-  done < bench/gpu/bundle.txt | tee "$OUT/bundle.txt"
+  bash "$0" bundle
   for id in transpose.shared smem.setRowReadCol reduce.warp_shuffle; do
     compute-sanitizer --tool memcheck --error-exitcode 9 $cli record "$id" --device cuda:0 --reps 1 \
       $(python3 bench/gpu/sizes.py "$id" small) -o /tmp/s.threadmap > "$OUT/c/memcheck_$id.txt" 2>&1
     echo "memcheck traced $id rc=$? $(grep 'ERROR SUMMARY' "$OUT/c/memcheck_$id.txt")"
   done | tee -a "$OUT/bundle.txt"
-  tar -C "$OUT" -czf "$OUT/recordings.tgz" rec && rm -rf "$OUT/rec"
   tar -C "$OUT" -czf "$OUT/traces_logs.tgz" c && rm -rf "$OUT/c"
+  ;;
+bundle)
+  # The bundled recordings (bench/gpu/bundle.txt), of the variants in IDS.
+  mkdir -p "$OUT/rec"
+  while read -r id rest; do
+    case "$id" in ''|'#'*) continue;; esac
+    wanted "$id" || continue
+    $cli record "$id" --device cuda:0 $rest -o "$OUT/rec/$id.threadmap" > "$OUT/rec/$id.txt" 2>&1
+    echo "$id rc=$? $(stat -c %s "$OUT/rec/$id.threadmap" 2>/dev/null) bytes $(grep -E 'recorded in|release' "$OUT/rec/$id.txt" | tr '\n' ' ')"
+  done < bench/gpu/bundle.txt | tee "$OUT/bundle.txt"
+  tar -C "$OUT" -czf "$OUT/recordings.tgz" rec && rm -rf "$OUT/rec"
   ;;
 esac
