@@ -226,5 +226,23 @@ TEST_F(SessionTest, SaveReplacesAtomicallyAndLoads) {
   fs::remove_all(dir);
 }
 
+// The source pane highlights a recording's lines in the source built into the
+// program: a kernel edit that moves lines must come with new recordings.
+TEST(Session, BundledRecordingsPointAtTheCurrentSource) {
+  std::size_t files = 0;
+  for (const auto& entry : fs::recursive_directory_iterator(THREADMAP_RECORDINGS_DIR)) {
+    if (entry.path().extension() != ".threadmap") continue;
+    ++files;
+    const Session s = load_session(entry.path());
+    ASSERT_TRUE(s.trace) << entry.path();
+    ASSERT_FALSE(s.trace->sites.empty()) << entry.path();
+    for (const AccessSite& site : s.trace->sites)
+      EXPECT_EQ(source_line(s.trace->source_file, site.line), site.text)
+          << entry.path().filename() << ": " << s.trace->source_file << " line " << site.line
+          << " was recorded as \"" << site.text << "\"";
+  }
+  EXPECT_GE(files, 22u);
+}
+
 }  // namespace
 }  // namespace threadmap

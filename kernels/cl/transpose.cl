@@ -32,7 +32,7 @@
 // A strip starts 16-byte aligned when the row length is a multiple of its
 // length; otherwise (and past a matrix's right edge) it moves element by
 // element. Each thread keeps all its strips in registers before the first
-// store, so TILE/ROWS loads of 16 bytes are in flight per thread.
+// store: TILE/ROWS (the catalog's `strips`) 16-byte loads in flight.
 #ifdef THREADMAP_DOUBLE
 #define STRIP 2
 #else

@@ -6,7 +6,7 @@
 //
 // A is `height` rows by `width` columns, row-major; trA is width x height.
 // The lessons call them rowsA and columnsA. Template parameters: ELEM (int,
-// float or double), TILE, PAD -- the values transpose.cl gets as -D options.
+// float or double), TILE, ROWS, PAD: what transpose.cl gets as -D options.
 //
 // The lessons' mapping (naive, shared, shared_dynamic): x of the grid runs
 // DOWN the rows of A, so neighbouring threads of a warp read addresses
@@ -39,7 +39,7 @@
 // A strip starts 16-byte aligned when the row length is a multiple of its
 // length; otherwise (and past a matrix's right edge) it moves element by
 // element. Each thread keeps all its strips in registers before the first
-// store, so TILE/R loads of 16 bytes are in flight per thread.
+// store: TILE/ROWS (the catalog's `strips`) 16-byte loads in flight.
 template <typename ELEM>
 struct alignas(16) Strip {
   static constexpr int kLength = 16 / sizeof(ELEM);
