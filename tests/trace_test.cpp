@@ -78,7 +78,8 @@ std::vector<Case> cases() {
       // warp request covers four 128-byte row segments, 16 sectors (its ideal).
       {"CoalescedT32", "transpose.coalesced", with(m256, {{"tile", "32"}, {"strips", "4"}, {"pad", "1"}}),
        {{G, LD, 16}, {S, ST, 1}, {S, LD, 1}, {G, ST, 16}}, 163840},
-      // T = 64: 16 lanes per tile row, 4 words apart: 2-way conflicts whatever the pad.
+      // T = 64: 16 lanes per tile row, 4 words apart: lanes 8 apart share a bank,
+      // 2-way conflicts both ways with pad 1, the default.
       {"CoalescedT64", "transpose.coalesced", with(m256, {{"tile", "64"}, {"strips", "4"}, {"pad", "1"}}),
        {{G, LD, 16}, {S, ST, 2}, {S, LD, 2}, {G, ST, 16}}, 163840},
       {"Copy", "transpose.copy", with(m256, {{"tile", "32"}, {"strips", "4"}}), {{G, LD, 16}, {G, ST, 16}}, 32768},

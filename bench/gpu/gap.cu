@@ -220,6 +220,80 @@ __global__ void tr_vec4_dyn(const float4* __restrict__ in, float4* __restrict__ 
     out[(blockIdx.x * TILE + r) * h4 + blockIdx.y * (TILE / 4) + tx] = o;
   }
 }
+// Round 3. The float4 strip transpose's tile copied back WITHOUT the
+// transpose (same shared round trip and barrier): isolates what the swap costs.
+template <int ROWS>
+__global__ void tr_vec4_smem_copy(const float4* __restrict__ in, float4* __restrict__ out,
+                                  int width, int height) {
+  constexpr int TILE = 64;
+  __shared__ float tile[TILE][TILE + 1];
+  const int tx = threadIdx.x, ty = threadIdx.y;
+  const int w4 = width / 4;
+  float4 v[TILE / ROWS];
+#pragma unroll
+  for (int k = 0; k < TILE / ROWS; k++)
+    v[k] = in[(blockIdx.y * TILE + ty + k * ROWS) * w4 + blockIdx.x * (TILE / 4) + tx];
+#pragma unroll
+  for (int k = 0; k < TILE / ROWS; k++) {
+    float* row = tile[ty + k * ROWS];
+    row[4 * tx + 0] = v[k].x;
+    row[4 * tx + 1] = v[k].y;
+    row[4 * tx + 2] = v[k].z;
+    row[4 * tx + 3] = v[k].w;
+  }
+  __syncthreads();
+#pragma unroll
+  for (int k = 0; k < TILE / ROWS; k++) {
+    const float* row = tile[ty + k * ROWS];
+    out[(blockIdx.y * TILE + ty + k * ROWS) * w4 + blockIdx.x * (TILE / 4) + tx] =
+        make_float4(row[4 * tx + 0], row[4 * tx + 1], row[4 * tx + 2], row[4 * tx + 3]);
+  }
+}
+__device__ inline float component(const float4& v, int c) {
+  return c == 0 ? v.x : c == 1 ? v.y : c == 2 ? v.z : v.w;
+}
+__device__ inline void set_component(float4& v, int c, float x) {
+  if (c == 0) v.x = x;
+  else if (c == 1) v.y = x;
+  else if (c == 2) v.z = x;
+  else v.w = x;
+}
+// The strip transpose without bank conflicts: rows of 66 words, and each lane
+// starts its strip at a different element (stores: by tx/8, loads: by tx/4),
+// so the 32 lanes of every shared access land in 32 banks.
+template <int ROWS>
+__global__ void tr_vec4_rotated(const float4* __restrict__ in, float4* __restrict__ out,
+                                int width, int height) {
+  constexpr int TILE = 64;
+  __shared__ float tile[TILE][TILE + 2];
+  const int tx = threadIdx.x, ty = threadIdx.y;
+  const int w4 = width / 4, h4 = height / 4;
+  float4 v[TILE / ROWS];
+#pragma unroll
+  for (int k = 0; k < TILE / ROWS; k++)
+    v[k] = in[(blockIdx.y * TILE + ty + k * ROWS) * w4 + blockIdx.x * (TILE / 4) + tx];
+#pragma unroll
+  for (int k = 0; k < TILE / ROWS; k++) {
+    float* row = tile[ty + k * ROWS];
+#pragma unroll
+    for (int i = 0; i < 4; i++) {
+      const int c = (i + (tx >> 3)) & 3;
+      row[4 * tx + c] = component(v[k], c);
+    }
+  }
+  __syncthreads();
+#pragma unroll
+  for (int k = 0; k < TILE / ROWS; k++) {
+    const int r = ty + k * ROWS;
+    float4 o;
+#pragma unroll
+    for (int i = 0; i < 4; i++) {
+      const int c = (i + (tx >> 2)) & 3;
+      set_component(o, c, tile[4 * tx + c][r]);
+    }
+    out[(blockIdx.x * TILE + r) * h4 + blockIdx.y * (TILE / 4) + tx] = o;
+  }
+}
 // A plain float4 copy (the best a kernel does with 16-byte accesses).
 __global__ void copy_vec4(const float4* __restrict__ in, float4* __restrict__ out, size_t n4) {
   for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < n4;
@@ -449,6 +523,36 @@ int main() {
           [=] { add_elements<<<dim3(N / 128, N / 2), dim3(128, 2)>>>(a, b, r, N, N); });
   run_add("  2/thread 128x2 again",
           [=] { add_strided<2><<<dim3(N / 256, N / 2), dim3(128, 2)>>>(a, b, r, N, N); });
+
+  // Round 3: what the swap costs, and the strip transpose without conflicts.
+  carve(reinterpret_cast<const void*>(&tr_vec4_smem_copy<16>));
+  carve(reinterpret_cast<const void*>(&tr_vec4_rotated<16>));
+  carve(reinterpret_cast<const void*>(&tr_vec4_rotated<8>));
+  {
+    poison();
+    tr_vec4_smem_copy<16><<<dim3(N / 64, N / 64), dim3(16, 16)>>>(
+        reinterpret_cast<const float4*>(fa), reinterpret_cast<float4*>(fr), N, N);
+    CHECK(cudaDeviceSynchronize());
+    fetch();
+    const bool ok = std::equal(hr.begin(), hr.end(), ha.begin());
+    report("  max carveout: float4 16x16 tile copy, no swap", 2, time_it([=] {
+             tr_vec4_smem_copy<16><<<dim3(N / 64, N / 64), dim3(16, 16)>>>(
+                 reinterpret_cast<const float4*>(fa), reinterpret_cast<float4*>(fr), N, N);
+           }),
+           ok);
+  }
+  run_tr("  max carveout: float4 16x16 again", [=] {
+    tr_vec4<16><<<dim3(N / 64, N / 64), dim3(16, 16)>>>(reinterpret_cast<const float4*>(fa),
+                                                         reinterpret_cast<float4*>(fr), N, N);
+  });
+  run_tr("  max carveout: float4 16x16 conflict-free", [=] {
+    tr_vec4_rotated<16><<<dim3(N / 64, N / 64), dim3(16, 16)>>>(
+        reinterpret_cast<const float4*>(fa), reinterpret_cast<float4*>(fr), N, N);
+  });
+  run_tr("  max carveout: float4 16x8 conflict-free", [=] {
+    tr_vec4_rotated<8><<<dim3(N / 64, N / 64), dim3(16, 8)>>>(
+        reinterpret_cast<const float4*>(fa), reinterpret_cast<float4*>(fr), N, N);
+  });
 
   // The device copy again, last, to see the drift over the run.
   const double first = copy_gbs;

@@ -160,7 +160,7 @@ __kernel void transpose_shared_dynamic(__global const ELEM* a, __global ELEM* tr
 //   write out[(y+k)*height + x ..+S]  x = group1*T + S*tx -> one row segment per warp
 //   local tile[ty+k][S*tx + c] on the read, tile[S*tx + c][ty+k] on the write:
 //   neighbouring lanes are S words apart, so 16 lanes of a warp share 8 banks
-//   per tile row (a 2-way conflict for 4-byte elements whatever the padding).
+//   per tile row (2-way for 4-byte elements at pad 1, worse at pad 0 or 2).
 __kernel void transpose_coalesced(__global const ELEM* in, __global ELEM* out,
                                   int width, int height TM_TRACE_PARAM) {
   TM_BEGIN();

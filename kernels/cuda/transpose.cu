@@ -174,7 +174,7 @@ __global__ void transpose_shared_dynamic(const ELEM* a, ELEM* trA, int columnsA,
 //   write out[(y+k)*height + x ..+V]  x = blockIdx.y*T + V*tx -> one row segment per warp
 //   shared tile[ty+k][V*tx + c] on the read, tile[V*tx + c][ty+k] on the write:
 //   neighbouring lanes are V words apart, so 16 lanes of a warp share 8 banks
-//   per tile row (a 2-way conflict for 4-byte elements whatever the padding).
+//   per tile row (2-way for 4-byte elements at pad 1, worse at pad 0 or 2).
 // Shared memory, not the device's bandwidth, would bound its blocks per SM
 // under the default L1/shared split; its kernel table entry asks for the
 // largest shared carveout.
