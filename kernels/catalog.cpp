@@ -152,7 +152,7 @@ std::vector<Variant> make_catalog() {
       "transpose.coalesced", "Coalesced transpose",
       "The corrected mapping: thread x walks contiguous addresses on the read and on the write; "
       "the swap happens in the padded tile. Each thread moves 16-byte strips (4 ints or "
-      "floats, 2 doubles), T/R of them, all loaded before the first store.",
+      "floats, 2 doubles), S of them, all loaded before the first store.",
       kCudaShared, "transpose_coalesced",
       {width(), height(), wide_tile(), strips(), pad(1), type()}, false));
 
