@@ -10,10 +10,12 @@
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QLabel>
+#include <QLineEdit>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QScrollArea>
 #include <QSettings>
 #include <QSpinBox>
@@ -59,6 +61,27 @@ std::map<std::string, std::int64_t> size_overrides(std::int64_t size) {
   return {{"width", size}, {"height", size}, {"n", size * size}};
 }
 
+// The traced-blocks field: empty for the default blocks (null), "all", or
+// block ids separated by commas or spaces.
+std::optional<nlohmann::json> traced_blocks_from(const QString& text, QString& error) {
+  const QString t = text.trimmed();
+  if (t.isEmpty()) return nlohmann::json();
+  if (t.compare("all", Qt::CaseInsensitive) == 0) return nlohmann::json("all");
+  nlohmann::json ids = nlohmann::json::array();
+  for (const QString& part : t.split(QRegularExpression("[,\\s]+"), Qt::SkipEmptyParts)) {
+    bool ok = false;
+    const uint id = part.toUInt(&ok);
+    if (!ok) {
+      error = QObject::tr("traced blocks: \"%1\" is not a block id; give \"all\", or ids "
+                          "such as 0, 1, 64, or leave the field empty for the default blocks")
+                  .arg(part);
+      return std::nullopt;
+    }
+    ids.push_back(id);
+  }
+  return ids;
+}
+
 }  // namespace
 
 MainWindow::MainWindow(const WindowOptions& options, QWidget* parent)
@@ -94,6 +117,13 @@ MainWindow::MainWindow(const WindowOptions& options, QWidget* parent)
   reps_->setValue(options.reps);
   reps_->setToolTip(tr("timed repetitions: the median, min and max are shown"));
   run_form->addRow(tr("&Repetitions"), reps_);
+  traced_blocks_ = new QLineEdit(run_box);
+  traced_blocks_->setObjectName("tracedBlocks");
+  traced_blocks_->setPlaceholderText(tr("default"));
+  traced_blocks_->setToolTip(
+      tr("blocks Record trace (Ctrl+R) follows: empty for the first two blocks of the first two "
+         "grid rows, \"all\", or linear block ids such as 0, 1, 64 (id = x + grid width * y)"));
+  run_form->addRow(tr("&Traced blocks"), traced_blocks_);
   left_layout->addWidget(run_box);
 
   auto* params_box = new QGroupBox(tr("Parameters (Ctrl+P)"), left);
@@ -375,7 +405,13 @@ void MainWindow::record_now() {
     report(tr("no temporary folder for recordings: %1").arg(recordings_dir_.errorString()), true);
     return;
   }
-  runs_.record(request_for(*variant_), recordings_dir_.path());
+  QString error;
+  const std::optional<nlohmann::json> blocks = traced_blocks_from(traced_blocks_->text(), error);
+  if (!blocks) {
+    report(error, true);
+    return;
+  }
+  runs_.record(request_for(*variant_), recordings_dir_.path(), *blocks);
 }
 
 void MainWindow::sweep_now() {

@@ -15,6 +15,7 @@
 #include "viz/analysis/document.h"
 
 class QComboBox;
+class QLineEdit;
 class QSpinBox;
 class QTabWidget;
 
@@ -111,6 +112,7 @@ class MainWindow : public QMainWindow {
   QComboBox* devices_;
   QComboBox* sweep_parameter_;
   QSpinBox* reps_;
+  QLineEdit* traced_blocks_;
   ParamPanel* params_;
   StatusPanel* status_panel_;
   QTabWidget* chart_tabs_;

@@ -97,18 +97,21 @@ void RunController::cancel_sweep() {
   emit worker_state(tr("cancelling the sweep after the current point …"), false);
 }
 
-void RunController::record(const RunRequest& request, const QString& folder) {
+void RunController::record(const RunRequest& request, const QString& folder,
+                           const nlohmann::json& blocks) {
   if (record_id_ != 0) {
     emit worker_state(tr("a recording is already in progress"), true);
     return;
   }
-  record_id_ = worker_.send({{"op", "record"},
-                             {"kernel", request.kernel},
-                             {"device", request.device},
-                             {"params", params_json(request.params)},
-                             {"reps", request.reps},
-                             {"warmup", request.warmup},
-                             {"folder", folder.toStdString()}});
+  nlohmann::json op = {{"op", "record"},
+                       {"kernel", request.kernel},
+                       {"device", request.device},
+                       {"params", params_json(request.params)},
+                       {"reps", request.reps},
+                       {"warmup", request.warmup},
+                       {"folder", folder.toStdString()}};
+  if (!blocks.is_null()) op["blocks"] = blocks;
+  record_id_ = worker_.send(op);
   emit worker_state(tr("recording the trace of %1 …").arg(QString::fromStdString(request.kernel)), false);
 }
 

@@ -34,8 +34,10 @@ class RunController : public QObject {
              const std::map<std::string, std::vector<std::int64_t>>& values_by_kernel);
   void cancel_sweep();
   // Asks the worker to run the kernel timed and record its trace into a
-  // session file in `folder`; recorded() names the file.
-  void record(const RunRequest& request, const QString& folder);
+  // session file in `folder`; recorded() names the file. `blocks`: null for
+  // the default blocks, "all", or an array of linear block ids.
+  void record(const RunRequest& request, const QString& folder,
+              const nlohmann::json& blocks = nlohmann::json());
   bool recording() const { return record_id_ != 0; }
   bool sweeping() const { return !sweep_ids_.empty(); }
   bool running() const { return run_id_ != 0; }

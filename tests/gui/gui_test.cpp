@@ -8,6 +8,7 @@
 #include <QDir>
 #include <QFile>
 #include <QImage>
+#include <QLineEdit>
 #include <QMimeData>
 #include <QSettings>
 #include <QSignalSpy>
@@ -333,6 +334,42 @@ class GuiTest : public QObject {
     const threadmap::Session saved = threadmap::load_session(path.toStdString());
     QVERIFY(saved.trace);
     QCOMPARE(saved.trace->accesses.size(), doc->trace().accesses.size());
+  }
+
+  void recordTraceFollowsTheTracedBlocks() {
+    MainWindow w(small_runs());
+    QTRY_VERIFY_WITH_TIMEOUT(w.device_picker().currentData().toString().startsWith("opencl"),
+                             kRunTimeoutMs);
+    QVERIFY(w.kernel_tree().select("transpose.shared"));
+    QVERIFY(w.params().set_value("tile", "8"));
+    QTRY_VERIFY_WITH_TIMEOUT(latest(w, "transpose.shared")["parameters"]["tile"] == 8 && !w.runs().running(),
+                             kRunTimeoutMs);
+    auto* blocks = w.findChild<QLineEdit*>("tracedBlocks");
+    QVERIFY(blocks);
+    // Not a block id: refused with a message before anything is sent.
+    QSignalSpy changed(&w, &MainWindow::traceDocumentChanged);
+    blocks->setText("0, five");
+    w.record_now();
+    QVERIFY(!w.runs().recording());
+    QVERIFY2(w.status().worker_text().contains("\"five\" is not a block id"),
+             qPrintable(w.status().worker_text()));
+    // Block ids: exactly those blocks are traced.
+    blocks->setText("5 0");
+    w.record_now();
+    QTRY_COMPARE_WITH_TIMEOUT(changed.count(), 1, kRunTimeoutMs);
+    const auto doc = w.trace_document();
+    QVERIFY(doc);
+    QCOMPARE(doc->trace().traced_blocks, (std::vector<std::uint32_t>{0, 5}));
+    std::set<std::uint32_t> seen;
+    for (const auto& a : doc->trace().accesses) seen.insert(a.block);
+    QCOMPARE(seen, (std::set<std::uint32_t>{0, 5}));
+    // A block the grid does not have: the engine's message reaches the window.
+    blocks->setText("99999");
+    w.record_now();
+    QTRY_VERIFY_WITH_TIMEOUT(!w.runs().recording(), kRunTimeoutMs);
+    QVERIFY2(w.status().worker_text().contains("99999") || w.status().detail_text().contains("99999"),
+             qPrintable(w.status().worker_text() + " | " + w.status().detail_text()));
+    QCOMPARE(changed.count(), 1);
   }
 
   void sweepDrawsOneLinePerVariantAndCancels() {
