@@ -99,29 +99,12 @@ __global__ void tr_coalesced(const float* in, float* out, int width, int height)
   for (int k = 0; k < TILE; k += rows)
     if (x < height && y + k < width) out[(y + k) * height + x] = tile[tx][ty + k];
 }
-// The same, rows fixed at compile time and __restrict__: the loops unroll fully.
+// The tile (bx, by) transposed by a TILE x ROWS block, rows fixed at compile
+// time so both loops unroll; the block orders below differ only in (bx, by).
 template <int TILE, int ROWS, int PAD>
-__global__ void tr_unrolled(const float* __restrict__ in, float* __restrict__ out, int width,
-                            int height) {
+__device__ void transpose_tile(const float* __restrict__ in, float* __restrict__ out, int width,
+                               int height, int bx, int by) {
   __shared__ float tile[TILE][TILE + PAD];
-  const int tx = threadIdx.x, ty = threadIdx.y;
-  int x = blockIdx.x * TILE + tx, y = blockIdx.y * TILE + ty;
-#pragma unroll
-  for (int k = 0; k < TILE; k += ROWS)
-    if (x < width && y + k < height) tile[ty + k][tx] = in[(y + k) * width + x];
-  __syncthreads();
-  x = blockIdx.y * TILE + tx;
-  y = blockIdx.x * TILE + ty;
-#pragma unroll
-  for (int k = 0; k < TILE; k += ROWS)
-    if (x < height && y + k < width) out[(y + k) * height + x] = tile[tx][ty + k];
-}
-// Diagonal block order (the transpose blog's answer to partition camping).
-template <int TILE, int ROWS, int PAD>
-__global__ void tr_diagonal(const float* __restrict__ in, float* __restrict__ out, int width,
-                            int height) {
-  __shared__ float tile[TILE][TILE + PAD];
-  const int bx = (blockIdx.x + blockIdx.y) % gridDim.x, by = blockIdx.x;  // square grids
   const int tx = threadIdx.x, ty = threadIdx.y;
   int x = bx * TILE + tx, y = by * TILE + ty;
 #pragma unroll
@@ -134,6 +117,36 @@ __global__ void tr_diagonal(const float* __restrict__ in, float* __restrict__ ou
   for (int k = 0; k < TILE; k += ROWS)
     if (x < height && y + k < width) out[(y + k) * height + x] = tile[tx][ty + k];
 }
+// The same, rows fixed at compile time and __restrict__: the loops unroll fully.
+template <int TILE, int ROWS, int PAD>
+__global__ void tr_unrolled(const float* __restrict__ in, float* __restrict__ out, int width,
+                            int height) {
+  transpose_tile<TILE, ROWS, PAD>(in, out, width, height, blockIdx.x, blockIdx.y);
+}
+// Diagonal block order (the transpose blog's answer to partition camping).
+template <int TILE, int ROWS, int PAD>
+__global__ void tr_diagonal(const float* __restrict__ in, float* __restrict__ out, int width,
+                            int height) {
+  const int bx = (blockIdx.x + blockIdx.y) % gridDim.x, by = blockIdx.x;  // square grids
+  transpose_tile<TILE, ROWS, PAD>(in, out, width, height, bx, by);
+}
+// The float4 strip kernels' common steps: this thread's TILE/ROWS strips of
+// the block's tile, all loaded before any is used; one strip written into a
+// shared-memory row as four words.
+template <int TILE, int ROWS>
+__device__ void load_strips(float4 (&v)[TILE / ROWS], const float4* __restrict__ in, int w4) {
+#pragma unroll
+  for (int k = 0; k < TILE / ROWS; k++)
+    v[k] = in[(blockIdx.y * TILE + threadIdx.y + k * ROWS) * w4 + blockIdx.x * (TILE / 4) +
+              threadIdx.x];
+}
+__device__ inline void store_strip(float* words, float4 v) {
+  words[0] = v.x;
+  words[1] = v.y;
+  words[2] = v.z;
+  words[3] = v.w;
+}
+
 // 16-byte global accesses: a 64 x 64 tile, 16 x ROWS threads, each moving
 // float4s (width and height multiples of 64). Shared: row stride 65 words.
 template <int ROWS>
@@ -144,17 +157,9 @@ __global__ void tr_vec4(const float4* __restrict__ in, float4* __restrict__ out,
   const int tx = threadIdx.x, ty = threadIdx.y;  // tx 0..15: a float4 column of the tile
   const int w4 = width / 4, h4 = height / 4;
   float4 v[TILE / ROWS];
+  load_strips<TILE, ROWS>(v, in, w4);
 #pragma unroll
-  for (int k = 0; k < TILE / ROWS; k++)
-    v[k] = in[(blockIdx.y * TILE + ty + k * ROWS) * w4 + blockIdx.x * (TILE / 4) + tx];
-#pragma unroll
-  for (int k = 0; k < TILE / ROWS; k++) {
-    float* row = tile[ty + k * ROWS];
-    row[4 * tx + 0] = v[k].x;
-    row[4 * tx + 1] = v[k].y;
-    row[4 * tx + 2] = v[k].z;
-    row[4 * tx + 3] = v[k].w;
-  }
+  for (int k = 0; k < TILE / ROWS; k++) store_strip(tile[ty + k * ROWS] + 4 * tx, v[k]);
   __syncthreads();
 #pragma unroll
   for (int k = 0; k < TILE / ROWS; k++) {
@@ -172,21 +177,10 @@ __global__ void tr_vec4(const float4* __restrict__ in, float4* __restrict__ out,
 template <int TILE, int ROWS, int PAD, int G>
 __global__ void tr_grouped(const float* __restrict__ in, float* __restrict__ out, int width,
                            int height) {
-  __shared__ float tile[TILE][TILE + PAD];
   const int lin = blockIdx.y * gridDim.x + blockIdx.x;
   const int per_group = G * gridDim.x;
   const int by = (lin / per_group) * G + lin % G, bx = (lin % per_group) / G;
-  const int tx = threadIdx.x, ty = threadIdx.y;
-  int x = bx * TILE + tx, y = by * TILE + ty;
-#pragma unroll
-  for (int k = 0; k < TILE; k += ROWS)
-    if (x < width && y + k < height) tile[ty + k][tx] = in[(y + k) * width + x];
-  __syncthreads();
-  x = by * TILE + tx;
-  y = bx * TILE + ty;
-#pragma unroll
-  for (int k = 0; k < TILE; k += ROWS)
-    if (x < height && y + k < width) out[(y + k) * height + x] = tile[tx][ty + k];
+  transpose_tile<TILE, ROWS, PAD>(in, out, width, height, bx, by);
 }
 // float4 global accesses on a TILE x TILE tile held in dynamic shared memory
 // (TILE/4 x ROWS threads; TILE = 128 needs the 48 KB opt-in).
@@ -197,17 +191,10 @@ __global__ void tr_vec4_dyn(const float4* __restrict__ in, float4* __restrict__ 
   const int tx = threadIdx.x, ty = threadIdx.y;
   const int w4 = width / 4, h4 = height / 4;
   float4 v[TILE / ROWS];
+  load_strips<TILE, ROWS>(v, in, w4);
 #pragma unroll
   for (int k = 0; k < TILE / ROWS; k++)
-    v[k] = in[(blockIdx.y * TILE + ty + k * ROWS) * w4 + blockIdx.x * (TILE / 4) + tx];
-#pragma unroll
-  for (int k = 0; k < TILE / ROWS; k++) {
-    float* row = tile_dyn + (ty + k * ROWS) * (TILE + 1);
-    row[4 * tx + 0] = v[k].x;
-    row[4 * tx + 1] = v[k].y;
-    row[4 * tx + 2] = v[k].z;
-    row[4 * tx + 3] = v[k].w;
-  }
+    store_strip(tile_dyn + (ty + k * ROWS) * (TILE + 1) + 4 * tx, v[k]);
   __syncthreads();
 #pragma unroll
   for (int k = 0; k < TILE / ROWS; k++) {
@@ -230,17 +217,9 @@ __global__ void tr_vec4_smem_copy(const float4* __restrict__ in, float4* __restr
   const int tx = threadIdx.x, ty = threadIdx.y;
   const int w4 = width / 4;
   float4 v[TILE / ROWS];
+  load_strips<TILE, ROWS>(v, in, w4);
 #pragma unroll
-  for (int k = 0; k < TILE / ROWS; k++)
-    v[k] = in[(blockIdx.y * TILE + ty + k * ROWS) * w4 + blockIdx.x * (TILE / 4) + tx];
-#pragma unroll
-  for (int k = 0; k < TILE / ROWS; k++) {
-    float* row = tile[ty + k * ROWS];
-    row[4 * tx + 0] = v[k].x;
-    row[4 * tx + 1] = v[k].y;
-    row[4 * tx + 2] = v[k].z;
-    row[4 * tx + 3] = v[k].w;
-  }
+  for (int k = 0; k < TILE / ROWS; k++) store_strip(tile[ty + k * ROWS] + 4 * tx, v[k]);
   __syncthreads();
 #pragma unroll
   for (int k = 0; k < TILE / ROWS; k++) {
@@ -269,9 +248,7 @@ __global__ void tr_vec4_rotated(const float4* __restrict__ in, float4* __restric
   const int tx = threadIdx.x, ty = threadIdx.y;
   const int w4 = width / 4, h4 = height / 4;
   float4 v[TILE / ROWS];
-#pragma unroll
-  for (int k = 0; k < TILE / ROWS; k++)
-    v[k] = in[(blockIdx.y * TILE + ty + k * ROWS) * w4 + blockIdx.x * (TILE / 4) + tx];
+  load_strips<TILE, ROWS>(v, in, w4);
 #pragma unroll
   for (int k = 0; k < TILE / ROWS; k++) {
     float* row = tile[ty + k * ROWS];
@@ -367,23 +344,28 @@ int main() {
 
   auto poison = [&] { CHECK(cudaMemset(r, 0xff, bytes)); };
   auto fetch = [&] { CHECK(cudaMemcpy(hr.data(), r, bytes, cudaMemcpyDeviceToHost)); };
+  // Poisons the output, runs once, checks the result, then times the launch.
+  auto run_checked = [&](const std::string& name, int arrays, const std::function<bool()>& check,
+                         const std::function<void()>& launch) {
+    poison();
+    launch();
+    CHECK(cudaDeviceSynchronize());
+    const bool ok = check();
+    report(name, arrays, time_it(launch), ok);
+  };
+  auto copy_ok = [&] {
+    fetch();
+    return std::equal(hr.begin(), hr.end(), ha.begin());
+  };
 
   // device copy
   report("device copy (cudaMemcpy D2D)", 2,
          time_it([&] { CHECK(cudaMemcpyAsync(r, a, bytes, cudaMemcpyDeviceToDevice)); }), true);
-  {
-    const int blocks = prop.multiProcessorCount * 8;
-    poison();
-    copy_vec4<<<blocks, 256>>>(reinterpret_cast<const float4*>(a), reinterpret_cast<float4*>(r),
-                              count / 4);
-    fetch();
-    const bool ok = std::equal(hr.begin(), hr.end(), ha.begin());
-    report("copy kernel, float4 grid-stride", 2, time_it([&] {
-             copy_vec4<<<blocks, 256>>>(reinterpret_cast<const float4*>(a),
-                                        reinterpret_cast<float4*>(r), count / 4);
-           }),
-           ok);
-  }
+  const int copy_blocks = prop.multiProcessorCount * 8;
+  run_checked("copy kernel, float4 grid-stride", 2, copy_ok, [&] {
+    copy_vec4<<<copy_blocks, 256>>>(reinterpret_cast<const float4*>(a),
+                                    reinterpret_cast<float4*>(r), count / 4);
+  });
 
   // matrix addition
   auto add_ok = [&] {
@@ -393,11 +375,7 @@ int main() {
     return true;
   };
   auto run_add = [&](const std::string& name, const std::function<void()>& launch) {
-    poison();
-    launch();
-    CHECK(cudaDeviceSynchronize());
-    const bool ok = add_ok();
-    report(name, 3, time_it(launch), ok);
+    run_checked(name, 3, add_ok, launch);
   };
   for (auto [bx, by] : {std::pair{128, 2}, {256, 1}, {64, 4}}) {
     const dim3 block(bx, by), grid(N / bx, N / by);
@@ -434,11 +412,7 @@ int main() {
     return true;
   };
   auto run_tr = [&](const std::string& name, const std::function<void()>& launch) {
-    poison();
-    launch();
-    CHECK(cudaDeviceSynchronize());
-    const bool ok = tr_ok();
-    report(name, 2, time_it(launch), ok);
+    run_checked(name, 2, tr_ok, launch);
   };
   run_tr("transpose.coalesced 64/4 pad 1",
          [=] { tr_coalesced<64, 1><<<dim3(N / 64, N / 64), dim3(64, 4)>>>(fa, fr, N, N); });
@@ -528,19 +502,10 @@ int main() {
   carve(reinterpret_cast<const void*>(&tr_vec4_smem_copy<16>));
   carve(reinterpret_cast<const void*>(&tr_vec4_rotated<16>));
   carve(reinterpret_cast<const void*>(&tr_vec4_rotated<8>));
-  {
-    poison();
+  run_checked("  max carveout: float4 16x16 tile copy, no swap", 2, copy_ok, [=] {
     tr_vec4_smem_copy<16><<<dim3(N / 64, N / 64), dim3(16, 16)>>>(
         reinterpret_cast<const float4*>(fa), reinterpret_cast<float4*>(fr), N, N);
-    CHECK(cudaDeviceSynchronize());
-    fetch();
-    const bool ok = std::equal(hr.begin(), hr.end(), ha.begin());
-    report("  max carveout: float4 16x16 tile copy, no swap", 2, time_it([=] {
-             tr_vec4_smem_copy<16><<<dim3(N / 64, N / 64), dim3(16, 16)>>>(
-                 reinterpret_cast<const float4*>(fa), reinterpret_cast<float4*>(fr), N, N);
-           }),
-           ok);
-  }
+  });
   run_tr("  max carveout: float4 16x16 again", [=] {
     tr_vec4<16><<<dim3(N / 64, N / 64), dim3(16, 16)>>>(reinterpret_cast<const float4*>(fa),
                                                          reinterpret_cast<float4*>(fr), N, N);

@@ -60,6 +60,19 @@ json latest(MainWindow& w, const std::string& kernel) {
   return json();
 }
 
+// transpose.shared at tile 8 on the first OpenCL device, its live run done:
+// the run the change starts lands first, so a later one cannot replace the
+// status of a recording made next.
+void select_small_shared_transpose(MainWindow& w) {
+  QTRY_VERIFY_WITH_TIMEOUT(w.device_picker().currentData().toString().startsWith("opencl"),
+                           kRunTimeoutMs);
+  QVERIFY(w.kernel_tree().select("transpose.shared"));
+  QVERIFY(w.params().set_value("tile", "8"));
+  QTRY_VERIFY_WITH_TIMEOUT(
+      latest(w, "transpose.shared")["parameters"]["tile"] == 8 && !w.runs().running(),
+      kRunTimeoutMs);
+}
+
 std::optional<double> bar_of(MainWindow& w, const std::string& kernel) {
   for (const Bar& b : w.family_chart().drawn_bars())
     if (b.kernel == kernel) return b.gbps;
@@ -305,13 +318,8 @@ class GuiTest : public QObject {
 
   void recordTraceOpensTheSession() {
     MainWindow w(small_runs());
-    QTRY_VERIFY_WITH_TIMEOUT(w.device_picker().currentData().toString().startsWith("opencl"),
-                             kRunTimeoutMs);
-    QVERIFY(w.kernel_tree().select("transpose.shared"));
-    QVERIFY(w.params().set_value("tile", "8"));
-    // The live run the change starts lands first; a later one would replace the recording's status.
-    QTRY_VERIFY_WITH_TIMEOUT(latest(w, "transpose.shared")["parameters"]["tile"] == 8 && !w.runs().running(),
-                             kRunTimeoutMs);
+    select_small_shared_transpose(w);
+    if (QTest::currentTestFailed()) return;
     QSignalSpy changed(&w, &MainWindow::traceDocumentChanged);
     w.record_now();
     QTRY_COMPARE_WITH_TIMEOUT(changed.count(), 1, kRunTimeoutMs);
@@ -338,12 +346,8 @@ class GuiTest : public QObject {
 
   void recordTraceFollowsTheTracedBlocks() {
     MainWindow w(small_runs());
-    QTRY_VERIFY_WITH_TIMEOUT(w.device_picker().currentData().toString().startsWith("opencl"),
-                             kRunTimeoutMs);
-    QVERIFY(w.kernel_tree().select("transpose.shared"));
-    QVERIFY(w.params().set_value("tile", "8"));
-    QTRY_VERIFY_WITH_TIMEOUT(latest(w, "transpose.shared")["parameters"]["tile"] == 8 && !w.runs().running(),
-                             kRunTimeoutMs);
+    select_small_shared_transpose(w);
+    if (QTest::currentTestFailed()) return;
     auto* blocks = w.findChild<QLineEdit*>("tracedBlocks");
     QVERIFY(blocks);
     // Not a block id: refused with a message before anything is sent.
