@@ -79,6 +79,12 @@ json to_json(const TimingStats& t) {
   return {{"median", t.median}, {"min", t.min}, {"max", t.max}, {"samples", t.samples}};
 }
 
+json to_json(const CopyResult& c, std::uint64_t bytes) {
+  json j = {{"bytes", bytes}, {"ms", to_json(c.ms)}, {"bandwidth_gbps", c.bandwidth_gbps}};
+  if (!c.error.empty()) j["error"] = c.error;
+  return j;
+}
+
 json to_json(const RunResult& r) {
   json parameters = json::object();
   if (const Variant* v = find_variant(r.kernel_id)) parameters = to_json(*v, r.params);

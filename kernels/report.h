@@ -16,5 +16,7 @@ nlohmann::json to_json(const Variant& v);
 nlohmann::json to_json(const Variant& v, const Params& p);  // {name: value}, choices by name
 nlohmann::json to_json(const RunResult& r);
 nlohmann::json to_json(const TimingStats& t);
+// A device-to-device copy of `bytes` bytes: {bytes, ms, bandwidth_gbps[, error]}.
+nlohmann::json to_json(const CopyResult& c, std::uint64_t bytes);
 
 }  // namespace threadmap

@@ -239,6 +239,9 @@ TEST(Serve, RecordWritesASessionWithTheTrace) {
   EXPECT_EQ(s.params.at("width"), "64");
   EXPECT_EQ(s.device["spec"], "opencl:0:0");
   EXPECT_EQ(s.run["status"], "ok");
+  // The ceiling a chart of the recording draws, measured beside the run.
+  EXPECT_EQ(s.run["device_copy"]["bytes"], s.run["ideal_bytes"].get<std::uint64_t>() / 2);
+  EXPECT_GT(s.run["device_copy"]["bandwidth_gbps"].get<double>(), 0.0);
   EXPECT_EQ(s.run["timing"]["kernel_ms"]["samples"], 2);
   ASSERT_TRUE(s.trace.has_value());
   EXPECT_EQ(s.trace->traced_blocks, (std::vector<std::uint32_t>{0, 1, 8}));

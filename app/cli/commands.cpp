@@ -399,10 +399,8 @@ int bench_command(const RunArgs& args, std::int64_t size) {
           j["percent_of_device_copy"] = 100 * r.bandwidth_gbps / device_copy.bandwidth_gbps;
         rows.push_back(j);
       }
-      json copy = {{"bytes", copy_bytes}, {"ms", to_json(device_copy.ms)},
-                   {"bandwidth_gbps", device_copy.bandwidth_gbps}};
-      if (!device_copy.error.empty()) copy["error"] = device_copy.error;
-      std::cout << json{{"device", to_json(device->info())}, {"device_copy", copy},
+      std::cout << json{{"device", to_json(device->info())},
+                        {"device_copy", to_json(device_copy, copy_bytes)},
                         {"results", rows}, {"peers", peer_rows}}
                        .dump(2)
                 << '\n';

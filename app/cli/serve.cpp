@@ -214,12 +214,6 @@ class Worker {
     return o;
   }
 
-  static json copy_json(const CopyResult& c, std::uint64_t bytes) {
-    json j = {{"bytes", bytes}, {"ms", to_json(c.ms)}, {"bandwidth_gbps", c.bandwidth_gbps}};
-    if (!c.error.empty()) j["error"] = c.error;
-    return j;
-  }
-
   json run(const json& request) {
     const Variant& v = variant_for(request);
     const Params params = make_params(v.params, assignments(request), v.id);
@@ -231,7 +225,7 @@ class Worker {
     // (half the ideal bytes: each byte is read once and written once).
     if (request.value("device_copy", false) && r.status == RunStatus::Ok) {
       const std::uint64_t bytes = r.ideal_bytes / 2;
-      j["device_copy"] = copy_json(measure_device_copy(device, bytes, options), bytes);
+      j["device_copy"] = to_json(measure_device_copy(device, bytes, options), bytes);
     }
     return j;
   }
@@ -241,8 +235,8 @@ class Worker {
     if (!bytes.is_number_unsigned() || bytes.get<std::uint64_t>() == 0)
       throw BadRequest{"invalid", "copy needs \"bytes\": a positive whole number"};
     Device& device = device_for(request);
-    return copy_json(measure_device_copy(device, bytes.get<std::uint64_t>(), options_for(request)),
-                     bytes.get<std::uint64_t>());
+    return to_json(measure_device_copy(device, bytes.get<std::uint64_t>(), options_for(request)),
+                   bytes.get<std::uint64_t>());
   }
 
   // "vary": {"tile": [8, 16, 32], "pad": [0, 1]}: the cartesian product, one
@@ -341,11 +335,12 @@ class Worker {
     Device& device = device_for(request);
     const RunResult run = run_variant(device, v, params, options);
     require_ok(run.status, run.error);
+    const CopyResult copy = measure_device_copy(device, run.ideal_bytes / 2, options);
     const Recording recording = record_trace(device, v, params, trace_options);
     require_ok(recording.status, recording.error);
     const analysis::Analysis a = analysis::analyze(recording.trace, analysis::model_for(recording.trace));
     const std::filesystem::path path = session_path(folder, v);
-    save_session(build_session(v, params, device.info(), run, recording, a), path);
+    save_session(build_session(v, params, device.info(), run, copy, recording, a), path);
     return {{"session", path.string()},
             {"bytes", std::filesystem::file_size(path)},
             {"verified", run.verification.verified && recording.verification.verified},

@@ -17,8 +17,8 @@ std::string utc_now() {
 }
 
 Session build_session(const Variant& variant, const Params& params, const DeviceInfo& device,
-                      const RunResult& run, const Recording& recording,
-                      const analysis::Analysis& analysis) {
+                      const RunResult& run, const CopyResult& copy,
+                      const Recording& recording, const analysis::Analysis& analysis) {
   Session s;
   s.created_by = std::string("threadmap-cli ") + THREADMAP_VERSION;
   s.created_at = utc_now();
@@ -26,6 +26,7 @@ Session build_session(const Variant& variant, const Params& params, const Device
   for (const ParamSpec& p : variant.params) s.params[p.name] = p.format(params.get(p.name));
   s.device = to_json(device);
   s.run = to_json(run);
+  s.run["device_copy"] = to_json(copy, run.ideal_bytes / 2);
   s.trace = recording.trace;
   s.trace_verification = {{"verified", recording.verification.verified},
                           {"checked", recording.verification.checked},

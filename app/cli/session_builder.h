@@ -13,10 +13,12 @@
 namespace threadmap::cli {
 
 // The timed run `run`, the traced run `recording` and its analysis, of
-// `variant` with `params` on the device described by `device`.
+// `variant` with `params` on the device described by `device`. `copy`, a
+// device-to-device copy of half the run's ideal bytes measured beside it, is
+// kept as run.device_copy: the ceiling a chart of the recording draws.
 Session build_session(const Variant& variant, const Params& params, const DeviceInfo& device,
-                      const RunResult& run, const Recording& recording,
-                      const analysis::Analysis& analysis);
+                      const RunResult& run, const CopyResult& copy,
+                      const Recording& recording, const analysis::Analysis& analysis);
 
 // UTC now, ISO 8601 ("2026-11-22T20:41:07Z").
 std::string utc_now();

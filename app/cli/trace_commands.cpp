@@ -133,6 +133,7 @@ int record_command(const std::string& kernel, const RunArgs& args, const std::st
       error(run.error);
       return exit_code_for(run.status);
     }
+    const CopyResult copy = measure_device_copy(*device, run.ideal_bytes / 2, run_options);
     const Recording rec = record_trace(*device, v, params, options);
     if (rec.status != RunStatus::Ok) {
       error(rec.error);
@@ -140,7 +141,7 @@ int record_command(const std::string& kernel, const RunArgs& args, const std::st
     }
     const analysis::Analysis a = analysis::analyze(rec.trace, analysis::model_for(rec.trace));
 
-    const Session s = build_session(v, params, device->info(), run, rec, a);
+    const Session s = build_session(v, params, device->info(), run, copy, rec, a);
     save_session(s, output);
 
     print_summary(rec.trace, a, std::cout);

@@ -327,6 +327,10 @@ class GuiTest : public QObject {
     QVERIFY(doc);
     QCOMPARE(doc->session.kernel_id, std::string("transpose.shared"));
     QCOMPARE(doc->session.params.at("tile"), std::string("8"));
+    // The recording carries its device copy: the chart draws that ceiling.
+    const double copy_gbps = doc->session.run["device_copy"]["bandwidth_gbps"].get<double>();
+    QVERIFY(copy_gbps > 0);
+    QCOMPARE(w.family_chart().drawn_ceiling(), std::optional<double>(copy_gbps));
     QCOMPARE(doc->session.params.at("width"), std::string("256"));
     QVERIFY(doc->session.device["spec"].get<std::string>().starts_with("opencl"));
     QVERIFY(!doc->trace().accesses.empty());
