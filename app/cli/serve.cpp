@@ -333,18 +333,15 @@ class Worker {
     const TraceOptions trace_options = trace_options_for(request, options.seed);
     const std::filesystem::path folder = folder_for(request);
     Device& device = device_for(request);
-    const RunResult run = run_variant(device, v, params, options);
-    require_ok(run.status, run.error);
-    const CopyResult copy = measure_device_copy(device, run.ideal_bytes / 2, options);
-    const Recording recording = record_trace(device, v, params, trace_options);
-    require_ok(recording.status, recording.error);
-    const analysis::Analysis a = analysis::analyze(recording.trace, analysis::model_for(recording.trace));
+    const RecordedSession recorded = record_session(device, v, params, options, trace_options);
+    require_ok(recorded.status, recorded.error);
     const std::filesystem::path path = session_path(folder, v);
-    save_session(build_session(v, params, device.info(), run, copy, recording, a), path);
+    save_session(recorded.session, path);
     return {{"session", path.string()},
             {"bytes", std::filesystem::file_size(path)},
-            {"verified", run.verification.verified && recording.verification.verified},
-            {"record_ms", recording.record_ms}};
+            {"verified", recorded.run.verification.verified &&
+                             recorded.recording.verification.verified},
+            {"record_ms", recorded.recording.record_ms}};
   }
 
   std::ostream& out_;

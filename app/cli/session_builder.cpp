@@ -16,6 +16,8 @@ std::string utc_now() {
   return text;
 }
 
+namespace {
+
 Session build_session(const Variant& variant, const Params& params, const DeviceInfo& device,
                       const RunResult& run, const CopyResult& copy,
                       const Recording& recording, const analysis::Analysis& analysis) {
@@ -35,6 +37,29 @@ Session build_session(const Variant& variant, const Params& params, const Device
   s.record_ms = recording.record_ms;
   s.analysis = analysis::summary_json(recording.trace, analysis);
   return s;
+}
+
+}  // namespace
+
+RecordedSession record_session(Device& device, const Variant& variant, const Params& params,
+                               const RunOptions& run_options, const TraceOptions& trace_options) {
+  RecordedSession r;
+  r.run = run_variant(device, variant, params, run_options);
+  if (r.run.status != RunStatus::Ok) {
+    r.status = r.run.status;
+    r.error = r.run.error;
+    return r;
+  }
+  const CopyResult copy = measure_device_copy(device, r.run.ideal_bytes / 2, run_options);
+  r.recording = record_trace(device, variant, params, trace_options);
+  if (r.recording.status != RunStatus::Ok) {
+    r.status = r.recording.status;
+    r.error = r.recording.error;
+    return r;
+  }
+  r.analysis = analysis::analyze(r.recording.trace, analysis::model_for(r.recording.trace));
+  r.session = build_session(variant, params, device.info(), r.run, copy, r.recording, r.analysis);
+  return r;
 }
 
 }  // namespace threadmap::cli

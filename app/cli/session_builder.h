@@ -12,13 +12,21 @@
 
 namespace threadmap::cli {
 
-// The timed run `run`, the traced run `recording` and its analysis, of
-// `variant` with `params` on the device described by `device`. `copy`, a
-// device-to-device copy of half the run's ideal bytes measured beside it, is
-// kept as run.device_copy: the ceiling a chart of the recording draws.
-Session build_session(const Variant& variant, const Params& params, const DeviceInfo& device,
-                      const RunResult& run, const CopyResult& copy,
-                      const Recording& recording, const analysis::Analysis& analysis);
+// A recording of `variant` with `params` on `device`: the timed run, a
+// device-to-device copy of half its ideal bytes (kept as run.device_copy, the
+// ceiling a chart of the recording draws), the traced run and its analysis,
+// gathered into `session`. When the timed or the traced run fails, `status`
+// and `error` say so and the later steps are not taken.
+struct RecordedSession {
+  RunStatus status = RunStatus::Ok;
+  std::string error;
+  RunResult run;
+  Recording recording;
+  analysis::Analysis analysis;
+  Session session;
+};
+RecordedSession record_session(Device& device, const Variant& variant, const Params& params,
+                               const RunOptions& run_options, const TraceOptions& trace_options);
 
 // UTC now, ISO 8601 ("2026-11-22T20:41:07Z").
 std::string utc_now();

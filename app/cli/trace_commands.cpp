@@ -128,21 +128,15 @@ int record_command(const std::string& kernel, const RunArgs& args, const std::st
     run_options.repetitions = args.reps;
     run_options.warmup = args.warmup;
     run_options.seed = args.seed;
-    const RunResult run = run_variant(*device, v, params, run_options);
-    if (run.status != RunStatus::Ok) {
-      error(run.error);
-      return exit_code_for(run.status);
+    const RecordedSession recorded = record_session(*device, v, params, run_options, options);
+    if (recorded.status != RunStatus::Ok) {
+      error(recorded.error);
+      return exit_code_for(recorded.status);
     }
-    const CopyResult copy = measure_device_copy(*device, run.ideal_bytes / 2, run_options);
-    const Recording rec = record_trace(*device, v, params, options);
-    if (rec.status != RunStatus::Ok) {
-      error(rec.error);
-      return exit_code_for(rec.status);
-    }
-    const analysis::Analysis a = analysis::analyze(rec.trace, analysis::model_for(rec.trace));
-
-    const Session s = build_session(v, params, device->info(), run, copy, rec, a);
-    save_session(s, output);
+    save_session(recorded.session, output);
+    const RunResult& run = recorded.run;
+    const Recording& rec = recorded.recording;
+    const analysis::Analysis& a = recorded.analysis;
 
     print_summary(rec.trace, a, std::cout);
     std::cout << "\nTimed run: median " << fixed(run.kernel_ms.median, 4) << " ms, "

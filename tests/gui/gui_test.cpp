@@ -183,8 +183,10 @@ class GuiTest : public QObject {
     const QStringList last = lines.back().split(',');
     QCOMPARE(last.size(), header.size());
     QCOMPARE(last[0], QString("matadd.elements"));
+    const qsizetype gbps_column = header.indexOf("bandwidth_gbps");
+    QVERIFY(gbps_column >= 0);
     bool numeric = false;
-    const double gbps = last[header.indexOf("bandwidth_gbps")].toDouble(&numeric);
+    const double gbps = last[gbps_column].toDouble(&numeric);
     QVERIFY(numeric);
     QVERIFY2(gbps > 0, "the exported bandwidth is the run's measured value");
 

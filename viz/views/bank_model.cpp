@@ -49,12 +49,7 @@ BankFrame BankModel::frame(std::size_t step) const {
   f.so_far = timeline_.so_far(step);
   const auto near = request_near(analysis, step, Space::Shared);
   if (!near) return f;
-  const analysis::Request& r = analysis.requests[*near];
-  f.has_request = true;
-  f.request = *near;
-  f.store = r.store;
-  f.line = r.line;
-  if (const analysis::SiteTotals* site = analysis.site_of(r)) f.source = site->text;
+  const analysis::Request& r = take_request(f, analysis, *near);
   f.block = r.block;
   f.warp = r.warp;
   f.wavefronts = r.wavefronts;

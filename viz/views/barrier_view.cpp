@@ -114,19 +114,10 @@ void BarrierView::paint(QPainter& p) {
 
   // Axis.
   p.setFont(theme_.font(0.85));
-  p.setPen(QPen(theme_.text, theme_.stroke));
-  p.drawLine(QPointF(x0, lanes_bottom + 6), QPointF(x1, lanes_bottom + 6));
-  // Arrival ranks are whole numbers: integer ticks for them.
-  const double tick = f.timed ? f.axis_end / 5 : std::max(1.0, std::ceil(f.axis_end / 5));
-  for (double v = 0; v <= f.axis_end + 1e-9; v += tick) {
-    const qreal x = x_of(v);
-    p.drawLine(QPointF(x, lanes_bottom + 6), QPointF(x, lanes_bottom + 10));
-    const QString label = QString::number(std::llround(v));
-    p.drawText(QRectF(x - 40, lanes_bottom + 10, 80, small_h), Qt::AlignCenter, label);
-  }
-  p.drawText(QRectF(x0, lanes_bottom + 10 + small_h, x1 - x0, small_h), Qt::AlignCenter,
-             f.timed ? tr("%1 after the first arrival").arg(QString::fromStdString(f.axis))
-                     : tr("arrival order (this device records no clock)"));
+  draw_time_axis(p, x0, x1, lanes_bottom + 6, small_h, f.axis_end, f.timed,
+                 [](double v) { return QString::number(std::llround(v)); },
+                 f.timed ? tr("%1 after the first arrival").arg(QString::fromStdString(f.axis))
+                         : tr("arrival order (this device records no clock)"));
 
   p.setPen(f.release_after_arrivals ? theme_.muted : theme_.write);
   p.drawText(QRectF(margin, height() - note_h - margin / 2, width() - 2 * margin, note_h), Qt::AlignLeft | Qt::AlignVCenter,

@@ -18,16 +18,11 @@ CoalescingFrame CoalescingModel::frame(std::size_t step) const {
   f.lane_sector.assign(analysis.model.warp_width, -1);
   const auto near = request_near(analysis, step, Space::Global);
   if (!near) return f;
-  const analysis::Request& r = analysis.requests[*near];
-  f.has_request = true;
-  f.request = *near;
-  f.store = r.store;
-  f.line = r.line;
+  const analysis::Request& r = take_request(f, analysis, *near);
   f.lanes = r.lanes;
   f.request_sectors = r.sectors;
   f.request_ideal = r.ideal_sectors;
   if (const analysis::SiteTotals* site = analysis.site_of(r)) {
-    f.source = site->text;
     f.site_requests = site->requests();
     f.site_sectors = site->work();
     f.site_ideal = site->ideal_work();

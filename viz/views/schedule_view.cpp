@@ -80,19 +80,14 @@ void ScheduleView::paint(QPainter& p) {
     }
 
   // Time axis.
-  p.setPen(QPen(theme_.text, theme_.stroke));
-  p.drawLine(QPointF(x0, y1 + 2), QPointF(x1, y1 + 2));
-  // Orders are whole numbers: integer ticks for them.
-  const double tick = f.timed ? f.axis_end / 5 : std::max(1.0, std::ceil(f.axis_end / 5));
-  for (double v = 0; v <= f.axis_end + 1e-9; v += tick) {
-    const qreal x = x_of(v);
-    p.drawLine(QPointF(x, y1 + 2), QPointF(x, y1 + 6));
-    const QString label = f.timed && ns ? QString::number(v / 1000.0, 'f', 1) : QString::number(std::llround(v));
-    p.drawText(QRectF(x - 40, y1 + 6, 80, small_h), Qt::AlignCenter, label);
-  }
-  p.drawText(QRectF(x0, y1 + 6 + small_h, x1 - x0, small_h), Qt::AlignCenter,
-             f.timed && ns ? tr("microseconds since the first block started (%globaltimer)")
-                           : tr("order in which blocks ran"));
+  const bool micros = f.timed && ns;
+  draw_time_axis(p, x0, x1, y1 + 2, small_h, f.axis_end, f.timed,
+                 [micros](double v) {
+                   return micros ? QString::number(v / 1000.0, 'f', 1)
+                                 : QString::number(std::llround(v));
+                 },
+                 micros ? tr("microseconds since the first block started (%globaltimer)")
+                        : tr("order in which blocks ran"));
 
   const std::array<std::pair<QColor, QString>, 3> legend{{
       {theme_.earlier_read, tr("block")},

@@ -2,6 +2,9 @@
 
 #include <QPainter>
 
+#include <algorithm>
+#include <cmath>
+
 namespace threadmap::views {
 
 TraceView::TraceView(QWidget* parent) : QWidget(parent) {
@@ -65,6 +68,21 @@ void TraceView::draw_centred_note(QPainter& p, const QString& text) const {
   p.setPen(theme_.muted);
   p.setFont(theme_.font(1.1));
   p.drawText(rect().adjusted(20, 20, -20, -20), Qt::AlignCenter | Qt::TextWordWrap, text);
+}
+
+void TraceView::draw_time_axis(QPainter& p, qreal x0, qreal x1, qreal y, qreal text_h, double end,
+                               bool timed, const std::function<QString(double)>& label_of,
+                               const QString& caption) const {
+  p.setPen(QPen(theme_.text, theme_.stroke));
+  p.drawLine(QPointF(x0, y), QPointF(x1, y));
+  auto x_of = [&](double v) { return x0 + (x1 - x0) * v / end; };
+  const double tick = timed ? end / 5 : std::max(1.0, std::ceil(end / 5));
+  for (double v = 0; v <= end + 1e-9; v += tick) {
+    const qreal x = x_of(v);
+    p.drawLine(QPointF(x, y), QPointF(x, y + 4));
+    p.drawText(QRectF(x - 40, y + 4, 80, text_h), Qt::AlignCenter, label_of(v));
+  }
+  p.drawText(QRectF(x0, y + 4 + text_h, x1 - x0, text_h), Qt::AlignCenter, caption);
 }
 
 }  // namespace threadmap::views

@@ -3,6 +3,7 @@
 // step (a request index) with how far its animation has run, and the theme.
 // Subclasses rebuild their plain model frame on a change and paint it.
 #include <QWidget>
+#include <functional>
 #include <memory>
 
 #include "viz/analysis/document.h"
@@ -33,6 +34,12 @@ class TraceView : public QWidget {
   // A header line (bold) and a second line; returns the y below them.
   int draw_heading(QPainter& p, const QString& title, const QString& detail) const;
   void draw_centred_note(QPainter& p, const QString& text) const;
+  // A time axis from x0 to x1 at height y over [0, end]: five ticks (whole
+  // numbers when not `timed`: orders and ranks), each labelled by `label_of`,
+  // and `caption` under the labels; text rows are `text_h` high.
+  void draw_time_axis(QPainter& p, qreal x0, qreal x1, qreal y, qreal text_h, double end,
+                      bool timed, const std::function<QString(double)>& label_of,
+                      const QString& caption) const;
 
   std::shared_ptr<const analysis::TraceDocument> doc_;
   std::size_t step_ = 0;
