@@ -316,6 +316,10 @@ std::string errno_text() { return std::strerror(errno); }
 
 }  // namespace
 
+const std::map<std::string, std::string>& traced_params(const Session& session) {
+  return session.trace_params.empty() ? session.params : session.trace_params;
+}
+
 std::vector<std::uint8_t> encode_session(const Session& s) {
   json j = {{"format", kFormatName},
             {"version", kSessionVersion},
@@ -329,6 +333,7 @@ std::vector<std::uint8_t> encode_session(const Session& s) {
             {"trace_verification", s.trace_verification},
             {"record_ms", s.record_ms},
             {"analysis", s.analysis}};
+  if (!s.trace_params.empty()) j["trace_params"] = s.trace_params;
   return json::to_cbor(j);
 }
 
@@ -359,12 +364,16 @@ Session decode_session(std::span<const std::uint8_t> bytes) {
     s.created_by = text(j, "created_by", "session");
     s.created_at = text(j, "created_at", "session");
     s.kernel_id = text(j, "kernel_id", "session");
-    const json& params = field(j, "params", "session");
-    if (!params.is_object()) bad("session.params is not a map");
-    for (const auto& [name, value] : params.items()) {
-      if (!value.is_string()) bad("session.params." + name + " is not text");
-      s.params[name] = value.get<std::string>();
-    }
+    const auto read_params = [&](const char* key, std::map<std::string, std::string>& into) {
+      const json& params = field(j, key, "session");
+      if (!params.is_object()) bad(std::string("session.") + key + " is not a map");
+      for (const auto& [name, value] : params.items()) {
+        if (!value.is_string()) bad(std::string("session.") + key + "." + name + " is not text");
+        into[name] = value.get<std::string>();
+      }
+    };
+    read_params("params", s.params);
+    if (j.contains("trace_params")) read_params("trace_params", s.trace_params);
     s.device = field(j, "device", "session");
     s.run = field(j, "run", "session");
     const json& trace = field(j, "trace", "session");

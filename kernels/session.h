@@ -32,6 +32,10 @@ struct Session {
   std::string created_at;                     // UTC, ISO 8601
   std::string kernel_id;
   std::map<std::string, std::string> params;  // NAME -> VALUE, as --set takes them
+  // The traced run's parameters when they differ from the timed run's (a
+  // smaller size, so a recording timed at a size far above the caches keeps
+  // a small trace); empty when the trace was made with `params`.
+  std::map<std::string, std::string> trace_params;
   nlohmann::json device;                      // to_json(DeviceInfo)
   nlohmann::json run;                         // to_json(RunResult), or null when not timed
   std::optional<Trace> trace;
@@ -39,6 +43,9 @@ struct Session {
   double record_ms = 0;
   nlohmann::json analysis;                    // summary saved with it (recomputed on load by readers)
 };
+
+// The parameters the trace was recorded with: trace_params, else params.
+const std::map<std::string, std::string>& traced_params(const Session& session);
 
 std::vector<std::uint8_t> encode_session(const Session& session);
 // Throws SessionError naming what is wrong.

@@ -5,6 +5,8 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -58,6 +60,45 @@ TEST(Cli, VersionAndHelp) {
     EXPECT_NE(h.out.find("--"), std::string::npos) << sub;
   }
   EXPECT_NE(cli("run --help").out.find("Exit codes"), std::string::npos);
+}
+
+// The check a lecturer runs before class: every catalog kernel compiles,
+// timed and traced, for every GPU architecture a class may own, with no GPU.
+// A cache folder of its own, so every kernel really goes through NVRTC.
+TEST(Cli, DoctorCompilesEveryKernelForEveryArchitecture) {
+  const std::string cache = ::testing::TempDir() + "threadmap_doctor_cache_" + std::to_string(getpid());
+  const std::vector<std::string> archs{"sm_75", "sm_80", "sm_86", "sm_89", "sm_90", "sm_100", "sm_120"};
+  std::string list;
+  for (const std::string& a : archs) list += (list.empty() ? "" : ",") + a;
+  setenv("THREADMAP_CACHE_DIR", cache.c_str(), 1);
+  const Outcome o = cli("doctor --format json --arch " + list);
+  unsetenv("THREADMAP_CACHE_DIR");
+  std::filesystem::remove_all(cache);
+  const auto j = nlohmann::json::parse(o.out, nullptr, false);
+  ASSERT_FALSE(j.is_discarded()) << o.out << o.err;
+  if (!j["nvrtc"]["available"].get<bool>())
+    GTEST_SKIP() << "no CUDA compiler: " << j["nvrtc"]["reason"].get<std::string>();
+  EXPECT_EQ(o.code, 0) << o.out;
+  EXPECT_TRUE(j["ok"].get<bool>());
+  ASSERT_EQ(j["targets"].size(), archs.size());
+  // Each catalog variant, timed and traced, at least once.
+  EXPECT_GE(j["jobs"].get<std::size_t>(), 2 * threadmap::catalog().size());
+  for (std::size_t i = 0; i < archs.size(); ++i) {
+    const auto& t = j["targets"][i];
+    EXPECT_EQ(t["name"], archs[i]);
+    EXPECT_EQ(t["cuda_target"], archs[i]) << "NVRTC emits a cubin for each of these";
+    EXPECT_EQ(t["compiled"], j["jobs"]) << archs[i];
+    for (const auto& k : t["kernels"]) EXPECT_TRUE(k["compiled"].get<bool>()) << k.dump();
+  }
+}
+
+TEST(Cli, DoctorRefusesANameThatIsNoArchitecture) {
+  const Outcome o = cli("doctor --arch sm_75,banana");
+  if (o.err.find("no CUDA backend") != std::string::npos ||
+      o.err.find("NVRTC") != std::string::npos && o.code == 3)
+    GTEST_SKIP() << o.err;
+  EXPECT_EQ(o.code, 2) << o.out << o.err;
+  EXPECT_NE(o.err.find("banana"), std::string::npos) << o.err;
 }
 
 TEST(Cli, ListJsonHoldsTheWholeCatalog) {

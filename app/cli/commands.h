@@ -29,10 +29,14 @@ struct RunArgs {
   std::uint64_t seed = 20261122;
 };
 
+// trace_sets: NAME=VALUE for the traced run only, over args.sets.
 int record_command(const std::string& kernel, const RunArgs& args, const std::string& blocks,
-                   std::uint64_t capacity, const std::string& output);
+                   std::uint64_t capacity, const std::string& output,
+                   const std::vector<std::string>& trace_sets = {});
 int counters_command(const std::string& kernel, const RunArgs& args, const std::string& blocks);
 int show_command(const std::string& file, const std::string& format);
+// architectures: "sm_75,sm_86" (no GPU needed), or empty for the devices present.
+int doctor_command(const std::string& architectures, const std::string& format);
 
 // Shared by the subcommands.
 void error(const std::string& message);  // "threadmap-cli: error: ..." on stderr

@@ -6,6 +6,7 @@
 
 #include "app/cli/commands.h"
 #include "app/cli/serve.h"
+#include "kernels/cuda/cuda_backend.h"
 
 namespace {
 
@@ -95,6 +96,10 @@ int main(int argc, char** argv) {
   record->add_option("--capacity", capacity,
                      "access records the trace buffer holds (0: counted first, sized exactly); "
                      "fewer than the kernel makes is reported as an overflow");
+  std::vector<std::string> trace_sets;
+  record->add_option("--trace-set", trace_sets,
+                     "NAME=VALUE for the traced run only (repeatable), e.g. a smaller size than "
+                     "the timed run's, so the trace stays small");
   record->add_option("-o,--output", output, "session file to write")->required();
   add_run_options(record, args, false);
   record->footer(kExitCodes);
@@ -117,6 +122,19 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"text", "json"}))
       ->capture_default_str();
 
+  std::string architectures;
+  auto* doctor = app.add_subcommand(
+      "doctor", "backends, devices, drivers, OpenCL ICDs, and whether every catalog kernel "
+                "compiles (timed and traced) for each device or each architecture named");
+  doctor->add_option("--arch", architectures,
+                     "GPU architectures to compile the CUDA kernels for, no GPU needed, e.g. "
+                     "sm_75,sm_86,sm_90 (default: the devices present)");
+  doctor->add_option("--format", format, "text or json")
+      ->check(CLI::IsMember({"text", "json"}))
+      ->capture_default_str();
+  doctor->footer("Exit codes: 0 everything asked for compiles; 2 bad usage or architecture name; "
+                 "3 something does not compile, or there is nothing to compile for.");
+
   auto* serve = add_serve_subcommand(app);
 
   try {
@@ -127,8 +145,13 @@ int main(int argc, char** argv) {
   }
 
   if (*serve) return serve_command(std::cin, std::cout);
+  // A kernel compiled rather than loaded from the cache is worth a line: the
+  // first use of each takes a moment (never counted in a timing).
+  threadmap::set_cuda_compile_notice(
+      [](const std::string& message) { std::cerr << "threadmap-cli: " << message << "\n"; });
+  if (*doctor) return guarded([&] { return doctor_command(architectures, format); });
   if (*devices) return devices_command(format);
-  if (*record) return record_command(kernel, args, blocks, capacity, output);
+  if (*record) return record_command(kernel, args, blocks, capacity, output, trace_sets);
   if (*counters) return counters_command(kernel, args, blocks.empty() ? "all" : blocks);
   if (*show) return show_command(file, format);
   if (*list) return list_command(format);

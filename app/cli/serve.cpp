@@ -1,4 +1,5 @@
 #include "app/cli/serve.h"
+#include "kernels/cuda/cuda_backend.h"
 
 #include <CLI/CLI.hpp>
 
@@ -112,6 +113,10 @@ class Worker {
       reply_error(id, {"cancelled", "cancelled before it started"});
       return true;
     }
+    // A kernel compiled on first use takes a moment: the GUI says so meanwhile.
+    set_cuda_compile_notice([this, id](const std::string& message) {
+      write({{"id", id}, {"type", "progress"}, {"compiling", message}});
+    });
     try {
       if (op == "quit") {
         reply(id, json{{"bye", true}});

@@ -18,7 +18,8 @@ std::string utc_now() {
 
 namespace {
 
-Session build_session(const Variant& variant, const Params& params, const DeviceInfo& device,
+Session build_session(const Variant& variant, const Params& params, const Params* trace_params,
+                      const DeviceInfo& device,
                       const RunResult& run, const CopyResult& copy,
                       const Recording& recording, const analysis::Analysis& analysis) {
   Session s;
@@ -26,6 +27,11 @@ Session build_session(const Variant& variant, const Params& params, const Device
   s.created_at = utc_now();
   s.kernel_id = variant.id;
   for (const ParamSpec& p : variant.params) s.params[p.name] = p.format(params.get(p.name));
+  if (trace_params) {
+    for (const ParamSpec& p : variant.params)
+      s.trace_params[p.name] = p.format(trace_params->get(p.name));
+    if (s.trace_params == s.params) s.trace_params.clear();
+  }
   s.device = to_json(device);
   s.run = to_json(run);
   s.run["device_copy"] = to_json(copy, run.ideal_bytes / 2);
@@ -42,7 +48,8 @@ Session build_session(const Variant& variant, const Params& params, const Device
 }  // namespace
 
 RecordedSession record_session(Device& device, const Variant& variant, const Params& params,
-                               const RunOptions& run_options, const TraceOptions& trace_options) {
+                               const RunOptions& run_options, const TraceOptions& trace_options,
+                               const Params* trace_params) {
   RecordedSession r;
   r.run = run_variant(device, variant, params, run_options);
   if (r.run.status != RunStatus::Ok) {
@@ -51,14 +58,15 @@ RecordedSession record_session(Device& device, const Variant& variant, const Par
     return r;
   }
   const CopyResult copy = measure_device_copy(device, r.run.ideal_bytes / 2, run_options);
-  r.recording = record_trace(device, variant, params, trace_options);
+  r.recording = record_trace(device, variant, trace_params ? *trace_params : params, trace_options);
   if (r.recording.status != RunStatus::Ok) {
     r.status = r.recording.status;
     r.error = r.recording.error;
     return r;
   }
   r.analysis = analysis::analyze(r.recording.trace, analysis::model_for(r.recording.trace));
-  r.session = build_session(variant, params, device.info(), r.run, copy, r.recording, r.analysis);
+  r.session = build_session(variant, params, trace_params, device.info(), r.run, copy, r.recording,
+                            r.analysis);
   return r;
 }
 

@@ -25,8 +25,11 @@ struct RecordedSession {
   analysis::Analysis analysis;
   Session session;
 };
+// trace_params, when given, are the traced run's parameters (a smaller size
+// than the timed run's, so the trace stays small); else it uses `params`.
 RecordedSession record_session(Device& device, const Variant& variant, const Params& params,
-                               const RunOptions& run_options, const TraceOptions& trace_options);
+                               const RunOptions& run_options, const TraceOptions& trace_options,
+                               const Params* trace_params = nullptr);
 
 // UTC now, ISO 8601 ("2026-11-22T20:41:07Z").
 std::string utc_now();

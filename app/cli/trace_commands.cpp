@@ -2,6 +2,7 @@
 // in Nsight Compute's terms, and session files.
 #include <filesystem>
 #include <iostream>
+#include <optional>
 
 #include "app/cli/commands.h"
 #include "app/cli/session_builder.h"
@@ -118,17 +119,26 @@ void print_summary(const Trace& trace, const analysis::Analysis& a, std::ostream
 }  // namespace
 
 int record_command(const std::string& kernel, const RunArgs& args, const std::string& blocks,
-                   std::uint64_t capacity, const std::string& output) {
+                   std::uint64_t capacity, const std::string& output,
+                   const std::vector<std::string>& trace_sets) {
   return guarded([&]() -> int {
     const Variant& v = variant_or_throw(kernel);
-    const Params params = make_params(v.params, parse_assignments(args.sets), v.id);
+    auto assignments = parse_assignments(args.sets);
+    const Params params = make_params(v.params, assignments, v.id);
+    std::optional<Params> trace_params;
+    if (!trace_sets.empty()) {
+      const auto extra = parse_assignments(trace_sets);
+      assignments.insert(assignments.end(), extra.begin(), extra.end());
+      trace_params = make_params(v.params, assignments, v.id);
+    }
     const TraceOptions options = trace_options(blocks, capacity, args.seed);
     auto device = open_device(args.device);
     RunOptions run_options;
     run_options.repetitions = args.reps;
     run_options.warmup = args.warmup;
     run_options.seed = args.seed;
-    const RecordedSession recorded = record_session(*device, v, params, run_options, options);
+    const RecordedSession recorded = record_session(*device, v, params, run_options, options,
+                                                    trace_params ? &*trace_params : nullptr);
     if (recorded.status != RunStatus::Ok) {
       error(recorded.error);
       return exit_code_for(recorded.status);
@@ -195,6 +205,7 @@ int show_command(const std::string& file, const std::string& format) {
       out["created_by"] = s.created_by;
       out["created_at"] = s.created_at;
       out["params"] = s.params;
+      if (!s.trace_params.empty()) out["trace_params"] = s.trace_params;
       out["device"] = s.device;
       out["run"] = s.run;
       std::cout << out.dump(2) << '\n';
@@ -205,6 +216,11 @@ int show_command(const std::string& file, const std::string& format) {
               << ")\nParameters:";
     for (const auto& [name, value] : s.params) std::cout << ' ' << name << '=' << value;
     std::cout << '\n';
+    if (!s.trace_params.empty()) {
+      std::cout << "Traced with:";
+      for (const auto& [name, value] : s.trace_params) std::cout << ' ' << name << '=' << value;
+      std::cout << " (a smaller run than the timed one)\n";
+    }
     if (s.run.is_object() && s.run.contains("kernel_ms"))
       std::cout << "Timed run: median " << s.run["kernel_ms"].value("median", 0.0) << " ms, "
                 << s.run.value("bandwidth_gbps", 0.0) << " GB/s\n";

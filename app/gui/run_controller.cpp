@@ -18,6 +18,10 @@ RunController::RunController(WorkerClient& worker, QObject* parent)
     : QObject(parent), worker_(worker) {
   connect(&worker_, &WorkerClient::replied, this, &RunController::on_reply);
   connect(&worker_, &WorkerClient::progressed, this, [this](int id, const json& line) {
+    if (line.contains("compiling") && line["compiling"].is_string()) {
+      emit worker_state(QString::fromStdString(line["compiling"].get<std::string>()) + " …", false);
+      return;
+    }
     if (!sweep_ids_.count(id)) return;
     const json report = line.value("result", json::object());
     if (const std::string problem = report_problem(report); !problem.empty()) {

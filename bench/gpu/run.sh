@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Usage: [IDS="id ..."] bench/gpu/run.sh STAGE
-#   (STAGE: tables | tune | ncu | sanitize | counters | traces | bundle)
+#   (STAGE: tables | tune | ncu | sanitize | counters | traces | bundle | compile)
 # Expects threadmap-cli and engine_tests built with CUDA in $BIN (default
 # .device/bin); writes logs to $OUT. NVIDIA's OpenCL driver is registered with
 # the ICD loader first.
@@ -108,6 +108,15 @@ traces)
     echo "memcheck traced $id rc=$? $(grep 'ERROR SUMMARY' "$OUT/c/memcheck_$id.txt")"
   done | tee -a "$OUT/bundle.txt"
   tar -C "$OUT" -czf "$OUT/traces_logs.tgz" c && rm -rf "$OUT/c"
+  ;;
+compile)
+  # NVRTC: a kernel's first use (compile) against a load from the disk cache,
+  # and doctor on the devices present, compiling into an empty cache.
+  $BIN/compile_bench --benchmark_repetitions=5 --benchmark_report_aggregates_only=true \
+    > "$OUT/compile.txt" 2>&1
+  THREADMAP_CACHE_DIR=$(mktemp -d) $cli doctor > "$OUT/doctor.txt" 2>&1
+  echo "doctor rc=$?" >> "$OUT/doctor.txt"
+  cat "$OUT/compile.txt" "$OUT/doctor.txt"
   ;;
 bundle)
   # The bundled recordings (bench/gpu/bundle.txt), of the variants in IDS.

@@ -1,40 +1,13 @@
 #include "kernels/cuda/cuda_kernels.h"
 
 #include <algorithm>
-#include <initializer_list>
-#include <set>
-#include <vector>
 
-namespace threadmap {
+#include "kernels/error.h"
+#include "kernels/sources.h"
+
+namespace threadmap::cuda_kernels {
 
 namespace {
-
-using cuda_kernels::KernelEntry;
-using cuda_kernels::TemplateValue;
-
-std::vector<KernelEntry> joined(std::initializer_list<std::span<const KernelEntry>> tables) {
-  std::vector<KernelEntry> entries;
-  for (auto table : tables) entries.insert(entries.end(), table.begin(), table.end());
-  return entries;
-}
-
-std::span<const KernelEntry> all_kernels(bool traced) {
-  namespace timed = cuda_kernels::timed;
-  namespace trace = cuda_kernels::traced;
-  static const std::vector<KernelEntry> timed_entries =
-      joined({timed::transpose_kernels(), timed::matadd_kernels(), timed::reduce_kernels(),
-              timed::smem_kernels(), timed::diagnostic_kernels()});
-  static const std::vector<KernelEntry> traced_entries =
-      joined({trace::transpose_kernels(), trace::matadd_kernels(), trace::reduce_kernels(),
-              trace::smem_kernels(), trace::diagnostic_kernels()});
-  return traced ? traced_entries : timed_entries;
-}
-
-// The traced build is asked for as the OpenCL build is: -D THREADMAP_TRACE.
-bool wants_trace(const ProgramKey& key) {
-  return std::any_of(key.defines.begin(), key.defines.end(),
-                     [](const auto& define) { return define.first == kTraceDefine; });
-}
 
 std::string_view source_stem(std::string_view source) {
   for (std::string_view extension : {".cl", ".cu"})
@@ -42,91 +15,88 @@ std::string_view source_stem(std::string_view source) {
   return source;
 }
 
-bool key_has(const ProgramKey& key, const TemplateValue& wanted) {
-  return std::any_of(key.defines.begin(), key.defines.end(), [&](const auto& define) {
-    return define.first == wanted.name && define.second == wanted.value;
-  });
-}
-
-bool matches(const KernelEntry& e, const ProgramKey& key, std::string_view kernel_name) {
-  if (e.kernel != kernel_name || e.type != key.type || e.source != source_stem(key.source))
-    return false;
-  const auto values = e.template_values();
-  return std::all_of(values.begin(), values.end(),
-                     [&](const TemplateValue& v) { return key_has(key, v); });
-}
-
-std::string join(const std::vector<std::string>& parts, std::string_view separator) {
-  std::string s;
-  for (const std::string& p : parts) s += (s.empty() ? "" : std::string(separator)) + p;
-  return s;
-}
-
-std::string braced(const std::set<std::int64_t>& values) {
-  std::vector<std::string> parts;
-  for (std::int64_t v : values) parts.push_back(std::to_string(v));
-  return "{" + join(parts, ", ") + "}";
-}
-
 }  // namespace
 
-const KernelEntry* find_cuda_kernel_entry(const ProgramKey& key, std::string_view kernel_name) {
-  for (const KernelEntry& e : all_kernels(wants_trace(key)))
-    if (matches(e, key, kernel_name)) return &e;
+const std::vector<KernelSpec>& all_kernels() {
+  using enum SharedMemory;
+  static const std::vector<KernelSpec> kernels{
+      // transpose.cu
+      {"transpose", "transpose_copy", {"TILE", "ROWS"}, "bbii", Static},
+      {"transpose", "transpose_naive", {}, "bbii", Static},
+      {"transpose", "transpose_shared", {"TILE", "PAD"}, "bbii", Static},
+      {"transpose", "transpose_shared_dynamic", {}, "bbii", Dynamic},
+      {"transpose", "transpose_coalesced", {"TILE", "ROWS", "PAD"}, "bbii", Static, true},
+      // matadd.cu
+      {"matadd", "matadd_rows", {}, "bbbii", Static},
+      {"matadd", "matadd_cols", {}, "bbbii", Static},
+      {"matadd", "matadd_elements", {"PER_THREAD"}, "bbbii", Static},
+      // reduce.cu
+      {"reduce", "reduce_interleaved", {"WG"}, "bbi", Static},
+      {"reduce", "reduce_divergent", {"WG"}, "bbi", Static},
+      {"reduce", "reduce_sequential", {"WG"}, "bbi", Static},
+      {"reduce", "reduce_warp_shuffle", {"WG"}, "bbi", Static},
+      // smem.cu
+      {"smem", "setRowReadRow", {"BLOCK_X", "BLOCK_Y"}, "b", Static},
+      {"smem", "setColReadCol", {"BLOCK_X", "BLOCK_Y"}, "b", Static},
+      {"smem", "setRowReadCol", {"BLOCK_X", "BLOCK_Y"}, "b", Static},
+      {"smem", "setRowReadColDyn", {}, "b", Dynamic},
+      {"smem", "setRowReadColPad", {"BLOCK_X", "BLOCK_Y", "PAD"}, "b", Static},
+      {"smem", "setRowReadColDynPad", {"PAD"}, "b", Dynamic},
+      {"smem", "setRowReadColRect", {"BLOCK_X", "BLOCK_Y"}, "b", Static},
+      {"smem", "setRowReadColRectDyn", {}, "b", Dynamic},
+      {"smem", "setRowReadColRectPad", {"BLOCK_X", "BLOCK_Y", "PAD"}, "b", Static},
+      {"smem", "setRowReadColRectDynPad", {"PAD"}, "b", Dynamic},
+      // diagnostic.cu: fails on purpose, for the tests
+      {"diagnostic", "trap_after_launch", {}, "b", Static, false, false},
+  };
+  return kernels;
+}
+
+const KernelSpec* find_kernel(std::string_view source, std::string_view kernel) {
+  const std::string_view stem = source_stem(source);
+  for (const KernelSpec& k : all_kernels())
+    if (k.source == stem && k.kernel == kernel) return &k;
   return nullptr;
 }
 
-const void* find_cuda_kernel(const ProgramKey& key, const std::string& kernel_name) {
-  const KernelEntry* e = find_cuda_kernel_entry(key, kernel_name);
-  return e ? e->function : nullptr;
+bool wants_trace(const ProgramKey& key) {
+  return std::any_of(key.defines.begin(), key.defines.end(),
+                     [](const auto& define) { return define.first == kTraceDefine; });
 }
 
-std::string describe_cuda_request(const ProgramKey& key, std::string_view kernel_name) {
-  std::vector<std::string> parts{std::string(element_name(key.type))};
-  for (const auto& [name, value] : key.defines) parts.push_back(name + "=" + std::to_string(value));
-  return std::string(kernel_name) + "<" + join(parts, ", ") + ">";
-}
-
-std::string describe_cuda_instantiations(std::string_view source, std::string_view kernel_name) {
-  std::vector<const KernelEntry*> entries;
-  for (const KernelEntry& e : all_kernels(false))
-    if (e.kernel == kernel_name && e.source == source_stem(source)) entries.push_back(&e);
-  if (entries.empty()) return {};
-
-  std::set<ElementType> types;
-  std::vector<std::string_view> names;
-  for (const TemplateValue& v : entries.front()->template_values()) names.push_back(v.name);
-  std::vector<std::set<std::int64_t>> per_name(names.size());
-  std::set<std::vector<std::int64_t>> combinations;
-  for (const KernelEntry* e : entries) {
-    types.insert(e->type);
-    std::vector<std::int64_t> combination;
-    for (std::size_t i = 0; i < names.size(); ++i) {
-      per_name[i].insert(e->values[i].value);
-      combination.push_back(e->values[i].value);
-    }
-    combinations.insert(std::move(combination));
+std::string name_expression(const KernelSpec& spec, const ProgramKey& key) {
+  std::string e = std::string(spec.kernel) + "<" + std::string(element_name(key.type));
+  for (std::string_view name : spec.template_values) {
+    const auto found = std::find_if(key.defines.begin(), key.defines.end(),
+                                    [&](const auto& define) { return define.first == name; });
+    if (found == key.defines.end())
+      throw InvalidRequest("CUDA kernel " + std::string(spec.kernel) + " needs " +
+                           std::string(name) + ", which the launch does not give");
+    e += ", " + std::to_string(found->second);
   }
-
-  std::vector<std::string> type_names;
-  for (ElementType t : types) type_names.emplace_back(element_name(t));
-  std::vector<std::string> parts{join(type_names, "|")};
-  std::size_t full_product = 1;
-  for (const auto& values : per_name) full_product *= values.size();
-  if (full_product == combinations.size()) {
-    for (std::size_t i = 0; i < names.size(); ++i)
-      parts.push_back(std::string(names[i]) + " in " + braced(per_name[i]));
-  } else {
-    std::vector<std::string> name_list(names.begin(), names.end());
-    std::vector<std::string> tuples;
-    for (const auto& combination : combinations) {
-      std::vector<std::string> values;
-      for (std::int64_t v : combination) values.push_back(std::to_string(v));
-      tuples.push_back("(" + join(values, ", ") + ")");
-    }
-    parts.push_back("(" + join(name_list, ", ") + ") in {" + join(tuples, ", ") + "}");
-  }
-  return std::string(kernel_name) + "<" + join(parts, ", ") + ">";
+  return e + ">";
 }
 
-}  // namespace threadmap
+std::string describe_request(const ProgramKey& key, std::string_view kernel) {
+  std::string s = std::string(kernel) + "<" + std::string(element_name(key.type));
+  for (const auto& [name, value] : key.defines) s += ", " + name + "=" + std::to_string(value);
+  return s + ">";
+}
+
+cuda::CompileRequest compile_request(std::string_view source, bool traced,
+                                     std::vector<std::string> name_expressions,
+                                     std::string target) {
+  cuda::CompileRequest r;
+  r.file_name = std::string(source_stem(source)) + ".cu";
+  r.text = std::string(embedded_source(r.file_name));
+  if (r.text.empty()) throw DeviceError("no embedded CUDA source named " + r.file_name);
+  r.name_expressions = std::move(name_expressions);
+  r.target = std::move(target);
+  if (traced) r.defines.push_back(std::string(kTraceDefine) + "=1");
+  // The names the .cu files #include, each with the embedded text.
+  r.headers = {{"kernels/cuda/trace.cuh", std::string(embedded_source("trace.cuh"))},
+               {"kernels/trace_format.h", std::string(embedded_source("trace_format.h"))}};
+  return r;
+}
+
+}  // namespace threadmap::cuda_kernels

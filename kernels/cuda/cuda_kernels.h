@@ -1,32 +1,66 @@
 #pragma once
-// Finding the compiled CUDA kernel for a launch. The OpenCL backend compiles
-// a program per set of defines at run time; CUDA has every instantiation the
-// catalog can ask for compiled in (see kernel_table.h), so a ProgramKey and
-// a kernel name select one of them.
+// The CUDA kernels as the host sees them. Each .cu file is plain device code,
+// compiled at run time by NVRTC (cuda_compiler.h) for the device present; a
+// launch's ProgramKey and kernel name pick one template instantiation, named
+// as NVRTC takes it ("transpose_shared<float, 16, 1>"). The table below says,
+// per kernel, which compile-time values its template takes after the element
+// type (the OpenCL build's -D options) and what its parameters are, because
+// cudaLaunchKernel trusts whatever argument array it is given.
+//
+// Plain C++: no CUDA headers.
+#include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
-#include "kernels/cuda/kernel_table.h"
+#include "kernels/cuda/cuda_compiler.h"
 #include "kernels/device.h"
 
-namespace threadmap {
+namespace threadmap::cuda_kernels {
 
-// The __global__ function (what cudaLaunchKernel takes), or nullptr when that
-// kernel was not instantiated for the key's type and template values.
-// key.source is the stem ("transpose"); an extension (".cl", ".cu") is ignored.
-// Defines a kernel does not take (PAD for transpose_naive) are ignored too, as
-// the OpenCL build ignores an unused -D.
-const void* find_cuda_kernel(const ProgramKey& key, const std::string& kernel_name);
+enum class SharedMemory { Static, Dynamic };
 
-// The same lookup, with what the backend checks the launch against.
-const cuda_kernels::KernelEntry* find_cuda_kernel_entry(const ProgramKey& key,
-                                                        std::string_view kernel_name);
+struct KernelSpec {
+  std::string_view source;  // "transpose": the stem shared with transpose.cl
+  std::string_view kernel;
+  // The template's int parameters, in order, as the defines that carry them.
+  std::vector<std::string_view> template_values;
+  // One letter per parameter of the timed build, in order: 'b' a device
+  // pointer (a BufferArg), 'i' an int. The traced build takes one more 'b',
+  // the trace buffer.
+  std::string_view parameters;
+  // Dynamic kernels declare extern __shared__ and need a LocalArrayArg; the
+  // others must not be given one.
+  SharedMemory shared = SharedMemory::Static;
+  // Launched with the largest shared-memory carveout of L1 (set once, before
+  // the first launch): for kernels whose blocks per SM the default split
+  // would limit by shared memory rather than by threads.
+  bool prefer_shared = false;
+  bool catalog = true;  // false: test-only (diagnostic.cu)
+};
 
-// "transpose_shared<float, TILE=16, PAD=1>": a launch's kernel as the messages name it.
-std::string describe_cuda_request(const ProgramKey& key, std::string_view kernel_name);
+// Every CUDA kernel, catalog and diagnostic.
+const std::vector<KernelSpec>& all_kernels();
 
-// What exists for a kernel, e.g. "transpose_shared<int|float|double, TILE in
-// {4, 8, 16, 32}, PAD in {0, 1, 2}>"; empty when no kernel has that name.
-std::string describe_cuda_instantiations(std::string_view source, std::string_view kernel_name);
+// The kernel of that source stem and name; an extension (".cl", ".cu") on the
+// source is ignored. nullptr when there is none.
+const KernelSpec* find_kernel(std::string_view source, std::string_view kernel);
 
-}  // namespace threadmap
+// Whether the key asks for the traced build (-D THREADMAP_TRACE, as in OpenCL).
+bool wants_trace(const ProgramKey& key);
+
+// "transpose_shared<float, 16, 1>". Defines the kernel does not take (PAD
+// for transpose_naive) are ignored, as the OpenCL build ignores an unused
+// -D. Throws InvalidRequest when one it takes is missing.
+std::string name_expression(const KernelSpec& spec, const ProgramKey& key);
+
+// "transpose_shared<float, TILE=16, PAD=1>": a launch's kernel as messages name it.
+std::string describe_request(const ProgramKey& key, std::string_view kernel);
+
+// What NVRTC is given for a key: the embedded source, the headers it
+// includes, the defines of the traced build, and the name expressions.
+cuda::CompileRequest compile_request(std::string_view source, bool traced,
+                                     std::vector<std::string> name_expressions,
+                                     std::string target);
+
+}  // namespace threadmap::cuda_kernels

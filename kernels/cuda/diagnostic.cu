@@ -9,19 +9,3 @@ __global__ void trap_after_launch(ELEM* out TM_TRACE_PARAM) {
   out[threadIdx.x] = 0;
   __trap();
 }
-
-#include "kernels/cuda/kernel_table.h"
-
-namespace threadmap::cuda_kernels::TM_BUILD {
-
-std::span<const KernelEntry> diagnostic_kernels() {
-  static const std::vector<KernelEntry> table = [] {
-    KernelTable t("diagnostic");
-    t.add("trap_after_launch", SharedMemory::Static,
-          []<class T>(Instance<T>) { return &trap_after_launch<T>; });
-    return std::move(t).entries();
-  }();
-  return table;
-}
-
-}  // namespace threadmap::cuda_kernels::TM_BUILD

@@ -67,26 +67,3 @@ __global__ void matadd_elements(const ELEM* a, const ELEM* b, ELEM* res, int wid
   }
   TM_END();
 }
-
-// The instantiations the catalog can ask for: the element type, and
-// per_thread for matadd_elements.
-#include "kernels/cuda/kernel_table.h"
-
-namespace threadmap::cuda_kernels::TM_BUILD {
-
-std::span<const KernelEntry> matadd_kernels() {
-  static const std::vector<KernelEntry> table = [] {
-    KernelTable t("matadd");
-    t.add("matadd_rows", SharedMemory::Static,
-          []<class T>(Instance<T>) { return &matadd_rows<T>; });
-    t.add("matadd_cols", SharedMemory::Static,
-          []<class T>(Instance<T>) { return &matadd_cols<T>; });
-    t.add("matadd_elements", SharedMemory::Static, {"PER_THREAD"},
-          []<class T, int K>(Instance<T, K>) { return &matadd_elements<T, K>; },
-          Values<1, 2, 4, 8>{});
-    return std::move(t).entries();
-  }();
-  return table;
-}
-
-}  // namespace threadmap::cuda_kernels::TM_BUILD

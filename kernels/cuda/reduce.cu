@@ -29,8 +29,8 @@
 // hooks (trace.cuh): nothing in the timed build; the traced build records
 // each access of the blocks asked for.
 #include "kernels/cuda/trace.cuh"
-#include <cstddef>
-#include <cstdint>
+// NVRTC compiles this text with no standard headers: size_t, int4, float4
+// and double2 are built in, and an address is read as unsigned long long.
 
 template <typename ELEM, int WG>
 __global__ void reduce_interleaved(const ELEM* global_mem, ELEM* out, int len TM_TRACE_PARAM) {
@@ -159,7 +159,7 @@ __device__ ELEM sum_grid_stride_run(const ELEM* __restrict__ in, int len TM_CONT
   size_t scalar_from = 0;
   // cudaMalloc'd buffers are 256-byte aligned; a pointer that is not (an
   // offset view) still gets the right sum, one element at a time.
-  if (reinterpret_cast<std::uintptr_t>(in) % sizeof(V) == 0) {
+  if (reinterpret_cast<unsigned long long>(in) % sizeof(V) == 0) {
     const V* vectors = reinterpret_cast<const V*>(in);
     const size_t vector_count = static_cast<size_t>(len) / lanes;
     size_t v = thread;
@@ -213,31 +213,3 @@ __global__ void reduce_warp_shuffle(const ELEM* __restrict__ in, ELEM* out, int 
   }
   TM_END();
 }
-
-// The instantiations the catalog can ask for: wg 32..1024.
-#include "kernels/cuda/kernel_table.h"
-
-namespace threadmap::cuda_kernels::TM_BUILD {
-
-std::span<const KernelEntry> reduce_kernels() {
-  static const std::vector<KernelEntry> table = [] {
-    using GroupSizes = Values<32, 64, 128, 256, 512, 1024>;
-    KernelTable t("reduce");
-    t.add("reduce_interleaved", SharedMemory::Static, {"WG"},
-          []<class T, int Wg>(Instance<T, Wg>) { return &reduce_interleaved<T, Wg>; },
-          GroupSizes{});
-    t.add("reduce_divergent", SharedMemory::Static, {"WG"},
-          []<class T, int Wg>(Instance<T, Wg>) { return &reduce_divergent<T, Wg>; },
-          GroupSizes{});
-    t.add("reduce_sequential", SharedMemory::Static, {"WG"},
-          []<class T, int Wg>(Instance<T, Wg>) { return &reduce_sequential<T, Wg>; },
-          GroupSizes{});
-    t.add("reduce_warp_shuffle", SharedMemory::Static, {"WG"},
-          []<class T, int Wg>(Instance<T, Wg>) { return &reduce_warp_shuffle<T, Wg>; },
-          GroupSizes{});
-    return std::move(t).entries();
-  }();
-  return table;
-}
-
-}  // namespace threadmap::cuda_kernels::TM_BUILD

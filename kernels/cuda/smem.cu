@@ -30,7 +30,7 @@
 // hooks (trace.cuh): nothing in the timed build; the traced build records
 // each access of the blocks asked for.
 #include "kernels/cuda/trace.cuh"
-#include <cstddef>
+// NVRTC compiles this text with no standard headers; size_t is built in.
 
 template <typename ELEM>
 __device__ ELEM* block_slice(ELEM* out_all, unsigned int elements_per_block) {
@@ -214,54 +214,3 @@ __global__ void setRowReadColRectDynPad(ELEM* out_all TM_TRACE_PARAM) {
   STG(out[g_idx]) = LDS(tile[col_idx]);
   TM_END();
 }
-
-// The instantiations the catalog can ask for: block edges 8, 16, 32 and pad
-// 0..2. The square kernels swap threadIdx.x and threadIdx.y, so the family
-// only launches them on square blocks and only those are built.
-#include "kernels/cuda/kernel_table.h"
-
-namespace threadmap::cuda_kernels::TM_BUILD {
-
-std::span<const KernelEntry> smem_kernels() {
-  static const std::vector<KernelEntry> table = [] {
-    using Edges = Values<8, 16, 32>;
-    using SquareEdges = SquareValues<8, 16, 32>;
-    using Pads = Values<0, 1, 2>;
-    KernelTable t("smem");
-    t.add("setRowReadRow", SharedMemory::Static, {"BLOCK_X", "BLOCK_Y"},
-          []<class T, int X, int Y>(Instance<T, X, Y>) { return &setRowReadRow<T, X, Y>; },
-          Edges{}, Edges{});
-    t.add("setColReadCol", SharedMemory::Static, {"BLOCK_X", "BLOCK_Y"},
-          []<class T, int X, int Y>(Instance<T, X, Y>) { return &setColReadCol<T, X, Y>; },
-          Edges{}, Edges{});
-    t.add("setRowReadCol", SharedMemory::Static, {"BLOCK_X", "BLOCK_Y"},
-          []<class T, int X, int Y>(Instance<T, X, Y>) { return &setRowReadCol<T, X, Y>; },
-          SquareEdges{});
-    t.add("setRowReadColDyn", SharedMemory::Dynamic,
-          []<class T>(Instance<T>) { return &setRowReadColDyn<T>; });
-    t.add("setRowReadColPad", SharedMemory::Static, {"BLOCK_X", "BLOCK_Y", "PAD"},
-          []<class T, int X, int Y, int P>(Instance<T, X, Y, P>) {
-            return &setRowReadColPad<T, X, Y, P>;
-          },
-          SquareEdges{}, Pads{});
-    t.add("setRowReadColDynPad", SharedMemory::Dynamic, {"PAD"},
-          []<class T, int P>(Instance<T, P>) { return &setRowReadColDynPad<T, P>; }, Pads{});
-    t.add("setRowReadColRect", SharedMemory::Static, {"BLOCK_X", "BLOCK_Y"},
-          []<class T, int X, int Y>(Instance<T, X, Y>) { return &setRowReadColRect<T, X, Y>; },
-          Edges{}, Edges{});
-    t.add("setRowReadColRectDyn", SharedMemory::Dynamic,
-          []<class T>(Instance<T>) { return &setRowReadColRectDyn<T>; });
-    t.add("setRowReadColRectPad", SharedMemory::Static, {"BLOCK_X", "BLOCK_Y", "PAD"},
-          []<class T, int X, int Y, int P>(Instance<T, X, Y, P>) {
-            return &setRowReadColRectPad<T, X, Y, P>;
-          },
-          Edges{}, Edges{}, Pads{});
-    t.add("setRowReadColRectDynPad", SharedMemory::Dynamic, {"PAD"},
-          []<class T, int P>(Instance<T, P>) { return &setRowReadColRectDynPad<T, P>; },
-          Pads{});
-    return std::move(t).entries();
-  }();
-  return table;
-}
-
-}  // namespace threadmap::cuda_kernels::TM_BUILD

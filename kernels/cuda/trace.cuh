@@ -24,7 +24,6 @@
 
 #ifdef THREADMAP_TRACE
 
-#define TM_BUILD traced
 #define TM_TRACE_PARAM , unsigned int* tm_trace
 // A __device__ function that accesses memory takes the kernel's trace context.
 #define TM_CONTEXT_PARAM \
@@ -148,7 +147,6 @@ __device__ inline void release(unsigned int* tm, unsigned int slot, unsigned int
 
 #else
 
-#define TM_BUILD timed
 #define TM_TRACE_PARAM
 #define TM_CONTEXT_PARAM
 #define TM_CONTEXT

@@ -1,18 +1,24 @@
-// The CUDA runtime behind device.h. Kernels are compiled in (kernel_table.h);
-// work goes to the legacy default stream, so cudaMemcpy, the launches and the
-// timing events are ordered without extra synchronisation.
+// The CUDA runtime behind device.h. Kernels are compiled at run time by NVRTC
+// for this device's architecture (cuda_compiler.h), loaded as runtime
+// libraries (cudaLibraryLoadData) and launched through their cudaKernel_t
+// handles; work goes to the legacy default stream, so cudaMemcpy, the
+// launches and the timing events are ordered without extra synchronisation.
 #include <cuda_runtime.h>
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
+#include <mutex>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <variant>
 #include <vector>
 
 #include "kernels/cuda/cuda_backend.h"
+#include "kernels/cuda/cuda_compiler.h"
 #include "kernels/cuda/cuda_kernels.h"
 #include "kernels/error.h"
 
@@ -20,8 +26,16 @@ namespace threadmap {
 
 namespace {
 
-using cuda_kernels::KernelEntry;
+using cuda_kernels::KernelSpec;
 using cuda_kernels::SharedMemory;
+
+std::mutex notice_mutex;
+std::function<void(const std::string&)> compile_notice;
+
+void notify(const std::string& message) {
+  std::lock_guard lock(notice_mutex);
+  if (compile_notice) compile_notice(message);
+}
 
 // cudaEventElapsedTime's documented resolution: "around 0.5 microseconds".
 constexpr double kEventResolutionNs = 500.0;
@@ -95,10 +109,12 @@ class CudaBuffer final : public DeviceBuffer {
   std::size_t bytes_;
 };
 
-// A kernel found for a launch, with what its checks need.
+// A kernel compiled and loaded for a launch, with what its checks need.
 struct ResolvedKernel {
-  const KernelEntry* entry = nullptr;
-  std::string name;  // transpose_shared<float, TILE=16, PAD=1>
+  const KernelSpec* spec = nullptr;
+  std::string name;        // transpose_shared<float, TILE=16, PAD=1>
+  std::string parameters;  // the spec's, plus the trace buffer in the traced build
+  cudaKernel_t function = nullptr;
   cudaFuncAttributes attributes{};
 };
 
@@ -126,6 +142,10 @@ class CudaDevice final : public Device {
  public:
   explicit CudaDevice(int index) : index_(index), info_(query_device_info(index)) {
     select();
+    check(cudaDeviceGetAttribute(&major_, cudaDevAttrComputeCapabilityMajor, index_),
+          "cudaDeviceGetAttribute(compute capability)");
+    check(cudaDeviceGetAttribute(&minor_, cudaDevAttrComputeCapabilityMinor, index_),
+          "cudaDeviceGetAttribute(compute capability)");
     check(cudaEventCreate(&start_), "cudaEventCreate");
     check(cudaEventCreate(&stop_), "cudaEventCreate");
   }
@@ -135,6 +155,7 @@ class CudaDevice final : public Device {
     if (cudaSetDevice(index_) == cudaSuccess) {
       if (start_) cudaEventDestroy(start_);
       if (stop_) cudaEventDestroy(stop_);
+      for (cudaLibrary_t library : libraries_) cudaLibraryUnload(library);
     }
     cudaGetLastError();
   }
@@ -205,7 +226,7 @@ class CudaDevice final : public Device {
 
     check(cudaEventRecord(start_, nullptr), "cudaEventRecord");
     for (ReadyLaunch& r : ready) {
-      cudaError_t code = cudaLaunchKernel(r.kernel->entry->function, r.grid, r.block,
+      cudaError_t code = cudaLaunchKernel(static_cast<const void*>(r.kernel->function), r.grid, r.block,
                                           r.addresses.data(), r.dynamic_shared, nullptr);
       if (code == cudaSuccess) code = cudaGetLastError();
       check(code, "launching " + r.kernel->name + launch_shape(r));
@@ -280,28 +301,67 @@ class CudaDevice final : public Device {
                            " bytes");
   }
 
+  // The target NVRTC compiles for: this GPU's own cubin, or PTX when NVRTC
+  // does not know its architecture yet.
+  const std::string& target() {
+    if (target_.empty()) {
+      const cuda::Nvrtc& nvrtc = cuda::Nvrtc::get();
+      if (!nvrtc.available())
+        throw DeviceError(where() + " needs NVRTC to compile its kernels: " + nvrtc.error());
+      try {
+        target_ = nvrtc.target_for(major_, minor_);
+      } catch (const std::runtime_error& e) {
+        throw DeviceError(where() + ": " + e.what());
+      }
+    }
+    return target_;
+  }
+
   const ResolvedKernel& resolve(const LaunchCmd& launch) {
-    const std::string name = describe_cuda_request(launch.program, launch.kernel);
+    const std::string name = cuda_kernels::describe_request(launch.program, launch.kernel);
     const std::string key = launch.program.source + "/" + name;
     if (auto found = resolved_.find(key); found != resolved_.end()) return found->second;
 
-    const KernelEntry* entry = find_cuda_kernel_entry(launch.program, launch.kernel);
-    if (!entry) {
-      const std::string exists = describe_cuda_instantiations(launch.program.source, launch.kernel);
-      throw DeviceError("CUDA kernel " + name + " (source " + launch.program.source +
-                        ") is not compiled into this build" +
-                        (exists.empty() ? ": there is no CUDA kernel of that name"
-                                        : "; the instantiations that exist are " + exists));
+    const KernelSpec* spec = cuda_kernels::find_kernel(launch.program.source, launch.kernel);
+    if (!spec)
+      throw DeviceError("there is no CUDA kernel " + launch.kernel + " in source " +
+                        launch.program.source);
+    const bool traced = cuda_kernels::wants_trace(launch.program);
+    const std::string expression = cuda_kernels::name_expression(*spec, launch.program);
+    const cuda::CompileRequest request =
+        cuda_kernels::compile_request(spec->source, traced, {expression}, target());
+    const cuda::Nvrtc& nvrtc = cuda::Nvrtc::get();
+    std::optional<cuda::CompileResult> compiled = nvrtc.cached(request);
+    if (!compiled) {
+      notify("compiling " + expression + (traced ? " (traced build)" : "") + " for " + target() +
+             " with NVRTC " + nvrtc.version() + " (first use; kept in " + cuda::cuda_cache_dir() +
+             ")");
+      try {
+        compiled = nvrtc.compile(request);
+      } catch (const std::runtime_error& e) {
+        throw DeviceError(where() + ": " + e.what());
+      }
     }
+
     ResolvedKernel r;
-    r.entry = entry;
+    r.spec = spec;
     r.name = name;
-    // Also loads the kernel's module now: with lazy loading the first launch
-    // would otherwise pay for it inside the timed region.
-    check(cudaFuncGetAttributes(&r.attributes, entry->function),
+    r.parameters = std::string(spec->parameters) + (traced ? "b" : "");
+    cudaLibrary_t library = nullptr;
+    check(cudaLibraryLoadData(&library, compiled->image.data(), nullptr, nullptr, 0, nullptr,
+                              nullptr, 0),
+          "loading the " + std::string(compiled->ptx ? "PTX" : "cubin") + " of " + name +
+              " (" + target() + ")");
+    libraries_.push_back(library);
+    check(cudaLibraryGetKernel(&r.function, library, compiled->kernels.front().lowered_name.c_str()),
+          "finding " + name + " in its compiled library");
+    // Also loads the kernel into this device's context now: with lazy loading
+    // the first launch would otherwise pay for it inside the timed region.
+    check(cudaFuncGetAttributes(&r.attributes, static_cast<const void*>(r.function)),
           "cudaFuncGetAttributes of " + name);
-    if (entry->prefer_shared)
-      check(cudaFuncSetAttribute(entry->function, cudaFuncAttributePreferredSharedMemoryCarveout,
+    if (spec->prefer_shared)
+      check(cudaFuncSetAttribute(static_cast<const void*>(r.function),
+                                 cudaFuncAttributePreferredSharedMemoryCarveout,
                                  cudaSharedmemCarveoutMaxShared),
             "asking for the largest shared-memory carveout for " + name);
     return resolved_.emplace(key, std::move(r)).first->second;
@@ -309,7 +369,6 @@ class CudaDevice final : public Device {
 
   ReadyLaunch make_ready(const LaunchCmd& launch, const std::vector<DeviceBuffer*>& buffers) {
     const ResolvedKernel& kernel = resolve(launch);
-    const KernelEntry& entry = *kernel.entry;
     ReadyLaunch r;
     r.kernel = &kernel;
 
@@ -335,13 +394,13 @@ class CudaDevice final : public Device {
         r.values.push_back(v);
       }
     }
-    if (given != entry.parameters)
-      throw InvalidRequest(kernel.name + " takes " + parameter_list(entry.parameters) +
+    if (given != kernel.parameters)
+      throw InvalidRequest(kernel.name + " takes " + parameter_list(kernel.parameters) +
                            " but the launch passes " + parameter_list(given));
-    if (entry.shared == SharedMemory::Dynamic && r.dynamic_shared == 0)
+    if (kernel.spec->shared == SharedMemory::Dynamic && r.dynamic_shared == 0)
       throw InvalidRequest(kernel.name + " declares extern __shared__ memory; the launch must " +
                            "size it with a local array argument");
-    if (entry.shared == SharedMemory::Static && r.dynamic_shared != 0)
+    if (kernel.spec->shared == SharedMemory::Static && r.dynamic_shared != 0)
       throw InvalidRequest(kernel.name + " has no dynamic shared memory, yet the launch asks " +
                            "for " + std::to_string(r.dynamic_shared) + " bytes");
 
@@ -392,10 +451,11 @@ class CudaDevice final : public Device {
           kernel.name + ": " + std::to_string(bytes) + " bytes of dynamic " +
           "shared memory plus " + std::to_string(static_bytes) + " static exceed the limit of " +
           std::to_string(info_.local_memory_bytes) + " bytes per block on " + where());
-    int& allowed = dynamic_shared_allowed_[kernel.entry->function];
+    int& allowed = dynamic_shared_allowed_[kernel.function];
     if (allowed == 0) allowed = kernel.attributes.maxDynamicSharedSizeBytes;
     if (bytes <= static_cast<std::size_t>(allowed)) return;
-    check(cudaFuncSetAttribute(kernel.entry->function, cudaFuncAttributeMaxDynamicSharedMemorySize,
+    check(cudaFuncSetAttribute(static_cast<const void*>(kernel.function),
+                               cudaFuncAttributeMaxDynamicSharedMemorySize,
                                static_cast<int>(bytes)),
           "raising the dynamic shared memory of " + kernel.name + " to " + std::to_string(bytes) +
               " bytes");
@@ -414,8 +474,11 @@ class CudaDevice final : public Device {
   DeviceInfo info_;
   cudaEvent_t start_ = nullptr;
   cudaEvent_t stop_ = nullptr;
+  int major_ = 0, minor_ = 0;  // compute capability
+  std::string target_;         // sm_XY or compute_XY, once a kernel was compiled
   std::map<std::string, ResolvedKernel> resolved_;
-  std::map<const void*, int> dynamic_shared_allowed_;
+  std::vector<cudaLibrary_t> libraries_;
+  std::map<cudaKernel_t, int> dynamic_shared_allowed_;
   std::string broken_;  // the sticky error, once one happened
 };
 
@@ -456,6 +519,11 @@ BackendReport cuda_backend_report() {
   return report;
 }
 
+void set_cuda_compile_notice(std::function<void(const std::string&)> notice) {
+  std::lock_guard lock(notice_mutex);
+  compile_notice = std::move(notice);
+}
+
 std::unique_ptr<Device> open_cuda_device(int index) {
   const BackendReport report = cuda_backend_report();
   if (!report.available)
@@ -466,6 +534,59 @@ std::unique_ptr<Device> open_cuda_device(int index) {
         std::to_string(report.devices.size()) +
         " CUDA device(s), cuda:0 to cuda:" + std::to_string(report.devices.size() - 1));
   return std::make_unique<CudaDevice>(index);
+}
+
+}  // namespace threadmap
+
+namespace threadmap {
+
+CudaCompilerReport cuda_compiler_report() {
+  const cuda::Nvrtc& nvrtc = cuda::Nvrtc::get();
+  CudaCompilerReport report;
+  report.available = nvrtc.available();
+  report.cache_dir = cuda::cuda_cache_dir();
+  if (!report.available) {
+    report.reason = nvrtc.error();
+    return report;
+  }
+  report.version = nvrtc.version();
+  report.architectures = nvrtc.architectures();
+  return report;
+}
+
+std::string cuda_target_for(const std::string& architecture) {
+  const cuda::Nvrtc& nvrtc = cuda::Nvrtc::get();
+  if (!nvrtc.available()) throw InvalidRequest(nvrtc.error());
+  const int number = cuda::Nvrtc::architecture_number(architecture);
+  if (number < 10)
+    throw InvalidRequest("\"" + architecture + "\" is not a GPU architecture: write sm_86, " +
+                         "compute_86 or 86");
+  if (architecture.starts_with("compute_")) {
+    for (int known : nvrtc.architectures())
+      if (known == number) return architecture;
+  }
+  try {
+    return nvrtc.target_for(number / 10, number % 10);
+  } catch (const std::runtime_error& e) {
+    throw InvalidRequest(e.what());
+  }
+}
+
+CudaCompileCheck compile_cuda_kernel(const LaunchCmd& launch, const std::string& target) {
+  const cuda_kernels::KernelSpec* spec =
+      cuda_kernels::find_kernel(launch.program.source, launch.kernel);
+  if (!spec)
+    throw InvalidRequest("there is no CUDA kernel " + launch.kernel + " in source " +
+                         launch.program.source);
+  const cuda::CompileRequest request = cuda_kernels::compile_request(
+      spec->source, cuda_kernels::wants_trace(launch.program),
+      {cuda_kernels::name_expression(*spec, launch.program)}, target);
+  try {
+    const cuda::CompileResult r = cuda::Nvrtc::get().compile(request);
+    return {r.target, r.from_cache, r.compile_ms, r.log};
+  } catch (const std::runtime_error& e) {
+    throw DeviceError(e.what());
+  }
 }
 
 }  // namespace threadmap

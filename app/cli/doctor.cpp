@@ -1,0 +1,374 @@
+// threadmap-cli doctor: what a lecturer runs before class. Every backend and
+// device with its driver, the OpenCL ICDs, NVRTC, and whether every catalog
+// kernel compiles, timed and traced, for each device present or for each GPU
+// architecture named (--arch: no GPU needed).
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <mutex>
+#include <set>
+#include <sstream>
+#include <thread>
+
+#include "app/cli/commands.h"
+#include "kernels/cuda/cuda_backend.h"
+#include "kernels/devices.h"
+#include "kernels/error.h"
+#include "kernels/params.h"
+#include "kernels/report.h"
+
+namespace threadmap::cli {
+
+namespace {
+
+using nlohmann::json;
+namespace fs = std::filesystem;
+
+// One kernel to compile: a catalog variant's launch at its defaults, timed or traced.
+struct Job {
+  std::string variant;
+  std::string kernel;
+  bool traced = false;
+  LaunchCmd launch;
+  Availability availability = Availability::Always;
+};
+
+struct Outcome {
+  bool ok = false;
+  bool unavailable = false;  // the variant cannot run on this device (not a failure)
+  bool cached = false;
+  double ms = 0;
+  std::string error;  // one line
+};
+
+// Where a check compiles: an architecture (CUDA, no device) or a device present.
+struct Target {
+  std::string name;     // "sm_86", "cuda:0", "opencl:0:0"
+  std::string backend;  // "cuda" or "opencl"
+  std::string detail;   // "cubin for sm_86", "PTX for compute_120 (the driver finishes it)"
+  std::string cuda_target;  // sm_XY / compute_XY
+  std::string problem;      // set when nothing can be compiled for it
+  std::vector<Outcome> outcomes;  // one per job
+};
+
+std::vector<Job> catalog_jobs() {
+  std::vector<Job> jobs;
+  std::set<std::string> seen;
+  for (const Variant& v : catalog()) {
+    const Params params = make_params(v.params, {}, v.id);
+    const Workload work = v.build(v, params, 1);
+    for (bool traced : {false, true}) {
+      for (LaunchCmd launch : work.launches) {
+        if (traced) launch.program.defines.emplace_back(std::string(kTraceDefine), 1);
+        std::string key = v.id + "|" + launch.program.source + "|" + launch.kernel + "|" +
+                          std::to_string(static_cast<int>(launch.program.type));
+        for (const auto& [name, value] : launch.program.defines)
+          key += "|" + name + "=" + std::to_string(value);
+        if (!seen.insert(key).second) continue;
+        jobs.push_back({v.id, launch.kernel, traced, std::move(launch), v.availability});
+      }
+    }
+  }
+  return jobs;
+}
+
+// The compiler's message on one line: its first error, else its first line.
+std::string one_line(const std::string& message) {
+  std::istringstream in(message);
+  std::string line, first;
+  while (std::getline(in, line)) {
+    if (first.empty() && !line.empty()) first = line;
+    if (line.find("error") != std::string::npos) {
+      if (line != first && first.find(':') != std::string::npos && first.size() < 120)
+        return first + " " + line;
+      return line;
+    }
+  }
+  return first;
+}
+
+std::vector<std::string> split_list(const std::string& text) {
+  std::vector<std::string> parts;
+  std::string part;
+  for (char c : text + ",") {
+    if (c == ',' || c == ' ') {
+      if (!part.empty()) parts.push_back(part);
+      part.clear();
+    } else {
+      part += c;
+    }
+  }
+  return parts;
+}
+
+// "compute capability 8.6, driver for CUDA 13.0" -> "sm_86".
+std::string architecture_of(const DeviceInfo& d) {
+  const std::string marker = "compute capability ";
+  const auto at = d.version.find(marker);
+  if (at == std::string::npos) return {};
+  int major = 0, minor = 0;
+  if (std::sscanf(d.version.c_str() + at + marker.size(), "%d.%d", &major, &minor) != 2) return {};
+  return "sm_" + std::to_string(major * 10 + minor);
+}
+
+std::string cuda_detail(const std::string& asked, const std::string& target) {
+  if (target.starts_with("sm_")) return "cubin for " + target;
+  return "PTX for " + target + (asked == target ? "" : " (NVRTC does not know " + asked +
+                                                           "; the driver compiles the PTX for it)");
+}
+
+struct Icd {
+  std::string file;
+  std::string library;
+};
+
+std::vector<Icd> opencl_icds() {
+  std::vector<Icd> icds;
+  const char* dir_env = std::getenv("OCL_ICD_VENDORS");
+  const fs::path dir = dir_env && *dir_env ? fs::path(dir_env) : fs::path("/etc/OpenCL/vendors");
+  std::error_code ec;
+  std::vector<fs::path> files;
+  for (const auto& entry : fs::directory_iterator(dir, ec))
+    if (entry.path().extension() == ".icd") files.push_back(entry.path());
+  std::sort(files.begin(), files.end());
+  for (const fs::path& f : files) {
+    std::ifstream in(f);
+    std::string library;
+    std::getline(in, library);
+    icds.push_back({f.string(), library});
+  }
+  return icds;
+}
+
+// Runs fn(i) for every i, on as many threads as the machine has cores.
+template <class Fn>
+void parallel_for(std::size_t count, Fn fn) {
+  const unsigned threads = std::max(1u, std::min(std::thread::hardware_concurrency(), 8u));
+  std::atomic<std::size_t> next{0};
+  std::vector<std::thread> pool;
+  for (unsigned t = 0; t < threads; ++t)
+    pool.emplace_back([&] {
+      for (std::size_t i = next++; i < count; i = next++) fn(i);
+    });
+  for (std::thread& t : pool) t.join();
+}
+
+Outcome compile_cuda(const Job& job, const std::string& target) {
+  Outcome o;
+  try {
+    const CudaCompileCheck c = compile_cuda_kernel(job.launch, target);
+    o.ok = true;
+    o.cached = c.from_cache;
+    o.ms = c.compile_ms;
+  } catch (const std::exception& e) {
+    o.error = one_line(e.what());
+  }
+  return o;
+}
+
+void check_opencl(Target& t, const std::vector<Job>& jobs) {
+  std::unique_ptr<Device> device;
+  try {
+    device = open_device(t.name);
+  } catch (const std::exception& e) {
+    t.problem = e.what();
+    return;
+  }
+  // One device, one context: its builds run one after another.
+  for (const Job& job : jobs) {
+    Outcome o;
+    if (job.availability == Availability::NeedsSubgroupShuffle &&
+        !device->info().has_subgroup_shuffle) {
+      o.unavailable = true;
+      o.error = "needs sub-group shuffles: " + device->info().subgroup_note;
+      t.outcomes.push_back(std::move(o));
+      continue;
+    }
+    const auto started = std::chrono::steady_clock::now();
+    try {
+      device->prepare(job.launch);
+      o.ok = true;
+    } catch (const std::exception& e) {
+      o.error = one_line(e.what());
+    }
+    o.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started)
+               .count();
+    t.outcomes.push_back(std::move(o));
+  }
+}
+
+}  // namespace
+
+int doctor_command(const std::string& architectures, const std::string& format) {
+  const auto backends = list_backends();
+  const CudaCompilerReport nvrtc = cuda_compiler_report();
+  const std::vector<Icd> icds = opencl_icds();
+  const std::vector<Job> jobs = catalog_jobs();
+
+  std::vector<Target> targets;
+  if (!architectures.empty()) {
+    const std::vector<std::string> names = split_list(architectures);
+    if (names.empty()) throw InvalidRequest("--arch names no architecture");
+    for (const std::string& name : names) {
+      Target t;
+      t.name = name;
+      t.backend = "cuda";
+      if (!nvrtc.available) {
+        t.problem = nvrtc.reason;
+      } else {
+        t.cuda_target = cuda_target_for(name);  // InvalidRequest for a bad name: exit 2
+        t.detail = cuda_detail(name, t.cuda_target);
+      }
+      targets.push_back(std::move(t));
+    }
+  } else {
+    for (const BackendReport& b : backends)
+      for (const DeviceInfo& d : b.devices) {
+        Target t;
+        t.name = d.spec;
+        t.backend = b.backend;
+        t.detail = d.name;
+        if (b.backend == "cuda") {
+          const std::string arch = architecture_of(d);
+          try {
+            if (!nvrtc.available) throw std::runtime_error(nvrtc.reason);
+            t.cuda_target = cuda_target_for(arch);
+            t.detail += ", " + cuda_detail(arch, t.cuda_target);
+          } catch (const std::exception& e) {
+            t.problem = e.what();
+          }
+        }
+        targets.push_back(std::move(t));
+      }
+  }
+
+  const auto started = std::chrono::steady_clock::now();
+  // CUDA targets: every (target, job) pair over the cores; NVRTC is thread-safe.
+  std::vector<std::pair<std::size_t, std::size_t>> cuda_work;
+  for (std::size_t t = 0; t < targets.size(); ++t) {
+    if (targets[t].backend != "cuda" || !targets[t].problem.empty()) continue;
+    targets[t].outcomes.resize(jobs.size());
+    for (std::size_t j = 0; j < jobs.size(); ++j) cuda_work.emplace_back(t, j);
+  }
+  parallel_for(cuda_work.size(), [&](std::size_t i) {
+    const auto [t, j] = cuda_work[i];
+    targets[t].outcomes[j] = compile_cuda(jobs[j], targets[t].cuda_target);
+  });
+  for (Target& t : targets)
+    if (t.backend == "opencl") check_opencl(t, jobs);
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+
+  bool all_ok = !targets.empty();
+  for (const Target& t : targets) {
+    if (!t.problem.empty()) all_ok = false;
+    for (const Outcome& o : t.outcomes) all_ok = all_ok && (o.ok || o.unavailable);
+  }
+
+  if (format == "json") {
+    json j;
+    j["backends"] = json::array();
+    for (const BackendReport& b : backends) j["backends"].push_back(to_json(b));
+    j["opencl_icds"] = json::array();
+    for (const Icd& icd : icds) j["opencl_icds"].push_back({{"file", icd.file}, {"library", icd.library}});
+    j["nvrtc"] = {{"available", nvrtc.available},
+                  {"version", nvrtc.version},
+                  {"architectures", nvrtc.architectures},
+                  {"reason", nvrtc.reason},
+                  {"cache_dir", nvrtc.cache_dir}};
+    j["targets"] = json::array();
+    for (const Target& t : targets) {
+      json kernels = json::array();
+      int compiled = 0;
+      for (std::size_t i = 0; i < t.outcomes.size(); ++i) {
+        const Outcome& o = t.outcomes[i];
+        compiled += o.ok;
+        json k = {{"variant", jobs[i].variant},
+                  {"kernel", jobs[i].kernel},
+                  {"build", jobs[i].traced ? "traced" : "timed"},
+                  {"compiled", o.ok},
+                  {"unavailable", o.unavailable},
+                  {"cached", o.cached},
+                  {"compile_ms", o.ms}};
+        if (!o.ok) k["error"] = o.error;
+        kernels.push_back(std::move(k));
+      }
+      json jt = {{"name", t.name}, {"backend", t.backend}, {"detail", t.detail},
+                 {"compiled", compiled}, {"kernels", kernels}};
+      if (!t.cuda_target.empty()) jt["cuda_target"] = t.cuda_target;
+      if (!t.problem.empty()) jt["problem"] = t.problem;
+      j["targets"].push_back(std::move(jt));
+    }
+    j["jobs"] = jobs.size();
+    j["seconds"] = seconds;
+    j["ok"] = all_ok;
+    std::cout << j.dump(2) << '\n';
+    return all_ok ? kExitOk : kExitDeviceFailure;
+  }
+
+  std::cout << "Backends and devices\n";
+  for (const BackendReport& b : backends) {
+    if (!b.available) {
+      std::cout << "  " << b.backend << ": unavailable: " << b.reason << "\n";
+      continue;
+    }
+    for (const DeviceInfo& d : b.devices)
+      std::cout << "  " << d.spec << "  " << d.name << " (" << d.platform << "; " << d.version
+                << ")\n";
+  }
+  std::cout << "OpenCL ICDs (" << (std::getenv("OCL_ICD_VENDORS") ? std::getenv("OCL_ICD_VENDORS")
+                                                                   : "/etc/OpenCL/vendors")
+            << ")\n";
+  if (icds.empty()) std::cout << "  none registered: install an OpenCL driver (pocl-opencl-icd runs on the CPU)\n";
+  for (const Icd& icd : icds) std::cout << "  " << icd.file << " -> " << icd.library << "\n";
+  std::cout << "NVRTC (CUDA kernels are compiled at run time)\n";
+  if (nvrtc.available) {
+    std::cout << "  NVRTC " << nvrtc.version << ", architectures";
+    for (int a : nvrtc.architectures) std::cout << " sm_" << a;
+    std::cout << "\n  cache: " << nvrtc.cache_dir << "\n";
+  } else {
+    std::cout << "  unavailable: " << nvrtc.reason << "\n";
+  }
+
+  std::cout << "Catalog kernels compiled, timed and traced (" << jobs.size() << " builds each)\n";
+  if (targets.empty())
+    std::cout << "  no device to compile for: name architectures with --arch sm_75,sm_86,...\n";
+  std::vector<std::string> failures;
+  for (const Target& t : targets) {
+    std::cout << "  " << t.name;
+    if (!t.detail.empty()) std::cout << " (" << t.detail << ")";
+    if (!t.problem.empty()) {
+      std::cout << ": cannot compile: " << t.problem << "\n";
+      failures.push_back(t.name + ": " + t.problem);
+      continue;
+    }
+    int compiled = 0, cached = 0;
+    std::set<std::string> unavailable;
+    for (std::size_t i = 0; i < t.outcomes.size(); ++i) {
+      const Outcome& o = t.outcomes[i];
+      compiled += o.ok;
+      cached += o.cached;
+      if (o.unavailable) unavailable.insert(jobs[i].variant + " (" + o.error + ")");
+      else if (!o.ok)
+        failures.push_back(t.name + " " + jobs[i].variant + " " + jobs[i].kernel + " (" +
+                           (jobs[i].traced ? "traced" : "timed") + "): " + o.error);
+    }
+    std::cout << ": " << compiled << " of " << t.outcomes.size() << " compiled";
+    if (cached) std::cout << " (" << cached << " from the cache)";
+    std::cout << "\n";
+    for (const std::string& u : unavailable) std::cout << "    unavailable here: " << u << "\n";
+  }
+  for (const std::string& f : failures) std::cout << "FAILED " << f << "\n";
+  std::cout << (all_ok ? "everything asked for compiles" : "not everything compiles") << " ("
+            << static_cast<int>(seconds * 10 + 0.5) / 10.0 << " s)\n";
+  return all_ok ? kExitOk : kExitDeviceFailure;
+}
+
+}  // namespace threadmap::cli
