@@ -62,6 +62,15 @@ int main(int argc, char** argv) {
     return 1;
   }
   bool ok = save(w, out.filePath("main_window.png"));
+  // Every family's chart as the bundled recordings draw it, before any live run.
+  for (const auto& [kernel, file] : {std::pair{"transpose.shared", "recorded_transpose.png"},
+                                     {"matadd.elements", "recorded_matadd.png"},
+                                     {"reduce.warp_shuffle", "recorded_reduce.png"},
+                                     {"smem.setRowReadColPad", "recorded_smem.png"}}) {
+    if (const QString error = w.open_bundled_recording(kernel); !error.isEmpty()) return 1;
+    ok &= save(w.family_chart(), out.filePath(file));
+  }
+  w.open_bundled_recording("transpose.shared");
   w.chart_tabs().setCurrentIndex(2);
   ok &= save(w, out.filePath("main_window_recording.png"));
   w.chart_tabs().setCurrentIndex(0);

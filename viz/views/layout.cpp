@@ -6,8 +6,9 @@ namespace threadmap::views {
 
 std::int64_t param_or(const analysis::TraceDocument& doc, const std::string& name,
                       std::int64_t fallback) {
-  const auto it = doc.session.params.find(name);
-  if (it == doc.session.params.end()) return fallback;
+  const auto& params = traced_params(doc.session);
+  const auto it = params.find(name);
+  if (it == params.end()) return fallback;
   std::int64_t value = fallback;
   const auto& s = it->second;
   const auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), value);
@@ -21,8 +22,9 @@ std::string family_of(const std::string& kernel_id) {
 }
 
 std::uint32_t element_bytes_of(const analysis::TraceDocument& doc) {
-  const auto it = doc.session.params.find("type");
-  const auto type = it == doc.session.params.end() ? std::nullopt : parse_element_type(it->second);
+  const auto& params = traced_params(doc.session);
+  const auto it = params.find("type");
+  const auto type = it == params.end() ? std::nullopt : parse_element_type(it->second);
   return static_cast<std::uint32_t>(element_size(type.value_or(ElementType::Int)));
 }
 

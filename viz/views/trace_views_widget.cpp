@@ -133,7 +133,7 @@ void TraceViewsWidget::set_document(std::shared_ptr<const analysis::TraceDocumen
                             ? QString::fromStdString(info["name"].get<std::string>())
                             : QString::fromStdString(t.backend);
     QStringList params;
-    for (const auto& [name, value] : doc_->session.params)
+    for (const auto& [name, value] : traced_params(doc_->session))
       params << QString::fromStdString(name + "=" + value);
     title_->setText(tr("<b>%1</b> on %2 · %3 · traced %4 of %5 blocks")
                         .arg(QString::fromStdString(t.kernel_id), device, params.join(' '))
