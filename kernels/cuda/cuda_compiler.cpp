@@ -51,6 +51,9 @@ std::string library_name() { return "libnvrtc.so." + std::to_string(THREADMAP_CU
 
 // The soname first (ld.so.conf, LD_LIBRARY_PATH), then the toolkits' usual homes.
 std::vector<std::string> library_candidates() {
+  // A library named by hand (an unusual install) is the only one tried.
+  if (const char* chosen = std::getenv("THREADMAP_NVRTC_LIBRARY"); chosen && *chosen)
+    return {chosen};
   const std::string name = library_name();
   std::vector<std::string> paths{name};
   for (const char* variable : {"CUDA_HOME", "CUDA_PATH"})

@@ -495,11 +495,16 @@ BackendReport cuda_backend_report() {
     cudaRuntimeGetVersion(&runtime);
     // The runtime reports a machine without any NVIDIA driver as an
     // insufficient driver, the usual case on a build or CI machine.
+    int driver = 0;
+    cudaDriverGetVersion(&driver);
     const std::string why =
         code == cudaErrorNoDevice ? "no CUDA device"
+        : code == cudaErrorInsufficientDriver && driver == 0
+            ? "no NVIDIA driver (libcuda.so.1 was not found): install the NVIDIA driver to use "
+              "an NVIDIA GPU"
         : code == cudaErrorInsufficientDriver
-            ? "no usable CUDA driver (none is installed, or it is older than the CUDA " +
-                  version_text(runtime) + " this build needs)"
+            ? "the NVIDIA driver supports CUDA " + version_text(driver) + ", older than the CUDA " +
+                  version_text(runtime) + " this build needs: update the NVIDIA driver"
             : "CUDA cannot start";
     report.reason = why + ": " + error_text(code);
     return report;
