@@ -17,6 +17,9 @@
 #ifndef THREADMAP_CUDA_MAJOR
 #define THREADMAP_CUDA_MAJOR 13
 #endif
+#ifndef THREADMAP_CUDA_MINOR
+#define THREADMAP_CUDA_MINOR 0
+#endif
 #ifndef THREADMAP_CUDA_LIBRARY_DIR
 #define THREADMAP_CUDA_LIBRARY_DIR "/usr/local/cuda/lib64"
 #endif
@@ -201,7 +204,8 @@ Nvrtc::Nvrtc() {
   if (!handle) {
     error_ = "NVRTC (" + library_name() + ", the CUDA Toolkit's runtime compiler) is missing: " +
              "looked for " + tried + ". Install the toolkit's NVRTC (Debian/Ubuntu package " +
-             "cuda-nvrtc-" + std::to_string(THREADMAP_CUDA_MAJOR) + "-x, or the CUDA Toolkit " +
+             "cuda-nvrtc-" + std::to_string(THREADMAP_CUDA_MAJOR) + "-" +
+             std::to_string(THREADMAP_CUDA_MINOR) + " from NVIDIA's repository, or the CUDA Toolkit " +
              std::to_string(THREADMAP_CUDA_MAJOR) + "), or set CUDA_HOME to the toolkit's folder";
     return;
   }
