@@ -44,6 +44,11 @@ struct ProgramKey {
   std::string source;                                    // "transpose.cl" / "transpose" family
   ElementType type = ElementType::Int;
   std::vector<std::pair<std::string, std::int64_t>> defines;  // e.g. {"TILE",16},{"PAD",1}
+  // A learner's version of the source (run --source): compiled instead of the
+  // embedded file, with the same kernel names, parameters and compile-time
+  // values. Empty: the embedded file. text_name names it in compiler messages.
+  std::string text;
+  std::string text_name;
 
   bool operator==(const ProgramKey&) const = default;
 };

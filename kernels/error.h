@@ -12,6 +12,13 @@ class InvalidRequest : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// A learner's kernel source (run --source) that the device's compiler refused.
+// The message holds the compiler's own lines: FILE:LINE:COLUMN: error: ...
+class CompileError : public InvalidRequest {
+ public:
+  using InvalidRequest::InvalidRequest;
+};
+
 // Something failed while talking to a backend or device.
 class DeviceError : public std::runtime_error {
  public:

@@ -99,6 +99,15 @@ void validate_launch(const Variant& v, const Params& p, const Workload& w,
                          ", on " + d.name);
 }
 
+void use_source(Workload& work, const Variant& variant, const std::string& text,
+                const std::string& name) {
+  for (LaunchCmd& l : work.launches) {
+    if (l.kernel != variant.kernel) continue;
+    l.program.text = text;
+    l.program.text_name = name;
+  }
+}
+
 RunResult run_variant(Device& device, const Variant& variant, const Params& params,
                       const RunOptions& options) {
   RunResult r;
@@ -107,6 +116,7 @@ RunResult run_variant(Device& device, const Variant& variant, const Params& para
   r.params = params;
   const Outcome outcome = run_capturing_errors([&] {
     Workload w = variant.build(variant, params, options.seed);
+    if (!options.source_text.empty()) use_source(w, variant, options.source_text, options.source_name);
     validate_launch(variant, params, w, device.info());
     for (const LaunchCmd& l : w.launches) device.prepare(l);
     r.ideal_bytes = w.ideal_bytes;

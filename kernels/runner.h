@@ -27,7 +27,15 @@ struct RunOptions {
   double min_sample_ms = kMinSampleMs;
   int end_to_end_repetitions = 5;
   std::uint64_t seed = 20261122;
+  // A learner's version of the variant's source, in the device's dialect
+  // (.cl for OpenCL, .cu for CUDA), run in place of the embedded one.
+  std::string source_text;
+  std::string source_name;  // the file it came from, for compiler messages
 };
+
+// Points every launch of the variant's own source at `text`.
+void use_source(Workload& work, const Variant& variant, const std::string& text,
+                const std::string& name);
 
 enum class RunStatus { Ok, Invalid, Unavailable, DeviceFailure };
 

@@ -4,6 +4,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -128,6 +129,119 @@ TEST(Cli, DoctorRefusesANameThatIsNoArchitecture) {
   if (o.out.find("cannot compile") != std::string::npos) GTEST_SKIP() << "no NVRTC: " << o.out;
   EXPECT_EQ(o.code, 2) << o.out << o.err;
   EXPECT_NE(o.err.find("banana"), std::string::npos) << o.err;
+}
+
+// A learner's own kernel (run --source): plain OpenCL C with the catalog
+// kernel's name, parameter and compile-time constants, no trace hooks.
+std::string learner_file(const std::string& name, const std::string& read, const std::string& extra = "") {
+  const std::string path = ::testing::TempDir() + std::to_string(getpid()) + "_" + name;
+  std::ofstream(path) << "// a learner's setRowReadCol with a padded tile\n"
+                         "__kernel void setRowReadCol(__global ELEM* out_all) {\n"
+                         "  __global ELEM* out = out_all + get_group_id(0) * get_local_size(0) * get_local_size(1);\n"
+                         "  __local ELEM tile[BLOCK_Y][BLOCK_X + 1];\n"
+                         "  const unsigned int idx = get_local_id(1) * get_local_size(0) + get_local_id(0);\n"
+                         "  tile[get_local_id(1)][get_local_id(0)] = idx;\n" +
+                             extra +
+                             "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+                             "  out[idx] = " + read + ";\n"
+                             "}\n";
+  return path;
+}
+
+const std::string kColumnRead = "tile[get_local_id(0)][get_local_id(1)]";
+
+TEST(Cli, LearnerSourceRunsVerified) {
+  REQUIRE_OPENCL();
+  const std::string file = learner_file("pad.cl", kColumnRead);
+  const Outcome o = cli("run smem.setRowReadCol --device opencl:0:0 --set blocks=16 --format json --source " + file);
+  ASSERT_EQ(o.code, 0) << o.out << o.err;
+  const auto j = nlohmann::json::parse(o.out);
+  EXPECT_TRUE(j["verification"]["verified"].get<bool>());
+  EXPECT_EQ(j["verification"]["checked"], 16 * 32 * 32);
+}
+
+TEST(Cli, LearnerSourceWithTheWrongReadIsNotVerified) {
+  REQUIRE_OPENCL();
+  const std::string file = learner_file("rowwise.cl", "tile[get_local_id(1)][get_local_id(0)]");
+  const Outcome o = cli("run smem.setRowReadCol --device opencl:0:0 --set blocks=16 --source " + file);
+  EXPECT_EQ(o.code, 1) << o.out << o.err;
+  EXPECT_NE(o.out.find("expected"), std::string::npos) << o.out;
+}
+
+TEST(Cli, LearnerSourceCompileErrorNamesItsLine) {
+  REQUIRE_OPENCL();
+  // The undeclared name is on line 5 of the file.
+  const std::string file = learner_file("typo.cl", kColumnRead);
+  std::string text;
+  {
+    std::ifstream in(file);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    text = ss.str();
+  }
+  const std::string marker = "const unsigned int idx";
+  text.insert(text.find(marker), "undeclared_name = 1; ");
+  std::ofstream(file) << text;
+  const Outcome o = cli("run smem.setRowReadCol --device opencl:0:0 --set blocks=16 --source " + file);
+  EXPECT_EQ(o.code, 2) << o.out << o.err;
+  const std::string name = std::filesystem::path(file).filename().string();
+  EXPECT_NE(o.err.find(name + ":5:"), std::string::npos) << o.err;
+  EXPECT_NE(o.err.find("undeclared_name"), std::string::npos) << o.err;
+}
+
+TEST(Cli, LearnerSourceEndlessLoopIsStoppedAtTheTimeout) {
+  REQUIRE_OPENCL();
+  const std::string file =
+      learner_file("loop.cl", kColumnRead, "  while (idx < 100000u) { out[0] = 1; }\n");
+  const auto started = std::chrono::steady_clock::now();
+  const Outcome o = cli("run smem.setRowReadCol --device opencl:0:0 --set blocks=16 --timeout 2 --source " + file);
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  EXPECT_EQ(o.code, 5) << o.out << o.err;
+  EXPECT_NE(o.err.find("did not finish within 2 s"), std::string::npos) << o.err;
+  EXPECT_LT(seconds, 10.0);
+}
+
+TEST(Cli, LearnerSourceOverTheLocalMemoryLimitIsRefused) {
+  REQUIRE_OPENCL();
+  const std::string file = learner_file("huge.cl", kColumnRead,
+                                        "  __local ELEM huge[1 << 24]; huge[(idx * 7919u) % (1u << 24)] = idx;\n"
+                                        "  barrier(CLK_LOCAL_MEM_FENCE); out[idx] = huge[(idx * 104729u) % (1u << 24)];\n");
+  const Outcome o = cli("run smem.setRowReadCol --device opencl:0:0 --set blocks=16 --timeout 20 --source " + file);
+  EXPECT_NE(o.code, 0) << o.out << o.err;
+  EXPECT_NE(o.code, 5) << "refused with a message, not stopped: " << o.err;
+  EXPECT_NE(o.err.find("__local"), std::string::npos) << o.err;
+}
+
+TEST(Cli, LearnerSourceInTheOtherDialectIsRefused) {
+  REQUIRE_OPENCL();
+  const std::string file = learner_file("pad.cu", kColumnRead);
+  const Outcome o = cli("run smem.setRowReadCol --device opencl:0:0 --source " + file);
+  EXPECT_EQ(o.code, 2) << o.out << o.err;
+  EXPECT_NE(o.err.find("is CUDA"), std::string::npos) << o.err;
+}
+
+// What `source` prints is each kernel as a learner edits it: no trace hooks,
+// and, given back through --source, the same kernel: verified.
+TEST(Cli, SourceOfEveryKernelIsHookFreeAndRunsVerified) {
+  for (const char* dialect : {"cuda", "opencl"})
+    for (const auto& v : threadmap::catalog()) {
+      const Outcome o = cli("source " + v.id + " --dialect " + dialect);
+      ASSERT_EQ(o.code, 0) << v.id << o.err;
+      EXPECT_NE(o.out.find(v.kernel), std::string::npos) << v.id;
+      for (const char* hook : {"LDG(", "STG(", "LDS(", "STS(", "TM_", "trace.cuh"})
+        EXPECT_EQ(o.out.find(hook), std::string::npos) << v.id << " (" << dialect << ") shows " << hook;
+    }
+  REQUIRE_OPENCL();
+  for (const auto& v : threadmap::catalog()) {
+    const std::string file = ::testing::TempDir() + std::to_string(getpid()) + "_" + v.source + ".cl";
+    std::ofstream(file) << cli("source " + v.id + " --dialect opencl").out;
+    std::string size = "--set blocks=8";
+    if (v.family == "reduction") size = "--set n=100001";
+    if (v.source == "transpose" || v.source == "matadd") size = "--set width=200 --set height=120";
+    const Outcome o = cli("run " + v.id + " --device opencl:0:0 --reps 2 " + size + " --source " + file);
+    EXPECT_TRUE(o.code == 0 || o.code == 4) << v.id << ": " << o.out << o.err;  // 4: no shuffles here
+  }
 }
 
 TEST(Cli, ListJsonHoldsTheWholeCatalog) {

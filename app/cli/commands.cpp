@@ -3,14 +3,19 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <map>
 #include <sstream>
 
+#include "app/cli/sandbox.h"
 #include "app/cli/table.h"
 #include "kernels/catalog.h"
 #include "kernels/devices.h"
 #include "kernels/error.h"
+#include "kernels/learner_source.h"
 #include "kernels/peers.h"
 #include "kernels/report.h"
 #include "kernels/runner.h"
@@ -69,12 +74,42 @@ std::vector<std::pair<std::string, std::string>> parse_assignments(
 
 namespace {
 
+// --source FILE, read and checked against the device's dialect.
+void read_source(const RunArgs& args, const DeviceInfo& device, RunOptions& o) {
+  if (args.source.empty()) return;
+  const std::filesystem::path path(args.source);
+  const std::string extension = path.extension().string();
+  const std::string dialect = device.backend == "cuda" ? ".cu" : ".cl";
+  if (extension != ".cl" && extension != ".cu")
+    throw InvalidRequest("--source " + args.source + ": name the file .cl (OpenCL C) or .cu " +
+                         "(CUDA), the dialect of the device it runs on");
+  if (extension != dialect)
+    throw InvalidRequest("--source " + args.source + " is " +
+                         (extension == ".cl" ? "OpenCL C" : "CUDA") + ", but " + device.spec +
+                         " (" + device.name + ") compiles " +
+                         (dialect == ".cl" ? "OpenCL C (.cl)" : "CUDA (.cu)"));
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InvalidRequest("--source " + args.source + ": cannot read it (" +
+                                std::strerror(errno) + ")");
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (text.str().empty()) throw InvalidRequest("--source " + args.source + " is empty");
+  o.source_text = text.str();
+  o.source_name = path.filename().string();
+}
+
 RunOptions options_from(const RunArgs& args) {
   RunOptions o;
   o.repetitions = args.reps;
   o.warmup = args.warmup;
   o.seed = args.seed;
   return o;
+}
+
+// A --source run's device work goes to a child process (sandbox.h).
+int maybe_isolated(const RunArgs& args, const std::function<int()>& body) {
+  if (args.source.empty()) return body();
+  return run_isolated(args.timeout, "the run of " + args.source, body);
 }
 
 int exit_code_for(const RunResult& r) {
@@ -231,12 +266,28 @@ int list_command(const std::string& format) {
   return kExitOk;
 }
 
-int run_command(const std::string& kernel, const RunArgs& args) {
+int source_command(const std::string& kernel, const std::string& dialect) {
   return guarded([&]() -> int {
+    const Variant& v = variant_or_throw(kernel);
+    std::string chosen = dialect;
+    if (chosen.empty()) {
+      chosen = "opencl";
+      for (const BackendReport& b : list_backends())
+        if (b.backend == "cuda" && b.available) chosen = "cuda";
+    }
+    std::cout << learner_source(v.source + (chosen == "cuda" ? ".cu" : ".cl"));
+    return kExitOk;
+  });
+}
+
+int run_command(const std::string& kernel, const RunArgs& args) {
+  return maybe_isolated(args, [&] { return guarded([&]() -> int {
     const Variant& v = variant_or_throw(kernel);
     const Params params = make_params(v.params, parse_assignments(args.sets), v.id);
     auto device = open_device(args.device);
-    const RunResult r = run_variant(*device, v, params, options_from(args));
+    RunOptions options = options_from(args);
+    read_source(args, device->info(), options);
+    const RunResult r = run_variant(*device, v, params, options);
     if (args.format == "json") {
       std::cout << to_json(r).dump(2) << '\n';
     } else if (args.format == "csv") {
@@ -254,12 +305,12 @@ int run_command(const std::string& kernel, const RunArgs& args) {
     }
     if (r.status != RunStatus::Ok) error(r.error);
     return exit_code_for(r);
-  });
+  }); });
 }
 
 int sweep_command(const std::string& kernel, const RunArgs& args,
                   const std::vector<std::string>& vary) {
-  return guarded([&]() -> int {
+  return maybe_isolated(args, [&] { return guarded([&]() -> int {
     const Variant& v = variant_or_throw(kernel);
     const auto base = parse_assignments(args.sets);
     make_params(v.params, base, v.id);  // reject bad --set before any run
@@ -279,6 +330,8 @@ int sweep_command(const std::string& kernel, const RunArgs& args,
     const auto points = sweep_points(v.params, axes, v.id);
 
     auto device = open_device(args.device);
+    RunOptions options = options_from(args);
+    read_source(args, device->info(), options);
     Table t;
     for (const auto& axis : axes) t.header.push_back(axis.name);
     t.header.insert(t.header.end(), kRunColumns.begin(), kRunColumns.end());
@@ -296,7 +349,7 @@ int sweep_command(const std::string& kernel, const RunArgs& args,
       }
       progress.step(i, v.id + " " + label);
       const Params params = make_params(v.params, assignments, v.id);
-      const RunResult r = run_variant(*device, v, params, options_from(args));
+      const RunResult r = run_variant(*device, v, params, options);
       code = worse(code, exit_code_for(r));
       results.push_back(to_json(r));
       std::vector<std::string> row;
@@ -315,7 +368,7 @@ int sweep_command(const std::string& kernel, const RunArgs& args,
       t.print_text(std::cout);
     }
     return code;
-  });
+  }); });
 }
 
 int bench_command(const RunArgs& args, std::int64_t size) {

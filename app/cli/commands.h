@@ -18,6 +18,7 @@ enum ExitCode : int {
   kExitInvalid = 2,       // bad usage, parameter, kernel id, device spec or launch configuration
   kExitDeviceFailure = 3, // the backend or device failed (build error, launch error, lost device)
   kExitUnavailable = 4,   // the variant cannot run on this device (no shuffles, no double)
+  kExitStopped = 5,       // a --source run ran past --timeout or crashed, and was stopped
 };
 
 struct RunArgs {
@@ -27,6 +28,8 @@ struct RunArgs {
   int warmup = 2;
   std::string format = "text";
   std::uint64_t seed = 20261122;
+  std::string source;      // --source FILE: a learner's version of the kernel
+  double timeout = 10;     // --timeout SECONDS for a --source run
 };
 
 // trace_sets: NAME=VALUE for the traced run only, over args.sets.
@@ -35,6 +38,8 @@ int record_command(const std::string& kernel, const RunArgs& args, const std::st
                    const std::vector<std::string>& trace_sets = {});
 int counters_command(const std::string& kernel, const RunArgs& args, const std::string& blocks);
 int show_command(const std::string& file, const std::string& format);
+// dialect: "cuda", "opencl", or empty for the first device's.
+int source_command(const std::string& kernel, const std::string& dialect);
 // architectures: "sm_75,sm_86" (no GPU needed), or empty for the devices present.
 int doctor_command(const std::string& architectures, const std::string& format);
 

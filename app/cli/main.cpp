@@ -13,7 +13,8 @@ namespace {
 constexpr const char* kExitCodes =
     "Exit codes: 0 every run verified; 1 a run's output did not match the CPU reference; "
     "2 bad usage, parameter, kernel id, device or launch configuration; 3 the backend or device "
-    "failed; 4 the kernel is unavailable on the device.";
+    "failed; 4 the kernel is unavailable on the device; 5 a --source run ran past --timeout or "
+    "crashed and was stopped.";
 
 void add_run_options(CLI::App* cmd, threadmap::cli::RunArgs& args, bool with_formats = true) {
   cmd->add_option("--device", args.device,
@@ -30,6 +31,20 @@ void add_run_options(CLI::App* cmd, threadmap::cli::RunArgs& args, bool with_for
     cmd->add_option("--format", args.format, "text, json or csv")
         ->check(CLI::IsMember({"text", "json", "csv"}))
         ->capture_default_str();
+}
+
+// A learner's kernel in place of the catalog's.
+void add_source_options(CLI::App* cmd, threadmap::cli::RunArgs& args) {
+  cmd->add_option("--source", args.source,
+                  "FILE: your version of the kernel, in the device's dialect (.cl for OpenCL, .cu "
+                  "for CUDA), with the catalog kernel's name, parameters and compile-time "
+                  "constants; compiled for the device, verified and timed like the catalog's. "
+                  "`threadmap-cli source KERNEL_ID` prints the catalog's version to start from");
+  cmd->add_option("--timeout", args.timeout,
+                  "seconds a --source run may take before it is stopped (it runs in a process "
+                  "of its own)")
+      ->check(CLI::Range(0.1, 3600.0))
+      ->capture_default_str();
 }
 
 }  // namespace
@@ -59,6 +74,7 @@ int main(int argc, char** argv) {
   run->add_option("KERNEL_ID", kernel, "catalog id, e.g. transpose.naive")->required();
   run->add_option("--set", args.sets, "parameter NAME=VALUE (repeatable), e.g. --set tile=32");
   add_run_options(run, args);
+  add_source_options(run, args);
   run->footer(kExitCodes);
 
   std::vector<std::string> vary;
@@ -69,6 +85,7 @@ int main(int argc, char** argv) {
       ->required();
   sweep->add_option("--set", args.sets, "fixed parameter NAME=VALUE (repeatable)");
   add_run_options(sweep, args);
+  add_source_options(sweep, args);
   sweep->footer(kExitCodes);
 
   std::int64_t size = 0;
@@ -122,6 +139,14 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"text", "json"}))
       ->capture_default_str();
 
+  std::string dialect;
+  auto* source = app.add_subcommand(
+      "source", "a kernel's source as you read and edit it (no trace hooks): a start for --source");
+  source->add_option("KERNEL_ID", kernel, "catalog id")->required();
+  source->add_option("--dialect", dialect,
+                     "cuda or opencl (default: cuda when a CUDA device is present, else opencl)")
+      ->check(CLI::IsMember({"cuda", "opencl"}));
+
   std::string architectures;
   auto* doctor = app.add_subcommand(
       "doctor", "backends, devices, drivers, OpenCL ICDs, and whether every catalog kernel "
@@ -149,6 +174,7 @@ int main(int argc, char** argv) {
   // first use of each takes a moment (never counted in a timing).
   threadmap::set_cuda_compile_notice(
       [](const std::string& message) { std::cerr << "threadmap-cli: " << message << "\n"; });
+  if (*source) return source_command(kernel, dialect);
   if (*doctor) return guarded([&] { return doctor_command(architectures, format); });
   if (*devices) return devices_command(format);
   if (*record) return record_command(kernel, args, blocks, capacity, output, trace_sets);

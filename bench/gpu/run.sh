@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Usage: [IDS="id ..."] bench/gpu/run.sh STAGE
-#   (STAGE: tables | tune | ncu | sanitize | counters | traces | bundle | compile)
+#   (STAGE: tables | tune | ncu | sanitize | counters | traces | bundle | compile | learner)
 # Expects threadmap-cli and engine_tests built with CUDA in $BIN (default
 # .device/bin); writes logs to $OUT. NVIDIA's OpenCL driver is registered with
 # the ICD loader first.
@@ -15,6 +15,7 @@ mkdir -p /etc/OpenCL/vendors
 [ -f /etc/OpenCL/vendors/nvidia.icd ] || echo libnvidia-opencl.so.1 > /etc/OpenCL/vendors/nvidia.icd
 # IDS (optional): the variants the ncu, sanitize, counters and bundle stages cover.
 ids=${IDS:-$($cli list --format json | python3 -c 'import json,sys; print(" ".join(v["id"] for v in json.load(sys.stdin)))')}
+since() { python3 -c 'import sys; print(round(float(sys.argv[2]) - float(sys.argv[1]), 3))' "$1" "$(date +%s.%N)"; }
 wanted() { case " $ids " in *" $1 "*) return 0;; *) return 1;; esac; }
 
 case "${1:-tables}" in
@@ -117,6 +118,34 @@ compile)
   THREADMAP_CACHE_DIR=$(mktemp -d) $cli doctor > "$OUT/doctor.txt" 2>&1
   echo "doctor rc=$?" >> "$OUT/doctor.txt"
   cat "$OUT/compile.txt" "$OUT/doctor.txt"
+  ;;
+learner)
+  # run --source on the CUDA device: every kernel's learner text (`source`)
+  # run back in the catalog's place, a compile error, an endless loop, and
+  # the edit-to-verified-timing loop with a cold and a warm compile cache.
+  mkdir -p "$OUT/l"
+  for id in $ids; do
+    $cli source "$id" --dialect cuda > "$OUT/l/$id.cu"
+    $cli run "$id" --device cuda:0 --reps 5 --source "$OUT/l/$id.cu" $(python3 bench/gpu/sizes.py "$id") \
+      > "$OUT/l/$id.txt" 2>&1
+    echo "$id rc=$? $(grep -E 'verified|error' "$OUT/l/$id.txt" | head -1)"
+  done | tee "$OUT/learner.txt"
+  src="$OUT/l/smem.setRowReadCol.cu"
+  sed 's/const unsigned int idx = threadIdx.y \* blockDim.x + threadIdx.x;/const unsigned int idx = threadIdx.y * blockDim.x + threadIdx.x; undeclared_name = 1;/' \
+    "$src" > "$OUT/l/typo.cu"
+  sed 's/  __syncthreads();/  while (idx < 100000u) { out[0] = 1; }\n  __syncthreads();/' "$src" > "$OUT/l/loop.cu"
+  { $cli run smem.setRowReadCol --device cuda:0 --source "$OUT/l/typo.cu"; echo "typo rc=$?"
+    start=$(date +%s.%N); $cli run smem.setRowReadCol --device cuda:0 --timeout 3 --source "$OUT/l/loop.cu"
+    echo "loop rc=$? after $(since "$start") s"
+    $cli run smem.setRowReadCol --device cuda:0 --reps 3 --set blocks=8 > /dev/null && echo "device usable after the kill: rc=$?"
+    for cache in cold warm warm warm; do
+      [ $cache = cold ] && export THREADMAP_CACHE_DIR=$(mktemp -d)
+      start=$(date +%s.%N)
+      $cli run smem.setRowReadCol --device cuda:0 --set blocks=65536 --source "$src" > /dev/null 2>&1
+      echo "edit-to-result $cache: rc=$? $(since "$start") s"
+    done; unset THREADMAP_CACHE_DIR
+  } 2>&1 | tee -a "$OUT/learner.txt"
+  tar -C "$OUT" -czf "$OUT/learner_logs.tgz" l && rm -rf "$OUT/l"
   ;;
 bundle)
   # The bundled recordings (bench/gpu/bundle.txt), of the variants in IDS.

@@ -319,7 +319,8 @@ class CudaDevice final : public Device {
 
   const ResolvedKernel& resolve(const LaunchCmd& launch) {
     const std::string name = cuda_kernels::describe_request(launch.program, launch.kernel);
-    const std::string key = launch.program.source + "/" + name;
+    const std::string key = launch.program.source + "/" + name +
+                            (launch.program.text.empty() ? "" : "|learner|" + launch.program.text);
     if (auto found = resolved_.find(key); found != resolved_.end()) return found->second;
 
     const KernelSpec* spec = cuda_kernels::find_kernel(launch.program.source, launch.kernel);
@@ -329,7 +330,8 @@ class CudaDevice final : public Device {
     const bool traced = cuda_kernels::wants_trace(launch.program);
     const std::string expression = cuda_kernels::name_expression(*spec, launch.program);
     const cuda::CompileRequest request =
-        cuda_kernels::compile_request(spec->source, traced, {expression}, target());
+        cuda_kernels::compile_request(spec->source, traced, {expression}, target(),
+                                      &launch.program);
     const cuda::Nvrtc& nvrtc = cuda::Nvrtc::get();
     std::optional<cuda::CompileResult> compiled = nvrtc.cached(request);
     if (!compiled) {
@@ -338,6 +340,11 @@ class CudaDevice final : public Device {
              ")");
       try {
         compiled = nvrtc.compile(request);
+      } catch (const cuda::CompileError& e) {
+        if (!launch.program.text.empty())
+          throw CompileError(request.file_name + " does not compile for " + where() + " (" +
+                             target() + "):\n" + e.log());
+        throw DeviceError(where() + ": " + e.what());
       } catch (const std::runtime_error& e) {
         throw DeviceError(where() + ": " + e.what());
       }

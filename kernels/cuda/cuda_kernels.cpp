@@ -85,10 +85,15 @@ std::string describe_request(const ProgramKey& key, std::string_view kernel) {
 
 cuda::CompileRequest compile_request(std::string_view source, bool traced,
                                      std::vector<std::string> name_expressions,
-                                     std::string target) {
+                                     std::string target, const ProgramKey* key) {
   cuda::CompileRequest r;
-  r.file_name = std::string(source_stem(source)) + ".cu";
-  r.text = std::string(embedded_source(r.file_name));
+  if (key && !key->text.empty()) {
+    r.file_name = key->text_name.empty() ? std::string(source_stem(source)) + ".cu" : key->text_name;
+    r.text = key->text;
+  } else {
+    r.file_name = std::string(source_stem(source)) + ".cu";
+    r.text = std::string(embedded_source(r.file_name));
+  }
   if (r.text.empty()) throw DeviceError("no embedded CUDA source named " + r.file_name);
   r.name_expressions = std::move(name_expressions);
   r.target = std::move(target);

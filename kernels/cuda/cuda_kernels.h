@@ -59,8 +59,9 @@ std::string describe_request(const ProgramKey& key, std::string_view kernel);
 
 // What NVRTC is given for a key: the embedded source, the headers it
 // includes, the defines of the traced build, and the name expressions.
+// A key with a learner's text (ProgramKey::text) compiles that text instead.
 cuda::CompileRequest compile_request(std::string_view source, bool traced,
                                      std::vector<std::string> name_expressions,
-                                     std::string target);
+                                     std::string target, const ProgramKey* key = nullptr);
 
 }  // namespace threadmap::cuda_kernels

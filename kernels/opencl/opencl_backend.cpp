@@ -60,6 +60,25 @@ std::string device_string(cl_device_id d, cl_device_info param) {
   return s;
 }
 
+// A build log as a learner reads it: the compiler's lines, blank ones and
+// trailing NULs dropped, at most 40 lines.
+std::string compiler_errors(const std::string& log) {
+  std::string out, line;
+  int lines = 0;
+  for (char c : log + "\n") {
+    if (c == '\0') continue;
+    if (c != '\n') {
+      line += c;
+      continue;
+    }
+    if (line.find_first_not_of(" \t\r") != std::string::npos && lines++ < 40) out += line + "\n";
+    line.clear();
+  }
+  if (lines > 40) out += "(" + std::to_string(lines - 40) + " more lines)\n";
+  while (!out.empty() && out.back() == '\n') out.pop_back();
+  return out;
+}
+
 std::string platform_string(cl_platform_id p, cl_platform_info param) {
   std::size_t size = 0;
   if (clGetPlatformInfo(p, param, 0, nullptr, &size) != CL_SUCCESS || size == 0) return {};
@@ -291,20 +310,27 @@ class OpenclDevice final : public Device {
     return options;
   }
 
+  // The embedded sources are told apart by name; a learner's by its text.
+  static std::string program_cache_key(const ProgramKey& key, const std::string& options) {
+    return key.source + "|" + options + (key.text.empty() ? "" : "|learner|" + key.text);
+  }
+
   cl_program program_for(const ProgramKey& key) {
     const std::string options = build_options(key);
-    const std::string cache_key = key.source + "|" + options;
+    const std::string cache_key = program_cache_key(key, options);
     if (auto it = programs_.find(cache_key); it != programs_.end()) return it->second;
 
-    const std::string file = key.source + ".cl";
-    const std::string_view text = embedded_source(file);
+    const bool learner = !key.text.empty();
+    const std::string file = learner ? key.text_name : key.source + ".cl";
+    const std::string_view text = learner ? std::string_view(key.text) : embedded_source(file);
     if (text.empty()) throw DeviceError("no embedded OpenCL source named " + file);
     // The prelude (trace layout and hooks) comes first; #line keeps __LINE__,
-    // which names a traced access's source line, counting in the .cl file.
+    // which names a traced access's source line, counting in the .cl file,
+    // and makes the compiler name that file in its messages.
     const std::string source = std::string(embedded_source("trace_format.h")) + "\n" +
                                std::string(embedded_source("common.clh")) + "\n" +
-                               std::string(embedded_source("trace.clh")) + "\n#line 1\n" +
-                               std::string(text);
+                               std::string(embedded_source("trace.clh")) + "\n#line 1 \"" +
+                               file + "\"\n" + std::string(text);
     const char* ptr = source.c_str();
     const std::size_t length = source.size();
     cl_int err = CL_SUCCESS;
@@ -317,6 +343,9 @@ class OpenclDevice final : public Device {
       std::string log(size, '\0');
       clGetProgramBuildInfo(program, device_, CL_PROGRAM_BUILD_LOG, size, log.data(), nullptr);
       clReleaseProgram(program);
+      if (learner)
+        throw CompileError(file + " does not compile for " + info_.spec + " (" + info_.name +
+                           "):\n" + compiler_errors(log));
       throw DeviceError("building " + file + " with \"" + options + "\" failed: " +
                         error_name(err) + "\n" + log);
     }
@@ -326,12 +355,25 @@ class OpenclDevice final : public Device {
 
   cl_kernel kernel_for(const LaunchCmd& launch) {
     cl_program program = program_for(launch.program);
-    const std::string key = launch.program.source + "|" + build_options(launch.program) + "|" +
-                            launch.kernel;
+    const std::string key = program_cache_key(launch.program, build_options(launch.program)) +
+                            "|" + launch.kernel;
     if (auto it = kernels_.find(key); it != kernels_.end()) return it->second;
     cl_int err = CL_SUCCESS;
     cl_kernel kernel = clCreateKernel(program, launch.kernel.c_str(), &err);
     check(err, "clCreateKernel(" + launch.kernel + ")");
+    // A learner's kernel may declare more __local memory than the device has;
+    // some drivers would run it anyway. Refuse it with both numbers.
+    cl_ulong declared = 0;
+    if (!launch.program.text.empty() &&
+        clGetKernelWorkGroupInfo(kernel, device_, CL_KERNEL_LOCAL_MEM_SIZE, sizeof declared,
+                                 &declared, nullptr) == CL_SUCCESS &&
+        declared > info_.local_memory_bytes) {
+      clReleaseKernel(kernel);
+      throw InvalidRequest(launch.program.text_name + ": " + launch.kernel + " declares " +
+                           std::to_string(declared) + " bytes of __local memory; " + info_.spec +
+                           " (" + info_.name + ") allows " +
+                           std::to_string(info_.local_memory_bytes) + " per work-group");
+    }
     kernels_.emplace(key, kernel);
     return kernel;
   }
