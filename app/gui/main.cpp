@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "app/gui/kernel_tree.h"
+#include "app/gui/language.h"
 #include "app/gui/main_window.h"
 
 int main(int argc, char** argv) {
@@ -16,6 +17,9 @@ int main(int argc, char** argv) {
   QFont font = QApplication::font();
   font.setPointSizeF(std::max(font.pointSizeF(), 12.0));
   QApplication::setFont(font);
+
+  // The language saved from the menu, else the system's (English, Portuguese, Spanish).
+  threadmap::gui::language::apply(threadmap::gui::language::initial_choice());
 
   QCommandLineParser parser;
   parser.setApplicationDescription("ThreadMap: GPU teaching kernels run, verified and timed");

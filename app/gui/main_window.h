@@ -6,6 +6,7 @@
 #include <QTemporaryDir>
 #include <QTimer>
 
+#include <functional>
 #include <memory>
 #include <optional>
 
@@ -20,6 +21,7 @@ class QSpinBox;
 class QTabWidget;
 
 namespace threadmap::views {
+class Retranslator;
 class TraceViewsWidget;
 }
 
@@ -75,6 +77,9 @@ class MainWindow : public QMainWindow {
   // One of the real H100 recordings embedded in the binary, by kernel id; the
   // other bundled recordings of its family fill the variants chart.
   QString open_bundled_recording(const std::string& kernel_id = "transpose.shared");
+  // Switches the interface (and the lessons) to "en", "pt_BR" or "es" and
+  // remembers it; every open window retranslates at once.
+  void set_language(const QString& code);
 
  signals:
   // A session with a trace was opened or recorded: the views draw this.
@@ -88,6 +93,7 @@ class MainWindow : public QMainWindow {
  protected:
   void dragEnterEvent(QDragEnterEvent* event) override;
   void dropEvent(QDropEvent* event) override;
+  void changeEvent(QEvent* event) override;
 
  private:
   void build_actions();
@@ -100,11 +106,14 @@ class MainWindow : public QMainWindow {
   std::string backend() const;
   RunRequest request_for(const Variant& variant) const;
   std::vector<std::string> family_kernels() const;
-  QString load_session_file(const QString& path, const QString& origin, bool remember);
-  QString show_session(Session session, const QString& origin);
+  // origin: where the session comes from ("Bundled recording"), in the current language.
+  QString load_session_file(const QString& path, const std::function<QString()>& origin, bool remember);
+  QString show_session(Session session, const std::function<QString()>& origin);
   void open_first_start(const nlohmann::json& backends);
 
   WindowOptions options_;
+  views::Retranslator* texts_;  // the window's fixed texts, set again on a language change
+  std::function<QString()> origin_line_;  // the status area's line on the shown session, if any
   WorkerClient worker_;
   RunController runs_;
   const Variant* variant_ = nullptr;

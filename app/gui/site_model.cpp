@@ -27,7 +27,8 @@ QVariant SiteModel::data(const QModelIndex& index, int role) const {
   switch (index.column()) {
     case Line: return s.line;
     case Access:
-      return QString("%1 %2").arg(shared ? tr("shared") : tr("global"), s.store ? tr("store") : tr("load"));
+      //: %1 the memory space (shared, global), %2 the direction (load, store)
+      return tr("%1 %2", "space direction").arg(shared ? tr("shared") : tr("global"), s.store ? tr("store") : tr("load"));
     case Requests: return QVariant::fromValue<qulonglong>(n);
     case Wavefronts: return shared ? QVariant::fromValue<qulonglong>(s.work()) : QVariant();
     case Sectors: return shared ? QVariant() : QVariant::fromValue<qulonglong>(s.work());

@@ -4,12 +4,18 @@
 #include <QSpinBox>
 #include <cmath>
 
+#include "viz/views/retranslate.h"
+
 namespace threadmap::views {
 
 BarrierView::BarrierView(QWidget* parent) : TraceView(parent), pass_(new QSpinBox(this)) {
-  pass_->setPrefix(tr("barrier "));
   pass_->setRange(1, 1);
-  pass_->setToolTip(tr("Which of the block's barriers to show"));
+  (new Retranslator(this))->add([this] {
+    pass_->setPrefix(tr("barrier "));
+    pass_->setToolTip(tr("Which of the block's barriers to show"));
+    pass_->setSuffix(pass_->maximum() > 1 || doc_ ? tr(" of %1").arg(pass_->maximum()) : QString());
+    pass_->adjustSize();
+  });
   connect(pass_, &QSpinBox::valueChanged, this, [this] {
     if (doc_) step_changed();
     update();
