@@ -4,6 +4,11 @@
 // and the choice is remembered. Headless (offscreen), settings in Qt's test
 // scope, cleared first.
 #include <QAction>
+#include <QFile>
+#include <QRegularExpression>
+#include <QTextBlock>
+#include <QTextBrowser>
+#include <QTextDocument>
 #include <QApplication>
 #include <QLabel>
 #include <QMenuBar>
@@ -19,6 +24,8 @@
 #include "app/gui/main_window.h"
 #include "app/gui/status_panel.h"
 #include "kernels/catalog.h"
+
+#include <set>
 
 using namespace threadmap::gui;
 
@@ -40,6 +47,36 @@ QStringList menu_titles(MainWindow& w) {
 
 QAction* language_action(MainWindow& w, const QString& code) {
   return w.findChild<QAction*>("language_" + code);
+}
+
+QString read(const QString& path) {
+  QFile file(path);
+  return file.open(QIODevice::ReadOnly) ? QString::fromUtf8(file.readAll()) : QString();
+}
+
+// What a translation must carry over verbatim: fenced code blocks, figure
+// lines, and notebook cells ("In [22]:" up to the next section heading).
+QStringList verbatim_parts(const QString& text) {
+  QStringList parts;
+  QRegularExpression fence("^```.*?^```[ \\t]*$",
+                           QRegularExpression::MultilineOption | QRegularExpression::DotMatchesEverythingOption);
+  for (auto it = fence.globalMatch(text); it.hasNext();) parts << it.next().captured(0);
+  const QStringList lines = text.split('\n');
+  for (int i = 0; i < lines.size(); ++i) {
+    if (lines[i].trimmed().startsWith("![")) parts << lines[i];
+    if (QRegularExpression("^In \\[\\d+\\]:$").match(lines[i]).hasMatch())
+      for (int j = i; j < lines.size() && !(j + 1 < lines.size() && lines[j + 1].startsWith("---")); ++j)
+        if (!lines[j].trimmed().isEmpty()) parts << lines[j];
+  }
+  return parts;
+}
+
+int headings(const QString& markdown) {
+  QTextDocument doc;
+  doc.setMarkdown(markdown);
+  int n = 0;
+  for (QTextBlock b = doc.begin(); b.isValid(); b = b.next()) n += b.blockFormat().headingLevel() > 0;
+  return n;
 }
 
 void settle() {
@@ -116,6 +153,76 @@ class LanguageTest : public QObject {
     language::apply("es");
     settle();
     QVERIFY2(w.status().origin_text().startsWith("Grabación incluida"), qPrintable(w.status().origin_text()));
+  }
+
+  // Every lesson in all three languages: the original verbatim, each
+  // translation marked as one on its first line, with the original's code,
+  // figures and headings.
+  void everyLessonInEveryLanguage() {
+    std::set<std::string> files;
+    for (const threadmap::Variant& v : threadmap::catalog()) {
+      if (!files.insert(v.lesson.file).second) continue;
+      const QString original = ":/lessons/" + QString::fromStdString(v.lesson.file);
+      const QString original_text = read(original);
+      QVERIFY2(!original_text.isEmpty(), qPrintable(original));
+      const QString original_code = LessonPane::original_language(v.lesson);
+      const QStringList parts = verbatim_parts(original_text);
+      QVERIFY(!parts.isEmpty());
+      for (const QString& code : language::codes()) {
+        const QString path = LessonPane::resource_for(v.lesson, code);
+        QVERIFY2(!path.isEmpty(), qPrintable(QString("%1 has no %2 translation").arg(original, code)));
+        if (code == original_code) {
+          QCOMPARE(path, original);
+          continue;
+        }
+        const QString text = read(path);
+        const QString first = text.section('\n', 0, 0);
+        const QString marker = code == "en" ? "translation of the" : code == "es" ? "Traducción al español del original" : "Tradução para o português do Brasil do original";
+        QVERIFY2(first.contains(marker), qPrintable(path + ": " + first));
+        for (const QString& part : parts)
+          QVERIFY2(text.contains(part), qPrintable(path + " lacks, verbatim: " + part.left(80)));
+        QCOMPARE(headings(text), headings(original_text));
+      }
+    }
+    QCOMPARE(files.size(), std::size_t{5});
+  }
+
+  // The lesson pane shows the interface's language, scrolled to the same
+  // section; the original is one click away.
+  void lessonPaneFollowsTheLanguage() {
+    MainWindow w(options());
+    w.resize(1600, 1000);
+    w.show();
+    QVERIFY(w.kernel_tree().select("reduce.sequential"));  // its lesson is Portuguese
+    LessonPane& pane = w.lesson();
+    QCOMPARE(pane.lesson_resource(), QString(":/lessons/003_a865efd981f8c9db.en.txt"));
+    QVERIFY(pane.lesson_text().contains("Using local memory"));
+    QVERIFY(pane.original_button().isVisible());
+    QCOMPARE(pane.original_button().text(), QString("Original (Português (Brasil))"));
+    pane.original_button().click();
+    QCOMPARE(pane.lesson_resource(), QString(":/lessons/003_a865efd981f8c9db.txt"));
+    QVERIFY(pane.lesson_text().contains("Usando memória local"));
+    pane.original_button().click();
+    QVERIFY(pane.lesson_text().contains("Using local memory"));
+
+    language::apply("es");
+    settle();
+    QCOMPARE(pane.lesson_resource(), QString(":/lessons/003_a865efd981f8c9db.es.txt"));
+    QVERIFY(pane.original_button().text().startsWith("Original (Portugu"));
+    language::apply("pt_BR");
+    settle();
+    // In its own language the original is shown and there is nothing to switch to.
+    QCOMPARE(pane.lesson_resource(), QString(":/lessons/003_a865efd981f8c9db.txt"));
+    QVERIFY(!pane.original_button().isVisible());
+
+    // Scrolled to the variant's section in the translation too: the second
+    // heading of the layout lesson is "Memória compartilhada quadrada".
+    QVERIFY(w.kernel_tree().select("smem.setRowReadRow"));
+    QCOMPARE(pane.lesson_resource(), QString(":/lessons/004_354aa9cbd9ceddef.pt_BR.txt"));
+    auto* text = w.findChild<QTextBrowser*>("lessonText");
+    QVERIFY(text->textCursor().block().text().contains("Memória compartilhada quadrada"));
+    QVERIFY(w.kernel_tree().select("transpose.shared"));
+    QVERIFY(text->textCursor().block().text().contains("Implementação com memória compartilhada"));
   }
 
   void everyTranslationIsLoaded() {
