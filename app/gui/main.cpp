@@ -53,6 +53,8 @@ int main(int argc, char** argv) {
   // With nothing asked for, the window picks once it knows the devices: a
   // bundled H100 recording when there is no CUDA device.
   options.first_start = files.isEmpty() && !parser.isSet(kernel);
+  // The last device, kernel, parameters and layout (the language is applied above).
+  options.restore_settings = true;
   threadmap::gui::MainWindow window(options);
   window.show();
   if (!files.isEmpty()) window.open_from(files.front());

@@ -3,6 +3,7 @@
 #include <QAction>
 #include <QApplication>
 #include <QActionGroup>
+#include <QCloseEvent>
 #include <QComboBox>
 #include <QDateTime>
 #include <QDir>
@@ -187,12 +188,12 @@ MainWindow::MainWindow(const WindowOptions& options, QWidget* parent)
   connect(this, &MainWindow::traceDocumentChanged, trace_views_, &views::TraceViewsWidget::set_document);
   lesson_ = new LessonPane;
 
-  auto* right = new QSplitter(Qt::Vertical);
+  auto* right = right_split_ = new QSplitter(Qt::Vertical);
   right->addWidget(chart_tabs_);
   right->addWidget(lesson_);
   right->setStretchFactor(0, 3);
   right->setStretchFactor(1, 2);
-  auto* main_split = new QSplitter(Qt::Horizontal);
+  auto* main_split = main_split_ = new QSplitter(Qt::Horizontal);
   main_split->addWidget(left_scroll);
   main_split->addWidget(right);
   main_split->setStretchFactor(1, 1);
@@ -239,6 +240,74 @@ MainWindow::MainWindow(const WindowOptions& options, QWidget* parent)
   report(tr("worker %1 starting …").arg(WorkerClient::locate_worker()), false);
   runs_.list_devices();
   resize(1600, 1000);
+  default_main_split_ = main_split_->saveState();
+  default_right_split_ = right_split_->saveState();
+  default_lesson_split_ = lesson_->saveState();
+  if (options_.restore_settings) {
+    QSettings settings;
+    restoreGeometry(settings.value("window/geometry").toByteArray());
+    restoreState(settings.value("window/state").toByteArray());
+    main_split_->restoreState(settings.value("window/mainSplitter").toByteArray());
+    right_split_->restoreState(settings.value("window/rightSplitter").toByteArray());
+    lesson_->restoreState(settings.value("window/lessonSplitter").toByteArray());
+    chart_tabs_->setCurrentIndex(settings.value("window/tab", 0).toInt());
+    if (settings.contains("run/reps")) reps_->setValue(settings.value("run/reps").toInt());
+    traced_blocks_->setText(settings.value("run/tracedBlocks").toString());
+  }
+}
+
+void MainWindow::save_settings() const {
+  QSettings settings;
+  settings.setValue("window/geometry", saveGeometry());
+  settings.setValue("window/state", saveState());
+  settings.setValue("window/mainSplitter", main_split_->saveState());
+  settings.setValue("window/rightSplitter", right_split_->saveState());
+  settings.setValue("window/lessonSplitter", lesson_->saveState());
+  settings.setValue("window/tab", chart_tabs_->currentIndex());
+  const QString device = devices_->currentData().toString();
+  if (device.contains(':')) settings.setValue("run/device", device);
+  settings.setValue("run/reps", reps_->value());
+  settings.setValue("run/tracedBlocks", traced_blocks_->text());
+  if (variant_) {
+    settings.setValue("run/kernel", QString::fromStdString(variant_->id));
+    QVariantMap values;
+    for (const auto& [name, value] : params_->values())
+      values.insert(QString::fromStdString(name), QString::fromStdString(value));
+    settings.setValue("run/parameters", values);
+  }
+}
+
+void MainWindow::reset_layout() {
+  QSettings settings;
+  for (const char* key : {"window/geometry", "window/state", "window/mainSplitter", "window/rightSplitter",
+                          "window/lessonSplitter", "window/tab"})
+    settings.remove(key);
+  if (isFullScreen() || isMaximized()) showNormal();
+  resize(1600, 1000);
+  main_split_->restoreState(default_main_split_);
+  right_split_->restoreState(default_right_split_);
+  lesson_->restoreState(default_lesson_split_);
+  chart_tabs_->setCurrentIndex(0);
+  report(tr("The window is back to its default layout."), false);
+}
+
+bool MainWindow::restore_kernel() {
+  QSettings settings;
+  const std::string id = settings.value("run/kernel").toString().toStdString();
+  if (id.empty() || !find_variant(id) || !tree_->select(id)) return false;
+  const QVariantMap values = settings.value("run/parameters").toMap();
+  {
+    const QSignalBlocker block(params_);
+    for (auto it = values.begin(); it != values.end(); ++it)
+      params_->set_value(it.key().toStdString(), it.value().toString().toStdString());
+  }
+  debounce_.start();  // the restored configuration runs on the restored device
+  return true;
+}
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+  save_settings();
+  QMainWindow::closeEvent(event);
 }
 
 void MainWindow::build_actions() {
@@ -286,6 +355,8 @@ void MainWindow::build_actions() {
                                                       export_filters());
     if (!path.isEmpty()) export_to(path);
   });
+  file->addSeparator();
+  add(file, QT_TR_NOOP("Reset &layout"), QKeySequence(), [this] { reset_layout(); });
   file->addSeparator();
   add(file, QT_TR_NOOP("&Quit"), QKeySequence(Qt::CTRL | Qt::Key_Q), [this] { close(); });
 
@@ -356,7 +427,10 @@ void MainWindow::select_variant(const Variant& variant) {
 }
 
 void MainWindow::show_devices(const json& backends) {
-  const QString previous = devices_->currentData().toString();
+  const bool first_listing = !devices_listed_before_;
+  const QString previous = first_listing && options_.restore_settings
+                               ? QSettings().value("run/device").toString()
+                               : devices_->currentData().toString();
   const QSignalBlocker block(devices_);
   devices_->clear();
   auto* model = qobject_cast<QStandardItemModel*>(devices_->model());
@@ -376,7 +450,8 @@ void MainWindow::show_devices(const json& backends) {
     if (model->item(i)->isEnabled()) index = i;
   devices_->setCurrentIndex(index);
   if (index < 0) report(tr("no device is available: see the reasons in the device list"), true);
-  if (!std::exchange(devices_listed_before_, true) && options_.first_start) open_first_start(backends);
+  if (!std::exchange(devices_listed_before_, true) && options_.first_start)
+    if (!options_.restore_settings || !restore_kernel()) open_first_start(backends);
 }
 
 // A lecturer without a GPU sees real data at once: the H100 recording.

@@ -18,6 +18,7 @@
 class QComboBox;
 class QLineEdit;
 class QSpinBox;
+class QSplitter;
 class QTabWidget;
 
 namespace threadmap::views {
@@ -46,6 +47,10 @@ struct WindowOptions {
   // No file or kernel was asked for: once the worker lists the devices, open
   // a bundled H100 recording when there is no CUDA device, else select a kernel.
   bool first_start = false;
+  // Restore what the last session left (QSettings): the window layout and
+  // device always, the kernel and its parameters when nothing else was asked
+  // for (first_start). The window saves them when it closes either way.
+  bool restore_settings = false;
 };
 
 class MainWindow : public QMainWindow {
@@ -80,6 +85,12 @@ class MainWindow : public QMainWindow {
   // Switches the interface (and the lessons) to "en", "pt_BR" or "es" and
   // remembers it; every open window retranslates at once.
   void set_language(const QString& code);
+  // File ▸ Reset layout: the default window size, splitters and tab, and the
+  // saved layout forgotten.
+  void reset_layout();
+  // Writes the layout, device, kernel, parameters and repetitions to QSettings
+  // (done on close).
+  void save_settings() const;
 
  signals:
   // A session with a trace was opened or recorded: the views draw this.
@@ -94,6 +105,7 @@ class MainWindow : public QMainWindow {
   void dragEnterEvent(QDragEnterEvent* event) override;
   void dropEvent(QDropEvent* event) override;
   void changeEvent(QEvent* event) override;
+  void closeEvent(QCloseEvent* event) override;
 
  private:
   void build_actions();
@@ -110,6 +122,7 @@ class MainWindow : public QMainWindow {
   QString load_session_file(const QString& path, const std::function<QString()>& origin, bool remember);
   QString show_session(Session session, const std::function<QString()>& origin);
   void open_first_start(const nlohmann::json& backends);
+  bool restore_kernel();  // the saved kernel and parameters; false when none was saved
 
   WindowOptions options_;
   views::Retranslator* texts_;  // the window's fixed texts, set again on a language change
@@ -135,6 +148,9 @@ class MainWindow : public QMainWindow {
   std::optional<Session> current_session_;  // what Save writes: the run shown
   std::string shown_device_;  // the recording's device while its run is shown; empty for live runs
   bool devices_listed_before_ = false;
+  QSplitter* main_split_;
+  QSplitter* right_split_;
+  QByteArray default_main_split_, default_right_split_, default_lesson_split_;
   QTemporaryDir recordings_dir_;  // the worker's recordings of this session
 };
 

@@ -605,6 +605,14 @@ grabado en %2</translation>
         <source>%1 on %2</source>
         <translation>%1 en %2</translation>
     </message>
+    <message>
+        <source>The window is back to its default layout.</source>
+        <translation>La ventana volvió a su disposición predeterminada.</translation>
+    </message>
+    <message>
+        <source>Reset &amp;layout</source>
+        <translation>Restablecer la &amp;disposición</translation>
+    </message>
 </context>
 <context>
     <name>PlaybackBar</name>

@@ -605,6 +605,14 @@ gravado em %2</translation>
         <source>%1 on %2</source>
         <translation>%1 em %2</translation>
     </message>
+    <message>
+        <source>The window is back to its default layout.</source>
+        <translation>A janela voltou ao layout padrão.</translation>
+    </message>
+    <message>
+        <source>Reset &amp;layout</source>
+        <translation>Restaurar o &amp;layout</translation>
+    </message>
 </context>
 <context>
     <name>PlaybackBar</name>

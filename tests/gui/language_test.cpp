@@ -10,9 +10,12 @@
 #include <QTextBrowser>
 #include <QTextDocument>
 #include <QApplication>
+#include <QComboBox>
 #include <QLabel>
 #include <QMenuBar>
 #include <QSettings>
+#include <QSpinBox>
+#include <QSplitter>
 #include <QStandardPaths>
 #include <QTabWidget>
 #include <QTest>
@@ -22,6 +25,7 @@
 #include "app/gui/language.h"
 #include "app/gui/lesson_pane.h"
 #include "app/gui/main_window.h"
+#include "app/gui/param_panel.h"
 #include "app/gui/status_panel.h"
 #include "kernels/catalog.h"
 
@@ -102,6 +106,10 @@ class LanguageTest : public QObject {
     QCOMPARE(language::native_name("es"), QString("Español"));
     QCOMPARE(language::apply("pt-br"), QString("pt_BR"));  // any spelling of a known code
     QCOMPARE(language::apply("fr"), QString("en"));        // unknown: English
+    // ctest runs this with LANG / LANGUAGE set and names the language expected.
+    const QString expected = qEnvironmentVariable("THREADMAP_EXPECT_SYSTEM_LANGUAGE");
+    if (expected.isEmpty()) QSKIP("THREADMAP_EXPECT_SYSTEM_LANGUAGE is not set");
+    QCOMPARE(language::system_choice(), expected);
   }
 
   void menuSwitchesTheOpenWindow() {
@@ -223,6 +231,64 @@ class LanguageTest : public QObject {
     QVERIFY(text->textCursor().block().text().contains("Memória compartilhada quadrada"));
     QVERIFY(w.kernel_tree().select("transpose.shared"));
     QVERIFY(text->textCursor().block().text().contains("Implementação com memória compartilhada"));
+  }
+
+  // The room is remembered: device, kernel, parameters, repetitions, language
+  // and layout come back at the next start; File > Reset layout brings back
+  // the default layout.
+  void settingsRestoreTheRoom() {
+    QSettings().clear();
+    WindowOptions first = options();
+    first.restore_settings = true;
+    first.first_start = true;
+    QList<int> sizes;
+    QString device;
+    {
+      MainWindow w(first);
+      w.show();
+      QVERIFY(QTest::qWaitFor([&] { return w.device_picker().currentData().toString().contains(':'); }, 60000));
+      device = w.device_picker().currentData().toString();
+      QVERIFY(w.kernel_tree().select("transpose.coalesced"));
+      QVERIFY(w.params().set_value("tile", "32"));
+      QVERIFY(w.params().set_value("strips", "2"));
+      w.findChild<QSpinBox*>("reps")->setValue(3);
+      w.set_language("es");
+      settle();
+      w.resize(1300, 900);
+      auto* split = qobject_cast<QSplitter*>(w.centralWidget());
+      split->setSizes({600, 700});
+      sizes = split->sizes();
+      w.close();  // saves
+    }
+    QVERIFY(QSettings().contains("window/geometry"));
+    language::apply("en");
+    QCOMPARE(language::initial_choice(), QString("es"));
+
+    MainWindow w(first);
+    w.show();
+    QVERIFY(QTest::qWaitFor([&] {
+      const threadmap::Variant* v = w.kernel_tree().current_variant();
+      return v && v->id == "transpose.coalesced";
+    }, 60000));
+    QCOMPARE(w.device_picker().currentData().toString(), device);
+    QCOMPARE(w.params().values().at("tile"), std::string("32"));
+    QCOMPARE(w.params().values().at("strips"), std::string("2"));
+    QCOMPARE(w.findChild<QSpinBox*>("reps")->value(), 3);
+    QCOMPARE(w.size(), QSize(1300, 900));
+    auto* split = qobject_cast<QSplitter*>(w.centralWidget());
+    QCOMPARE(split->sizes(), sizes);
+    // Restored, not the first start's bundled recording.
+    QVERIFY(w.status().origin_text().isEmpty());
+
+    QAction* reset = nullptr;
+    for (QAction* a : w.findChildren<QAction*>())
+      if (a->text() == "Reset &layout") reset = a;
+    QVERIFY(reset);
+    reset->trigger();
+    QCOMPARE(w.size(), QSize(1600, 1000));
+    QVERIFY(split->sizes() != sizes);
+    QVERIFY(!QSettings().contains("window/geometry"));
+    QVERIFY(QSettings().contains("run/kernel"));  // the room stays; only the layout is reset
   }
 
   void everyTranslationIsLoaded() {
