@@ -74,9 +74,17 @@ void RecordingPanel::show_document(const analysis::TraceDocument& doc) {
                 .arg(number(c.global_ld_sectors + c.global_st_sectors), number(global_requests),
                      number(c.global_ld_ideal_sectors + c.global_st_ideal_sectors));
   if (!a.whole_grid) text += tr("<br><i>Totals of the traced blocks only.</i>");
+  // The analysis' model (viz/analysis model_for), said in the interface's language.
+  const QString model =
+      t.warp_width_assumed
+          ? tr("warp width %1 assumed (the device does not report one); 32 banks of 4 bytes and "
+               "32-byte sectors, as on NVIDIA GPUs")
+                .arg(a.model.warp_width)
+          : tr("warp width %1 read from the device (%2); 32 banks of 4 bytes and 32-byte sectors")
+                .arg(a.model.warp_width)
+                .arg(QString::fromStdString(t.backend));
   text += tr("<br>Traced run %1. Model: %2")
-              .arg(s.trace_verification.value("verified", false) ? tr("verified") : tr("NOT verified"),
-                   QString::fromStdString(a.model.source));
+              .arg(s.trace_verification.value("verified", false) ? tr("verified") : tr("NOT verified"), model);
   summary_->setText(text);
   sites_->set_sites(a.sites);
   table_->resizeColumnsToContents();

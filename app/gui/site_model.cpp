@@ -1,5 +1,7 @@
 #include "app/gui/site_model.h"
 
+#include <QLocale>
+
 namespace threadmap::gui {
 
 void SiteModel::set_sites(std::vector<analysis::SiteTotals> sites) {
@@ -37,7 +39,7 @@ QVariant SiteModel::data(const QModelIndex& index, int role) const {
                     : QVariant::fromValue<qulonglong>(s.store ? s.counters.global_st_ideal_sectors
                                                               : s.counters.global_ld_ideal_sectors);
     case PerRequest:
-      return n ? QString::number(static_cast<double>(s.work()) / static_cast<double>(n), 'f', 2) : QString();
+      return n ? QLocale().toString(static_cast<double>(s.work()) / static_cast<double>(n), 'f', 2) : QString();
     case Source: return QString::fromStdString(s.text);
   }
   return {};

@@ -2,6 +2,16 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="en">
 <context>
+    <name>CoalescingView</name>
+    <message numerus="yes">
+        <source>%n sector(s) for this request, ideal %1</source>
+        <translation>
+            <numerusform>%n sector for this request, ideal %1</numerusform>
+            <numerusform>%n sectors for this request, ideal %1</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>MainWindow</name>
     <message numerus="yes">
         <source>%1 on %2, %Ln traced block(s)</source>

@@ -116,7 +116,7 @@
     </message>
     <message>
         <source>green: each warp&apos;s recorded release, all after the last of %1 arrivals</source>
-        <translation>verde: la liberación grabada de cada warp, todas después de la última de %1 llegadas</translation>
+        <translation>verde: liberación grabada de cada warp, todas tras la última de %1 llegadas</translation>
     </message>
     <message>
         <source>every warp released after all %1 arrived (each saw every arrival)</source>
@@ -125,6 +125,10 @@
     <message>
         <source>a warp was released before all arrived: inconsistent recording</source>
         <translation>un warp se liberó antes de que llegaran todos: grabación inconsistente</translation>
+    </message>
+    <message>
+        <source>clock64 cycles</source>
+        <translation>ciclos de clock64</translation>
     </message>
 </context>
 <context>
@@ -150,10 +154,6 @@
         <translation>Este kernel no hace accesos globales en los bloques trazados.</translation>
     </message>
     <message>
-        <source>%1 sector(s) for this request, ideal %2</source>
-        <translation>%1 sector(es) para esta solicitud, ideal %2</translation>
-    </message>
-    <message>
         <source>%1 B</source>
         <translation>%1 B</translation>
     </message>
@@ -172,6 +172,13 @@
     <message>
         <source>kernel so far: %1 / %2 sectors, ideal %3</source>
         <translation>kernel hasta ahora: %1 / %2 sectores, ideal %3</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n sector(s) for this request, ideal %1</source>
+        <translation>
+            <numerusform>%n sector para esta solicitud, ideal %1</numerusform>
+            <numerusform>%n sectores para esta solicitud, ideal %1</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -773,6 +780,14 @@ grabado en %2</translation>
     <message>
         <source>NOT verified</source>
         <translation>NO verificada</translation>
+    </message>
+    <message>
+        <source>warp width %1 assumed (the device does not report one); 32 banks of 4 bytes and 32-byte sectors, as on NVIDIA GPUs</source>
+        <translation>ancho de warp %1 supuesto (el dispositivo no lo informa); 32 bancos de 4 bytes y sectores de 32 bytes, como en las GPU NVIDIA</translation>
+    </message>
+    <message>
+        <source>warp width %1 read from the device (%2); 32 banks of 4 bytes and 32-byte sectors</source>
+        <translation>ancho de warp %1 leído del dispositivo (%2); 32 bancos de 4 bytes y sectores de 32 bytes</translation>
     </message>
 </context>
 <context>

@@ -49,7 +49,7 @@
     </message>
     <message>
         <source>lanes</source>
-        <translation>lanes</translation>
+        <translation>pistas</translation>
     </message>
     <message>
         <source>bank</source>
@@ -116,7 +116,7 @@
     </message>
     <message>
         <source>green: each warp&apos;s recorded release, all after the last of %1 arrivals</source>
-        <translation>verde: a liberação gravada de cada warp, todas após a última de %1 chegadas</translation>
+        <translation>verde: liberação gravada de cada warp, todas após a última de %1 chegadas</translation>
     </message>
     <message>
         <source>every warp released after all %1 arrived (each saw every arrival)</source>
@@ -125,6 +125,10 @@
     <message>
         <source>a warp was released before all arrived: inconsistent recording</source>
         <translation>um warp foi liberado antes de todos chegarem: gravação inconsistente</translation>
+    </message>
+    <message>
+        <source>clock64 cycles</source>
+        <translation>ciclos de clock64</translation>
     </message>
 </context>
 <context>
@@ -150,10 +154,6 @@
         <translation>Este kernel não faz acessos globais nos blocos rastreados.</translation>
     </message>
     <message>
-        <source>%1 sector(s) for this request, ideal %2</source>
-        <translation>%1 setor(es) para esta requisição, ideal %2</translation>
-    </message>
-    <message>
         <source>%1 B</source>
         <translation>%1 B</translation>
     </message>
@@ -172,6 +172,13 @@
     <message>
         <source>kernel so far: %1 / %2 sectors, ideal %3</source>
         <translation>kernel até agora: %1 / %2 setores, ideal %3</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n sector(s) for this request, ideal %1</source>
+        <translation>
+            <numerusform>%n setor para esta requisição, ideal %1</numerusform>
+            <numerusform>%n setores para esta requisição, ideal %1</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -773,6 +780,14 @@ gravado em %2</translation>
     <message>
         <source>NOT verified</source>
         <translation>NÃO verificada</translation>
+    </message>
+    <message>
+        <source>warp width %1 assumed (the device does not report one); 32 banks of 4 bytes and 32-byte sectors, as on NVIDIA GPUs</source>
+        <translation>largura de warp %1 presumida (o dispositivo não a informa); 32 bancos de 4 bytes e setores de 32 bytes, como nas GPUs NVIDIA</translation>
+    </message>
+    <message>
+        <source>warp width %1 read from the device (%2); 32 banks of 4 bytes and 32-byte sectors</source>
+        <translation>largura de warp %1 lida do dispositivo (%2); 32 bancos de 4 bytes e setores de 32 bytes</translation>
     </message>
 </context>
 <context>
