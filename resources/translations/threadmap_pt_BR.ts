@@ -429,7 +429,7 @@
     </message>
     <message>
         <source>Open &amp;bundled H100 recording</source>
-        <translation>Abrir gravação H100 &amp;incluída</translation>
+        <translation>Abrir gravação H100 in&amp;cluída</translation>
     </message>
     <message>
         <source>&amp;Save session…</source>
@@ -489,7 +489,7 @@
     </message>
     <message>
         <source>&amp;Trace views</source>
-        <translation>Visões do &amp;rastro</translation>
+        <translation>Visões do ras&amp;tro</translation>
     </message>
     <message>
         <source>&amp;Kernel list</source>
@@ -505,7 +505,7 @@
     </message>
     <message>
         <source>&amp;Full screen</source>
-        <translation>&amp;Tela cheia</translation>
+        <translation>Tela c&amp;heia</translation>
     </message>
     <message>
         <source>&amp;Language</source>

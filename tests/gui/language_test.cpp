@@ -12,7 +12,9 @@
 #include <QApplication>
 #include <QComboBox>
 #include <QLabel>
+#include <QMenu>
 #include <QMenuBar>
+#include <QSet>
 #include <QSettings>
 #include <QSpinBox>
 #include <QSplitter>
@@ -29,6 +31,7 @@
 #include "app/gui/status_panel.h"
 #include "kernels/catalog.h"
 
+#include <map>
 #include <set>
 
 using namespace threadmap::gui;
@@ -140,6 +143,49 @@ class LanguageTest : public QObject {
     QCOMPARE(menu_titles(w), (QStringList{"&File", "&Run", "&View", "&Help"}));
     QCOMPARE(w.chart_tabs().tabText(2), QString("Recording (Ctrl+3)"));
     QCOMPARE(QSettings().value("language").toString(), QString("en"));
+  }
+
+  // In every language each menu's items have distinct Alt letters, and
+  // every menu title and item is translated (no English left in pt_BR or es).
+  void menusHaveDistinctAccessKeysInEveryLanguage() {
+    MainWindow w(options());
+    std::map<QString, QString> english;  // object address -> English text
+    auto menus = [&w] {
+      QList<QMenu*> all;
+      for (QAction* a : w.menuBar()->actions())
+        if (a->menu()) all << a->menu();
+      for (int i = 0; i < all.size(); ++i)
+        for (QAction* a : all[i]->actions())
+          if (a->menu()) all << a->menu();
+      return all;
+    };
+    auto key_of = [](const QString& text) {
+      const qsizetype at = text.indexOf('&');
+      return at >= 0 && at + 1 < text.size() ? text.at(at + 1).toLower() : QChar();
+    };
+    for (const QString& code : {QString("en"), QString("pt_BR"), QString("es")}) {
+      language::apply(code);
+      settle();
+      QSet<QChar> top;
+      for (QAction* a : w.menuBar()->actions()) {
+        QVERIFY2(!top.contains(key_of(a->text())), qPrintable(code + ": " + a->text()));
+        top << key_of(a->text());
+      }
+      for (QMenu* menu : menus()) {
+        QSet<QChar> keys;
+        for (QAction* a : menu->actions()) {
+          if (a->isSeparator() || a->text().isEmpty() || a->objectName().startsWith("language_")) continue;
+          const QChar key = key_of(a->text());
+          QVERIFY2(!key.isNull(), qPrintable(code + ": no access key in " + a->text()));
+          QVERIFY2(!keys.contains(key), qPrintable(code + ": " + a->text() + " repeats &" + key));
+          keys << key;
+          const QString id = QString::number(reinterpret_cast<quintptr>(a));
+          if (code == "en") english[id] = a->text();
+          else QVERIFY2(a->text() != english[id] || a->text().startsWith("&Kernel"),
+                        qPrintable(code + ": untranslated " + a->text()));
+        }
+      }
+    }
   }
 
   void pluralsAndDatesFollowTheLanguage() {
