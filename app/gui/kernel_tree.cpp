@@ -2,6 +2,8 @@
 
 #include <QHeaderView>
 
+#include "app/gui/language.h"
+#include "app/gui/lesson_pane.h"
 #include "viz/views/retranslate.h"
 
 namespace threadmap::gui {
@@ -37,7 +39,7 @@ KernelTree::KernelTree(QWidget* parent) : QTreeWidget(parent) {
         QTreeWidgetItem* item = family_item->child(j);
         const Variant* v = find_variant(item->data(0, Qt::UserRole).toString().toStdString());
         if (!v) continue;
-        item->setText(1, QString::fromStdString(v->lesson.section) +
+        item->setText(1, LessonPane::section_title(v->lesson, language::current()) +
                              (v->lesson_original ? QString() : tr("  (corrected, not in the lesson)")));
       }
     }

@@ -72,6 +72,20 @@ QString LessonPane::resource_for(const LessonRef& lesson, const QString& code) {
   return QFile::exists(path) ? path : QString();
 }
 
+QString LessonPane::section_title(const LessonRef& lesson, const QString& code) {
+  init_lesson_resources();
+  const QString section = QString::fromStdString(lesson.section);
+  const QString path = resource_for(lesson, code);
+  if (path.isEmpty() || code == original_language(lesson)) return section;
+  QTextDocument original, translated;
+  original.setMarkdown(read_resource(":/lessons/" + QString::fromStdString(lesson.file)));
+  translated.setMarkdown(read_resource(path));
+  const QTextCursor found = original.find(section);
+  if (found.isNull() || found.block().blockFormat().headingLevel() == 0) return section;
+  const QTextCursor heading = nth_heading(translated, heading_ordinal(found.block()));
+  return heading.isNull() ? section : heading.block().text();
+}
+
 LessonPane::LessonPane(QWidget* parent) : QSplitter(Qt::Horizontal, parent) {
   init_lesson_resources();
   auto* lesson_column = new QWidget(this);

@@ -33,6 +33,10 @@ class LessonPane : public QSplitter {
   // The resource holding `lesson` in `code`: the original when that is its language,
   // else its bundled translation; empty when there is none.
   static QString resource_for(const LessonRef& lesson, const QString& code);
+  // The lesson's section (named as in the original) as the `code` version
+  // titles it: the heading at the same place; the original's name when there
+  // is no such version or heading.
+  static QString section_title(const LessonRef& lesson, const QString& code);
 
  protected:
   void changeEvent(QEvent* event) override;

@@ -22,6 +22,7 @@
 #include <QTabWidget>
 #include <QTest>
 #include <QToolButton>
+#include <QTreeWidgetItem>
 
 #include "app/gui/kernel_tree.h"
 #include "app/gui/language.h"
@@ -277,6 +278,14 @@ class LanguageTest : public QObject {
     QVERIFY(text->textCursor().block().text().contains("Memória compartilhada quadrada"));
     QVERIFY(w.kernel_tree().select("transpose.shared"));
     QVERIFY(text->textCursor().block().text().contains("Implementação com memória compartilhada"));
+    // The kernel list names the section as the shown lesson titles it.
+    QTreeWidgetItem* item = w.kernel_tree().currentItem();
+    QCOMPARE(item->text(1), QString("2 Implementação com memória compartilhada"));
+    language::apply("es");
+    settle();
+    QCOMPARE(item->text(1), QString("2 Implementación con memoria compartida"));
+    QVERIFY(w.kernel_tree().select("smem.setRowReadRow"));
+    QCOMPARE(w.kernel_tree().currentItem()->text(1), QString("Memoria Compartida Cuadrada"));  // its original
   }
 
   // The room is remembered: device, kernel, parameters, repetitions, language
