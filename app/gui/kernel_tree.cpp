@@ -2,6 +2,7 @@
 
 #include <QHeaderView>
 
+#include "app/gui/catalog_text.h"
 #include "app/gui/language.h"
 #include "app/gui/lesson_pane.h"
 #include "viz/views/retranslate.h"
@@ -26,7 +27,6 @@ KernelTree::KernelTree(QWidget* parent) : QTreeWidget(parent) {
     auto* item = new QTreeWidgetItem(
         family_item, {QString::fromStdString(v.id), QString::fromStdString(v.lesson.section)});
     item->setData(0, Qt::UserRole, QString::fromStdString(v.id));
-    item->setToolTip(0, QString::fromStdString(v.title + ": " + v.summary));
   }
   expandAll();
   // Family titles, headers and the "corrected" note follow the language.
@@ -39,6 +39,7 @@ KernelTree::KernelTree(QWidget* parent) : QTreeWidget(parent) {
         QTreeWidgetItem* item = family_item->child(j);
         const Variant* v = find_variant(item->data(0, Qt::UserRole).toString().toStdString());
         if (!v) continue;
+        item->setToolTip(0, catalog_text::tooltip(*v));
         item->setText(1, LessonPane::section_title(v->lesson, language::current()) +
                              (v->lesson_original ? QString() : tr("  (corrected, not in the lesson)")));
       }

@@ -132,6 +132,221 @@
     </message>
 </context>
 <context>
+    <name>Catalog</name>
+    <message>
+        <source>Copy (bandwidth ceiling)</source>
+        <translation>Copia (techo de ancho de banda)</translation>
+    </message>
+    <message>
+        <source>A plain copy with the coalesced kernel&apos;s tiling and 16-byte strips: both sides coalesced. Every transpose chart measures against it.</source>
+        <translation>Una copia simple con las baldosas y las franjas de 16 bytes del kernel coalescido: ambos lados coalescidos. Todo gráfico de transposición se mide frente a ella.</translation>
+    </message>
+    <message>
+        <source>Naive transpose</source>
+        <translation>Transposición ingenua</translation>
+    </message>
+    <message>
+        <source>Thread x walks down the rows: every read is strided (one sector per thread), every write coalesced.</source>
+        <translation>El hilo x baja por las filas: cada lectura es espaciada (un sector por hilo), cada escritura coalescida.</translation>
+    </message>
+    <message>
+        <source>Shared-memory tile (lesson)</source>
+        <translation>Baldosa en memoria compartida (lección)</translation>
+    </message>
+    <message>
+        <source>tile[T][T+P] with the lessons&apos; mapping: i still comes from thread x, so BOTH global sides are strided and it runs slower than naive on a GPU. P=0 the OpenCL lesson (column reads conflict), P=1 the CUDA lesson (no conflicts).</source>
+        <translation>tile[T][T+P] con la asignación de las lecciones: i sigue viniendo del hilo x, así que AMBOS lados globales son espaciados y es más lento que el ingenuo en una GPU. P=0 es la lección de OpenCL (las lecturas por columna entran en conflicto), P=1 la lección de CUDA (sin conflictos).</translation>
+    </message>
+    <message>
+        <source>Dynamic shared-memory tile (lesson)</source>
+        <translation>Baldosa dinámica en memoria compartida (lección)</translation>
+    </message>
+    <message>
+        <source>The CUDA lesson&apos;s extern __shared__ tile sized at launch (T*T elements, no padding): the same mapping and the same strided global accesses.</source>
+        <translation>La baldosa extern __shared__ de la lección de CUDA, dimensionada al lanzar (T*T elementos, sin relleno): la misma asignación y los mismos accesos globales espaciados.</translation>
+    </message>
+    <message>
+        <source>Coalesced transpose</source>
+        <translation>Transposición coalescida</translation>
+    </message>
+    <message>
+        <source>The corrected mapping: thread x walks contiguous addresses on the read and on the write; the swap happens in the padded tile. Each thread moves 16-byte strips (4 ints or floats, 2 doubles), S of them, all loaded before the first store.</source>
+        <translation>La asignación corregida: el hilo x recorre direcciones contiguas en la lectura y en la escritura; el intercambio ocurre en la baldosa con relleno. Cada hilo mueve S franjas de 16 bytes (4 ints o floats, 2 doubles), todas cargadas antes de la primera escritura.</translation>
+    </message>
+    <message>
+        <source>One thread per row</source>
+        <translation>Un hilo por fila</translation>
+    </message>
+    <message>
+        <source>The CPU habit: each thread walks its own row, so a warp touches 32 rows at each step: uncoalesced.</source>
+        <translation>La costumbre de la CPU: cada hilo recorre su propia fila, así que un warp toca 32 filas en cada paso: no coalescido.</translation>
+    </message>
+    <message>
+        <source>One thread per column</source>
+        <translation>Un hilo por columna</translation>
+    </message>
+    <message>
+        <source>Each thread walks down a column: a warp touches 32 neighbours of one row, coalesced, but there are only `width` threads.</source>
+        <translation>Cada hilo baja por una columna: un warp toca 32 vecinos de una fila, coalescido, pero solo hay `width` hilos.</translation>
+    </message>
+    <message>
+        <source>K elements per thread</source>
+        <translation>K elementos por hilo</translation>
+    </message>
+    <message>
+        <source>A 2-D grid, x fastest: coalesced and enough threads to fill the device. K=1 is one thread per element; with K=2 each thread loads two pairs before it stores, and twice the loads are in flight.</source>
+        <translation>Una malla 2-D, x la más rápida: coalescido y con hilos suficientes para llenar el dispositivo. K=1 es un hilo por elemento; con K=2 cada hilo carga dos pares antes de escribir, y hay el doble de cargas en curso.</translation>
+    </message>
+    <message>
+        <source>Interleaved tree (lesson)</source>
+        <translation>Árbol intercalado (lección)</translation>
+    </message>
+    <message>
+        <source>The lesson&apos;s tree: idx = 2*stride*lid. Active threads spread out and shared accesses conflict more at every step.</source>
+        <translation>El árbol de la lección: idx = 2*stride*lid. Los hilos activos se dispersan y los accesos compartidos entran más en conflicto en cada paso.</translation>
+    </message>
+    <message>
+        <source>Divergent tree</source>
+        <translation>Árbol divergente</translation>
+    </message>
+    <message>
+        <source>if (lid % (2*stride) == 0): the same pairs, but the active threads are scattered over all warps, which diverge.</source>
+        <translation>if (lid % (2*stride) == 0): los mismos pares, pero los hilos activos quedan repartidos por todos los warps, que divergen.</translation>
+    </message>
+    <message>
+        <source>Sequential addressing</source>
+        <translation>Direccionamiento secuencial</translation>
+    </message>
+    <message>
+        <source>The stride halves from wg/2: active threads are contiguous, whole warps retire, no bank conflicts.</source>
+        <translation>El paso se reduce a la mitad desde wg/2: los hilos activos son contiguos, warps enteros terminan, sin conflictos de banco.</translation>
+    </message>
+    <message>
+        <source>Grid-stride + warp shuffles</source>
+        <translation>Paso de malla + shuffles de warp</translation>
+    </message>
+    <message>
+        <source>More work per thread (a grid-stride sum), a shared-memory tree down to one warp, then shuffles: the one to aim at.</source>
+        <translation>Más trabajo por hilo (una suma con paso de malla), un árbol en memoria compartida hasta un warp, luego shuffles: el objetivo a alcanzar.</translation>
+    </message>
+    <message>
+        <source>Store and load along rows: 1 wavefront each.</source>
+        <translation>Escritura y lectura a lo largo de las filas: 1 frente de onda cada una.</translation>
+    </message>
+    <message>
+        <source>Store and load along columns: 32-way conflicts both ways.</source>
+        <translation>Escritura y lectura a lo largo de las columnas: conflictos de 32 vías en ambos sentidos.</translation>
+    </message>
+    <message>
+        <source>Store by rows (free), load by columns (32-way conflicts).</source>
+        <translation>Escritura por filas (libre), lectura por columnas (conflictos de 32 vías).</translation>
+    </message>
+    <message>
+        <source>setRowReadCol with a dynamically sized tile: the same conflicts.</source>
+        <translation>setRowReadCol con una baldosa de tamaño dinámico: los mismos conflictos.</translation>
+    </message>
+    <message>
+        <source>One word of padding per row: the column load becomes conflict-free.</source>
+        <translation>Una palabra de relleno por fila: la lectura por columna queda sin conflictos.</translation>
+    </message>
+    <message>
+        <source>Padding in the dynamic tile&apos;s index arithmetic: conflict-free.</source>
+        <translation>Relleno en la aritmética de índices de la baldosa dinámica: sin conflictos.</translation>
+    </message>
+    <message>
+        <source>A 32 x 16 tile read by columns: 16-way conflicts.</source>
+        <translation>Una baldosa de 32 x 16 leída por columnas: conflictos de 16 vías.</translation>
+    </message>
+    <message>
+        <source>The rectangular column read with a dynamic tile: 16-way conflicts.</source>
+        <translation>La lectura rectangular por columnas con una baldosa dinámica: conflictos de 16 vías.</translation>
+    </message>
+    <message>
+        <source>Rectangular tile padded by P: pad 1 leaves 2-way conflicts, pad 2 none.</source>
+        <translation>Baldosa rectangular con relleno P: pad 1 deja conflictos de 2 vías, pad 2 ninguno.</translation>
+    </message>
+    <message>
+        <source>Dynamic rectangular tile padded by P in the index arithmetic.</source>
+        <translation>Baldosa rectangular dinámica con relleno P en la aritmética de índices.</translation>
+    </message>
+    <message>
+        <source>matrix width (columns of the input)</source>
+        <translation>ancho de la matriz (columnas de la entrada)</translation>
+    </message>
+    <message>
+        <source>matrix height (rows of the input)</source>
+        <translation>alto de la matriz (filas de la entrada)</translation>
+    </message>
+    <message>
+        <source>tile edge T of the T x T tile one block moves</source>
+        <translation>lado T de la baldosa T x T que mueve un bloque</translation>
+    </message>
+    <message>
+        <source>16-byte strips S each thread moves (V = 4 ints or floats or 2 doubles per strip; a T/V x T/S block)</source>
+        <translation>franjas S de 16 bytes que mueve cada hilo (V = 4 ints o floats o 2 doubles por franja; un bloque T/V x T/S)</translation>
+    </message>
+    <message>
+        <source>element type (double shows 8-byte bank behaviour)</source>
+        <translation>tipo de los elementos (double muestra el comportamiento de los bancos con 8 bytes)</translation>
+    </message>
+    <message>
+        <source>tile edge T: a T x T block of threads per tile</source>
+        <translation>lado T de la baldosa: un bloque de T x T hilos por baldosa</translation>
+    </message>
+    <message>
+        <source>elements of padding P added to each tile row</source>
+        <translation>elementos de relleno P añadidos a cada fila de la baldosa</translation>
+    </message>
+    <message>
+        <source>work-group size (threads per block)</source>
+        <translation>tamaño del grupo de trabajo (hilos por bloque)</translation>
+    </message>
+    <message>
+        <source>threads per block along x (the fastest index)</source>
+        <translation>hilos por bloque a lo largo de x (el índice más rápido)</translation>
+    </message>
+    <message>
+        <source>threads per block along y</source>
+        <translation>hilos por bloque a lo largo de y</translation>
+    </message>
+    <message>
+        <source>elements K each thread adds, a block-width apart along the row</source>
+        <translation>elementos K que suma cada hilo, separados un ancho de bloque a lo largo de la fila</translation>
+    </message>
+    <message>
+        <source>number of elements to sum</source>
+        <translation>número de elementos a sumar</translation>
+    </message>
+    <message>
+        <source>blocks in the first pass&apos;s grid</source>
+        <translation>bloques en la malla de la primera pasada</translation>
+    </message>
+    <message>
+        <source>blocks in the grid, each writing its own slice</source>
+        <translation>bloques en la malla, cada uno escribiendo su propia porción</translation>
+    </message>
+    <message>
+        <source>%1 to %2</source>
+        <translation>%1 a %2</translation>
+    </message>
+    <message>
+        <source>%1 or %2</source>
+        <translation>%1 o %2</translation>
+    </message>
+    <message>
+        <source>one of %1</source>
+        <translation>uno de %1</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1 (%2)</translation>
+    </message>
+</context>
+<context>
     <name>CoalescingView</name>
     <message>
         <source>Coalescing: 32-byte sectors per request</source>

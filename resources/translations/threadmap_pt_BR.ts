@@ -132,6 +132,221 @@
     </message>
 </context>
 <context>
+    <name>Catalog</name>
+    <message>
+        <source>Copy (bandwidth ceiling)</source>
+        <translation>Cópia (teto de largura de banda)</translation>
+    </message>
+    <message>
+        <source>A plain copy with the coalesced kernel&apos;s tiling and 16-byte strips: both sides coalesced. Every transpose chart measures against it.</source>
+        <translation>Uma cópia simples com os ladrilhos e as faixas de 16 bytes do kernel coalescido: os dois lados coalescidos. Todo gráfico de transposição se mede contra ela.</translation>
+    </message>
+    <message>
+        <source>Naive transpose</source>
+        <translation>Transposição ingênua</translation>
+    </message>
+    <message>
+        <source>Thread x walks down the rows: every read is strided (one sector per thread), every write coalesced.</source>
+        <translation>A thread x desce pelas linhas: toda leitura é espaçada (um setor por thread), toda escrita é coalescida.</translation>
+    </message>
+    <message>
+        <source>Shared-memory tile (lesson)</source>
+        <translation>Ladrilho em memória compartilhada (lição)</translation>
+    </message>
+    <message>
+        <source>tile[T][T+P] with the lessons&apos; mapping: i still comes from thread x, so BOTH global sides are strided and it runs slower than naive on a GPU. P=0 the OpenCL lesson (column reads conflict), P=1 the CUDA lesson (no conflicts).</source>
+        <translation>tile[T][T+P] com o mapeamento das lições: i ainda vem da thread x, então OS DOIS lados globais são espaçados e ele roda mais devagar que o ingênuo numa GPU. P=0 é a lição de OpenCL (as leituras por coluna conflitam), P=1 a lição de CUDA (sem conflitos).</translation>
+    </message>
+    <message>
+        <source>Dynamic shared-memory tile (lesson)</source>
+        <translation>Ladrilho dinâmico em memória compartilhada (lição)</translation>
+    </message>
+    <message>
+        <source>The CUDA lesson&apos;s extern __shared__ tile sized at launch (T*T elements, no padding): the same mapping and the same strided global accesses.</source>
+        <translation>O ladrilho extern __shared__ da lição de CUDA, dimensionado no lançamento (T*T elementos, sem padding): o mesmo mapeamento e os mesmos acessos globais espaçados.</translation>
+    </message>
+    <message>
+        <source>Coalesced transpose</source>
+        <translation>Transposição coalescida</translation>
+    </message>
+    <message>
+        <source>The corrected mapping: thread x walks contiguous addresses on the read and on the write; the swap happens in the padded tile. Each thread moves 16-byte strips (4 ints or floats, 2 doubles), S of them, all loaded before the first store.</source>
+        <translation>O mapeamento corrigido: a thread x percorre endereços contíguos na leitura e na escrita; a troca acontece no ladrilho com padding. Cada thread move S faixas de 16 bytes (4 ints ou floats, 2 doubles), todas lidas antes da primeira escrita.</translation>
+    </message>
+    <message>
+        <source>One thread per row</source>
+        <translation>Uma thread por linha</translation>
+    </message>
+    <message>
+        <source>The CPU habit: each thread walks its own row, so a warp touches 32 rows at each step: uncoalesced.</source>
+        <translation>O hábito da CPU: cada thread percorre a sua linha, então um warp toca 32 linhas a cada passo: não coalescido.</translation>
+    </message>
+    <message>
+        <source>One thread per column</source>
+        <translation>Uma thread por coluna</translation>
+    </message>
+    <message>
+        <source>Each thread walks down a column: a warp touches 32 neighbours of one row, coalesced, but there are only `width` threads.</source>
+        <translation>Cada thread desce por uma coluna: um warp toca 32 vizinhos de uma linha, coalescido, mas há só `width` threads.</translation>
+    </message>
+    <message>
+        <source>K elements per thread</source>
+        <translation>K elementos por thread</translation>
+    </message>
+    <message>
+        <source>A 2-D grid, x fastest: coalesced and enough threads to fill the device. K=1 is one thread per element; with K=2 each thread loads two pairs before it stores, and twice the loads are in flight.</source>
+        <translation>Uma grade 2-D, x mais rápido: coalescido e com threads suficientes para encher o dispositivo. K=1 é uma thread por elemento; com K=2 cada thread lê dois pares antes de escrever, e há o dobro de leituras em andamento.</translation>
+    </message>
+    <message>
+        <source>Interleaved tree (lesson)</source>
+        <translation>Árvore intercalada (lição)</translation>
+    </message>
+    <message>
+        <source>The lesson&apos;s tree: idx = 2*stride*lid. Active threads spread out and shared accesses conflict more at every step.</source>
+        <translation>A árvore da lição: idx = 2*stride*lid. As threads ativas se espalham e os acessos compartilhados conflitam mais a cada passo.</translation>
+    </message>
+    <message>
+        <source>Divergent tree</source>
+        <translation>Árvore divergente</translation>
+    </message>
+    <message>
+        <source>if (lid % (2*stride) == 0): the same pairs, but the active threads are scattered over all warps, which diverge.</source>
+        <translation>if (lid % (2*stride) == 0): os mesmos pares, mas as threads ativas ficam espalhadas por todos os warps, que divergem.</translation>
+    </message>
+    <message>
+        <source>Sequential addressing</source>
+        <translation>Endereçamento sequencial</translation>
+    </message>
+    <message>
+        <source>The stride halves from wg/2: active threads are contiguous, whole warps retire, no bank conflicts.</source>
+        <translation>O passo cai pela metade a partir de wg/2: as threads ativas são contíguas, warps inteiros terminam, sem conflitos de banco.</translation>
+    </message>
+    <message>
+        <source>Grid-stride + warp shuffles</source>
+        <translation>Passo de grade + shuffles de warp</translation>
+    </message>
+    <message>
+        <source>More work per thread (a grid-stride sum), a shared-memory tree down to one warp, then shuffles: the one to aim at.</source>
+        <translation>Mais trabalho por thread (uma soma com passo de grade), uma árvore em memória compartilhada até um warp, depois shuffles: a meta a alcançar.</translation>
+    </message>
+    <message>
+        <source>Store and load along rows: 1 wavefront each.</source>
+        <translation>Escrita e leitura ao longo das linhas: 1 frente de onda cada.</translation>
+    </message>
+    <message>
+        <source>Store and load along columns: 32-way conflicts both ways.</source>
+        <translation>Escrita e leitura ao longo das colunas: conflitos de 32 vias nos dois sentidos.</translation>
+    </message>
+    <message>
+        <source>Store by rows (free), load by columns (32-way conflicts).</source>
+        <translation>Escrita por linhas (livre), leitura por colunas (conflitos de 32 vias).</translation>
+    </message>
+    <message>
+        <source>setRowReadCol with a dynamically sized tile: the same conflicts.</source>
+        <translation>setRowReadCol com um ladrilho de tamanho dinâmico: os mesmos conflitos.</translation>
+    </message>
+    <message>
+        <source>One word of padding per row: the column load becomes conflict-free.</source>
+        <translation>Uma palavra de padding por linha: a leitura por coluna fica sem conflitos.</translation>
+    </message>
+    <message>
+        <source>Padding in the dynamic tile&apos;s index arithmetic: conflict-free.</source>
+        <translation>Padding na aritmética de índices do ladrilho dinâmico: sem conflitos.</translation>
+    </message>
+    <message>
+        <source>A 32 x 16 tile read by columns: 16-way conflicts.</source>
+        <translation>Um ladrilho de 32 x 16 lido por colunas: conflitos de 16 vias.</translation>
+    </message>
+    <message>
+        <source>The rectangular column read with a dynamic tile: 16-way conflicts.</source>
+        <translation>A leitura retangular por colunas com um ladrilho dinâmico: conflitos de 16 vias.</translation>
+    </message>
+    <message>
+        <source>Rectangular tile padded by P: pad 1 leaves 2-way conflicts, pad 2 none.</source>
+        <translation>Ladrilho retangular com padding P: pad 1 deixa conflitos de 2 vias, pad 2 nenhum.</translation>
+    </message>
+    <message>
+        <source>Dynamic rectangular tile padded by P in the index arithmetic.</source>
+        <translation>Ladrilho retangular dinâmico com padding P na aritmética de índices.</translation>
+    </message>
+    <message>
+        <source>matrix width (columns of the input)</source>
+        <translation>largura da matriz (colunas da entrada)</translation>
+    </message>
+    <message>
+        <source>matrix height (rows of the input)</source>
+        <translation>altura da matriz (linhas da entrada)</translation>
+    </message>
+    <message>
+        <source>tile edge T of the T x T tile one block moves</source>
+        <translation>lado T do ladrilho T x T que um bloco move</translation>
+    </message>
+    <message>
+        <source>16-byte strips S each thread moves (V = 4 ints or floats or 2 doubles per strip; a T/V x T/S block)</source>
+        <translation>faixas S de 16 bytes que cada thread move (V = 4 ints ou floats ou 2 doubles por faixa; um bloco T/V x T/S)</translation>
+    </message>
+    <message>
+        <source>element type (double shows 8-byte bank behaviour)</source>
+        <translation>tipo dos elementos (double mostra o comportamento dos bancos com 8 bytes)</translation>
+    </message>
+    <message>
+        <source>tile edge T: a T x T block of threads per tile</source>
+        <translation>lado T do ladrilho: um bloco de T x T threads por ladrilho</translation>
+    </message>
+    <message>
+        <source>elements of padding P added to each tile row</source>
+        <translation>elementos de padding P somados a cada linha do ladrilho</translation>
+    </message>
+    <message>
+        <source>work-group size (threads per block)</source>
+        <translation>tamanho do grupo de trabalho (threads por bloco)</translation>
+    </message>
+    <message>
+        <source>threads per block along x (the fastest index)</source>
+        <translation>threads por bloco ao longo de x (o índice mais rápido)</translation>
+    </message>
+    <message>
+        <source>threads per block along y</source>
+        <translation>threads por bloco ao longo de y</translation>
+    </message>
+    <message>
+        <source>elements K each thread adds, a block-width apart along the row</source>
+        <translation>elementos K que cada thread soma, a uma largura de bloco de distância ao longo da linha</translation>
+    </message>
+    <message>
+        <source>number of elements to sum</source>
+        <translation>número de elementos a somar</translation>
+    </message>
+    <message>
+        <source>blocks in the first pass&apos;s grid</source>
+        <translation>blocos na grade da primeira passada</translation>
+    </message>
+    <message>
+        <source>blocks in the grid, each writing its own slice</source>
+        <translation>blocos na grade, cada um escrevendo a sua fatia</translation>
+    </message>
+    <message>
+        <source>%1 to %2</source>
+        <translation>%1 a %2</translation>
+    </message>
+    <message>
+        <source>%1 or %2</source>
+        <translation>%1 ou %2</translation>
+    </message>
+    <message>
+        <source>one of %1</source>
+        <translation>um de %1</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1 (%2)</translation>
+    </message>
+</context>
+<context>
     <name>CoalescingView</name>
     <message>
         <source>Coalescing: 32-byte sectors per request</source>

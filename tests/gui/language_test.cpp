@@ -24,6 +24,7 @@
 #include <QToolButton>
 #include <QTreeWidgetItem>
 
+#include "app/gui/catalog_text.h"
 #include "app/gui/kernel_tree.h"
 #include "app/gui/language.h"
 #include "app/gui/lesson_pane.h"
@@ -344,6 +345,32 @@ class LanguageTest : public QObject {
     QVERIFY(split->sizes() != sizes);
     QVERIFY(!QSettings().contains("window/geometry"));
     QVERIFY(QSettings().contains("run/kernel"));  // the room stays; only the layout is reset
+  }
+
+  // The catalog's titles, summaries and parameter meanings (English in the
+  // engine) are all known to the GUI's table, and translated.
+  void catalogTextsAreTranslated() {
+    const QStringList known = catalog_text::known();
+    QStringList texts;
+    for (const threadmap::Variant& v : threadmap::catalog()) {
+      for (const std::string& t : {v.title, v.summary})
+        if (t.find(' ') != std::string::npos) texts << QString::fromStdString(t);
+      for (const threadmap::ParamSpec& p : v.params) texts << QString::fromStdString(p.meaning);
+    }
+    texts.removeDuplicates();
+    for (const QString& t : texts)
+      QVERIFY2(known.contains(t), qPrintable("app/gui/catalog_text.cpp lacks the catalog text: " + t));
+    for (const QString& code : {QString("pt_BR"), QString("es")}) {
+      language::apply(code);
+      for (const QString& t : texts)
+        QVERIFY2(catalog_text::text(t.toStdString()) != t, qPrintable(code + ": untranslated: " + t));
+    }
+    language::apply("pt_BR");
+    const threadmap::Variant* v = threadmap::find_variant("transpose.shared");
+    QCOMPARE(catalog_text::range(*v->param("tile")), QString("um de 4, 8, 16 ou 32"));
+    QCOMPARE(catalog_text::range(*v->param("width")), QString("1 a 32.768"));
+    QCOMPARE(catalog_text::range(*v->param("type")), QString("int, float ou double"));
+    QVERIFY(catalog_text::tooltip(*v).startsWith("Ladrilho em memória compartilhada (lição): tile[T][T+P]"));
   }
 
   void everyTranslationIsLoaded() {
