@@ -28,20 +28,21 @@ int main(int argc, char** argv) {
   // The language saved from the menu, else the system's (English, Portuguese, Spanish).
   threadmap::gui::language::apply(threadmap::gui::language::initial_choice());
 
+  // The options' help in the interface's language.
   QCommandLineParser parser;
-  parser.setApplicationDescription("ThreadMap: GPU teaching kernels run, verified and timed");
+  parser.setApplicationDescription(QCoreApplication::translate("main", "ThreadMap: GPU teaching kernels run, verified and timed"));
   parser.addHelpOption();
   parser.addVersionOption();
-  QCommandLineOption size({"s", "size"}, "N: N x N matrices and N*N elements to sum", "N", "0");
-  QCommandLineOption reps({"r", "reps"}, "timed repetitions per run", "N", "10");
-  QCommandLineOption worker("worker", "the threadmap-cli to run as the worker", "PATH");
-  QCommandLineOption kernel({"k", "kernel"}, "kernel to select at start, e.g. transpose.shared", "ID");
-  QCommandLineOption timeout("worker-timeout", "seconds without a reply before the worker is restarted",
+  QCommandLineOption size({"s", "size"}, QCoreApplication::translate("main", "N: N x N matrices and N*N elements to sum"), "N", "0");
+  QCommandLineOption reps({"r", "reps"}, QCoreApplication::translate("main", "timed repetitions per run"), "N", "10");
+  QCommandLineOption worker("worker", QCoreApplication::translate("main", "the threadmap-cli to run as the worker"), "PATH");
+  QCommandLineOption kernel({"k", "kernel"}, QCoreApplication::translate("main", "kernel to select at start, e.g. transpose.shared"), "ID");
+  QCommandLineOption timeout("worker-timeout", QCoreApplication::translate("main", "seconds without a reply before the worker is restarted"),
                              "S", "120");
-  QCommandLineOption quit_after("quit-after", "quit after MS milliseconds (to check that an installed copy starts)",
+  QCommandLineOption quit_after("quit-after", QCoreApplication::translate("main", "quit after MS milliseconds (to check that an installed copy starts)"),
                                 "MS");
   parser.addOptions({size, reps, worker, kernel, timeout, quit_after});
-  parser.addPositionalArgument("session", "a session file to open", "[file.threadmap]");
+  parser.addPositionalArgument("session", QCoreApplication::translate("main", "a session file to open"), "[file.threadmap]");
   parser.process(app);
 
   threadmap::gui::WindowOptions options;

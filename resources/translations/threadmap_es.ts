@@ -1320,4 +1320,39 @@ El conjunto de datos cabe en la caché de último nivel: esto puede ser ancho de
         <translation>el ejecutor terminó con el código %1</translation>
     </message>
 </context>
+<context>
+    <name>main</name>
+    <message>
+        <source>ThreadMap: GPU teaching kernels run, verified and timed</source>
+        <translation>ThreadMap: kernels didácticos de GPU ejecutados, verificados y cronometrados</translation>
+    </message>
+    <message>
+        <source>N: N x N matrices and N*N elements to sum</source>
+        <translation>N: matrices N x N y N*N elementos a sumar</translation>
+    </message>
+    <message>
+        <source>timed repetitions per run</source>
+        <translation>repeticiones cronometradas por ejecución</translation>
+    </message>
+    <message>
+        <source>the threadmap-cli to run as the worker</source>
+        <translation>el threadmap-cli que se ejecuta como ejecutor</translation>
+    </message>
+    <message>
+        <source>kernel to select at start, e.g. transpose.shared</source>
+        <translation>kernel que se selecciona al empezar, p. ej. transpose.shared</translation>
+    </message>
+    <message>
+        <source>seconds without a reply before the worker is restarted</source>
+        <translation>segundos sin respuesta antes de reiniciar el ejecutor</translation>
+    </message>
+    <message>
+        <source>quit after MS milliseconds (to check that an installed copy starts)</source>
+        <translation>salir tras MS milisegundos (para comprobar que una copia instalada arranca)</translation>
+    </message>
+    <message>
+        <source>a session file to open</source>
+        <translation>un archivo de sesión que abrir</translation>
+    </message>
+</context>
 </TS>

@@ -1320,4 +1320,39 @@ O conjunto de dados cabe no cache de último nível: isto pode ser largura de ba
         <translation>o executor saiu com o código %1</translation>
     </message>
 </context>
+<context>
+    <name>main</name>
+    <message>
+        <source>ThreadMap: GPU teaching kernels run, verified and timed</source>
+        <translation>ThreadMap: kernels didáticos de GPU executados, verificados e cronometrados</translation>
+    </message>
+    <message>
+        <source>N: N x N matrices and N*N elements to sum</source>
+        <translation>N: matrizes N x N e N*N elementos a somar</translation>
+    </message>
+    <message>
+        <source>timed repetitions per run</source>
+        <translation>repetições cronometradas por execução</translation>
+    </message>
+    <message>
+        <source>the threadmap-cli to run as the worker</source>
+        <translation>o threadmap-cli a executar como executor</translation>
+    </message>
+    <message>
+        <source>kernel to select at start, e.g. transpose.shared</source>
+        <translation>kernel a selecionar no início, p. ex. transpose.shared</translation>
+    </message>
+    <message>
+        <source>seconds without a reply before the worker is restarted</source>
+        <translation>segundos sem resposta antes de reiniciar o executor</translation>
+    </message>
+    <message>
+        <source>quit after MS milliseconds (to check that an installed copy starts)</source>
+        <translation>sair após MS milissegundos (para verificar que uma cópia instalada inicia)</translation>
+    </message>
+    <message>
+        <source>a session file to open</source>
+        <translation>um arquivo de sessão a abrir</translation>
+    </message>
+</context>
 </TS>
