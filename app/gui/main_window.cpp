@@ -240,20 +240,29 @@ MainWindow::MainWindow(const WindowOptions& options, QWidget* parent)
   report(tr("worker %1 starting …").arg(WorkerClient::locate_worker()), false);
   runs_.list_devices();
   resize(1600, 1000);
-  default_main_split_ = main_split_->saveState();
-  default_right_split_ = right_split_->saveState();
-  default_lesson_split_ = lesson_->saveState();
   if (options_.restore_settings) {
     QSettings settings;
-    restoreGeometry(settings.value("window/geometry").toByteArray());
-    restoreState(settings.value("window/state").toByteArray());
-    main_split_->restoreState(settings.value("window/mainSplitter").toByteArray());
-    right_split_->restoreState(settings.value("window/rightSplitter").toByteArray());
-    lesson_->restoreState(settings.value("window/lessonSplitter").toByteArray());
-    chart_tabs_->setCurrentIndex(settings.value("window/tab", 0).toInt());
     if (settings.contains("run/reps")) reps_->setValue(settings.value("run/reps").toInt());
     traced_blocks_->setText(settings.value("run/tracedBlocks").toString());
   }
+}
+
+// The first show lays the window out at its default size: that layout is what
+// File > Reset layout brings back; then the saved layout, if any, replaces it.
+void MainWindow::showEvent(QShowEvent* event) {
+  QMainWindow::showEvent(event);
+  if (std::exchange(shown_before_, true)) return;
+  default_main_split_ = main_split_->saveState();
+  default_right_split_ = right_split_->saveState();
+  default_lesson_split_ = lesson_->saveState();
+  if (!options_.restore_settings) return;
+  QSettings settings;
+  restoreGeometry(settings.value("window/geometry").toByteArray());
+  restoreState(settings.value("window/state").toByteArray());
+  main_split_->restoreState(settings.value("window/mainSplitter").toByteArray());
+  right_split_->restoreState(settings.value("window/rightSplitter").toByteArray());
+  lesson_->restoreState(settings.value("window/lessonSplitter").toByteArray());
+  chart_tabs_->setCurrentIndex(settings.value("window/tab", 0).toInt());
 }
 
 void MainWindow::save_settings() const {

@@ -106,6 +106,7 @@ class MainWindow : public QMainWindow {
   void dropEvent(QDropEvent* event) override;
   void changeEvent(QEvent* event) override;
   void closeEvent(QCloseEvent* event) override;
+  void showEvent(QShowEvent* event) override;
 
  private:
   void build_actions();
@@ -148,9 +149,10 @@ class MainWindow : public QMainWindow {
   std::optional<Session> current_session_;  // what Save writes: the run shown
   std::string shown_device_;  // the recording's device while its run is shown; empty for live runs
   bool devices_listed_before_ = false;
+  bool shown_before_ = false;
+  QByteArray default_main_split_, default_right_split_, default_lesson_split_;  // as first laid out
   QSplitter* main_split_;
   QSplitter* right_split_;
-  QByteArray default_main_split_, default_right_split_, default_lesson_split_;
   QTemporaryDir recordings_dir_;  // the worker's recordings of this session
 };
 

@@ -31,6 +31,7 @@
 #include "app/gui/main_window.h"
 #include "app/gui/param_panel.h"
 #include "app/gui/status_panel.h"
+#include "viz/views/trace_views_widget.h"
 #include "kernels/catalog.h"
 
 #include <map>
@@ -343,6 +344,25 @@ class LanguageTest : public QObject {
     reset->trigger();
     QCOMPARE(w.size(), QSize(1600, 1000));
     QVERIFY(split->sizes() != sizes);
+    // The splits are those of a new window of the default size.
+    WindowOptions fresh = options();
+    MainWindow reference(fresh);
+    reference.show();
+    QTest::qWait(50);
+    auto main_splits = [](MainWindow& m) {
+      QList<QList<int>> all;
+      for (QSplitter* s : m.findChildren<QSplitter*>())
+        if (!qobject_cast<threadmap::views::TraceViewsWidget*>(s->parent())) all << s->sizes();
+      return all;
+    };
+    const auto expected = main_splits(reference);
+    const auto got = main_splits(w);
+    QCOMPARE(got.size(), 3);
+    QCOMPARE(got.size(), expected.size());
+    for (int i = 0; i < got.size(); ++i)
+      for (int j = 0; j < got[i].size(); ++j)
+        QVERIFY2(std::abs(got[i][j] - expected[i][j]) <= 40,
+                 qPrintable(QString("splitter %1: %2 after reset, %3 in a new window").arg(i).arg(got[i][j]).arg(expected[i][j])));
     QVERIFY(!QSettings().contains("window/geometry"));
     QVERIFY(QSettings().contains("run/kernel"));  // the room stays; only the layout is reset
   }
