@@ -51,7 +51,11 @@ int heading_ordinal(const QTextBlock& block) {
 
 QTextCursor nth_heading(QTextDocument& doc, int n) {
   for (QTextBlock b = doc.begin(); b.isValid(); b = b.next())
-    if (b.blockFormat().headingLevel() > 0 && --n == 0) return QTextCursor(b);
+    if (b.blockFormat().headingLevel() > 0 && --n == 0) {
+      QTextCursor heading(b);  // selected, as find() selects the section in the original
+      heading.movePosition(QTextCursor::EndOfBlock, QTextCursor::KeepAnchor);
+      return heading;
+    }
   return {};
 }
 
