@@ -87,7 +87,12 @@ QString apply(const QString& requested) {
   state.app.reset();
   state.qt.reset();
 
-  const QLocale locale(code == "en" ? QStringLiteral("en_US") : code);
+  // Numbers and dates: the system's own locale when it speaks this language
+  // (es_AR, pt_PT, en_GB keep their formats), else the language's usual one.
+  // Spanish falls back to Mexico's, the Spanish of the lessons; Qt 6.4 also
+  // groups 1048576 as "1048.576" in es_ES.
+  QLocale locale(code == "en" ? QStringLiteral("en_US") : code == "es" ? QStringLiteral("es_MX") : code);
+  if (QLocale::system().language() == locale.language()) locale = QLocale(QLocale::system().name());
   QLocale::setDefault(locale);
   // English is the source text; its .qm holds only the plural forms.
   auto app = std::make_unique<ThreadMapTranslator>();

@@ -27,9 +27,12 @@ namespace {
 
 void scroll_to(QTextEdit& view, const QTextCursor& found) {
   if (found.isNull()) return;
-  view.setTextCursor(found);
-  // Put the match at the top rather than wherever ensureCursorVisible stops.
+  // Put the match's first line at the top rather than wherever
+  // ensureCursorVisible stops (a heading may wrap onto two lines), then select it.
   view.moveCursor(QTextCursor::End);
+  QTextCursor start = found;
+  start.setPosition(found.selectionStart());
+  view.setTextCursor(start);
   view.setTextCursor(found);
 }
 

@@ -116,6 +116,10 @@ class LanguageTest : public QObject {
     const QString expected = qEnvironmentVariable("THREADMAP_EXPECT_SYSTEM_LANGUAGE");
     if (expected.isEmpty()) QSKIP("THREADMAP_EXPECT_SYSTEM_LANGUAGE is not set");
     QCOMPARE(language::system_choice(), expected);
+    // Formats follow the system's locale when it speaks the language (pt_PT keeps Portugal's).
+    language::apply(expected);
+    if (QLocale::system().language() == QLocale(expected).language())
+      QCOMPARE(QLocale().name(), QLocale::system().name());
   }
 
   void menuSwitchesTheOpenWindow() {
@@ -139,6 +143,9 @@ class LanguageTest : public QObject {
     language_action(w, "es")->trigger();
     settle();
     QCOMPARE(menu_titles(w), (QStringList{"&Archivo", "&Ejecutar", "&Ver", "Ay&uda"}));
+    // Without a Spanish system locale, Mexico's formats (the lessons' Spanish).
+    QCOMPARE(QLocale().name(), QString("es_MX"));
+    QCOMPARE(QLocale().toString(1048576), QString("1,048,576"));
     QCOMPARE(w.chart_tabs().tabText(2), QString("Grabación (Ctrl+3)"));
 
     language_action(w, "en")->trigger();
