@@ -59,6 +59,10 @@
         <source>row %1</source>
         <translation>fila %1</translation>
     </message>
+    <message>
+        <source>%1 (ideal %2): 1 replay</source>
+        <translation>%1 (ideal %2): 1 repetición</translation>
+    </message>
 </context>
 <context>
     <name>BarrierView</name>

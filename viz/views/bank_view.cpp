@@ -30,7 +30,8 @@ void BankView::paint(QPainter& p) {
   const int big_h = p.fontMetrics().height();
   p.setPen(replays > 0 ? theme_.write : theme_.text);
   const QString waves = f.wavefronts == 1 ? tr("1 wavefront") : tr("%1 wavefronts").arg(f.wavefronts);
-  QString big = tr("%1 (ideal %2): %3 replays").arg(waves).arg(f.ideal_wavefronts).arg(replays);
+  QString big = replays == 1 ? tr("%1 (ideal %2): 1 replay").arg(waves).arg(f.ideal_wavefronts)
+                              : tr("%1 (ideal %2): %3 replays").arg(waves).arg(f.ideal_wavefronts).arg(replays);
   fit_font(p, big, width() - 2 * margin);
   p.drawText(QRect(margin, top, width() - 2 * margin, big_h), Qt::AlignLeft | Qt::AlignVCenter,
              p.fontMetrics().elidedText(big, Qt::ElideRight, width() - 2 * margin));
