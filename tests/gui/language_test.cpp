@@ -100,10 +100,10 @@ void settle() {
 class LanguageTest : public QObject {
   Q_OBJECT
  private slots:
-  void initTestCase() {
-    QStandardPaths::setTestModeEnabled(true);
-    QSettings().clear();
-  }
+  // Qt's test settings (~/.qttest/config/…/language_tests.conf), never the
+  // user's; the test that reads them clears them first. The language_from_*
+  // runs of this binary touch no settings, so they may run beside it.
+  void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
   void cleanup() { language::apply("en"); }
 
   void systemLocalePicksTheLanguage() {
