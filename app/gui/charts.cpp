@@ -1,7 +1,11 @@
 #include "app/gui/charts.h"
 
+#include <QLocale>
+
 #include <algorithm>
 #include <set>
+
+#include "viz/views/retranslate.h"
 
 namespace threadmap::gui {
 
@@ -59,15 +63,18 @@ FamilyChart::FamilyChart(QWidget* parent) : QCustomPlot(parent) {
   apply_style(*this);
   setObjectName("familyChart");
   bars_ = new QCPBars(xAxis, yAxis);
-  bars_->setName(tr("kernel bandwidth (GB/s)"));
   bars_->setBrush(kPalette[0]);
   bars_->setPen(Qt::NoPen);
   bars_->setWidth(0.6);
   ceiling_line_ = addGraph();
   ceiling_line_->setPen(QPen(kPalette[1], 3, Qt::DashLine));
-  xAxis->setLabel(tr("variant"));
-  yAxis->setLabel(tr("bandwidth (GB/s)"));
   legend->setVisible(false);
+  (new views::Retranslator(this))->add([this] {
+    setLocale(QLocale());  // the tick labels' decimal separator
+    bars_->setName(tr("kernel bandwidth (GB/s)"));
+    xAxis->setLabel(tr("variant"));
+    yAxis->setLabel(tr("bandwidth (GB/s)"));
+  });
 }
 
 void FamilyChart::show_family(const QString& family, const std::vector<Bar>& bars,
@@ -96,7 +103,7 @@ void FamilyChart::show_family(const QString& family, const std::vector<Bar>& bar
     auto* label = new QCPItemText(this);
     label->position->setCoords(static_cast<double>(i + 1), bars[i].gbps);
     label->setPositionAlignment(Qt::AlignHCenter | Qt::AlignBottom);
-    label->setText(QString::number(bars[i].gbps, 'f', bars[i].gbps < 10 ? 2 : 1));
+    label->setText(QLocale().toString(bars[i].gbps, 'f', bars[i].gbps < 10 ? 2 : 1));
     label->setFont(xAxis->tickLabelFont());
     label->setPadding(QMargins(0, 0, 0, 4));
     value_labels_.push_back(label);
@@ -104,7 +111,7 @@ void FamilyChart::show_family(const QString& family, const std::vector<Bar>& bar
   const double right = static_cast<double>(bars.size()) + 0.7;
   if (ceiling_gbps) {
     ceiling_line_->setData({0.3, right}, {*ceiling_gbps, *ceiling_gbps});
-    ceiling_line_->setName(tr("device copy: %1 GB/s").arg(*ceiling_gbps, 0, 'f', 1));
+    ceiling_line_->setName(tr("device copy: %1 GB/s").arg(QLocale().toString(*ceiling_gbps, 'f', 1)));
     top = std::max(top, *ceiling_gbps);
   } else {
     ceiling_line_->data()->clear();
@@ -121,10 +128,14 @@ void FamilyChart::show_family(const QString& family, const std::vector<Bar>& bar
 SweepChart::SweepChart(QWidget* parent) : QCustomPlot(parent) {
   apply_style(*this);
   setObjectName("sweepChart");
-  yAxis->setLabel(tr("bandwidth (GB/s)"));
   legend->setVisible(false);
-
-  set_title(*this, tr("Sweep: F6 runs every variant of the family over one parameter"));
+  (new views::Retranslator(this))->add([this] {
+    setLocale(QLocale());
+    yAxis->setLabel(tr("bandwidth (GB/s)"));
+    // Before the first sweep; a sweep's own title is set again by the window.
+    if (graphCount() == 0) set_title(*this, tr("Sweep: F6 runs every variant of the family over one parameter"));
+    replot();
+  });
 }
 
 void SweepChart::show_sweep(const QString& title, const SweepData& data) {

@@ -2,12 +2,16 @@
 
 #include <QHeaderView>
 
+#include "app/gui/catalog_text.h"
+#include "app/gui/language.h"
+#include "app/gui/lesson_pane.h"
+#include "viz/views/retranslate.h"
+
 namespace threadmap::gui {
 
 KernelTree::KernelTree(QWidget* parent) : QTreeWidget(parent) {
   setObjectName("kernelTree");
   setColumnCount(2);
-  setHeaderLabels({tr("Lesson / kernel"), tr("Lesson section")});
   header()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
   QTreeWidgetItem* family_item = nullptr;
   for (const Variant& v : catalog()) {
@@ -23,10 +27,24 @@ KernelTree::KernelTree(QWidget* parent) : QTreeWidget(parent) {
     auto* item = new QTreeWidgetItem(
         family_item, {QString::fromStdString(v.id), QString::fromStdString(v.lesson.section)});
     item->setData(0, Qt::UserRole, QString::fromStdString(v.id));
-    item->setToolTip(0, QString::fromStdString(v.title + ": " + v.summary));
-    if (!v.lesson_original) item->setText(1, item->text(1) + tr("  (corrected, not in the lesson)"));
   }
   expandAll();
+  // Family titles, headers and the "corrected" note follow the language.
+  (new views::Retranslator(this))->add([this] {
+    setHeaderLabels({tr("Lesson / kernel"), tr("Lesson section")});
+    for (int i = 0; i < topLevelItemCount(); ++i) {
+      QTreeWidgetItem* family_item = topLevelItem(i);
+      family_item->setText(0, family_title(family_item->data(0, Qt::UserRole + 1).toString().toStdString()));
+      for (int j = 0; j < family_item->childCount(); ++j) {
+        QTreeWidgetItem* item = family_item->child(j);
+        const Variant* v = find_variant(item->data(0, Qt::UserRole).toString().toStdString());
+        if (!v) continue;
+        item->setToolTip(0, catalog_text::tooltip(*v));
+        item->setText(1, LessonPane::section_title(v->lesson, language::current()) +
+                             (v->lesson_original ? QString() : tr("  (corrected, not in the lesson)")));
+      }
+    }
+  });
   connect(this, &QTreeWidget::currentItemChanged, this, [this] {
     if (const Variant* v = current_variant()) emit variant_selected(*v);
   });

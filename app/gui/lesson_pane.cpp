@@ -1,11 +1,19 @@
 #include "app/gui/lesson_pane.h"
 
+#include <QEvent>
 #include <QFile>
 #include <QFontDatabase>
+#include <QHBoxLayout>
+#include <QLabel>
 #include <QPlainTextEdit>
 #include <QRegularExpression>
+#include <QTextBlock>
 #include <QTextBrowser>
+#include <QTextDocument>
+#include <QToolButton>
+#include <QVBoxLayout>
 
+#include "app/gui/language.h"
 #include "app/gui/source_highlighter.h"
 #include "kernels/sources.h"
 
@@ -17,22 +25,91 @@ namespace threadmap::gui {
 
 namespace {
 
-void scroll_to(QTextEdit& view, const QString& text) {
-  QTextCursor found = view.document()->find(text);
+void scroll_to(QTextEdit& view, const QTextCursor& found) {
   if (found.isNull()) return;
-  view.setTextCursor(found);
-  // Put the match at the top rather than wherever ensureCursorVisible stops.
+  // Put the match's first line at the top rather than wherever
+  // ensureCursorVisible stops (a heading may wrap onto two lines), then select it.
   view.moveCursor(QTextCursor::End);
+  QTextCursor start = found;
+  start.setPosition(found.selectionStart());
+  view.setTextCursor(start);
   view.setTextCursor(found);
+}
+
+QString read_resource(const QString& path) {
+  QFile file(path);
+  return file.open(QIODevice::ReadOnly) ? QString::fromUtf8(file.readAll()) : QString();
+}
+
+// How many headings lie at or before `block`: translations keep the
+// original's headings in order, so the n-th heading is the same section.
+int heading_ordinal(const QTextBlock& block) {
+  int n = 0;
+  for (QTextBlock b = block.document()->begin(); b.isValid(); b = b.next()) {
+    if (b.blockFormat().headingLevel() > 0) ++n;
+    if (b == block) break;
+  }
+  return n;
+}
+
+QTextCursor nth_heading(QTextDocument& doc, int n) {
+  for (QTextBlock b = doc.begin(); b.isValid(); b = b.next())
+    if (b.blockFormat().headingLevel() > 0 && --n == 0) {
+      QTextCursor heading(b);  // selected, as find() selects the section in the original
+      heading.movePosition(QTextCursor::EndOfBlock, QTextCursor::KeepAnchor);
+      return heading;
+    }
+  return {};
 }
 
 }  // namespace
 
+QString LessonPane::original_language(const LessonRef& lesson) {
+  if (lesson.language == "pt" || lesson.language == "pt_BR") return "pt_BR";
+  if (lesson.language == "es") return "es";
+  return "en";
+}
+
+QString LessonPane::resource_for(const LessonRef& lesson, const QString& code) {
+  const QString file = QString::fromStdString(lesson.file);
+  if (code == original_language(lesson)) return ":/lessons/" + file;
+  QString stem = file;
+  stem.chop(file.endsWith(".txt") ? 4 : 0);
+  const QString path = QString(":/lessons/%1.%2.txt").arg(stem, code);
+  return QFile::exists(path) ? path : QString();
+}
+
+QString LessonPane::section_title(const LessonRef& lesson, const QString& code) {
+  init_lesson_resources();
+  const QString section = QString::fromStdString(lesson.section);
+  const QString path = resource_for(lesson, code);
+  if (path.isEmpty() || code == original_language(lesson)) return section;
+  QTextDocument original, translated;
+  original.setMarkdown(read_resource(":/lessons/" + QString::fromStdString(lesson.file)));
+  translated.setMarkdown(read_resource(path));
+  const QTextCursor found = original.find(section);
+  if (found.isNull() || found.block().blockFormat().headingLevel() == 0) return section;
+  const QTextCursor heading = nth_heading(translated, heading_ordinal(found.block()));
+  return heading.isNull() ? section : heading.block().text();
+}
+
 LessonPane::LessonPane(QWidget* parent) : QSplitter(Qt::Horizontal, parent) {
   init_lesson_resources();
-  lesson_ = new QTextBrowser(this);
+  auto* lesson_column = new QWidget(this);
+  auto* column = new QVBoxLayout(lesson_column);
+  column->setContentsMargins(0, 0, 0, 0);
+  column->setSpacing(2);
+  original_ = new QToolButton(lesson_column);
+  original_->setObjectName("lessonOriginal");
+  original_->setCheckable(true);
+  original_->setToolButtonStyle(Qt::ToolButtonTextOnly);
+  original_->hide();
+  connect(original_, &QToolButton::toggled, this, [this] { show_lesson(); });
+  column->addWidget(original_, 0, Qt::AlignRight);
+  lesson_ = new QTextBrowser(lesson_column);
   lesson_->setObjectName("lessonText");
   lesson_->setOpenExternalLinks(false);
+  column->addWidget(lesson_, 1);
   source_ = new QPlainTextEdit(this);
   source_->setObjectName("kernelSource");
   source_->setReadOnly(true);
@@ -41,23 +118,62 @@ LessonPane::LessonPane(QWidget* parent) : QSplitter(Qt::Horizontal, parent) {
   mono.setPointSize(font().pointSize());
   source_->setFont(mono);
   new SourceHighlighter(source_->document());
-  addWidget(lesson_);
+  addWidget(lesson_column);
   addWidget(source_);
   setStretchFactor(0, 1);
   setStretchFactor(1, 1);
 }
 
-void LessonPane::show_variant(const Variant& variant, const std::string& backend) {
-  const QString file = QString::fromStdString(variant.lesson.file);
-  if (file != shown_lesson_) {
-    QFile lesson(":/lessons/" + file);
-    if (lesson.open(QIODevice::ReadOnly))
-      lesson_->setMarkdown(QString::fromUtf8(lesson.readAll()));
-    else
-      lesson_->setPlainText(tr("The lesson %1 is not bundled with this build.").arg(file));
-    shown_lesson_ = file;
+void LessonPane::changeEvent(QEvent* event) {
+  QSplitter::changeEvent(event);
+  if (event->type() == QEvent::LanguageChange && lesson_ref_) {
+    original_->setChecked(false);  // a new language: its translation first
+    show_lesson();
   }
-  scroll_to(*lesson_, QString::fromStdString(variant.lesson.section));
+}
+
+// The lesson in the interface's language (or its original when asked or
+// when no translation is bundled), scrolled to the variant's section.
+void LessonPane::show_lesson() {
+  const LessonRef& ref = *lesson_ref_;
+  const QString original_code = original_language(ref);
+  const QString original = ":/lessons/" + QString::fromStdString(ref.file);
+  const QString translated = resource_for(ref, language::current());
+  const bool has_translation = !translated.isEmpty() && translated != original;
+  original_->setVisible(has_translation);
+  original_->setText(tr("Original (%1)").arg(language::native_name(original_code)));
+  original_->setToolTip(original_->isChecked() ? tr("Show the lesson in the interface's language again")
+                                               : tr("Show the lesson as it was written"));
+  const QString resource = has_translation && !original_->isChecked() ? translated : original;
+  if (resource != shown_resource_) {
+    const QString text = read_resource(resource);
+    if (text.isEmpty())
+      lesson_->setPlainText(tr("The lesson %1 is not bundled with this build.").arg(QString::fromStdString(ref.file)));
+    else
+      lesson_->setMarkdown(text);
+    shown_resource_ = resource;
+  }
+  // The section is named as the original names it; in a translation, the
+  // same-numbered heading.
+  const QString section = QString::fromStdString(ref.section);
+  if (resource == original) {
+    scroll_to(*lesson_, lesson_->document()->find(section));
+    return;
+  }
+  QTextDocument source_doc;
+  source_doc.setMarkdown(read_resource(original));
+  const QTextCursor in_original = source_doc.find(section);
+  if (!in_original.isNull()) scroll_to(*lesson_, nth_heading(*lesson_->document(), heading_ordinal(in_original.block())));
+}
+
+void LessonPane::show_variant(const Variant& variant, const std::string& backend) {
+  {
+    const QSignalBlocker quiet(original_);
+    // Another lesson opens in the interface's language.
+    if (!lesson_ref_ || lesson_ref_->file != variant.lesson.file) original_->setChecked(false);
+  }
+  lesson_ref_ = variant.lesson;
+  show_lesson();
 
   const std::string name = variant.source + (backend == "cuda" ? ".cu" : ".cl");
   const std::string_view text = embedded_source(name);

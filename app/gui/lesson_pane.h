@@ -1,12 +1,17 @@
 #pragma once
 // The lesson text (embedded markdown, scrolled to the variant's section)
-// beside the kernel source the device runs.
+// beside the kernel source the device runs. The lesson is shown in the
+// interface's language: its original, or the translation bundled beside it
+// (lessons/<stem>.<code>.txt); a button brings the original back in one click.
 #include <QSplitter>
+
+#include <optional>
 
 #include "kernels/catalog.h"
 
 class QTextBrowser;
 class QPlainTextEdit;
+class QToolButton;
 
 namespace threadmap::gui {
 
@@ -18,11 +23,32 @@ class LessonPane : public QSplitter {
   void show_variant(const Variant& variant, const std::string& backend);
   QString lesson_text() const;
   QString source_text() const;
+  // The resource shown (":/lessons/003_….pt_BR.txt" or the original's path).
+  QString lesson_resource() const { return shown_resource_; }
+  // The button that switches between the translation and the original.
+  QToolButton& original_button() { return *original_; }
+
+  // The language code ("en", "pt_BR", "es") a lesson is written in, from the catalog's "pt"/"es"/"en".
+  static QString original_language(const LessonRef& lesson);
+  // The resource holding `lesson` in `code`: the original when that is its language,
+  // else its bundled translation; empty when there is none.
+  static QString resource_for(const LessonRef& lesson, const QString& code);
+  // The lesson's section (named as in the original) as the `code` version
+  // titles it: the heading at the same place; the original's name when there
+  // is no such version or heading.
+  static QString section_title(const LessonRef& lesson, const QString& code);
+
+ protected:
+  void changeEvent(QEvent* event) override;
 
  private:
+  void show_lesson();
+
   QTextBrowser* lesson_;
   QPlainTextEdit* source_;
-  QString shown_lesson_;
+  QToolButton* original_;
+  std::optional<LessonRef> lesson_ref_;
+  QString shown_resource_;
 };
 
 }  // namespace threadmap::gui

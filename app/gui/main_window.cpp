@@ -2,7 +2,10 @@
 
 #include <QAction>
 #include <QApplication>
+#include <QActionGroup>
+#include <QCloseEvent>
 #include <QComboBox>
+#include <QDateTime>
 #include <QDir>
 #include <QDragEnterEvent>
 #include <QFileDialog>
@@ -28,12 +31,14 @@
 #include "app/gui/chart_export.h"
 #include "app/gui/charts.h"
 #include "app/gui/kernel_tree.h"
+#include "app/gui/language.h"
 #include "app/gui/lesson_pane.h"
 #include "app/gui/param_panel.h"
 #include "app/gui/recording_panel.h"
 #include "app/gui/session_store.h"
 #include "app/gui/status_panel.h"
 #include "kernels/error.h"
+#include "viz/views/retranslate.h"
 #include "viz/views/trace_views_widget.h"
 
 // The bundled recordings live in a static library; nothing else references
@@ -49,12 +54,6 @@ namespace {
 constexpr int kMaxRecentFiles = 8;
 constexpr const char* kBundledRecordings = ":/recordings/h100";
 
-// "transpose.shared on NVIDIA H100 80GB HBM3, 4 traced blocks"
-std::string session_summary(const Session& s) {
-  std::string text = s.kernel_id + " on " + s.device.value("name", std::string("?"));
-  if (s.trace) text += ", " + std::to_string(s.trace->traced_blocks.size()) + " traced blocks";
-  return text;
-}
 
 std::map<std::string, std::int64_t> size_overrides(std::int64_t size) {
   if (size <= 0) return {};
@@ -90,19 +89,22 @@ MainWindow::MainWindow(const WindowOptions& options, QWidget* parent)
       worker_(options.worker.isEmpty() ? WorkerClient::locate_worker() : options.worker,
               options.worker_timeout_ms),
       runs_(worker_) {
-  setWindowTitle(tr("ThreadMap"));
+  texts_ = new views::Retranslator(this);
+  texts_->add([this] { setWindowTitle(tr("ThreadMap")); });
   setAcceptDrops(true);
 
   auto* left = new QWidget;
   auto* left_layout = new QVBoxLayout(left);
   tree_ = new KernelTree(left);
   tree_->setMinimumHeight(260);
-  auto* kernels_label = new QLabel(tr("&Kernels (Ctrl+K)"), left);
+  auto* kernels_label = new QLabel(left);
+  texts_->add([kernels_label] { kernels_label->setText(tr("&Kernels (Ctrl+K)")); });
   kernels_label->setBuddy(tree_);
   left_layout->addWidget(kernels_label);
   left_layout->addWidget(tree_, 2);
 
-  auto* run_box = new QGroupBox(tr("Run"), left);
+  auto* run_box = new QGroupBox(left);
+  texts_->add([run_box] { run_box->setTitle(tr("Run")); });
   auto* run_form = new QFormLayout(run_box);
   devices_ = new QComboBox(run_box);
   devices_->setObjectName("devicePicker");
@@ -110,23 +112,34 @@ MainWindow::MainWindow(const WindowOptions& options, QWidget* parent)
   devices_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
   devices_->setMinimumContentsLength(16);
   devices_->addItem(tr("auto (asking the worker …)"), "auto");
-  run_form->addRow(tr("&Device"), devices_);
+  run_form->addRow(new QLabel, devices_);
   reps_ = new QSpinBox(run_box);
   reps_->setObjectName("reps");
   reps_->setRange(1, 1000);
   reps_->setValue(options.reps);
-  reps_->setToolTip(tr("timed repetitions: the median, min and max are shown"));
-  run_form->addRow(tr("&Repetitions"), reps_);
+  run_form->addRow(new QLabel, reps_);
   traced_blocks_ = new QLineEdit(run_box);
   traced_blocks_->setObjectName("tracedBlocks");
-  traced_blocks_->setPlaceholderText(tr("default"));
-  traced_blocks_->setToolTip(
-      tr("blocks Record trace (Ctrl+R) follows: empty for the first two blocks of the first two "
-         "grid rows, \"all\", or linear block ids such as 0, 1, 64 (id = x + grid width * y)"));
-  run_form->addRow(tr("&Traced blocks"), traced_blocks_);
+  run_form->addRow(new QLabel, traced_blocks_);
+  texts_->add([this, run_form] {
+    auto label = [run_form](QWidget* field, const QString& text) {
+      auto* l = qobject_cast<QLabel*>(run_form->labelForField(field));
+      l->setText(text);
+      l->setBuddy(field);
+    };
+    label(devices_, tr("&Device"));
+    label(reps_, tr("&Repetitions"));
+    label(traced_blocks_, tr("&Traced blocks"));
+    reps_->setToolTip(tr("timed repetitions: the median, min and max are shown"));
+    traced_blocks_->setPlaceholderText(tr("default"));
+    traced_blocks_->setToolTip(
+        tr("blocks Record trace (Ctrl+R) follows: empty for the first two blocks of the first two "
+           "grid rows, \"all\", or linear block ids such as 0, 1, 64 (id = x + grid width * y)"));
+  });
   left_layout->addWidget(run_box);
 
-  auto* params_box = new QGroupBox(tr("Parameters (Ctrl+P)"), left);
+  auto* params_box = new QGroupBox(left);
+  texts_->add([params_box] { params_box->setTitle(tr("Parameters (Ctrl+P)")); });
   auto* params_layout = new QVBoxLayout(params_box);
   params_ = new ParamPanel(params_box);
   params_->setObjectName("paramPanel");
@@ -135,12 +148,16 @@ MainWindow::MainWindow(const WindowOptions& options, QWidget* parent)
   left_layout->addWidget(params_box);
 
   auto* buttons = new QHBoxLayout;
-  auto* run_button = new QPushButton(tr("Run (F5)"), left);
+  auto* run_button = new QPushButton(left);
   run_button->setObjectName("runButton");
-  auto* sweep_button = new QPushButton(tr("Sweep (F6)"), left);
+  auto* sweep_button = new QPushButton(left);
   sweep_parameter_ = new QComboBox(left);
   sweep_parameter_->setObjectName("sweepParameter");
-  sweep_parameter_->setToolTip(tr("the parameter a sweep varies, over all its allowed values"));
+  texts_->add([this, run_button, sweep_button] {
+    run_button->setText(tr("Run (F5)"));
+    sweep_button->setText(tr("Sweep (F6)"));
+    sweep_parameter_->setToolTip(tr("the parameter a sweep varies, over all its allowed values"));
+  });
   buttons->addWidget(run_button);
   buttons->addWidget(sweep_button);
   buttons->addWidget(sweep_parameter_);
@@ -157,21 +174,26 @@ MainWindow::MainWindow(const WindowOptions& options, QWidget* parent)
   chart_tabs_ = new QTabWidget;
   family_chart_ = new FamilyChart;
   sweep_chart_ = new SweepChart;
-  chart_tabs_->addTab(family_chart_, tr("Variants (Ctrl+1)"));
-  chart_tabs_->addTab(sweep_chart_, tr("Sweep (Ctrl+2)"));
   recording_panel_ = new RecordingPanel;
-  chart_tabs_->addTab(recording_panel_, tr("Recording (Ctrl+3)"));
   trace_views_ = new views::TraceViewsWidget;
-  chart_tabs_->addTab(trace_views_, tr("Trace (Ctrl+4)"));
+  for (QWidget* page : {static_cast<QWidget*>(family_chart_), static_cast<QWidget*>(sweep_chart_),
+                        static_cast<QWidget*>(recording_panel_), static_cast<QWidget*>(trace_views_)})
+    chart_tabs_->addTab(page, QString());
+  texts_->add([this] {
+    chart_tabs_->setTabText(0, tr("Variants (Ctrl+1)"));
+    chart_tabs_->setTabText(1, tr("Sweep (Ctrl+2)"));
+    chart_tabs_->setTabText(2, tr("Recording (Ctrl+3)"));
+    chart_tabs_->setTabText(3, tr("Trace (Ctrl+4)"));
+  });
   connect(this, &MainWindow::traceDocumentChanged, trace_views_, &views::TraceViewsWidget::set_document);
   lesson_ = new LessonPane;
 
-  auto* right = new QSplitter(Qt::Vertical);
+  auto* right = right_split_ = new QSplitter(Qt::Vertical);
   right->addWidget(chart_tabs_);
   right->addWidget(lesson_);
   right->setStretchFactor(0, 3);
   right->setStretchFactor(1, 2);
-  auto* main_split = new QSplitter(Qt::Horizontal);
+  auto* main_split = main_split_ = new QSplitter(Qt::Horizontal);
   main_split->addWidget(left_scroll);
   main_split->addWidget(right);
   main_split->setStretchFactor(1, 1);
@@ -194,6 +216,7 @@ MainWindow::MainWindow(const WindowOptions& options, QWidget* parent)
   connect(&runs_, &RunController::run_finished, this, [this](const json& r) {
     status_panel_->show_report(r);
     status_panel_->set_origin({});
+    origin_line_ = nullptr;
     current_session_ = SessionStore::from_report(r);
     if (!shown_device_.empty()) {
       shown_device_.clear();
@@ -202,7 +225,7 @@ MainWindow::MainWindow(const WindowOptions& options, QWidget* parent)
     }
   });
   connect(&runs_, &RunController::recorded, this, [this](const QString& path) {
-    load_session_file(path, tr("Recorded just now"), false);
+    load_session_file(path, [] { return tr("Recorded just now"); }, false);
   });
   connect(&runs_, &RunController::refused, this, [this](const QString& message) {
     status_panel_->show_refused(message);
@@ -217,79 +240,178 @@ MainWindow::MainWindow(const WindowOptions& options, QWidget* parent)
   report(tr("worker %1 starting …").arg(WorkerClient::locate_worker()), false);
   runs_.list_devices();
   resize(1600, 1000);
+  if (options_.restore_settings) {
+    QSettings settings;
+    if (settings.contains("run/reps")) reps_->setValue(settings.value("run/reps").toInt());
+    traced_blocks_->setText(settings.value("run/tracedBlocks").toString());
+  }
+}
+
+// The first show lays the window out at its default size: that layout is what
+// File > Reset layout brings back; then the saved layout, if any, replaces it.
+void MainWindow::showEvent(QShowEvent* event) {
+  QMainWindow::showEvent(event);
+  if (std::exchange(shown_before_, true)) return;
+  default_main_split_ = main_split_->saveState();
+  default_right_split_ = right_split_->saveState();
+  default_lesson_split_ = lesson_->saveState();
+  if (!options_.restore_settings) return;
+  QSettings settings;
+  restoreGeometry(settings.value("window/geometry").toByteArray());
+  restoreState(settings.value("window/state").toByteArray());
+  main_split_->restoreState(settings.value("window/mainSplitter").toByteArray());
+  right_split_->restoreState(settings.value("window/rightSplitter").toByteArray());
+  lesson_->restoreState(settings.value("window/lessonSplitter").toByteArray());
+  chart_tabs_->setCurrentIndex(settings.value("window/tab", 0).toInt());
+}
+
+void MainWindow::save_settings() const {
+  QSettings settings;
+  settings.setValue("window/geometry", saveGeometry());
+  settings.setValue("window/state", saveState());
+  settings.setValue("window/mainSplitter", main_split_->saveState());
+  settings.setValue("window/rightSplitter", right_split_->saveState());
+  settings.setValue("window/lessonSplitter", lesson_->saveState());
+  settings.setValue("window/tab", chart_tabs_->currentIndex());
+  const QString device = devices_->currentData().toString();
+  if (device.contains(':')) settings.setValue("run/device", device);
+  settings.setValue("run/reps", reps_->value());
+  settings.setValue("run/tracedBlocks", traced_blocks_->text());
+  if (variant_) {
+    settings.setValue("run/kernel", QString::fromStdString(variant_->id));
+    QVariantMap values;
+    for (const auto& [name, value] : params_->values())
+      values.insert(QString::fromStdString(name), QString::fromStdString(value));
+    settings.setValue("run/parameters", values);
+  }
+}
+
+void MainWindow::reset_layout() {
+  QSettings settings;
+  for (const char* key : {"window/geometry", "window/state", "window/mainSplitter", "window/rightSplitter",
+                          "window/lessonSplitter", "window/tab"})
+    settings.remove(key);
+  if (isFullScreen() || isMaximized()) showNormal();
+  resize(1600, 1000);
+  main_split_->restoreState(default_main_split_);
+  right_split_->restoreState(default_right_split_);
+  lesson_->restoreState(default_lesson_split_);
+  chart_tabs_->setCurrentIndex(0);
+  report(tr("The window is back to its default layout."), false);
+}
+
+bool MainWindow::restore_kernel() {
+  QSettings settings;
+  const std::string id = settings.value("run/kernel").toString().toStdString();
+  if (id.empty() || !find_variant(id) || !tree_->select(id)) return false;
+  const QVariantMap values = settings.value("run/parameters").toMap();
+  {
+    const QSignalBlocker block(params_);
+    for (auto it = values.begin(); it != values.end(); ++it)
+      params_->set_value(it.key().toStdString(), it.value().toString().toStdString());
+  }
+  debounce_.start();  // the restored configuration runs on the restored device
+  return true;
+}
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+  save_settings();
+  QMainWindow::closeEvent(event);
 }
 
 void MainWindow::build_actions() {
-  auto add = [this](QMenu* menu, const QString& text, const QKeySequence& key, auto slot) {
-    QAction* action = menu->addAction(text);
+  // Texts are marked with QT_TR_NOOP and translated each time the language changes.
+  auto add = [this](QMenu* menu, const char* text, const QKeySequence& key, auto slot) {
+    QAction* action = menu->addAction(QString());
+    texts_->add([action, text] { action->setText(tr(text)); });
     action->setShortcut(key);
     connect(action, &QAction::triggered, this, slot);
     addAction(action);
     return action;
   };
-  QMenu* file = menuBar()->addMenu(tr("&File"));
-  add(file, tr("&Open session…"), QKeySequence::Open, [this] {
+  auto titled = [this](QMenu* menu, const char* title) {
+    texts_->add([menu, title] { menu->setTitle(tr(title)); });
+    return menu;
+  };
+  QMenu* file = titled(menuBar()->addMenu(QString()), QT_TR_NOOP("&File"));
+  add(file, QT_TR_NOOP("&Open session…"), QKeySequence::Open, [this] {
     const QString path = QFileDialog::getOpenFileName(this, tr("Open session"), {}, SessionStore::file_filter());
     if (!path.isEmpty()) open_from(path);
   });
-  QMenu* recent = file->addMenu(tr("Open &recent"));
+  QMenu* recent = titled(file->addMenu(QString()), QT_TR_NOOP("Open &recent"));
   connect(recent, &QMenu::aboutToShow, this, [this, recent] {
     recent->clear();
     for (const QString& path : QSettings().value("recentFiles").toStringList())
       recent->addAction(path, this, [this, path] { open_from(path); });
     if (recent->isEmpty()) recent->addAction(tr("(none)"))->setEnabled(false);
   });
-  add(file, tr("Open &bundled H100 recording"), QKeySequence(), [this] {
+  add(file, QT_TR_NOOP("Open &bundled H100 recording"), QKeySequence(), [this] {
     open_bundled_recording(variant_ && QFileInfo::exists(QString("%1/%2.threadmap")
                                                              .arg(kBundledRecordings)
                                                              .arg(QString::fromStdString(variant_->id)))
                                ? variant_->id
                                : "transpose.shared");
   });
-  add(file, tr("&Save session…"), QKeySequence::Save, [this] {
+  add(file, QT_TR_NOOP("&Save session…"), QKeySequence::Save, [this] {
     const QString name = current_session_ ? QString::fromStdString(current_session_->kernel_id) + ".threadmap"
                                           : QString("threadmap.threadmap");
     const QString path = QFileDialog::getSaveFileName(this, tr("Save session"), name,
                                                       SessionStore::file_filter());
     if (!path.isEmpty()) save_to(path);
   });
-  add(file, tr("&Export chart or data…"), QKeySequence(Qt::CTRL | Qt::Key_E), [this] {
+  add(file, QT_TR_NOOP("&Export chart or data…"), QKeySequence(Qt::CTRL | Qt::Key_E), [this] {
     const QString path = QFileDialog::getSaveFileName(this, tr("Export"), "threadmap-chart.png",
                                                       export_filters());
     if (!path.isEmpty()) export_to(path);
   });
   file->addSeparator();
-  add(file, tr("&Quit"), QKeySequence(Qt::CTRL | Qt::Key_Q), [this] { close(); });
+  add(file, QT_TR_NOOP("Reset &layout"), QKeySequence(), [this] { reset_layout(); });
+  file->addSeparator();
+  add(file, QT_TR_NOOP("&Quit"), QKeySequence(Qt::CTRL | Qt::Key_Q), [this] { close(); });
 
-  QMenu* run = menuBar()->addMenu(tr("&Run"));
-  add(run, tr("&Run the selected kernel"), QKeySequence(Qt::Key_F5), [this] { run_now(); });
-  add(run, tr("&Sweep the family over the chosen parameter"), QKeySequence(Qt::Key_F6),
+  QMenu* run = titled(menuBar()->addMenu(QString()), QT_TR_NOOP("&Run"));
+  add(run, QT_TR_NOOP("&Run the selected kernel"), QKeySequence(Qt::Key_F5), [this] { run_now(); });
+  add(run, QT_TR_NOOP("&Sweep the family over the chosen parameter"), QKeySequence(Qt::Key_F6),
       [this] { sweep_now(); });
-  add(run, tr("&Cancel the sweep"), QKeySequence(Qt::Key_Escape), [this] { runs_.cancel_sweep(); });
-  add(run, tr("Record &trace of the selected kernel"), QKeySequence(Qt::CTRL | Qt::Key_R),
+  add(run, QT_TR_NOOP("&Cancel the sweep"), QKeySequence(Qt::Key_Escape), [this] { runs_.cancel_sweep(); });
+  add(run, QT_TR_NOOP("Record &trace of the selected kernel"), QKeySequence(Qt::CTRL | Qt::Key_R),
       [this] { record_now(); });
 
-  QMenu* view = menuBar()->addMenu(tr("&View"));
-  add(view, tr("&Variants chart"), QKeySequence(Qt::CTRL | Qt::Key_1),
+  QMenu* view = titled(menuBar()->addMenu(QString()), QT_TR_NOOP("&View"));
+  add(view, QT_TR_NOOP("&Variants chart"), QKeySequence(Qt::CTRL | Qt::Key_1),
       [this] { chart_tabs_->setCurrentIndex(0); });
-  add(view, tr("S&weep chart"), QKeySequence(Qt::CTRL | Qt::Key_2),
+  add(view, QT_TR_NOOP("S&weep chart"), QKeySequence(Qt::CTRL | Qt::Key_2),
       [this] { chart_tabs_->setCurrentIndex(1); });
-  add(view, tr("&Recording"), QKeySequence(Qt::CTRL | Qt::Key_3),
+  add(view, QT_TR_NOOP("&Recording"), QKeySequence(Qt::CTRL | Qt::Key_3),
       [this] { chart_tabs_->setCurrentWidget(recording_panel_); });
-  add(view, tr("&Trace views"), QKeySequence(Qt::CTRL | Qt::Key_4),
+  add(view, QT_TR_NOOP("&Trace views"), QKeySequence(Qt::CTRL | Qt::Key_4),
       [this] { chart_tabs_->setCurrentWidget(trace_views_); });
-  add(view, tr("&Kernel list"), QKeySequence(Qt::CTRL | Qt::Key_K), [this] { tree_->setFocus(); });
-  add(view, tr("&Device picker"), QKeySequence(Qt::CTRL | Qt::Key_D), [this] { devices_->setFocus(); });
-  add(view, tr("&Parameters"), QKeySequence(Qt::CTRL | Qt::Key_P), [this] {
+  add(view, QT_TR_NOOP("&Kernel list"), QKeySequence(Qt::CTRL | Qt::Key_K), [this] { tree_->setFocus(); });
+  add(view, QT_TR_NOOP("&Device picker"), QKeySequence(Qt::CTRL | Qt::Key_D), [this] { devices_->setFocus(); });
+  add(view, QT_TR_NOOP("&Parameters"), QKeySequence(Qt::CTRL | Qt::Key_P), [this] {
     if (variant_ && !variant_->params.empty())
       if (QWidget* first = params_->control(variant_->params.front().name)) first->setFocus();
   });
-  add(view, tr("&Full screen"), QKeySequence(Qt::Key_F11), [this] {
+  add(view, QT_TR_NOOP("&Full screen"), QKeySequence(Qt::Key_F11), [this] {
     isFullScreen() ? showNormal() : showFullScreen();
   });
+  // Each language is named in itself, so a learner finds theirs whatever is shown.
+  view->addSeparator();
+  QMenu* languages = titled(view->addMenu(QString()), QT_TR_NOOP("&Language"));
+  languages->setObjectName("languageMenu");
+  auto* language_group = new QActionGroup(languages);
+  for (const QString& code : language::codes()) {
+    QAction* action = languages->addAction(language::native_name(code));
+    action->setObjectName("language_" + code);
+    action->setCheckable(true);
+    action->setData(code);
+    language_group->addAction(action);
+    connect(action, &QAction::triggered, this, [this, code] { set_language(code); });
+    texts_->add([action, code] { action->setChecked(language::current() == code); });
+  }
 
-  QMenu* help = menuBar()->addMenu(tr("&Help"));
-  add(help, tr("&Keyboard shortcuts"), QKeySequence(Qt::Key_F1), [this] {
+  QMenu* help = titled(menuBar()->addMenu(QString()), QT_TR_NOOP("&Help"));
+  add(help, QT_TR_NOOP("&Keyboard shortcuts"), QKeySequence(Qt::Key_F1), [this] {
     QString text;
     for (QAction* a : actions())
       text += a->shortcut().toString(QKeySequence::NativeText) + "\t" + a->text().remove('&') + "\n";
@@ -314,7 +436,10 @@ void MainWindow::select_variant(const Variant& variant) {
 }
 
 void MainWindow::show_devices(const json& backends) {
-  const QString previous = devices_->currentData().toString();
+  const bool first_listing = !devices_listed_before_;
+  const QString previous = first_listing && options_.restore_settings
+                               ? QSettings().value("run/device").toString()
+                               : devices_->currentData().toString();
   const QSignalBlocker block(devices_);
   devices_->clear();
   auto* model = qobject_cast<QStandardItemModel*>(devices_->model());
@@ -334,7 +459,8 @@ void MainWindow::show_devices(const json& backends) {
     if (model->item(i)->isEnabled()) index = i;
   devices_->setCurrentIndex(index);
   if (index < 0) report(tr("no device is available: see the reasons in the device list"), true);
-  if (!std::exchange(devices_listed_before_, true) && options_.first_start) open_first_start(backends);
+  if (!std::exchange(devices_listed_before_, true) && options_.first_start)
+    if (!options_.restore_settings || !restore_kernel()) open_first_start(backends);
 }
 
 // A lecturer without a GPU sees real data at once: the H100 recording.
@@ -491,7 +617,8 @@ QString MainWindow::save_to(const QString& path) {
 }
 
 QString MainWindow::open_from(const QString& path) {
-  return load_session_file(path, tr("Opened %1").arg(QFileInfo(path).fileName()), true);
+  const QString name = QFileInfo(path).fileName();
+  return load_session_file(path, [name] { return tr("Opened %1").arg(name); }, true);
 }
 
 QString MainWindow::open_bundled_recording(const std::string& kernel_id) {
@@ -507,10 +634,10 @@ QString MainWindow::open_bundled_recording(const std::string& kernel_id) {
       runs_.history().add(sibling.run);
   }
   return load_session_file(QString("%1/%2.threadmap").arg(kBundledRecordings).arg(QString::fromStdString(kernel_id)),
-                           tr("Bundled recording"), false);
+                           [] { return tr("Bundled recording"); }, false);
 }
 
-QString MainWindow::load_session_file(const QString& path, const QString& origin, bool remember) {
+QString MainWindow::load_session_file(const QString& path, const std::function<QString()>& origin, bool remember) {
   Session session;
   QString error = SessionStore::load(path, session);
   if (error.isEmpty()) error = show_session(std::move(session), origin);
@@ -525,14 +652,22 @@ QString MainWindow::load_session_file(const QString& path, const QString& origin
     recent.prepend(path);
     settings.setValue("recentFiles", recent.mid(0, kMaxRecentFiles));
   }
-  report(tr("%1: %2").arg(origin, QString::fromStdString(session_summary(*current_session_))), false);
+  // "transpose.shared on NVIDIA H100 80GB HBM3, 4 traced blocks"
+  const Session& s = *current_session_;
+  const QString kernel = QString::fromStdString(s.kernel_id);
+  const QString device = QString::fromStdString(s.device.value("name", std::string("?")));
+  const QString summary = s.trace ? tr("%1 on %2, %Ln traced block(s)", nullptr,
+                                       static_cast<int>(s.trace->traced_blocks.size()))
+                                        .arg(kernel, device)
+                                  : tr("%1 on %2").arg(kernel, device);
+  report(tr("%1: %2").arg(origin(), summary), false);
   return {};
 }
 
 // Shows what the session holds: its run in the status area and the chart, its
 // parameters in the controls (so F5 re-runs it live here), its trace in the
 // Recording tab and for the views. Empty on success, else the reason.
-QString MainWindow::show_session(Session session, const QString& origin) {
+QString MainWindow::show_session(Session session, const std::function<QString()>& origin) {
   const Variant* variant = find_variant(session.kernel_id);
   if (!variant)
     return tr("the session's kernel '%1' is not in this catalog").arg(QString::fromStdString(session.kernel_id));
@@ -543,7 +678,7 @@ QString MainWindow::show_session(Session session, const QString& origin) {
   std::shared_ptr<const analysis::TraceDocument> doc;
   if (session.trace) {
     try {
-      doc = analysis::make_document(session, origin.toStdString());
+      doc = analysis::make_document(session, origin().toStdString());
     } catch (const std::exception& e) {
       return tr("the session's trace cannot be analysed: %1").arg(QString::fromStdString(e.what()));
     }
@@ -562,12 +697,15 @@ QString MainWindow::show_session(Session session, const QString& origin) {
     runs_.history().add(session.run);
     status_panel_->show_report(session.run);
   }
-  status_panel_->set_origin(
-      tr("%1: a recording made on %2 (%3) at %4 by %5. F5 runs it live on the device picked above.")
-          .arg(origin, QString::fromStdString(session.device.value("name", std::string("?"))),
-               QString::fromStdString(shown_device_),
-               QString::fromStdString(session.created_at).replace('T', ' ').replace("Z", " UTC"),
-               QString::fromStdString(session.created_by)));
+  // Rebuilt when the language changes, like the rest of the window's text.
+  origin_line_ = [origin, device = session.device.value("name", std::string("?")), spec = shown_device_,
+                  created = session.created_at, by = session.created_by] {
+    return tr("%1: a recording made on %2 (%3) at %4 by %5. F5 runs it live on the device picked above.")
+        .arg(origin(), QString::fromStdString(device), QString::fromStdString(spec),
+             language::date_time(created),
+             QString::fromStdString(by));
+  };
+  status_panel_->set_origin(origin_line_());
   current_session_ = std::move(session);
   refresh_family_chart();
   if (doc) {
@@ -576,6 +714,25 @@ QString MainWindow::show_session(Session session, const QString& origin) {
     emit traceDocumentChanged(doc);
   }
   return {};
+}
+
+void MainWindow::set_language(const QString& code) {
+  QSettings().setValue("language", language::apply(code));
+}
+
+// The fixed texts follow through texts_; what was computed from a run, a
+// session or the catalog is computed again in the new language.
+void MainWindow::changeEvent(QEvent* event) {
+  QMainWindow::changeEvent(event);
+  if (event->type() != QEvent::LanguageChange) return;
+  if (devices_->count() == 1 && devices_->itemData(0).toString() == "auto")
+    devices_->setItemText(0, tr("auto (asking the worker …)"));
+  if (variant_) lesson_->show_variant(*variant_, shown_device_.empty() ? backend()
+                                                                      : shown_device_.substr(0, shown_device_.find(':')));
+  refresh_family_chart();
+  if (!runs_.sweep_data().parameter().empty()) refresh_sweep_chart();
+  if (origin_line_) status_panel_->set_origin(origin_line_());
+  if (document_) recording_panel_->show_document(*document_);
 }
 
 void MainWindow::dragEnterEvent(QDragEnterEvent* event) {

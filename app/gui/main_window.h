@@ -6,6 +6,7 @@
 #include <QTemporaryDir>
 #include <QTimer>
 
+#include <functional>
 #include <memory>
 #include <optional>
 
@@ -17,9 +18,11 @@
 class QComboBox;
 class QLineEdit;
 class QSpinBox;
+class QSplitter;
 class QTabWidget;
 
 namespace threadmap::views {
+class Retranslator;
 class TraceViewsWidget;
 }
 
@@ -44,6 +47,10 @@ struct WindowOptions {
   // No file or kernel was asked for: once the worker lists the devices, open
   // a bundled H100 recording when there is no CUDA device, else select a kernel.
   bool first_start = false;
+  // Restore what the last session left (QSettings): the window layout and
+  // device always, the kernel and its parameters when nothing else was asked
+  // for (first_start). The window saves them when it closes either way.
+  bool restore_settings = false;
 };
 
 class MainWindow : public QMainWindow {
@@ -75,6 +82,15 @@ class MainWindow : public QMainWindow {
   // One of the real H100 recordings embedded in the binary, by kernel id; the
   // other bundled recordings of its family fill the variants chart.
   QString open_bundled_recording(const std::string& kernel_id = "transpose.shared");
+  // Switches the interface (and the lessons) to "en", "pt_BR" or "es" and
+  // remembers it; every open window retranslates at once.
+  void set_language(const QString& code);
+  // File ▸ Reset layout: the default window size, splitters and tab, and the
+  // saved layout forgotten.
+  void reset_layout();
+  // Writes the layout, device, kernel, parameters and repetitions to QSettings
+  // (done on close).
+  void save_settings() const;
 
  signals:
   // A session with a trace was opened or recorded: the views draw this.
@@ -88,6 +104,9 @@ class MainWindow : public QMainWindow {
  protected:
   void dragEnterEvent(QDragEnterEvent* event) override;
   void dropEvent(QDropEvent* event) override;
+  void changeEvent(QEvent* event) override;
+  void closeEvent(QCloseEvent* event) override;
+  void showEvent(QShowEvent* event) override;
 
  private:
   void build_actions();
@@ -100,11 +119,15 @@ class MainWindow : public QMainWindow {
   std::string backend() const;
   RunRequest request_for(const Variant& variant) const;
   std::vector<std::string> family_kernels() const;
-  QString load_session_file(const QString& path, const QString& origin, bool remember);
-  QString show_session(Session session, const QString& origin);
+  // origin: where the session comes from ("Bundled recording"), in the current language.
+  QString load_session_file(const QString& path, const std::function<QString()>& origin, bool remember);
+  QString show_session(Session session, const std::function<QString()>& origin);
   void open_first_start(const nlohmann::json& backends);
+  bool restore_kernel();  // the saved kernel and parameters; false when none was saved
 
   WindowOptions options_;
+  views::Retranslator* texts_;  // the window's fixed texts, set again on a language change
+  std::function<QString()> origin_line_;  // the status area's line on the shown session, if any
   WorkerClient worker_;
   RunController runs_;
   const Variant* variant_ = nullptr;
@@ -126,6 +149,10 @@ class MainWindow : public QMainWindow {
   std::optional<Session> current_session_;  // what Save writes: the run shown
   std::string shown_device_;  // the recording's device while its run is shown; empty for live runs
   bool devices_listed_before_ = false;
+  bool shown_before_ = false;
+  QByteArray default_main_split_, default_right_split_, default_lesson_split_;  // as first laid out
+  QSplitter* main_split_;
+  QSplitter* right_split_;
   QTemporaryDir recordings_dir_;  // the worker's recordings of this session
 };
 

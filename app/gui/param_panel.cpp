@@ -1,5 +1,9 @@
 #include "app/gui/param_panel.h"
 
+#include <QEvent>
+
+#include "app/gui/catalog_text.h"
+
 #include <QComboBox>
 #include <QFormLayout>
 #include <QHBoxLayout>
@@ -62,7 +66,7 @@ void ParamPanel::show_variant(const Variant& variant) {
   controls_.clear();
   for (const ParamSpec& spec : variant.params) {
     const QString name = QString::fromStdString(spec.name);
-    const QString tip = QString::fromStdString(spec.meaning + " (" + spec.describe_range() + ")");
+    const QString tip = catalog_text::parameter_tip(spec);
     QWidget* widget = nullptr;
     if (spec.is_choice()) {
       auto* combo = new QComboBox(this);
@@ -137,6 +141,17 @@ QWidget* ParamPanel::control(const std::string& name) const {
   for (const Control& c : controls_)
     if (c.spec->name == name) return c.widget;
   return nullptr;
+}
+
+// A new language: the tooltips again (the controls keep their values).
+void ParamPanel::changeEvent(QEvent* event) {
+  QWidget::changeEvent(event);
+  if (event->type() != QEvent::LanguageChange) return;
+  for (const Control& c : controls_) {
+    const QString tip = catalog_text::parameter_tip(*c.spec);
+    c.widget->setToolTip(tip);
+    if (QWidget* label = form_->labelForField(c.widget)) label->setToolTip(tip);
+  }
 }
 
 }  // namespace threadmap::gui

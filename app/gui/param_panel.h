@@ -32,6 +32,9 @@ class ParamPanel : public QWidget {
  signals:
   void changed();
 
+ protected:
+  void changeEvent(QEvent* event) override;
+
  private:
   struct Control {
     const ParamSpec* spec;

@@ -1,12 +1,16 @@
 #include "app/gui/recording_panel.h"
 
 #include <QHeaderView>
+#include <QDateTime>
 #include <QLabel>
 #include <QLocale>
 #include <QTableView>
 #include <QVBoxLayout>
 
+#include "app/gui/language.h"
 #include "app/gui/site_model.h"
+
+#include "viz/views/retranslate.h"
 
 namespace threadmap::gui {
 
@@ -18,9 +22,12 @@ QString number(std::uint64_t n) { return QLocale().toString(static_cast<qulonglo
 
 RecordingPanel::RecordingPanel(QWidget* parent) : QWidget(parent) {
   auto* layout = new QVBoxLayout(this);
-  summary_ = new QLabel(tr("No recording open. Ctrl+R records the selected kernel's trace; "
-                           "Ctrl+O opens a .threadmap session."),
-                        this);
+  summary_ = new QLabel(this);
+  (new views::Retranslator(this))->add([this] {
+    if (!showing_)
+      summary_->setText(tr("No recording open. Ctrl+R records the selected kernel's trace; "
+                           "Ctrl+O opens a .threadmap session."));
+  });
   summary_->setObjectName("recordingSummary");
   summary_->setWordWrap(true);
   summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -40,11 +47,12 @@ void RecordingPanel::show_document(const analysis::TraceDocument& doc) {
   const Trace& t = doc.trace();
   const analysis::Analysis& a = doc.analysis;
   const analysis::Counters& c = a.totals;
+  showing_ = true;
   QString text = tr("<b>%1</b> recorded on %2 (%3), %4, by %5")
                      .arg(QString::fromStdString(s.kernel_id),
                           QString::fromStdString(s.device.value("name", std::string("?"))),
                           QString::fromStdString(s.device.value("spec", std::string("?"))),
-                          QString::fromStdString(s.created_at).replace('T', ' ').replace("Z", " UTC"),
+                          language::date_time(s.created_at),
                           QString::fromStdString(s.created_by));
   text += tr("<br>%1 in %2: grid %3 × %4 blocks of %5 × %6 threads")
               .arg(QString::fromStdString(t.kernel), QString::fromStdString(t.source_file))
@@ -66,9 +74,17 @@ void RecordingPanel::show_document(const analysis::TraceDocument& doc) {
                 .arg(number(c.global_ld_sectors + c.global_st_sectors), number(global_requests),
                      number(c.global_ld_ideal_sectors + c.global_st_ideal_sectors));
   if (!a.whole_grid) text += tr("<br><i>Totals of the traced blocks only.</i>");
+  // The analysis' model (viz/analysis model_for), said in the interface's language.
+  const QString model =
+      t.warp_width_assumed
+          ? tr("warp width %1 assumed (the device does not report one); 32 banks of 4 bytes and "
+               "32-byte sectors, as on NVIDIA GPUs")
+                .arg(a.model.warp_width)
+          : tr("warp width %1 read from the device (%2); 32 banks of 4 bytes and 32-byte sectors")
+                .arg(a.model.warp_width)
+                .arg(QString::fromStdString(t.backend));
   text += tr("<br>Traced run %1. Model: %2")
-              .arg(s.trace_verification.value("verified", false) ? tr("verified") : tr("NOT verified"),
-                   QString::fromStdString(a.model.source));
+              .arg(s.trace_verification.value("verified", false) ? tr("verified") : tr("NOT verified"), model);
   summary_->setText(text);
   sites_->set_sites(a.sites);
   table_->resizeColumnsToContents();

@@ -26,6 +26,7 @@ class RecordingPanel : public QWidget {
   QLabel* summary_;
   SiteModel* sites_;
   QTableView* table_;
+  bool showing_ = false;  // a document is shown (else the hint)
 };
 
 }  // namespace threadmap::gui

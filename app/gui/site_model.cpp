@@ -1,5 +1,7 @@
 #include "app/gui/site_model.h"
 
+#include <QLocale>
+
 namespace threadmap::gui {
 
 void SiteModel::set_sites(std::vector<analysis::SiteTotals> sites) {
@@ -27,7 +29,8 @@ QVariant SiteModel::data(const QModelIndex& index, int role) const {
   switch (index.column()) {
     case Line: return s.line;
     case Access:
-      return QString("%1 %2").arg(shared ? tr("shared") : tr("global"), s.store ? tr("store") : tr("load"));
+      //: %1 the memory space (shared, global), %2 the direction (load, store)
+      return tr("%1 %2", "space direction").arg(shared ? tr("shared") : tr("global"), s.store ? tr("store") : tr("load"));
     case Requests: return QVariant::fromValue<qulonglong>(n);
     case Wavefronts: return shared ? QVariant::fromValue<qulonglong>(s.work()) : QVariant();
     case Sectors: return shared ? QVariant() : QVariant::fromValue<qulonglong>(s.work());
@@ -36,7 +39,7 @@ QVariant SiteModel::data(const QModelIndex& index, int role) const {
                     : QVariant::fromValue<qulonglong>(s.store ? s.counters.global_st_ideal_sectors
                                                               : s.counters.global_ld_ideal_sectors);
     case PerRequest:
-      return n ? QString::number(static_cast<double>(s.work()) / static_cast<double>(n), 'f', 2) : QString();
+      return n ? QLocale().toString(static_cast<double>(s.work()) / static_cast<double>(n), 'f', 2) : QString();
     case Source: return QString::fromStdString(s.text);
   }
   return {};

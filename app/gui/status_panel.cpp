@@ -1,5 +1,6 @@
 #include "app/gui/status_panel.h"
 
+#include <QEvent>
 #include <QLabel>
 #include <QLocale>
 #include <QVBoxLayout>
@@ -17,7 +18,7 @@ const char* kBad = "background:#b3261e; color:white; border-radius:6px; padding:
 const char* kNeutral = "background:#5f6368; color:white; border-radius:6px; padding:6px 12px;";
 
 QString ms(const json& t, const char* key) {
-  return QString::number(t.value(key, 0.0), 'f', 4);
+  return QLocale().toString(t.value(key, 0.0), 'f', 4);
 }
 
 }  // namespace
@@ -57,7 +58,19 @@ StatusPanel::StatusPanel(QWidget* parent) : QWidget(parent) {
   layout->addStretch(1);
 }
 
+void StatusPanel::changeEvent(QEvent* event) {
+  QWidget::changeEvent(event);
+  if (event->type() != QEvent::LanguageChange) return;
+  switch (shown_) {
+    case Shown::Nothing: badge_->setText(tr("no run yet")); break;
+    case Shown::Report: show_report(report_); break;
+    case Shown::Refused: show_refused(refused_); break;
+  }
+}
+
 void StatusPanel::show_report(const json& report) {
+  shown_ = Shown::Report;
+  if (&report != &report_) report_ = report;
   const QString kernel = QString::fromStdString(report.value("kernel", ""));
   const QString params = QString::fromStdString(parameters_text(report));
   if (!report_ok(report)) {
@@ -70,8 +83,7 @@ void StatusPanel::show_report(const json& report) {
   const json verification = report.value("verification", json::object());
   if (verification.value("verified", false)) {
     const int checked = verification.value("checked", 0);
-    badge_->setText(checked == 1 ? tr("✔ verified: 1 value")
-                                 : tr("✔ verified: %1 values").arg(QLocale().toString(checked)));
+    badge_->setText(tr("✔ verified: %Ln value(s)", nullptr, checked));
     badge_->setStyleSheet(kGood);
   } else {
     QString first;
@@ -80,21 +92,17 @@ void StatusPanel::show_report(const json& report) {
                    .arg(QString::fromStdString(m.value("where", "")),
                         QString::fromStdString(m.value("expected", "")),
                         QString::fromStdString(m.value("actual", "")));
-    badge_->setText(tr("✘ NOT verified: %1 of %2 values differ%3")
-                        .arg(verification.value("mismatches", 0))
-                        .arg(verification.value("checked", 0))
-                        .arg(first));
+    badge_->setText(tr("✘ NOT verified: %1 of %Ln value(s) differ%2", nullptr, verification.value("checked", 0))
+                        .arg(QLocale().toString(verification.value("mismatches", 0)), first));
     badge_->setStyleSheet(kBad);
   }
   const json timing = report.value("timing", json::object()).value("kernel_ms", json::object());
   numbers_->setText(tr("%1 GB/s\nmedian %2 ms (min %3, max %4)")
-                        .arg(report.value("bandwidth_gbps", 0.0), 0, 'f', 2)
+                        .arg(QLocale().toString(report.value("bandwidth_gbps", 0.0), 'f', 2))
                         .arg(ms(timing, "median"), ms(timing, "min"), ms(timing, "max")));
-  QString detail = tr("%1  %2\n%3 timed runs on %4")
-                       .arg(kernel, params)
-                       .arg(timing.value("samples", 0))
-                       .arg(QString::fromStdString(
-                           report.value("device", json::object()).value("name", "")));
+  QString detail = tr("%1  %2\n%Ln timed run(s) on %3", nullptr, timing.value("samples", 0))
+                       .arg(kernel, params,
+                            QString::fromStdString(report.value("device", json::object()).value("name", "")));
   if (report.value("cache_resident", false))
     detail += tr("\nThe working set fits in the last-level cache: this may be cache bandwidth.");
   if (report.contains("note")) detail += "\n" + QString::fromStdString(report.value("note", ""));
@@ -102,6 +110,8 @@ void StatusPanel::show_report(const json& report) {
 }
 
 void StatusPanel::show_refused(const QString& message) {
+  shown_ = Shown::Refused;
+  refused_ = message;
   badge_->setText(tr("refused"));
   badge_->setStyleSheet(kBad);
   numbers_->clear();

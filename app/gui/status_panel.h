@@ -25,7 +25,14 @@ class StatusPanel : public QWidget {
   QString detail_text() const;
   QString origin_text() const;
 
+ protected:
+  void changeEvent(QEvent* event) override;  // a new language: the shown run's text again
+
  private:
+  enum class Shown { Nothing, Report, Refused };
+  Shown shown_ = Shown::Nothing;
+  nlohmann::json report_;
+  QString refused_;
   QLabel* origin_;
   QLabel* badge_;
   QLabel* numbers_;

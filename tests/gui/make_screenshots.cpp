@@ -3,9 +3,14 @@
 // from real runs on the first OpenCL device: the live main window, the sweep
 // chart and an exported PNG chart.
 //   QT_QPA_PLATFORM=offscreen build/tests/gui/gui_screenshots docs/images
+// With a language (pt_BR, es) it writes the window in that language from the
+// bundled recordings only: main_window_<lang>.png, its Recording and Trace
+// tabs, and the reduction family with its lesson.
+//   QT_QPA_PLATFORM=offscreen build/tests/gui/gui_screenshots docs/images pt_BR
 #include <QApplication>
 #include <QComboBox>
 #include <QDir>
+#include <QStandardPaths>
 #include <QTabWidget>
 #include <QTest>
 
@@ -13,6 +18,7 @@
 
 #include "app/gui/charts.h"
 #include "app/gui/kernel_tree.h"
+#include "app/gui/language.h"
 #include "app/gui/main_window.h"
 #include "app/gui/run_controller.h"
 #include "app/gui/status_panel.h"
@@ -48,6 +54,9 @@ int main(int argc, char** argv) {
   font.setPointSizeF(std::max(font.pointSizeF(), 12.0));
   QApplication::setFont(font);
   const QDir out(argc > 1 ? argv[1] : "docs/images");
+  const QString lang = argc > 2 ? QString(argv[2]) : QString();
+  QStandardPaths::setTestModeEnabled(true);  // the shots do not read or change the user's settings
+  language::apply(lang.isEmpty() ? "en" : lang);
   WindowOptions options;
   options.worker = THREADMAP_CLI;
   options.size = 512;
@@ -60,6 +69,17 @@ int main(int argc, char** argv) {
   if (const QString error = w.open_bundled_recording("transpose.shared"); !error.isEmpty()) {
     std::fprintf(stderr, "gui_screenshots: %s\n", qPrintable(error));
     return 1;
+  }
+  if (!lang.isEmpty()) {
+    bool ok = save(w, out.filePath("main_window_" + lang + ".png"));
+    w.chart_tabs().setCurrentIndex(2);
+    ok &= save(w, out.filePath("main_window_recording_" + lang + ".png"));
+    w.chart_tabs().setCurrentIndex(3);
+    ok &= save(w, out.filePath("main_window_trace_" + lang + ".png"));
+    w.chart_tabs().setCurrentIndex(0);
+    ok &= w.open_bundled_recording("reduce.sequential").isEmpty();
+    ok &= save(w, out.filePath("main_window_reduction_" + lang + ".png"));
+    return ok ? 0 : 1;
   }
   bool ok = save(w, out.filePath("main_window.png"));
   // Every family's chart as the bundled recordings draw it, before any live run.

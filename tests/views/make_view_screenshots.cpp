@@ -1,6 +1,7 @@
 // Not a test: writes docs/images/view_*.png, one per view, from the bundled
 // H100 recordings, as a projector shows them (presentation mode, 1024x768).
 // Usage: view_screenshots OUTPUT_DIR            the docs' shots
+//        view_screenshots OUTPUT_DIR --lang L   the docs' shots in pt_BR or es (view_*_L.png)
 //        view_screenshots OUTPUT_DIR FILE       every tab of one recording (any device)
 #include <QApplication>
 #include <QDir>
@@ -9,6 +10,7 @@
 
 #include <iostream>
 
+#include "app/gui/language.h"
 #include "viz/views/bank_view.h"
 #include "viz/views/playback_controller.h"
 #include "viz/views/trace_views_widget.h"
@@ -17,11 +19,13 @@ using namespace threadmap::views;
 
 int main(int argc, char** argv) {
   QApplication app(argc, argv);
-  if (argc != 2 && argc != 3) {
-    std::cerr << "usage: view_screenshots OUTPUT_DIR [FILE.threadmap]\n";
+  if (argc != 2 && argc != 3 && !(argc == 4 && QString(argv[2]) == "--lang")) {
+    std::cerr << "usage: view_screenshots OUTPUT_DIR [FILE.threadmap | --lang pt_BR|es]\n";
     return 2;
   }
   const QDir out(argv[1]);
+  const QString lang = argc == 4 ? QString(argv[3]) : QString();
+  threadmap::gui::language::apply(lang.isEmpty() ? "en" : lang);
   if (argc == 3) {
     TraceViewsWidget w;
     if (const QString problem = w.open_file(argv[2]); !problem.isEmpty()) {
@@ -85,7 +89,9 @@ int main(int argc, char** argv) {
     app.processEvents();
     // A half-served request shows lanes on their way to the banks.
     for (auto* view : w.findChildren<TraceView*>()) view->set_step(step, s.phase);
-    const QString file = out.filePath(s.file);
+    QString name = s.file;
+    if (!lang.isEmpty()) name.replace(".png", "_" + lang + ".png");
+    const QString file = out.filePath(name);
     if (!w.grab().toImage().save(file)) {
       std::cerr << "cannot write " << file.toStdString() << "\n";
       return 1;

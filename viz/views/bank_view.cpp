@@ -30,8 +30,11 @@ void BankView::paint(QPainter& p) {
   const int big_h = p.fontMetrics().height();
   p.setPen(replays > 0 ? theme_.write : theme_.text);
   const QString waves = f.wavefronts == 1 ? tr("1 wavefront") : tr("%1 wavefronts").arg(f.wavefronts);
-  QString big = tr("%1 (ideal %2): %3 replays").arg(waves).arg(f.ideal_wavefronts).arg(replays);
-  p.drawText(QRect(margin, top, width() - 2 * margin, big_h), Qt::AlignLeft | Qt::AlignVCenter, big);
+  QString big = replays == 1 ? tr("%1 (ideal %2): 1 replay").arg(waves).arg(f.ideal_wavefronts)
+                              : tr("%1 (ideal %2): %3 replays").arg(waves).arg(f.ideal_wavefronts).arg(replays);
+  fit_font(p, big, width() - 2 * margin);
+  p.drawText(QRect(margin, top, width() - 2 * margin, big_h), Qt::AlignLeft | Qt::AlignVCenter,
+             p.fontMetrics().elidedText(big, Qt::ElideRight, width() - 2 * margin));
   p.setFont(theme_.font());
   const int small_h = p.fontMetrics().height();
   p.setPen(theme_.muted);
@@ -57,8 +60,11 @@ void BankView::paint(QPainter& p) {
     const int waves = std::max<int>(1, f.wavefronts);
     p.setFont(theme_.font(0.9, true));
     p.setPen(theme_.text);
+    const QString serving =
+        tr("serving wavefront %1 of %2").arg(std::min<int>(waves, static_cast<int>(phase_ * waves) + 1)).arg(waves);
+    fit_font(p, serving, width() - grid_x - margin);
     p.drawText(QRectF(grid_x, lanes_y + lane_h, width() - grid_x - margin, small_h + 4), Qt::AlignRight | Qt::AlignVCenter,
-               tr("serving wavefront %1 of %2").arg(std::min<int>(waves, static_cast<int>(phase_ * waves) + 1)).arg(waves));
+               serving);
   }
   p.setFont(theme_.font(0.8));
   p.setPen(theme_.muted);

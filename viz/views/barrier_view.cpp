@@ -4,12 +4,18 @@
 #include <QSpinBox>
 #include <cmath>
 
+#include "viz/views/retranslate.h"
+
 namespace threadmap::views {
 
 BarrierView::BarrierView(QWidget* parent) : TraceView(parent), pass_(new QSpinBox(this)) {
-  pass_->setPrefix(tr("barrier "));
   pass_->setRange(1, 1);
-  pass_->setToolTip(tr("Which of the block's barriers to show"));
+  (new Retranslator(this))->add([this] {
+    pass_->setPrefix(tr("barrier "));
+    pass_->setToolTip(tr("Which of the block's barriers to show"));
+    pass_->setSuffix(pass_->maximum() > 1 || doc_ ? tr(" of %1").arg(pass_->maximum()) : QString());
+    pass_->adjustSize();
+  });
   connect(pass_, &QSpinBox::valueChanged, this, [this] {
     if (doc_) step_changed();
     update();
@@ -116,17 +122,21 @@ void BarrierView::paint(QPainter& p) {
   p.setFont(theme_.font(0.85));
   draw_time_axis(p, x0, x1, lanes_bottom + 6, small_h, f.axis_end, f.timed,
                  [](double v) { return QString::number(std::llround(v)); },
-                 f.timed ? tr("%1 after the first arrival").arg(QString::fromStdString(f.axis))
+                 // The unit the trace names: "clock64 cycles" on CUDA.
+                 f.timed ? tr("%1 after the first arrival")
+                               .arg(f.axis == "clock64 cycles" ? tr("clock64 cycles") : QString::fromStdString(f.axis))
                          : tr("arrival order (this device records no clock)"));
 
   p.setPen(f.release_after_arrivals ? theme_.muted : theme_.write);
+  const QString note = f.release_after_arrivals
+                           ? (f.release_at >= 0
+                                  ? tr("green: each warp's recorded release, all after the last of %1 arrivals")
+                                  : tr("every warp released after all %1 arrived (each saw every arrival)"))
+                                 .arg(f.lanes.size())
+                           : tr("a warp was released before all arrived: inconsistent recording");
+  fit_font(p, note, width() - 2 * margin);
   p.drawText(QRectF(margin, height() - note_h - margin / 2, width() - 2 * margin, note_h), Qt::AlignLeft | Qt::AlignVCenter,
-             f.release_after_arrivals
-                 ? (f.release_at >= 0
-                        ? tr("green: each warp's recorded release, all after the last of %1 arrivals")
-                        : tr("every warp released after all %1 arrived (each saw every arrival)"))
-                       .arg(f.lanes.size())
-                 : tr("a warp was released before all arrived: inconsistent recording"));
+             p.fontMetrics().elidedText(note, Qt::ElideRight, width() - 2 * margin));
 }
 
 }  // namespace threadmap::views

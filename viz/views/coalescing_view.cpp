@@ -1,5 +1,6 @@
 #include "viz/views/coalescing_view.h"
 
+#include <QLocale>
 #include <QPainter>
 #include <cmath>
 
@@ -25,8 +26,11 @@ void CoalescingView::paint(QPainter& p) {
   p.setFont(theme_.font(1.35, true));
   const int big_h = p.fontMetrics().height();
   p.setPen(wasteful ? theme_.write : theme_.text);
+  const QString big = tr("%n sector(s) for this request, ideal %1", nullptr, static_cast<int>(f.request_sectors))
+                         .arg(f.request_ideal);
+  fit_font(p, big, width() - 2 * margin);
   p.drawText(QRect(margin, top, width() - 2 * margin, big_h), Qt::AlignLeft | Qt::AlignVCenter,
-             tr("%1 sector(s) for this request, ideal %2").arg(f.request_sectors).arg(f.request_ideal));
+             p.fontMetrics().elidedText(big, Qt::ElideRight, width() - 2 * margin));
 
   p.setFont(theme_.font());
   const int small_h = p.fontMetrics().height();
@@ -100,7 +104,7 @@ void CoalescingView::paint(QPainter& p) {
   const double per_request = f.site_requests ? static_cast<double>(f.site_sectors) / f.site_requests : 0;
   p.drawText(QRectF(margin, y, width() - 2 * margin, small_h), Qt::AlignLeft | Qt::AlignVCenter,
              tr("line %1: %2 per request (%3 in %4), ideal %5")
-                 .arg(f.line).arg(per_request, 0, 'f', 2).arg(f.site_sectors).arg(f.site_requests).arg(f.site_ideal));
+                 .arg(f.line).arg(QLocale().toString(per_request, 'f', 2)).arg(f.site_sectors).arg(f.site_requests).arg(f.site_ideal));
   p.drawText(QRectF(margin, y + small_h, width() - 2 * margin, small_h), Qt::AlignLeft | Qt::AlignVCenter,
              tr("kernel so far: %1 / %2 sectors, ideal %3")
                  .arg(f.so_far.global_sectors).arg(f.total.global_sectors).arg(f.total.global_ideal_sectors));

@@ -2,12 +2,14 @@
 
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QLocale>
 #include <QSignalBlocker>
 #include <QSlider>
 #include <QToolButton>
 #include <QVBoxLayout>
 
 #include "viz/views/playback_controller.h"
+#include "viz/views/retranslate.h"
 
 namespace threadmap::views {
 
@@ -25,17 +27,17 @@ QToolButton* button(const QString& text, const QString& tip, QWidget* parent) {
 
 PlaybackBar::PlaybackBar(PlaybackController& controller, QWidget* parent)
     : QWidget(parent), controller_(controller) {
-  auto* first = button(tr("|<"), tr("First request (Home)"), this);
-  auto* back = button(tr("<"), tr("Step back (Left)"), this);
-  play_ = button(tr("Play"), tr("Play / pause (Space)"), this);
-  auto* forward = button(tr(">"), tr("Step forward (Right)"), this);
-  auto* last = button(tr(">|"), tr("Last request (End)"), this);
-  auto* slower = button(tr("-"), tr("Slower (-)"), this);
-  auto* faster = button(tr("+"), tr("Faster (+)"), this);
+  // The arrows are symbols, the same in every language; their tooltips are translated.
+  auto* first = button("|<", QString(), this);
+  auto* back = button("<", QString(), this);
+  play_ = button(QString(), QString(), this);
+  auto* forward = button(">", QString(), this);
+  auto* last = button(">|", QString(), this);
+  auto* slower = button("-", QString(), this);
+  auto* faster = button("+", QString(), this);
   speed_ = new QLabel(this);
   scrubber_ = new QSlider(Qt::Horizontal, this);
   scrubber_->setFocusPolicy(Qt::NoFocus);
-  scrubber_->setToolTip(tr("The recorded warp-level requests, in device order"));
   counters_ = new QLabel(this);
   counters_->setTextInteractionFlags(Qt::TextSelectableByMouse);
 
@@ -66,10 +68,22 @@ PlaybackBar::PlaybackBar(PlaybackController& controller, QWidget* parent)
           [this](std::size_t step, double) { show_position(step); });
   connect(&controller_, &PlaybackController::playing_changed, this,
           [this](bool playing) { play_->setText(playing ? tr("Pause") : tr("Play")); });
-  auto show_speed = [this](double s) { speed_->setText(tr("%1 requests/s").arg(s)); };
+  auto show_speed = [this](double s) { speed_->setText(tr("%1 requests/s").arg(QLocale().toString(s))); };
   connect(&controller_, &PlaybackController::speed_changed, this, show_speed);
-  show_speed(controller_.speed());
   set_timeline(nullptr);
+  (new Retranslator(this))->add([=, this] {
+    first->setToolTip(tr("First request (Home)"));
+    back->setToolTip(tr("Step back (Left)"));
+    play_->setText(controller_.playing() ? tr("Pause") : tr("Play"));
+    play_->setToolTip(tr("Play / pause (Space)"));
+    forward->setToolTip(tr("Step forward (Right)"));
+    last->setToolTip(tr("Last request (End)"));
+    slower->setToolTip(tr("Slower (-)"));
+    faster->setToolTip(tr("Faster (+)"));
+    scrubber_->setToolTip(tr("The recorded warp-level requests, in device order"));
+    speed_->setText(tr("%1 requests/s").arg(QLocale().toString(controller_.speed())));
+    show_position(controller_.step());
+  });
 }
 
 void PlaybackBar::set_timeline(const Timeline* timeline) {

@@ -1,5 +1,6 @@
 #include "viz/views/schedule_view.h"
 
+#include <QLocale>
 #include <QPainter>
 #include <cmath>
 
@@ -21,8 +22,8 @@ void ScheduleView::paint(QPainter& p) {
     const Coord2 c = block_coord(trace, f.current_block);
     detail = f.timed ? tr("block (%1, %2): SM %3, %4-%5 us · %6 blocks, %7 SMs")
                            .arg(c.x).arg(c.y).arg(b.sm)
-                           .arg(f.bars[f.current_block].start / 1000.0, 0, 'f', 1)
-                           .arg(f.bars[f.current_block].end / 1000.0, 0, 'f', 1)
+                           .arg(QLocale().toString(f.bars[f.current_block].start / 1000.0, 'f', 1))
+                           .arg(QLocale().toString(f.bars[f.current_block].end / 1000.0, 'f', 1))
                            .arg(f.bars.size()).arg(f.sms.size())
                      : tr("%1 blocks in the order they ran (no clock or SM id on this device)")
                            .arg(f.bars.size());
@@ -83,7 +84,7 @@ void ScheduleView::paint(QPainter& p) {
   const bool micros = f.timed && ns;
   draw_time_axis(p, x0, x1, y1 + 2, small_h, f.axis_end, f.timed,
                  [micros](double v) {
-                   return micros ? QString::number(v / 1000.0, 'f', 1)
+                   return micros ? QLocale().toString(v / 1000.0, 'f', 1)
                                  : QString::number(std::llround(v));
                  },
                  micros ? tr("microseconds since the first block started (%globaltimer)")

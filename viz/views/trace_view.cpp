@@ -1,5 +1,7 @@
 #include "viz/views/trace_view.h"
 
+#include <QFontMetricsF>
+
 #include <QPainter>
 
 #include <algorithm>
@@ -48,11 +50,23 @@ void TraceView::paintEvent(QPaintEvent*) {
   paint(p);
 }
 
+void TraceView::fit_font(QPainter& p, const QString& text, qreal width, qreal min_scale) {
+  QFont font = p.font();
+  const int full = font.pixelSize();
+  if (full <= 0) return;
+  for (int px = full; px >= static_cast<int>(full * min_scale); --px) {
+    font.setPixelSize(px);
+    if (QFontMetricsF(font).horizontalAdvance(text) <= width) break;
+  }
+  p.setFont(font);
+}
+
 int TraceView::draw_heading(QPainter& p, const QString& title, const QString& detail) const {
   const int margin = theme_.font_px / 2 + 4;
   p.setPen(theme_.text);
   p.setFont(theme_.font(1.15, true));
-  const int h1 = p.fontMetrics().height();
+  const int h1 = p.fontMetrics().height();  // the line keeps its height when the text shrinks
+  fit_font(p, title, width() - 2 * margin);
   p.drawText(QRect(margin, margin, width() - 2 * margin, h1), Qt::AlignLeft | Qt::AlignVCenter,
              p.fontMetrics().elidedText(title, Qt::ElideRight, width() - 2 * margin));
   p.setFont(theme_.font());
@@ -82,7 +96,11 @@ void TraceView::draw_time_axis(QPainter& p, qreal x0, qreal x1, qreal y, qreal t
     p.drawLine(QPointF(x, y), QPointF(x, y + 4));
     p.drawText(QRectF(x - 40, y + 4, 80, text_h), Qt::AlignCenter, label_of(v));
   }
-  p.drawText(QRectF(x0, y + 4 + text_h, x1 - x0, text_h), Qt::AlignCenter, caption);
+  const QFont before = p.font();
+  fit_font(p, caption, x1 - x0);
+  p.drawText(QRectF(x0, y + 4 + text_h, x1 - x0, text_h), Qt::AlignCenter,
+             p.fontMetrics().elidedText(caption, Qt::ElideRight, static_cast<int>(x1 - x0)));
+  p.setFont(before);
 }
 
 }  // namespace threadmap::views

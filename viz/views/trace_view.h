@@ -34,6 +34,9 @@ class TraceView : public QWidget {
   // A header line (bold) and a second line; returns the y below them.
   int draw_heading(QPainter& p, const QString& title, const QString& detail) const;
   void draw_centred_note(QPainter& p, const QString& text) const;
+  // Shrinks the painter's font, down to min_scale of its size, until `text`
+  // fits `width` (a longer translation keeps the line whole where it can).
+  static void fit_font(QPainter& p, const QString& text, qreal width, qreal min_scale = 0.75);
   // A time axis from x0 to x1 at height y over [0, end]: five ticks (whole
   // numbers when not `timed`: orders and ranks), each labelled by `label_of`,
   // and `caption` under the labels; text rows are `text_h` high.

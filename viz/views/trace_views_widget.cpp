@@ -1,5 +1,7 @@
 #include "viz/views/trace_views_widget.h"
 
+#include "viz/views/retranslate.h"
+
 #include <QFileDialog>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -41,17 +43,22 @@ TraceViewsWidget::TraceViewsWidget(QWidget* parent)
       bar_(new PlaybackBar(*playback_, this)) {
   setFocusPolicy(Qt::StrongFocus);
   title_->setWordWrap(true);
-  open_->setText(tr("Open recording..."));
   open_->setFocusPolicy(Qt::NoFocus);
-  present_->setText(tr("Presentation (F5)"));
   present_->setCheckable(true);
   present_->setFocusPolicy(Qt::NoFocus);
 
-  tabs_->addTab(grid_, tr("Grid"));
-  tabs_->addTab(banks_, tr("Banks"));
-  tabs_->addTab(barrier_, tr("Barrier"));
-  tabs_->addTab(coalescing_, tr("Coalescing"));
-  tabs_->addTab(schedule_, tr("Schedule"));
+  for (QWidget* view : {static_cast<QWidget*>(grid_), static_cast<QWidget*>(banks_), static_cast<QWidget*>(barrier_),
+                        static_cast<QWidget*>(coalescing_), static_cast<QWidget*>(schedule_)})
+    tabs_->addTab(view, QString());
+  (new Retranslator(this))->add([this] {
+    open_->setText(tr("Open recording..."));
+    present_->setText(tr("Presentation (F5)"));
+    tabs_->setTabText(0, tr("Grid"));
+    tabs_->setTabText(1, tr("Banks"));
+    tabs_->setTabText(2, tr("Barrier"));
+    tabs_->setTabText(3, tr("Coalescing"));
+    tabs_->setTabText(4, tr("Schedule"));
+  });
   tabs_->setFocusPolicy(Qt::NoFocus);
   split_->addWidget(tabs_);
   split_->addWidget(source_);

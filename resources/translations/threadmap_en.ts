@@ -1,0 +1,61 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="en">
+<context>
+    <name>CoalescingView</name>
+    <message numerus="yes">
+        <source>%n sector(s) for this request, ideal %1</source>
+        <translation>
+            <numerusform>%n sector for this request, ideal %1</numerusform>
+            <numerusform>%n sectors for this request, ideal %1</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>MainWindow</name>
+    <message numerus="yes">
+        <source>%1 on %2, %Ln traced block(s)</source>
+        <translation>
+            <numerusform>%1 on %2, %Ln traced block</numerusform>
+            <numerusform>%1 on %2, %Ln traced blocks</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>RunController</name>
+    <message numerus="yes">
+        <source>%1; restarted %n time(s) this session</source>
+        <translation>
+            <numerusform>%1; restarted %n time this session</numerusform>
+            <numerusform>%1; restarted %n times this session</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>StatusPanel</name>
+    <message numerus="yes">
+        <source>✔ verified: %Ln value(s)</source>
+        <translation>
+            <numerusform>✔ verified: %Ln value</numerusform>
+            <numerusform>✔ verified: %Ln values</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>✘ NOT verified: %1 of %Ln value(s) differ%2</source>
+        <translation>
+            <numerusform>✘ NOT verified: %1 of %Ln value differs%2</numerusform>
+            <numerusform>✘ NOT verified: %1 of %Ln values differ%2</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1  %2
+%Ln timed run(s) on %3</source>
+        <translation>
+            <numerusform>%1  %2
+%Ln timed run on %3</numerusform>
+            <numerusform>%1  %2
+%Ln timed runs on %3</numerusform>
+        </translation>
+    </message>
+</context>
+</TS>

@@ -1,0 +1,1362 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="es">
+<context>
+    <name>BankView</name>
+    <message>
+        <source>%1 · wavefronts so far %2 / %3 (ideal %4)</source>
+        <translation>%1 · frentes de onda hasta ahora %2 / %3 (ideal %4)</translation>
+    </message>
+    <message>
+        <source> · padding hatched</source>
+        <translation> · relleno rayado</translation>
+    </message>
+    <message>
+        <source>Shared-memory banks (%1 x %2 bytes)</source>
+        <translation>Bancos de la memoria compartida (%1 x %2 bytes)</translation>
+    </message>
+    <message>
+        <source>This kernel makes no shared-memory accesses.</source>
+        <translation>Este kernel no accede a la memoria compartida.</translation>
+    </message>
+    <message>
+        <source>1 wavefront</source>
+        <translation>1 frente de onda</translation>
+    </message>
+    <message>
+        <source>%1 wavefronts</source>
+        <translation>%1 frentes de onda</translation>
+    </message>
+    <message>
+        <source>%1 (ideal %2): %3 replays</source>
+        <translation>%1 (ideal %2): %3 repeticiones</translation>
+    </message>
+    <message>
+        <source>block %1 warp %2, line %3 %4: %5</source>
+        <translation>bloque %1 warp %2, línea %3 %4: %5</translation>
+    </message>
+    <message>
+        <source>store</source>
+        <translation>escritura</translation>
+    </message>
+    <message>
+        <source>load</source>
+        <translation>lectura</translation>
+    </message>
+    <message>
+        <source>serving wavefront %1 of %2</source>
+        <translation>atendiendo el frente de onda %1 de %2</translation>
+    </message>
+    <message>
+        <source>lanes</source>
+        <translation>carriles</translation>
+    </message>
+    <message>
+        <source>bank</source>
+        <translation>banco</translation>
+    </message>
+    <message>
+        <source>row %1</source>
+        <translation>fila %1</translation>
+    </message>
+    <message>
+        <source>%1 (ideal %2): 1 replay</source>
+        <translation>%1 (ideal %2): 1 repetición</translation>
+    </message>
+</context>
+<context>
+    <name>BarrierView</name>
+    <message>
+        <source>barrier </source>
+        <translation>barrera </translation>
+    </message>
+    <message>
+        <source>Which of the block&apos;s barriers to show</source>
+        <translation>Qué barrera del bloque mostrar</translation>
+    </message>
+    <message>
+        <source> of %1</source>
+        <translation> de %1</translation>
+    </message>
+    <message>
+        <source>Barrier: block %1</source>
+        <translation>Barrera: bloque %1</translation>
+    </message>
+    <message>
+        <source>Block %1 recorded no barrier: this kernel has no __syncthreads / barrier().</source>
+        <translation>El bloque %1 no grabó ninguna barrera: este kernel no tiene __syncthreads / barrier().</translation>
+    </message>
+    <message>
+        <source>, line %1</source>
+        <translation>, línea %1</translation>
+    </message>
+    <message>
+        <source>slowest: warp %1 (+%2 cycles)</source>
+        <translation>más lento: warp %1 (+%2 ciclos)</translation>
+    </message>
+    <message>
+        <source>slowest: warp %1 (last of %2)</source>
+        <translation>más lento: warp %1 (último de %2)</translation>
+    </message>
+    <message>
+        <source>warp 00</source>
+        <translation>warp 00</translation>
+    </message>
+    <message>
+        <source>released</source>
+        <translation>liberado</translation>
+    </message>
+    <message>
+        <source>warp %1</source>
+        <translation>warp %1</translation>
+    </message>
+    <message>
+        <source>%1 after the first arrival</source>
+        <translation>%1 después de la primera llegada</translation>
+    </message>
+    <message>
+        <source>arrival order (this device records no clock)</source>
+        <translation>orden de llegada (este dispositivo no graba reloj)</translation>
+    </message>
+    <message>
+        <source>green: each warp&apos;s recorded release, all after the last of %1 arrivals</source>
+        <translation>verde: liberación grabada de cada warp, todas tras la última de %1 llegadas</translation>
+    </message>
+    <message>
+        <source>every warp released after all %1 arrived (each saw every arrival)</source>
+        <translation>cada warp se liberó después de que llegaran los %1 (cada uno vio todas las llegadas)</translation>
+    </message>
+    <message>
+        <source>a warp was released before all arrived: inconsistent recording</source>
+        <translation>un warp se liberó antes de que llegaran todos: grabación inconsistente</translation>
+    </message>
+    <message>
+        <source>clock64 cycles</source>
+        <translation>ciclos de clock64</translation>
+    </message>
+</context>
+<context>
+    <name>Catalog</name>
+    <message>
+        <source>Copy (bandwidth ceiling)</source>
+        <translation>Copia (techo de ancho de banda)</translation>
+    </message>
+    <message>
+        <source>A plain copy with the coalesced kernel&apos;s tiling and 16-byte strips: both sides coalesced. Every transpose chart measures against it.</source>
+        <translation>Una copia simple con las baldosas y las franjas de 16 bytes del kernel coalescido: ambos lados coalescidos. Todo gráfico de transposición se mide frente a ella.</translation>
+    </message>
+    <message>
+        <source>Naive transpose</source>
+        <translation>Transposición ingenua</translation>
+    </message>
+    <message>
+        <source>Thread x walks down the rows: every read is strided (one sector per thread), every write coalesced.</source>
+        <translation>El hilo x baja por las filas: cada lectura es espaciada (un sector por hilo), cada escritura coalescida.</translation>
+    </message>
+    <message>
+        <source>Shared-memory tile (lesson)</source>
+        <translation>Baldosa en memoria compartida (lección)</translation>
+    </message>
+    <message>
+        <source>tile[T][T+P] with the lessons&apos; mapping: i still comes from thread x, so BOTH global sides are strided and it runs slower than naive on a GPU. P=0 the OpenCL lesson (column reads conflict), P=1 the CUDA lesson (no conflicts).</source>
+        <translation>tile[T][T+P] con la asignación de las lecciones: i sigue viniendo del hilo x, así que AMBOS lados globales son espaciados y es más lento que el ingenuo en una GPU. P=0 es la lección de OpenCL (las lecturas por columna entran en conflicto), P=1 la lección de CUDA (sin conflictos).</translation>
+    </message>
+    <message>
+        <source>Dynamic shared-memory tile (lesson)</source>
+        <translation>Baldosa dinámica en memoria compartida (lección)</translation>
+    </message>
+    <message>
+        <source>The CUDA lesson&apos;s extern __shared__ tile sized at launch (T*T elements, no padding): the same mapping and the same strided global accesses.</source>
+        <translation>La baldosa extern __shared__ de la lección de CUDA, dimensionada al lanzar (T*T elementos, sin relleno): la misma asignación y los mismos accesos globales espaciados.</translation>
+    </message>
+    <message>
+        <source>Coalesced transpose</source>
+        <translation>Transposición coalescida</translation>
+    </message>
+    <message>
+        <source>The corrected mapping: thread x walks contiguous addresses on the read and on the write; the swap happens in the padded tile. Each thread moves 16-byte strips (4 ints or floats, 2 doubles), S of them, all loaded before the first store.</source>
+        <translation>La asignación corregida: el hilo x recorre direcciones contiguas en la lectura y en la escritura; el intercambio ocurre en la baldosa con relleno. Cada hilo mueve S franjas de 16 bytes (4 ints o floats, 2 doubles), todas cargadas antes de la primera escritura.</translation>
+    </message>
+    <message>
+        <source>One thread per row</source>
+        <translation>Un hilo por fila</translation>
+    </message>
+    <message>
+        <source>The CPU habit: each thread walks its own row, so a warp touches 32 rows at each step: uncoalesced.</source>
+        <translation>La costumbre de la CPU: cada hilo recorre su propia fila, así que un warp toca 32 filas en cada paso: no coalescido.</translation>
+    </message>
+    <message>
+        <source>One thread per column</source>
+        <translation>Un hilo por columna</translation>
+    </message>
+    <message>
+        <source>Each thread walks down a column: a warp touches 32 neighbours of one row, coalesced, but there are only `width` threads.</source>
+        <translation>Cada hilo baja por una columna: un warp toca 32 vecinos de una fila, coalescido, pero solo hay `width` hilos.</translation>
+    </message>
+    <message>
+        <source>K elements per thread</source>
+        <translation>K elementos por hilo</translation>
+    </message>
+    <message>
+        <source>A 2-D grid, x fastest: coalesced and enough threads to fill the device. K=1 is one thread per element; with K=2 each thread loads two pairs before it stores, and twice the loads are in flight.</source>
+        <translation>Una malla 2-D, x la más rápida: coalescido y con hilos suficientes para llenar el dispositivo. K=1 es un hilo por elemento; con K=2 cada hilo carga dos pares antes de escribir, y hay el doble de cargas en curso.</translation>
+    </message>
+    <message>
+        <source>Interleaved tree (lesson)</source>
+        <translation>Árbol intercalado (lección)</translation>
+    </message>
+    <message>
+        <source>The lesson&apos;s tree: idx = 2*stride*lid. Active threads spread out and shared accesses conflict more at every step.</source>
+        <translation>El árbol de la lección: idx = 2*stride*lid. Los hilos activos se dispersan y los accesos compartidos entran más en conflicto en cada paso.</translation>
+    </message>
+    <message>
+        <source>Divergent tree</source>
+        <translation>Árbol divergente</translation>
+    </message>
+    <message>
+        <source>if (lid % (2*stride) == 0): the same pairs, but the active threads are scattered over all warps, which diverge.</source>
+        <translation>if (lid % (2*stride) == 0): los mismos pares, pero los hilos activos quedan repartidos por todos los warps, que divergen.</translation>
+    </message>
+    <message>
+        <source>Sequential addressing</source>
+        <translation>Direccionamiento secuencial</translation>
+    </message>
+    <message>
+        <source>The stride halves from wg/2: active threads are contiguous, whole warps retire, no bank conflicts.</source>
+        <translation>El paso se reduce a la mitad desde wg/2: los hilos activos son contiguos, warps enteros terminan, sin conflictos de banco.</translation>
+    </message>
+    <message>
+        <source>Grid-stride + warp shuffles</source>
+        <translation>Paso de malla + shuffles de warp</translation>
+    </message>
+    <message>
+        <source>More work per thread (a grid-stride sum), a shared-memory tree down to one warp, then shuffles: the one to aim at.</source>
+        <translation>Más trabajo por hilo (una suma con paso de malla), un árbol en memoria compartida hasta un warp, luego shuffles: el objetivo a alcanzar.</translation>
+    </message>
+    <message>
+        <source>Store and load along rows: 1 wavefront each.</source>
+        <translation>Escritura y lectura a lo largo de las filas: 1 frente de onda cada una.</translation>
+    </message>
+    <message>
+        <source>Store and load along columns: 32-way conflicts both ways.</source>
+        <translation>Escritura y lectura a lo largo de las columnas: conflictos de 32 vías en ambos sentidos.</translation>
+    </message>
+    <message>
+        <source>Store by rows (free), load by columns (32-way conflicts).</source>
+        <translation>Escritura por filas (libre), lectura por columnas (conflictos de 32 vías).</translation>
+    </message>
+    <message>
+        <source>setRowReadCol with a dynamically sized tile: the same conflicts.</source>
+        <translation>setRowReadCol con una baldosa de tamaño dinámico: los mismos conflictos.</translation>
+    </message>
+    <message>
+        <source>One word of padding per row: the column load becomes conflict-free.</source>
+        <translation>Una palabra de relleno por fila: la lectura por columna queda sin conflictos.</translation>
+    </message>
+    <message>
+        <source>Padding in the dynamic tile&apos;s index arithmetic: conflict-free.</source>
+        <translation>Relleno en la aritmética de índices de la baldosa dinámica: sin conflictos.</translation>
+    </message>
+    <message>
+        <source>A 32 x 16 tile read by columns: 16-way conflicts.</source>
+        <translation>Una baldosa de 32 x 16 leída por columnas: conflictos de 16 vías.</translation>
+    </message>
+    <message>
+        <source>The rectangular column read with a dynamic tile: 16-way conflicts.</source>
+        <translation>La lectura rectangular por columnas con una baldosa dinámica: conflictos de 16 vías.</translation>
+    </message>
+    <message>
+        <source>Rectangular tile padded by P: pad 1 leaves 2-way conflicts, pad 2 none.</source>
+        <translation>Baldosa rectangular con relleno P: pad 1 deja conflictos de 2 vías, pad 2 ninguno.</translation>
+    </message>
+    <message>
+        <source>Dynamic rectangular tile padded by P in the index arithmetic.</source>
+        <translation>Baldosa rectangular dinámica con relleno P en la aritmética de índices.</translation>
+    </message>
+    <message>
+        <source>matrix width (columns of the input)</source>
+        <translation>ancho de la matriz (columnas de la entrada)</translation>
+    </message>
+    <message>
+        <source>matrix height (rows of the input)</source>
+        <translation>alto de la matriz (filas de la entrada)</translation>
+    </message>
+    <message>
+        <source>tile edge T of the T x T tile one block moves</source>
+        <translation>lado T de la baldosa T x T que mueve un bloque</translation>
+    </message>
+    <message>
+        <source>16-byte strips S each thread moves (V = 4 ints or floats or 2 doubles per strip; a T/V x T/S block)</source>
+        <translation>franjas S de 16 bytes que mueve cada hilo (V = 4 ints o floats o 2 doubles por franja; un bloque T/V x T/S)</translation>
+    </message>
+    <message>
+        <source>element type (double shows 8-byte bank behaviour)</source>
+        <translation>tipo de los elementos (double muestra el comportamiento de los bancos con 8 bytes)</translation>
+    </message>
+    <message>
+        <source>tile edge T: a T x T block of threads per tile</source>
+        <translation>lado T de la baldosa: un bloque de T x T hilos por baldosa</translation>
+    </message>
+    <message>
+        <source>elements of padding P added to each tile row</source>
+        <translation>elementos de relleno P añadidos a cada fila de la baldosa</translation>
+    </message>
+    <message>
+        <source>work-group size (threads per block)</source>
+        <translation>tamaño del grupo de trabajo (hilos por bloque)</translation>
+    </message>
+    <message>
+        <source>threads per block along x (the fastest index)</source>
+        <translation>hilos por bloque a lo largo de x (el índice más rápido)</translation>
+    </message>
+    <message>
+        <source>threads per block along y</source>
+        <translation>hilos por bloque a lo largo de y</translation>
+    </message>
+    <message>
+        <source>elements K each thread adds, a block-width apart along the row</source>
+        <translation>elementos K que suma cada hilo, separados un ancho de bloque a lo largo de la fila</translation>
+    </message>
+    <message>
+        <source>number of elements to sum</source>
+        <translation>número de elementos a sumar</translation>
+    </message>
+    <message>
+        <source>blocks in the first pass&apos;s grid</source>
+        <translation>bloques en la malla de la primera pasada</translation>
+    </message>
+    <message>
+        <source>blocks in the grid, each writing its own slice</source>
+        <translation>bloques en la malla, cada uno escribiendo su propia porción</translation>
+    </message>
+    <message>
+        <source>%1 to %2</source>
+        <translation>%1 a %2</translation>
+    </message>
+    <message>
+        <source>%1 or %2</source>
+        <translation>%1 o %2</translation>
+    </message>
+    <message>
+        <source>one of %1</source>
+        <translation>uno de %1</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1 (%2)</translation>
+    </message>
+</context>
+<context>
+    <name>CoalescingView</name>
+    <message>
+        <source>Coalescing: 32-byte sectors per request</source>
+        <translation>Coalescencia: sectores de 32 bytes por solicitud</translation>
+    </message>
+    <message>
+        <source>line %1 %2 of %3: %4</source>
+        <translation>línea %1 %2 de %3: %4</translation>
+    </message>
+    <message>
+        <source>store</source>
+        <translation>escritura</translation>
+    </message>
+    <message>
+        <source>load</source>
+        <translation>lectura</translation>
+    </message>
+    <message>
+        <source>This kernel makes no global accesses in the traced blocks.</source>
+        <translation>Este kernel no hace accesos globales en los bloques trazados.</translation>
+    </message>
+    <message>
+        <source>%1 B</source>
+        <translation>%1 B</translation>
+    </message>
+    <message>
+        <source>sectors of %1 by address, %2 bytes apart</source>
+        <translation>sectores de %1 por dirección, a %2 bytes de distancia</translation>
+    </message>
+    <message>
+        <source>sectors of %1 by address (bytes used of 32)</source>
+        <translation>sectores de %1 por dirección (bytes usados de 32)</translation>
+    </message>
+    <message>
+        <source>line %1: %2 per request (%3 in %4), ideal %5</source>
+        <translation>línea %1: %2 por solicitud (%3 en %4), ideal %5</translation>
+    </message>
+    <message>
+        <source>kernel so far: %1 / %2 sectors, ideal %3</source>
+        <translation>kernel hasta ahora: %1 / %2 sectores, ideal %3</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n sector(s) for this request, ideal %1</source>
+        <translation>
+            <numerusform>%n sector para esta solicitud, ideal %1</numerusform>
+            <numerusform>%n sectores para esta solicitud, ideal %1</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>FamilyChart</name>
+    <message>
+        <source>kernel bandwidth (GB/s)</source>
+        <translation>ancho de banda del kernel (GB/s)</translation>
+    </message>
+    <message>
+        <source>variant</source>
+        <translation>variante</translation>
+    </message>
+    <message>
+        <source>bandwidth (GB/s)</source>
+        <translation>ancho de banda (GB/s)</translation>
+    </message>
+    <message>
+        <source>%1: no runs yet (F5 runs the selected kernel)</source>
+        <translation>%1: aún no hay ejecuciones (F5 ejecuta el kernel seleccionado)</translation>
+    </message>
+    <message>
+        <source>%1: measured bandwidth</source>
+        <translation>%1: ancho de banda medido</translation>
+    </message>
+    <message>
+        <source>device copy: %1 GB/s</source>
+        <translation>copia en el dispositivo: %1 GB/s</translation>
+    </message>
+</context>
+<context>
+    <name>GridView</name>
+    <message>
+        <source>Grid: what the traced blocks read and wrote</source>
+        <translation>Malla: lo que los bloques trazados leyeron y escribieron</translation>
+    </message>
+    <message>
+        <source>block %1, warp %2, line %3 %4 %5 · global accesses %6 / %7</source>
+        <translation>bloque %1, warp %2, línea %3 %5 %4 · accesos globales %6 / %7</translation>
+    </message>
+    <message>
+        <source>shared</source>
+        <translation>compartida</translation>
+    </message>
+    <message>
+        <source>global</source>
+        <translation>global</translation>
+    </message>
+    <message>
+        <source>store</source>
+        <translation>escritura</translation>
+    </message>
+    <message>
+        <source>load</source>
+        <translation>lectura</translation>
+    </message>
+    <message>
+        <source>This kernel made no global accesses in the traced blocks.</source>
+        <translation>Este kernel no hizo accesos globales en los bloques trazados.</translation>
+    </message>
+    <message>
+        <source>%1 (%2), %3 x %4</source>
+        <translation>%1 (%2), %3 x %4</translation>
+    </message>
+    <message>
+        <source>rows %1-%2, cols %3-%4</source>
+        <translation>filas %1-%2, columnas %3-%4</translation>
+    </message>
+    <message>
+        <source>block %1</source>
+        <translation>bloque %1</translation>
+    </message>
+    <message>
+        <source>read now</source>
+        <translation>leído ahora</translation>
+    </message>
+    <message>
+        <source>written now</source>
+        <translation>escrito ahora</translation>
+    </message>
+    <message>
+        <source>read earlier (this block)</source>
+        <translation>leído antes (este bloque)</translation>
+    </message>
+    <message>
+        <source>written earlier (this block)</source>
+        <translation>escrito antes (este bloque)</translation>
+    </message>
+    <message>
+        <source>other traced blocks</source>
+        <translation>otros bloques trazados</translation>
+    </message>
+</context>
+<context>
+    <name>KernelTree</name>
+    <message>
+        <source>Lesson / kernel</source>
+        <translation>Lección / kernel</translation>
+    </message>
+    <message>
+        <source>Lesson section</source>
+        <translation>Sección de la lección</translation>
+    </message>
+    <message>
+        <source>  (corrected, not in the lesson)</source>
+        <translation>  (corregido, no está en la lección)</translation>
+    </message>
+    <message>
+        <source>Matrix transpose (shared memory)</source>
+        <translation>Transposición de matrices (memoria compartida)</translation>
+    </message>
+    <message>
+        <source>Memory coalescing (matrix add)</source>
+        <translation>Coalescencia de memoria (suma de matrices)</translation>
+    </message>
+    <message>
+        <source>Parallel reduction</source>
+        <translation>Reducción paralela</translation>
+    </message>
+    <message>
+        <source>Shared-memory data layout</source>
+        <translation>Disposición de datos en memoria compartida</translation>
+    </message>
+</context>
+<context>
+    <name>LessonPane</name>
+    <message>
+        <source>Original (%1)</source>
+        <translation>Original (%1)</translation>
+    </message>
+    <message>
+        <source>Show the lesson in the interface&apos;s language again</source>
+        <translation>Volver a mostrar la lección en el idioma de la interfaz</translation>
+    </message>
+    <message>
+        <source>Show the lesson as it was written</source>
+        <translation>Mostrar la lección tal como se escribió</translation>
+    </message>
+    <message>
+        <source>The lesson %1 is not bundled with this build.</source>
+        <translation>La lección %1 no está incluida en esta compilación.</translation>
+    </message>
+    <message>
+        <source>No embedded source named %1.</source>
+        <translation>No hay ningún código fuente incrustado llamado %1.</translation>
+    </message>
+</context>
+<context>
+    <name>MainWindow</name>
+    <message>
+        <source>ThreadMap</source>
+        <translation>ThreadMap</translation>
+    </message>
+    <message>
+        <source>&amp;Kernels (Ctrl+K)</source>
+        <translation>&amp;Kernels (Ctrl+K)</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>Ejecución</translation>
+    </message>
+    <message>
+        <source>auto (asking the worker …)</source>
+        <translation>automático (preguntando al ejecutor …)</translation>
+    </message>
+    <message>
+        <source>&amp;Device</source>
+        <translation>&amp;Dispositivo</translation>
+    </message>
+    <message>
+        <source>&amp;Repetitions</source>
+        <translation>&amp;Repeticiones</translation>
+    </message>
+    <message>
+        <source>&amp;Traced blocks</source>
+        <translation>Bloques &amp;trazados</translation>
+    </message>
+    <message>
+        <source>timed repetitions: the median, min and max are shown</source>
+        <translation>repeticiones cronometradas: se muestran la mediana, el mínimo y el máximo</translation>
+    </message>
+    <message>
+        <source>default</source>
+        <translation>predeterminados</translation>
+    </message>
+    <message>
+        <source>blocks Record trace (Ctrl+R) follows: empty for the first two blocks of the first two grid rows, &quot;all&quot;, or linear block ids such as 0, 1, 64 (id = x + grid width * y)</source>
+        <translation>bloques que sigue Grabar traza (Ctrl+R): vacío para los dos primeros bloques de las dos primeras filas de la malla, &quot;all&quot; para todos, o ids lineales de bloque como 0, 1, 64 (id = x + ancho de la malla * y)</translation>
+    </message>
+    <message>
+        <source>Parameters (Ctrl+P)</source>
+        <translation>Parámetros (Ctrl+P)</translation>
+    </message>
+    <message>
+        <source>Run (F5)</source>
+        <translation>Ejecutar (F5)</translation>
+    </message>
+    <message>
+        <source>Sweep (F6)</source>
+        <translation>Barrer (F6)</translation>
+    </message>
+    <message>
+        <source>the parameter a sweep varies, over all its allowed values</source>
+        <translation>el parámetro que varía el barrido, en todos sus valores permitidos</translation>
+    </message>
+    <message>
+        <source>Variants (Ctrl+1)</source>
+        <translation>Variantes (Ctrl+1)</translation>
+    </message>
+    <message>
+        <source>Sweep (Ctrl+2)</source>
+        <translation>Barrido (Ctrl+2)</translation>
+    </message>
+    <message>
+        <source>Recording (Ctrl+3)</source>
+        <translation>Grabación (Ctrl+3)</translation>
+    </message>
+    <message>
+        <source>Trace (Ctrl+4)</source>
+        <translation>Traza (Ctrl+4)</translation>
+    </message>
+    <message>
+        <source>Recorded just now</source>
+        <translation>Grabado ahora mismo</translation>
+    </message>
+    <message>
+        <source>worker %1 starting …</source>
+        <translation>iniciando el ejecutor %1 …</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>&amp;Archivo</translation>
+    </message>
+    <message>
+        <source>&amp;Open session…</source>
+        <translation>&amp;Abrir sesión…</translation>
+    </message>
+    <message>
+        <source>Open session</source>
+        <translation>Abrir sesión</translation>
+    </message>
+    <message>
+        <source>Open &amp;recent</source>
+        <translation>Abrir &amp;reciente</translation>
+    </message>
+    <message>
+        <source>(none)</source>
+        <translation>(ninguno)</translation>
+    </message>
+    <message>
+        <source>Open &amp;bundled H100 recording</source>
+        <translation>Abrir grabación H100 &amp;incluida</translation>
+    </message>
+    <message>
+        <source>&amp;Save session…</source>
+        <translation>&amp;Guardar sesión…</translation>
+    </message>
+    <message>
+        <source>Save session</source>
+        <translation>Guardar sesión</translation>
+    </message>
+    <message>
+        <source>&amp;Export chart or data…</source>
+        <translation>E&amp;xportar gráfico o datos…</translation>
+    </message>
+    <message>
+        <source>Export</source>
+        <translation>Exportar</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>&amp;Salir</translation>
+    </message>
+    <message>
+        <source>&amp;Run</source>
+        <translation>&amp;Ejecutar</translation>
+    </message>
+    <message>
+        <source>&amp;Run the selected kernel</source>
+        <translation>&amp;Ejecutar el kernel seleccionado</translation>
+    </message>
+    <message>
+        <source>&amp;Sweep the family over the chosen parameter</source>
+        <translation>&amp;Barrer la familia sobre el parámetro elegido</translation>
+    </message>
+    <message>
+        <source>&amp;Cancel the sweep</source>
+        <translation>&amp;Cancelar el barrido</translation>
+    </message>
+    <message>
+        <source>Record &amp;trace of the selected kernel</source>
+        <translation>&amp;Grabar la traza del kernel seleccionado</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>&amp;Ver</translation>
+    </message>
+    <message>
+        <source>&amp;Variants chart</source>
+        <translation>Gráfico de &amp;variantes</translation>
+    </message>
+    <message>
+        <source>S&amp;weep chart</source>
+        <translation>Gráfico de &amp;barrido</translation>
+    </message>
+    <message>
+        <source>&amp;Recording</source>
+        <translation>G&amp;rabación</translation>
+    </message>
+    <message>
+        <source>&amp;Trace views</source>
+        <translation>Vistas de la &amp;traza</translation>
+    </message>
+    <message>
+        <source>&amp;Kernel list</source>
+        <translation>Lista de &amp;kernels</translation>
+    </message>
+    <message>
+        <source>&amp;Device picker</source>
+        <translation>Selector de &amp;dispositivo</translation>
+    </message>
+    <message>
+        <source>&amp;Parameters</source>
+        <translation>&amp;Parámetros</translation>
+    </message>
+    <message>
+        <source>&amp;Full screen</source>
+        <translation>Pantalla c&amp;ompleta</translation>
+    </message>
+    <message>
+        <source>&amp;Language</source>
+        <translation>&amp;Idioma</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>Ay&amp;uda</translation>
+    </message>
+    <message>
+        <source>&amp;Keyboard shortcuts</source>
+        <translation>&amp;Atajos de teclado</translation>
+    </message>
+    <message>
+        <source>Keyboard shortcuts</source>
+        <translation>Atajos de teclado</translation>
+    </message>
+    <message>
+        <source>%1: unavailable (%2)</source>
+        <translation>%1: no disponible (%2)</translation>
+    </message>
+    <message>
+        <source>no device is available: see the reasons in the device list</source>
+        <translation>no hay ningún dispositivo disponible: vea los motivos en la lista de dispositivos</translation>
+    </message>
+    <message>
+        <source>pick a kernel first (Ctrl+K)</source>
+        <translation>elija primero un kernel (Ctrl+K)</translation>
+    </message>
+    <message>
+        <source>no temporary folder for recordings: %1</source>
+        <translation>no hay carpeta temporal para grabaciones: %1</translation>
+    </message>
+    <message>
+        <source>this kernel has no parameter with a small set of values to sweep</source>
+        <translation>este kernel no tiene ningún parámetro con un conjunto pequeño de valores para barrer</translation>
+    </message>
+    <message>
+        <source>%1
+recorded on %2</source>
+        <translation>%1
+grabado en %2</translation>
+    </message>
+    <message>
+        <source>%1: bandwidth over %2</source>
+        <translation>%1: ancho de banda según %2</translation>
+    </message>
+    <message>
+        <source>%1: export as .png, .pdf, .svg, .csv or .json</source>
+        <translation>%1: exporte como .png, .pdf, .svg, .csv o .json</translation>
+    </message>
+    <message>
+        <source>exported %1</source>
+        <translation>exportado %1</translation>
+    </message>
+    <message>
+        <source>nothing to save yet: run a kernel (F5) or record its trace (Ctrl+R)</source>
+        <translation>aún no hay nada que guardar: ejecute un kernel (F5) o grabe su traza (Ctrl+R)</translation>
+    </message>
+    <message>
+        <source>saved %1</source>
+        <translation>guardado %1</translation>
+    </message>
+    <message>
+        <source>Opened %1</source>
+        <translation>Abierto %1</translation>
+    </message>
+    <message>
+        <source>no kernel &apos;%1&apos; in the catalog</source>
+        <translation>no hay ningún kernel &apos;%1&apos; en el catálogo</translation>
+    </message>
+    <message>
+        <source>Bundled recording</source>
+        <translation>Grabación incluida</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
+    </message>
+    <message>
+        <source>the session&apos;s kernel &apos;%1&apos; is not in this catalog</source>
+        <translation>el kernel &apos;%1&apos; de la sesión no está en este catálogo</translation>
+    </message>
+    <message>
+        <source>the session&apos;s timed run is malformed: %1</source>
+        <translation>la ejecución cronometrada de la sesión está mal formada: %1</translation>
+    </message>
+    <message>
+        <source>the session&apos;s trace cannot be analysed: %1</source>
+        <translation>la traza de la sesión no se puede analizar: %1</translation>
+    </message>
+    <message>
+        <source>%1: a recording made on %2 (%3) at %4 by %5. F5 runs it live on the device picked above.</source>
+        <translation>%1: una grabación hecha en %2 (%3) el %4 por %5. F5 la ejecuta en vivo en el dispositivo elegido arriba.</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 on %2, %Ln traced block(s)</source>
+        <translation>
+            <numerusform>%1 en %2, %Ln bloque trazado</numerusform>
+            <numerusform>%1 en %2, %Ln bloques trazados</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 on %2</source>
+        <translation>%1 en %2</translation>
+    </message>
+    <message>
+        <source>The window is back to its default layout.</source>
+        <translation>La ventana volvió a su disposición predeterminada.</translation>
+    </message>
+    <message>
+        <source>Reset &amp;layout</source>
+        <translation>Restablecer la &amp;disposición</translation>
+    </message>
+</context>
+<context>
+    <name>PlaybackBar</name>
+    <message>
+        <source>First request (Home)</source>
+        <translation>Primera solicitud (Inicio)</translation>
+    </message>
+    <message>
+        <source>Step back (Left)</source>
+        <translation>Retroceder un paso (Izquierda)</translation>
+    </message>
+    <message>
+        <source>Pause</source>
+        <translation>Pausa</translation>
+    </message>
+    <message>
+        <source>Play</source>
+        <translation>Reproducir</translation>
+    </message>
+    <message>
+        <source>Play / pause (Space)</source>
+        <translation>Reproducir / pausa (Espacio)</translation>
+    </message>
+    <message>
+        <source>Step forward (Right)</source>
+        <translation>Avanzar un paso (Derecha)</translation>
+    </message>
+    <message>
+        <source>Last request (End)</source>
+        <translation>Última solicitud (Fin)</translation>
+    </message>
+    <message>
+        <source>Slower (-)</source>
+        <translation>Más lento (-)</translation>
+    </message>
+    <message>
+        <source>Faster (+)</source>
+        <translation>Más rápido (+)</translation>
+    </message>
+    <message>
+        <source>The recorded warp-level requests, in device order</source>
+        <translation>Las solicitudes grabadas a nivel de warp, en el orden del dispositivo</translation>
+    </message>
+    <message>
+        <source>%1 requests/s</source>
+        <translation>%1 solicitudes/s</translation>
+    </message>
+    <message>
+        <source>No recorded requests.</source>
+        <translation>No hay solicitudes grabadas.</translation>
+    </message>
+    <message>
+        <source>request %1 / %2 · shared wavefronts %3 / %4 · global sectors %5 / %6</source>
+        <translation>solicitud %1 / %2 · frentes de onda compartidos %3 / %4 · sectores globales %5 / %6</translation>
+    </message>
+</context>
+<context>
+    <name>QObject</name>
+    <message>
+        <source>PNG image (*.png);;PDF document (*.pdf);;SVG drawing (*.svg);;CSV data (*.csv);;JSON data (*.json)</source>
+        <translation>Imagen PNG (*.png);;Documento PDF (*.pdf);;Dibujo SVG (*.svg);;Datos CSV (*.csv);;Datos JSON (*.json)</translation>
+    </message>
+    <message>
+        <source>%1: a chart is exported as .png, .pdf or .svg</source>
+        <translation>%1: un gráfico se exporta como .png, .pdf o .svg</translation>
+    </message>
+    <message>
+        <source>could not write %1</source>
+        <translation>no se pudo escribir %1</translation>
+    </message>
+    <message>
+        <source>could not open %1: %2</source>
+        <translation>no se pudo abrir %1: %2</translation>
+    </message>
+    <message>
+        <source>could not write %1: %2</source>
+        <translation>no se pudo escribir %1: %2</translation>
+    </message>
+    <message>
+        <source>threads</source>
+        <translation>hilos</translation>
+    </message>
+    <message>
+        <source>blocks</source>
+        <translation>bloques</translation>
+    </message>
+    <message>
+        <source>16-byte strips per thread</source>
+        <translation>franjas de 16 bytes por hilo</translation>
+    </message>
+    <message>
+        <source>elements per thread</source>
+        <translation>elementos por hilo</translation>
+    </message>
+    <message>
+        <source>elements</source>
+        <translation>elementos</translation>
+    </message>
+    <message>
+        <source>traced blocks: &quot;%1&quot; is not a block id; give &quot;all&quot;, or ids such as 0, 1, 64, or leave the field empty for the default blocks</source>
+        <translation>bloques trazados: &quot;%1&quot; no es un id de bloque; indique &quot;all&quot;, o ids como 0, 1, 64, o deje el campo vacío para los bloques predeterminados</translation>
+    </message>
+    <message>
+        <source>could not save %1: %2</source>
+        <translation>no se pudo guardar %1: %2</translation>
+    </message>
+    <message>
+        <source>%1 is not a ThreadMap session: %2 bytes is larger than any session (%3)</source>
+        <translation>%1 no es una sesión de ThreadMap: %2 bytes es más que cualquier sesión (%3)</translation>
+    </message>
+    <message>
+        <source>%1 is not a readable ThreadMap session: %2</source>
+        <translation>%1 no es una sesión legible de ThreadMap: %2</translation>
+    </message>
+    <message>
+        <source>ThreadMap sessions (*.threadmap)</source>
+        <translation>Sesiones de ThreadMap (*.threadmap)</translation>
+    </message>
+</context>
+<context>
+    <name>RecordingPanel</name>
+    <message>
+        <source>No recording open. Ctrl+R records the selected kernel&apos;s trace; Ctrl+O opens a .threadmap session.</source>
+        <translation>No hay ninguna grabación abierta. Ctrl+R graba la traza del kernel seleccionado; Ctrl+O abre una sesión .threadmap.</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt; recorded on %2 (%3), %4, by %5</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt; grabado en %2 (%3), %4, por %5</translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;%1 in %2: grid %3 × %4 blocks of %5 × %6 threads</source>
+        <translation>&lt;br&gt;%1 en %2: malla de %3 × %4 bloques de %5 × %6 hilos</translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;Traced %1 of %2 blocks: %3 accesses in %4 warp-level requests, %5 barrier arrivals</source>
+        <translation>&lt;br&gt;Trazados %1 de %2 bloques: %3 accesos en %4 solicitudes a nivel de warp, %5 llegadas a barreras</translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;Shared memory: %1 wavefronts for %2 requests (%3 bank conflicts)</source>
+        <translation>&lt;br&gt;Memoria compartida: %1 frentes de onda para %2 solicitudes (%3 conflictos de banco)</translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;Global memory: %1 sectors for %2 requests (ideal %3)</source>
+        <translation>&lt;br&gt;Memoria global: %1 sectores para %2 solicitudes (ideal %3)</translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;&lt;i&gt;Totals of the traced blocks only.&lt;/i&gt;</source>
+        <translation>&lt;br&gt;&lt;i&gt;Totales solo de los bloques trazados.&lt;/i&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;Traced run %1. Model: %2</source>
+        <translation>&lt;br&gt;Ejecución trazada %1. Modelo: %2</translation>
+    </message>
+    <message>
+        <source>verified</source>
+        <translation>verificada</translation>
+    </message>
+    <message>
+        <source>NOT verified</source>
+        <translation>NO verificada</translation>
+    </message>
+    <message>
+        <source>warp width %1 assumed (the device does not report one); 32 banks of 4 bytes and 32-byte sectors, as on NVIDIA GPUs</source>
+        <translation>ancho de warp %1 supuesto (el dispositivo no lo informa); 32 bancos de 4 bytes y sectores de 32 bytes, como en las GPU NVIDIA</translation>
+    </message>
+    <message>
+        <source>warp width %1 read from the device (%2); 32 banks of 4 bytes and 32-byte sectors</source>
+        <translation>ancho de warp %1 leído del dispositivo (%2); 32 bancos de 4 bytes y sectores de 32 bytes</translation>
+    </message>
+</context>
+<context>
+    <name>RunController</name>
+    <message>
+        <source>the worker sent a malformed report: %1</source>
+        <translation>el ejecutor envió un informe mal formado: %1</translation>
+    </message>
+    <message>
+        <source>sweep: %1 of %2 points of %3</source>
+        <translation>barrido: %1 de %2 puntos de %3</translation>
+    </message>
+    <message>
+        <source>Worker restarted (%1 so far): %2</source>
+        <translation>Ejecutor reiniciado (%1 hasta ahora): %2</translation>
+    </message>
+    <message>
+        <source>worker ready (pid %1)</source>
+        <translation>ejecutor listo (pid %1)</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1; restarted %n time(s) this session</source>
+        <translation>
+            <numerusform>%1; reiniciado %n vez en esta sesión</numerusform>
+            <numerusform>%1; reiniciado %n veces en esta sesión</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>running %1 …</source>
+        <translation>ejecutando %1 …</translation>
+    </message>
+    <message>
+        <source>cancelling the sweep after the current point …</source>
+        <translation>cancelando el barrido después del punto actual …</translation>
+    </message>
+    <message>
+        <source>a recording is already in progress</source>
+        <translation>ya hay una grabación en curso</translation>
+    </message>
+    <message>
+        <source>recording the trace of %1 …</source>
+        <translation>grabando la traza de %1 …</translation>
+    </message>
+    <message>
+        <source>sweep cancelled</source>
+        <translation>barrido cancelado</translation>
+    </message>
+    <message>
+        <source>sweep done</source>
+        <translation>barrido terminado</translation>
+    </message>
+    <message>
+        <source>the worker&apos;s record reply names no session file</source>
+        <translation>la respuesta de grabación del ejecutor no indica ningún archivo de sesión</translation>
+    </message>
+</context>
+<context>
+    <name>ScheduleView</name>
+    <message>
+        <source>block (%1, %2): SM %3, %4-%5 us · %6 blocks, %7 SMs</source>
+        <translation>bloque (%1, %2): SM %3, %4-%5 us · %6 bloques, %7 SMs</translation>
+    </message>
+    <message>
+        <source>%1 blocks in the order they ran (no clock or SM id on this device)</source>
+        <translation>%1 bloques en el orden en que se ejecutaron (sin reloj ni id de SM en este dispositivo)</translation>
+    </message>
+    <message>
+        <source>Schedule: blocks on SMs over time</source>
+        <translation>Planificación: bloques en los SM a lo largo del tiempo</translation>
+    </message>
+    <message>
+        <source>No schedule was recorded.</source>
+        <translation>No se grabó ninguna planificación.</translation>
+    </message>
+    <message>
+        <source>SM %1</source>
+        <translation>SM %1</translation>
+    </message>
+    <message>
+        <source>order</source>
+        <translation>orden</translation>
+    </message>
+    <message>
+        <source>microseconds since the first block started (%globaltimer)</source>
+        <translation>microsegundos desde que empezó el primer bloque (%globaltimer)</translation>
+    </message>
+    <message>
+        <source>order in which blocks ran</source>
+        <translation>orden en que se ejecutaron los bloques</translation>
+    </message>
+    <message>
+        <source>block</source>
+        <translation>bloque</translation>
+    </message>
+    <message>
+        <source>traced block</source>
+        <translation>bloque trazado</translation>
+    </message>
+    <message>
+        <source>current block</source>
+        <translation>bloque actual</translation>
+    </message>
+</context>
+<context>
+    <name>SiteModel</name>
+    <message>
+        <source>shared</source>
+        <translation>compartida</translation>
+    </message>
+    <message>
+        <source>global</source>
+        <translation>global</translation>
+    </message>
+    <message>
+        <source>store</source>
+        <translation>escritura</translation>
+    </message>
+    <message>
+        <source>load</source>
+        <translation>lectura</translation>
+    </message>
+    <message>
+        <source>line</source>
+        <translation>línea</translation>
+    </message>
+    <message>
+        <source>access</source>
+        <translation>acceso</translation>
+    </message>
+    <message>
+        <source>requests</source>
+        <translation>solicitudes</translation>
+    </message>
+    <message>
+        <source>wavefronts</source>
+        <translation>frentes de onda</translation>
+    </message>
+    <message>
+        <source>sectors</source>
+        <translation>sectores</translation>
+    </message>
+    <message>
+        <source>ideal sectors</source>
+        <translation>sectores ideales</translation>
+    </message>
+    <message>
+        <source>per request</source>
+        <translation>por solicitud</translation>
+    </message>
+    <message>
+        <source>source</source>
+        <translation>código</translation>
+    </message>
+    <message>
+        <source>%1 %2</source>
+        <comment>space direction</comment>
+        <extracomment>%1 the memory space (shared, global), %2 the direction (load, store)</extracomment>
+        <translation>%2 %1</translation>
+    </message>
+</context>
+<context>
+    <name>StatusPanel</name>
+    <message>
+        <source>no run yet</source>
+        <translation>aún no hay ejecuciones</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
+    </message>
+    <message numerus="yes">
+        <source>✔ verified: %Ln value(s)</source>
+        <translation>
+            <numerusform>✔ verificado: %Ln valor</numerusform>
+            <numerusform>✔ verificado: %Ln valores</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>
+%1: expected %2, got %3</source>
+        <translation>
+%1: se esperaba %2, se obtuvo %3</translation>
+    </message>
+    <message numerus="yes">
+        <source>✘ NOT verified: %1 of %Ln value(s) differ%2</source>
+        <translation>
+            <numerusform>✘ NO verificado: %1 de %Ln valor difiere%2</numerusform>
+            <numerusform>✘ NO verificado: %1 de %Ln valores difieren%2</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 GB/s
+median %2 ms (min %3, max %4)</source>
+        <translation>%1 GB/s
+mediana %2 ms (mín. %3, máx. %4)</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1  %2
+%Ln timed run(s) on %3</source>
+        <translation>
+            <numerusform>%1  %2
+%Ln ejecución cronometrada en %3</numerusform>
+            <numerusform>%1  %2
+%Ln ejecuciones cronometradas en %3</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>
+The working set fits in the last-level cache: this may be cache bandwidth.</source>
+        <translation>
+El conjunto de datos cabe en la caché de último nivel: esto puede ser ancho de banda de la caché.</translation>
+    </message>
+    <message>
+        <source>refused</source>
+        <translation>rechazado</translation>
+    </message>
+</context>
+<context>
+    <name>SweepChart</name>
+    <message>
+        <source>bandwidth (GB/s)</source>
+        <translation>ancho de banda (GB/s)</translation>
+    </message>
+    <message>
+        <source>Sweep: F6 runs every variant of the family over one parameter</source>
+        <translation>Barrido: F6 ejecuta cada variante de la familia sobre un parámetro</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1 (%2)</translation>
+    </message>
+</context>
+<context>
+    <name>TraceView</name>
+    <message>
+        <source>Open a recording (.threadmap) or record a trace to see what the threads did.</source>
+        <translation>Abra una grabación (.threadmap) o grabe una traza para ver lo que hicieron los hilos.</translation>
+    </message>
+</context>
+<context>
+    <name>TraceViewsWidget</name>
+    <message>
+        <source>Open recording...</source>
+        <translation>Abrir grabación...</translation>
+    </message>
+    <message>
+        <source>Presentation (F5)</source>
+        <translation>Presentación (F5)</translation>
+    </message>
+    <message>
+        <source>Grid</source>
+        <translation>Malla</translation>
+    </message>
+    <message>
+        <source>Banks</source>
+        <translation>Bancos</translation>
+    </message>
+    <message>
+        <source>Barrier</source>
+        <translation>Barrera</translation>
+    </message>
+    <message>
+        <source>Coalescing</source>
+        <translation>Coalescencia</translation>
+    </message>
+    <message>
+        <source>Schedule</source>
+        <translation>Planificación</translation>
+    </message>
+    <message>
+        <source>Open recording</source>
+        <translation>Abrir grabación</translation>
+    </message>
+    <message>
+        <source>ThreadMap recordings (*.threadmap)</source>
+        <translation>Grabaciones de ThreadMap (*.threadmap)</translation>
+    </message>
+    <message>
+        <source>%1 holds no trace: record one with `threadmap-cli record`.</source>
+        <translation>%1 no contiene ninguna traza: grabe una con `threadmap-cli record`.</translation>
+    </message>
+    <message>
+        <source>Cannot open %1: %2</source>
+        <translation>No se puede abrir %1: %2</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt; on %2 · %3 · traced %4 of %5 blocks</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt; en %2 · %3 · trazados %4 de %5 bloques</translation>
+    </message>
+    <message>
+        <source>No recording open. Open a .threadmap file, or record a trace.</source>
+        <translation>No hay ninguna grabación abierta. Abra un archivo .threadmap o grabe una traza.</translation>
+    </message>
+</context>
+<context>
+    <name>WorkerClient</name>
+    <message>
+        <source>the worker %1 could not start: %2</source>
+        <translation>el ejecutor %1 no pudo iniciarse: %2</translation>
+    </message>
+    <message>
+        <source>the worker gave no answer for %1 s</source>
+        <translation>el ejecutor no respondió durante %1 s</translation>
+    </message>
+    <message>
+        <source>the worker sent a reply the GUI cannot read (%1): %2</source>
+        <translation>el ejecutor envió una respuesta que la interfaz no puede leer (%1): %2</translation>
+    </message>
+    <message>
+        <source>the worker stopped unexpectedly (%1)</source>
+        <translation>el ejecutor se detuvo inesperadamente (%1)</translation>
+    </message>
+    <message>
+        <source>the worker exited with code %1</source>
+        <translation>el ejecutor terminó con el código %1</translation>
+    </message>
+</context>
+<context>
+    <name>main</name>
+    <message>
+        <source>ThreadMap: GPU teaching kernels run, verified and timed</source>
+        <translation>ThreadMap: kernels didácticos de GPU ejecutados, verificados y cronometrados</translation>
+    </message>
+    <message>
+        <source>N: N x N matrices and N*N elements to sum</source>
+        <translation>N: matrices N x N y N*N elementos a sumar</translation>
+    </message>
+    <message>
+        <source>timed repetitions per run</source>
+        <translation>repeticiones cronometradas por ejecución</translation>
+    </message>
+    <message>
+        <source>the threadmap-cli to run as the worker</source>
+        <translation>el threadmap-cli que se ejecuta como ejecutor</translation>
+    </message>
+    <message>
+        <source>kernel to select at start, e.g. transpose.shared</source>
+        <translation>kernel que se selecciona al empezar, p. ej. transpose.shared</translation>
+    </message>
+    <message>
+        <source>seconds without a reply before the worker is restarted</source>
+        <translation>segundos sin respuesta antes de reiniciar el ejecutor</translation>
+    </message>
+    <message>
+        <source>quit after MS milliseconds (to check that an installed copy starts)</source>
+        <translation>salir tras MS milisegundos (para comprobar que una copia instalada arranca)</translation>
+    </message>
+    <message>
+        <source>a session file to open</source>
+        <translation>un archivo de sesión que abrir</translation>
+    </message>
+</context>
+</TS>

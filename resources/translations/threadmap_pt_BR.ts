@@ -1,0 +1,1362 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="pt_BR">
+<context>
+    <name>BankView</name>
+    <message>
+        <source>%1 · wavefronts so far %2 / %3 (ideal %4)</source>
+        <translation>%1 · frentes de onda até agora %2 / %3 (ideal %4)</translation>
+    </message>
+    <message>
+        <source> · padding hatched</source>
+        <translation> · preenchimento hachurado</translation>
+    </message>
+    <message>
+        <source>Shared-memory banks (%1 x %2 bytes)</source>
+        <translation>Bancos da memória compartilhada (%1 x %2 bytes)</translation>
+    </message>
+    <message>
+        <source>This kernel makes no shared-memory accesses.</source>
+        <translation>Este kernel não acessa a memória compartilhada.</translation>
+    </message>
+    <message>
+        <source>1 wavefront</source>
+        <translation>1 frente de onda</translation>
+    </message>
+    <message>
+        <source>%1 wavefronts</source>
+        <translation>%1 frentes de onda</translation>
+    </message>
+    <message>
+        <source>%1 (ideal %2): %3 replays</source>
+        <translation>%1 (ideal %2): %3 repetições</translation>
+    </message>
+    <message>
+        <source>block %1 warp %2, line %3 %4: %5</source>
+        <translation>bloco %1 warp %2, linha %3 %4: %5</translation>
+    </message>
+    <message>
+        <source>store</source>
+        <translation>escrita</translation>
+    </message>
+    <message>
+        <source>load</source>
+        <translation>leitura</translation>
+    </message>
+    <message>
+        <source>serving wavefront %1 of %2</source>
+        <translation>atendendo a frente de onda %1 de %2</translation>
+    </message>
+    <message>
+        <source>lanes</source>
+        <translation>pistas</translation>
+    </message>
+    <message>
+        <source>bank</source>
+        <translation>banco</translation>
+    </message>
+    <message>
+        <source>row %1</source>
+        <translation>linha %1</translation>
+    </message>
+    <message>
+        <source>%1 (ideal %2): 1 replay</source>
+        <translation>%1 (ideal %2): 1 repetição</translation>
+    </message>
+</context>
+<context>
+    <name>BarrierView</name>
+    <message>
+        <source>barrier </source>
+        <translation>barreira </translation>
+    </message>
+    <message>
+        <source>Which of the block&apos;s barriers to show</source>
+        <translation>Qual das barreiras do bloco mostrar</translation>
+    </message>
+    <message>
+        <source> of %1</source>
+        <translation> de %1</translation>
+    </message>
+    <message>
+        <source>Barrier: block %1</source>
+        <translation>Barreira: bloco %1</translation>
+    </message>
+    <message>
+        <source>Block %1 recorded no barrier: this kernel has no __syncthreads / barrier().</source>
+        <translation>O bloco %1 não gravou nenhuma barreira: este kernel não tem __syncthreads / barrier().</translation>
+    </message>
+    <message>
+        <source>, line %1</source>
+        <translation>, linha %1</translation>
+    </message>
+    <message>
+        <source>slowest: warp %1 (+%2 cycles)</source>
+        <translation>mais lento: warp %1 (+%2 ciclos)</translation>
+    </message>
+    <message>
+        <source>slowest: warp %1 (last of %2)</source>
+        <translation>mais lento: warp %1 (último de %2)</translation>
+    </message>
+    <message>
+        <source>warp 00</source>
+        <translation>warp 00</translation>
+    </message>
+    <message>
+        <source>released</source>
+        <translation>liberado</translation>
+    </message>
+    <message>
+        <source>warp %1</source>
+        <translation>warp %1</translation>
+    </message>
+    <message>
+        <source>%1 after the first arrival</source>
+        <translation>%1 após a primeira chegada</translation>
+    </message>
+    <message>
+        <source>arrival order (this device records no clock)</source>
+        <translation>ordem de chegada (este dispositivo não grava relógio)</translation>
+    </message>
+    <message>
+        <source>green: each warp&apos;s recorded release, all after the last of %1 arrivals</source>
+        <translation>verde: liberação gravada de cada warp, todas após a última de %1 chegadas</translation>
+    </message>
+    <message>
+        <source>every warp released after all %1 arrived (each saw every arrival)</source>
+        <translation>cada warp foi liberado depois que todos os %1 chegaram (cada um viu todas as chegadas)</translation>
+    </message>
+    <message>
+        <source>a warp was released before all arrived: inconsistent recording</source>
+        <translation>um warp foi liberado antes de todos chegarem: gravação inconsistente</translation>
+    </message>
+    <message>
+        <source>clock64 cycles</source>
+        <translation>ciclos de clock64</translation>
+    </message>
+</context>
+<context>
+    <name>Catalog</name>
+    <message>
+        <source>Copy (bandwidth ceiling)</source>
+        <translation>Cópia (teto de largura de banda)</translation>
+    </message>
+    <message>
+        <source>A plain copy with the coalesced kernel&apos;s tiling and 16-byte strips: both sides coalesced. Every transpose chart measures against it.</source>
+        <translation>Uma cópia simples com os ladrilhos e as faixas de 16 bytes do kernel coalescido: os dois lados coalescidos. Todo gráfico de transposição se mede contra ela.</translation>
+    </message>
+    <message>
+        <source>Naive transpose</source>
+        <translation>Transposição ingênua</translation>
+    </message>
+    <message>
+        <source>Thread x walks down the rows: every read is strided (one sector per thread), every write coalesced.</source>
+        <translation>A thread x desce pelas linhas: toda leitura é espaçada (um setor por thread), toda escrita é coalescida.</translation>
+    </message>
+    <message>
+        <source>Shared-memory tile (lesson)</source>
+        <translation>Ladrilho em memória compartilhada (lição)</translation>
+    </message>
+    <message>
+        <source>tile[T][T+P] with the lessons&apos; mapping: i still comes from thread x, so BOTH global sides are strided and it runs slower than naive on a GPU. P=0 the OpenCL lesson (column reads conflict), P=1 the CUDA lesson (no conflicts).</source>
+        <translation>tile[T][T+P] com o mapeamento das lições: i ainda vem da thread x, então OS DOIS lados globais são espaçados e ele roda mais devagar que o ingênuo numa GPU. P=0 é a lição de OpenCL (as leituras por coluna conflitam), P=1 a lição de CUDA (sem conflitos).</translation>
+    </message>
+    <message>
+        <source>Dynamic shared-memory tile (lesson)</source>
+        <translation>Ladrilho dinâmico em memória compartilhada (lição)</translation>
+    </message>
+    <message>
+        <source>The CUDA lesson&apos;s extern __shared__ tile sized at launch (T*T elements, no padding): the same mapping and the same strided global accesses.</source>
+        <translation>O ladrilho extern __shared__ da lição de CUDA, dimensionado no lançamento (T*T elementos, sem padding): o mesmo mapeamento e os mesmos acessos globais espaçados.</translation>
+    </message>
+    <message>
+        <source>Coalesced transpose</source>
+        <translation>Transposição coalescida</translation>
+    </message>
+    <message>
+        <source>The corrected mapping: thread x walks contiguous addresses on the read and on the write; the swap happens in the padded tile. Each thread moves 16-byte strips (4 ints or floats, 2 doubles), S of them, all loaded before the first store.</source>
+        <translation>O mapeamento corrigido: a thread x percorre endereços contíguos na leitura e na escrita; a troca acontece no ladrilho com padding. Cada thread move S faixas de 16 bytes (4 ints ou floats, 2 doubles), todas lidas antes da primeira escrita.</translation>
+    </message>
+    <message>
+        <source>One thread per row</source>
+        <translation>Uma thread por linha</translation>
+    </message>
+    <message>
+        <source>The CPU habit: each thread walks its own row, so a warp touches 32 rows at each step: uncoalesced.</source>
+        <translation>O hábito da CPU: cada thread percorre a sua linha, então um warp toca 32 linhas a cada passo: não coalescido.</translation>
+    </message>
+    <message>
+        <source>One thread per column</source>
+        <translation>Uma thread por coluna</translation>
+    </message>
+    <message>
+        <source>Each thread walks down a column: a warp touches 32 neighbours of one row, coalesced, but there are only `width` threads.</source>
+        <translation>Cada thread desce por uma coluna: um warp toca 32 vizinhos de uma linha, coalescido, mas há só `width` threads.</translation>
+    </message>
+    <message>
+        <source>K elements per thread</source>
+        <translation>K elementos por thread</translation>
+    </message>
+    <message>
+        <source>A 2-D grid, x fastest: coalesced and enough threads to fill the device. K=1 is one thread per element; with K=2 each thread loads two pairs before it stores, and twice the loads are in flight.</source>
+        <translation>Uma grade 2-D, x mais rápido: coalescido e com threads suficientes para encher o dispositivo. K=1 é uma thread por elemento; com K=2 cada thread lê dois pares antes de escrever, e há o dobro de leituras em andamento.</translation>
+    </message>
+    <message>
+        <source>Interleaved tree (lesson)</source>
+        <translation>Árvore intercalada (lição)</translation>
+    </message>
+    <message>
+        <source>The lesson&apos;s tree: idx = 2*stride*lid. Active threads spread out and shared accesses conflict more at every step.</source>
+        <translation>A árvore da lição: idx = 2*stride*lid. As threads ativas se espalham e os acessos compartilhados conflitam mais a cada passo.</translation>
+    </message>
+    <message>
+        <source>Divergent tree</source>
+        <translation>Árvore divergente</translation>
+    </message>
+    <message>
+        <source>if (lid % (2*stride) == 0): the same pairs, but the active threads are scattered over all warps, which diverge.</source>
+        <translation>if (lid % (2*stride) == 0): os mesmos pares, mas as threads ativas ficam espalhadas por todos os warps, que divergem.</translation>
+    </message>
+    <message>
+        <source>Sequential addressing</source>
+        <translation>Endereçamento sequencial</translation>
+    </message>
+    <message>
+        <source>The stride halves from wg/2: active threads are contiguous, whole warps retire, no bank conflicts.</source>
+        <translation>O passo cai pela metade a partir de wg/2: as threads ativas são contíguas, warps inteiros terminam, sem conflitos de banco.</translation>
+    </message>
+    <message>
+        <source>Grid-stride + warp shuffles</source>
+        <translation>Passo de grade + shuffles de warp</translation>
+    </message>
+    <message>
+        <source>More work per thread (a grid-stride sum), a shared-memory tree down to one warp, then shuffles: the one to aim at.</source>
+        <translation>Mais trabalho por thread (uma soma com passo de grade), uma árvore em memória compartilhada até um warp, depois shuffles: a meta a alcançar.</translation>
+    </message>
+    <message>
+        <source>Store and load along rows: 1 wavefront each.</source>
+        <translation>Escrita e leitura ao longo das linhas: 1 frente de onda cada.</translation>
+    </message>
+    <message>
+        <source>Store and load along columns: 32-way conflicts both ways.</source>
+        <translation>Escrita e leitura ao longo das colunas: conflitos de 32 vias nos dois sentidos.</translation>
+    </message>
+    <message>
+        <source>Store by rows (free), load by columns (32-way conflicts).</source>
+        <translation>Escrita por linhas (livre), leitura por colunas (conflitos de 32 vias).</translation>
+    </message>
+    <message>
+        <source>setRowReadCol with a dynamically sized tile: the same conflicts.</source>
+        <translation>setRowReadCol com um ladrilho de tamanho dinâmico: os mesmos conflitos.</translation>
+    </message>
+    <message>
+        <source>One word of padding per row: the column load becomes conflict-free.</source>
+        <translation>Uma palavra de padding por linha: a leitura por coluna fica sem conflitos.</translation>
+    </message>
+    <message>
+        <source>Padding in the dynamic tile&apos;s index arithmetic: conflict-free.</source>
+        <translation>Padding na aritmética de índices do ladrilho dinâmico: sem conflitos.</translation>
+    </message>
+    <message>
+        <source>A 32 x 16 tile read by columns: 16-way conflicts.</source>
+        <translation>Um ladrilho de 32 x 16 lido por colunas: conflitos de 16 vias.</translation>
+    </message>
+    <message>
+        <source>The rectangular column read with a dynamic tile: 16-way conflicts.</source>
+        <translation>A leitura retangular por colunas com um ladrilho dinâmico: conflitos de 16 vias.</translation>
+    </message>
+    <message>
+        <source>Rectangular tile padded by P: pad 1 leaves 2-way conflicts, pad 2 none.</source>
+        <translation>Ladrilho retangular com padding P: pad 1 deixa conflitos de 2 vias, pad 2 nenhum.</translation>
+    </message>
+    <message>
+        <source>Dynamic rectangular tile padded by P in the index arithmetic.</source>
+        <translation>Ladrilho retangular dinâmico com padding P na aritmética de índices.</translation>
+    </message>
+    <message>
+        <source>matrix width (columns of the input)</source>
+        <translation>largura da matriz (colunas da entrada)</translation>
+    </message>
+    <message>
+        <source>matrix height (rows of the input)</source>
+        <translation>altura da matriz (linhas da entrada)</translation>
+    </message>
+    <message>
+        <source>tile edge T of the T x T tile one block moves</source>
+        <translation>lado T do ladrilho T x T que um bloco move</translation>
+    </message>
+    <message>
+        <source>16-byte strips S each thread moves (V = 4 ints or floats or 2 doubles per strip; a T/V x T/S block)</source>
+        <translation>faixas S de 16 bytes que cada thread move (V = 4 ints ou floats ou 2 doubles por faixa; um bloco T/V x T/S)</translation>
+    </message>
+    <message>
+        <source>element type (double shows 8-byte bank behaviour)</source>
+        <translation>tipo dos elementos (double mostra o comportamento dos bancos com 8 bytes)</translation>
+    </message>
+    <message>
+        <source>tile edge T: a T x T block of threads per tile</source>
+        <translation>lado T do ladrilho: um bloco de T x T threads por ladrilho</translation>
+    </message>
+    <message>
+        <source>elements of padding P added to each tile row</source>
+        <translation>elementos de padding P somados a cada linha do ladrilho</translation>
+    </message>
+    <message>
+        <source>work-group size (threads per block)</source>
+        <translation>tamanho do grupo de trabalho (threads por bloco)</translation>
+    </message>
+    <message>
+        <source>threads per block along x (the fastest index)</source>
+        <translation>threads por bloco ao longo de x (o índice mais rápido)</translation>
+    </message>
+    <message>
+        <source>threads per block along y</source>
+        <translation>threads por bloco ao longo de y</translation>
+    </message>
+    <message>
+        <source>elements K each thread adds, a block-width apart along the row</source>
+        <translation>elementos K que cada thread soma, a uma largura de bloco de distância ao longo da linha</translation>
+    </message>
+    <message>
+        <source>number of elements to sum</source>
+        <translation>número de elementos a somar</translation>
+    </message>
+    <message>
+        <source>blocks in the first pass&apos;s grid</source>
+        <translation>blocos na grade da primeira passada</translation>
+    </message>
+    <message>
+        <source>blocks in the grid, each writing its own slice</source>
+        <translation>blocos na grade, cada um escrevendo a sua fatia</translation>
+    </message>
+    <message>
+        <source>%1 to %2</source>
+        <translation>%1 a %2</translation>
+    </message>
+    <message>
+        <source>%1 or %2</source>
+        <translation>%1 ou %2</translation>
+    </message>
+    <message>
+        <source>one of %1</source>
+        <translation>um de %1</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1 (%2)</translation>
+    </message>
+</context>
+<context>
+    <name>CoalescingView</name>
+    <message>
+        <source>Coalescing: 32-byte sectors per request</source>
+        <translation>Coalescência: setores de 32 bytes por requisição</translation>
+    </message>
+    <message>
+        <source>line %1 %2 of %3: %4</source>
+        <translation>linha %1 %2 de %3: %4</translation>
+    </message>
+    <message>
+        <source>store</source>
+        <translation>escrita</translation>
+    </message>
+    <message>
+        <source>load</source>
+        <translation>leitura</translation>
+    </message>
+    <message>
+        <source>This kernel makes no global accesses in the traced blocks.</source>
+        <translation>Este kernel não faz acessos globais nos blocos rastreados.</translation>
+    </message>
+    <message>
+        <source>%1 B</source>
+        <translation>%1 B</translation>
+    </message>
+    <message>
+        <source>sectors of %1 by address, %2 bytes apart</source>
+        <translation>setores de %1 por endereço, a %2 bytes de distância</translation>
+    </message>
+    <message>
+        <source>sectors of %1 by address (bytes used of 32)</source>
+        <translation>setores de %1 por endereço (bytes usados de 32)</translation>
+    </message>
+    <message>
+        <source>line %1: %2 per request (%3 in %4), ideal %5</source>
+        <translation>linha %1: %2 por requisição (%3 em %4), ideal %5</translation>
+    </message>
+    <message>
+        <source>kernel so far: %1 / %2 sectors, ideal %3</source>
+        <translation>kernel até agora: %1 / %2 setores, ideal %3</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n sector(s) for this request, ideal %1</source>
+        <translation>
+            <numerusform>%n setor para esta requisição, ideal %1</numerusform>
+            <numerusform>%n setores para esta requisição, ideal %1</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>FamilyChart</name>
+    <message>
+        <source>kernel bandwidth (GB/s)</source>
+        <translation>largura de banda do kernel (GB/s)</translation>
+    </message>
+    <message>
+        <source>variant</source>
+        <translation>variante</translation>
+    </message>
+    <message>
+        <source>bandwidth (GB/s)</source>
+        <translation>largura de banda (GB/s)</translation>
+    </message>
+    <message>
+        <source>%1: no runs yet (F5 runs the selected kernel)</source>
+        <translation>%1: nenhuma execução ainda (F5 executa o kernel selecionado)</translation>
+    </message>
+    <message>
+        <source>%1: measured bandwidth</source>
+        <translation>%1: largura de banda medida</translation>
+    </message>
+    <message>
+        <source>device copy: %1 GB/s</source>
+        <translation>cópia no dispositivo: %1 GB/s</translation>
+    </message>
+</context>
+<context>
+    <name>GridView</name>
+    <message>
+        <source>Grid: what the traced blocks read and wrote</source>
+        <translation>Grade: o que os blocos rastreados leram e escreveram</translation>
+    </message>
+    <message>
+        <source>block %1, warp %2, line %3 %4 %5 · global accesses %6 / %7</source>
+        <translation>bloco %1, warp %2, linha %3 %5 %4 · acessos globais %6 / %7</translation>
+    </message>
+    <message>
+        <source>shared</source>
+        <translation>compartilhada</translation>
+    </message>
+    <message>
+        <source>global</source>
+        <translation>global</translation>
+    </message>
+    <message>
+        <source>store</source>
+        <translation>escrita</translation>
+    </message>
+    <message>
+        <source>load</source>
+        <translation>leitura</translation>
+    </message>
+    <message>
+        <source>This kernel made no global accesses in the traced blocks.</source>
+        <translation>Este kernel não fez acessos globais nos blocos rastreados.</translation>
+    </message>
+    <message>
+        <source>%1 (%2), %3 x %4</source>
+        <translation>%1 (%2), %3 x %4</translation>
+    </message>
+    <message>
+        <source>rows %1-%2, cols %3-%4</source>
+        <translation>linhas %1-%2, colunas %3-%4</translation>
+    </message>
+    <message>
+        <source>block %1</source>
+        <translation>bloco %1</translation>
+    </message>
+    <message>
+        <source>read now</source>
+        <translation>lido agora</translation>
+    </message>
+    <message>
+        <source>written now</source>
+        <translation>escrito agora</translation>
+    </message>
+    <message>
+        <source>read earlier (this block)</source>
+        <translation>lido antes (este bloco)</translation>
+    </message>
+    <message>
+        <source>written earlier (this block)</source>
+        <translation>escrito antes (este bloco)</translation>
+    </message>
+    <message>
+        <source>other traced blocks</source>
+        <translation>outros blocos rastreados</translation>
+    </message>
+</context>
+<context>
+    <name>KernelTree</name>
+    <message>
+        <source>Lesson / kernel</source>
+        <translation>Lição / kernel</translation>
+    </message>
+    <message>
+        <source>Lesson section</source>
+        <translation>Seção da lição</translation>
+    </message>
+    <message>
+        <source>  (corrected, not in the lesson)</source>
+        <translation>  (corrigido, não está na lição)</translation>
+    </message>
+    <message>
+        <source>Matrix transpose (shared memory)</source>
+        <translation>Transposição de matriz (memória compartilhada)</translation>
+    </message>
+    <message>
+        <source>Memory coalescing (matrix add)</source>
+        <translation>Coalescência de memória (soma de matrizes)</translation>
+    </message>
+    <message>
+        <source>Parallel reduction</source>
+        <translation>Redução paralela</translation>
+    </message>
+    <message>
+        <source>Shared-memory data layout</source>
+        <translation>Organização dos dados na memória compartilhada</translation>
+    </message>
+</context>
+<context>
+    <name>LessonPane</name>
+    <message>
+        <source>Original (%1)</source>
+        <translation>Original (%1)</translation>
+    </message>
+    <message>
+        <source>Show the lesson in the interface&apos;s language again</source>
+        <translation>Mostrar de novo a lição no idioma da interface</translation>
+    </message>
+    <message>
+        <source>Show the lesson as it was written</source>
+        <translation>Mostrar a lição como foi escrita</translation>
+    </message>
+    <message>
+        <source>The lesson %1 is not bundled with this build.</source>
+        <translation>A lição %1 não está incluída nesta compilação.</translation>
+    </message>
+    <message>
+        <source>No embedded source named %1.</source>
+        <translation>Nenhum código-fonte embutido chamado %1.</translation>
+    </message>
+</context>
+<context>
+    <name>MainWindow</name>
+    <message>
+        <source>ThreadMap</source>
+        <translation>ThreadMap</translation>
+    </message>
+    <message>
+        <source>&amp;Kernels (Ctrl+K)</source>
+        <translation>&amp;Kernels (Ctrl+K)</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>Execução</translation>
+    </message>
+    <message>
+        <source>auto (asking the worker …)</source>
+        <translation>automático (perguntando ao executor …)</translation>
+    </message>
+    <message>
+        <source>&amp;Device</source>
+        <translation>&amp;Dispositivo</translation>
+    </message>
+    <message>
+        <source>&amp;Repetitions</source>
+        <translation>&amp;Repetições</translation>
+    </message>
+    <message>
+        <source>&amp;Traced blocks</source>
+        <translation>Blocos ras&amp;treados</translation>
+    </message>
+    <message>
+        <source>timed repetitions: the median, min and max are shown</source>
+        <translation>repetições cronometradas: são mostrados a mediana, o mínimo e o máximo</translation>
+    </message>
+    <message>
+        <source>default</source>
+        <translation>padrão</translation>
+    </message>
+    <message>
+        <source>blocks Record trace (Ctrl+R) follows: empty for the first two blocks of the first two grid rows, &quot;all&quot;, or linear block ids such as 0, 1, 64 (id = x + grid width * y)</source>
+        <translation>blocos que Gravar rastro (Ctrl+R) acompanha: vazio para os dois primeiros blocos das duas primeiras linhas da grade, &quot;all&quot; para todos, ou ids lineares de bloco como 0, 1, 64 (id = x + largura da grade * y)</translation>
+    </message>
+    <message>
+        <source>Parameters (Ctrl+P)</source>
+        <translation>Parâmetros (Ctrl+P)</translation>
+    </message>
+    <message>
+        <source>Run (F5)</source>
+        <translation>Executar (F5)</translation>
+    </message>
+    <message>
+        <source>Sweep (F6)</source>
+        <translation>Varrer (F6)</translation>
+    </message>
+    <message>
+        <source>the parameter a sweep varies, over all its allowed values</source>
+        <translation>o parâmetro que a varredura varia, em todos os seus valores permitidos</translation>
+    </message>
+    <message>
+        <source>Variants (Ctrl+1)</source>
+        <translation>Variantes (Ctrl+1)</translation>
+    </message>
+    <message>
+        <source>Sweep (Ctrl+2)</source>
+        <translation>Varredura (Ctrl+2)</translation>
+    </message>
+    <message>
+        <source>Recording (Ctrl+3)</source>
+        <translation>Gravação (Ctrl+3)</translation>
+    </message>
+    <message>
+        <source>Trace (Ctrl+4)</source>
+        <translation>Rastro (Ctrl+4)</translation>
+    </message>
+    <message>
+        <source>Recorded just now</source>
+        <translation>Gravado agora mesmo</translation>
+    </message>
+    <message>
+        <source>worker %1 starting …</source>
+        <translation>iniciando o executor %1 …</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>&amp;Arquivo</translation>
+    </message>
+    <message>
+        <source>&amp;Open session…</source>
+        <translation>&amp;Abrir sessão…</translation>
+    </message>
+    <message>
+        <source>Open session</source>
+        <translation>Abrir sessão</translation>
+    </message>
+    <message>
+        <source>Open &amp;recent</source>
+        <translation>Abrir &amp;recente</translation>
+    </message>
+    <message>
+        <source>(none)</source>
+        <translation>(nenhum)</translation>
+    </message>
+    <message>
+        <source>Open &amp;bundled H100 recording</source>
+        <translation>Abrir gravação H100 in&amp;cluída</translation>
+    </message>
+    <message>
+        <source>&amp;Save session…</source>
+        <translation>&amp;Salvar sessão…</translation>
+    </message>
+    <message>
+        <source>Save session</source>
+        <translation>Salvar sessão</translation>
+    </message>
+    <message>
+        <source>&amp;Export chart or data…</source>
+        <translation>E&amp;xportar gráfico ou dados…</translation>
+    </message>
+    <message>
+        <source>Export</source>
+        <translation>Exportar</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>Sa&amp;ir</translation>
+    </message>
+    <message>
+        <source>&amp;Run</source>
+        <translation>&amp;Executar</translation>
+    </message>
+    <message>
+        <source>&amp;Run the selected kernel</source>
+        <translation>&amp;Executar o kernel selecionado</translation>
+    </message>
+    <message>
+        <source>&amp;Sweep the family over the chosen parameter</source>
+        <translation>&amp;Varrer a família no parâmetro escolhido</translation>
+    </message>
+    <message>
+        <source>&amp;Cancel the sweep</source>
+        <translation>&amp;Cancelar a varredura</translation>
+    </message>
+    <message>
+        <source>Record &amp;trace of the selected kernel</source>
+        <translation>&amp;Gravar o rastro do kernel selecionado</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>E&amp;xibir</translation>
+    </message>
+    <message>
+        <source>&amp;Variants chart</source>
+        <translation>Gráfico de &amp;variantes</translation>
+    </message>
+    <message>
+        <source>S&amp;weep chart</source>
+        <translation>Gráfico de va&amp;rredura</translation>
+    </message>
+    <message>
+        <source>&amp;Recording</source>
+        <translation>&amp;Gravação</translation>
+    </message>
+    <message>
+        <source>&amp;Trace views</source>
+        <translation>Visões do ras&amp;tro</translation>
+    </message>
+    <message>
+        <source>&amp;Kernel list</source>
+        <translation>Lista de &amp;kernels</translation>
+    </message>
+    <message>
+        <source>&amp;Device picker</source>
+        <translation>Seletor de &amp;dispositivo</translation>
+    </message>
+    <message>
+        <source>&amp;Parameters</source>
+        <translation>&amp;Parâmetros</translation>
+    </message>
+    <message>
+        <source>&amp;Full screen</source>
+        <translation>Tela c&amp;heia</translation>
+    </message>
+    <message>
+        <source>&amp;Language</source>
+        <translation>&amp;Idioma</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>Aj&amp;uda</translation>
+    </message>
+    <message>
+        <source>&amp;Keyboard shortcuts</source>
+        <translation>&amp;Atalhos de teclado</translation>
+    </message>
+    <message>
+        <source>Keyboard shortcuts</source>
+        <translation>Atalhos de teclado</translation>
+    </message>
+    <message>
+        <source>%1: unavailable (%2)</source>
+        <translation>%1: indisponível (%2)</translation>
+    </message>
+    <message>
+        <source>no device is available: see the reasons in the device list</source>
+        <translation>nenhum dispositivo disponível: veja os motivos na lista de dispositivos</translation>
+    </message>
+    <message>
+        <source>pick a kernel first (Ctrl+K)</source>
+        <translation>escolha um kernel primeiro (Ctrl+K)</translation>
+    </message>
+    <message>
+        <source>no temporary folder for recordings: %1</source>
+        <translation>sem pasta temporária para gravações: %1</translation>
+    </message>
+    <message>
+        <source>this kernel has no parameter with a small set of values to sweep</source>
+        <translation>este kernel não tem parâmetro com um conjunto pequeno de valores para varrer</translation>
+    </message>
+    <message>
+        <source>%1
+recorded on %2</source>
+        <translation>%1
+gravado em %2</translation>
+    </message>
+    <message>
+        <source>%1: bandwidth over %2</source>
+        <translation>%1: largura de banda por %2</translation>
+    </message>
+    <message>
+        <source>%1: export as .png, .pdf, .svg, .csv or .json</source>
+        <translation>%1: exporte como .png, .pdf, .svg, .csv ou .json</translation>
+    </message>
+    <message>
+        <source>exported %1</source>
+        <translation>exportado %1</translation>
+    </message>
+    <message>
+        <source>nothing to save yet: run a kernel (F5) or record its trace (Ctrl+R)</source>
+        <translation>nada para salvar ainda: execute um kernel (F5) ou grave o rastro dele (Ctrl+R)</translation>
+    </message>
+    <message>
+        <source>saved %1</source>
+        <translation>salvo %1</translation>
+    </message>
+    <message>
+        <source>Opened %1</source>
+        <translation>Aberto %1</translation>
+    </message>
+    <message>
+        <source>no kernel &apos;%1&apos; in the catalog</source>
+        <translation>nenhum kernel &apos;%1&apos; no catálogo</translation>
+    </message>
+    <message>
+        <source>Bundled recording</source>
+        <translation>Gravação incluída</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
+    </message>
+    <message>
+        <source>the session&apos;s kernel &apos;%1&apos; is not in this catalog</source>
+        <translation>o kernel &apos;%1&apos; da sessão não está neste catálogo</translation>
+    </message>
+    <message>
+        <source>the session&apos;s timed run is malformed: %1</source>
+        <translation>a execução cronometrada da sessão está malformada: %1</translation>
+    </message>
+    <message>
+        <source>the session&apos;s trace cannot be analysed: %1</source>
+        <translation>o rastro da sessão não pode ser analisado: %1</translation>
+    </message>
+    <message>
+        <source>%1: a recording made on %2 (%3) at %4 by %5. F5 runs it live on the device picked above.</source>
+        <translation>%1: uma gravação feita em %2 (%3) em %4 por %5. F5 a executa ao vivo no dispositivo escolhido acima.</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 on %2, %Ln traced block(s)</source>
+        <translation>
+            <numerusform>%1 em %2, %Ln bloco rastreado</numerusform>
+            <numerusform>%1 em %2, %Ln blocos rastreados</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 on %2</source>
+        <translation>%1 em %2</translation>
+    </message>
+    <message>
+        <source>The window is back to its default layout.</source>
+        <translation>A janela voltou ao layout padrão.</translation>
+    </message>
+    <message>
+        <source>Reset &amp;layout</source>
+        <translation>Restaurar o &amp;layout</translation>
+    </message>
+</context>
+<context>
+    <name>PlaybackBar</name>
+    <message>
+        <source>First request (Home)</source>
+        <translation>Primeira requisição (Home)</translation>
+    </message>
+    <message>
+        <source>Step back (Left)</source>
+        <translation>Voltar um passo (Esquerda)</translation>
+    </message>
+    <message>
+        <source>Pause</source>
+        <translation>Pausar</translation>
+    </message>
+    <message>
+        <source>Play</source>
+        <translation>Reproduzir</translation>
+    </message>
+    <message>
+        <source>Play / pause (Space)</source>
+        <translation>Reproduzir / pausar (Espaço)</translation>
+    </message>
+    <message>
+        <source>Step forward (Right)</source>
+        <translation>Avançar um passo (Direita)</translation>
+    </message>
+    <message>
+        <source>Last request (End)</source>
+        <translation>Última requisição (End)</translation>
+    </message>
+    <message>
+        <source>Slower (-)</source>
+        <translation>Mais devagar (-)</translation>
+    </message>
+    <message>
+        <source>Faster (+)</source>
+        <translation>Mais rápido (+)</translation>
+    </message>
+    <message>
+        <source>The recorded warp-level requests, in device order</source>
+        <translation>As requisições gravadas no nível de warp, na ordem do dispositivo</translation>
+    </message>
+    <message>
+        <source>%1 requests/s</source>
+        <translation>%1 requisições/s</translation>
+    </message>
+    <message>
+        <source>No recorded requests.</source>
+        <translation>Nenhuma requisição gravada.</translation>
+    </message>
+    <message>
+        <source>request %1 / %2 · shared wavefronts %3 / %4 · global sectors %5 / %6</source>
+        <translation>requisição %1 / %2 · frentes de onda compartilhadas %3 / %4 · setores globais %5 / %6</translation>
+    </message>
+</context>
+<context>
+    <name>QObject</name>
+    <message>
+        <source>PNG image (*.png);;PDF document (*.pdf);;SVG drawing (*.svg);;CSV data (*.csv);;JSON data (*.json)</source>
+        <translation>Imagem PNG (*.png);;Documento PDF (*.pdf);;Desenho SVG (*.svg);;Dados CSV (*.csv);;Dados JSON (*.json)</translation>
+    </message>
+    <message>
+        <source>%1: a chart is exported as .png, .pdf or .svg</source>
+        <translation>%1: um gráfico é exportado como .png, .pdf ou .svg</translation>
+    </message>
+    <message>
+        <source>could not write %1</source>
+        <translation>não foi possível gravar %1</translation>
+    </message>
+    <message>
+        <source>could not open %1: %2</source>
+        <translation>não foi possível abrir %1: %2</translation>
+    </message>
+    <message>
+        <source>could not write %1: %2</source>
+        <translation>não foi possível gravar %1: %2</translation>
+    </message>
+    <message>
+        <source>threads</source>
+        <translation>threads</translation>
+    </message>
+    <message>
+        <source>blocks</source>
+        <translation>blocos</translation>
+    </message>
+    <message>
+        <source>16-byte strips per thread</source>
+        <translation>faixas de 16 bytes por thread</translation>
+    </message>
+    <message>
+        <source>elements per thread</source>
+        <translation>elementos por thread</translation>
+    </message>
+    <message>
+        <source>elements</source>
+        <translation>elementos</translation>
+    </message>
+    <message>
+        <source>traced blocks: &quot;%1&quot; is not a block id; give &quot;all&quot;, or ids such as 0, 1, 64, or leave the field empty for the default blocks</source>
+        <translation>blocos rastreados: &quot;%1&quot; não é um id de bloco; informe &quot;all&quot;, ou ids como 0, 1, 64, ou deixe o campo vazio para os blocos padrão</translation>
+    </message>
+    <message>
+        <source>could not save %1: %2</source>
+        <translation>não foi possível salvar %1: %2</translation>
+    </message>
+    <message>
+        <source>%1 is not a ThreadMap session: %2 bytes is larger than any session (%3)</source>
+        <translation>%1 não é uma sessão do ThreadMap: %2 bytes é maior que qualquer sessão (%3)</translation>
+    </message>
+    <message>
+        <source>%1 is not a readable ThreadMap session: %2</source>
+        <translation>%1 não é uma sessão legível do ThreadMap: %2</translation>
+    </message>
+    <message>
+        <source>ThreadMap sessions (*.threadmap)</source>
+        <translation>Sessões do ThreadMap (*.threadmap)</translation>
+    </message>
+</context>
+<context>
+    <name>RecordingPanel</name>
+    <message>
+        <source>No recording open. Ctrl+R records the selected kernel&apos;s trace; Ctrl+O opens a .threadmap session.</source>
+        <translation>Nenhuma gravação aberta. Ctrl+R grava o rastro do kernel selecionado; Ctrl+O abre uma sessão .threadmap.</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt; recorded on %2 (%3), %4, by %5</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt; gravado em %2 (%3), %4, por %5</translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;%1 in %2: grid %3 × %4 blocks of %5 × %6 threads</source>
+        <translation>&lt;br&gt;%1 em %2: grade de %3 × %4 blocos de %5 × %6 threads</translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;Traced %1 of %2 blocks: %3 accesses in %4 warp-level requests, %5 barrier arrivals</source>
+        <translation>&lt;br&gt;Rastreados %1 de %2 blocos: %3 acessos em %4 requisições no nível de warp, %5 chegadas a barreiras</translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;Shared memory: %1 wavefronts for %2 requests (%3 bank conflicts)</source>
+        <translation>&lt;br&gt;Memória compartilhada: %1 frentes de onda para %2 requisições (%3 conflitos de banco)</translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;Global memory: %1 sectors for %2 requests (ideal %3)</source>
+        <translation>&lt;br&gt;Memória global: %1 setores para %2 requisições (ideal %3)</translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;&lt;i&gt;Totals of the traced blocks only.&lt;/i&gt;</source>
+        <translation>&lt;br&gt;&lt;i&gt;Totais apenas dos blocos rastreados.&lt;/i&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;Traced run %1. Model: %2</source>
+        <translation>&lt;br&gt;Execução rastreada %1. Modelo: %2</translation>
+    </message>
+    <message>
+        <source>verified</source>
+        <translation>verificada</translation>
+    </message>
+    <message>
+        <source>NOT verified</source>
+        <translation>NÃO verificada</translation>
+    </message>
+    <message>
+        <source>warp width %1 assumed (the device does not report one); 32 banks of 4 bytes and 32-byte sectors, as on NVIDIA GPUs</source>
+        <translation>largura de warp %1 presumida (o dispositivo não a informa); 32 bancos de 4 bytes e setores de 32 bytes, como nas GPUs NVIDIA</translation>
+    </message>
+    <message>
+        <source>warp width %1 read from the device (%2); 32 banks of 4 bytes and 32-byte sectors</source>
+        <translation>largura de warp %1 lida do dispositivo (%2); 32 bancos de 4 bytes e setores de 32 bytes</translation>
+    </message>
+</context>
+<context>
+    <name>RunController</name>
+    <message>
+        <source>the worker sent a malformed report: %1</source>
+        <translation>o executor enviou um relatório malformado: %1</translation>
+    </message>
+    <message>
+        <source>sweep: %1 of %2 points of %3</source>
+        <translation>varredura: %1 de %2 pontos de %3</translation>
+    </message>
+    <message>
+        <source>Worker restarted (%1 so far): %2</source>
+        <translation>Executor reiniciado (%1 até agora): %2</translation>
+    </message>
+    <message>
+        <source>worker ready (pid %1)</source>
+        <translation>executor pronto (pid %1)</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1; restarted %n time(s) this session</source>
+        <translation>
+            <numerusform>%1; reiniciado %n vez nesta sessão</numerusform>
+            <numerusform>%1; reiniciado %n vezes nesta sessão</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>running %1 …</source>
+        <translation>executando %1 …</translation>
+    </message>
+    <message>
+        <source>cancelling the sweep after the current point …</source>
+        <translation>cancelando a varredura após o ponto atual …</translation>
+    </message>
+    <message>
+        <source>a recording is already in progress</source>
+        <translation>já há uma gravação em andamento</translation>
+    </message>
+    <message>
+        <source>recording the trace of %1 …</source>
+        <translation>gravando o rastro de %1 …</translation>
+    </message>
+    <message>
+        <source>sweep cancelled</source>
+        <translation>varredura cancelada</translation>
+    </message>
+    <message>
+        <source>sweep done</source>
+        <translation>varredura concluída</translation>
+    </message>
+    <message>
+        <source>the worker&apos;s record reply names no session file</source>
+        <translation>a resposta de gravação do executor não indica nenhum arquivo de sessão</translation>
+    </message>
+</context>
+<context>
+    <name>ScheduleView</name>
+    <message>
+        <source>block (%1, %2): SM %3, %4-%5 us · %6 blocks, %7 SMs</source>
+        <translation>bloco (%1, %2): SM %3, %4-%5 us · %6 blocos, %7 SMs</translation>
+    </message>
+    <message>
+        <source>%1 blocks in the order they ran (no clock or SM id on this device)</source>
+        <translation>%1 blocos na ordem em que rodaram (sem relógio nem id de SM neste dispositivo)</translation>
+    </message>
+    <message>
+        <source>Schedule: blocks on SMs over time</source>
+        <translation>Escalonamento: blocos nos SMs ao longo do tempo</translation>
+    </message>
+    <message>
+        <source>No schedule was recorded.</source>
+        <translation>Nenhum escalonamento foi gravado.</translation>
+    </message>
+    <message>
+        <source>SM %1</source>
+        <translation>SM %1</translation>
+    </message>
+    <message>
+        <source>order</source>
+        <translation>ordem</translation>
+    </message>
+    <message>
+        <source>microseconds since the first block started (%globaltimer)</source>
+        <translation>microssegundos desde o início do primeiro bloco (%globaltimer)</translation>
+    </message>
+    <message>
+        <source>order in which blocks ran</source>
+        <translation>ordem em que os blocos rodaram</translation>
+    </message>
+    <message>
+        <source>block</source>
+        <translation>bloco</translation>
+    </message>
+    <message>
+        <source>traced block</source>
+        <translation>bloco rastreado</translation>
+    </message>
+    <message>
+        <source>current block</source>
+        <translation>bloco atual</translation>
+    </message>
+</context>
+<context>
+    <name>SiteModel</name>
+    <message>
+        <source>shared</source>
+        <translation>compartilhada</translation>
+    </message>
+    <message>
+        <source>global</source>
+        <translation>global</translation>
+    </message>
+    <message>
+        <source>store</source>
+        <translation>escrita</translation>
+    </message>
+    <message>
+        <source>load</source>
+        <translation>leitura</translation>
+    </message>
+    <message>
+        <source>line</source>
+        <translation>linha</translation>
+    </message>
+    <message>
+        <source>access</source>
+        <translation>acesso</translation>
+    </message>
+    <message>
+        <source>requests</source>
+        <translation>requisições</translation>
+    </message>
+    <message>
+        <source>wavefronts</source>
+        <translation>frentes de onda</translation>
+    </message>
+    <message>
+        <source>sectors</source>
+        <translation>setores</translation>
+    </message>
+    <message>
+        <source>ideal sectors</source>
+        <translation>setores ideais</translation>
+    </message>
+    <message>
+        <source>per request</source>
+        <translation>por requisição</translation>
+    </message>
+    <message>
+        <source>source</source>
+        <translation>código</translation>
+    </message>
+    <message>
+        <source>%1 %2</source>
+        <comment>space direction</comment>
+        <extracomment>%1 the memory space (shared, global), %2 the direction (load, store)</extracomment>
+        <translation>%2 %1</translation>
+    </message>
+</context>
+<context>
+    <name>StatusPanel</name>
+    <message>
+        <source>no run yet</source>
+        <translation>nenhuma execução ainda</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
+    </message>
+    <message numerus="yes">
+        <source>✔ verified: %Ln value(s)</source>
+        <translation>
+            <numerusform>✔ verificado: %Ln valor</numerusform>
+            <numerusform>✔ verificado: %Ln valores</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>
+%1: expected %2, got %3</source>
+        <translation>
+%1: esperado %2, obtido %3</translation>
+    </message>
+    <message numerus="yes">
+        <source>✘ NOT verified: %1 of %Ln value(s) differ%2</source>
+        <translation>
+            <numerusform>✘ NÃO verificado: %1 de %Ln valor difere%2</numerusform>
+            <numerusform>✘ NÃO verificado: %1 de %Ln valores diferem%2</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 GB/s
+median %2 ms (min %3, max %4)</source>
+        <translation>%1 GB/s
+mediana %2 ms (mín. %3, máx. %4)</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1  %2
+%Ln timed run(s) on %3</source>
+        <translation>
+            <numerusform>%1  %2
+%Ln execução cronometrada em %3</numerusform>
+            <numerusform>%1  %2
+%Ln execuções cronometradas em %3</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>
+The working set fits in the last-level cache: this may be cache bandwidth.</source>
+        <translation>
+O conjunto de dados cabe no cache de último nível: isto pode ser largura de banda do cache.</translation>
+    </message>
+    <message>
+        <source>refused</source>
+        <translation>recusado</translation>
+    </message>
+</context>
+<context>
+    <name>SweepChart</name>
+    <message>
+        <source>bandwidth (GB/s)</source>
+        <translation>largura de banda (GB/s)</translation>
+    </message>
+    <message>
+        <source>Sweep: F6 runs every variant of the family over one parameter</source>
+        <translation>Varredura: F6 executa cada variante da família sobre um parâmetro</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1 (%2)</translation>
+    </message>
+</context>
+<context>
+    <name>TraceView</name>
+    <message>
+        <source>Open a recording (.threadmap) or record a trace to see what the threads did.</source>
+        <translation>Abra uma gravação (.threadmap) ou grave um rastro para ver o que as threads fizeram.</translation>
+    </message>
+</context>
+<context>
+    <name>TraceViewsWidget</name>
+    <message>
+        <source>Open recording...</source>
+        <translation>Abrir gravação...</translation>
+    </message>
+    <message>
+        <source>Presentation (F5)</source>
+        <translation>Apresentação (F5)</translation>
+    </message>
+    <message>
+        <source>Grid</source>
+        <translation>Grade</translation>
+    </message>
+    <message>
+        <source>Banks</source>
+        <translation>Bancos</translation>
+    </message>
+    <message>
+        <source>Barrier</source>
+        <translation>Barreira</translation>
+    </message>
+    <message>
+        <source>Coalescing</source>
+        <translation>Coalescência</translation>
+    </message>
+    <message>
+        <source>Schedule</source>
+        <translation>Escalonamento</translation>
+    </message>
+    <message>
+        <source>Open recording</source>
+        <translation>Abrir gravação</translation>
+    </message>
+    <message>
+        <source>ThreadMap recordings (*.threadmap)</source>
+        <translation>Gravações do ThreadMap (*.threadmap)</translation>
+    </message>
+    <message>
+        <source>%1 holds no trace: record one with `threadmap-cli record`.</source>
+        <translation>%1 não contém rastro: grave um com `threadmap-cli record`.</translation>
+    </message>
+    <message>
+        <source>Cannot open %1: %2</source>
+        <translation>Não foi possível abrir %1: %2</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt; on %2 · %3 · traced %4 of %5 blocks</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt; em %2 · %3 · rastreados %4 de %5 blocos</translation>
+    </message>
+    <message>
+        <source>No recording open. Open a .threadmap file, or record a trace.</source>
+        <translation>Nenhuma gravação aberta. Abra um arquivo .threadmap ou grave um rastro.</translation>
+    </message>
+</context>
+<context>
+    <name>WorkerClient</name>
+    <message>
+        <source>the worker %1 could not start: %2</source>
+        <translation>o executor %1 não pôde iniciar: %2</translation>
+    </message>
+    <message>
+        <source>the worker gave no answer for %1 s</source>
+        <translation>o executor não respondeu por %1 s</translation>
+    </message>
+    <message>
+        <source>the worker sent a reply the GUI cannot read (%1): %2</source>
+        <translation>o executor enviou uma resposta que a interface não consegue ler (%1): %2</translation>
+    </message>
+    <message>
+        <source>the worker stopped unexpectedly (%1)</source>
+        <translation>o executor parou inesperadamente (%1)</translation>
+    </message>
+    <message>
+        <source>the worker exited with code %1</source>
+        <translation>o executor saiu com o código %1</translation>
+    </message>
+</context>
+<context>
+    <name>main</name>
+    <message>
+        <source>ThreadMap: GPU teaching kernels run, verified and timed</source>
+        <translation>ThreadMap: kernels didáticos de GPU executados, verificados e cronometrados</translation>
+    </message>
+    <message>
+        <source>N: N x N matrices and N*N elements to sum</source>
+        <translation>N: matrizes N x N e N*N elementos a somar</translation>
+    </message>
+    <message>
+        <source>timed repetitions per run</source>
+        <translation>repetições cronometradas por execução</translation>
+    </message>
+    <message>
+        <source>the threadmap-cli to run as the worker</source>
+        <translation>o threadmap-cli a executar como executor</translation>
+    </message>
+    <message>
+        <source>kernel to select at start, e.g. transpose.shared</source>
+        <translation>kernel a selecionar no início, p. ex. transpose.shared</translation>
+    </message>
+    <message>
+        <source>seconds without a reply before the worker is restarted</source>
+        <translation>segundos sem resposta antes de reiniciar o executor</translation>
+    </message>
+    <message>
+        <source>quit after MS milliseconds (to check that an installed copy starts)</source>
+        <translation>sair após MS milissegundos (para verificar que uma cópia instalada inicia)</translation>
+    </message>
+    <message>
+        <source>a session file to open</source>
+        <translation>um arquivo de sessão a abrir</translation>
+    </message>
+</context>
+</TS>
