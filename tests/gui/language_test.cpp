@@ -201,14 +201,14 @@ class LanguageTest : public QObject {
   void pluralsAndDatesFollowTheLanguage() {
     MainWindow w(options());
     QVERIFY(w.open_bundled_recording("transpose.shared").isEmpty());
-    // English plural forms come from threadmap_en.qm: "1,048,576 values", never "value(s)".
+    // English plural forms come from threadmap_en.qm: "67,108,864 values", never "value(s)".
     language::apply("en");
     settle();
     QVERIFY2(w.status().badge_text().contains("values"), qPrintable(w.status().badge_text()));
     QVERIFY(!w.status().badge_text().contains("(s)"));
     language::apply("pt_BR");
     settle();
-    QVERIFY2(w.status().badge_text().contains("verificado: 1.048.576 valores"), qPrintable(w.status().badge_text()));
+    QVERIFY2(w.status().badge_text().contains("verificado: 67.108.864 valores"), qPrintable(w.status().badge_text()));
     QVERIFY2(w.status().detail_text().contains("execuções cronometradas"), qPrintable(w.status().detail_text()));
     // The recording's time, 2026-11-22T…Z, as a Brazilian writes a date: day/month/year.
     QVERIFY2(w.status().origin_text().contains(QRegularExpression("\\d\\d/\\d\\d/\\d{4}")),
