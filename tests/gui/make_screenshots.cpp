@@ -65,7 +65,7 @@ int main(int argc, char** argv) {
   w.resize(1600, 1000);
   w.show();
 
-  QTest::qWaitFor([&] { return w.device_picker().currentData().toString().contains(':'); }, 60000);
+  (void)QTest::qWaitFor([&] { return w.device_picker().currentData().toString().contains(':'); }, 60000);
   if (const QString error = w.open_bundled_recording("transpose.shared"); !error.isEmpty()) {
     std::fprintf(stderr, "gui_screenshots: %s\n", qPrintable(error));
     return 1;
@@ -106,7 +106,7 @@ int main(int argc, char** argv) {
       return 1;
     }
   }
-  QTest::qWaitFor([&] { return w.family_chart().drawn_ceiling().has_value(); }, 30000);
+  (void)QTest::qWaitFor([&] { return w.family_chart().drawn_ceiling().has_value(); }, 30000);
   ok &= save(w, out.filePath("main_window_live.png"));
   ok &= w.export_to(out.filePath("exported_chart.png")).isEmpty();
 
@@ -124,7 +124,7 @@ int main(int argc, char** argv) {
     w.kernel_tree().select(kernel);
     if (!QTest::qWaitFor([&] { return shows_run_of(w, kernel); }, 120000)) return 1;
   }
-  QTest::qWaitFor([&] { return w.family_chart().drawn_ceiling().has_value(); }, 30000);
+  (void)QTest::qWaitFor([&] { return w.family_chart().drawn_ceiling().has_value(); }, 30000);
   ok &= save(w, out.filePath("main_window_reduction.png"));
   return ok ? 0 : 1;
 }
