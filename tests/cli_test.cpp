@@ -63,22 +63,35 @@ TEST(Cli, VersionAndHelp) {
   EXPECT_NE(cli("run --help").out.find("Exit codes"), std::string::npos);
 }
 
+// `doctor --format json --arch LIST` with a cache folder of its own, emptied
+// after, so every kernel really goes through NVRTC.
+struct Doctor {
+  Outcome outcome;
+  nlohmann::json report;
+};
+Doctor doctor_with_empty_cache(const std::string& architectures) {
+  const std::string cache = ::testing::TempDir() + "threadmap_doctor_cache_" + std::to_string(getpid());
+  setenv("THREADMAP_CACHE_DIR", cache.c_str(), 1);
+  Doctor d{cli("doctor --format json --arch " + architectures), {}};
+  unsetenv("THREADMAP_CACHE_DIR");
+  std::filesystem::remove_all(cache);
+  d.report = nlohmann::json::parse(d.outcome.out, nullptr, false);
+  return d;
+}
+
+#define SKIP_WITHOUT_NVRTC(j)                   \
+  if (!(j)["nvrtc"]["available"].get<bool>())   \
+  GTEST_SKIP() << "no CUDA compiler: " << (j)["nvrtc"]["reason"].get<std::string>()
+
 // The check a lecturer runs before class: every catalog kernel compiles,
 // timed and traced, for every GPU architecture a class may own, with no GPU.
-// A cache folder of its own, so every kernel really goes through NVRTC.
 TEST(Cli, DoctorCompilesEveryKernelForEveryArchitecture) {
-  const std::string cache = ::testing::TempDir() + "threadmap_doctor_cache_" + std::to_string(getpid());
   const std::vector<std::string> archs{"sm_75", "sm_80", "sm_86", "sm_89", "sm_90", "sm_100", "sm_120"};
   std::string list;
   for (const std::string& a : archs) list += (list.empty() ? "" : ",") + a;
-  setenv("THREADMAP_CACHE_DIR", cache.c_str(), 1);
-  const Outcome o = cli("doctor --format json --arch " + list);
-  unsetenv("THREADMAP_CACHE_DIR");
-  std::filesystem::remove_all(cache);
-  const auto j = nlohmann::json::parse(o.out, nullptr, false);
+  const auto [o, j] = doctor_with_empty_cache(list);
   ASSERT_FALSE(j.is_discarded()) << o.out << o.err;
-  if (!j["nvrtc"]["available"].get<bool>())
-    GTEST_SKIP() << "no CUDA compiler: " << j["nvrtc"]["reason"].get<std::string>();
+  SKIP_WITHOUT_NVRTC(j);
   EXPECT_EQ(o.code, 0) << o.out;
   EXPECT_TRUE(j["ok"].get<bool>());
   ASSERT_EQ(j["targets"].size(), archs.size());
@@ -96,15 +109,9 @@ TEST(Cli, DoctorCompilesEveryKernelForEveryArchitecture) {
 // A GPU newer than every architecture NVRTC knows gets PTX for the newest
 // one it knows, which the driver finishes.
 TEST(Cli, DoctorFallsBackToPtxForAnArchitectureNvrtcDoesNotKnow) {
-  const std::string cache = ::testing::TempDir() + "threadmap_doctor_ptx_" + std::to_string(getpid());
-  setenv("THREADMAP_CACHE_DIR", cache.c_str(), 1);
-  const Outcome o = cli("doctor --format json --arch sm_990");
-  unsetenv("THREADMAP_CACHE_DIR");
-  std::filesystem::remove_all(cache);
-  const auto j = nlohmann::json::parse(o.out, nullptr, false);
+  const auto [o, j] = doctor_with_empty_cache("sm_990");
   ASSERT_FALSE(j.is_discarded()) << o.out << o.err;
-  if (!j["nvrtc"]["available"].get<bool>())
-    GTEST_SKIP() << "no CUDA compiler: " << j["nvrtc"]["reason"].get<std::string>();
+  SKIP_WITHOUT_NVRTC(j);
   EXPECT_EQ(o.code, 0) << o.out;
   const std::string target = j["targets"][0]["cuda_target"];
   EXPECT_EQ(target, "compute_" + std::to_string(j["nvrtc"]["architectures"].back().get<int>()));
