@@ -1,5 +1,8 @@
 #include "app/gui/main_window.h"
 
+#include <QGuiApplication>
+#include <QScreen>
+
 #include <QAction>
 #include <QApplication>
 #include <QActionGroup>
@@ -239,12 +242,21 @@ MainWindow::MainWindow(const WindowOptions& options, QWidget* parent)
   worker_.start();
   report(tr("worker %1 starting …").arg(WorkerClient::locate_worker()), false);
   runs_.list_devices();
-  resize(1600, 1000);
+  resize(default_size());
   if (options_.restore_settings) {
     QSettings settings;
     if (settings.contains("run/reps")) reps_->setValue(settings.value("run/reps").toInt());
     traced_blocks_->setText(settings.value("run/tracedBlocks").toString());
   }
+}
+
+// 1600 x 1000, or the screen's free area where it is smaller (a 1024 x 768
+// projector), but never below what the layout needs.
+QSize MainWindow::default_size() const {
+  const QScreen* s = screen() ? screen() : QGuiApplication::primaryScreen();
+  const QSize wanted(1600, 1000);
+  const QSize fitted = s ? wanted.boundedTo(s->availableGeometry().size()) : wanted;
+  return fitted.expandedTo(minimumSizeHint());
 }
 
 // The first show lays the window out at its default size: that layout is what
@@ -292,7 +304,7 @@ void MainWindow::reset_layout() {
                           "window/lessonSplitter", "window/tab"})
     settings.remove(key);
   if (isFullScreen() || isMaximized()) showNormal();
-  resize(1600, 1000);
+  resize(default_size());
   main_split_->restoreState(default_main_split_);
   right_split_->restoreState(default_right_split_);
   lesson_->restoreState(default_lesson_split_);

@@ -88,6 +88,9 @@ class MainWindow : public QMainWindow {
   // File ▸ Reset layout: the default window size, splitters and tab, and the
   // saved layout forgotten.
   void reset_layout();
+  // The size a new window opens at: 1600 x 1000, bounded by its screen's free
+  // area, at least the layout's minimum.
+  QSize default_size() const;
   // Writes the layout, device, kernel, parameters and repetitions to QSettings
   // (done on close).
   void save_settings() const;

@@ -18,6 +18,7 @@
 #include <QSvgRenderer>
 #include <QTabWidget>
 #include <QTemporaryDir>
+#include <QScreen>
 #include <QTest>
 #include <QXmlStreamReader>
 
@@ -98,6 +99,19 @@ class GuiTest : public QObject {
 
  private slots:
   void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+
+  // On a 1024 x 768 projector the window opens inside the screen, not at 1600 x 1000.
+  void windowOpensWithinItsScreen() {
+    MainWindow w(small_runs());
+    w.show();
+    QVERIFY(w.screen());
+    const QSize free = w.screen()->availableGeometry().size();
+    QCOMPARE(w.size(), QSize(1600, 1000).boundedTo(free).expandedTo(w.minimumSizeHint()));
+    // The layout's minimum fits a 1024 x 768 screen with a 48-pixel panel.
+    const QSize least = w.minimumSizeHint();
+    QVERIFY2(least.width() <= 1024 && least.height() <= 768 - 48,
+             qPrintable(QString("the window needs at least %1x%2").arg(least.width()).arg(least.height())));
+  }
 
   void catalogTreeAndGeneratedControls() {
     MainWindow w(small_runs());

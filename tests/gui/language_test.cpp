@@ -349,7 +349,7 @@ class LanguageTest : public QObject {
       if (a->text() == "Reset &layout") reset = a;
     QVERIFY(reset);
     reset->trigger();
-    QCOMPARE(w.size(), QSize(1600, 1000));
+    QCOMPARE(w.size(), w.default_size());
     QVERIFY(split->sizes() != sizes);
     // The splits are those of a new window of the default size.
     WindowOptions fresh = options();
