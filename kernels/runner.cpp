@@ -99,6 +99,19 @@ void validate_launch(const Variant& v, const Params& p, const Workload& w,
                          ", on " + d.name);
 }
 
+void check_source_dialect(const std::string& name, const DeviceInfo& device) {
+  const auto dot = name.rfind('.');
+  const std::string extension = dot == std::string::npos ? "" : name.substr(dot);
+  const std::string dialect = device.backend == "cuda" ? ".cu" : ".cl";
+  if (extension != ".cl" && extension != ".cu")
+    throw InvalidRequest(name + ": name the file .cl (OpenCL C) or .cu (CUDA), the dialect of the " +
+                         "device it runs on");
+  if (extension != dialect)
+    throw InvalidRequest(name + " is " + (extension == ".cl" ? "OpenCL C" : "CUDA") + ", but " +
+                         device.spec + " (" + device.name + ") compiles " +
+                         (dialect == ".cl" ? "OpenCL C (.cl)" : "CUDA (.cu)"));
+}
+
 void use_source(Workload& work, const Variant& variant, const std::string& text,
                 const std::string& name) {
   for (LaunchCmd& l : work.launches) {
@@ -115,6 +128,7 @@ RunResult run_variant(Device& device, const Variant& variant, const Params& para
   r.device = device.info();
   r.params = params;
   const Outcome outcome = run_capturing_errors([&] {
+    if (!options.source_text.empty()) check_source_dialect(options.source_name, device.info());
     Workload w = variant.build(variant, params, options.seed);
     if (!options.source_text.empty()) use_source(w, variant, options.source_text, options.source_name);
     validate_launch(variant, params, w, device.info());

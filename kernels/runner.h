@@ -33,7 +33,10 @@ struct RunOptions {
   std::string source_name;  // the file it came from, for compiler messages
 };
 
-// Points every launch of the variant's own source at `text`.
+// Throws InvalidRequest unless `name` ends in the device's dialect: .cl for
+// OpenCL, .cu for CUDA.
+void check_source_dialect(const std::string& name, const DeviceInfo& device);
+// Points every launch of the variant's own kernel at `text`.
 void use_source(Workload& work, const Variant& variant, const std::string& text,
                 const std::string& name);
 

@@ -135,6 +135,51 @@ TEST(Serve, RunOnOpenclKeepsTheDeviceWarm) {
   EXPECT_EQ(w.finish(), 0);
 }
 
+// A learner's kernel in the run request: compiled for the device, verified
+// against the catalog's reference; a compile error is the run's message.
+TEST(Serve, RunsALearnersKernel) {
+  REQUIRE_OPENCL();
+  Worker w;
+  const auto source = [](const std::string& extra) {
+    return "__kernel void setRowReadCol(__global ELEM* out_all) {\n"
+           "  __global ELEM* out = out_all + get_group_id(0) * get_local_size(0) * get_local_size(1);\n"
+           "  __local ELEM tile[BLOCK_Y][BLOCK_X + 1];\n"
+           "  const unsigned int idx = get_local_id(1) * get_local_size(0) + get_local_id(0);\n" +
+           extra +
+           "  tile[get_local_id(1)][get_local_id(0)] = idx;\n"
+           "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+           "  out[idx] = tile[get_local_id(0)][get_local_id(1)];\n"
+           "}\n";
+  };
+  const json run = {{"op", "run"}, {"kernel", "smem.setRowReadCol"}, {"device", "opencl:0:0"},
+                    {"params", {{"blocks", 8}}}, {"reps", 2}, {"source_name", "mine.cl"}};
+  json request = run;
+  request["id"] = 1;
+  request["source"] = source("");
+  w.send(request.dump());
+  json r = w.next();
+  ASSERT_EQ(r["type"], "result") << r.dump();
+  EXPECT_EQ(r["result"]["status"], "ok") << r.dump();
+  EXPECT_TRUE(r["result"]["verification"]["verified"]);
+  request["id"] = 2;
+  request["source"] = source("  undeclared_name = 1;\n");  // line 5
+  w.send(request.dump());
+  r = w.next();
+  EXPECT_EQ(r["result"]["status"], "invalid") << r.dump();
+  EXPECT_NE(r["result"]["error"].get<std::string>().find("mine.cl:5:"), std::string::npos) << r.dump();
+  json record = run;
+  record["op"] = "record";
+  record["id"] = 3;
+  record["source"] = source("");
+  w.send(record.dump());
+  r = w.next();
+  EXPECT_EQ(r["type"], "error");
+  EXPECT_EQ(r["status"], "invalid");
+  w.send(R"({"id": 4, "op": "ping"})");
+  EXPECT_EQ(w.next()["result"]["pong"], true);
+  EXPECT_EQ(w.finish(), 0);
+}
+
 TEST(Serve, ErrorsAreRepliesAndTheWorkerGoesOn) {
   Worker w;
   w.send("this is not json {");

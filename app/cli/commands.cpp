@@ -78,16 +78,7 @@ namespace {
 void read_source(const RunArgs& args, const DeviceInfo& device, RunOptions& o) {
   if (args.source.empty()) return;
   const std::filesystem::path path(args.source);
-  const std::string extension = path.extension().string();
-  const std::string dialect = device.backend == "cuda" ? ".cu" : ".cl";
-  if (extension != ".cl" && extension != ".cu")
-    throw InvalidRequest("--source " + args.source + ": name the file .cl (OpenCL C) or .cu " +
-                         "(CUDA), the dialect of the device it runs on");
-  if (extension != dialect)
-    throw InvalidRequest("--source " + args.source + " is " +
-                         (extension == ".cl" ? "OpenCL C" : "CUDA") + ", but " + device.spec +
-                         " (" + device.name + ") compiles " +
-                         (dialect == ".cl" ? "OpenCL C (.cl)" : "CUDA (.cu)"));
+  check_source_dialect(args.source, device);
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InvalidRequest("--source " + args.source + ": cannot read it (" +
                                 std::strerror(errno) + ")");

@@ -216,6 +216,15 @@ class Worker {
     o.repetitions = bounded(request, "reps", o.repetitions, 1, 100000);
     o.warmup = bounded(request, "warmup", o.warmup, 0, 1000);
     if (request.contains("seed")) o.seed = request["seed"].get<std::uint64_t>();
+    // A learner's version of the kernel: its text and a file name whose
+    // extension is the device's dialect (.cl, .cu). The worker is the process
+    // the GUI kills and restarts when such a kernel hangs or crashes it.
+    if (request.contains("source")) {
+      if (!request["source"].is_string() || request["source"].get<std::string>().empty())
+        throw BadRequest{"bad-request", "\"source\" must be the kernel's text"};
+      o.source_text = request["source"].get<std::string>();
+      o.source_name = request.value("source_name", std::string("learner.cl"));
+    }
     return o;
   }
 
@@ -332,6 +341,9 @@ class Worker {
   // The timed run and the traced run, written as one session file (what
   // `threadmap-cli record` writes); the reply names the file.
   json record(const json& request) {
+    if (request.contains("source"))
+      throw BadRequest{"invalid", "a learner's kernel (\"source\") can be run, not recorded: "
+                                  "tracing needs its accesses instrumented"};
     const Variant& v = variant_for(request);
     const Params params = make_params(v.params, assignments(request), v.id);
     const RunOptions options = options_for(request);
