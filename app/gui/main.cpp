@@ -6,13 +6,23 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <string_view>
 
+#include "app/gui/export_animation.h"
 #include "app/gui/kernel_tree.h"
 #include "app/gui/language.h"
 #include "app/gui/main_window.h"
 #include "app/gui/status_panel.h"
 
 int main(int argc, char** argv) {
+  // `threadmap export ...`: animations for slides, headless (no display needed).
+  if (argc > 1 && std::string_view(argv[1]) == "export") {
+    if (!qEnvironmentVariableIsSet("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
+    QApplication app(argc, argv);
+    QStringList args;
+    for (int i = 2; i < argc; ++i) args << QString::fromLocal8Bit(argv[i]);
+    return threadmap::gui::export_animation(args);
+  }
   QApplication app(argc, argv);
   QApplication::setApplicationName("ThreadMap");
   QApplication::setOrganizationName("ThreadMap");

@@ -27,7 +27,10 @@
 #include <set>
 #include <sstream>
 
+#include <QImageReader>
+
 #include "app/gui/charts.h"
+#include "app/gui/export_animation.h"
 #include "app/gui/kernel_tree.h"
 #include "app/gui/lesson_pane.h"
 #include "app/gui/main_window.h"
@@ -99,6 +102,35 @@ class GuiTest : public QObject {
 
  private slots:
   void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+
+  // Animations for slides: the bank view of the 32-way conflicts, alone and
+  // beside its padded fix, as a GIF a viewer plays (Qt's reader decodes every
+  // frame) and as numbered PNGs; bad arguments are refused with exit 2.
+  void exportWritesAnimationsForSlides() {
+    QTemporaryDir dir;
+    const QString plain = QString(THREADMAP_RECORDINGS) + "/smem.setRowReadCol.threadmap";
+    const QString pad = QString(THREADMAP_RECORDINGS) + "/smem.setRowReadColPad.threadmap";
+    for (const QStringList& sessions : {QStringList{plain}, QStringList{plain, pad}}) {
+      const QString gif = dir.filePath(QString("banks%1.gif").arg(sessions.size()));
+      QCOMPARE(export_animation(QStringList(sessions) << "--view" << "banks" << "--format" << "gif"
+                                                      << "--max-frames" << "24" << "-o" << gif),
+               0);
+      QImageReader reader(gif);
+      QVERIFY(reader.supportsAnimation());
+      QCOMPARE(reader.size(), QSize(1920, 1080));
+      int frames = 0;
+      for (QImage frame; reader.read(&frame); ++frames) QCOMPARE(frame.size(), QSize(1920, 1080));
+      QCOMPARE(frames, 24);
+    }
+    QCOMPARE(export_animation({plain, "--view", "grid", "--format", "png", "--size", "800x600",
+                               "--max-frames", "12", "-o", dir.filePath("grid")}),
+             0);
+    QCOMPARE(QImage(dir.filePath("grid-0012.png")).size(), QSize(800, 600));
+    QVERIFY(!QFile::exists(dir.filePath("grid-0013.png")));
+    QCOMPARE(export_animation({plain, "--view", "nope", "-o", dir.filePath("x.gif")}), 2);
+    QCOMPARE(export_animation({dir.filePath("missing.threadmap"), "-o", dir.filePath("x.gif")}), 2);
+    QCOMPARE(export_animation({plain, "--size", "10x10", "-o", dir.filePath("x.gif")}), 2);
+  }
 
   // On a 1024 x 768 projector the window opens inside the screen, not at 1600 x 1000.
   void windowOpensWithinItsScreen() {

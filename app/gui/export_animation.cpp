@@ -1,0 +1,345 @@
+#include "app/gui/export_animation.h"
+
+#include <gif_lib.h>
+
+#include <QCommandLineParser>
+#include <QDir>
+#include <QFileInfo>
+#include <QImage>
+#include <QPainter>
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <memory>
+#include <unordered_map>
+#include <vector>
+
+#include "kernels/session.h"
+#include "viz/analysis/document.h"
+#include "viz/views/bank_view.h"
+#include "viz/views/barrier_view.h"
+#include "viz/views/coalescing_view.h"
+#include "viz/views/grid_view.h"
+#include "viz/views/schedule_view.h"
+#include "viz/views/theme.h"
+#include "viz/views/timeline.h"
+
+namespace threadmap::gui {
+
+namespace {
+
+using analysis::TraceDocument;
+
+void say(const QString& text) {
+  std::fprintf(stderr, "threadmap export: %s\n", qPrintable(text));
+}
+
+std::unique_ptr<views::TraceView> make_view(const QString& name) {
+  if (name == "grid") return std::make_unique<views::GridView>();
+  if (name == "banks") return std::make_unique<views::BankView>();
+  if (name == "barrier") return std::make_unique<views::BarrierView>();
+  if (name == "coalescing") return std::make_unique<views::CoalescingView>();
+  if (name == "schedule") return std::make_unique<views::ScheduleView>();
+  return nullptr;
+}
+
+// What the first frame (and every frame) says the animation is: the kernel,
+// then "NVIDIA H100 80GB HBM3 · block_x=32 block_y=32 ...".
+QString device_and_parameters(const TraceDocument& doc) {
+  const auto& device = doc.session.device;
+  const QString name = device.is_object() && device.contains("name") && device["name"].is_string()
+                           ? QString::fromStdString(device["name"].get<std::string>())
+                           : QString::fromStdString(doc.trace().backend);
+  QStringList params;
+  for (const auto& [key, value] : traced_params(doc.session))
+    params << QString::fromStdString(key + "=" + value);
+  return name + " · " + params.join(' ');
+}
+
+// One pane: the view at `step`, under its caption.
+void paint_pane(QPainter& p, const QRect& area, views::TraceView& view, const TraceDocument& doc,
+                std::size_t step, const views::Theme& theme) {
+  const int line_h = std::max(18, area.height() / 28);
+  const int caption_h = 2 * line_h + line_h / 2;
+  const int left = area.left() + 12, width = area.width() - 24;
+  QFont title = theme.font(1.0, true);
+  title.setPixelSize(line_h * 8 / 10);
+  QFont detail = theme.font();
+  detail.setPixelSize(line_h * 6 / 10);
+  p.setPen(theme.text);
+  p.setFont(title);
+  p.drawText(QRect(left, area.top() + line_h / 4, width, line_h), Qt::AlignVCenter | Qt::AlignLeft,
+             QFontMetrics(title).elidedText(QString::fromStdString(doc.session.kernel_id),
+                                            Qt::ElideRight, width));
+  p.setPen(theme.muted);
+  p.setFont(detail);
+  p.drawText(QRect(left, area.top() + line_h / 4 + line_h, width, line_h),
+             Qt::AlignVCenter | Qt::AlignLeft,
+             QFontMetrics(detail).elidedText(device_and_parameters(doc), Qt::ElideRight, width));
+  const QRect body(area.left(), area.top() + caption_h, area.width(), area.height() - caption_h);
+  view.resize(body.size());
+  view.set_step(step, 1.0);
+  QImage image(body.size(), QImage::Format_ARGB32_Premultiplied);
+  image.fill(theme.background);
+  view.render(&image);
+  p.drawImage(body.topLeft(), image);
+}
+
+// The frames as one palette: median cut (GifQuantizeBuffer) over a few
+// frames spread through the animation, then every colour to its nearest
+// entry. One palette keeps the frames' shared pixels identical, so each
+// frame after the first stores only the rectangle that changed.
+std::vector<GifColorType> shared_palette(const std::vector<QImage>& frames) {
+  const std::size_t samples = std::min<std::size_t>(frames.size(), 6);
+  std::vector<GifByteType> r, g, b;
+  int w = 0, rows = 0;
+  for (std::size_t s = 0; s < samples; ++s) {
+    const std::size_t f = samples == 1 ? 0 : s * (frames.size() - 1) / (samples - 1);
+    const QImage small = frames[f].scaled(frames[f].size() / 2).convertToFormat(QImage::Format_RGB888);
+    w = small.width();
+    rows += small.height();
+    for (int y = 0; y < small.height(); ++y) {
+      const uchar* line = small.constScanLine(y);
+      for (int x = 0; x < w; ++x) {
+        r.push_back(line[3 * x]);
+        g.push_back(line[3 * x + 1]);
+        b.push_back(line[3 * x + 2]);
+      }
+    }
+  }
+  int colours = 256;
+  std::vector<GifColorType> palette(256);
+  std::vector<GifByteType> ignored(r.size());
+  if (GifQuantizeBuffer(w, rows, &colours, r.data(), g.data(), b.data(), ignored.data(),
+                        palette.data()) == GIF_ERROR)
+    return {};
+  return palette;
+}
+
+class NearestColour {
+ public:
+  explicit NearestColour(const std::vector<GifColorType>& palette) : palette_(palette) {}
+  GifByteType operator()(QRgb c) {
+    const auto hit = cache_.find(c);
+    if (hit != cache_.end()) return hit->second;
+    int best = 0, best_d = 1 << 30;
+    for (int i = 0; i < static_cast<int>(palette_.size()); ++i) {
+      const int dr = palette_[i].Red - qRed(c), dg = palette_[i].Green - qGreen(c),
+                db = palette_[i].Blue - qBlue(c);
+      const int d = dr * dr + dg * dg + db * db;
+      if (d < best_d) best_d = d, best = i;
+    }
+    return cache_[c] = static_cast<GifByteType>(best);
+  }
+
+ private:
+  const std::vector<GifColorType>& palette_;
+  std::unordered_map<QRgb, GifByteType> cache_;
+};
+
+// GIF through giflib: one palette, looping, `delay_cs` hundredths of a second
+// a frame, each frame after the first only where it differs.
+QString write_gif(const QString& path, const std::vector<QImage>& frames, int delay_cs) {
+  std::vector<GifColorType> palette = shared_palette(frames);
+  if (palette.empty()) return "could not build the animation's colour palette";
+  const int fd = ::open(QFile::encodeName(path).constData(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  if (fd < 0) return QString("cannot write %1: %2").arg(path, std::strerror(errno));
+  int error = 0;
+  GifFileType* gif = EGifOpenFileHandle(fd, &error);
+  if (!gif) {
+    ::close(fd);
+    return QString("cannot write %1: %2").arg(path, GifErrorString(error));
+  }
+  const auto fail = [&](const char* what) {
+    const QString message = QString("%1 failed writing %2: %3").arg(what, path, GifErrorString(gif->Error));
+    EGifCloseFile(gif, &error);
+    return message;
+  };
+  const int w = frames.front().width(), h = frames.front().height();
+  ColorMapObject* map = GifMakeMapObject(256, palette.data());
+  EGifSetGifVersion(gif, true);
+  const bool screen_ok = EGifPutScreenDesc(gif, w, h, 8, 0, map) != GIF_ERROR;
+  GifFreeMapObject(map);
+  if (!screen_ok) return fail("EGifPutScreenDesc");
+  // Loop for ever (the NETSCAPE2.0 application extension).
+  const unsigned char loop[] = {1, 0, 0};
+  if (EGifPutExtensionLeader(gif, APPLICATION_EXT_FUNC_CODE) == GIF_ERROR ||
+      EGifPutExtensionBlock(gif, 11, "NETSCAPE2.0") == GIF_ERROR ||
+      EGifPutExtensionBlock(gif, 3, loop) == GIF_ERROR || EGifPutExtensionTrailer(gif) == GIF_ERROR)
+    return fail("the loop extension");
+  NearestColour nearest(palette);
+  std::vector<GifByteType> previous, index(static_cast<std::size_t>(w) * h);
+  for (const QImage& frame : frames) {
+    const QImage rgb = frame.convertToFormat(QImage::Format_RGB32);
+    for (int y = 0; y < h; ++y) {
+      const auto* line = reinterpret_cast<const QRgb*>(rgb.constScanLine(y));
+      for (int x = 0; x < w; ++x) index[static_cast<std::size_t>(y) * w + x] = nearest(line[x]);
+    }
+    // The rectangle that changed since the last frame (the whole first frame).
+    int left = 0, top = 0, right = w - 1, bottom = h - 1;
+    if (!previous.empty()) {
+      left = w, top = h, right = -1, bottom = -1;
+      for (int y = 0; y < h; ++y)
+        for (int x = 0; x < w; ++x)
+          if (index[static_cast<std::size_t>(y) * w + x] != previous[static_cast<std::size_t>(y) * w + x]) {
+            left = std::min(left, x), right = std::max(right, x);
+            top = std::min(top, y), bottom = std::max(bottom, y);
+          }
+      if (right < 0) left = top = right = bottom = 0;  // unchanged: one pixel, for the delay
+    }
+    GraphicsControlBlock control{};
+    control.DisposalMode = DISPOSE_DO_NOT;
+    control.DelayTime = delay_cs;
+    control.TransparentColor = NO_TRANSPARENT_COLOR;
+    GifByteType extension[4];
+    EGifGCBToExtension(&control, extension);
+    const int rw = right - left + 1, rh = bottom - top + 1;
+    if (EGifPutExtension(gif, GRAPHICS_EXT_FUNC_CODE, 4, extension) == GIF_ERROR ||
+        EGifPutImageDesc(gif, left, top, rw, rh, false, nullptr) == GIF_ERROR)
+      return fail("a frame's header");
+    for (int y = top; y <= bottom; ++y)
+      if (EGifPutLine(gif, index.data() + static_cast<std::size_t>(y) * w + left, rw) == GIF_ERROR)
+        return fail("EGifPutLine");
+    previous = index;
+  }
+  if (EGifCloseFile(gif, &error) == GIF_ERROR)
+    return QString("closing %1 failed: %2").arg(path, GifErrorString(error));
+  return {};
+}
+
+}  // namespace
+
+int export_animation(const QStringList& args) {
+  QCommandLineParser parser;
+  parser.setApplicationDescription(
+      "threadmap export SESSION [SESSION2] --view VIEW --format gif|png -o OUT: a trace view of a "
+      "recording (or two side by side, stepping together) as an animated GIF or numbered PNGs");
+  parser.addHelpOption();
+  const QCommandLineOption view_option("view", "grid, banks, barrier, coalescing or schedule", "VIEW", "banks");
+  const QCommandLineOption format_option("format", "gif or png (a numbered PNG sequence: OUT-0001.png ...)",
+                                         "FORMAT", "gif");
+  const QCommandLineOption output_option({"o", "output"}, "the file to write (png: the sequence's prefix)", "OUT");
+  const QCommandLineOption size_option("size", "frame size", "WxH", "1920x1080");
+  const QCommandLineOption fps_option("fps", "frames per second", "N", "4");
+  const QCommandLineOption frames_option("max-frames", "at most this many frames (steps are sampled evenly)",
+                                         "N", "240");
+  parser.addOptions({view_option, format_option, output_option, size_option, fps_option, frames_option});
+  parser.addPositionalArgument("sessions", "one or two .threadmap files", "SESSION [SESSION2]");
+  QStringList argv{"threadmap export"};
+  argv << args;
+  if (!parser.parse(argv)) {
+    say(parser.errorText());
+    return 2;
+  }
+  if (parser.isSet("help")) {
+    std::printf("%s", qPrintable(parser.helpText()));
+    return 0;
+  }
+  const QStringList files = parser.positionalArguments();
+  if (files.isEmpty() || files.size() > 2) {
+    say("give one session file, or two to show side by side");
+    return 2;
+  }
+  const QString view_name = parser.value(view_option);
+  const QString format = parser.value(format_option);
+  const QString output = parser.value(output_option);
+  if (!make_view(view_name)) {
+    say("--view " + view_name + ": use grid, banks, barrier, coalescing or schedule");
+    return 2;
+  }
+  if (format != "gif" && format != "png") {
+    say("--format " + format + ": use gif or png");
+    return 2;
+  }
+  if (output.isEmpty()) {
+    say("-o OUT is required");
+    return 2;
+  }
+  const QStringList size_parts = parser.value(size_option).split('x');
+  const int width = size_parts.size() == 2 ? size_parts[0].toInt() : 0;
+  const int height = size_parts.size() == 2 ? size_parts[1].toInt() : 0;
+  if (width < 320 || height < 240 || width > 7680 || height > 4320) {
+    say("--size " + parser.value(size_option) + ": WxH from 320x240 to 7680x4320");
+    return 2;
+  }
+  const int fps = parser.value(fps_option).toInt();
+  const int max_frames = parser.value(frames_option).toInt();
+  if (fps < 1 || fps > 50 || max_frames < 1) {
+    say("--fps takes 1 to 50, --max-frames at least 1");
+    return 2;
+  }
+
+  std::vector<std::shared_ptr<const TraceDocument>> docs;
+  for (const QString& file : files) {
+    try {
+      auto doc = analysis::make_document(load_session(file.toStdString()), file.toStdString());
+      if (!doc) {
+        say(file + " holds no trace to animate");
+        return 2;
+      }
+      docs.push_back(std::move(doc));
+    } catch (const std::exception& e) {
+      say(file + ": " + e.what());
+      return 2;
+    }
+  }
+
+  const views::Theme theme = views::Theme::projector();
+  std::vector<std::unique_ptr<views::TraceView>> panes;
+  std::size_t steps = 0;
+  for (const auto& doc : docs) {
+    panes.push_back(make_view(view_name));
+    panes.back()->set_theme(theme);
+    panes.back()->set_document(doc);
+    steps = std::max(steps, views::Timeline(doc->analysis).steps());
+  }
+  if (steps == 0) {
+    say("the trace has no requests to step through");
+    return 2;
+  }
+  // The panes step together, request by request; a shorter one holds its last.
+  const std::size_t count = std::min<std::size_t>(steps, static_cast<std::size_t>(max_frames));
+  std::vector<QImage> frames;
+  for (std::size_t f = 0; f < count; ++f) {
+    const std::size_t step = count == 1 ? 0 : f * (steps - 1) / (count - 1);
+    QImage frame(width, height, QImage::Format_RGB32);
+    frame.fill(theme.background);
+    QPainter p(&frame);
+    const int pane_w = width / static_cast<int>(panes.size());
+    for (std::size_t i = 0; i < panes.size(); ++i) {
+      const std::size_t own = std::min(step, views::Timeline(docs[i]->analysis).steps() - 1);
+      paint_pane(p, QRect(static_cast<int>(i) * pane_w, 0, pane_w, height), *panes[i], *docs[i],
+                 own, theme);
+    }
+    p.end();
+    frames.push_back(std::move(frame));
+  }
+
+  if (format == "png") {
+    const QString stem = output.endsWith(".png") ? output.chopped(4) : output;
+    for (std::size_t f = 0; f < frames.size(); ++f) {
+      const QString path = QString("%1-%2.png").arg(stem).arg(f + 1, 4, 10, QChar('0'));
+      if (!frames[f].save(path)) {
+        say("cannot write " + path);
+        return 3;
+      }
+    }
+    std::printf("wrote %zu frames %s-0001.png ... at %dx%d\n", frames.size(), qPrintable(stem), width,
+                height);
+    return 0;
+  }
+  if (const QString problem = write_gif(output, frames, std::max(2, 100 / fps)); !problem.isEmpty()) {
+    say(problem);
+    return 3;
+  }
+  std::printf("wrote %s: %zu frames at %dx%d, %d per second\n", qPrintable(output), frames.size(),
+              width, height, fps);
+  return 0;
+}
+
+}  // namespace threadmap::gui
