@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <cstdlib>
@@ -155,8 +156,11 @@ void write_atomically(const fs::path& path, const std::string& bytes) {
   std::error_code ec;
   fs::create_directories(path.parent_path(), ec);
   if (ec) return;
-  const fs::path temporary =
-      path.string() + ".tmp." + std::to_string(static_cast<long>(::getpid()));
+  // Unique per process and thread: doctor compiles on several threads.
+  static std::atomic<unsigned> serial{0};
+  const fs::path temporary = path.string() + ".tmp." +
+                             std::to_string(static_cast<long>(::getpid())) + "." +
+                             std::to_string(serial++);
   {
     std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
     if (!out) return;
