@@ -13,7 +13,6 @@
 #include <unistd.h>
 
 #include <atomic>
-#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <string>
@@ -52,13 +51,9 @@ void use_empty_cache() {
 
 std::string device_target() {
   for (const BackendReport& b : list_backends())
-    if (b.backend == "cuda" && b.available) {
-      const std::string& v = b.devices.front().version;  // "compute capability 9.0, ..."
-      int major = 0, minor = 0;
-      const auto at = v.find("capability ");
-      if (at != std::string::npos && std::sscanf(v.c_str() + at + 11, "%d.%d", &major, &minor) == 2)
-        return cuda_target_for("sm_" + std::to_string(major * 10 + minor));
-    }
+    if (b.backend == "cuda" && b.available)
+      if (const std::string arch = cuda_architecture_of(b.devices.front()); !arch.empty())
+        return cuda_target_for(arch);
   return {};
 }
 

@@ -74,11 +74,10 @@ std::vector<std::pair<std::string, std::string>> parse_assignments(
 
 namespace {
 
-// --source FILE, read and checked against the device's dialect.
-void read_source(const RunArgs& args, const DeviceInfo& device, RunOptions& o) {
+// --source FILE, read; run_variant checks it against the device's dialect.
+void read_source(const RunArgs& args, RunOptions& o) {
   if (args.source.empty()) return;
   const std::filesystem::path path(args.source);
-  check_source_dialect(args.source, device);
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InvalidRequest("--source " + args.source + ": cannot read it (" +
                                 std::strerror(errno) + ")");
@@ -277,7 +276,7 @@ int run_command(const std::string& kernel, const RunArgs& args) {
     const Params params = make_params(v.params, parse_assignments(args.sets), v.id);
     auto device = open_device(args.device);
     RunOptions options = options_from(args);
-    read_source(args, device->info(), options);
+    read_source(args, options);
     const RunResult r = run_variant(*device, v, params, options);
     if (args.format == "json") {
       std::cout << to_json(r).dump(2) << '\n';
@@ -322,7 +321,7 @@ int sweep_command(const std::string& kernel, const RunArgs& args,
 
     auto device = open_device(args.device);
     RunOptions options = options_from(args);
-    read_source(args, device->info(), options);
+    read_source(args, options);
     Table t;
     for (const auto& axis : axes) t.header.push_back(axis.name);
     t.header.insert(t.header.end(), kRunColumns.begin(), kRunColumns.end());

@@ -108,16 +108,6 @@ std::vector<std::string> split_list(const std::string& text) {
   return parts;
 }
 
-// "compute capability 8.6, driver for CUDA 13.0" -> "sm_86".
-std::string architecture_of(const DeviceInfo& d) {
-  const std::string marker = "compute capability ";
-  const auto at = d.version.find(marker);
-  if (at == std::string::npos) return {};
-  int major = 0, minor = 0;
-  if (std::sscanf(d.version.c_str() + at + marker.size(), "%d.%d", &major, &minor) != 2) return {};
-  return "sm_" + std::to_string(major * 10 + minor);
-}
-
 std::string cuda_detail(const std::string& asked, const std::string& target) {
   if (target.starts_with("sm_")) return "cubin for " + target;
   return "PTX for " + target + (asked == target ? "" : " (NVRTC does not know " + asked +
@@ -236,7 +226,7 @@ int doctor_command(const std::string& architectures, const std::string& format) 
         t.backend = b.backend;
         t.detail = d.name;
         if (b.backend == "cuda") {
-          const std::string arch = architecture_of(d);
+          const std::string arch = cuda_architecture_of(d);
           try {
             if (!nvrtc.available) throw std::runtime_error(nvrtc.reason);
             t.cuda_target = cuda_target_for(arch);

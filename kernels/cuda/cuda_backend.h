@@ -1,4 +1,5 @@
 #pragma once
+#include <cstdio>
 #include <functional>
 #include <memory>
 #include <string>
@@ -33,6 +34,10 @@ struct CudaCompilerReport {
 };
 CudaCompilerReport cuda_compiler_report();
 
+// "sm_86" for a CUDA device ("compute capability 8.6, ..." in its version);
+// empty for any other device.
+std::string cuda_architecture_of(const DeviceInfo& device);
+
 // What compiling for an architecture ("sm_86", "compute_86", "86") means with
 // this NVRTC: "sm_86" when it knows it, else "compute_NN" of the newest it
 // knows below (PTX). Throws InvalidRequest for a name that is no architecture
@@ -50,5 +55,16 @@ struct CudaCompileCheck {
 // Throws DeviceError with the compiler's message when it does not compile,
 // InvalidRequest when the launch names no CUDA kernel.
 CudaCompileCheck compile_cuda_kernel(const LaunchCmd& launch, const std::string& target);
+
+inline std::string cuda_architecture_of(const DeviceInfo& device) {
+  if (device.backend != "cuda") return {};
+  const std::string marker = "compute capability ";
+  const auto at = device.version.find(marker);
+  int major = 0, minor = 0;
+  if (at == std::string::npos ||
+      std::sscanf(device.version.c_str() + at + marker.size(), "%d.%d", &major, &minor) != 2)
+    return {};
+  return "sm_" + std::to_string(major * 10 + minor);
+}
 
 }  // namespace threadmap
