@@ -53,9 +53,13 @@ struct ProgramKey {
   bool operator==(const ProgramKey&) const = default;
 };
 
-// The define that asks for the traced build of a kernel's text (trace hooks
-// on; the kernel takes the trace buffer as its last argument).
+// The define that asks for a traced build of a kernel's text (trace hooks on;
+// the kernel takes the trace buffer as its last argument). Its value is the
+// pass: kAccessPass records every access of the traced blocks; kClockPass
+// (CUDA) only the barrier stamps and the schedule, with clocks kept on the SM.
 inline constexpr std::string_view kTraceDefine = "THREADMAP_TRACE";
+inline constexpr int kAccessPass = 1;
+inline constexpr int kClockPass = 2;
 
 struct BufferArg { int buffer; };            // index into Workload::buffers
 struct LocalArrayArg { std::size_t bytes; }; // dynamically sized shared/local memory

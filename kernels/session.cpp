@@ -20,6 +20,7 @@ constexpr std::size_t kMaxDepth = 32;
 constexpr std::size_t kAccessBytes = 20;
 constexpr std::size_t kBarrierBytes = 32;
 constexpr std::size_t kScheduleBytes = 20;
+constexpr std::size_t kTimingBytes = 32;
 
 // Little-endian packing of the bulk records (CBOR byte strings): compact, and
 // their length alone bounds what a reader allocates.
@@ -55,7 +56,7 @@ class Unpacker {
 std::string_view space_name(Space s) { return s == Space::Shared ? "shared" : "global"; }
 
 json encode_trace(const Trace& t) {
-  Packer blocks, accesses, barriers, schedule;
+  Packer blocks, accesses, barriers, schedule, timings, traced_schedule;
   for (std::uint32_t b : t.traced_blocks) blocks.put(b);
   for (const Access& a : t.accesses) {
     accesses.put(std::uint64_t{a.offset});
@@ -76,10 +77,23 @@ json encode_trace(const Trace& t) {
     barriers.put(e.arrival);
     barriers.put(e.release);
   }
-  for (const BlockSchedule& s : t.schedule) {
-    schedule.put(s.start);
-    schedule.put(s.end);
-    schedule.put(s.sm);
+  auto put_schedule = [](Packer& out, const std::vector<BlockSchedule>& blocks) {
+    for (const BlockSchedule& s : blocks) {
+      out.put(s.start);
+      out.put(s.end);
+      out.put(s.sm);
+    }
+  };
+  put_schedule(schedule, t.schedule);
+  put_schedule(traced_schedule, t.traced_schedule);
+  for (const BarrierTiming& b : t.barrier_timings) {
+    timings.put(b.block);
+    timings.put(b.warp);
+    timings.put(b.line);
+    timings.put(b.pass);
+    timings.put(std::uint32_t{b.saw_next_arrival ? 1u : 0u});
+    timings.put(b.arrival);
+    timings.put(b.release);
   }
   json buffers = json::array();
   for (const TracedBuffer& b : t.buffers)
@@ -103,7 +117,13 @@ json encode_trace(const Trace& t) {
           {"traced_blocks", blocks.take()},
           {"accesses", accesses.take()},
           {"barriers", barriers.take()},
-          {"schedule", schedule.take()}};
+          {"schedule", schedule.take()},
+          {"timing_pass", t.timing_pass},
+          {"sm_clock_mhz", t.sm_clock_mhz},
+          {"clock_block_stride", t.clock_block_stride},
+          {"clock_passes_dropped", t.clock_passes_dropped},
+          {"barrier_timings", timings.take()},
+          {"traced_schedule", traced_schedule.take()}};
 }
 
 // Reading: every field is looked up and type-checked; the first problem is
@@ -273,19 +293,58 @@ Trace decode_trace(const json& j) {
     t.barriers.push_back(e);
   }
 
-  const auto& schedule = blob(j, "schedule", w, kScheduleBytes, blocks);
-  if (schedule.size() / kScheduleBytes != blocks)
-    bad("trace.schedule has " + std::to_string(schedule.size() / kScheduleBytes) + " blocks, the grid " +
-        std::to_string(blocks));
-  Unpacker sc(schedule);
-  t.schedule.reserve(blocks);
-  for (std::uint64_t b = 0; b < blocks; ++b) {
-    BlockSchedule s;
-    s.start = sc.get<std::uint64_t>();
-    s.end = sc.get<std::uint64_t>();
-    s.sm = sc.get<std::uint32_t>();
-    t.schedule.push_back(s);
+  auto read_schedule = [&](const char* name, std::vector<BlockSchedule>& out) {
+    const auto& schedule = blob(j, name, w, kScheduleBytes, blocks);
+    if (schedule.size() / kScheduleBytes != blocks)
+      bad("trace." + std::string(name) + " has " + std::to_string(schedule.size() / kScheduleBytes) +
+          " blocks, the grid " + std::to_string(blocks));
+    Unpacker sc(schedule);
+    out.reserve(blocks);
+    for (std::uint64_t b = 0; b < blocks; ++b) {
+      BlockSchedule s;
+      s.start = sc.get<std::uint64_t>();
+      s.end = sc.get<std::uint64_t>();
+      s.sm = sc.get<std::uint32_t>();
+      out.push_back(s);
+    }
+  };
+  read_schedule("schedule", t.schedule);
+
+  // The clock pass (recordings made since it exists; older ones have the
+  // access pass's stamps only).
+  if (!j.contains("timing_pass")) {
+    t.timing_pass = std::string(kTracedPassName);
+    return t;
   }
+  t.timing_pass = text(j, "timing_pass", w);
+  if (t.timing_pass != kClockPassName && t.timing_pass != kTracedPassName)
+    bad("trace.timing_pass is not \"clock pass\" or \"traced pass\"");
+  const json& mhz = field(j, "sm_clock_mhz", w);
+  if (!mhz.is_number() || !(mhz.get<double>() >= 0 && mhz.get<double>() < 1e5))
+    bad("trace.sm_clock_mhz is not a clock rate in MHz");
+  t.sm_clock_mhz = mhz.get<double>();
+  t.clock_block_stride = static_cast<std::uint32_t>(number(j, "clock_block_stride", w, blocks));
+  t.clock_passes_dropped = number(j, "clock_passes_dropped", w, std::uint64_t{1} << 40);
+  const auto& timings = blob(j, "barrier_timings", w, kTimingBytes, kMaxTraceRecords);
+  Unpacker ti(timings);
+  for (std::size_t i = 0; i < timings.size() / kTimingBytes; ++i) {
+    BarrierTiming b;
+    b.block = ti.get<std::uint32_t>();
+    b.warp = ti.get<std::uint16_t>();
+    b.line = ti.get<std::uint16_t>();
+    b.pass = ti.get<std::uint32_t>();
+    const auto flags = ti.get<std::uint32_t>();
+    b.saw_next_arrival = flags & 1u;
+    b.arrival = ti.get<std::uint64_t>();
+    b.release = ti.get<std::uint64_t>();
+    const std::string at = "trace.barrier_timings[" + std::to_string(i) + "]";
+    if (b.block >= blocks) bad(at + " names block " + std::to_string(b.block) + " of " + std::to_string(blocks));
+    if (b.warp >= warps) bad(at + " names warp " + std::to_string(b.warp) + " of " + std::to_string(warps));
+    if (flags > 1u) bad(at + " has unknown flags");
+    t.barrier_timings.push_back(b);
+  }
+  if (!blob(j, "traced_schedule", w, kScheduleBytes, blocks).empty())
+    read_schedule("traced_schedule", t.traced_schedule);
   return t;
 }
 

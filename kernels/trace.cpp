@@ -6,6 +6,7 @@
 #include <new>
 #include <set>
 #include <sstream>
+#include <tuple>
 
 #include "kernels/error.h"
 #include "kernels/runner.h"
@@ -29,12 +30,15 @@ struct Layout {
   std::uint64_t access_capacity = 0;
   std::uint64_t words = 0;
 
-  Layout(std::uint32_t block_count, std::uint64_t barrier_cap, std::uint64_t access_cap)
+  // barrier_words: TM_BARRIER_WORDS per arrival (access pass), or
+  // TM_CLOCK_WARP_WORDS per warp (clock pass).
+  Layout(std::uint32_t block_count, std::uint64_t barrier_cap, std::uint64_t access_cap,
+         std::uint64_t barrier_words = TM_BARRIER_WORDS)
       : blocks(block_count), barrier_capacity(barrier_cap), access_capacity(access_cap) {
     auto even = [](std::uint64_t w) { return (w + 1) & ~std::uint64_t{1}; };  // 8-byte aligned
     schedule = even(bitmap + (blocks + 31) / 32);
     barriers = schedule + std::uint64_t{blocks} * TM_SCHEDULE_WORDS;
-    accesses = even(barriers + barrier_capacity * TM_BARRIER_WORDS);
+    accesses = even(barriers + barrier_capacity * barrier_words);
     words = accesses + access_capacity * TM_ACCESS_WORDS;
   }
 };
@@ -56,6 +60,115 @@ std::string_view role_name(BufferRole r) {
 
 std::uint64_t word64(const std::vector<std::uint32_t>& w, std::uint64_t at) {
   return std::uint64_t{w[at]} | (std::uint64_t{w[at + 1]} << 32);
+}
+
+std::vector<BlockSchedule> decode_schedule(const std::vector<std::uint32_t>& words,
+                                           const Layout& layout, bool named_sms) {
+  std::vector<BlockSchedule> schedule(layout.blocks);
+  for (std::uint32_t b = 0; b < layout.blocks; ++b) {
+    const std::uint64_t at = layout.schedule + std::uint64_t{b} * TM_SCHEDULE_WORDS;
+    schedule[b].start = word64(words, at + TM_S_START);
+    schedule[b].end = word64(words, at + TM_S_END);
+    schedule[b].sm = named_sms ? words[at + TM_S_SM] : kNoSm;
+  }
+  return schedule;
+}
+
+// The most warp records the clock pass keeps (TM_CLOCK_WARP_WORDS words each,
+// 296 bytes): beyond that, every n-th block keeps its stamps.
+constexpr std::uint64_t kMaxClockWarpRecords = std::uint64_t{1} << 16;
+
+// The clock pass (CUDA): the kernel run again with clock stamps only
+// (cuda/trace.cuh, THREADMAP_TRACE=2). `run(layout, stride)` launches it and
+// returns the buffer. Its warp records become t.barrier_timings, its schedule
+// replaces the access pass's (kept as t.traced_schedule), and the SM clock is
+// what its warps measured: clock64 cycles over %globaltimer time.
+template <class Run>
+void run_clock_pass(Trace& t, Run run) {
+  const std::uint32_t blocks = t.block_count();
+  const std::uint32_t warps = (t.threads_per_block() + 31) / 32;
+  const std::uint64_t budget = std::max<std::uint64_t>(1, kMaxClockWarpRecords / warps);
+  const auto stride = static_cast<std::uint32_t>(std::max<std::uint64_t>(1, (blocks + budget - 1) / budget));
+  const std::uint64_t capacity = ((blocks + stride - 1) / stride + t.traced_blocks.size()) * warps;
+  const Layout layout(blocks, capacity, 0, TM_CLOCK_WARP_WORDS);
+  const std::vector<std::uint32_t> words = run(layout, stride);
+  const std::uint64_t count = words[TM_H_BARRIER_COUNT];
+  if (count > capacity)
+    throw DeviceError(t.kernel_id + ": the clock pass made " + std::to_string(count) +
+                      " warp records, room was made for " + std::to_string(capacity));
+
+  struct Stamped {
+    BarrierTiming timing;
+    std::uint32_t seen = 0;  // what the warp read after the barrier
+  };
+  std::vector<Stamped> stamped;
+  double cycles = 0, ns = 0;
+  t.clock_block_stride = stride;
+  t.clock_passes_dropped = 0;
+  for (std::uint64_t i = 0; i < count; ++i) {
+    const std::uint64_t at = layout.barriers + i * TM_CLOCK_WARP_WORDS;
+    const std::uint32_t block = words[at + TM_CW_BLOCK];
+    const std::uint32_t warp = words[at + TM_CW_WARP_PASSES] & 0xffffu;
+    const std::uint32_t passes = words[at + TM_CW_WARP_PASSES] >> 16;
+    if (block >= blocks || warp >= warps)
+      throw DeviceError(t.kernel_id + ": clock record " + std::to_string(i) + " names block " +
+                        std::to_string(block) + ", warp " + std::to_string(warp) +
+                        ", outside the launch");
+    const std::uint64_t start_clock = word64(words, at + TM_CW_START_CLOCK);
+    const std::uint64_t start_ns = word64(words, at + TM_CW_START_NS);
+    const std::uint64_t end_clock = word64(words, at + TM_CW_END_CLOCK);
+    const std::uint64_t end_ns = word64(words, at + TM_CW_END_NS);
+    if (end_ns > start_ns && end_clock > start_clock) {
+      cycles += static_cast<double>(end_clock - start_clock);
+      ns += static_cast<double>(end_ns - start_ns);
+    }
+    // The stamps are clock64's low words: within the warp's life, each is the
+    // first value after its start with those low bits.
+    auto widen = [&](std::uint32_t low) {
+      return start_clock + static_cast<std::uint32_t>(low - static_cast<std::uint32_t>(start_clock));
+    };
+    const std::uint32_t kept = std::min<std::uint32_t>(passes, TM_CLOCK_PASSES);
+    t.clock_passes_dropped += passes - kept;
+    for (std::uint32_t p = 0; p < kept; ++p) {
+      const std::uint64_t q = at + TM_CW_PASSES + std::uint64_t{p} * TM_CP_WORDS;
+      Stamped s;
+      s.timing.block = block;
+      s.timing.warp = static_cast<std::uint16_t>(warp);
+      s.timing.line = static_cast<std::uint16_t>(words[q + TM_CP_LINE]);
+      s.timing.pass = p;
+      s.timing.arrival = widen(words[q + TM_CP_ARRIVAL]);
+      s.timing.release = widen(words[q + TM_CP_RELEASE]);
+      s.seen = words[q + TM_CP_SEEN];
+      stamped.push_back(s);
+    }
+  }
+  t.sm_clock_mhz = ns > 0 ? cycles / ns * 1000.0 : 0.0;
+
+  // Each warp read the next warp's arrival stamp of the same barrier after
+  // it: the barrier held it until that warp had arrived.
+  std::sort(stamped.begin(), stamped.end(), [](const Stamped& x, const Stamped& y) {
+    return std::tie(x.timing.block, x.timing.pass, x.timing.warp) <
+           std::tie(y.timing.block, y.timing.pass, y.timing.warp);
+  });
+  t.barrier_timings.clear();
+  t.barrier_timings.reserve(stamped.size());
+  for (std::size_t i = 0; i < stamped.size();) {
+    std::size_t end = i;
+    while (end < stamped.size() && stamped[end].timing.block == stamped[i].timing.block &&
+           stamped[end].timing.pass == stamped[i].timing.pass)
+      ++end;
+    for (std::size_t k = i; k < end; ++k) {
+      BarrierTiming timing = stamped[k].timing;
+      const std::uint32_t next = (timing.warp + 1u) % warps;
+      for (std::size_t n = i; n < end; ++n)
+        if (stamped[n].timing.warp == next)
+          timing.saw_next_arrival = static_cast<std::uint32_t>(stamped[n].timing.arrival) == stamped[k].seen;
+      t.barrier_timings.push_back(timing);
+    }
+    i = end;
+  }
+  t.traced_schedule = std::move(t.schedule);
+  t.schedule = decode_schedule(words, layout, true);
 }
 
 std::string trim(std::string_view s) {
@@ -154,7 +267,13 @@ Recording record_trace(Device& device, const Variant& variant, const Params& par
     traced.args.push_back(BufferArg{static_cast<int>(w.buffers.size())});
     std::vector<LaunchCmd> launches = w.launches;
     launches.front() = traced;
+    const bool cuda = info.backend == "cuda";
+    // CUDA runs the kernel a second time for the clocks (cuda/trace.cuh).
+    std::vector<LaunchCmd> clock_launches = w.launches;
+    clock_launches.front().program.defines.emplace_back(std::string(kTraceDefine), kClockPass);
+    clock_launches.front().args = traced.args;
     for (const LaunchCmd& l : launches) device.prepare(l);
+    if (cuda) device.prepare(clock_launches.front());
 
     t.kernel_id = variant.id;
     t.kernel = traced.kernel;
@@ -165,11 +284,11 @@ Recording record_trace(Device& device, const Variant& variant, const Params& par
       t.grid[d] = static_cast<std::uint32_t>(traced.groups[d]);
       t.block[d] = static_cast<std::uint32_t>(traced.group_size[d]);
     }
-    const bool cuda = info.backend == "cuda";
     t.warp_width = info.warp_width > 0 ? static_cast<std::uint32_t>(info.warp_width) : 32;
     t.warp_width_assumed = info.warp_width <= 0;
     t.schedule_clock = cuda ? "globaltimer ns" : "order";
     t.barrier_clock = cuda ? "clock64 cycles" : "order";
+    t.timing_pass = cuda ? kClockPassName : kTracedPassName;
 
     const std::uint32_t blocks = t.block_count();
     if (options.all_blocks) {
@@ -205,7 +324,8 @@ Recording record_trace(Device& device, const Variant& variant, const Params& par
     // One traced run: poisoned outputs, the trace buffer's header, bitmap
     // and schedule initialised (the record areas need no initial contents),
     // the launches, then only as much of the trace read back as was written.
-    auto run_traced = [&](const Layout& layout) {
+    auto run_traced = [&](const Layout& layout, const std::vector<LaunchCmd>& pass_launches,
+                          std::uint32_t clock_stride) {
       const std::uint64_t bytes = layout.words * 4;
       if (info.max_allocation_bytes && bytes > info.max_allocation_bytes)
         throw InvalidRequest(variant.id + ": the trace needs " + std::to_string(bytes) +
@@ -221,6 +341,7 @@ Recording record_trace(Device& device, const Variant& variant, const Params& par
       words[TM_H_SCHEDULE] = static_cast<std::uint32_t>(layout.schedule);
       words[TM_H_BARRIERS] = static_cast<std::uint32_t>(layout.barriers);
       words[TM_H_ACCESSES] = static_cast<std::uint32_t>(layout.accesses);
+      words[TM_H_CLOCK_STRIDE] = clock_stride;
       for (std::uint32_t b : t.traced_blocks) words[layout.bitmap + b / 32] |= 1u << (b % 32);
       if (cuda)  // the start is a minimum over warps
         for (std::uint32_t b = 0; b < blocks; ++b) {
@@ -234,7 +355,7 @@ Recording record_trace(Device& device, const Variant& variant, const Params& par
         if (w.buffers[i].role == BufferRole::Output) device.fill(*buffers[i], 0xFF, w.buffers[i].data.size());
       std::vector<DeviceBuffer*> with_trace = buffers;
       with_trace.push_back(trace_buffer.get());
-      device.execute(launches, with_trace);
+      device.execute(pass_launches, with_trace);
       device.read(*trace_buffer, words.data(), TM_HEADER_WORDS * 4);
       const std::uint64_t written =
           layout.accesses + std::min<std::uint64_t>(words[TM_H_ACCESS_COUNT], layout.access_capacity) *
@@ -250,7 +371,7 @@ Recording record_trace(Device& device, const Variant& variant, const Params& par
     const std::uint64_t guess = std::min<std::uint64_t>(traced_threads * 16, std::uint64_t{1} << 22);
     const std::uint64_t barrier_guess = traced_threads / t.warp_width * 16 + 64;
     std::uint64_t capacity = options.capacity ? std::min(options.capacity, kMaxTraceRecords) : guess;
-    std::vector<std::uint32_t> words = run_traced(Layout(blocks, barrier_guess, capacity));
+    std::vector<std::uint32_t> words = run_traced(Layout(blocks, barrier_guess, capacity), launches, 1);
     const std::uint64_t needed = words[TM_H_ACCESS_COUNT];
     const std::uint64_t barrier_needed = words[TM_H_BARRIER_COUNT];
     if (needed > kMaxTraceRecords)
@@ -262,7 +383,7 @@ Recording record_trace(Device& device, const Variant& variant, const Params& par
     if ((!options.capacity && needed > capacity) || barrier_needed > barrier_guess) {
       if (!options.capacity) capacity = needed;
       barrier_capacity = barrier_needed;
-      words = run_traced(Layout(blocks, barrier_capacity, capacity));
+      words = run_traced(Layout(blocks, barrier_capacity, capacity), launches, 1);
     }
     const Layout layout(blocks, barrier_capacity, capacity);
     phase("traced run and read back");
@@ -332,13 +453,7 @@ Recording record_trace(Device& device, const Variant& variant, const Params& par
       t.barriers.push_back(e);
     }
 
-    t.schedule.resize(blocks);
-    for (std::uint32_t b = 0; b < blocks; ++b) {
-      const std::uint64_t at = layout.schedule + std::uint64_t{b} * TM_SCHEDULE_WORDS;
-      t.schedule[b].start = word64(words, at + TM_S_START);
-      t.schedule[b].end = word64(words, at + TM_S_END);
-      t.schedule[b].sm = cuda ? words[at + TM_S_SM] : kNoSm;
-    }
+    t.schedule = decode_schedule(words, layout, cuda);
 
     std::set<std::tuple<std::uint16_t, Space, bool>> sites;
     for (const Access& a : t.accesses) sites.insert({a.line, a.space, a.store});
@@ -346,12 +461,27 @@ Recording record_trace(Device& device, const Variant& variant, const Params& par
       t.sites.push_back({line, space, store, source_line(t.source_file, line)});
 
     phase("decoded");
-    for (std::size_t i = 0; i < w.buffers.size(); ++i)
-      if (w.buffers[i].role == BufferRole::Output)
-        device.read(*buffers[i], w.buffers[i].data.data(), w.buffers[i].data.size());
+    auto read_outputs = [&] {
+      for (std::size_t i = 0; i < w.buffers.size(); ++i)
+        if (w.buffers[i].role == BufferRole::Output)
+          device.read(*buffers[i], w.buffers[i].data.data(), w.buffers[i].data.size());
+    };
+    read_outputs();
     phase("outputs read back");
     rec.verification = w.verify(w.buffers);
     phase("verified");
+    if (cuda) {
+      run_clock_pass(t, [&](const Layout& l, std::uint32_t stride) {
+        return run_traced(l, clock_launches, stride);
+      });
+      read_outputs();
+      const Verification clocked = w.verify(w.buffers);
+      if (!clocked.verified)
+        throw DeviceError(variant.id + ": the clock pass's output does not verify (" +
+                          std::to_string(clocked.mismatches) + " of " +
+                          std::to_string(clocked.checked) + " elements differ)");
+      phase("clock pass");
+    }
   }, variant.id + ": recording the trace");
   rec.status = outcome.status;
   rec.error = outcome.error;

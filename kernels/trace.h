@@ -48,6 +48,20 @@ struct BarrierEvent {
   std::uint64_t release = 0;
 };
 
+// One warp's passage through one barrier, as the clock pass saw it (CUDA):
+// the same kernel run again with no access records, its clocks kept on the
+// SM until the block's end (cuda/trace.cuh). Joined with the access pass's
+// BarrierEvent by (block, warp, line, pass).
+struct BarrierTiming {
+  std::uint32_t block = 0;
+  std::uint16_t warp = 0;
+  std::uint16_t line = 0;
+  std::uint32_t pass = 0;        // the warp's n-th barrier in the block, from 0
+  std::uint64_t arrival = 0;     // clock64 cycles of the block's SM, before the barrier
+  std::uint64_t release = 0;     // after a shared-memory load that needs the barrier
+  bool saw_next_arrival = false; // that load read the next warp's arrival stamp of this barrier
+};
+
 // Every block of the grid, traced or not.
 struct BlockSchedule {
   std::uint64_t start = 0;  // Trace::schedule_clock units
@@ -83,16 +97,29 @@ struct Trace {
   bool warp_width_assumed = false;    // the device did not say; 32 was used
   std::string schedule_clock;         // "globaltimer ns" or "order"
   std::string barrier_clock;          // "clock64 cycles" or "order"
+  // Where the barrier times and the schedule come from: kClockPassName (a
+  // second run with clock stamps only: barrier_timings, schedule) or
+  // kTracedPassName (the access pass's own stamps: older recordings, OpenCL).
+  std::string timing_pass;
+  double sm_clock_mhz = 0;            // clock64 cycles per microsecond of %globaltimer in the clock pass; 0 unknown
   std::vector<std::uint32_t> traced_blocks;  // sorted
   std::vector<TracedBuffer> buffers;
   std::vector<AccessSite> sites;
   std::vector<Access> accesses;
   std::vector<BarrierEvent> barriers;
-  std::vector<BlockSchedule> schedule;  // one per block of the grid
+  std::vector<BlockSchedule> schedule;  // one per block of the grid (the clock pass's when there is one)
+  // The clock pass: the traced blocks and every clock_block_stride-th block.
+  std::vector<BarrierTiming> barrier_timings;
+  std::uint32_t clock_block_stride = 0;
+  std::uint64_t clock_passes_dropped = 0;  // warp barriers past the pass's room, not stamped
+  std::vector<BlockSchedule> traced_schedule;  // the access pass's schedule, kept beside the clock pass's
 
   std::uint32_t block_count() const { return grid[0] * grid[1] * grid[2]; }
   std::uint32_t threads_per_block() const { return block[0] * block[1] * block[2]; }
 };
+
+inline constexpr std::string_view kClockPassName = "clock pass";
+inline constexpr std::string_view kTracedPassName = "traced pass";
 
 struct TraceOptions {
   std::vector<std::uint32_t> blocks;  // linear block ids; empty: default_traced_blocks()

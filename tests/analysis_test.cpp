@@ -53,5 +53,73 @@ TEST(GlobalSectors, CountDistinct32ByteSectors) {
   EXPECT_EQ(sectors(warp([](int l) { return 30 + 0 * l; }), 4), 2u) << "an int across a sector edge";
 }
 
+// A block of two warps, one barrier at line 40. The access pass traced
+// block 0 (order, and what each warp saw); the clock pass stamped blocks 0
+// and 1. The figures come from the clock pass, joined by (block, pass, warp, line).
+Trace two_warp_barriers() {
+  Trace t;
+  t.grid = {2, 1, 1};
+  t.block = {64, 1, 1};
+  t.barrier_clock = "clock64 cycles";
+  t.timing_pass = kClockPassName;
+  t.traced_blocks = {0};
+  t.schedule.resize(2);
+  // Access pass: warp 1 then warp 0 arrive; each saw both arrivals.
+  t.barriers.push_back({0, 1, 40, 0, 2, 5000, 9000});
+  t.barriers.push_back({0, 0, 40, 1, 2, 7000, 9100});
+  // Clock pass: block 0, warp 0 last by 100 cycles, released 120 after;
+  // block 1, warp 1 last by 300, released 80 after.
+  t.barrier_timings.push_back({0, 0, 40, 0, 1100, 1220, true});
+  t.barrier_timings.push_back({0, 1, 40, 0, 1000, 1230, true});
+  t.barrier_timings.push_back({1, 0, 40, 0, 2000, 2380, true});
+  t.barrier_timings.push_back({1, 1, 40, 0, 2300, 2385, true});
+  return t;
+}
+
+TEST(BarrierStats, ComeFromTheClockPassJoinedWithTheAccessPass) {
+  const Trace t = two_warp_barriers();
+  const Analysis a = analyze(t, DeviceModel{});
+  ASSERT_EQ(a.barriers.size(), 1u) << "the traced block's pass";
+  const BarrierPass& p = a.barriers[0];
+  EXPECT_TRUE(p.from_clock_pass);
+  EXPECT_EQ(p.spread(), 100u);
+  EXPECT_EQ(p.release_latency(), 120u);
+  EXPECT_EQ(p.slowest_warp, 0u) << "by the clock pass, not the access pass's order";
+  EXPECT_TRUE(p.release_after_arrivals);
+  EXPECT_TRUE(a.barriers_consistent);
+
+  const BarrierStats& st = a.barrier_stats;
+  EXPECT_EQ(st.from, kClockPassName);
+  EXPECT_EQ(st.passes, 2u);
+  EXPECT_EQ(st.blocks, 2u);
+  EXPECT_EQ(st.spreads, (std::vector<std::uint64_t>{100, 300}));
+  EXPECT_EQ(st.release_latencies, (std::vector<std::uint64_t>{80, 120}));
+  EXPECT_EQ(BarrierStats::median(st.spreads), 100u) << "the lower median";
+  EXPECT_EQ(st.most_often_last_share(), 0.5);
+}
+
+TEST(BarrierStats, EveryPassMustReleaseAfterItsLastArrival) {
+  Trace early = two_warp_barriers();
+  early.barrier_timings[2].release = 2100;  // block 1, before warp 1 arrived at 2300
+  EXPECT_FALSE(analyze(early, DeviceModel{}).barriers_consistent) << "an untraced block's pass counts too";
+
+  Trace unseen = two_warp_barriers();
+  unseen.barrier_timings[1].saw_next_arrival = false;
+  const Analysis a = analyze(unseen, DeviceModel{});
+  EXPECT_FALSE(a.barriers[0].release_after_arrivals) << "a warp released before it could see the next one's arrival";
+
+  Trace other_line = two_warp_barriers();
+  other_line.barrier_timings[0].line = 41;
+  EXPECT_FALSE(analyze(other_line, DeviceModel{}).barriers_consistent) << "the two runs must pass the same barrier";
+
+  Trace access_only = two_warp_barriers();
+  access_only.barrier_timings.clear();
+  access_only.timing_pass = kTracedPassName;
+  const Analysis old = analyze(access_only, DeviceModel{});
+  EXPECT_EQ(old.barrier_stats.from, kTracedPassName);
+  EXPECT_EQ(old.barriers[0].spread(), 2000u) << "older recordings: the access pass's own stamps";
+  EXPECT_EQ(old.barriers[0].release_latency(), 2000u);
+}
+
 }  // namespace
 }  // namespace threadmap::analysis

@@ -221,5 +221,71 @@ TEST_P(TraceLimits, DefaultBlocksOverflowAndBadBlocks) {
 
 INSTANTIATE_TEST_SUITE_P(Backends, TraceLimits, ::testing::Values("opencl", "cuda"));
 
+// Barrier times and the schedule come from the clock pass on CUDA: the same
+// kernel again with clock stamps kept on the SM. Its stamps join the access
+// pass's by (block, pass, warp, line); every pass holds, its output verifies,
+// and it disturbs the barrier less than the access pass's own stamps do
+// (global atomics between a warp's accesses and the barrier). OpenCL keeps
+// the order only.
+class ClockPass : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(ClockPass, BarrierTimesComeFromARunWithClockStampsOnly) {
+  auto td = testing::first_device(GetParam());
+  if (!td.device) GTEST_SKIP() << td.skip_reason;
+  const bool cuda = td.device->info().backend == "cuda";
+  const std::vector<std::pair<std::string, std::vector<std::pair<std::string, std::string>>>> kernels{
+      {"smem.setRowReadCol", {{"blocks", "264"}}},
+      {"transpose.shared", {{"width", "1024"}, {"height", "1024"}}},
+      {"reduce.sequential", {{"n", "1048576"}}}};
+  for (const auto& [id, sets] : kernels) {
+    SCOPED_TRACE(id);
+    const Variant* v = find_variant(id);
+    ASSERT_NE(v, nullptr);
+    const Params params = make_params(v->params, sets, v->id);
+    const Recording rec = record_trace(*td.device, *v, params, {});
+    ASSERT_EQ(rec.status, RunStatus::Ok) << rec.error;
+    const Trace& t = rec.trace;
+    const analysis::Analysis a = analysis::analyze(t, analysis::model_for(t));
+    ASSERT_FALSE(a.barriers.empty());
+    EXPECT_TRUE(a.barriers_consistent);
+    if (!cuda) {
+      EXPECT_EQ(t.timing_pass, kTracedPassName);
+      EXPECT_TRUE(t.barrier_timings.empty());
+      EXPECT_FALSE(a.barrier_stats.timed);
+      continue;
+    }
+    EXPECT_EQ(t.timing_pass, kClockPassName);
+    EXPECT_EQ(a.barrier_stats.from, kClockPassName);
+    EXPECT_GT(t.sm_clock_mhz, 300.0);
+    EXPECT_LT(t.sm_clock_mhz, 4000.0);
+    EXPECT_EQ(t.clock_passes_dropped, 0u);
+    ASSERT_EQ(t.traced_schedule.size(), t.block_count()) << "the access pass's schedule is kept";
+    for (const BlockSchedule& s : t.schedule) EXPECT_NE(s.sm, kNoSm);
+    for (const analysis::BarrierPass& p : a.barriers) {
+      EXPECT_TRUE(p.from_clock_pass) << "block " << p.block << " pass " << p.instance;
+      EXPECT_TRUE(p.release_after_arrivals) << "block " << p.block << " pass " << p.instance;
+    }
+    EXPECT_GE(a.barrier_stats.passes, a.barriers.size()) << "the traced blocks and every n-th block";
+    EXPECT_GT(a.barrier_stats.blocks, t.traced_blocks.size());
+
+    // The access pass's own stamps: its first release after the last arrival.
+    std::map<std::pair<std::uint32_t, std::uint32_t>, std::pair<std::uint64_t, std::uint64_t>> own;
+    const std::uint32_t warps = (t.threads_per_block() + 31) / 32;
+    for (const BarrierEvent& e : t.barriers) {
+      auto [it, fresh] = own.try_emplace({e.block, e.arrival_rank / warps}, 0, UINT64_MAX);
+      it->second.first = std::max(it->second.first, e.arrival);
+      it->second.second = std::min(it->second.second, e.release);
+    }
+    std::vector<std::uint64_t> own_latency;
+    for (const auto& [key, stamps] : own) own_latency.push_back(stamps.second - stamps.first);
+    std::sort(own_latency.begin(), own_latency.end());
+    const std::uint64_t clock_median = analysis::BarrierStats::median(a.barrier_stats.release_latencies);
+    EXPECT_LT(clock_median, analysis::BarrierStats::median(own_latency))
+        << "the clock pass's release stamp needs no global round trip";
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Backends, ClockPass, ::testing::Values("opencl", "cuda"));
+
 }  // namespace
 }  // namespace threadmap

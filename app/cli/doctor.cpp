@@ -1,6 +1,6 @@
 // threadmap-cli doctor: what a lecturer runs before class. Every backend and
 // device with its driver, the OpenCL ICDs, NVRTC, and whether every catalog
-// kernel compiles, timed and traced, for each device present or for each GPU
+// kernel compiles, timed, traced and (CUDA) in its clock pass, for each device present or for each GPU
 // architecture named (--arch: no GPU needed).
 #include <nlohmann/json.hpp>
 
@@ -31,14 +31,19 @@ namespace {
 using nlohmann::json;
 namespace fs = std::filesystem;
 
-// One kernel to compile: a catalog variant's launch at its defaults, timed or traced.
+// One kernel to compile: a catalog variant's launch at its defaults, timed,
+// traced (the access pass) or, for CUDA, its clock pass.
 struct Job {
   std::string variant;
   std::string kernel;
-  bool traced = false;
+  int pass = 0;  // 0: timed; kAccessPass; kClockPass
   LaunchCmd launch;
   Availability availability = Availability::Always;
 };
+
+const char* build_name(int pass) {
+  return pass == kAccessPass ? "traced" : pass == kClockPass ? "clock pass" : "timed";
+}
 
 struct Outcome {
   bool ok = false;
@@ -64,15 +69,15 @@ std::vector<Job> catalog_jobs() {
   for (const Variant& v : catalog()) {
     const Params params = make_params(v.params, {}, v.id);
     const Workload work = v.build(v, params, 1);
-    for (bool traced : {false, true}) {
+    for (int pass : {0, kAccessPass, kClockPass}) {
       for (LaunchCmd launch : work.launches) {
-        if (traced) launch.program.defines.emplace_back(std::string(kTraceDefine), 1);
+        if (pass) launch.program.defines.emplace_back(std::string(kTraceDefine), pass);
         std::string key = v.id + "|" + launch.program.source + "|" + launch.kernel + "|" +
                           std::to_string(static_cast<int>(launch.program.type));
         for (const auto& [name, value] : launch.program.defines)
           key += "|" + name + "=" + std::to_string(value);
         if (!seen.insert(key).second) continue;
-        jobs.push_back({v.id, launch.kernel, traced, std::move(launch), v.availability});
+        jobs.push_back({v.id, launch.kernel, pass, std::move(launch), v.availability});
       }
     }
   }
@@ -174,6 +179,12 @@ void check_opencl(Target& t, const std::vector<Job>& jobs) {
   // One device, one context: its builds run one after another.
   for (const Job& job : jobs) {
     Outcome o;
+    if (job.pass == kClockPass) {
+      o.unavailable = true;
+      o.error = "OpenCL recordings keep the order of barrier arrivals, not clocks: no clock pass";
+      t.outcomes.push_back(std::move(o));
+      continue;
+    }
     if (job.availability == Availability::NeedsSubgroupShuffle &&
         !device->info().has_subgroup_shuffle) {
       o.unavailable = true;
@@ -282,7 +293,7 @@ int doctor_command(const std::string& architectures, const std::string& format) 
         compiled += o.ok;
         json k = {{"variant", jobs[i].variant},
                   {"kernel", jobs[i].kernel},
-                  {"build", jobs[i].traced ? "traced" : "timed"},
+                  {"build", build_name(jobs[i].pass)},
                   {"compiled", o.ok},
                   {"unavailable", o.unavailable},
                   {"cached", o.cached},
@@ -327,7 +338,8 @@ int doctor_command(const std::string& architectures, const std::string& format) 
     std::cout << "  unavailable: " << nvrtc.reason << "\n";
   }
 
-  std::cout << "Catalog kernels compiled, timed and traced (" << jobs.size() << " builds each)\n";
+  std::cout << "Catalog kernels compiled, timed, traced and in the clock pass (" << jobs.size()
+            << " builds each; OpenCL has no clock pass)\n";
   if (targets.empty())
     std::cout << "  no device to compile for: name architectures with --arch sm_75,sm_86,...\n";
   std::vector<std::string> failures;
@@ -339,18 +351,20 @@ int doctor_command(const std::string& architectures, const std::string& format) 
       failures.push_back(t.name + ": " + t.problem);
       continue;
     }
-    int compiled = 0, cached = 0;
+    int compiled = 0, cached = 0, builds = 0;
     std::set<std::string> unavailable;
     for (std::size_t i = 0; i < t.outcomes.size(); ++i) {
       const Outcome& o = t.outcomes[i];
+      if (o.unavailable && jobs[i].pass == kClockPass) continue;  // OpenCL: none to build
+      ++builds;
       compiled += o.ok;
       cached += o.cached;
       if (o.unavailable) unavailable.insert(jobs[i].variant + " (" + o.error + ")");
       else if (!o.ok)
         failures.push_back(t.name + " " + jobs[i].variant + " " + jobs[i].kernel + " (" +
-                           (jobs[i].traced ? "traced" : "timed") + "): " + o.error);
+                           build_name(jobs[i].pass) + "): " + o.error);
     }
-    std::cout << ": " << compiled << " of " << t.outcomes.size() << " compiled";
+    std::cout << ": " << compiled << " of " << builds << " compiled";
     if (cached) std::cout << " (" << cached << " from the cache)";
     std::cout << "\n";
     for (const std::string& u : unavailable) std::cout << "    unavailable here: " << u << "\n";

@@ -13,6 +13,7 @@
 #include "kernels/runner.h"
 #include "kernels/session.h"
 #include "kernels/trace.h"
+#include "kernels/trace_format.h"
 #include "viz/analysis/analysis.h"
 #include "viz/analysis/summary.h"
 
@@ -95,17 +96,37 @@ void print_summary(const Trace& trace, const analysis::Analysis& a, std::ostream
   print_counters(a.totals, os);
   if (!a.whole_grid)
     os << "(traced blocks only: use --blocks all, or `threadmap-cli counters`, for the kernel's totals)\n";
-  if (!a.barriers.empty()) {
-    std::uint64_t widest = 0;
-    const analysis::BarrierPass* slowest = nullptr;
-    for (const auto& p : a.barriers)
-      if (!slowest || p.spread() > widest) widest = p.spread(), slowest = &p;
-    os << "\nBarriers: " << a.barriers.size() << " passes; widest arrival spread " << widest << " "
-       << (trace.barrier_clock == "order" ? "places" : "cycles") << " (block " << slowest->block << ", line "
-       << slowest->line << ", slowest warp " << slowest->slowest_warp << "); "
-       << (a.barriers_consistent ? "every warp released after the last arrival"
-                                 : "SOME RELEASES PRECEDE THE LAST ARRIVAL")
+  const analysis::BarrierStats& st = a.barrier_stats;
+  if (st.passes) {
+    // "130 cycles (66 ns)": nanoseconds at the SM clock the run measured.
+    auto cycles = [&](std::uint64_t c) {
+      std::string s = std::to_string(c) + " cycles";
+      if (trace.sm_clock_mhz > 0)
+        s += " (" + fixed(static_cast<double>(c) * 1000.0 / trace.sm_clock_mhz, 0) + " ns)";
+      return s;
+    };
+    os << "\nBarriers: " << st.passes << " passes in " << st.blocks << " blocks, from the "
+       << st.from;
+    if (trace.sm_clock_mhz > 0) os << " (SM clock " << fixed(trace.sm_clock_mhz, 0) << " MHz)";
+    os << "\n";
+    if (st.timed) {
+      os << "  arrival spread: median " << cycles(analysis::BarrierStats::median(st.spreads)) << ", widest "
+         << cycles(st.spreads.back()) << "\n"
+         << "  first release after the last arrival: median "
+         << cycles(analysis::BarrierStats::median(st.release_latencies)) << ", max "
+         << cycles(st.release_latencies.back()) << "\n";
+    } else {
+      os << "  arrival order only (no clock on this device): widest spread "
+         << st.spreads.back() << " places\n";
+    }
+    os << "  last to arrive most often: warp " << st.most_often_last() << ", in "
+       << fixed(100.0 * st.most_often_last_share(), 0) << "% of the passes\n"
+       << "  " << (a.barriers_consistent ? "every warp released after the last arrival"
+                                          : "SOME RELEASES PRECEDE THE LAST ARRIVAL")
        << "\n";
+    if (trace.clock_passes_dropped)
+      os << "  (" << trace.clock_passes_dropped << " warp passes beyond the first " << TM_CLOCK_PASSES
+         << " barriers of a block were not timed)\n";
   }
   if (!a.sms.empty()) {
     std::uint32_t most = 0;

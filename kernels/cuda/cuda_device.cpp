@@ -327,15 +327,17 @@ class CudaDevice final : public Device {
     if (!spec)
       throw DeviceError("there is no CUDA kernel " + launch.kernel + " in source " +
                         launch.program.source);
-    const bool traced = cuda_kernels::wants_trace(launch.program);
+    const int pass = cuda_kernels::trace_pass(launch.program);
     const std::string expression = cuda_kernels::name_expression(*spec, launch.program);
     const cuda::CompileRequest request =
-        cuda_kernels::compile_request(spec->source, traced, {expression}, target(),
+        cuda_kernels::compile_request(spec->source, pass, {expression}, target(),
                                       &launch.program);
     const cuda::Nvrtc& nvrtc = cuda::Nvrtc::get();
     std::optional<cuda::CompileResult> compiled = nvrtc.cached(request);
     if (!compiled) {
-      notify("compiling " + expression + (traced ? " (traced build)" : "") + " for " + target() +
+      notify("compiling " + expression +
+             (pass == kAccessPass ? " (traced build)" : pass == kClockPass ? " (clock pass)" : "") +
+             " for " + target() +
              " with NVRTC " + nvrtc.version() + " (first use; kept in " + cuda::cuda_cache_dir() +
              ")");
       try {
@@ -353,7 +355,7 @@ class CudaDevice final : public Device {
     ResolvedKernel r;
     r.spec = spec;
     r.name = name;
-    r.parameters = std::string(spec->parameters) + (traced ? "b" : "");
+    r.parameters = std::string(spec->parameters) + (pass ? "b" : "");
     cudaLibrary_t library = nullptr;
     check(cudaLibraryLoadData(&library, compiled->image.data(), nullptr, nullptr, 0, nullptr,
                               nullptr, 0),
@@ -591,7 +593,7 @@ CudaCompileCheck compile_cuda_kernel(const LaunchCmd& launch, const std::string&
     throw InvalidRequest("there is no CUDA kernel " + launch.kernel + " in source " +
                          launch.program.source);
   const cuda::CompileRequest request = cuda_kernels::compile_request(
-      spec->source, cuda_kernels::wants_trace(launch.program),
+      spec->source, cuda_kernels::trace_pass(launch.program),
       {cuda_kernels::name_expression(*spec, launch.program)}, target);
   try {
     const cuda::CompileResult r = cuda::Nvrtc::get().compile(request);

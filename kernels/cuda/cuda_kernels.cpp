@@ -59,9 +59,10 @@ const KernelSpec* find_kernel(std::string_view source, std::string_view kernel) 
   return nullptr;
 }
 
-bool wants_trace(const ProgramKey& key) {
-  return std::any_of(key.defines.begin(), key.defines.end(),
-                     [](const auto& define) { return define.first == kTraceDefine; });
+int trace_pass(const ProgramKey& key) {
+  for (const auto& [name, value] : key.defines)
+    if (name == kTraceDefine) return static_cast<int>(value);
+  return 0;
 }
 
 std::string name_expression(const KernelSpec& spec, const ProgramKey& key) {
@@ -83,7 +84,7 @@ std::string describe_request(const ProgramKey& key, std::string_view kernel) {
   return s + ">";
 }
 
-cuda::CompileRequest compile_request(std::string_view source, bool traced,
+cuda::CompileRequest compile_request(std::string_view source, int trace_pass,
                                      std::vector<std::string> name_expressions,
                                      std::string target, const ProgramKey* key) {
   cuda::CompileRequest r;
@@ -97,7 +98,7 @@ cuda::CompileRequest compile_request(std::string_view source, bool traced,
   if (r.text.empty()) throw DeviceError("no embedded CUDA source named " + r.file_name);
   r.name_expressions = std::move(name_expressions);
   r.target = std::move(target);
-  if (traced) r.defines.push_back(std::string(kTraceDefine) + "=1");
+  if (trace_pass) r.defines.push_back(std::string(kTraceDefine) + "=" + std::to_string(trace_pass));
   // The names the .cu files #include, each with the embedded text.
   r.headers = {{"kernels/cuda/trace.cuh", std::string(embedded_source("trace.cuh"))},
                {"kernels/trace_format.h", std::string(embedded_source("trace_format.h"))}};

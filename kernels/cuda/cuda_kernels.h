@@ -46,8 +46,9 @@ const std::vector<KernelSpec>& all_kernels();
 // source is ignored. nullptr when there is none.
 const KernelSpec* find_kernel(std::string_view source, std::string_view kernel);
 
-// Whether the key asks for the traced build (-D THREADMAP_TRACE, as in OpenCL).
-bool wants_trace(const ProgramKey& key);
+// The traced build the key asks for (-D THREADMAP_TRACE=pass, as in OpenCL):
+// kAccessPass, kClockPass, or 0 for the timed build.
+int trace_pass(const ProgramKey& key);
 
 // "transpose_shared<float, 16, 1>". Defines the kernel does not take (PAD
 // for transpose_naive) are ignored, as the OpenCL build ignores an unused
@@ -60,7 +61,7 @@ std::string describe_request(const ProgramKey& key, std::string_view kernel);
 // What NVRTC is given for a key: the embedded source, the headers it
 // includes, the defines of the traced build, and the name expressions.
 // A key with a learner's text (ProgramKey::text) compiles that text instead.
-cuda::CompileRequest compile_request(std::string_view source, bool traced,
+cuda::CompileRequest compile_request(std::string_view source, int trace_pass,
                                      std::vector<std::string> name_expressions,
                                      std::string target, const ProgramKey* key = nullptr);
 

@@ -1,34 +1,37 @@
 // Trace hooks for the .cu sources (the buffer layout is kernels/trace_format.h).
 //
 // In the timed build every hook is nothing: LDG(a[i]) is a[i], TM_BEGIN() is
-// an empty statement. The traced build compiles the same text again with
-// THREADMAP_TRACE defined; each kernel then takes one more argument, the
-// trace buffer, and records, for the blocks the host marked, every load and
-// store as it happens:
+// an empty statement. A recording compiles the same text twice more, each
+// kernel then taking one more argument, the trace buffer:
+//
+// THREADMAP_TRACE=1, the access pass: records, for the blocks the host
+// marked, every load and store as it happens:
 //   LDG(x) / STG(x)   a global load / store of the lvalue x (its address)
 //   LDS(x) / STS(x)   a shared load / store of x (its offset in the block's
 //                     shared window, the address the banks see)
 //   TM_ARRIVE(); __syncthreads(); TM_RELEASE();   each warp's arrival at a
-//                     barrier (clock64) and its release
+//                     barrier (its rank, and clock64) and its release
 // and, for EVERY block, its SM (%smid) and its first start and last end
 // (%globaltimer). A record's slot comes from an atomic counter: the slots are
-// the order in which the device executed the accesses.
+// the order in which the device executed the accesses. Those global atomics
+// stand between a warp's accesses and the barrier, so this pass's clock
+// stamps measure mostly the tracing; its barrier records give the order.
 //
-// The release stamp: BAR.SYNC does not stop a warp at once, so a clock read
-// just after __syncthreads() is taken before the wait ends. The release here
-// first does an atomic read of the block's arrival count (a memory operation,
-// ordered after the barrier) and reads the clock under a predicate computed
-// from its result, so the clock cannot be read before the atomic returned.
+// THREADMAP_TRACE=2, the clock pass: no access records. Lane 0 of each warp
+// keeps its barrier stamps in shared memory: the clock before the barrier,
+// and after it the clock read under a predicate computed from a shared load
+// of the next warp's arrival stamp, a load the barrier orders, so the stamp
+// cannot be taken before the warp was released (BAR.SYNC does not stop a warp
+// at once: a clock read just after __syncthreads() is taken before the wait
+// ends). Nothing leaves the SM until the block's end, where each warp writes
+// its stamps, its start and end (clock64 and %globaltimer) and the block's
+// schedule once. Barrier timings and the schedule come from this pass.
 #pragma once
 #include "kernels/trace_format.h"
 
 #ifdef THREADMAP_TRACE
 
 #define TM_TRACE_PARAM , unsigned int* tm_trace
-// A __device__ function that accesses memory takes the kernel's trace context.
-#define TM_CONTEXT_PARAM \
-  , unsigned int* tm_trace, bool tm_on, unsigned int tm_block, unsigned int tm_thread
-#define TM_CONTEXT , tm_trace, tm_on, tm_block, tm_thread
 
 namespace threadmap_trace {
 
@@ -47,6 +50,114 @@ __device__ inline unsigned int sm_id() {
   asm volatile("mov.u32 %0, %%smid;" : "=r"(s));
   return s;
 }
+
+}  // namespace threadmap_trace
+
+#if THREADMAP_TRACE == 2
+
+namespace threadmap_trace {
+
+using Stamps = unsigned int[TM_CLOCK_PASSES][TM_CLOCK_MAX_WARPS][TM_CP_WORDS];
+
+// What lane 0 of a warp keeps in registers.
+struct Warp {
+  unsigned long long start_clock = 0, start_ns = 0;
+  unsigned int passes = 0;  // barriers passed
+};
+
+__device__ inline Warp clock_begin(unsigned int thread) {
+  Warp w;
+  if (thread % 32u == 0) {
+    w.start_ns = global_timer();
+    w.start_clock = clock64();
+  }
+  return w;
+}
+
+__device__ inline void clock_arrive(Stamps& stamps, unsigned int thread, unsigned int pass,
+                                    unsigned int line) {
+  if (thread % 32u != 0 || pass >= TM_CLOCK_PASSES) return;
+  unsigned int* s = stamps[pass][thread / 32u];
+  s[TM_CP_LINE] = line;
+  s[TM_CP_ARRIVAL] = static_cast<unsigned int>(clock64());
+}
+
+__device__ inline void clock_release(Stamps& stamps, unsigned int thread, unsigned int threads,
+                                     unsigned int pass) {
+  if (thread % 32u != 0 || pass >= TM_CLOCK_PASSES) return;
+  const unsigned int warps = (threads + 31u) / 32u;
+  const unsigned int next = (thread / 32u + 1u) % warps;
+  const unsigned int seen = *static_cast<volatile unsigned int*>(&stamps[pass][next][TM_CP_ARRIVAL]);
+  unsigned long long t;
+  asm volatile(
+      "{\n\t.reg .pred p;\n\t"
+      "setp.ne.u32 p, %1, 0xffffffff;\n\t"
+      "@p mov.u64 %0, %%clock64;\n\t"
+      "@!p mov.u64 %0, 0;\n\t}"
+      : "=l"(t)
+      : "r"(seen)
+      : "memory");
+  unsigned int* s = stamps[pass][thread / 32u];
+  s[TM_CP_RELEASE] = static_cast<unsigned int>(t);
+  s[TM_CP_SEEN] = seen;
+}
+
+__device__ inline void clock_end(unsigned int* tm, Stamps& stamps, unsigned int block,
+                                 unsigned int thread, const Warp& w) {
+  if (thread % 32u != 0) return;
+  const unsigned long long end_clock = clock64();
+  const unsigned long long end_ns = global_timer();
+  unsigned int* s = schedule(tm, block);
+  atomicMin(reinterpret_cast<unsigned long long*>(s + TM_S_START), w.start_ns);
+  atomicMax(reinterpret_cast<unsigned long long*>(s + TM_S_END), end_ns);
+  if (thread == 0) s[TM_S_SM] = sm_id();
+  const bool traced = (tm[tm[TM_H_BITMAP] + block / 32] >> (block % 32)) & 1u;
+  if (!traced && block % tm[TM_H_CLOCK_STRIDE] != 0) return;
+  const unsigned int slot = atomicAdd(tm + TM_H_BARRIER_COUNT, 1u);
+  if (slot >= tm[TM_H_BARRIER_CAPACITY]) return;
+  unsigned int* r = tm + tm[TM_H_BARRIERS] + static_cast<unsigned long long>(slot) * TM_CLOCK_WARP_WORDS;
+  const unsigned long long stamps64[4] = {w.start_clock, w.start_ns, end_clock, end_ns};
+  r[TM_CW_BLOCK] = block;
+  r[TM_CW_WARP_PASSES] = thread / 32u | (w.passes << 16);
+  for (int k = 0; k < 4; ++k) {
+    r[TM_CW_START_CLOCK + 2 * k] = static_cast<unsigned int>(stamps64[k]);
+    r[TM_CW_START_CLOCK + 2 * k + 1] = static_cast<unsigned int>(stamps64[k] >> 32);
+  }
+  const unsigned int kept = w.passes < TM_CLOCK_PASSES ? w.passes : TM_CLOCK_PASSES;
+  for (unsigned int p = 0; p < kept; ++p)
+    for (int k = 0; k < TM_CP_WORDS; ++k)
+      r[TM_CW_PASSES + p * TM_CP_WORDS + k] = stamps[p][thread / 32u][k];
+}
+
+}  // namespace threadmap_trace
+
+#define TM_CONTEXT_PARAM
+#define TM_CONTEXT
+#define TM_BEGIN()                                                                           \
+  __shared__ threadmap_trace::Stamps tm_stamps;                                              \
+  const unsigned int tm_block = blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z); \
+  const unsigned int tm_thread =                                                             \
+      threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);                   \
+  threadmap_trace::Warp tm_warp = threadmap_trace::clock_begin(tm_thread)
+#define TM_SHARED_ARRAY(array)
+#define TM_END() threadmap_trace::clock_end(tm_trace, tm_stamps, tm_block, tm_thread, tm_warp)
+#define TM_ARRIVE() threadmap_trace::clock_arrive(tm_stamps, tm_thread, tm_warp.passes, __LINE__)
+#define TM_RELEASE()                                                                      \
+  threadmap_trace::clock_release(tm_stamps, tm_thread, blockDim.x * blockDim.y * blockDim.z, \
+                                 tm_warp.passes++)
+#define LDG(lv) (lv)
+#define STG(lv) (lv)
+#define LDS(lv) (lv)
+#define STS(lv) (lv)
+
+#else  // THREADMAP_TRACE == 1: the access pass
+
+// A __device__ function that accesses memory takes the kernel's trace context.
+#define TM_CONTEXT_PARAM \
+  , unsigned int* tm_trace, bool tm_on, unsigned int tm_block, unsigned int tm_thread
+#define TM_CONTEXT , tm_trace, tm_on, tm_block, tm_thread
+
+namespace threadmap_trace {
 
 __device__ inline bool begin(unsigned int* tm, unsigned int block, unsigned int thread) {
   if (thread % tm[TM_H_WARP] == 0) {
@@ -144,6 +255,8 @@ __device__ inline void release(unsigned int* tm, unsigned int slot, unsigned int
 #define STG(lv) TM_ACCESS(lv, TM_F_STORE)
 #define LDS(lv) TM_ACCESS(lv, TM_F_SHARED)
 #define STS(lv) TM_ACCESS(lv, TM_F_SHARED | TM_F_STORE)
+
+#endif  // THREADMAP_TRACE == 2
 
 #else
 

@@ -4,6 +4,7 @@
 #include <array>
 #include <map>
 #include <memory>
+#include <set>
 #include <tuple>
 
 namespace threadmap::analysis {
@@ -144,6 +145,16 @@ std::uint32_t global_sectors(std::span<const std::uint64_t> offsets, std::uint32
                              const DeviceModel& model) {
   SmallSet sectors;
   return count_sectors(sectors, offsets, size, model);
+}
+
+std::uint16_t BarrierStats::most_often_last() const {
+  return static_cast<std::uint16_t>(
+      std::max_element(last_by_warp.begin(), last_by_warp.end()) - last_by_warp.begin());
+}
+
+double BarrierStats::most_often_last_share() const {
+  if (passes == 0 || last_by_warp.empty()) return 0;
+  return static_cast<double>(last_by_warp[most_often_last()]) / static_cast<double>(passes);
 }
 
 Analysis analyze(const Trace& t, const DeviceModel& model) {
@@ -323,45 +334,127 @@ Analysis analyze(const Trace& t, const DeviceModel& model) {
   }
   for (std::size_t k = 0; k < t.traced_blocks.size(); ++k) a.blocks.push_back({t.traced_blocks[k], per_block[k]});
 
-  // Barriers: the block's warps arrive at its n-th barrier with ranks
-  // n*warps .. n*warps + warps - 1 (none can reach the next one earlier).
+  // Barriers. The access pass gives each warp's place in the arrival order
+  // and what it saw once released: the block's warps arrive at its n-th
+  // barrier with ranks n*warps .. n*warps + warps - 1 (none can reach the
+  // next one earlier). The clock pass, where there is one, gives the times,
+  // joined by (block, pass through the barrier, warp, line).
   std::map<std::pair<std::uint32_t, std::uint32_t>, std::vector<const BarrierEvent*>> passes;
   for (const BarrierEvent& e : t.barriers)
     passes[{e.block, e.arrival_rank / warps_per_block}].push_back(&e);
+  std::map<std::pair<std::uint32_t, std::uint32_t>, std::vector<const BarrierTiming*>> clocked;
+  for (const BarrierTiming& b : t.barrier_timings) clocked[{b.block, b.pass}].push_back(&b);
   const bool timed = t.barrier_clock != "order";
-  for (auto& [key, events] : passes) {
+
+  // One pass as the clock pass saw it.
+  auto clock_pass = [&](std::pair<std::uint32_t, std::uint32_t> key,
+                        std::vector<const BarrierTiming*> stamps) {
     BarrierPass p;
     p.block = key.first;
     p.instance = key.second;
-    p.line = events.front()->line;
-    p.warps = static_cast<std::uint32_t>(events.size());
-    p.timed = timed;
-    std::sort(events.begin(), events.end(), [&](const BarrierEvent* x, const BarrierEvent* y) {
-      return timed && x->arrival != y->arrival ? x->arrival < y->arrival : x->arrival_rank < y->arrival_rank;
+    p.line = stamps.front()->line;
+    p.warps = static_cast<std::uint32_t>(stamps.size());
+    p.timed = p.from_clock_pass = true;
+    std::sort(stamps.begin(), stamps.end(), [](const BarrierTiming* x, const BarrierTiming* y) {
+      return x->arrival != y->arrival ? x->arrival < y->arrival : x->warp < y->warp;
     });
-    for (const BarrierEvent* e : events) p.arrival_order.push_back(e->warp);
+    bool saw_all = true, one_line = true;
+    p.first_release = UINT64_MAX;
+    for (const BarrierTiming* b : stamps) {
+      p.arrival_order.push_back(b->warp);
+      saw_all = saw_all && b->saw_next_arrival;
+      one_line = one_line && b->line == p.line;
+      p.first_release = std::min(p.first_release, b->release);
+      p.last_release = std::max(p.last_release, b->release);
+    }
     p.slowest_warp = p.arrival_order.back();
+    p.first_arrival = stamps.front()->arrival;
+    p.last_arrival = stamps.back()->arrival;
+    p.release_after_arrivals =
+        saw_all && one_line && p.warps == warps_per_block && p.first_release >= p.last_arrival;
+    return p;
+  };
+
+  for (auto& [key, events] : passes) {
+    const auto stamps = clocked.find(key);
+    const bool from_clock = stamps != clocked.end();
+    BarrierPass p = from_clock ? clock_pass(key, stamps->second) : BarrierPass{};
+    p.block = key.first;
+    p.instance = key.second;
+    if (!from_clock) {
+      p.line = events.front()->line;
+      p.warps = static_cast<std::uint32_t>(events.size());
+      p.timed = timed;
+      std::sort(events.begin(), events.end(), [&](const BarrierEvent* x, const BarrierEvent* y) {
+        return timed && x->arrival != y->arrival ? x->arrival < y->arrival : x->arrival_rank < y->arrival_rank;
+      });
+      for (const BarrierEvent* e : events) p.arrival_order.push_back(e->warp);
+      p.slowest_warp = p.arrival_order.back();
+    }
     const std::uint64_t all_arrived = std::uint64_t{warps_per_block} * (p.instance + 1);
     bool saw_all = true;
-    p.first_release = UINT64_MAX;
+    std::uint64_t first_release = UINT64_MAX, last_release = 0;
     for (const BarrierEvent* e : events) {
       saw_all = saw_all && e->seen_arrivals >= all_arrived;
-      p.first_release = std::min(p.first_release, e->release);
-      p.last_release = std::max(p.last_release, e->release);
+      first_release = std::min(first_release, e->release);
+      last_release = std::max(last_release, e->release);
     }
-    if (timed) {
+    if (from_clock) {
+      // Both runs passed this barrier at the same line with the same warps.
+      bool joined = events.size() == stamps->second.size();
+      for (const BarrierEvent* e : events) {
+        bool found = false;
+        for (const BarrierTiming* b : stamps->second) found = found || (b->warp == e->warp && b->line == e->line);
+        joined = joined && found;
+      }
+      p.release_after_arrivals = p.release_after_arrivals && saw_all && joined;
+    } else if (timed) {
       p.first_arrival = events.front()->arrival;
       p.last_arrival = events.back()->arrival;
+      p.first_release = first_release;
+      p.last_release = last_release;
+      p.release_after_arrivals =
+          saw_all && p.warps == warps_per_block && p.first_release >= p.last_arrival;
     } else {
       p.first_arrival = events.front()->arrival_rank;
       p.last_arrival = events.back()->arrival_rank;
-      p.first_release = p.last_release = 0;
+      p.release_after_arrivals = saw_all && p.warps == warps_per_block;
     }
-    p.release_after_arrivals =
-        saw_all && p.warps == warps_per_block && (!timed || p.first_release >= p.last_arrival);
     a.barriers_consistent = a.barriers_consistent && p.release_after_arrivals;
     a.barriers.push_back(std::move(p));
   }
+
+  // The distribution: every pass the clock pass stamped, else the traced ones.
+  BarrierStats& st = a.barrier_stats;
+  st.last_by_warp.assign(warps_per_block, 0);
+  auto count = [&](const BarrierPass& p) {
+    ++st.passes;
+    st.spreads.push_back(p.spread());
+    if (p.timed) st.release_latencies.push_back(p.release_latency());
+    if (p.slowest_warp < st.last_by_warp.size()) ++st.last_by_warp[p.slowest_warp];
+    st.release_after_arrivals = st.release_after_arrivals && p.release_after_arrivals;
+  };
+  std::set<std::uint32_t> blocks_seen;
+  if (!clocked.empty()) {
+    st.from = kClockPassName;
+    st.timed = true;
+    for (auto& [key, stamps] : clocked) {
+      const BarrierPass p = clock_pass(key, stamps);
+      count(p);
+      blocks_seen.insert(key.first);
+    }
+  } else {
+    st.from = kTracedPassName;
+    st.timed = timed;
+    for (const BarrierPass& p : a.barriers) {
+      count(p);
+      blocks_seen.insert(p.block);
+    }
+  }
+  st.blocks = blocks_seen.size();
+  std::sort(st.spreads.begin(), st.spreads.end());
+  std::sort(st.release_latencies.begin(), st.release_latencies.end());
+  a.barriers_consistent = a.barriers_consistent && st.release_after_arrivals;
 
   // Schedule: blocks per SM, and the most resident on one SM at once.
   std::map<std::uint32_t, std::vector<std::pair<std::uint64_t, int>>> events_per_sm;

@@ -92,12 +92,38 @@ struct BarrierPass {
   std::vector<std::uint16_t> arrival_order;  // warps, first to last
   std::uint16_t slowest_warp = 0;    // the last to arrive
   bool timed = false;                // arrival/release are clock readings, not only order
+  bool from_clock_pass = false;      // the readings are the clock pass's (else the access pass's)
   std::uint64_t first_arrival = 0, last_arrival = 0;
   std::uint64_t first_release = 0, last_release = 0;
   // Every warp was released only after all had arrived: each saw every
   // arrival, and (timed) the earliest release is not before the last arrival.
   bool release_after_arrivals = false;
   std::uint64_t spread() const { return last_arrival - first_arrival; }
+  // From the last arrival to the first warp's release (0 where untimed or
+  // released early, which release_after_arrivals reports).
+  std::uint64_t release_latency() const {
+    return timed && first_release > last_arrival ? first_release - last_arrival : 0;
+  }
+};
+
+// Every barrier pass a recording timed: the clock pass's (the traced blocks
+// and every n-th block of the grid), else the traced blocks' own.
+struct BarrierStats {
+  std::string from;                 // kClockPassName or kTracedPassName
+  bool timed = false;               // cycles; else places in the arrival order
+  std::size_t passes = 0;
+  std::size_t blocks = 0;
+  std::vector<std::uint64_t> spreads;             // per pass, ascending
+  std::vector<std::uint64_t> release_latencies;   // per pass, ascending; empty where untimed
+  std::vector<std::uint32_t> last_by_warp;        // how many passes each warp arrived last at
+  bool release_after_arrivals = true;             // in every pass
+
+  // The lower median of an ascending list (0 for none).
+  static std::uint64_t median(const std::vector<std::uint64_t>& sorted) {
+    return sorted.empty() ? 0 : sorted[(sorted.size() - 1) / 2];
+  }
+  std::uint16_t most_often_last() const;          // the warp most often last
+  double most_often_last_share() const;           // in how many of the passes, 0..1
 };
 
 struct SmLoad {
@@ -115,7 +141,8 @@ struct Analysis {
   std::vector<SiteTotals> sites;           // by line
   std::vector<BlockTotals> blocks;         // traced blocks, ascending
   std::vector<BarrierPass> barriers;       // by block, then instance
-  bool barriers_consistent = true;         // every pass has release_after_arrivals
+  bool barriers_consistent = true;         // every pass has release_after_arrivals (both passes)
+  BarrierStats barrier_stats;
   std::vector<SmLoad> sms;                 // devices that name SMs
   std::uint64_t kernel_start = 0, kernel_end = 0;  // over every block, in schedule clock units
 

@@ -32,8 +32,29 @@ json summary_json(const Trace& t, const Analysis& a) {
                      {"counters", to_json(s.counters)}});
   json blocks = json::array();
   for (const BlockTotals& b : a.blocks) blocks.push_back({{"block", b.block}, {"counters", to_json(b.counters)}});
-  std::uint64_t widest_spread = 0;
-  for (const BarrierPass& p : a.barriers) widest_spread = std::max(widest_spread, p.spread());
+  const BarrierStats& st = a.barrier_stats;
+  json barriers = {{"passes", a.barriers.size()},
+                   {"clock", t.barrier_clock},
+                   {"timing_from", st.from},
+                   {"timed_passes", st.passes},
+                   {"timed_blocks", st.blocks},
+                   {"arrival_spread_median", BarrierStats::median(st.spreads)},
+                   {"widest_spread", st.spreads.empty() ? 0 : st.spreads.back()},
+                   {"release_latency_median", nullptr},
+                   {"release_latency_max", nullptr},
+                   {"most_often_last_warp", nullptr},
+                   {"most_often_last_share", nullptr},
+                   {"sm_clock_mhz", nullptr},
+                   {"release_after_arrivals", a.barriers_consistent}};
+  if (!st.release_latencies.empty()) {
+    barriers["release_latency_median"] = BarrierStats::median(st.release_latencies);
+    barriers["release_latency_max"] = st.release_latencies.back();
+  }
+  if (st.passes) {
+    barriers["most_often_last_warp"] = st.most_often_last();
+    barriers["most_often_last_share"] = st.most_often_last_share();
+  }
+  if (t.sm_clock_mhz > 0) barriers["sm_clock_mhz"] = t.sm_clock_mhz;
   json sms = json::array();
   std::uint32_t most = 0;
   for (const SmLoad& s : a.sms) most = std::max(most, s.most_at_once);
@@ -49,11 +70,9 @@ json summary_json(const Trace& t, const Analysis& a) {
           {"totals", to_json(a.totals)},
           {"sites", sites},
           {"blocks", blocks},
-          {"barriers", {{"passes", a.barriers.size()},
-                        {"clock", t.barrier_clock},
-                        {"widest_spread", widest_spread},
-                        {"release_after_arrivals", a.barriers_consistent}}},
+          {"barriers", barriers},
           {"schedule", {{"clock", t.schedule_clock},
+                        {"from", t.timing_pass},
                         {"kernel_start", a.kernel_start},
                         {"kernel_end", a.kernel_end},
                         {"sms_used", a.sms.size()},
