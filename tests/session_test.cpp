@@ -12,6 +12,8 @@
 #include "kernels/session.h"
 #include "kernels/trace.h"
 #include "tests/test_devices.h"
+#include "viz/analysis/analysis.h"
+#include "viz/analysis/summary.h"
 
 namespace threadmap {
 namespace {
@@ -289,6 +291,81 @@ TEST(Session, BundledRecordingsTellEachLessonsStory) {
   faster("matadd.elements", "matadd.cols", 3.0);
   // Reduction: the shuffle reduction far above the interleaved one.
   faster("reduce.warp_shuffle", "reduce.interleaved", 1.8);
+}
+
+// The barrier view's figures in the bundled H100 recordings come from the
+// clock pass, and tell what __syncthreads() costs on the machine, not what
+// the tracer costs: a few hundred cycles at most.
+TEST(Session, BundledBarrierFiguresComeFromTheClockPass) {
+  for (const char* id : {"smem.setRowReadCol", "transpose.shared"}) {
+    const fs::path path = fs::path(THREADMAP_RECORDINGS_DIR) / "h100" / (std::string(id) + ".threadmap");
+    const Session s = load_session(path);
+    ASSERT_TRUE(s.trace) << path;
+    const Trace& t = *s.trace;
+    const analysis::Analysis a = analysis::analyze(t, analysis::model_for(t));
+    const auto j = analysis::summary_json(t, a)["barriers"];
+    EXPECT_EQ(j["timing_from"], "clock pass") << id << ": " << j.dump();
+    EXPECT_TRUE(j["release_after_arrivals"].get<bool>()) << id;
+    ASSERT_TRUE(j["arrival_spread_median"].is_number() && j["release_latency_median"].is_number()) << j.dump();
+    EXPECT_LE(j["arrival_spread_median"].get<std::uint64_t>(), 300u) << id;
+    EXPECT_LE(j["release_latency_median"].get<std::uint64_t>(), 300u) << id;
+    EXPECT_GT(t.sm_clock_mhz, 500.0) << id;
+    EXPECT_GT(a.barrier_stats.passes, a.barriers.size()) << id << ": more blocks than the traced ones";
+  }
+}
+
+// Both passes' figures survive a save and a load.
+TEST(Session, ClockPassRoundTrip) {
+  Session s;
+  s.created_by = "test";
+  s.created_at = "2026-11-23T00:00:00Z";
+  s.kernel_id = "smem.setRowReadCol";
+  Trace t;
+  t.kernel_id = s.kernel_id;
+  t.grid = {3, 1, 1};
+  t.block = {64, 1, 1};
+  t.backend = "cuda";
+  t.barrier_clock = "clock64 cycles";
+  t.schedule_clock = "globaltimer ns";
+  t.timing_pass = kClockPassName;
+  t.sm_clock_mhz = 1755.5;
+  t.clock_block_stride = 2;
+  t.clock_passes_dropped = 7;
+  t.traced_blocks = {1};
+  t.barriers.push_back({1, 0, 40, 0, 2, 100, 900});
+  t.barrier_timings.push_back({0, 1, 40, 0, 1000, 1130, true});
+  t.barrier_timings.push_back({2, 0, 41, 3, 5000, 5100, false});
+  t.schedule = {{1, 2, 3}, {4, 5, 6}, {7, 8, 9}};
+  t.traced_schedule = {{10, 20, 3}, {40, 50, 6}, {70, 80, 9}};
+  s.trace = t;
+  const Session back = decode_session(encode_session(s));
+  ASSERT_TRUE(back.trace);
+  const Trace& b = *back.trace;
+  EXPECT_EQ(b.timing_pass, kClockPassName);
+  EXPECT_DOUBLE_EQ(b.sm_clock_mhz, 1755.5);
+  EXPECT_EQ(b.clock_block_stride, 2u);
+  EXPECT_EQ(b.clock_passes_dropped, 7u);
+  ASSERT_EQ(b.barrier_timings.size(), 2u);
+  EXPECT_EQ(b.barrier_timings[1].block, 2u);
+  EXPECT_EQ(b.barrier_timings[1].pass, 3u);
+  EXPECT_EQ(b.barrier_timings[1].line, 41u);
+  EXPECT_EQ(b.barrier_timings[1].release, 5100u);
+  EXPECT_TRUE(b.barrier_timings[0].saw_next_arrival);
+  EXPECT_FALSE(b.barrier_timings[1].saw_next_arrival);
+  ASSERT_EQ(b.traced_schedule.size(), 3u);
+  EXPECT_EQ(b.traced_schedule[1].start, 40u);
+  EXPECT_EQ(b.schedule[1].start, 4u);
+
+  Trace bad = t;
+  bad.barrier_timings[0].warp = 2;  // two warps per block
+  s.trace = bad;
+  try {
+    decode_session(encode_session(s));
+    ADD_FAILURE() << "a warp outside the block was accepted";
+  } catch (const SessionError& e) {
+    EXPECT_NE(std::string(e.what()).find("trace.barrier_timings[0] names warp 2 of 2"), std::string::npos)
+        << e.what();
+  }
 }
 
 // A recording timed at one size and traced at a smaller one keeps both.

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Usage: [IDS="id ..."] bench/gpu/run.sh STAGE
-#   (STAGE: tables | tune | ncu | sanitize | counters | traces | bundle | compile | learner)
+#   (STAGE: tables | tune | ncu | sanitize | counters | traces | bundle | compile | learner | barriers)
 # Expects threadmap-cli and engine_tests built with CUDA in $BIN (default
 # .device/bin); writes logs to $OUT. NVIDIA's OpenCL driver is registered with
 # the ICD loader first.
@@ -146,6 +146,29 @@ learner)
     done; unset THREADMAP_CACHE_DIR
   } 2>&1 | tee -a "$OUT/learner.txt"
   tar -C "$OUT" -czf "$OUT/learner_logs.tgz" l && rm -rf "$OUT/l"
+  ;;
+barriers)
+  # The clock pass against an independent probe (bench/gpu/barrier_probe.cu,
+  # built here by nvcc): arrival spread and release latency of three kernels
+  # with barriers, three runs of each side.
+  mkdir -p "$OUT/b"
+  arch=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader | head -1 | tr -d .)
+  nvcc -O3 -std=c++17 -arch="sm_$arch" -o "$OUT/b/barrier_probe" bench/gpu/barrier_probe.cu
+  for rep in 1 2 3; do "$OUT/b/barrier_probe"; done > "$OUT/b/probe.jsonl" 2> "$OUT/b/probe.err"
+  while read -r id sets; do
+    for rep in 1 2 3; do
+      $cli record "$id" --device cuda:0 --reps 3 $sets -o "$OUT/b/$id.$rep.threadmap" > /dev/null 2>&1
+      $cli show "$OUT/b/$id.$rep.threadmap" --format json > "$OUT/b/$id.${sets// /_}.$rep.json"
+    done
+  done <<'CONFIGS'
+smem.setRowReadCol --set blocks=264
+smem.setRowReadCol --set blocks=65536
+transpose.shared --set width=1024 --set height=1024
+reduce.sequential --set n=1048576
+CONFIGS
+  python3 bench/gpu/barrier_compare.py "$OUT/b" | tee "$OUT/barriers.md"
+  rm -f "$OUT"/b/*.threadmap "$OUT/b/barrier_probe"
+  tar -C "$OUT" -czf "$OUT/barrier_logs.tgz" b && rm -rf "$OUT/b"
   ;;
 bundle)
   # The bundled recordings (bench/gpu/bundle.txt), of the variants in IDS.
