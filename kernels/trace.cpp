@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstring>
+#include <functional>
 #include <new>
 #include <set>
 #include <sstream>
@@ -78,13 +79,35 @@ std::vector<BlockSchedule> decode_schedule(const std::vector<std::uint32_t>& wor
 // 296 bytes): beyond that, every n-th block keeps its stamps.
 constexpr std::uint64_t kMaxClockWarpRecords = std::uint64_t{1} << 16;
 
+// The SM clock against %globaltimer (diagnostic.cu's sm_clock_rate), in
+// MHz: one thread spins for 200 us reading both.
+LaunchCmd sm_clock_launch() {
+  LaunchCmd l;
+  l.program.source = "diagnostic";
+  l.program.type = ElementType::Int;
+  l.kernel = "sm_clock_rate";
+  l.args = {BufferArg{0}, std::int32_t{200000}};
+  return l;
+}
+
+double measure_sm_clock_mhz(Device& device) {
+  auto out = device.allocate(4 * sizeof(std::uint64_t));
+  device.execute({sm_clock_launch()}, {out.get()});
+  std::uint64_t stamps[4] = {};
+  device.read(*out, stamps, sizeof stamps);
+  if (stamps[3] <= stamps[1] || stamps[2] <= stamps[0])
+    throw DeviceError("the SM clock could not be measured against %globaltimer");
+  return static_cast<double>(stamps[2] - stamps[0]) * 1000.0 / static_cast<double>(stamps[3] - stamps[1]);
+}
+
 // The clock pass (CUDA): the kernel run again with clock stamps only
 // (cuda/trace.cuh, THREADMAP_TRACE=2). `run(layout, stride)` launches it and
-// returns the buffer. Its warp records become t.barrier_timings, its schedule
-// replaces the access pass's (kept as t.traced_schedule), and the SM clock is
-// what its warps measured: clock64 cycles over %globaltimer time.
+// returns the buffer; `mhz` is the SM clock measured after it. Its warp
+// records become t.barrier_timings, and its schedule (clock64 at each
+// block's start, %globaltimer and clock64 at its end) replaces the access
+// pass's, which is kept as t.traced_schedule.
 template <class Run>
-void run_clock_pass(Trace& t, Run run) {
+void run_clock_pass(Trace& t, Run run, const std::function<double()>& mhz) {
   const std::uint32_t blocks = t.block_count();
   const std::uint32_t warps = (t.threads_per_block() + 31) / 32;
   const std::uint64_t budget = std::max<std::uint64_t>(1, kMaxClockWarpRecords / warps);
@@ -92,19 +115,15 @@ void run_clock_pass(Trace& t, Run run) {
   const std::uint64_t capacity = ((blocks + stride - 1) / stride + t.traced_blocks.size()) * warps;
   const Layout layout(blocks, capacity, 0, TM_CLOCK_WARP_WORDS);
   const std::vector<std::uint32_t> words = run(layout, stride);
+  t.sm_clock_mhz = mhz();
   const std::uint64_t count = words[TM_H_BARRIER_COUNT];
   if (count > capacity)
     throw DeviceError(t.kernel_id + ": the clock pass made " + std::to_string(count) +
                       " warp records, room was made for " + std::to_string(capacity));
 
-  struct Stamped {
-    BarrierTiming timing;
-    std::uint32_t seen = 0;  // what the warp read after the barrier
-  };
-  std::vector<Stamped> stamped;
-  double cycles = 0, ns = 0;
   t.clock_block_stride = stride;
   t.clock_passes_dropped = 0;
+  t.barrier_timings.clear();
   for (std::uint64_t i = 0; i < count; ++i) {
     const std::uint64_t at = layout.barriers + i * TM_CLOCK_WARP_WORDS;
     const std::uint32_t block = words[at + TM_CW_BLOCK];
@@ -114,61 +133,47 @@ void run_clock_pass(Trace& t, Run run) {
       throw DeviceError(t.kernel_id + ": clock record " + std::to_string(i) + " names block " +
                         std::to_string(block) + ", warp " + std::to_string(warp) +
                         ", outside the launch");
-    const std::uint64_t start_clock = word64(words, at + TM_CW_START_CLOCK);
-    const std::uint64_t start_ns = word64(words, at + TM_CW_START_NS);
-    const std::uint64_t end_clock = word64(words, at + TM_CW_END_CLOCK);
-    const std::uint64_t end_ns = word64(words, at + TM_CW_END_NS);
-    if (end_ns > start_ns && end_clock > start_clock) {
-      cycles += static_cast<double>(end_clock - start_clock);
-      ns += static_cast<double>(end_ns - start_ns);
-    }
     // The stamps are clock64's low words: within the warp's life, each is the
     // first value after its start with those low bits.
+    const std::uint64_t start = word64(words, at + TM_CW_START_CLOCK);
     auto widen = [&](std::uint32_t low) {
-      return start_clock + static_cast<std::uint32_t>(low - static_cast<std::uint32_t>(start_clock));
+      return start + static_cast<std::uint32_t>(low - static_cast<std::uint32_t>(start));
     };
     const std::uint32_t kept = std::min<std::uint32_t>(passes, TM_CLOCK_PASSES);
     t.clock_passes_dropped += passes - kept;
     for (std::uint32_t p = 0; p < kept; ++p) {
       const std::uint64_t q = at + TM_CW_PASSES + std::uint64_t{p} * TM_CP_WORDS;
-      Stamped s;
-      s.timing.block = block;
-      s.timing.warp = static_cast<std::uint16_t>(warp);
-      s.timing.line = static_cast<std::uint16_t>(words[q + TM_CP_LINE]);
-      s.timing.pass = p;
-      s.timing.arrival = widen(words[q + TM_CP_ARRIVAL]);
-      s.timing.release = widen(words[q + TM_CP_RELEASE]);
-      s.seen = words[q + TM_CP_SEEN];
-      stamped.push_back(s);
+      BarrierTiming b;
+      b.block = block;
+      b.warp = static_cast<std::uint16_t>(warp);
+      b.line = static_cast<std::uint16_t>(words[q + TM_CP_LINE_SEEN] & 0xffffu);
+      b.pass = p;
+      b.arrival = widen(words[q + TM_CP_ARRIVAL]);
+      b.release = widen(words[q + TM_CP_RELEASE]);
+      // After the barrier the warp read the next warp's tag of this pass.
+      b.saw_next_arrival = (words[q + TM_CP_LINE_SEEN] & TM_CP_SEEN) != 0 &&
+                           words[q + TM_CP_TAG] == block * TM_CLOCK_PASSES + p;
+      t.barrier_timings.push_back(b);
     }
   }
-  t.sm_clock_mhz = ns > 0 ? cycles / ns * 1000.0 : 0.0;
-
-  // Each warp read the next warp's arrival stamp of the same barrier after
-  // it: the barrier held it until that warp had arrived.
-  std::sort(stamped.begin(), stamped.end(), [](const Stamped& x, const Stamped& y) {
-    return std::tie(x.timing.block, x.timing.pass, x.timing.warp) <
-           std::tie(y.timing.block, y.timing.pass, y.timing.warp);
+  std::sort(t.barrier_timings.begin(), t.barrier_timings.end(), [](const BarrierTiming& x, const BarrierTiming& y) {
+    return std::tie(x.block, x.pass, x.warp) < std::tie(y.block, y.pass, y.warp);
   });
-  t.barrier_timings.clear();
-  t.barrier_timings.reserve(stamped.size());
-  for (std::size_t i = 0; i < stamped.size();) {
-    std::size_t end = i;
-    while (end < stamped.size() && stamped[end].timing.block == stamped[i].timing.block &&
-           stamped[end].timing.pass == stamped[i].timing.pass)
-      ++end;
-    for (std::size_t k = i; k < end; ++k) {
-      BarrierTiming timing = stamped[k].timing;
-      const std::uint32_t next = (timing.warp + 1u) % warps;
-      for (std::size_t n = i; n < end; ++n)
-        if (stamped[n].timing.warp == next)
-          timing.saw_next_arrival = static_cast<std::uint32_t>(stamped[n].timing.arrival) == stamped[k].seen;
-      t.barrier_timings.push_back(timing);
-    }
-    i = end;
-  }
+
+  // Each block's start in %globaltimer time: its end, less its cycles at
+  // the measured clock.
   t.traced_schedule = std::move(t.schedule);
-  t.schedule = decode_schedule(words, layout, true);
+  t.schedule.assign(blocks, {});
+  for (std::uint32_t b = 0; b < blocks; ++b) {
+    const std::uint64_t at = layout.schedule + std::uint64_t{b} * TM_SCHEDULE_WORDS;
+    const std::uint64_t start_clock = word64(words, at + TM_S_START);
+    const std::uint64_t end_ns = word64(words, at + TM_S_END);
+    const std::uint64_t end_clock = word64(words, at + TM_S_END_CLOCK);
+    if (end_clock < start_clock || end_ns == 0)
+      throw DeviceError(t.kernel_id + ": the clock pass did not stamp block " + std::to_string(b));
+    const auto ns = static_cast<std::uint64_t>(static_cast<double>(end_clock - start_clock) * 1000.0 / t.sm_clock_mhz + 0.5);
+    t.schedule[b] = {end_ns > ns ? end_ns - ns : 0, end_ns, words[at + TM_S_SM]};
+  }
 }
 
 std::string trim(std::string_view s) {
@@ -273,7 +278,10 @@ Recording record_trace(Device& device, const Variant& variant, const Params& par
     clock_launches.front().program.defines.emplace_back(std::string(kTraceDefine), kClockPass);
     clock_launches.front().args = traced.args;
     for (const LaunchCmd& l : launches) device.prepare(l);
-    if (cuda) device.prepare(clock_launches.front());
+    if (cuda) {
+      device.prepare(clock_launches.front());
+      device.prepare(sm_clock_launch());
+    }
 
     t.kernel_id = variant.id;
     t.kernel = traced.kernel;
@@ -471,9 +479,9 @@ Recording record_trace(Device& device, const Variant& variant, const Params& par
     rec.verification = w.verify(w.buffers);
     phase("verified");
     if (cuda) {
-      run_clock_pass(t, [&](const Layout& l, std::uint32_t stride) {
-        return run_traced(l, clock_launches, stride);
-      });
+      run_clock_pass(
+          t, [&](const Layout& l, std::uint32_t stride) { return run_traced(l, clock_launches, stride); },
+          [&] { return measure_sm_clock_mhz(device); });
       read_outputs();
       const Verification clocked = w.verify(w.buffers);
       if (!clocked.verified)

@@ -60,24 +60,27 @@
 #define TM_A_ADDRESS_HI 3    /* low 24 bits: address bits 32..55; high 8 bits: TM_F_* flags */
 #define TM_ACCESS_WORDS 4
 
-/* The clock pass (CUDA): the same kernel with no access records. Each warp's
- * lane 0 keeps its barrier stamps in shared memory (TM_CLOCK_PASSES barriers
- * per block at most) and writes one warp record at the block's end, for the
- * traced blocks and every TM_H_CLOCK_STRIDE-th block, into the barrier section
- * (capacity and count: TM_H_BARRIER_CAPACITY / TM_H_BARRIER_COUNT). */
+/* The clock pass (CUDA): the same kernel with no access records (cuda/trace.cuh).
+ * Each warp keeps its barrier stamps in shared memory (TM_CLOCK_PASSES
+ * barriers per block at most) and writes one warp record at the block's end,
+ * for the traced blocks and every TM_H_CLOCK_STRIDE-th block, into the
+ * barrier section (capacity and count: TM_H_BARRIER_CAPACITY / _COUNT).
+ * Its schedule record holds clock64 at the block's start (min over warps),
+ * %globaltimer and clock64 at its end (max over warps), and the SM. */
+#define TM_S_END_CLOCK 6     /* clock pass: 2 words, in place of TM_S_DONE / TM_S_RELEASES */
 #define TM_CLOCK_PASSES 16
 #define TM_CLOCK_MAX_WARPS 32
 #define TM_CW_BLOCK 0
 #define TM_CW_WARP_PASSES 1  /* warp | barriers the warp passed << 16 (also past TM_CLOCK_PASSES) */
 #define TM_CW_START_CLOCK 2  /* 2 words: clock64 at the warp's start */
-#define TM_CW_START_NS 4     /* 2 words: %globaltimer at the warp's start */
-#define TM_CW_END_CLOCK 6    /* 2 words: clock64 at the warp's end */
-#define TM_CW_END_NS 8       /* 2 words: %globaltimer at the warp's end */
-#define TM_CW_PASSES 10      /* TM_CLOCK_PASSES x TM_CP_WORDS */
-#define TM_CP_ARRIVAL 0      /* low 32 bits of clock64 before the barrier */
+#define TM_CW_END_CLOCK 4    /* 2 words: clock64 at the warp's end */
+#define TM_CW_END_NS 6       /* 2 words: %globaltimer at the warp's end */
+#define TM_CW_PASSES 8       /* TM_CLOCK_PASSES x TM_CP_WORDS */
+#define TM_CP_ARRIVAL 0      /* low 32 bits of clock64 just before the barrier */
 #define TM_CP_RELEASE 1      /* low 32 bits of clock64 after a shared load that needs the barrier */
-#define TM_CP_SEEN 2         /* what that load read: the next warp's arrival stamp of the same barrier */
-#define TM_CP_LINE 3         /* source line of the barrier */
+#define TM_CP_TAG 2          /* block * TM_CLOCK_PASSES + pass: stored before the barrier */
+#define TM_CP_LINE_SEEN 3    /* source line | TM_CP_SEEN: the load read the next warp's tag */
+#define TM_CP_SEEN 0x80000000u
 #define TM_CP_WORDS 4
 #define TM_CLOCK_WARP_WORDS (TM_CW_PASSES + TM_CLOCK_PASSES * TM_CP_WORDS)
 

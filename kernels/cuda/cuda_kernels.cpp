@@ -48,6 +48,8 @@ const std::vector<KernelSpec>& all_kernels() {
       {"smem", "setRowReadColRectDynPad", {"PAD"}, "b", Dynamic},
       // diagnostic.cu: fails on purpose, for the tests
       {"diagnostic", "trap_after_launch", {}, "b", Static, false, false},
+      // diagnostic.cu: the SM clock against %globaltimer, for the clock pass
+      {"diagnostic", "sm_clock_rate", {}, "bi", Static, false, false},
   };
   return kernels;
 }

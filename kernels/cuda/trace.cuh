@@ -17,15 +17,18 @@
 // stand between a warp's accesses and the barrier, so this pass's clock
 // stamps measure mostly the tracing; its barrier records give the order.
 //
-// THREADMAP_TRACE=2, the clock pass: no access records. Lane 0 of each warp
-// keeps its barrier stamps in shared memory: the clock before the barrier,
-// and after it the clock read under a predicate computed from a shared load
-// of the next warp's arrival stamp, a load the barrier orders, so the stamp
-// cannot be taken before the warp was released (BAR.SYNC does not stop a warp
-// at once: a clock read just after __syncthreads() is taken before the wait
-// ends). Nothing leaves the SM until the block's end, where each warp writes
-// its stamps, its start and end (clock64 and %globaltimer) and the block's
-// schedule once. Barrier timings and the schedule come from this pass.
+// THREADMAP_TRACE=2, the clock pass: no access records, nothing between a
+// warp's last instruction and the barrier but one clock read. Before it,
+// lane 0 of each warp stores a tag (block, pass) in shared memory; after the
+// barrier it loads the next warp's tag and reads the clock under a predicate
+// computed from that load, which the barrier orders, so the release stamp
+// cannot be taken before the warp was released (BAR.SYNC does not stop a
+// warp at once: a clock read just after __syncthreads() is taken before the
+// wait ends), with no global round trip. The stamps stay in shared memory
+// until the block's end, where each warp writes them once with its start and
+// end clock and %globaltimer at its end; the host turns cycles into time with
+// the SM clock it measures after the run (diagnostic.cu). Barrier timings and
+// the schedule come from this pass.
 #pragma once
 #include "kernels/trace_format.h"
 
@@ -59,35 +62,42 @@ namespace threadmap_trace {
 
 using Stamps = unsigned int[TM_CLOCK_PASSES][TM_CLOCK_MAX_WARPS][TM_CP_WORDS];
 
-// What lane 0 of a warp keeps in registers.
+// What a warp keeps in registers.
 struct Warp {
-  unsigned long long start_clock = 0, start_ns = 0;
-  unsigned int passes = 0;  // barriers passed
+  unsigned long long start_clock = 0;
+  unsigned long long arrival = 0;  // at the barrier it is passing
+  unsigned int passes = 0;         // barriers passed
+  unsigned int line = 0;           // of the barrier it is passing
+  unsigned int next = 0;           // the next warp of the block, whose tag it reads
 };
 
+// Everything a release needs is worked out here, so that nothing but the
+// tag's load stands between the barrier and the release stamp.
 __device__ inline Warp clock_begin(unsigned int thread) {
   Warp w;
-  if (thread % 32u == 0) {
-    w.start_ns = global_timer();
-    w.start_clock = clock64();
-  }
+  w.start_clock = clock64();
+  const unsigned int threads = blockDim.x * blockDim.y * blockDim.z;
+  w.next = (thread / 32u + 1u) % ((threads + 31u) / 32u);
   return w;
 }
 
-__device__ inline void clock_arrive(Stamps& stamps, unsigned int thread, unsigned int pass,
-                                    unsigned int line) {
-  if (thread % 32u != 0 || pass >= TM_CLOCK_PASSES) return;
-  unsigned int* s = stamps[pass][thread / 32u];
-  s[TM_CP_LINE] = line;
-  s[TM_CP_ARRIVAL] = static_cast<unsigned int>(clock64());
+__device__ inline unsigned int clock_tag(unsigned int block, unsigned int pass) {
+  return block * TM_CLOCK_PASSES + pass;
 }
 
-__device__ inline void clock_release(Stamps& stamps, unsigned int thread, unsigned int threads,
-                                     unsigned int pass) {
+__device__ inline void clock_arrive(Stamps& stamps, Warp& w, unsigned int block,
+                                    unsigned int thread, unsigned int line) {
+  w.line = line;
+  if (thread % 32u == 0 && w.passes < TM_CLOCK_PASSES)
+    stamps[w.passes][thread / 32u][TM_CP_TAG] = clock_tag(block, w.passes);
+  w.arrival = clock64();
+}
+
+__device__ inline void clock_release(Stamps& stamps, Warp& w, unsigned int block,
+                                     unsigned int thread) {
+  const unsigned int pass = w.passes++;
   if (thread % 32u != 0 || pass >= TM_CLOCK_PASSES) return;
-  const unsigned int warps = (threads + 31u) / 32u;
-  const unsigned int next = (thread / 32u + 1u) % warps;
-  const unsigned int seen = *static_cast<volatile unsigned int*>(&stamps[pass][next][TM_CP_ARRIVAL]);
+  const unsigned int seen = *static_cast<volatile unsigned int*>(&stamps[pass][w.next][TM_CP_TAG]);
   unsigned long long t;
   asm volatile(
       "{\n\t.reg .pred p;\n\t"
@@ -98,8 +108,9 @@ __device__ inline void clock_release(Stamps& stamps, unsigned int thread, unsign
       : "r"(seen)
       : "memory");
   unsigned int* s = stamps[pass][thread / 32u];
+  s[TM_CP_ARRIVAL] = static_cast<unsigned int>(w.arrival);
   s[TM_CP_RELEASE] = static_cast<unsigned int>(t);
-  s[TM_CP_SEEN] = seen;
+  s[TM_CP_LINE_SEEN] = w.line | (seen == clock_tag(block, pass) ? TM_CP_SEEN : 0u);
 }
 
 __device__ inline void clock_end(unsigned int* tm, Stamps& stamps, unsigned int block,
@@ -108,18 +119,19 @@ __device__ inline void clock_end(unsigned int* tm, Stamps& stamps, unsigned int 
   const unsigned long long end_clock = clock64();
   const unsigned long long end_ns = global_timer();
   unsigned int* s = schedule(tm, block);
-  atomicMin(reinterpret_cast<unsigned long long*>(s + TM_S_START), w.start_ns);
+  atomicMin(reinterpret_cast<unsigned long long*>(s + TM_S_START), w.start_clock);
   atomicMax(reinterpret_cast<unsigned long long*>(s + TM_S_END), end_ns);
+  atomicMax(reinterpret_cast<unsigned long long*>(s + TM_S_END_CLOCK), end_clock);
   if (thread == 0) s[TM_S_SM] = sm_id();
   const bool traced = (tm[tm[TM_H_BITMAP] + block / 32] >> (block % 32)) & 1u;
   if (!traced && block % tm[TM_H_CLOCK_STRIDE] != 0) return;
   const unsigned int slot = atomicAdd(tm + TM_H_BARRIER_COUNT, 1u);
   if (slot >= tm[TM_H_BARRIER_CAPACITY]) return;
   unsigned int* r = tm + tm[TM_H_BARRIERS] + static_cast<unsigned long long>(slot) * TM_CLOCK_WARP_WORDS;
-  const unsigned long long stamps64[4] = {w.start_clock, w.start_ns, end_clock, end_ns};
+  const unsigned long long stamps64[3] = {w.start_clock, end_clock, end_ns};
   r[TM_CW_BLOCK] = block;
   r[TM_CW_WARP_PASSES] = thread / 32u | (w.passes << 16);
-  for (int k = 0; k < 4; ++k) {
+  for (int k = 0; k < 3; ++k) {
     r[TM_CW_START_CLOCK + 2 * k] = static_cast<unsigned int>(stamps64[k]);
     r[TM_CW_START_CLOCK + 2 * k + 1] = static_cast<unsigned int>(stamps64[k] >> 32);
   }
@@ -141,10 +153,9 @@ __device__ inline void clock_end(unsigned int* tm, Stamps& stamps, unsigned int 
   threadmap_trace::Warp tm_warp = threadmap_trace::clock_begin(tm_thread)
 #define TM_SHARED_ARRAY(array)
 #define TM_END() threadmap_trace::clock_end(tm_trace, tm_stamps, tm_block, tm_thread, tm_warp)
-#define TM_ARRIVE() threadmap_trace::clock_arrive(tm_stamps, tm_thread, tm_warp.passes, __LINE__)
-#define TM_RELEASE()                                                                      \
-  threadmap_trace::clock_release(tm_stamps, tm_thread, blockDim.x * blockDim.y * blockDim.z, \
-                                 tm_warp.passes++)
+#define TM_ARRIVE() \
+  threadmap_trace::clock_arrive(tm_stamps, tm_warp, tm_block, tm_thread, __LINE__)
+#define TM_RELEASE() threadmap_trace::clock_release(tm_stamps, tm_warp, tm_block, tm_thread)
 #define LDG(lv) (lv)
 #define STG(lv) (lv)
 #define LDS(lv) (lv)
