@@ -20,7 +20,7 @@ constexpr std::size_t kMaxDepth = 32;
 constexpr std::size_t kAccessBytes = 20;
 constexpr std::size_t kBarrierBytes = 32;
 constexpr std::size_t kScheduleBytes = 20;
-constexpr std::size_t kTimingBytes = 32;
+constexpr std::size_t kTimingBytes = 28;
 
 // Little-endian packing of the bulk records (CBOR byte strings): compact, and
 // their length alone bounds what a reader allocates.
@@ -91,7 +91,6 @@ json encode_trace(const Trace& t) {
     timings.put(b.warp);
     timings.put(b.line);
     timings.put(b.pass);
-    timings.put(std::uint32_t{b.saw_next_arrival ? 1u : 0u});
     timings.put(b.arrival);
     timings.put(b.release);
   }
@@ -333,14 +332,11 @@ Trace decode_trace(const json& j) {
     b.warp = ti.get<std::uint16_t>();
     b.line = ti.get<std::uint16_t>();
     b.pass = ti.get<std::uint32_t>();
-    const auto flags = ti.get<std::uint32_t>();
-    b.saw_next_arrival = flags & 1u;
     b.arrival = ti.get<std::uint64_t>();
     b.release = ti.get<std::uint64_t>();
     const std::string at = "trace.barrier_timings[" + std::to_string(i) + "]";
     if (b.block >= blocks) bad(at + " names block " + std::to_string(b.block) + " of " + std::to_string(blocks));
     if (b.warp >= warps) bad(at + " names warp " + std::to_string(b.warp) + " of " + std::to_string(warps));
-    if (flags > 1u) bad(at + " has unknown flags");
     t.barrier_timings.push_back(b);
   }
   if (!blob(j, "traced_schedule", w, kScheduleBytes, blocks).empty())

@@ -76,8 +76,8 @@ std::vector<BlockSchedule> decode_schedule(const std::vector<std::uint32_t>& wor
 }
 
 // The most warp records the clock pass keeps (TM_CLOCK_WARP_WORDS words each,
-// 296 bytes): beyond that, every n-th block keeps its stamps.
-constexpr std::uint64_t kMaxClockWarpRecords = std::uint64_t{1} << 16;
+// 212 bytes): beyond that, every n-th block keeps its stamps.
+constexpr std::uint64_t kMaxClockWarpRecords = std::uint64_t{1} << 17;
 
 // The SM clock against %globaltimer (diagnostic.cu's sm_clock_rate), in
 // MHz: one thread spins for 200 us reading both.
@@ -112,27 +112,24 @@ void run_clock_pass(Trace& t, Run run, const std::function<double()>& mhz) {
   const std::uint32_t warps = (t.threads_per_block() + 31) / 32;
   const std::uint64_t budget = std::max<std::uint64_t>(1, kMaxClockWarpRecords / warps);
   const auto stride = static_cast<std::uint32_t>(std::max<std::uint64_t>(1, (blocks + budget - 1) / budget));
-  const std::uint64_t capacity = ((blocks + stride - 1) / stride + t.traced_blocks.size()) * warps;
+  const std::uint64_t capacity = std::uint64_t{(blocks + stride - 1) / stride} * warps;
   const Layout layout(blocks, capacity, 0, TM_CLOCK_WARP_WORDS);
   const std::vector<std::uint32_t> words = run(layout, stride);
   t.sm_clock_mhz = mhz();
-  const std::uint64_t count = words[TM_H_BARRIER_COUNT];
-  if (count > capacity)
-    throw DeviceError(t.kernel_id + ": the clock pass made " + std::to_string(count) +
-                      " warp records, room was made for " + std::to_string(capacity));
 
   t.clock_block_stride = stride;
   t.clock_passes_dropped = 0;
   t.barrier_timings.clear();
-  for (std::uint64_t i = 0; i < count; ++i) {
+  for (std::uint64_t i = 0; i < capacity; ++i) {
     const std::uint64_t at = layout.barriers + i * TM_CLOCK_WARP_WORDS;
+    if (words[at + TM_CW_WRITTEN] != TM_CLOCK_WRITTEN) continue;  // a warp that ended early
     const std::uint32_t block = words[at + TM_CW_BLOCK];
     const std::uint32_t warp = words[at + TM_CW_WARP_PASSES] & 0xffffu;
     const std::uint32_t passes = words[at + TM_CW_WARP_PASSES] >> 16;
-    if (block >= blocks || warp >= warps)
+    if (block >= blocks || warp >= warps || block % stride != 0 || std::uint64_t{block / stride} * warps + warp != i)
       throw DeviceError(t.kernel_id + ": clock record " + std::to_string(i) + " names block " +
                         std::to_string(block) + ", warp " + std::to_string(warp) +
-                        ", outside the launch");
+                        ", not the slot's");
     // The stamps are clock64's low words: within the warp's life, each is the
     // first value after its start with those low bits.
     const std::uint64_t start = word64(words, at + TM_CW_START_CLOCK);
@@ -146,19 +143,13 @@ void run_clock_pass(Trace& t, Run run, const std::function<double()>& mhz) {
       BarrierTiming b;
       b.block = block;
       b.warp = static_cast<std::uint16_t>(warp);
-      b.line = static_cast<std::uint16_t>(words[q + TM_CP_LINE_SEEN] & 0xffffu);
+      b.line = static_cast<std::uint16_t>(words[q + TM_CP_LINE]);
       b.pass = p;
       b.arrival = widen(words[q + TM_CP_ARRIVAL]);
       b.release = widen(words[q + TM_CP_RELEASE]);
-      // After the barrier the warp read the next warp's tag of this pass.
-      b.saw_next_arrival = (words[q + TM_CP_LINE_SEEN] & TM_CP_SEEN) != 0 &&
-                           words[q + TM_CP_TAG] == block * TM_CLOCK_PASSES + p;
       t.barrier_timings.push_back(b);
     }
   }
-  std::sort(t.barrier_timings.begin(), t.barrier_timings.end(), [](const BarrierTiming& x, const BarrierTiming& y) {
-    return std::tie(x.block, x.pass, x.warp) < std::tie(y.block, y.pass, y.warp);
-  });
 
   // Each block's start in %globaltimer time: its end, less its cycles at
   // the measured clock.
@@ -332,6 +323,8 @@ Recording record_trace(Device& device, const Variant& variant, const Params& par
     // One traced run: poisoned outputs, the trace buffer's header, bitmap
     // and schedule initialised (the record areas need no initial contents),
     // the launches, then only as much of the trace read back as was written.
+    // The clock pass starts from a zeroed barrier section (its slots say
+    // whether a warp wrote them).
     auto run_traced = [&](const Layout& layout, const std::vector<LaunchCmd>& pass_launches,
                           std::uint32_t clock_stride) {
       const std::uint64_t bytes = layout.words * 4;
@@ -339,7 +332,7 @@ Recording record_trace(Device& device, const Variant& variant, const Params& par
         throw InvalidRequest(variant.id + ": the trace needs " + std::to_string(bytes) +
                              " bytes, more than the largest allocation on " + info.name +
                              "; trace fewer blocks");
-      std::vector<std::uint32_t> words(layout.barriers, 0);
+      std::vector<std::uint32_t> words(clock_stride ? layout.accesses : layout.barriers, 0);
       words[TM_H_VERSION] = TM_FORMAT_VERSION;
       words[TM_H_ACCESS_CAPACITY] = static_cast<std::uint32_t>(layout.access_capacity);
       words[TM_H_BARRIER_CAPACITY] = static_cast<std::uint32_t>(layout.barrier_capacity);
@@ -379,7 +372,7 @@ Recording record_trace(Device& device, const Variant& variant, const Params& par
     const std::uint64_t guess = std::min<std::uint64_t>(traced_threads * 16, std::uint64_t{1} << 22);
     const std::uint64_t barrier_guess = traced_threads / t.warp_width * 16 + 64;
     std::uint64_t capacity = options.capacity ? std::min(options.capacity, kMaxTraceRecords) : guess;
-    std::vector<std::uint32_t> words = run_traced(Layout(blocks, barrier_guess, capacity), launches, 1);
+    std::vector<std::uint32_t> words = run_traced(Layout(blocks, barrier_guess, capacity), launches, 0);
     const std::uint64_t needed = words[TM_H_ACCESS_COUNT];
     const std::uint64_t barrier_needed = words[TM_H_BARRIER_COUNT];
     if (needed > kMaxTraceRecords)
@@ -391,7 +384,7 @@ Recording record_trace(Device& device, const Variant& variant, const Params& par
     if ((!options.capacity && needed > capacity) || barrier_needed > barrier_guess) {
       if (!options.capacity) capacity = needed;
       barrier_capacity = barrier_needed;
-      words = run_traced(Layout(blocks, barrier_capacity, capacity), launches, 1);
+      words = run_traced(Layout(blocks, barrier_capacity, capacity), launches, 0);
     }
     const Layout layout(blocks, barrier_capacity, capacity);
     phase("traced run and read back");

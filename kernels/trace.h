@@ -58,8 +58,7 @@ struct BarrierTiming {
   std::uint16_t line = 0;
   std::uint32_t pass = 0;        // the warp's n-th barrier in the block, from 0
   std::uint64_t arrival = 0;     // clock64 cycles of the block's SM, before the barrier
-  std::uint64_t release = 0;     // after a shared-memory load that needs the barrier
-  bool saw_next_arrival = false; // that load read the next warp's arrival stamp of this barrier
+  std::uint64_t release = 0;     // after a shared-memory load the barrier orders
 };
 
 // Every block of the grid, traced or not.
@@ -108,7 +107,7 @@ struct Trace {
   std::vector<Access> accesses;
   std::vector<BarrierEvent> barriers;
   std::vector<BlockSchedule> schedule;  // one per block of the grid (the clock pass's when there is one)
-  // The clock pass: the traced blocks and every clock_block_stride-th block.
+  // The clock pass: every clock_block_stride-th block of the grid.
   std::vector<BarrierTiming> barrier_timings;
   std::uint32_t clock_block_stride = 0;
   std::uint64_t clock_passes_dropped = 0;  // warp barriers past the pass's room, not stamped

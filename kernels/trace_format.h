@@ -62,9 +62,9 @@
 
 /* The clock pass (CUDA): the same kernel with no access records (cuda/trace.cuh).
  * Each warp keeps its barrier stamps in shared memory (TM_CLOCK_PASSES
- * barriers per block at most) and writes one warp record at the block's end,
- * for the traced blocks and every TM_H_CLOCK_STRIDE-th block, into the
- * barrier section (capacity and count: TM_H_BARRIER_CAPACITY / _COUNT).
+ * barriers per block at most) and, in every TM_H_CLOCK_STRIDE-th block,
+ * writes them at the block's end into its own slot of the barrier section:
+ * (block / stride) * warps + warp (TM_H_BARRIER_CAPACITY slots).
  * Its schedule record holds clock64 at the block's start (min over warps),
  * %globaltimer and clock64 at its end (max over warps), and the SM. */
 #define TM_S_END_CLOCK 6     /* clock pass: 2 words, in place of TM_S_DONE / TM_S_RELEASES */
@@ -73,15 +73,13 @@
 #define TM_CW_BLOCK 0
 #define TM_CW_WARP_PASSES 1  /* warp | barriers the warp passed << 16 (also past TM_CLOCK_PASSES) */
 #define TM_CW_START_CLOCK 2  /* 2 words: clock64 at the warp's start */
-#define TM_CW_END_CLOCK 4    /* 2 words: clock64 at the warp's end */
-#define TM_CW_END_NS 6       /* 2 words: %globaltimer at the warp's end */
-#define TM_CW_PASSES 8       /* TM_CLOCK_PASSES x TM_CP_WORDS */
+#define TM_CW_WRITTEN 4      /* TM_CLOCK_WRITTEN once the warp wrote its slot */
+#define TM_CW_PASSES 5       /* TM_CLOCK_PASSES x TM_CP_WORDS */
+#define TM_CLOCK_WRITTEN 0x600dc10cu
 #define TM_CP_ARRIVAL 0      /* low 32 bits of clock64 just before the barrier */
-#define TM_CP_RELEASE 1      /* low 32 bits of clock64 after a shared load that needs the barrier */
-#define TM_CP_TAG 2          /* block * TM_CLOCK_PASSES + pass: stored before the barrier */
-#define TM_CP_LINE_SEEN 3    /* source line | TM_CP_SEEN: the load read the next warp's tag */
-#define TM_CP_SEEN 0x80000000u
-#define TM_CP_WORDS 4
+#define TM_CP_RELEASE 1      /* low 32 bits of clock64 after a shared load the barrier orders */
+#define TM_CP_LINE 2         /* source line of the barrier */
+#define TM_CP_WORDS 3
 #define TM_CLOCK_WARP_WORDS (TM_CW_PASSES + TM_CLOCK_PASSES * TM_CP_WORDS)
 
 #define TM_F_STORE 1u

@@ -265,7 +265,7 @@ TEST_P(ClockPass, BarrierTimesComeFromARunWithClockStampsOnly) {
       EXPECT_TRUE(p.from_clock_pass) << "block " << p.block << " pass " << p.instance;
       EXPECT_TRUE(p.release_after_arrivals) << "block " << p.block << " pass " << p.instance;
     }
-    EXPECT_GE(a.barrier_stats.passes, a.barriers.size()) << "the traced blocks and every n-th block";
+    EXPECT_GE(a.barrier_stats.passes, a.barriers.size()) << "every block of these grids";
     EXPECT_GT(a.barrier_stats.blocks, t.traced_blocks.size());
 
     // The access pass's own stamps: its first release after the last arrival.

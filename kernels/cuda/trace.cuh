@@ -17,18 +17,19 @@
 // stand between a warp's accesses and the barrier, so this pass's clock
 // stamps measure mostly the tracing; its barrier records give the order.
 //
-// THREADMAP_TRACE=2, the clock pass: no access records, nothing between a
-// warp's last instruction and the barrier but one clock read. Before it,
-// lane 0 of each warp stores a tag (block, pass) in shared memory; after the
-// barrier it loads the next warp's tag and reads the clock under a predicate
-// computed from that load, which the barrier orders, so the release stamp
-// cannot be taken before the warp was released (BAR.SYNC does not stop a
-// warp at once: a clock read just after __syncthreads() is taken before the
-// wait ends), with no global round trip. The stamps stay in shared memory
-// until the block's end, where each warp writes them once with its start and
-// end clock and %globaltimer at its end; the host turns cycles into time with
-// the SM clock it measures after the run (diagnostic.cu). Barrier timings and
-// the schedule come from this pass.
+// THREADMAP_TRACE=2, the clock pass: no access records, and as few
+// instructions as can be before a barrier (on a busy SM every instruction a
+// warp issues before it delays the others): one clock read at the start,
+// one just before each barrier. After the barrier every lane loads one word
+// of shared memory, a load the barrier orders, and reads the clock under a
+// predicate computed from it, so the release stamp cannot be taken before
+// the warp was released (BAR.SYNC does not stop a warp at once: a clock read
+// just after __syncthreads() is taken before the wait ends), with no global
+// round trip. Lane 0 keeps the stamps in shared memory; at the block's end,
+// in every n-th block, each warp writes them to a slot of its own, and every
+// block's start and end go to the schedule with non-returning atomics. The
+// host turns cycles into time with the SM clock it measures after the run
+// (diagnostic.cu). Barrier timings and the schedule come from this pass.
 #pragma once
 #include "kernels/trace_format.h"
 
@@ -68,94 +69,82 @@ struct Warp {
   unsigned long long arrival = 0;  // at the barrier it is passing
   unsigned int passes = 0;         // barriers passed
   unsigned int line = 0;           // of the barrier it is passing
-  unsigned int next = 0;           // the next warp of the block, whose tag it reads
 };
 
-// Everything a release needs is worked out here, so that nothing but the
-// tag's load stands between the barrier and the release stamp.
-__device__ inline Warp clock_begin(unsigned int thread) {
-  Warp w;
-  w.start_clock = clock64();
-  const unsigned int threads = blockDim.x * blockDim.y * blockDim.z;
-  w.next = (thread / 32u + 1u) % ((threads + 31u) / 32u);
-  return w;
+__device__ inline unsigned int linear_thread() {
+  return threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
 }
 
-__device__ inline unsigned int clock_tag(unsigned int block, unsigned int pass) {
-  return block * TM_CLOCK_PASSES + pass;
+__device__ inline unsigned int linear_block() {
+  return blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z);
 }
 
-__device__ inline void clock_arrive(Stamps& stamps, Warp& w, unsigned int block,
-                                    unsigned int thread, unsigned int line) {
+__device__ inline void clock_arrive(Warp& w, unsigned int line) {
   w.line = line;
-  if (thread % 32u == 0 && w.passes < TM_CLOCK_PASSES)
-    stamps[w.passes][thread / 32u][TM_CP_TAG] = clock_tag(block, w.passes);
   w.arrival = clock64();
 }
 
-__device__ inline void clock_release(Stamps& stamps, Warp& w, unsigned int block,
-                                     unsigned int thread) {
-  const unsigned int pass = w.passes++;
-  if (thread % 32u != 0 || pass >= TM_CLOCK_PASSES) return;
-  const unsigned int seen = *static_cast<volatile unsigned int*>(&stamps[pass][w.next][TM_CP_TAG]);
+__device__ inline void clock_release(Stamps& stamps, Warp& w) {
+  const unsigned int ordered = *static_cast<volatile unsigned int*>(&stamps[0][0][0]);
   unsigned long long t;
   asm volatile(
       "{\n\t.reg .pred p;\n\t"
-      "setp.ne.u32 p, %1, 0xffffffff;\n\t"
+      "setp.ne.u32 p, %1, 0x5eed1e55;\n\t"
       "@p mov.u64 %0, %%clock64;\n\t"
       "@!p mov.u64 %0, 0;\n\t}"
       : "=l"(t)
-      : "r"(seen)
+      : "r"(ordered)
       : "memory");
+  const unsigned int pass = w.passes++;
+  const unsigned int thread = linear_thread();
+  if (thread % 32u != 0 || pass >= TM_CLOCK_PASSES) return;
   unsigned int* s = stamps[pass][thread / 32u];
   s[TM_CP_ARRIVAL] = static_cast<unsigned int>(w.arrival);
   s[TM_CP_RELEASE] = static_cast<unsigned int>(t);
-  s[TM_CP_LINE_SEEN] = w.line | (seen == clock_tag(block, pass) ? TM_CP_SEEN : 0u);
+  s[TM_CP_LINE] = w.line;
 }
 
-__device__ inline void clock_end(unsigned int* tm, Stamps& stamps, unsigned int block,
-                                 unsigned int thread, const Warp& w) {
+__device__ inline void clock_end(unsigned int* tm, Stamps& stamps, const Warp& w) {
+  const unsigned int thread = linear_thread();
   if (thread % 32u != 0) return;
   const unsigned long long end_clock = clock64();
   const unsigned long long end_ns = global_timer();
+  const unsigned int block = linear_block();
   unsigned int* s = schedule(tm, block);
   atomicMin(reinterpret_cast<unsigned long long*>(s + TM_S_START), w.start_clock);
   atomicMax(reinterpret_cast<unsigned long long*>(s + TM_S_END), end_ns);
   atomicMax(reinterpret_cast<unsigned long long*>(s + TM_S_END_CLOCK), end_clock);
   if (thread == 0) s[TM_S_SM] = sm_id();
-  const bool traced = (tm[tm[TM_H_BITMAP] + block / 32] >> (block % 32)) & 1u;
-  if (!traced && block % tm[TM_H_CLOCK_STRIDE] != 0) return;
-  const unsigned int slot = atomicAdd(tm + TM_H_BARRIER_COUNT, 1u);
+  const unsigned int stride = tm[TM_H_CLOCK_STRIDE];
+  if (block % stride != 0) return;
+  const unsigned int threads = blockDim.x * blockDim.y * blockDim.z;
+  const unsigned long long slot =
+      static_cast<unsigned long long>(block / stride) * ((threads + 31u) / 32u) + thread / 32u;
   if (slot >= tm[TM_H_BARRIER_CAPACITY]) return;
-  unsigned int* r = tm + tm[TM_H_BARRIERS] + static_cast<unsigned long long>(slot) * TM_CLOCK_WARP_WORDS;
-  const unsigned long long stamps64[3] = {w.start_clock, end_clock, end_ns};
+  unsigned int* r = tm + tm[TM_H_BARRIERS] + slot * TM_CLOCK_WARP_WORDS;
   r[TM_CW_BLOCK] = block;
   r[TM_CW_WARP_PASSES] = thread / 32u | (w.passes << 16);
-  for (int k = 0; k < 3; ++k) {
-    r[TM_CW_START_CLOCK + 2 * k] = static_cast<unsigned int>(stamps64[k]);
-    r[TM_CW_START_CLOCK + 2 * k + 1] = static_cast<unsigned int>(stamps64[k] >> 32);
-  }
+  r[TM_CW_START_CLOCK] = static_cast<unsigned int>(w.start_clock);
+  r[TM_CW_START_CLOCK + 1] = static_cast<unsigned int>(w.start_clock >> 32);
   const unsigned int kept = w.passes < TM_CLOCK_PASSES ? w.passes : TM_CLOCK_PASSES;
   for (unsigned int p = 0; p < kept; ++p)
     for (int k = 0; k < TM_CP_WORDS; ++k)
       r[TM_CW_PASSES + p * TM_CP_WORDS + k] = stamps[p][thread / 32u][k];
+  r[TM_CW_WRITTEN] = TM_CLOCK_WRITTEN;
 }
 
 }  // namespace threadmap_trace
 
 #define TM_CONTEXT_PARAM
 #define TM_CONTEXT
-#define TM_BEGIN()                                                                           \
-  __shared__ threadmap_trace::Stamps tm_stamps;                                              \
-  const unsigned int tm_block = blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z); \
-  const unsigned int tm_thread =                                                             \
-      threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);                   \
-  threadmap_trace::Warp tm_warp = threadmap_trace::clock_begin(tm_thread)
+#define TM_BEGIN()                              \
+  __shared__ threadmap_trace::Stamps tm_stamps; \
+  threadmap_trace::Warp tm_warp;                \
+  tm_warp.start_clock = clock64()
 #define TM_SHARED_ARRAY(array)
-#define TM_END() threadmap_trace::clock_end(tm_trace, tm_stamps, tm_block, tm_thread, tm_warp)
-#define TM_ARRIVE() \
-  threadmap_trace::clock_arrive(tm_stamps, tm_warp, tm_block, tm_thread, __LINE__)
-#define TM_RELEASE() threadmap_trace::clock_release(tm_stamps, tm_warp, tm_block, tm_thread)
+#define TM_END() threadmap_trace::clock_end(tm_trace, tm_stamps, tm_warp)
+#define TM_ARRIVE() threadmap_trace::clock_arrive(tm_warp, __LINE__)
+#define TM_RELEASE() threadmap_trace::clock_release(tm_stamps, tm_warp)
 #define LDG(lv) (lv)
 #define STG(lv) (lv)
 #define LDS(lv) (lv)

@@ -358,11 +358,10 @@ Analysis analyze(const Trace& t, const DeviceModel& model) {
     std::sort(stamps.begin(), stamps.end(), [](const BarrierTiming* x, const BarrierTiming* y) {
       return x->arrival != y->arrival ? x->arrival < y->arrival : x->warp < y->warp;
     });
-    bool saw_all = true, one_line = true;
+    bool one_line = true;
     p.first_release = UINT64_MAX;
     for (const BarrierTiming* b : stamps) {
       p.arrival_order.push_back(b->warp);
-      saw_all = saw_all && b->saw_next_arrival;
       one_line = one_line && b->line == p.line;
       p.first_release = std::min(p.first_release, b->release);
       p.last_release = std::max(p.last_release, b->release);
@@ -370,8 +369,7 @@ Analysis analyze(const Trace& t, const DeviceModel& model) {
     p.slowest_warp = p.arrival_order.back();
     p.first_arrival = stamps.front()->arrival;
     p.last_arrival = stamps.back()->arrival;
-    p.release_after_arrivals =
-        saw_all && one_line && p.warps == warps_per_block && p.first_release >= p.last_arrival;
+    p.release_after_arrivals = one_line && p.warps == warps_per_block && p.first_release >= p.last_arrival;
     return p;
   };
 
