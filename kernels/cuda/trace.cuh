@@ -69,6 +69,7 @@ struct Warp {
   unsigned long long arrival = 0;  // at the barrier it is passing
   unsigned int passes = 0;         // barriers passed
   unsigned int line = 0;           // of the barrier it is passing
+  unsigned int* slot = nullptr;    // lane 0: its stamps, found at its first release
 };
 
 __device__ inline unsigned int linear_thread() {
@@ -84,8 +85,9 @@ __device__ inline void clock_arrive(Warp& w, unsigned int line) {
   w.arrival = clock64();
 }
 
-__device__ inline void clock_release(Stamps& stamps, Warp& w) {
-  const unsigned int ordered = *static_cast<volatile unsigned int*>(&stamps[0][0][0]);
+// `ordered`: a shared word no thread writes, loaded after the barrier.
+__device__ inline void clock_release(Stamps& stamps, unsigned int& ordered_word, Warp& w) {
+  const unsigned int ordered = *static_cast<volatile unsigned int*>(&ordered_word);
   unsigned long long t;
   asm volatile(
       "{\n\t.reg .pred p;\n\t"
@@ -96,9 +98,12 @@ __device__ inline void clock_release(Stamps& stamps, Warp& w) {
       : "r"(ordered)
       : "memory");
   const unsigned int pass = w.passes++;
-  const unsigned int thread = linear_thread();
-  if (thread % 32u != 0 || pass >= TM_CLOCK_PASSES) return;
-  unsigned int* s = stamps[pass][thread / 32u];
+  if (pass == 0) {
+    const unsigned int thread = linear_thread();
+    w.slot = thread % 32u == 0 ? stamps[0][thread / 32u] : nullptr;
+  }
+  if (!w.slot || pass >= TM_CLOCK_PASSES) return;
+  unsigned int* s = w.slot + pass * (TM_CLOCK_MAX_WARPS * TM_CP_WORDS);
   s[TM_CP_ARRIVAL] = static_cast<unsigned int>(w.arrival);
   s[TM_CP_RELEASE] = static_cast<unsigned int>(t);
   s[TM_CP_LINE] = w.line;
@@ -139,12 +144,13 @@ __device__ inline void clock_end(unsigned int* tm, Stamps& stamps, const Warp& w
 #define TM_CONTEXT
 #define TM_BEGIN()                              \
   __shared__ threadmap_trace::Stamps tm_stamps; \
+  __shared__ unsigned int tm_ordered;           \
   threadmap_trace::Warp tm_warp;                \
   tm_warp.start_clock = clock64()
 #define TM_SHARED_ARRAY(array)
 #define TM_END() threadmap_trace::clock_end(tm_trace, tm_stamps, tm_warp)
 #define TM_ARRIVE() threadmap_trace::clock_arrive(tm_warp, __LINE__)
-#define TM_RELEASE() threadmap_trace::clock_release(tm_stamps, tm_warp)
+#define TM_RELEASE() threadmap_trace::clock_release(tm_stamps, tm_ordered, tm_warp)
 #define LDG(lv) (lv)
 #define STG(lv) (lv)
 #define LDS(lv) (lv)
