@@ -75,9 +75,10 @@ std::vector<BlockSchedule> decode_schedule(const std::vector<std::uint32_t>& wor
   return schedule;
 }
 
-// The most warp records the clock pass keeps (TM_CLOCK_WARP_WORDS words each,
-// 212 bytes): beyond that, every n-th block keeps its stamps.
-constexpr std::uint64_t kMaxClockWarpRecords = std::uint64_t{1} << 17;
+// The warps whose barrier stamps the clock pass keeps: every n-th block's,
+// about this many, and the traced blocks' (as many again at most). A
+// recording stores 28 bytes per warp and barrier.
+constexpr std::uint64_t kClockSampleWarps = 2048;
 
 // The SM clock against %globaltimer (diagnostic.cu's sm_clock_rate), in
 // MHz: one thread spins for 200 us reading both.
@@ -110,14 +111,22 @@ template <class Run>
 void run_clock_pass(Trace& t, Run run, const std::function<double()>& mhz) {
   const std::uint32_t blocks = t.block_count();
   const std::uint32_t warps = (t.threads_per_block() + 31) / 32;
-  const std::uint64_t budget = std::max<std::uint64_t>(1, kMaxClockWarpRecords / warps);
+  const std::uint64_t budget = std::max<std::uint64_t>(1, kClockSampleWarps / warps);
   const auto stride = static_cast<std::uint32_t>(std::max<std::uint64_t>(1, (blocks + budget - 1) / budget));
-  const std::uint64_t capacity = std::uint64_t{(blocks + stride - 1) / stride} * warps;
+  std::vector<std::uint32_t> slots(blocks, TM_NO_SLOT);
+  std::uint64_t capacity = 0;
+  for (std::uint32_t b = 0; b < blocks; b += stride, capacity += warps) slots[b] = static_cast<std::uint32_t>(capacity);
+  std::uint64_t extra = 0;
+  for (std::uint32_t b : t.traced_blocks)
+    if (slots[b] == TM_NO_SLOT && extra++ < budget) {
+      slots[b] = static_cast<std::uint32_t>(capacity);
+      capacity += warps;
+    }
   const Layout layout(blocks, capacity, 0, TM_CLOCK_WARP_WORDS);
   // The second of two runs: the first loads the code into the SMs' caches,
   // as every launch after the first of a timed run finds it.
-  run(layout, stride);
-  const std::vector<std::uint32_t> words = run(layout, stride);
+  run(layout, slots);
+  const std::vector<std::uint32_t> words = run(layout, slots);
   t.sm_clock_mhz = mhz();
 
   t.clock_block_stride = stride;
@@ -129,7 +138,7 @@ void run_clock_pass(Trace& t, Run run, const std::function<double()>& mhz) {
     const std::uint32_t block = words[at + TM_CW_BLOCK];
     const std::uint32_t warp = words[at + TM_CW_WARP_PASSES] & 0xffffu;
     const std::uint32_t passes = words[at + TM_CW_WARP_PASSES] >> 16;
-    if (block >= blocks || warp >= warps || block % stride != 0 || std::uint64_t{block / stride} * warps + warp != i)
+    if (block >= blocks || warp >= warps || std::uint64_t{slots[block]} + warp != i)
       throw DeviceError(t.kernel_id + ": clock record " + std::to_string(i) + " names block " +
                         std::to_string(block) + ", warp " + std::to_string(warp) +
                         ", not the slot's");
@@ -327,15 +336,16 @@ Recording record_trace(Device& device, const Variant& variant, const Params& par
     // and schedule initialised (the record areas need no initial contents),
     // the launches, then only as much of the trace read back as was written.
     // The clock pass starts from a zeroed barrier section (its slots say
-    // whether a warp wrote them).
+    // whether a warp wrote them) and has its slot table after it.
     auto run_traced = [&](const Layout& layout, const std::vector<LaunchCmd>& pass_launches,
-                          std::uint32_t clock_stride) {
-      const std::uint64_t bytes = layout.words * 4;
+                          const std::vector<std::uint32_t>& clock_slots) {
+      const std::uint64_t bytes = (layout.words + clock_slots.size()) * 4;
       if (info.max_allocation_bytes && bytes > info.max_allocation_bytes)
         throw InvalidRequest(variant.id + ": the trace needs " + std::to_string(bytes) +
                              " bytes, more than the largest allocation on " + info.name +
                              "; trace fewer blocks");
-      std::vector<std::uint32_t> words(clock_stride ? layout.accesses : layout.barriers, 0);
+      std::vector<std::uint32_t> words(clock_slots.empty() ? layout.barriers : layout.accesses, 0);
+      words.insert(words.end(), clock_slots.begin(), clock_slots.end());
       words[TM_H_VERSION] = TM_FORMAT_VERSION;
       words[TM_H_ACCESS_CAPACITY] = static_cast<std::uint32_t>(layout.access_capacity);
       words[TM_H_BARRIER_CAPACITY] = static_cast<std::uint32_t>(layout.barrier_capacity);
@@ -345,7 +355,7 @@ Recording record_trace(Device& device, const Variant& variant, const Params& par
       words[TM_H_SCHEDULE] = static_cast<std::uint32_t>(layout.schedule);
       words[TM_H_BARRIERS] = static_cast<std::uint32_t>(layout.barriers);
       words[TM_H_ACCESSES] = static_cast<std::uint32_t>(layout.accesses);
-      words[TM_H_CLOCK_STRIDE] = clock_stride;
+      words[TM_H_CLOCK_SLOTS] = static_cast<std::uint32_t>(layout.accesses);
       for (std::uint32_t b : t.traced_blocks) words[layout.bitmap + b / 32] |= 1u << (b % 32);
       if (cuda)  // the start is a minimum over warps
         for (std::uint32_t b = 0; b < blocks; ++b) {
@@ -375,7 +385,7 @@ Recording record_trace(Device& device, const Variant& variant, const Params& par
     const std::uint64_t guess = std::min<std::uint64_t>(traced_threads * 16, std::uint64_t{1} << 22);
     const std::uint64_t barrier_guess = traced_threads / t.warp_width * 16 + 64;
     std::uint64_t capacity = options.capacity ? std::min(options.capacity, kMaxTraceRecords) : guess;
-    std::vector<std::uint32_t> words = run_traced(Layout(blocks, barrier_guess, capacity), launches, 0);
+    std::vector<std::uint32_t> words = run_traced(Layout(blocks, barrier_guess, capacity), launches, {});
     const std::uint64_t needed = words[TM_H_ACCESS_COUNT];
     const std::uint64_t barrier_needed = words[TM_H_BARRIER_COUNT];
     if (needed > kMaxTraceRecords)
@@ -387,7 +397,7 @@ Recording record_trace(Device& device, const Variant& variant, const Params& par
     if ((!options.capacity && needed > capacity) || barrier_needed > barrier_guess) {
       if (!options.capacity) capacity = needed;
       barrier_capacity = barrier_needed;
-      words = run_traced(Layout(blocks, barrier_capacity, capacity), launches, 0);
+      words = run_traced(Layout(blocks, barrier_capacity, capacity), launches, {});
     }
     const Layout layout(blocks, barrier_capacity, capacity);
     phase("traced run and read back");
@@ -476,7 +486,10 @@ Recording record_trace(Device& device, const Variant& variant, const Params& par
     phase("verified");
     if (cuda) {
       run_clock_pass(
-          t, [&](const Layout& l, std::uint32_t stride) { return run_traced(l, clock_launches, stride); },
+          t,
+          [&](const Layout& l, const std::vector<std::uint32_t>& slots) {
+            return run_traced(l, clock_launches, slots);
+          },
           [&] { return measure_sm_clock_mhz(device); });
       read_outputs();
       const Verification clocked = w.verify(w.buffers);

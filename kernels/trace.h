@@ -107,7 +107,7 @@ struct Trace {
   std::vector<Access> accesses;
   std::vector<BarrierEvent> barriers;
   std::vector<BlockSchedule> schedule;  // one per block of the grid (the clock pass's when there is one)
-  // The clock pass: every clock_block_stride-th block of the grid.
+  // The clock pass: every clock_block_stride-th block of the grid, and the traced blocks.
   std::vector<BarrierTiming> barrier_timings;
   std::uint32_t clock_block_stride = 0;
   std::uint64_t clock_passes_dropped = 0;  // warp barriers past the pass's room, not stamped

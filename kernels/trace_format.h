@@ -31,7 +31,7 @@
 #define TM_H_ACCESSES 10
 #define TM_H_START_ORDER 11     /* atomic: OpenCL block start order */
 #define TM_H_END_ORDER 12       /* atomic: OpenCL block end order */
-#define TM_H_CLOCK_STRIDE 13    /* clock pass: every n-th block keeps its barrier stamps */
+#define TM_H_CLOCK_SLOTS 13     /* clock pass: word offset of the slot table (one word per block) */
 #define TM_HEADER_WORDS 16
 
 /* schedule record, per block (8-byte aligned: the times take 64-bit atomics) */
@@ -62,11 +62,13 @@
 
 /* The clock pass (CUDA): the same kernel with no access records (cuda/trace.cuh).
  * Each warp keeps its barrier stamps in shared memory (TM_CLOCK_PASSES
- * barriers per block at most) and, in every TM_H_CLOCK_STRIDE-th block,
- * writes them at the block's end into its own slot of the barrier section:
- * (block / stride) * warps + warp (TM_H_BARRIER_CAPACITY slots).
+ * barriers per block at most) and, in the blocks the host chose, writes them
+ * at the block's end into its own slot of the barrier section: the slot
+ * table (TM_H_CLOCK_SLOTS) gives each block's first slot, or TM_NO_SLOT,
+ * and its warps follow it (TM_H_BARRIER_CAPACITY slots).
  * Its schedule record holds clock64 at the block's start (min over warps),
  * %globaltimer and clock64 at its end (max over warps), and the SM. */
+#define TM_NO_SLOT 0xffffffffu
 #define TM_S_END_CLOCK 6     /* clock pass: 2 words, in place of TM_S_DONE / TM_S_RELEASES */
 #define TM_CLOCK_PASSES 16
 #define TM_CLOCK_MAX_WARPS 32

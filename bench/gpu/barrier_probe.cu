@@ -14,6 +14,8 @@
 // Every output is checked against the host before any figure is printed.
 // Standalone (CUDA runtime only):
 //   nvcc -O3 -std=c++17 -arch=sm_90 -o barrier_probe bench/gpu/barrier_probe.cu && ./barrier_probe
+// (./barrier_probe --variants: setRowReadCol with parts of the clock pass's
+// instrumentation, below.)
 // Prints one JSON object per configuration (cycles of the SM clock).
 #include <cuda_runtime.h>
 
@@ -118,6 +120,57 @@ __global__ void reduce_sequential(const float* in, float* out, int len, Stamp* s
   if (local_id == 0) out[blockIdx.x] = local[0];
 #pragma unroll
   for (int p = 0; p < kReducePasses; ++p) keep(stamps, kReducePasses, p, s[p]);
+}
+
+// Variants of setRowReadCol's probe that add, one at a time, what
+// ThreadMap's clock pass does differently (./barrier_probe --variants), to
+// see which part of the instrumentation moves the figures.
+//   0 the probe above (BAR.RED, register stamps)
+//   1 BAR.SYNC; the release clock after a load of a shared word no one writes
+//   2 1, and at the end %globaltimer and three 64-bit atomics per warp into a
+//     per-block schedule record
+//   3 1, and lane 0 keeps its stamps in a 6 KB shared array after the release
+template <int V>
+__global__ void set_row_read_col_variant(int* out_all, Stamp* stamps, unsigned long long* schedule) {
+  int* out = out_all + static_cast<size_t>(blockIdx.x) * 32 * 32;
+  __shared__ int tile[32][32];
+  __shared__ unsigned int ordered_word;
+  __shared__ unsigned int kept[16][32][3];
+  const unsigned int idx = threadIdx.y * blockDim.x + threadIdx.x;
+  tile[threadIdx.y][threadIdx.x] = idx;
+  Stamp s;
+  s.arrival = now();
+  if (V == 0) {
+    s.release = barrier_then_clock();
+  } else {
+    __syncthreads();
+    const unsigned int ordered = *static_cast<volatile unsigned int*>(&ordered_word);
+    asm volatile(
+        "{\n\t.reg .pred p;\n\t"
+        "setp.ne.u32 p, %1, 0x5eed1e55;\n\t"
+        "@p mov.u64 %0, %%clock64;\n\t"
+        "@!p mov.u64 %0, 0;\n\t}"
+        : "=l"(s.release)
+        : "r"(ordered)
+        : "memory");
+  }
+  if (V == 3 && idx % 32 == 0) {
+    kept[0][idx / 32][0] = static_cast<unsigned int>(s.arrival);
+    kept[0][idx / 32][1] = static_cast<unsigned int>(s.release);
+  }
+  out[idx] = tile[threadIdx.x][threadIdx.y];
+  if (V == 2 && idx % 32 == 0) {
+    unsigned long long ns;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(ns));
+    atomicMin(schedule + 3 * blockIdx.x, s.arrival);
+    atomicMax(schedule + 3 * blockIdx.x + 1, ns);
+    atomicMax(schedule + 3 * blockIdx.x + 2, now());
+  }
+  if (V == 3 && idx % 32 == 0) {
+    s.arrival = s.arrival - static_cast<unsigned int>(s.arrival) + kept[0][idx / 32][0];
+    s.release = s.release - static_cast<unsigned int>(s.release) + kept[0][idx / 32][1];
+  }
+  keep(stamps, 1, 0, s);
 }
 
 struct Figures {
@@ -239,7 +292,43 @@ void probe_reduce_sequential(int n) {
   CHECK(cudaFree(stamps));
 }
 
-int main() {
+template <int V>
+void probe_variant(int blocks) {
+  int* out;
+  Stamp* stamps;
+  unsigned long long* schedule;
+  CHECK(cudaMalloc(&out, sizeof(int) * 1024 * blocks));
+  CHECK(cudaMalloc(&stamps, sizeof(Stamp) * 32 * blocks));
+  CHECK(cudaMalloc(&schedule, sizeof(unsigned long long) * 3 * blocks));
+  CHECK(cudaMemset(schedule, 0, sizeof(unsigned long long) * 3 * blocks));
+  set_row_read_col_variant<V><<<blocks, dim3(32, 32)>>>(out, stamps, schedule);
+  set_row_read_col_variant<V><<<blocks, dim3(32, 32)>>>(out, stamps, schedule);
+  CHECK(cudaDeviceSynchronize());
+  std::vector<int> host(1024 * static_cast<size_t>(blocks));
+  std::vector<Stamp> s(32 * static_cast<size_t>(blocks));
+  CHECK(cudaMemcpy(host.data(), out, host.size() * sizeof(int), cudaMemcpyDeviceToHost));
+  CHECK(cudaMemcpy(s.data(), stamps, s.size() * sizeof(Stamp), cudaMemcpyDeviceToHost));
+  for (size_t b = 0; b < static_cast<size_t>(blocks); ++b)
+    for (int y = 0; y < 32; ++y)
+      for (int x = 0; x < 32; ++x)
+        if (host[b * 1024 + y * 32 + x] != x * 32 + y) fail("setRowReadCol variant");
+  print(("variant" + std::to_string(V)).c_str(), "blocks=" + std::to_string(blocks), blocks, figures(s, blocks, 32));
+  CHECK(cudaFree(out));
+  CHECK(cudaFree(stamps));
+  CHECK(cudaFree(schedule));
+}
+
+int main(int argc, char** argv) {
+  if (argc > 1 && std::string(argv[1]) == "--variants") {
+    for (int blocks : {264, 65536}) {
+      probe_variant<0>(blocks);
+      probe_variant<1>(blocks);
+      probe_variant<2>(blocks);
+      probe_variant<3>(blocks);
+    }
+    return 0;
+  }
+
   cudaDeviceProp prop;
   CHECK(cudaGetDeviceProperties(&prop, 0));
   std::fprintf(stderr, "barrier_probe on %s\n", prop.name);

@@ -26,7 +26,7 @@
 // the warp was released (BAR.SYNC does not stop a warp at once: a clock read
 // just after __syncthreads() is taken before the wait ends), with no global
 // round trip. Lane 0 keeps the stamps in shared memory; at the block's end,
-// in every n-th block, each warp writes them to a slot of its own, and every
+// in the blocks the host chose, each warp writes them to a slot of its own, and every
 // block's start and end go to the schedule with non-returning atomics. The
 // host turns cycles into time with the SM clock it measures after the run
 // (diagnostic.cu). Barrier timings and the schedule come from this pass.
@@ -120,11 +120,9 @@ __device__ inline void clock_end(unsigned int* tm, Stamps& stamps, const Warp& w
   atomicMax(reinterpret_cast<unsigned long long*>(s + TM_S_END), end_ns);
   atomicMax(reinterpret_cast<unsigned long long*>(s + TM_S_END_CLOCK), end_clock);
   if (thread == 0) s[TM_S_SM] = sm_id();
-  const unsigned int stride = tm[TM_H_CLOCK_STRIDE];
-  if (block % stride != 0) return;
-  const unsigned int threads = blockDim.x * blockDim.y * blockDim.z;
-  const unsigned long long slot =
-      static_cast<unsigned long long>(block / stride) * ((threads + 31u) / 32u) + thread / 32u;
+  const unsigned int first = tm[tm[TM_H_CLOCK_SLOTS] + block];
+  if (first == TM_NO_SLOT) return;
+  const unsigned long long slot = static_cast<unsigned long long>(first) + thread / 32u;
   if (slot >= tm[TM_H_BARRIER_CAPACITY]) return;
   unsigned int* r = tm + tm[TM_H_BARRIERS] + slot * TM_CLOCK_WARP_WORDS;
   r[TM_CW_BLOCK] = block;
