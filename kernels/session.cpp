@@ -21,6 +21,7 @@ constexpr std::size_t kAccessBytes = 20;
 constexpr std::size_t kBarrierBytes = 32;
 constexpr std::size_t kScheduleBytes = 20;
 constexpr std::size_t kTimingBytes = 28;
+constexpr std::size_t kPassTimingBytes = 24;
 
 // Little-endian packing of the bulk records (CBOR byte strings): compact, and
 // their length alone bounds what a reader allocates.
@@ -56,7 +57,7 @@ class Unpacker {
 std::string_view space_name(Space s) { return s == Space::Shared ? "shared" : "global"; }
 
 json encode_trace(const Trace& t) {
-  Packer blocks, accesses, barriers, schedule, timings, traced_schedule;
+  Packer blocks, accesses, barriers, schedule, timings, pass_timings, traced_schedule;
   for (std::uint32_t b : t.traced_blocks) blocks.put(b);
   for (const Access& a : t.accesses) {
     accesses.put(std::uint64_t{a.offset});
@@ -86,6 +87,15 @@ json encode_trace(const Trace& t) {
   };
   put_schedule(schedule, t.schedule);
   put_schedule(traced_schedule, t.traced_schedule);
+  for (const BarrierPassTiming& p : t.barrier_pass_timings) {
+    pass_timings.put(p.block);
+    pass_timings.put(p.pass);
+    pass_timings.put(p.line);
+    pass_timings.put(p.slowest_warp);
+    pass_timings.put(p.spread);
+    pass_timings.put(p.release_latency);
+    pass_timings.put(std::uint32_t{p.release_after_arrivals ? 1u : 0u});
+  }
   for (const BarrierTiming& b : t.barrier_timings) {
     timings.put(b.block);
     timings.put(b.warp);
@@ -121,6 +131,7 @@ json encode_trace(const Trace& t) {
           {"sm_clock_mhz", t.sm_clock_mhz},
           {"clock_block_stride", t.clock_block_stride},
           {"clock_passes_dropped", t.clock_passes_dropped},
+          {"barrier_pass_timings", pass_timings.take()},
           {"barrier_timings", timings.take()},
           {"traced_schedule", traced_schedule.take()}};
 }
@@ -324,6 +335,24 @@ Trace decode_trace(const json& j) {
   t.sm_clock_mhz = mhz.get<double>();
   t.clock_block_stride = static_cast<std::uint32_t>(number(j, "clock_block_stride", w, blocks));
   t.clock_passes_dropped = number(j, "clock_passes_dropped", w, std::uint64_t{1} << 40);
+  const auto& pass_timings = blob(j, "barrier_pass_timings", w, kPassTimingBytes, kMaxTraceRecords);
+  Unpacker pt(pass_timings);
+  for (std::size_t i = 0; i < pass_timings.size() / kPassTimingBytes; ++i) {
+    BarrierPassTiming p;
+    p.block = pt.get<std::uint32_t>();
+    p.pass = pt.get<std::uint32_t>();
+    p.line = pt.get<std::uint16_t>();
+    p.slowest_warp = pt.get<std::uint16_t>();
+    p.spread = pt.get<std::uint32_t>();
+    p.release_latency = pt.get<std::uint32_t>();
+    const auto flags = pt.get<std::uint32_t>();
+    p.release_after_arrivals = flags & 1u;
+    const std::string at = "trace.barrier_pass_timings[" + std::to_string(i) + "]";
+    if (p.block >= blocks) bad(at + " names block " + std::to_string(p.block) + " of " + std::to_string(blocks));
+    if (p.slowest_warp >= warps) bad(at + " names warp " + std::to_string(p.slowest_warp) + " of " + std::to_string(warps));
+    if (flags > 1u) bad(at + " has unknown flags");
+    t.barrier_pass_timings.push_back(p);
+  }
   const auto& timings = blob(j, "barrier_timings", w, kTimingBytes, kMaxTraceRecords);
   Unpacker ti(timings);
   for (std::size_t i = 0; i < timings.size() / kTimingBytes; ++i) {

@@ -61,6 +61,19 @@ struct BarrierTiming {
   std::uint64_t release = 0;     // after a shared-memory load the barrier orders
 };
 
+// One block's passage through one barrier, as the clock pass saw it: what
+// the distributions in the barrier view are made of.
+struct BarrierPassTiming {
+  std::uint32_t block = 0;
+  std::uint32_t pass = 0;             // the block's n-th barrier, from 0
+  std::uint16_t line = 0;
+  std::uint16_t slowest_warp = 0;     // the last to arrive
+  std::uint32_t spread = 0;           // cycles from the first warp's arrival to the last's
+  std::uint32_t release_latency = 0;  // cycles from the last arrival to the first release
+  // Every warp stamped, at one line, and none released before the last arrival.
+  bool release_after_arrivals = false;
+};
+
 // Every block of the grid, traced or not.
 struct BlockSchedule {
   std::uint64_t start = 0;  // Trace::schedule_clock units
@@ -107,7 +120,9 @@ struct Trace {
   std::vector<Access> accesses;
   std::vector<BarrierEvent> barriers;
   std::vector<BlockSchedule> schedule;  // one per block of the grid (the clock pass's when there is one)
-  // The clock pass: every clock_block_stride-th block of the grid, and the traced blocks.
+  // The clock pass: every clock_block_stride-th block's passes, and each
+  // warp's stamps in the traced blocks among them.
+  std::vector<BarrierPassTiming> barrier_pass_timings;
   std::vector<BarrierTiming> barrier_timings;
   std::uint32_t clock_block_stride = 0;
   std::uint64_t clock_passes_dropped = 0;  // warp barriers past the pass's room, not stamped

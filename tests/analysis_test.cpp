@@ -55,7 +55,8 @@ TEST(GlobalSectors, CountDistinct32ByteSectors) {
 
 // A block of two warps, one barrier at line 40. The access pass traced
 // block 0 (order, and what each warp saw); the clock pass stamped blocks 0
-// and 1. The figures come from the clock pass, joined by (block, pass, warp, line).
+// and 1 (each warp's stamps kept for the traced block 0). The figures come
+// from the clock pass, joined by (block, pass, warp, line).
 Trace two_warp_barriers() {
   Trace t;
   t.grid = {2, 1, 1};
@@ -71,8 +72,8 @@ Trace two_warp_barriers() {
   // block 1, warp 1 last by 300, released 80 after.
   t.barrier_timings.push_back({0, 0, 40, 0, 1100, 1220});
   t.barrier_timings.push_back({0, 1, 40, 0, 1000, 1230});
-  t.barrier_timings.push_back({1, 0, 40, 0, 2000, 2380});
-  t.barrier_timings.push_back({1, 1, 40, 0, 2300, 2385});
+  t.barrier_pass_timings.push_back({0, 0, 40, 0, 100, 120, true});
+  t.barrier_pass_timings.push_back({1, 0, 40, 1, 300, 80, true});
   return t;
 }
 
@@ -100,7 +101,7 @@ TEST(BarrierStats, ComeFromTheClockPassJoinedWithTheAccessPass) {
 
 TEST(BarrierStats, EveryPassMustReleaseAfterItsLastArrival) {
   Trace early = two_warp_barriers();
-  early.barrier_timings[2].release = 2100;  // block 1, before warp 1 arrived at 2300
+  early.barrier_pass_timings[1].release_after_arrivals = false;  // block 1, not traced
   EXPECT_FALSE(analyze(early, DeviceModel{}).barriers_consistent) << "an untraced block's pass counts too";
 
   Trace missing = two_warp_barriers();
@@ -114,6 +115,7 @@ TEST(BarrierStats, EveryPassMustReleaseAfterItsLastArrival) {
 
   Trace access_only = two_warp_barriers();
   access_only.barrier_timings.clear();
+  access_only.barrier_pass_timings.clear();
   access_only.timing_pass = kTracedPassName;
   const Analysis old = analyze(access_only, DeviceModel{});
   EXPECT_EQ(old.barrier_stats.from, kTracedPassName);

@@ -335,6 +335,7 @@ TEST(Session, ClockPassRoundTrip) {
   t.barriers.push_back({1, 0, 40, 0, 2, 100, 900});
   t.barrier_timings.push_back({0, 1, 40, 0, 1000, 1130});
   t.barrier_timings.push_back({2, 0, 41, 3, 5000, 5100});
+  t.barrier_pass_timings.push_back({2, 3, 41, 1, 250, 90, true});
   t.schedule = {{1, 2, 3}, {4, 5, 6}, {7, 8, 9}};
   t.traced_schedule = {{10, 20, 3}, {40, 50, 6}, {70, 80, 9}};
   s.trace = t;
@@ -351,6 +352,11 @@ TEST(Session, ClockPassRoundTrip) {
   EXPECT_EQ(b.barrier_timings[1].line, 41u);
   EXPECT_EQ(b.barrier_timings[1].release, 5100u);
   EXPECT_EQ(b.barrier_timings[0].arrival, 1000u);
+  ASSERT_EQ(b.barrier_pass_timings.size(), 1u);
+  EXPECT_EQ(b.barrier_pass_timings[0].spread, 250u);
+  EXPECT_EQ(b.barrier_pass_timings[0].release_latency, 90u);
+  EXPECT_EQ(b.barrier_pass_timings[0].slowest_warp, 1u);
+  EXPECT_TRUE(b.barrier_pass_timings[0].release_after_arrivals);
   ASSERT_EQ(b.traced_schedule.size(), 3u);
   EXPECT_EQ(b.traced_schedule[1].start, 40u);
   EXPECT_EQ(b.schedule[1].start, 4u);

@@ -422,7 +422,7 @@ Analysis analyze(const Trace& t, const DeviceModel& model) {
     a.barriers.push_back(std::move(p));
   }
 
-  // The distribution: every pass the clock pass stamped, else the traced ones.
+  // The distribution: every pass of the clock pass's sample, else the traced ones.
   BarrierStats& st = a.barrier_stats;
   st.last_by_warp.assign(warps_per_block, 0);
   auto count = [&](const BarrierPass& p) {
@@ -433,13 +433,16 @@ Analysis analyze(const Trace& t, const DeviceModel& model) {
     st.release_after_arrivals = st.release_after_arrivals && p.release_after_arrivals;
   };
   std::set<std::uint32_t> blocks_seen;
-  if (!clocked.empty()) {
+  if (!t.barrier_pass_timings.empty()) {
     st.from = kClockPassName;
     st.timed = true;
-    for (auto& [key, stamps] : clocked) {
-      const BarrierPass p = clock_pass(key, stamps);
-      count(p);
-      blocks_seen.insert(key.first);
+    for (const BarrierPassTiming& p : t.barrier_pass_timings) {
+      ++st.passes;
+      st.spreads.push_back(p.spread);
+      st.release_latencies.push_back(p.release_latency);
+      if (p.slowest_warp < st.last_by_warp.size()) ++st.last_by_warp[p.slowest_warp];
+      st.release_after_arrivals = st.release_after_arrivals && p.release_after_arrivals;
+      blocks_seen.insert(p.block);
     }
   } else {
     st.from = kTracedPassName;

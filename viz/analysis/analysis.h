@@ -106,8 +106,8 @@ struct BarrierPass {
   }
 };
 
-// Every barrier pass a recording timed: the clock pass's (the traced blocks
-// and every n-th block of the grid), else the traced blocks' own.
+// Every barrier pass a recording timed: the clock pass's (every n-th block
+// of the grid), else the traced blocks' own.
 struct BarrierStats {
   std::string from;                 // kClockPassName or kTracedPassName
   bool timed = false;               // cycles; else places in the arrival order
