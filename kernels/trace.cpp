@@ -31,12 +31,15 @@ struct Layout {
   std::uint64_t access_capacity = 0;
   std::uint64_t words = 0;
 
-  Layout(std::uint32_t block_count, std::uint64_t barrier_cap, std::uint64_t access_cap)
+  // barrier_words: TM_BARRIER_WORDS per arrival (access pass), or
+  // TM_CLOCK_WARP_WORDS per warp (clock pass).
+  Layout(std::uint32_t block_count, std::uint64_t barrier_cap, std::uint64_t access_cap,
+         std::uint64_t barrier_words = TM_BARRIER_WORDS)
       : blocks(block_count), barrier_capacity(barrier_cap), access_capacity(access_cap) {
     auto even = [](std::uint64_t w) { return (w + 1) & ~std::uint64_t{1}; };  // 8-byte aligned
     schedule = even(bitmap + (blocks + 31) / 32);
     barriers = schedule + std::uint64_t{blocks} * TM_SCHEDULE_WORDS;
-    accesses = even(barriers + barrier_capacity * TM_BARRIER_WORDS);
+    accesses = even(barriers + barrier_capacity * barrier_words);
     words = accesses + access_capacity * TM_ACCESS_WORDS;
   }
 };
@@ -72,6 +75,12 @@ std::vector<BlockSchedule> decode_schedule(const std::vector<std::uint32_t>& wor
   return schedule;
 }
 
+// The warps whose barrier stamps the clock pass keeps: every n-th block's,
+// about this many, and the traced blocks' (as many again at most). A
+// recording keeps 24 bytes per block and barrier, and the traced blocks'
+// stamps (28 bytes per warp and barrier).
+constexpr std::uint64_t kClockSampleWarps = 8192;
+
 // The SM clock against %globaltimer (diagnostic.cu's sm_clock_rate), in
 // MHz: one thread spins for 200 us reading both.
 LaunchCmd sm_clock_launch() {
@@ -93,115 +102,118 @@ double measure_sm_clock_mhz(Device& device) {
   return static_cast<double>(stamps[2] - stamps[0]) * 1000.0 / static_cast<double>(stamps[3] - stamps[1]);
 }
 
-// The clock pass (CUDA): the kernel run again with clock stamps only
-// (cuda/trace.cuh, THREADMAP_TRACE=2; its buffer's layout is in
-// trace_format.h). `run(words)` uploads the buffer, runs the launches and
-// reads it back; `mhz` is the SM clock measured after it. Each sampled
-// block's passes become t.barrier_pass_timings, the traced blocks' warp
-// stamps t.barrier_timings, and its schedule (each warp's start and end
-// clock, warp 0's %globaltimer at its end) replaces the access pass's, which
-// is kept as t.traced_schedule.
-template <class Run>
-void run_clock_pass(Trace& t, Run run, const std::function<double()>& mhz) {
-  const std::uint64_t blocks = t.block_count();
-  const std::uint64_t warps = (t.threads_per_block() + 31) / 32;
-  const std::uint64_t stride = TM_CLOCK_STRIDE(blocks, warps);
-  const std::uint64_t sampled = (blocks + stride - 1) / stride;
-  const std::uint64_t records = TM_CLOCK_RECORDS(blocks, warps);
-  std::vector<std::uint32_t> words(records + sampled * warps * TM_CLOCK_WARP_WORDS, 0);
-  words[TM_H_VERSION] = TM_FORMAT_VERSION;
-  words[TM_H_BLOCKS] = static_cast<std::uint32_t>(blocks);
-  words[TM_H_WARP] = 32;
-  // The second of two runs: the first loads the code into the SMs' caches,
-  // as every launch after the first of a timed run finds it.
-  run(words);
-  const std::vector<std::uint32_t> out = run(words);
-  t.sm_clock_mhz = mhz();
-  t.clock_block_stride = static_cast<std::uint32_t>(stride);
-
-  // The schedule: each block's start and end in %globaltimer time, from warp
-  // 0's end and the block's first and last clock at the measured rate.
-  t.traced_schedule = std::move(t.schedule);
-  t.schedule.assign(blocks, {});
-  auto ns = [&](std::uint64_t cycles) {
-    return static_cast<std::uint64_t>(static_cast<double>(cycles) * 1000.0 / t.sm_clock_mhz + 0.5);
-  };
-  for (std::uint64_t b = 0; b < blocks; ++b) {
-    const std::uint64_t at = TM_HEADER_WORDS + b * TM_SCHEDULE_WORDS;
-    const std::uint64_t end_ns = word64(out, at + TM_S_END);
-    const std::uint64_t warp0_end = word64(out, at + TM_S_END_CLOCK);
-    std::uint64_t first = UINT64_MAX, last = 0;
-    for (std::uint64_t w = 0; w < warps; ++w) {
-      const std::uint64_t c = TM_CLOCK_CLOCKS(blocks) + (b * warps + w) * TM_CLOCK_WARP_CLOCK_WORDS;
-      first = std::min(first, word64(out, c));
-      last = std::max(last, word64(out, c + 2));
-    }
-    if (end_ns == 0 || first > warp0_end || last < warp0_end)
-      throw DeviceError(t.kernel_id + ": the clock pass did not stamp block " + std::to_string(b));
-    const std::uint64_t before = ns(warp0_end - first);
-    t.schedule[b] = {end_ns > before ? end_ns - before : 0, end_ns + ns(last - warp0_end), out[at + TM_S_SM]};
-  }
-
-  // The barriers of every sampled block.
-  std::vector<std::uint32_t> traced_of(blocks, 0);
-  for (std::uint32_t b : t.traced_blocks) traced_of[b] = 1;
-  t.clock_passes_dropped = 0;
+// Each block's passage through each barrier, from its warps' stamps
+// (t.barrier_timings): t.barrier_pass_timings. Only the traced blocks keep
+// their warps' stamps, for the barrier view's single-block picture.
+void summarize_passes(Trace& t, std::uint32_t warps) {
+  std::vector<BarrierTiming> stamps = std::move(t.barrier_timings);
   t.barrier_timings.clear();
   t.barrier_pass_timings.clear();
-  std::vector<BarrierTiming> block_stamps;
-  for (std::uint64_t i = 0; i < sampled; ++i) {
-    block_stamps.clear();
-    const std::uint64_t block = i * stride;
-    for (std::uint64_t w = 0; w < warps; ++w) {
-      const std::uint64_t at = records + (i * warps + w) * TM_CLOCK_WARP_WORDS;
-      if (out[at + TM_CW_WRITTEN] != TM_CLOCK_WRITTEN) continue;  // a warp that ended early
-      const std::uint32_t passes = out[at + TM_CW_WARP_PASSES] >> 16;
-      if (out[at + TM_CW_BLOCK] != block || (out[at + TM_CW_WARP_PASSES] & 0xffffu) != w)
-        throw DeviceError(t.kernel_id + ": clock record of block " + std::to_string(block) + ", warp " +
-                          std::to_string(w) + " names another");
-      // The stamps are clock64's low words: within the warp's life, each is
-      // the first value after its start with those low bits.
-      const std::uint64_t start = word64(out, at + TM_CW_START_CLOCK);
-      auto widen = [&](std::uint32_t low) {
-        return start + static_cast<std::uint32_t>(low - static_cast<std::uint32_t>(start));
-      };
-      const std::uint32_t kept = std::min<std::uint32_t>(passes, TM_CLOCK_PASSES);
-      t.clock_passes_dropped += passes - kept;
-      for (std::uint32_t p = 0; p < kept; ++p) {
-        const std::uint64_t q = at + TM_CW_PASSES + std::uint64_t{p} * TM_CP_WORDS;
-        block_stamps.push_back({static_cast<std::uint32_t>(block), static_cast<std::uint16_t>(w),
-                                static_cast<std::uint16_t>(out[q + TM_CP_LINE]), p,
-                                widen(out[q + TM_CP_ARRIVAL]), widen(out[q + TM_CP_RELEASE])});
-      }
+  std::sort(stamps.begin(), stamps.end(), [](const BarrierTiming& x, const BarrierTiming& y) {
+    return std::tie(x.block, x.pass, x.arrival, x.warp) < std::tie(y.block, y.pass, y.arrival, y.warp);
+  });
+  for (std::size_t k = 0; k < stamps.size();) {
+    std::size_t end = k;
+    BarrierPassTiming p;
+    p.block = stamps[k].block;
+    p.pass = stamps[k].pass;
+    p.line = stamps[k].line;
+    bool one_line = true;
+    std::uint64_t first_release = UINT64_MAX;
+    for (; end < stamps.size() && stamps[end].block == p.block && stamps[end].pass == p.pass; ++end) {
+      one_line = one_line && stamps[end].line == p.line;
+      first_release = std::min(first_release, stamps[end].release);
     }
-    std::sort(block_stamps.begin(), block_stamps.end(), [](const BarrierTiming& x, const BarrierTiming& y) {
-      return std::tie(x.pass, x.arrival, x.warp) < std::tie(y.pass, y.arrival, y.warp);
-    });
-    for (std::size_t k = 0; k < block_stamps.size();) {
-      std::size_t end = k;
-      BarrierPassTiming p;
-      p.block = static_cast<std::uint32_t>(block);
-      p.pass = block_stamps[k].pass;
-      p.line = block_stamps[k].line;
-      bool one_line = true;
-      std::uint64_t first_release = UINT64_MAX;
-      for (; end < block_stamps.size() && block_stamps[end].pass == p.pass; ++end) {
-        one_line = one_line && block_stamps[end].line == p.line;
-        first_release = std::min(first_release, block_stamps[end].release);
-      }
-      const BarrierTiming& first = block_stamps[k];
-      const BarrierTiming& last = block_stamps[end - 1];
-      p.slowest_warp = last.warp;
-      p.spread = static_cast<std::uint32_t>(std::min<std::uint64_t>(last.arrival - first.arrival, UINT32_MAX));
-      p.release_after_arrivals = one_line && end - k == warps && first_release >= last.arrival;
-      p.release_latency = first_release >= last.arrival
-                              ? static_cast<std::uint32_t>(std::min<std::uint64_t>(first_release - last.arrival, UINT32_MAX))
-                              : 0;
-      t.barrier_pass_timings.push_back(p);
-      k = end;
+    const BarrierTiming& first = stamps[k];
+    const BarrierTiming& last = stamps[end - 1];
+    auto cycles = [](std::uint64_t c) { return static_cast<std::uint32_t>(std::min<std::uint64_t>(c, UINT32_MAX)); };
+    p.slowest_warp = last.warp;
+    p.spread = cycles(last.arrival - first.arrival);
+    p.release_after_arrivals = one_line && end - k == warps && first_release >= last.arrival;
+    p.release_latency = first_release >= last.arrival ? cycles(first_release - last.arrival) : 0;
+    t.barrier_pass_timings.push_back(p);
+    k = end;
+  }
+  for (const BarrierTiming& b : stamps)
+    if (std::binary_search(t.traced_blocks.begin(), t.traced_blocks.end(), b.block)) t.barrier_timings.push_back(b);
+}
+
+// The clock pass (CUDA): the kernel run again with clock stamps only
+// (cuda/trace.cuh, THREADMAP_TRACE=2). `run(layout, stride)` launches it and
+// returns the buffer; `mhz` is the SM clock measured after it. Its warp
+// records become t.barrier_pass_timings and (traced blocks) t.barrier_timings, and its schedule (clock64 at each
+// block's start, %globaltimer and clock64 at its end) replaces the access
+// pass's, which is kept as t.traced_schedule.
+template <class Run>
+void run_clock_pass(Trace& t, Run run, const std::function<double()>& mhz) {
+  const std::uint32_t blocks = t.block_count();
+  const std::uint32_t warps = (t.threads_per_block() + 31) / 32;
+  const std::uint64_t budget = std::max<std::uint64_t>(1, kClockSampleWarps / warps);
+  const auto stride = static_cast<std::uint32_t>(std::max<std::uint64_t>(1, (blocks + budget - 1) / budget));
+  std::vector<std::uint32_t> slots(blocks, TM_NO_SLOT);
+  std::uint64_t capacity = 0;
+  for (std::uint32_t b = 0; b < blocks; b += stride, capacity += warps) slots[b] = static_cast<std::uint32_t>(capacity);
+  std::uint64_t extra = 0;
+  for (std::uint32_t b : t.traced_blocks)
+    if (slots[b] == TM_NO_SLOT && extra++ < budget) {
+      slots[b] = static_cast<std::uint32_t>(capacity);
+      capacity += warps;
     }
-    if (traced_of[block])
-      t.barrier_timings.insert(t.barrier_timings.end(), block_stamps.begin(), block_stamps.end());
+  const Layout layout(blocks, capacity, 0, TM_CLOCK_WARP_WORDS);
+  // The second of two runs: the first loads the code into the SMs' caches,
+  // as every launch after the first of a timed run finds it.
+  run(layout, slots);
+  const std::vector<std::uint32_t> words = run(layout, slots);
+  t.sm_clock_mhz = mhz();
+
+  t.clock_block_stride = stride;
+  t.clock_passes_dropped = 0;
+  t.barrier_timings.clear();
+  for (std::uint64_t i = 0; i < capacity; ++i) {
+    const std::uint64_t at = layout.barriers + i * TM_CLOCK_WARP_WORDS;
+    if (words[at + TM_CW_WRITTEN] != TM_CLOCK_WRITTEN) continue;  // a warp that ended early
+    const std::uint32_t block = words[at + TM_CW_BLOCK];
+    const std::uint32_t warp = words[at + TM_CW_WARP_PASSES] & 0xffffu;
+    const std::uint32_t passes = words[at + TM_CW_WARP_PASSES] >> 16;
+    if (block >= blocks || warp >= warps || std::uint64_t{slots[block]} + warp != i)
+      throw DeviceError(t.kernel_id + ": clock record " + std::to_string(i) + " names block " +
+                        std::to_string(block) + ", warp " + std::to_string(warp) +
+                        ", not the slot's");
+    // The stamps are clock64's low words: within the warp's life, each is the
+    // first value after its start with those low bits.
+    const std::uint64_t start = word64(words, at + TM_CW_START_CLOCK);
+    auto widen = [&](std::uint32_t low) {
+      return start + static_cast<std::uint32_t>(low - static_cast<std::uint32_t>(start));
+    };
+    const std::uint32_t kept = std::min<std::uint32_t>(passes, TM_CLOCK_PASSES);
+    t.clock_passes_dropped += passes - kept;
+    for (std::uint32_t p = 0; p < kept; ++p) {
+      const std::uint64_t q = at + TM_CW_PASSES + std::uint64_t{p} * TM_CP_WORDS;
+      BarrierTiming b;
+      b.block = block;
+      b.warp = static_cast<std::uint16_t>(warp);
+      b.line = static_cast<std::uint16_t>(words[q + TM_CP_LINE]);
+      b.pass = p;
+      b.arrival = widen(words[q + TM_CP_ARRIVAL]);
+      b.release = widen(words[q + TM_CP_RELEASE]);
+      t.barrier_timings.push_back(b);
+    }
+  }
+  summarize_passes(t, warps);
+
+  // Each block's start in %globaltimer time: its end, less its cycles at
+  // the measured clock.
+  t.traced_schedule = std::move(t.schedule);
+  t.schedule.assign(blocks, {});
+  for (std::uint32_t b = 0; b < blocks; ++b) {
+    const std::uint64_t at = layout.schedule + std::uint64_t{b} * TM_SCHEDULE_WORDS;
+    const std::uint64_t start_clock = word64(words, at + TM_S_START);
+    const std::uint64_t end_ns = word64(words, at + TM_S_END);
+    const std::uint64_t end_clock = word64(words, at + TM_S_END_CLOCK);
+    if (end_clock < start_clock || end_ns == 0)
+      throw DeviceError(t.kernel_id + ": the clock pass did not stamp block " + std::to_string(b));
+    const auto ns = static_cast<std::uint64_t>(static_cast<double>(end_clock - start_clock) * 1000.0 / t.sm_clock_mhz + 0.5);
+    t.schedule[b] = {end_ns > ns ? end_ns - ns : 0, end_ns, words[at + TM_S_SM]};
   }
 }
 
@@ -361,13 +373,17 @@ Recording record_trace(Device& device, const Variant& variant, const Params& par
     // One traced run: poisoned outputs, the trace buffer's header, bitmap
     // and schedule initialised (the record areas need no initial contents),
     // the launches, then only as much of the trace read back as was written.
-    auto run_traced = [&](const Layout& layout) {
-      const std::uint64_t bytes = layout.words * 4;
+    // The clock pass starts from a zeroed barrier section (its slots say
+    // whether a warp wrote them) and has its slot table after it.
+    auto run_traced = [&](const Layout& layout, const std::vector<LaunchCmd>& pass_launches,
+                          const std::vector<std::uint32_t>& clock_slots) {
+      const std::uint64_t bytes = (layout.words + clock_slots.size()) * 4;
       if (info.max_allocation_bytes && bytes > info.max_allocation_bytes)
         throw InvalidRequest(variant.id + ": the trace needs " + std::to_string(bytes) +
                              " bytes, more than the largest allocation on " + info.name +
                              "; trace fewer blocks");
-      std::vector<std::uint32_t> words(layout.barriers, 0);
+      std::vector<std::uint32_t> words(clock_slots.empty() ? layout.barriers : layout.accesses, 0);
+      words.insert(words.end(), clock_slots.begin(), clock_slots.end());
       words[TM_H_VERSION] = TM_FORMAT_VERSION;
       words[TM_H_ACCESS_CAPACITY] = static_cast<std::uint32_t>(layout.access_capacity);
       words[TM_H_BARRIER_CAPACITY] = static_cast<std::uint32_t>(layout.barrier_capacity);
@@ -377,6 +393,7 @@ Recording record_trace(Device& device, const Variant& variant, const Params& par
       words[TM_H_SCHEDULE] = static_cast<std::uint32_t>(layout.schedule);
       words[TM_H_BARRIERS] = static_cast<std::uint32_t>(layout.barriers);
       words[TM_H_ACCESSES] = static_cast<std::uint32_t>(layout.accesses);
+      words[TM_H_CLOCK_SLOTS] = static_cast<std::uint32_t>(layout.accesses);
       for (std::uint32_t b : t.traced_blocks) words[layout.bitmap + b / 32] |= 1u << (b % 32);
       if (cuda)  // the start is a minimum over warps
         for (std::uint32_t b = 0; b < blocks; ++b) {
@@ -390,7 +407,7 @@ Recording record_trace(Device& device, const Variant& variant, const Params& par
         if (w.buffers[i].role == BufferRole::Output) device.fill(*buffers[i], 0xFF, w.buffers[i].data.size());
       std::vector<DeviceBuffer*> with_trace = buffers;
       with_trace.push_back(trace_buffer.get());
-      device.execute(launches, with_trace);
+      device.execute(pass_launches, with_trace);
       device.read(*trace_buffer, words.data(), TM_HEADER_WORDS * 4);
       const std::uint64_t written =
           layout.accesses + std::min<std::uint64_t>(words[TM_H_ACCESS_COUNT], layout.access_capacity) *
@@ -406,7 +423,7 @@ Recording record_trace(Device& device, const Variant& variant, const Params& par
     const std::uint64_t guess = std::min<std::uint64_t>(traced_threads * 16, std::uint64_t{1} << 22);
     const std::uint64_t barrier_guess = traced_threads / t.warp_width * 16 + 64;
     std::uint64_t capacity = options.capacity ? std::min(options.capacity, kMaxTraceRecords) : guess;
-    std::vector<std::uint32_t> words = run_traced(Layout(blocks, barrier_guess, capacity));
+    std::vector<std::uint32_t> words = run_traced(Layout(blocks, barrier_guess, capacity), launches, {});
     const std::uint64_t needed = words[TM_H_ACCESS_COUNT];
     const std::uint64_t barrier_needed = words[TM_H_BARRIER_COUNT];
     if (needed > kMaxTraceRecords)
@@ -418,7 +435,7 @@ Recording record_trace(Device& device, const Variant& variant, const Params& par
     if ((!options.capacity && needed > capacity) || barrier_needed > barrier_guess) {
       if (!options.capacity) capacity = needed;
       barrier_capacity = barrier_needed;
-      words = run_traced(Layout(blocks, barrier_capacity, capacity));
+      words = run_traced(Layout(blocks, barrier_capacity, capacity), launches, {});
     }
     const Layout layout(blocks, barrier_capacity, capacity);
     phase("traced run and read back");
@@ -508,22 +525,8 @@ Recording record_trace(Device& device, const Variant& variant, const Params& par
     if (cuda) {
       run_clock_pass(
           t,
-          [&](const std::vector<std::uint32_t>& words) {
-            const std::uint64_t bytes = words.size() * 4;
-            if (info.max_allocation_bytes && bytes > info.max_allocation_bytes)
-              throw InvalidRequest(variant.id + ": the clock pass needs " + std::to_string(bytes) +
-                                   " bytes, more than the largest allocation on " + info.name);
-            auto clock_buffer = device.allocate(bytes);
-            device.write(*clock_buffer, words.data(), bytes);
-            for (std::size_t i = 0; i < w.buffers.size(); ++i)
-              if (w.buffers[i].role == BufferRole::Output)
-                device.fill(*buffers[i], 0xFF, w.buffers[i].data.size());
-            std::vector<DeviceBuffer*> with_clock = buffers;
-            with_clock.push_back(clock_buffer.get());
-            device.execute(clock_launches, with_clock);
-            std::vector<std::uint32_t> back(words.size());
-            device.read(*clock_buffer, back.data(), bytes);
-            return back;
+          [&](const Layout& l, const std::vector<std::uint32_t>& slots) {
+            return run_traced(l, clock_launches, slots);
           },
           [&] { return measure_sm_clock_mhz(device); });
       read_outputs();

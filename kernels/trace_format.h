@@ -31,6 +31,7 @@
 #define TM_H_ACCESSES 10
 #define TM_H_START_ORDER 11     /* atomic: OpenCL block start order */
 #define TM_H_END_ORDER 12       /* atomic: OpenCL block end order */
+#define TM_H_CLOCK_SLOTS 13     /* clock pass: word offset of the slot table (one word per block) */
 #define TM_HEADER_WORDS 16
 
 /* schedule record, per block (8-byte aligned: the times take 64-bit atomics) */
@@ -59,27 +60,16 @@
 #define TM_A_ADDRESS_HI 3    /* low 24 bits: address bits 32..55; high 8 bits: TM_F_* flags */
 #define TM_ACCESS_WORDS 4
 
-/* The clock pass (CUDA): the same kernel with no access records
- * (cuda/trace.cuh). Its buffer has a layout of its own, which the device
- * works out from the launch's shape alone, so that a warp loads nothing to
- * find where to write (B blocks of W warps):
- *   header   TM_HEADER_WORDS words (TM_H_VERSION, TM_H_BLOCKS, TM_H_WARP)
- *   schedule TM_SCHEDULE_WORDS per block: warp 0's %globaltimer (TM_S_END)
- *            and clock64 (TM_S_END_CLOCK) at its end, and the SM
- *   clocks   TM_CLOCK_WARP_CLOCK_WORDS per warp of every block: clock64 at
- *            its start and at its end
- *   records  TM_CLOCK_WARP_WORDS per warp of every TM_CLOCK_STRIDE-th block
- *            (block / stride * warps + warp): its barrier stamps
+/* The clock pass (CUDA): the same kernel with no access records (cuda/trace.cuh).
  * Each warp keeps its barrier stamps in shared memory (TM_CLOCK_PASSES
- * barriers per block at most) and writes them at the block's end. Every word
- * is written with plain stores: no atomics. */
+ * barriers per block at most) and, in the blocks the host chose, writes them
+ * at the block's end into its own slot of the barrier section: the slot
+ * table (TM_H_CLOCK_SLOTS) gives each block's first slot, or TM_NO_SLOT,
+ * and its warps follow it (TM_H_BARRIER_CAPACITY slots).
+ * Its schedule record holds clock64 at the block's start (min over warps),
+ * %globaltimer and clock64 at its end (max over warps), and the SM. */
+#define TM_NO_SLOT 0xffffffffu
 #define TM_S_END_CLOCK 6     /* clock pass: 2 words, in place of TM_S_DONE / TM_S_RELEASES */
-#define TM_CLOCK_WARP_CLOCK_WORDS 4
-#define TM_CLOCK_SAMPLE_WARPS 32768u  /* the stride keeps about this many warps' stamps */
-#define TM_CLOCK_STRIDE(blocks, warps) \
-  (((blocks) * (warps) + TM_CLOCK_SAMPLE_WARPS - 1) / TM_CLOCK_SAMPLE_WARPS)
-#define TM_CLOCK_CLOCKS(blocks) (TM_HEADER_WORDS + (blocks) * TM_SCHEDULE_WORDS)
-#define TM_CLOCK_RECORDS(blocks, warps) (TM_CLOCK_CLOCKS(blocks) + (blocks) * (warps) * TM_CLOCK_WARP_CLOCK_WORDS)
 #define TM_CLOCK_PASSES 16
 #define TM_CLOCK_MAX_WARPS 32
 #define TM_CW_BLOCK 0

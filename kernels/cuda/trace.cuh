@@ -25,13 +25,11 @@
 // predicate computed from it, so the release stamp cannot be taken before
 // the warp was released (BAR.SYNC does not stop a warp at once: a clock read
 // just after __syncthreads() is taken before the wait ends), with no global
-// round trip. Lane 0 keeps the stamps in shared memory. At the block's end
-// each warp stores its start and end clock, warp 0 its %globaltimer and SM,
-// and in the blocks the host chose each warp its stamps, all with plain
-// stores at places worked out from the launch's shape (trace_format.h): no
-// atomics, no load to find them. The stamps of every n-th block are kept. The host turns cycles into time with the SM
-// clock it measures after the run (diagnostic.cu). Barrier timings and the
-// schedule come from this pass.
+// round trip. Lane 0 keeps the stamps in shared memory; at the block's end,
+// in the blocks the host chose, each warp writes them to a slot of its own, and every
+// block's start and end go to the schedule with non-returning atomics. The
+// host turns cycles into time with the SM clock it measures after the run
+// (diagnostic.cu). Barrier timings and the schedule come from this pass.
 #pragma once
 #include "kernels/trace_format.h"
 
@@ -115,33 +113,26 @@ __device__ inline void clock_end(unsigned int* tm, Stamps& stamps, const Warp& w
   const unsigned int thread = linear_thread();
   if (thread % 32u != 0) return;
   const unsigned long long end_clock = clock64();
-  const unsigned long long block = linear_block();
-  const unsigned long long blocks = static_cast<unsigned long long>(gridDim.x) * gridDim.y * gridDim.z;
-  const unsigned int warp = thread / 32u;
-  const unsigned long long warps = (blockDim.x * blockDim.y * blockDim.z + 31u) / 32u;
-  reinterpret_cast<uint4*>(tm + TM_CLOCK_CLOCKS(blocks))[block * warps + warp] =
-      make_uint4(static_cast<unsigned int>(w.start_clock), static_cast<unsigned int>(w.start_clock >> 32),
-                 static_cast<unsigned int>(end_clock), static_cast<unsigned int>(end_clock >> 32));
-  if (warp == 0) {
-    const unsigned long long end_ns = global_timer();
-    unsigned int* s = tm + TM_HEADER_WORDS + block * TM_SCHEDULE_WORDS;
-    s[TM_S_END] = static_cast<unsigned int>(end_ns);
-    s[TM_S_END + 1] = static_cast<unsigned int>(end_ns >> 32);
-    s[TM_S_END_CLOCK] = static_cast<unsigned int>(end_clock);
-    s[TM_S_END_CLOCK + 1] = static_cast<unsigned int>(end_clock >> 32);
-    s[TM_S_SM] = sm_id();
-  }
-  const unsigned long long stride = TM_CLOCK_STRIDE(blocks, warps);
-  if (block % stride != 0) return;
-  unsigned int* r = tm + TM_CLOCK_RECORDS(blocks, warps) + (block / stride * warps + warp) * TM_CLOCK_WARP_WORDS;
-  r[TM_CW_BLOCK] = static_cast<unsigned int>(block);
-  r[TM_CW_WARP_PASSES] = warp | (w.passes << 16);
+  const unsigned long long end_ns = global_timer();
+  const unsigned int block = linear_block();
+  unsigned int* s = schedule(tm, block);
+  atomicMin(reinterpret_cast<unsigned long long*>(s + TM_S_START), w.start_clock);
+  atomicMax(reinterpret_cast<unsigned long long*>(s + TM_S_END), end_ns);
+  atomicMax(reinterpret_cast<unsigned long long*>(s + TM_S_END_CLOCK), end_clock);
+  if (thread == 0) s[TM_S_SM] = sm_id();
+  const unsigned int first = tm[tm[TM_H_CLOCK_SLOTS] + block];
+  if (first == TM_NO_SLOT) return;
+  const unsigned long long slot = static_cast<unsigned long long>(first) + thread / 32u;
+  if (slot >= tm[TM_H_BARRIER_CAPACITY]) return;
+  unsigned int* r = tm + tm[TM_H_BARRIERS] + slot * TM_CLOCK_WARP_WORDS;
+  r[TM_CW_BLOCK] = block;
+  r[TM_CW_WARP_PASSES] = thread / 32u | (w.passes << 16);
   r[TM_CW_START_CLOCK] = static_cast<unsigned int>(w.start_clock);
   r[TM_CW_START_CLOCK + 1] = static_cast<unsigned int>(w.start_clock >> 32);
   const unsigned int kept = w.passes < TM_CLOCK_PASSES ? w.passes : TM_CLOCK_PASSES;
   for (unsigned int p = 0; p < kept; ++p)
     for (int k = 0; k < TM_CP_WORDS; ++k)
-      r[TM_CW_PASSES + p * TM_CP_WORDS + k] = stamps[p][warp][k];
+      r[TM_CW_PASSES + p * TM_CP_WORDS + k] = stamps[p][thread / 32u][k];
   r[TM_CW_WRITTEN] = TM_CLOCK_WRITTEN;
 }
 
