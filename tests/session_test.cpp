@@ -295,10 +295,16 @@ TEST(Session, BundledRecordingsTellEachLessonsStory) {
 
 // The barrier view's figures in the bundled H100 recordings come from the
 // clock pass, and tell what __syncthreads() costs on the machine, not what
-// the tracer costs: a few hundred cycles at most.
+// the tracer costs (the access pass's own stamps put the release ~1800
+// cycles after the last arrival): a few hundred cycles. The arrival spread
+// of transpose.shared is set by its strided global loads; the independent
+// probe (bench/gpu/barrier_probe.cu, docs/traces.md) measures 368-374
+// cycles at this size on the H100, so it is held within 1.5x of that.
 TEST(Session, BundledBarrierFiguresComeFromTheClockPass) {
-  for (const char* id : {"smem.setRowReadCol", "transpose.shared"}) {
-    const fs::path path = fs::path(THREADMAP_RECORDINGS_DIR) / "h100" / (std::string(id) + ".threadmap");
+  const std::map<std::string, std::uint64_t> widest_median_spread{{"smem.setRowReadCol", 300},
+                                                                  {"transpose.shared", 555}};
+  for (const auto& [id, spread_limit] : widest_median_spread) {
+    const fs::path path = fs::path(THREADMAP_RECORDINGS_DIR) / "h100" / (id + ".threadmap");
     const Session s = load_session(path);
     ASSERT_TRUE(s.trace) << path;
     const Trace& t = *s.trace;
@@ -307,10 +313,12 @@ TEST(Session, BundledBarrierFiguresComeFromTheClockPass) {
     EXPECT_EQ(j["timing_from"], "clock pass") << id << ": " << j.dump();
     EXPECT_TRUE(j["release_after_arrivals"].get<bool>()) << id;
     ASSERT_TRUE(j["arrival_spread_median"].is_number() && j["release_latency_median"].is_number()) << j.dump();
-    EXPECT_LE(j["arrival_spread_median"].get<std::uint64_t>(), 300u) << id;
+    EXPECT_LE(j["arrival_spread_median"].get<std::uint64_t>(), spread_limit) << id;
     EXPECT_LE(j["release_latency_median"].get<std::uint64_t>(), 300u) << id;
     EXPECT_GT(t.sm_clock_mhz, 500.0) << id;
     EXPECT_GT(a.barrier_stats.passes, a.barriers.size()) << id << ": more blocks than the traced ones";
+    for (const analysis::BarrierPass& p : a.barriers)
+      EXPECT_TRUE(p.from_clock_pass) << id << ": traced block " << p.block << " has the clock pass's stamps";
   }
 }
 

@@ -91,10 +91,6 @@
         <translation>, línea %1</translation>
     </message>
     <message>
-        <source>slowest: warp %1 (+%2 cycles)</source>
-        <translation>más lento: warp %1 (+%2 ciclos)</translation>
-    </message>
-    <message>
         <source>slowest: warp %1 (last of %2)</source>
         <translation>más lento: warp %1 (último de %2)</translation>
     </message>
@@ -133,6 +129,50 @@
     <message>
         <source>clock64 cycles</source>
         <translation>ciclos de clock64</translation>
+    </message>
+    <message>
+        <source>slowest: warp %1 (+%2)</source>
+        <translation>el más lento: warp %1 (+%2)</translation>
+    </message>
+    <message>
+        <source>%1 cycles (%2 ns)</source>
+        <translation>%1 ciclos (%2 ns)</translation>
+    </message>
+    <message>
+        <source>%1 cycles</source>
+        <translation>%1 ciclos</translation>
+    </message>
+    <message>
+        <source>clock-only run, %1 MHz</source>
+        <translation>ejecución solo con reloj, %1 MHz</translation>
+    </message>
+    <message>
+        <source>clock-only run</source>
+        <translation>ejecución solo con reloj</translation>
+    </message>
+    <message>
+        <source>traced run</source>
+        <translation>ejecución trazada</translation>
+    </message>
+    <message>
+        <source>arrival order only</source>
+        <translation>solo el orden de llegada</translation>
+    </message>
+    <message>
+        <source>%1 passes in %2 blocks (%3): warp %4 last in %5%</source>
+        <translation>%1 pasos en %2 bloques (%3): warp %4 último en el %5%</translation>
+    </message>
+    <message>
+        <source>arrival spread: median %1, widest %2; this pass %3 (wider than %4%)</source>
+        <translation>dispersión de llegadas: mediana %1, máxima %2; este paso %3 (mayor que el %4%)</translation>
+    </message>
+    <message>
+        <source>arrival spread: median %1 places, widest %2</source>
+        <translation>dispersión de llegadas: mediana %1 posiciones, máxima %2</translation>
+    </message>
+    <message>
+        <source>release after the last arrival: median %1, max %2; this pass %3</source>
+        <translation>liberación tras la última llegada: mediana %1, máxima %2; este paso %3</translation>
     </message>
 </context>
 <context>

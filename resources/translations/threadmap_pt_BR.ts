@@ -91,10 +91,6 @@
         <translation>, linha %1</translation>
     </message>
     <message>
-        <source>slowest: warp %1 (+%2 cycles)</source>
-        <translation>mais lento: warp %1 (+%2 ciclos)</translation>
-    </message>
-    <message>
         <source>slowest: warp %1 (last of %2)</source>
         <translation>mais lento: warp %1 (último de %2)</translation>
     </message>
@@ -133,6 +129,50 @@
     <message>
         <source>clock64 cycles</source>
         <translation>ciclos de clock64</translation>
+    </message>
+    <message>
+        <source>slowest: warp %1 (+%2)</source>
+        <translation>o mais lento: warp %1 (+%2)</translation>
+    </message>
+    <message>
+        <source>%1 cycles (%2 ns)</source>
+        <translation>%1 ciclos (%2 ns)</translation>
+    </message>
+    <message>
+        <source>%1 cycles</source>
+        <translation>%1 ciclos</translation>
+    </message>
+    <message>
+        <source>clock-only run, %1 MHz</source>
+        <translation>execução só com relógio, %1 MHz</translation>
+    </message>
+    <message>
+        <source>clock-only run</source>
+        <translation>execução só com relógio</translation>
+    </message>
+    <message>
+        <source>traced run</source>
+        <translation>execução rastreada</translation>
+    </message>
+    <message>
+        <source>arrival order only</source>
+        <translation>só a ordem de chegada</translation>
+    </message>
+    <message>
+        <source>%1 passes in %2 blocks (%3): warp %4 last in %5%</source>
+        <translation>%1 passagens em %2 blocos (%3): warp %4 por último em %5%</translation>
+    </message>
+    <message>
+        <source>arrival spread: median %1, widest %2; this pass %3 (wider than %4%)</source>
+        <translation>dispersão das chegadas: mediana %1, máxima %2; esta passagem %3 (maior que %4%)</translation>
+    </message>
+    <message>
+        <source>arrival spread: median %1 places, widest %2</source>
+        <translation>dispersão das chegadas: mediana %1 posições, máxima %2</translation>
+    </message>
+    <message>
+        <source>release after the last arrival: median %1, max %2; this pass %3</source>
+        <translation>liberação após a última chegada: mediana %1, máxima %2; esta passagem %3</translation>
     </message>
 </context>
 <context>

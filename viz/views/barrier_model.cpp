@@ -49,6 +49,7 @@ BarrierFrame BarrierModel::frame(std::size_t step, std::size_t pass_in_block) co
   f.axis = pass.timed ? trace.barrier_clock : "arrival order";
   f.slowest_warp = pass.slowest_warp;
   f.spread = pass.spread();
+  f.release_latency = pass.release_latency();
   f.release_after_arrivals = pass.release_after_arrivals;
   for (const auto& site : trace.sites)
     if (site.line == pass.line) f.source = site.text;
@@ -56,19 +57,31 @@ BarrierFrame BarrierModel::frame(std::size_t step, std::size_t pass_in_block) co
   // The hook that records the arrival sits just above the barrier itself.
   if (f.source.rfind("TM_ARRIVE", 0) == 0) f.source = source_line(trace.source_file, pass.line + 1u);
 
-  // The analysis' grouping (analysis.cpp): a block's warps arrive at its n-th
-  // barrier with ranks n*warps .. n*warps + warps - 1, since none can reach
-  // the next barrier before all reached this one. Their order is the clock's
-  // where there is one.
-  const std::uint32_t warps_per_block = std::max<std::uint32_t>(f.warps_in_block, 1);
-  std::vector<const BarrierEvent*> events;
-  for (const auto& e : trace.barriers)
-    if (e.block == f.block && e.arrival_rank / warps_per_block == pass.instance) events.push_back(&e);
-  std::sort(events.begin(), events.end(), [&](const BarrierEvent* a, const BarrierEvent* b) {
-    return pass.timed && a->arrival != b->arrival ? a->arrival < b->arrival : a->arrival_rank < b->arrival_rank;
+  // Each warp's stamps: the clock pass's where it timed this block, else the
+  // access pass's (analysis.cpp's grouping: a block's warps arrive at its
+  // n-th barrier with ranks n*warps .. n*warps + warps - 1, since none can
+  // reach the next barrier before all reached this one).
+  struct Stamp {
+    std::uint16_t warp;
+    std::uint64_t arrival, release, order;
+  };
+  std::vector<Stamp> stamps;
+  f.from_clock_pass = pass.from_clock_pass;
+  if (pass.from_clock_pass) {
+    for (const auto& b : trace.barrier_timings)
+      if (b.block == f.block && b.pass == pass.instance) stamps.push_back({b.warp, b.arrival, b.release, b.arrival});
+  } else {
+    const std::uint32_t warps_per_block = std::max<std::uint32_t>(f.warps_in_block, 1);
+    for (const auto& e : trace.barriers)
+      if (e.block == f.block && e.arrival_rank / warps_per_block == pass.instance)
+        stamps.push_back({e.warp, e.arrival, e.release, e.arrival_rank});
+  }
+  std::sort(stamps.begin(), stamps.end(), [&](const Stamp& a, const Stamp& b) {
+    if (pass.timed && a.arrival != b.arrival) return a.arrival < b.arrival;
+    return a.order != b.order ? a.order < b.order : a.warp < b.warp;
   });
-  for (std::size_t i = 0; i < events.size(); ++i) {
-    const BarrierEvent& e = *events[i];
+  for (std::size_t i = 0; i < stamps.size(); ++i) {
+    const Stamp& e = stamps[i];
     BarrierLane lane;
     lane.warp = e.warp;
     lane.rank = static_cast<std::uint32_t>(i);
@@ -83,6 +96,20 @@ BarrierFrame BarrierModel::frame(std::size_t step, std::size_t pass_in_block) co
   f.barrier_at = pass.timed ? static_cast<double>(pass.spread()) : (f.lanes.empty() ? 0.0 : f.lanes.size() - 1.0);
   f.release_at = pass.timed ? static_cast<double>(pass.last_release - pass.first_arrival) : -1;
   f.axis_end = std::max(1.0, std::max(f.barrier_at, f.release_at) * 1.1 + (pass.timed ? 0.0 : 1.0));
+
+  const analysis::BarrierStats& st = doc_->analysis.barrier_stats;
+  BarrierFigures& g = f.figures;
+  g.timed = st.timed;
+  g.from = st.from;
+  g.passes = st.passes;
+  g.blocks = st.blocks;
+  g.spreads = st.spreads;
+  g.release_latencies = st.release_latencies;
+  g.most_often_last = st.most_often_last();
+  g.most_often_last_share = st.most_often_last_share();
+  g.sm_clock_mhz = trace.sm_clock_mhz;
+  g.spread_rank = static_cast<std::size_t>(
+      std::lower_bound(g.spreads.begin(), g.spreads.end(), f.spread) - g.spreads.begin());
   return f;
 }
 

@@ -3,6 +3,8 @@
 // warp is a lane on a time axis (clock64 cycles where the device has a clock,
 // arrival order otherwise) with its arrival as recorded on the device; the
 // barrier line stands at the last arrival; the slowest warp is the last one.
+// Beside it, the figures of every pass the recording timed: the distribution
+// of arrival spreads and release latencies, and the warp most often last.
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -21,6 +23,20 @@ struct BarrierLane {
   bool slowest = false;
 };
 
+// Every pass the recording timed (analysis::BarrierStats), and where the
+// shown pass stands among them.
+struct BarrierFigures {
+  bool timed = false;                 // cycles; else places in the arrival order
+  std::string from;                   // "clock pass" or "traced pass"
+  std::size_t passes = 0, blocks = 0;
+  std::vector<std::uint64_t> spreads;           // ascending
+  std::vector<std::uint64_t> release_latencies; // ascending; empty where untimed
+  std::uint16_t most_often_last = 0;
+  double most_often_last_share = 0;   // 0..1
+  double sm_clock_mhz = 0;            // 0: unknown
+  std::size_t spread_rank = 0;        // passes with a smaller spread than the shown one
+};
+
 struct BarrierFrame {
   bool has_pass = false;
   std::size_t pass = 0;               // Analysis::barriers index
@@ -36,8 +52,11 @@ struct BarrierFrame {
   double axis_end = 0;
   std::uint16_t slowest_warp = 0;
   std::uint64_t spread = 0;
+  std::uint64_t release_latency = 0;  // from the last arrival to the first release (timed)
   std::uint32_t warps_in_block = 0;
   bool release_after_arrivals = false;  // every warp saw every arrival once released
+  bool from_clock_pass = false;       // the lanes' times are the clock pass's
+  BarrierFigures figures;
 };
 
 class BarrierModel {

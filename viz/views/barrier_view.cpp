@@ -1,6 +1,8 @@
 #include "viz/views/barrier_view.h"
 
 #include <QPainter>
+#include <QPolygonF>
+#include <algorithm>
 #include <QSpinBox>
 #include <cmath>
 
@@ -59,23 +61,29 @@ void BarrierView::paint(QPainter& p) {
   }
   const int top = draw_heading(p, title + tr(", line %1").arg(f.line), QString::fromStdString(f.source));
   const int margin = theme_.font_px;
+  const BarrierFigures& g = f.figures;
 
   p.setFont(theme_.font(1.25, true));
   const int big_h = p.fontMetrics().height();
   p.setPen(theme_.write);
-  p.drawText(QRect(margin, top, width() - 2 * margin, big_h), Qt::AlignLeft | Qt::AlignVCenter,
-             f.timed ? tr("slowest: warp %1 (+%2 cycles)").arg(f.slowest_warp).arg(f.spread)
-                     : tr("slowest: warp %1 (last of %2)").arg(f.slowest_warp).arg(f.lanes.size()));
+  const QString slowest = f.timed ? tr("slowest: warp %1 (+%2)").arg(f.slowest_warp).arg(cycles(f.spread, g.sm_clock_mhz))
+                                  : tr("slowest: warp %1 (last of %2)").arg(f.slowest_warp).arg(f.lanes.size());
+  fit_font(p, slowest, width() - 2 * margin);
+  p.drawText(QRect(margin, top, width() - 2 * margin, big_h), Qt::AlignLeft | Qt::AlignVCenter, slowest);
 
   p.setFont(theme_.font());
   const int small_h = p.fontMetrics().height();
+  // Every pass the recording timed, below the single-block picture.
+  const qreal figures_h = g.passes > 1 ? small_h * (g.release_latencies.empty() ? 4.5 : 7.5) : 0;
+  draw_figures(p, QRectF(margin, height() - figures_h - margin / 2, width() - 2 * margin, figures_h), f);
   const int label_w = p.fontMetrics().horizontalAdvance(tr("warp 00")) + 8;
   const qreal x0 = margin + label_w;
   const qreal x1 = width() - margin - p.fontMetrics().horizontalAdvance(tr("released")) - margin;
   const qreal y0 = top + big_h + margin / 2;
   const qreal axis_h = small_h * 2 + 6;
   const qreal note_h = small_h + 4;
-  const qreal lane_h = std::max<qreal>(4.0, (height() - y0 - axis_h - note_h - margin) / std::max<std::size_t>(f.lanes.size(), 1));
+  const qreal lane_h = std::max<qreal>(
+      4.0, (height() - y0 - axis_h - note_h - margin - figures_h) / std::max<std::size_t>(f.lanes.size(), 1));
   auto x_of = [&](double v) { return x0 + (x1 - x0) * v / f.axis_end; };
 
   for (std::size_t i = 0; i < f.lanes.size(); ++i) {
@@ -135,8 +143,99 @@ void BarrierView::paint(QPainter& p) {
                                  .arg(f.lanes.size())
                            : tr("a warp was released before all arrived: inconsistent recording");
   fit_font(p, note, width() - 2 * margin);
-  p.drawText(QRectF(margin, height() - note_h - margin / 2, width() - 2 * margin, note_h), Qt::AlignLeft | Qt::AlignVCenter,
-             p.fontMetrics().elidedText(note, Qt::ElideRight, width() - 2 * margin));
+  p.drawText(QRectF(margin, height() - figures_h - note_h - margin / 2, width() - 2 * margin, note_h),
+             Qt::AlignLeft | Qt::AlignVCenter, p.fontMetrics().elidedText(note, Qt::ElideRight, width() - 2 * margin));
+}
+
+// "165 cycles (83 ns)": nanoseconds at the SM clock the recording measured.
+QString BarrierView::cycles(std::uint64_t c, double mhz) {
+  return mhz > 0 ? tr("%1 cycles (%2 ns)").arg(c).arg(std::llround(static_cast<double>(c) * 1000.0 / mhz))
+                 : tr("%1 cycles").arg(c);
+}
+
+void BarrierView::draw_figures(QPainter& p, const QRectF& area, const BarrierFrame& f) const {
+  const BarrierFigures& g = f.figures;
+  if (area.height() <= 0) return;
+  p.setFont(theme_.font(0.9, true));
+  const qreal line_h = p.fontMetrics().height();
+  p.setPen(theme_.grid);
+  p.drawLine(area.topLeft(), area.topRight());
+  const QString source = g.from == "clock pass"
+                             ? (g.sm_clock_mhz > 0 ? tr("clock-only run, %1 MHz").arg(std::llround(g.sm_clock_mhz))
+                                                   : tr("clock-only run"))
+                             : (g.timed ? tr("traced run") : tr("arrival order only"));
+  const QString heading = tr("%1 passes in %2 blocks (%3): warp %4 last in %5%")
+                              .arg(g.passes)
+                              .arg(g.blocks)
+                              .arg(source)
+                              .arg(g.most_often_last)
+                              .arg(std::llround(100 * g.most_often_last_share));
+  p.setPen(theme_.text);
+  fit_font(p, heading, area.width());
+  p.drawText(QRectF(area.left(), area.top() + 2, area.width(), line_h), Qt::AlignLeft | Qt::AlignVCenter,
+             p.fontMetrics().elidedText(heading, Qt::ElideRight, static_cast<int>(area.width())));
+
+  // One strip per figure: how many passes fall in each bin, the median, and
+  // where the shown pass stands.
+  auto strip = [&](qreal y, qreal h, const QString& label, const std::vector<std::uint64_t>& sorted,
+                   std::optional<std::uint64_t> shown) {
+    p.setFont(theme_.font(0.85));
+    const qreal text_h = p.fontMetrics().height();
+    fit_font(p, label, area.width());
+    p.setPen(theme_.text);
+    p.drawText(QRectF(area.left(), y, area.width(), text_h), Qt::AlignLeft | Qt::AlignVCenter,
+               p.fontMetrics().elidedText(label, Qt::ElideRight, static_cast<int>(area.width())));
+    const QRectF plot(area.left(), y + text_h + 2, area.width(), h - text_h - 4);
+    if (sorted.empty() || plot.height() < 4) return;
+    // The axis ends at the 99th percentile (or the shown pass), so one
+    // outlier does not squeeze the rest into a column; the widest is in the label.
+    const double end = std::max<double>(
+        {1.0, static_cast<double>(sorted[(sorted.size() - 1) * 99 / 100]), shown ? static_cast<double>(*shown) : 0.0});
+    const int bins = std::max(8, std::min(60, static_cast<int>(plot.width() / 8)));
+    std::vector<int> count(bins, 0);
+    for (std::uint64_t v : sorted) ++count[std::min(bins - 1, static_cast<int>(static_cast<double>(v) / end * bins))];
+    const int most = *std::max_element(count.begin(), count.end());
+    p.setFont(theme_.font(0.75));
+    p.setPen(theme_.muted);
+    const qreal tick_w = p.fontMetrics().horizontalAdvance(QString::number(std::llround(end))) + 4;
+    p.drawText(QRectF(plot.right() - tick_w, plot.top(), tick_w, p.fontMetrics().height()), Qt::AlignRight,
+               QString::number(std::llround(end)));
+    const qreal bw = (plot.width() - tick_w) / bins;
+    for (int b = 0; b < bins; ++b) {
+      const qreal bh = plot.height() * count[b] / std::max(most, 1);
+      p.fillRect(QRectF(plot.left() + b * bw + 1, plot.bottom() - bh, bw - 2, bh), theme_.read);
+    }
+    const auto x_of = [&](double v) { return plot.left() + bw * bins * std::min(v, end) / end; };
+    const double median = static_cast<double>(analysis::BarrierStats::median(sorted));
+    p.setPen(QPen(theme_.current, 2.5 * theme_.stroke));
+    p.drawLine(QPointF(x_of(median), plot.top()), QPointF(x_of(median), plot.bottom()));
+    if (shown) {
+      const qreal x = x_of(static_cast<double>(*shown));
+      p.setPen(Qt::NoPen);
+      p.setBrush(theme_.write);
+      const qreal r = std::max<qreal>(4, plot.height() / 5);
+      p.drawPolygon(QPolygonF({QPointF(x, plot.bottom() - r * 1.4), QPointF(x - r, plot.bottom()), QPointF(x + r, plot.bottom())}));
+      p.setBrush(Qt::NoBrush);
+    }
+  };
+  const qreal y = area.top() + line_h + 4;
+  const qreal strip_h = (area.bottom() - y) / (g.release_latencies.empty() ? 1 : 2);
+  const std::uint64_t widest = g.spreads.empty() ? 0 : g.spreads.back();
+  strip(y, strip_h,
+        g.timed ? tr("arrival spread: median %1, widest %2; this pass %3 (wider than %4%)")
+                      .arg(cycles(analysis::BarrierStats::median(g.spreads), g.sm_clock_mhz))
+                      .arg(widest)
+                      .arg(f.spread)
+                      .arg(std::llround(100.0 * g.spread_rank / std::max<std::size_t>(g.passes, 1)))
+                : tr("arrival spread: median %1 places, widest %2").arg(analysis::BarrierStats::median(g.spreads)).arg(widest),
+        g.spreads, f.spread);
+  if (!g.release_latencies.empty())
+    strip(y + strip_h, strip_h,
+          tr("release after the last arrival: median %1, max %2; this pass %3")
+              .arg(cycles(analysis::BarrierStats::median(g.release_latencies), g.sm_clock_mhz))
+              .arg(g.release_latencies.back())
+              .arg(f.release_latency),
+          g.release_latencies, f.release_latency);
 }
 
 }  // namespace threadmap::views

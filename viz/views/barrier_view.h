@@ -2,6 +2,9 @@
 // The barrier view: the block's warps as lanes on a time axis, each warp's
 // recorded arrival, the barrier line at the last arrival, the release, and
 // the slowest warp named. A spin box picks which of the block's barriers.
+// Below, every pass the recording timed: the distribution of arrival
+// spreads and release latencies, with the shown pass marked.
+#include <cstdint>
 #include <optional>
 
 #include "viz/views/barrier_model.h"
@@ -25,6 +28,8 @@ class BarrierView : public TraceView {
   void resizeEvent(QResizeEvent*) override;
 
  private:
+  static QString cycles(std::uint64_t c, double mhz);
+  void draw_figures(QPainter& p, const QRectF& area, const BarrierFrame& f) const;
   std::optional<BarrierModel> model_;
   BarrierFrame frame_;
   QSpinBox* pass_;
