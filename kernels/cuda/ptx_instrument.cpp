@@ -1,0 +1,752 @@
+#include "kernels/cuda/ptx_instrument.h"
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <map>
+#include <optional>
+#include <set>
+#include <tuple>
+
+#include "kernels/sources.h"
+#include "kernels/trace_format.h"
+
+namespace threadmap::cuda {
+
+using ptx::Function;
+using ptx::Module;
+using ptx::Statement;
+using ptx::StatementKind;
+using ptx::StateSpace;
+
+namespace {
+
+constexpr std::string_view kReservedPrefix = "threadmap_";
+
+// Registers and names the glue adds; kReservedPrefix keeps them apart from
+// the compiler's (%r, %rd, %f, %p, ...).
+constexpr std::string_view kBuffer = "%threadmap_buffer";
+constexpr std::string_view kBlock = "%threadmap_block";
+constexpr std::string_view kThread = "%threadmap_thread";
+constexpr std::string_view kOn = "%threadmap_on";
+constexpr std::string_view kSlot = "%threadmap_slot";
+constexpr std::string_view kAddress = "%threadmap_address";
+
+// The space codes of trace_runtime.cuh's threadmap_access.
+constexpr unsigned kSpaceGlobal = 0;
+constexpr unsigned kSpaceShared = 1;
+constexpr unsigned kSpaceGeneric = 2;
+
+// What the glue passes to each runtime function, checked against the
+// runtime's PTX so that a change on one side cannot go unnoticed.
+struct RuntimeSignature {
+  std::string_view name;
+  std::string_view returns;  // ".b32", or empty
+  std::vector<std::string_view> parameters;
+};
+const std::vector<RuntimeSignature>& runtime_signatures() {
+  static const std::vector<RuntimeSignature> signatures{
+      {"threadmap_block_id", ".b32", {}},
+      {"threadmap_thread_id", ".b32", {}},
+      {"threadmap_begin", ".b32", {".b64", ".b32", ".b32"}},
+      {"threadmap_end", "", {".b64", ".b32", ".b32"}},
+      {"threadmap_access", "", {".b64", ".b32", ".b32", ".b32", ".b32", ".b32", ".b64", ".b32"}},
+      {"threadmap_arrive", ".b32", {".b64", ".b32", ".b32", ".b32", ".b32"}},
+      {"threadmap_release", "", {".b64", ".b32", ".b32"}},
+  };
+  return signatures;
+}
+const RuntimeSignature& signature(std::string_view name) {
+  for (const RuntimeSignature& s : runtime_signatures())
+    if (s.name == name) return s;
+  throw std::logic_error("no runtime function " + std::string(name));
+}
+
+std::string describe(const std::vector<std::string_view>& types) {
+  std::string s = "(";
+  for (std::size_t i = 0; i < types.size(); ++i) s += (i ? ", " : "") + std::string(types[i]);
+  return s + ")";
+}
+
+std::string line_prefix(std::string_view text, std::size_t offset) {
+  return "PTX line " + std::to_string(ptx::line_at(text, offset)) + ": ";
+}
+
+// Bytes of a PTX fundamental type; 0 for a word that is none.
+int type_bytes(std::string_view type) {
+  if (type == "b8" || type == "u8" || type == "s8") return 1;
+  if (type == "b16" || type == "u16" || type == "s16" || type == "f16" || type == "bf16") return 2;
+  if (type == "b32" || type == "u32" || type == "s32" || type == "f32" || type == "f16x2" ||
+      type == "bf16x2" || type == "tf32")
+    return 4;
+  if (type == "b64" || type == "u64" || type == "s64" || type == "f64") return 8;
+  if (type == "b128") return 16;
+  return 0;
+}
+
+int log2_of(int bytes) {
+  int log = 0;
+  while ((1 << log) < bytes) ++log;
+  return log;
+}
+
+std::optional<long long> parse_immediate(std::string_view s) {
+  s = ptx::trim(s);
+  bool negative = false;
+  if (s.starts_with('-') || s.starts_with('+')) {
+    negative = s.front() == '-';
+    s.remove_prefix(1);
+  }
+  int base = 10;
+  if (s.starts_with("0x") || s.starts_with("0X")) {
+    base = 16;
+    s.remove_prefix(2);
+  }
+  if (s.ends_with('U') || s.ends_with('u')) s.remove_suffix(1);
+  unsigned long long value = 0;
+  const auto [end, error] = std::from_chars(s.data(), s.data() + s.size(), value, base);
+  if (s.empty() || error != std::errc() || end != s.data() + s.size()) return std::nullopt;
+  return negative ? -static_cast<long long>(value) : static_cast<long long>(value);
+}
+
+// "[%rd4+16]", "[%r7]", "[tile+8]", "[sym]", "[1024]".
+struct Address {
+  enum class Base { Register, Symbol, Absolute } base = Base::Register;
+  std::string name;  // register or symbol
+  long long offset = 0;
+};
+
+std::optional<Address> parse_address(std::string_view inside) {
+  inside = ptx::trim(inside);
+  if (inside.empty()) return std::nullopt;
+  Address a;
+  std::size_t end = 0;
+  while (end < inside.size() && ptx::is_identifier_char(inside[end])) ++end;
+  const std::string_view head = inside.substr(0, end);
+  std::string_view rest = ptx::trim(inside.substr(end));
+  if (head.empty() || (head.front() >= '0' && head.front() <= '9') || head.front() == '-') {
+    const auto value = parse_immediate(inside);
+    if (!value) return std::nullopt;
+    a.base = Address::Base::Absolute;
+    a.offset = *value;
+    return a;
+  }
+  a.name = head;
+  a.base = head.starts_with('%') ? Address::Base::Register : Address::Base::Symbol;
+  if (rest.empty()) return a;
+  if (rest.front() != '+' && rest.front() != '-') return std::nullopt;
+  const bool minus = rest.front() == '-';
+  const auto value = parse_immediate(rest.substr(1));
+  if (!value) return std::nullopt;
+  a.offset = minus ? -*value : *value;
+  return a;
+}
+
+// The operand in brackets: "[%rd4+16]" -> "%rd4+16".
+std::optional<std::string_view> bracketed(std::string_view operands) {
+  const auto open = operands.find('[');
+  if (open == std::string_view::npos) return std::nullopt;
+  const auto close = operands.find(']', open);
+  if (close == std::string_view::npos) return std::nullopt;
+  return operands.substr(open + 1, close - open - 1);
+}
+
+// The widths of the entry's registers: ".reg .b64 %rd<55>;" declares %rd0
+// .. %rd54, ".reg .pred p, q;" declares p and q.
+class Registers {
+ public:
+  void declare(std::string_view statement) {
+    std::string_view s = ptx::trim(statement);
+    if (s.ends_with(';')) s.remove_suffix(1);
+    s = ptx::trim(s.substr(4));  // ".reg"
+    int bits = 0;
+    while (s.starts_with('.')) {
+      std::size_t end = 1;
+      while (end < s.size() && ptx::is_identifier_char(s[end])) ++end;
+      const std::string_view word = s.substr(1, end - 1);
+      if (word == "pred") bits = 1;
+      else if (const int bytes = type_bytes(word)) bits = bytes * 8;
+      s = ptx::trim(s.substr(end));
+    }
+    std::size_t start = 0;
+    for (std::size_t i = 0; i <= s.size(); ++i) {
+      if (i < s.size() && s[i] != ',') continue;
+      std::string_view name = ptx::trim(s.substr(start, i - start));
+      start = i + 1;
+      if (const auto angle = name.find('<'); angle != std::string_view::npos)
+        families_[std::string(name.substr(0, angle))] = bits;
+      else if (!name.empty())
+        names_[std::string(name)] = bits;
+    }
+  }
+
+  // Bits of a register; 0 when it was not declared.
+  int bits(std::string_view name) const {
+    if (const auto found = names_.find(name); found != names_.end()) return found->second;
+    std::size_t digits = name.size();
+    while (digits > 0 && name[digits - 1] >= '0' && name[digits - 1] <= '9') --digits;
+    if (digits == name.size()) return 0;
+    const auto family = families_.find(name.substr(0, digits));
+    return family == families_.end() ? 0 : family->second;
+  }
+
+ private:
+  std::map<std::string, int, std::less<>> names_;
+  std::map<std::string, int, std::less<>> families_;
+};
+
+constexpr std::string_view kOtherMemoryOpcodes[] = {
+    "prefetch", "prefetchu", "cp",       "ldmatrix", "stmatrix", "tex",     "tld4",  "suld",
+    "sust",     "sured",     "mbarrier", "multimem", "wgmma",    "tcgen05"};
+
+bool is_barrier(const std::vector<std::string_view>& words) {
+  if (words.empty() || (words[0] != "bar" && words[0] != "barrier")) return false;
+  bool sync = false;
+  for (std::size_t i = 1; i < words.size(); ++i) {
+    if (words[i] == "warp" || words[i] == "cluster" || words[i] == "arrive") return false;
+    if (words[i] == "sync" || words[i] == "red") sync = true;
+  }
+  return sync;
+}
+
+// A call's callee: "(retval0), foo, (param0)" -> foo; "foo, (p)" -> foo.
+std::string callee_of(std::string_view operands) {
+  std::size_t i = 0;
+  while (i < operands.size()) {
+    while (i < operands.size() && (operands[i] == ' ' || operands[i] == '\t' || operands[i] == ','))
+      ++i;
+    if (i < operands.size() && operands[i] == '(') {
+      const auto close = operands.find(')', i);
+      if (close == std::string_view::npos) return {};
+      i = close + 1;
+      continue;
+    }
+    std::size_t end = i;
+    while (end < operands.size() && ptx::is_identifier_char(operands[end])) ++end;
+    return std::string(operands.substr(i, end - i));
+  }
+  return {};
+}
+
+struct Insertion {
+  std::size_t offset;
+  std::string text;
+};
+
+// One runtime call, as a scoped block of PTX:
+//   { // threadmap: what
+//   <prelude>
+//   .param .b64 threadmap_arg0; st.param.b64 [threadmap_arg0], value; ...
+//   [guard] call (threadmap_result), name, (threadmap_arg0, ...);
+//   [guard] ld.param.b32 result, [threadmap_result];
+//   }
+std::string call_block(std::string_view what, std::string_view guard, std::string_view function,
+                       const std::vector<std::string>& arguments, std::string_view result = {},
+                       const std::vector<std::string>& prelude = {}) {
+  const RuntimeSignature& s = signature(function);
+  std::string g = guard.empty() ? std::string() : std::string(guard) + " ";
+  std::string out = "\t{ // threadmap: " + std::string(what) + "\n";
+  for (const std::string& line : prelude) out += "\t" + line + "\n";
+  std::string list;
+  for (std::size_t i = 0; i < arguments.size(); ++i) {
+    const std::string name = "threadmap_arg" + std::to_string(i);
+    const std::string type(s.parameters[i]);
+    out += "\t.param " + type + " " + name + ";\n";
+    out += "\tst.param" + type + " \t[" + name + "], " + arguments[i] + ";\n";
+    list += (i ? ", " : "") + name;
+  }
+  if (!s.returns.empty()) {
+    out += "\t.param " + std::string(s.returns) + " threadmap_result;\n";
+    out += "\t" + g + "call (threadmap_result), " + std::string(function) + ", (" + list + ");\n";
+    out += "\t" + g + "ld.param" + std::string(s.returns) + " \t" + std::string(result) +
+           ", [threadmap_result];\n";
+  } else {
+    out += "\t" + g + "call " + std::string(function) + ", (" + list + ");\n";
+  }
+  return out + "\t}\n";
+}
+
+// The recording runtime: its functions' text, ready to merge.
+struct Runtime {
+  std::string text;
+  std::string version;
+  std::string target;
+};
+
+Runtime read_runtime(std::string_view runtime_ptx) {
+  Module m = [&] {
+    try {
+      return ptx::parse_module(runtime_ptx);
+    } catch (const PtxError& e) {
+      throw PtxError(std::string("the trace runtime's PTX: ") + e.what());
+    }
+  }();
+  for (const RuntimeSignature& expected : runtime_signatures()) {
+    const Function* f = m.find_function(expected.name);
+    if (!f || f->entry)
+      throw PtxError("the trace runtime's PTX has no function " + std::string(expected.name) +
+                     ": was it compiled from trace_runtime.cuh with -rdc=true?");
+    std::vector<std::string_view> types;
+    for (const ptx::Parameter& p : f->parameters) types.push_back(p.type);
+    const std::string_view returns = f->returns.empty() ? std::string_view() : f->returns[0].type;
+    if (types != expected.parameters || returns != expected.returns || f->returns.size() > 1)
+      throw PtxError("the trace runtime's " + std::string(expected.name) + " takes " +
+                     describe(types) + (returns.empty() ? "" : " -> " + std::string(returns)) +
+                     "; the instrumenter passes " + describe(expected.parameters) +
+                     (expected.returns.empty() ? "" : " -> " + std::string(expected.returns)));
+  }
+  Runtime r{{}, m.version, m.target};
+  for (const Statement& s : m.statements) {
+    if (s.kind != StatementKind::Directive) continue;
+    const std::string_view word = ptx::directive_word(s.text);
+    if (word == ".extern" || word == ".global" || word == ".shared" || word == ".const")
+      throw PtxError("the trace runtime's PTX declares `" + std::string(ptx::trim(s.text)) +
+                     "`; only self-contained functions can be merged into a kernel's module");
+  }
+  // Each function whole, as NVRTC wrote it, less its line directives (their
+  // file numbers are the runtime's, not the kernel module's) and exported
+  // names (the functions are the module's own).
+  for (const Function& f : m.functions) {
+    if (f.entry) continue;
+    std::string header(m.statements[f.header].text);
+    for (std::string_view linkage : {".visible ", ".weak "})
+      if (header.starts_with(linkage)) header.erase(0, linkage.size());
+    r.text += header + "\n";
+    std::size_t copied = m.statements[f.open].begin;
+    for (std::size_t i = f.open; i <= f.close; ++i) {
+      const Statement& s = m.statements[i];
+      if (s.kind == StatementKind::Directive && ptx::directive_word(s.text) == ".loc") {
+        r.text += runtime_ptx.substr(copied, s.begin - copied);
+        copied = s.end;
+        while (copied < runtime_ptx.size() && runtime_ptx[copied] != '\n') ++copied;
+      }
+    }
+    r.text += runtime_ptx.substr(copied, m.statements[f.close].end - copied);
+    r.text += "\n\n";
+  }
+  return r;
+}
+
+std::pair<int, int> version_number(std::string_view version) {
+  int major = 0, minor = 0;
+  const auto dot = version.find('.');
+  std::from_chars(version.data(), version.data() + version.size(), major);
+  if (dot != std::string_view::npos)
+    std::from_chars(version.data() + dot + 1, version.data() + version.size(), minor);
+  return {major, minor};
+}
+
+// The instrumenter's walk over one entry: its report, and (when asked) the
+// glue to insert.
+class EntryWalk {
+ public:
+  EntryWalk(const Module& module, const Function& entry, bool rewrite)
+      : m_(module), f_(entry), rewrite_(rewrite) {
+    report_.entry = entry.name;
+  }
+
+  void run() {
+    bool begun = false;
+    for (std::size_t i = f_.open + 1; i < f_.close; ++i) {
+      const Statement& s = m_.statements[i];
+      if (s.kind == StatementKind::Directive) {
+        directive(s);
+        continue;
+      }
+      if ((s.kind == StatementKind::Instruction || s.kind == StatementKind::Label) && !begun) {
+        begun = true;
+        if (rewrite_) begin_glue(s);
+      }
+      if (s.kind == StatementKind::Instruction) instruction(s);
+    }
+    if (rewrite_) {
+      if (!begun) throw PtxError(line_prefix(m_.text, m_.statements[f_.open].begin) +
+                                 "the body of " + f_.name + " has no instructions");
+      declarations();
+      parameter();
+    }
+    finish_report();
+  }
+
+  EntryReport& report() { return report_; }
+  std::vector<Insertion>& insertions() { return insertions_; }
+
+ private:
+  void directive(const Statement& s) {
+    const std::string_view word = ptx::directive_word(s.text);
+    if (word == ".loc") {
+      if (const auto loc = ptx::parse_loc(s.text); loc && loc->line > 0) location_ = *loc;
+    } else if (word == ".reg") {
+      registers_.declare(s.text);
+    } else if (const auto v = ptx::parse_variable(s.text)) {
+      variables_[v->name] = v->space;
+    }
+  }
+
+  std::string file() const {
+    const auto found = m_.files.find(location_.file);
+    return found == m_.files.end() ? std::string() : found->second;
+  }
+
+  void instruction(const Statement& s) {
+    const ptx::Instruction in = ptx::parse_instruction(s.text);
+    const std::vector<std::string_view> words = ptx::opcode_words(in.opcode);
+    const std::string_view op = words.empty() ? std::string_view() : words[0];
+    if (op == "ld" || op == "st" || op == "ldu") {
+      memory(s, in, words);
+    } else if (op == "atom" || op == "red") {
+      unrecorded("atomic", in.opcode);
+    } else if (is_barrier(words)) {
+      barrier(s, in);
+    } else if (op == "ret" || op == "exit") {
+      ++report_.exits;
+      if (rewrite_) insert_before(s, end_glue(in.guard, op));
+    } else if (op == "call") {
+      unrecorded("call", callee_of(in.operands));
+    } else if (std::find(std::begin(kOtherMemoryOpcodes), std::end(kOtherMemoryOpcodes), op) !=
+               std::end(kOtherMemoryOpcodes)) {
+      unrecorded("other memory", in.opcode);
+    }
+  }
+
+  void memory(const Statement& s, const ptx::Instruction& in,
+              const std::vector<std::string_view>& words) {
+    std::optional<StateSpace> space;
+    int vector_width = 1;
+    for (std::size_t i = 1; i < words.size(); ++i) {
+      if (const auto sp = ptx::state_space_of(words[i]); sp && !space) space = sp;
+      if (words[i] == "v2") vector_width = 2;
+      if (words[i] == "v4") vector_width = 4;
+      if (words[i] == "v8") vector_width = 8;
+      if (words[i] == "async" || words[i] == "bulk") {
+        unrecorded("other memory", in.opcode);
+        return;
+      }
+    }
+    const StateSpace written = space.value_or(StateSpace::Generic);
+    switch (written) {
+      case StateSpace::Param: return unrecorded("param", in.opcode);
+      case StateSpace::Local: return unrecorded("local", in.opcode);
+      case StateSpace::Const: return unrecorded("const", in.opcode);
+      case StateSpace::SharedCluster:
+      case StateSpace::Other: return unrecorded("other memory", in.opcode);
+      case StateSpace::Generic:
+      case StateSpace::Global:
+      case StateSpace::Shared: break;
+    }
+    const int element = words.size() > 1 ? type_bytes(words.back()) : 0;
+    if (element == 0)
+      throw PtxError(line_prefix(m_.text, s.begin) + "`" + std::string(in.opcode) +
+                     "` names no type the instrumenter knows (.b8 to .b128)");
+    const auto inside = bracketed(in.operands);
+    const auto address = inside ? parse_address(*inside) : std::nullopt;
+    if (!address)
+      throw PtxError(line_prefix(m_.text, s.begin) + "cannot read the address of `" +
+                     std::string(ptx::trim(s.text)) + "`");
+
+    // A generic access to a named variable reaches that variable's space.
+    unsigned space_code = written == StateSpace::Shared   ? kSpaceShared
+                          : written == StateSpace::Global ? kSpaceGlobal
+                                                          : kSpaceGeneric;
+    if (address->base == Address::Base::Symbol) {
+      const StateSpace declared = symbol_space(s, address->name);
+      if (declared == StateSpace::Local) return unrecorded("local", in.opcode);
+      if (declared == StateSpace::Const) return unrecorded("const", in.opcode);
+      if (declared == StateSpace::Param) return unrecorded("param", in.opcode);
+      if (declared == StateSpace::Shared) space_code = kSpaceShared;
+      if (declared == StateSpace::Global) space_code = kSpaceGlobal;
+    }
+
+    const bool store = words[0] == "st";
+    const int bytes = element * vector_width;
+    MemoryInstructions site{file(),
+                            location_.line,
+                            written == StateSpace::Shared   ? MemorySpace::Shared
+                            : written == StateSpace::Global ? MemorySpace::Global
+                                                            : MemorySpace::Generic,
+                            store,
+                            bytes,
+                            vector_width,
+                            0};
+    ++recorded_[site];
+    if (!rewrite_) return;
+
+    const unsigned flags = (store ? TM_F_STORE : 0u) | (static_cast<unsigned>(log2_of(bytes))
+                                                        << TM_F_SIZE_SHIFT);
+    std::vector<std::string> prelude{".reg .b64 \t" + std::string(kAddress) + ";"};
+    address_glue(s, *address, prelude);
+    insert_before(s, call_block(std::string(in.opcode) + ", line " + std::to_string(location_.line),
+                                in.guard, "threadmap_access",
+                                {std::string(kBuffer), std::string(kOn), std::string(kBlock),
+                                 std::string(kThread), std::to_string(location_.line),
+                                 std::to_string(flags), std::string(kAddress),
+                                 std::to_string(space_code)},
+                                {}, prelude));
+  }
+
+  StateSpace symbol_space(const Statement& s, const std::string& name) const {
+    if (const auto v = variables_.find(name); v != variables_.end()) return v->second;
+    if (const auto v = m_.variables.find(name); v != m_.variables.end()) return v->second;
+    for (const ptx::Parameter& p : f_.parameters)
+      if (p.name == name) return StateSpace::Param;
+    throw PtxError(line_prefix(m_.text, s.begin) + "the address [" + name +
+                   "] names no variable declared in the module or in " + f_.name);
+  }
+
+  void address_glue(const Statement& s, const Address& a, std::vector<std::string>& prelude) const {
+    const std::string to(kAddress);
+    switch (a.base) {
+      case Address::Base::Register: {
+        const int bits = registers_.bits(a.name);
+        if (bits == 64)
+          prelude.push_back("mov.b64 \t" + to + ", " + a.name + ";");
+        else if (bits == 32)
+          prelude.push_back("cvt.u64.u32 \t" + to + ", " + a.name + ";");
+        else
+          throw PtxError(line_prefix(m_.text, s.begin) + "the address register " + a.name +
+                         (bits == 0 ? " is not declared in " + f_.name
+                                    : " has " + std::to_string(bits) + " bits, not 32 or 64"));
+        break;
+      }
+      case Address::Base::Symbol:
+        prelude.push_back("mov.u64 \t" + to + ", " + a.name + ";");
+        break;
+      case Address::Base::Absolute:
+        prelude.push_back("mov.u64 \t" + to + ", " + std::to_string(a.offset) + ";");
+        return;
+    }
+    if (a.offset != 0)
+      prelude.push_back("add.s64 \t" + to + ", " + to + ", " + std::to_string(a.offset) + ";");
+  }
+
+  void barrier(const Statement& s, const ptx::Instruction& in) {
+    ++report_.barriers;
+    if (!rewrite_) return;
+    const std::string line = std::to_string(location_.line);
+    insert_before(s, call_block(std::string(in.opcode) + " arrival, line " + line, in.guard,
+                                "threadmap_arrive",
+                                {std::string(kBuffer), std::string(kOn), std::string(kBlock),
+                                 std::string(kThread), line},
+                                kSlot));
+    insert_after(s, call_block(std::string(in.opcode) + " release, line " + line, in.guard,
+                               "threadmap_release",
+                               {std::string(kBuffer), std::string(kSlot), std::string(kBlock)}));
+  }
+
+  std::string end_glue(std::string_view guard, std::string_view op) const {
+    return call_block(std::string(op) + ": the block's end", guard, "threadmap_end",
+                      {std::string(kBuffer), std::string(kBlock), std::string(kThread)});
+  }
+
+  void begin_glue(const Statement& first) {
+    std::string glue = "\t// threadmap: the trace buffer, this thread's ids, whether its block is traced\n";
+    glue += "\tld.param.u64 \t" + std::string(kBuffer) + ", [" + std::string(kTraceBufferParameter) +
+            "];\n";
+    glue += call_block("block id", {}, "threadmap_block_id", {}, kBlock);
+    glue += call_block("thread id", {}, "threadmap_thread_id", {}, kThread);
+    glue += call_block("begin", {}, "threadmap_begin",
+                       {std::string(kBuffer), std::string(kBlock), std::string(kThread)}, kOn);
+    insert_before(first, glue);
+  }
+
+  void declarations() {
+    std::string text = "\n";
+    text += "\t.reg .b64 \t" + std::string(kBuffer) + ";\n";
+    for (std::string_view r : {kBlock, kThread, kOn, kSlot})
+      text += "\t.reg .b32 \t" + std::string(r) + ";\n";
+    insertions_.push_back({m_.statements[f_.open].end, text});
+  }
+
+  void parameter() {
+    const std::string declaration = ".param .u64 " + std::string(kTraceBufferParameter);
+    if (f_.parameters_close == 0) {
+      insertions_.push_back({f_.name_end, "(\n\t" + declaration + "\n)"});
+    } else if (f_.parameters.empty()) {
+      insertions_.push_back({f_.parameters_close, "\n\t" + declaration + "\n"});
+    } else {
+      std::size_t at = f_.parameters_close;
+      while (at > f_.parameters_open && std::isspace(static_cast<unsigned char>(m_.text[at - 1])))
+        --at;
+      insertions_.push_back({at, ",\n\t" + declaration});
+    }
+  }
+
+  // Before the statement: at the start of its line when only blanks precede it there.
+  void insert_before(const Statement& s, std::string glue) {
+    std::size_t line_start = s.begin;
+    while (line_start > 0 && (m_.text[line_start - 1] == ' ' || m_.text[line_start - 1] == '\t'))
+      --line_start;
+    if (line_start == 0 || m_.text[line_start - 1] == '\n')
+      insertions_.push_back({line_start, std::move(glue)});
+    else
+      insertions_.push_back({s.begin, "\n" + glue + "\t"});
+  }
+
+  // After the statement: at the start of the next line.
+  void insert_after(const Statement& s, std::string glue) {
+    const auto newline = m_.text.find('\n', s.end);
+    if (newline == std::string_view::npos)
+      insertions_.push_back({m_.text.size(), "\n" + glue});
+    else
+      insertions_.push_back({newline + 1, std::move(glue)});
+  }
+
+  void unrecorded(std::string category, std::string_view opcode) {
+    ++unrecorded_[{file(), location_.line, std::move(category), std::string(opcode)}];
+  }
+
+  void finish_report() {
+    for (const auto& [site, count] : recorded_) {
+      report_.recorded.push_back(site);
+      report_.recorded.back().count = count;
+    }
+    for (const auto& [key, count] : unrecorded_) {
+      const auto& [file, line, category, opcode] = key;
+      report_.unrecorded.push_back({file, line, category, opcode, count});
+    }
+  }
+
+  struct SiteOrder {
+    bool operator()(const MemoryInstructions& a, const MemoryInstructions& b) const {
+      return std::tie(a.file, a.line, a.space, a.store, a.bytes, a.vector_width) <
+             std::tie(b.file, b.line, b.space, b.store, b.bytes, b.vector_width);
+    }
+  };
+
+  const Module& m_;
+  const Function& f_;
+  bool rewrite_;
+  ptx::Location location_{};
+  Registers registers_;
+  std::map<std::string, StateSpace, std::less<>> variables_;
+  std::map<MemoryInstructions, int, SiteOrder> recorded_;
+  std::map<std::tuple<std::string, int, std::string, std::string>, int> unrecorded_;
+  EntryReport report_;
+  std::vector<Insertion> insertions_;
+};
+
+std::string_view without_trailing_nuls(std::string_view text) {
+  while (!text.empty() && text.back() == '\0') text.remove_suffix(1);
+  return text;
+}
+
+Module read_kernel_module(std::string_view text) {
+  Module m = ptx::parse_module(text);
+  if (m.address_size != 64)
+    throw PtxError("the instrumenter needs .address_size 64; the PTX has " +
+                   (m.address_size ? std::to_string(m.address_size) : std::string("none")));
+  return m;
+}
+
+const Function& find_entry(const Module& m, std::string_view name) {
+  const Function* f = m.find_function(name);
+  if (f && f->entry) return *f;
+  std::string entries;
+  for (const Function& g : m.functions)
+    if (g.entry) entries += (entries.empty() ? "" : ", ") + g.name;
+  throw PtxError("no kernel (.entry) named " + std::string(name) + " in the PTX; it has " +
+                 (entries.empty() ? std::string("none") : entries));
+}
+
+// The reserved prefix as a name of its own (not inside a mangled name).
+void check_reserved_names(const Module& m) {
+  for (const Statement& s : m.statements) {
+    if (s.kind == StatementKind::Directive) {
+      const std::string_view word = ptx::directive_word(s.text);
+      if (word == ".file" || word == ".section") continue;
+    }
+    for (auto at = s.text.find(kReservedPrefix); at != std::string_view::npos;
+         at = s.text.find(kReservedPrefix, at + 1)) {
+      if (at == 0 || !ptx::is_identifier_char(s.text[at - 1]) || s.text[at - 1] == '%')
+        throw PtxError(line_prefix(m.text, s.begin) + "the PTX already uses the name prefix " +
+                       std::string(kReservedPrefix) +
+                       ", which the instrumenter reserves (instrumented twice?)");
+    }
+  }
+}
+
+}  // namespace
+
+std::string_view space_name(MemorySpace space) {
+  switch (space) {
+    case MemorySpace::Global: return "global";
+    case MemorySpace::Shared: return "shared";
+    case MemorySpace::Generic: return "generic";
+  }
+  return "?";
+}
+
+int EntryReport::recorded_count() const {
+  int n = 0;
+  for (const MemoryInstructions& m : recorded) n += m.count;
+  return n;
+}
+
+EntryReport memory_instructions(std::string_view kernel_ptx, std::string_view entry) {
+  const std::string_view text = without_trailing_nuls(kernel_ptx);
+  const Module m = ptx::parse_module(text);
+  EntryWalk walk(m, find_entry(m, entry), false);
+  walk.run();
+  return std::move(walk.report());
+}
+
+InstrumentedPtx instrument_ptx(std::string_view kernel_ptx, const std::vector<std::string>& entries,
+                               std::string_view runtime_ptx) {
+  const std::string_view text = without_trailing_nuls(kernel_ptx);
+  const Module m = read_kernel_module(text);
+  check_reserved_names(m);
+  const Runtime runtime = read_runtime(without_trailing_nuls(runtime_ptx));
+  if (runtime.target != m.target)
+    throw PtxError("the trace runtime was compiled for .target " + runtime.target +
+                   ", the kernel for " + m.target + ": compile the runtime for the kernel's target");
+  if (version_number(runtime.version) > version_number(m.version))
+    throw PtxError("the trace runtime is PTX " + runtime.version + ", newer than the kernel's " +
+                   m.version + ": compile both with the same NVRTC");
+
+  InstrumentedPtx out;
+  std::vector<Insertion> insertions{
+      {m.header_end, "\n\n// threadmap: the recording runtime (kernels/cuda/trace_runtime.cuh)\n" +
+                         runtime.text}};
+  std::set<std::string> done;
+  for (const std::string& name : entries) {
+    if (!done.insert(name).second) continue;
+    EntryWalk walk(m, find_entry(m, name), true);
+    walk.run();
+    out.entries.push_back(std::move(walk.report()));
+    for (Insertion& i : walk.insertions()) insertions.push_back(std::move(i));
+  }
+  std::stable_sort(insertions.begin(), insertions.end(),
+                   [](const Insertion& a, const Insertion& b) { return a.offset < b.offset; });
+  std::size_t copied = 0;
+  for (const Insertion& i : insertions) {
+    out.ptx.append(text.substr(copied, i.offset - copied));
+    out.ptx += i.text;
+    copied = i.offset;
+  }
+  out.ptx.append(text.substr(copied));
+  return out;
+}
+
+CompileRequest trace_runtime_request(std::string target) {
+  CompileRequest r;
+  r.file_name = "trace_runtime.cu";
+  r.text = "#include \"kernels/cuda/trace_runtime.cuh\"\n";
+  r.target = std::move(target);
+  r.options = {"-rdc=true"};
+  r.headers = {{"kernels/cuda/trace_runtime.cuh", std::string(embedded_source("trace_runtime.cuh"))},
+               {"kernels/trace_format.h", std::string(embedded_source("trace_format.h"))}};
+  return r;
+}
+
+InstrumentedPtx instrument_compiled(const CompileResult& timed, const Nvrtc& nvrtc) {
+  if (!timed.ptx)
+    throw PtxError("the instrumenter rewrites PTX; this build is a " + timed.target +
+                   " cubin: compile for compute_" +
+                   std::to_string(Nvrtc::architecture_number(timed.target)) + " instead");
+  const CompileResult runtime = nvrtc.compile(trace_runtime_request(timed.target));
+  std::vector<std::string> entries;
+  for (const CompiledKernel& k : timed.kernels) entries.push_back(k.lowered_name);
+  return instrument_ptx(timed.image, entries, runtime.image);
+}
+
+}  // namespace threadmap::cuda
