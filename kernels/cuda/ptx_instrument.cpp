@@ -8,6 +8,7 @@
 #include <set>
 #include <tuple>
 
+#include "kernels/cuda/ptx_alignment.h"
 #include "kernels/sources.h"
 #include "kernels/trace_format.h"
 
@@ -336,13 +337,36 @@ std::pair<int, int> version_number(std::string_view version) {
   return {major, minor};
 }
 
+// One ld/st the trace records, as the walk finds it.
+struct Access {
+  std::size_t statement = 0;  // index in Module::statements
+  std::string_view guard;
+  std::string_view opcode;
+  Address address;
+  unsigned space_code = kSpaceGeneric;
+  MemorySpace written = MemorySpace::Generic;
+  bool store = false;
+  int type_bytes = 0;    // one element
+  int access_bytes = 0;  // element x the instruction's vector width
+  std::string file;
+  int line = 0;
+};
+
 // The instrumenter's walk over one entry: its report, and (when asked) the
 // glue to insert.
+//
+// Accesses are gathered into runs the assembler may merge: the same opcode,
+// guard and base address, one after the other with nothing between them but
+// arithmetic that leaves the base alone. A run's accesses at contiguous
+// offsets become one machine access wherever the base's known alignment
+// allows the wider one (ptx_alignment.h); the trace then records that one
+// access, as the machine makes it.
 class EntryWalk {
  public:
   EntryWalk(const Module& module, const Function& entry, bool rewrite)
       : m_(module), f_(entry), rewrite_(rewrite) {
     report_.entry = entry.name;
+    for (const auto& [name, v] : module.variables) variables_[name] = v;
   }
 
   void run() {
@@ -357,11 +381,15 @@ class EntryWalk {
         begun = true;
         if (rewrite_) begin_glue(s);
       }
-      if (s.kind == StatementKind::Instruction) instruction(s);
+      if (s.kind == StatementKind::Label) end_run();
+      if (s.kind == StatementKind::Instruction) instruction(i);
     }
+    end_run();
+    if (rewrite_ && !begun)
+      throw PtxError(line_prefix(m_.text, m_.statements[f_.open].begin) + "the body of " +
+                     f_.name + " has no instructions");
+    record_runs();
     if (rewrite_) {
-      if (!begun) throw PtxError(line_prefix(m_.text, m_.statements[f_.open].begin) +
-                                 "the body of " + f_.name + " has no instructions");
       declarations();
       parameter();
     }
@@ -379,7 +407,7 @@ class EntryWalk {
     } else if (word == ".reg") {
       registers_.declare(s.text);
     } else if (const auto v = ptx::parse_variable(s.text)) {
-      variables_[v->name] = v->space;
+      variables_[v->name] = *v;
     }
   }
 
@@ -388,29 +416,46 @@ class EntryWalk {
     return found == m_.files.end() ? std::string() : found->second;
   }
 
-  void instruction(const Statement& s) {
+  void instruction(std::size_t index) {
+    const Statement& s = m_.statements[index];
     const ptx::Instruction in = ptx::parse_instruction(s.text);
     const std::vector<std::string_view> words = ptx::opcode_words(in.opcode);
     const std::string_view op = words.empty() ? std::string_view() : words[0];
     if (op == "ld" || op == "st" || op == "ldu") {
-      memory(s, in, words);
-    } else if (op == "atom" || op == "red") {
+      memory(index, in, words);
+      return;
+    }
+    if (op == "atom" || op == "red") {
+      end_run();
       unrecorded("atomic", in.opcode);
     } else if (is_barrier(words)) {
+      end_run();
       barrier(s, in);
     } else if (op == "ret" || op == "exit") {
+      end_run();
       ++report_.exits;
       if (rewrite_) insert_before(s, end_glue(in.guard, op));
     } else if (op == "call") {
+      end_run();
       unrecorded("call", callee_of(in.operands));
     } else if (std::find(std::begin(kOtherMemoryOpcodes), std::end(kOtherMemoryOpcodes), op) !=
                std::end(kOtherMemoryOpcodes)) {
+      end_run();
       unrecorded("other memory", in.opcode);
+    } else if (op == "bra" || op == "brx" || op == "membar" || op == "fence" || op == "trap" ||
+               op == "bar" || op == "barrier") {
+      end_run();
+    } else if (!run_.empty()) {
+      // Arithmetic between a run's accesses ends it only by changing its base.
+      const auto operands = ptx::split_operands(in.operands);
+      const Access& last = accesses_[run_.back()];
+      if (!operands.empty() && operands.front() == last.address.name) end_run();
     }
   }
 
-  void memory(const Statement& s, const ptx::Instruction& in,
+  void memory(std::size_t index, const ptx::Instruction& in,
               const std::vector<std::string_view>& words) {
+    const Statement& s = m_.statements[index];
     std::optional<StateSpace> space;
     int vector_width = 1;
     for (std::size_t i = 1; i < words.size(); ++i) {
@@ -419,17 +464,17 @@ class EntryWalk {
       if (words[i] == "v4") vector_width = 4;
       if (words[i] == "v8") vector_width = 8;
       if (words[i] == "async" || words[i] == "bulk") {
-        unrecorded("other memory", in.opcode);
-        return;
+        end_run();
+        return unrecorded("other memory", in.opcode);
       }
     }
     const StateSpace written = space.value_or(StateSpace::Generic);
     switch (written) {
-      case StateSpace::Param: return unrecorded("param", in.opcode);
-      case StateSpace::Local: return unrecorded("local", in.opcode);
-      case StateSpace::Const: return unrecorded("const", in.opcode);
+      case StateSpace::Param: end_run(); return unrecorded("param", in.opcode);
+      case StateSpace::Local: end_run(); return unrecorded("local", in.opcode);
+      case StateSpace::Const: end_run(); return unrecorded("const", in.opcode);
       case StateSpace::SharedCluster:
-      case StateSpace::Other: return unrecorded("other memory", in.opcode);
+      case StateSpace::Other: end_run(); return unrecorded("other memory", in.opcode);
       case StateSpace::Generic:
       case StateSpace::Global:
       case StateSpace::Shared: break;
@@ -450,64 +495,166 @@ class EntryWalk {
                                                           : kSpaceGeneric;
     if (address->base == Address::Base::Symbol) {
       const StateSpace declared = symbol_space(s, address->name);
-      if (declared == StateSpace::Local) return unrecorded("local", in.opcode);
-      if (declared == StateSpace::Const) return unrecorded("const", in.opcode);
-      if (declared == StateSpace::Param) return unrecorded("param", in.opcode);
+      if (declared == StateSpace::Local || declared == StateSpace::Const ||
+          declared == StateSpace::Param) {
+        end_run();
+        return unrecorded(declared == StateSpace::Local   ? "local"
+                          : declared == StateSpace::Const ? "const"
+                                                          : "param",
+                          in.opcode);
+      }
       if (declared == StateSpace::Shared) space_code = kSpaceShared;
       if (declared == StateSpace::Global) space_code = kSpaceGlobal;
     }
+    if (rewrite_ && address->base == Address::Base::Register) {
+      const int bits = registers_.bits(address->name);
+      if (bits != 32 && bits != 64)
+        throw PtxError(line_prefix(m_.text, s.begin) + "the address register " + address->name +
+                       (bits == 0 ? " is not declared in " + f_.name
+                                  : " has " + std::to_string(bits) + " bits, not 32 or 64"));
+    }
 
-    const bool store = words[0] == "st";
-    const int bytes = element * vector_width;
-    MemoryInstructions site{file(),
-                            location_.line,
-                            written == StateSpace::Shared   ? MemorySpace::Shared
-                            : written == StateSpace::Global ? MemorySpace::Global
-                                                            : MemorySpace::Generic,
-                            store,
-                            bytes,
-                            vector_width,
-                            0};
+    Access a{index,
+             in.guard,
+             in.opcode,
+             *address,
+             space_code,
+             written == StateSpace::Shared   ? MemorySpace::Shared
+             : written == StateSpace::Global ? MemorySpace::Global
+                                             : MemorySpace::Generic,
+             words[0] == "st",
+             element,
+             element * vector_width,
+             file(),
+             location_.line};
+    if (!run_.empty()) {
+      const Access& last = accesses_[run_.back()];
+      if (last.opcode != a.opcode || last.guard != a.guard ||
+          last.address.base != a.address.base || last.address.name != a.address.name)
+        end_run();
+    }
+    accesses_.push_back(std::move(a));
+    run_.push_back(accesses_.size() - 1);
+  }
+
+  void end_run() {
+    if (!run_.empty()) runs_.push_back(std::move(run_));
+    run_.clear();
+  }
+
+  // Where the assembler puts the variables: a kernel's one static shared
+  // variable starts its shared window, 16-byte aligned; any other variable
+  // is known only by its declared .align.
+  std::map<std::string, int, std::less<>> symbol_alignments() const {
+    std::map<std::string, int, std::less<>> bits;
+    std::vector<std::string> static_shared;
+    for (const auto& [name, v] : variables_) {
+      int b = 0;
+      while (v.align > 1 && (1 << (b + 1)) <= v.align) ++b;
+      bits[name] = b;
+      if (v.space == StateSpace::Shared && !v.external && uses(name)) static_shared.push_back(name);
+    }
+    if (static_shared.size() == 1) bits[static_shared.front()] = std::max(bits[static_shared.front()], 4);
+    return bits;
+  }
+
+  bool uses(std::string_view name) const {
+    for (std::size_t i = f_.open + 1; i < f_.close; ++i) {
+      const std::string_view text = m_.statements[i].text;
+      for (auto at = text.find(name); at != std::string_view::npos; at = text.find(name, at + 1)) {
+        const std::size_t end = at + name.size();
+        if ((at == 0 || !ptx::is_identifier_char(text[at - 1])) &&
+            (end >= text.size() || !ptx::is_identifier_char(text[end])))
+          return true;
+      }
+    }
+    return false;
+  }
+
+  // Splits each run into the machine accesses it becomes, and records them.
+  void record_runs() {
+    const ptx::KnownAlignment alignment(m_, f_, symbol_alignments());
+    for (const std::vector<std::size_t>& run : runs_) {
+      std::vector<std::size_t> by_offset = run;
+      std::stable_sort(by_offset.begin(), by_offset.end(), [&](std::size_t x, std::size_t y) {
+        return accesses_[x].address.offset < accesses_[y].address.offset;
+      });
+      const Access& first = accesses_[run.front()];
+      const int base_bits = first.address.base == Address::Base::Absolute
+                                ? ptx::KnownAlignment::kCap
+                                : alignment.zero_bits(first.address.name);
+      std::size_t i = 0;
+      while (i < by_offset.size()) {
+        const Access& a = accesses_[by_offset[i]];
+        const int aligned_bits = std::min(base_bits, ptx::zero_bits_of(a.address.offset));
+        // The widest access, up to 16 bytes, that is aligned and covers
+        // contiguous members from here.
+        std::size_t members = 1;
+        for (std::size_t want = 2; a.access_bytes * static_cast<int>(want) <= 16; want *= 2) {
+          if (a.access_bytes * static_cast<long long>(want) > (1ll << aligned_bits)) break;
+          if (i + want > by_offset.size()) break;
+          bool contiguous = true;
+          for (std::size_t k = 1; k < want; ++k)
+            contiguous = contiguous && accesses_[by_offset[i + k]].address.offset ==
+                                           a.address.offset + static_cast<long long>(k) * a.access_bytes;
+          if (!contiguous) break;
+          members = want;
+        }
+        std::vector<std::size_t> chunk(by_offset.begin() + static_cast<std::ptrdiff_t>(i),
+                                       by_offset.begin() + static_cast<std::ptrdiff_t>(i + members));
+        record(chunk);
+        i += members;
+      }
+    }
+  }
+
+  // One machine access made of `chunk` (accesses at contiguous offsets,
+  // lowest first): recorded before the first of them in program order.
+  void record(const std::vector<std::size_t>& chunk) {
+    const Access& low = accesses_[chunk.front()];
+    const Access& earliest = accesses_[*std::min_element(chunk.begin(), chunk.end())];
+    const int bytes = low.access_bytes * static_cast<int>(chunk.size());
+    MemoryInstructions site{earliest.file,  earliest.line, low.written,
+                            low.store,      bytes,         bytes / low.type_bytes,
+                            static_cast<int>(chunk.size()), 0};
     ++recorded_[site];
     if (!rewrite_) return;
 
-    const unsigned flags = (store ? TM_F_STORE : 0u) | (static_cast<unsigned>(log2_of(bytes))
-                                                        << TM_F_SIZE_SHIFT);
+    const Statement& s = m_.statements[earliest.statement];
+    const unsigned flags = (low.store ? TM_F_STORE : 0u) |
+                           (static_cast<unsigned>(log2_of(bytes)) << TM_F_SIZE_SHIFT);
     std::vector<std::string> prelude{".reg .b64 \t" + std::string(kAddress) + ";"};
-    address_glue(s, *address, prelude);
-    insert_before(s, call_block(std::string(in.opcode) + ", line " + std::to_string(location_.line),
-                                in.guard, "threadmap_access",
+    address_glue(low.address, prelude);
+    std::string what = std::string(low.opcode);
+    if (chunk.size() > 1)
+      what += " x" + std::to_string(chunk.size()) + " (one " + std::to_string(bytes) +
+              "-byte access: contiguous and aligned)";
+    insert_before(s, call_block(what + ", line " + std::to_string(earliest.line), low.guard,
+                                "threadmap_access",
                                 {std::string(kBuffer), std::string(kOn), std::string(kBlock),
-                                 std::string(kThread), std::to_string(location_.line),
+                                 std::string(kThread), std::to_string(earliest.line),
                                  std::to_string(flags), std::string(kAddress),
-                                 std::to_string(space_code)},
+                                 std::to_string(low.space_code)},
                                 {}, prelude));
   }
 
   StateSpace symbol_space(const Statement& s, const std::string& name) const {
-    if (const auto v = variables_.find(name); v != variables_.end()) return v->second;
-    if (const auto v = m_.variables.find(name); v != m_.variables.end()) return v->second;
+    if (const auto v = variables_.find(name); v != variables_.end()) return v->second.space;
     for (const ptx::Parameter& p : f_.parameters)
       if (p.name == name) return StateSpace::Param;
     throw PtxError(line_prefix(m_.text, s.begin) + "the address [" + name +
                    "] names no variable declared in the module or in " + f_.name);
   }
 
-  void address_glue(const Statement& s, const Address& a, std::vector<std::string>& prelude) const {
+  void address_glue(const Address& a, std::vector<std::string>& prelude) const {
     const std::string to(kAddress);
     switch (a.base) {
-      case Address::Base::Register: {
-        const int bits = registers_.bits(a.name);
-        if (bits == 64)
+      case Address::Base::Register:
+        if (registers_.bits(a.name) == 64)
           prelude.push_back("mov.b64 \t" + to + ", " + a.name + ";");
-        else if (bits == 32)
-          prelude.push_back("cvt.u64.u32 \t" + to + ", " + a.name + ";");
         else
-          throw PtxError(line_prefix(m_.text, s.begin) + "the address register " + a.name +
-                         (bits == 0 ? " is not declared in " + f_.name
-                                    : " has " + std::to_string(bits) + " bits, not 32 or 64"));
+          prelude.push_back("cvt.u64.u32 \t" + to + ", " + a.name + ";");
         break;
-      }
       case Address::Base::Symbol:
         prelude.push_back("mov.u64 \t" + to + ", " + a.name + ";");
         break;
@@ -608,8 +755,8 @@ class EntryWalk {
 
   struct SiteOrder {
     bool operator()(const MemoryInstructions& a, const MemoryInstructions& b) const {
-      return std::tie(a.file, a.line, a.space, a.store, a.bytes, a.vector_width) <
-             std::tie(b.file, b.line, b.space, b.store, b.bytes, b.vector_width);
+      return std::tie(a.file, a.line, a.space, a.store, a.bytes, a.vector_width, a.merged) <
+             std::tie(b.file, b.line, b.space, b.store, b.bytes, b.vector_width, b.merged);
     }
   };
 
@@ -618,7 +765,10 @@ class EntryWalk {
   bool rewrite_;
   ptx::Location location_{};
   Registers registers_;
-  std::map<std::string, StateSpace, std::less<>> variables_;
+  std::map<std::string, ptx::Variable, std::less<>> variables_;
+  std::vector<Access> accesses_;
+  std::vector<std::size_t> run_;
+  std::vector<std::vector<std::size_t>> runs_;
   std::map<MemoryInstructions, int, SiteOrder> recorded_;
   std::map<std::tuple<std::string, int, std::string, std::string>, int> unrecorded_;
   EntryReport report_;
@@ -679,6 +829,12 @@ std::string_view space_name(MemorySpace space) {
 int EntryReport::recorded_count() const {
   int n = 0;
   for (const MemoryInstructions& m : recorded) n += m.count;
+  return n;
+}
+
+int EntryReport::ptx_instruction_count() const {
+  int n = 0;
+  for (const MemoryInstructions& m : recorded) n += m.count * m.merged;
   return n;
 }
 

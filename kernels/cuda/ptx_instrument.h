@@ -46,17 +46,19 @@ enum class MemorySpace { Global, Shared, Generic };
 
 std::string_view space_name(MemorySpace space);  // "global", "shared", "generic"
 
-// The memory instructions of one source line with the same shape.
-// "at line 204, 1 shared store of 16 bytes (v4 of 4 bytes)" is what lets the
-// views say that the compiler merged four element stores into one.
+// The machine's memory instructions of one source line with the same shape.
+// "line 204: 4 shared stores of 16 bytes, each merged from 4 PTX stores" is
+// what lets the views say that the compiler merged four element stores into
+// one 16-byte store there.
 struct MemoryInstructions {
   std::string file;      // as .file names it ("transpose.cu"); empty without line info
   int line = 0;          // the nearest preceding .loc's line; 0 without one
-  MemorySpace space = MemorySpace::Global;
+  MemorySpace space = MemorySpace::Global;  // the PTX instruction's space
   bool store = false;
-  int bytes = 0;         // per thread: element bytes x vector width
-  int vector_width = 1;  // 1, 2, 4 or 8
-  int count = 0;         // instructions in the PTX with these properties at this line
+  int bytes = 0;         // per thread
+  int vector_width = 1;  // elements of the PTX type in one access (1, 2, 4, 8, 16)
+  int merged = 1;        // PTX instructions the assembler merges into each (1: none)
+  int count = 0;         // machine instructions with these properties at this line
 
   bool operator==(const MemoryInstructions&) const = default;
 };
@@ -77,7 +79,8 @@ struct EntryReport {
   int barriers = 0;  // bar.sync and its forms, each with arrive and release calls
   int exits = 0;     // ret and exit, each with an end call
 
-  int recorded_count() const;  // the instructions that each get an access call
+  int recorded_count() const;      // machine accesses: each gets one access call
+  int ptx_instruction_count() const;  // the PTX ld/st they are made of
 };
 
 struct InstrumentedPtx {

@@ -228,14 +228,14 @@ std::optional<int> parse_int(std::string_view s) {
   return value;
 }
 
-// Splits at commas outside parentheses and brackets.
+// Splits at commas outside parentheses, brackets and braces.
 std::vector<std::string_view> split_top_level(std::string_view s) {
   std::vector<std::string_view> parts;
   int depth = 0;
   std::size_t start = 0;
   for (std::size_t i = 0; i < s.size(); ++i) {
-    if (s[i] == '(' || s[i] == '[') ++depth;
-    if (s[i] == ')' || s[i] == ']') --depth;
+    if (s[i] == '(' || s[i] == '[' || s[i] == '{') ++depth;
+    if (s[i] == ')' || s[i] == ']' || s[i] == '}') --depth;
     if (s[i] == ',' && depth == 0) {
       parts.push_back(trim(s.substr(start, i - start)));
       start = i + 1;
@@ -398,8 +398,10 @@ std::optional<Variable> parse_variable(std::string_view statement) {
   std::size_t i = 0;
   while (i < words.size() &&
          (words[i] == ".visible" || words[i] == ".extern" || words[i] == ".weak" ||
-          words[i] == ".common"))
+          words[i] == ".common")) {
+    if (words[i] == ".extern") v.external = true;
     ++i;
+  }
   if (i >= words.size()) return std::nullopt;
   const auto space = state_space_of(words[i]);
   if (!space || *space == StateSpace::Param) return std::nullopt;
@@ -409,7 +411,7 @@ std::optional<Variable> parse_variable(std::string_view statement) {
     std::string_view w = words[i];
     if (w.starts_with('.') || w == "=") {
       if (w == "=") break;
-      if (w == ".align") ++i;
+      if (w == ".align" && i + 1 < words.size()) v.align = parse_int(words[++i]).value_or(0);
       continue;
     }
     std::size_t end = 0;
@@ -438,6 +440,10 @@ Instruction parse_instruction(std::string_view statement) {
   in.operands = trim(s.substr(end));
   if (in.opcode.empty()) throw PtxError("an instruction without an opcode: `" + std::string(statement) + "`");
   return in;
+}
+
+std::vector<std::string_view> split_operands(std::string_view operands) {
+  return split_top_level(operands);
 }
 
 std::vector<std::string_view> opcode_words(std::string_view opcode) {
@@ -491,7 +497,7 @@ Module parse_module(std::string_view text) {
                                                           : close - quote - 1);
           }
         } else if (const auto v = parse_variable(s.text)) {
-          m.variables[v->name] = v->space;
+          m.variables[v->name] = *v;
         }
         break;
       }

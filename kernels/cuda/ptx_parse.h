@@ -69,6 +69,14 @@ struct Function {
 
 enum class StateSpace { Generic, Global, Shared, SharedCluster, Local, Param, Const, Other };
 
+// A variable declaration: ".shared .align 4 .b8 tile[1056];".
+struct Variable {
+  StateSpace space = StateSpace::Other;
+  std::string name;
+  int align = 0;          // .align N; 0 when not given
+  bool external = false;  // .extern (dynamic shared memory)
+};
+
 struct Module {
   std::string_view text;
   std::vector<Statement> statements;
@@ -77,8 +85,8 @@ struct Module {
   int address_size = 0;       // 64
   std::size_t header_end = 0; // byte offset just past the last of .version/.target/.address_size
   std::vector<Function> functions;
-  // Module-scope variables: name -> state space (.global, .shared, .const).
-  std::map<std::string, StateSpace, std::less<>> variables;
+  // Module-scope variables by name (.global, .shared, .const).
+  std::map<std::string, Variable, std::less<>> variables;
   std::map<int, std::string> files;  // .file index -> name
 
   const Function* find_function(std::string_view name) const;
@@ -96,6 +104,9 @@ struct Instruction {
 // Splits an Instruction statement. Throws PtxError on an empty opcode.
 Instruction parse_instruction(std::string_view statement);
 
+// Operands split at top-level commas: "{%f1, %f2}, [%rd4]" -> "{%f1, %f2}", "[%rd4]".
+std::vector<std::string_view> split_operands(std::string_view operands);
+
 // The words of an opcode: "ld.global.nc.v4.f32" -> ld, global, nc, v4, f32.
 std::vector<std::string_view> opcode_words(std::string_view opcode);
 
@@ -110,12 +121,8 @@ struct Location {
 };
 std::optional<Location> parse_loc(std::string_view statement);
 
-// A variable declaration's state space and name (".shared .align 4 .b8
-// tile[1056];" -> Shared, "tile"); nullopt for any other directive.
-struct Variable {
-  StateSpace space = StateSpace::Other;
-  std::string name;
-};
+// A variable declaration's space, name and alignment; nullopt for any other
+// directive.
 std::optional<Variable> parse_variable(std::string_view statement);
 
 // The state space a space word names ("global", "shared::cta", ...).
