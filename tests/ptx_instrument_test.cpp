@@ -18,6 +18,7 @@
 #include <random>
 #include <regex>
 #include <set>
+#include <tuple>
 #include <sstream>
 
 #include "kernels/catalog.h"
@@ -454,6 +455,227 @@ TEST(PtxInstrument, StripTransposesMergeTheirSharedStores) {
     EXPECT_EQ(strip->vector_width, 4) << expression;
     EXPECT_EQ(strip->merged, 1) << expression;
   }
+}
+
+// Every space and addressing form on a small hand-written kernel: vector,
+// predicated (@%p, @!%p), [%rd], [%r+-8], [symbol+imm], generic addresses,
+// skipped spaces, atomics, both barrier forms and three exits.
+constexpr std::string_view kForms = R"PTX(//
+// Every addressing form and space the instrumenter meets.
+//
+
+.version 9.0
+.target sm_90
+.address_size 64
+
+.global .align 8 .b8 counters[64];
+.const .align 4 .b8 table[16];
+
+.visible .entry forms(
+	.param .u64 forms_param_0,
+	.param .u32 forms_param_1
+)
+.maxntid 256, 1, 1
+{
+	.reg .pred 	%p<4>;
+	.reg .b32 	%r<20>;
+	.reg .f32 	%f<10>;
+	.reg .b64 	%rd<10>;
+	.shared .align 16 .b8 tile[256];
+	.local .align 4 .b8 scratch[16];
+
+	.loc	1 10 0
+	ld.param.u64 	%rd1, [forms_param_0];
+	ld.param.u32 	%r1, [forms_param_1];
+	cvta.to.global.u64 	%rd2, %rd1;
+	mov.u32 	%r2, %tid.x;
+	setp.lt.u32 	%p1, %r2, %r1;
+	mul.wide.u32 	%rd3, %r2, 16;
+	add.s64 	%rd4, %rd2, %rd3;
+	.loc	1 11 5
+	@%p1 ld.global.nc.v4.f32 	{%f1, %f2, %f3, %f4}, [%rd4];
+	.loc	1 12 5
+	shl.b32 	%r3, %r2, 4;
+	mov.u32 	%r4, tile;
+	add.s32 	%r5, %r4, %r3;
+	st.shared.v4.f32 	[%r5], {%f1, %f2, %f3, %f4};
+	.loc	1 13 5
+	@!%p1 st.shared.v2.f32 	[%r5+-8], {%f1, %f2};
+	st.shared.u32 	[tile+4], %r2;
+	ld.shared.u32 	%r6, [tile];
+$L__loop:
+	.loc	1 14 5
+	barrier.sync 	0;
+	bar.red.popc.u32 	%r7, 0, %p1;
+	.loc	1 15 5
+	cvt.u64.u32 	%rd5, %r5;
+	cvta.shared.u64 	%rd6, %rd5;
+	ld.f32 	%f5, [%rd6+4];
+	ld.u32 	%r8, [%rd1];
+	ld.global.u32 	%r9, [counters+8];
+	.loc	1 16 5
+	ld.const.u32 	%r10, [table+4];
+	st.local.u32 	[scratch], %r2;
+	ld.local.u32 	%r11, [scratch];
+	atom.global.add.u32 	%r12, [%rd2], 1;
+	red.shared.add.u32 	[%r5], 1;
+	.loc	1 17 5
+	st.global.u64 	[%rd4+8], %rd3;
+	st.global.u8 	[%rd4+3], %r2;
+	@%p1 bra 	$L__done;
+	.loc	1 18 5
+	@%p1 ret;
+	setp.eq.u32 	%p2, %r2, 7;
+	@%p2 exit;
+	add.s32 	%r2, %r2, 1;
+	bra.uni 	$L__loop;
+$L__done:
+	.loc	1 20 1
+	ret;
+
+}
+	.file	1 "forms.cu"
+)PTX";
+
+TEST(PtxInstrument, EveryFormOnAHandWrittenKernel) {
+  const EntryReport r = cuda::memory_instructions(kForms, "forms");
+  using S = MemorySpace;
+  const std::vector<std::tuple<int, S, bool, int, int>> expected{
+      // line, space, store, bytes, vector width
+      {11, S::Global, false, 16, 4}, {12, S::Shared, true, 16, 4}, {13, S::Shared, false, 4, 1},
+      {13, S::Shared, true, 4, 1},   {13, S::Shared, true, 8, 2},  {15, S::Global, false, 4, 1},
+      {15, S::Generic, false, 4, 1}, {17, S::Global, true, 1, 1},  {17, S::Global, true, 8, 1}};
+  std::vector<std::tuple<int, S, bool, int, int>> got;
+  for (const MemoryInstructions& m : r.recorded) {
+    got.emplace_back(m.line, m.space, m.store, m.bytes, m.vector_width);
+    EXPECT_EQ(m.file, "forms.cu");
+    EXPECT_EQ(m.merged, 1);
+    EXPECT_EQ(m.count, m.space == S::Generic ? 2 : 1) << m.line;
+  }
+  EXPECT_EQ(got, expected);
+  std::map<std::string, int> unrecorded;
+  for (const auto& u : r.unrecorded) unrecorded[u.category] += u.count;
+  EXPECT_EQ(unrecorded, (std::map<std::string, int>{{"atomic", 2}, {"const", 1}, {"local", 2}, {"param", 2}}));
+  EXPECT_EQ(r.barriers, 2);
+  EXPECT_EQ(r.exits, 3);
+
+  std::string why;
+  if (!cuda_ready(why)) GTEST_SKIP() << why;
+  const cuda::InstrumentedPtx out = cuda::instrument_ptx(kForms, {"forms"}, runtime_ptx());
+  // The space each access call passes (trace_runtime.cuh's TM_SPACE_*): a
+  // generic access to a named .global variable is global; through a register
+  // the runtime decides.
+  std::vector<std::pair<std::string, std::string>> spaces;
+  static const std::regex call(
+      R"(\{ // threadmap: (\S+), line \d+\n(?:[^}]*\n)*?\tst\.param\.b32 \t\[threadmap_arg7\], (\d);)");
+  for (std::sregex_iterator i(out.ptx.begin(), out.ptx.end(), call), end; i != end; ++i)
+    spaces.emplace_back((*i)[1], (*i)[2]);
+  EXPECT_EQ(spaces, (std::vector<std::pair<std::string, std::string>>{
+                        {"ld.global.nc.v4.f32", "0"}, {"st.shared.v4.f32", "1"},
+                        {"st.shared.v2.f32", "1"},    {"st.shared.u32", "1"},
+                        {"ld.shared.u32", "1"},       {"ld.f32", "2"},
+                        {"ld.u32", "2"},              {"ld.global.u32", "0"},
+                        {"st.global.u64", "0"},       {"st.global.u8", "0"}}));
+  EXPECT_NE(out.ptx.find("\t@!%p1 call threadmap_access, "), std::string::npos);
+  EXPECT_NE(out.ptx.find("\t@%p1 call threadmap_end, "), std::string::npos);
+  EXPECT_NE(out.ptx.find("\t@%p2 call threadmap_end, "), std::string::npos);
+  EXPECT_NE(out.ptx.find("forms_param_1,\n\t.param .u64 threadmap_trace_buffer\n)\n.maxntid"),
+            std::string::npos);
+  if (ptxas_path().empty()) GTEST_SKIP() << "ptxas not found: not assembled";
+  const auto errors = assemble_errors(out.ptx, "forms");
+  EXPECT_FALSE(errors) << *errors;
+}
+
+// A message that names what is wrong, never a crash or a silent result.
+void expect_error(std::string_view ptx, const std::vector<std::string>& entries,
+                  std::string_view runtime, std::string_view message) {
+  try {
+    cuda::instrument_ptx(ptx, entries, runtime);
+    ADD_FAILURE() << "no error; expected one saying: " << message;
+  } catch (const PtxError& e) {
+    EXPECT_NE(std::string(e.what()).find(message), std::string::npos) << e.what();
+  }
+}
+
+TEST(PtxInstrument, MalformedInputIsAClearError) {
+  std::string why;
+  if (!cuda_ready(why)) GTEST_SKIP() << why;
+  const std::string forms(kForms);
+  const std::string& runtime = runtime_ptx();
+  expect_error("", {"forms"}, runtime, "not PTX: no .version directive");
+  expect_error(forms.substr(0, forms.find("$L__loop:")), {"forms"}, runtime,
+               "the PTX ends inside the body of forms (a '{' without its '}': truncated?)");
+  expect_error(forms.substr(0, forms.find("[%rd4+8]")), {"forms"}, runtime, "does not end (no ';')");
+  expect_error(forms, {"nope"}, runtime, "no kernel (.entry) named nope in the PTX; it has forms");
+  const cuda::InstrumentedPtx once = cuda::instrument_ptx(forms, {"forms"}, runtime);
+  expect_error(once.ptx, {"forms"}, runtime, "already uses the name prefix threadmap_");
+  auto replaced = [&](std::string text, std::string_view from, std::string_view to) {
+    text.replace(text.find(from), from.size(), to);
+    return text;
+  };
+  expect_error(replaced(forms, "[%rd4+8]", "[%rd4+%rd3]"), {"forms"}, runtime,
+               "PTX line 61: cannot read the address of `st.global.u64 \t[%rd4+%rd3], %rd3;`");
+  expect_error(replaced(forms, "[%rd1];", "[%rd9x];"), {"forms"}, runtime,
+               "the address register %rd9x is not declared in forms");
+  expect_error(replaced(forms, "[counters+8]", "[counter+8]"), {"forms"}, runtime,
+               "the address [counter] names no variable declared in the module or in forms");
+  expect_error(replaced(forms, ".address_size 64", ".address_size 32"), {"forms"}, runtime,
+               "needs .address_size 64; the PTX has 32");
+  expect_error(replaced(forms, ".target sm_90", ".target sm_80"), {"forms"}, runtime,
+               "the trace runtime was compiled for .target sm_90, the kernel for sm_80");
+  expect_error(forms, {"forms"}, replaced(runtime, "threadmap_release(", "threadmap_relax("),
+               "the trace runtime's PTX has no function threadmap_release");
+  expect_error(forms, {"forms"}, "garbage;", "the trace runtime's PTX: PTX line 1:");
+}
+
+// Random truncations and mutations of real PTX: a PtxError or an output,
+// never a crash, a hang or another exception.
+TEST(PtxInstrument, FuzzedPtxThrowsOrInstruments) {
+  std::string why;
+  if (!cuda_ready(why)) GTEST_SKIP() << why;
+  const cuda::CompileResult& timed = compiled("transpose");
+  const std::string real = timed.image.substr(0, timed.image.find('\0'));
+  const std::string real_entry = lowered_name(timed, "transpose_coalesced<int, 64, 16, 0>");
+  std::mt19937 random(20261123);
+  constexpr std::string_view kSignificant = "{}[]()%@.,:;+-\n\t \"/*0123456789$_abcxyz";
+  int threw = 0, instrumented = 0;
+  for (int round = 0; round < 600; ++round) {
+    const bool small = round % 2 == 0;
+    std::string text = small ? std::string(kForms) : real;
+    const std::string entry = small ? "forms" : real_entry;
+    auto at = [&](std::size_t size) { return std::uniform_int_distribution<std::size_t>(0, size)(random); };
+    switch (round % 4) {
+      case 0: text.resize(at(text.size())); break;
+      case 1:
+        for (int k = 0; k < 1 + static_cast<int>(at(8)); ++k)
+          if (!text.empty()) text[at(text.size() - 1)] = kSignificant[at(kSignificant.size() - 1)];
+        break;
+      case 2: {
+        const std::size_t from = at(text.size());
+        text.erase(from, at(200));
+        break;
+      }
+      case 3: {
+        const std::size_t from = at(text.size());
+        text.insert(from, text.substr(at(text.size()), at(300)));
+        break;
+      }
+    }
+    try {
+      cuda::memory_instructions(text, entry);
+      const auto out = cuda::instrument_ptx(text, {entry}, runtime_ptx());
+      EXPECT_FALSE(out.ptx.empty());
+      ++instrumented;
+    } catch (const PtxError& e) {
+      EXPECT_GT(std::string(e.what()).size(), 10u);
+      ++threw;
+    } catch (const std::exception& e) {
+      ADD_FAILURE() << "round " << round << ": not a PtxError: " << e.what();
+    }
+  }
+  std::cout << "fuzz: " << threw << " clear errors, " << instrumented << " instrumented\n";
+  EXPECT_GT(threw, 0);
+  EXPECT_GT(instrumented, 0);
 }
 
 }  // namespace
