@@ -678,5 +678,34 @@ TEST(PtxInstrument, FuzzedPtxThrowsOrInstruments) {
   EXPECT_GT(instrumented, 0);
 }
 
+// The wiring's one call: a timed build's CompileResult in, every kernel of it
+// instrumented in one module that assembles.
+TEST(PtxInstrument, InstrumentsAWholeCompiledBuild) {
+  std::string why;
+  if (!cuda_ready(why)) GTEST_SKIP() << why;
+  const cuda::CompileResult& timed = compiled("smem");
+  const cuda::InstrumentedPtx out = cuda::instrument_compiled(timed, cuda::Nvrtc::get());
+  ASSERT_EQ(out.entries.size(), timed.kernels.size());
+  for (std::size_t i = 0; i < out.entries.size(); ++i) {
+    EXPECT_EQ(out.entries[i].entry, timed.kernels[i].lowered_name);
+    EXPECT_GT(out.entries[i].recorded_count(), 0) << out.entries[i].entry;
+    EXPECT_EQ(out.entries[i].barriers, 1) << out.entries[i].entry;
+  }
+  cuda::CompileResult cubin = timed;
+  cubin.ptx = false;
+  cubin.target = "sm_90";
+  try {
+    cuda::instrument_compiled(cubin, cuda::Nvrtc::get());
+    ADD_FAILURE() << "a cubin was accepted";
+  } catch (const PtxError& e) {
+    EXPECT_STREQ(e.what(),
+                 "the instrumenter rewrites PTX; this build is a sm_90 cubin: compile for "
+                 "compute_90 instead");
+  }
+  if (ptxas_path().empty()) GTEST_SKIP() << "ptxas not found: not assembled";
+  const auto errors = assemble_errors(out.ptx, "smem_all");
+  EXPECT_FALSE(errors) << *errors;
+}
+
 }  // namespace
 }  // namespace threadmap
