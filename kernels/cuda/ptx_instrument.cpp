@@ -9,12 +9,14 @@
 #include <tuple>
 
 #include "kernels/cuda/ptx_alignment.h"
+#include "kernels/cuda/ptx_runtime.h"
 #include "kernels/sources.h"
 #include "kernels/trace_format.h"
 
 namespace threadmap::cuda {
 
 using ptx::Function;
+using ptx::runtime_call;
 using ptx::Module;
 using ptx::Statement;
 using ptx::StatementKind;
@@ -37,37 +39,6 @@ constexpr std::string_view kAddress = "%threadmap_address";
 constexpr unsigned kSpaceGlobal = 0;
 constexpr unsigned kSpaceShared = 1;
 constexpr unsigned kSpaceGeneric = 2;
-
-// What the glue passes to each runtime function, checked against the
-// runtime's PTX so that a change on one side cannot go unnoticed.
-struct RuntimeSignature {
-  std::string_view name;
-  std::string_view returns;  // ".b32", or empty
-  std::vector<std::string_view> parameters;
-};
-const std::vector<RuntimeSignature>& runtime_signatures() {
-  static const std::vector<RuntimeSignature> signatures{
-      {"threadmap_block_id", ".b32", {}},
-      {"threadmap_thread_id", ".b32", {}},
-      {"threadmap_begin", ".b32", {".b64", ".b32", ".b32"}},
-      {"threadmap_end", "", {".b64", ".b32", ".b32"}},
-      {"threadmap_access", "", {".b64", ".b32", ".b32", ".b32", ".b32", ".b32", ".b64", ".b32"}},
-      {"threadmap_arrive", ".b32", {".b64", ".b32", ".b32", ".b32", ".b32"}},
-      {"threadmap_release", "", {".b64", ".b32", ".b32"}},
-  };
-  return signatures;
-}
-const RuntimeSignature& signature(std::string_view name) {
-  for (const RuntimeSignature& s : runtime_signatures())
-    if (s.name == name) return s;
-  throw std::logic_error("no runtime function " + std::string(name));
-}
-
-std::string describe(const std::vector<std::string_view>& types) {
-  std::string s = "(";
-  for (std::size_t i = 0; i < types.size(); ++i) s += (i ? ", " : "") + std::string(types[i]);
-  return s + ")";
-}
 
 std::string line_prefix(std::string_view text, std::size_t offset) {
   return "PTX line " + std::to_string(ptx::line_at(text, offset)) + ": ";
@@ -233,100 +204,6 @@ struct Insertion {
   std::size_t offset;
   std::string text;
 };
-
-// One runtime call, as a scoped block of PTX:
-//   { // threadmap: what
-//   <prelude>
-//   .param .b64 threadmap_arg0; st.param.b64 [threadmap_arg0], value; ...
-//   [guard] call (threadmap_result), name, (threadmap_arg0, ...);
-//   [guard] ld.param.b32 result, [threadmap_result];
-//   }
-std::string call_block(std::string_view what, std::string_view guard, std::string_view function,
-                       const std::vector<std::string>& arguments, std::string_view result = {},
-                       const std::vector<std::string>& prelude = {}) {
-  const RuntimeSignature& s = signature(function);
-  std::string g = guard.empty() ? std::string() : std::string(guard) + " ";
-  std::string out = "\t{ // threadmap: " + std::string(what) + "\n";
-  for (const std::string& line : prelude) out += "\t" + line + "\n";
-  std::string list;
-  for (std::size_t i = 0; i < arguments.size(); ++i) {
-    const std::string name = "threadmap_arg" + std::to_string(i);
-    const std::string type(s.parameters[i]);
-    out += "\t.param " + type + " " + name + ";\n";
-    out += "\tst.param" + type + " \t[" + name + "], " + arguments[i] + ";\n";
-    list += (i ? ", " : "") + name;
-  }
-  if (!s.returns.empty()) {
-    out += "\t.param " + std::string(s.returns) + " threadmap_result;\n";
-    out += "\t" + g + "call (threadmap_result), " + std::string(function) + ", (" + list + ");\n";
-    out += "\t" + g + "ld.param" + std::string(s.returns) + " \t" + std::string(result) +
-           ", [threadmap_result];\n";
-  } else {
-    out += "\t" + g + "call " + std::string(function) + ", (" + list + ");\n";
-  }
-  return out + "\t}\n";
-}
-
-// The recording runtime: its functions' text, ready to merge.
-struct Runtime {
-  std::string text;
-  std::string version;
-  std::string target;
-};
-
-Runtime read_runtime(std::string_view runtime_ptx) {
-  Module m = [&] {
-    try {
-      return ptx::parse_module(runtime_ptx);
-    } catch (const PtxError& e) {
-      throw PtxError(std::string("the trace runtime's PTX: ") + e.what());
-    }
-  }();
-  for (const RuntimeSignature& expected : runtime_signatures()) {
-    const Function* f = m.find_function(expected.name);
-    if (!f || f->entry)
-      throw PtxError("the trace runtime's PTX has no function " + std::string(expected.name) +
-                     ": was it compiled from trace_runtime.cuh with -rdc=true?");
-    std::vector<std::string_view> types;
-    for (const ptx::Parameter& p : f->parameters) types.push_back(p.type);
-    const std::string_view returns = f->returns.empty() ? std::string_view() : f->returns[0].type;
-    if (types != expected.parameters || returns != expected.returns || f->returns.size() > 1)
-      throw PtxError("the trace runtime's " + std::string(expected.name) + " takes " +
-                     describe(types) + (returns.empty() ? "" : " -> " + std::string(returns)) +
-                     "; the instrumenter passes " + describe(expected.parameters) +
-                     (expected.returns.empty() ? "" : " -> " + std::string(expected.returns)));
-  }
-  Runtime r{{}, m.version, m.target};
-  for (const Statement& s : m.statements) {
-    if (s.kind != StatementKind::Directive) continue;
-    const std::string_view word = ptx::directive_word(s.text);
-    if (word == ".extern" || word == ".global" || word == ".shared" || word == ".const")
-      throw PtxError("the trace runtime's PTX declares `" + std::string(ptx::trim(s.text)) +
-                     "`; only self-contained functions can be merged into a kernel's module");
-  }
-  // Each function whole, as NVRTC wrote it, less its line directives (their
-  // file numbers are the runtime's, not the kernel module's) and exported
-  // names (the functions are the module's own).
-  for (const Function& f : m.functions) {
-    if (f.entry) continue;
-    std::string header(m.statements[f.header].text);
-    for (std::string_view linkage : {".visible ", ".weak "})
-      if (header.starts_with(linkage)) header.erase(0, linkage.size());
-    r.text += header + "\n";
-    std::size_t copied = m.statements[f.open].begin;
-    for (std::size_t i = f.open; i <= f.close; ++i) {
-      const Statement& s = m.statements[i];
-      if (s.kind == StatementKind::Directive && ptx::directive_word(s.text) == ".loc") {
-        r.text += runtime_ptx.substr(copied, s.begin - copied);
-        copied = s.end;
-        while (copied < runtime_ptx.size() && runtime_ptx[copied] != '\n') ++copied;
-      }
-    }
-    r.text += runtime_ptx.substr(copied, m.statements[f.close].end - copied);
-    r.text += "\n\n";
-  }
-  return r;
-}
 
 std::pair<int, int> version_number(std::string_view version) {
   int major = 0, minor = 0;
@@ -629,7 +506,7 @@ class EntryWalk {
     if (chunk.size() > 1)
       what += " x" + std::to_string(chunk.size()) + " (one " + std::to_string(bytes) +
               "-byte access: contiguous and aligned)";
-    insert_before(s, call_block(what + ", line " + std::to_string(earliest.line), low.guard,
+    insert_before(s, runtime_call(what + ", line " + std::to_string(earliest.line), low.guard,
                                 "threadmap_access",
                                 {std::string(kBuffer), std::string(kOn), std::string(kBlock),
                                  std::string(kThread), std::to_string(earliest.line),
@@ -670,18 +547,18 @@ class EntryWalk {
     ++report_.barriers;
     if (!rewrite_) return;
     const std::string line = std::to_string(location_.line);
-    insert_before(s, call_block(std::string(in.opcode) + " arrival, line " + line, in.guard,
+    insert_before(s, runtime_call(std::string(in.opcode) + " arrival, line " + line, in.guard,
                                 "threadmap_arrive",
                                 {std::string(kBuffer), std::string(kOn), std::string(kBlock),
                                  std::string(kThread), line},
                                 kSlot));
-    insert_after(s, call_block(std::string(in.opcode) + " release, line " + line, in.guard,
+    insert_after(s, runtime_call(std::string(in.opcode) + " release, line " + line, in.guard,
                                "threadmap_release",
                                {std::string(kBuffer), std::string(kSlot), std::string(kBlock)}));
   }
 
   std::string end_glue(std::string_view guard, std::string_view op) const {
-    return call_block(std::string(op) + ": the block's end", guard, "threadmap_end",
+    return runtime_call(std::string(op) + ": the block's end", guard, "threadmap_end",
                       {std::string(kBuffer), std::string(kBlock), std::string(kThread)});
   }
 
@@ -689,9 +566,9 @@ class EntryWalk {
     std::string glue = "\t// threadmap: the trace buffer, this thread's ids, whether its block is traced\n";
     glue += "\tld.param.u64 \t" + std::string(kBuffer) + ", [" + std::string(kTraceBufferParameter) +
             "];\n";
-    glue += call_block("block id", {}, "threadmap_block_id", {}, kBlock);
-    glue += call_block("thread id", {}, "threadmap_thread_id", {}, kThread);
-    glue += call_block("begin", {}, "threadmap_begin",
+    glue += runtime_call("block id", {}, "threadmap_block_id", {}, kBlock);
+    glue += runtime_call("thread id", {}, "threadmap_thread_id", {}, kThread);
+    glue += runtime_call("begin", {}, "threadmap_begin",
                        {std::string(kBuffer), std::string(kBlock), std::string(kThread)}, kOn);
     insert_before(first, glue);
   }
@@ -851,7 +728,7 @@ InstrumentedPtx instrument_ptx(std::string_view kernel_ptx, const std::vector<st
   const std::string_view text = without_trailing_nuls(kernel_ptx);
   const Module m = read_kernel_module(text);
   check_reserved_names(m);
-  const Runtime runtime = read_runtime(without_trailing_nuls(runtime_ptx));
+  const ptx::Runtime runtime = ptx::read_runtime(without_trailing_nuls(runtime_ptx));
   if (runtime.target != m.target)
     throw PtxError("the trace runtime was compiled for .target " + runtime.target +
                    ", the kernel for " + m.target + ": compile the runtime for the kernel's target");
