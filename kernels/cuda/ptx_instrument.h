@@ -3,8 +3,9 @@
 // made of the plain kernel, compiled with -lineinfo) is rewritten so that the
 // kernel records what it does in the trace buffer of kernels/trace_format.h.
 // The trace then holds the memory instructions the machine issues: where the
-// compiler merged four element stores into one 16-byte st.shared.v4, the
-// trace has one 16-byte store, at that source line.
+// assembler merges four element stores into one 16-byte STS.128 (ptxas does,
+// when it can prove the wide store aligned: ptx_alignment.h), the trace has
+// one 16-byte store at that source line, and the report says it was merged.
 //
 //   .entry k(params)            .entry k(params, .param .u64 threadmap_trace_buffer)
 //   {                           {   block, thread, on = threadmap_begin(...)
@@ -21,7 +22,8 @@
 //
 // What is recorded, per instruction of the entry's body:
 //   ld / st / ldu to .global, .shared (::cta) or generic addresses, every
-//   vector width and addressing form, under the instruction's own predicate.
+//   vector width and addressing form, under the instruction's own predicate;
+//   a run of them the assembler merges is recorded once, as the wide access.
 //   Generic addresses are classified at run time (shared, global; a local
 //   variable reached through a pointer is not recorded).
 //   bar.sync / barrier.sync / bar.red (__syncthreads and its _count/_and/_or
