@@ -371,7 +371,6 @@ constexpr KnownDifference kKnownDifferences[] = {
     {"_Z18reduce_interleaved", "ptxas merges `local_mem[lid] = 0` and the conditional store", false},
     {"_Z16reduce_divergent", "ptxas merges `local_mem[lid] = 0` and the conditional store", false},
     {"_Z17reduce_sequential", "ptxas merges `local_mem[lid] = 0` and the conditional store", false},
-    {"_Z19reduce_warp_shuffle", "ptxas merges `local_mem[lid] = 0` and the conditional store", false},
 };
 
 TEST(PtxInstrument, PredictsTheAssemblersMemoryInstructions) {
