@@ -9,25 +9,6 @@ namespace threadmap::cuda::ptx {
 
 namespace {
 
-std::optional<long long> immediate(std::string_view s) {
-  s = trim(s);
-  bool negative = false;
-  if (s.starts_with('-')) {
-    negative = true;
-    s.remove_prefix(1);
-  }
-  int base = 10;
-  if (s.starts_with("0x") || s.starts_with("0X")) {
-    base = 16;
-    s.remove_prefix(2);
-  }
-  if (s.ends_with('U') || s.ends_with('u')) s.remove_suffix(1);
-  unsigned long long value = 0;
-  const auto [end, error] = std::from_chars(s.data(), s.data() + s.size(), value, base);
-  if (s.empty() || error != std::errc() || end != s.data() + s.size()) return std::nullopt;
-  return negative ? -static_cast<long long>(value) : static_cast<long long>(value);
-}
-
 struct Definition {
   std::string destination;
   std::string_view opcode;
@@ -99,7 +80,7 @@ int KnownAlignment::zero_bits(std::string_view operand) const {
   operand = trim(operand);
   if (const auto r = registers_.find(operand); r != registers_.end()) return r->second;
   if (const auto s = symbols_.find(operand); s != symbols_.end()) return s->second;
-  if (const auto value = immediate(operand)) return zero_bits_of(*value);
+  if (const auto value = parse_immediate(operand)) return zero_bits_of(*value);
   return 0;
 }
 
@@ -121,12 +102,12 @@ int KnownAlignment::evaluate(std::string_view opcode,
   if (op == "mad" && (has_word(words, "lo") || has_word(words, "wide")))
     return std::min(capped(source(0) + source(1)), source(2));
   if (op == "shl" && sources.size() == 2) {
-    const auto shift = immediate(sources[1]);
+    const auto shift = parse_immediate(sources[1]);
     return shift && *shift >= 0 ? capped(source(0) + static_cast<int>(std::min(*shift, 64ll)))
                                 : source(0);
   }
   if (op == "shr" && sources.size() == 2) {
-    const auto shift = immediate(sources[1]);
+    const auto shift = parse_immediate(sources[1]);
     return shift && *shift >= 0 ? std::max(0, source(0) - static_cast<int>(std::min(*shift, 64ll)))
                                 : 0;
   }

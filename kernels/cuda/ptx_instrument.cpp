@@ -62,25 +62,6 @@ int log2_of(int bytes) {
   return log;
 }
 
-std::optional<long long> parse_immediate(std::string_view s) {
-  s = ptx::trim(s);
-  bool negative = false;
-  if (s.starts_with('-') || s.starts_with('+')) {
-    negative = s.front() == '-';
-    s.remove_prefix(1);
-  }
-  int base = 10;
-  if (s.starts_with("0x") || s.starts_with("0X")) {
-    base = 16;
-    s.remove_prefix(2);
-  }
-  if (s.ends_with('U') || s.ends_with('u')) s.remove_suffix(1);
-  unsigned long long value = 0;
-  const auto [end, error] = std::from_chars(s.data(), s.data() + s.size(), value, base);
-  if (s.empty() || error != std::errc() || end != s.data() + s.size()) return std::nullopt;
-  return negative ? -static_cast<long long>(value) : static_cast<long long>(value);
-}
-
 // "[%rd4+16]", "[%r7]", "[tile+8]", "[sym]", "[1024]".
 struct Address {
   enum class Base { Register, Symbol, Absolute } base = Base::Register;
@@ -97,7 +78,7 @@ std::optional<Address> parse_address(std::string_view inside) {
   const std::string_view head = inside.substr(0, end);
   std::string_view rest = ptx::trim(inside.substr(end));
   if (head.empty() || (head.front() >= '0' && head.front() <= '9') || head.front() == '-') {
-    const auto value = parse_immediate(inside);
+    const auto value = ptx::parse_immediate(inside);
     if (!value) return std::nullopt;
     a.base = Address::Base::Absolute;
     a.offset = *value;
@@ -108,7 +89,7 @@ std::optional<Address> parse_address(std::string_view inside) {
   if (rest.empty()) return a;
   if (rest.front() != '+' && rest.front() != '-') return std::nullopt;
   const bool minus = rest.front() == '-';
-  const auto value = parse_immediate(rest.substr(1));
+  const auto value = ptx::parse_immediate(rest.substr(1));
   if (!value) return std::nullopt;
   a.offset = minus ? -*value : *value;
   return a;
@@ -361,7 +342,7 @@ class EntryWalk {
       throw PtxError(line_prefix(m_.text, s.begin) + "`" + std::string(in.opcode) +
                      "` names no type the instrumenter knows (.b8 to .b128)");
     const auto inside = bracketed(in.operands);
-    const auto address = inside ? parse_address(*inside) : std::nullopt;
+    auto address = inside ? parse_address(*inside) : std::nullopt;
     if (!address)
       throw PtxError(line_prefix(m_.text, s.begin) + "cannot read the address of `" +
                      std::string(ptx::trim(s.text)) + "`");
@@ -370,6 +351,9 @@ class EntryWalk {
     unsigned space_code = written == StateSpace::Shared   ? kSpaceShared
                           : written == StateSpace::Global ? kSpaceGlobal
                                                           : kSpaceGeneric;
+    // Inline assembly may name registers without '%'.
+    if (address->base == Address::Base::Symbol && registers_.bits(address->name) != 0)
+      address->base = Address::Base::Register;
     if (address->base == Address::Base::Symbol) {
       const StateSpace declared = symbol_space(s, address->name);
       if (declared == StateSpace::Local || declared == StateSpace::Const ||

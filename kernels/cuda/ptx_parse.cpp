@@ -342,6 +342,25 @@ Function parse_header(const Statement& s, std::string_view text) {
 
 }  // namespace
 
+std::optional<long long> parse_immediate(std::string_view s) {
+  s = trim(s);
+  bool negative = false;
+  if (s.starts_with('-') || s.starts_with('+')) {
+    negative = s.front() == '-';
+    s.remove_prefix(1);
+  }
+  int base = 10;
+  if (s.starts_with("0x") || s.starts_with("0X")) {
+    base = 16;
+    s.remove_prefix(2);
+  }
+  if (s.ends_with('U') || s.ends_with('u')) s.remove_suffix(1);
+  unsigned long long value = 0;
+  const auto [end, error] = std::from_chars(s.data(), s.data() + s.size(), value, base);
+  if (s.empty() || error != std::errc() || end != s.data() + s.size()) return std::nullopt;
+  return negative ? -static_cast<long long>(value) : static_cast<long long>(value);
+}
+
 std::string_view trim(std::string_view s) {
   while (!s.empty() && is_space(s.front())) s.remove_prefix(1);
   while (!s.empty() && is_space(s.back())) s.remove_suffix(1);
