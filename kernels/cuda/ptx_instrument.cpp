@@ -304,10 +304,22 @@ class EntryWalk {
                op == "bar" || op == "barrier") {
       end_run();
     } else if (!run_.empty()) {
-      // Arithmetic between a run's accesses ends it only by changing its base.
+      // Arithmetic between a run's accesses ends it only by changing its
+      // base or its predicate ("setp ... %p1|%p2, ..." writes two).
       const auto operands = ptx::split_operands(in.operands);
       const Access& last = accesses_[run_.back()];
-      if (!operands.empty() && operands.front() == last.address.name) end_run();
+      std::string_view guard = last.guard;
+      while (guard.starts_with('@') || guard.starts_with('!')) guard.remove_prefix(1);
+      std::string_view written = operands.empty() ? std::string_view() : operands.front();
+      while (!written.empty()) {
+        const auto bar = written.find('|');
+        const std::string_view name = ptx::trim(written.substr(0, bar));
+        if (name == last.address.name || (!guard.empty() && name == guard)) {
+          end_run();
+          break;
+        }
+        written = bar == std::string_view::npos ? std::string_view() : written.substr(bar + 1);
+      }
     }
   }
 
@@ -411,7 +423,7 @@ class EntryWalk {
     std::vector<std::string> static_shared;
     for (const auto& [name, v] : variables_) {
       int b = 0;
-      while (v.align > 1 && (1 << (b + 1)) <= v.align) ++b;
+      while (b < ptx::KnownAlignment::kCap && (2ll << b) <= v.align) ++b;
       bits[name] = b;
       if (v.space == StateSpace::Shared && !v.external && uses(name)) static_shared.push_back(name);
     }

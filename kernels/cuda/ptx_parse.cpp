@@ -358,6 +358,8 @@ std::optional<long long> parse_immediate(std::string_view s) {
   unsigned long long value = 0;
   const auto [end, error] = std::from_chars(s.data(), s.data() + s.size(), value, base);
   if (s.empty() || error != std::errc() || end != s.data() + s.size()) return std::nullopt;
+  // Far beyond any address or offset, and kept clear of overflow when offsets are added.
+  if (value > (1ull << 62)) return std::nullopt;
   return negative ? -static_cast<long long>(value) : static_cast<long long>(value);
 }
 

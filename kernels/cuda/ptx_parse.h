@@ -128,7 +128,8 @@ std::optional<Variable> parse_variable(std::string_view statement);
 // The state space a space word names ("global", "shared::cta", ...).
 std::optional<StateSpace> state_space_of(std::string_view word);
 
-// An integer operand: "16", "-8", "0x10", "4U"; nullopt for anything else.
+// An integer operand: "16", "-8", "0x10", "4U"; nullopt for anything else,
+// and for magnitudes above 2^62.
 std::optional<long long> parse_immediate(std::string_view s);
 
 std::string_view trim(std::string_view s);
