@@ -286,6 +286,7 @@ std::vector<std::string> Nvrtc::options_for(const CompileRequest& request) const
   std::vector<std::string> options{"--gpu-architecture=" + request.target, "-std=c++20",
                                    "-lineinfo"};
   for (const std::string& define : request.defines) options.push_back("-D" + define);
+  options.insert(options.end(), request.options.begin(), request.options.end());
   return options;
 }
 

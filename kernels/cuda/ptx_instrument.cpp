@@ -1,0 +1,781 @@
+#include "kernels/cuda/ptx_instrument.h"
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <map>
+#include <optional>
+#include <set>
+#include <tuple>
+
+#include "kernels/cuda/ptx_alignment.h"
+#include "kernels/cuda/ptx_runtime.h"
+#include "kernels/sources.h"
+#include "kernels/trace_format.h"
+
+namespace threadmap::cuda {
+
+using ptx::Function;
+using ptx::runtime_call;
+using ptx::Module;
+using ptx::Statement;
+using ptx::StatementKind;
+using ptx::StateSpace;
+
+namespace {
+
+constexpr std::string_view kReservedPrefix = "threadmap_";
+
+// Registers and names the glue adds; kReservedPrefix keeps them apart from
+// the compiler's (%r, %rd, %f, %p, ...).
+constexpr std::string_view kBuffer = "%threadmap_buffer";
+constexpr std::string_view kBlock = "%threadmap_block";
+constexpr std::string_view kThread = "%threadmap_thread";
+constexpr std::string_view kOn = "%threadmap_on";
+constexpr std::string_view kSlot = "%threadmap_slot";
+constexpr std::string_view kAddress = "%threadmap_address";
+
+// The space codes of trace_runtime.cuh's threadmap_access.
+constexpr unsigned kSpaceGlobal = 0;
+constexpr unsigned kSpaceShared = 1;
+constexpr unsigned kSpaceGeneric = 2;
+
+std::string line_prefix(std::string_view text, std::size_t offset) {
+  return "PTX line " + std::to_string(ptx::line_at(text, offset)) + ": ";
+}
+
+// Bytes of a PTX fundamental type; 0 for a word that is none.
+int type_bytes(std::string_view type) {
+  if (type == "b8" || type == "u8" || type == "s8") return 1;
+  if (type == "b16" || type == "u16" || type == "s16" || type == "f16" || type == "bf16") return 2;
+  if (type == "b32" || type == "u32" || type == "s32" || type == "f32" || type == "f16x2" ||
+      type == "bf16x2" || type == "tf32")
+    return 4;
+  if (type == "b64" || type == "u64" || type == "s64" || type == "f64") return 8;
+  if (type == "b128") return 16;
+  return 0;
+}
+
+int log2_of(int bytes) {
+  int log = 0;
+  while ((1 << log) < bytes) ++log;
+  return log;
+}
+
+// "[%rd4+16]", "[%r7]", "[tile+8]", "[sym]", "[1024]".
+struct Address {
+  enum class Base { Register, Symbol, Absolute } base = Base::Register;
+  std::string name;  // register or symbol
+  long long offset = 0;
+};
+
+std::optional<Address> parse_address(std::string_view inside) {
+  inside = ptx::trim(inside);
+  if (inside.empty()) return std::nullopt;
+  Address a;
+  std::size_t end = 0;
+  while (end < inside.size() && ptx::is_identifier_char(inside[end])) ++end;
+  const std::string_view head = inside.substr(0, end);
+  std::string_view rest = ptx::trim(inside.substr(end));
+  if (head.empty() || (head.front() >= '0' && head.front() <= '9') || head.front() == '-') {
+    const auto value = ptx::parse_immediate(inside);
+    if (!value) return std::nullopt;
+    a.base = Address::Base::Absolute;
+    a.offset = *value;
+    return a;
+  }
+  a.name = head;
+  a.base = head.starts_with('%') ? Address::Base::Register : Address::Base::Symbol;
+  if (rest.empty()) return a;
+  if (rest.front() != '+' && rest.front() != '-') return std::nullopt;
+  const bool minus = rest.front() == '-';
+  const auto value = ptx::parse_immediate(rest.substr(1));
+  if (!value) return std::nullopt;
+  a.offset = minus ? -*value : *value;
+  return a;
+}
+
+// The operand in brackets: "[%rd4+16]" -> "%rd4+16".
+std::optional<std::string_view> bracketed(std::string_view operands) {
+  const auto open = operands.find('[');
+  if (open == std::string_view::npos) return std::nullopt;
+  const auto close = operands.find(']', open);
+  if (close == std::string_view::npos) return std::nullopt;
+  return operands.substr(open + 1, close - open - 1);
+}
+
+// The widths of the entry's registers: ".reg .b64 %rd<55>;" declares %rd0
+// .. %rd54, ".reg .pred p, q;" declares p and q.
+class Registers {
+ public:
+  void declare(std::string_view statement) {
+    std::string_view s = ptx::trim(statement);
+    if (s.ends_with(';')) s.remove_suffix(1);
+    s = ptx::trim(s.substr(4));  // ".reg"
+    int bits = 0;
+    while (s.starts_with('.')) {
+      std::size_t end = 1;
+      while (end < s.size() && ptx::is_identifier_char(s[end])) ++end;
+      const std::string_view word = s.substr(1, end - 1);
+      if (word == "pred") bits = 1;
+      else if (const int bytes = type_bytes(word)) bits = bytes * 8;
+      s = ptx::trim(s.substr(end));
+    }
+    std::size_t start = 0;
+    for (std::size_t i = 0; i <= s.size(); ++i) {
+      if (i < s.size() && s[i] != ',') continue;
+      std::string_view name = ptx::trim(s.substr(start, i - start));
+      start = i + 1;
+      if (const auto angle = name.find('<'); angle != std::string_view::npos)
+        families_[std::string(name.substr(0, angle))] = bits;
+      else if (!name.empty())
+        names_[std::string(name)] = bits;
+    }
+  }
+
+  // Bits of a register; 0 when it was not declared.
+  int bits(std::string_view name) const {
+    if (const auto found = names_.find(name); found != names_.end()) return found->second;
+    std::size_t digits = name.size();
+    while (digits > 0 && name[digits - 1] >= '0' && name[digits - 1] <= '9') --digits;
+    if (digits == name.size()) return 0;
+    const auto family = families_.find(name.substr(0, digits));
+    return family == families_.end() ? 0 : family->second;
+  }
+
+ private:
+  std::map<std::string, int, std::less<>> names_;
+  std::map<std::string, int, std::less<>> families_;
+};
+
+constexpr std::string_view kOtherMemoryOpcodes[] = {
+    "prefetch", "prefetchu", "cp",       "ldmatrix", "stmatrix", "tex",     "tld4",  "suld",
+    "sust",     "sured",     "mbarrier", "multimem", "wgmma",    "tcgen05"};
+
+bool is_barrier(const std::vector<std::string_view>& words) {
+  if (words.empty() || (words[0] != "bar" && words[0] != "barrier")) return false;
+  bool sync = false;
+  for (std::size_t i = 1; i < words.size(); ++i) {
+    if (words[i] == "warp" || words[i] == "cluster" || words[i] == "arrive") return false;
+    if (words[i] == "sync" || words[i] == "red") sync = true;
+  }
+  return sync;
+}
+
+// A call's callee: "(retval0), foo, (param0)" -> foo; "foo, (p)" -> foo.
+std::string callee_of(std::string_view operands) {
+  std::size_t i = 0;
+  while (i < operands.size()) {
+    while (i < operands.size() && (operands[i] == ' ' || operands[i] == '\t' || operands[i] == ','))
+      ++i;
+    if (i < operands.size() && operands[i] == '(') {
+      const auto close = operands.find(')', i);
+      if (close == std::string_view::npos) return {};
+      i = close + 1;
+      continue;
+    }
+    std::size_t end = i;
+    while (end < operands.size() && ptx::is_identifier_char(operands[end])) ++end;
+    return std::string(operands.substr(i, end - i));
+  }
+  return {};
+}
+
+struct Insertion {
+  std::size_t offset;
+  std::string text;
+};
+
+std::pair<int, int> version_number(std::string_view version) {
+  int major = 0, minor = 0;
+  const auto dot = version.find('.');
+  std::from_chars(version.data(), version.data() + version.size(), major);
+  if (dot != std::string_view::npos)
+    std::from_chars(version.data() + dot + 1, version.data() + version.size(), minor);
+  return {major, minor};
+}
+
+// One ld/st the trace records, as the walk finds it.
+struct Access {
+  std::size_t statement = 0;  // index in Module::statements
+  std::string_view guard;
+  std::string_view opcode;
+  Address address;
+  unsigned space_code = kSpaceGeneric;
+  MemorySpace written = MemorySpace::Generic;
+  bool store = false;
+  int type_bytes = 0;    // one element
+  int access_bytes = 0;  // element x the instruction's vector width
+  std::string file;
+  int line = 0;
+};
+
+// The instrumenter's walk over one entry: its report, and (when asked) the
+// glue to insert.
+//
+// Accesses are gathered into runs the assembler may merge: the same opcode,
+// guard and base address, one after the other with nothing between them but
+// arithmetic that leaves the base alone. A run's accesses at contiguous
+// offsets become one machine access wherever the base's known alignment
+// allows the wider one (ptx_alignment.h); the trace then records that one
+// access, as the machine makes it.
+class EntryWalk {
+ public:
+  EntryWalk(const Module& module, const Function& entry, bool rewrite)
+      : m_(module), f_(entry), rewrite_(rewrite) {
+    report_.entry = entry.name;
+    for (const auto& [name, v] : module.variables) variables_[name] = v;
+  }
+
+  void run() {
+    bool begun = false;
+    for (std::size_t i = f_.open + 1; i < f_.close; ++i) {
+      const Statement& s = m_.statements[i];
+      if (s.kind == StatementKind::Directive) {
+        directive(s);
+        continue;
+      }
+      if ((s.kind == StatementKind::Instruction || s.kind == StatementKind::Label) && !begun) {
+        begun = true;
+        if (rewrite_) begin_glue(s);
+      }
+      if (s.kind == StatementKind::Label) end_run();
+      if (s.kind == StatementKind::Instruction) instruction(i);
+    }
+    end_run();
+    if (rewrite_ && !begun)
+      throw PtxError(line_prefix(m_.text, m_.statements[f_.open].begin) + "the body of " +
+                     f_.name + " has no instructions");
+    record_runs();
+    if (rewrite_) {
+      declarations();
+      parameter();
+    }
+    finish_report();
+  }
+
+  EntryReport& report() { return report_; }
+  std::vector<Insertion>& insertions() { return insertions_; }
+
+ private:
+  void directive(const Statement& s) {
+    const std::string_view word = ptx::directive_word(s.text);
+    if (word == ".loc") {
+      if (const auto loc = ptx::parse_loc(s.text); loc && loc->line > 0) location_ = *loc;
+    } else if (word == ".reg") {
+      registers_.declare(s.text);
+    } else if (const auto v = ptx::parse_variable(s.text)) {
+      variables_[v->name] = *v;
+    }
+  }
+
+  std::string file() const {
+    const auto found = m_.files.find(location_.file);
+    return found == m_.files.end() ? std::string() : found->second;
+  }
+
+  void instruction(std::size_t index) {
+    const Statement& s = m_.statements[index];
+    const ptx::Instruction in = ptx::parse_instruction(s.text);
+    const std::vector<std::string_view> words = ptx::opcode_words(in.opcode);
+    const std::string_view op = words.empty() ? std::string_view() : words[0];
+    if (op == "ld" || op == "st" || op == "ldu") {
+      memory(index, in, words);
+      return;
+    }
+    if (op == "atom" || op == "red") {
+      end_run();
+      unrecorded("atomic", in.opcode);
+    } else if (is_barrier(words)) {
+      end_run();
+      barrier(s, in);
+    } else if (op == "ret" || op == "exit") {
+      end_run();
+      ++report_.exits;
+      if (rewrite_) insert_before(s, end_glue(in.guard, op));
+    } else if (op == "call") {
+      end_run();
+      unrecorded("call", callee_of(in.operands));
+    } else if (std::find(std::begin(kOtherMemoryOpcodes), std::end(kOtherMemoryOpcodes), op) !=
+               std::end(kOtherMemoryOpcodes)) {
+      end_run();
+      unrecorded("other memory", in.opcode);
+    } else if (op == "bra" || op == "brx" || op == "membar" || op == "fence" || op == "trap" ||
+               op == "bar" || op == "barrier") {
+      end_run();
+    } else if (!run_.empty()) {
+      // Arithmetic between a run's accesses ends it only by changing its
+      // base or its predicate ("setp ... %p1|%p2, ..." writes two).
+      const auto operands = ptx::split_operands(in.operands);
+      const Access& last = accesses_[run_.back()];
+      std::string_view guard = last.guard;
+      while (guard.starts_with('@') || guard.starts_with('!')) guard.remove_prefix(1);
+      std::string_view written = operands.empty() ? std::string_view() : operands.front();
+      while (!written.empty()) {
+        const auto bar = written.find('|');
+        const std::string_view name = ptx::trim(written.substr(0, bar));
+        if (name == last.address.name || (!guard.empty() && name == guard)) {
+          end_run();
+          break;
+        }
+        written = bar == std::string_view::npos ? std::string_view() : written.substr(bar + 1);
+      }
+    }
+  }
+
+  void memory(std::size_t index, const ptx::Instruction& in,
+              const std::vector<std::string_view>& words) {
+    const Statement& s = m_.statements[index];
+    std::optional<StateSpace> space;
+    int vector_width = 1;
+    for (std::size_t i = 1; i < words.size(); ++i) {
+      if (const auto sp = ptx::state_space_of(words[i]); sp && !space) space = sp;
+      if (words[i] == "v2") vector_width = 2;
+      if (words[i] == "v4") vector_width = 4;
+      if (words[i] == "v8") vector_width = 8;
+      if (words[i] == "async" || words[i] == "bulk") {
+        end_run();
+        return unrecorded("other memory", in.opcode);
+      }
+    }
+    const StateSpace written = space.value_or(StateSpace::Generic);
+    switch (written) {
+      case StateSpace::Param: end_run(); return unrecorded("param", in.opcode);
+      case StateSpace::Local: end_run(); return unrecorded("local", in.opcode);
+      case StateSpace::Const: end_run(); return unrecorded("const", in.opcode);
+      case StateSpace::SharedCluster:
+      case StateSpace::Other: end_run(); return unrecorded("other memory", in.opcode);
+      case StateSpace::Generic:
+      case StateSpace::Global:
+      case StateSpace::Shared: break;
+    }
+    const int element = words.size() > 1 ? type_bytes(words.back()) : 0;
+    if (element == 0)
+      throw PtxError(line_prefix(m_.text, s.begin) + "`" + std::string(in.opcode) +
+                     "` names no type the instrumenter knows (.b8 to .b128)");
+    const auto inside = bracketed(in.operands);
+    auto address = inside ? parse_address(*inside) : std::nullopt;
+    if (!address)
+      throw PtxError(line_prefix(m_.text, s.begin) + "cannot read the address of `" +
+                     std::string(ptx::trim(s.text)) + "`");
+
+    // A generic access to a named variable reaches that variable's space.
+    unsigned space_code = written == StateSpace::Shared   ? kSpaceShared
+                          : written == StateSpace::Global ? kSpaceGlobal
+                                                          : kSpaceGeneric;
+    // Inline assembly may name registers without '%'.
+    if (address->base == Address::Base::Symbol && registers_.bits(address->name) != 0)
+      address->base = Address::Base::Register;
+    if (address->base == Address::Base::Symbol) {
+      const StateSpace declared = symbol_space(s, address->name);
+      if (declared == StateSpace::Local || declared == StateSpace::Const ||
+          declared == StateSpace::Param) {
+        end_run();
+        return unrecorded(declared == StateSpace::Local   ? "local"
+                          : declared == StateSpace::Const ? "const"
+                                                          : "param",
+                          in.opcode);
+      }
+      if (declared == StateSpace::Shared) space_code = kSpaceShared;
+      if (declared == StateSpace::Global) space_code = kSpaceGlobal;
+    }
+    if (rewrite_ && address->base == Address::Base::Register) {
+      const int bits = registers_.bits(address->name);
+      if (bits != 32 && bits != 64)
+        throw PtxError(line_prefix(m_.text, s.begin) + "the address register " + address->name +
+                       (bits == 0 ? " is not declared in " + f_.name
+                                  : " has " + std::to_string(bits) + " bits, not 32 or 64"));
+    }
+
+    Access a{index,
+             in.guard,
+             in.opcode,
+             *address,
+             space_code,
+             written == StateSpace::Shared   ? MemorySpace::Shared
+             : written == StateSpace::Global ? MemorySpace::Global
+                                             : MemorySpace::Generic,
+             words[0] == "st",
+             element,
+             element * vector_width,
+             file(),
+             location_.line};
+    if (!run_.empty()) {
+      const Access& last = accesses_[run_.back()];
+      if (last.opcode != a.opcode || last.guard != a.guard ||
+          last.address.base != a.address.base || last.address.name != a.address.name)
+        end_run();
+    }
+    accesses_.push_back(std::move(a));
+    run_.push_back(accesses_.size() - 1);
+  }
+
+  void end_run() {
+    if (!run_.empty()) runs_.push_back(std::move(run_));
+    run_.clear();
+  }
+
+  // Where the assembler puts the variables: a kernel's one static shared
+  // variable starts its shared window, 16-byte aligned; any other variable
+  // is known only by its declared .align.
+  std::map<std::string, int, std::less<>> symbol_alignments() const {
+    std::map<std::string, int, std::less<>> bits;
+    std::vector<std::string> static_shared;
+    for (const auto& [name, v] : variables_) {
+      int b = 0;
+      while (b < ptx::KnownAlignment::kCap && (2ll << b) <= v.align) ++b;
+      bits[name] = b;
+      if (v.space == StateSpace::Shared && !v.external && uses(name)) static_shared.push_back(name);
+    }
+    if (static_shared.size() == 1) bits[static_shared.front()] = std::max(bits[static_shared.front()], 4);
+    return bits;
+  }
+
+  bool uses(std::string_view name) const {
+    for (std::size_t i = f_.open + 1; i < f_.close; ++i) {
+      const std::string_view text = m_.statements[i].text;
+      for (auto at = text.find(name); at != std::string_view::npos; at = text.find(name, at + 1)) {
+        const std::size_t end = at + name.size();
+        if ((at == 0 || !ptx::is_identifier_char(text[at - 1])) &&
+            (end >= text.size() || !ptx::is_identifier_char(text[end])))
+          return true;
+      }
+    }
+    return false;
+  }
+
+  // Splits each run into the machine accesses it becomes, and records them.
+  void record_runs() {
+    const ptx::KnownAlignment alignment(m_, f_, symbol_alignments());
+    for (const std::vector<std::size_t>& run : runs_) {
+      std::vector<std::size_t> by_offset = run;
+      std::stable_sort(by_offset.begin(), by_offset.end(), [&](std::size_t x, std::size_t y) {
+        return accesses_[x].address.offset < accesses_[y].address.offset;
+      });
+      const Access& first = accesses_[run.front()];
+      const int base_bits = first.address.base == Address::Base::Absolute
+                                ? ptx::KnownAlignment::kCap
+                                : alignment.zero_bits(first.address.name);
+      std::size_t i = 0;
+      while (i < by_offset.size()) {
+        const Access& a = accesses_[by_offset[i]];
+        const int aligned_bits = std::min(base_bits, ptx::zero_bits_of(a.address.offset));
+        // The widest access, up to 16 bytes, that is aligned and covers
+        // contiguous members from here.
+        std::size_t members = 1;
+        for (std::size_t want = 2; a.access_bytes * static_cast<int>(want) <= 16; want *= 2) {
+          if (a.access_bytes * static_cast<long long>(want) > (1ll << aligned_bits)) break;
+          if (i + want > by_offset.size()) break;
+          bool contiguous = true;
+          for (std::size_t k = 1; k < want; ++k)
+            contiguous = contiguous && accesses_[by_offset[i + k]].address.offset ==
+                                           a.address.offset + static_cast<long long>(k) * a.access_bytes;
+          if (!contiguous) break;
+          members = want;
+        }
+        std::vector<std::size_t> chunk(by_offset.begin() + static_cast<std::ptrdiff_t>(i),
+                                       by_offset.begin() + static_cast<std::ptrdiff_t>(i + members));
+        record(chunk);
+        i += members;
+      }
+    }
+  }
+
+  // One machine access made of `chunk` (accesses at contiguous offsets,
+  // lowest first): recorded before the first of them in program order.
+  void record(const std::vector<std::size_t>& chunk) {
+    const Access& low = accesses_[chunk.front()];
+    const Access& earliest = accesses_[*std::min_element(chunk.begin(), chunk.end())];
+    const int bytes = low.access_bytes * static_cast<int>(chunk.size());
+    MemoryInstructions site{earliest.file,  earliest.line, low.written,
+                            low.store,      bytes,         bytes / low.type_bytes,
+                            static_cast<int>(chunk.size()), 0};
+    ++recorded_[site];
+    if (!rewrite_) return;
+
+    const Statement& s = m_.statements[earliest.statement];
+    const unsigned flags = (low.store ? TM_F_STORE : 0u) |
+                           (static_cast<unsigned>(log2_of(bytes)) << TM_F_SIZE_SHIFT);
+    std::vector<std::string> prelude{".reg .b64 \t" + std::string(kAddress) + ";"};
+    address_glue(low.address, prelude);
+    std::string what = std::string(low.opcode);
+    if (chunk.size() > 1)
+      what += " x" + std::to_string(chunk.size()) + " (one " + std::to_string(bytes) +
+              "-byte access: contiguous and aligned)";
+    insert_before(s, runtime_call(what + ", line " + std::to_string(earliest.line), low.guard,
+                                "threadmap_access",
+                                {std::string(kBuffer), std::string(kOn), std::string(kBlock),
+                                 std::string(kThread), std::to_string(earliest.line),
+                                 std::to_string(flags), std::string(kAddress),
+                                 std::to_string(low.space_code)},
+                                {}, prelude));
+  }
+
+  StateSpace symbol_space(const Statement& s, const std::string& name) const {
+    if (const auto v = variables_.find(name); v != variables_.end()) return v->second.space;
+    for (const ptx::Parameter& p : f_.parameters)
+      if (p.name == name) return StateSpace::Param;
+    throw PtxError(line_prefix(m_.text, s.begin) + "the address [" + name +
+                   "] names no variable declared in the module or in " + f_.name);
+  }
+
+  void address_glue(const Address& a, std::vector<std::string>& prelude) const {
+    const std::string to(kAddress);
+    switch (a.base) {
+      case Address::Base::Register:
+        if (registers_.bits(a.name) == 64)
+          prelude.push_back("mov.b64 \t" + to + ", " + a.name + ";");
+        else
+          prelude.push_back("cvt.u64.u32 \t" + to + ", " + a.name + ";");
+        break;
+      case Address::Base::Symbol:
+        prelude.push_back("mov.u64 \t" + to + ", " + a.name + ";");
+        break;
+      case Address::Base::Absolute:
+        prelude.push_back("mov.u64 \t" + to + ", " + std::to_string(a.offset) + ";");
+        return;
+    }
+    if (a.offset != 0)
+      prelude.push_back("add.s64 \t" + to + ", " + to + ", " + std::to_string(a.offset) + ";");
+  }
+
+  void barrier(const Statement& s, const ptx::Instruction& in) {
+    ++report_.barriers;
+    if (!rewrite_) return;
+    const std::string line = std::to_string(location_.line);
+    insert_before(s, runtime_call(std::string(in.opcode) + " arrival, line " + line, in.guard,
+                                "threadmap_arrive",
+                                {std::string(kBuffer), std::string(kOn), std::string(kBlock),
+                                 std::string(kThread), line},
+                                kSlot));
+    insert_after(s, runtime_call(std::string(in.opcode) + " release, line " + line, in.guard,
+                               "threadmap_release",
+                               {std::string(kBuffer), std::string(kSlot), std::string(kBlock)}));
+  }
+
+  std::string end_glue(std::string_view guard, std::string_view op) const {
+    return runtime_call(std::string(op) + ": the block's end", guard, "threadmap_end",
+                      {std::string(kBuffer), std::string(kBlock), std::string(kThread)});
+  }
+
+  void begin_glue(const Statement& first) {
+    std::string glue = "\t// threadmap: the trace buffer, this thread's ids, whether its block is traced\n";
+    glue += "\tld.param.u64 \t" + std::string(kBuffer) + ", [" + std::string(kTraceBufferParameter) +
+            "];\n";
+    glue += runtime_call("block id", {}, "threadmap_block_id", {}, kBlock);
+    glue += runtime_call("thread id", {}, "threadmap_thread_id", {}, kThread);
+    glue += runtime_call("begin", {}, "threadmap_begin",
+                       {std::string(kBuffer), std::string(kBlock), std::string(kThread)}, kOn);
+    insert_before(first, glue);
+  }
+
+  void declarations() {
+    std::string text = "\n";
+    text += "\t.reg .b64 \t" + std::string(kBuffer) + ";\n";
+    for (std::string_view r : {kBlock, kThread, kOn, kSlot})
+      text += "\t.reg .b32 \t" + std::string(r) + ";\n";
+    insertions_.push_back({m_.statements[f_.open].end, text});
+  }
+
+  void parameter() {
+    const std::string declaration = ".param .u64 " + std::string(kTraceBufferParameter);
+    if (f_.parameters_close == 0) {
+      insertions_.push_back({f_.name_end, "(\n\t" + declaration + "\n)"});
+    } else if (f_.parameters.empty()) {
+      insertions_.push_back({f_.parameters_close, "\n\t" + declaration + "\n"});
+    } else {
+      std::size_t at = f_.parameters_close;
+      while (at > f_.parameters_open && std::isspace(static_cast<unsigned char>(m_.text[at - 1])))
+        --at;
+      insertions_.push_back({at, ",\n\t" + declaration});
+    }
+  }
+
+  // Before the statement: at the start of its line when only blanks precede it there.
+  void insert_before(const Statement& s, std::string glue) {
+    std::size_t line_start = s.begin;
+    while (line_start > 0 && (m_.text[line_start - 1] == ' ' || m_.text[line_start - 1] == '\t'))
+      --line_start;
+    if (line_start == 0 || m_.text[line_start - 1] == '\n')
+      insertions_.push_back({line_start, std::move(glue)});
+    else
+      insertions_.push_back({s.begin, "\n" + glue + "\t"});
+  }
+
+  // After the statement: at the start of the next line.
+  void insert_after(const Statement& s, std::string glue) {
+    const auto newline = m_.text.find('\n', s.end);
+    if (newline == std::string_view::npos)
+      insertions_.push_back({m_.text.size(), "\n" + glue});
+    else
+      insertions_.push_back({newline + 1, std::move(glue)});
+  }
+
+  void unrecorded(std::string category, std::string_view opcode) {
+    ++unrecorded_[{file(), location_.line, std::move(category), std::string(opcode)}];
+  }
+
+  void finish_report() {
+    for (const auto& [site, count] : recorded_) {
+      report_.recorded.push_back(site);
+      report_.recorded.back().count = count;
+    }
+    for (const auto& [key, count] : unrecorded_) {
+      const auto& [file, line, category, opcode] = key;
+      report_.unrecorded.push_back({file, line, category, opcode, count});
+    }
+  }
+
+  struct SiteOrder {
+    bool operator()(const MemoryInstructions& a, const MemoryInstructions& b) const {
+      return std::tie(a.file, a.line, a.space, a.store, a.bytes, a.vector_width, a.merged) <
+             std::tie(b.file, b.line, b.space, b.store, b.bytes, b.vector_width, b.merged);
+    }
+  };
+
+  const Module& m_;
+  const Function& f_;
+  bool rewrite_;
+  ptx::Location location_{};
+  Registers registers_;
+  std::map<std::string, ptx::Variable, std::less<>> variables_;
+  std::vector<Access> accesses_;
+  std::vector<std::size_t> run_;
+  std::vector<std::vector<std::size_t>> runs_;
+  std::map<MemoryInstructions, int, SiteOrder> recorded_;
+  std::map<std::tuple<std::string, int, std::string, std::string>, int> unrecorded_;
+  EntryReport report_;
+  std::vector<Insertion> insertions_;
+};
+
+std::string_view without_trailing_nuls(std::string_view text) {
+  while (!text.empty() && text.back() == '\0') text.remove_suffix(1);
+  return text;
+}
+
+Module read_kernel_module(std::string_view text) {
+  Module m = ptx::parse_module(text);
+  if (m.address_size != 64)
+    throw PtxError("the instrumenter needs .address_size 64; the PTX has " +
+                   (m.address_size ? std::to_string(m.address_size) : std::string("none")));
+  return m;
+}
+
+const Function& find_entry(const Module& m, std::string_view name) {
+  const Function* f = m.find_function(name);
+  if (f && f->entry) return *f;
+  std::string entries;
+  for (const Function& g : m.functions)
+    if (g.entry) entries += (entries.empty() ? "" : ", ") + g.name;
+  throw PtxError("no kernel (.entry) named " + std::string(name) + " in the PTX; it has " +
+                 (entries.empty() ? std::string("none") : entries));
+}
+
+// The reserved prefix as a name of its own (not inside a mangled name).
+void check_reserved_names(const Module& m) {
+  for (const Statement& s : m.statements) {
+    if (s.kind == StatementKind::Directive) {
+      const std::string_view word = ptx::directive_word(s.text);
+      if (word == ".file" || word == ".section") continue;
+    }
+    for (auto at = s.text.find(kReservedPrefix); at != std::string_view::npos;
+         at = s.text.find(kReservedPrefix, at + 1)) {
+      if (at == 0 || !ptx::is_identifier_char(s.text[at - 1]) || s.text[at - 1] == '%')
+        throw PtxError(line_prefix(m.text, s.begin) + "the PTX already uses the name prefix " +
+                       std::string(kReservedPrefix) +
+                       ", which the instrumenter reserves (instrumented twice?)");
+    }
+  }
+}
+
+}  // namespace
+
+std::string_view space_name(MemorySpace space) {
+  switch (space) {
+    case MemorySpace::Global: return "global";
+    case MemorySpace::Shared: return "shared";
+    case MemorySpace::Generic: return "generic";
+  }
+  return "?";
+}
+
+int EntryReport::recorded_count() const {
+  int n = 0;
+  for (const MemoryInstructions& m : recorded) n += m.count;
+  return n;
+}
+
+int EntryReport::ptx_instruction_count() const {
+  int n = 0;
+  for (const MemoryInstructions& m : recorded) n += m.count * m.merged;
+  return n;
+}
+
+EntryReport memory_instructions(std::string_view kernel_ptx, std::string_view entry) {
+  const std::string_view text = without_trailing_nuls(kernel_ptx);
+  const Module m = ptx::parse_module(text);
+  EntryWalk walk(m, find_entry(m, entry), false);
+  walk.run();
+  return std::move(walk.report());
+}
+
+InstrumentedPtx instrument_ptx(std::string_view kernel_ptx, const std::vector<std::string>& entries,
+                               std::string_view runtime_ptx) {
+  const std::string_view text = without_trailing_nuls(kernel_ptx);
+  const Module m = read_kernel_module(text);
+  check_reserved_names(m);
+  const ptx::Runtime runtime = ptx::read_runtime(without_trailing_nuls(runtime_ptx));
+  if (runtime.target != m.target)
+    throw PtxError("the trace runtime was compiled for .target " + runtime.target +
+                   ", the kernel for " + m.target + ": compile the runtime for the kernel's target");
+  if (version_number(runtime.version) > version_number(m.version))
+    throw PtxError("the trace runtime is PTX " + runtime.version + ", newer than the kernel's " +
+                   m.version + ": compile both with the same NVRTC");
+
+  InstrumentedPtx out;
+  std::vector<Insertion> insertions{
+      {m.header_end, "\n\n// threadmap: the recording runtime (kernels/cuda/trace_runtime.cuh)\n" +
+                         runtime.text}};
+  std::set<std::string> done;
+  for (const std::string& name : entries) {
+    if (!done.insert(name).second) continue;
+    EntryWalk walk(m, find_entry(m, name), true);
+    walk.run();
+    out.entries.push_back(std::move(walk.report()));
+    for (Insertion& i : walk.insertions()) insertions.push_back(std::move(i));
+  }
+  std::stable_sort(insertions.begin(), insertions.end(),
+                   [](const Insertion& a, const Insertion& b) { return a.offset < b.offset; });
+  std::size_t copied = 0;
+  for (const Insertion& i : insertions) {
+    out.ptx.append(text.substr(copied, i.offset - copied));
+    out.ptx += i.text;
+    copied = i.offset;
+  }
+  out.ptx.append(text.substr(copied));
+  return out;
+}
+
+CompileRequest trace_runtime_request(std::string target) {
+  CompileRequest r;
+  r.file_name = "trace_runtime.cu";
+  r.text = "#include \"kernels/cuda/trace_runtime.cuh\"\n";
+  r.target = std::move(target);
+  r.options = {"-rdc=true"};
+  r.headers = {{"kernels/cuda/trace_runtime.cuh", std::string(embedded_source("trace_runtime.cuh"))},
+               {"kernels/trace_format.h", std::string(embedded_source("trace_format.h"))}};
+  return r;
+}
+
+InstrumentedPtx instrument_compiled(const CompileResult& timed, const Nvrtc& nvrtc) {
+  if (!timed.ptx)
+    throw PtxError("the instrumenter rewrites PTX; this build is a " + timed.target +
+                   " cubin: compile for compute_" +
+                   std::to_string(Nvrtc::architecture_number(timed.target)) + " instead");
+  const CompileResult runtime = nvrtc.compile(trace_runtime_request(timed.target));
+  std::vector<std::string> entries;
+  for (const CompiledKernel& k : timed.kernels) entries.push_back(k.lowered_name);
+  return instrument_ptx(timed.image, entries, runtime.image);
+}
+
+}  // namespace threadmap::cuda

@@ -1,0 +1,121 @@
+#pragma once
+// Tracing without hooks in the source: the PTX of the TIMED build (what NVRTC
+// made of the plain kernel, compiled with -lineinfo) is rewritten so that the
+// kernel records what it does in the trace buffer of kernels/trace_format.h.
+// The trace then holds the memory instructions the machine issues: where the
+// assembler merges four element stores into one 16-byte STS.128 (ptxas does,
+// when it can prove the wide store aligned: ptx_alignment.h), the trace has
+// one 16-byte store at that source line, and the report says it was merged.
+//
+//   .entry k(params)            .entry k(params, .param .u64 threadmap_trace_buffer)
+//   {                           {   block, thread, on = threadmap_begin(...)
+//     ld.global.f32 %f1, [a];       threadmap_access(..., line, load, 4 bytes, a)
+//                                   ld.global.f32 %f1, [a];
+//     bar.sync 0;                   slot = threadmap_arrive(...); bar.sync 0;
+//                                   threadmap_release(..., slot, ...)
+//     ret;                          threadmap_end(...); ret;
+//
+// The recording functions are CUDA C++ (kernels/cuda/trace_runtime.cuh),
+// compiled by NVRTC for the kernel's target; their PTX .func definitions are
+// merged into the instrumented module, so the result is one PTX module with
+// the .version and .target NVRTC wrote, ready for cuLibraryLoadData.
+//
+// What is recorded, per instruction of the entry's body:
+//   ld / st / ldu to .global, .shared (::cta) or generic addresses, every
+//   vector width and addressing form, under the instruction's own predicate;
+//   a run of them the assembler merges is recorded once, as the wide access.
+//   Generic addresses are classified at run time (shared, global; a local
+//   variable reached through a pointer is not recorded).
+//   bar.sync / barrier.sync / bar.red (__syncthreads and its _count/_and/_or
+//   forms): arrival and release.
+//   ret / exit: the block's end.
+// What is counted and reported but not recorded: atomics and reductions
+// (atom, red: the trace format has no read-modify-write record), .param,
+// .local and .const accesses, other memory instructions (cp.async, ldmatrix,
+// prefetch, ...), and calls to functions the instrumenter does not enter.
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "kernels/cuda/cuda_compiler.h"
+#include "kernels/cuda/ptx_parse.h"
+
+namespace threadmap::cuda {
+
+using ptx::PtxError;
+
+enum class MemorySpace { Global, Shared, Generic };
+
+std::string_view space_name(MemorySpace space);  // "global", "shared", "generic"
+
+// The machine's memory instructions of one source line with the same shape.
+// "line 204: 4 shared stores of 16 bytes, each merged from 4 PTX stores" is
+// what lets the views say that the compiler merged four element stores into
+// one 16-byte store there.
+struct MemoryInstructions {
+  std::string file;      // as .file names it ("transpose.cu"); empty without line info
+  int line = 0;          // the nearest preceding .loc's line; 0 without one
+  MemorySpace space = MemorySpace::Global;  // the PTX instruction's space
+  bool store = false;
+  int bytes = 0;         // per thread
+  int vector_width = 1;  // elements of the PTX type in one access (1, 2, 4, 8, 16)
+  int merged = 1;        // PTX instructions the assembler merges into each (1: none)
+  int count = 0;         // machine instructions with these properties at this line
+
+  bool operator==(const MemoryInstructions&) const = default;
+};
+
+// Instructions that touch memory but are not recorded, per line and opcode.
+struct UnrecordedInstructions {
+  std::string file;
+  int line = 0;
+  std::string category;  // "atomic", "param", "local", "const", "other memory", "call"
+  std::string opcode;    // "atom.global.add.u32", or the callee for a call
+  int count = 0;
+};
+
+struct EntryReport {
+  std::string entry;                             // the mangled name
+  std::vector<MemoryInstructions> recorded;      // by file, line, space, load before store, bytes
+  std::vector<UnrecordedInstructions> unrecorded;
+  int barriers = 0;  // bar.sync and its forms, each with arrive and release calls
+  int exits = 0;     // ret and exit, each with an end call
+
+  int recorded_count() const;      // machine accesses: each gets one access call
+  int ptx_instruction_count() const;  // the PTX ld/st they are made of
+};
+
+struct InstrumentedPtx {
+  std::string ptx;  // the whole module; pass ptx.c_str() where NUL-terminated PTX is needed
+  std::vector<EntryReport> entries;
+};
+
+// The name of the parameter added to each instrumented entry (its last one).
+inline constexpr std::string_view kTraceBufferParameter = "threadmap_trace_buffer";
+
+// The memory instructions, barriers and exits of one entry, as the
+// instrumenter would record them, without rewriting anything. Throws
+// PtxError (malformed PTX, no such entry).
+EntryReport memory_instructions(std::string_view kernel_ptx, std::string_view entry);
+
+// Instruments the named entries (lowered names, CompiledKernel::lowered_name)
+// of `kernel_ptx`; other entries are kept as they are. `runtime_ptx` is the
+// recording runtime compiled for the same target (trace_runtime_request).
+// Throws PtxError naming the PTX line for malformed input, an unknown entry,
+// a runtime of another target or newer PTX version, or an address form it
+// cannot read.
+InstrumentedPtx instrument_ptx(std::string_view kernel_ptx, const std::vector<std::string>& entries,
+                               std::string_view runtime_ptx);
+
+// What NVRTC is given to compile the recording runtime for `target`
+// ("compute_90"): trace_runtime.cuh, relocatable (-rdc), so that each
+// function is kept whole with its signature.
+CompileRequest trace_runtime_request(std::string target);
+
+// The whole path for a compiled timed build: compiles (or takes from the
+// disk cache) the runtime for its target and instruments every kernel of
+// `timed`. `timed` must be PTX (a compute_XY target). Throws PtxError,
+// CompileError, std::runtime_error (NVRTC unavailable).
+InstrumentedPtx instrument_compiled(const CompileResult& timed, const Nvrtc& nvrtc);
+
+}  // namespace threadmap::cuda

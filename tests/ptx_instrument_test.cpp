@@ -1,0 +1,710 @@
+// The PTX instrumenter (kernels/cuda/ptx_instrument.h) on every catalog CUDA
+// kernel, compiled here by NVRTC as the timed build (PTX for compute_90): the
+// result assembles with ptxas, records exactly the input's ld/st of global,
+// shared and generic memory per source line, calls begin once and end before
+// every exit, and takes exactly one more parameter. Plus every addressing
+// form on a small hand-written kernel, malformed input, and a light fuzz.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <compare>
+#include <iostream>
+#include <iterator>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <random>
+#include <regex>
+#include <set>
+#include <tuple>
+#include <sstream>
+
+#include "kernels/catalog.h"
+#include "kernels/cuda/cuda_kernels.h"
+#include "kernels/cuda/ptx_instrument.h"
+#include "kernels/error.h"
+#include "kernels/sources.h"
+
+namespace threadmap {
+namespace {
+
+namespace fs = std::filesystem;
+using cuda::EntryReport;
+using cuda::MemoryInstructions;
+using cuda::MemorySpace;
+using cuda::PtxError;
+
+constexpr const char* kTarget = "compute_90";
+
+// One catalog kernel instantiation: a variant with one element type and pad.
+struct KernelCase {
+  std::string label;  // "transpose.coalesced int pad 1"
+  std::string source;
+  std::string name_expression;
+};
+
+std::vector<KernelCase> catalog_cases() {
+  std::vector<KernelCase> cases;
+  std::set<std::string> seen;
+  for (const Variant& v : catalog()) {
+    const ParamSpec* type = v.param("type");
+    const ParamSpec* pad = v.param("pad");
+    const std::vector<std::string> types =
+        type ? type->choices : std::vector<std::string>{std::string()};
+    const std::vector<std::int64_t> pads = pad ? pad->allowed : std::vector<std::int64_t>{-1};
+    for (const std::string& t : types) {
+      for (std::int64_t p : pads) {
+        std::vector<std::pair<std::string, std::string>> assignments;
+        if (!t.empty()) assignments.push_back({"type", t});
+        if (p >= 0) assignments.push_back({"pad", std::to_string(p)});
+        const Workload w = v.build(v, make_params(v.params, assignments, v.id), 1);
+        for (const LaunchCmd& launch : w.launches) {
+          const auto* spec = cuda_kernels::find_kernel(launch.program.source, launch.kernel);
+          if (!spec) continue;
+          const std::string e = cuda_kernels::name_expression(*spec, launch.program);
+          if (!seen.insert(e).second) continue;
+          std::string label = v.id + (t.empty() ? "" : " " + t) +
+                              (p >= 0 ? " pad " + std::to_string(p) : "") + ": " + e;
+          cases.push_back({label, std::string(spec->source), e});
+        }
+      }
+    }
+  }
+  return cases;
+}
+
+// Each source compiled once, with every instantiation the catalog uses.
+const cuda::CompileResult& compiled(const std::string& source) {
+  static std::map<std::string, cuda::CompileResult> results;
+  if (const auto found = results.find(source); found != results.end()) return found->second;
+  std::vector<std::string> expressions;
+  for (const KernelCase& c : catalog_cases())
+    if (c.source == source) expressions.push_back(c.name_expression);
+  const auto request = cuda_kernels::compile_request(source, false, expressions, kTarget);
+  return results.emplace(source, cuda::Nvrtc::get().compile(request)).first->second;
+}
+
+const std::string& runtime_ptx() {
+  static const std::string ptx =
+      cuda::Nvrtc::get().compile(cuda::trace_runtime_request(kTarget)).image;
+  return ptx;
+}
+
+std::string lowered_name(const cuda::CompileResult& r, const std::string& expression) {
+  for (const auto& k : r.kernels)
+    if (k.name_expression == expression) return k.lowered_name;
+  return {};
+}
+
+std::string ptxas_path() {
+#ifdef THREADMAP_PTXAS
+  if (fs::exists(THREADMAP_PTXAS)) return THREADMAP_PTXAS;
+#endif
+  if (const char* path = std::getenv("PATH")) {
+    std::stringstream dirs(path);
+    for (std::string dir; std::getline(dirs, dir, ':');)
+      if (!dir.empty() && fs::exists(fs::path(dir) / "ptxas")) return (fs::path(dir) / "ptxas").string();
+  }
+  return {};
+}
+
+// Assembles PTX for sm_90; returns ptxas's messages, empty on success.
+std::optional<std::string> assemble_errors(const std::string& ptx, const std::string& name) {
+  const fs::path dir = fs::temp_directory_path() / "threadmap-ptx-instrument-test";
+  fs::create_directories(dir);
+  const fs::path file = dir / (name + ".ptx");
+  std::ofstream(file) << ptx;
+  const std::string command = ptxas_path() + " -arch=sm_90 -o " + (dir / (name + ".cubin")).string() +
+                              " " + file.string() + " 2>&1";
+  std::string output;
+  FILE* pipe = popen(command.c_str(), "r");
+  if (!pipe) return "could not run " + command;
+  char buffer[4096];
+  while (const std::size_t n = std::fread(buffer, 1, sizeof buffer, pipe)) output.append(buffer, n);
+  const int status = pclose(pipe);
+  if (status == 0) return std::nullopt;
+  return command + "\n" + output;
+}
+
+// The body of one entry, line by line, as NVRTC formats it (an independent
+// reading: regular expressions over lines, not the instrumenter's parser).
+std::vector<std::string> entry_lines(const std::string& ptx, const std::string& entry) {
+  std::istringstream in(ptx);
+  std::vector<std::string> lines;
+  bool inside = false;
+  for (std::string line; std::getline(in, line);) {
+    if (!inside && line.find(".entry " + entry + "(") != std::string::npos) inside = true;
+    if (!inside) continue;
+    lines.push_back(line);
+    if (line == "}") break;
+  }
+  return lines;
+}
+
+// Per source line: the ld/st of global, shared or generic memory.
+std::map<int, int> memory_instructions_per_line(const std::vector<std::string>& body) {
+  static const std::regex loc(R"(^\s*\.loc\s+\d+\s+(\d+))");
+  static const std::regex memory(R"(^\s*(@!?%\w+\s+)?(ld|st|ldu)((\.[\w:]+)*)\s)");
+  std::map<int, int> counts;
+  int line = 0;
+  for (const std::string& l : body) {
+    std::smatch m;
+    if (std::regex_search(l, m, loc) && std::stoi(m[1]) > 0) line = std::stoi(m[1]);
+    if (!std::regex_search(l, m, memory)) continue;
+    const std::string qualifiers = m[3].str() + ".";
+    bool skipped = false;
+    for (const char* s : {".param", ".local", ".const", ".shared::cluster", ".async", ".bulk"})
+      skipped = skipped || qualifiers.find(std::string(s) + ".") != std::string::npos ||
+                qualifiers.find(std::string(s) + ":") != std::string::npos;
+    if (!skipped) ++counts[line];
+  }
+  return counts;
+}
+
+int count_matching(const std::vector<std::string>& body, const std::regex& pattern) {
+  return static_cast<int>(std::count_if(body.begin(), body.end(), [&](const std::string& l) {
+    return std::regex_search(l, pattern);
+  }));
+}
+
+// The statement before line i, skipping blank lines and the glue's closing brace.
+std::string previous_statement(const std::vector<std::string>& body, std::size_t i) {
+  while (i > 0) {
+    --i;
+    const std::string l = body[i];
+    if (l.find_first_not_of(" \t") == std::string::npos || l == "\t}") continue;
+    return l;
+  }
+  return {};
+}
+
+std::string file_label(std::string s) {
+  for (char& c : s)
+    if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+  return s;
+}
+
+bool cuda_ready(std::string& why) {
+  if (!cuda::Nvrtc::get().available()) {
+    why = cuda::Nvrtc::get().error();
+    return false;
+  }
+  return true;
+}
+
+void PrintTo(const KernelCase& c, std::ostream* out) { *out << c.label; }
+
+class CatalogKernel : public ::testing::TestWithParam<KernelCase> {};
+
+TEST_P(CatalogKernel, InstrumentsEveryMemoryInstructionAndAssembles) {
+  std::string why;
+  if (!cuda_ready(why)) GTEST_SKIP() << why;
+  const KernelCase& c = GetParam();
+  const cuda::CompileResult& timed = compiled(c.source);
+  const std::string entry = lowered_name(timed, c.name_expression);
+  ASSERT_FALSE(entry.empty()) << c.label;
+
+  const cuda::InstrumentedPtx out = cuda::instrument_ptx(timed.image, {entry}, runtime_ptx());
+  ASSERT_EQ(out.entries.size(), 1u);
+  const EntryReport& report = out.entries[0];
+
+  // The report against an independent count of the input, per line.
+  const std::vector<std::string> input = entry_lines(timed.image, entry);
+  const std::map<int, int> expected = memory_instructions_per_line(input);
+  std::map<int, int> reported;
+  std::map<int, int> machine;
+  for (const MemoryInstructions& m : report.recorded) {
+    reported[m.line] += m.count * m.merged;
+    machine[m.line] += m.count;
+  }
+  EXPECT_EQ(reported, expected) << c.label;
+  EXPECT_GT(report.recorded_count(), 0) << c.label;
+  for (const MemoryInstructions& m : report.recorded) {
+    EXPECT_TRUE(m.file.ends_with(c.source + ".cu")) << c.label << ": " << m.file;
+    EXPECT_GT(m.line, 0) << c.label;
+  }
+
+  // The output: one access call per memory instruction, right before it and
+  // with the line the report gives; arrive/release around each barrier.
+  const std::vector<std::string> body = entry_lines(out.ptx, entry);
+  std::map<int, int> called;
+  static const std::regex line_argument(R"(st\.param\.b32\s+\[threadmap_arg4\], (\d+);)");
+  static const std::regex access_call(R"(call threadmap_access, )");
+  static const std::regex memory(R"(^\s*(@!?%\w+\s+)?(ld|st)\.(global|shared)[.\w:]*\s)");
+  int pending_line = -1;
+  for (std::size_t i = 0; i < body.size(); ++i) {
+    std::smatch m;
+    if (std::regex_search(body[i], m, line_argument)) pending_line = std::stoi(m[1]);
+    if (std::regex_search(body[i], access_call)) ++called[pending_line];
+    if (std::regex_search(body[i], m, memory) && body[i].find("threadmap") == std::string::npos) {
+      // A merged access is recorded once, before the first of its instructions.
+      const std::string before = previous_statement(body, i);
+      EXPECT_TRUE(before.find("call threadmap_access, ") != std::string::npos ||
+                  std::regex_search(before, memory))
+          << c.label << ": no access call before `" << body[i] << "`";
+      const std::string guard = m[1].str();
+      if (!guard.empty())
+        EXPECT_NE(before.find(guard + "call threadmap_access, "), std::string::npos)
+            << c.label << ": the call does not carry the guard of `" << body[i] << "`";
+    }
+  }
+  EXPECT_EQ(called, machine) << c.label;
+
+  static const std::regex barrier(R"(^\s*(@!?%\w+\s+)?(bar|barrier)\.(sync|red)\b)");
+  static const std::regex arrive(R"(call \(threadmap_result\), threadmap_arrive, )");
+  static const std::regex release(R"(call threadmap_release, )");
+  EXPECT_EQ(report.barriers, count_matching(input, barrier)) << c.label;
+  EXPECT_EQ(count_matching(body, arrive), report.barriers) << c.label;
+  EXPECT_EQ(count_matching(body, release), report.barriers) << c.label;
+
+  // Begin once, before the first label and the first instruction of the
+  // kernel's own; end right before every exit.
+  static const std::regex begin(R"(call \(threadmap_result\), threadmap_begin, )");
+  EXPECT_EQ(count_matching(body, begin), 1) << c.label;
+  const auto begin_at = std::find_if(body.begin(), body.end(),
+                                     [](const std::string& l) { return std::regex_search(l, begin); });
+  const auto first_label = std::find_if(body.begin(), body.end(), [](const std::string& l) {
+    return std::regex_search(l, std::regex(R"(^\$L\w*:)"));
+  });
+  const auto first_own = std::find_if(body.begin(), body.end(), [&](const std::string& l) {
+    return l.find("ld.param") != std::string::npos && l.find("threadmap") == std::string::npos;
+  });
+  EXPECT_LT(begin_at, first_label) << c.label;
+  EXPECT_LT(begin_at, first_own) << c.label;
+  static const std::regex exit(R"(^\s*(@!?%\w+\s+)?(ret|exit);)");
+  int exits = 0;
+  for (std::size_t i = 0; i < body.size(); ++i) {
+    if (!std::regex_search(body[i], exit)) continue;
+    ++exits;
+    EXPECT_NE(previous_statement(body, i).find("call threadmap_end, "), std::string::npos)
+        << c.label << ": no end call before `" << body[i] << "` (body line " << i << ")";
+  }
+  EXPECT_EQ(exits, report.exits) << c.label;
+  EXPECT_GE(exits, 1) << c.label;
+
+  // Exactly one more parameter, the last, a .u64.
+  const cuda::ptx::Module before = cuda::ptx::parse_module(timed.image);
+  const cuda::ptx::Module after = cuda::ptx::parse_module(out.ptx);
+  const auto* f0 = before.find_function(entry);
+  const auto* f1 = after.find_function(entry);
+  ASSERT_TRUE(f0 && f1);
+  ASSERT_EQ(f1->parameters.size(), f0->parameters.size() + 1) << c.label;
+  EXPECT_EQ(f1->parameters.back().type, ".u64");
+  EXPECT_EQ(f1->parameters.back().name, cuda::kTraceBufferParameter);
+  EXPECT_EQ(after.version, before.version);
+  EXPECT_EQ(after.target, before.target);
+
+  if (ptxas_path().empty()) GTEST_SKIP() << "ptxas not found (CUDA Toolkit bin/ or PATH): not assembled";
+  const auto errors = assemble_errors(out.ptx, file_label(c.name_expression));
+  EXPECT_FALSE(errors) << c.label << "\n" << errors.value_or("");
+}
+
+INSTANTIATE_TEST_SUITE_P(Catalog, CatalogKernel, ::testing::ValuesIn(catalog_cases()),
+                         [](const ::testing::TestParamInfo<KernelCase>& info) {
+                           return file_label(info.param.name_expression);
+                         });
+
+TEST(PtxInstrument, CoversEveryCatalogCudaKernel) {
+  std::set<std::string> kernels;
+  for (const KernelCase& c : catalog_cases())
+    kernels.insert(c.name_expression.substr(0, c.name_expression.find('<')));
+  for (const auto& spec : cuda_kernels::all_kernels())
+    if (spec.catalog) EXPECT_TRUE(kernels.count(std::string(spec.kernel))) << spec.kernel;
+}
+
+// The assembler's own answer: PTX that nvcc made of the catalog's sources,
+// assembled by ptxas for sm_90 and disassembled on the GPU machine
+// (tests/data/ptx_sass/README.md). Per kernel and line, the machine's memory
+// instructions and their widths must be what the report predicts, merges
+// included (transpose_coalesced's STS.128 and STS.64, reduce_interleaved's
+// LDS.64), except where ptxas does what no reading of the PTX can know.
+struct MachineAccess {
+  int line;
+  MemorySpace space;
+  bool store;
+  int bytes;
+  auto operator<=>(const MachineAccess&) const = default;
+};
+using MachineCounts = std::map<MachineAccess, int>;
+
+std::map<std::string, MachineCounts> read_sass_summary(const fs::path& path) {
+  std::map<std::string, MachineCounts> out;
+  std::ifstream in(path);
+  std::string function, opcode;
+  int line = 0, count = 0;
+  while (in >> function >> line >> opcode >> count) {
+    const std::string base = opcode.substr(0, opcode.find('.'));
+    MachineAccess a{line, MemorySpace::Generic, base.starts_with("ST"), 4};
+    if (base == "LDG" || base == "STG") a.space = MemorySpace::Global;
+    else if (base == "LDS" || base == "STS") a.space = MemorySpace::Shared;
+    else if (base != "LD" && base != "ST") continue;
+    std::stringstream parts(opcode);
+    for (std::string part; std::getline(parts, part, '.');) {
+      if (part == "128") a.bytes = 16;
+      if (part == "64") a.bytes = 8;
+      if (part == "U16" || part == "S16") a.bytes = 2;
+      if (part == "U8" || part == "S8") a.bytes = 1;
+    }
+    out[function][a] += count;
+  }
+  return out;
+}
+
+MachineCounts predicted(const EntryReport& report) {
+  MachineCounts out;
+  for (const MemoryInstructions& m : report.recorded)
+    out[{m.line, m.space, m.store, m.bytes}] += m.count;
+  return out;
+}
+
+// What ptxas does that a reading of the PTX cannot know, by kernel.
+struct KnownDifference {
+  std::string_view kernel_prefix;
+  std::string_view why;
+  bool widths_agree;  // the same access widths at the same lines, other counts
+};
+constexpr KnownDifference kKnownDifferences[] = {
+    {"_Z11matadd_rows", "ptxas unrolls the row loop further (the same accesses per thread)", true},
+    {"_Z11matadd_cols", "ptxas unrolls the column loop further (the same accesses per thread)", true},
+    {"_Z18reduce_interleaved", "ptxas merges `local_mem[lid] = 0` and the conditional store", false},
+    {"_Z16reduce_divergent", "ptxas merges `local_mem[lid] = 0` and the conditional store", false},
+    {"_Z17reduce_sequential", "ptxas merges `local_mem[lid] = 0` and the conditional store", false},
+};
+
+TEST(PtxInstrument, PredictsTheAssemblersMemoryInstructions) {
+  const fs::path data = THREADMAP_TEST_DATA "/ptx_sass";
+  int compared = 0, exact = 0;
+  for (const std::string source : {"transpose", "reduce", "smem", "matadd"}) {
+    std::ifstream in(data / (source + ".ptx"));
+    ASSERT_TRUE(in) << data / (source + ".ptx");
+    const std::string ptx((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const auto sass = read_sass_summary(data / (source + ".sass.txt"));
+    ASSERT_FALSE(sass.empty()) << source;
+    for (const auto& [function, machine] : sass) {
+      ++compared;
+      const MachineCounts predicted_counts = predicted(cuda::memory_instructions(ptx, function));
+      const KnownDifference* known = nullptr;
+      for (const KnownDifference& k : kKnownDifferences)
+        if (function.starts_with(k.kernel_prefix)) known = &k;
+      if (!known) {
+        EXPECT_EQ(predicted_counts, machine) << function;
+        exact += predicted_counts == machine;
+        continue;
+      }
+      if (!known->widths_agree) continue;
+      std::set<MachineAccess> a, b;
+      for (const auto& [k, n] : predicted_counts) a.insert(k);
+      for (const auto& [k, n] : machine) b.insert(k);
+      EXPECT_EQ(a, b) << function << " (" << known->why << ")";
+    }
+  }
+  EXPECT_EQ(compared, 102);
+  std::cout << exact << " of " << compared << " kernels: exactly the machine's memory instructions\n";
+}
+
+// The lesson the issue names: the coalesced transpose's four element stores
+// per strip become one 16-byte store at pad 0 (two 8-byte ones at pad 2,
+// none at pad 1, where the 260-byte rows break the alignment).
+TEST(PtxInstrument, StripTransposesMergeTheirSharedStores) {
+  std::string why;
+  if (!cuda_ready(why)) GTEST_SKIP() << why;
+  const std::string source(embedded_source("transpose.cu"));
+  // The line of `text` in the kernel that `kernel` opens.
+  const auto line_of = [&](std::string_view text, std::string_view kernel = "transpose_coalesced(") {
+    const auto at = source.find(text, source.find(kernel));
+    return at == std::string::npos ? -1
+                                   : static_cast<int>(std::count(source.begin(), source.begin() + at, '\n')) + 1;
+  };
+  const int store_line = line_of("STS(tile[ty + k * ROWS][s + c]) = strips[k].e[c]");
+  ASSERT_GT(store_line, 0);
+  const cuda::CompileResult& timed = compiled("transpose");
+  struct Expected {
+    std::string expression;
+    int bytes, merged, count;
+  };
+  for (const Expected& e : {Expected{"transpose_coalesced<int, 64, 16, 0>", 16, 4, 4},
+                            Expected{"transpose_coalesced<float, 64, 16, 0>", 16, 4, 4},
+                            Expected{"transpose_coalesced<int, 64, 16, 2>", 8, 2, 8},
+                            Expected{"transpose_coalesced<int, 64, 16, 1>", 4, 1, 16},
+                            Expected{"transpose_coalesced<double, 64, 16, 0>", 16, 2, 4},
+                            Expected{"transpose_coalesced<double, 64, 16, 1>", 8, 1, 8}}) {
+    const EntryReport r = cuda::memory_instructions(timed.image, lowered_name(timed, e.expression));
+    std::vector<MemoryInstructions> stores;
+    for (const MemoryInstructions& m : r.recorded)
+      if (m.line == store_line && m.store && m.space == MemorySpace::Shared) stores.push_back(m);
+    ASSERT_EQ(stores.size(), 1u) << e.expression;
+    EXPECT_EQ(stores[0].bytes, e.bytes) << e.expression;
+    EXPECT_EQ(stores[0].merged, e.merged) << e.expression;
+    EXPECT_EQ(stores[0].count, e.count) << e.expression;
+  }
+  // The strips' global loads are 16-byte vectors in the PTX already.
+  for (const std::string expression :
+       {"transpose_copy<int, 64, 16>", "transpose_coalesced<float, 64, 16, 1>"}) {
+    const int load_line = line_of("strips[k] = LDG(strip_at(in + row + x));",
+                                  expression.substr(0, expression.find('<')) + "(");
+    ASSERT_GT(load_line, 0) << expression;
+    const EntryReport r = cuda::memory_instructions(timed.image, lowered_name(timed, expression));
+    const auto strip = std::find_if(r.recorded.begin(), r.recorded.end(), [&](const auto& m) {
+      return m.line == load_line && !m.store && m.space == MemorySpace::Global;
+    });
+    ASSERT_NE(strip, r.recorded.end()) << expression;
+    EXPECT_EQ(strip->bytes, 16) << expression;
+    EXPECT_EQ(strip->vector_width, 4) << expression;
+    EXPECT_EQ(strip->merged, 1) << expression;
+  }
+}
+
+// Every space and addressing form on a small hand-written kernel: vector,
+// predicated (@%p, @!%p), [%rd], [%r+-8], [symbol+imm], generic addresses,
+// skipped spaces, atomics, both barrier forms and three exits.
+constexpr std::string_view kForms = R"PTX(//
+// Every addressing form and space the instrumenter meets.
+//
+
+.version 9.0
+.target sm_90
+.address_size 64
+
+.global .align 8 .b8 counters[64];
+.const .align 4 .b8 table[16];
+
+.visible .entry forms(
+	.param .u64 forms_param_0,
+	.param .u32 forms_param_1
+)
+.maxntid 256, 1, 1
+{
+	.reg .pred 	%p<4>;
+	.reg .b32 	%r<20>;
+	.reg .f32 	%f<10>;
+	.reg .b64 	%rd<10>;
+	.shared .align 16 .b8 tile[256];
+	.local .align 4 .b8 scratch[16];
+
+	.loc	1 10 0
+	ld.param.u64 	%rd1, [forms_param_0];
+	ld.param.u32 	%r1, [forms_param_1];
+	cvta.to.global.u64 	%rd2, %rd1;
+	mov.u32 	%r2, %tid.x;
+	setp.lt.u32 	%p1, %r2, %r1;
+	mul.wide.u32 	%rd3, %r2, 16;
+	add.s64 	%rd4, %rd2, %rd3;
+	.loc	1 11 5
+	@%p1 ld.global.nc.v4.f32 	{%f1, %f2, %f3, %f4}, [%rd4];
+	.loc	1 12 5
+	shl.b32 	%r3, %r2, 4;
+	mov.u32 	%r4, tile;
+	add.s32 	%r5, %r4, %r3;
+	st.shared.v4.f32 	[%r5], {%f1, %f2, %f3, %f4};
+	.loc	1 13 5
+	@!%p1 st.shared.v2.f32 	[%r5+-8], {%f1, %f2};
+	st.shared.u32 	[tile+4], %r2;
+	ld.shared.u32 	%r6, [tile];
+$L__loop:
+	.loc	1 14 5
+	barrier.sync 	0;
+	bar.red.popc.u32 	%r7, 0, %p1;
+	.loc	1 15 5
+	cvt.u64.u32 	%rd5, %r5;
+	cvta.shared.u64 	%rd6, %rd5;
+	ld.f32 	%f5, [%rd6+4];
+	ld.u32 	%r8, [%rd1];
+	ld.global.u32 	%r9, [counters+8];
+	.loc	1 16 5
+	ld.const.u32 	%r10, [table+4];
+	st.local.u32 	[scratch], %r2;
+	ld.local.u32 	%r11, [scratch];
+	atom.global.add.u32 	%r12, [%rd2], 1;
+	red.shared.add.u32 	[%r5], 1;
+	.loc	1 17 5
+	st.global.u64 	[%rd4+8], %rd3;
+	st.global.u8 	[%rd4+3], %r2;
+	@%p1 bra 	$L__done;
+	.loc	1 18 5
+	@%p1 ret;
+	setp.eq.u32 	%p2, %r2, 7;
+	@%p2 exit;
+	add.s32 	%r2, %r2, 1;
+	bra.uni 	$L__loop;
+$L__done:
+	.loc	1 20 1
+	ret;
+
+}
+	.file	1 "forms.cu"
+)PTX";
+
+TEST(PtxInstrument, EveryFormOnAHandWrittenKernel) {
+  const EntryReport r = cuda::memory_instructions(kForms, "forms");
+  using S = MemorySpace;
+  const std::vector<std::tuple<int, S, bool, int, int>> expected{
+      // line, space, store, bytes, vector width
+      {11, S::Global, false, 16, 4}, {12, S::Shared, true, 16, 4}, {13, S::Shared, false, 4, 1},
+      {13, S::Shared, true, 4, 1},   {13, S::Shared, true, 8, 2},  {15, S::Global, false, 4, 1},
+      {15, S::Generic, false, 4, 1}, {17, S::Global, true, 1, 1},  {17, S::Global, true, 8, 1}};
+  std::vector<std::tuple<int, S, bool, int, int>> got;
+  for (const MemoryInstructions& m : r.recorded) {
+    got.emplace_back(m.line, m.space, m.store, m.bytes, m.vector_width);
+    EXPECT_EQ(m.file, "forms.cu");
+    EXPECT_EQ(m.merged, 1);
+    EXPECT_EQ(m.count, m.space == S::Generic ? 2 : 1) << m.line;
+  }
+  EXPECT_EQ(got, expected);
+  std::map<std::string, int> unrecorded;
+  for (const auto& u : r.unrecorded) unrecorded[u.category] += u.count;
+  EXPECT_EQ(unrecorded, (std::map<std::string, int>{{"atomic", 2}, {"const", 1}, {"local", 2}, {"param", 2}}));
+  EXPECT_EQ(r.barriers, 2);
+  EXPECT_EQ(r.exits, 3);
+
+  std::string why;
+  if (!cuda_ready(why)) GTEST_SKIP() << why;
+  const cuda::InstrumentedPtx out = cuda::instrument_ptx(kForms, {"forms"}, runtime_ptx());
+  // The space each access call passes (trace_runtime.cuh's TM_SPACE_*): a
+  // generic access to a named .global variable is global; through a register
+  // the runtime decides.
+  std::vector<std::pair<std::string, std::string>> spaces;
+  static const std::regex call(
+      R"(\{ // threadmap: (\S+), line \d+\n(?:[^}]*\n)*?\tst\.param\.b32 \t\[threadmap_arg7\], (\d);)");
+  for (std::sregex_iterator i(out.ptx.begin(), out.ptx.end(), call), end; i != end; ++i)
+    spaces.emplace_back((*i)[1], (*i)[2]);
+  EXPECT_EQ(spaces, (std::vector<std::pair<std::string, std::string>>{
+                        {"ld.global.nc.v4.f32", "0"}, {"st.shared.v4.f32", "1"},
+                        {"st.shared.v2.f32", "1"},    {"st.shared.u32", "1"},
+                        {"ld.shared.u32", "1"},       {"ld.f32", "2"},
+                        {"ld.u32", "2"},              {"ld.global.u32", "0"},
+                        {"st.global.u64", "0"},       {"st.global.u8", "0"}}));
+  EXPECT_NE(out.ptx.find("\t@!%p1 call threadmap_access, "), std::string::npos);
+  EXPECT_NE(out.ptx.find("\t@%p1 call threadmap_end, "), std::string::npos);
+  EXPECT_NE(out.ptx.find("\t@%p2 call threadmap_end, "), std::string::npos);
+  EXPECT_NE(out.ptx.find("forms_param_1,\n\t.param .u64 threadmap_trace_buffer\n)\n.maxntid"),
+            std::string::npos);
+  if (ptxas_path().empty()) GTEST_SKIP() << "ptxas not found: not assembled";
+  const auto errors = assemble_errors(out.ptx, "forms");
+  EXPECT_FALSE(errors) << *errors;
+}
+
+// A message that names what is wrong, never a crash or a silent result.
+void expect_error(std::string_view ptx, const std::vector<std::string>& entries,
+                  std::string_view runtime, std::string_view message) {
+  try {
+    cuda::instrument_ptx(ptx, entries, runtime);
+    ADD_FAILURE() << "no error; expected one saying: " << message;
+  } catch (const PtxError& e) {
+    EXPECT_NE(std::string(e.what()).find(message), std::string::npos) << e.what();
+  }
+}
+
+TEST(PtxInstrument, MalformedInputIsAClearError) {
+  std::string why;
+  if (!cuda_ready(why)) GTEST_SKIP() << why;
+  const std::string forms(kForms);
+  const std::string& runtime = runtime_ptx();
+  expect_error("", {"forms"}, runtime, "not PTX: no .version directive");
+  expect_error(forms.substr(0, forms.find("$L__loop:")), {"forms"}, runtime,
+               "the PTX ends inside the body of forms (a '{' without its '}': truncated?)");
+  expect_error(forms.substr(0, forms.find("[%rd4+8]")), {"forms"}, runtime, "does not end (no ';')");
+  expect_error(forms, {"nope"}, runtime, "no kernel (.entry) named nope in the PTX; it has forms");
+  const cuda::InstrumentedPtx once = cuda::instrument_ptx(forms, {"forms"}, runtime);
+  expect_error(once.ptx, {"forms"}, runtime, "already uses the name prefix threadmap_");
+  auto replaced = [&](std::string text, std::string_view from, std::string_view to) {
+    text.replace(text.find(from), from.size(), to);
+    return text;
+  };
+  expect_error(replaced(forms, "[%rd4+8]", "[%rd4+%rd3]"), {"forms"}, runtime,
+               "PTX line 61: cannot read the address of `st.global.u64 \t[%rd4+%rd3], %rd3;`");
+  expect_error(replaced(forms, "[%rd1];", "[%rd9x];"), {"forms"}, runtime,
+               "the address register %rd9x is not declared in forms");
+  expect_error(replaced(forms, "[counters+8]", "[counter+8]"), {"forms"}, runtime,
+               "the address [counter] names no variable declared in the module or in forms");
+  expect_error(replaced(forms, ".address_size 64", ".address_size 32"), {"forms"}, runtime,
+               "needs .address_size 64; the PTX has 32");
+  expect_error(replaced(forms, ".target sm_90", ".target sm_80"), {"forms"}, runtime,
+               "the trace runtime was compiled for .target sm_90, the kernel for sm_80");
+  expect_error(forms, {"forms"}, replaced(runtime, "threadmap_release(", "threadmap_relax("),
+               "the trace runtime's PTX has no function threadmap_release");
+  expect_error(forms, {"forms"}, "garbage;", "the trace runtime's PTX: PTX line 1:");
+}
+
+// Random truncations and mutations of real PTX: a PtxError or an output,
+// never a crash, a hang or another exception.
+TEST(PtxInstrument, FuzzedPtxThrowsOrInstruments) {
+  std::string why;
+  if (!cuda_ready(why)) GTEST_SKIP() << why;
+  const cuda::CompileResult& timed = compiled("transpose");
+  const std::string real = timed.image.substr(0, timed.image.find('\0'));
+  const std::string real_entry = lowered_name(timed, "transpose_coalesced<int, 64, 16, 0>");
+  std::mt19937 random(20261123);
+  constexpr std::string_view kSignificant = "{}[]()%@.,:;+-\n\t \"/*0123456789$_abcxyz";
+  int threw = 0, instrumented = 0;
+  for (int round = 0; round < 600; ++round) {
+    const bool small = round % 2 == 0;
+    std::string text = small ? std::string(kForms) : real;
+    const std::string entry = small ? "forms" : real_entry;
+    auto at = [&](std::size_t size) { return std::uniform_int_distribution<std::size_t>(0, size)(random); };
+    switch (round % 4) {
+      case 0: text.resize(at(text.size())); break;
+      case 1:
+        for (int k = 0; k < 1 + static_cast<int>(at(8)); ++k)
+          if (!text.empty()) text[at(text.size() - 1)] = kSignificant[at(kSignificant.size() - 1)];
+        break;
+      case 2: {
+        const std::size_t from = at(text.size());
+        text.erase(from, at(200));
+        break;
+      }
+      case 3: {
+        const std::size_t from = at(text.size());
+        text.insert(from, text.substr(at(text.size()), at(300)));
+        break;
+      }
+    }
+    try {
+      cuda::memory_instructions(text, entry);
+      const auto out = cuda::instrument_ptx(text, {entry}, runtime_ptx());
+      EXPECT_FALSE(out.ptx.empty());
+      ++instrumented;
+    } catch (const PtxError& e) {
+      EXPECT_GT(std::string(e.what()).size(), 10u);
+      ++threw;
+    } catch (const std::exception& e) {
+      ADD_FAILURE() << "round " << round << ": not a PtxError: " << e.what();
+    }
+  }
+  std::cout << "fuzz: " << threw << " clear errors, " << instrumented << " instrumented\n";
+  EXPECT_GT(threw, 0);
+  EXPECT_GT(instrumented, 0);
+}
+
+// The wiring's one call: a timed build's CompileResult in, every kernel of it
+// instrumented in one module that assembles.
+TEST(PtxInstrument, InstrumentsAWholeCompiledBuild) {
+  std::string why;
+  if (!cuda_ready(why)) GTEST_SKIP() << why;
+  const cuda::CompileResult& timed = compiled("smem");
+  const cuda::InstrumentedPtx out = cuda::instrument_compiled(timed, cuda::Nvrtc::get());
+  ASSERT_EQ(out.entries.size(), timed.kernels.size());
+  for (std::size_t i = 0; i < out.entries.size(); ++i) {
+    EXPECT_EQ(out.entries[i].entry, timed.kernels[i].lowered_name);
+    EXPECT_GT(out.entries[i].recorded_count(), 0) << out.entries[i].entry;
+    EXPECT_EQ(out.entries[i].barriers, 1) << out.entries[i].entry;
+  }
+  cuda::CompileResult cubin = timed;
+  cubin.ptx = false;
+  cubin.target = "sm_90";
+  try {
+    cuda::instrument_compiled(cubin, cuda::Nvrtc::get());
+    ADD_FAILURE() << "a cubin was accepted";
+  } catch (const PtxError& e) {
+    EXPECT_STREQ(e.what(),
+                 "the instrumenter rewrites PTX; this build is a sm_90 cubin: compile for "
+                 "compute_90 instead");
+  }
+  if (ptxas_path().empty()) GTEST_SKIP() << "ptxas not found: not assembled";
+  const auto errors = assemble_errors(out.ptx, "smem_all");
+  EXPECT_FALSE(errors) << *errors;
+}
+
+}  // namespace
+}  // namespace threadmap
