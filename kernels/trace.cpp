@@ -1,6 +1,8 @@
 #include "kernels/trace.h"
 
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
 #include <chrono>
 #include <cstring>
 #include <functional>
@@ -10,6 +12,7 @@
 #include <tuple>
 
 #include "kernels/error.h"
+#include "kernels/opencl/cl_instrument.h"
 #include "kernels/runner.h"
 #include "kernels/sources.h"
 #include "kernels/trace_format.h"
@@ -307,8 +310,25 @@ Recording record_trace(Device& device, const Variant& variant, const Params& par
     const DeviceInfo& info = device.info();
     Workload w = variant.build(variant, params, options.seed);
     validate_launch(variant, params, w, info);
+    if (!options.source_text.empty()) {
+      check_source_dialect(options.source_name, info);
+      if (info.backend != "opencl")
+        throw InvalidRequest(options.source_name + ": tracing a learner's kernel is done on OpenCL devices "
+                             "for now; `run --source` runs it on " + info.name);
+      use_source(w, variant, options.source_text, options.source_name);
+    }
 
     LaunchCmd traced = w.launches.front();
+    if (!traced.program.text.empty()) {
+      // The learner's text, with the trace hooks put in by libclang.
+      std::vector<std::pair<std::string, std::string>> defines{
+          {"ELEM", std::string(element_name(traced.program.type))}};
+      if (traced.program.type == ElementType::Double) defines.emplace_back("THREADMAP_DOUBLE", "1");
+      for (const auto& [name, value] : traced.program.defines) defines.emplace_back(name, std::to_string(value));
+      const std::string prelude =
+          std::string(embedded_source("trace_format.h")) + "\n" + std::string(embedded_source("common.clh"));
+      traced.program.text = instrument_opencl(traced.program.text, traced.program.text_name, prelude, defines);
+    }
     traced.program.defines.emplace_back(std::string(kTraceDefine), 1);
     traced.args.push_back(BufferArg{static_cast<int>(w.buffers.size())});
     std::vector<LaunchCmd> launches = w.launches;

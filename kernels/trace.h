@@ -142,6 +142,10 @@ struct TraceOptions {
   // the buffer exactly. A smaller capacity is an overflow, reported as an error.
   std::uint64_t capacity = 0;
   std::uint64_t seed = 20261122;
+  // A learner's version of the kernel (OpenCL C, no trace hooks): traced in
+  // the catalog's place, instrumented by opencl/cl_instrument.h.
+  std::string source_text;
+  std::string source_name;
 };
 
 // The most access records one recording may hold (16 bytes each on the device).

@@ -175,6 +175,33 @@ TEST(Cli, LearnerSourceWithTheWrongReadIsNotVerified) {
   EXPECT_NE(o.out.find("expected"), std::string::npos) << o.out;
 }
 
+// Traced without hooks: the padded tile's column read is 1 shared wavefront
+// per load request, as the lesson says; the catalog's unpadded kernel, 32.
+TEST(Cli, LearnerSourceCountersShowOneWavefrontPerLoad) {
+  REQUIRE_OPENCL();
+  const std::string file = learner_file("pad_counters.cl", kColumnRead);
+  const Outcome o =
+      cli("counters smem.setRowReadCol --device opencl:0:0 --set blocks=4 --format json --source " + file);
+  if (o.err.find("needs libclang") != std::string::npos) GTEST_SKIP() << o.err;
+  ASSERT_EQ(o.code, 0) << o.out << o.err;
+  const auto j = nlohmann::json::parse(o.out);
+  EXPECT_TRUE(j["verified"].get<bool>());
+  const auto& t = j["totals"];
+  ASSERT_GT(t["smsp__inst_executed_op_shared_ld.sum"].get<std::uint64_t>(), 0u) << t.dump();
+  EXPECT_EQ(t["l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"], t["smsp__inst_executed_op_shared_ld.sum"])
+      << t.dump();
+  const Outcome catalog = cli("counters smem.setRowReadCol --device opencl:0:0 --set blocks=4 --format json");
+  const auto c = nlohmann::json::parse(catalog.out)["totals"];
+  EXPECT_EQ(c["l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"].get<std::uint64_t>(),
+            32 * c["smsp__inst_executed_op_shared_ld.sum"].get<std::uint64_t>())
+      << c.dump();
+
+  const std::string typo = learner_file("typo_counters.cl", kColumnRead, "  undeclared_name = 1;\n");
+  const Outcome bad = cli("counters smem.setRowReadCol --device opencl:0:0 --set blocks=4 --source " + typo);
+  EXPECT_EQ(bad.code, 2) << bad.out << bad.err;
+  EXPECT_NE(bad.err.find("typo_counters.cl:7"), std::string::npos) << bad.err;
+}
+
 TEST(Cli, LearnerSourceCompileErrorNamesItsLine) {
   REQUIRE_OPENCL();
   // The undeclared name is on line 5 of the file.

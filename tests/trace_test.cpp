@@ -10,6 +10,8 @@
 #include <set>
 
 #include "kernels/catalog.h"
+#include "kernels/learner_source.h"
+#include "kernels/opencl/cl_instrument.h"
 #include "kernels/trace.h"
 #include "tests/test_devices.h"
 #include "viz/analysis/analysis.h"
@@ -286,6 +288,73 @@ TEST_P(ClockPass, BarrierTimesComeFromARunWithClockStampsOnly) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, ClockPass, ::testing::Values("opencl", "cuda"));
+
+}  // namespace
+}  // namespace threadmap
+
+namespace threadmap {
+namespace {
+
+// A learner's OpenCL kernel has no trace hooks: libclang puts them in
+// (opencl/cl_instrument.h). Traced that way, every catalog kernel's plain
+// text (`threadmap-cli source`) records what the hand-hooked text records:
+// the same accesses, requests, wavefronts, sectors and barrier passes.
+TEST(LearnerTrace, PlainOpenClTextTracesAsTheHookedCatalogKernel) {
+  auto td = testing::first_device("opencl");
+  if (!td.device) GTEST_SKIP() << td.skip_reason;
+  std::string why;
+  if (!opencl_instrumenter_available(&why)) GTEST_SKIP() << why;
+  const std::map<std::string, std::vector<std::pair<std::string, std::string>>> small{
+      {"transpose", {{"width", "96"}, {"height", "64"}}}, {"matadd", {{"width", "64"}, {"height", "32"}}},
+      {"reduce", {{"n", "4096"}}}, {"smem", {{"blocks", "4"}}}};
+  int compared = 0;
+  for (const Variant& v : catalog()) {
+    if (v.availability == Availability::NeedsSubgroupShuffle && !td.device->info().has_subgroup_shuffle) continue;
+    SCOPED_TRACE(v.id);
+    const std::string family = v.id.substr(0, v.id.find('.'));
+    const Params params = make_params(v.params, small.at(family), v.id);
+    TraceOptions hooked;
+    hooked.all_blocks = true;
+    TraceOptions plain = hooked;
+    plain.source_name = family + ".cl";
+    plain.source_text = learner_source(plain.source_name);
+    const Recording a = record_trace(*td.device, v, params, hooked);
+    const Recording b = record_trace(*td.device, v, params, plain);
+    ASSERT_EQ(a.status, RunStatus::Ok) << a.error;
+    ASSERT_EQ(b.status, RunStatus::Ok) << b.error;
+    EXPECT_TRUE(b.verification.verified);
+    ASSERT_EQ(a.trace.accesses.size(), b.trace.accesses.size());
+    EXPECT_EQ(a.trace.barriers.size(), b.trace.barriers.size());
+    const auto x = analysis::analyze(a.trace, analysis::model_for(a.trace));
+    const auto y = analysis::analyze(b.trace, analysis::model_for(b.trace));
+    EXPECT_EQ(x.requests.size(), y.requests.size());
+    EXPECT_EQ(x.totals.shared_ld_wavefronts, y.totals.shared_ld_wavefronts);
+    EXPECT_EQ(x.totals.shared_st_wavefronts, y.totals.shared_st_wavefronts);
+    EXPECT_EQ(x.totals.global_ld_sectors, y.totals.global_ld_sectors);
+    EXPECT_EQ(x.totals.global_st_sectors, y.totals.global_st_sectors);
+    EXPECT_EQ(x.sites.size(), y.sites.size());
+    EXPECT_EQ(x.barriers.size(), y.barriers.size());
+    EXPECT_TRUE(y.barriers_consistent);
+    ++compared;
+  }
+  EXPECT_GE(compared, 20);
+}
+
+// A compile error in the learner's text names its line, before anything runs.
+TEST(LearnerTrace, AParseErrorNamesTheLearnersLine) {
+  auto td = testing::first_device("opencl");
+  if (!td.device) GTEST_SKIP() << td.skip_reason;
+  std::string why;
+  if (!opencl_instrumenter_available(&why)) GTEST_SKIP() << why;
+  const Variant* v = find_variant("smem.setRowReadCol");
+  TraceOptions o;
+  o.source_name = "mine.cl";
+  o.source_text = "\n\n\n\n__kernel void setRowReadCol(__global ELEM* out_all) { undeclared_name = 1; }\n";
+  const Recording r = record_trace(*td.device, *v, make_params(v->params, {{"blocks", "2"}}, v->id), o);
+  EXPECT_EQ(r.status, RunStatus::Invalid);
+  EXPECT_NE(r.error.find("mine.cl:5:"), std::string::npos) << r.error;
+  EXPECT_NE(r.error.find("undeclared_name"), std::string::npos) << r.error;
+}
 
 }  // namespace
 }  // namespace threadmap

@@ -72,11 +72,8 @@ std::vector<std::pair<std::string, std::string>> parse_assignments(
   return out;
 }
 
-namespace {
-
-// --source FILE, read; run_variant checks it against the device's dialect.
-void read_source(const RunArgs& args, RunOptions& o) {
-  if (args.source.empty()) return;
+std::pair<std::string, std::string> read_source_file(const RunArgs& args) {
+  if (args.source.empty()) return {};
   const std::filesystem::path path(args.source);
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InvalidRequest("--source " + args.source + ": cannot read it (" +
@@ -84,8 +81,19 @@ void read_source(const RunArgs& args, RunOptions& o) {
   std::ostringstream text;
   text << in.rdbuf();
   if (text.str().empty()) throw InvalidRequest("--source " + args.source + " is empty");
-  o.source_text = text.str();
-  o.source_name = path.filename().string();
+  return {text.str(), path.filename().string()};
+}
+
+int maybe_isolated(const RunArgs& args, const std::function<int()>& body) {
+  if (args.source.empty()) return body();
+  return run_isolated(args.timeout, "the run of " + args.source, body);
+}
+
+namespace {
+
+// --source FILE, read; run_variant checks it against the device's dialect.
+void read_source(const RunArgs& args, RunOptions& o) {
+  std::tie(o.source_text, o.source_name) = read_source_file(args);
 }
 
 RunOptions options_from(const RunArgs& args) {
@@ -96,11 +104,6 @@ RunOptions options_from(const RunArgs& args) {
   return o;
 }
 
-// A --source run's device work goes to a child process (sandbox.h).
-int maybe_isolated(const RunArgs& args, const std::function<int()>& body) {
-  if (args.source.empty()) return body();
-  return run_isolated(args.timeout, "the run of " + args.source, body);
-}
 
 int exit_code_for(const RunResult& r) {
   if (r.status != RunStatus::Ok) return cli::exit_code_for(r.status);

@@ -43,6 +43,13 @@ int source_command(const std::string& kernel, const std::string& dialect);
 // architectures: "sm_75,sm_86" (no GPU needed), or empty for the devices present.
 int doctor_command(const std::string& architectures, const std::string& format);
 
+// --source FILE: its text and file name (empty without one); InvalidRequest
+// when it cannot be read or is empty.
+std::pair<std::string, std::string> read_source_file(const RunArgs& args);
+// A --source run's device work goes to a child process (sandbox.h), stopped
+// after args.timeout; without --source, body() runs here.
+int maybe_isolated(const RunArgs& args, const std::function<int()>& body);
+
 // Shared by the subcommands.
 void error(const std::string& message);  // "threadmap-cli: error: ..." on stderr
 // Runs a subcommand's body; an engine or session error it throws is printed

@@ -130,6 +130,7 @@ int main(int argc, char** argv) {
   counters->add_option("--format", args.format, "text or json")
       ->check(CLI::IsMember({"text", "json"}))
       ->capture_default_str();
+  add_source_options(counters, args);
   counters->footer(kExitCodes);
 
   std::string file;

@@ -185,7 +185,9 @@ int counters_command(const std::string& kernel, const RunArgs& args, const std::
   return guarded([&]() -> int {
     const Variant& v = variant_or_throw(kernel);
     const Params params = make_params(v.params, parse_assignments(args.sets), v.id);
-    const TraceOptions options = trace_options(blocks, 0, args.seed);
+    TraceOptions options = trace_options(blocks, 0, args.seed);
+    std::tie(options.source_text, options.source_name) = read_source_file(args);
+    return maybe_isolated(args, [&]() -> int {
     auto device = open_device(args.device);
     const Recording rec = record_trace(*device, v, params, options);
     if (rec.status != RunStatus::Ok) {
@@ -208,6 +210,7 @@ int counters_command(const std::string& kernel, const RunArgs& args, const std::
       return kExitNotVerified;
     }
     return kExitOk;
+    });
   });
 }
 

@@ -1,0 +1,390 @@
+#include "kernels/opencl/cl_instrument.h"
+
+#include <clang-c/Index.h>
+#include <dlfcn.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <stdexcept>
+
+#include "kernels/error.h"
+
+namespace threadmap {
+
+namespace {
+
+// libclang's C API, opened at run time. The function types come from its
+// own header, so nothing here restates a prototype.
+#define TM_LIBCLANG_FUNCTIONS(X)                                                          \
+  X(clang_createIndex) X(clang_disposeIndex) X(clang_parseTranslationUnit2)              \
+  X(clang_disposeTranslationUnit) X(clang_getNumDiagnostics) X(clang_getDiagnostic)      \
+  X(clang_getDiagnosticSeverity) X(clang_getDiagnosticSpelling) X(clang_getDiagnosticLocation) \
+  X(clang_disposeDiagnostic) X(clang_getTranslationUnitCursor) X(clang_visitChildren)    \
+  X(clang_getCursorKind) X(clang_getCursorType) X(clang_getTypeSpelling)                 \
+  X(clang_getCursorSpelling) X(clang_getCString) X(clang_disposeString)                  \
+  X(clang_getCursorExtent) X(clang_getRangeStart) X(clang_getRangeEnd)                   \
+  X(clang_getSpellingLocation) X(clang_getExpansionLocation) X(clang_getFile)            \
+  X(clang_getLocationForOffset) X(clang_getRange) X(clang_tokenize)                      \
+  X(clang_getTokenSpelling) X(clang_getTokenExtent) X(clang_getTokenKind)                \
+  X(clang_disposeTokens) X(clang_getFileContents)
+
+struct Libclang {
+#define TM_DECLARE(f) decltype(&::f) f = nullptr;
+  TM_LIBCLANG_FUNCTIONS(TM_DECLARE)
+#undef TM_DECLARE
+  std::string error;  // why it could not be opened
+
+  static const Libclang& get() {
+    static const Libclang lib = open();
+    return lib;
+  }
+
+ private:
+  static Libclang open() {
+    Libclang lib;
+    std::vector<std::string> names;
+    if (const char* path = std::getenv("THREADMAP_LIBCLANG")) names.push_back(path);
+    names.insert(names.end(), {"libclang-14.so.1", "libclang.so.1", "libclang-15.so.1", "libclang.so"});
+    void* handle = nullptr;
+    for (const std::string& name : names)
+      if ((handle = dlopen(name.c_str(), RTLD_NOW | RTLD_LOCAL))) break;
+    if (!handle) {
+      lib.error = "libclang could not be opened (tried " + names.front() +
+                  (names.size() > 1 ? " and others" : "") +
+                  "); install Debian's libclang1-14, or set THREADMAP_LIBCLANG to the library";
+      return lib;
+    }
+#define TM_LOAD(f)                                                              \
+  lib.f = reinterpret_cast<decltype(lib.f)>(dlsym(handle, #f));                 \
+  if (!lib.f && lib.error.empty()) lib.error = "libclang has no " #f;
+    TM_LIBCLANG_FUNCTIONS(TM_LOAD)
+#undef TM_LOAD
+    return lib;
+  }
+};
+
+const Libclang& libclang() {
+  const Libclang& lib = Libclang::get();
+  if (!lib.error.empty()) throw DeviceError("tracing a learner's OpenCL kernel needs libclang: " + lib.error);
+  return lib;
+}
+
+std::string text_of(const Libclang& lib, CXString s) {
+  const char* c = lib.clang_getCString(s);
+  std::string r = c ? c : "";
+  lib.clang_disposeString(s);
+  return r;
+}
+
+// One node of the syntax tree, as the rewrite needs it.
+struct Node {
+  CXCursorKind kind;
+  std::string type;      // its type's spelling: "__global float", "__local int[32][33]"
+  std::string spelling;  // a call's callee, a declaration's name
+  unsigned begin = 0, end = 0;  // offsets in the parsed buffer
+  bool in_main = false;  // written in the parsed text itself, not in a macro
+  int parent = -1;
+  std::vector<int> children;
+};
+
+struct Walk {
+  const Libclang& lib;
+  CXFile main_file;
+  unsigned skip;
+  std::vector<Node> nodes;
+
+  unsigned offset(CXSourceLocation loc, bool expansion, bool* here) const {
+    CXFile file;
+    unsigned line, column, at;
+    if (expansion)
+      lib.clang_getExpansionLocation(loc, &file, &line, &column, &at);
+    else
+      lib.clang_getSpellingLocation(loc, &file, &line, &column, &at);
+    if (here) *here = file == main_file;
+    return at;
+  }
+};
+
+struct Frame {
+  Walk* walk;
+  int parent;
+};
+
+CXChildVisitResult visit_node(CXCursor c, CXCursor, CXClientData data) {
+  Frame& f = *static_cast<Frame*>(data);
+  Walk& w = *f.walk;
+  const Libclang& lib = w.lib;
+  Node n;
+  const CXSourceRange extent = lib.clang_getCursorExtent(c);
+  bool begin_here = false, end_here = false;
+  const unsigned spelled_begin = w.offset(lib.clang_getRangeStart(extent), false, &begin_here);
+  // The builtins' declarations and the prelude's: not walked.
+  if (f.parent < 0 && (!begin_here || spelled_begin < w.skip)) return CXChildVisit_Continue;
+  n.kind = lib.clang_getCursorKind(c);
+  n.type = text_of(lib, lib.clang_getTypeSpelling(lib.clang_getCursorType(c)));
+  n.spelling = text_of(lib, lib.clang_getCursorSpelling(c));
+  const unsigned spelled_end = w.offset(lib.clang_getRangeEnd(extent), false, &end_here);
+  n.begin = w.offset(lib.clang_getRangeStart(extent), true, nullptr);
+  n.end = w.offset(lib.clang_getRangeEnd(extent), true, nullptr);
+  n.in_main = begin_here && end_here && spelled_begin == n.begin && spelled_end == n.end && n.begin >= w.skip;
+  n.parent = f.parent;
+  const int id = static_cast<int>(w.nodes.size());
+  w.nodes.push_back(std::move(n));
+  if (f.parent >= 0) w.nodes[static_cast<std::size_t>(f.parent)].children.push_back(id);
+  Frame child{&w, id};
+  lib.clang_visitChildren(c, visit_node, &child);
+  return CXChildVisit_Continue;
+}
+
+struct Edit {
+  unsigned at;
+  int order;  // at one offset: closes (inner first), then opens (outer first)
+  std::string text;
+};
+
+// An element (not an array, pointer or function) in that address space:
+// "__global int", "const __global float4", "__local int".
+bool in_space(const std::string& type, std::string_view space) {
+  const std::size_t at = type.find(space);
+  return at != std::string::npos && (at == 0 || type[at - 1] == ' ') &&
+         type.find_first_of("[(*") == std::string::npos;
+}
+
+}  // namespace
+
+bool opencl_instrumenter_available(std::string* why) {
+  const Libclang& lib = Libclang::get();
+  if (why) *why = lib.error;
+  return lib.error.empty();
+}
+
+std::string instrument_opencl(std::string_view text, std::string_view file_name, std::string_view prelude,
+                              const std::vector<std::pair<std::string, std::string>>& defines) {
+  const Libclang& lib = libclang();
+  // The prelude, then the text from its line 1.
+  const std::string head = std::string(prelude) + "\n#line 1\n";
+  const std::string buffer = head + std::string(text);
+  const unsigned skip = static_cast<unsigned>(head.size());
+  const std::string name = "threadmap_input.cl";
+
+  std::vector<std::string> args{"-x", "cl", "-cl-std=CL1.2", "-Xclang", "-finclude-default-header"};
+  for (const auto& [define, value] : defines) args.push_back("-D" + define + "=" + value);
+  std::vector<const char*> argv;
+  for (const std::string& a : args) argv.push_back(a.c_str());
+  CXUnsavedFile unsaved{name.c_str(), buffer.data(), static_cast<unsigned long>(buffer.size())};
+
+  CXIndex index = lib.clang_createIndex(0, 0);
+  CXTranslationUnit tu = nullptr;
+  const CXErrorCode parsed = lib.clang_parseTranslationUnit2(index, name.c_str(), argv.data(),
+                                                             static_cast<int>(argv.size()), &unsaved, 1,
+                                                             CXTranslationUnit_DetailedPreprocessingRecord, &tu);
+  struct Cleanup {
+    const Libclang& lib;
+    CXIndex index;
+    CXTranslationUnit& tu;
+    ~Cleanup() {
+      if (tu) lib.clang_disposeTranslationUnit(tu);
+      lib.clang_disposeIndex(index);
+    }
+  } cleanup{lib, index, tu};
+  if (parsed != CXError_Success || !tu)
+    throw DeviceError("libclang could not parse " + std::string(file_name) + " (error " +
+                      std::to_string(static_cast<int>(parsed)) + ")");
+
+  // A line of the text from an offset in the buffer.
+  auto line_of = [&](unsigned offset) {
+    return offset < skip ? 0 : 1 + std::count(buffer.begin() + skip, buffer.begin() + offset, '\n');
+  };
+  std::string errors;
+  for (unsigned i = 0; i < lib.clang_getNumDiagnostics(tu); ++i) {
+    CXDiagnostic d = lib.clang_getDiagnostic(tu, i);
+    if (lib.clang_getDiagnosticSeverity(d) >= CXDiagnostic_Error) {
+      CXFile file;
+      unsigned line, column, offset;
+      lib.clang_getSpellingLocation(lib.clang_getDiagnosticLocation(d), &file, &line, &column, &offset);
+      errors += std::string(file_name) + ":" + std::to_string(line_of(offset)) + ":" + std::to_string(column) +
+                ": error: " + text_of(lib, lib.clang_getDiagnosticSpelling(d)) + "\n";
+    }
+    lib.clang_disposeDiagnostic(d);
+  }
+  if (!errors.empty()) throw CompileError(errors);
+
+  // The tree, flattened; then the edits; then the text with them.
+  Walk walk{lib, lib.clang_getFile(tu, name.c_str()), skip, {}};
+  Frame top{&walk, -1};
+  lib.clang_visitChildren(lib.clang_getTranslationUnitCursor(tu), visit_node, &top);
+
+  // The tokens of the text, to find operators, semicolons and parentheses.
+  struct Token {
+    unsigned begin, end;
+    std::string text;
+  };
+  std::vector<Token> tokens;
+  {
+    CXSourceRange all = lib.clang_getRange(lib.clang_getLocationForOffset(tu, walk.main_file, skip),
+                                           lib.clang_getLocationForOffset(tu, walk.main_file,
+                                                                          static_cast<unsigned>(buffer.size())));
+    CXToken* raw = nullptr;
+    unsigned count = 0;
+    lib.clang_tokenize(tu, all, &raw, &count);
+    for (unsigned k = 0; k < count; ++k) {
+      const CXSourceRange r = lib.clang_getTokenExtent(tu, raw[k]);
+      tokens.push_back({walk.offset(lib.clang_getRangeStart(r), false, nullptr),
+                        walk.offset(lib.clang_getRangeEnd(r), false, nullptr),
+                        text_of(lib, lib.clang_getTokenSpelling(tu, raw[k]))});
+    }
+    if (raw) lib.clang_disposeTokens(tu, raw, count);
+  }
+  // The first token at or after an offset (tokens.size() if none).
+  auto token_from = [&](unsigned offset) {
+    return static_cast<std::size_t>(std::lower_bound(tokens.begin(), tokens.end(), offset,
+                                                     [](const Token& t, unsigned o) { return t.begin < o; }) -
+                                    tokens.begin());
+  };
+  auto token_at = [&](unsigned offset) -> std::string {
+    const std::size_t k = token_from(offset);
+    return k < tokens.size() && tokens[k].begin == offset ? tokens[k].text : std::string();
+  };
+  // The `;` that ends the statement whose last expression ends at `offset`.
+  auto semicolon_after = [&](unsigned offset) -> unsigned {
+    for (std::size_t k = token_from(offset); k < tokens.size(); ++k)
+      if (tokens[k].text == ";") return tokens[k].end;
+    return offset;
+  };
+
+  const std::vector<Node>& nodes = walk.nodes;
+  std::vector<Edit> edits;
+  // Macro invocations in the text. libclang gives the nodes a macro makes
+  // the invocation's extent: an access a macro makes (STRIP_AT(p) for
+  // *(__global Vector*)(p)) is wrapped where the macro is invoked, unless the
+  // macro makes more than one.
+  std::vector<std::pair<unsigned, unsigned>> invocations;
+  for (const Node& n : nodes)
+    if (n.kind == CXCursor_MacroExpansion && n.in_main) invocations.emplace_back(n.begin, n.end);
+  std::sort(invocations.begin(), invocations.end());
+  auto is_invocation = [&](unsigned begin, unsigned end) {
+    return std::binary_search(invocations.begin(), invocations.end(), std::make_pair(begin, end));
+  };
+  auto is_access = [&](const Node& m) {
+    if (!in_space(m.type, "__global") && !in_space(m.type, "__local")) return false;
+    if (m.kind == CXCursor_ArraySubscriptExpr) return true;
+    return m.kind == CXCursor_UnaryOperator && (token_at(m.begin) == "*" || is_invocation(m.begin, m.end));
+  };
+  std::map<std::pair<unsigned, unsigned>, int> accesses_at;
+  for (const Node& m : nodes)
+    if (m.in_main && is_access(m)) ++accesses_at[{m.begin, m.end}];
+  auto wrap = [&](const Node& n, const std::string& open, const std::string& close) {
+    const int length = static_cast<int>(n.end - n.begin);
+    edits.push_back({n.begin, 1000000 - length, open});  // outer opens first
+    edits.push_back({n.end, -1000000 + length, close});  // inner closes first
+  };
+  // The operator between a binary expression's operands, or before/after a
+  // unary one's.
+  auto operator_of = [&](const Node& n) -> std::string {
+    if (n.kind == CXCursor_BinaryOperator || n.kind == CXCursor_CompoundAssignOperator) {
+      if (n.children.empty()) return {};
+      const std::size_t k = token_from(nodes[static_cast<std::size_t>(n.children[0])].end);
+      return k < tokens.size() ? tokens[k].text : std::string();
+    }
+    if (n.kind == CXCursor_UnaryOperator) {
+      const std::string first = token_at(n.begin);
+      if (first == "*" || first == "&" || first == "++" || first == "--" || first == "-" || first == "!" ||
+          first == "~" || first == "+")
+        return first;
+      // x++ / x--: the operator is the last token.
+      const std::size_t k = token_from(n.end);
+      return k > 0 && k <= tokens.size() ? tokens[k - 1].text : std::string();
+    }
+    return {};
+  };
+
+  for (std::size_t i = 0; i < nodes.size(); ++i) {
+    const Node& n = nodes[i];
+    if (n.kind != CXCursor_FunctionDecl || !n.in_main) continue;
+    // A __kernel: its parameters, body, local arrays, barriers, returns.
+    const std::size_t first = token_from(n.begin);
+    bool kernel = false;
+    for (std::size_t k = first; k < tokens.size() && tokens[k].begin < n.end && tokens[k].text != "("; ++k)
+      kernel = kernel || tokens[k].text == "__kernel" || tokens[k].text == "kernel";
+    int body = -1;
+    for (int c : n.children)
+      if (nodes[static_cast<std::size_t>(c)].kind == CXCursor_CompoundStmt) body = c;
+    if (!kernel || body < 0) continue;
+    const Node& b = nodes[static_cast<std::size_t>(body)];
+    std::size_t close = token_from(b.begin);
+    while (close > 0 && tokens[close - 1].text != ")") --close;
+    if (close == 0) continue;
+    edits.push_back({tokens[close - 1].begin, 0, " TM_TRACE_PARAM"});
+    std::string begin = " TM_BEGIN();";
+    for (int c : n.children) {
+      const Node& p = nodes[static_cast<std::size_t>(c)];
+      if (p.kind == CXCursor_ParmDecl && p.type.rfind("__local ", 0) == 0 && begin.find("SHARED") == std::string::npos)
+        begin += " TM_SHARED_ARRAY(" + p.spelling + ");";
+    }
+    const bool local_parameter = begin.find("SHARED") != std::string::npos;
+    edits.push_back({b.begin + 1, 0, begin});
+    edits.push_back({b.end - 1, 0, " TM_END(); "});
+
+    // Everything inside the body.
+    bool local_array = local_parameter;
+    std::vector<int> todo{body};
+    while (!todo.empty()) {
+      const Node& m = nodes[static_cast<std::size_t>(todo.back())];
+      const int id = todo.back();
+      todo.pop_back();
+      for (int c : m.children) todo.push_back(c);
+      if (!m.in_main) continue;
+      // Parentheses do not change what an access is: (*p) = x stores.
+      int self = id;
+      while (nodes[static_cast<std::size_t>(self)].parent >= 0 &&
+             nodes[static_cast<std::size_t>(nodes[static_cast<std::size_t>(self)].parent)].kind == CXCursor_ParenExpr)
+        self = nodes[static_cast<std::size_t>(self)].parent;
+      const int parent_id = nodes[static_cast<std::size_t>(self)].parent;
+      const Node* parent = parent_id >= 0 ? &nodes[static_cast<std::size_t>(parent_id)] : nullptr;
+      if (m.kind == CXCursor_VarDecl && !local_array && m.type.rfind("__local ", 0) == 0 &&
+          m.type.find('[') != std::string::npos) {
+        local_array = true;
+        edits.push_back({semicolon_after(m.end), 0, " TM_SHARED_ARRAY(" + m.spelling + ");"});
+      } else if (m.kind == CXCursor_CallExpr && (m.spelling == "barrier" || m.spelling == "work_group_barrier")) {
+        edits.push_back({m.begin, 1000000, "{ TM_ARRIVE(); "});
+        edits.push_back({semicolon_after(m.end), -1000000, " TM_RELEASE(); }"});
+      } else if (m.kind == CXCursor_ReturnStmt) {
+        edits.push_back({m.begin, 1000000, "{ TM_END(); "});
+        edits.push_back({semicolon_after(m.end), -1000000, " }"});
+      } else if (is_access(m) && accesses_at[{m.begin, m.end}] == 1) {
+        const bool global = in_space(m.type, "__global");
+        const std::string op = parent ? operator_of(*parent) : std::string();
+        const bool lhs = parent && !parent->children.empty() && parent->children[0] == self;
+        if (parent && parent->kind == CXCursor_UnaryOperator && op == "&") continue;  // an address, not an access
+        std::string hook;
+        if (parent && parent->kind == CXCursor_BinaryOperator && lhs && op == "=")
+          hook = global ? "STG(" : "STS(";
+        else if ((parent && parent->kind == CXCursor_CompoundAssignOperator && lhs) ||
+                 (parent && parent->kind == CXCursor_UnaryOperator && (op == "++" || op == "--")))
+          hook = global ? "LDSTG(" : "LDSTS(";
+        else
+          hook = global ? "LDG(" : "LDS(";
+        wrap(m, hook, ")");
+      }
+    }
+  }
+
+  // The text with the edits, each on the line it belongs to.
+  std::stable_sort(edits.begin(), edits.end(), [](const Edit& x, const Edit& y) {
+    return x.at != y.at ? x.at < y.at : x.order < y.order;
+  });
+  std::string out;
+  unsigned at = skip;
+  for (const Edit& e : edits) {
+    if (e.at < skip) continue;
+    out.append(buffer, at, e.at - at);
+    out += e.text;
+    at = e.at;
+  }
+  out.append(buffer, at, std::string::npos);
+  return out;
+}
+
+}  // namespace threadmap

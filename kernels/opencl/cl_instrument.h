@@ -1,0 +1,34 @@
+#pragma once
+// Tracing an OpenCL C kernel that carries no trace hooks, as a learner writes
+// it: libclang parses the text (with the build's -D options and the OpenCL
+// builtins), and the hooks of cl/trace.clh are inserted where the accesses and
+// barriers are, on the lines they are on, so a traced access's __LINE__ is
+// the learner's line:
+//   a load or store of a __global / __local element   LDG/STG/LDS/STS(...)
+//   (x op= y, ++x: both)                              STG(LDG...) forms
+//   barrier(...);                                     TM_ARRIVE(); ... TM_RELEASE();
+//   the first __local array, or a __local pointer     TM_SHARED_ARRAY(name);
+//   each __kernel's parameters and body               TM_TRACE_PARAM, TM_BEGIN(), TM_END()
+// libclang is opened at run time (libclang-14.so.1, or THREADMAP_LIBCLANG):
+// without it everything else works and tracing a learner's OpenCL kernel says
+// what to install.
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace threadmap {
+
+// `text`: the kernel source; `file_name`: how messages name it; `prelude`:
+// what the backend puts before it (builtins' helpers), parsed but not
+// rewritten; `defines`: the -D options the build uses. Throws CompileError
+// (with the file, line and libclang's message) when the text does not parse,
+// DeviceError when libclang cannot be opened.
+std::string instrument_opencl(std::string_view text, std::string_view file_name, std::string_view prelude,
+                              const std::vector<std::pair<std::string, std::string>>& defines);
+
+// Whether libclang can be opened here, and if not, why.
+bool opencl_instrumenter_available(std::string* why = nullptr);
+
+}  // namespace threadmap
