@@ -62,7 +62,8 @@ endif()
 
 # The Debian package: its Depends computed by dpkg-shlibdeps from the
 # binaries; the Qt platform plugins (xcb, offscreen) are only a Recommends of
-# Qt, and an OpenCL driver makes the CPU or GPU a device.
+# Qt, and an OpenCL driver makes the CPU or GPU a device. libclang is opened at
+# run time (tracing a learner's OpenCL kernel), so shlibdeps cannot see it.
 set(CPACK_GENERATOR DEB)
 set(CPACK_PACKAGE_NAME threadmap)
 set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
@@ -79,8 +80,9 @@ set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_SECTION science)
 set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
+set(CPACK_DEBIAN_PACKAGE_DEPENDS "libclang1-14")
 if(THREADMAP_HAVE_GUI)
-  set(CPACK_DEBIAN_PACKAGE_DEPENDS "qt6-qpa-plugins")
+  set(CPACK_DEBIAN_PACKAGE_DEPENDS "${CPACK_DEBIAN_PACKAGE_DEPENDS}, qt6-qpa-plugins")
 endif()
 # Qt's own texts (file dialogs, --help) in Portuguese and Spanish.
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "pocl-opencl-icd | opencl-icd, qt6-translations-l10n")

@@ -9,6 +9,8 @@
 #include <cstring>
 #include <fstream>
 
+#include "kernels/trace_format.h"
+
 namespace threadmap {
 
 namespace {
@@ -330,7 +332,7 @@ Trace decode_trace(const json& j) {
   if (t.timing_pass != kClockPassName && t.timing_pass != kTracedPassName)
     bad("trace.timing_pass is not \"clock pass\" or \"traced pass\"");
   const json& mhz = field(j, "sm_clock_mhz", w);
-  if (!mhz.is_number() || !(mhz.get<double>() >= 0 && mhz.get<double>() < 1e5))
+  if (!mhz.is_number() || !(mhz.get<double>() == 0 || (mhz.get<double>() >= 1 && mhz.get<double>() < 1e5)))
     bad("trace.sm_clock_mhz is not a clock rate in MHz");
   t.sm_clock_mhz = mhz.get<double>();
   t.clock_block_stride = static_cast<std::uint32_t>(number(j, "clock_block_stride", w, blocks));
@@ -351,6 +353,7 @@ Trace decode_trace(const json& j) {
     if (p.block >= blocks) bad(at + " names block " + std::to_string(p.block) + " of " + std::to_string(blocks));
     if (p.slowest_warp >= warps) bad(at + " names warp " + std::to_string(p.slowest_warp) + " of " + std::to_string(warps));
     if (flags > 1u) bad(at + " has unknown flags");
+    if (p.pass >= TM_CLOCK_PASSES) bad(at + " names barrier " + std::to_string(p.pass) + " of a block");
     t.barrier_pass_timings.push_back(p);
   }
   const auto& timings = blob(j, "barrier_timings", w, kTimingBytes, kMaxTraceRecords);
@@ -366,6 +369,8 @@ Trace decode_trace(const json& j) {
     const std::string at = "trace.barrier_timings[" + std::to_string(i) + "]";
     if (b.block >= blocks) bad(at + " names block " + std::to_string(b.block) + " of " + std::to_string(blocks));
     if (b.warp >= warps) bad(at + " names warp " + std::to_string(b.warp) + " of " + std::to_string(warps));
+    if (!is_traced(b.block)) bad(at + " names block " + std::to_string(b.block) + ", which was not traced");
+    if (b.pass >= TM_CLOCK_PASSES) bad(at + " names barrier " + std::to_string(b.pass) + " of a block");
     t.barrier_timings.push_back(b);
   }
   if (!blob(j, "traced_schedule", w, kScheduleBytes, blocks).empty())

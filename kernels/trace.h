@@ -113,7 +113,7 @@ struct Trace {
   // second run with clock stamps only: barrier_timings, schedule) or
   // kTracedPassName (the access pass's own stamps: older recordings, OpenCL).
   std::string timing_pass;
-  double sm_clock_mhz = 0;            // clock64 cycles per microsecond of %globaltimer in the clock pass; 0 unknown
+  double sm_clock_mhz = 0;            // clock64 cycles per microsecond of %globaltimer, measured just after the clock pass; 0 unknown
   std::vector<std::uint32_t> traced_blocks;  // sorted
   std::vector<TracedBuffer> buffers;
   std::vector<AccessSite> sites;

@@ -339,7 +339,7 @@ TEST(Session, ClockPassRoundTrip) {
   t.sm_clock_mhz = 1755.5;
   t.clock_block_stride = 2;
   t.clock_passes_dropped = 7;
-  t.traced_blocks = {1};
+  t.traced_blocks = {0, 1, 2};
   t.barriers.push_back({1, 0, 40, 0, 2, 100, 900});
   t.barrier_timings.push_back({0, 1, 40, 0, 1000, 1130});
   t.barrier_timings.push_back({2, 0, 41, 3, 5000, 5100});

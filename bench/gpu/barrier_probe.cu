@@ -220,6 +220,7 @@ void probe_set_row_read_col(int blocks) {
   CHECK(cudaMalloc(&stamps, sizeof(Stamp) * 32 * blocks));
   set_row_read_col<<<blocks, dim3(32, 32)>>>(out, stamps);  // warm-up: code and clocks
   set_row_read_col<<<blocks, dim3(32, 32)>>>(out, stamps);
+  CHECK(cudaGetLastError());
   CHECK(cudaDeviceSynchronize());
   std::vector<int> host(1024 * static_cast<size_t>(blocks));
   std::vector<Stamp> s(32 * static_cast<size_t>(blocks));
@@ -248,6 +249,7 @@ void probe_transpose_shared(int n) {
   CHECK(cudaMemcpy(da, a.data(), elements * sizeof(int), cudaMemcpyHostToDevice));
   transpose_shared<<<grid, block>>>(da, dt, n, n, stamps);
   transpose_shared<<<grid, block>>>(da, dt, n, n, stamps);
+  CHECK(cudaGetLastError());
   CHECK(cudaDeviceSynchronize());
   std::vector<int> t(elements);
   std::vector<Stamp> s(blocks * 8);
@@ -275,6 +277,7 @@ void probe_reduce_sequential(int n) {
   CHECK(cudaMemcpy(din, in.data(), n * sizeof(float), cudaMemcpyHostToDevice));
   reduce_sequential<<<blocks, kWg>>>(din, dout, n, stamps);
   reduce_sequential<<<blocks, kWg>>>(din, dout, n, stamps);
+  CHECK(cudaGetLastError());
   CHECK(cudaDeviceSynchronize());
   std::vector<float> out(blocks);
   std::vector<Stamp> s(static_cast<size_t>(blocks) * kReducePasses * 8);
@@ -303,6 +306,7 @@ void probe_variant(int blocks) {
   CHECK(cudaMemset(schedule, 0, sizeof(unsigned long long) * 3 * blocks));
   set_row_read_col_variant<V><<<blocks, dim3(32, 32)>>>(out, stamps, schedule);
   set_row_read_col_variant<V><<<blocks, dim3(32, 32)>>>(out, stamps, schedule);
+  CHECK(cudaGetLastError());
   CHECK(cudaDeviceSynchronize());
   std::vector<int> host(1024 * static_cast<size_t>(blocks));
   std::vector<Stamp> s(32 * static_cast<size_t>(blocks));

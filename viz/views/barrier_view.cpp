@@ -193,7 +193,8 @@ void BarrierView::draw_figures(QPainter& p, const QRectF& area, const BarrierFra
         {1.0, static_cast<double>(sorted[(sorted.size() - 1) * 99 / 100]), shown ? static_cast<double>(*shown) : 0.0});
     const int bins = std::max(8, std::min(60, static_cast<int>(plot.width() / 8)));
     std::vector<int> count(bins, 0);
-    for (std::uint64_t v : sorted) ++count[std::min(bins - 1, static_cast<int>(static_cast<double>(v) / end * bins))];
+    for (std::uint64_t v : sorted)
+      ++count[static_cast<std::size_t>(std::clamp(static_cast<double>(v) / end * bins, 0.0, bins - 1.0))];
     const int most = *std::max_element(count.begin(), count.end());
     p.setFont(theme_.font(0.75));
     p.setPen(theme_.muted);
@@ -218,6 +219,9 @@ void BarrierView::draw_figures(QPainter& p, const QRectF& area, const BarrierFra
       p.setBrush(Qt::NoBrush);
     }
   };
+  // A pass the clock pass did not stamp (a traced block outside its sample)
+  // is shown with the traced run's stamps: not placed among the clock pass's.
+  const bool comparable = f.from_clock_pass || g.from != "clock pass";
   const qreal y = area.top() + line_h + 4;
   const qreal strip_h = (area.bottom() - y) / (g.release_latencies.empty() ? 1 : 2);
   const std::uint64_t widest = g.spreads.empty() ? 0 : g.spreads.back();
@@ -228,14 +232,14 @@ void BarrierView::draw_figures(QPainter& p, const QRectF& area, const BarrierFra
                       .arg(f.spread)
                       .arg(std::llround(100.0 * g.spread_rank / std::max<std::size_t>(g.passes, 1)))
                 : tr("arrival spread: median %1 places, widest %2").arg(analysis::BarrierStats::median(g.spreads)).arg(widest),
-        g.spreads, f.spread);
+        g.spreads, comparable ? std::optional<std::uint64_t>(f.spread) : std::nullopt);
   if (!g.release_latencies.empty())
     strip(y + strip_h, strip_h,
           tr("release after the last arrival: median %1, max %2; this pass %3")
               .arg(cycles(analysis::BarrierStats::median(g.release_latencies), g.sm_clock_mhz))
               .arg(g.release_latencies.back())
               .arg(f.release_latency),
-          g.release_latencies, f.release_latency);
+          g.release_latencies, comparable ? std::optional<std::uint64_t>(f.release_latency) : std::nullopt);
 }
 
 }  // namespace threadmap::views
