@@ -6,6 +6,8 @@
 #include <QAction>
 #include <QApplication>
 #include <QActionGroup>
+
+#include <algorithm>
 #include <QCloseEvent>
 #include <QComboBox>
 #include <QDateTime>
@@ -29,6 +31,7 @@
 #include <QStandardItemModel>
 #include <QStatusBar>
 #include <QTabWidget>
+#include <QToolButton>
 #include <QVBoxLayout>
 
 #include "app/gui/chart_export.h"
@@ -55,6 +58,8 @@ using nlohmann::json;
 namespace {
 
 constexpr int kMaxRecentFiles = 8;
+constexpr int kControlsMinWidth = 300;
+constexpr int kStripWidth = 28;
 constexpr const char* kBundledRecordings = ":/recordings/h100";
 
 
@@ -166,13 +171,42 @@ MainWindow::MainWindow(const WindowOptions& options, QWidget* parent)
   buttons->addWidget(sweep_parameter_);
   left_layout->addLayout(buttons);
 
-  status_panel_ = new StatusPanel(left);
-  left_layout->addWidget(status_panel_, 1);
+  left_layout->addStretch(1);
 
   auto* left_scroll = new QScrollArea;
   left_scroll->setWidget(left);
   left_scroll->setWidgetResizable(true);
-  left_scroll->setMinimumWidth(460);
+  left_scroll->setFrameShape(QFrame::NoFrame);
+  left_scroll->setMinimumWidth(kControlsMinWidth);
+  left_scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+
+  // The run's status under the controls, outside their scroll area: the
+  // badge and GB/s never fall below the fold.
+  controls_ = new QWidget;
+  controls_->setObjectName("controls");
+  auto* controls_layout = new QVBoxLayout(controls_);
+  controls_layout->setContentsMargins(0, 0, 0, 0);
+  controls_layout->addWidget(left_scroll, 1);
+  status_panel_ = new StatusPanel(controls_);
+  controls_layout->addWidget(status_panel_);
+  statusBar()->addPermanentWidget(&status_panel_->headline());
+
+  // Collapsed, the controls are this strip: a click or F9 brings them back.
+  controls_strip_ = new QToolButton;
+  controls_strip_->setObjectName("controlsStrip");
+  controls_strip_->setText(QStringLiteral("»"));
+  controls_strip_->setSizePolicy(QSizePolicy::Fixed, QSizePolicy::Expanding);
+  controls_strip_->setFixedWidth(kStripWidth);
+  controls_strip_->setFocusPolicy(Qt::NoFocus);
+  controls_strip_->hide();
+  texts_->add([this] { controls_strip_->setToolTip(tr("Show the controls (F9)")); });
+  connect(controls_strip_, &QToolButton::clicked, this, [this] { set_controls_collapsed(false); });
+  auto* left_pane = new QWidget;
+  auto* left_pane_layout = new QHBoxLayout(left_pane);
+  left_pane_layout->setContentsMargins(0, 0, 0, 0);
+  left_pane_layout->setSpacing(0);
+  left_pane_layout->addWidget(controls_, 1);
+  left_pane_layout->addWidget(controls_strip_);
 
   chart_tabs_ = new QTabWidget;
   family_chart_ = new FamilyChart;
@@ -197,9 +231,11 @@ MainWindow::MainWindow(const WindowOptions& options, QWidget* parent)
   right->setStretchFactor(0, 3);
   right->setStretchFactor(1, 2);
   auto* main_split = main_split_ = new QSplitter(Qt::Horizontal);
-  main_split->addWidget(left_scroll);
+  main_split->addWidget(left_pane);
   main_split->addWidget(right);
   main_split->setStretchFactor(1, 1);
+  main_split->setCollapsible(0, false);
+  main_split->setCollapsible(1, false);
   setCentralWidget(main_split);
 
   debounce_.setSingleShot(true);
@@ -243,6 +279,10 @@ MainWindow::MainWindow(const WindowOptions& options, QWidget* parent)
   report(tr("worker %1 starting …").arg(WorkerClient::locate_worker()), false);
   runs_.list_devices();
   resize(default_size());
+  // The chart and the trace views get most of the width: the controls about
+  // a quarter, within what their widgets need.
+  const int controls_width = std::clamp(width() / 4, kControlsMinWidth, 440);
+  main_split->setSizes({controls_width, width() - controls_width});
   if (options_.restore_settings) {
     QSettings settings;
     if (settings.contains("run/reps")) reps_->setValue(settings.value("run/reps").toInt());
@@ -304,6 +344,7 @@ void MainWindow::reset_layout() {
                           "window/lessonSplitter", "window/tab"})
     settings.remove(key);
   if (isFullScreen() || isMaximized()) showNormal();
+  set_controls_collapsed(false);
   resize(default_size());
   main_split_->restoreState(default_main_split_);
   right_split_->restoreState(default_right_split_);
@@ -311,6 +352,24 @@ void MainWindow::reset_layout() {
   chart_tabs_->setCurrentIndex(0);
   report(tr("The window is back to its default layout."), false);
 }
+
+void MainWindow::set_controls_collapsed(bool collapsed) {
+  if (collapsed == controls_collapsed()) return;
+  if (collapsed) {
+    expanded_sizes_ = main_split_->sizes();
+    controls_->hide();
+    controls_strip_->show();
+    const int total = expanded_sizes_.value(0) + expanded_sizes_.value(1);
+    main_split_->setSizes({kStripWidth, total - kStripWidth});
+  } else {
+    controls_strip_->hide();
+    controls_->show();
+    if (expanded_sizes_.size() == 2) main_split_->setSizes(expanded_sizes_);
+    tree_->setFocus();
+  }
+}
+
+bool MainWindow::controls_collapsed() const { return controls_->isHidden(); }
 
 bool MainWindow::restore_kernel() {
   QSettings settings;
@@ -404,6 +463,8 @@ void MainWindow::build_actions() {
     if (variant_ && !variant_->params.empty())
       if (QWidget* first = params_->control(variant_->params.front().name)) first->setFocus();
   });
+  add(view, QT_TR_NOOP("&Hide or show the controls"), QKeySequence(Qt::Key_F9),
+      [this] { set_controls_collapsed(!controls_collapsed()); });
   add(view, QT_TR_NOOP("&Full screen"), QKeySequence(Qt::Key_F11), [this] {
     isFullScreen() ? showNormal() : showFullScreen();
   });

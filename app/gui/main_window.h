@@ -20,6 +20,7 @@ class QLineEdit;
 class QSpinBox;
 class QSplitter;
 class QTabWidget;
+class QToolButton;
 
 namespace threadmap::views {
 class Retranslator;
@@ -88,6 +89,10 @@ class MainWindow : public QMainWindow {
   // File ▸ Reset layout: the default window size, splitters and tab, and the
   // saved layout forgotten.
   void reset_layout();
+  // F9: the controls (kernels, run, parameters, status) become a narrow
+  // strip, the charts and trace views take the width; again brings them back.
+  void set_controls_collapsed(bool collapsed);
+  bool controls_collapsed() const;
   // The size a new window opens at: 1600 x 1000, bounded by its screen's free
   // area, at least the layout's minimum.
   QSize default_size() const;
@@ -155,6 +160,9 @@ class MainWindow : public QMainWindow {
   bool shown_before_ = false;
   QByteArray default_main_split_, default_right_split_, default_lesson_split_;  // as first laid out
   QSplitter* main_split_;
+  QWidget* controls_;
+  QToolButton* controls_strip_;
+  QList<int> expanded_sizes_;  // the splitter before the controls were collapsed
   QSplitter* right_split_;
   QTemporaryDir recordings_dir_;  // the worker's recordings of this session
 };

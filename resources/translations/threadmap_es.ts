@@ -426,6 +426,10 @@
         <source>device copy: %1 GB/s</source>
         <translation>copia en el dispositivo: %1 GB/s</translation>
     </message>
+    <message>
+        <source>bandwidth (GB/s, log scale)</source>
+        <translation>ancho de banda (GB/s, escala logarítmica)</translation>
+    </message>
 </context>
 <context>
     <name>GridView</name>
@@ -839,6 +843,14 @@ grabado en %2</translation>
         <source>Reset &amp;layout</source>
         <translation>Restablecer la &amp;disposición</translation>
     </message>
+    <message>
+        <source>Show the controls (F9)</source>
+        <translation>Mostrar los controles (F9)</translation>
+    </message>
+    <message>
+        <source>&amp;Hide or show the controls</source>
+        <translation>Ocultar o &amp;mostrar los controles</translation>
+    </message>
 </context>
 <context>
     <name>PlaybackBar</name>
@@ -1222,6 +1234,18 @@ El conjunto de datos cabe en la caché de último nivel: esto puede ser ancho de
     <message>
         <source>refused</source>
         <translation>rechazado</translation>
+    </message>
+    <message>
+        <source>%1 · %2 GB/s · median %3 ms</source>
+        <translation>%1 · %2 GB/s · mediana %3 ms</translation>
+    </message>
+    <message>
+        <source>✔ verified</source>
+        <translation>✔ verificado</translation>
+    </message>
+    <message>
+        <source>✘ NOT verified</source>
+        <translation>✘ NO verificado</translation>
     </message>
 </context>
 <context>

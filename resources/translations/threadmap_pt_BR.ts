@@ -426,6 +426,10 @@
         <source>device copy: %1 GB/s</source>
         <translation>cópia no dispositivo: %1 GB/s</translation>
     </message>
+    <message>
+        <source>bandwidth (GB/s, log scale)</source>
+        <translation>largura de banda (GB/s, escala logarítmica)</translation>
+    </message>
 </context>
 <context>
     <name>GridView</name>
@@ -839,6 +843,14 @@ gravado em %2</translation>
         <source>Reset &amp;layout</source>
         <translation>Restaurar o &amp;layout</translation>
     </message>
+    <message>
+        <source>Show the controls (F9)</source>
+        <translation>Mostrar os controles (F9)</translation>
+    </message>
+    <message>
+        <source>&amp;Hide or show the controls</source>
+        <translation>&amp;Ocultar ou mostrar os controles</translation>
+    </message>
 </context>
 <context>
     <name>PlaybackBar</name>
@@ -1222,6 +1234,18 @@ O conjunto de dados cabe no cache de último nível: isto pode ser largura de ba
     <message>
         <source>refused</source>
         <translation>recusado</translation>
+    </message>
+    <message>
+        <source>%1 · %2 GB/s · median %3 ms</source>
+        <translation>%1 · %2 GB/s · mediana %3 ms</translation>
+    </message>
+    <message>
+        <source>✔ verified</source>
+        <translation>✔ verificado</translation>
+    </message>
+    <message>
+        <source>✘ NOT verified</source>
+        <translation>✘ NÃO verificado</translation>
     </message>
 </context>
 <context>

@@ -3,7 +3,9 @@
 // opened, recorded and bundled, a killed or hung worker restarted and
 // reported, values outside the catalog refused.
 #include <QAbstractItemModelTester>
+#include <QAbstractScrollArea>
 #include <QAction>
+#include <QLabel>
 #include <QComboBox>
 #include <QDir>
 #include <QFile>
@@ -25,6 +27,7 @@
 #include <csignal>
 #include <memory>
 #include <set>
+#include <tuple>
 #include <sstream>
 
 #include <QImageReader>
@@ -88,6 +91,47 @@ QSlider* slider(MainWindow& w, const std::string& name) {
   return control ? control->findChild<QSlider*>() : nullptr;
 }
 
+// Visible widgets lying outside the window or outside their parent (a layout
+// squeezed below its minimum places them there); what a scroll area holds
+// is clipped on purpose and not counted.
+QStringList widgets_outside(QWidget& window) {
+  QStringList out;
+  for (QWidget* w : window.findChildren<QWidget*>()) {
+    if (!w->isVisible() || w->isWindow() || w->size().isEmpty()) continue;
+    bool scrolled = false;
+    for (QWidget* p = w->parentWidget(); p && p != &window && !scrolled; p = p->parentWidget())
+      scrolled = qobject_cast<QAbstractScrollArea*>(p) != nullptr;
+    if (scrolled) continue;
+    const QRect in_window(w->mapTo(&window, QPoint(0, 0)), w->size());
+    const QRect in_parent(w->mapTo(w->parentWidget(), QPoint(0, 0)), w->size());
+    if (!window.rect().contains(in_window) || !w->parentWidget()->rect().contains(in_parent))
+      out << QString("%1 %2 at (%3,%4) %5x%6 in a %7x%8 window")
+                 .arg(w->metaObject()->className(), w->objectName())
+                 .arg(in_window.x()).arg(in_window.y()).arg(w->width()).arg(w->height())
+                 .arg(window.width()).arg(window.height());
+  }
+  return out;
+}
+
+// Pairs of x tick labels that overlap, as QCustomPlot draws them: each
+// label's (multi-line) text centred on its tick.
+QStringList overlapping_tick_labels(QCustomPlot& plot) {
+  QStringList out;
+  auto ticker = plot.xAxis->ticker().dynamicCast<QCPAxisTickerText>();
+  if (!ticker) return {"the x axis has no text ticker"};
+  const QFontMetrics fm(plot.xAxis->tickLabelFont());
+  std::vector<std::tuple<double, double, QString>> spans;  // left, right, label
+  for (auto it = ticker->ticks().cbegin(); it != ticker->ticks().cend(); ++it) {
+    const double centre = plot.xAxis->coordToPixel(it.key());
+    const double half = fm.boundingRect(QRect(), Qt::TextDontClip | Qt::AlignHCenter, it.value()).width() / 2.0;
+    spans.emplace_back(centre - half, centre + half, it.value());
+  }
+  for (std::size_t i = 0; i + 1 < spans.size(); ++i)
+    if (std::get<1>(spans[i]) > std::get<0>(spans[i + 1]))
+      out << QString("'%1' and '%2'").arg(std::get<2>(spans[i]), std::get<2>(spans[i + 1]));
+  return out;
+}
+
 // Drops without a drag manager: the window's own handler, as a real drop reaches it.
 class DropTarget : public MainWindow {
  public:
@@ -143,6 +187,64 @@ class GuiTest : public QObject {
     const QSize least = w.minimumSizeHint();
     QVERIFY2(least.width() <= 1024 && least.height() <= 768 - 48,
              qPrintable(QString("the window needs at least %1x%2").arg(least.width()).arg(least.height())));
+  }
+
+  // 1024 x 768 and 1280 x 720 projectors: on every tab, with the controls
+  // shown and collapsed (F9), every widget lies inside the window, the
+  // chart's x labels (the ten shared-memory variants, the longest names) do
+  // not overlap, its title fits, and the run's status is on screen.
+  void layoutFitsProjectorScreens() {
+    MainWindow w(small_runs());
+    QVERIFY(w.open_bundled_recording("smem.setRowReadCol").isEmpty());
+    QCOMPARE(w.family_chart().drawn_bars().size(), std::size_t{10});
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    const QString shots = qEnvironmentVariable("THREADMAP_LAYOUT_SHOTS");
+    for (const QSize size : {QSize(1024, 768), QSize(1280, 720)}) {
+      for (const bool collapsed : {false, true}) {
+        w.set_controls_collapsed(collapsed);
+        w.resize(size);
+        QTest::qWait(50);
+        QCOMPARE(w.size(), size);
+        QCOMPARE(w.controls_collapsed(), collapsed);
+        QCOMPARE(w.status().isVisible(), !collapsed);
+        for (int tab = 0; tab < w.chart_tabs().count(); ++tab) {
+          w.chart_tabs().setCurrentIndex(tab);
+          QTest::qWait(50);
+          const QString where = QString("%1x%2, tab %3%4").arg(size.width()).arg(size.height()).arg(tab)
+                                    .arg(collapsed ? ", controls collapsed" : "");
+          const QStringList outside = widgets_outside(w);
+          QVERIFY2(outside.isEmpty(), qPrintable(where + ": " + outside.join("; ")));
+          // The status line's run: badge, GB/s and median, whatever the layout.
+          QLabel& headline = w.status().headline();
+          QVERIFY2(headline.isVisible() && headline.text().contains("GB/s") && headline.text().contains("median"),
+                   qPrintable(where + ": " + headline.text()));
+          if (!shots.isEmpty())
+            w.grab().save(QString("%1/layout-%2x%3-%4%5.png").arg(shots).arg(size.width()).arg(size.height())
+                              .arg(tab).arg(collapsed ? "-collapsed" : ""));
+        }
+        w.chart_tabs().setCurrentIndex(0);
+        QTest::qWait(50);
+        FamilyChart& chart = w.family_chart();
+        chart.replot();
+        const QStringList overlaps = overlapping_tick_labels(chart);
+        QVERIFY2(overlaps.isEmpty(), qPrintable(overlaps.join("; ")));
+        const QFontMetrics title_metrics(qobject_cast<QCPTextElement*>(chart.plotLayout()->element(0, 0))->font());
+        for (const QString& line : chart.shown_title().split('\n'))
+          QVERIFY2(title_metrics.horizontalAdvance(line) <= chart.width(), qPrintable(line));
+        QVERIFY(chart.full_title().contains(chart.shown_title().split('\n').front().chopped(1)));
+      }
+    }
+    // F9 brings the controls back from the strip, to the width they had.
+    w.set_controls_collapsed(true);
+    const int collapsed_chart = w.chart_tabs().width();
+    w.activateWindow();
+    QTest::keyClick(&w, Qt::Key_F9);
+    QVERIFY(!w.controls_collapsed());
+    QTest::qWait(50);
+    QVERIFY(w.chart_tabs().width() < collapsed_chart);
+    // Even expanded, the charts and views take most of the width.
+    QVERIFY2(w.chart_tabs().width() > w.width() * 6 / 10, qPrintable(QString::number(w.chart_tabs().width())));
   }
 
   void catalogTreeAndGeneratedControls() {
