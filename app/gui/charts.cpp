@@ -77,6 +77,7 @@ QString wrap_pieces(const QStringList& pieces, const QString& glue, const QFontM
   if (lines.size() > max_lines) {
     lines = lines.mid(0, max_lines);
     lines.back() += QStringLiteral("…");
+    if (elided) *elided = true;
   }
   for (QString& l : lines) {
     const QString whole = l;
@@ -130,31 +131,37 @@ void FittedChart::set_x_labels(const std::map<double, QString>& labels) {
   fit_to_width();
 }
 
-void FittedChart::fit_to_width() {
-  if (QCPTextElement* title = title_of(*this)) title->setText(wrap_title(full_title_, title->font(), width() - 24));
+void FittedChart::fit_to_width() { fit_to_size(size()); }
+
+void FittedChart::fit_to_size(const QSize& size) {
+  if (QCPTextElement* title = title_of(*this)) title->setText(wrap_title(full_title_, title->font(), size.width() - 24));
   if (x_labels_.empty()) return;
-  updateLayout();  // the axis rect at the current size: where the ticks fall
+  // The axis rect at that size: where the ticks fall.
+  const QRect shown = viewport();
+  setViewport(QRect(QPoint(0, 0), size));
+  updateLayout();
   double spacing = axisRect()->width();
   for (auto it = x_labels_.begin(); std::next(it) != x_labels_.end(); ++it)
     spacing = std::min(spacing, std::abs(xAxis->coordToPixel(std::next(it)->first) - xAxis->coordToPixel(it->first)));
   const int room = std::max(24, static_cast<int>(spacing) - 12);
   // Crowded labels first get a smaller type (down to 70 %), then are elided.
-  if (tick_font_.pointSizeF() <= 0) tick_font_ = xAxis->tickLabelFont();
-  QFont font = tick_font_;
-  std::map<double, QString> shown;
+  if (!tick_font_) tick_font_ = xAxis->tickLabelFont();
+  QFont font = *tick_font_;
+  std::map<double, QString> fitted;
   for (double scale = 1.0; scale > 0.69; scale -= 0.05) {
-    font.setPointSizeF(tick_font_.pointSizeF() * scale);
+    font.setPointSizeF(tick_font_->pointSizeF() * scale);
     const QFontMetrics fm(font);
     bool elided = false;
-    shown.clear();
+    fitted.clear();
     for (const auto& [key, text] : x_labels_)
-      shown[key] = fm.horizontalAdvance(text) <= room ? text : wrap_pieces(name_pieces(text), "", fm, room, 4, &elided);
+      fitted[key] = fm.horizontalAdvance(text) <= room ? text : wrap_pieces(name_pieces(text), "", fm, room, 4, &elided);
     if (!elided) break;
   }
   xAxis->setTickLabelFont(font);
   auto ticker = QSharedPointer<QCPAxisTickerText>::create();
-  for (const auto& [key, text] : shown) ticker->addTick(key, text);
+  for (const auto& [key, text] : fitted) ticker->addTick(key, text);
   xAxis->setTicker(ticker);
+  setViewport(shown);
 }
 
 void FittedChart::resizeEvent(QResizeEvent* event) {

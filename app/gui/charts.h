@@ -22,18 +22,21 @@ class FittedChart : public QCustomPlot {
   // The whole title, whatever the chart shows of it.
   QString full_title() const { return full_title_; }
   QString shown_title() const;
+  // Fits the title and labels to a drawing of this size (an export's), or
+  // to the widget's own.
+  void fit_to_size(const QSize& size);
+  void fit_to_width();
 
  protected:
   void set_full_title(const QString& text);
   // Labels (key -> whole text) for the x axis; fitted on each layout.
   void set_x_labels(const std::map<double, QString>& labels);
-  void fit_to_width();
   void resizeEvent(QResizeEvent* event) override;
 
  private:
   QString full_title_;
   std::map<double, QString> x_labels_;
-  QFont tick_font_;  // the x tick labels' type before any fitting
+  std::optional<QFont> tick_font_;  // the x tick labels' type before any fitting
 };
 
 // GB/s of the variants of one family run so far, with the device-to-device

@@ -468,6 +468,24 @@ void MainWindow::build_actions() {
   add(view, QT_TR_NOOP("&Full screen"), QKeySequence(Qt::Key_F11), [this] {
     isFullScreen() ? showNormal() : showFullScreen();
   });
+  // The bandwidth axis: automatic (logarithmic when a bar would vanish under
+  // the ceiling), or linear or logarithmic by hand; exports draw the same.
+  QMenu* scale = titled(view->addMenu(QString()), QT_TR_NOOP("Chart &scale"));
+  scale->setObjectName("chartScaleMenu");
+  auto* scale_group = new QActionGroup(scale);
+  const std::pair<FamilyChart::Scale, const char*> scales[] = {
+      {FamilyChart::Scale::Automatic, QT_TR_NOOP("&Automatic")},
+      {FamilyChart::Scale::Linear, QT_TR_NOOP("&Linear")},
+      {FamilyChart::Scale::Logarithmic, QT_TR_NOOP("L&ogarithmic")}};
+  for (const auto& [choice, text] : scales) {
+    QAction* action = scale->addAction(QString());
+    texts_->add([action, text = text] { action->setText(tr(text)); });
+    action->setCheckable(true);
+    action->setChecked(choice == family_chart_->scale());
+    action->setObjectName(QString("chartScale%1").arg(static_cast<int>(choice)));
+    scale_group->addAction(action);
+    connect(action, &QAction::triggered, this, [this, choice = choice] { family_chart_->set_scale(choice); });
+  }
   // Each language is named in itself, so a learner finds theirs whatever is shown.
   view->addSeparator();
   QMenu* languages = titled(view->addMenu(QString()), QT_TR_NOOP("&Language"));

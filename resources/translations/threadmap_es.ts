@@ -851,6 +851,22 @@ grabado en %2</translation>
         <source>&amp;Hide or show the controls</source>
         <translation>Ocultar o &amp;mostrar los controles</translation>
     </message>
+    <message>
+        <source>Chart &amp;scale</source>
+        <translation>&amp;Escala del gráfico</translation>
+    </message>
+    <message>
+        <source>&amp;Automatic</source>
+        <translation>&amp;Automática</translation>
+    </message>
+    <message>
+        <source>&amp;Linear</source>
+        <translation>&amp;Lineal</translation>
+    </message>
+    <message>
+        <source>L&amp;ogarithmic</source>
+        <translation>L&amp;ogarítmica</translation>
+    </message>
 </context>
 <context>
     <name>PlaybackBar</name>

@@ -851,6 +851,22 @@ gravado em %2</translation>
         <source>&amp;Hide or show the controls</source>
         <translation>&amp;Ocultar ou mostrar os controles</translation>
     </message>
+    <message>
+        <source>Chart &amp;scale</source>
+        <translation>&amp;Escala do gráfico</translation>
+    </message>
+    <message>
+        <source>&amp;Automatic</source>
+        <translation>Escala &amp;automática</translation>
+    </message>
+    <message>
+        <source>&amp;Linear</source>
+        <translation>Escala &amp;linear</translation>
+    </message>
+    <message>
+        <source>L&amp;ogarithmic</source>
+        <translation>Escala l&amp;ogarítmica</translation>
+    </message>
 </context>
 <context>
     <name>PlaybackBar</name>

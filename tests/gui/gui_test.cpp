@@ -247,6 +247,53 @@ class GuiTest : public QObject {
     QVERIFY2(w.chart_tabs().width() > w.width() * 6 / 10, qPrintable(QString::number(w.chart_tabs().width())));
   }
 
+  // PoCL's reductions (about 1 GB/s) under its 73 GB/s copy: on a linear axis
+  // the bars are a few pixels high; the chart turns logarithmic by itself,
+  // can be set linear or logarithmic by hand, and its exports follow.
+  void chartTurnsLogarithmicWhenBarsVanish() {
+    MainWindow w(small_runs());
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    FamilyChart& chart = w.family_chart();
+    const std::vector<Bar> pocl{{"reduce.interleaved", 0.85}, {"reduce.sequential", 1.26}};
+    auto bar_height = [&chart](double gbps) {
+      chart.replot();
+      return chart.yAxis->coordToPixel(chart.yAxis->range().lower) - chart.yAxis->coordToPixel(gbps);
+    };
+    QTemporaryDir dir;
+    auto exported_axis = [&](const QString& name) {
+      const QString path = dir.filePath(name);
+      w.chart_tabs().setCurrentWidget(&chart);
+      if (!w.export_to(path).isEmpty()) return QString();
+      QFile svg(path);
+      return svg.open(QIODevice::ReadOnly) && svg.readAll().contains("log scale") ? QString("log") : QString("linear");
+    };
+    chart.show_family("Parallel reduction", pocl, 73.0);
+    QCOMPARE(chart.scale(), FamilyChart::Scale::Automatic);
+    QVERIFY(chart.logarithmic());
+    QVERIFY(chart.yAxis->label().contains("log"));
+    QVERIFY2(bar_height(0.85) > 40, qPrintable(QString::number(bar_height(0.85))));
+    if (const QString shots = qEnvironmentVariable("THREADMAP_LAYOUT_SHOTS"); !shots.isEmpty())
+      QVERIFY(w.export_to(shots + "/log-chart.png").isEmpty());
+    QCOMPARE(exported_axis("auto.svg"), QString("log"));
+    // By hand, from the View menu: linear shows what the room could not read.
+    auto* linear = w.findChild<QAction*>("chartScale1");
+    QVERIFY(linear);
+    linear->trigger();
+    QCOMPARE(chart.scale(), FamilyChart::Scale::Linear);
+    QVERIFY(!chart.logarithmic());
+    QVERIFY2(bar_height(0.85) < 10, qPrintable(QString::number(bar_height(0.85))));
+    QCOMPARE(exported_axis("linear.svg"), QString("linear"));
+    QCOMPARE(chart.drawn_bars().size(), std::size_t{2});  // the same bars, redrawn
+    w.findChild<QAction*>("chartScale2")->trigger();
+    chart.show_family("Parallel reduction", {{"reduce.sequential", 1000}, {"reduce.warp_shuffle", 2000}}, 2500.0);
+    QVERIFY(chart.logarithmic());  // by hand stays so
+    // Automatic and comparable bars: linear.
+    w.findChild<QAction*>("chartScale0")->trigger();
+    QVERIFY(!chart.logarithmic());
+    QVERIFY(!chart.yAxis->label().contains("log"));
+  }
+
   void catalogTreeAndGeneratedControls() {
     MainWindow w(small_runs());
     QVERIFY(w.kernel_tree().select("transpose.shared"));
