@@ -8,23 +8,40 @@
 #include <set>
 
 #include "viz/views/retranslate.h"
+#include "viz/views/theme.h"
 
 namespace threadmap::gui {
 
 namespace {
 
 // Sized for a projector: read from the back of a lecture room.
-void apply_style(QCustomPlot& plot) {
-  QFont label = plot.font();
-  label.setPointSize(15);
-  QFont ticks = plot.font();
-  ticks.setPointSize(13);
+// Titles, axis captions and ticks: 16, 15 and 13 points on screen; in a
+// presentation `px` pixels for ticks, larger for the rest.
+void apply_fonts(QCustomPlot& plot, int px = 0) {
+  QFont label = plot.font(), ticks = plot.font();
+  if (px > 0) {
+    label.setPixelSize(px + 2);
+    ticks.setPixelSize(px);
+  } else {
+    label.setPointSize(15);
+    ticks.setPointSize(13);
+  }
   for (QCPAxis* axis : {plot.xAxis, plot.yAxis}) {
     axis->setLabelFont(label);
     axis->setTickLabelFont(ticks);
   }
-  plot.legend->setVisible(true);
   plot.legend->setFont(ticks);
+  if (auto* title = qobject_cast<QCPTextElement*>(plot.plotLayout()->element(0, 0))) {
+    QFont f = plot.font();
+    if (px > 0) f.setPixelSize(px + 6);
+    else f.setPointSize(16);
+    f.setBold(true);
+    title->setFont(f);
+  }
+}
+
+void apply_style(QCustomPlot& plot) {
+  plot.legend->setVisible(true);
   // Below the plot in one row, so no bar, line or ceiling runs under it.
   plot.axisRect()->insetLayout()->take(plot.legend);
   plot.plotLayout()->addElement(1, 0, plot.legend);
@@ -33,10 +50,8 @@ void apply_style(QCustomPlot& plot) {
   plot.legend->setMargins(QMargins(8, 2, 8, 14));
   plot.plotLayout()->setRowStretchFactor(1, 0.001);
   plot.plotLayout()->insertRow(0);
-  QFont title = plot.font();
-  title.setPointSize(16);
-  title.setBold(true);
-  plot.plotLayout()->addElement(0, 0, new QCPTextElement(&plot, "", title));
+  plot.plotLayout()->addElement(0, 0, new QCPTextElement(&plot, "", plot.font()));
+  apply_fonts(plot);
   plot.setMinimumSize(480, 320);
 }
 
@@ -87,13 +102,13 @@ QString wrap_pieces(const QStringList& pieces, const QString& glue, const QFontM
   return lines.join('\n');
 }
 
-QString wrap_title(const QString& title, const QFont& font, int width) {
+QString wrap_title(const QString& title, const QFont& font, int width, int max_lines) {
   const QFontMetrics fm(font);
   QStringList out;
   for (const QString& line : title.split('\n'))
     out << (fm.horizontalAdvance(line) <= width
                 ? line
-                : wrap_pieces(line.split(' ', Qt::SkipEmptyParts), " ", fm, width, 2));
+                : wrap_pieces(line.split(' ', Qt::SkipEmptyParts), " ", fm, width, max_lines));
   return out.join('\n');
 }
 
@@ -134,7 +149,7 @@ void FittedChart::set_x_labels(const std::map<double, QString>& labels) {
 void FittedChart::fit_to_width() { fit_to_size(size()); }
 
 void FittedChart::fit_to_size(const QSize& size) {
-  if (QCPTextElement* title = title_of(*this)) title->setText(wrap_title(full_title_, title->font(), size.width() - 24));
+  if (QCPTextElement* title = title_of(*this)) title->setText(wrap_title(full_title_, title->font(), size.width() - 24, title_lines_));
   if (x_labels_.empty()) return;
   // The axis rect at that size: where the ticks fall.
   const QRect shown = viewport();
@@ -148,13 +163,16 @@ void FittedChart::fit_to_size(const QSize& size) {
   if (!tick_font_) tick_font_ = xAxis->tickLabelFont();
   QFont font = *tick_font_;
   std::map<double, QString> fitted;
-  for (double scale = 1.0; scale > 0.69; scale -= 0.05) {
-    font.setPointSizeF(tick_font_->pointSizeF() * scale);
+  for (double scale = 1.0; scale > min_tick_scale_ - 0.01; scale -= 0.05) {
+    if (tick_font_->pixelSize() > 0)
+      font.setPixelSize(static_cast<int>(tick_font_->pixelSize() * scale + 0.5));
+    else
+      font.setPointSizeF(tick_font_->pointSizeF() * scale);
     const QFontMetrics fm(font);
     bool elided = false;
     fitted.clear();
     for (const auto& [key, text] : x_labels_)
-      fitted[key] = fm.horizontalAdvance(text) <= room ? text : wrap_pieces(name_pieces(text), "", fm, room, 4, &elided);
+      fitted[key] = fm.horizontalAdvance(text) <= room ? text : wrap_pieces(name_pieces(text), "", fm, room, tick_lines_, &elided);
     if (!elided) break;
   }
   xAxis->setTickLabelFont(font);
@@ -183,9 +201,28 @@ FamilyChart::FamilyChart(QWidget* parent) : FittedChart(parent) {
   (new views::Retranslator(this))->add([this] {
     setLocale(QLocale());  // the tick labels' decimal separator
     bars_->setName(tr("kernel bandwidth (GB/s)"));
-    xAxis->setLabel(tr("variant"));
+    xAxis->setLabel(presentation_ ? QString() : tr("variant"));
     set_axis_label();
   });
+}
+
+void FamilyChart::set_presentation(bool on, int font_px) {
+  presentation_ = on;
+  apply_fonts(*this, on ? font_px : 0);
+  title_lines_ = on ? 1 : 2;
+  tick_lines_ = on ? 3 : 4;
+  reset_tick_font();
+  bars_->setBrush(on ? views::okabe_ito::kBlue : kPalette[0]);
+  ceiling_line_->setPen(QPen(on ? views::okabe_ito::kVermillion : kPalette[1], on ? 4 : 3, Qt::DashLine));
+  xAxis->setLabel(on ? QString() : tr("variant"));
+  // No legend row in a presentation (the title gives the ceiling's value).
+  if (on && plotLayout()->take(legend)) {
+    plotLayout()->simplify();
+  } else if (!on && !legend->layout()) {
+    plotLayout()->addElement(2, 0, legend);
+    plotLayout()->setRowStretchFactor(2, 0.001);
+  }
+  show_family(family_, drawn_, ceiling_);
 }
 
 bool FamilyChart::logarithmic() const { return yAxis->scaleType() == QCPAxis::stLogarithmic; }
@@ -226,6 +263,7 @@ void FamilyChart::show_family(const QString& family, const std::vector<Bar>& bar
     label->setText(QLocale().toString(bars[i].gbps, 'f', bars[i].gbps < 10 ? 2 : bars[i].gbps < 100 ? 1 : 0));
     label->setFont(yAxis->tickLabelFont());
     label->setPadding(QMargins(0, 0, 0, 4));
+    label->setClipToAxisRect(false);  // the tallest bar's value may rise into the margin
     value_labels_.push_back(label);
   }
   const double right = static_cast<double>(bars.size()) + 0.7;
@@ -237,7 +275,7 @@ void FamilyChart::show_family(const QString& family, const std::vector<Bar>& bar
     ceiling_line_->data()->clear();
   }
   ceiling_line_->setVisible(ceiling_gbps.has_value());
-  legend->setVisible(!bars.empty());
+  legend->setVisible(!bars.empty() && !presentation_);
   ceiling_line_->removeFromLegend();
   if (ceiling_gbps) ceiling_line_->addToLegend();
   xAxis->setRange(0.3, std::max(right, 1.7));
@@ -256,12 +294,19 @@ void FamilyChart::show_family(const QString& family, const std::vector<Bar>& bar
   } else {
     yAxis->setScaleType(QCPAxis::stLinear);
     yAxis->setTicker(QSharedPointer<QCPAxisTicker>::create());
-    yAxis->setRange(0, top > 0 ? top * 1.15 : 1);
+    yAxis->setRange(0, top > 0 ? top * (presentation_ ? 1.3 : 1.15) : 1);
     bars_->setBaseValue(0);
   }
   set_axis_label();
-  set_full_title(bars.empty() ? tr("%1: no runs yet (F5 runs the selected kernel)").arg(family)
-                              : tr("%1: measured bandwidth").arg(family));
+  // A presentation: one line, with the ceiling's value (no legend).
+  if (presentation_)
+    set_full_title(ceiling_gbps ? tr("%1 · device copy %2 GB/s")
+                                      .arg(QString(family).replace('\n', " · "),
+                                           QLocale().toString(*ceiling_gbps, 'f', 0))
+                                : QString(family).replace('\n', " · "));
+  else
+    set_full_title(bars.empty() ? tr("%1: no runs yet (F5 runs the selected kernel)").arg(family)
+                                : tr("%1: measured bandwidth").arg(family));
   set_x_labels(labels);
   replot();
 }

@@ -21,6 +21,8 @@ class FittedChart : public QCustomPlot {
   explicit FittedChart(QWidget* parent = nullptr);
   // The whole title, whatever the chart shows of it.
   QString full_title() const { return full_title_; }
+  // The x tick labels' type changed (a presentation's): fit from it.
+  void reset_tick_font() { tick_font_.reset(); }
   QString shown_title() const;
   // Fits the title and labels to a drawing of this size (an export's), or
   // to the widget's own.
@@ -31,6 +33,10 @@ class FittedChart : public QCustomPlot {
   void set_full_title(const QString& text);
   // Labels (key -> whole text) for the x axis; fitted on each layout.
   void set_x_labels(const std::map<double, QString>& labels);
+  // How far crowded x labels may shrink before they are elided.
+  double min_tick_scale_ = 0.7;
+  int tick_lines_ = 4;   // an x label's most lines
+  int title_lines_ = 2;  // each line of the title wraps into at most this many
   void resizeEvent(QResizeEvent* event) override;
 
  private:
@@ -58,6 +64,10 @@ class FamilyChart : public FittedChart {
                    std::optional<double> ceiling_gbps);
   // Draws the shown family again on the chosen axis.
   void set_scale(Scale scale);
+  // The presentation mode: type of `font_px` pixels (titles larger), the
+  // Okabe-Ito palette, no axis caption under the variants; off: as built.
+  void set_presentation(bool on, int font_px = 24);
+  bool presentation() const { return presentation_; }
   Scale scale() const { return scale_; }
   // What the axis is now (the automatic choice resolved).
   bool logarithmic() const;
@@ -69,6 +79,7 @@ class FamilyChart : public FittedChart {
   void set_axis_label();
 
   Scale scale_ = Scale::Automatic;
+  bool presentation_ = false;
   QString family_;
   QCPBars* bars_;
   QCPGraph* ceiling_line_;

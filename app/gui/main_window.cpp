@@ -28,6 +28,7 @@
 #include <QSettings>
 #include <QSpinBox>
 #include <QSplitter>
+#include <QStackedWidget>
 #include <QStandardItemModel>
 #include <QStatusBar>
 #include <QTabWidget>
@@ -216,12 +217,7 @@ MainWindow::MainWindow(const WindowOptions& options, QWidget* parent)
   for (QWidget* page : {static_cast<QWidget*>(family_chart_), static_cast<QWidget*>(sweep_chart_),
                         static_cast<QWidget*>(recording_panel_), static_cast<QWidget*>(trace_views_)})
     chart_tabs_->addTab(page, QString());
-  texts_->add([this] {
-    chart_tabs_->setTabText(0, tr("Variants (Ctrl+1)"));
-    chart_tabs_->setTabText(1, tr("Sweep (Ctrl+2)"));
-    chart_tabs_->setTabText(2, tr("Recording (Ctrl+3)"));
-    chart_tabs_->setTabText(3, tr("Trace (Ctrl+4)"));
-  });
+  texts_->add([this] { title_tabs(); });
   connect(this, &MainWindow::traceDocumentChanged, trace_views_, &views::TraceViewsWidget::set_document);
   lesson_ = new LessonPane;
 
@@ -231,12 +227,20 @@ MainWindow::MainWindow(const WindowOptions& options, QWidget* parent)
   right->setStretchFactor(0, 3);
   right->setStretchFactor(1, 2);
   auto* main_split = main_split_ = new QSplitter(Qt::Horizontal);
+  main_split->setObjectName("mainSplitter");
   main_split->addWidget(left_pane);
   main_split->addWidget(right);
   main_split->setStretchFactor(1, 1);
   main_split->setCollapsible(0, false);
   main_split->setCollapsible(1, false);
-  setCentralWidget(main_split);
+  // The presentation mode's page: the chart over the trace views, which
+  // move there from their tabs while it lasts.
+  presentation_split_ = new QSplitter(Qt::Vertical);
+  presentation_split_->setObjectName("presentation");
+  pages_ = new QStackedWidget;
+  pages_->addWidget(main_split);
+  pages_->addWidget(presentation_split_);
+  setCentralWidget(pages_);
 
   debounce_.setSingleShot(true);
   debounce_.setInterval(options.debounce_ms);
@@ -343,6 +347,7 @@ void MainWindow::reset_layout() {
   for (const char* key : {"window/geometry", "window/state", "window/mainSplitter", "window/rightSplitter",
                           "window/lessonSplitter", "window/tab"})
     settings.remove(key);
+  set_presentation(false);
   if (isFullScreen() || isMaximized()) showNormal();
   set_controls_collapsed(false);
   resize(default_size());
@@ -370,6 +375,62 @@ void MainWindow::set_controls_collapsed(bool collapsed) {
 }
 
 bool MainWindow::controls_collapsed() const { return controls_->isHidden(); }
+
+void MainWindow::title_tabs() {
+  const std::pair<QWidget*, QString> titles[] = {{family_chart_, tr("Variants (Ctrl+1)")},
+                                                 {sweep_chart_, tr("Sweep (Ctrl+2)")},
+                                                 {recording_panel_, tr("Recording (Ctrl+3)")},
+                                                 {trace_views_, tr("Trace (Ctrl+4)")}};
+  for (const auto& [page, title] : titles)
+    if (const int i = chart_tabs_->indexOf(page); i >= 0) chart_tabs_->setTabText(i, title);
+}
+
+int MainWindow::presentation_font_px() const {
+  const QScreen* s = screen() ? screen() : QGuiApplication::primaryScreen();
+  return std::max(24, (s ? s->geometry().height() : 768) / 32);
+}
+
+void MainWindow::set_presentation(bool on) {
+  if (on == presenting()) return;
+  if (on) {
+    tab_before_presentation_ = chart_tabs_->currentIndex();
+    was_full_screen_ = isFullScreen();
+    was_maximized_ = isMaximized();
+    debounce_.stop();
+    menuBar()->hide();
+    statusBar()->hide();
+    presentation_split_->addWidget(family_chart_);  // each leaves its tab
+    presentation_split_->addWidget(trace_views_);
+    family_chart_->show();  // a tab that was not the current one is hidden
+    trace_views_->show();
+    presentation_split_->setStretchFactor(0, 2);
+    presentation_split_->setStretchFactor(1, 3);
+    pages_->setCurrentWidget(presentation_split_);
+    const int px = presentation_font_px();
+    family_chart_->set_presentation(true, px);
+    trace_views_->set_presentation(true, px);
+    showFullScreen();
+    const int h = presentation_split_->height();
+    presentation_split_->setSizes({h * 2 / 5, h - h * 2 / 5});
+    trace_views_->setFocus();
+  } else {
+    family_chart_->set_presentation(false);
+    trace_views_->set_presentation(false);
+    chart_tabs_->insertTab(0, family_chart_, QString());
+    chart_tabs_->insertTab(3, trace_views_, QString());
+    title_tabs();
+    pages_->setCurrentWidget(main_split_);
+    chart_tabs_->setCurrentIndex(tab_before_presentation_);
+    menuBar()->show();
+    statusBar()->show();
+    if (was_full_screen_) showFullScreen();
+    else if (was_maximized_) showMaximized();
+    else showNormal();
+  }
+  emit presentationChanged(on);
+}
+
+bool MainWindow::presenting() const { return pages_->currentWidget() == presentation_split_; }
 
 bool MainWindow::restore_kernel() {
   QSettings settings;
@@ -444,7 +505,13 @@ void MainWindow::build_actions() {
   add(run, QT_TR_NOOP("&Run the selected kernel"), QKeySequence(Qt::Key_F5), [this] { run_now(); });
   add(run, QT_TR_NOOP("&Sweep the family over the chosen parameter"), QKeySequence(Qt::Key_F6),
       [this] { sweep_now(); });
-  add(run, QT_TR_NOOP("&Cancel the sweep"), QKeySequence(Qt::Key_Escape), [this] { runs_.cancel_sweep(); });
+  // Esc leaves the presentation mode, else cancels a sweep.
+  add(run, QT_TR_NOOP("&Cancel the sweep"), QKeySequence(Qt::Key_Escape), [this] {
+    if (presenting())
+      set_presentation(false);
+    else
+      runs_.cancel_sweep();
+  });
   add(run, QT_TR_NOOP("Record &trace of the selected kernel"), QKeySequence(Qt::CTRL | Qt::Key_R),
       [this] { record_now(); });
 
@@ -465,9 +532,8 @@ void MainWindow::build_actions() {
   });
   add(view, QT_TR_NOOP("&Hide or show the controls"), QKeySequence(Qt::Key_F9),
       [this] { set_controls_collapsed(!controls_collapsed()); });
-  add(view, QT_TR_NOOP("&Full screen"), QKeySequence(Qt::Key_F11), [this] {
-    isFullScreen() ? showNormal() : showFullScreen();
-  });
+  add(view, QT_TR_NOOP("Presentatio&n mode"), QKeySequence(Qt::Key_F11),
+      [this] { set_presentation(!presenting()); });
   // The bandwidth axis: automatic (logarithmic when a bar would vanish under
   // the ceiling), or linear or logarithmic by hand; exports draw the same.
   QMenu* scale = titled(view->addMenu(QString()), QT_TR_NOOP("Chart &scale"));

@@ -19,6 +19,7 @@ class QComboBox;
 class QLineEdit;
 class QSpinBox;
 class QSplitter;
+class QStackedWidget;
 class QTabWidget;
 class QToolButton;
 
@@ -93,6 +94,15 @@ class MainWindow : public QMainWindow {
   // strip, the charts and trace views take the width; again brings them back.
   void set_controls_collapsed(bool collapsed);
   bool controls_collapsed() const;
+  // F11: one screen for a room. The menus, controls, status bar and lesson
+  // go; the variants chart (large type, Okabe-Ito colours) sits over the
+  // trace views with their highlighted source line, full screen. The trace
+  // views' keys step (Right, Left, PageDown, PageUp), play (Space) and
+  // switch views (V, Shift+V); Esc or F11 leaves.
+  void set_presentation(bool on);
+  bool presenting() const;
+  // The presentation's body text: 24 px on a 768-pixel-high screen, more on larger ones.
+  int presentation_font_px() const;
   // The size a new window opens at: 1600 x 1000, bounded by its screen's free
   // area, at least the layout's minimum.
   QSize default_size() const;
@@ -103,6 +113,7 @@ class MainWindow : public QMainWindow {
  signals:
   // A session with a trace was opened or recorded: the views draw this.
   void traceDocumentChanged(std::shared_ptr<const threadmap::analysis::TraceDocument> doc);
+  void presentationChanged(bool on);
 
  public slots:
   void run_now();
@@ -118,6 +129,7 @@ class MainWindow : public QMainWindow {
 
  private:
   void build_actions();
+  void title_tabs();  // the chart tabs' titles, in the current language
   void select_variant(const Variant& variant);
   void show_devices(const nlohmann::json& backends);
   void refresh_family_chart();
@@ -161,6 +173,10 @@ class MainWindow : public QMainWindow {
   QByteArray default_main_split_, default_right_split_, default_lesson_split_;  // as first laid out
   QSplitter* main_split_;
   QWidget* controls_;
+  QStackedWidget* pages_;  // the window's layout, or the presentation's
+  QSplitter* presentation_split_;
+  int tab_before_presentation_ = 0;
+  bool was_full_screen_ = false, was_maximized_ = false;
   QToolButton* controls_strip_;
   QList<int> expanded_sizes_;  // the splitter before the controls were collapsed
   QSplitter* right_split_;

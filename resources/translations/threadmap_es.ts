@@ -430,6 +430,10 @@
         <source>bandwidth (GB/s, log scale)</source>
         <translation>ancho de banda (GB/s, escala logarítmica)</translation>
     </message>
+    <message>
+        <source>%1 · device copy %2 GB/s</source>
+        <translation>%1 · copia en el dispositivo %2 GB/s</translation>
+    </message>
 </context>
 <context>
     <name>GridView</name>
@@ -727,10 +731,6 @@
         <translation>&amp;Parámetros</translation>
     </message>
     <message>
-        <source>&amp;Full screen</source>
-        <translation>Pantalla c&amp;ompleta</translation>
-    </message>
-    <message>
         <source>&amp;Language</source>
         <translation>&amp;Idioma</translation>
     </message>
@@ -866,6 +866,10 @@ grabado en %2</translation>
     <message>
         <source>L&amp;ogarithmic</source>
         <translation>L&amp;ogarítmica</translation>
+    </message>
+    <message>
+        <source>Presentatio&amp;n mode</source>
+        <translation>Modo prese&amp;ntación</translation>
     </message>
 </context>
 <context>
@@ -1291,10 +1295,6 @@ El conjunto de datos cabe en la caché de último nivel: esto puede ser ancho de
     <message>
         <source>Open recording...</source>
         <translation>Abrir grabación...</translation>
-    </message>
-    <message>
-        <source>Presentation (F5)</source>
-        <translation>Presentación (F5)</translation>
     </message>
     <message>
         <source>Grid</source>

@@ -430,6 +430,10 @@
         <source>bandwidth (GB/s, log scale)</source>
         <translation>largura de banda (GB/s, escala logarítmica)</translation>
     </message>
+    <message>
+        <source>%1 · device copy %2 GB/s</source>
+        <translation>%1 · cópia no dispositivo %2 GB/s</translation>
+    </message>
 </context>
 <context>
     <name>GridView</name>
@@ -727,10 +731,6 @@
         <translation>&amp;Parâmetros</translation>
     </message>
     <message>
-        <source>&amp;Full screen</source>
-        <translation>Tela c&amp;heia</translation>
-    </message>
-    <message>
         <source>&amp;Language</source>
         <translation>&amp;Idioma</translation>
     </message>
@@ -866,6 +866,10 @@ gravado em %2</translation>
     <message>
         <source>L&amp;ogarithmic</source>
         <translation>Escala l&amp;ogarítmica</translation>
+    </message>
+    <message>
+        <source>Presentatio&amp;n mode</source>
+        <translation>&amp;Modo de apresentação</translation>
     </message>
 </context>
 <context>
@@ -1291,10 +1295,6 @@ O conjunto de dados cabe no cache de último nível: isto pode ser largura de ba
     <message>
         <source>Open recording...</source>
         <translation>Abrir gravação...</translation>
-    </message>
-    <message>
-        <source>Presentation (F5)</source>
-        <translation>Apresentação (F5)</translation>
     </message>
     <message>
         <source>Grid</source>

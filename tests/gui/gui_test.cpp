@@ -6,6 +6,10 @@
 #include <QAbstractScrollArea>
 #include <QAction>
 #include <QLabel>
+#include <QMenuBar>
+#include <QStatusBar>
+#include <QTextBlock>
+#include <QTextCursor>
 #include <QComboBox>
 #include <QDir>
 #include <QFile>
@@ -42,6 +46,13 @@
 #include "app/gui/session_store.h"
 #include "app/gui/site_model.h"
 #include "app/gui/status_panel.h"
+#include "viz/views/bank_view.h"
+#include "viz/views/grid_view.h"
+#include "viz/views/playback_bar.h"
+#include "viz/views/playback_controller.h"
+#include "viz/views/source_pane.h"
+#include "viz/views/theme.h"
+#include "viz/views/trace_views_widget.h"
 
 using namespace threadmap::gui;
 using nlohmann::json;
@@ -292,6 +303,92 @@ class GuiTest : public QObject {
     w.findChild<QAction*>("chartScale0")->trigger();
     QVERIFY(!chart.logarithmic());
     QVERIFY(!chart.yAxis->label().contains("log"));
+  }
+
+  // F11: one screen for a room (run at 1024 x 768 by the gui_tests_1024x768
+  // entry): the controls, menus, status bar and lesson gone; the chart over
+  // the trace views with the source line highlighted, all inside the screen,
+  // 24-pixel type, the Okabe-Ito palette; keys step, play and switch views;
+  // Esc gives the window back as it was.
+  void presentationModeFitsOneScreen() {
+    MainWindow w(small_runs());
+    QVERIFY(w.open_bundled_recording("smem.setRowReadCol").isEmpty());
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    if (const QString expected = qEnvironmentVariable("THREADMAP_EXPECT_SCREEN"); !expected.isEmpty())
+      QCOMPARE(QString("%1x%2").arg(w.screen()->geometry().width()).arg(w.screen()->geometry().height()), expected);
+    w.activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(&w));
+    QTest::keyClick(&w, Qt::Key_F11);
+    QVERIFY(w.presenting());
+    QTRY_COMPARE(w.size(), w.screen()->geometry().size());
+    QTest::qWait(100);
+    QVERIFY(!w.findChild<QWidget*>("controls")->isVisible());
+    QVERIFY(!w.menuBar()->isVisible());
+    QVERIFY(!w.statusBar()->isVisible());
+    QVERIFY(!w.lesson().isVisible());
+    QVERIFY(w.family_chart().isVisible());
+    QVERIFY(w.trace_views().isVisible());
+    QVERIFY(w.trace_views().grid().isVisible());
+    if (const QString shots = qEnvironmentVariable("THREADMAP_LAYOUT_SHOTS"); !shots.isEmpty())
+      w.grab().save(shots + "/presentation.png");
+    if (const QString shots = qEnvironmentVariable("THREADMAP_LAYOUT_SHOTS"); !shots.isEmpty()) {
+      w.trace_views().tabs().setCurrentIndex(1);
+      QTest::qWait(50);
+      w.grab().save(shots + "/presentation-banks.png");
+      w.trace_views().tabs().setCurrentIndex(0);
+    }
+    const QStringList outside = widgets_outside(w);
+    QVERIFY2(outside.isEmpty(), qPrintable(outside.join("; ")));
+    // The highlighted source line is inside the source pane's visible part.
+    auto& source = w.trace_views().source();
+    QVERIFY(source.isVisible() && source.highlighted_line() > 0);
+    const QRect line = source.cursorRect(QTextCursor(source.document()->findBlockByNumber(source.highlighted_line() - 1)));
+    QVERIFY2(source.viewport()->rect().contains(line), qPrintable(QString("line at y %1 of %2").arg(line.y()).arg(source.viewport()->height())));
+    // Large type everywhere the room reads.
+    FamilyChart& chart = w.family_chart();
+    QVERIFY(chart.presentation());
+    // (The variants' names may shrink to fit: ten of them share the width.)
+    for (const QFont& f : {chart.yAxis->tickLabelFont(), w.trace_views().playback_bar().font(), source.font()})
+      QVERIFY2(f.pixelSize() >= 24, qPrintable(f.toString()));
+    QVERIFY(w.trace_views().grid().theme().font_px >= 24);
+    QCOMPARE(chart.plottable(0)->brush().color(), threadmap::views::okabe_ito::kBlue);
+    QCOMPARE(chart.graph(0)->pen().color(), threadmap::views::okabe_ito::kVermillion);
+    const QStringList overlaps = overlapping_tick_labels(chart);
+    QVERIFY2(overlaps.isEmpty(), qPrintable(overlaps.join("; ")));
+    // The keys, without a mouse: step, a presenter's PageDown, views, play and pause.
+    auto& play = w.trace_views().playback();
+    auto press = [&w](int key, Qt::KeyboardModifiers mods = Qt::NoModifier) {
+      QWidget* focus = QApplication::focusWidget();
+      QTest::keyClick(focus ? focus : &w, static_cast<Qt::Key>(key), mods);
+    };
+    const std::size_t step = play.step();
+    press(Qt::Key_Right);
+    QCOMPARE(play.step(), step + 1);
+    press(Qt::Key_PageDown);
+    QCOMPARE(play.step(), step + 2);
+    press(Qt::Key_Left);
+    QCOMPARE(play.step(), step + 1);
+    QCOMPARE(source.highlighted_line(), int{w.trace_views().document()->analysis.requests[step + 1].line});
+    const int view = w.trace_views().tabs().currentIndex();
+    press(Qt::Key_V);
+    QCOMPARE(w.trace_views().tabs().currentIndex(), (view + 1) % 5);
+    press(Qt::Key_V, Qt::ShiftModifier);
+    QCOMPARE(w.trace_views().tabs().currentIndex(), view);
+    press(Qt::Key_Space);
+    QVERIFY(play.playing());
+    press(Qt::Key_Space);
+    QVERIFY(!play.playing());
+    // Esc: the window as it was, the chart and views back in their tabs.
+    press(Qt::Key_Escape);
+    QVERIFY(!w.presenting());
+    QTRY_VERIFY(w.findChild<QWidget*>("controls")->isVisible());
+    QVERIFY(w.menuBar()->isVisible());
+    QCOMPARE(w.chart_tabs().indexOf(&chart), 0);
+    QCOMPARE(w.chart_tabs().indexOf(&w.trace_views()), 3);
+    QCOMPARE(w.chart_tabs().tabText(3), QString("Trace (Ctrl+4)"));
+    QVERIFY(!chart.presentation());
+    QVERIFY(w.trace_views().grid().theme().font_px < 24);
   }
 
   void catalogTreeAndGeneratedControls() {
