@@ -19,13 +19,9 @@
 #include <unordered_map>
 #include <vector>
 
+#include "app/gui/side_by_side.h"
 #include "kernels/session.h"
 #include "viz/analysis/document.h"
-#include "viz/views/bank_view.h"
-#include "viz/views/barrier_view.h"
-#include "viz/views/coalescing_view.h"
-#include "viz/views/grid_view.h"
-#include "viz/views/schedule_view.h"
 #include "viz/views/theme.h"
 #include "viz/views/timeline.h"
 
@@ -37,15 +33,6 @@ using analysis::TraceDocument;
 
 void say(const QString& text) {
   std::fprintf(stderr, "threadmap export: %s\n", qPrintable(text));
-}
-
-std::unique_ptr<views::TraceView> make_view(const QString& name) {
-  if (name == "grid") return std::make_unique<views::GridView>();
-  if (name == "banks") return std::make_unique<views::BankView>();
-  if (name == "barrier") return std::make_unique<views::BarrierView>();
-  if (name == "coalescing") return std::make_unique<views::CoalescingView>();
-  if (name == "schedule") return std::make_unique<views::ScheduleView>();
-  return nullptr;
 }
 
 // What the first frame (and every frame) says the animation is: the kernel,
@@ -291,18 +278,19 @@ int export_animation(const QStringList& args) {
 
   const views::Theme theme = views::Theme::projector();
   std::vector<std::unique_ptr<views::TraceView>> panes;
-  std::size_t steps = 0;
+  std::vector<std::size_t> pane_steps;
   for (const auto& doc : docs) {
     panes.push_back(make_view(view_name));
     panes.back()->set_theme(theme);
     panes.back()->set_document(doc);
-    steps = std::max(steps, views::Timeline(doc->analysis).steps());
+    pane_steps.push_back(views::Timeline(doc->analysis).steps());
   }
+  const std::size_t steps = paired_steps(pane_steps);
   if (steps == 0) {
     say("the trace has no requests to step through");
     return 2;
   }
-  // The panes step together, request by request; a shorter one holds its last.
+  // The panes step together by request index (side_by_side.h).
   const std::size_t count = std::min<std::size_t>(steps, static_cast<std::size_t>(max_frames));
   std::vector<QImage> frames;
   for (std::size_t f = 0; f < count; ++f) {
@@ -312,9 +300,8 @@ int export_animation(const QStringList& args) {
     QPainter p(&frame);
     const int pane_w = width / static_cast<int>(panes.size());
     for (std::size_t i = 0; i < panes.size(); ++i) {
-      const std::size_t own = std::min(step, views::Timeline(docs[i]->analysis).steps() - 1);
       paint_pane(p, QRect(static_cast<int>(i) * pane_w, 0, pane_w, height), *panes[i], *docs[i],
-                 own, theme);
+                 own_step(step, pane_steps[i]), theme);
     }
     p.end();
     frames.push_back(std::move(frame));

@@ -8,6 +8,7 @@
 #include <QActionGroup>
 
 #include <algorithm>
+#include <array>
 #include <QCloseEvent>
 #include <QComboBox>
 #include <QDateTime>
@@ -36,6 +37,8 @@
 #include <QVBoxLayout>
 
 #include "app/gui/chart_export.h"
+#include "app/gui/compare_dialog.h"
+#include "app/gui/compare_view.h"
 #include "app/gui/charts.h"
 #include "app/gui/kernel_tree.h"
 #include "app/gui/language.h"
@@ -214,8 +217,10 @@ MainWindow::MainWindow(const WindowOptions& options, QWidget* parent)
   sweep_chart_ = new SweepChart;
   recording_panel_ = new RecordingPanel;
   trace_views_ = new views::TraceViewsWidget;
+  compare_view_ = new CompareView;
   for (QWidget* page : {static_cast<QWidget*>(family_chart_), static_cast<QWidget*>(sweep_chart_),
-                        static_cast<QWidget*>(recording_panel_), static_cast<QWidget*>(trace_views_)})
+                        static_cast<QWidget*>(recording_panel_), static_cast<QWidget*>(trace_views_),
+                        static_cast<QWidget*>(compare_view_)})
     chart_tabs_->addTab(page, QString());
   texts_->add([this] { title_tabs(); });
   connect(this, &MainWindow::traceDocumentChanged, trace_views_, &views::TraceViewsWidget::set_document);
@@ -380,7 +385,8 @@ void MainWindow::title_tabs() {
   const std::pair<QWidget*, QString> titles[] = {{family_chart_, tr("Variants (Ctrl+1)")},
                                                  {sweep_chart_, tr("Sweep (Ctrl+2)")},
                                                  {recording_panel_, tr("Recording (Ctrl+3)")},
-                                                 {trace_views_, tr("Trace (Ctrl+4)")}};
+                                                 {trace_views_, tr("Trace (Ctrl+4)")},
+                                                 {compare_view_, tr("Side by side (Ctrl+5)")}};
   for (const auto& [page, title] : titles)
     if (const int i = chart_tabs_->indexOf(page); i >= 0) chart_tabs_->setTabText(i, title);
 }
@@ -399,26 +405,34 @@ void MainWindow::set_presentation(bool on) {
     debounce_.stop();
     menuBar()->hide();
     statusBar()->hide();
+    // The pair when the Side by side tab is shown, else the trace views.
+    presented_views_ = chart_tabs_->currentWidget() == compare_view_ ? static_cast<QWidget*>(compare_view_)
+                                                                      : static_cast<QWidget*>(trace_views_);
     presentation_split_->addWidget(family_chart_);  // each leaves its tab
-    presentation_split_->addWidget(trace_views_);
+    presentation_split_->addWidget(presented_views_);
     family_chart_->show();  // a tab that was not the current one is hidden
-    trace_views_->show();
+    presented_views_->show();
     presentation_split_->setStretchFactor(0, 2);
     presentation_split_->setStretchFactor(1, 3);
     pages_->setCurrentWidget(presentation_split_);
+    // The hidden layout's minimum must not hold a small screen's presentation.
+    main_split_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Ignored);
     const int px = presentation_font_px();
     family_chart_->set_presentation(true, px);
     trace_views_->set_presentation(true, px);
+    compare_view_->set_presentation(true, px);
     showFullScreen();
     const int h = presentation_split_->height();
     presentation_split_->setSizes({h * 2 / 5, h - h * 2 / 5});
-    trace_views_->setFocus();
+    presented_views_->setFocus();
   } else {
     family_chart_->set_presentation(false);
     trace_views_->set_presentation(false);
+    compare_view_->set_presentation(false);
     chart_tabs_->insertTab(0, family_chart_, QString());
-    chart_tabs_->insertTab(3, trace_views_, QString());
+    chart_tabs_->insertTab(presented_views_ == compare_view_ ? 4 : 3, presented_views_, QString());
     title_tabs();
+    main_split_->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Preferred);
     pages_->setCurrentWidget(main_split_);
     chart_tabs_->setCurrentIndex(tab_before_presentation_);
     menuBar()->show();
@@ -484,6 +498,7 @@ void MainWindow::build_actions() {
                                ? variant_->id
                                : "transpose.shared");
   });
+  add(file, QT_TR_NOOP("&Compare two recordings…"), QKeySequence(Qt::Key_F7), [this] { compare_now(); });
   add(file, QT_TR_NOOP("&Save session…"), QKeySequence::Save, [this] {
     const QString name = current_session_ ? QString::fromStdString(current_session_->kernel_id) + ".threadmap"
                                           : QString("threadmap.threadmap");
@@ -524,6 +539,10 @@ void MainWindow::build_actions() {
       [this] { chart_tabs_->setCurrentWidget(recording_panel_); });
   add(view, QT_TR_NOOP("&Trace views"), QKeySequence(Qt::CTRL | Qt::Key_4),
       [this] { chart_tabs_->setCurrentWidget(trace_views_); });
+  add(view, QT_TR_NOOP("Side &by side"), QKeySequence(Qt::CTRL | Qt::Key_5), [this] {
+    chart_tabs_->setCurrentWidget(compare_view_);
+    compare_view_->setFocus();
+  });
   add(view, QT_TR_NOOP("&Kernel list"), QKeySequence(Qt::CTRL | Qt::Key_K), [this] { tree_->setFocus(); });
   add(view, QT_TR_NOOP("&Device picker"), QKeySequence(Qt::CTRL | Qt::Key_D), [this] { devices_->setFocus(); });
   add(view, QT_TR_NOOP("&Parameters"), QKeySequence(Qt::CTRL | Qt::Key_P), [this] {
@@ -802,6 +821,7 @@ QString MainWindow::load_session_file(const QString& path, const std::function<Q
     report(error, true);
     return error;
   }
+  shown_path_ = path;
   if (remember) {
     QSettings settings;
     QStringList recent = settings.value("recentFiles").toStringList();
@@ -871,6 +891,59 @@ QString MainWindow::show_session(Session session, const std::function<QString()>
     emit traceDocumentChanged(doc);
   }
   return {};
+}
+
+QString MainWindow::compare_files(const QString& first, const QString& second) {
+  std::array<std::shared_ptr<const analysis::TraceDocument>, 2> docs;
+  QString error;
+  for (int i = 0; i < 2 && error.isEmpty(); ++i) {
+    const QString path = i == 0 ? first : second;
+    const QString name = path.startsWith(":/") ? tr("the bundled %1").arg(QFileInfo(path).fileName())
+                                              : QFileInfo(path).fileName();
+    Session session;
+    error = SessionStore::load(path, session);
+    if (!error.isEmpty()) break;
+    try {
+      docs[i] = analysis::make_document(std::move(session), name.toStdString());
+      if (!docs[i]) error = tr("%1 holds no trace to compare: record one with Ctrl+R").arg(name);
+    } catch (const std::exception& e) {
+      error = tr("the trace of %1 cannot be analysed: %2").arg(name, QString::fromStdString(e.what()));
+    }
+  }
+  if (error.isEmpty()) error = compare_view_->set_documents(docs[0], docs[1]);
+  if (!error.isEmpty()) {
+    report(error, true);
+    return error;
+  }
+  chart_tabs_->setCurrentWidget(compare_view_);
+  compare_view_->setFocus();
+  report(tr("Side by side: %1 and %2").arg(QString::fromStdString(docs[0]->session.kernel_id),
+                                           QString::fromStdString(docs[1]->session.kernel_id)),
+         false);
+  return {};
+}
+
+// The selected kernel's family: its bundled recordings, then the shown and
+// recent session files; the selected kernel's recording against the next
+// variant's.
+void MainWindow::compare_now() {
+  const std::string family = variant_ ? variant_->family : "smem";
+  std::vector<CompareDialog::Choice> choices;
+  int first = 0;
+  for (const Variant& v : catalog()) {
+    const QString path = QString("%1/%2.threadmap").arg(kBundledRecordings, QString::fromStdString(v.id));
+    if (v.family != family || !QFileInfo::exists(path)) continue;
+    if (variant_ && v.id == variant_->id) first = static_cast<int>(choices.size());
+    choices.push_back({tr("%1 · bundled H100 recording").arg(QString::fromStdString(v.id)), path});
+  }
+  QStringList files = QSettings().value("recentFiles").toStringList();
+  if (!shown_path_.isEmpty() && !shown_path_.startsWith(":/")) files.prepend(shown_path_);
+  files.removeDuplicates();
+  for (const QString& path : files)
+    if (QFileInfo::exists(path)) choices.push_back({QFileInfo(path).fileName(), path});
+  const int second = choices.empty() ? 0 : (first + 1) % static_cast<int>(choices.size());
+  CompareDialog dialog(choices, first, second, this);
+  if (dialog.exec() == QDialog::Accepted) compare_files(dialog.first_path(), dialog.second_path());
 }
 
 void MainWindow::set_language(const QString& code) {

@@ -30,6 +30,7 @@ class TraceViewsWidget;
 
 namespace threadmap::gui {
 
+class CompareView;
 class FamilyChart;
 class KernelTree;
 class LessonPane;
@@ -73,6 +74,7 @@ class MainWindow : public QMainWindow {
   QTabWidget& chart_tabs() { return *chart_tabs_; }
   RecordingPanel& recording() { return *recording_panel_; }
   views::TraceViewsWidget& trace_views() { return *trace_views_; }
+  CompareView& compare_view() { return *compare_view_; }
 
   // The open recording (a session with a trace, opened or recorded), or null.
   std::shared_ptr<const analysis::TraceDocument> trace_document() const { return document_; }
@@ -81,6 +83,9 @@ class MainWindow : public QMainWindow {
   QString export_to(const QString& path);
   QString save_to(const QString& path);
   QString open_from(const QString& path);
+  // Two session files (or bundled recordings) of one family side by side in
+  // the Side by side tab; "" or the message also shown.
+  QString compare_files(const QString& first, const QString& second);
   // One of the real H100 recordings embedded in the binary, by kernel id; the
   // other bundled recordings of its family fill the variants chart.
   QString open_bundled_recording(const std::string& kernel_id = "transpose.shared");
@@ -119,6 +124,7 @@ class MainWindow : public QMainWindow {
   void run_now();
   void sweep_now();
   void record_now();
+  void compare_now();  // Compare… (F7): the dialog, then compare_files
 
  protected:
   void dragEnterEvent(QDragEnterEvent* event) override;
@@ -164,7 +170,10 @@ class MainWindow : public QMainWindow {
   LessonPane* lesson_;
   QTimer debounce_;
   RecordingPanel* recording_panel_;
-  views::TraceViewsWidget* trace_views_;  // what the traced threads did, fed by traceDocumentChanged
+  views::TraceViewsWidget* trace_views_;
+  CompareView* compare_view_;
+  QWidget* presented_views_ = nullptr;  // the trace views or the pair, while presenting
+  QString shown_path_;  // the file of the shown session, if it came from one  // what the traced threads did, fed by traceDocumentChanged
   std::shared_ptr<const analysis::TraceDocument> document_;
   std::optional<Session> current_session_;  // what Save writes: the run shown
   std::string shown_device_;  // the recording's device while its run is shown; empty for live runs

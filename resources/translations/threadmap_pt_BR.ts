@@ -401,6 +401,76 @@
     </message>
 </context>
 <context>
+    <name>CompareDialog</name>
+    <message>
+        <source>Compare two recordings</source>
+        <translation>Comparar duas gravações</translation>
+    </message>
+    <message>
+        <source>Two recordings of one lesson family, side by side in the same trace view, stepping together by warp request.</source>
+        <translation>Duas gravações de uma mesma família de lições, lado a lado na mesma visão do rastro, avançando juntas por requisição de warp.</translation>
+    </message>
+    <message>
+        <source>Other file…</source>
+        <translation>Outro arquivo…</translation>
+    </message>
+    <message>
+        <source>Compare a recording</source>
+        <translation>Comparar uma gravação</translation>
+    </message>
+    <message>
+        <source>&amp;Left</source>
+        <translation>&amp;Esquerda</translation>
+    </message>
+    <message>
+        <source>&amp;Right</source>
+        <translation>&amp;Direita</translation>
+    </message>
+    <message>
+        <source>Compare</source>
+        <translation>Comparar</translation>
+    </message>
+</context>
+<context>
+    <name>CompareView</name>
+    <message>
+        <source>Grid</source>
+        <translation>Grade</translation>
+    </message>
+    <message>
+        <source>Banks</source>
+        <translation>Bancos</translation>
+    </message>
+    <message>
+        <source>Barrier</source>
+        <translation>Barreira</translation>
+    </message>
+    <message>
+        <source>Coalescing</source>
+        <translation>Coalescência</translation>
+    </message>
+    <message>
+        <source>Schedule</source>
+        <translation>Escalonamento</translation>
+    </message>
+    <message>
+        <source>both recordings need a trace to compare</source>
+        <translation>as duas gravações precisam de um rastro para comparar</translation>
+    </message>
+    <message>
+        <source>request %1 of %2</source>
+        <translation>requisição %1 de %2</translation>
+    </message>
+    <message>
+        <source>Compare… (F7) puts two recordings of a family here, side by side, stepping together; so does `threadmap A.threadmap B.threadmap`.</source>
+        <translation>Comparar… (F7) coloca aqui duas gravações de uma família, lado a lado, avançando juntas; `threadmap A.threadmap B.threadmap` também.</translation>
+    </message>
+    <message>
+        <source>Side by side, stepping together by warp request: %1 against %2</source>
+        <translation>Lado a lado, avançando juntas por requisição de warp: %1 contra %2</translation>
+    </message>
+</context>
+<context>
     <name>FamilyChart</name>
     <message>
         <source>kernel bandwidth (GB/s)</source>
@@ -871,6 +941,38 @@ gravado em %2</translation>
         <source>Presentatio&amp;n mode</source>
         <translation>&amp;Modo de apresentação</translation>
     </message>
+    <message>
+        <source>Side by side (Ctrl+5)</source>
+        <translation>Lado a lado (Ctrl+5)</translation>
+    </message>
+    <message>
+        <source>&amp;Compare two recordings…</source>
+        <translation>Co&amp;mparar duas gravações…</translation>
+    </message>
+    <message>
+        <source>Side &amp;by side</source>
+        <translation>&amp;Lado a lado</translation>
+    </message>
+    <message>
+        <source>the bundled %1</source>
+        <translation>o %1 incluído</translation>
+    </message>
+    <message>
+        <source>%1 holds no trace to compare: record one with Ctrl+R</source>
+        <translation>%1 não tem rastro para comparar: grave um com Ctrl+R</translation>
+    </message>
+    <message>
+        <source>the trace of %1 cannot be analysed: %2</source>
+        <translation>o rastro de %1 não pode ser analisado: %2</translation>
+    </message>
+    <message>
+        <source>Side by side: %1 and %2</source>
+        <translation>Lado a lado: %1 e %2</translation>
+    </message>
+    <message>
+        <source>%1 · bundled H100 recording</source>
+        <translation>%1 · gravação H100 incluída</translation>
+    </message>
 </context>
 <context>
     <name>PlaybackBar</name>
@@ -1143,6 +1245,53 @@ gravado em %2</translation>
     </message>
 </context>
 <context>
+    <name>SideBySide</name>
+    <message>
+        <source>shared: %1 wavefronts per request (ideal %2), %3 bank conflicts</source>
+        <translation>compartilhada: %1 frentes de onda por requisição (ideal %2), %3 conflitos de banco</translation>
+    </message>
+    <message>
+        <source>global: %1 sectors per request (ideal %2)</source>
+        <translation>global: %1 setores por requisição (ideal %2)</translation>
+    </message>
+    <message>
+        <source>no memory requests traced</source>
+        <translation>nenhuma requisição de memória rastreada</translation>
+    </message>
+    <message>
+        <source>%1 GB/s · median %2 ms</source>
+        <translation>%1 GB/s · mediana %2 ms</translation>
+    </message>
+    <message>
+        <source>no timed run in this recording</source>
+        <translation>nenhuma execução cronometrada nesta gravação</translation>
+    </message>
+    <message>
+        <source>%1 → %2 wavefronts per request</source>
+        <translation>%1 → %2 frentes de onda por requisição</translation>
+    </message>
+    <message>
+        <source>%1 → %2 sectors per request</source>
+        <translation>%1 → %2 setores por requisição</translation>
+    </message>
+    <message>
+        <source>the same costliest accesses</source>
+        <translation>os mesmos acessos mais caros</translation>
+    </message>
+    <message>
+        <source>%1× the bandwidth</source>
+        <translation>%1× a largura de banda</translation>
+    </message>
+    <message>
+        <source>%1: the kernel &apos;%2&apos; is not in this catalog</source>
+        <translation>%1: o kernel '%2' não está neste catálogo</translation>
+    </message>
+    <message>
+        <source>%1 and %2 are of different lessons (%3, %4): compare two variants of one family</source>
+        <translation>%1 e %2 são de lições diferentes (%3, %4): compare duas variantes de uma mesma família</translation>
+    </message>
+</context>
+<context>
     <name>SiteModel</name>
     <message>
         <source>shared</source>
@@ -1395,8 +1544,12 @@ O conjunto de dados cabe no cache de último nível: isto pode ser largura de ba
         <translation>sair após MS milissegundos (para verificar que uma cópia instalada inicia)</translation>
     </message>
     <message>
-        <source>a session file to open</source>
-        <translation>um arquivo de sessão a abrir</translation>
+        <source>a session file to open, or two to compare side by side</source>
+        <translation>um arquivo de sessão para abrir, ou dois para comparar lado a lado</translation>
+    </message>
+    <message>
+        <source>%1 files given: open one session, or compare two</source>
+        <translation>%1 arquivos dados: abra uma sessão, ou compare duas</translation>
     </message>
 </context>
 </TS>
