@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <QCloseEvent>
 #include <QComboBox>
 #include <QDateTime>
@@ -23,6 +24,7 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QProgressDialog>
 #include <QPushButton>
 #include <QRegularExpression>
 #include <QScrollArea>
@@ -39,6 +41,8 @@
 #include "app/gui/chart_export.h"
 #include "app/gui/compare_dialog.h"
 #include "app/gui/compare_view.h"
+#include "app/gui/export_animation.h"
+#include "app/gui/side_by_side.h"
 #include "app/gui/charts.h"
 #include "app/gui/kernel_tree.h"
 #include "app/gui/language.h"
@@ -48,6 +52,7 @@
 #include "app/gui/session_store.h"
 #include "app/gui/status_panel.h"
 #include "kernels/error.h"
+#include "viz/views/playback_controller.h"
 #include "viz/views/retranslate.h"
 #include "viz/views/trace_views_widget.h"
 
@@ -507,8 +512,12 @@ void MainWindow::build_actions() {
     if (!path.isEmpty()) save_to(path);
   });
   add(file, QT_TR_NOOP("&Export chart or data…"), QKeySequence(Qt::CTRL | Qt::Key_E), [this] {
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export"), "threadmap-chart.png",
-                                                      export_filters());
+    // The Trace and Side by side tabs export their animation, the others a chart or its data.
+    const QWidget* shown = presenting() ? presented_views_ : chart_tabs_->currentWidget();
+    const bool animation = shown == trace_views_ || shown == compare_view_;
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Export"), animation ? "threadmap-animation.gif" : "threadmap-chart.png",
+        animation ? tr("GIF animation (*.gif);;WebM video (*.webm);;Numbered PNG frames (*.png)") : export_filters());
     if (!path.isEmpty()) export_to(path);
   });
   file->addSeparator();
@@ -766,6 +775,8 @@ void MainWindow::report(const QString& message, bool is_problem) {
 }
 
 QString MainWindow::export_to(const QString& path) {
+  const QWidget* shown = presenting() ? presented_views_ : chart_tabs_->currentWidget();
+  if (shown == trace_views_ || shown == compare_view_) return export_animation_to(path);
   const bool sweep = chart_tabs_->currentWidget() == sweep_chart_;
   QString error;
   if (is_chart_format(path)) {
@@ -779,6 +790,47 @@ QString MainWindow::export_to(const QString& path) {
       error = export_text((sweep ? runs_.sweep_data().to_json() : history.to_json()).dump(2) + "\n", path);
     else
       error = tr("%1: export as .png, .pdf, .svg, .csv or .json").arg(path);
+  }
+  report(error.isEmpty() ? tr("exported %1").arg(path) : error, !error.isEmpty());
+  return error;
+}
+
+// The Trace or Side by side tab as `threadmap export` writes it: the view
+// shown, at the playback's speed, 1920 x 1080; a progress dialog can cancel.
+QString MainWindow::export_animation_to(const QString& path) {
+  const bool pair = (presenting() ? presented_views_ : chart_tabs_->currentWidget()) == compare_view_;
+  std::vector<std::shared_ptr<const analysis::TraceDocument>> docs;
+  AnimationRequest request;
+  request.output = path;
+  request.format = QFileInfo(path).suffix().toLower();
+  if (pair) {
+    if (!compare_view_->empty()) docs = {compare_view_->document(0), compare_view_->document(1)};
+    request.view = compare_view_->view_name();
+    request.fps = static_cast<int>(std::lround(compare_view_->playback().speed()));
+  } else {
+    if (trace_views_->document()) docs = {trace_views_->document()};
+    request.view = view_names()[static_cast<std::size_t>(trace_views_->tabs().currentIndex())];
+    request.fps = static_cast<int>(std::lround(trace_views_->playback().speed()));
+  }
+  request.fps = std::clamp(request.fps, 1, 50);
+  QString error;
+  if (docs.empty())
+    error = pair ? tr("nothing to export: Compare… (F7) picks two recordings first")
+                 : tr("nothing to export: open a recording (Ctrl+O) or record a trace (Ctrl+R) first");
+  else if (request.format != "gif" && request.format != "webm" && request.format != "png")
+    error = tr("%1: export an animation as .gif, .webm or .png (numbered frames)").arg(path);
+  if (error.isEmpty()) {
+    QProgressDialog progress(tr("Writing %1 …").arg(QFileInfo(path).fileName()), tr("Cancel"), 0, 1, this);
+    progress.setWindowModality(Qt::WindowModal);
+    progress.setMinimumDuration(500);
+    const AnimationResult result = write_animation(docs, request, [&progress](int done, int total) {
+      progress.setMaximum(total);
+      progress.setValue(done);
+      QCoreApplication::processEvents();
+      return !progress.wasCanceled();
+    });
+    if (result.exit_code == 4) error = tr("export of %1 cancelled").arg(path);
+    else if (result.exit_code != 0) error = result.message;
   }
   report(error.isEmpty() ? tr("exported %1").arg(path) : error, !error.isEmpty());
   return error;

@@ -80,6 +80,8 @@ class MainWindow : public QMainWindow {
   std::shared_ptr<const analysis::TraceDocument> trace_document() const { return document_; }
 
   // Each returns an empty string on success, else the message also shown to the user.
+  // On the Trace and Side by side tabs: the animation (.gif, .webm, .png
+  // frames) of the view shown; elsewhere the chart or its data.
   QString export_to(const QString& path);
   QString save_to(const QString& path);
   QString open_from(const QString& path);
@@ -125,6 +127,7 @@ class MainWindow : public QMainWindow {
   void sweep_now();
   void record_now();
   void compare_now();  // Compare… (F7): the dialog, then compare_files
+  QString export_animation_to(const QString& path);
 
  protected:
   void dragEnterEvent(QDragEnterEvent* event) override;

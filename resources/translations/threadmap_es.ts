@@ -973,6 +973,34 @@ grabado en %2</translation>
         <source>%1 · bundled H100 recording</source>
         <translation>%1 · grabación H100 incluida</translation>
     </message>
+    <message>
+        <source>GIF animation (*.gif);;WebM video (*.webm);;Numbered PNG frames (*.png)</source>
+        <translation>Animación GIF (*.gif);;Vídeo WebM (*.webm);;Fotogramas PNG numerados (*.png)</translation>
+    </message>
+    <message>
+        <source>nothing to export: Compare… (F7) picks two recordings first</source>
+        <translation>nada que exportar: Comparar… (F7) elige antes dos grabaciones</translation>
+    </message>
+    <message>
+        <source>nothing to export: open a recording (Ctrl+O) or record a trace (Ctrl+R) first</source>
+        <translation>nada que exportar: abra una grabación (Ctrl+O) o grabe una traza (Ctrl+R) antes</translation>
+    </message>
+    <message>
+        <source>%1: export an animation as .gif, .webm or .png (numbered frames)</source>
+        <translation>%1: exporte una animación como .gif, .webm o .png (fotogramas numerados)</translation>
+    </message>
+    <message>
+        <source>Writing %1 …</source>
+        <translation>Escribiendo %1 …</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Cancelar</translation>
+    </message>
+    <message>
+        <source>export of %1 cancelled</source>
+        <translation>exportación de %1 cancelada</translation>
+    </message>
 </context>
 <context>
     <name>PlaybackBar</name>
@@ -1284,7 +1312,7 @@ grabado en %2</translation>
     </message>
     <message>
         <source>%1: the kernel &apos;%2&apos; is not in this catalog</source>
-        <translation>%1: el kernel '%2' no está en este catálogo</translation>
+        <translation>%1: el kernel &apos;%2&apos; no está en este catálogo</translation>
     </message>
     <message>
         <source>%1 and %2 are of different lessons (%3, %4): compare two variants of one family</source>

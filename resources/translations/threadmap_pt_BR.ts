@@ -973,6 +973,34 @@ gravado em %2</translation>
         <source>%1 · bundled H100 recording</source>
         <translation>%1 · gravação H100 incluída</translation>
     </message>
+    <message>
+        <source>GIF animation (*.gif);;WebM video (*.webm);;Numbered PNG frames (*.png)</source>
+        <translation>Animação GIF (*.gif);;Vídeo WebM (*.webm);;Quadros PNG numerados (*.png)</translation>
+    </message>
+    <message>
+        <source>nothing to export: Compare… (F7) picks two recordings first</source>
+        <translation>nada a exportar: Comparar… (F7) escolhe duas gravações antes</translation>
+    </message>
+    <message>
+        <source>nothing to export: open a recording (Ctrl+O) or record a trace (Ctrl+R) first</source>
+        <translation>nada a exportar: abra uma gravação (Ctrl+O) ou grave um rastro (Ctrl+R) antes</translation>
+    </message>
+    <message>
+        <source>%1: export an animation as .gif, .webm or .png (numbered frames)</source>
+        <translation>%1: exporte uma animação como .gif, .webm ou .png (quadros numerados)</translation>
+    </message>
+    <message>
+        <source>Writing %1 …</source>
+        <translation>Gravando %1 …</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Cancelar</translation>
+    </message>
+    <message>
+        <source>export of %1 cancelled</source>
+        <translation>exportação de %1 cancelada</translation>
+    </message>
 </context>
 <context>
     <name>PlaybackBar</name>
@@ -1284,7 +1312,7 @@ gravado em %2</translation>
     </message>
     <message>
         <source>%1: the kernel &apos;%2&apos; is not in this catalog</source>
-        <translation>%1: o kernel '%2' não está neste catálogo</translation>
+        <translation>%1: o kernel &apos;%2&apos; não está neste catálogo</translation>
     </message>
     <message>
         <source>%1 and %2 are of different lessons (%3, %4): compare two variants of one family</source>

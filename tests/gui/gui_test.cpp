@@ -28,6 +28,8 @@
 #include <QTest>
 #include <QXmlStreamReader>
 
+#include <QScopeGuard>
+
 #include <csignal>
 #include <memory>
 #include <set>
@@ -57,6 +59,12 @@
 #include "viz/views/timeline.h"
 #include "viz/views/trace_view.h"
 #include "viz/views/trace_views_widget.h"
+
+extern "C" {
+#include <libavcodec/avcodec.h>
+#include <libavformat/avformat.h>
+#include <libswscale/swscale.h>
+}
 
 using namespace threadmap::gui;
 using threadmap::Session;
@@ -149,6 +157,88 @@ QStringList overlapping_tick_labels(QCustomPlot& plot) {
   return out;
 }
 
+// A video file as libavformat reads it back: its container and codec, frame
+// size and count, and the first frame as an image.
+struct DecodedVideo {
+  QString error, container, codec;
+  QSize size;
+  int frames = 0;
+  QImage first;
+};
+
+DecodedVideo decode_video(const QString& path) {
+  DecodedVideo v;
+  AVFormatContext* format = nullptr;
+  if (avformat_open_input(&format, QFile::encodeName(path).constData(), nullptr, nullptr) < 0) {
+    v.error = "libavformat cannot open " + path;
+    return v;
+  }
+  const auto close_format = qScopeGuard([&format] { avformat_close_input(&format); });
+  if (avformat_find_stream_info(format, nullptr) < 0) {
+    v.error = "no stream information";
+    return v;
+  }
+  v.container = QString::fromUtf8(format->iformat->name);
+  const int index = av_find_best_stream(format, AVMEDIA_TYPE_VIDEO, -1, -1, nullptr, 0);
+  if (index < 0) {
+    v.error = "no video stream";
+    return v;
+  }
+  const AVCodecParameters* params = format->streams[index]->codecpar;
+  v.codec = QString::fromUtf8(avcodec_get_name(params->codec_id));
+  v.size = QSize(params->width, params->height);
+  const AVCodec* decoder = avcodec_find_decoder(params->codec_id);
+  AVCodecContext* codec = avcodec_alloc_context3(decoder);
+  const auto free_codec = qScopeGuard([&codec] { avcodec_free_context(&codec); });
+  avcodec_parameters_to_context(codec, params);
+  if (!decoder || avcodec_open2(codec, decoder, nullptr) < 0) {
+    v.error = "no decoder for " + v.codec;
+    return v;
+  }
+  AVPacket* packet = av_packet_alloc();
+  AVFrame* frame = av_frame_alloc();
+  const auto free_all = qScopeGuard([&] {
+    av_packet_free(&packet);
+    av_frame_free(&frame);
+  });
+  auto drain = [&] {
+    while (avcodec_receive_frame(codec, frame) == 0) {
+      if (v.frames++ == 0) {
+        QImage rgb(frame->width, frame->height, QImage::Format_RGB32);
+        SwsContext* sws = sws_getContext(frame->width, frame->height, static_cast<AVPixelFormat>(frame->format),
+                                         frame->width, frame->height, AV_PIX_FMT_BGRA, SWS_BICUBIC, nullptr, nullptr, nullptr);
+        uint8_t* planes[] = {rgb.bits()};
+        const int strides[] = {static_cast<int>(rgb.bytesPerLine())};
+        sws_scale(sws, frame->data, frame->linesize, 0, frame->height, planes, strides);
+        sws_freeContext(sws);
+        v.first = rgb;
+      }
+    }
+  };
+  while (av_read_frame(format, packet) >= 0) {
+    if (packet->stream_index == index && avcodec_send_packet(codec, packet) == 0) drain();
+    av_packet_unref(packet);
+  }
+  avcodec_send_packet(codec, nullptr);
+  drain();
+  return v;
+}
+
+// The mean absolute difference of two same-sized images, per channel (0-255).
+double mean_difference(const QImage& a, const QImage& b) {
+  if (a.size() != b.size() || a.isNull()) return 255;
+  const QImage x = a.convertToFormat(QImage::Format_RGB32), y = b.convertToFormat(QImage::Format_RGB32);
+  double sum = 0;
+  for (int row = 0; row < x.height(); ++row) {
+    const auto* p = reinterpret_cast<const QRgb*>(x.constScanLine(row));
+    const auto* q = reinterpret_cast<const QRgb*>(y.constScanLine(row));
+    for (int col = 0; col < x.width(); ++col)
+      sum += std::abs(qRed(p[col]) - qRed(q[col])) + std::abs(qGreen(p[col]) - qGreen(q[col])) +
+             std::abs(qBlue(p[col]) - qBlue(q[col]));
+  }
+  return sum / (3.0 * x.width() * x.height());
+}
+
 // Drops without a drag manager: the window's own handler, as a real drop reaches it.
 class DropTarget : public MainWindow {
  public:
@@ -188,6 +278,28 @@ class GuiTest : public QObject {
              0);
     QCOMPARE(QImage(dir.filePath("grid-0012.png")).size(), QSize(800, 600));
     QVERIFY(!QFile::exists(dir.filePath("grid-0013.png")));
+    // WebM: the pair at the default 1920x1080, decoded back with libavformat:
+    // VP9 in a WebM file, every frame there, the first one (with the
+    // caption) the same picture as the first PNG of the same export.
+    QCOMPARE(export_animation({plain, pad, "--view", "banks", "--format", "webm", "--max-frames", "12", "-o",
+                               dir.filePath("pair.webm")}),
+             0);
+    QCOMPARE(export_animation({plain, pad, "--view", "banks", "--format", "png", "--max-frames", "12", "-o",
+                               dir.filePath("pair")}),
+             0);
+    const DecodedVideo video = decode_video(dir.filePath("pair.webm"));
+    QVERIFY2(video.error.isEmpty(), qPrintable(video.error));
+    QVERIFY2(video.container.contains("webm"), qPrintable(video.container));
+    QCOMPARE(video.codec, QString("vp9"));
+    QCOMPARE(video.size, QSize(1920, 1080));
+    QCOMPARE(video.frames, 12);
+    const double difference = mean_difference(video.first, QImage(dir.filePath("pair-0001.png")));
+    QVERIFY2(difference < 6, qPrintable(QString("first frame differs from the PNG by %1 per channel").arg(difference)));
+    QVERIFY(mean_difference(video.first, QImage(dir.filePath("pair-0012.png"))) > difference);
+    QCOMPARE(export_animation({plain, "--format", "webm", "--size", "801x600", "-o", dir.filePath("odd.webm")}), 2);
+    QVERIFY(!QFile::exists(dir.filePath("odd.webm")));
+    QCOMPARE(export_animation({plain, "--format", "webm", "-o", dir.filePath("no/such/folder.webm")}), 3);
+    QCOMPARE(export_animation({plain, "--format", "mp4", "-o", dir.filePath("x.mp4")}), 2);
     QCOMPARE(export_animation({plain, "--view", "nope", "-o", dir.filePath("x.gif")}), 2);
     QCOMPARE(export_animation({dir.filePath("missing.threadmap"), "-o", dir.filePath("x.gif")}), 2);
     QCOMPARE(export_animation({plain, "--size", "10x10", "-o", dir.filePath("x.gif")}), 2);
@@ -449,6 +561,14 @@ class GuiTest : public QObject {
       QTest::qWait(100);
       w.grab().save(shots + "/compare.png");
     }
+    // File ▸ Export on this tab: the pair as a WebM video, 1920x1080, in the view shown.
+    QTemporaryDir out;
+    QVERIFY(w.export_to(out.filePath("pair.webm")).isEmpty());
+    const DecodedVideo video = decode_video(out.filePath("pair.webm"));
+    QVERIFY2(video.error.isEmpty(), qPrintable(video.error));
+    QCOMPARE(video.size, QSize(1920, 1080));
+    QCOMPARE(static_cast<std::size_t>(video.frames), std::min<std::size_t>(240, pair.playback().steps()));
+    QVERIFY(w.export_to(out.filePath("pair.mp4")).contains(".webm"));
     // Refused: another family; a session with no trace. The pair stays.
     const QString naive = QString(THREADMAP_RECORDINGS) + "/transpose.naive.threadmap";
     QVERIFY(w.compare_files(plain, naive).contains("different lessons"));
