@@ -519,6 +519,7 @@ void MainWindow::build_actions() {
         this, tr("Export"), animation ? "threadmap-animation.gif" : "threadmap-chart.png",
         animation ? tr("GIF animation (*.gif);;WebM video (*.webm);;Numbered PNG frames (*.png)") : export_filters());
     if (!path.isEmpty()) export_to(path);
+    activateWindow();  // back from the file and progress dialogs
   });
   file->addSeparator();
   add(file, QT_TR_NOOP("Reset &layout"), QKeySequence(), [this] { reset_layout(); });
@@ -995,7 +996,9 @@ void MainWindow::compare_now() {
     if (QFileInfo::exists(path)) choices.push_back({QFileInfo(path).fileName(), path});
   const int second = choices.empty() ? 0 : (first + 1) % static_cast<int>(choices.size());
   CompareDialog dialog(choices, first, second, this);
-  if (dialog.exec() == QDialog::Accepted) compare_files(dialog.first_path(), dialog.second_path());
+  const bool accepted = dialog.exec() == QDialog::Accepted;
+  activateWindow();  // the keys go back to the window (without a window manager too)
+  if (accepted) compare_files(dialog.first_path(), dialog.second_path());
 }
 
 void MainWindow::set_language(const QString& code) {

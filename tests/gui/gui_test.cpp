@@ -6,7 +6,10 @@
 #include <QAbstractScrollArea>
 #include <QAction>
 #include <QLabel>
+#include <QApplication>
+#include <QFileDialog>
 #include <QMenuBar>
+#include <QTimer>
 #include <QStatusBar>
 #include <QTextBlock>
 #include <QTextCursor>
@@ -31,6 +34,7 @@
 #include <QScopeGuard>
 
 #include <csignal>
+#include <functional>
 #include <memory>
 #include <set>
 #include <tuple>
@@ -39,6 +43,7 @@
 #include <QImageReader>
 
 #include "app/gui/charts.h"
+#include "app/gui/compare_dialog.h"
 #include "app/gui/compare_view.h"
 #include "app/gui/side_by_side.h"
 #include "app/gui/export_animation.h"
@@ -237,6 +242,21 @@ double mean_difference(const QImage& a, const QImage& b) {
              std::abs(qBlue(p[col]) - qBlue(q[col]));
   }
   return sum / (3.0 * x.width() * x.height());
+}
+
+// Once a modal dialog of type T is up (a key opened it and waits in its own
+// event loop), `act` drives it by keys.
+template <class T>
+void when_modal(std::function<void(T&)> act) {
+  auto* poll = new QTimer;
+  QObject::connect(poll, &QTimer::timeout, [poll, act] {
+    if (auto* dialog = qobject_cast<T*>(QApplication::activeModalWidget())) {
+      poll->stop();
+      poll->deleteLater();
+      act(*dialog);
+    }
+  });
+  poll->start(50);
 }
 
 // Drops without a drag manager: the window's own handler, as a real drop reaches it.
@@ -582,6 +602,79 @@ class GuiTest : public QObject {
     QVERIFY(w.compare_files(plain, dir.filePath("run.threadmap")).contains("holds no trace"));
     QVERIFY(w.compare_files(plain, dir.filePath("missing.threadmap")).contains("missing.threadmap"));
     QCOMPARE(pair.document(1)->session.kernel_id, std::string("smem.setRowReadColPad"));
+  }
+
+  // The lecturer's walk, keys only: pick a kernel and run it, compare it with
+  // its neighbour, present, step, export the pair as WebM, leave.
+  void keyboardWalkWithoutAMouse() {
+    MainWindow w(small_runs());
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    w.activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(&w));
+    QTRY_VERIFY_WITH_TIMEOUT(w.device_picker().currentData().toString().startsWith("opencl"), kRunTimeoutMs);
+    auto press = [&w](int key, Qt::KeyboardModifiers mods = Qt::NoModifier) {
+      QWidget* focus = QApplication::focusWidget();
+      QTest::keyClick(focus ? focus : &w, static_cast<Qt::Key>(key), mods);
+    };
+    // Ctrl+K, type the kernel's name, F5.
+    press(Qt::Key_K, Qt::ControlModifier);
+    QCOMPARE(QApplication::focusWidget(), static_cast<QWidget*>(&w.kernel_tree()));
+    QTest::keyClicks(QApplication::focusWidget(), "transpose.naive");
+    QTRY_VERIFY(w.kernel_tree().current_variant() && w.kernel_tree().current_variant()->id == "transpose.naive");
+    QTRY_VERIFY_WITH_TIMEOUT(!w.runs().running(), kRunTimeoutMs);
+    const std::size_t before = w.runs().history().reports().size();
+    press(Qt::Key_F5);
+    QTRY_VERIFY_WITH_TIMEOUT(w.runs().history().reports().size() > before, kRunTimeoutMs);
+    QTRY_VERIFY_WITH_TIMEOUT(w.status().headline_text().contains("GB/s"), kRunTimeoutMs);
+    // F7: the dialog offers the family's recordings, this kernel's first; Enter compares.
+    QString offered;
+    when_modal<CompareDialog>([&offered](CompareDialog& d) {
+      offered = d.first().currentText() + " | " + d.second().currentText();
+      QTest::keyClick(&d, Qt::Key_Return);
+    });
+    press(Qt::Key_F7);
+    QVERIFY2(offered.startsWith("transpose.naive"), qPrintable(offered));
+    CompareView& pair = w.compare_view();
+    QTRY_VERIFY(!pair.empty());
+    QCOMPARE(pair.document(0)->session.kernel_id, std::string("transpose.naive"));
+    QCOMPARE(pair.document(1)->session.kernel_id, std::string("transpose.shared"));
+    QCOMPARE(w.chart_tabs().currentWidget(), &pair);
+    // F11 presents the pair; the arrows step both; V switches the view.
+    QVERIFY(QTest::qWaitForWindowActive(&w));
+    press(Qt::Key_F11);
+    QVERIFY(w.presenting());
+    QTRY_VERIFY(pair.isVisible() && w.family_chart().isVisible());
+    press(Qt::Key_Right);
+    press(Qt::Key_Right);
+    QCOMPARE(pair.playback().step(), std::size_t{2});
+    QCOMPARE(pair.pane(1).step(), std::size_t{2});
+    pair.set_view(0);
+    press(Qt::Key_V, Qt::ShiftModifier);
+    QCOMPARE(pair.view_name(), QString("schedule"));
+    press(Qt::Key_V);
+    press(Qt::Key_V);
+    press(Qt::Key_V);
+    press(Qt::Key_V);
+    QCOMPARE(pair.view_name(), QString("coalescing"));
+    // Ctrl+E: type the file's name in the save dialog, Enter.
+    QTemporaryDir dir;
+    const QString video = dir.filePath("walk.webm");
+    when_modal<QFileDialog>([video](QFileDialog& d) {
+      QTest::keyClicks(QApplication::focusWidget(), video);
+      QTest::keyClick(QApplication::focusWidget(), Qt::Key_Return);
+    });
+    press(Qt::Key_E, Qt::ControlModifier);
+    QTRY_VERIFY(QFile::exists(video));
+    const DecodedVideo decoded = decode_video(video);
+    QVERIFY2(decoded.error.isEmpty(), qPrintable(decoded.error));
+    QVERIFY(decoded.frames >= 10);
+    QVERIFY2(w.status().worker_text().contains("exported"), qPrintable(w.status().worker_text()));
+    // Esc: the window as it was.
+    QVERIFY(QTest::qWaitForWindowActive(&w));
+    press(Qt::Key_Escape);
+    QVERIFY(!w.presenting());
+    QTRY_VERIFY(w.menuBar()->isVisible());
   }
 
   void catalogTreeAndGeneratedControls() {
