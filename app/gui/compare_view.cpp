@@ -17,16 +17,15 @@ namespace threadmap::gui {
 
 namespace {
 
-// "<b>smem.setRowReadCol</b> · NVIDIA H100 80GB HBM3 · block_x=32 ..."
-QString caption_of(const analysis::TraceDocument& doc) {
+// "NVIDIA H100 80GB HBM3 · block_x=32 ...": the caption's tooltip.
+QString device_and_parameters(const analysis::TraceDocument& doc) {
   const auto& device = doc.session.device;
   const QString name = device.is_object() && device.contains("name") && device["name"].is_string()
                            ? QString::fromStdString(device["name"].get<std::string>())
                            : QString::fromStdString(doc.trace().backend);
   QStringList params;
   for (const auto& [key, value] : traced_params(doc.session)) params << QString::fromStdString(key + "=" + value);
-  return QString("<b>%1</b> · %2 · %3").arg(QString::fromStdString(doc.session.kernel_id).toHtmlEscaped(),
-                                            name.toHtmlEscaped(), params.join(' ').toHtmlEscaped());
+  return name + " · " + params.join(' ');
 }
 
 }  // namespace
@@ -56,6 +55,7 @@ CompareView::CompareView(QWidget* parent)
   for (int i = 0; i < 2; ++i) {
     auto* column = new QVBoxLayout;
     captions_[i] = new QLabel(this);
+    captions_[i]->setTextFormat(Qt::RichText);
     captions_[i]->setWordWrap(true);
     counters_[i] = new QLabel(this);
     counters_[i]->setObjectName(QString("compareCounters%1").arg(i));
@@ -131,6 +131,7 @@ QString CompareView::view_name() const { return view_names()[static_cast<std::si
 
 std::size_t CompareView::pane_step(int i) const { return own_step(playback_->step(), pane_steps_[i]); }
 QString CompareView::counters_text(int i) const { return counters_[i]->text(); }
+QString CompareView::caption_text(int i) const { return captions_[i]->text(); }
 QString CompareView::difference_text() const { return difference_->text(); }
 
 void CompareView::build_views() {
@@ -151,8 +152,11 @@ void CompareView::show_position(std::size_t step, double phase) {
     if (!docs_[i]) continue;
     const std::size_t own = own_step(step, pane_steps_[i]);
     views_[i]->set_step(own, own == step ? phase : 1.0);
-    counters_[i]->setText(tr("request %1 of %2").arg(own + 1).arg(pane_steps_[i]) + "\n" +
-                          gui::counters_text(numbers_of(*docs_[i])));
+    // One line each: the kernel and where it is; its counters and timing.
+    captions_[i]->setText(QString("<b>%1</b> · %2")
+                              .arg(QString::fromStdString(docs_[i]->session.kernel_id).toHtmlEscaped(),
+                                   tr("request %1 of %2").arg(own + 1).arg(pane_steps_[i])));
+    counters_[i]->setText(gui::counters_text(numbers_of(*docs_[i])));
   }
 }
 
@@ -160,6 +164,7 @@ void CompareView::show_texts() {
   if (empty()) {
     title_->setText(tr("Compare… (F7) puts two recordings of a family here, side by side, stepping "
                        "together; so does `threadmap A.threadmap B.threadmap`."));
+    title_->show();
     difference_->clear();
     for (int i = 0; i < 2; ++i) {
       captions_[i]->clear();
@@ -170,7 +175,9 @@ void CompareView::show_texts() {
   title_->setText(tr("Side by side, stepping together by warp request: %1 against %2")
                       .arg(QString::fromStdString(docs_[0]->session.kernel_id),
                            QString::fromStdString(docs_[1]->session.kernel_id)));
-  for (int i = 0; i < 2; ++i) captions_[i]->setText(caption_of(*docs_[i]));
+  title_->hide();  // the captions name both; the tab's tooltip keeps it
+  setToolTip(title_->text());
+  for (int i = 0; i < 2; ++i) captions_[i]->setToolTip(device_and_parameters(*docs_[i]));
   difference_->setText(gui::difference_text(numbers_of(*docs_[0]), numbers_of(*docs_[1])));
   show_position(playback_->step(), playback_->phase());
 }
@@ -188,7 +195,6 @@ void CompareView::set_presentation(bool on, int font_px) {
   big.setBold(true);
   if (!on) big.setPointSizeF(big.pointSizeF() * 1.3);
   difference_->setFont(big);
-  title_->setVisible(!on);  // the captions name both
 }
 
 void CompareView::changeEvent(QEvent* event) {

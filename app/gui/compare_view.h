@@ -47,6 +47,7 @@ class CompareView : public QWidget {
   // The request each pane shows at the shared step.
   std::size_t pane_step(int i) const;
   QString counters_text(int i) const;
+  QString caption_text(int i) const;  // "<b>kernel</b> · request 12 of 192"
   QString difference_text() const;
   views::PlaybackController& playback() { return *playback_; }
 

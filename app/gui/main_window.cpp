@@ -29,6 +29,7 @@
 #include <QRegularExpression>
 #include <QScrollArea>
 #include <QSettings>
+#include <QShortcut>
 #include <QSpinBox>
 #include <QSplitter>
 #include <QStackedWidget>
@@ -187,17 +188,25 @@ MainWindow::MainWindow(const WindowOptions& options, QWidget* parent)
   left_scroll->setWidgetResizable(true);
   left_scroll->setFrameShape(QFrame::NoFrame);
   left_scroll->setMinimumWidth(kControlsMinWidth);
-  left_scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
 
-  // The run's status under the controls, outside their scroll area: the
-  // badge and GB/s never fall below the fold.
-  controls_ = new QWidget;
+  // The run's status under the controls, in a pane of its own: the badge
+  // and GB/s head it and never fall below the controls' fold; the status
+  // bar repeats them whatever the layout.
+  auto* controls_split = controls_split_ = new QSplitter(Qt::Vertical);
+  controls_ = controls_split;
   controls_->setObjectName("controls");
-  auto* controls_layout = new QVBoxLayout(controls_);
-  controls_layout->setContentsMargins(0, 0, 0, 0);
-  controls_layout->addWidget(left_scroll, 1);
-  status_panel_ = new StatusPanel(controls_);
-  controls_layout->addWidget(status_panel_);
+  status_panel_ = new StatusPanel;
+  auto* status_scroll = new QScrollArea;
+  status_scroll->setWidget(status_panel_);
+  status_scroll->setWidgetResizable(true);
+  status_scroll->setFrameShape(QFrame::NoFrame);
+  status_scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+  controls_split->addWidget(left_scroll);
+  controls_split->addWidget(status_scroll);
+  controls_split->setStretchFactor(0, 3);
+  controls_split->setStretchFactor(1, 2);
+  controls_split->setCollapsible(0, false);
+  controls_split->setCollapsible(1, false);
   statusBar()->addPermanentWidget(&status_panel_->headline());
 
   // Collapsed, the controls are this strip: a click or F9 brings them back.
@@ -321,6 +330,7 @@ void MainWindow::showEvent(QShowEvent* event) {
   default_main_split_ = main_split_->saveState();
   default_right_split_ = right_split_->saveState();
   default_lesson_split_ = lesson_->saveState();
+  default_controls_split_ = controls_split_->saveState();
   if (!options_.restore_settings) return;
   QSettings settings;
   restoreGeometry(settings.value("window/geometry").toByteArray());
@@ -328,6 +338,7 @@ void MainWindow::showEvent(QShowEvent* event) {
   main_split_->restoreState(settings.value("window/mainSplitter").toByteArray());
   right_split_->restoreState(settings.value("window/rightSplitter").toByteArray());
   lesson_->restoreState(settings.value("window/lessonSplitter").toByteArray());
+  controls_split_->restoreState(settings.value("window/controlsSplitter").toByteArray());
   chart_tabs_->setCurrentIndex(settings.value("window/tab", 0).toInt());
 }
 
@@ -338,6 +349,7 @@ void MainWindow::save_settings() const {
   settings.setValue("window/mainSplitter", main_split_->saveState());
   settings.setValue("window/rightSplitter", right_split_->saveState());
   settings.setValue("window/lessonSplitter", lesson_->saveState());
+  settings.setValue("window/controlsSplitter", controls_split_->saveState());
   settings.setValue("window/tab", chart_tabs_->currentIndex());
   const QString device = devices_->currentData().toString();
   if (device.contains(':')) settings.setValue("run/device", device);
@@ -355,7 +367,7 @@ void MainWindow::save_settings() const {
 void MainWindow::reset_layout() {
   QSettings settings;
   for (const char* key : {"window/geometry", "window/state", "window/mainSplitter", "window/rightSplitter",
-                          "window/lessonSplitter", "window/tab"})
+                          "window/lessonSplitter", "window/controlsSplitter", "window/tab"})
     settings.remove(key);
   set_presentation(false);
   if (isFullScreen() || isMaximized()) showNormal();
@@ -364,6 +376,7 @@ void MainWindow::reset_layout() {
   main_split_->restoreState(default_main_split_);
   right_split_->restoreState(default_right_split_);
   lesson_->restoreState(default_lesson_split_);
+  controls_split_->restoreState(default_controls_split_);
   chart_tabs_->setCurrentIndex(0);
   report(tr("The window is back to its default layout."), false);
 }
@@ -413,12 +426,16 @@ void MainWindow::set_presentation(bool on) {
     // The pair when the Side by side tab is shown, else the trace views.
     presented_views_ = chart_tabs_->currentWidget() == compare_view_ ? static_cast<QWidget*>(compare_view_)
                                                                       : static_cast<QWidget*>(trace_views_);
-    presentation_split_->addWidget(family_chart_);  // each leaves its tab
+    // Each leaves its tab; the pair takes the whole screen (its difference
+    // line gives the bandwidths), the trace views share it with the chart.
+    if (presented_views_ == trace_views_) {
+      presentation_split_->addWidget(family_chart_);
+      family_chart_->show();  // a tab that was not the current one is hidden
+    }
     presentation_split_->addWidget(presented_views_);
-    family_chart_->show();  // a tab that was not the current one is hidden
     presented_views_->show();
-    presentation_split_->setStretchFactor(0, 2);
-    presentation_split_->setStretchFactor(1, 3);
+    presentation_split_->setStretchFactor(0, 1);
+    presentation_split_->setStretchFactor(1, 2);
     pages_->setCurrentWidget(presentation_split_);
     // The hidden layout's minimum must not hold a small screen's presentation.
     main_split_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Ignored);
@@ -428,13 +445,14 @@ void MainWindow::set_presentation(bool on) {
     compare_view_->set_presentation(true, px);
     showFullScreen();
     const int h = presentation_split_->height();
-    presentation_split_->setSizes({h * 2 / 5, h - h * 2 / 5});
+    if (presentation_split_->count() == 2) presentation_split_->setSizes({h / 3, h - h / 3});
     presented_views_->setFocus();
   } else {
     family_chart_->set_presentation(false);
     trace_views_->set_presentation(false);
     compare_view_->set_presentation(false);
-    chart_tabs_->insertTab(0, family_chart_, QString());
+    family_chart_->show();  // C may have hidden it
+    if (chart_tabs_->indexOf(family_chart_) < 0) chart_tabs_->insertTab(0, family_chart_, QString());
     chart_tabs_->insertTab(presented_views_ == compare_view_ ? 4 : 3, presented_views_, QString());
     title_tabs();
     main_split_->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Preferred);
@@ -563,6 +581,11 @@ void MainWindow::build_actions() {
       [this] { set_controls_collapsed(!controls_collapsed()); });
   add(view, QT_TR_NOOP("Presentatio&n mode"), QKeySequence(Qt::Key_F11),
       [this] { set_presentation(!presenting()); });
+  // In a presentation C gives the views the whole screen, and brings the chart back.
+  auto* chart_key = new QShortcut(QKeySequence(Qt::Key_C), this);
+  connect(chart_key, &QShortcut::activated, this, [this] {
+    if (presenting() && presentation_split_->indexOf(family_chart_) >= 0) family_chart_->setVisible(!family_chart_->isVisible());
+  });
   // The bandwidth axis: automatic (logarithmic when a bar would vanish under
   // the ceiling), or linear or logarithmic by hand; exports draw the same.
   QMenu* scale = titled(view->addMenu(QString()), QT_TR_NOOP("Chart &scale"));

@@ -103,9 +103,10 @@ class MainWindow : public QMainWindow {
   bool controls_collapsed() const;
   // F11: one screen for a room. The menus, controls, status bar and lesson
   // go; the variants chart (large type, Okabe-Ito colours) sits over the
-  // trace views with their highlighted source line, full screen. The trace
+  // trace views with their highlighted source line, full screen; from the
+  // Side by side tab the pair takes the screen alone. The trace
   // views' keys step (Right, Left, PageDown, PageUp), play (Space) and
-  // switch views (V, Shift+V); Esc or F11 leaves.
+  // switch views (V, Shift+V); C hides or shows the chart; Esc or F11 leaves.
   void set_presentation(bool on);
   bool presenting() const;
   // The presentation's body text: 24 px on a 768-pixel-high screen, more on larger ones.
@@ -182,9 +183,10 @@ class MainWindow : public QMainWindow {
   std::string shown_device_;  // the recording's device while its run is shown; empty for live runs
   bool devices_listed_before_ = false;
   bool shown_before_ = false;
-  QByteArray default_main_split_, default_right_split_, default_lesson_split_;  // as first laid out
+  QByteArray default_main_split_, default_right_split_, default_lesson_split_, default_controls_split_;  // as first laid out
   QSplitter* main_split_;
-  QWidget* controls_;
+  QWidget* controls_;  // the controls over the run's status (controls_split_)
+  QSplitter* controls_split_;
   QStackedWidget* pages_;  // the window's layout, or the presentation's
   QSplitter* presentation_split_;
   int tab_before_presentation_ = 0;

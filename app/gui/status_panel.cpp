@@ -30,7 +30,6 @@ StatusPanel::StatusPanel(QWidget* parent) : QWidget(parent) {
   origin_->setWordWrap(true);
   origin_->setStyleSheet("background:#e8f0fe; color:#174ea6; border-radius:6px; padding:6px;");
   origin_->hide();
-  layout->addWidget(origin_);
   badge_ = new QLabel(tr("no run yet"), this);
   badge_->setObjectName("verificationBadge");
   badge_->setStyleSheet(kNeutral);
@@ -53,6 +52,7 @@ StatusPanel::StatusPanel(QWidget* parent) : QWidget(parent) {
   worker_->setWordWrap(true);
   layout->addWidget(badge_);
   layout->addWidget(numbers_);
+  layout->addWidget(origin_);
   layout->addWidget(detail_);
   layout->addWidget(worker_);
   layout->addStretch(1);

@@ -365,7 +365,7 @@ class LanguageTest : public QObject {
     };
     const auto expected = main_splits(reference);
     const auto got = main_splits(w);
-    QCOMPARE(got.size(), 3);
+    QCOMPARE(got.size(), 4);
     QCOMPARE(got.size(), expected.size());
     for (int i = 0; i < got.size(); ++i)
       for (int j = 0; j < got[i].size(); ++j)
