@@ -211,7 +211,7 @@ void FamilyChart::set_presentation(bool on, int font_px) {
   apply_fonts(*this, on ? font_px : 0);
   title_lines_ = on ? 1 : 2;
   setMinimumSize(on ? QSize(320, 160) : QSize(480, 320));  // a presentation gives the views the height
-  tick_lines_ = on ? 3 : 4;
+  tick_lines_ = on ? 3 : 5;
   reset_tick_font();
   bars_->setBrush(on ? views::okabe_ito::kBlue : kPalette[0]);
   ceiling_line_->setPen(QPen(on ? views::okabe_ito::kVermillion : kPalette[1], on ? 4 : 3, Qt::DashLine));

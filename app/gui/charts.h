@@ -35,7 +35,7 @@ class FittedChart : public QCustomPlot {
   void set_x_labels(const std::map<double, QString>& labels);
   // How far crowded x labels may shrink before they are elided.
   double min_tick_scale_ = 0.7;
-  int tick_lines_ = 4;   // an x label's most lines
+  int tick_lines_ = 5;   // an x label's most lines
   int title_lines_ = 2;  // each line of the title wraps into at most this many
   void resizeEvent(QResizeEvent* event) override;
 

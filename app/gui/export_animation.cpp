@@ -3,6 +3,7 @@
 #include <gif_lib.h>
 
 #include <QCommandLineParser>
+#include <QCoreApplication>
 #include <QDir>
 #include <QFileInfo>
 #include <QImage>
@@ -223,14 +224,14 @@ AnimationResult write_animation(const std::vector<std::shared_ptr<const TraceDoc
   std::vector<std::unique_ptr<views::TraceView>> panes;
   std::vector<std::size_t> pane_steps;
   for (const auto& doc : docs) {
-    if (!doc) return refuse("a recording without a trace cannot be animated");
+    if (!doc) return refuse(QCoreApplication::translate("Export", "a recording without a trace cannot be animated"));
     panes.push_back(make_view(request.view));
     panes.back()->set_theme(theme);
     panes.back()->set_document(doc);
     pane_steps.push_back(views::Timeline(doc->analysis).steps());
   }
   const std::size_t steps = paired_steps(pane_steps);
-  if (steps == 0) return refuse("the trace has no requests to step through");
+  if (steps == 0) return refuse(QCoreApplication::translate("Export", "the trace has no requests to step through"));
   // The panes step together by request index (side_by_side.h).
   const std::size_t count = std::min<std::size_t>(steps, static_cast<std::size_t>(request.max_frames));
   const auto render = [&](std::size_t f) {
@@ -251,7 +252,7 @@ AnimationResult write_animation(const std::vector<std::shared_ptr<const TraceDoc
     const QString stem = request.output.endsWith(".png") ? request.output.chopped(4) : request.output;
     for (std::size_t f = 0; f < count; ++f) {
       const QString path = QString("%1-%2.png").arg(stem).arg(f + 1, 4, 10, QChar('0'));
-      if (!render(f).save(path)) return {3, "cannot write " + path};
+      if (!render(f).save(path)) return {3, QCoreApplication::translate("Export", "cannot write %1").arg(path)};
       if (!go_on(f + 1)) return cancelled;
     }
     return {0, QString("wrote %1 frames %2-0001.png ... at %3x%4").arg(count).arg(stem).arg(width).arg(height)};

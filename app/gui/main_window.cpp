@@ -68,7 +68,7 @@ using nlohmann::json;
 namespace {
 
 constexpr int kMaxRecentFiles = 8;
-constexpr int kControlsMinWidth = 300;
+constexpr int kControlsMinWidth = 320;
 constexpr int kStripWidth = 28;
 constexpr const char* kBundledRecordings = ":/recordings/h100";
 

@@ -9,6 +9,7 @@ extern "C" {
 #include <libswscale/swscale.h>
 }
 
+#include <QCoreApplication>
 #include <QFile>
 
 namespace threadmap::gui {
@@ -47,15 +48,15 @@ struct WebmWriter::State {
 
   // Sends `f` (null: flush) and writes every packet the encoder gives back.
   QString encode(const AVFrame* f) {
-    if (const int e = avcodec_send_frame(codec, f); e < 0) return "encoding a frame failed: " + av_error(e);
+    if (const int e = avcodec_send_frame(codec, f); e < 0) return QCoreApplication::translate("Export", "encoding a frame failed: %1").arg(av_error(e));
     for (;;) {
       const int e = avcodec_receive_packet(codec, packet);
       if (e == AVERROR(EAGAIN) || e == AVERROR_EOF) return {};
-      if (e < 0) return "encoding a frame failed: " + av_error(e);
+      if (e < 0) return QCoreApplication::translate("Export", "encoding a frame failed: %1").arg(av_error(e));
       av_packet_rescale_ts(packet, codec->time_base, stream->time_base);
       packet->stream_index = stream->index;
       if (const int w = av_interleaved_write_frame(format, packet); w < 0)
-        return QString("writing %1 failed: %2").arg(path, av_error(w));
+        return QCoreApplication::translate("Export", "writing %1 failed: %2").arg(path, av_error(w));
     }
   }
 };
@@ -84,7 +85,8 @@ QString WebmWriter::open(const QString& path, QSize size, int fps) {
   s.path = path;
   const AVCodec* codec = avcodec_find_encoder_by_name("libvpx-vp9");
   if (!codec) codec = avcodec_find_encoder_by_name("libvpx");
-  if (!codec) return "this libavcodec has no VP9 or VP8 encoder (Debian's libavcodec59 has libvpx's)";
+  if (!codec)
+    return QCoreApplication::translate("Export", "this libavcodec has no VP9 or VP8 encoder (Debian's libavcodec59 has libvpx's)");
   const QByteArray file = QFile::encodeName(path);
   if (const int e = avformat_alloc_output_context2(&s.format, nullptr, "webm", file.constData()); e < 0)
     return "libavformat has no WebM muxer: " + av_error(e);
@@ -113,9 +115,9 @@ QString WebmWriter::open(const QString& path, QSize size, int fps) {
     return "the WebM stream's parameters: " + av_error(e);
   s.stream->time_base = s.codec->time_base;
   if (const int e = avio_open(&s.format->pb, file.constData(), AVIO_FLAG_WRITE); e < 0)
-    return QString("cannot write %1: %2").arg(path, av_error(e));
+    return QCoreApplication::translate("Export", "cannot write %1: %2").arg(path, av_error(e));
   if (const int e = avformat_write_header(s.format, nullptr); e < 0)
-    return QString("writing %1 failed: %2").arg(path, av_error(e));
+    return QCoreApplication::translate("Export", "writing %1 failed: %2").arg(path, av_error(e));
   s.header_written = true;
   s.frame->format = AV_PIX_FMT_YUV420P;
   s.frame->width = size.width();
@@ -147,7 +149,8 @@ QString WebmWriter::close() {
   if (!state_ || !state_->header_written) return "the WebM file is not open";
   State& s = *state_;
   if (QString e = s.encode(nullptr); !e.isEmpty()) return e;
-  if (const int e = av_write_trailer(s.format); e < 0) return QString("finishing %1 failed: %2").arg(s.path, av_error(e));
+  if (const int e = av_write_trailer(s.format); e < 0)
+    return QCoreApplication::translate("Export", "writing %1 failed: %2").arg(s.path, av_error(e));
   state_.reset();  // closes the file; it stays
   return {};
 }

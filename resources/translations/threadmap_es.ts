@@ -471,6 +471,37 @@
     </message>
 </context>
 <context>
+    <name>Export</name>
+    <message>
+        <source>a recording without a trace cannot be animated</source>
+        <translation>una grabación sin traza no se puede animar</translation>
+    </message>
+    <message>
+        <source>the trace has no requests to step through</source>
+        <translation>la traza no tiene solicitudes que recorrer</translation>
+    </message>
+    <message>
+        <source>cannot write %1</source>
+        <translation>no se puede escribir %1</translation>
+    </message>
+    <message>
+        <source>encoding a frame failed: %1</source>
+        <translation>la codificación de un fotograma falló: %1</translation>
+    </message>
+    <message>
+        <source>writing %1 failed: %2</source>
+        <translation>la escritura de %1 falló: %2</translation>
+    </message>
+    <message>
+        <source>this libavcodec has no VP9 or VP8 encoder (Debian&apos;s libavcodec59 has libvpx&apos;s)</source>
+        <translation>esta libavcodec no tiene codificador VP9 ni VP8 (la libavcodec59 de Debian tiene los de libvpx)</translation>
+    </message>
+    <message>
+        <source>cannot write %1: %2</source>
+        <translation>no se puede escribir %1: %2</translation>
+    </message>
+</context>
+<context>
     <name>FamilyChart</name>
     <message>
         <source>kernel bandwidth (GB/s)</source>

@@ -471,6 +471,37 @@
     </message>
 </context>
 <context>
+    <name>Export</name>
+    <message>
+        <source>a recording without a trace cannot be animated</source>
+        <translation>uma gravação sem rastro não pode ser animada</translation>
+    </message>
+    <message>
+        <source>the trace has no requests to step through</source>
+        <translation>o rastro não tem requisições para percorrer</translation>
+    </message>
+    <message>
+        <source>cannot write %1</source>
+        <translation>não foi possível gravar %1</translation>
+    </message>
+    <message>
+        <source>encoding a frame failed: %1</source>
+        <translation>a codificação de um quadro falhou: %1</translation>
+    </message>
+    <message>
+        <source>writing %1 failed: %2</source>
+        <translation>a gravação de %1 falhou: %2</translation>
+    </message>
+    <message>
+        <source>this libavcodec has no VP9 or VP8 encoder (Debian&apos;s libavcodec59 has libvpx&apos;s)</source>
+        <translation>esta libavcodec não tem codificador VP9 nem VP8 (a libavcodec59 do Debian tem os da libvpx)</translation>
+    </message>
+    <message>
+        <source>cannot write %1: %2</source>
+        <translation>não foi possível gravar %1: %2</translation>
+    </message>
+</context>
+<context>
     <name>FamilyChart</name>
     <message>
         <source>kernel bandwidth (GB/s)</source>
