@@ -464,6 +464,7 @@ void MainWindow::set_presentation(bool on) {
     else if (was_maximized_) showMaximized();
     else showNormal();
   }
+  chart_key_->setEnabled(on);
   emit presentationChanged(on);
 }
 
@@ -582,7 +583,9 @@ void MainWindow::build_actions() {
   add(view, QT_TR_NOOP("Presentatio&n mode"), QKeySequence(Qt::Key_F11),
       [this] { set_presentation(!presenting()); });
   // In a presentation C gives the views the whole screen, and brings the chart back.
-  auto* chart_key = new QShortcut(QKeySequence(Qt::Key_C), this);
+  // Enabled only then: elsewhere C belongs to the fields and the kernel list's search.
+  auto* chart_key = chart_key_ = new QShortcut(QKeySequence(Qt::Key_C), this);
+  chart_key->setEnabled(false);
   connect(chart_key, &QShortcut::activated, this, [this] {
     if (presenting() && presentation_split_->indexOf(family_chart_) >= 0) family_chart_->setVisible(!family_chart_->isVisible());
   });

@@ -19,6 +19,7 @@ class QComboBox;
 class QLineEdit;
 class QSpinBox;
 class QSplitter;
+class QShortcut;
 class QStackedWidget;
 class QTabWidget;
 class QToolButton;
@@ -189,6 +190,7 @@ class MainWindow : public QMainWindow {
   QSplitter* controls_split_;
   QStackedWidget* pages_;  // the window's layout, or the presentation's
   QSplitter* presentation_split_;
+  QShortcut* chart_key_;  // C, while presenting
   int tab_before_presentation_ = 0;
   bool was_full_screen_ = false, was_maximized_ = false;
   QToolButton* controls_strip_;

@@ -640,6 +640,9 @@ class GuiTest : public QObject {
     // Ctrl+K, type the kernel's name, F5.
     press(Qt::Key_K, Qt::ControlModifier);
     QCOMPARE(QApplication::focusWidget(), static_cast<QWidget*>(&w.kernel_tree()));
+    QTest::keyClicks(QApplication::focusWidget(), "transpose.coalesced");  // a 'c' is the list's, not a shortcut's
+    QTRY_VERIFY(w.kernel_tree().current_variant() && w.kernel_tree().current_variant()->id == "transpose.coalesced");
+    QTest::qWait(500);  // the list's search starts again after a pause
     QTest::keyClicks(QApplication::focusWidget(), "transpose.naive");
     QTRY_VERIFY(w.kernel_tree().current_variant() && w.kernel_tree().current_variant()->id == "transpose.naive");
     QTRY_VERIFY_WITH_TIMEOUT(!w.runs().running(), kRunTimeoutMs);
