@@ -485,6 +485,7 @@ bool MainWindow::restore_kernel() {
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {
+  set_presentation(false);  // the window's own layout is what the next start restores
   save_settings();
   QMainWindow::closeEvent(event);
 }

@@ -549,6 +549,12 @@ class GuiTest : public QObject {
     QCOMPARE(w.chart_tabs().tabText(3), QString("Trace (Ctrl+4)"));
     QVERIFY(!chart.presentation());
     QVERIFY(w.trace_views().grid().theme().font_px < 24);
+    // Closed while presenting: the window's own layout is what is saved.
+    QTest::keyClick(&w, Qt::Key_F11);
+    QVERIFY(w.presenting());
+    w.close();
+    QVERIFY(!w.presenting());
+    QCOMPARE(w.chart_tabs().indexOf(&chart), 0);
   }
 
   // Two recordings of a family in the same view, stepping together by warp
