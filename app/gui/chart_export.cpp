@@ -4,7 +4,11 @@
 #include <QSaveFile>
 #include <QSvgGenerator>
 
+#include <QScopeGuard>
+
 #include <qcustomplot.h>
+
+#include "app/gui/charts.h"
 
 namespace threadmap::gui {
 
@@ -29,6 +33,15 @@ QString export_chart(QCustomPlot& plot, const QString& path) {
   const QString s = suffix(path);
   const int width = std::max(plot.width(), 1200);
   const int height = std::max(plot.height(), 700);
+  // Titles and labels fitted to the export's size, then back to the widget's.
+  auto* fitted = qobject_cast<FittedChart*>(&plot);
+  if (fitted) fitted->fit_to_size({width, height});
+  const auto refit = qScopeGuard([fitted] {
+    if (fitted) {
+      fitted->fit_to_width();
+      fitted->replot();
+    }
+  });
   bool ok = false;
   if (s == "png") {
     ok = plot.savePng(path, width, height, 1.0);

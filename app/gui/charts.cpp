@@ -3,26 +3,45 @@
 #include <QLocale>
 
 #include <algorithm>
+#include <cmath>
+#include <utility>
 #include <set>
 
 #include "viz/views/retranslate.h"
+#include "viz/views/theme.h"
 
 namespace threadmap::gui {
 
 namespace {
 
 // Sized for a projector: read from the back of a lecture room.
-void apply_style(QCustomPlot& plot) {
-  QFont label = plot.font();
-  label.setPointSize(15);
-  QFont ticks = plot.font();
-  ticks.setPointSize(13);
+// Titles, axis captions and ticks: 16, 15 and 13 points on screen; in a
+// presentation `px` pixels for ticks, larger for the rest.
+void apply_fonts(QCustomPlot& plot, int px = 0) {
+  QFont label = plot.font(), ticks = plot.font();
+  if (px > 0) {
+    label.setPixelSize(px + 2);
+    ticks.setPixelSize(px);
+  } else {
+    label.setPointSize(15);
+    ticks.setPointSize(13);
+  }
   for (QCPAxis* axis : {plot.xAxis, plot.yAxis}) {
     axis->setLabelFont(label);
     axis->setTickLabelFont(ticks);
   }
-  plot.legend->setVisible(true);
   plot.legend->setFont(ticks);
+  if (auto* title = qobject_cast<QCPTextElement*>(plot.plotLayout()->element(0, 0))) {
+    QFont f = plot.font();
+    if (px > 0) f.setPixelSize(px + 6);
+    else f.setPointSize(16);
+    f.setBold(true);
+    title->setFont(f);
+  }
+}
+
+void apply_style(QCustomPlot& plot) {
+  plot.legend->setVisible(true);
   // Below the plot in one row, so no bar, line or ceiling runs under it.
   plot.axisRect()->insetLayout()->take(plot.legend);
   plot.plotLayout()->addElement(1, 0, plot.legend);
@@ -31,16 +50,66 @@ void apply_style(QCustomPlot& plot) {
   plot.legend->setMargins(QMargins(8, 2, 8, 14));
   plot.plotLayout()->setRowStretchFactor(1, 0.001);
   plot.plotLayout()->insertRow(0);
-  QFont title = plot.font();
-  title.setPointSize(16);
-  title.setBold(true);
-  plot.plotLayout()->addElement(0, 0, new QCPTextElement(&plot, "", title));
+  plot.plotLayout()->addElement(0, 0, new QCPTextElement(&plot, "", plot.font()));
+  apply_fonts(plot);
   plot.setMinimumSize(480, 320);
 }
 
-void set_title(QCustomPlot& plot, const QString& text) {
-  if (auto* title = qobject_cast<QCPTextElement*>(plot.plotLayout()->element(0, 0)))
-    title->setText(text);
+QCPTextElement* title_of(const QCustomPlot& plot) {
+  return qobject_cast<QCPTextElement*>(plot.plotLayout()->element(0, 0));
+}
+
+// Where a variant's name may break: after '_' or '-', and before a capital
+// that follows a small letter ("shared_|dynamic", "setRow|Read|Col|Pad").
+QStringList name_pieces(const QString& name) {
+  QStringList pieces;
+  QString piece;
+  for (const QChar c : name) {
+    if (c.isUpper() && !piece.isEmpty() && piece.back().isLower()) pieces << std::exchange(piece, QString());
+    piece += c;
+    if (c == '_' || c == '-') pieces << std::exchange(piece, QString());
+  }
+  if (!piece.isEmpty()) pieces << piece;
+  return pieces;
+}
+
+// `pieces` joined into at most `max_lines` lines no wider than `width`, each
+// joined with `glue`; what does not fit is elided (and `elided` set).
+QString wrap_pieces(const QStringList& pieces, const QString& glue, const QFontMetrics& fm, int width,
+                    int max_lines, bool* elided = nullptr) {
+  QStringList lines;
+  QString line;
+  for (const QString& piece : pieces) {
+    const QString longer = line.isEmpty() ? piece : line + glue + piece;
+    if (!line.isEmpty() && fm.horizontalAdvance(longer) > width) {
+      lines << line;
+      line = piece;
+    } else {
+      line = longer;
+    }
+  }
+  if (!line.isEmpty()) lines << line;
+  if (lines.size() > max_lines) {
+    lines = lines.mid(0, max_lines);
+    lines.back() += QStringLiteral("…");
+    if (elided) *elided = true;
+  }
+  for (QString& l : lines) {
+    const QString whole = l;
+    l = fm.elidedText(l, Qt::ElideRight, width);
+    if (elided && l != whole) *elided = true;
+  }
+  return lines.join('\n');
+}
+
+QString wrap_title(const QString& title, const QFont& font, int width, int max_lines) {
+  const QFontMetrics fm(font);
+  QStringList out;
+  for (const QString& line : title.split('\n'))
+    out << (fm.horizontalAdvance(line) <= width
+                ? line
+                : wrap_pieces(line.split(' ', Qt::SkipEmptyParts), " ", fm, width, max_lines));
+  return out.join('\n');
 }
 
 const QColor kPalette[] = {QColor(31, 119, 180), QColor(214, 39, 40),  QColor(44, 160, 44),
@@ -59,7 +128,67 @@ QString unit_of(const std::string& parameter) {
 
 }  // namespace
 
-FamilyChart::FamilyChart(QWidget* parent) : QCustomPlot(parent) {
+FittedChart::FittedChart(QWidget* parent) : QCustomPlot(parent) {}
+
+QString FittedChart::shown_title() const {
+  const QCPTextElement* title = title_of(*this);
+  return title ? title->text() : QString();
+}
+
+void FittedChart::set_full_title(const QString& text) {
+  full_title_ = text;
+  setToolTip(text);
+  fit_to_width();
+}
+
+void FittedChart::set_x_labels(const std::map<double, QString>& labels) {
+  x_labels_ = labels;
+  fit_to_width();
+}
+
+void FittedChart::fit_to_width() { fit_to_size(size()); }
+
+void FittedChart::fit_to_size(const QSize& size) {
+  if (QCPTextElement* title = title_of(*this)) title->setText(wrap_title(full_title_, title->font(), size.width() - 24, title_lines_));
+  if (x_labels_.empty()) return;
+  // The axis rect at that size: where the ticks fall.
+  const QRect shown = viewport();
+  setViewport(QRect(QPoint(0, 0), size));
+  updateLayout();
+  double spacing = axisRect()->width();
+  for (auto it = x_labels_.begin(); std::next(it) != x_labels_.end(); ++it)
+    spacing = std::min(spacing, std::abs(xAxis->coordToPixel(std::next(it)->first) - xAxis->coordToPixel(it->first)));
+  const int room = std::max(24, static_cast<int>(spacing) - 12);
+  // Crowded labels first get a smaller type (down to 70 %), then are elided.
+  if (!tick_font_) tick_font_ = xAxis->tickLabelFont();
+  QFont font = *tick_font_;
+  std::map<double, QString> fitted;
+  for (double scale = 1.0; scale > min_tick_scale_ - 0.01; scale -= 0.05) {
+    if (tick_font_->pixelSize() > 0)
+      font.setPixelSize(static_cast<int>(tick_font_->pixelSize() * scale + 0.5));
+    else
+      font.setPointSizeF(tick_font_->pointSizeF() * scale);
+    const QFontMetrics fm(font);
+    bool elided = false;
+    fitted.clear();
+    for (const auto& [key, text] : x_labels_)
+      fitted[key] = fm.horizontalAdvance(text) <= room ? text : wrap_pieces(name_pieces(text), "", fm, room, tick_lines_, &elided);
+    if (!elided) break;
+  }
+  xAxis->setTickLabelFont(font);
+  auto ticker = QSharedPointer<QCPAxisTickerText>::create();
+  for (const auto& [key, text] : fitted) ticker->addTick(key, text);
+  xAxis->setTicker(ticker);
+  setViewport(shown);
+}
+
+void FittedChart::resizeEvent(QResizeEvent* event) {
+  QCustomPlot::resizeEvent(event);
+  fit_to_width();
+  replot(rpQueuedReplot);
+}
+
+FamilyChart::FamilyChart(QWidget* parent) : FittedChart(parent) {
   apply_style(*this);
   setObjectName("familyChart");
   bars_ = new QCPBars(xAxis, yAxis);
@@ -72,29 +201,58 @@ FamilyChart::FamilyChart(QWidget* parent) : QCustomPlot(parent) {
   (new views::Retranslator(this))->add([this] {
     setLocale(QLocale());  // the tick labels' decimal separator
     bars_->setName(tr("kernel bandwidth (GB/s)"));
-    xAxis->setLabel(tr("variant"));
-    yAxis->setLabel(tr("bandwidth (GB/s)"));
+    xAxis->setLabel(presentation_ ? QString() : tr("variant"));
+    set_axis_label();
   });
+}
+
+void FamilyChart::set_presentation(bool on, int font_px) {
+  presentation_ = on;
+  apply_fonts(*this, on ? font_px : 0);
+  title_lines_ = on ? 1 : 2;
+  setMinimumSize(on ? QSize(320, 160) : QSize(480, 320));  // a presentation gives the views the height
+  tick_lines_ = on ? 3 : 5;
+  reset_tick_font();
+  bars_->setBrush(on ? views::okabe_ito::kBlue : kPalette[0]);
+  ceiling_line_->setPen(QPen(on ? views::okabe_ito::kVermillion : kPalette[1], on ? 4 : 3, Qt::DashLine));
+  xAxis->setLabel(on ? QString() : tr("variant"));
+  // No legend row in a presentation (the title gives the ceiling's value).
+  if (on && plotLayout()->take(legend)) {
+    plotLayout()->simplify();
+  } else if (!on && !legend->layout()) {
+    plotLayout()->addElement(2, 0, legend);
+    plotLayout()->setRowStretchFactor(2, 0.001);
+  }
+  show_family(family_, drawn_, ceiling_);
+}
+
+bool FamilyChart::logarithmic() const { return yAxis->scaleType() == QCPAxis::stLogarithmic; }
+
+void FamilyChart::set_axis_label() {
+  yAxis->setLabel(logarithmic() ? tr("bandwidth (GB/s, log scale)") : tr("bandwidth (GB/s)"));
+}
+
+void FamilyChart::set_scale(Scale scale) {
+  scale_ = scale;
+  show_family(family_, drawn_, ceiling_);
 }
 
 void FamilyChart::show_family(const QString& family, const std::vector<Bar>& bars,
                               std::optional<double> ceiling_gbps) {
+  family_ = family;
   drawn_ = bars;
   ceiling_ = ceiling_gbps;
-  set_title(*this, bars.empty() ? tr("%1: no runs yet (F5 runs the selected kernel)").arg(family)
-                                : tr("%1: measured bandwidth").arg(family));
-  auto ticker = QSharedPointer<QCPAxisTickerText>::create();
   QVector<double> keys, values;
+  std::map<double, QString> labels;
   double top = 0;
   for (std::size_t i = 0; i < bars.size(); ++i) {
     keys << static_cast<double>(i + 1);
     values << bars[i].gbps;
     // The title names the family; the tick keeps the variant ("transpose.naive" -> "naive").
     const std::string& id = bars[i].kernel;
-    ticker->addTick(static_cast<double>(i + 1), QString::fromStdString(id.substr(id.find('.') + 1)));
+    labels[static_cast<double>(i + 1)] = QString::fromStdString(id.substr(id.find('.') + 1));
     top = std::max(top, bars[i].gbps);
   }
-  xAxis->setTicker(ticker);
   bars_->setData(keys, values, true);
   // The value over each bar: read from the back of the room without the axis.
   for (QCPItemText* label : value_labels_) removeItem(label);
@@ -103,9 +261,10 @@ void FamilyChart::show_family(const QString& family, const std::vector<Bar>& bar
     auto* label = new QCPItemText(this);
     label->position->setCoords(static_cast<double>(i + 1), bars[i].gbps);
     label->setPositionAlignment(Qt::AlignHCenter | Qt::AlignBottom);
-    label->setText(QLocale().toString(bars[i].gbps, 'f', bars[i].gbps < 10 ? 2 : 1));
-    label->setFont(xAxis->tickLabelFont());
+    label->setText(QLocale().toString(bars[i].gbps, 'f', bars[i].gbps < 10 ? 2 : bars[i].gbps < 100 ? 1 : 0));
+    label->setFont(yAxis->tickLabelFont());
     label->setPadding(QMargins(0, 0, 0, 4));
+    label->setClipToAxisRect(false);  // the tallest bar's value may rise into the margin
     value_labels_.push_back(label);
   }
   const double right = static_cast<double>(bars.size()) + 0.7;
@@ -117,15 +276,43 @@ void FamilyChart::show_family(const QString& family, const std::vector<Bar>& bar
     ceiling_line_->data()->clear();
   }
   ceiling_line_->setVisible(ceiling_gbps.has_value());
-  legend->setVisible(!bars.empty());
+  legend->setVisible(!bars.empty() && !presentation_);
   ceiling_line_->removeFromLegend();
   if (ceiling_gbps) ceiling_line_->addToLegend();
   xAxis->setRange(0.3, std::max(right, 1.7));
-  yAxis->setRange(0, top > 0 ? top * 1.15 : 1);
+  double lowest = top;
+  for (const Bar& b : bars)
+    if (b.gbps > 0) lowest = std::min(lowest, b.gbps);
+  const bool log = lowest > 0 && (scale_ == Scale::Logarithmic ||
+                                  (scale_ == Scale::Automatic && lowest < kVisibleShare * top));
+  if (log) {
+    // Whole decades around the bars and the ceiling; the bars rise from the floor.
+    const double floor = std::pow(10.0, std::floor(std::log10(lowest / 1.5)));
+    yAxis->setScaleType(QCPAxis::stLogarithmic);
+    yAxis->setTicker(QSharedPointer<QCPAxisTickerLog>::create());
+    yAxis->setRange(floor, std::pow(10.0, std::ceil(std::log10(top * 1.5))));
+    bars_->setBaseValue(floor);
+  } else {
+    yAxis->setScaleType(QCPAxis::stLinear);
+    yAxis->setTicker(QSharedPointer<QCPAxisTicker>::create());
+    yAxis->setRange(0, top > 0 ? top * (presentation_ ? 1.3 : 1.15) : 1);
+    bars_->setBaseValue(0);
+  }
+  set_axis_label();
+  // A presentation: one line, with the ceiling's value (no legend).
+  if (presentation_)
+    set_full_title(ceiling_gbps ? tr("%1 · device copy %2 GB/s")
+                                      .arg(QString(family).replace('\n', " · "),
+                                           QLocale().toString(*ceiling_gbps, 'f', 0))
+                                : QString(family).replace('\n', " · "));
+  else
+    set_full_title(bars.empty() ? tr("%1: no runs yet (F5 runs the selected kernel)").arg(family)
+                                : tr("%1: measured bandwidth").arg(family));
+  set_x_labels(labels);
   replot();
 }
 
-SweepChart::SweepChart(QWidget* parent) : QCustomPlot(parent) {
+SweepChart::SweepChart(QWidget* parent) : FittedChart(parent) {
   apply_style(*this);
   setObjectName("sweepChart");
   legend->setVisible(false);
@@ -133,16 +320,14 @@ SweepChart::SweepChart(QWidget* parent) : QCustomPlot(parent) {
     setLocale(QLocale());
     yAxis->setLabel(tr("bandwidth (GB/s)"));
     // Before the first sweep; a sweep's own title is set again by the window.
-    if (graphCount() == 0) set_title(*this, tr("Sweep: F6 runs every variant of the family over one parameter"));
+    if (graphCount() == 0) set_full_title(tr("Sweep: F6 runs every variant of the family over one parameter"));
     replot();
   });
 }
 
 void SweepChart::show_sweep(const QString& title, const SweepData& data) {
   clearGraphs();
-  set_title(*this, title);
   xAxis->setLabel(tr("%1 (%2)").arg(QString::fromStdString(data.parameter()), unit_of(data.parameter())));
-  auto ticker = QSharedPointer<QCPAxisTickerText>::create();
   std::set<double> xs;
   double top = 0;
   int colour = 0;
@@ -158,8 +343,6 @@ void SweepChart::show_sweep(const QString& title, const SweepData& data) {
       top = std::max(top, gbps);
     }
   }
-  for (double x : xs) ticker->addTick(x, QString::number(x));
-  xAxis->setTicker(ticker);
   // Powers of two (tile, wg) spread evenly on a log axis; pad 0, 1, 2 cannot.
   const bool logarithmic = !xs.empty() && *xs.begin() > 0 && *xs.rbegin() >= 4 * *xs.begin();
   xAxis->setScaleType(logarithmic ? QCPAxis::stLogarithmic : QCPAxis::stLinear);
@@ -169,6 +352,10 @@ void SweepChart::show_sweep(const QString& title, const SweepData& data) {
     xAxis->setRange(*xs.begin() - 0.5, *xs.rbegin() + 0.5);
   yAxis->setRange(0, top > 0 ? top * 1.15 : 1);
   legend->setVisible(!data.lines().empty());
+  std::map<double, QString> labels;
+  for (double x : xs) labels[x] = QString::number(x);
+  set_full_title(title);
+  set_x_labels(labels);
   replot();
 }
 

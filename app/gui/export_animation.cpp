@@ -3,6 +3,7 @@
 #include <gif_lib.h>
 
 #include <QCommandLineParser>
+#include <QCoreApplication>
 #include <QDir>
 #include <QFileInfo>
 #include <QImage>
@@ -19,13 +20,10 @@
 #include <unordered_map>
 #include <vector>
 
+#include "app/gui/side_by_side.h"
+#include "app/gui/webm_writer.h"
 #include "kernels/session.h"
 #include "viz/analysis/document.h"
-#include "viz/views/bank_view.h"
-#include "viz/views/barrier_view.h"
-#include "viz/views/coalescing_view.h"
-#include "viz/views/grid_view.h"
-#include "viz/views/schedule_view.h"
 #include "viz/views/theme.h"
 #include "viz/views/timeline.h"
 
@@ -37,15 +35,6 @@ using analysis::TraceDocument;
 
 void say(const QString& text) {
   std::fprintf(stderr, "threadmap export: %s\n", qPrintable(text));
-}
-
-std::unique_ptr<views::TraceView> make_view(const QString& name) {
-  if (name == "grid") return std::make_unique<views::GridView>();
-  if (name == "banks") return std::make_unique<views::BankView>();
-  if (name == "barrier") return std::make_unique<views::BarrierView>();
-  if (name == "coalescing") return std::make_unique<views::CoalescingView>();
-  if (name == "schedule") return std::make_unique<views::ScheduleView>();
-  return nullptr;
 }
 
 // What the first frame (and every frame) says the animation is: the kernel,
@@ -214,15 +203,94 @@ QString write_gif(const QString& path, const std::vector<QImage>& frames, int de
 
 }  // namespace
 
+AnimationResult write_animation(const std::vector<std::shared_ptr<const TraceDocument>>& docs,
+                                const AnimationRequest& request,
+                                const std::function<bool(int done, int total)>& progress) {
+  const auto refuse = [](const QString& why) { return AnimationResult{2, why}; };
+  if (docs.empty() || docs.size() > 2) return refuse("give one session file, or two to show side by side");
+  if (!make_view(request.view)) return refuse("--view " + request.view + ": use grid, banks, barrier, coalescing or schedule");
+  const QString& format = request.format;
+  if (format != "gif" && format != "webm" && format != "png") return refuse("--format " + format + ": use gif, webm or png");
+  if (request.output.isEmpty()) return refuse("-o OUT is required");
+  const int width = request.size.width(), height = request.size.height();
+  if (width < 320 || height < 240 || width > 7680 || height > 4320)
+    return refuse(QString("--size %1x%2: WxH from 320x240 to 7680x4320").arg(width).arg(height));
+  if (format == "webm" && (width % 2 || height % 2))
+    return refuse(QString("--size %1x%2: a WebM video needs an even width and height").arg(width).arg(height));
+  if (request.fps < 1 || request.fps > 50 || request.max_frames < 1)
+    return refuse("--fps takes 1 to 50, --max-frames at least 1");
+
+  const views::Theme theme = views::Theme::projector();
+  std::vector<std::unique_ptr<views::TraceView>> panes;
+  std::vector<std::size_t> pane_steps;
+  for (const auto& doc : docs) {
+    if (!doc) return refuse(QCoreApplication::translate("Export", "a recording without a trace cannot be animated"));
+    panes.push_back(make_view(request.view));
+    panes.back()->set_theme(theme);
+    panes.back()->set_document(doc);
+    pane_steps.push_back(views::Timeline(doc->analysis).steps());
+  }
+  const std::size_t steps = paired_steps(pane_steps);
+  if (steps == 0) return refuse(QCoreApplication::translate("Export", "the trace has no requests to step through"));
+  // The panes step together by request index (side_by_side.h).
+  const std::size_t count = std::min<std::size_t>(steps, static_cast<std::size_t>(request.max_frames));
+  const auto render = [&](std::size_t f) {
+    const std::size_t step = count == 1 ? 0 : f * (steps - 1) / (count - 1);
+    QImage frame(width, height, QImage::Format_RGB32);
+    frame.fill(theme.background);
+    QPainter p(&frame);
+    const int pane_w = width / static_cast<int>(panes.size());
+    for (std::size_t i = 0; i < panes.size(); ++i)
+      paint_pane(p, QRect(static_cast<int>(i) * pane_w, 0, pane_w, height), *panes[i], *docs[i],
+                 own_step(step, pane_steps[i]), theme);
+    return frame;
+  };
+  const auto go_on = [&](std::size_t done) { return !progress || progress(static_cast<int>(done), static_cast<int>(count)); };
+  const AnimationResult cancelled{4, "cancelled"};
+
+  if (format == "png") {
+    const QString stem = request.output.endsWith(".png") ? request.output.chopped(4) : request.output;
+    for (std::size_t f = 0; f < count; ++f) {
+      const QString path = QString("%1-%2.png").arg(stem).arg(f + 1, 4, 10, QChar('0'));
+      if (!render(f).save(path)) return {3, QCoreApplication::translate("Export", "cannot write %1").arg(path)};
+      if (!go_on(f + 1)) return cancelled;
+    }
+    return {0, QString("wrote %1 frames %2-0001.png ... at %3x%4").arg(count).arg(stem).arg(width).arg(height)};
+  }
+  if (format == "webm") {
+    // Streamed: one frame in memory at a time.
+    WebmWriter video;
+    if (const QString problem = video.open(request.output, request.size, request.fps); !problem.isEmpty())
+      return {3, problem};
+    for (std::size_t f = 0; f < count; ++f) {
+      if (const QString problem = video.add(render(f)); !problem.isEmpty()) return {3, problem};
+      if (!go_on(f + 1)) return cancelled;
+    }
+    const QString codec = video.codec_name();
+    if (const QString problem = video.close(); !problem.isEmpty()) return {3, problem};
+    return {0, QString("wrote %1: %2 frames at %3x%4, %5 per second (WebM, %6)")
+                   .arg(request.output).arg(count).arg(width).arg(height).arg(request.fps).arg(codec)};
+  }
+  std::vector<QImage> frames;
+  for (std::size_t f = 0; f < count; ++f) {
+    frames.push_back(render(f));
+    if (!go_on(f + 1)) return cancelled;
+  }
+  if (const QString problem = write_gif(request.output, frames, std::max(2, 100 / request.fps)); !problem.isEmpty())
+    return {3, problem};
+  return {0, QString("wrote %1: %2 frames at %3x%4, %5 per second")
+                 .arg(request.output).arg(count).arg(width).arg(height).arg(request.fps)};
+}
+
 int export_animation(const QStringList& args) {
   QCommandLineParser parser;
   parser.setApplicationDescription(
-      "threadmap export SESSION [SESSION2] --view VIEW --format gif|png -o OUT: a trace view of a "
-      "recording (or two side by side, stepping together) as an animated GIF or numbered PNGs");
+      "threadmap export SESSION [SESSION2] --view VIEW --format gif|webm|png -o OUT: a trace view of a "
+      "recording (or two side by side, stepping together) as an animated GIF, a WebM video or numbered PNGs");
   parser.addHelpOption();
   const QCommandLineOption view_option("view", "grid, banks, barrier, coalescing or schedule", "VIEW", "banks");
-  const QCommandLineOption format_option("format", "gif or png (a numbered PNG sequence: OUT-0001.png ...)",
-                                         "FORMAT", "gif");
+  const QCommandLineOption format_option(
+      "format", "gif, webm (VP9) or png (a numbered PNG sequence: OUT-0001.png ...)", "FORMAT", "gif");
   const QCommandLineOption output_option({"o", "output"}, "the file to write (png: the sequence's prefix)", "OUT");
   const QCommandLineOption size_option("size", "frame size", "WxH", "1920x1080");
   const QCommandLineOption fps_option("fps", "frames per second", "N", "4");
@@ -245,34 +313,18 @@ int export_animation(const QStringList& args) {
     say("give one session file, or two to show side by side");
     return 2;
   }
-  const QString view_name = parser.value(view_option);
-  const QString format = parser.value(format_option);
-  const QString output = parser.value(output_option);
-  if (!make_view(view_name)) {
-    say("--view " + view_name + ": use grid, banks, barrier, coalescing or schedule");
-    return 2;
-  }
-  if (format != "gif" && format != "png") {
-    say("--format " + format + ": use gif or png");
-    return 2;
-  }
-  if (output.isEmpty()) {
-    say("-o OUT is required");
-    return 2;
-  }
+  AnimationRequest request;
+  request.view = parser.value(view_option);
+  request.format = parser.value(format_option);
+  request.output = parser.value(output_option);
   const QStringList size_parts = parser.value(size_option).split('x');
-  const int width = size_parts.size() == 2 ? size_parts[0].toInt() : 0;
-  const int height = size_parts.size() == 2 ? size_parts[1].toInt() : 0;
-  if (width < 320 || height < 240 || width > 7680 || height > 4320) {
+  if (size_parts.size() != 2) {
     say("--size " + parser.value(size_option) + ": WxH from 320x240 to 7680x4320");
     return 2;
   }
-  const int fps = parser.value(fps_option).toInt();
-  const int max_frames = parser.value(frames_option).toInt();
-  if (fps < 1 || fps > 50 || max_frames < 1) {
-    say("--fps takes 1 to 50, --max-frames at least 1");
-    return 2;
-  }
+  request.size = QSize(size_parts[0].toInt(), size_parts[1].toInt());
+  request.fps = parser.value(fps_option).toInt();
+  request.max_frames = parser.value(frames_option).toInt();
 
   std::vector<std::shared_ptr<const TraceDocument>> docs;
   for (const QString& file : files) {
@@ -288,57 +340,12 @@ int export_animation(const QStringList& args) {
       return 2;
     }
   }
-
-  const views::Theme theme = views::Theme::projector();
-  std::vector<std::unique_ptr<views::TraceView>> panes;
-  std::size_t steps = 0;
-  for (const auto& doc : docs) {
-    panes.push_back(make_view(view_name));
-    panes.back()->set_theme(theme);
-    panes.back()->set_document(doc);
-    steps = std::max(steps, views::Timeline(doc->analysis).steps());
+  const AnimationResult result = write_animation(docs, request);
+  if (result.exit_code != 0) {
+    say(result.message);
+    return result.exit_code;
   }
-  if (steps == 0) {
-    say("the trace has no requests to step through");
-    return 2;
-  }
-  // The panes step together, request by request; a shorter one holds its last.
-  const std::size_t count = std::min<std::size_t>(steps, static_cast<std::size_t>(max_frames));
-  std::vector<QImage> frames;
-  for (std::size_t f = 0; f < count; ++f) {
-    const std::size_t step = count == 1 ? 0 : f * (steps - 1) / (count - 1);
-    QImage frame(width, height, QImage::Format_RGB32);
-    frame.fill(theme.background);
-    QPainter p(&frame);
-    const int pane_w = width / static_cast<int>(panes.size());
-    for (std::size_t i = 0; i < panes.size(); ++i) {
-      const std::size_t own = std::min(step, views::Timeline(docs[i]->analysis).steps() - 1);
-      paint_pane(p, QRect(static_cast<int>(i) * pane_w, 0, pane_w, height), *panes[i], *docs[i],
-                 own, theme);
-    }
-    p.end();
-    frames.push_back(std::move(frame));
-  }
-
-  if (format == "png") {
-    const QString stem = output.endsWith(".png") ? output.chopped(4) : output;
-    for (std::size_t f = 0; f < frames.size(); ++f) {
-      const QString path = QString("%1-%2.png").arg(stem).arg(f + 1, 4, 10, QChar('0'));
-      if (!frames[f].save(path)) {
-        say("cannot write " + path);
-        return 3;
-      }
-    }
-    std::printf("wrote %zu frames %s-0001.png ... at %dx%d\n", frames.size(), qPrintable(stem), width,
-                height);
-    return 0;
-  }
-  if (const QString problem = write_gif(output, frames, std::max(2, 100 / fps)); !problem.isEmpty()) {
-    say(problem);
-    return 3;
-  }
-  std::printf("wrote %s: %zu frames at %dx%d, %d per second\n", qPrintable(output), frames.size(),
-              width, height, fps);
+  std::printf("%s\n", qPrintable(result.message));
   return 0;
 }
 

@@ -52,7 +52,7 @@ int main(int argc, char** argv) {
   QCommandLineOption quit_after("quit-after", QCoreApplication::translate("main", "quit after MS milliseconds (to check that an installed copy starts)"),
                                 "MS");
   parser.addOptions({size, reps, worker, kernel, timeout, quit_after});
-  parser.addPositionalArgument("session", QCoreApplication::translate("main", "a session file to open"), "[file.threadmap]");
+  parser.addPositionalArgument("session", QCoreApplication::translate("main", "a session file to open, or two to compare side by side"), "[A.threadmap [B.threadmap]]");
   parser.process(app);
 
   threadmap::gui::WindowOptions options;
@@ -68,7 +68,12 @@ int main(int argc, char** argv) {
   options.restore_settings = true;
   threadmap::gui::MainWindow window(options);
   window.show();
-  if (!files.isEmpty()) window.open_from(files.front());
+  // One file opens it; two are compared side by side.
+  if (files.size() == 1) window.open_from(files.front());
+  if (files.size() == 2 && window.open_from(files[0]).isEmpty()) window.compare_files(files[0], files[1]);
+  if (files.size() > 2)
+    window.status().set_worker_state(
+        QCoreApplication::translate("main", "%1 files given: open one session, or compare two").arg(files.size()), true);
   if (parser.isSet(kernel)) window.kernel_tree().select(parser.value(kernel).toStdString());
   if (parser.isSet(quit_after)) {
     QTimer::singleShot(std::max(0, parser.value(quit_after).toInt()), &app, [&window] {

@@ -6,6 +6,10 @@
 #include <QAction>
 #include <QApplication>
 #include <QActionGroup>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
 #include <QCloseEvent>
 #include <QComboBox>
 #include <QDateTime>
@@ -20,18 +24,26 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QProgressDialog>
 #include <QPushButton>
 #include <QRegularExpression>
 #include <QScrollArea>
 #include <QSettings>
+#include <QShortcut>
 #include <QSpinBox>
 #include <QSplitter>
+#include <QStackedWidget>
 #include <QStandardItemModel>
 #include <QStatusBar>
 #include <QTabWidget>
+#include <QToolButton>
 #include <QVBoxLayout>
 
 #include "app/gui/chart_export.h"
+#include "app/gui/compare_dialog.h"
+#include "app/gui/compare_view.h"
+#include "app/gui/export_animation.h"
+#include "app/gui/side_by_side.h"
 #include "app/gui/charts.h"
 #include "app/gui/kernel_tree.h"
 #include "app/gui/language.h"
@@ -41,6 +53,7 @@
 #include "app/gui/session_store.h"
 #include "app/gui/status_panel.h"
 #include "kernels/error.h"
+#include "viz/views/playback_controller.h"
 #include "viz/views/retranslate.h"
 #include "viz/views/trace_views_widget.h"
 
@@ -55,6 +68,8 @@ using nlohmann::json;
 namespace {
 
 constexpr int kMaxRecentFiles = 8;
+constexpr int kControlsMinWidth = 320;
+constexpr int kStripWidth = 28;
 constexpr const char* kBundledRecordings = ":/recordings/h100";
 
 
@@ -166,28 +181,62 @@ MainWindow::MainWindow(const WindowOptions& options, QWidget* parent)
   buttons->addWidget(sweep_parameter_);
   left_layout->addLayout(buttons);
 
-  status_panel_ = new StatusPanel(left);
-  left_layout->addWidget(status_panel_, 1);
+  left_layout->addStretch(1);
 
   auto* left_scroll = new QScrollArea;
   left_scroll->setWidget(left);
   left_scroll->setWidgetResizable(true);
-  left_scroll->setMinimumWidth(460);
+  left_scroll->setFrameShape(QFrame::NoFrame);
+  left_scroll->setMinimumWidth(kControlsMinWidth);
+
+  // The run's status under the controls, in a pane of its own: the badge
+  // and GB/s head it and never fall below the controls' fold; the status
+  // bar repeats them whatever the layout.
+  auto* controls_split = controls_split_ = new QSplitter(Qt::Vertical);
+  controls_ = controls_split;
+  controls_->setObjectName("controls");
+  status_panel_ = new StatusPanel;
+  auto* status_scroll = new QScrollArea;
+  status_scroll->setWidget(status_panel_);
+  status_scroll->setWidgetResizable(true);
+  status_scroll->setFrameShape(QFrame::NoFrame);
+  status_scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+  controls_split->addWidget(left_scroll);
+  controls_split->addWidget(status_scroll);
+  controls_split->setStretchFactor(0, 3);
+  controls_split->setStretchFactor(1, 2);
+  controls_split->setCollapsible(0, false);
+  controls_split->setCollapsible(1, false);
+  statusBar()->addPermanentWidget(&status_panel_->headline());
+
+  // Collapsed, the controls are this strip: a click or F9 brings them back.
+  controls_strip_ = new QToolButton;
+  controls_strip_->setObjectName("controlsStrip");
+  controls_strip_->setText(QStringLiteral("»"));
+  controls_strip_->setSizePolicy(QSizePolicy::Fixed, QSizePolicy::Expanding);
+  controls_strip_->setFixedWidth(kStripWidth);
+  controls_strip_->setFocusPolicy(Qt::NoFocus);
+  controls_strip_->hide();
+  texts_->add([this] { controls_strip_->setToolTip(tr("Show the controls (F9)")); });
+  connect(controls_strip_, &QToolButton::clicked, this, [this] { set_controls_collapsed(false); });
+  auto* left_pane = new QWidget;
+  auto* left_pane_layout = new QHBoxLayout(left_pane);
+  left_pane_layout->setContentsMargins(0, 0, 0, 0);
+  left_pane_layout->setSpacing(0);
+  left_pane_layout->addWidget(controls_, 1);
+  left_pane_layout->addWidget(controls_strip_);
 
   chart_tabs_ = new QTabWidget;
   family_chart_ = new FamilyChart;
   sweep_chart_ = new SweepChart;
   recording_panel_ = new RecordingPanel;
   trace_views_ = new views::TraceViewsWidget;
+  compare_view_ = new CompareView;
   for (QWidget* page : {static_cast<QWidget*>(family_chart_), static_cast<QWidget*>(sweep_chart_),
-                        static_cast<QWidget*>(recording_panel_), static_cast<QWidget*>(trace_views_)})
+                        static_cast<QWidget*>(recording_panel_), static_cast<QWidget*>(trace_views_),
+                        static_cast<QWidget*>(compare_view_)})
     chart_tabs_->addTab(page, QString());
-  texts_->add([this] {
-    chart_tabs_->setTabText(0, tr("Variants (Ctrl+1)"));
-    chart_tabs_->setTabText(1, tr("Sweep (Ctrl+2)"));
-    chart_tabs_->setTabText(2, tr("Recording (Ctrl+3)"));
-    chart_tabs_->setTabText(3, tr("Trace (Ctrl+4)"));
-  });
+  texts_->add([this] { title_tabs(); });
   connect(this, &MainWindow::traceDocumentChanged, trace_views_, &views::TraceViewsWidget::set_document);
   lesson_ = new LessonPane;
 
@@ -197,10 +246,20 @@ MainWindow::MainWindow(const WindowOptions& options, QWidget* parent)
   right->setStretchFactor(0, 3);
   right->setStretchFactor(1, 2);
   auto* main_split = main_split_ = new QSplitter(Qt::Horizontal);
-  main_split->addWidget(left_scroll);
+  main_split->setObjectName("mainSplitter");
+  main_split->addWidget(left_pane);
   main_split->addWidget(right);
   main_split->setStretchFactor(1, 1);
-  setCentralWidget(main_split);
+  main_split->setCollapsible(0, false);
+  main_split->setCollapsible(1, false);
+  // The presentation mode's page: the chart over the trace views, which
+  // move there from their tabs while it lasts.
+  presentation_split_ = new QSplitter(Qt::Vertical);
+  presentation_split_->setObjectName("presentation");
+  pages_ = new QStackedWidget;
+  pages_->addWidget(main_split);
+  pages_->addWidget(presentation_split_);
+  setCentralWidget(pages_);
 
   debounce_.setSingleShot(true);
   debounce_.setInterval(options.debounce_ms);
@@ -243,6 +302,10 @@ MainWindow::MainWindow(const WindowOptions& options, QWidget* parent)
   report(tr("worker %1 starting …").arg(WorkerClient::locate_worker()), false);
   runs_.list_devices();
   resize(default_size());
+  // The chart and the trace views get most of the width: the controls about
+  // a quarter, within what their widgets need.
+  const int controls_width = std::clamp(width() / 4, kControlsMinWidth, 440);
+  main_split->setSizes({controls_width, width() - controls_width});
   if (options_.restore_settings) {
     QSettings settings;
     if (settings.contains("run/reps")) reps_->setValue(settings.value("run/reps").toInt());
@@ -267,6 +330,7 @@ void MainWindow::showEvent(QShowEvent* event) {
   default_main_split_ = main_split_->saveState();
   default_right_split_ = right_split_->saveState();
   default_lesson_split_ = lesson_->saveState();
+  default_controls_split_ = controls_split_->saveState();
   if (!options_.restore_settings) return;
   QSettings settings;
   restoreGeometry(settings.value("window/geometry").toByteArray());
@@ -274,6 +338,7 @@ void MainWindow::showEvent(QShowEvent* event) {
   main_split_->restoreState(settings.value("window/mainSplitter").toByteArray());
   right_split_->restoreState(settings.value("window/rightSplitter").toByteArray());
   lesson_->restoreState(settings.value("window/lessonSplitter").toByteArray());
+  controls_split_->restoreState(settings.value("window/controlsSplitter").toByteArray());
   chart_tabs_->setCurrentIndex(settings.value("window/tab", 0).toInt());
 }
 
@@ -284,6 +349,7 @@ void MainWindow::save_settings() const {
   settings.setValue("window/mainSplitter", main_split_->saveState());
   settings.setValue("window/rightSplitter", right_split_->saveState());
   settings.setValue("window/lessonSplitter", lesson_->saveState());
+  settings.setValue("window/controlsSplitter", controls_split_->saveState());
   settings.setValue("window/tab", chart_tabs_->currentIndex());
   const QString device = devices_->currentData().toString();
   if (device.contains(':')) settings.setValue("run/device", device);
@@ -301,16 +367,108 @@ void MainWindow::save_settings() const {
 void MainWindow::reset_layout() {
   QSettings settings;
   for (const char* key : {"window/geometry", "window/state", "window/mainSplitter", "window/rightSplitter",
-                          "window/lessonSplitter", "window/tab"})
+                          "window/lessonSplitter", "window/controlsSplitter", "window/tab"})
     settings.remove(key);
+  set_presentation(false);
   if (isFullScreen() || isMaximized()) showNormal();
+  set_controls_collapsed(false);
   resize(default_size());
   main_split_->restoreState(default_main_split_);
   right_split_->restoreState(default_right_split_);
   lesson_->restoreState(default_lesson_split_);
+  controls_split_->restoreState(default_controls_split_);
   chart_tabs_->setCurrentIndex(0);
   report(tr("The window is back to its default layout."), false);
 }
+
+void MainWindow::set_controls_collapsed(bool collapsed) {
+  if (collapsed == controls_collapsed()) return;
+  if (collapsed) {
+    expanded_sizes_ = main_split_->sizes();
+    controls_->hide();
+    controls_strip_->show();
+    const int total = expanded_sizes_.value(0) + expanded_sizes_.value(1);
+    main_split_->setSizes({kStripWidth, total - kStripWidth});
+  } else {
+    controls_strip_->hide();
+    controls_->show();
+    if (expanded_sizes_.size() == 2) main_split_->setSizes(expanded_sizes_);
+    tree_->setFocus();
+  }
+}
+
+bool MainWindow::controls_collapsed() const { return controls_->isHidden(); }
+
+void MainWindow::title_tabs() {
+  const std::pair<QWidget*, QString> titles[] = {{family_chart_, tr("Variants (Ctrl+1)")},
+                                                 {sweep_chart_, tr("Sweep (Ctrl+2)")},
+                                                 {recording_panel_, tr("Recording (Ctrl+3)")},
+                                                 {trace_views_, tr("Trace (Ctrl+4)")},
+                                                 {compare_view_, tr("Side by side (Ctrl+5)")}};
+  for (const auto& [page, title] : titles)
+    if (const int i = chart_tabs_->indexOf(page); i >= 0) chart_tabs_->setTabText(i, title);
+}
+
+int MainWindow::presentation_font_px() const {
+  const QScreen* s = screen() ? screen() : QGuiApplication::primaryScreen();
+  return std::max(24, (s ? s->geometry().height() : 768) / 32);
+}
+
+void MainWindow::set_presentation(bool on) {
+  if (on == presenting()) return;
+  if (on) {
+    tab_before_presentation_ = chart_tabs_->currentIndex();
+    was_full_screen_ = isFullScreen();
+    was_maximized_ = isMaximized();
+    debounce_.stop();
+    menuBar()->hide();
+    statusBar()->hide();
+    // The pair when the Side by side tab is shown, else the trace views.
+    presented_views_ = chart_tabs_->currentWidget() == compare_view_ ? static_cast<QWidget*>(compare_view_)
+                                                                      : static_cast<QWidget*>(trace_views_);
+    // Each leaves its tab; the pair takes the whole screen (its difference
+    // line gives the bandwidths), the trace views share it with the chart.
+    if (presented_views_ == trace_views_) {
+      presentation_split_->addWidget(family_chart_);
+      family_chart_->show();  // a tab that was not the current one is hidden
+    }
+    presentation_split_->addWidget(presented_views_);
+    presented_views_->show();
+    presentation_split_->setStretchFactor(0, 1);
+    presentation_split_->setStretchFactor(1, 2);
+    pages_->setCurrentWidget(presentation_split_);
+    // The hidden layout's minimum must not hold a small screen's presentation.
+    main_split_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Ignored);
+    const int px = presentation_font_px();
+    family_chart_->set_presentation(true, px);
+    trace_views_->set_presentation(true, px);
+    compare_view_->set_presentation(true, px);
+    showFullScreen();
+    const int h = presentation_split_->height();
+    if (presentation_split_->count() == 2) presentation_split_->setSizes({h / 3, h - h / 3});
+    presented_views_->setFocus();
+  } else {
+    family_chart_->set_presentation(false);
+    trace_views_->set_presentation(false);
+    compare_view_->set_presentation(false);
+    family_chart_->show();  // C may have hidden it
+    if (chart_tabs_->indexOf(family_chart_) < 0) chart_tabs_->insertTab(0, family_chart_, QString());
+    chart_tabs_->insertTab(presented_views_ == compare_view_ ? 4 : 3, presented_views_, QString());
+    title_tabs();
+    main_split_->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Preferred);
+    pages_->setCurrentWidget(main_split_);
+    chart_tabs_->setCurrentIndex(tab_before_presentation_);
+    menuBar()->show();
+    statusBar()->show();
+    if (was_full_screen_) showFullScreen();
+    else if (was_maximized_) showMaximized();
+    else showNormal();
+  }
+  chart_key_->setEnabled(on);
+  emit presentationChanged(on);
+}
+
+bool MainWindow::presenting() const { return pages_->currentWidget() == presentation_split_; }
 
 bool MainWindow::restore_kernel() {
   QSettings settings;
@@ -327,6 +485,7 @@ bool MainWindow::restore_kernel() {
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {
+  set_presentation(false);  // the window's own layout is what the next start restores
   save_settings();
   QMainWindow::closeEvent(event);
 }
@@ -364,6 +523,7 @@ void MainWindow::build_actions() {
                                ? variant_->id
                                : "transpose.shared");
   });
+  add(file, QT_TR_NOOP("&Compare two recordings…"), QKeySequence(Qt::Key_F7), [this] { compare_now(); });
   add(file, QT_TR_NOOP("&Save session…"), QKeySequence::Save, [this] {
     const QString name = current_session_ ? QString::fromStdString(current_session_->kernel_id) + ".threadmap"
                                           : QString("threadmap.threadmap");
@@ -372,9 +532,14 @@ void MainWindow::build_actions() {
     if (!path.isEmpty()) save_to(path);
   });
   add(file, QT_TR_NOOP("&Export chart or data…"), QKeySequence(Qt::CTRL | Qt::Key_E), [this] {
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export"), "threadmap-chart.png",
-                                                      export_filters());
+    // The Trace and Side by side tabs export their animation, the others a chart or its data.
+    const QWidget* shown = presenting() ? presented_views_ : chart_tabs_->currentWidget();
+    const bool animation = shown == trace_views_ || shown == compare_view_;
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Export"), animation ? "threadmap-animation.gif" : "threadmap-chart.png",
+        animation ? tr("GIF animation (*.gif);;WebM video (*.webm);;Numbered PNG frames (*.png)") : export_filters());
     if (!path.isEmpty()) export_to(path);
+    activateWindow();  // back from the file and progress dialogs
   });
   file->addSeparator();
   add(file, QT_TR_NOOP("Reset &layout"), QKeySequence(), [this] { reset_layout(); });
@@ -385,7 +550,13 @@ void MainWindow::build_actions() {
   add(run, QT_TR_NOOP("&Run the selected kernel"), QKeySequence(Qt::Key_F5), [this] { run_now(); });
   add(run, QT_TR_NOOP("&Sweep the family over the chosen parameter"), QKeySequence(Qt::Key_F6),
       [this] { sweep_now(); });
-  add(run, QT_TR_NOOP("&Cancel the sweep"), QKeySequence(Qt::Key_Escape), [this] { runs_.cancel_sweep(); });
+  // Esc leaves the presentation mode, else cancels a sweep.
+  add(run, QT_TR_NOOP("&Cancel the sweep"), QKeySequence(Qt::Key_Escape), [this] {
+    if (presenting())
+      set_presentation(false);
+    else
+      runs_.cancel_sweep();
+  });
   add(run, QT_TR_NOOP("Record &trace of the selected kernel"), QKeySequence(Qt::CTRL | Qt::Key_R),
       [this] { record_now(); });
 
@@ -398,15 +569,45 @@ void MainWindow::build_actions() {
       [this] { chart_tabs_->setCurrentWidget(recording_panel_); });
   add(view, QT_TR_NOOP("&Trace views"), QKeySequence(Qt::CTRL | Qt::Key_4),
       [this] { chart_tabs_->setCurrentWidget(trace_views_); });
+  add(view, QT_TR_NOOP("Side &by side"), QKeySequence(Qt::CTRL | Qt::Key_5), [this] {
+    chart_tabs_->setCurrentWidget(compare_view_);
+    compare_view_->setFocus();
+  });
   add(view, QT_TR_NOOP("&Kernel list"), QKeySequence(Qt::CTRL | Qt::Key_K), [this] { tree_->setFocus(); });
   add(view, QT_TR_NOOP("&Device picker"), QKeySequence(Qt::CTRL | Qt::Key_D), [this] { devices_->setFocus(); });
   add(view, QT_TR_NOOP("&Parameters"), QKeySequence(Qt::CTRL | Qt::Key_P), [this] {
     if (variant_ && !variant_->params.empty())
       if (QWidget* first = params_->control(variant_->params.front().name)) first->setFocus();
   });
-  add(view, QT_TR_NOOP("&Full screen"), QKeySequence(Qt::Key_F11), [this] {
-    isFullScreen() ? showNormal() : showFullScreen();
+  add(view, QT_TR_NOOP("&Hide or show the controls"), QKeySequence(Qt::Key_F9),
+      [this] { set_controls_collapsed(!controls_collapsed()); });
+  add(view, QT_TR_NOOP("Presentatio&n mode"), QKeySequence(Qt::Key_F11),
+      [this] { set_presentation(!presenting()); });
+  // In a presentation C gives the views the whole screen, and brings the chart back.
+  // Enabled only then: elsewhere C belongs to the fields and the kernel list's search.
+  auto* chart_key = chart_key_ = new QShortcut(QKeySequence(Qt::Key_C), this);
+  chart_key->setEnabled(false);
+  connect(chart_key, &QShortcut::activated, this, [this] {
+    if (presenting() && presentation_split_->indexOf(family_chart_) >= 0) family_chart_->setVisible(!family_chart_->isVisible());
   });
+  // The bandwidth axis: automatic (logarithmic when a bar would vanish under
+  // the ceiling), or linear or logarithmic by hand; exports draw the same.
+  QMenu* scale = titled(view->addMenu(QString()), QT_TR_NOOP("Chart &scale"));
+  scale->setObjectName("chartScaleMenu");
+  auto* scale_group = new QActionGroup(scale);
+  const std::pair<FamilyChart::Scale, const char*> scales[] = {
+      {FamilyChart::Scale::Automatic, QT_TR_NOOP("&Automatic")},
+      {FamilyChart::Scale::Linear, QT_TR_NOOP("&Linear")},
+      {FamilyChart::Scale::Logarithmic, QT_TR_NOOP("L&ogarithmic")}};
+  for (const auto& [choice, text] : scales) {
+    QAction* action = scale->addAction(QString());
+    texts_->add([action, text = text] { action->setText(tr(text)); });
+    action->setCheckable(true);
+    action->setChecked(choice == family_chart_->scale());
+    action->setObjectName(QString("chartScale%1").arg(static_cast<int>(choice)));
+    scale_group->addAction(action);
+    connect(action, &QAction::triggered, this, [this, choice = choice] { family_chart_->set_scale(choice); });
+  }
   // Each language is named in itself, so a learner finds theirs whatever is shown.
   view->addSeparator();
   QMenu* languages = titled(view->addMenu(QString()), QT_TR_NOOP("&Language"));
@@ -602,6 +803,8 @@ void MainWindow::report(const QString& message, bool is_problem) {
 }
 
 QString MainWindow::export_to(const QString& path) {
+  const QWidget* shown = presenting() ? presented_views_ : chart_tabs_->currentWidget();
+  if (shown == trace_views_ || shown == compare_view_) return export_animation_to(path);
   const bool sweep = chart_tabs_->currentWidget() == sweep_chart_;
   QString error;
   if (is_chart_format(path)) {
@@ -615,6 +818,47 @@ QString MainWindow::export_to(const QString& path) {
       error = export_text((sweep ? runs_.sweep_data().to_json() : history.to_json()).dump(2) + "\n", path);
     else
       error = tr("%1: export as .png, .pdf, .svg, .csv or .json").arg(path);
+  }
+  report(error.isEmpty() ? tr("exported %1").arg(path) : error, !error.isEmpty());
+  return error;
+}
+
+// The Trace or Side by side tab as `threadmap export` writes it: the view
+// shown, at the playback's speed, 1920 x 1080; a progress dialog can cancel.
+QString MainWindow::export_animation_to(const QString& path) {
+  const bool pair = (presenting() ? presented_views_ : chart_tabs_->currentWidget()) == compare_view_;
+  std::vector<std::shared_ptr<const analysis::TraceDocument>> docs;
+  AnimationRequest request;
+  request.output = path;
+  request.format = QFileInfo(path).suffix().toLower();
+  if (pair) {
+    if (!compare_view_->empty()) docs = {compare_view_->document(0), compare_view_->document(1)};
+    request.view = compare_view_->view_name();
+    request.fps = static_cast<int>(std::lround(compare_view_->playback().speed()));
+  } else {
+    if (trace_views_->document()) docs = {trace_views_->document()};
+    request.view = view_names()[static_cast<std::size_t>(trace_views_->tabs().currentIndex())];
+    request.fps = static_cast<int>(std::lround(trace_views_->playback().speed()));
+  }
+  request.fps = std::clamp(request.fps, 1, 50);
+  QString error;
+  if (docs.empty())
+    error = pair ? tr("nothing to export: Compare… (F7) picks two recordings first")
+                 : tr("nothing to export: open a recording (Ctrl+O) or record a trace (Ctrl+R) first");
+  else if (request.format != "gif" && request.format != "webm" && request.format != "png")
+    error = tr("%1: export an animation as .gif, .webm or .png (numbered frames)").arg(path);
+  if (error.isEmpty()) {
+    QProgressDialog progress(tr("Writing %1 …").arg(QFileInfo(path).fileName()), tr("Cancel"), 0, 1, this);
+    progress.setWindowModality(Qt::WindowModal);
+    progress.setMinimumDuration(500);
+    const AnimationResult result = write_animation(docs, request, [&progress](int done, int total) {
+      progress.setMaximum(total);
+      progress.setValue(done);
+      QCoreApplication::processEvents();
+      return !progress.wasCanceled();
+    });
+    if (result.exit_code == 4) error = tr("export of %1 cancelled").arg(path);
+    else if (result.exit_code != 0) error = result.message;
   }
   report(error.isEmpty() ? tr("exported %1").arg(path) : error, !error.isEmpty());
   return error;
@@ -657,6 +901,7 @@ QString MainWindow::load_session_file(const QString& path, const std::function<Q
     report(error, true);
     return error;
   }
+  shown_path_ = path;
   if (remember) {
     QSettings settings;
     QStringList recent = settings.value("recentFiles").toStringList();
@@ -726,6 +971,61 @@ QString MainWindow::show_session(Session session, const std::function<QString()>
     emit traceDocumentChanged(doc);
   }
   return {};
+}
+
+QString MainWindow::compare_files(const QString& first, const QString& second) {
+  std::array<std::shared_ptr<const analysis::TraceDocument>, 2> docs;
+  QString error;
+  for (int i = 0; i < 2 && error.isEmpty(); ++i) {
+    const QString path = i == 0 ? first : second;
+    const QString name = path.startsWith(":/") ? tr("the bundled %1").arg(QFileInfo(path).fileName())
+                                              : QFileInfo(path).fileName();
+    Session session;
+    error = SessionStore::load(path, session);
+    if (!error.isEmpty()) break;
+    try {
+      docs[i] = analysis::make_document(std::move(session), name.toStdString());
+      if (!docs[i]) error = tr("%1 holds no trace to compare: record one with Ctrl+R").arg(name);
+    } catch (const std::exception& e) {
+      error = tr("the trace of %1 cannot be analysed: %2").arg(name, QString::fromStdString(e.what()));
+    }
+  }
+  if (error.isEmpty()) error = compare_view_->set_documents(docs[0], docs[1]);
+  if (!error.isEmpty()) {
+    report(error, true);
+    return error;
+  }
+  chart_tabs_->setCurrentWidget(compare_view_);
+  compare_view_->setFocus();
+  report(tr("Side by side: %1 and %2").arg(QString::fromStdString(docs[0]->session.kernel_id),
+                                           QString::fromStdString(docs[1]->session.kernel_id)),
+         false);
+  return {};
+}
+
+// The selected kernel's family: its bundled recordings, then the shown and
+// recent session files; the selected kernel's recording against the next
+// variant's.
+void MainWindow::compare_now() {
+  const std::string family = variant_ ? variant_->family : "smem";
+  std::vector<CompareDialog::Choice> choices;
+  int first = 0;
+  for (const Variant& v : catalog()) {
+    const QString path = QString("%1/%2.threadmap").arg(kBundledRecordings, QString::fromStdString(v.id));
+    if (v.family != family || !QFileInfo::exists(path)) continue;
+    if (variant_ && v.id == variant_->id) first = static_cast<int>(choices.size());
+    choices.push_back({tr("%1 · bundled H100 recording").arg(QString::fromStdString(v.id)), path});
+  }
+  QStringList files = QSettings().value("recentFiles").toStringList();
+  if (!shown_path_.isEmpty() && !shown_path_.startsWith(":/")) files.prepend(shown_path_);
+  files.removeDuplicates();
+  for (const QString& path : files)
+    if (QFileInfo::exists(path)) choices.push_back({QFileInfo(path).fileName(), path});
+  const int second = choices.empty() ? 0 : (first + 1) % static_cast<int>(choices.size());
+  CompareDialog dialog(choices, first, second, this);
+  const bool accepted = dialog.exec() == QDialog::Accepted;
+  activateWindow();  // the keys go back to the window (without a window manager too)
+  if (accepted) compare_files(dialog.first_path(), dialog.second_path());
 }
 
 void MainWindow::set_language(const QString& code) {

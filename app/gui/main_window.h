@@ -19,7 +19,10 @@ class QComboBox;
 class QLineEdit;
 class QSpinBox;
 class QSplitter;
+class QShortcut;
+class QStackedWidget;
 class QTabWidget;
+class QToolButton;
 
 namespace threadmap::views {
 class Retranslator;
@@ -28,6 +31,7 @@ class TraceViewsWidget;
 
 namespace threadmap::gui {
 
+class CompareView;
 class FamilyChart;
 class KernelTree;
 class LessonPane;
@@ -71,14 +75,20 @@ class MainWindow : public QMainWindow {
   QTabWidget& chart_tabs() { return *chart_tabs_; }
   RecordingPanel& recording() { return *recording_panel_; }
   views::TraceViewsWidget& trace_views() { return *trace_views_; }
+  CompareView& compare_view() { return *compare_view_; }
 
   // The open recording (a session with a trace, opened or recorded), or null.
   std::shared_ptr<const analysis::TraceDocument> trace_document() const { return document_; }
 
   // Each returns an empty string on success, else the message also shown to the user.
+  // On the Trace and Side by side tabs: the animation (.gif, .webm, .png
+  // frames) of the view shown; elsewhere the chart or its data.
   QString export_to(const QString& path);
   QString save_to(const QString& path);
   QString open_from(const QString& path);
+  // Two session files (or bundled recordings) of one family side by side in
+  // the Side by side tab; "" or the message also shown.
+  QString compare_files(const QString& first, const QString& second);
   // One of the real H100 recordings embedded in the binary, by kernel id; the
   // other bundled recordings of its family fill the variants chart.
   QString open_bundled_recording(const std::string& kernel_id = "transpose.shared");
@@ -88,6 +98,20 @@ class MainWindow : public QMainWindow {
   // File ▸ Reset layout: the default window size, splitters and tab, and the
   // saved layout forgotten.
   void reset_layout();
+  // F9: the controls (kernels, run, parameters, status) become a narrow
+  // strip, the charts and trace views take the width; again brings them back.
+  void set_controls_collapsed(bool collapsed);
+  bool controls_collapsed() const;
+  // F11: one screen for a room. The menus, controls, status bar and lesson
+  // go; the variants chart (large type, Okabe-Ito colours) sits over the
+  // trace views with their highlighted source line, full screen; from the
+  // Side by side tab the pair takes the screen alone. The trace
+  // views' keys step (Right, Left, PageDown, PageUp), play (Space) and
+  // switch views (V, Shift+V); C hides or shows the chart; Esc or F11 leaves.
+  void set_presentation(bool on);
+  bool presenting() const;
+  // The presentation's body text: 24 px on a 768-pixel-high screen, more on larger ones.
+  int presentation_font_px() const;
   // The size a new window opens at: 1600 x 1000, bounded by its screen's free
   // area, at least the layout's minimum.
   QSize default_size() const;
@@ -98,11 +122,14 @@ class MainWindow : public QMainWindow {
  signals:
   // A session with a trace was opened or recorded: the views draw this.
   void traceDocumentChanged(std::shared_ptr<const threadmap::analysis::TraceDocument> doc);
+  void presentationChanged(bool on);
 
  public slots:
   void run_now();
   void sweep_now();
   void record_now();
+  void compare_now();  // Compare… (F7): the dialog, then compare_files
+  QString export_animation_to(const QString& path);
 
  protected:
   void dragEnterEvent(QDragEnterEvent* event) override;
@@ -113,6 +140,7 @@ class MainWindow : public QMainWindow {
 
  private:
   void build_actions();
+  void title_tabs();  // the chart tabs' titles, in the current language
   void select_variant(const Variant& variant);
   void show_devices(const nlohmann::json& backends);
   void refresh_family_chart();
@@ -147,14 +175,26 @@ class MainWindow : public QMainWindow {
   LessonPane* lesson_;
   QTimer debounce_;
   RecordingPanel* recording_panel_;
-  views::TraceViewsWidget* trace_views_;  // what the traced threads did, fed by traceDocumentChanged
+  views::TraceViewsWidget* trace_views_;
+  CompareView* compare_view_;
+  QWidget* presented_views_ = nullptr;  // the trace views or the pair, while presenting
+  QString shown_path_;  // the file of the shown session, if it came from one  // what the traced threads did, fed by traceDocumentChanged
   std::shared_ptr<const analysis::TraceDocument> document_;
   std::optional<Session> current_session_;  // what Save writes: the run shown
   std::string shown_device_;  // the recording's device while its run is shown; empty for live runs
   bool devices_listed_before_ = false;
   bool shown_before_ = false;
-  QByteArray default_main_split_, default_right_split_, default_lesson_split_;  // as first laid out
+  QByteArray default_main_split_, default_right_split_, default_lesson_split_, default_controls_split_;  // as first laid out
   QSplitter* main_split_;
+  QWidget* controls_;  // the controls over the run's status (controls_split_)
+  QSplitter* controls_split_;
+  QStackedWidget* pages_;  // the window's layout, or the presentation's
+  QSplitter* presentation_split_;
+  QShortcut* chart_key_;  // C, while presenting
+  int tab_before_presentation_ = 0;
+  bool was_full_screen_ = false, was_maximized_ = false;
+  QToolButton* controls_strip_;
+  QList<int> expanded_sizes_;  // the splitter before the controls were collapsed
   QSplitter* right_split_;
   QTemporaryDir recordings_dir_;  // the worker's recordings of this session
 };

@@ -30,7 +30,6 @@ StatusPanel::StatusPanel(QWidget* parent) : QWidget(parent) {
   origin_->setWordWrap(true);
   origin_->setStyleSheet("background:#e8f0fe; color:#174ea6; border-radius:6px; padding:6px;");
   origin_->hide();
-  layout->addWidget(origin_);
   badge_ = new QLabel(tr("no run yet"), this);
   badge_->setObjectName("verificationBadge");
   badge_->setStyleSheet(kNeutral);
@@ -53,9 +52,15 @@ StatusPanel::StatusPanel(QWidget* parent) : QWidget(parent) {
   worker_->setWordWrap(true);
   layout->addWidget(badge_);
   layout->addWidget(numbers_);
+  layout->addWidget(origin_);
   layout->addWidget(detail_);
   layout->addWidget(worker_);
   layout->addStretch(1);
+  // Shown by the window in its status bar (it takes the label over).
+  headline_ = new QLabel(this);
+  headline_->setObjectName("runHeadline");
+  headline_->setFont(big);
+  headline_->hide();
 }
 
 void StatusPanel::changeEvent(QEvent* event) {
@@ -78,6 +83,9 @@ void StatusPanel::show_report(const json& report) {
     badge_->setStyleSheet(kBad);
     numbers_->clear();
     detail_->setText(QString::fromStdString(report.value("error", "")));
+    headline_->setText(badge_->text());
+    headline_->setStyleSheet(kBad);
+    headline_->show();
     return;
   }
   const json verification = report.value("verification", json::object());
@@ -97,6 +105,12 @@ void StatusPanel::show_report(const json& report) {
     badge_->setStyleSheet(kBad);
   }
   const json timing = report.value("timing", json::object()).value("kernel_ms", json::object());
+  headline_->setText(tr("%1 · %2 GB/s · median %3 ms")
+                         .arg(verification.value("verified", false) ? tr("✔ verified") : tr("✘ NOT verified"))
+                         .arg(QLocale().toString(report.value("bandwidth_gbps", 0.0), 'f', 2))
+                         .arg(ms(timing, "median")));
+  headline_->setStyleSheet(verification.value("verified", false) ? kGood : kBad);
+  headline_->show();
   numbers_->setText(tr("%1 GB/s\nmedian %2 ms (min %3, max %4)")
                         .arg(QLocale().toString(report.value("bandwidth_gbps", 0.0), 'f', 2))
                         .arg(ms(timing, "median"), ms(timing, "min"), ms(timing, "max")));
@@ -116,6 +130,9 @@ void StatusPanel::show_refused(const QString& message) {
   badge_->setStyleSheet(kBad);
   numbers_->clear();
   detail_->setText(message);
+  headline_->setText(badge_->text());
+  headline_->setStyleSheet(kBad);
+  headline_->show();
 }
 
 void StatusPanel::set_worker_state(const QString& text, bool is_problem) {
@@ -129,6 +146,7 @@ void StatusPanel::set_origin(const QString& text) {
 }
 
 QString StatusPanel::origin_text() const { return origin_->text(); }
+QString StatusPanel::headline_text() const { return headline_->text(); }
 QString StatusPanel::badge_text() const { return badge_->text(); }
 QString StatusPanel::numbers_text() const { return numbers_->text(); }
 QString StatusPanel::worker_text() const { return worker_->text(); }

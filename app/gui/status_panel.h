@@ -24,6 +24,10 @@ class StatusPanel : public QWidget {
   QString worker_text() const;
   QString detail_text() const;
   QString origin_text() const;
+  // One line for the window's status bar, visible whatever the layout:
+  // "✔ verified · 12.34 GB/s · median 0.1234 ms".
+  QLabel& headline() { return *headline_; }
+  QString headline_text() const;
 
  protected:
   void changeEvent(QEvent* event) override;  // a new language: the shown run's text again
@@ -38,6 +42,7 @@ class StatusPanel : public QWidget {
   QLabel* numbers_;
   QLabel* detail_;
   QLabel* worker_;
+  QLabel* headline_;
 };
 
 }  // namespace threadmap::gui

@@ -441,6 +441,107 @@
     </message>
 </context>
 <context>
+    <name>CompareDialog</name>
+    <message>
+        <source>Compare two recordings</source>
+        <translation>Comparar dos grabaciones</translation>
+    </message>
+    <message>
+        <source>Two recordings of one lesson family, side by side in the same trace view, stepping together by warp request.</source>
+        <translation>Dos grabaciones de una misma familia de lecciones, lado a lado en la misma vista de la traza, avanzando juntas por solicitud de warp.</translation>
+    </message>
+    <message>
+        <source>Other file…</source>
+        <translation>Otro archivo…</translation>
+    </message>
+    <message>
+        <source>Compare a recording</source>
+        <translation>Comparar una grabación</translation>
+    </message>
+    <message>
+        <source>&amp;Left</source>
+        <translation>&amp;Izquierda</translation>
+    </message>
+    <message>
+        <source>&amp;Right</source>
+        <translation>&amp;Derecha</translation>
+    </message>
+    <message>
+        <source>Compare</source>
+        <translation>Comparar</translation>
+    </message>
+</context>
+<context>
+    <name>CompareView</name>
+    <message>
+        <source>Grid</source>
+        <translation>Malla</translation>
+    </message>
+    <message>
+        <source>Banks</source>
+        <translation>Bancos</translation>
+    </message>
+    <message>
+        <source>Barrier</source>
+        <translation>Barrera</translation>
+    </message>
+    <message>
+        <source>Coalescing</source>
+        <translation>Coalescencia</translation>
+    </message>
+    <message>
+        <source>Schedule</source>
+        <translation>Planificación</translation>
+    </message>
+    <message>
+        <source>both recordings need a trace to compare</source>
+        <translation>las dos grabaciones necesitan una traza para comparar</translation>
+    </message>
+    <message>
+        <source>request %1 of %2</source>
+        <translation>solicitud %1 de %2</translation>
+    </message>
+    <message>
+        <source>Compare… (F7) puts two recordings of a family here, side by side, stepping together; so does `threadmap A.threadmap B.threadmap`.</source>
+        <translation>Comparar… (F7) pone aquí dos grabaciones de una familia, lado a lado, avanzando juntas; `threadmap A.threadmap B.threadmap` también.</translation>
+    </message>
+    <message>
+        <source>Side by side, stepping together by warp request: %1 against %2</source>
+        <translation>Lado a lado, avanzando juntas por solicitud de warp: %1 frente a %2</translation>
+    </message>
+</context>
+<context>
+    <name>Export</name>
+    <message>
+        <source>a recording without a trace cannot be animated</source>
+        <translation>una grabación sin traza no se puede animar</translation>
+    </message>
+    <message>
+        <source>the trace has no requests to step through</source>
+        <translation>la traza no tiene solicitudes que recorrer</translation>
+    </message>
+    <message>
+        <source>cannot write %1</source>
+        <translation>no se puede escribir %1</translation>
+    </message>
+    <message>
+        <source>encoding a frame failed: %1</source>
+        <translation>la codificación de un fotograma falló: %1</translation>
+    </message>
+    <message>
+        <source>writing %1 failed: %2</source>
+        <translation>la escritura de %1 falló: %2</translation>
+    </message>
+    <message>
+        <source>this libavcodec has no VP9 or VP8 encoder (Debian&apos;s libavcodec59 has libvpx&apos;s)</source>
+        <translation>esta libavcodec no tiene codificador VP9 ni VP8 (la libavcodec59 de Debian tiene los de libvpx)</translation>
+    </message>
+    <message>
+        <source>cannot write %1: %2</source>
+        <translation>no se puede escribir %1: %2</translation>
+    </message>
+</context>
+<context>
     <name>FamilyChart</name>
     <message>
         <source>kernel bandwidth (GB/s)</source>
@@ -465,6 +566,14 @@
     <message>
         <source>device copy: %1 GB/s</source>
         <translation>copia en el dispositivo: %1 GB/s</translation>
+    </message>
+    <message>
+        <source>bandwidth (GB/s, log scale)</source>
+        <translation>ancho de banda (GB/s, escala logarítmica)</translation>
+    </message>
+    <message>
+        <source>%1 · device copy %2 GB/s</source>
+        <translation>%1 · copia en el dispositivo %2 GB/s</translation>
     </message>
 </context>
 <context>
@@ -763,10 +872,6 @@
         <translation>&amp;Parámetros</translation>
     </message>
     <message>
-        <source>&amp;Full screen</source>
-        <translation>Pantalla c&amp;ompleta</translation>
-    </message>
-    <message>
         <source>&amp;Language</source>
         <translation>&amp;Idioma</translation>
     </message>
@@ -878,6 +983,94 @@ grabado en %2</translation>
     <message>
         <source>Reset &amp;layout</source>
         <translation>Restablecer la &amp;disposición</translation>
+    </message>
+    <message>
+        <source>Show the controls (F9)</source>
+        <translation>Mostrar los controles (F9)</translation>
+    </message>
+    <message>
+        <source>&amp;Hide or show the controls</source>
+        <translation>Ocultar o &amp;mostrar los controles</translation>
+    </message>
+    <message>
+        <source>Chart &amp;scale</source>
+        <translation>&amp;Escala del gráfico</translation>
+    </message>
+    <message>
+        <source>&amp;Automatic</source>
+        <translation>&amp;Automática</translation>
+    </message>
+    <message>
+        <source>&amp;Linear</source>
+        <translation>&amp;Lineal</translation>
+    </message>
+    <message>
+        <source>L&amp;ogarithmic</source>
+        <translation>L&amp;ogarítmica</translation>
+    </message>
+    <message>
+        <source>Presentatio&amp;n mode</source>
+        <translation>Modo prese&amp;ntación</translation>
+    </message>
+    <message>
+        <source>Side by side (Ctrl+5)</source>
+        <translation>Lado a lado (Ctrl+5)</translation>
+    </message>
+    <message>
+        <source>&amp;Compare two recordings…</source>
+        <translation>&amp;Comparar dos grabaciones…</translation>
+    </message>
+    <message>
+        <source>Side &amp;by side</source>
+        <translation>&amp;Lado a lado</translation>
+    </message>
+    <message>
+        <source>the bundled %1</source>
+        <translation>el %1 incluido</translation>
+    </message>
+    <message>
+        <source>%1 holds no trace to compare: record one with Ctrl+R</source>
+        <translation>%1 no tiene traza para comparar: grabe una con Ctrl+R</translation>
+    </message>
+    <message>
+        <source>the trace of %1 cannot be analysed: %2</source>
+        <translation>la traza de %1 no se puede analizar: %2</translation>
+    </message>
+    <message>
+        <source>Side by side: %1 and %2</source>
+        <translation>Lado a lado: %1 y %2</translation>
+    </message>
+    <message>
+        <source>%1 · bundled H100 recording</source>
+        <translation>%1 · grabación H100 incluida</translation>
+    </message>
+    <message>
+        <source>GIF animation (*.gif);;WebM video (*.webm);;Numbered PNG frames (*.png)</source>
+        <translation>Animación GIF (*.gif);;Vídeo WebM (*.webm);;Fotogramas PNG numerados (*.png)</translation>
+    </message>
+    <message>
+        <source>nothing to export: Compare… (F7) picks two recordings first</source>
+        <translation>nada que exportar: Comparar… (F7) elige antes dos grabaciones</translation>
+    </message>
+    <message>
+        <source>nothing to export: open a recording (Ctrl+O) or record a trace (Ctrl+R) first</source>
+        <translation>nada que exportar: abra una grabación (Ctrl+O) o grabe una traza (Ctrl+R) antes</translation>
+    </message>
+    <message>
+        <source>%1: export an animation as .gif, .webm or .png (numbered frames)</source>
+        <translation>%1: exporte una animación como .gif, .webm o .png (fotogramas numerados)</translation>
+    </message>
+    <message>
+        <source>Writing %1 …</source>
+        <translation>Escribiendo %1 …</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Cancelar</translation>
+    </message>
+    <message>
+        <source>export of %1 cancelled</source>
+        <translation>exportación de %1 cancelada</translation>
     </message>
 </context>
 <context>
@@ -1151,6 +1344,53 @@ grabado en %2</translation>
     </message>
 </context>
 <context>
+    <name>SideBySide</name>
+    <message>
+        <source>shared: %1 wavefronts per request (ideal %2), %3 bank conflicts</source>
+        <translation>compartida: %1 frentes de onda por solicitud (ideal %2), %3 conflictos de banco</translation>
+    </message>
+    <message>
+        <source>global: %1 sectors per request (ideal %2)</source>
+        <translation>global: %1 sectores por solicitud (ideal %2)</translation>
+    </message>
+    <message>
+        <source>no memory requests traced</source>
+        <translation>ninguna solicitud de memoria trazada</translation>
+    </message>
+    <message>
+        <source>%1 GB/s · median %2 ms</source>
+        <translation>%1 GB/s · mediana %2 ms</translation>
+    </message>
+    <message>
+        <source>no timed run in this recording</source>
+        <translation>ninguna ejecución cronometrada en esta grabación</translation>
+    </message>
+    <message>
+        <source>%1 → %2 wavefronts per request</source>
+        <translation>%1 → %2 frentes de onda por solicitud</translation>
+    </message>
+    <message>
+        <source>%1 → %2 sectors per request</source>
+        <translation>%1 → %2 sectores por solicitud</translation>
+    </message>
+    <message>
+        <source>the same costliest accesses</source>
+        <translation>los mismos accesos más costosos</translation>
+    </message>
+    <message>
+        <source>%1× the bandwidth</source>
+        <translation>%1× el ancho de banda</translation>
+    </message>
+    <message>
+        <source>%1: the kernel &apos;%2&apos; is not in this catalog</source>
+        <translation>%1: el kernel &apos;%2&apos; no está en este catálogo</translation>
+    </message>
+    <message>
+        <source>%1 and %2 are of different lessons (%3, %4): compare two variants of one family</source>
+        <translation>%1 y %2 son de lecciones distintas (%3, %4): compare dos variantes de una misma familia</translation>
+    </message>
+</context>
+<context>
     <name>SiteModel</name>
     <message>
         <source>shared</source>
@@ -1263,6 +1503,18 @@ El conjunto de datos cabe en la caché de último nivel: esto puede ser ancho de
         <source>refused</source>
         <translation>rechazado</translation>
     </message>
+    <message>
+        <source>%1 · %2 GB/s · median %3 ms</source>
+        <translation>%1 · %2 GB/s · mediana %3 ms</translation>
+    </message>
+    <message>
+        <source>✔ verified</source>
+        <translation>✔ verificado</translation>
+    </message>
+    <message>
+        <source>✘ NOT verified</source>
+        <translation>✘ NO verificado</translation>
+    </message>
 </context>
 <context>
     <name>SweepChart</name>
@@ -1291,10 +1543,6 @@ El conjunto de datos cabe en la caché de último nivel: esto puede ser ancho de
     <message>
         <source>Open recording...</source>
         <translation>Abrir grabación...</translation>
-    </message>
-    <message>
-        <source>Presentation (F5)</source>
-        <translation>Presentación (F5)</translation>
     </message>
     <message>
         <source>Grid</source>
@@ -1395,8 +1643,12 @@ El conjunto de datos cabe en la caché de último nivel: esto puede ser ancho de
         <translation>salir tras MS milisegundos (para comprobar que una copia instalada arranca)</translation>
     </message>
     <message>
-        <source>a session file to open</source>
-        <translation>un archivo de sesión que abrir</translation>
+        <source>a session file to open, or two to compare side by side</source>
+        <translation>un archivo de sesión para abrir, o dos para comparar lado a lado</translation>
+    </message>
+    <message>
+        <source>%1 files given: open one session, or compare two</source>
+        <translation>%1 archivos dados: abra una sesión, o compare dos</translation>
     </message>
 </context>
 </TS>

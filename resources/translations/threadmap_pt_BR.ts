@@ -441,6 +441,107 @@
     </message>
 </context>
 <context>
+    <name>CompareDialog</name>
+    <message>
+        <source>Compare two recordings</source>
+        <translation>Comparar duas gravações</translation>
+    </message>
+    <message>
+        <source>Two recordings of one lesson family, side by side in the same trace view, stepping together by warp request.</source>
+        <translation>Duas gravações de uma mesma família de lições, lado a lado na mesma visão do rastro, avançando juntas por requisição de warp.</translation>
+    </message>
+    <message>
+        <source>Other file…</source>
+        <translation>Outro arquivo…</translation>
+    </message>
+    <message>
+        <source>Compare a recording</source>
+        <translation>Comparar uma gravação</translation>
+    </message>
+    <message>
+        <source>&amp;Left</source>
+        <translation>&amp;Esquerda</translation>
+    </message>
+    <message>
+        <source>&amp;Right</source>
+        <translation>&amp;Direita</translation>
+    </message>
+    <message>
+        <source>Compare</source>
+        <translation>Comparar</translation>
+    </message>
+</context>
+<context>
+    <name>CompareView</name>
+    <message>
+        <source>Grid</source>
+        <translation>Grade</translation>
+    </message>
+    <message>
+        <source>Banks</source>
+        <translation>Bancos</translation>
+    </message>
+    <message>
+        <source>Barrier</source>
+        <translation>Barreira</translation>
+    </message>
+    <message>
+        <source>Coalescing</source>
+        <translation>Coalescência</translation>
+    </message>
+    <message>
+        <source>Schedule</source>
+        <translation>Escalonamento</translation>
+    </message>
+    <message>
+        <source>both recordings need a trace to compare</source>
+        <translation>as duas gravações precisam de um rastro para comparar</translation>
+    </message>
+    <message>
+        <source>request %1 of %2</source>
+        <translation>requisição %1 de %2</translation>
+    </message>
+    <message>
+        <source>Compare… (F7) puts two recordings of a family here, side by side, stepping together; so does `threadmap A.threadmap B.threadmap`.</source>
+        <translation>Comparar… (F7) coloca aqui duas gravações de uma família, lado a lado, avançando juntas; `threadmap A.threadmap B.threadmap` também.</translation>
+    </message>
+    <message>
+        <source>Side by side, stepping together by warp request: %1 against %2</source>
+        <translation>Lado a lado, avançando juntas por requisição de warp: %1 contra %2</translation>
+    </message>
+</context>
+<context>
+    <name>Export</name>
+    <message>
+        <source>a recording without a trace cannot be animated</source>
+        <translation>uma gravação sem rastro não pode ser animada</translation>
+    </message>
+    <message>
+        <source>the trace has no requests to step through</source>
+        <translation>o rastro não tem requisições para percorrer</translation>
+    </message>
+    <message>
+        <source>cannot write %1</source>
+        <translation>não foi possível gravar %1</translation>
+    </message>
+    <message>
+        <source>encoding a frame failed: %1</source>
+        <translation>a codificação de um quadro falhou: %1</translation>
+    </message>
+    <message>
+        <source>writing %1 failed: %2</source>
+        <translation>a gravação de %1 falhou: %2</translation>
+    </message>
+    <message>
+        <source>this libavcodec has no VP9 or VP8 encoder (Debian&apos;s libavcodec59 has libvpx&apos;s)</source>
+        <translation>esta libavcodec não tem codificador VP9 nem VP8 (a libavcodec59 do Debian tem os da libvpx)</translation>
+    </message>
+    <message>
+        <source>cannot write %1: %2</source>
+        <translation>não foi possível gravar %1: %2</translation>
+    </message>
+</context>
+<context>
     <name>FamilyChart</name>
     <message>
         <source>kernel bandwidth (GB/s)</source>
@@ -465,6 +566,14 @@
     <message>
         <source>device copy: %1 GB/s</source>
         <translation>cópia no dispositivo: %1 GB/s</translation>
+    </message>
+    <message>
+        <source>bandwidth (GB/s, log scale)</source>
+        <translation>largura de banda (GB/s, escala logarítmica)</translation>
+    </message>
+    <message>
+        <source>%1 · device copy %2 GB/s</source>
+        <translation>%1 · cópia no dispositivo %2 GB/s</translation>
     </message>
 </context>
 <context>
@@ -763,10 +872,6 @@
         <translation>&amp;Parâmetros</translation>
     </message>
     <message>
-        <source>&amp;Full screen</source>
-        <translation>Tela c&amp;heia</translation>
-    </message>
-    <message>
         <source>&amp;Language</source>
         <translation>&amp;Idioma</translation>
     </message>
@@ -878,6 +983,94 @@ gravado em %2</translation>
     <message>
         <source>Reset &amp;layout</source>
         <translation>Restaurar o &amp;layout</translation>
+    </message>
+    <message>
+        <source>Show the controls (F9)</source>
+        <translation>Mostrar os controles (F9)</translation>
+    </message>
+    <message>
+        <source>&amp;Hide or show the controls</source>
+        <translation>&amp;Ocultar ou mostrar os controles</translation>
+    </message>
+    <message>
+        <source>Chart &amp;scale</source>
+        <translation>&amp;Escala do gráfico</translation>
+    </message>
+    <message>
+        <source>&amp;Automatic</source>
+        <translation>Escala &amp;automática</translation>
+    </message>
+    <message>
+        <source>&amp;Linear</source>
+        <translation>Escala &amp;linear</translation>
+    </message>
+    <message>
+        <source>L&amp;ogarithmic</source>
+        <translation>Escala l&amp;ogarítmica</translation>
+    </message>
+    <message>
+        <source>Presentatio&amp;n mode</source>
+        <translation>&amp;Modo de apresentação</translation>
+    </message>
+    <message>
+        <source>Side by side (Ctrl+5)</source>
+        <translation>Lado a lado (Ctrl+5)</translation>
+    </message>
+    <message>
+        <source>&amp;Compare two recordings…</source>
+        <translation>Co&amp;mparar duas gravações…</translation>
+    </message>
+    <message>
+        <source>Side &amp;by side</source>
+        <translation>&amp;Lado a lado</translation>
+    </message>
+    <message>
+        <source>the bundled %1</source>
+        <translation>o %1 incluído</translation>
+    </message>
+    <message>
+        <source>%1 holds no trace to compare: record one with Ctrl+R</source>
+        <translation>%1 não tem rastro para comparar: grave um com Ctrl+R</translation>
+    </message>
+    <message>
+        <source>the trace of %1 cannot be analysed: %2</source>
+        <translation>o rastro de %1 não pode ser analisado: %2</translation>
+    </message>
+    <message>
+        <source>Side by side: %1 and %2</source>
+        <translation>Lado a lado: %1 e %2</translation>
+    </message>
+    <message>
+        <source>%1 · bundled H100 recording</source>
+        <translation>%1 · gravação H100 incluída</translation>
+    </message>
+    <message>
+        <source>GIF animation (*.gif);;WebM video (*.webm);;Numbered PNG frames (*.png)</source>
+        <translation>Animação GIF (*.gif);;Vídeo WebM (*.webm);;Quadros PNG numerados (*.png)</translation>
+    </message>
+    <message>
+        <source>nothing to export: Compare… (F7) picks two recordings first</source>
+        <translation>nada a exportar: Comparar… (F7) escolhe duas gravações antes</translation>
+    </message>
+    <message>
+        <source>nothing to export: open a recording (Ctrl+O) or record a trace (Ctrl+R) first</source>
+        <translation>nada a exportar: abra uma gravação (Ctrl+O) ou grave um rastro (Ctrl+R) antes</translation>
+    </message>
+    <message>
+        <source>%1: export an animation as .gif, .webm or .png (numbered frames)</source>
+        <translation>%1: exporte uma animação como .gif, .webm ou .png (quadros numerados)</translation>
+    </message>
+    <message>
+        <source>Writing %1 …</source>
+        <translation>Gravando %1 …</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Cancelar</translation>
+    </message>
+    <message>
+        <source>export of %1 cancelled</source>
+        <translation>exportação de %1 cancelada</translation>
     </message>
 </context>
 <context>
@@ -1151,6 +1344,53 @@ gravado em %2</translation>
     </message>
 </context>
 <context>
+    <name>SideBySide</name>
+    <message>
+        <source>shared: %1 wavefronts per request (ideal %2), %3 bank conflicts</source>
+        <translation>compartilhada: %1 frentes de onda por requisição (ideal %2), %3 conflitos de banco</translation>
+    </message>
+    <message>
+        <source>global: %1 sectors per request (ideal %2)</source>
+        <translation>global: %1 setores por requisição (ideal %2)</translation>
+    </message>
+    <message>
+        <source>no memory requests traced</source>
+        <translation>nenhuma requisição de memória rastreada</translation>
+    </message>
+    <message>
+        <source>%1 GB/s · median %2 ms</source>
+        <translation>%1 GB/s · mediana %2 ms</translation>
+    </message>
+    <message>
+        <source>no timed run in this recording</source>
+        <translation>nenhuma execução cronometrada nesta gravação</translation>
+    </message>
+    <message>
+        <source>%1 → %2 wavefronts per request</source>
+        <translation>%1 → %2 frentes de onda por requisição</translation>
+    </message>
+    <message>
+        <source>%1 → %2 sectors per request</source>
+        <translation>%1 → %2 setores por requisição</translation>
+    </message>
+    <message>
+        <source>the same costliest accesses</source>
+        <translation>os mesmos acessos mais caros</translation>
+    </message>
+    <message>
+        <source>%1× the bandwidth</source>
+        <translation>%1× a largura de banda</translation>
+    </message>
+    <message>
+        <source>%1: the kernel &apos;%2&apos; is not in this catalog</source>
+        <translation>%1: o kernel &apos;%2&apos; não está neste catálogo</translation>
+    </message>
+    <message>
+        <source>%1 and %2 are of different lessons (%3, %4): compare two variants of one family</source>
+        <translation>%1 e %2 são de lições diferentes (%3, %4): compare duas variantes de uma mesma família</translation>
+    </message>
+</context>
+<context>
     <name>SiteModel</name>
     <message>
         <source>shared</source>
@@ -1263,6 +1503,18 @@ O conjunto de dados cabe no cache de último nível: isto pode ser largura de ba
         <source>refused</source>
         <translation>recusado</translation>
     </message>
+    <message>
+        <source>%1 · %2 GB/s · median %3 ms</source>
+        <translation>%1 · %2 GB/s · mediana %3 ms</translation>
+    </message>
+    <message>
+        <source>✔ verified</source>
+        <translation>✔ verificado</translation>
+    </message>
+    <message>
+        <source>✘ NOT verified</source>
+        <translation>✘ NÃO verificado</translation>
+    </message>
 </context>
 <context>
     <name>SweepChart</name>
@@ -1291,10 +1543,6 @@ O conjunto de dados cabe no cache de último nível: isto pode ser largura de ba
     <message>
         <source>Open recording...</source>
         <translation>Abrir gravação...</translation>
-    </message>
-    <message>
-        <source>Presentation (F5)</source>
-        <translation>Apresentação (F5)</translation>
     </message>
     <message>
         <source>Grid</source>
@@ -1395,8 +1643,12 @@ O conjunto de dados cabe no cache de último nível: isto pode ser largura de ba
         <translation>sair após MS milissegundos (para verificar que uma cópia instalada inicia)</translation>
     </message>
     <message>
-        <source>a session file to open</source>
-        <translation>um arquivo de sessão a abrir</translation>
+        <source>a session file to open, or two to compare side by side</source>
+        <translation>um arquivo de sessão para abrir, ou dois para comparar lado a lado</translation>
+    </message>
+    <message>
+        <source>%1 files given: open one session, or compare two</source>
+        <translation>%1 arquivos dados: abra uma sessão, ou compare duas</translation>
     </message>
 </context>
 </TS>

@@ -3,7 +3,16 @@
 // opened, recorded and bundled, a killed or hung worker restarted and
 // reported, values outside the catalog refused.
 #include <QAbstractItemModelTester>
+#include <QAbstractScrollArea>
 #include <QAction>
+#include <QLabel>
+#include <QApplication>
+#include <QFileDialog>
+#include <QMenuBar>
+#include <QTimer>
+#include <QStatusBar>
+#include <QTextBlock>
+#include <QTextCursor>
 #include <QComboBox>
 #include <QDir>
 #include <QFile>
@@ -22,14 +31,21 @@
 #include <QTest>
 #include <QXmlStreamReader>
 
+#include <QScopeGuard>
+
 #include <csignal>
+#include <functional>
 #include <memory>
 #include <set>
+#include <tuple>
 #include <sstream>
 
 #include <QImageReader>
 
 #include "app/gui/charts.h"
+#include "app/gui/compare_dialog.h"
+#include "app/gui/compare_view.h"
+#include "app/gui/side_by_side.h"
 #include "app/gui/export_animation.h"
 #include "app/gui/kernel_tree.h"
 #include "app/gui/lesson_pane.h"
@@ -39,8 +55,25 @@
 #include "app/gui/session_store.h"
 #include "app/gui/site_model.h"
 #include "app/gui/status_panel.h"
+#include "viz/views/bank_view.h"
+#include "viz/views/grid_view.h"
+#include "viz/views/playback_bar.h"
+#include "viz/views/playback_controller.h"
+#include "viz/views/source_pane.h"
+#include "viz/views/theme.h"
+#include "viz/views/timeline.h"
+#include "viz/views/trace_view.h"
+#include "viz/views/trace_views_widget.h"
+
+extern "C" {
+#include <libavcodec/avcodec.h>
+#include <libavformat/avformat.h>
+#include <libswscale/swscale.h>
+}
 
 using namespace threadmap::gui;
+using threadmap::Session;
+namespace views = threadmap::views;
 using nlohmann::json;
 
 namespace {
@@ -88,6 +121,150 @@ QSlider* slider(MainWindow& w, const std::string& name) {
   return control ? control->findChild<QSlider*>() : nullptr;
 }
 
+// Visible widgets lying outside the window or outside their parent (a layout
+// squeezed below its minimum places them there); what a scroll area holds
+// is clipped on purpose and not counted.
+QStringList widgets_outside(QWidget& window) {
+  QStringList out;
+  for (QWidget* w : window.findChildren<QWidget*>()) {
+    if (!w->isVisible() || w->isWindow() || w->size().isEmpty()) continue;
+    bool scrolled = false;
+    for (QWidget* p = w->parentWidget(); p && p != &window && !scrolled; p = p->parentWidget())
+      scrolled = qobject_cast<QAbstractScrollArea*>(p) != nullptr;
+    if (scrolled) continue;
+    const QRect in_window(w->mapTo(&window, QPoint(0, 0)), w->size());
+    const QRect in_parent(w->mapTo(w->parentWidget(), QPoint(0, 0)), w->size());
+    // A label squeezed under its neighbour in a layout (a text cut off).
+    if (qobject_cast<QLabel*>(w) && w->parentWidget()->layout())
+      for (QWidget* other : w->parentWidget()->findChildren<QWidget*>(Qt::FindDirectChildrenOnly))
+        if (other != w && other->isVisible() && !other->isWindow() && other->geometry().intersects(w->geometry()))
+          out << QString("%1 '%2' overlaps %3").arg(w->metaObject()->className(), qobject_cast<QLabel*>(w)->text().left(40),
+                                                   other->metaObject()->className());
+    if (!window.rect().contains(in_window) || !w->parentWidget()->rect().contains(in_parent))
+      out << QString("%1 %2 at (%3,%4) %5x%6 in a %7x%8 window")
+                 .arg(w->metaObject()->className(), w->objectName())
+                 .arg(in_window.x()).arg(in_window.y()).arg(w->width()).arg(w->height())
+                 .arg(window.width()).arg(window.height());
+  }
+  return out;
+}
+
+// Pairs of x tick labels that overlap, as QCustomPlot draws them: each
+// label's (multi-line) text centred on its tick.
+QStringList overlapping_tick_labels(QCustomPlot& plot) {
+  QStringList out;
+  auto ticker = plot.xAxis->ticker().dynamicCast<QCPAxisTickerText>();
+  if (!ticker) return {"the x axis has no text ticker"};
+  const QFontMetrics fm(plot.xAxis->tickLabelFont());
+  std::vector<std::tuple<double, double, QString>> spans;  // left, right, label
+  for (auto it = ticker->ticks().cbegin(); it != ticker->ticks().cend(); ++it) {
+    const double centre = plot.xAxis->coordToPixel(it.key());
+    const double half = fm.boundingRect(QRect(), Qt::TextDontClip | Qt::AlignHCenter, it.value()).width() / 2.0;
+    spans.emplace_back(centre - half, centre + half, it.value());
+  }
+  for (std::size_t i = 0; i + 1 < spans.size(); ++i)
+    if (std::get<1>(spans[i]) > std::get<0>(spans[i + 1]))
+      out << QString("'%1' and '%2'").arg(std::get<2>(spans[i]), std::get<2>(spans[i + 1]));
+  return out;
+}
+
+// A video file as libavformat reads it back: its container and codec, frame
+// size and count, and the first frame as an image.
+struct DecodedVideo {
+  QString error, container, codec;
+  QSize size;
+  int frames = 0;
+  QImage first;
+};
+
+DecodedVideo decode_video(const QString& path) {
+  DecodedVideo v;
+  AVFormatContext* format = nullptr;
+  if (avformat_open_input(&format, QFile::encodeName(path).constData(), nullptr, nullptr) < 0) {
+    v.error = "libavformat cannot open " + path;
+    return v;
+  }
+  const auto close_format = qScopeGuard([&format] { avformat_close_input(&format); });
+  if (avformat_find_stream_info(format, nullptr) < 0) {
+    v.error = "no stream information";
+    return v;
+  }
+  v.container = QString::fromUtf8(format->iformat->name);
+  const int index = av_find_best_stream(format, AVMEDIA_TYPE_VIDEO, -1, -1, nullptr, 0);
+  if (index < 0) {
+    v.error = "no video stream";
+    return v;
+  }
+  const AVCodecParameters* params = format->streams[index]->codecpar;
+  v.codec = QString::fromUtf8(avcodec_get_name(params->codec_id));
+  v.size = QSize(params->width, params->height);
+  const AVCodec* decoder = avcodec_find_decoder(params->codec_id);
+  AVCodecContext* codec = avcodec_alloc_context3(decoder);
+  const auto free_codec = qScopeGuard([&codec] { avcodec_free_context(&codec); });
+  avcodec_parameters_to_context(codec, params);
+  if (!decoder || avcodec_open2(codec, decoder, nullptr) < 0) {
+    v.error = "no decoder for " + v.codec;
+    return v;
+  }
+  AVPacket* packet = av_packet_alloc();
+  AVFrame* frame = av_frame_alloc();
+  const auto free_all = qScopeGuard([&] {
+    av_packet_free(&packet);
+    av_frame_free(&frame);
+  });
+  auto drain = [&] {
+    while (avcodec_receive_frame(codec, frame) == 0) {
+      if (v.frames++ == 0) {
+        QImage rgb(frame->width, frame->height, QImage::Format_RGB32);
+        SwsContext* sws = sws_getContext(frame->width, frame->height, static_cast<AVPixelFormat>(frame->format),
+                                         frame->width, frame->height, AV_PIX_FMT_BGRA, SWS_BICUBIC, nullptr, nullptr, nullptr);
+        uint8_t* planes[] = {rgb.bits()};
+        const int strides[] = {static_cast<int>(rgb.bytesPerLine())};
+        sws_scale(sws, frame->data, frame->linesize, 0, frame->height, planes, strides);
+        sws_freeContext(sws);
+        v.first = rgb;
+      }
+    }
+  };
+  while (av_read_frame(format, packet) >= 0) {
+    if (packet->stream_index == index && avcodec_send_packet(codec, packet) == 0) drain();
+    av_packet_unref(packet);
+  }
+  avcodec_send_packet(codec, nullptr);
+  drain();
+  return v;
+}
+
+// The mean absolute difference of two same-sized images, per channel (0-255).
+double mean_difference(const QImage& a, const QImage& b) {
+  if (a.size() != b.size() || a.isNull()) return 255;
+  const QImage x = a.convertToFormat(QImage::Format_RGB32), y = b.convertToFormat(QImage::Format_RGB32);
+  double sum = 0;
+  for (int row = 0; row < x.height(); ++row) {
+    const auto* p = reinterpret_cast<const QRgb*>(x.constScanLine(row));
+    const auto* q = reinterpret_cast<const QRgb*>(y.constScanLine(row));
+    for (int col = 0; col < x.width(); ++col)
+      sum += std::abs(qRed(p[col]) - qRed(q[col])) + std::abs(qGreen(p[col]) - qGreen(q[col])) +
+             std::abs(qBlue(p[col]) - qBlue(q[col]));
+  }
+  return sum / (3.0 * x.width() * x.height());
+}
+
+// Once a modal dialog of type T is up (a key opened it and waits in its own
+// event loop), `act` drives it by keys.
+template <class T>
+void when_modal(std::function<void(T&)> act) {
+  auto* poll = new QTimer;
+  QObject::connect(poll, &QTimer::timeout, [poll, act] {
+    if (auto* dialog = qobject_cast<T*>(QApplication::activeModalWidget())) {
+      poll->stop();
+      poll->deleteLater();
+      act(*dialog);
+    }
+  });
+  poll->start(50);
+}
+
 // Drops without a drag manager: the window's own handler, as a real drop reaches it.
 class DropTarget : public MainWindow {
  public:
@@ -101,7 +278,13 @@ class GuiTest : public QObject {
   Q_OBJECT
 
  private slots:
-  void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+  void initTestCase() {
+    QStandardPaths::setTestModeEnabled(true);
+    // The type the program starts with (main.cpp): the layouts are tested at the size they are shown.
+    QFont font = QApplication::font();
+    font.setPointSizeF(std::max(font.pointSizeF(), 12.0));
+    QApplication::setFont(font);
+  }
 
   // Animations for slides: the bank view of the 32-way conflicts, alone and
   // beside its padded fix, as a GIF a viewer plays (Qt's reader decodes every
@@ -127,6 +310,28 @@ class GuiTest : public QObject {
              0);
     QCOMPARE(QImage(dir.filePath("grid-0012.png")).size(), QSize(800, 600));
     QVERIFY(!QFile::exists(dir.filePath("grid-0013.png")));
+    // WebM: the pair at the default 1920x1080, decoded back with libavformat:
+    // VP9 in a WebM file, every frame there, the first one (with the
+    // caption) the same picture as the first PNG of the same export.
+    QCOMPARE(export_animation({plain, pad, "--view", "banks", "--format", "webm", "--max-frames", "12", "-o",
+                               dir.filePath("pair.webm")}),
+             0);
+    QCOMPARE(export_animation({plain, pad, "--view", "banks", "--format", "png", "--max-frames", "12", "-o",
+                               dir.filePath("pair")}),
+             0);
+    const DecodedVideo video = decode_video(dir.filePath("pair.webm"));
+    QVERIFY2(video.error.isEmpty(), qPrintable(video.error));
+    QVERIFY2(video.container.contains("webm"), qPrintable(video.container));
+    QCOMPARE(video.codec, QString("vp9"));
+    QCOMPARE(video.size, QSize(1920, 1080));
+    QCOMPARE(video.frames, 12);
+    const double difference = mean_difference(video.first, QImage(dir.filePath("pair-0001.png")));
+    QVERIFY2(difference < 6, qPrintable(QString("first frame differs from the PNG by %1 per channel").arg(difference)));
+    QVERIFY(mean_difference(video.first, QImage(dir.filePath("pair-0012.png"))) > difference);
+    QCOMPARE(export_animation({plain, "--format", "webm", "--size", "801x600", "-o", dir.filePath("odd.webm")}), 2);
+    QVERIFY(!QFile::exists(dir.filePath("odd.webm")));
+    QCOMPARE(export_animation({plain, "--format", "webm", "-o", dir.filePath("no/such/folder.webm")}), 3);
+    QCOMPARE(export_animation({plain, "--format", "mp4", "-o", dir.filePath("x.mp4")}), 2);
     QCOMPARE(export_animation({plain, "--view", "nope", "-o", dir.filePath("x.gif")}), 2);
     QCOMPARE(export_animation({dir.filePath("missing.threadmap"), "-o", dir.filePath("x.gif")}), 2);
     QCOMPARE(export_animation({plain, "--size", "10x10", "-o", dir.filePath("x.gif")}), 2);
@@ -143,6 +348,369 @@ class GuiTest : public QObject {
     const QSize least = w.minimumSizeHint();
     QVERIFY2(least.width() <= 1024 && least.height() <= 768 - 48,
              qPrintable(QString("the window needs at least %1x%2").arg(least.width()).arg(least.height())));
+  }
+
+  // 1024 x 768 and 1280 x 720 projectors: on every tab, with the controls
+  // shown and collapsed (F9), every widget lies inside the window, the
+  // chart's x labels (the ten shared-memory variants, the longest names) do
+  // not overlap, its title fits, and the run's status is on screen.
+  void layoutFitsProjectorScreens() {
+    MainWindow w(small_runs());
+    QVERIFY(w.compare_files(QString(THREADMAP_RECORDINGS) + "/smem.setRowReadCol.threadmap",
+                            QString(THREADMAP_RECORDINGS) + "/smem.setRowReadColPad.threadmap").isEmpty());
+    QVERIFY(w.open_bundled_recording("smem.setRowReadCol").isEmpty());
+    QCOMPARE(w.family_chart().drawn_bars().size(), std::size_t{10});
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    const QString shots = qEnvironmentVariable("THREADMAP_LAYOUT_SHOTS");
+    for (const QSize size : {QSize(1024, 768), QSize(1280, 720)}) {
+      for (const bool collapsed : {false, true}) {
+        w.set_controls_collapsed(collapsed);
+        w.resize(size);
+        QTest::qWait(50);
+        QCOMPARE(w.size(), size);
+        QCOMPARE(w.controls_collapsed(), collapsed);
+        QCOMPARE(w.status().isVisible(), !collapsed);
+        for (int tab = 0; tab < w.chart_tabs().count(); ++tab) {
+          w.chart_tabs().setCurrentIndex(tab);
+          QTest::qWait(50);
+          const QString where = QString("%1x%2, tab %3%4").arg(size.width()).arg(size.height()).arg(tab)
+                                    .arg(collapsed ? ", controls collapsed" : "");
+          const QStringList outside = widgets_outside(w);
+          QVERIFY2(outside.isEmpty(), qPrintable(where + ": " + outside.join("; ")));
+          // The status line's run: badge, GB/s and median, whatever the layout.
+          QLabel& headline = w.status().headline();
+          QVERIFY2(headline.isVisible() && headline.text().contains("GB/s") && headline.text().contains("median"),
+                   qPrintable(where + ": " + headline.text()));
+          if (!shots.isEmpty())
+            w.grab().save(QString("%1/layout-%2x%3-%4%5.png").arg(shots).arg(size.width()).arg(size.height())
+                              .arg(tab).arg(collapsed ? "-collapsed" : ""));
+        }
+        w.chart_tabs().setCurrentIndex(0);
+        QTest::qWait(50);
+        FamilyChart& chart = w.family_chart();
+        chart.replot();
+        const QStringList overlaps = overlapping_tick_labels(chart);
+        QVERIFY2(overlaps.isEmpty(), qPrintable(overlaps.join("; ")));
+        const QFontMetrics title_metrics(qobject_cast<QCPTextElement*>(chart.plotLayout()->element(0, 0))->font());
+        for (const QString& line : chart.shown_title().split('\n'))
+          QVERIFY2(title_metrics.horizontalAdvance(line) <= chart.width(), qPrintable(line));
+        QVERIFY(chart.full_title().contains(chart.shown_title().split('\n').front().chopped(1)));
+      }
+    }
+    // F9 brings the controls back from the strip, to the width they had.
+    w.set_controls_collapsed(true);
+    const int collapsed_chart = w.chart_tabs().width();
+    w.activateWindow();
+    QTest::keyClick(&w, Qt::Key_F9);
+    QVERIFY(!w.controls_collapsed());
+    QTest::qWait(50);
+    QVERIFY(w.chart_tabs().width() < collapsed_chart);
+    // Even expanded, the charts and views take most of the width.
+    QVERIFY2(w.chart_tabs().width() > w.width() * 6 / 10, qPrintable(QString::number(w.chart_tabs().width())));
+  }
+
+  // PoCL's reductions (about 1 GB/s) under its 73 GB/s copy: on a linear axis
+  // the bars are a few pixels high; the chart turns logarithmic by itself,
+  // can be set linear or logarithmic by hand, and its exports follow.
+  void chartTurnsLogarithmicWhenBarsVanish() {
+    MainWindow w(small_runs());
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    FamilyChart& chart = w.family_chart();
+    const std::vector<Bar> pocl{{"reduce.interleaved", 0.85}, {"reduce.sequential", 1.26}};
+    auto bar_height = [&chart](double gbps) {
+      chart.replot();
+      return chart.yAxis->coordToPixel(chart.yAxis->range().lower) - chart.yAxis->coordToPixel(gbps);
+    };
+    QTemporaryDir dir;
+    auto exported_axis = [&](const QString& name) {
+      const QString path = dir.filePath(name);
+      w.chart_tabs().setCurrentWidget(&chart);
+      if (!w.export_to(path).isEmpty()) return QString();
+      QFile svg(path);
+      return svg.open(QIODevice::ReadOnly) && svg.readAll().contains("log scale") ? QString("log") : QString("linear");
+    };
+    chart.show_family("Parallel reduction", pocl, 73.0);
+    QCOMPARE(chart.scale(), FamilyChart::Scale::Automatic);
+    QVERIFY(chart.logarithmic());
+    QVERIFY(chart.yAxis->label().contains("log"));
+    QVERIFY2(bar_height(0.85) > 40, qPrintable(QString::number(bar_height(0.85))));
+    if (const QString shots = qEnvironmentVariable("THREADMAP_LAYOUT_SHOTS"); !shots.isEmpty())
+      QVERIFY(w.export_to(shots + "/log-chart.png").isEmpty());
+    QCOMPARE(exported_axis("auto.svg"), QString("log"));
+    // By hand, from the View menu: linear shows what the room could not read.
+    auto* linear = w.findChild<QAction*>("chartScale1");
+    QVERIFY(linear);
+    linear->trigger();
+    QCOMPARE(chart.scale(), FamilyChart::Scale::Linear);
+    QVERIFY(!chart.logarithmic());
+    QVERIFY2(bar_height(0.85) < 10, qPrintable(QString::number(bar_height(0.85))));
+    QCOMPARE(exported_axis("linear.svg"), QString("linear"));
+    QCOMPARE(chart.drawn_bars().size(), std::size_t{2});  // the same bars, redrawn
+    w.findChild<QAction*>("chartScale2")->trigger();
+    chart.show_family("Parallel reduction", {{"reduce.sequential", 1000}, {"reduce.warp_shuffle", 2000}}, 2500.0);
+    QVERIFY(chart.logarithmic());  // by hand stays so
+    // Automatic and comparable bars: linear.
+    w.findChild<QAction*>("chartScale0")->trigger();
+    QVERIFY(!chart.logarithmic());
+    QVERIFY(!chart.yAxis->label().contains("log"));
+  }
+
+  // F11: one screen for a room (run at 1024 x 768 by the gui_tests_1024x768
+  // entry): the controls, menus, status bar and lesson gone; the chart over
+  // the trace views with the source line highlighted, all inside the screen,
+  // 24-pixel type, the Okabe-Ito palette; keys step, play and switch views;
+  // Esc gives the window back as it was.
+  void presentationModeFitsOneScreen() {
+    MainWindow w(small_runs());
+    QVERIFY(w.open_bundled_recording("smem.setRowReadCol").isEmpty());
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    // The default offscreen screen (800 x 800) is narrower than any projector.
+    const QString expected = qEnvironmentVariable("THREADMAP_EXPECT_SCREEN");
+    if (expected.isEmpty()) QSKIP("run on a 1024x768 screen by the gui_tests_1024x768 entry");
+    QCOMPARE(QString("%1x%2").arg(w.screen()->geometry().width()).arg(w.screen()->geometry().height()), expected);
+    w.activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(&w));
+    QTest::keyClick(&w, Qt::Key_F11);
+    QVERIFY(w.presenting());
+    QTRY_COMPARE(w.size(), w.screen()->geometry().size());
+    QTest::qWait(100);
+    QVERIFY(!w.findChild<QWidget*>("controls")->isVisible());
+    QVERIFY(!w.menuBar()->isVisible());
+    QVERIFY(!w.statusBar()->isVisible());
+    QVERIFY(!w.lesson().isVisible());
+    QVERIFY(w.family_chart().isVisible());
+    QVERIFY(w.trace_views().isVisible());
+    QVERIFY(w.trace_views().grid().isVisible());
+    if (const QString shots = qEnvironmentVariable("THREADMAP_LAYOUT_SHOTS"); !shots.isEmpty())
+      w.grab().save(shots + "/presentation.png");
+    if (const QString shots = qEnvironmentVariable("THREADMAP_LAYOUT_SHOTS"); !shots.isEmpty()) {
+      w.trace_views().tabs().setCurrentIndex(1);
+      QTest::qWait(50);
+      w.grab().save(shots + "/presentation-banks.png");
+      w.trace_views().tabs().setCurrentIndex(0);
+    }
+    const QStringList outside = widgets_outside(w);
+    QVERIFY2(outside.isEmpty(), qPrintable(outside.join("; ")));
+    // The highlighted source line is inside the source pane's visible part.
+    auto& source = w.trace_views().source();
+    QVERIFY(source.isVisible() && source.highlighted_line() > 0);
+    const QRect line = source.cursorRect(QTextCursor(source.document()->findBlockByNumber(source.highlighted_line() - 1)));
+    QVERIFY2(source.viewport()->rect().contains(line), qPrintable(QString("line at y %1 of %2").arg(line.y()).arg(source.viewport()->height())));
+    // Large type everywhere the room reads.
+    FamilyChart& chart = w.family_chart();
+    QVERIFY(chart.presentation());
+    // (The variants' names may shrink to fit: ten of them share the width.)
+    for (const QFont& f : {chart.yAxis->tickLabelFont(), w.trace_views().playback_bar().font(), source.font()})
+      QVERIFY2(f.pixelSize() >= 24, qPrintable(f.toString()));
+    QVERIFY(w.trace_views().grid().theme().font_px >= 24);
+    QCOMPARE(chart.plottable(0)->brush().color(), threadmap::views::okabe_ito::kBlue);
+    QCOMPARE(chart.graph(0)->pen().color(), threadmap::views::okabe_ito::kVermillion);
+    const QStringList overlaps = overlapping_tick_labels(chart);
+    QVERIFY2(overlaps.isEmpty(), qPrintable(overlaps.join("; ")));
+    // The keys, without a mouse: step, a presenter's PageDown, views, play and pause.
+    auto& play = w.trace_views().playback();
+    auto press = [&w](int key, Qt::KeyboardModifiers mods = Qt::NoModifier) {
+      QWidget* focus = QApplication::focusWidget();
+      QTest::keyClick(focus ? focus : &w, static_cast<Qt::Key>(key), mods);
+    };
+    const std::size_t step = play.step();
+    press(Qt::Key_Right);
+    QCOMPARE(play.step(), step + 1);
+    press(Qt::Key_PageDown);
+    QCOMPARE(play.step(), step + 2);
+    press(Qt::Key_Left);
+    QCOMPARE(play.step(), step + 1);
+    QCOMPARE(source.highlighted_line(), int{w.trace_views().document()->analysis.requests[step + 1].line});
+    const int view = w.trace_views().tabs().currentIndex();
+    press(Qt::Key_V);
+    QCOMPARE(w.trace_views().tabs().currentIndex(), (view + 1) % 5);
+    press(Qt::Key_V, Qt::ShiftModifier);
+    QCOMPARE(w.trace_views().tabs().currentIndex(), view);
+    press(Qt::Key_Space);
+    QVERIFY(play.playing());
+    press(Qt::Key_Space);
+    QVERIFY(!play.playing());
+    // C: the views take the whole screen, and give the chart its place back.
+    const int views_height = w.trace_views().height();
+    press(Qt::Key_C);
+    QTRY_VERIFY(!chart.isVisible() && w.trace_views().height() > views_height);
+    press(Qt::Key_C);
+    QTRY_VERIFY(chart.isVisible() && w.trace_views().height() == views_height);
+    // Esc: the window as it was, the chart and views back in their tabs.
+    press(Qt::Key_Escape);
+    QVERIFY(!w.presenting());
+    QTRY_VERIFY(w.findChild<QWidget*>("controls")->isVisible());
+    QVERIFY(w.menuBar()->isVisible());
+    QCOMPARE(w.chart_tabs().indexOf(&chart), 0);
+    QCOMPARE(w.chart_tabs().indexOf(&w.trace_views()), 3);
+    QCOMPARE(w.chart_tabs().tabText(3), QString("Trace (Ctrl+4)"));
+    QVERIFY(!chart.presentation());
+    QVERIFY(w.trace_views().grid().theme().font_px < 24);
+    // Closed while presenting: the window's own layout is what is saved.
+    QTest::keyClick(&w, Qt::Key_F11);
+    QVERIFY(w.presenting());
+    w.close();
+    QVERIFY(!w.presenting());
+    QCOMPARE(w.chart_tabs().indexOf(&chart), 0);
+  }
+
+  // Two recordings of a family in the same view, stepping together by warp
+  // request as the export pairs them; counters and timings under each; the
+  // difference spelled out from the recordings' own numbers. Another
+  // family, or a session without a trace, is refused with a message.
+  void compareShowsTwoRecordingsInLockstep() {
+    MainWindow w(small_runs());
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    const QString plain = QString(THREADMAP_RECORDINGS) + "/smem.setRowReadCol.threadmap";
+    const QString pad = QString(THREADMAP_RECORDINGS) + "/smem.setRowReadColPad.threadmap";
+    QVERIFY(w.compare_files(plain, pad).isEmpty());
+    CompareView& pair = w.compare_view();
+    QCOMPARE(w.chart_tabs().currentWidget(), &pair);
+    QCOMPARE(pair.document(0)->session.kernel_id, std::string("smem.setRowReadCol"));
+    QCOMPARE(pair.document(1)->session.kernel_id, std::string("smem.setRowReadColPad"));
+    // The lesson: the column read's 32-way conflict gone with one word of padding.
+    QVERIFY2(pair.difference_text().startsWith("32 → 1 wavefronts per request"), qPrintable(pair.difference_text()));
+    const PaneNumbers a = numbers_of(*pair.document(0)), b = numbers_of(*pair.document(1));
+    QVERIFY(a.gbps && b.gbps);
+    QVERIFY2(pair.difference_text().contains(QString("%1× the bandwidth").arg(QLocale().toString(*b.gbps / *a.gbps, 'f', 1))),
+             qPrintable(pair.difference_text()));
+    QVERIFY(pair.counters_text(0).contains("bank conflicts") && pair.counters_text(0).contains("GB/s"));
+    QVERIFY(pair.counters_text(0).contains(QLocale().toString(*a.gbps, 'f', 2)));
+    QVERIFY(pair.counters_text(1).contains(QLocale().toString(*b.gbps, 'f', 2)));
+    // Lockstep: one step moves both, each to its own request of that index.
+    const std::size_t steps[] = {views::Timeline(pair.document(0)->analysis).steps(),
+                                 views::Timeline(pair.document(1)->analysis).steps()};
+    QCOMPARE(pair.playback().steps(), paired_steps({steps[0], steps[1]}));
+    pair.setFocus();
+    for (int i = 0; i < 5; ++i) QTest::keyClick(QApplication::focusWidget(), Qt::Key_Right);
+    QCOMPARE(pair.playback().step(), std::size_t{5});
+    for (int i = 0; i < 2; ++i) {
+      QCOMPARE(pair.pane_step(i), own_step(5, steps[i]));
+      QCOMPARE(pair.pane(i).step(), pair.pane_step(i));
+    }
+    QTest::keyClick(QApplication::focusWidget(), Qt::Key_End);
+    for (int i = 0; i < 2; ++i) QCOMPARE(pair.pane(i).step(), steps[i] - 1);
+    QVERIFY2(pair.caption_text(0).endsWith(QString("request %1 of %1").arg(steps[0])), qPrintable(pair.caption_text(0)));
+    // V: the next view, for both panes.
+    const int view = pair.view_index();
+    QTest::keyClick(QApplication::focusWidget(), Qt::Key_V);
+    QCOMPARE(pair.view_index(), (view + 1) % 5);
+    QCOMPARE(QString(pair.pane(0).metaObject()->className()), QString(pair.pane(1).metaObject()->className()));
+    if (const QString shots = qEnvironmentVariable("THREADMAP_LAYOUT_SHOTS"); !shots.isEmpty()) {
+      pair.set_view(1);
+      pair.playback().seek(130);
+      w.resize(1024, 768);
+      QTest::qWait(100);
+      w.grab().save(shots + "/compare.png");
+    }
+    // File ▸ Export on this tab: the pair as a WebM video, 1920x1080, in the view shown.
+    QTemporaryDir out;
+    QVERIFY(w.export_to(out.filePath("pair.webm")).isEmpty());
+    const DecodedVideo video = decode_video(out.filePath("pair.webm"));
+    QVERIFY2(video.error.isEmpty(), qPrintable(video.error));
+    QCOMPARE(video.size, QSize(1920, 1080));
+    QCOMPARE(static_cast<std::size_t>(video.frames), std::min<std::size_t>(240, pair.playback().steps()));
+    QVERIFY(w.export_to(out.filePath("pair.mp4")).contains(".webm"));
+    // Refused: another family; a session with no trace. The pair stays.
+    const QString naive = QString(THREADMAP_RECORDINGS) + "/transpose.naive.threadmap";
+    QVERIFY(w.compare_files(plain, naive).contains("different lessons"));
+    QCOMPARE(pair.document(1)->session.kernel_id, std::string("smem.setRowReadColPad"));
+    QVERIFY(w.status().worker_text().contains("different lessons"));
+    Session untraced;
+    QVERIFY(SessionStore::load(pad, untraced).isEmpty());
+    untraced.trace.reset();
+    QTemporaryDir dir;
+    QVERIFY(SessionStore::save(dir.filePath("run.threadmap"), untraced).isEmpty());
+    QVERIFY(w.compare_files(plain, dir.filePath("run.threadmap")).contains("holds no trace"));
+    QVERIFY(w.compare_files(plain, dir.filePath("missing.threadmap")).contains("missing.threadmap"));
+    QCOMPARE(pair.document(1)->session.kernel_id, std::string("smem.setRowReadColPad"));
+  }
+
+  // The lecturer's walk, keys only: pick a kernel and run it, compare it with
+  // its neighbour, present, step, export the pair as WebM, leave.
+  void keyboardWalkWithoutAMouse() {
+    MainWindow w(small_runs());
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    w.activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(&w));
+    QTRY_VERIFY_WITH_TIMEOUT(w.device_picker().currentData().toString().startsWith("opencl"), kRunTimeoutMs);
+    auto press = [&w](int key, Qt::KeyboardModifiers mods = Qt::NoModifier) {
+      QWidget* focus = QApplication::focusWidget();
+      QTest::keyClick(focus ? focus : &w, static_cast<Qt::Key>(key), mods);
+    };
+    // Ctrl+K, type the kernel's name, F5.
+    press(Qt::Key_K, Qt::ControlModifier);
+    QCOMPARE(QApplication::focusWidget(), static_cast<QWidget*>(&w.kernel_tree()));
+    QTest::keyClicks(QApplication::focusWidget(), "transpose.coalesced");  // a 'c' is the list's, not a shortcut's
+    QTRY_VERIFY(w.kernel_tree().current_variant() && w.kernel_tree().current_variant()->id == "transpose.coalesced");
+    QTest::qWait(500);  // the list's search starts again after a pause
+    QTest::keyClicks(QApplication::focusWidget(), "transpose.naive");
+    QTRY_VERIFY(w.kernel_tree().current_variant() && w.kernel_tree().current_variant()->id == "transpose.naive");
+    QTRY_VERIFY_WITH_TIMEOUT(!w.runs().running(), kRunTimeoutMs);
+    const std::size_t before = w.runs().history().reports().size();
+    press(Qt::Key_F5);
+    QTRY_VERIFY_WITH_TIMEOUT(w.runs().history().reports().size() > before, kRunTimeoutMs);
+    QTRY_VERIFY_WITH_TIMEOUT(w.status().headline_text().contains("GB/s"), kRunTimeoutMs);
+    // F7: the dialog offers the family's recordings, this kernel's first; Enter compares.
+    QString offered;
+    when_modal<CompareDialog>([&offered](CompareDialog& d) {
+      offered = d.first().currentText() + " | " + d.second().currentText();
+      QTest::keyClick(&d, Qt::Key_Return);
+    });
+    press(Qt::Key_F7);
+    QVERIFY2(offered.startsWith("transpose.naive"), qPrintable(offered));
+    CompareView& pair = w.compare_view();
+    QTRY_VERIFY(!pair.empty());
+    QCOMPARE(pair.document(0)->session.kernel_id, std::string("transpose.naive"));
+    QCOMPARE(pair.document(1)->session.kernel_id, std::string("transpose.shared"));
+    QCOMPARE(w.chart_tabs().currentWidget(), &pair);
+    // F11 presents the pair; the arrows step both; V switches the view.
+    QVERIFY(QTest::qWaitForWindowActive(&w));
+    press(Qt::Key_F11);
+    QVERIFY(w.presenting());
+    QTRY_VERIFY(pair.isVisible());
+    if (!qEnvironmentVariable("THREADMAP_EXPECT_SCREEN").isEmpty()) {
+      QTRY_COMPARE(w.size(), w.screen()->geometry().size());
+      QTest::qWait(100);
+      const QStringList outside = widgets_outside(w);
+      QVERIFY2(outside.isEmpty(), qPrintable(outside.join("; ")));
+      for (int i = 0; i < 2; ++i) QVERIFY(pair.pane(i).height() >= 240);
+    }
+    press(Qt::Key_Right);
+    press(Qt::Key_Right);
+    QCOMPARE(pair.playback().step(), std::size_t{2});
+    QCOMPARE(pair.pane(1).step(), std::size_t{2});
+    pair.set_view(0);
+    press(Qt::Key_V, Qt::ShiftModifier);
+    QCOMPARE(pair.view_name(), QString("schedule"));
+    press(Qt::Key_V);
+    press(Qt::Key_V);
+    press(Qt::Key_V);
+    press(Qt::Key_V);
+    QCOMPARE(pair.view_name(), QString("coalescing"));
+    // Ctrl+E: type the file's name in the save dialog, Enter.
+    QTemporaryDir dir;
+    const QString video = dir.filePath("walk.webm");
+    when_modal<QFileDialog>([video](QFileDialog& d) {
+      QTest::keyClicks(QApplication::focusWidget(), video);
+      QTest::keyClick(QApplication::focusWidget(), Qt::Key_Return);
+    });
+    press(Qt::Key_E, Qt::ControlModifier);
+    QTRY_VERIFY(QFile::exists(video));
+    const DecodedVideo decoded = decode_video(video);
+    QVERIFY2(decoded.error.isEmpty(), qPrintable(decoded.error));
+    QVERIFY(decoded.frames >= 10);
+    QVERIFY2(w.status().worker_text().contains("exported"), qPrintable(w.status().worker_text()));
+    // Esc: the window as it was.
+    QVERIFY(QTest::qWaitForWindowActive(&w));
+    press(Qt::Key_Escape);
+    QVERIFY(!w.presenting());
+    QTRY_VERIFY(w.menuBar()->isVisible());
   }
 
   void catalogTreeAndGeneratedControls() {

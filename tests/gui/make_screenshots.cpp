@@ -7,11 +7,16 @@
 // bundled recordings only: main_window_<lang>.png, its Recording and Trace
 // tabs, and the reduction family with its lesson.
 //   QT_QPA_PLATFORM=offscreen build/tests/gui/gui_screenshots docs/images pt_BR
+// With "projector", on a 1024x768 X screen, it writes the window as it opens
+// there, its presentation mode and a side-by-side pair:
+//   xvfb-run -s "-screen 0 1024x768x24" env QT_QPA_PLATFORM=xcb \
+//     build/tests/gui/gui_screenshots docs/images projector
 #include <QApplication>
 #include <QComboBox>
 #include <QDir>
 #include <QStandardPaths>
 #include <QTabWidget>
+#include <QTabBar>
 #include <QTest>
 
 #include <cstdio>
@@ -22,6 +27,9 @@
 #include "app/gui/main_window.h"
 #include "app/gui/run_controller.h"
 #include "app/gui/status_panel.h"
+#include "app/gui/compare_view.h"
+#include "viz/views/playback_controller.h"
+#include "viz/views/trace_views_widget.h"
 
 using namespace threadmap::gui;
 
@@ -46,6 +54,33 @@ bool save(QWidget& widget, const QString& path) {
   return ok;
 }
 
+// The lecture room on a 1024 x 768 screen: the window at the size it opens
+// with there, the presentation mode, a side-by-side pair and the pair presented.
+bool projector_shots(MainWindow& w, const QDir& out) {
+  w.show();
+  (void)QTest::qWaitForWindowExposed(&w);
+  (void)QTest::qWaitFor([&] { return w.device_picker().currentData().toString().contains(':'); }, 60000);
+  const QString recordings = ":/recordings/h100/";
+  if (!w.open_bundled_recording("smem.setRowReadCol").isEmpty()) return false;
+  bool ok = save(w, out.filePath("main_window_1024x768.png"));
+  w.chart_tabs().setCurrentWidget(&w.trace_views());
+  w.trace_views().tabs().setCurrentIndex(1);
+  w.trace_views().playback().seek(130);
+  w.set_presentation(true);
+  ok &= save(w, out.filePath("presentation_1024x768.png"));
+  w.set_presentation(false);
+  if (!w.compare_files(recordings + "smem.setRowReadCol.threadmap", recordings + "smem.setRowReadColPad.threadmap")
+           .isEmpty())
+    return false;
+  w.compare_view().set_view(1);
+  w.compare_view().playback().seek(130);
+  ok &= save(w, out.filePath("side_by_side_1024x768.png"));
+  w.set_presentation(true);
+  ok &= save(w, out.filePath("presentation_pair_1024x768.png"));
+  w.set_presentation(false);
+  return ok;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -56,12 +91,13 @@ int main(int argc, char** argv) {
   const QDir out(argc > 1 ? argv[1] : "docs/images");
   const QString lang = argc > 2 ? QString(argv[2]) : QString();
   QStandardPaths::setTestModeEnabled(true);  // the shots do not read or change the user's settings
-  language::apply(lang.isEmpty() ? "en" : lang);
+  language::apply(lang.isEmpty() || lang == "projector" ? "en" : lang);
   WindowOptions options;
   options.worker = THREADMAP_CLI;
   options.size = 512;
   options.reps = 5;
   MainWindow w(options);
+  if (lang == "projector") return projector_shots(w, out) ? 0 : 1;
   w.resize(1600, 1000);
   w.show();
 

@@ -30,7 +30,6 @@ TraceViewsWidget::TraceViewsWidget(QWidget* parent)
     : QWidget(parent),
       title_(new QLabel(this)),
       open_(new QToolButton(this)),
-      present_(new QToolButton(this)),
       tabs_(new QTabWidget(this)),
       grid_(new GridView),
       banks_(new BankView),
@@ -44,15 +43,12 @@ TraceViewsWidget::TraceViewsWidget(QWidget* parent)
   setFocusPolicy(Qt::StrongFocus);
   title_->setWordWrap(true);
   open_->setFocusPolicy(Qt::NoFocus);
-  present_->setCheckable(true);
-  present_->setFocusPolicy(Qt::NoFocus);
 
   for (QWidget* view : {static_cast<QWidget*>(grid_), static_cast<QWidget*>(banks_), static_cast<QWidget*>(barrier_),
                         static_cast<QWidget*>(coalescing_), static_cast<QWidget*>(schedule_)})
     tabs_->addTab(view, QString());
   (new Retranslator(this))->add([this] {
     open_->setText(tr("Open recording..."));
-    present_->setText(tr("Presentation (F5)"));
     tabs_->setTabText(0, tr("Grid"));
     tabs_->setTabText(1, tr("Banks"));
     tabs_->setTabText(2, tr("Barrier"));
@@ -69,7 +65,6 @@ TraceViewsWidget::TraceViewsWidget(QWidget* parent)
   auto* header = new QHBoxLayout;
   header->addWidget(title_, 1);
   header->addWidget(open_);
-  header->addWidget(present_);
   auto* column = new QVBoxLayout(this);
   column->setContentsMargins(4, 4, 4, 4);
   column->addLayout(header);
@@ -82,7 +77,6 @@ TraceViewsWidget::TraceViewsWidget(QWidget* parent)
                                                       tr("ThreadMap recordings (*.threadmap)"));
     if (!path.isEmpty()) open_file(path);
   });
-  connect(present_, &QToolButton::toggled, this, &TraceViewsWidget::present);
 
   // Widget-wide keys, so they do not take Space or the arrows from the rest
   // of a main window.
@@ -99,8 +93,11 @@ TraceViewsWidget::TraceViewsWidget(QWidget* parent)
   key(QKeySequence(Qt::Key_Plus), [this] { playback_->faster(); });
   key(QKeySequence(Qt::Key_Equal), [this] { playback_->faster(); });  // + without Shift
   key(QKeySequence(Qt::Key_Minus), [this] { playback_->slower(); });
-  key(QKeySequence(Qt::Key_F5), [this] { present(!presentation()); });
-  key(QKeySequence(Qt::Key_Escape), [this] { present(false); });
+  // A presenter's remote sends PageDown and PageUp.
+  key(QKeySequence(Qt::Key_PageDown), [this] { playback_->step_forward(); });
+  key(QKeySequence(Qt::Key_PageUp), [this] { playback_->step_back(); });
+  key(QKeySequence(Qt::Key_V), [this] { next_view(1); });
+  key(QKeySequence(Qt::SHIFT | Qt::Key_V), [this] { next_view(-1); });
 
   set_document(nullptr);
 }
@@ -142,9 +139,12 @@ void TraceViewsWidget::set_document(std::shared_ptr<const analysis::TraceDocumen
     QStringList params;
     for (const auto& [name, value] : traced_params(doc_->session))
       params << QString::fromStdString(name + "=" + value);
-    title_->setText(tr("<b>%1</b> on %2 · %3 · traced %4 of %5 blocks")
-                        .arg(QString::fromStdString(t.kernel_id), device, params.join(' '))
-                        .arg(t.traced_blocks.size()).arg(t.block_count()));
+    full_title_ = tr("<b>%1</b> on %2 · %3 · traced %4 of %5 blocks")
+                      .arg(QString::fromStdString(t.kernel_id), device, params.join(' '))
+                      .arg(t.traced_blocks.size()).arg(t.block_count());
+    // A presentation keeps one line: the kernel and what it was traced with.
+    short_title_ = QString("<b>%1</b> · %2").arg(QString::fromStdString(t.kernel_id), params.join(' '));
+    title_->setText(theme_.presentation ? short_title_ : full_title_);
     title_->setToolTip(QString::fromStdString(doc_->origin));
     source_->set_source(QString::fromStdString(t.source_file),
                         QString::fromUtf8(embedded_source(t.source_file).data(),
@@ -162,48 +162,28 @@ void TraceViewsWidget::show_position(std::size_t step, double phase) {
     source_->highlight_line(doc_->analysis.requests[std::min(step, doc_->analysis.requests.size() - 1)].line);
 }
 
-void TraceViewsWidget::set_presentation(bool on) {
+void TraceViewsWidget::set_presentation(bool on, int font_px) {
   theme_ = on ? Theme::projector() : Theme::standard();
-  const QSignalBlocker quiet(present_);
-  present_->setChecked(on);
+  if (on && font_px > 0) theme_.font_px = font_px;
   apply_theme();
 }
 
-void TraceViewsWidget::present(bool on) {
-  if (!isWindow()) {
-    const QSignalBlocker quiet(present_);
-    present_->setChecked(false);
-    if (!on) return;
-    auto* copy = new TraceViewsWidget;
-    copy->setAttribute(Qt::WA_DeleteOnClose);
-    copy->presentation_copy_ = true;
-    copy->set_document(doc_);
-    copy->tabs().setCurrentIndex(tabs_->currentIndex());
-    copy->playback().seek(playback_->step());
-    copy->set_presentation(true);
-    copy->showFullScreen();
-    copy->setFocus();
-    return;
-  }
-  if (!on && presentation_copy_) {
-    close();
-    return;
-  }
-  set_presentation(on);
-  if (on)
-    showFullScreen();
-  else
-    showNormal();
+void TraceViewsWidget::next_view(int direction) {
+  const int n = tabs_->count();
+  tabs_->setCurrentIndex(((tabs_->currentIndex() + direction) % n + n) % n);
 }
 
 void TraceViewsWidget::apply_theme() {
   for (TraceView* v : views()) v->set_theme(theme_);
   QFont f = font();
   f.setPixelSize(theme_.presentation ? theme_.font_px : QFont().pixelSize() > 0 ? QFont().pixelSize() : 13);
-  const std::array<QWidget*, 5> chrome{title_, bar_, tabs_->tabBar(), open_, present_};
+  const std::array<QWidget*, 4> chrome{title_, bar_, tabs_->tabBar(), open_};
   for (QWidget* w : chrome) w->setFont(f);
+  // The room needs no file button, and one line of title.
+  open_->setVisible(!theme_.presentation);
+  if (doc_) title_->setText(theme_.presentation ? short_title_ : full_title_);
   QFont mono = source_->font();
-  mono.setPixelSize(theme_.presentation ? theme_.font_px - 4 : 13);
+  mono.setPixelSize(theme_.presentation ? theme_.font_px : 13);
   source_->setFont(mono);
   source_->set_highlight_colour(okabe_ito::kYellow);
 }

@@ -4,8 +4,10 @@
 // highlighted, and the playback bar under them. It draws a TraceDocument (a
 // session and its analysis); it never runs anything on a device.
 //
-// Keys (while it or a child has focus): Space play/pause, Left/Right step,
-// Home/End, + and - speed, F5 presentation mode.
+// Keys (while it or a child has focus): Space play/pause, Left/Right (and a
+// presenter's PageDown/PageUp) step, Home/End, + and - speed, V and Shift+V
+// the next and previous view. The main window's presentation mode (F11)
+// sets the presentation theme.
 #include <QWidget>
 #include <memory>
 #include <optional>
@@ -53,12 +55,11 @@ class TraceViewsWidget : public QWidget {
 
  public slots:
   void set_document(std::shared_ptr<const analysis::TraceDocument> doc);
-  // Large type, high contrast (the theme only).
-  void set_presentation(bool on);
-  // What F5 does: a top-level widget goes full screen in presentation mode;
-  // one embedded in a window opens a full-screen copy at the same tab and
-  // step, which Esc or F5 closes.
-  void present(bool on);
+  // Large type, high contrast (the theme only); font_px: the body text's
+  // pixel size (0: the projector theme's).
+  void set_presentation(bool on, int font_px = 0);
+  // V, Shift+V: the next or previous of the five views.
+  void next_view(int direction);
 
  private:
   void show_position(std::size_t step, double phase);
@@ -68,10 +69,9 @@ class TraceViewsWidget : public QWidget {
   std::shared_ptr<const analysis::TraceDocument> doc_;
   std::optional<Timeline> timeline_;
   Theme theme_ = Theme::standard();
-  bool presentation_copy_ = false;  // a full-screen copy made by present(): closes on leaving
+  QString full_title_, short_title_;  // the document's title, and a presentation's
   QLabel* title_;
   QToolButton* open_;
-  QToolButton* present_;
   QTabWidget* tabs_;
   GridView* grid_;
   BankView* banks_;

@@ -1,0 +1,205 @@
+#include "app/gui/compare_view.h"
+
+#include <QEvent>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QShortcut>
+#include <QTabBar>
+#include <QVBoxLayout>
+
+#include "app/gui/side_by_side.h"
+#include "viz/views/playback_bar.h"
+#include "viz/views/playback_controller.h"
+#include "viz/views/retranslate.h"
+#include "viz/views/trace_view.h"
+
+namespace threadmap::gui {
+
+namespace {
+
+// "NVIDIA H100 80GB HBM3 · block_x=32 ...": the caption's tooltip.
+QString device_and_parameters(const analysis::TraceDocument& doc) {
+  const auto& device = doc.session.device;
+  const QString name = device.is_object() && device.contains("name") && device["name"].is_string()
+                           ? QString::fromStdString(device["name"].get<std::string>())
+                           : QString::fromStdString(doc.trace().backend);
+  QStringList params;
+  for (const auto& [key, value] : traced_params(doc.session)) params << QString::fromStdString(key + "=" + value);
+  return name + " · " + params.join(' ');
+}
+
+}  // namespace
+
+CompareView::CompareView(QWidget* parent)
+    : QWidget(parent),
+      title_(new QLabel(this)),
+      kinds_(new QTabBar(this)),
+      difference_(new QLabel(this)),
+      playback_(new views::PlaybackController(this)),
+      bar_(new views::PlaybackBar(*playback_, this)) {
+  setObjectName("compareView");
+  setFocusPolicy(Qt::StrongFocus);
+  title_->setWordWrap(true);
+  kinds_->setFocusPolicy(Qt::NoFocus);
+  for (int i = 0; i < 5; ++i) kinds_->addTab(QString());
+  kinds_->setCurrentIndex(1);  // banks: where the lessons' pairs differ most often
+  difference_->setObjectName("compareDifference");
+  difference_->setWordWrap(true);
+  QFont big = difference_->font();
+  big.setBold(true);
+  big.setPointSizeF(big.pointSizeF() * 1.3);
+  difference_->setFont(big);
+  bar_->counters().hide();  // each pane says its own
+
+  auto* panes = new QHBoxLayout;
+  for (int i = 0; i < 2; ++i) {
+    auto* column = new QVBoxLayout;
+    captions_[i] = new QLabel(this);
+    captions_[i]->setTextFormat(Qt::RichText);
+    captions_[i]->setWordWrap(true);
+    counters_[i] = new QLabel(this);
+    counters_[i]->setObjectName(QString("compareCounters%1").arg(i));
+    counters_[i]->setWordWrap(true);
+    counters_[i]->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    holders_[i] = new QVBoxLayout;
+    holders_[i]->setContentsMargins(0, 0, 0, 0);
+    column->addWidget(captions_[i]);
+    column->addLayout(holders_[i], 1);
+    column->addWidget(counters_[i]);
+    panes->addLayout(column, 1);
+  }
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(4, 4, 4, 4);
+  layout->addWidget(title_);
+  layout->addWidget(kinds_);
+  layout->addLayout(panes, 1);
+  layout->addWidget(difference_);
+  layout->addWidget(bar_);
+
+  (new views::Retranslator(this))->add([this] {
+    kinds_->setTabText(0, tr("Grid"));
+    kinds_->setTabText(1, tr("Banks"));
+    kinds_->setTabText(2, tr("Barrier"));
+    kinds_->setTabText(3, tr("Coalescing"));
+    kinds_->setTabText(4, tr("Schedule"));
+  });
+  connect(kinds_, &QTabBar::currentChanged, this, [this] { build_views(); });
+  connect(playback_, &views::PlaybackController::position_changed, this, &CompareView::show_position);
+
+  auto key = [this](QKeySequence seq, auto slot) {
+    auto* s = new QShortcut(seq, this);
+    s->setContext(Qt::WidgetWithChildrenShortcut);
+    connect(s, &QShortcut::activated, this, slot);
+  };
+  key(QKeySequence(Qt::Key_Space), [this] { playback_->toggle(); });
+  key(QKeySequence(Qt::Key_Right), [this] { playback_->step_forward(); });
+  key(QKeySequence(Qt::Key_Left), [this] { playback_->step_back(); });
+  key(QKeySequence(Qt::Key_PageDown), [this] { playback_->step_forward(); });
+  key(QKeySequence(Qt::Key_PageUp), [this] { playback_->step_back(); });
+  key(QKeySequence(Qt::Key_Home), [this] { playback_->go_first(); });
+  key(QKeySequence(Qt::Key_End), [this] { playback_->go_last(); });
+  key(QKeySequence(Qt::Key_Plus), [this] { playback_->faster(); });
+  key(QKeySequence(Qt::Key_Equal), [this] { playback_->faster(); });
+  key(QKeySequence(Qt::Key_Minus), [this] { playback_->slower(); });
+  key(QKeySequence(Qt::Key_V), [this] { set_view((view_index() + 1) % 5); });
+  key(QKeySequence(Qt::SHIFT | Qt::Key_V), [this] { set_view((view_index() + 4) % 5); });
+
+  build_views();
+  show_texts();
+}
+
+QString CompareView::set_documents(std::shared_ptr<const analysis::TraceDocument> a,
+                                   std::shared_ptr<const analysis::TraceDocument> b) {
+  if (!a || !b) return tr("both recordings need a trace to compare");
+  if (const QString why = comparable(*a, *b); !why.isEmpty()) return why;
+  docs_ = {std::move(a), std::move(b)};
+  for (int i = 0; i < 2; ++i) {
+    timelines_[i].emplace(docs_[i]->analysis);
+    pane_steps_[i] = timelines_[i]->steps();
+  }
+  build_views();
+  // The scrubber spans the longer recording.
+  bar_->set_timeline(&*timelines_[pane_steps_[0] >= pane_steps_[1] ? 0 : 1]);
+  playback_->set_steps(paired_steps({pane_steps_[0], pane_steps_[1]}));
+  show_texts();
+  return {};
+}
+
+void CompareView::set_view(int index) { kinds_->setCurrentIndex(index); }
+int CompareView::view_index() const { return kinds_->currentIndex(); }
+QString CompareView::view_name() const { return view_names()[static_cast<std::size_t>(view_index())]; }
+
+std::size_t CompareView::pane_step(int i) const { return own_step(playback_->step(), pane_steps_[i]); }
+QString CompareView::counters_text(int i) const { return counters_[i]->text(); }
+QString CompareView::caption_text(int i) const { return captions_[i]->text(); }
+QString CompareView::difference_text() const { return difference_->text(); }
+
+void CompareView::build_views() {
+  for (int i = 0; i < 2; ++i) {
+    delete views_[i];
+    std::unique_ptr<views::TraceView> view = make_view(view_name());
+    views_[i] = view.release();
+    views_[i]->setParent(this);
+    views_[i]->set_theme(theme_);
+    views_[i]->set_document(docs_[i]);
+    holders_[i]->addWidget(views_[i]);
+  }
+  show_position(playback_->step(), playback_->phase());
+}
+
+void CompareView::show_position(std::size_t step, double phase) {
+  for (int i = 0; i < 2; ++i) {
+    if (!docs_[i]) continue;
+    const std::size_t own = own_step(step, pane_steps_[i]);
+    views_[i]->set_step(own, own == step ? phase : 1.0);
+    // One line each: the kernel and where it is; its counters and timing.
+    captions_[i]->setText(QString("<b>%1</b> · %2")
+                              .arg(QString::fromStdString(docs_[i]->session.kernel_id).toHtmlEscaped(),
+                                   tr("request %1 of %2").arg(own + 1).arg(pane_steps_[i])));
+    counters_[i]->setText(gui::counters_text(numbers_of(*docs_[i])));
+  }
+}
+
+void CompareView::show_texts() {
+  if (empty()) {
+    title_->setText(tr("Compare… (F7) puts two recordings of a family here, side by side, stepping "
+                       "together; so does `threadmap A.threadmap B.threadmap`."));
+    title_->show();
+    difference_->clear();
+    for (int i = 0; i < 2; ++i) {
+      captions_[i]->clear();
+      counters_[i]->clear();
+    }
+    return;
+  }
+  title_->setText(tr("Side by side, stepping together by warp request: %1 against %2")
+                      .arg(QString::fromStdString(docs_[0]->session.kernel_id),
+                           QString::fromStdString(docs_[1]->session.kernel_id)));
+  title_->hide();  // the captions name both; the tab's tooltip keeps it
+  setToolTip(title_->text());
+  for (int i = 0; i < 2; ++i) captions_[i]->setToolTip(device_and_parameters(*docs_[i]));
+  difference_->setText(gui::difference_text(numbers_of(*docs_[0]), numbers_of(*docs_[1])));
+  show_position(playback_->step(), playback_->phase());
+}
+
+void CompareView::set_presentation(bool on, int font_px) {
+  theme_ = on ? views::Theme::projector() : views::Theme::standard();
+  if (on && font_px > 0) theme_.font_px = font_px;
+  for (views::TraceView* v : views_) v->set_theme(theme_);
+  QFont f = font();
+  if (on) f.setPixelSize(theme_.font_px);
+  for (QWidget* w : std::initializer_list<QWidget*>{title_, kinds_, captions_[0], captions_[1], counters_[0],
+                                                    counters_[1], bar_})
+    w->setFont(on ? f : QFont());
+  QFont big = on ? f : QFont();
+  big.setBold(true);
+  if (!on) big.setPointSizeF(big.pointSizeF() * 1.3);
+  difference_->setFont(big);
+}
+
+void CompareView::changeEvent(QEvent* event) {
+  QWidget::changeEvent(event);
+  if (event->type() == QEvent::LanguageChange) show_texts();
+}
+
+}  // namespace threadmap::gui
