@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <sstream>
 
 #include "kernels/catalog.h"
@@ -445,6 +446,61 @@ TEST(Cli, CountersTotalTheWholeGrid) {
   EXPECT_EQ(j["totals"]["l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"], 64 * 64);
   EXPECT_EQ(j["totals"]["l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum"], 64 * 64 / 8);
   EXPECT_NE(j["model"]["source"].get<std::string>().find("warp width"), std::string::npos);
+}
+
+}  // namespace
+
+namespace {
+
+// Exercises: one per lesson at least, each in three languages.
+TEST(Exercises, OnePerLessonInEveryLanguage) {
+  const Outcome o = cli("exercises --format json");
+  ASSERT_EQ(o.code, 0) << o.err;
+  const auto list = nlohmann::json::parse(o.out);
+  ASSERT_GE(list.size(), 5u);
+  std::set<std::string> lessons;
+  for (const auto& e : list) {
+    lessons.insert(e["lesson"]["file"].get<std::string>());
+    EXPECT_NE(threadmap::find_variant(e["kernel"].get<std::string>()), nullptr) << e["id"];
+    EXPECT_EQ(e["languages"].size(), 3u) << e["id"];
+    EXPECT_FALSE(e["start"].get<std::string>().empty()) << e["id"];
+    EXPECT_FALSE(e["goal"].empty()) << e["id"];
+  }
+  EXPECT_EQ(lessons.size(), 5u) << "the five lessons";
+  const auto pt = nlohmann::json::parse(cli("exercises --format json --lang pt_BR").out);
+  EXPECT_NE(pt[0]["title"], list[0]["title"]) << "translated";
+}
+
+// Grading on the CPU: each exercise's solution meets its goal and its
+// starting kernel does not; a typo is not compiled, an endless loop is
+// stopped, and neither stops the others.
+TEST(Exercises, CheckGradesSolutionsStartsTyposAndLoops) {
+  REQUIRE_OPENCL();
+  const auto list = nlohmann::json::parse(cli("exercises --format json").out);
+  const std::string dir = std::string(THREADMAP_SOURCE_DIR) + "/resources/exercises/";
+  for (const auto& e : list) {
+    const std::string id = e["id"];
+    const Outcome o = cli("check " + id + " " + dir + id + ".solution.cl " + dir + id +
+                          ".start.cl --device opencl:0:0 --format json");
+    EXPECT_EQ(o.code, 1) << id << ": the start does not meet the goal\n" << o.out << o.err;
+    const auto rows = nlohmann::json::parse(o.out)["submissions"];
+    ASSERT_EQ(rows.size(), 2u);
+    EXPECT_TRUE(rows[0]["goal_met"].get<bool>()) << id << " solution: " << rows[0].dump();
+    EXPECT_FALSE(rows[1]["goal_met"].get<bool>()) << id << " start: " << rows[1].dump();
+  }
+  const std::string solution = dir + "smem-conflict-free.solution.cl";
+  EXPECT_EQ(cli("check smem-conflict-free " + solution + " --device opencl:0:0").code, 0);
+
+  const std::string typo = learner_file("typo_check.cl", kColumnRead, "  undeclared_name = 1;\n");
+  const std::string loop = learner_file("loop_check.cl", kColumnRead, "  while (idx < 100000u) { out[0] = 1; }\n");
+  const Outcome o = cli("check smem-conflict-free " + typo + " " + loop + " " + solution +
+                        " --device opencl:0:0 --timeout 3 --format csv");
+  EXPECT_EQ(o.code, 1) << o.out << o.err;
+  EXPECT_NE(o.out.find("not compiled: "), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("typo_check.cl:7"), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("timed out"), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("goal met"), std::string::npos) << "the one after the loop was graded: " << o.out;
+  EXPECT_EQ(cli("check no-such-exercise " + solution).code, 2);
 }
 
 }  // namespace

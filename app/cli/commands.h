@@ -40,6 +40,13 @@ int counters_command(const std::string& kernel, const RunArgs& args, const std::
 int show_command(const std::string& file, const std::string& format);
 // dialect: "cuda", "opencl", or empty for the first device's.
 int source_command(const std::string& kernel, const std::string& dialect);
+// The exercises (viz/analysis/exercises.h), in a language where translated.
+int exercises_command(const std::string& format, const std::string& language);
+// Grades each FILE against an exercise's goal, each in a process of its own:
+// compiled, verified, the goal's counters, goal met, median time, GB/s. Exit
+// 0 only when every file met the goal.
+int check_command(const std::string& exercise, const std::vector<std::string>& files,
+                  const std::string& device, const std::string& format, double timeout, int reps);
 // architectures: "sm_75,sm_86" (no GPU needed), or empty for the devices present.
 int doctor_command(const std::string& architectures, const std::string& format);
 

@@ -161,6 +161,34 @@ int main(int argc, char** argv) {
   doctor->footer("Exit codes: 0 everything asked for compiles; 2 bad usage or architecture name; "
                  "3 something does not compile, or there is nothing to compile for.");
 
+  std::string language = "en";
+  auto* list_exercises = app.add_subcommand(
+      "exercises", "the exercises: a starting kernel, its lesson, hints, and a goal in measured numbers");
+  list_exercises->add_option("--format", format, "text or json")
+      ->check(CLI::IsMember({"text", "json"}))
+      ->capture_default_str();
+  list_exercises->add_option("--lang", language, "en, pt_BR or es (titles, tasks and hints)")
+      ->check(CLI::IsMember({"en", "pt_BR", "es"}))
+      ->capture_default_str();
+
+  std::string exercise;
+  std::vector<std::string> submissions;
+  auto* check = app.add_subcommand(
+      "check", "grade learners' kernels against an exercise's goal, each in a process of its own");
+  check->add_option("EXERCISE", exercise, "exercise id (`threadmap-cli exercises`)")->required();
+  check->add_option("FILE", submissions, "submitted kernels (OpenCL C)")->required();
+  check->add_option("--device", args.device, "auto, opencl:P:D or cuda:N")->capture_default_str();
+  check->add_option("--format", format, "text, json or csv")
+      ->check(CLI::IsMember({"text", "json", "csv"}))
+      ->capture_default_str();
+  check->add_option("--timeout", args.timeout, "seconds one submission may take before it is stopped")
+      ->check(CLI::Range(0.1, 3600.0))
+      ->capture_default_str();
+  check->add_option("--reps", args.reps, "timed repetitions per submission")
+      ->check(CLI::Range(1, 1000));
+  check->footer("Exit codes: 0 every file met the goal; 1 some did not (not compiled, not verified, "
+                "goal not met, timed out or crashed); 2 bad usage or exercise id.");
+
   auto* serve = add_serve_subcommand(app);
 
   try {
@@ -176,6 +204,9 @@ int main(int argc, char** argv) {
   threadmap::set_cuda_compile_notice(
       [](const std::string& message) { std::cerr << "threadmap-cli: " << message << "\n"; });
   if (*source) return source_command(kernel, dialect);
+  if (*list_exercises) return exercises_command(format, language);
+  if (*check) return check_command(exercise, submissions, args.device, format, args.timeout,
+                                   check->count("--reps") ? args.reps : 5);
   if (*doctor) return guarded([&] { return doctor_command(architectures, format); });
   if (*devices) return devices_command(format);
   if (*record) return record_command(kernel, args, blocks, capacity, output, trace_sets);

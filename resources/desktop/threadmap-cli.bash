@@ -9,12 +9,12 @@ _threadmap_cli() {
   local cur prev words cword
   _init_completion || return
 
-  local subcommands="devices list run sweep bench record counters show serve"
+  local subcommands="devices list run sweep bench record counters show source doctor exercises check serve"
   local run_opts="--device --reps --warmup --seed --format"
   local sub="" i
   for ((i = 1; i < cword; i++)); do
     case "${words[i]}" in
-      devices | list | run | sweep | bench | record | counters | show | serve)
+      devices | list | run | sweep | bench | record | counters | show | source | doctor | exercises | check | serve)
         sub="${words[i]}"
         break
         ;;
@@ -28,7 +28,7 @@ _threadmap_cli() {
       ;;
     --format)
       case "$sub" in
-        devices | list | show | counters) COMPREPLY=($(compgen -W "text json" -- "$cur")) ;;
+        devices | list | show | counters | doctor | exercises) COMPREPLY=($(compgen -W "text json" -- "$cur")) ;;
         *) COMPREPLY=($(compgen -W "text json csv" -- "$cur")) ;;
       esac
       return
@@ -58,7 +58,11 @@ _threadmap_cli() {
     sweep) opts="--vary --set $run_opts" ;;
     bench) opts="--size --set $run_opts" ;;
     record) opts="--set --blocks --capacity -o --output --device --reps --warmup --seed" ;;
-    counters) opts="--set --blocks --device --format" ;;
+    counters) opts="--set --blocks --device --format --source --timeout" ;;
+    source) opts="--dialect" ;;
+    doctor) opts="--arch --format" ;;
+    exercises) opts="--format --lang" ;;
+    check) opts="--device --format --timeout --reps" ;;
     show) opts="--format" ;;
     serve) opts="" ;;
   esac

@@ -1,0 +1,241 @@
+// threadmap-cli exercises / check: the exercises, and grading learners'
+// submissions on a GPU server (or the CPU), each in a process of its own.
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "app/cli/commands.h"
+#include "app/cli/sandbox.h"
+#include "app/cli/table.h"
+#include "kernels/devices.h"
+#include "kernels/error.h"
+#include "kernels/runner.h"
+#include "kernels/trace.h"
+#include "viz/analysis/analysis.h"
+#include "viz/analysis/exercises.h"
+
+namespace threadmap::cli {
+
+namespace {
+
+using json = nlohmann::json;
+
+const Exercise& exercise_or_throw(const std::string& id) {
+  if (const Exercise* e = find_exercise(id)) return *e;
+  std::string ids;
+  for (const Exercise& e : exercises()) ids += (ids.empty() ? "" : ", ") + e.id;
+  throw InvalidRequest("unknown exercise '" + id + "'; the exercises are " + ids);
+}
+
+// The first line of a compiler's message that says "error", else its first.
+std::string first_error(const std::string& message) {
+  std::istringstream in(message);
+  std::string line, first;
+  while (std::getline(in, line)) {
+    if (first.empty() && !line.empty()) first = line;
+    if (line.find("error") != std::string::npos) return line;
+  }
+  return first;
+}
+
+// One submission, graded in this process: traced (every block) for the
+// goal's counters, then timed. What a report row holds.
+json grade(const Exercise& e, const std::string& text, const std::string& name, const std::string& device_spec,
+           int reps) {
+  json g = {{"compiled", false}, {"verified", false}, {"goal_met", false}};
+  const Variant& v = variant_or_throw(e.kernel_id);
+  std::vector<std::pair<std::string, std::string>> sets(e.sets.begin(), e.sets.end());
+  const Params params = make_params(v.params, sets, v.id);
+  auto device = open_device(device_spec);
+  g["device"] = device->info().name;
+  TraceOptions trace;
+  trace.all_blocks = true;
+  trace.source_text = text;
+  trace.source_name = name;
+  const Recording rec = record_trace(*device, v, params, trace);
+  if (rec.status == RunStatus::Invalid) {
+    g["status"] = "not compiled";
+    g["error"] = first_error(rec.error);
+    return g;
+  }
+  if (rec.status != RunStatus::Ok) {
+    g["status"] = "failed";
+    g["error"] = first_error(rec.error);
+    return g;
+  }
+  g["compiled"] = true;
+  g["verified"] = rec.verification.verified;
+  const analysis::Analysis a = analysis::analyze(rec.trace, analysis::model_for(rec.trace));
+  bool met = true;
+  json counters = json::object();
+  for (const GoalTerm& term : e.goal) {
+    if (term.metric == "verified") {
+      met = met && rec.verification.verified;
+      continue;
+    }
+    const double value = goal_metric(a.totals, term.metric);
+    counters[term.metric] = value;
+    met = met && value <= term.at_most;
+  }
+  g["counters"] = counters;
+  RunOptions run;
+  run.repetitions = reps;
+  run.warmup = 1;
+  run.source_text = text;
+  run.source_name = name;
+  const RunResult r = run_variant(*device, v, params, run);
+  if (r.status == RunStatus::Ok) {
+    g["median_ms"] = r.kernel_ms.median;
+    g["gbps"] = r.bandwidth_gbps;
+  }
+  g["goal_met"] = met;
+  g["status"] = met ? "goal met" : (rec.verification.verified ? "goal not met" : "not verified");
+  return g;
+}
+
+std::string number(const json& v, int digits) {
+  if (!v.is_number()) return "-";
+  std::ostringstream os;
+  os.setf(std::ios::fixed);
+  os.precision(digits);
+  os << v.get<double>();
+  return os.str();
+}
+
+}  // namespace
+
+int exercises_command(const std::string& format, const std::string& language) {
+  return guarded([&]() -> int {
+    if (format == "json") {
+      json out = json::array();
+      for (const Exercise& e : exercises()) {
+        const ExerciseText& t = e.in(language);
+        json goal = json::array();
+        for (const GoalTerm& g : e.goal)
+          goal.push_back(g.metric == "verified" ? json{{"metric", g.metric}}
+                                                : json{{"metric", g.metric}, {"at_most", g.at_most}});
+        out.push_back({{"id", e.id},
+                       {"kernel", e.kernel_id},
+                       {"lesson", {{"file", e.lesson_file}, {"section", e.lesson_section}}},
+                       {"set", e.sets},
+                       {"title", t.title},
+                       {"task", t.task},
+                       {"hints", t.hints},
+                       {"goal", goal},
+                       {"goal_text", describe_goal(e)},
+                       {"start", e.start},
+                       {"languages", [&] {
+                          json l = json::array();
+                          for (const auto& [name, text] : e.text) l.push_back(name);
+                          return l;
+                        }()}});
+      }
+      std::cout << out.dump(2) << '\n';
+      return kExitOk;
+    }
+    for (const Exercise& e : exercises()) {
+      const ExerciseText& t = e.in(language);
+      std::cout << e.id << "  " << t.title << "\n    kernel " << e.kernel_id << ", lesson " << e.lesson_file
+                << ", \"" << e.lesson_section << "\"\n    goal: " << describe_goal(e) << "\n    " << t.task
+                << "\n";
+    }
+    return kExitOk;
+  });
+}
+
+int check_command(const std::string& id, const std::vector<std::string>& files, const std::string& device,
+                  const std::string& format, double timeout, int reps) {
+  return guarded([&]() -> int {
+    const Exercise& e = exercise_or_throw(id);
+    json rows = json::array();
+    bool all_met = true;
+    int n = 0;
+    for (const std::string& file : files) {
+      json row = {{"file", file}, {"compiled", false}, {"verified", false}, {"goal_met", false}};
+      std::ifstream in(file, std::ios::binary);
+      std::ostringstream text;
+      if (in) text << in.rdbuf();
+      if (!in || text.str().empty()) {
+        row["status"] = "unreadable";
+        row["error"] = file + ": cannot read it, or it is empty";
+      } else {
+        // Each submission in a process of its own: an endless loop or a crash
+        // ends that one, not the others.
+        const std::filesystem::path result = std::filesystem::temp_directory_path() /
+                                             ("threadmap-check-" + std::to_string(getpid()) + "-" +
+                                              std::to_string(n++) + ".json");
+        const std::string name = std::filesystem::path(file).filename().string();
+        const auto started = std::chrono::steady_clock::now();
+        const int code = run_isolated(timeout, "grading " + file, [&]() -> int {
+          json g;
+          try {
+            g = grade(e, text.str(), name, device, reps);
+          } catch (const std::exception& x) {
+            g = {{"status", "failed"}, {"error", first_error(x.what())}};
+          }
+          std::ofstream(result) << g.dump();
+          return 0;
+        });
+        const double seconds =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+        std::ifstream back(result);
+        json g = json::parse(back, nullptr, false);
+        std::error_code ignored;
+        std::filesystem::remove(result, ignored);
+        if (code == kExitStopped || g.is_discarded()) {
+          row["status"] = seconds >= timeout ? "timed out" : "crashed";
+          row["error"] = seconds >= timeout ? "did not finish within " + number(timeout, 0) + " s"
+                                            : "the grading process died";
+        } else {
+          for (auto& [key, value] : g.items()) row[key] = value;
+        }
+      }
+      all_met = all_met && row.value("goal_met", false);
+      rows.push_back(row);
+    }
+
+    if (format == "json") {
+      std::cout << json{{"exercise", e.id}, {"goal", describe_goal(e)}, {"submissions", rows}}.dump(2) << '\n';
+    } else {
+      std::vector<std::string> metrics;
+      for (const GoalTerm& g : e.goal)
+        if (g.metric != "verified") metrics.push_back(g.metric);
+      std::vector<std::string> header{"file", "compiled", "verified"};
+      header.insert(header.end(), metrics.begin(), metrics.end());
+      header.insert(header.end(), {"goal met", "median ms", "GB/s", "status"});
+      std::vector<std::vector<std::string>> table;
+      for (const json& r : rows) {
+        std::vector<std::string> line{r["file"].get<std::string>(), r["compiled"].get<bool>() ? "yes" : "no",
+                                      r["verified"].get<bool>() ? "yes" : "no"};
+        for (const std::string& m : metrics)
+          line.push_back(r.contains("counters") && r["counters"].contains(m) ? number(r["counters"][m], 0) : "-");
+        line.push_back(r["goal_met"].get<bool>() ? "yes" : "no");
+        line.push_back(number(r.value("median_ms", json()), 4));
+        line.push_back(number(r.value("gbps", json()), 2));
+        std::string status = r.value("status", std::string());
+        if (r.contains("error")) status += ": " + r["error"].get<std::string>();
+        line.push_back(status);
+        table.push_back(line);
+      }
+      Table out;
+      out.header = header;
+      out.rows = table;
+      out.right_aligned.assign(header.size(), false);
+      for (std::size_t k = 3; k + 1 < header.size(); ++k) out.right_aligned[k] = true;
+      if (format == "csv") {
+        out.print_csv(std::cout);
+      } else {
+        std::cout << "Exercise " << e.id << ": " << describe_goal(e) << "\n\n";
+        out.print_text(std::cout);
+      }
+    }
+    return all_met ? kExitOk : kExitNotVerified;
+  });
+}
+
+}  // namespace threadmap::cli

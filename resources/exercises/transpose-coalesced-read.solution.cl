@@ -1,0 +1,9 @@
+// The naive transpose with j from the thread's x: a warp reads a row of A.
+__kernel void transpose_naive(__global const ELEM* a, __global ELEM* trA,
+                              int columnsA, int rowsA) {
+  const int j = get_global_id(0);
+  const int i = get_global_id(1);
+  if (i < rowsA && j < columnsA) {
+    trA[j * rowsA + i] = a[i * columnsA + j];
+  }
+}

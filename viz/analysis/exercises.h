@@ -1,0 +1,55 @@
+#pragma once
+// Exercises: a starting kernel a learner edits, the lesson section it belongs
+// to, hints, and a goal stated in ThreadMap's own measured numbers
+// ("verified, and no shared-memory bank conflicts on the loads"). Each is
+// data: resources/exercises/ID.json with ID.start.cl and ID.solution.cl,
+// embedded in the binary. Goals are counts, so they hold on every device,
+// the CPU's included.
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "viz/analysis/analysis.h"
+
+namespace threadmap {
+
+struct ExerciseText {
+  std::string title;
+  std::string task;
+  std::vector<std::string> hints;
+};
+
+// One condition of a goal: "verified", or a counter at most a value.
+struct GoalTerm {
+  std::string metric;  // verified, shared_ld_conflicts, shared_st_conflicts,
+                       // global_ld_excess_sectors, global_st_excess_sectors
+  double at_most = 0;
+};
+
+struct Exercise {
+  std::string id;
+  std::string kernel_id;  // the catalog variant it replaces
+  std::string lesson_file, lesson_section;
+  std::map<std::string, std::string> sets;  // its parameters
+  std::string start_name, start;            // file name and text (OpenCL C)
+  std::string solution_name, solution;
+  std::vector<GoalTerm> goal;
+  std::map<std::string, ExerciseText> text;  // by language: en, pt_BR, es
+
+  // The learner's language where there is a translation, else English.
+  const ExerciseText& in(std::string_view language) const;
+};
+
+// Every exercise, in id order. Throws std::runtime_error naming the file when
+// one is malformed (a test keeps them well formed).
+const std::vector<Exercise>& exercises();
+const Exercise* find_exercise(std::string_view id);
+
+// A goal in words: "verified, and shared_ld_conflicts <= 0".
+std::string describe_goal(const Exercise& e);
+
+// A counter's value as the goal names it.
+double goal_metric(const analysis::Counters& c, const std::string& metric);
+
+}  // namespace threadmap
