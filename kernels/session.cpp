@@ -423,6 +423,7 @@ std::vector<std::uint8_t> encode_session(const Session& s) {
             {"record_ms", s.record_ms},
             {"analysis", s.analysis}};
   if (!s.trace_params.empty()) j["trace_params"] = s.trace_params;
+  if (!s.source_text.empty()) j["source"] = {{"name", s.source_name}, {"text", s.source_text}};
   return json::to_cbor(j);
 }
 
@@ -472,6 +473,12 @@ Session decode_session(std::span<const std::uint8_t> bytes) {
     if (!ms.is_number()) bad("session.record_ms is not a number");
     s.record_ms = ms.get<double>();
     s.analysis = field(j, "analysis", "session");
+    if (j.contains("source")) {
+      const json& source = field(j, "source", "session");
+      s.source_name = text(source, "name", "session.source");
+      s.source_text = text(source, "text", "session.source");
+      if (s.source_text.empty()) bad("session.source.text is empty");
+    }
     return s;
   } catch (const json::exception& e) {
     throw SessionError(std::string("not a valid session file: ") + e.what());

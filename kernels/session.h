@@ -42,6 +42,10 @@ struct Session {
   nlohmann::json trace_verification;          // the traced run's output check
   double record_ms = 0;
   nlohmann::json analysis;                    // summary saved with it (recomputed on load by readers)
+  // A learner's version of the kernel, run and traced in the catalog's place
+  // (record --source): its file name and text. Empty for the catalog's.
+  std::string source_name;
+  std::string source_text;
 };
 
 // The parameters the trace was recorded with: trace_params, else params.

@@ -203,6 +203,27 @@ TEST(Cli, LearnerSourceCountersShowOneWavefrontPerLoad) {
   EXPECT_NE(bad.err.find("typo_counters.cl:7"), std::string::npos) << bad.err;
 }
 
+// A session made from a learner's kernel carries its text, and show prints it.
+TEST(Cli, LearnerSourceRecordKeepsTheSourceInTheSession) {
+  REQUIRE_OPENCL();
+  const std::string file = learner_file("pad_record.cl", kColumnRead);
+  const std::string session = ::testing::TempDir() + std::to_string(getpid()) + "_learner.threadmap";
+  const Outcome o = cli("record smem.setRowReadCol --device opencl:0:0 --set blocks=4 --reps 2 --source " + file +
+                        " -o " + session);
+  if (o.err.find("needs libclang") != std::string::npos) GTEST_SKIP() << o.err;
+  ASSERT_EQ(o.code, 0) << o.out << o.err;
+  const Outcome text = cli("show " + session);
+  ASSERT_EQ(text.code, 0) << text.err;
+  EXPECT_NE(text.out.find("pad_record.cl (run and traced in the catalog kernel's place)"), std::string::npos)
+      << text.out;
+  EXPECT_NE(text.out.find("   4    __local ELEM tile[BLOCK_Y][BLOCK_X + 1];"), std::string::npos) << text.out;
+  const auto j = nlohmann::json::parse(cli("show " + session + " --format json").out);
+  EXPECT_NE(j["source"]["text"].get<std::string>().find("BLOCK_X + 1"), std::string::npos);
+  EXPECT_EQ(j["totals"]["l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"],
+            j["totals"]["smsp__inst_executed_op_shared_ld.sum"])
+      << "traced from the learner's padded tile";
+}
+
 TEST(Cli, LearnerSourceCompileErrorNamesItsLine) {
   REQUIRE_OPENCL();
   // The undeclared name is on line 5 of the file.

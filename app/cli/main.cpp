@@ -119,6 +119,7 @@ int main(int argc, char** argv) {
                      "the timed run's, so the trace stays small");
   record->add_option("-o,--output", output, "session file to write")->required();
   add_run_options(record, args, false);
+  add_source_options(record, args);
   record->footer(kExitCodes);
 
   auto* counters = app.add_subcommand(

@@ -67,6 +67,8 @@ RecordedSession record_session(Device& device, const Variant& variant, const Par
   r.analysis = analysis::analyze(r.recording.trace, analysis::model_for(r.recording.trace));
   r.session = build_session(variant, params, trace_params, device.info(), r.run, copy, r.recording,
                             r.analysis);
+  r.session.source_name = run_options.source_name;
+  r.session.source_text = run_options.source_text;
   return r;
 }
 

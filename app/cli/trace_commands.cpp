@@ -2,6 +2,8 @@
 // in Nsight Compute's terms, and session files.
 #include <filesystem>
 #include <iostream>
+#include <sstream>
+#include <iomanip>
 #include <optional>
 
 #include "app/cli/commands.h"
@@ -152,12 +154,16 @@ int record_command(const std::string& kernel, const RunArgs& args, const std::st
       assignments.insert(assignments.end(), extra.begin(), extra.end());
       trace_params = make_params(v.params, assignments, v.id);
     }
-    const TraceOptions options = trace_options(blocks, capacity, args.seed);
+    TraceOptions options = trace_options(blocks, capacity, args.seed);
+    std::tie(options.source_text, options.source_name) = read_source_file(args);
+    return maybe_isolated(args, [&]() -> int {
     auto device = open_device(args.device);
     RunOptions run_options;
     run_options.repetitions = args.reps;
     run_options.warmup = args.warmup;
     run_options.seed = args.seed;
+    run_options.source_text = options.source_text;
+    run_options.source_name = options.source_name;
     const RecordedSession recorded = record_session(*device, v, params, run_options, options,
                                                     trace_params ? &*trace_params : nullptr);
     if (recorded.status != RunStatus::Ok) {
@@ -178,6 +184,7 @@ int record_command(const std::string& kernel, const RunArgs& args, const std::st
               << std::filesystem::file_size(output) << " bytes)\n";
     if (!run.verification.verified || !rec.verification.verified) return kExitNotVerified;
     return kExitOk;
+    });
   });
 }
 
@@ -232,6 +239,7 @@ int show_command(const std::string& file, const std::string& format) {
       if (!s.trace_params.empty()) out["trace_params"] = s.trace_params;
       out["device"] = s.device;
       out["run"] = s.run;
+      if (!s.source_text.empty()) out["source"] = {{"name", s.source_name}, {"text", s.source_text}};
       std::cout << out.dump(2) << '\n';
       return kExitOk;
     }
@@ -249,6 +257,15 @@ int show_command(const std::string& file, const std::string& format) {
       std::cout << "Timed run: median " << s.run["kernel_ms"].value("median", 0.0) << " ms, "
                 << s.run.value("bandwidth_gbps", 0.0) << " GB/s\n";
     print_summary(*s.trace, a, std::cout);
+    if (!s.source_text.empty()) {
+      // The learner's kernel the session was made from, numbered as the
+      // trace's lines are.
+      std::cout << "\nSource: " << s.source_name << " (run and traced in the catalog kernel's place)\n";
+      std::istringstream lines(s.source_text);
+      int n = 0;
+      for (std::string line; std::getline(lines, line);)
+        std::cout << std::setw(4) << ++n << "  " << line << '\n';
+    }
     return kExitOk;
   });
 }
