@@ -227,6 +227,18 @@ std::string trim(std::string_view s) {
   return std::string(s.substr(first, last - first + 1));
 }
 
+// The trimmed text of a 1-based line of `text` ("" if none).
+std::string line_of(std::string_view text, std::uint32_t line) {
+  std::size_t begin = 0;
+  for (std::uint32_t n = 1; n < line && begin != std::string_view::npos; ++n) {
+    begin = text.find('\n', begin);
+    if (begin != std::string_view::npos) ++begin;
+  }
+  if (line == 0 || begin == std::string_view::npos || begin >= text.size()) return {};
+  const std::size_t end = text.find('\n', begin);
+  return trim(text.substr(begin, end == std::string_view::npos ? text.size() - begin : end - begin));
+}
+
 }  // namespace
 
 std::vector<std::uint32_t> default_traced_blocks(const std::array<std::uint32_t, 3>& grid) {
@@ -312,14 +324,12 @@ Recording record_trace(Device& device, const Variant& variant, const Params& par
     validate_launch(variant, params, w, info);
     if (!options.source_text.empty()) {
       check_source_dialect(options.source_name, info);
-      if (info.backend != "opencl")
-        throw InvalidRequest(options.source_name + ": tracing a learner's kernel is done on OpenCL devices "
-                             "for now; `run --source` runs it on " + info.name);
       use_source(w, variant, options.source_text, options.source_name);
     }
 
     LaunchCmd traced = w.launches.front();
-    if (!traced.program.text.empty()) {
+    const bool learner = !traced.program.text.empty();
+    if (learner && info.backend == "opencl") {
       // The learner's text, with the trace hooks put in by libclang.
       std::vector<std::pair<std::string, std::string>> defines{
           {"ELEM", std::string(element_name(traced.program.type))}};
@@ -333,13 +343,15 @@ Recording record_trace(Device& device, const Variant& variant, const Params& par
     traced.args.push_back(BufferArg{static_cast<int>(w.buffers.size())});
     std::vector<LaunchCmd> launches = w.launches;
     launches.front() = traced;
+    // CUDA runs the kernel a second time for the clocks (cuda/trace.cuh); a
+    // learner's CUDA kernel, instrumented from its PTX, has no clock pass yet.
     const bool cuda = info.backend == "cuda";
-    // CUDA runs the kernel a second time for the clocks (cuda/trace.cuh).
+    const bool clock_pass = cuda && !learner;
     std::vector<LaunchCmd> clock_launches = w.launches;
     clock_launches.front().program.defines.emplace_back(std::string(kTraceDefine), kClockPass);
     clock_launches.front().args = traced.args;
     for (const LaunchCmd& l : launches) device.prepare(l);
-    if (cuda) {
+    if (clock_pass) {
       device.prepare(clock_launches.front());
       device.prepare(sm_clock_launch());
     }
@@ -347,7 +359,8 @@ Recording record_trace(Device& device, const Variant& variant, const Params& par
     t.kernel_id = variant.id;
     t.kernel = traced.kernel;
     t.backend = info.backend;
-    t.source_file = source_file_for(variant, info.backend);
+    // The lines are the learner's file's where the kernel is theirs.
+    t.source_file = learner ? options.source_name : source_file_for(variant, info.backend);
     for (int d = 0; d < 3; ++d) {
       if (traced.groups[d] > 0xffffffffu) throw InvalidRequest(variant.id + ": grid too large to trace");
       t.grid[d] = static_cast<std::uint32_t>(traced.groups[d]);
@@ -357,7 +370,7 @@ Recording record_trace(Device& device, const Variant& variant, const Params& par
     t.warp_width_assumed = info.warp_width <= 0;
     t.schedule_clock = cuda ? "globaltimer ns" : "order";
     t.barrier_clock = cuda ? "clock64 cycles" : "order";
-    t.timing_pass = cuda ? kClockPassName : kTracedPassName;
+    t.timing_pass = clock_pass ? kClockPassName : kTracedPassName;
 
     const std::uint32_t blocks = t.block_count();
     if (options.all_blocks) {
@@ -530,7 +543,8 @@ Recording record_trace(Device& device, const Variant& variant, const Params& par
     std::set<std::tuple<std::uint16_t, Space, bool>> sites;
     for (const Access& a : t.accesses) sites.insert({a.line, a.space, a.store});
     for (const auto& [line, space, store] : sites)
-      t.sites.push_back({line, space, store, source_line(t.source_file, line)});
+      t.sites.push_back({line, space, store,
+                         learner ? line_of(options.source_text, line) : source_line(t.source_file, line)});
 
     phase("decoded");
     auto read_outputs = [&] {
@@ -542,7 +556,7 @@ Recording record_trace(Device& device, const Variant& variant, const Params& par
     phase("outputs read back");
     rec.verification = w.verify(w.buffers);
     phase("verified");
-    if (cuda) {
+    if (clock_pass) {
       run_clock_pass(
           t,
           [&](const Layout& l, const std::vector<std::uint32_t>& slots) {

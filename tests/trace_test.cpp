@@ -358,3 +358,58 @@ TEST(LearnerTrace, AParseErrorNamesTheLearnersLine) {
 
 }  // namespace
 }  // namespace threadmap
+
+namespace threadmap {
+namespace {
+
+// A learner's CUDA kernel has no hooks either: its timed build's PTX is
+// instrumented (cuda/ptx_instrument.h), so the trace holds the machine's
+// accesses. Every catalog kernel's plain text then totals the same global
+// sectors as its hooked text, in as many requests or fewer: fewer where the
+// compiler merged element accesses into wide ones (the strip transposes'
+// 16-byte stores, the interleaved reduction's 8-byte neighbour loads), which
+// pass through the banks no more often; otherwise the same wavefronts.
+TEST(LearnerTrace, PlainCudaTextTracesTheMachinesAccesses) {
+  auto td = testing::first_device("cuda");
+  if (!td.device) GTEST_SKIP() << td.skip_reason;
+  const std::map<std::string, std::vector<std::pair<std::string, std::string>>> small{
+      {"transpose", {{"width", "256"}, {"height", "256"}}}, {"matadd", {{"width", "128"}, {"height", "64"}}},
+      {"reduce", {{"n", "65536"}}}, {"smem", {{"blocks", "8"}}}};
+  int compared = 0, merged = 0;
+  for (const Variant& v : catalog()) {
+    SCOPED_TRACE(v.id);
+    const std::string family = v.id.substr(0, v.id.find('.'));
+    const Params params = make_params(v.params, small.at(family), v.id);
+    TraceOptions hooked;
+    hooked.all_blocks = true;
+    TraceOptions plain = hooked;
+    plain.source_name = family + ".cu";
+    plain.source_text = learner_source(plain.source_name);
+    const Recording a = record_trace(*td.device, v, params, hooked);
+    const Recording b = record_trace(*td.device, v, params, plain);
+    ASSERT_EQ(a.status, RunStatus::Ok) << a.error;
+    ASSERT_EQ(b.status, RunStatus::Ok) << b.error;
+    EXPECT_TRUE(b.verification.verified);
+    const auto x = analysis::analyze(a.trace, analysis::model_for(a.trace));
+    const auto y = analysis::analyze(b.trace, analysis::model_for(b.trace));
+    EXPECT_EQ(x.totals.global_ld_sectors, y.totals.global_ld_sectors);
+    EXPECT_EQ(x.totals.global_st_sectors, y.totals.global_st_sectors);
+    EXPECT_LE(y.requests.size(), x.requests.size());
+    if (y.requests.size() == x.requests.size()) {
+      EXPECT_EQ(x.totals.shared_ld_wavefronts, y.totals.shared_ld_wavefronts);
+      EXPECT_EQ(x.totals.shared_st_wavefronts, y.totals.shared_st_wavefronts);
+    } else {  // wide accesses: no more passes through the banks than the narrow ones made
+      EXPECT_LE(y.totals.shared_ld_wavefronts, x.totals.shared_ld_wavefronts);
+      EXPECT_LE(y.totals.shared_st_wavefronts, x.totals.shared_st_wavefronts);
+    }
+    EXPECT_EQ(x.barriers.size(), y.barriers.size());
+    EXPECT_TRUE(y.barriers_consistent);
+    merged += y.requests.size() < x.requests.size();
+    ++compared;
+  }
+  EXPECT_EQ(compared, static_cast<int>(catalog().size()));
+  EXPECT_GE(merged, 1) << "the strip transposes' element stores are one wide store on the machine";
+}
+
+}  // namespace
+}  // namespace threadmap

@@ -20,6 +20,7 @@
 #include "kernels/cuda/cuda_backend.h"
 #include "kernels/cuda/cuda_compiler.h"
 #include "kernels/cuda/cuda_kernels.h"
+#include "kernels/cuda/ptx_instrument.h"
 #include "kernels/error.h"
 
 namespace threadmap {
@@ -329,9 +330,15 @@ class CudaDevice final : public Device {
                         launch.program.source);
     const int pass = cuda_kernels::trace_pass(launch.program);
     const std::string expression = cuda_kernels::name_expression(*spec, launch.program);
-    const cuda::CompileRequest request =
-        cuda_kernels::compile_request(spec->source, pass, {expression}, target(),
-                                      &launch.program);
+    // A learner's text has no trace hooks: its traced build is the timed
+    // build, compiled to PTX with line information and instrumented
+    // (ptx_instrument.h), so the trace holds the machine's accesses.
+    const bool instrument = pass == kAccessPass && !launch.program.text.empty();
+    cuda::CompileRequest request = cuda_kernels::compile_request(
+        spec->source, instrument ? 0 : pass, {expression},
+        instrument ? "compute_" + std::to_string(cuda::Nvrtc::architecture_number(target())) : target(),
+        &launch.program);
+    if (instrument) request.options.push_back("-lineinfo");
     const cuda::Nvrtc& nvrtc = cuda::Nvrtc::get();
     std::optional<cuda::CompileResult> compiled = nvrtc.cached(request);
     if (!compiled) {
@@ -349,6 +356,16 @@ class CudaDevice final : public Device {
         throw DeviceError(where() + ": " + e.what());
       } catch (const std::runtime_error& e) {
         throw DeviceError(where() + ": " + e.what());
+      }
+    }
+
+    if (instrument) {
+      try {
+        cuda::InstrumentedPtx instrumented = cuda::instrument_compiled(*compiled, nvrtc);
+        compiled->image = std::move(instrumented.ptx);
+        compiled->ptx = true;
+      } catch (const std::exception& e) {
+        throw DeviceError(where() + ": instrumenting " + request.file_name + " for its trace: " + e.what());
       }
     }
 
