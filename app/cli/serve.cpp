@@ -340,14 +340,15 @@ class Worker {
 
   // The timed run and the traced run, written as one session file (what
   // `threadmap-cli record` writes); the reply names the file.
+  // A learner's kernel ("source") is recorded in the catalog's place, its
+  // trace hooks put in by ThreadMap (docs/traces.md), and kept in the session.
   json record(const json& request) {
-    if (request.contains("source"))
-      throw BadRequest{"invalid", "a learner's kernel (\"source\") can be run, not recorded: "
-                                  "tracing needs its accesses instrumented"};
     const Variant& v = variant_for(request);
     const Params params = make_params(v.params, assignments(request), v.id);
     const RunOptions options = options_for(request);
-    const TraceOptions trace_options = trace_options_for(request, options.seed);
+    TraceOptions trace_options = trace_options_for(request, options.seed);
+    trace_options.source_text = options.source_text;
+    trace_options.source_name = options.source_name;
     const std::filesystem::path folder = folder_for(request);
     Device& device = device_for(request);
     const RecordedSession recorded = record_session(device, v, params, options, trace_options);
