@@ -295,6 +295,36 @@ INSTANTIATE_TEST_SUITE_P(Backends, ClockPass, ::testing::Values("opencl", "cuda"
 namespace threadmap {
 namespace {
 
+// Small launches of each family, traced whole.
+const std::map<std::string, std::vector<std::pair<std::string, std::string>>>& small_launches(
+    const std::string& backend) {
+  static const std::map<std::string, std::vector<std::pair<std::string, std::string>>> opencl{
+      {"transpose", {{"width", "96"}, {"height", "64"}}}, {"matadd", {{"width", "64"}, {"height", "32"}}},
+      {"reduce", {{"n", "4096"}}}, {"smem", {{"blocks", "4"}}}};
+  static const std::map<std::string, std::vector<std::pair<std::string, std::string>>> cuda{
+      {"transpose", {{"width", "256"}, {"height", "256"}}}, {"matadd", {{"width", "128"}, {"height", "64"}}},
+      {"reduce", {{"n", "65536"}}}, {"smem", {{"blocks", "8"}}}};
+  return backend == "cuda" ? cuda : opencl;
+}
+
+// A catalog variant traced on every block twice: from its hooked text, and
+// from its plain text (`threadmap-cli source`) as a learner's kernel.
+struct HookedAndPlain {
+  Recording hooked, plain;
+};
+
+HookedAndPlain trace_hooked_and_plain(Device& device, const Variant& v) {
+  const std::string backend = device.info().backend;
+  const std::string family = v.id.substr(0, v.id.find('.'));
+  const Params params = make_params(v.params, small_launches(backend).at(family), v.id);
+  TraceOptions hooked;
+  hooked.all_blocks = true;
+  TraceOptions plain = hooked;
+  plain.source_name = family + (backend == "cuda" ? ".cu" : ".cl");
+  plain.source_text = learner_source(plain.source_name);
+  return {record_trace(device, v, params, hooked), record_trace(device, v, params, plain)};
+}
+
 // A learner's OpenCL kernel has no trace hooks: libclang puts them in
 // (opencl/cl_instrument.h). Traced that way, every catalog kernel's plain
 // text (`threadmap-cli source`) records what the hand-hooked text records:
@@ -304,22 +334,11 @@ TEST(LearnerTrace, PlainOpenClTextTracesAsTheHookedCatalogKernel) {
   if (!td.device) GTEST_SKIP() << td.skip_reason;
   std::string why;
   if (!opencl_instrumenter_available(&why)) GTEST_SKIP() << why;
-  const std::map<std::string, std::vector<std::pair<std::string, std::string>>> small{
-      {"transpose", {{"width", "96"}, {"height", "64"}}}, {"matadd", {{"width", "64"}, {"height", "32"}}},
-      {"reduce", {{"n", "4096"}}}, {"smem", {{"blocks", "4"}}}};
   int compared = 0;
   for (const Variant& v : catalog()) {
     if (v.availability == Availability::NeedsSubgroupShuffle && !td.device->info().has_subgroup_shuffle) continue;
     SCOPED_TRACE(v.id);
-    const std::string family = v.id.substr(0, v.id.find('.'));
-    const Params params = make_params(v.params, small.at(family), v.id);
-    TraceOptions hooked;
-    hooked.all_blocks = true;
-    TraceOptions plain = hooked;
-    plain.source_name = family + ".cl";
-    plain.source_text = learner_source(plain.source_name);
-    const Recording a = record_trace(*td.device, v, params, hooked);
-    const Recording b = record_trace(*td.device, v, params, plain);
+    const auto [a, b] = trace_hooked_and_plain(*td.device, v);
     ASSERT_EQ(a.status, RunStatus::Ok) << a.error;
     ASSERT_EQ(b.status, RunStatus::Ok) << b.error;
     EXPECT_TRUE(b.verification.verified);
@@ -372,21 +391,10 @@ namespace {
 TEST(LearnerTrace, PlainCudaTextTracesTheMachinesAccesses) {
   auto td = testing::first_device("cuda");
   if (!td.device) GTEST_SKIP() << td.skip_reason;
-  const std::map<std::string, std::vector<std::pair<std::string, std::string>>> small{
-      {"transpose", {{"width", "256"}, {"height", "256"}}}, {"matadd", {{"width", "128"}, {"height", "64"}}},
-      {"reduce", {{"n", "65536"}}}, {"smem", {{"blocks", "8"}}}};
   int compared = 0, merged = 0;
   for (const Variant& v : catalog()) {
     SCOPED_TRACE(v.id);
-    const std::string family = v.id.substr(0, v.id.find('.'));
-    const Params params = make_params(v.params, small.at(family), v.id);
-    TraceOptions hooked;
-    hooked.all_blocks = true;
-    TraceOptions plain = hooked;
-    plain.source_name = family + ".cu";
-    plain.source_text = learner_source(plain.source_name);
-    const Recording a = record_trace(*td.device, v, params, hooked);
-    const Recording b = record_trace(*td.device, v, params, plain);
+    const auto [a, b] = trace_hooked_and_plain(*td.device, v);
     ASSERT_EQ(a.status, RunStatus::Ok) << a.error;
     ASSERT_EQ(b.status, RunStatus::Ok) << b.error;
     EXPECT_TRUE(b.verification.verified);

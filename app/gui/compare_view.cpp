@@ -91,16 +91,7 @@ CompareView::CompareView(QWidget* parent)
     s->setContext(Qt::WidgetWithChildrenShortcut);
     connect(s, &QShortcut::activated, this, slot);
   };
-  key(QKeySequence(Qt::Key_Space), [this] { playback_->toggle(); });
-  key(QKeySequence(Qt::Key_Right), [this] { playback_->step_forward(); });
-  key(QKeySequence(Qt::Key_Left), [this] { playback_->step_back(); });
-  key(QKeySequence(Qt::Key_PageDown), [this] { playback_->step_forward(); });
-  key(QKeySequence(Qt::Key_PageUp), [this] { playback_->step_back(); });
-  key(QKeySequence(Qt::Key_Home), [this] { playback_->go_first(); });
-  key(QKeySequence(Qt::Key_End), [this] { playback_->go_last(); });
-  key(QKeySequence(Qt::Key_Plus), [this] { playback_->faster(); });
-  key(QKeySequence(Qt::Key_Equal), [this] { playback_->faster(); });
-  key(QKeySequence(Qt::Key_Minus), [this] { playback_->slower(); });
+  views::add_playback_keys(this, playback_);
   key(QKeySequence(Qt::Key_V), [this] { set_view((view_index() + 1) % 5); });
   key(QKeySequence(Qt::SHIFT | Qt::Key_V), [this] { set_view((view_index() + 4) % 5); });
 

@@ -329,12 +329,12 @@ std::string instrument_opencl(std::string_view text, std::string_view file_name,
 
     // Everything inside the body.
     bool local_array = local_parameter;
-    std::vector<int> todo{body};
-    while (!todo.empty()) {
-      const Node& m = nodes[static_cast<std::size_t>(todo.back())];
-      const int id = todo.back();
-      todo.pop_back();
-      for (int c : m.children) todo.push_back(c);
+    std::vector<int> pending{body};
+    while (!pending.empty()) {
+      const Node& m = nodes[static_cast<std::size_t>(pending.back())];
+      const int id = pending.back();
+      pending.pop_back();
+      for (int c : m.children) pending.push_back(c);
       if (!m.in_main) continue;
       // Parentheses do not change what an access is: (*p) = x stores.
       int self = id;

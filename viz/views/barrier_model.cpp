@@ -99,17 +99,10 @@ BarrierFrame BarrierModel::frame(std::size_t step, std::size_t pass_in_block) co
 
   const analysis::BarrierStats& st = doc_->analysis.barrier_stats;
   BarrierFigures& g = f.figures;
-  g.timed = st.timed;
-  g.from = st.from;
-  g.passes = st.passes;
-  g.blocks = st.blocks;
-  g.spreads = st.spreads;
-  g.release_latencies = st.release_latencies;
-  g.most_often_last = st.most_often_last();
-  g.most_often_last_share = st.most_often_last_share();
+  g.stats = &st;
   g.sm_clock_mhz = trace.sm_clock_mhz;
   g.spread_rank = static_cast<std::size_t>(
-      std::lower_bound(g.spreads.begin(), g.spreads.end(), f.spread) - g.spreads.begin());
+      std::lower_bound(st.spreads.begin(), st.spreads.end(), f.spread) - st.spreads.begin());
   return f;
 }
 

@@ -23,16 +23,10 @@ struct BarrierLane {
   bool slowest = false;
 };
 
-// Every pass the recording timed (analysis::BarrierStats), and where the
-// shown pass stands among them.
+// Every pass the recording timed: the document's own figures (valid while
+// the model's document lives), and where the shown pass stands among them.
 struct BarrierFigures {
-  bool timed = false;                 // cycles; else places in the arrival order
-  std::string from;                   // "clock pass" or "traced pass"
-  std::size_t passes = 0, blocks = 0;
-  std::vector<std::uint64_t> spreads;           // ascending
-  std::vector<std::uint64_t> release_latencies; // ascending; empty where untimed
-  std::uint16_t most_often_last = 0;
-  double most_often_last_share = 0;   // 0..1
+  const analysis::BarrierStats* stats = nullptr;
   double sm_clock_mhz = 0;            // 0: unknown
   std::size_t spread_rank = 0;        // passes with a smaller spread than the shown one
 };

@@ -74,7 +74,8 @@ void BarrierView::paint(QPainter& p) {
   p.setFont(theme_.font());
   const int small_h = p.fontMetrics().height();
   // Every pass the recording timed, below the single-block picture.
-  const qreal figures_h = g.passes > 1 ? small_h * (g.release_latencies.empty() ? 4.5 : 7.5) : 0;
+  const qreal figures_h =
+      g.stats && g.stats->passes > 1 ? small_h * (g.stats->release_latencies.empty() ? 4.5 : 7.5) : 0;
   draw_figures(p, QRectF(margin, height() - figures_h - margin / 2, width() - 2 * margin, figures_h), f);
   const int label_w = p.fontMetrics().horizontalAdvance(tr("warp 00")) + 8;
   const qreal x0 = margin + label_w;
@@ -155,21 +156,22 @@ QString BarrierView::cycles(std::uint64_t c, double mhz) {
 
 void BarrierView::draw_figures(QPainter& p, const QRectF& area, const BarrierFrame& f) const {
   const BarrierFigures& g = f.figures;
-  if (area.height() <= 0) return;
+  if (area.height() <= 0 || !g.stats) return;
+  const analysis::BarrierStats& st = *g.stats;
   p.setFont(theme_.font(0.9, true));
   const qreal line_h = p.fontMetrics().height();
   p.setPen(theme_.grid);
   p.drawLine(area.topLeft(), area.topRight());
-  const QString source = g.from == "clock pass"
+  const QString source = st.from == "clock pass"
                              ? (g.sm_clock_mhz > 0 ? tr("clock-only run, %1 MHz").arg(std::llround(g.sm_clock_mhz))
                                                    : tr("clock-only run"))
-                             : (g.timed ? tr("traced run") : tr("arrival order only"));
+                             : (st.timed ? tr("traced run") : tr("arrival order only"));
   const QString heading = tr("%1 passes in %2 blocks (%3): warp %4 last in %5%")
-                              .arg(g.passes)
-                              .arg(g.blocks)
+                              .arg(st.passes)
+                              .arg(st.blocks)
                               .arg(source)
-                              .arg(g.most_often_last)
-                              .arg(std::llround(100 * g.most_often_last_share));
+                              .arg(st.most_often_last())
+                              .arg(std::llround(100 * st.most_often_last_share()));
   p.setPen(theme_.text);
   fit_font(p, heading, area.width());
   p.drawText(QRectF(area.left(), area.top() + 2, area.width(), line_h), Qt::AlignLeft | Qt::AlignVCenter,
@@ -221,25 +223,25 @@ void BarrierView::draw_figures(QPainter& p, const QRectF& area, const BarrierFra
   };
   // A pass the clock pass did not stamp (a traced block outside its sample)
   // is shown with the traced run's stamps: not placed among the clock pass's.
-  const bool comparable = f.from_clock_pass || g.from != "clock pass";
+  const bool comparable = f.from_clock_pass || st.from != "clock pass";
   const qreal y = area.top() + line_h + 4;
-  const qreal strip_h = (area.bottom() - y) / (g.release_latencies.empty() ? 1 : 2);
-  const std::uint64_t widest = g.spreads.empty() ? 0 : g.spreads.back();
+  const qreal strip_h = (area.bottom() - y) / (st.release_latencies.empty() ? 1 : 2);
+  const std::uint64_t widest = st.spreads.empty() ? 0 : st.spreads.back();
   strip(y, strip_h,
-        g.timed ? tr("arrival spread: median %1, widest %2; this pass %3 (wider than %4%)")
-                      .arg(cycles(analysis::BarrierStats::median(g.spreads), g.sm_clock_mhz))
+        st.timed ? tr("arrival spread: median %1, widest %2; this pass %3 (wider than %4%)")
+                      .arg(cycles(analysis::BarrierStats::median(st.spreads), g.sm_clock_mhz))
                       .arg(widest)
                       .arg(f.spread)
-                      .arg(std::llround(100.0 * g.spread_rank / std::max<std::size_t>(g.passes, 1)))
-                : tr("arrival spread: median %1 places, widest %2").arg(analysis::BarrierStats::median(g.spreads)).arg(widest),
-        g.spreads, comparable ? std::optional<std::uint64_t>(f.spread) : std::nullopt);
-  if (!g.release_latencies.empty())
+                      .arg(std::llround(100.0 * g.spread_rank / std::max<std::size_t>(st.passes, 1)))
+                : tr("arrival spread: median %1 places, widest %2").arg(analysis::BarrierStats::median(st.spreads)).arg(widest),
+        st.spreads, comparable ? std::optional<std::uint64_t>(f.spread) : std::nullopt);
+  if (!st.release_latencies.empty())
     strip(y + strip_h, strip_h,
           tr("release after the last arrival: median %1, max %2; this pass %3")
-              .arg(cycles(analysis::BarrierStats::median(g.release_latencies), g.sm_clock_mhz))
-              .arg(g.release_latencies.back())
+              .arg(cycles(analysis::BarrierStats::median(st.release_latencies), g.sm_clock_mhz))
+              .arg(st.release_latencies.back())
               .arg(f.release_latency),
-          g.release_latencies, comparable ? std::optional<std::uint64_t>(f.release_latency) : std::nullopt);
+          st.release_latencies, comparable ? std::optional<std::uint64_t>(f.release_latency) : std::nullopt);
 }
 
 }  // namespace threadmap::views

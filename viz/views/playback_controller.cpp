@@ -1,5 +1,8 @@
 #include "viz/views/playback_controller.h"
 
+#include <QShortcut>
+#include <QWidget>
+
 #include <algorithm>
 
 namespace threadmap::views {
@@ -86,5 +89,23 @@ void PlaybackController::tick() {
 }
 
 void PlaybackController::emit_position() { emit position_changed(step_, phase_); }
+
+void add_playback_keys(QWidget* owner, PlaybackController* playback) {
+  auto key = [&](QKeySequence seq, void (PlaybackController::*slot)()) {
+    auto* s = new QShortcut(seq, owner);
+    s->setContext(Qt::WidgetWithChildrenShortcut);
+    QObject::connect(s, &QShortcut::activated, playback, slot);
+  };
+  key(QKeySequence(Qt::Key_Space), &PlaybackController::toggle);
+  key(QKeySequence(Qt::Key_Right), &PlaybackController::step_forward);
+  key(QKeySequence(Qt::Key_Left), &PlaybackController::step_back);
+  key(QKeySequence(Qt::Key_PageDown), &PlaybackController::step_forward);
+  key(QKeySequence(Qt::Key_PageUp), &PlaybackController::step_back);
+  key(QKeySequence(Qt::Key_Home), &PlaybackController::go_first);
+  key(QKeySequence(Qt::Key_End), &PlaybackController::go_last);
+  key(QKeySequence(Qt::Key_Plus), &PlaybackController::faster);
+  key(QKeySequence(Qt::Key_Equal), &PlaybackController::faster);  // + without Shift
+  key(QKeySequence(Qt::Key_Minus), &PlaybackController::slower);
+}
 
 }  // namespace threadmap::views

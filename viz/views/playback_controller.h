@@ -7,6 +7,8 @@
 #include <QObject>
 #include <QTimer>
 
+class QWidget;
+
 namespace threadmap::views {
 
 class PlaybackController : public QObject {
@@ -54,5 +56,11 @@ class PlaybackController : public QObject {
   double phase_ = 1.0;
   double speed_ = 2.0;
 };
+
+// The playback keys on `owner` and its children (not the rest of a main
+// window): Space plays and pauses, Right/PageDown and Left/PageUp step (a
+// presenter's remote sends PageDown and PageUp), Home/End go to the ends,
+// +/= and - change the speed.
+void add_playback_keys(QWidget* owner, PlaybackController* playback);
 
 }  // namespace threadmap::views

@@ -85,17 +85,7 @@ TraceViewsWidget::TraceViewsWidget(QWidget* parent)
     s->setContext(Qt::WidgetWithChildrenShortcut);
     connect(s, &QShortcut::activated, this, slot);
   };
-  key(QKeySequence(Qt::Key_Space), [this] { playback_->toggle(); });
-  key(QKeySequence(Qt::Key_Right), [this] { playback_->step_forward(); });
-  key(QKeySequence(Qt::Key_Left), [this] { playback_->step_back(); });
-  key(QKeySequence(Qt::Key_Home), [this] { playback_->go_first(); });
-  key(QKeySequence(Qt::Key_End), [this] { playback_->go_last(); });
-  key(QKeySequence(Qt::Key_Plus), [this] { playback_->faster(); });
-  key(QKeySequence(Qt::Key_Equal), [this] { playback_->faster(); });  // + without Shift
-  key(QKeySequence(Qt::Key_Minus), [this] { playback_->slower(); });
-  // A presenter's remote sends PageDown and PageUp.
-  key(QKeySequence(Qt::Key_PageDown), [this] { playback_->step_forward(); });
-  key(QKeySequence(Qt::Key_PageUp), [this] { playback_->step_back(); });
+  add_playback_keys(this, playback_);
   key(QKeySequence(Qt::Key_V), [this] { next_view(1); });
   key(QKeySequence(Qt::SHIFT | Qt::Key_V), [this] { next_view(-1); });
 

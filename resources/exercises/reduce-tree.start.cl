@@ -9,7 +9,8 @@ __kernel void reduce_interleaved(__global const ELEM* global_mem, __global ELEM*
     local_mem[local_id] = global_mem[2 * global_id] + global_mem[2 * global_id + 1];
   }
   barrier(CLK_LOCAL_MEM_FENCE);
-  // TODO: add local_mem[0 .. WG) into local_mem[0], one level per barrier.
+  // Your part (the exercise): add local_mem[0 .. WG) into local_mem[0], one level
+  // per barrier.
 
   if (local_id == 0) {
     out[get_group_id(0)] = local_mem[0];
