@@ -3,8 +3,10 @@
 #include <gtest/gtest.h>
 
 #include <numeric>
+#include <random>
 
 #include "viz/analysis/analysis.h"
+#include "viz/analysis/exercises.h"
 
 namespace threadmap::analysis {
 namespace {
@@ -125,3 +127,78 @@ TEST(BarrierStats, EveryPassMustReleaseAfterItsLastArrival) {
 
 }  // namespace
 }  // namespace threadmap::analysis
+
+// The places compilers name in their messages, as the editor marks them.
+TEST(CompilerMessages, NameTheLineInClangAndNvrtcForms) {
+  const auto m = threadmap::compiler_messages(
+      "learner.cl does not compile for opencl:0 (cpu):\n"
+      "learner.cl:5:3: error: use of undeclared identifier 'tiel'\n"
+      "  tiel[threadIdx.y] = 1;\n"
+      "  ^\n"
+      "learner.cl:9: warning: unused variable 'x'\r\n"
+      "kernel.cu(12): error: identifier \"tile\" is undefined\n"
+      "<stdin>:2:1: fatal error: 'missing.h' file not found\n"
+      "C:/work/a.cl:7:1: note: see here\n"
+      "2 errors generated.\n"
+      "error: no place named\n"
+      "error: b.cl:48:14: use of undeclared identifier 'tiel'; did you mean 'tile'?\n");
+  ASSERT_EQ(m.size(), 6u);
+  EXPECT_EQ(m[0].file, "learner.cl");
+  EXPECT_EQ(m[0].line, 5);
+  EXPECT_EQ(m[0].column, 3);
+  EXPECT_EQ(m[0].severity, "error");
+  EXPECT_EQ(m[0].text, "use of undeclared identifier 'tiel'");
+  EXPECT_EQ(m[1].line, 9);
+  EXPECT_EQ(m[1].column, 0);
+  EXPECT_EQ(m[1].severity, "warning");
+  EXPECT_EQ(m[1].text, "unused variable 'x'");
+  EXPECT_EQ(m[2].file, "kernel.cu");
+  EXPECT_EQ(m[2].line, 12);
+  EXPECT_EQ(m[2].text, "identifier \"tile\" is undefined");
+  EXPECT_EQ(m[3].severity, "error");  // a fatal error is an error
+  EXPECT_EQ(m[4].file, "C:/work/a.cl");
+  EXPECT_EQ(m[4].severity, "note");
+  EXPECT_EQ(m[5].file, "b.cl");  // PoCL puts the severity first
+  EXPECT_EQ(m[5].line, 48);
+  EXPECT_EQ(m[5].column, 14);
+  EXPECT_EQ(m[5].text, "use of undeclared identifier 'tiel'; did you mean 'tile'?");
+}
+
+TEST(CompilerMessages, AnyBytesParseWithoutHarm) {
+  std::mt19937 random(7);
+  const std::string alphabet = "a:(0123456789) error:warning\n\r\t\xff";
+  for (int round = 0; round < 2000; ++round) {
+    std::string text(random() % 120, ' ');
+    for (char& c : text) c = alphabet[random() % alphabet.size()];
+    for (const auto& m : threadmap::compiler_messages(text)) {
+      EXPECT_GT(m.line, 0);
+      EXPECT_FALSE(m.severity.empty());
+    }
+  }
+}
+
+// A prediction of wavefronts per shared request against the recorded ones:
+// the distribution, and the first request in playback order that differs.
+TEST(Predictions, FindTheFirstRequestUnlikeThePrediction) {
+  threadmap::analysis::Analysis a;
+  auto request = [&](threadmap::Space space, std::uint16_t value) {
+    threadmap::analysis::Request r;
+    r.space = space;
+    r.lanes = 32;
+    (space == threadmap::Space::Shared ? r.wavefronts : r.sectors) = value;
+    a.requests.push_back(r);
+  };
+  request(threadmap::Space::Global, 4);
+  request(threadmap::Space::Shared, 1);  // the row-wise store
+  request(threadmap::Space::Shared, 32);  // the column read
+  request(threadmap::Space::Global, 4);
+  const auto shared = threadmap::per_request(a, threadmap::Space::Shared);
+  EXPECT_EQ(shared.requests, 2u);
+  EXPECT_EQ(shared.requests_by_value.at(1), 1u);
+  EXPECT_EQ(shared.requests_by_value.at(32), 1u);
+  EXPECT_DOUBLE_EQ(shared.mean, 16.5);
+  EXPECT_EQ(threadmap::first_request_unlike(a, threadmap::Space::Shared, 1), std::optional<std::size_t>(2));
+  EXPECT_EQ(threadmap::first_request_unlike(a, threadmap::Space::Shared, 32), std::optional<std::size_t>(1));
+  EXPECT_FALSE(threadmap::first_request_unlike(a, threadmap::Space::Global, 4));
+  EXPECT_EQ(threadmap::first_request_unlike(a, threadmap::Space::Global, 1), std::optional<std::size_t>(0));
+}

@@ -71,17 +71,11 @@ json grade(const Exercise& e, const std::string& text, const std::string& name, 
   g["compiled"] = true;
   g["verified"] = rec.verification.verified;
   const analysis::Analysis a = analysis::analyze(rec.trace, analysis::model_for(rec.trace));
-  bool met = true;
+  const GoalCheck goal = check_goal(e, rec.verification.verified, a.totals);
+  const bool met = goal.met;
   json counters = json::object();
-  for (const GoalTerm& term : e.goal) {
-    if (term.metric == "verified") {
-      met = met && rec.verification.verified;
-      continue;
-    }
-    const double value = goal_metric(a.totals, term.metric);
-    counters[term.metric] = value;
-    met = met && value <= term.at_most;
-  }
+  for (const GoalCheck::Term& t : goal.terms)
+    if (t.term.metric != "verified") counters[t.term.metric] = t.value;
   g["counters"] = counters;
   RunOptions run;
   run.repetitions = reps;

@@ -42,6 +42,8 @@
 #include "app/gui/chart_export.h"
 #include "app/gui/compare_dialog.h"
 #include "app/gui/compare_view.h"
+#include "app/gui/code_editor.h"
+#include "app/gui/exercise_panel.h"
 #include "app/gui/export_animation.h"
 #include "app/gui/side_by_side.h"
 #include "app/gui/charts.h"
@@ -55,6 +57,8 @@
 #include "kernels/error.h"
 #include "viz/views/playback_controller.h"
 #include "viz/views/retranslate.h"
+#include "viz/views/bank_view.h"
+#include "viz/views/coalescing_view.h"
 #include "viz/views/trace_views_widget.h"
 
 // The bundled recordings live in a static library; nothing else references
@@ -232,9 +236,10 @@ MainWindow::MainWindow(const WindowOptions& options, QWidget* parent)
   recording_panel_ = new RecordingPanel;
   trace_views_ = new views::TraceViewsWidget;
   compare_view_ = new CompareView;
+  exercise_panel_ = new ExercisePanel(worker_, profile_);
   for (QWidget* page : {static_cast<QWidget*>(family_chart_), static_cast<QWidget*>(sweep_chart_),
                         static_cast<QWidget*>(recording_panel_), static_cast<QWidget*>(trace_views_),
-                        static_cast<QWidget*>(compare_view_)})
+                        static_cast<QWidget*>(compare_view_), static_cast<QWidget*>(exercise_panel_)})
     chart_tabs_->addTab(page, QString());
   texts_->add([this] { title_tabs(); });
   connect(this, &MainWindow::traceDocumentChanged, trace_views_, &views::TraceViewsWidget::set_document);
@@ -287,7 +292,35 @@ MainWindow::MainWindow(const WindowOptions& options, QWidget* parent)
     }
   });
   connect(&runs_, &RunController::recorded, this, [this](const QString& path) {
+    // The lesson's kernel recorded to stand beside the learner's.
+    if (!compare_with_.isEmpty()) {
+      compare_files(path, std::exchange(compare_with_, QString()));
+      return;
+    }
     load_session_file(path, [] { return tr("Recorded just now"); }, false);
+  });
+  connect(exercise_panel_, &ExercisePanel::recorded, this, [this](const QString& path) {
+    learner_session_ = path;
+    showing_learner_run_ = true;
+    const QString error = load_session_file(path, [] { return tr("Your kernel, run just now"); }, false);
+    showing_learner_run_ = false;
+    exercise_panel_->show_result(error.isEmpty() ? document_ : nullptr);
+  });
+  connect(exercise_panel_, &ExercisePanel::exercise_chosen, this, &MainWindow::open_exercise);
+  connect(exercise_panel_, &ExercisePanel::message, this, &MainWindow::report);
+  connect(exercise_panel_, &ExercisePanel::step_to, this, [this](std::size_t request, Space space, bool show) {
+    trace_views_->tabs().setCurrentWidget(space == Space::Shared ? static_cast<QWidget*>(&trace_views_->banks())
+                                                                 : static_cast<QWidget*>(&trace_views_->coalescing()));
+    trace_views_->playback().seek(request);
+    if (show) chart_tabs_->setCurrentWidget(trace_views_);
+  });
+  connect(exercise_panel_, &ExercisePanel::compare_requested, this, [this] {
+    const Variant* v = exercise_panel_->variant();
+    if (!v || learner_session_.isEmpty() || !recordings_dir_.isValid()) return;
+    RunRequest request = request_for(*v);
+    if (const Exercise* e = exercise_panel_->exercise()) request.params = e->sets;
+    compare_with_ = learner_session_;
+    runs_.record(request, recordings_dir_.path(), exercise_panel_->exercise() ? json("all") : json());
   });
   connect(&runs_, &RunController::refused, this, [this](const QString& message) {
     status_panel_->show_refused(message);
@@ -404,7 +437,8 @@ void MainWindow::title_tabs() {
                                                  {sweep_chart_, tr("Sweep (Ctrl+2)")},
                                                  {recording_panel_, tr("Recording (Ctrl+3)")},
                                                  {trace_views_, tr("Trace (Ctrl+4)")},
-                                                 {compare_view_, tr("Side by side (Ctrl+5)")}};
+                                                 {compare_view_, tr("Side by side (Ctrl+5)")},
+                                                 {exercise_panel_, tr("Exercise (Ctrl+6)")}};
   for (const auto& [page, title] : titles)
     if (const int i = chart_tabs_->indexOf(page); i >= 0) chart_tabs_->setTabText(i, title);
 }
@@ -547,7 +581,13 @@ void MainWindow::build_actions() {
   add(file, QT_TR_NOOP("&Quit"), QKeySequence(Qt::CTRL | Qt::Key_Q), [this] { close(); });
 
   QMenu* run = titled(menuBar()->addMenu(QString()), QT_TR_NOOP("&Run"));
-  add(run, QT_TR_NOOP("&Run the selected kernel"), QKeySequence(Qt::Key_F5), [this] { run_now(); });
+  // F5 runs what is shown: the learner's text in the Exercise tab, else the selected kernel.
+  add(run, QT_TR_NOOP("&Run the selected kernel"), QKeySequence(Qt::Key_F5), [this] {
+    if (!presenting() && chart_tabs_->currentWidget() == exercise_panel_)
+      run_learner();
+    else
+      run_now();
+  });
   add(run, QT_TR_NOOP("&Sweep the family over the chosen parameter"), QKeySequence(Qt::Key_F6),
       [this] { sweep_now(); });
   // Esc leaves the presentation mode, else cancels a sweep.
@@ -572,6 +612,10 @@ void MainWindow::build_actions() {
   add(view, QT_TR_NOOP("Side &by side"), QKeySequence(Qt::CTRL | Qt::Key_5), [this] {
     chart_tabs_->setCurrentWidget(compare_view_);
     compare_view_->setFocus();
+  });
+  add(view, QT_TR_NOOP("&Exercise"), QKeySequence(Qt::CTRL | Qt::Key_6), [this] {
+    chart_tabs_->setCurrentWidget(exercise_panel_);
+    exercise_panel_->editor().setFocus();
   });
   add(view, QT_TR_NOOP("&Kernel list"), QKeySequence(Qt::CTRL | Qt::Key_K), [this] { tree_->setFocus(); });
   add(view, QT_TR_NOOP("&Device picker"), QKeySequence(Qt::CTRL | Qt::Key_D), [this] { devices_->setFocus(); });
@@ -622,6 +666,27 @@ void MainWindow::build_actions() {
     connect(action, &QAction::triggered, this, [this, code] { set_language(code); });
     texts_->add([action, code] { action->setChecked(language::current() == code); });
   }
+
+  QMenu* exercise = titled(menuBar()->addMenu(QString()), QT_TR_NOOP("E&xercise"));
+  add(exercise, QT_TR_NOOP("&Edit this kernel"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E),
+      [this] { edit_kernel(); });
+  QMenu* list = titled(exercise->addMenu(QString()), QT_TR_NOOP("E&xercises"));
+  list->setObjectName("exercisesMenu");
+  connect(list, &QMenu::aboutToShow, this, [this, list] {
+    list->clear();
+    const std::string lang = language::current().toStdString();
+    for (const Exercise& e : exercises()) {
+      const LearnerProfile::State state = profile_.state(e.id);
+      QAction* a = list->addAction(QString::fromStdString(e.in(lang).title), this, [this, id = e.id] {
+        open_exercise(find_exercise(id));
+      });
+      a->setCheckable(true);
+      a->setChecked(state == LearnerProfile::State::GoalMet);
+    }
+  });
+  add(exercise, QT_TR_NOOP("&Run your kernel"), QKeySequence(Qt::CTRL | Qt::Key_F5), [this] { run_learner(); });
+  add(exercise, QT_TR_NOOP("Re&set to the lesson's version"), QKeySequence(),
+      [this] { exercise_panel_->reset_text(); });
 
   QMenu* help = titled(menuBar()->addMenu(QString()), QT_TR_NOOP("&Help"));
   add(help, QT_TR_NOOP("&Keyboard shortcuts"), QKeySequence(Qt::Key_F1), [this] {
@@ -751,6 +816,64 @@ void MainWindow::record_now() {
     return;
   }
   runs_.record(request_for(*variant_), recordings_dir_.path(), *blocks);
+}
+
+void MainWindow::edit_kernel() {
+  if (!variant_) {
+    report(tr("pick a kernel first (Ctrl+K)"), true);
+    return;
+  }
+  exercise_panel_->open_kernel(*variant_, backend());
+  chart_tabs_->setCurrentWidget(exercise_panel_);
+  exercise_panel_->editor().setFocus();
+}
+
+void MainWindow::open_exercise(const Exercise* exercise) {
+  if (!exercise) {
+    edit_kernel();
+    return;
+  }
+  // The exercise's kernel with its parameters in the controls, so the lesson
+  // pane and the catalog's run show what the learner starts from.
+  if (tree_->select(exercise->kernel_id)) {
+    const QSignalBlocker block(params_);
+    for (const auto& [name, value] : exercise->sets) params_->set_value(name, value);
+  }
+  exercise_panel_->open_exercise(*exercise);
+  chart_tabs_->setCurrentWidget(exercise_panel_);
+  exercise_panel_->editor().setFocus();
+}
+
+void MainWindow::run_learner() {
+  if (!recordings_dir_.isValid()) {
+    report(tr("no temporary folder for recordings: %1").arg(recordings_dir_.errorString()), true);
+    return;
+  }
+  if (!exercise_panel_->variant()) {
+    edit_kernel();
+    if (!exercise_panel_->variant()) return;
+  }
+  chart_tabs_->setCurrentWidget(exercise_panel_);
+  LearnerRun run;
+  run.device = device_spec();
+  run.reps = reps_->value();
+  run.folder = recordings_dir_.path();
+  const RunRequest request = request_for(*exercise_panel_->variant());
+  run.params = request.params;
+  if (const Exercise* e = exercise_panel_->exercise()) {
+    // An exercise's goal is counted over every block at its own size.
+    run.params = e->sets;
+    run.blocks = "all";
+  } else {
+    QString error;
+    const std::optional<nlohmann::json> blocks = traced_blocks_from(traced_blocks_->text(), error);
+    if (!blocks) {
+      report(error, true);
+      return;
+    }
+    run.blocks = *blocks;
+  }
+  exercise_panel_->run(run);
 }
 
 void MainWindow::sweep_now() {
@@ -963,6 +1086,9 @@ QString MainWindow::show_session(Session session, const std::function<QString()>
              QString::fromStdString(by));
   };
   status_panel_->set_origin(origin_line_());
+  // A session made from a learner's text (a handed-in exercise) brings that
+  // text to the Exercise tab.
+  if (!session.source_text.empty() && !showing_learner_run_) exercise_panel_->open_session_source(session);
   current_session_ = std::move(session);
   refresh_family_chart();
   if (doc) {

@@ -10,9 +10,11 @@
 #include <memory>
 #include <optional>
 
+#include "app/gui/learner_profile.h"
 #include "app/gui/run_controller.h"
 #include "kernels/catalog.h"
 #include "kernels/session.h"
+#include "viz/analysis/exercises.h"
 #include "viz/analysis/document.h"
 
 class QComboBox;
@@ -32,6 +34,7 @@ class TraceViewsWidget;
 namespace threadmap::gui {
 
 class CompareView;
+class ExercisePanel;
 class FamilyChart;
 class KernelTree;
 class LessonPane;
@@ -76,6 +79,8 @@ class MainWindow : public QMainWindow {
   RecordingPanel& recording() { return *recording_panel_; }
   views::TraceViewsWidget& trace_views() { return *trace_views_; }
   CompareView& compare_view() { return *compare_view_; }
+  ExercisePanel& exercise_panel() { return *exercise_panel_; }
+  LearnerProfile& profile() { return profile_; }
 
   // The open recording (a session with a trace, opened or recorded), or null.
   std::shared_ptr<const analysis::TraceDocument> trace_document() const { return document_; }
@@ -129,6 +134,12 @@ class MainWindow : public QMainWindow {
   void sweep_now();
   void record_now();
   void compare_now();  // Compare… (F7): the dialog, then compare_files
+  // Exercise ▸ Edit this kernel: the selected kernel's text, editable, in the Exercise tab.
+  void edit_kernel();
+  // An exercise (null: free editing of the selected kernel) in the Exercise tab.
+  void open_exercise(const threadmap::Exercise* exercise);
+  // F5 in the Exercise tab: the edited text compiled, verified, timed and traced.
+  void run_learner();
   QString export_animation_to(const QString& path);
 
  protected:
@@ -197,6 +208,11 @@ class MainWindow : public QMainWindow {
   QList<int> expanded_sizes_;  // the splitter before the controls were collapsed
   QSplitter* right_split_;
   QTemporaryDir recordings_dir_;  // the worker's recordings of this session
+  LearnerProfile profile_;
+  ExercisePanel* exercise_panel_;
+  QString learner_session_;  // the last recording of the learner's text
+  QString compare_with_;     // set while the catalog variant is recorded to stand beside it
+  bool showing_learner_run_ = false;
 };
 
 }  // namespace threadmap::gui

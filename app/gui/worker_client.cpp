@@ -23,7 +23,10 @@ WorkerClient::WorkerClient(QString program, int timeout_ms, QObject* parent)
   });
   watchdog_.setSingleShot(true);
   connect(&watchdog_, &QTimer::timeout, this, [this] {
-    restart(tr("the worker gave no answer for %1 s").arg(timeout_ms_ / 1000.0));
+    const Pending* p = strictest();
+    restart(p && !p->on_timeout.isEmpty() ? p->on_timeout
+                                          : tr("the worker gave no answer for %1 s")
+                                                .arg((p ? p->timeout_ms : timeout_ms_) / 1000.0));
   });
 }
 
@@ -52,17 +55,17 @@ QString WorkerClient::locate_worker() {
 void WorkerClient::start() {
   buffer_.clear();
   process_.start();
-  for (const auto& [id, request] : pending_) write(request);
+  for (const auto& [id, pending] : pending_) write(pending.request);
 }
 
 void WorkerClient::write(const json& request) {
   process_.write(QByteArray::fromStdString(request.dump() + "\n"));
 }
 
-int WorkerClient::send(json request) {
+int WorkerClient::send(json request, int timeout_ms, QString on_timeout) {
   const int id = next_id_++;
   request["id"] = id;
-  pending_.emplace(id, request);
+  pending_.emplace(id, Pending{request, timeout_ms > 0 ? timeout_ms : timeout_ms_, std::move(on_timeout)});
   if (process_.state() != QProcess::NotRunning)
     write(request);
   else if (!delayed_start_)
@@ -77,11 +80,18 @@ void WorkerClient::cancel(int id) {
     write({{"id", next_id_++}, {"op", "cancel"}, {"target", id}});
 }
 
+const WorkerClient::Pending* WorkerClient::strictest() const {
+  const Pending* out = nullptr;
+  for (const auto& [id, p] : pending_)
+    if (!out || p.timeout_ms < out->timeout_ms) out = &p;
+  return out;
+}
+
 void WorkerClient::arm_watchdog() {
-  if (pending_.empty())
-    watchdog_.stop();
+  if (const Pending* p = strictest())
+    watchdog_.start(p->timeout_ms);
   else
-    watchdog_.start(timeout_ms_);
+    watchdog_.stop();
 }
 
 void WorkerClient::read_lines() {
@@ -162,7 +172,7 @@ void WorkerClient::restart(const QString& reason) {
     start();
   }
   emit restarted(reason);
-  for (const auto& [id, request] : failed) {
+  for (const auto& [id, pending] : failed) {
     WorkerReply out;
     out.id = id;
     out.status = "worker-restarted";

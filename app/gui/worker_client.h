@@ -32,7 +32,11 @@ class WorkerClient : public QObject {
 
   void start();
   // Sends one request (its "id" is filled in) and returns that id.
-  int send(nlohmann::json request);
+  // `timeout_ms` (0: the client's) bounds how long it may go without a reply
+  // line; past it the worker is killed and restarted, and `on_timeout` (if
+  // given) is the reason the pending requests fail with: a learner's kernel
+  // that loops forever gets a shorter leash than a large sweep.
+  int send(nlohmann::json request, int timeout_ms = 0, QString on_timeout = {});
   void cancel(int id);
   qint64 pid() const { return process_.processId(); }
   int restarts() const { return restarts_; }
@@ -55,7 +59,13 @@ class WorkerClient : public QObject {
   QProcess process_;
   QTimer watchdog_;
   QByteArray buffer_;
-  std::map<int, nlohmann::json> pending_;  // id -> request, in send order
+  struct Pending {
+    nlohmann::json request;
+    int timeout_ms = 0;
+    QString on_timeout;
+  };
+  std::map<int, Pending> pending_;  // by id, in send order
+  const Pending* strictest() const;  // the pending request with the shortest timeout
   int next_id_ = 1;
   int restarts_ = 0;
   QElapsedTimer since_restart_;

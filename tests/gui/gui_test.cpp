@@ -46,6 +46,8 @@
 #include "app/gui/compare_dialog.h"
 #include "app/gui/compare_view.h"
 #include "app/gui/side_by_side.h"
+#include "app/gui/code_editor.h"
+#include "app/gui/exercise_panel.h"
 #include "app/gui/export_animation.h"
 #include "app/gui/kernel_tree.h"
 #include "app/gui/lesson_pane.h"
@@ -962,6 +964,129 @@ class GuiTest : public QObject {
     const threadmap::Session saved = threadmap::load_session(path.toStdString());
     QVERIFY(saved.trace);
     QCOMPARE(saved.trace->accesses.size(), doc->trace().accesses.size());
+  }
+
+  // The editor walked as a learner walks it: the exercise's starting kernel
+  // run with a prediction (revealed, the trace stepped to the first request
+  // unlike it), a typo marked at its line, the fix run to the goal, the
+  // attempts kept in the profile, the session saved and reopened with the
+  // edited text.
+  void exerciseEditorWalk() {
+    QDir(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation)).removeRecursively();
+    MainWindow w(small_runs());
+    w.show();
+    QTRY_VERIFY_WITH_TIMEOUT(w.device_picker().currentData().toString().startsWith("opencl"), kRunTimeoutMs);
+    const threadmap::Exercise* e = threadmap::find_exercise("smem-conflict-free");
+    QVERIFY(e);
+    w.open_exercise(e);
+    ExercisePanel& panel = w.exercise_panel();
+    QCOMPARE(w.chart_tabs().currentWidget(), static_cast<QWidget*>(&panel));
+    QCOMPARE(panel.editor().toPlainText().toStdString(), e->start);
+    QCOMPARE(w.profile().state(e->id), LearnerProfile::State::NotStarted);
+    QCOMPARE(w.kernel_tree().current_variant()->id, e->kernel_id);
+
+    // 1. The starting kernel, predicted conflict-free: the column read says otherwise.
+    panel.set_prediction(1, 0, 0);
+    QTest::keyClick(&w, Qt::Key_F5);
+    QTRY_VERIFY_WITH_TIMEOUT(!panel.running() && panel.result_text().contains("Goal not met"), kRunTimeoutMs);
+    QVERIFY2(panel.prediction_text().contains("You predicted 1 wavefront"), qPrintable(panel.prediction_text()));
+    QVERIFY(panel.prediction_text().contains("32 on 50 %"));
+    const auto doc = w.trace_document();
+    QVERIFY(doc);
+    QCOMPARE(doc->session.source_text, e->start);
+    const auto unlike = threadmap::first_request_unlike(doc->analysis, threadmap::Space::Shared, 1);
+    QVERIFY(unlike);
+    QCOMPARE(doc->analysis.requests[*unlike].wavefronts, 32);
+    QCOMPARE(w.trace_views().playback().step(), *unlike);
+    QCOMPARE(w.trace_views().tabs().currentWidget(), static_cast<QWidget*>(&w.trace_views().banks()));
+    QCOMPARE(w.profile().state(e->id), LearnerProfile::State::Attempted);
+    // The trace views show the learner's text, whose lines the trace's are.
+    const QString shown = w.trace_views().source().toPlainText();
+    QVERIFY2(shown.contains("5    __local ELEM tile[BLOCK_Y][BLOCK_X];"), qPrintable(shown));
+    QCOMPARE(shown.count('\n'), QString::fromStdString(e->start).count('\n'));
+
+    // 2. A typo on the column read: not compiled, marked at its line.
+    QTextCursor c = panel.editor().document()->find("out[idx] = tile[");
+    QVERIFY(!c.isNull());
+    const int typo_line = c.blockNumber() + 1;
+    c.clearSelection();
+    c.movePosition(QTextCursor::Left, QTextCursor::MoveAnchor, 5);
+    c.movePosition(QTextCursor::Right, QTextCursor::KeepAnchor, 4);
+    c.insertText("tiel");
+    QTest::keyClick(&w, Qt::Key_F5);
+    QTRY_VERIFY_WITH_TIMEOUT(!panel.running() && panel.result_text().contains("Not compiled"), kRunTimeoutMs);
+    QVERIFY(!panel.editor().marks().empty());
+    QCOMPARE(panel.editor().marks().front().line, typo_line);
+    QVERIFY(panel.editor().message_at(typo_line).contains("tiel"));
+    QVERIFY(panel.messages().isVisible());
+    QVERIFY(panel.messages().item(0)->text().contains(QString("line %1").arg(typo_line)));
+    QCOMPARE(panel.editor().textCursor().blockNumber() + 1, typo_line);
+    // Undo takes the typo back.
+    panel.editor().undo();
+    QCOMPARE(panel.editor().toPlainText().toStdString(), e->start);
+
+    // 3. The fix: one word more per row. Conflict-free, as predicted; the goal met.
+    QTextCursor tile = panel.editor().document()->find("[BLOCK_X]");
+    QVERIFY(!tile.isNull());
+    tile.insertText("[BLOCK_X + 1]");
+    QTest::keyClick(&w, Qt::Key_F5);
+    QTRY_VERIFY_WITH_TIMEOUT(!panel.running() && panel.result_text().contains("Goal met."), kRunTimeoutMs);
+    QVERIFY(panel.editor().marks().empty());
+    QVERIFY2(panel.prediction_text().contains("every one of the"), qPrintable(panel.prediction_text()));
+    QCOMPARE(w.profile().state(e->id), LearnerProfile::State::GoalMet);
+    const json attempts = w.profile().attempts(e->id);
+    QCOMPARE(attempts.size(), std::size_t{3});
+    QCOMPARE(attempts[0]["prediction"]["shared_wavefronts_per_request"], 1);
+    QCOMPARE(attempts[1]["outcome"], "invalid");
+    QCOMPARE(attempts[2]["goal_met"], true);
+    const std::string fixed = panel.editor().toPlainText().toStdString();
+    QCOMPARE(w.trace_document()->session.source_text, fixed);
+    // The edit is autosaved in the profile.
+    QTRY_COMPARE(w.profile().edit("exercise/smem-conflict-free.cl").toStdString(), fixed);
+
+    // 4. Handed in: the session keeps the text; opened again, the editor shows it.
+    QTemporaryDir dir;
+    const QString path = dir.filePath("handed-in.threadmap");
+    QVERIFY(w.save_to(path).isEmpty());
+    QCOMPARE(threadmap::load_session(path.toStdString()).source_text, fixed);
+    MainWindow lecturer(small_runs());
+    QVERIFY(lecturer.open_from(path).isEmpty());
+    QCOMPARE(lecturer.exercise_panel().editor().toPlainText().toStdString(), fixed);
+    QVERIFY(lecturer.exercise_panel().exercise() == e);
+    QCOMPARE(lecturer.trace_document()->session.source_text, fixed);
+    // Reset brings the starting kernel back, as one undoable edit.
+    panel.reset_text();
+    QCOMPARE(panel.editor().toPlainText().toStdString(), e->start);
+    panel.editor().undo();
+    QCOMPARE(panel.editor().toPlainText().toStdString(), fixed);
+  }
+
+  // A learner's endless loop stops the worker, not the window: past the
+  // timeout it is killed and restarted, the message says why, the text stays.
+  void exerciseEndlessLoopStopsOnlyTheWorker() {
+    MainWindow w(small_runs());
+    w.show();
+    QTRY_VERIFY_WITH_TIMEOUT(w.device_picker().currentData().toString().startsWith("opencl"), kRunTimeoutMs);
+    QVERIFY(w.kernel_tree().select("smem.setRowReadCol"));
+    w.edit_kernel();
+    ExercisePanel& panel = w.exercise_panel();
+    QCOMPARE(panel.file_name(), QString("smem.cl"));
+    const QTextCursor kernel = panel.editor().document()->find("void setRowReadCol(");
+    QVERIFY(!kernel.isNull());
+    QTextCursor c = panel.editor().document()->find("barrier(CLK_LOCAL_MEM_FENCE);", kernel);
+    QVERIFY(!c.isNull());
+    c.insertText("barrier(CLK_LOCAL_MEM_FENCE);\n  for (volatile int spin = 0; spin >= 0; spin += 0) {}");
+    const QString text = panel.editor().toPlainText();
+    panel.findChild<QSpinBox*>("exerciseTimeout")->setValue(3);
+    const int restarts = w.worker().restarts();
+    QTest::keyClick(&w, Qt::Key_F5);
+    QTRY_VERIFY2_WITH_TIMEOUT(!panel.running() && panel.result_text().contains("did not finish within 3 s"),
+                              qPrintable(panel.result_text()), kRunTimeoutMs);
+    QCOMPARE(w.worker().restarts(), restarts + 1);
+    QCOMPARE(panel.editor().toPlainText(), text);
+    // The restarted worker runs the next request.
+    w.run_now();
+    QTRY_VERIFY_WITH_TIMEOUT(latest(w, "smem.setRowReadCol").is_object(), kRunTimeoutMs);
   }
 
   void recordTraceFollowsTheTracedBlocks() {

@@ -107,4 +107,142 @@ double goal_metric(const analysis::Counters& c, const std::string& metric) {
   throw std::runtime_error("no counter named " + metric);
 }
 
+GoalCheck check_goal(const Exercise& e, bool verified, const analysis::Counters& totals) {
+  GoalCheck out;
+  out.met = true;
+  for (const GoalTerm& term : e.goal) {
+    GoalCheck::Term t{term, 0, false};
+    if (term.metric == "verified") {
+      t.value = verified ? 1 : 0;
+      t.met = verified;
+    } else {
+      t.value = goal_metric(totals, term.metric);
+      t.met = t.value <= term.at_most;
+    }
+    out.met = out.met && t.met;
+    out.terms.push_back(t);
+  }
+  return out;
+}
+
+namespace {
+
+// Digits at s[i...]; advances i past them. -1 when there are none (or too many).
+int digits_at(std::string_view s, std::size_t& i) {
+  const std::size_t start = i;
+  int value = 0;
+  while (i < s.size() && s[i] >= '0' && s[i] <= '9' && i - start < 9) value = value * 10 + (s[i++] - '0');
+  return i == start ? -1 : value;
+}
+
+// "error: text" at s[i...]: fills severity and text.
+bool severity_at(std::string_view s, std::size_t i, CompilerMessage& m) {
+  while (i < s.size() && s[i] == ' ') ++i;
+  for (std::string_view kind : {"fatal error", "error", "warning", "note"}) {
+    if (s.substr(i, kind.size()) != kind || s.substr(i + kind.size(), 1) != ":") continue;
+    m.severity = kind == "fatal error" ? "error" : std::string(kind);
+    std::size_t t = i + kind.size() + 1;
+    while (t < s.size() && s[t] == ' ') ++t;
+    m.text = std::string(s.substr(t));
+    return true;
+  }
+  return false;
+}
+
+std::optional<CompilerMessage> message_in(std::string_view line) {
+  while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.remove_suffix(1);
+  // NVRTC: FILE(LINE): severity: text
+  if (const std::size_t open = line.find('('); open != std::string_view::npos && open > 0) {
+    std::size_t i = open + 1;
+    CompilerMessage m;
+    m.line = digits_at(line, i);
+    if (m.line > 0 && line.substr(i, 2) == "):" && severity_at(line, i + 2, m)) {
+      m.file = std::string(line.substr(0, open));
+      return m;
+    }
+  }
+  // Clang: FILE:LINE:COLUMN: severity: text (the column may be missing)
+  for (std::size_t colon = line.find(':'); colon != std::string_view::npos; colon = line.find(':', colon + 1)) {
+    std::size_t i = colon + 1;
+    CompilerMessage m;
+    m.line = digits_at(line, i);
+    if (m.line <= 0 || i >= line.size() || line[i] != ':') continue;
+    ++i;
+    std::size_t after_column = i;
+    if (const int column = digits_at(line, after_column); column >= 0 && after_column < line.size() &&
+                                                          line[after_column] == ':') {
+      m.column = column;
+      i = after_column + 1;
+    }
+    if (!severity_at(line, i, m)) continue;
+    m.file = std::string(line.substr(0, colon));
+    return m;
+  }
+  // PoCL: severity: FILE:LINE:COLUMN: text
+  CompilerMessage lead;
+  if (severity_at(line, 0, lead) && lead.text != line) {
+    const std::string rest = lead.text;
+    for (std::size_t colon = rest.find(':'); colon != std::string::npos; colon = rest.find(':', colon + 1)) {
+      std::size_t i = colon + 1;
+      CompilerMessage m = lead;
+      m.line = digits_at(rest, i);
+      if (m.line <= 0 || i >= rest.size() || rest[i] != ':') continue;
+      ++i;
+      std::size_t after_column = i;
+      if (const int column = digits_at(rest, after_column); column >= 0 && after_column < rest.size() &&
+                                                            rest[after_column] == ':') {
+        m.column = column;
+        i = after_column + 1;
+      }
+      while (i < rest.size() && rest[i] == ' ') ++i;
+      m.file = rest.substr(0, colon);
+      m.text = rest.substr(i);
+      return m;
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::vector<CompilerMessage> compiler_messages(std::string_view log) {
+  std::vector<CompilerMessage> out;
+  while (!log.empty()) {
+    const std::size_t end = log.find('\n');
+    if (auto m = message_in(log.substr(0, end))) out.push_back(std::move(*m));
+    if (end == std::string_view::npos) break;
+    log.remove_prefix(end + 1);
+  }
+  return out;
+}
+
+namespace {
+
+bool counted(const analysis::Request& r, Space space) { return r.space == space && r.lanes > 0; }
+std::uint32_t value_of(const analysis::Request& r) {
+  return r.space == Space::Shared ? r.wavefronts : r.sectors;
+}
+
+}  // namespace
+
+PerRequest per_request(const analysis::Analysis& a, Space space) {
+  PerRequest out;
+  double sum = 0;
+  for (const analysis::Request& r : a.requests) {
+    if (!counted(r, space)) continue;
+    ++out.requests_by_value[value_of(r)];
+    ++out.requests;
+    sum += value_of(r);
+  }
+  out.mean = out.requests ? sum / static_cast<double>(out.requests) : 0;
+  return out;
+}
+
+std::optional<std::size_t> first_request_unlike(const analysis::Analysis& a, Space space,
+                                                std::uint32_t predicted) {
+  for (std::size_t i = 0; i < a.requests.size(); ++i)
+    if (counted(a.requests[i], space) && value_of(a.requests[i]) != predicted) return i;
+  return std::nullopt;
+}
+
 }  // namespace threadmap

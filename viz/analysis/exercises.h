@@ -5,7 +5,9 @@
 // data: resources/exercises/ID.json with ID.start.cl and ID.solution.cl,
 // embedded in the binary. Goals are counts, so they hold on every device,
 // the CPU's included.
+#include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -51,5 +53,46 @@ std::string describe_goal(const Exercise& e);
 
 // A counter's value as the goal names it.
 double goal_metric(const analysis::Counters& c, const std::string& metric);
+
+// A run measured against an exercise's goal: each term's value (verified is
+// 1 or 0) and whether it holds. `threadmap-cli check` and the GUI grade with it.
+struct GoalCheck {
+  struct Term {
+    GoalTerm term;
+    double value = 0;
+    bool met = false;
+  };
+  std::vector<Term> terms;
+  bool met = false;
+};
+GoalCheck check_goal(const Exercise& e, bool verified, const analysis::Counters& totals);
+
+// One line of a compiler's message that names a place in the source:
+// "learner.cl:5:3: error: use of undeclared identifier 'x'" (Clang, PoCL,
+// NVIDIA's OpenCL) or "learner.cu(5): error: identifier \"x\" is undefined"
+// (NVRTC). Lines that name no place are left out.
+struct CompilerMessage {
+  std::string file;
+  int line = 0;
+  int column = 0;           // 0 when the compiler gives none
+  std::string severity;     // "error", "warning" or "note"
+  std::string text;         // the message after the severity
+};
+std::vector<CompilerMessage> compiler_messages(std::string_view log);
+
+// A learner's prediction of a run, revealed against what was measured.
+// Shared: wavefronts per shared-memory request; global: 32-byte sectors per
+// global-memory request (both over loads and stores).
+struct PerRequest {
+  std::map<std::uint32_t, std::uint64_t> requests_by_value;  // value -> requests
+  std::uint64_t requests = 0;
+  double mean = 0;
+};
+PerRequest per_request(const analysis::Analysis& a, Space space);
+
+// The first request, in the recorded order the animation steps through,
+// whose value differs from `predicted`; none when every request matches.
+std::optional<std::size_t> first_request_unlike(const analysis::Analysis& a, Space space,
+                                                std::uint32_t predicted);
 
 }  // namespace threadmap

@@ -136,9 +136,14 @@ void TraceViewsWidget::set_document(std::shared_ptr<const analysis::TraceDocumen
     short_title_ = QString("<b>%1</b> · %2").arg(QString::fromStdString(t.kernel_id), params.join(' '));
     title_->setText(theme_.presentation ? short_title_ : full_title_);
     title_->setToolTip(QString::fromStdString(doc_->origin));
-    source_->set_source(QString::fromStdString(t.source_file),
-                        QString::fromUtf8(embedded_source(t.source_file).data(),
-                                          static_cast<int>(embedded_source(t.source_file).size())));
+    // A learner's recording shows the learner's text: its lines are the trace's.
+    const Session& s = doc_->session;
+    if (!s.source_text.empty())
+      source_->set_source(QString::fromStdString(s.source_name), QString::fromStdString(s.source_text));
+    else
+      source_->set_source(QString::fromStdString(t.source_file),
+                          QString::fromUtf8(embedded_source(t.source_file).data(),
+                                            static_cast<int>(embedded_source(t.source_file).size())));
   } else {
     title_->setText(tr("No recording open. Open a .threadmap file, or record a trace."));
     source_->set_source({}, {});

@@ -1,0 +1,627 @@
+#include "app/gui/exercise_panel.h"
+
+#include <QComboBox>
+#include <QEvent>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QListWidget>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QTimer>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+#include <cmath>
+
+#include "app/gui/code_editor.h"
+#include "app/gui/language.h"
+#include "app/gui/lesson_pane.h"
+#include "kernels/learner_source.h"
+
+namespace threadmap::gui {
+
+using nlohmann::json;
+
+namespace {
+
+QString q(const std::string& s) { return QString::fromStdString(s); }
+
+QString mark(bool ok) {
+  return ok ? QStringLiteral("<span style='color:#009E73'>✔</span>")
+            : QStringLiteral("<span style='color:#D55E00'>✘</span>");
+}
+
+// "32 on 50 % of the requests, 1 on 50 %"
+QString distribution(const PerRequest& p) {
+  std::vector<std::pair<std::uint64_t, std::uint32_t>> by_count;
+  for (const auto& [value, count] : p.requests_by_value) by_count.emplace_back(count, value);
+  std::sort(by_count.rbegin(), by_count.rend());
+  QStringList parts;
+  for (std::size_t i = 0; i < by_count.size() && i < 3; ++i)
+    parts << QObject::tr("%1 on %2 % of them")
+                 .arg(by_count[i].second)
+                 .arg(std::lround(100.0 * static_cast<double>(by_count[i].first) / static_cast<double>(p.requests)));
+  return parts.join(", ");
+}
+
+}  // namespace
+
+ExercisePanel::ExercisePanel(WorkerClient& worker, LearnerProfile& profile, QWidget* parent)
+    : QWidget(parent), worker_(worker), profile_(profile) {
+  setObjectName("exercisePanel");
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(4, 4, 4, 4);
+
+  auto* bar = new QHBoxLayout;
+  picker_ = new QComboBox(this);
+  picker_->setObjectName("exercisePicker");
+  picker_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+  picker_->setMinimumContentsLength(18);
+  run_button_ = new QPushButton(this);
+  run_button_->setObjectName("exerciseRun");
+  reset_button_ = new QPushButton(this);
+  reset_button_->setObjectName("exerciseReset");
+  compare_button_ = new QPushButton(this);
+  compare_button_->setObjectName("exerciseCompare");
+  compare_button_->setEnabled(false);
+  bar->addWidget(picker_, 1);
+  bar->addWidget(run_button_);
+  bar->addWidget(reset_button_);
+  bar->addWidget(compare_button_);
+  layout->addLayout(bar);
+
+  auto* split = new QSplitter(Qt::Horizontal, this);
+  split->setObjectName("exerciseSplit");
+  split->setChildrenCollapsible(false);
+  auto* code_side = new QSplitter(Qt::Vertical, split);
+  editor_ = new CodeEditor(code_side);
+  messages_ = new QListWidget(code_side);
+  messages_->setObjectName("compilerMessages");
+  messages_->setWordWrap(true);
+  messages_->hide();
+  code_side->setStretchFactor(0, 4);
+  code_side->setStretchFactor(1, 1);
+
+  auto* info = new QWidget;
+  auto* info_layout = new QVBoxLayout(info);
+  info_layout->setContentsMargins(4, 0, 4, 0);
+  task_ = new QLabel(info);
+  task_->setObjectName("exerciseTask");
+  task_->setWordWrap(true);
+  task_->setTextFormat(Qt::RichText);
+  hint_button_ = new QToolButton(info);
+  hint_button_->setObjectName("exerciseHint");
+  hints_ = new QLabel(info);
+  hints_->setWordWrap(true);
+  hints_->hide();
+  info_layout->addWidget(task_);
+  info_layout->addWidget(hint_button_, 0, Qt::AlignLeft);
+  info_layout->addWidget(hints_);
+
+  prediction_heading_ = new QLabel(info);
+  prediction_heading_->setWordWrap(true);
+  auto* form = new QFormLayout;
+  form->setRowWrapPolicy(QFormLayout::WrapLongRows);
+  shared_prediction_ = new QSpinBox(info);
+  shared_prediction_->setObjectName("predictShared");
+  shared_prediction_->setRange(0, 32);
+  global_prediction_ = new QSpinBox(info);
+  global_prediction_->setObjectName("predictGlobal");
+  global_prediction_->setRange(0, 32);
+  speed_prediction_ = new QComboBox(info);
+  speed_prediction_->setObjectName("predictSpeed");
+  speed_prediction_->addItems({QString(), QString(), QString()});
+  timeout_ = new QSpinBox(info);
+  timeout_->setObjectName("exerciseTimeout");
+  timeout_->setRange(2, 600);
+  timeout_->setValue(10);
+  shared_label_ = new QLabel(info);
+  global_label_ = new QLabel(info);
+  speed_label_ = new QLabel(info);
+  timeout_label_ = new QLabel(info);
+  for (QLabel* l : {shared_label_, global_label_, speed_label_, timeout_label_}) l->setWordWrap(true);
+  shared_label_->setBuddy(shared_prediction_);
+  global_label_->setBuddy(global_prediction_);
+  speed_label_->setBuddy(speed_prediction_);
+  timeout_label_->setBuddy(timeout_);
+  form->addRow(shared_label_, shared_prediction_);
+  form->addRow(global_label_, global_prediction_);
+  form->addRow(speed_label_, speed_prediction_);
+  form->addRow(timeout_label_, timeout_);
+  info_layout->addWidget(prediction_heading_);
+  info_layout->addLayout(form);
+
+  result_heading_ = new QLabel(info);
+  result_ = new QLabel(info);
+  result_->setObjectName("exerciseResult");
+  result_->setWordWrap(true);
+  result_->setTextFormat(Qt::RichText);
+  result_->setTextInteractionFlags(Qt::TextBrowserInteraction);
+  progress_ = new QLabel(info);
+  progress_->setObjectName("exerciseProgress");
+  progress_->setWordWrap(true);
+  info_layout->addWidget(result_heading_);
+  info_layout->addWidget(result_);
+  info_layout->addWidget(progress_);
+  info_layout->addStretch(1);
+  auto* info_scroll = new QScrollArea(split);
+  info_scroll->setWidget(info);
+  info_scroll->setWidgetResizable(true);
+  info_scroll->setFrameShape(QFrame::NoFrame);
+  info_scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+  info_scroll->setMinimumWidth(220);
+  split->setStretchFactor(0, 3);
+  split->setStretchFactor(1, 2);
+  layout->addWidget(split, 1);
+
+  autosave_ = new QTimer(this);
+  autosave_->setSingleShot(true);
+  autosave_->setInterval(800);
+  connect(autosave_, &QTimer::timeout, this, [this] {
+    if (autosave_key_.isEmpty()) return;
+    if (const QString error = profile_.save_edit(autosave_key_, editor_->toPlainText()); !error.isEmpty())
+      emit message(error, true);
+  });
+  connect(editor_, &QPlainTextEdit::textChanged, this, [this] {
+    if (!loading_) autosave_->start();
+  });
+  connect(messages_, &QListWidget::itemActivated, this, [this](QListWidgetItem* item) {
+    editor_->go_to_line(item->data(Qt::UserRole).toInt(), item->data(Qt::UserRole + 1).toInt());
+  });
+  connect(messages_, &QListWidget::itemClicked, messages_, &QListWidget::itemActivated);
+  connect(picker_, &QComboBox::activated, this, [this](int index) {
+    const std::string id = picker_->itemData(index).toString().toStdString();
+    emit exercise_chosen(id.empty() ? nullptr : find_exercise(id));
+  });
+  connect(reset_button_, &QPushButton::clicked, this, &ExercisePanel::reset_text);
+  connect(compare_button_, &QPushButton::clicked, this, &ExercisePanel::compare_requested);
+  connect(hint_button_, &QToolButton::clicked, this, [this] {
+    ++hints_shown_;
+    show_task();
+  });
+  connect(&worker_, &WorkerClient::replied, this, &ExercisePanel::on_reply);
+  retranslate();
+  fill_picker();
+}
+
+std::string ExercisePanel::dialect() const { return file_name_.endsWith(".cu") ? "cuda" : "opencl"; }
+
+int ExercisePanel::timeout_seconds() const { return timeout_->value(); }
+
+QString ExercisePanel::result_text() const { return result_->text(); }
+
+QString ExercisePanel::prediction_text() const { return last_result_; }
+
+void ExercisePanel::set_prediction(int shared_wavefronts, int global_sectors, int faster) {
+  shared_prediction_->setValue(shared_wavefronts);
+  global_prediction_->setValue(global_sectors);
+  speed_prediction_->setCurrentIndex(faster > 0 ? 1 : faster < 0 ? 2 : 0);
+}
+
+QString ExercisePanel::profile_key() const {
+  return exercise_ ? q(exercise_->id) : variant_ ? "kernel:" + q(variant_->id) : QString();
+}
+
+void ExercisePanel::retranslate() {
+  run_button_->setText(tr("Run (F5)"));
+  run_button_->setToolTip(tr("compile the text for the picked device, verify, time and trace it"));
+  reset_button_->setText(tr("Reset"));
+  reset_button_->setToolTip(tr("back to the lesson's version of the text (Ctrl+Z undoes it)"));
+  compare_button_->setText(tr("Side by side"));
+  compare_button_->setToolTip(tr("record the lesson's kernel too and show both recordings side by side"));
+  prediction_heading_->setText(tr("<b>Your prediction</b> (before you run; 0 or empty: none)"));
+  shared_label_->setText(tr("&Wavefronts per shared-memory request"));
+  global_label_->setText(tr("&Sectors per global-memory request"));
+  speed_label_->setText(tr("Against the starting &kernel"));
+  timeout_label_->setText(tr("Stop the run &after (s)"));
+  shared_prediction_->setSpecialValueText(tr("none"));
+  global_prediction_->setSpecialValueText(tr("none"));
+  speed_prediction_->setItemText(0, tr("no prediction"));
+  speed_prediction_->setItemText(1, tr("faster"));
+  speed_prediction_->setItemText(2, tr("slower"));
+  timeout_->setToolTip(tr("a kernel that runs longer is stopped: the worker is restarted, your text stays"));
+  result_heading_->setText(tr("<b>Result</b>"));
+  if (result_->text().isEmpty() || !result_doc_)
+    result_->setText(tr("Press F5 to compile and run your kernel on the picked device."));
+  show_task();
+  fill_picker();
+  if (result_doc_) finish_result();
+}
+
+void ExercisePanel::changeEvent(QEvent* event) {
+  QWidget::changeEvent(event);
+  if (event->type() == QEvent::LanguageChange) retranslate();
+}
+
+void ExercisePanel::fill_picker() {
+  const QSignalBlocker block(picker_);
+  picker_->clear();
+  picker_->addItem(variant_ && !exercise_ ? tr("Free editing: %1").arg(q(variant_->id)) : tr("Free editing"),
+                   QString());
+  const QString lang = language::current();
+  for (const Exercise& e : exercises()) {
+    const LearnerProfile::State s = profile_.state(e.id);
+    const QString state = s == LearnerProfile::State::GoalMet     ? QStringLiteral("✔ ")
+                          : s == LearnerProfile::State::Attempted ? QStringLiteral("… ")
+                                                                  : QString();
+    picker_->addItem(state + q(e.in(lang.toStdString()).title), q(e.id));
+  }
+  picker_->setCurrentIndex(exercise_ ? picker_->findData(q(exercise_->id)) : 0);
+  picker_->setToolTip(tr("an exercise (✔ goal met, … attempted), or free editing of the selected kernel"));
+}
+
+void ExercisePanel::show_task() {
+  if (!exercise_) {
+    task_->setText(variant_ ? tr("<b>Your copy of %1</b> (%2). Change it, press F5, and see what your "
+                                 "threads did: the Trace tab (Ctrl+4) shows the recording. The catalog's "
+                                 "version is not touched.")
+                                  .arg(q(variant_->id), file_name_.toHtmlEscaped())
+                            : tr("Select a kernel, then Exercise ▸ Edit this kernel."));
+    hint_button_->hide();
+    hints_->hide();
+    progress_->clear();
+    return;
+  }
+  const std::string lang = language::current().toStdString();
+  const ExerciseText& t = exercise_->in(lang);
+  QString section = q(exercise_->lesson_section);
+  for (const Variant& v : catalog())
+    if (v.lesson.file == exercise_->lesson_file) {
+      section = LessonPane::section_title(LessonRef{exercise_->lesson_file, exercise_->lesson_section,
+                                                    v.lesson.language},
+                                          language::current());
+      break;
+    }
+  QStringList goal;
+  for (const GoalTerm& term : exercise_->goal) goal << goal_term_text(term);
+  task_->setText(tr("<b>%1</b><br>%2<br><i>Lesson: %3</i><br><b>Goal:</b> %4")
+                     .arg(q(t.title).toHtmlEscaped(), q(t.task).toHtmlEscaped(), section.toHtmlEscaped(),
+                          goal.join(tr(", and "))));
+  const int total = static_cast<int>(t.hints.size());
+  hints_shown_ = std::min(hints_shown_, total);
+  QStringList shown;
+  for (int i = 0; i < hints_shown_; ++i) shown << "• " + q(t.hints[static_cast<std::size_t>(i)]).toHtmlEscaped();
+  hints_->setText(shown.join("<br>"));
+  hints_->setVisible(hints_shown_ > 0);
+  hint_button_->setVisible(hints_shown_ < total);
+  hint_button_->setText(tr("Show a hint (%1 of %2)").arg(hints_shown_ + 1).arg(total));
+  const LearnerProfile::State s = profile_.state(exercise_->id);
+  const int attempts = static_cast<int>(profile_.attempts(exercise_->id).size());
+  progress_->setText(s == LearnerProfile::State::GoalMet ? tr("Goal met (%n attempt(s)).", nullptr, attempts)
+                     : s == LearnerProfile::State::Attempted
+                         ? tr("Attempted %n time(s); the goal is not met yet.", nullptr, attempts)
+                         : tr("Not started."));
+}
+
+QString ExercisePanel::goal_term_text(const GoalTerm& term) const {
+  const QString at_most = QString::number(term.at_most);
+  if (term.metric == "verified") return tr("the output is verified");
+  if (term.metric == "shared_ld_conflicts") return tr("at most %1 bank conflicts on shared-memory loads").arg(at_most);
+  if (term.metric == "shared_st_conflicts") return tr("at most %1 bank conflicts on shared-memory stores").arg(at_most);
+  if (term.metric == "global_ld_excess_sectors")
+    return tr("at most %1 sectors read beyond the fewest the loaded bytes need").arg(at_most);
+  if (term.metric == "global_st_excess_sectors")
+    return tr("at most %1 sectors written beyond the fewest the stored bytes need").arg(at_most);
+  return q(term.metric);
+}
+
+void ExercisePanel::load_text(const QString& original, const QString& autosave_key) {
+  original_text_ = original;
+  autosave_key_ = autosave_key;
+  const QString saved = profile_.edit(autosave_key);
+  loading_ = true;
+  editor_->setPlainText(saved.isNull() ? original : saved);
+  loading_ = false;
+  editor_->set_marks({});
+  messages_->clear();
+  messages_->hide();
+  result_doc_.reset();
+  last_result_.clear();
+  compare_button_->setEnabled(false);
+  result_->setText(saved.isNull() || saved == original
+                       ? tr("Press F5 to compile and run your kernel on the picked device.")
+                       : tr("Your last edit of this text is back (it is saved as you type). Reset brings "
+                            "the lesson's version."));
+  // A kernel's definition where a file holds several.
+  if (variant_ && !exercise_) {
+    QTextCursor found = editor_->document()->find(QRegularExpression("\\b" + q(variant_->kernel) + "\\s*[(<]"));
+    if (!found.isNull()) {
+      editor_->go_to_line(found.blockNumber() + 1);
+      editor_->clearFocus();
+    }
+  }
+  show_task();
+  fill_picker();
+}
+
+void ExercisePanel::open_kernel(const Variant& variant, const std::string& backend) {
+  exercise_ = nullptr;
+  variant_ = &variant;
+  file_name_ = q(variant.source + (backend == "cuda" ? ".cu" : ".cl"));
+  QString text;
+  try {
+    text = q(learner_source(file_name_.toStdString()));
+  } catch (const std::exception& e) {
+    text = QString("// %1\n").arg(q(e.what()));
+  }
+  load_text(text, "kernel/" + file_name_);
+}
+
+void ExercisePanel::open_exercise(const Exercise& exercise) {
+  exercise_ = &exercise;
+  variant_ = find_variant(exercise.kernel_id);
+  file_name_ = q(exercise.start_name).replace(".start", "");
+  hints_shown_ = 0;
+  load_text(q(exercise.start), "exercise/" + file_name_);
+}
+
+void ExercisePanel::open_session_source(const Session& session) {
+  const Variant* v = find_variant(session.kernel_id);
+  if (!v || session.source_text.empty()) return;
+  // The exercise it answers, when the kernel and the exercise's parameters match.
+  const Exercise* answered = nullptr;
+  for (const Exercise& e : exercises()) {
+    if (e.kernel_id != session.kernel_id) continue;
+    bool same = true;
+    for (const auto& [name, value] : e.sets) {
+      const auto it = session.params.find(name);
+      same = same && it != session.params.end() && it->second == value;
+    }
+    if (same) answered = &e;
+  }
+  exercise_ = answered;
+  variant_ = v;
+  file_name_ = q(session.source_name.empty() ? v->source + ".cl" : session.source_name);
+  original_text_ = answered ? q(answered->start) : q(session.source_text);
+  autosave_key_.clear();  // a handed-in text is not the learner's own draft
+  loading_ = true;
+  editor_->setPlainText(q(session.source_text));
+  loading_ = false;
+  editor_->set_marks({});
+  messages_->clear();
+  messages_->hide();
+  hints_shown_ = 0;
+  show_task();
+  fill_picker();
+  result_->setText(tr("The text this session was recorded with."));
+}
+
+void ExercisePanel::reset_text() {
+  editor_->replace_text(original_text_);
+  editor_->set_marks({});
+  messages_->clear();
+  messages_->hide();
+}
+
+QString ExercisePanel::run(const LearnerRun& run) {
+  QString error;
+  if (!variant_) error = tr("nothing to run: select a kernel and choose Exercise ▸ Edit this kernel");
+  else if (running()) error = tr("your kernel is still running");
+  else if (editor_->toPlainText().trimmed().isEmpty()) error = tr("the text is empty");
+  const std::string backend = run.device.substr(0, run.device.find(':'));
+  if (error.isEmpty() && (backend == "cuda") != (dialect() == "cuda"))
+    error = dialect() == "cuda"
+                ? tr("%1 is CUDA: pick a CUDA device, or edit the OpenCL version on this one").arg(file_name_)
+                : tr("%1 is OpenCL C: pick an OpenCL device (NVIDIA's OpenCL runs it on the GPU too)").arg(file_name_);
+  if (!error.isEmpty()) {
+    show_problem(error);
+    return error;
+  }
+  autosave_->stop();
+  if (!autosave_key_.isEmpty()) profile_.save_edit(autosave_key_, editor_->toPlainText());
+  last_run_ = run;
+  run_device_ = run.device;
+  predicted_ = {shared_prediction_->value(), global_prediction_->value(),
+                speed_prediction_->currentIndex() == 1 ? 1 : speed_prediction_->currentIndex() == 2 ? -1 : 0};
+  baseline_gbps_.reset();
+  result_doc_.reset();
+  editor_->set_marks({});
+  messages_->clear();
+  messages_->hide();
+  const QString on_timeout =
+      tr("your kernel did not finish within %1 s (an endless loop, or a size too large for the device?); it "
+         "was stopped and the worker restarted. Your text is kept.")
+          .arg(timeout_->value());
+  json params = json::object();
+  for (const auto& [name, value] : run.params) params[name] = value;
+  // The starting kernel's bandwidth, for a faster-or-slower prediction.
+  if (predicted_.faster != 0) {
+    json baseline = {{"op", "run"}, {"kernel", variant_->id}, {"device", run.device}, {"params", params},
+                     {"reps", run.reps}, {"warmup", 1}};
+    if (exercise_) {
+      baseline["source"] = exercise_->start;
+      baseline["source_name"] = file_name_.toStdString();
+    }
+    baseline_id_ = worker_.send(baseline, timeout_->value() * 1000, on_timeout);
+  }
+  json record = {{"op", "record"},     {"kernel", variant_->id}, {"device", run.device},
+                 {"params", params},   {"reps", run.reps},       {"warmup", 1},
+                 {"folder", run.folder.toStdString()},
+                 {"source", editor_->toPlainText().toStdString()},
+                 {"source_name", file_name_.toStdString()}};
+  if (!run.blocks.is_null()) record["blocks"] = run.blocks;
+  record_id_ = worker_.send(record, timeout_->value() * 1000, on_timeout);
+  run_button_->setEnabled(false);
+  result_->setText(tr("Compiling and running %1 on %2 …").arg(file_name_, q(run.device)));
+  emit message(tr("running your %1 on %2 …").arg(file_name_, q(run.device)), false);
+  return {};
+}
+
+void ExercisePanel::on_reply(const WorkerReply& reply) {
+  if (reply.id == baseline_id_) {
+    baseline_id_ = 0;
+    if (reply.ok && reply.result.value("status", "") == "ok")
+      baseline_gbps_ = reply.result.value("bandwidth_gbps", 0.0);
+    if (result_pending_ && record_id_ == 0) finish_result();
+    run_button_->setEnabled(!running());
+    return;
+  }
+  if (reply.id != record_id_) return;
+  record_id_ = 0;
+  run_button_->setEnabled(!running());
+  if (!reply.ok) {
+    const QString text = q(reply.error);
+    if (reply.status == "invalid" && !compiler_messages(reply.error).empty())
+      show_compile_error(text);
+    else
+      show_problem(text);
+    if (exercise_ || variant_) {
+      json attempt = {{"goal_met", false}, {"device", run_device_}, {"outcome", reply.status}};
+      attempt["error"] = reply.error.substr(0, 400);
+      profile_.add_attempt(profile_key().toStdString(), attempt);
+      show_task();
+      fill_picker();
+    }
+    return;
+  }
+  const json path = reply.result.value("session", json());
+  if (!path.is_string()) {
+    show_problem(tr("the worker's record reply names no session file"));
+    return;
+  }
+  emit recorded(q(path.get<std::string>()));
+}
+
+void ExercisePanel::show_compile_error(const QString& text) {
+  std::vector<CodeEditor::Mark> marks;
+  messages_->clear();
+  const std::string own = file_name_.toStdString();
+  for (const CompilerMessage& m : compiler_messages(text.toStdString())) {
+    const bool ours = m.file == own || m.file.ends_with("/" + own);
+    const QString line = ours ? tr("line %1: %2").arg(m.line).arg(q(m.text))
+                              : QString("%1:%2: %3").arg(q(m.file)).arg(m.line).arg(q(m.text));
+    auto* item = new QListWidgetItem((m.severity == "error" ? "✘ " : "⚠ ") + line, messages_);
+    if (ours) {
+      item->setData(Qt::UserRole, m.line);
+      item->setData(Qt::UserRole + 1, m.column);
+      if (m.severity != "note") marks.push_back({m.line, m.column, m.severity == "error", q(m.text)});
+    }
+  }
+  editor_->set_marks(marks);
+  messages_->setVisible(messages_->count() > 0);
+  const int first_line = marks.empty() ? 0 : marks.front().line;
+  result_->setText(mark(false) + " " +
+                   (first_line > 0 ? tr("Not compiled: the compiler stopped at line %1. Its messages are under "
+                                        "the text; the marked lines show them too.")
+                                         .arg(first_line)
+                                   : tr("Not compiled: %1").arg(text.toHtmlEscaped())));
+  if (first_line > 0) editor_->go_to_line(first_line, marks.front().column);
+  emit message(tr("%1 does not compile (line %2)").arg(file_name_).arg(first_line), true);
+}
+
+void ExercisePanel::show_problem(const QString& text) {
+  result_->setText(mark(false) + " " + text.toHtmlEscaped());
+  emit message(text, true);
+}
+
+void ExercisePanel::show_result(const std::shared_ptr<const analysis::TraceDocument>& doc) {
+  result_doc_ = doc;
+  result_pending_ = true;
+  compare_button_->setEnabled(doc != nullptr);
+  if (baseline_id_ == 0) finish_result();
+  else result_->setText(tr("Recorded; timing the starting kernel for your speed prediction …"));
+}
+
+void ExercisePanel::finish_result() {
+  if (!result_doc_) return;
+  const bool first_time = std::exchange(result_pending_, false);
+  const Session& s = result_doc_->session;
+  const analysis::Analysis& a = result_doc_->analysis;
+  const bool run_verified = s.run.value("verification", json::object()).value("verified", false);
+  const bool trace_verified = s.trace_verification.is_object() ? s.trace_verification.value("verified", false) : true;
+  const bool verified = run_verified && trace_verified;
+  QStringList lines;
+  lines << mark(true) + " " + tr("compiled for %1").arg(q(s.device.value("name", std::string("?"))).toHtmlEscaped());
+  lines << mark(verified) + " " +
+               (verified ? tr("verified against the CPU reference")
+                         : tr("<b>not verified</b>: the output differs from the CPU reference"));
+  json measured = json::object();
+  bool met = false;
+  if (exercise_) {
+    const GoalCheck goal = check_goal(*exercise_, verified, a.totals);
+    met = goal.met;
+    for (const GoalCheck::Term& t : goal.terms) {
+      if (t.term.metric == "verified") continue;
+      lines << mark(t.met) + " " + goal_term_text(t.term) + ": " + tr("measured %1").arg(t.value);
+      measured[t.term.metric] = t.value;
+    }
+    lines << (met ? "<b>" + tr("Goal met.") + "</b>" : "<b>" + tr("Goal not met yet.") + "</b>");
+  }
+  const json timing = s.run.value("timing", json::object()).value("kernel_ms", json::object());
+  const double gbps = s.run.value("bandwidth_gbps", 0.0);
+  if (timing.contains("median"))
+    lines << tr("median %1 ms, %2 GB/s").arg(timing.value("median", 0.0), 0, 'g', 4).arg(gbps, 0, 'f', 2);
+  measured["median_ms"] = timing.value("median", 0.0);
+  measured["gbps"] = gbps;
+
+  // The prediction, revealed.
+  QStringList reveal;
+  json prediction = json::object();
+  std::optional<std::pair<std::size_t, Space>> step;
+  const auto reveal_space = [&](int predicted, Space space, const QString& unit, const char* key) {
+    if (predicted <= 0) return;
+    prediction[key] = predicted;
+    const PerRequest p = per_request(a, space);
+    measured[std::string(key)] = p.mean;
+    if (p.requests == 0) {
+      reveal << tr("You predicted %1 %2 per request; the trace has no such requests.").arg(predicted).arg(unit);
+      return;
+    }
+    const auto unlike = first_request_unlike(a, space, static_cast<std::uint32_t>(predicted));
+    const QString truth = distribution(p);
+    if (!unlike) {
+      reveal << mark(true) + " " + tr("You predicted %1 %2 per request: every one of the %3 requests took %1.")
+                                       .arg(predicted).arg(unit).arg(p.requests);
+    } else {
+      reveal << mark(false) + " " +
+                    tr("You predicted %1 %2 per request; measured: %3 (mean %4). The trace views are at request %5, "
+                       "the first that differs: <a href='trace'>see it (Ctrl+4)</a>.")
+                        .arg(predicted).arg(unit, truth).arg(p.mean, 0, 'g', 3).arg(*unlike + 1);
+      if (!step) step = std::make_pair(*unlike, space);
+    }
+  };
+  reveal_space(predicted_.shared, Space::Shared, tr("wavefront(s)"), "shared_wavefronts_per_request");
+  reveal_space(predicted_.global, Space::Global, tr("sector(s)"), "global_sectors_per_request");
+  if (predicted_.faster != 0) {
+    prediction["faster"] = predicted_.faster > 0;
+    if (baseline_gbps_ && *baseline_gbps_ > 0 && gbps > 0) {
+      const double ratio = gbps / *baseline_gbps_;
+      const bool faster = ratio > 1;
+      measured["bandwidth_vs_start"] = ratio;
+      reveal << mark(faster == (predicted_.faster > 0)) + " " +
+                    tr("You predicted %1 than the starting kernel; measured %2× its bandwidth (%3 against %4 GB/s).")
+                        .arg(predicted_.faster > 0 ? tr("faster") : tr("slower"))
+                        .arg(ratio, 0, 'f', 2)
+                        .arg(gbps, 0, 'f', 2)
+                        .arg(*baseline_gbps_, 0, 'f', 2);
+    } else {
+      reveal << tr("The starting kernel could not be timed on this device, so the speed prediction stays open.");
+    }
+  }
+  QString text = lines.join("<br>");
+  if (!reveal.isEmpty()) text += "<br><br><b>" + tr("Prediction") + "</b><br>" + reveal.join("<br>");
+  result_->setText(text);
+  last_result_ = reveal.join("\n");
+  disconnect(result_, &QLabel::linkActivated, nullptr, nullptr);
+  if (step)
+    connect(result_, &QLabel::linkActivated, this, [this, step] { emit step_to(step->first, step->second, true); });
+  if (!first_time) return;  // a language change redraws; it records nothing
+  if (!profile_key().isEmpty()) {
+    json attempt = {{"goal_met", exercise_ ? met : verified}, {"verified", verified}, {"device", run_device_},
+                    {"prediction", prediction}, {"measured", measured}, {"outcome", "ran"}};
+    if (const QString error = profile_.add_attempt(profile_key().toStdString(), attempt); !error.isEmpty())
+      emit message(error, true);
+  }
+  show_task();
+  fill_picker();
+  if (step) emit step_to(step->first, step->second, false);
+  emit message(exercise_ ? (met ? tr("%1: goal met").arg(file_name_) : tr("%1: goal not met yet").arg(file_name_))
+                         : tr("%1 ran: %2").arg(file_name_, verified ? tr("verified") : tr("not verified")),
+               !verified);
+}
+
+}  // namespace threadmap::gui

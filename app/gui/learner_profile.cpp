@@ -1,0 +1,93 @@
+#include "app/gui/learner_profile.h"
+
+#include <QDateTime>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QRegularExpression>
+#include <QSaveFile>
+#include <QStandardPaths>
+
+namespace threadmap::gui {
+
+using nlohmann::json;
+
+namespace {
+
+constexpr std::size_t kMaxAttempts = 100;
+
+QString write_atomically(const QString& path, const QByteArray& bytes) {
+  QDir().mkpath(QFileInfo(path).absolutePath());
+  QSaveFile file(path);
+  if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size() || !file.commit())
+    return QObject::tr("cannot save %1: %2").arg(path, file.errorString());
+  return {};
+}
+
+}  // namespace
+
+LearnerProfile::LearnerProfile(QString folder) : folder_(std::move(folder)) {
+  if (folder_.isEmpty()) folder_ = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation);
+  QFile file(profile_path());
+  if (file.open(QIODevice::ReadOnly)) {
+    // A damaged profile is set aside, not lost: the next save writes a new one.
+    data_ = json::parse(file.readAll().toStdString(), nullptr, false);
+    if (!data_.is_object() || !data_.value("exercises", json::object()).is_object()) {
+      file.close();
+      QFile::rename(profile_path(), profile_path() + ".damaged");
+      data_ = json::object();
+    }
+  }
+  if (!data_.is_object()) data_ = json::object();
+  if (!data_.contains("exercises")) data_["exercises"] = json::object();
+}
+
+QString LearnerProfile::profile_path() const { return QDir(folder_).filePath("profile.json"); }
+
+QString LearnerProfile::edit_path(const QString& key) const {
+  QString safe = key;
+  safe.replace(QRegularExpression("[^A-Za-z0-9._/-]"), "_").replace("..", "_");
+  return QDir(folder_).filePath("edits/" + safe);
+}
+
+LearnerProfile::State LearnerProfile::state(const std::string& exercise) const {
+  const json& all = data_["exercises"];
+  if (!all.contains(exercise) || !all[exercise].is_object()) return State::NotStarted;
+  const std::string s = all[exercise].value("state", "");
+  return s == "goal met" ? State::GoalMet : s == "attempted" ? State::Attempted : State::NotStarted;
+}
+
+json LearnerProfile::attempts(const std::string& exercise) const {
+  const json& all = data_["exercises"];
+  if (!all.contains(exercise) || !all[exercise].is_object()) return json::array();
+  const json a = all[exercise].value("attempts", json::array());
+  return a.is_array() ? a : json::array();
+}
+
+QString LearnerProfile::add_attempt(const std::string& exercise, json attempt) {
+  json& entry = data_["exercises"][exercise];
+  if (!entry.is_object()) entry = json::object();
+  attempt["at"] = QDateTime::currentDateTimeUtc().toString(Qt::ISODate).toStdString();
+  json list = attempts(exercise);
+  list.push_back(attempt);
+  if (list.size() > kMaxAttempts) list.erase(list.begin(), list.end() - kMaxAttempts);
+  entry["attempts"] = list;
+  // Once met, a goal stays met: a later experiment does not undo it.
+  if (state(exercise) != State::GoalMet)
+    entry["state"] = attempt.value("goal_met", false) ? "goal met" : "attempted";
+  return write_atomically(profile_path(), QByteArray::fromStdString(data_.dump(2) + "\n"));
+}
+
+QString LearnerProfile::edit(const QString& key) const {
+  QFile file(edit_path(key));
+  if (!file.open(QIODevice::ReadOnly)) return {};
+  return QString::fromUtf8(file.readAll());
+}
+
+QString LearnerProfile::save_edit(const QString& key, const QString& text) {
+  return write_atomically(edit_path(key), text.toUtf8());
+}
+
+void LearnerProfile::forget_edit(const QString& key) { QFile::remove(edit_path(key)); }
+
+}  // namespace threadmap::gui
