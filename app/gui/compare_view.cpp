@@ -145,7 +145,7 @@ void CompareView::show_position(std::size_t step, double phase) {
     views_[i]->set_step(own, own == step ? phase : 1.0);
     // One line each: the kernel and where it is; its counters and timing.
     captions_[i]->setText(QString("<b>%1</b> · %2")
-                              .arg(QString::fromStdString(docs_[i]->session.kernel_id).toHtmlEscaped(),
+                              .arg(recording_name(*docs_[i]).toHtmlEscaped(),
                                    tr("request %1 of %2").arg(own + 1).arg(pane_steps_[i])));
     counters_[i]->setText(gui::counters_text(numbers_of(*docs_[i])));
   }
@@ -164,8 +164,7 @@ void CompareView::show_texts() {
     return;
   }
   title_->setText(tr("Side by side, stepping together by warp request: %1 against %2")
-                      .arg(QString::fromStdString(docs_[0]->session.kernel_id),
-                           QString::fromStdString(docs_[1]->session.kernel_id)));
+                      .arg(recording_name(*docs_[0]), recording_name(*docs_[1])));
   title_->hide();  // the captions name both; the tab's tooltip keeps it
   setToolTip(title_->text());
   for (int i = 0; i < 2; ++i) captions_[i]->setToolTip(device_and_parameters(*docs_[i]));

@@ -9,6 +9,7 @@
 #include <QListWidget>
 #include <QPushButton>
 #include <QScrollArea>
+#include <QTabWidget>
 #include <QSpinBox>
 #include <QSplitter>
 #include <QTimer>
@@ -73,6 +74,11 @@ ExercisePanel::ExercisePanel(WorkerClient& worker, LearnerProfile& profile, QWid
   bar->addWidget(reset_button_);
   bar->addWidget(compare_button_);
   layout->addLayout(bar);
+  verdict_ = new QLabel(this);
+  verdict_->setObjectName("exerciseVerdict");
+  verdict_->setWordWrap(true);
+  verdict_->setTextFormat(Qt::PlainText);
+  layout->addWidget(verdict_);
 
   auto* split = new QSplitter(Qt::Horizontal, this);
   split->setObjectName("exerciseSplit");
@@ -86,43 +92,63 @@ ExercisePanel::ExercisePanel(WorkerClient& worker, LearnerProfile& profile, QWid
   code_side->setStretchFactor(0, 4);
   code_side->setStretchFactor(1, 1);
 
-  auto* info = new QWidget;
-  auto* info_layout = new QVBoxLayout(info);
-  info_layout->setContentsMargins(4, 0, 4, 0);
-  task_ = new QLabel(info);
+  // Task, prediction and result as three pages: each readable whole on a
+  // 1024 x 768 projector; a finished run brings the result to the front.
+  info_tabs_ = new QTabWidget(split);
+  info_tabs_->setObjectName("exerciseInfo");
+  info_tabs_->setMinimumWidth(220);
+  auto page = [this](QWidget* content) {
+    auto* scroll = new QScrollArea;
+    scroll->setWidget(content);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    info_tabs_->addTab(scroll, QString());
+  };
+  auto* task_page = new QWidget;
+  auto* task_layout = new QVBoxLayout(task_page);
+  task_ = new QLabel(task_page);
   task_->setObjectName("exerciseTask");
   task_->setWordWrap(true);
   task_->setTextFormat(Qt::RichText);
-  hint_button_ = new QToolButton(info);
+  hint_button_ = new QToolButton(task_page);
   hint_button_->setObjectName("exerciseHint");
-  hints_ = new QLabel(info);
+  hints_ = new QLabel(task_page);
   hints_->setWordWrap(true);
   hints_->hide();
-  info_layout->addWidget(task_);
-  info_layout->addWidget(hint_button_, 0, Qt::AlignLeft);
-  info_layout->addWidget(hints_);
+  progress_ = new QLabel(task_page);
+  progress_->setObjectName("exerciseProgress");
+  progress_->setWordWrap(true);
+  task_layout->addWidget(task_);
+  task_layout->addWidget(hint_button_, 0, Qt::AlignLeft);
+  task_layout->addWidget(hints_);
+  task_layout->addWidget(progress_);
+  task_layout->addStretch(1);
+  page(task_page);
 
-  prediction_heading_ = new QLabel(info);
+  auto* predict_page = new QWidget;
+  auto* predict_layout = new QVBoxLayout(predict_page);
+  prediction_heading_ = new QLabel(predict_page);
   prediction_heading_->setWordWrap(true);
   auto* form = new QFormLayout;
-  form->setRowWrapPolicy(QFormLayout::WrapLongRows);
-  shared_prediction_ = new QSpinBox(info);
+  form->setRowWrapPolicy(QFormLayout::WrapAllRows);
+  shared_prediction_ = new QSpinBox(predict_page);
   shared_prediction_->setObjectName("predictShared");
   shared_prediction_->setRange(0, 32);
-  global_prediction_ = new QSpinBox(info);
+  global_prediction_ = new QSpinBox(predict_page);
   global_prediction_->setObjectName("predictGlobal");
   global_prediction_->setRange(0, 32);
-  speed_prediction_ = new QComboBox(info);
+  speed_prediction_ = new QComboBox(predict_page);
   speed_prediction_->setObjectName("predictSpeed");
   speed_prediction_->addItems({QString(), QString(), QString()});
-  timeout_ = new QSpinBox(info);
+  timeout_ = new QSpinBox(predict_page);
   timeout_->setObjectName("exerciseTimeout");
   timeout_->setRange(2, 600);
   timeout_->setValue(10);
-  shared_label_ = new QLabel(info);
-  global_label_ = new QLabel(info);
-  speed_label_ = new QLabel(info);
-  timeout_label_ = new QLabel(info);
+  shared_label_ = new QLabel(predict_page);
+  global_label_ = new QLabel(predict_page);
+  speed_label_ = new QLabel(predict_page);
+  timeout_label_ = new QLabel(predict_page);
   for (QLabel* l : {shared_label_, global_label_, speed_label_, timeout_label_}) l->setWordWrap(true);
   shared_label_->setBuddy(shared_prediction_);
   global_label_->setBuddy(global_prediction_);
@@ -132,30 +158,24 @@ ExercisePanel::ExercisePanel(WorkerClient& worker, LearnerProfile& profile, QWid
   form->addRow(global_label_, global_prediction_);
   form->addRow(speed_label_, speed_prediction_);
   form->addRow(timeout_label_, timeout_);
-  info_layout->addWidget(prediction_heading_);
-  info_layout->addLayout(form);
+  predict_layout->addWidget(prediction_heading_);
+  predict_layout->addLayout(form);
+  predict_layout->addStretch(1);
+  page(predict_page);
 
-  result_heading_ = new QLabel(info);
-  result_ = new QLabel(info);
+  auto* result_page = new QWidget;
+  auto* result_layout = new QVBoxLayout(result_page);
+  result_ = new QLabel(result_page);
   result_->setObjectName("exerciseResult");
   result_->setWordWrap(true);
   result_->setTextFormat(Qt::RichText);
   result_->setTextInteractionFlags(Qt::TextBrowserInteraction);
-  progress_ = new QLabel(info);
-  progress_->setObjectName("exerciseProgress");
-  progress_->setWordWrap(true);
-  info_layout->addWidget(result_heading_);
-  info_layout->addWidget(result_);
-  info_layout->addWidget(progress_);
-  info_layout->addStretch(1);
-  auto* info_scroll = new QScrollArea(split);
-  info_scroll->setWidget(info);
-  info_scroll->setWidgetResizable(true);
-  info_scroll->setFrameShape(QFrame::NoFrame);
-  info_scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-  info_scroll->setMinimumWidth(220);
+  result_layout->addWidget(result_);
+  result_layout->addStretch(1);
+  page(result_page);
   split->setStretchFactor(0, 3);
   split->setStretchFactor(1, 2);
+  split->setSizes({3000, 2000});
   layout->addWidget(split, 1);
 
   autosave_ = new QTimer(this);
@@ -194,6 +214,17 @@ int ExercisePanel::timeout_seconds() const { return timeout_->value(); }
 
 QString ExercisePanel::result_text() const { return result_->text(); }
 
+QString ExercisePanel::verdict_text() const { return verdict_->text(); }
+
+void ExercisePanel::set_verdict(const QString& text, int tone) {
+  static const char* kGood = "background:#1b7a2f; color:white; border-radius:6px; padding:4px 10px;";
+  static const char* kBad = "background:#b3261e; color:white; border-radius:6px; padding:4px 10px;";
+  static const char* kNeutral = "background:#5f6368; color:white; border-radius:6px; padding:4px 10px;";
+  verdict_->setText(text);
+  verdict_->setStyleSheet(tone > 0 ? kGood : tone < 0 ? kBad : kNeutral);
+  verdict_->setVisible(!text.isEmpty());
+}
+
 QString ExercisePanel::prediction_text() const { return last_result_; }
 
 void ExercisePanel::set_prediction(int shared_wavefronts, int global_sectors, int faster) {
@@ -213,7 +244,7 @@ void ExercisePanel::retranslate() {
   reset_button_->setToolTip(tr("back to the lesson's version of the text (Ctrl+Z undoes it)"));
   compare_button_->setText(tr("Side by side"));
   compare_button_->setToolTip(tr("record the lesson's kernel too and show both recordings side by side"));
-  prediction_heading_->setText(tr("<b>Your prediction</b> (before you run; 0 or empty: none)"));
+  prediction_heading_->setText(tr("Before you press F5: what will the trace show? Leave a field at \"none\" to skip it."));
   shared_label_->setText(tr("&Wavefronts per shared-memory request"));
   global_label_->setText(tr("&Sectors per global-memory request"));
   speed_label_->setText(tr("Against the starting &kernel"));
@@ -224,7 +255,9 @@ void ExercisePanel::retranslate() {
   speed_prediction_->setItemText(1, tr("faster"));
   speed_prediction_->setItemText(2, tr("slower"));
   timeout_->setToolTip(tr("a kernel that runs longer is stopped: the worker is restarted, your text stays"));
-  result_heading_->setText(tr("<b>Result</b>"));
+  info_tabs_->setTabText(0, tr("Task"));
+  info_tabs_->setTabText(1, tr("Prediction"));
+  info_tabs_->setTabText(2, tr("Result"));
   if (result_->text().isEmpty() || !result_doc_)
     result_->setText(tr("Press F5 to compile and run your kernel on the picked device."));
   show_task();
@@ -297,6 +330,14 @@ void ExercisePanel::show_task() {
                          : tr("Not started."));
 }
 
+QString ExercisePanel::metric_name(const std::string& metric) const {
+  if (metric == "shared_ld_conflicts") return tr("bank conflicts on loads");
+  if (metric == "shared_st_conflicts") return tr("bank conflicts on stores");
+  if (metric == "global_ld_excess_sectors") return tr("extra sectors read");
+  if (metric == "global_st_excess_sectors") return tr("extra sectors written");
+  return q(metric);
+}
+
 QString ExercisePanel::goal_term_text(const GoalTerm& term) const {
   const QString at_most = QString::number(term.at_most);
   if (term.metric == "verified") return tr("the output is verified");
@@ -322,6 +363,8 @@ void ExercisePanel::load_text(const QString& original, const QString& autosave_k
   result_doc_.reset();
   last_result_.clear();
   compare_button_->setEnabled(false);
+  set_verdict(tr("Not run yet: F5 compiles and runs it on the picked device."), 0);
+  info_tabs_->setCurrentIndex(0);
   result_->setText(saved.isNull() || saved == original
                        ? tr("Press F5 to compile and run your kernel on the picked device.")
                        : tr("Your last edit of this text is back (it is saved as you type). Reset brings "
@@ -388,6 +431,7 @@ void ExercisePanel::open_session_source(const Session& session) {
   show_task();
   fill_picker();
   result_->setText(tr("The text this session was recorded with."));
+  set_verdict(tr("A recorded session's text: F5 runs it again here."), 0);
 }
 
 void ExercisePanel::reset_text() {
@@ -447,6 +491,7 @@ QString ExercisePanel::run(const LearnerRun& run) {
   record_id_ = worker_.send(record, timeout_->value() * 1000, on_timeout);
   run_button_->setEnabled(false);
   result_->setText(tr("Compiling and running %1 on %2 …").arg(file_name_, q(run.device)));
+  set_verdict(tr("Compiling and running %1 on %2 …").arg(file_name_, q(run.device)), 0);
   emit message(tr("running your %1 on %2 …").arg(file_name_, q(run.device)), false);
   return {};
 }
@@ -510,11 +555,16 @@ void ExercisePanel::show_compile_error(const QString& text) {
                                          .arg(first_line)
                                    : tr("Not compiled: %1").arg(text.toHtmlEscaped())));
   if (first_line > 0) editor_->go_to_line(first_line, marks.front().column);
+  set_verdict(first_line > 0 ? tr("✘ Not compiled: line %1: %2").arg(first_line).arg(marks.front().message)
+                             : tr("✘ Not compiled"),
+              -1);
   emit message(tr("%1 does not compile (line %2)").arg(file_name_).arg(first_line), true);
 }
 
 void ExercisePanel::show_problem(const QString& text) {
   result_->setText(mark(false) + " " + text.toHtmlEscaped());
+  set_verdict("✘ " + text, -1);
+  info_tabs_->setCurrentIndex(2);
   emit message(text, true);
 }
 
@@ -562,30 +612,31 @@ void ExercisePanel::finish_result() {
   QStringList reveal;
   json prediction = json::object();
   std::optional<std::pair<std::size_t, Space>> step;
-  const auto reveal_space = [&](int predicted, Space space, const QString& unit, const char* key) {
+  const auto reveal_space = [&](int predicted, Space space, const QString& what, const char* key) {
     if (predicted <= 0) return;
     prediction[key] = predicted;
     const PerRequest p = per_request(a, space);
     measured[std::string(key)] = p.mean;
     if (p.requests == 0) {
-      reveal << tr("You predicted %1 %2 per request; the trace has no such requests.").arg(predicted).arg(unit);
+      reveal << tr("%1: you predicted %2; the trace has no such requests.").arg(what).arg(predicted);
       return;
     }
     const auto unlike = first_request_unlike(a, space, static_cast<std::uint32_t>(predicted));
-    const QString truth = distribution(p);
     if (!unlike) {
-      reveal << mark(true) + " " + tr("You predicted %1 %2 per request: every one of the %3 requests took %1.")
-                                       .arg(predicted).arg(unit).arg(p.requests);
+      reveal << mark(true) + " " + tr("%1: you predicted %2; every one of the %3 requests took %2.")
+                                       .arg(what).arg(predicted).arg(p.requests);
     } else {
       reveal << mark(false) + " " +
-                    tr("You predicted %1 %2 per request; measured: %3 (mean %4). The trace views are at request %5, "
+                    tr("%1: you predicted %2; measured %3 (mean %4). The trace views are at request %5, "
                        "the first that differs: <a href='trace'>see it (Ctrl+4)</a>.")
-                        .arg(predicted).arg(unit, truth).arg(p.mean, 0, 'g', 3).arg(*unlike + 1);
+                        .arg(what).arg(predicted).arg(distribution(p)).arg(p.mean, 0, 'g', 3).arg(*unlike + 1);
       if (!step) step = std::make_pair(*unlike, space);
     }
   };
-  reveal_space(predicted_.shared, Space::Shared, tr("wavefront(s)"), "shared_wavefronts_per_request");
-  reveal_space(predicted_.global, Space::Global, tr("sector(s)"), "global_sectors_per_request");
+  reveal_space(predicted_.shared, Space::Shared, tr("Wavefronts per shared-memory request"),
+               "shared_wavefronts_per_request");
+  reveal_space(predicted_.global, Space::Global, tr("Sectors per global-memory request"),
+               "global_sectors_per_request");
   if (predicted_.faster != 0) {
     prediction["faster"] = predicted_.faster > 0;
     if (baseline_gbps_ && *baseline_gbps_ > 0 && gbps > 0) {
@@ -593,7 +644,7 @@ void ExercisePanel::finish_result() {
       const bool faster = ratio > 1;
       measured["bandwidth_vs_start"] = ratio;
       reveal << mark(faster == (predicted_.faster > 0)) + " " +
-                    tr("You predicted %1 than the starting kernel; measured %2× its bandwidth (%3 against %4 GB/s).")
+                    tr("Against the starting kernel: you predicted %1; measured %2× its bandwidth (%3 against %4 GB/s).")
                         .arg(predicted_.faster > 0 ? tr("faster") : tr("slower"))
                         .arg(ratio, 0, 'f', 2)
                         .arg(gbps, 0, 'f', 2)
@@ -606,6 +657,16 @@ void ExercisePanel::finish_result() {
   if (!reveal.isEmpty()) text += "<br><br><b>" + tr("Prediction") + "</b><br>" + reveal.join("<br>");
   result_->setText(text);
   last_result_ = reveal.join("\n");
+  // The verdict in one line; the details (and the prediction) scrolled into view.
+  QStringList verdict;
+  if (exercise_) verdict << (met ? tr("✔ Goal met") : tr("✘ Goal not met yet"));
+  verdict << (verified ? tr("verified") : tr("not verified"));
+  if (exercise_)
+    for (const GoalCheck::Term& t : check_goal(*exercise_, verified, a.totals).terms)
+      if (t.term.metric != "verified") verdict << metric_name(t.term.metric) + ": " + QString::number(t.value);
+  if (gbps > 0) verdict << tr("%1 GB/s").arg(gbps, 0, 'f', 2);
+  set_verdict(verdict.join(" · "), exercise_ ? (met ? 1 : -1) : (verified ? 1 : -1));
+  info_tabs_->setCurrentIndex(2);
   disconnect(result_, &QLabel::linkActivated, nullptr, nullptr);
   if (step)
     connect(result_, &QLabel::linkActivated, this, [this, step] { emit step_to(step->first, step->second, true); });

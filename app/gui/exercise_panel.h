@@ -32,6 +32,7 @@ class QComboBox;
 class QLabel;
 class QListWidget;
 class QPushButton;
+class QTabWidget;
 class QSpinBox;
 class QTimer;
 class QToolButton;
@@ -72,6 +73,8 @@ class ExercisePanel : public QWidget {
   CodeEditor& editor() { return *editor_; }
   QListWidget& messages() { return *messages_; }
   QString result_text() const;
+  // The one-line verdict over the editor ("✔ Goal met · …", "✘ Not compiled: line 9").
+  QString verdict_text() const;
   QString prediction_text() const;
   bool running() const { return record_id_ != 0 || baseline_id_ != 0; }
   int timeout_seconds() const;
@@ -110,6 +113,7 @@ class ExercisePanel : public QWidget {
   void finish_result();
   QString profile_key() const;
   QString goal_term_text(const GoalTerm& term) const;
+  QString metric_name(const std::string& metric) const;  // short, for the verdict
 
   WorkerClient& worker_;
   LearnerProfile& profile_;
@@ -137,7 +141,10 @@ class ExercisePanel : public QWidget {
   QSpinBox* global_prediction_;
   QComboBox* speed_prediction_;
   QSpinBox* timeout_;
-  QLabel* result_heading_;
+  void set_verdict(const QString& text, int tone);  // tone: 1 good, -1 bad, 0 neutral
+
+  QLabel* verdict_;
+  QTabWidget* info_tabs_;
   QLabel* result_;
   QLabel* progress_;
   QTimer* autosave_;

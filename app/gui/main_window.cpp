@@ -231,6 +231,9 @@ MainWindow::MainWindow(const WindowOptions& options, QWidget* parent)
   left_pane_layout->addWidget(controls_strip_);
 
   chart_tabs_ = new QTabWidget;
+  // Six tabs on a 1024-pixel projector: every one in sight, their titles elided.
+  chart_tabs_->setUsesScrollButtons(false);
+  chart_tabs_->setElideMode(Qt::ElideRight);
   family_chart_ = new FamilyChart;
   sweep_chart_ = new SweepChart;
   recording_panel_ = new RecordingPanel;

@@ -117,4 +117,11 @@ QString comparable(const analysis::TraceDocument& a, const analysis::TraceDocume
   return {};
 }
 
+QString recording_name(const analysis::TraceDocument& doc) {
+  const QString kernel = QString::fromStdString(doc.session.kernel_id);
+  if (doc.session.source_text.empty()) return kernel;
+  return QCoreApplication::translate("SideBySide", "%1 (yours: %2)")
+      .arg(kernel, QString::fromStdString(doc.session.source_name));
+}
+
 }  // namespace threadmap::gui

@@ -44,4 +44,8 @@ QString difference_text(const PaneNumbers& a, const PaneNumbers& b);
 // Two recordings of one family, or why not ("" when they are).
 QString comparable(const analysis::TraceDocument& a, const analysis::TraceDocument& b);
 
+// The kernel a recording is of, and the learner's file when it ran a
+// learner's text: "smem.setRowReadCol (yours: smem-conflict-free.cl)".
+QString recording_name(const analysis::TraceDocument& doc);
+
 }  // namespace threadmap::gui

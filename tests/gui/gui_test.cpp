@@ -6,6 +6,7 @@
 #include <QAbstractScrollArea>
 #include <QAction>
 #include <QLabel>
+#include <QPushButton>
 #include <QApplication>
 #include <QFileDialog>
 #include <QMenuBar>
@@ -989,7 +990,8 @@ class GuiTest : public QObject {
     panel.set_prediction(1, 0, 0);
     QTest::keyClick(&w, Qt::Key_F5);
     QTRY_VERIFY_WITH_TIMEOUT(!panel.running() && panel.result_text().contains("Goal not met"), kRunTimeoutMs);
-    QVERIFY2(panel.prediction_text().contains("You predicted 1 wavefront"), qPrintable(panel.prediction_text()));
+    QVERIFY2(panel.prediction_text().contains("Wavefronts per shared-memory request: you predicted 1; measured"),
+             qPrintable(panel.prediction_text()));
     QVERIFY(panel.prediction_text().contains("32 on 50 %"));
     const auto doc = w.trace_document();
     QVERIFY(doc);
@@ -1018,6 +1020,7 @@ class GuiTest : public QObject {
     QVERIFY(!panel.editor().marks().empty());
     QCOMPARE(panel.editor().marks().front().line, typo_line);
     QVERIFY(panel.editor().message_at(typo_line).contains("tiel"));
+    QVERIFY(panel.verdict_text().startsWith(QString("✘ Not compiled: line %1").arg(typo_line)));
     QVERIFY(panel.messages().isVisible());
     QVERIFY(panel.messages().item(0)->text().contains(QString("line %1").arg(typo_line)));
     QCOMPARE(panel.editor().textCursor().blockNumber() + 1, typo_line);
@@ -1032,7 +1035,8 @@ class GuiTest : public QObject {
     QTest::keyClick(&w, Qt::Key_F5);
     QTRY_VERIFY_WITH_TIMEOUT(!panel.running() && panel.result_text().contains("Goal met."), kRunTimeoutMs);
     QVERIFY(panel.editor().marks().empty());
-    QVERIFY2(panel.prediction_text().contains("every one of the"), qPrintable(panel.prediction_text()));
+    QVERIFY2(panel.prediction_text().contains("you predicted 1; every one of the"), qPrintable(panel.prediction_text()));
+    QVERIFY(panel.verdict_text().startsWith("✔ Goal met"));
     QCOMPARE(w.profile().state(e->id), LearnerProfile::State::GoalMet);
     const json attempts = w.profile().attempts(e->id);
     QCOMPARE(attempts.size(), std::size_t{3});
@@ -1041,6 +1045,15 @@ class GuiTest : public QObject {
     QCOMPARE(attempts[2]["goal_met"], true);
     const std::string fixed = panel.editor().toPlainText().toStdString();
     QCOMPARE(w.trace_document()->session.source_text, fixed);
+    // Beside the lesson's kernel, recorded on the same device with the same parameters.
+    QTest::mouseClick(panel.findChild<QPushButton*>("exerciseCompare"), Qt::LeftButton);
+    QTRY_VERIFY_WITH_TIMEOUT(!w.compare_view().empty(), kRunTimeoutMs);
+    QCOMPARE(w.chart_tabs().currentWidget(), static_cast<QWidget*>(&w.compare_view()));
+    QVERIFY(w.compare_view().document(0)->session.source_text.empty());
+    QCOMPARE(w.compare_view().document(1)->session.source_text, fixed);
+    QVERIFY2(w.compare_view().caption_text(1).contains("yours: smem-conflict-free.cl"),
+             qPrintable(w.compare_view().caption_text(1)));
+    QVERIFY(w.compare_view().difference_text().contains("32 → 1"));
     // The edit is autosaved in the profile.
     QTRY_COMPARE(w.profile().edit("exercise/smem-conflict-free.cl").toStdString(), fixed);
 

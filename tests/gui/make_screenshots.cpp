@@ -11,6 +11,11 @@
 // there, its presentation mode and a side-by-side pair:
 //   xvfb-run -s "-screen 0 1024x768x24" env QT_QPA_PLATFORM=xcb \
 //     build/tests/gui/gui_screenshots docs/images projector
+// With "exercises" (and a language) it walks an exercise on the first OpenCL
+// device at the screen's size: the prediction revealed, the trace at the
+// first request unlike it, a compile error, the goal met:
+//   xvfb-run -s "-screen 0 1024x768x24" env QT_QPA_PLATFORM=xcb \
+//     build/tests/gui/gui_screenshots docs/images exercises [pt_BR|es]
 #include <QApplication>
 #include <QComboBox>
 #include <QDir>
@@ -18,6 +23,8 @@
 #include <QTabWidget>
 #include <QTabBar>
 #include <QTest>
+#include <QTextCursor>
+#include <QTextDocument>
 
 #include <cstdio>
 
@@ -27,7 +34,9 @@
 #include "app/gui/main_window.h"
 #include "app/gui/run_controller.h"
 #include "app/gui/status_panel.h"
+#include "app/gui/code_editor.h"
 #include "app/gui/compare_view.h"
+#include "app/gui/exercise_panel.h"
 #include "viz/views/playback_controller.h"
 #include "viz/views/trace_views_widget.h"
 
@@ -81,6 +90,41 @@ bool projector_shots(MainWindow& w, const QDir& out) {
   return ok;
 }
 
+// An exercise walked as a learner walks it; files exercise_*[_LANG].png.
+bool exercise_shots(MainWindow& w, const QDir& out, const QString& lang) {
+  const QString suffix = lang == "en" ? QString() : "_" + lang;
+  w.show();
+  (void)QTest::qWaitForWindowExposed(&w);
+  if (!QTest::qWaitFor([&] { return w.device_picker().currentData().toString().startsWith("opencl"); }, 60000))
+    return false;
+  const threadmap::Exercise* e = threadmap::find_exercise("smem-conflict-free");
+  w.open_exercise(e);
+  ExercisePanel& panel = w.exercise_panel();
+  auto run = [&](const char* shown) {
+    w.run_learner();
+    return QTest::qWaitFor([&] { return !panel.running() && panel.result_text().contains(shown); }, 120000);
+  };
+  panel.set_prediction(1, 4, 1);
+  if (!run("<br><br>")) return false;
+  bool ok = save(w, out.filePath("exercise_prediction" + suffix + ".png"));
+  w.chart_tabs().setCurrentWidget(&w.trace_views());
+  ok &= save(w, out.filePath("exercise_trace" + suffix + ".png"));
+  w.chart_tabs().setCurrentWidget(&panel);
+  QTextCursor c = panel.editor().document()->find("out[idx] = tile[");
+  c.clearSelection();
+  c.movePosition(QTextCursor::Left, QTextCursor::MoveAnchor, 5);
+  c.movePosition(QTextCursor::Right, QTextCursor::KeepAnchor, 4);
+  c.insertText("tiel");
+  if (!run("✘")) return false;
+  ok &= save(w, out.filePath("exercise_compile_error" + suffix + ".png"));
+  panel.editor().undo();
+  panel.editor().document()->find("[BLOCK_X]").insertText("[BLOCK_X + 1]");
+  panel.set_prediction(1, 4, 1);
+  if (!run("<br><br>")) return false;
+  ok &= save(w, out.filePath("exercise_goal_met" + suffix + ".png"));
+  return ok;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -91,13 +135,17 @@ int main(int argc, char** argv) {
   const QDir out(argc > 1 ? argv[1] : "docs/images");
   const QString lang = argc > 2 ? QString(argv[2]) : QString();
   QStandardPaths::setTestModeEnabled(true);  // the shots do not read or change the user's settings
-  language::apply(lang.isEmpty() || lang == "projector" ? "en" : lang);
+  const QString exercise_lang = lang == "exercises" ? (argc > 3 ? QString(argv[3]) : QString("en")) : QString();
+  language::apply(lang.isEmpty() || lang == "projector" ? "en" : lang == "exercises" ? exercise_lang : lang);
+  // A learner's first visit: no profile yet (test mode: not the user's own).
+  if (lang == "exercises") QDir(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation)).removeRecursively();
   WindowOptions options;
   options.worker = THREADMAP_CLI;
   options.size = 512;
   options.reps = 5;
   MainWindow w(options);
   if (lang == "projector") return projector_shots(w, out) ? 0 : 1;
+  if (lang == "exercises") return exercise_shots(w, out, exercise_lang) ? 0 : 1;
   w.resize(1600, 1000);
   w.show();
 
