@@ -77,6 +77,12 @@ constexpr int kStripWidth = 28;
 constexpr const char* kBundledRecordings = ":/recordings/h100";
 
 
+}  // namespace
+
+std::string learner_bar_name(const Session& session);
+
+namespace {
+
 std::map<std::string, std::int64_t> size_overrides(std::int64_t size) {
   if (size <= 0) return {};
   return {{"width", size}, {"height", size}, {"n", size * size}};
@@ -773,6 +779,26 @@ std::vector<std::string> MainWindow::family_kernels() const {
   return ids;
 }
 
+// The bars the variants chart draws: the family's kernels, and after them
+// the learner's runs of any of them.
+std::vector<std::string> MainWindow::chart_kernels() const {
+  std::vector<std::string> ids = family_kernels();
+  const std::size_t catalog_count = ids.size();
+  for (const json& r : runs_.history().reports()) {
+    const std::string kernel = r.value("kernel", "");
+    const std::size_t open = kernel.find(" (");
+    if (open == std::string::npos || std::find(ids.begin(), ids.end(), kernel) != ids.end()) continue;
+    if (std::find(ids.begin(), ids.begin() + static_cast<std::ptrdiff_t>(catalog_count), kernel.substr(0, open)) !=
+        ids.begin() + static_cast<std::ptrdiff_t>(catalog_count))
+      ids.push_back(kernel);
+  }
+  return ids;
+}
+
+std::string learner_bar_name(const Session& session) {
+  return session.kernel_id + " (" + session.source_name + ")";
+}
+
 // The panel's values where the variant has the parameter and takes the value;
 // the variant's defaults elsewhere (a sweep runs siblings with other ranges).
 RunRequest MainWindow::request_for(const Variant& variant) const {
@@ -899,7 +925,7 @@ void MainWindow::sweep_now() {
 
 void MainWindow::refresh_family_chart() {
   if (!variant_) return;
-  const auto kernels = family_kernels();
+  const auto kernels = chart_kernels();
   const std::string device = shown_device_.empty() ? device_spec() : shown_device_;
   const QString title = shown_device_.empty()
                             ? KernelTree::family_title(variant_->family)
@@ -1077,7 +1103,10 @@ QString MainWindow::show_session(Session session, const std::function<QString()>
   // The source the trace's line numbers refer to (.cu for a CUDA recording).
   lesson_->show_variant(*variant, shown_device_.substr(0, shown_device_.find(':')));
   if (has_run) {
-    runs_.history().add(session.run);
+    // A learner's run is its own bar beside the catalog's: "setRowReadCol (mine.cl)".
+    json run = session.run;
+    if (!session.source_text.empty()) run["kernel"] = learner_bar_name(session);
+    runs_.history().add(run);
     status_panel_->show_report(session.run);
   }
   // Rebuilt when the language changes, like the rest of the window's text.

@@ -161,6 +161,7 @@ class MainWindow : public QMainWindow {
   std::string backend() const;
   RunRequest request_for(const Variant& variant) const;
   std::vector<std::string> family_kernels() const;
+  std::vector<std::string> chart_kernels() const;
   // origin: where the session comes from ("Bundled recording"), in the current language.
   QString load_session_file(const QString& path, const std::function<QString()>& origin, bool remember);
   QString show_session(Session session, const std::function<QString()>& origin);

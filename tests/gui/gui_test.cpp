@@ -1045,6 +1045,8 @@ class GuiTest : public QObject {
     QCOMPARE(attempts[2]["goal_met"], true);
     const std::string fixed = panel.editor().toPlainText().toStdString();
     QCOMPARE(w.trace_document()->session.source_text, fixed);
+    // The variants chart draws the learner's run as its own bar, after the catalog's.
+    QVERIFY(bar_of(w, "smem.setRowReadCol (smem-conflict-free.cl)"));
     // Beside the lesson's kernel, recorded on the same device with the same parameters.
     QTest::mouseClick(panel.findChild<QPushButton*>("exerciseCompare"), Qt::LeftButton);
     QTRY_VERIFY_WITH_TIMEOUT(!w.compare_view().empty(), kRunTimeoutMs);
