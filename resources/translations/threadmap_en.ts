@@ -12,6 +12,23 @@
     </message>
 </context>
 <context>
+    <name>ExercisePanel</name>
+    <message numerus="yes">
+        <source>Goal met (%n attempt(s)).</source>
+        <translation>
+            <numerusform>Goal met (%n attempt).</numerusform>
+            <numerusform>Goal met (%n attempts).</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Attempted %n time(s); the goal is not met yet.</source>
+        <translation>
+            <numerusform>Attempted %n time; the goal is not met yet.</numerusform>
+            <numerusform>Attempted %n times; the goal is not met yet.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>MainWindow</name>
     <message numerus="yes">
         <source>%1 on %2, %Ln traced block(s)</source>

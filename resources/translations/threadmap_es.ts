@@ -511,6 +511,343 @@
     </message>
 </context>
 <context>
+    <name>ExercisePanel</name>
+    <message>
+        <source>Run (F5)</source>
+        <translation>Ejecutar (F5)</translation>
+    </message>
+    <message>
+        <source>compile the text for the picked device, verify, time and trace it</source>
+        <translation>compila el texto para el dispositivo elegido, y lo verifica, lo cronometra y lo traza</translation>
+    </message>
+    <message>
+        <source>Reset</source>
+        <translation>Restablecer</translation>
+    </message>
+    <message>
+        <source>back to the lesson&apos;s version of the text (Ctrl+Z undoes it)</source>
+        <translation>vuelve a la versión del texto de la lección (Ctrl+Z lo deshace)</translation>
+    </message>
+    <message>
+        <source>Side by side</source>
+        <translation>Lado a lado</translation>
+    </message>
+    <message>
+        <source>record the lesson&apos;s kernel too and show both recordings side by side</source>
+        <translation>graba también el kernel de la lección y muestra las dos grabaciones lado a lado</translation>
+    </message>
+    <message>
+        <source>Before you press F5: what will the trace show? Leave a field at &quot;none&quot; to skip it.</source>
+        <translation>Antes de pulsar F5: ¿qué mostrará la traza? Deje un campo en &quot;ninguno&quot; para omitirlo.</translation>
+    </message>
+    <message>
+        <source>&amp;Wavefronts per shared-memory request</source>
+        <translation>&amp;Frentes de onda por solicitud de memoria compartida</translation>
+    </message>
+    <message>
+        <source>&amp;Sectors per global-memory request</source>
+        <translation>&amp;Sectores por solicitud de memoria global</translation>
+    </message>
+    <message>
+        <source>Against the starting &amp;kernel</source>
+        <translation>Comparado con el kernel &amp;inicial</translation>
+    </message>
+    <message>
+        <source>Stop the run &amp;after (s)</source>
+        <translation>Detener la ejecución des&amp;pués de (s)</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>ninguno</translation>
+    </message>
+    <message>
+        <source>no prediction</source>
+        <translation>sin predicción</translation>
+    </message>
+    <message>
+        <source>faster</source>
+        <translation>más rápido</translation>
+    </message>
+    <message>
+        <source>slower</source>
+        <translation>más lento</translation>
+    </message>
+    <message>
+        <source>a kernel that runs longer is stopped: the worker is restarted, your text stays</source>
+        <translation>un kernel que tarde más se detiene: el ejecutor se reinicia y su texto se conserva</translation>
+    </message>
+    <message>
+        <source>Task</source>
+        <translation>Tarea</translation>
+    </message>
+    <message>
+        <source>Prediction</source>
+        <translation>Predicción</translation>
+    </message>
+    <message>
+        <source>Result</source>
+        <translation>Resultado</translation>
+    </message>
+    <message>
+        <source>Press F5 to compile and run your kernel on the picked device.</source>
+        <translation>Pulse F5 para compilar y ejecutar su kernel en el dispositivo elegido.</translation>
+    </message>
+    <message>
+        <source>Free editing: %1</source>
+        <translation>Edición libre: %1</translation>
+    </message>
+    <message>
+        <source>Free editing</source>
+        <translation>Edición libre</translation>
+    </message>
+    <message>
+        <source>an exercise (✔ goal met, … attempted), or free editing of the selected kernel</source>
+        <translation>un ejercicio (✔ objetivo cumplido, … intentado), o edición libre del kernel seleccionado</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Your copy of %1&lt;/b&gt; (%2). Change it, press F5, and see what your threads did: the Trace tab (Ctrl+4) shows the recording. The catalog&apos;s version is not touched.</source>
+        <translation>&lt;b&gt;Su copia de %1&lt;/b&gt; (%2). Modifíquela, pulse F5 y vea lo que hicieron sus hilos: la pestaña Traza (Ctrl+4) muestra la grabación. La versión del catálogo no se modifica.</translation>
+    </message>
+    <message>
+        <source>Select a kernel, then Exercise ▸ Edit this kernel.</source>
+        <translation>Seleccione un kernel y luego Ejercicio ▸ Editar este kernel.</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;%2&lt;br&gt;&lt;i&gt;Lesson: %3&lt;/i&gt;&lt;br&gt;&lt;b&gt;Goal:&lt;/b&gt; %4</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;%2&lt;br&gt;&lt;i&gt;Lección: %3&lt;/i&gt;&lt;br&gt;&lt;b&gt;Objetivo:&lt;/b&gt; %4</translation>
+    </message>
+    <message>
+        <source>, and </source>
+        <translation> y </translation>
+    </message>
+    <message>
+        <source>Show a hint (%1 of %2)</source>
+        <translation>Mostrar una pista (%1 de %2)</translation>
+    </message>
+    <message numerus="yes">
+        <source>Goal met (%n attempt(s)).</source>
+        <translation>
+            <numerusform>Objetivo cumplido (%n intento).</numerusform>
+            <numerusform>Objetivo cumplido (%n intentos).</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Attempted %n time(s); the goal is not met yet.</source>
+        <translation>
+            <numerusform>Intentado %n vez; el objetivo aún no se ha cumplido.</numerusform>
+            <numerusform>Intentado %n veces; el objetivo aún no se ha cumplido.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Not started.</source>
+        <translation>Sin empezar.</translation>
+    </message>
+    <message>
+        <source>bank conflicts on loads</source>
+        <translation>conflictos de banco en las lecturas</translation>
+    </message>
+    <message>
+        <source>bank conflicts on stores</source>
+        <translation>conflictos de banco en las escrituras</translation>
+    </message>
+    <message>
+        <source>extra sectors read</source>
+        <translation>sectores leídos de más</translation>
+    </message>
+    <message>
+        <source>extra sectors written</source>
+        <translation>sectores escritos de más</translation>
+    </message>
+    <message>
+        <source>the output is verified</source>
+        <translation>la salida está verificada</translation>
+    </message>
+    <message>
+        <source>at most %1 bank conflicts on shared-memory loads</source>
+        <translation>como máximo %1 conflictos de banco en las lecturas de memoria compartida</translation>
+    </message>
+    <message>
+        <source>at most %1 bank conflicts on shared-memory stores</source>
+        <translation>como máximo %1 conflictos de banco en las escrituras en memoria compartida</translation>
+    </message>
+    <message>
+        <source>at most %1 sectors read beyond the fewest the loaded bytes need</source>
+        <translation>como máximo %1 sectores leídos por encima del mínimo que requieren los bytes leídos</translation>
+    </message>
+    <message>
+        <source>at most %1 sectors written beyond the fewest the stored bytes need</source>
+        <translation>como máximo %1 sectores escritos por encima del mínimo que requieren los bytes escritos</translation>
+    </message>
+    <message>
+        <source>Not run yet: F5 compiles and runs it on the picked device.</source>
+        <translation>Aún no se ha ejecutado: F5 lo compila y lo ejecuta en el dispositivo elegido.</translation>
+    </message>
+    <message>
+        <source>Your last edit of this text is back (it is saved as you type). Reset brings the lesson&apos;s version.</source>
+        <translation>Ha vuelto su última edición de este texto (se guarda mientras escribe). Restablecer trae la versión de la lección.</translation>
+    </message>
+    <message>
+        <source>The text this session was recorded with.</source>
+        <translation>El texto con el que se grabó esta sesión.</translation>
+    </message>
+    <message>
+        <source>A recorded session&apos;s text: F5 runs it again here.</source>
+        <translation>El texto de una sesión grabada: F5 lo vuelve a ejecutar aquí.</translation>
+    </message>
+    <message>
+        <source>nothing to run: select a kernel and choose Exercise ▸ Edit this kernel</source>
+        <translation>nada que ejecutar: seleccione un kernel y elija Ejercicio ▸ Editar este kernel</translation>
+    </message>
+    <message>
+        <source>your kernel is still running</source>
+        <translation>su kernel aún se está ejecutando</translation>
+    </message>
+    <message>
+        <source>the text is empty</source>
+        <translation>el texto está vacío</translation>
+    </message>
+    <message>
+        <source>%1 is CUDA: pick a CUDA device, or edit the OpenCL version on this one</source>
+        <translation>%1 es CUDA: elija un dispositivo CUDA, o edite la versión OpenCL en este</translation>
+    </message>
+    <message>
+        <source>%1 is OpenCL C: pick an OpenCL device (NVIDIA&apos;s OpenCL runs it on the GPU too)</source>
+        <translation>%1 es OpenCL C: elija un dispositivo OpenCL (el OpenCL de NVIDIA también lo ejecuta en la GPU)</translation>
+    </message>
+    <message>
+        <source>your kernel did not finish within %1 s (an endless loop, or a size too large for the device?); it was stopped and the worker restarted. Your text is kept.</source>
+        <translation>su kernel no terminó en %1 s (¿un bucle infinito, o un tamaño demasiado grande para el dispositivo?); se detuvo y se reinició el ejecutor. Su texto se conserva.</translation>
+    </message>
+    <message>
+        <source>Compiling and running %1 on %2 …</source>
+        <translation>Compilando y ejecutando %1 en %2 …</translation>
+    </message>
+    <message>
+        <source>running your %1 on %2 …</source>
+        <translation>ejecutando su %1 en %2 …</translation>
+    </message>
+    <message>
+        <source>the worker&apos;s record reply names no session file</source>
+        <translation>la respuesta de grabación del ejecutor no indica ningún archivo de sesión</translation>
+    </message>
+    <message>
+        <source>line %1: %2</source>
+        <translation>línea %1: %2</translation>
+    </message>
+    <message>
+        <source>Not compiled: the compiler stopped at line %1. Its messages are under the text; the marked lines show them too.</source>
+        <translation>No compilado: el compilador se detuvo en la línea %1. Sus mensajes están debajo del texto; las líneas marcadas también los muestran.</translation>
+    </message>
+    <message>
+        <source>Not compiled: %1</source>
+        <translation>No compilado: %1</translation>
+    </message>
+    <message>
+        <source>✘ Not compiled: line %1: %2</source>
+        <translation>✘ No compilado: línea %1: %2</translation>
+    </message>
+    <message>
+        <source>✘ Not compiled</source>
+        <translation>✘ No compilado</translation>
+    </message>
+    <message>
+        <source>%1 does not compile (line %2)</source>
+        <translation>%1 no compila (línea %2)</translation>
+    </message>
+    <message>
+        <source>Recorded; timing the starting kernel for your speed prediction …</source>
+        <translation>Grabado; cronometrando el kernel inicial para su predicción de velocidad …</translation>
+    </message>
+    <message>
+        <source>compiled for %1</source>
+        <translation>compilado para %1</translation>
+    </message>
+    <message>
+        <source>verified against the CPU reference</source>
+        <translation>verificado con la referencia de la CPU</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;not verified&lt;/b&gt;: the output differs from the CPU reference</source>
+        <translation>&lt;b&gt;no verificado&lt;/b&gt;: la salida difiere de la referencia de la CPU</translation>
+    </message>
+    <message>
+        <source>measured %1</source>
+        <translation>medido %1</translation>
+    </message>
+    <message>
+        <source>Goal met.</source>
+        <translation>Objetivo cumplido.</translation>
+    </message>
+    <message>
+        <source>Goal not met yet.</source>
+        <translation>Objetivo aún no cumplido.</translation>
+    </message>
+    <message>
+        <source>median %1 ms, %2 GB/s</source>
+        <translation>mediana %1 ms, %2 GB/s</translation>
+    </message>
+    <message>
+        <source>%1: you predicted %2; the trace has no such requests.</source>
+        <translation>%1: predijo %2; la traza no tiene solicitudes de ese tipo.</translation>
+    </message>
+    <message>
+        <source>%1: you predicted %2; every one of the %3 requests took %2.</source>
+        <translation>%1: predijo %2; cada una de las %3 solicitudes necesitó %2.</translation>
+    </message>
+    <message>
+        <source>%1: you predicted %2; measured %3 (mean %4). The trace views are at request %5, the first that differs: &lt;a href=&apos;trace&apos;&gt;see it (Ctrl+4)&lt;/a&gt;.</source>
+        <translation>%1: predijo %2; medido %3 (media %4). Las vistas de la traza están en la solicitud %5, la primera que difiere: &lt;a href=&apos;trace&apos;&gt;véala (Ctrl+4)&lt;/a&gt;.</translation>
+    </message>
+    <message>
+        <source>Wavefronts per shared-memory request</source>
+        <translation>Frentes de onda por solicitud de memoria compartida</translation>
+    </message>
+    <message>
+        <source>Sectors per global-memory request</source>
+        <translation>Sectores por solicitud de memoria global</translation>
+    </message>
+    <message>
+        <source>Against the starting kernel: you predicted %1; measured %2× its bandwidth (%3 against %4 GB/s).</source>
+        <translation>Comparado con el kernel inicial: predijo %1; medido %2× su ancho de banda (%3 frente a %4 GB/s).</translation>
+    </message>
+    <message>
+        <source>The starting kernel could not be timed on this device, so the speed prediction stays open.</source>
+        <translation>No se pudo cronometrar el kernel inicial en este dispositivo, así que la predicción de velocidad queda abierta.</translation>
+    </message>
+    <message>
+        <source>✔ Goal met</source>
+        <translation>✔ Objetivo cumplido</translation>
+    </message>
+    <message>
+        <source>✘ Goal not met yet</source>
+        <translation>✘ Objetivo aún no cumplido</translation>
+    </message>
+    <message>
+        <source>verified</source>
+        <translation>verificado</translation>
+    </message>
+    <message>
+        <source>not verified</source>
+        <translation>no verificado</translation>
+    </message>
+    <message>
+        <source>%1 GB/s</source>
+        <translation>%1 GB/s</translation>
+    </message>
+    <message>
+        <source>%1: goal met</source>
+        <translation>%1: objetivo cumplido</translation>
+    </message>
+    <message>
+        <source>%1: goal not met yet</source>
+        <translation>%1: objetivo aún no cumplido</translation>
+    </message>
+    <message>
+        <source>%1 ran: %2</source>
+        <translation>%1 ejecutado: %2</translation>
+    </message>
+</context>
+<context>
     <name>Export</name>
     <message>
         <source>a recording without a trace cannot be animated</source>
@@ -1072,6 +1409,38 @@ grabado en %2</translation>
         <source>export of %1 cancelled</source>
         <translation>exportación de %1 cancelada</translation>
     </message>
+    <message>
+        <source>Your kernel, run just now</source>
+        <translation>Su kernel, ejecutado ahora mismo</translation>
+    </message>
+    <message>
+        <source>Exercise (Ctrl+6)</source>
+        <translation>Ejercicio (Ctrl+6)</translation>
+    </message>
+    <message>
+        <source>&amp;Exercise</source>
+        <translation>E&amp;jercicio</translation>
+    </message>
+    <message>
+        <source>E&amp;xercise</source>
+        <translation>E&amp;jercicio</translation>
+    </message>
+    <message>
+        <source>&amp;Edit this kernel</source>
+        <translation>&amp;Editar este kernel</translation>
+    </message>
+    <message>
+        <source>E&amp;xercises</source>
+        <translation>E&amp;jercicios</translation>
+    </message>
+    <message>
+        <source>&amp;Run your kernel</source>
+        <translation>Ejecutar &amp;su kernel</translation>
+    </message>
+    <message>
+        <source>Re&amp;set to the lesson&apos;s version</source>
+        <translation>&amp;Restablecer la versión de la lección</translation>
+    </message>
 </context>
 <context>
     <name>PlaybackBar</name>
@@ -1189,6 +1558,14 @@ grabado en %2</translation>
     <message>
         <source>ThreadMap sessions (*.threadmap)</source>
         <translation>Sesiones de ThreadMap (*.threadmap)</translation>
+    </message>
+    <message>
+        <source>%1 on %2 % of them</source>
+        <translation>%1 en el %2 % de ellas</translation>
+    </message>
+    <message>
+        <source>cannot save %1: %2</source>
+        <translation>no se puede guardar %1: %2</translation>
     </message>
 </context>
 <context>
@@ -1388,6 +1765,10 @@ grabado en %2</translation>
     <message>
         <source>%1 and %2 are of different lessons (%3, %4): compare two variants of one family</source>
         <translation>%1 y %2 son de lecciones distintas (%3, %4): compare dos variantes de una misma familia</translation>
+    </message>
+    <message>
+        <source>%1 (yours: %2)</source>
+        <translation>%1 (su versión: %2)</translation>
     </message>
 </context>
 <context>

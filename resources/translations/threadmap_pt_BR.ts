@@ -511,6 +511,343 @@
     </message>
 </context>
 <context>
+    <name>ExercisePanel</name>
+    <message>
+        <source>Run (F5)</source>
+        <translation>Executar (F5)</translation>
+    </message>
+    <message>
+        <source>compile the text for the picked device, verify, time and trace it</source>
+        <translation>compila o texto para o dispositivo escolhido, e o verifica, cronometra e rastreia</translation>
+    </message>
+    <message>
+        <source>Reset</source>
+        <translation>Restaurar</translation>
+    </message>
+    <message>
+        <source>back to the lesson&apos;s version of the text (Ctrl+Z undoes it)</source>
+        <translation>volta à versão do texto da lição (Ctrl+Z desfaz)</translation>
+    </message>
+    <message>
+        <source>Side by side</source>
+        <translation>Lado a lado</translation>
+    </message>
+    <message>
+        <source>record the lesson&apos;s kernel too and show both recordings side by side</source>
+        <translation>grava também o kernel da lição e mostra as duas gravações lado a lado</translation>
+    </message>
+    <message>
+        <source>Before you press F5: what will the trace show? Leave a field at &quot;none&quot; to skip it.</source>
+        <translation>Antes de pressionar F5: o que o rastro vai mostrar? Deixe um campo em &quot;nenhum&quot; para ignorá-lo.</translation>
+    </message>
+    <message>
+        <source>&amp;Wavefronts per shared-memory request</source>
+        <translation>&amp;Frentes de onda por requisição de memória compartilhada</translation>
+    </message>
+    <message>
+        <source>&amp;Sectors per global-memory request</source>
+        <translation>&amp;Setores por requisição de memória global</translation>
+    </message>
+    <message>
+        <source>Against the starting &amp;kernel</source>
+        <translation>Comparado ao kernel &amp;inicial</translation>
+    </message>
+    <message>
+        <source>Stop the run &amp;after (s)</source>
+        <translation>&amp;Parar a execução após (s)</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>nenhum</translation>
+    </message>
+    <message>
+        <source>no prediction</source>
+        <translation>sem previsão</translation>
+    </message>
+    <message>
+        <source>faster</source>
+        <translation>mais rápido</translation>
+    </message>
+    <message>
+        <source>slower</source>
+        <translation>mais lento</translation>
+    </message>
+    <message>
+        <source>a kernel that runs longer is stopped: the worker is restarted, your text stays</source>
+        <translation>um kernel que roda por mais tempo é interrompido: o executor é reiniciado, o seu texto é mantido</translation>
+    </message>
+    <message>
+        <source>Task</source>
+        <translation>Tarefa</translation>
+    </message>
+    <message>
+        <source>Prediction</source>
+        <translation>Previsão</translation>
+    </message>
+    <message>
+        <source>Result</source>
+        <translation>Resultado</translation>
+    </message>
+    <message>
+        <source>Press F5 to compile and run your kernel on the picked device.</source>
+        <translation>Pressione F5 para compilar e executar o seu kernel no dispositivo escolhido.</translation>
+    </message>
+    <message>
+        <source>Free editing: %1</source>
+        <translation>Edição livre: %1</translation>
+    </message>
+    <message>
+        <source>Free editing</source>
+        <translation>Edição livre</translation>
+    </message>
+    <message>
+        <source>an exercise (✔ goal met, … attempted), or free editing of the selected kernel</source>
+        <translation>um exercício (✔ meta atingida, … tentado), ou edição livre do kernel selecionado</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Your copy of %1&lt;/b&gt; (%2). Change it, press F5, and see what your threads did: the Trace tab (Ctrl+4) shows the recording. The catalog&apos;s version is not touched.</source>
+        <translation>&lt;b&gt;Sua cópia de %1&lt;/b&gt; (%2). Altere-a, pressione F5 e veja o que as suas threads fizeram: a aba Rastro (Ctrl+4) mostra a gravação. A versão do catálogo não é alterada.</translation>
+    </message>
+    <message>
+        <source>Select a kernel, then Exercise ▸ Edit this kernel.</source>
+        <translation>Selecione um kernel e depois Exercício ▸ Editar este kernel.</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;%2&lt;br&gt;&lt;i&gt;Lesson: %3&lt;/i&gt;&lt;br&gt;&lt;b&gt;Goal:&lt;/b&gt; %4</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;%2&lt;br&gt;&lt;i&gt;Lição: %3&lt;/i&gt;&lt;br&gt;&lt;b&gt;Meta:&lt;/b&gt; %4</translation>
+    </message>
+    <message>
+        <source>, and </source>
+        <translation> e </translation>
+    </message>
+    <message>
+        <source>Show a hint (%1 of %2)</source>
+        <translation>Mostrar uma dica (%1 de %2)</translation>
+    </message>
+    <message numerus="yes">
+        <source>Goal met (%n attempt(s)).</source>
+        <translation>
+            <numerusform>Meta atingida (%n tentativa).</numerusform>
+            <numerusform>Meta atingida (%n tentativas).</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Attempted %n time(s); the goal is not met yet.</source>
+        <translation>
+            <numerusform>Tentado %n vez; a meta ainda não foi atingida.</numerusform>
+            <numerusform>Tentado %n vezes; a meta ainda não foi atingida.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Not started.</source>
+        <translation>Não iniciado.</translation>
+    </message>
+    <message>
+        <source>bank conflicts on loads</source>
+        <translation>conflitos de banco nas leituras</translation>
+    </message>
+    <message>
+        <source>bank conflicts on stores</source>
+        <translation>conflitos de banco nas escritas</translation>
+    </message>
+    <message>
+        <source>extra sectors read</source>
+        <translation>setores lidos a mais</translation>
+    </message>
+    <message>
+        <source>extra sectors written</source>
+        <translation>setores escritos a mais</translation>
+    </message>
+    <message>
+        <source>the output is verified</source>
+        <translation>a saída é verificada</translation>
+    </message>
+    <message>
+        <source>at most %1 bank conflicts on shared-memory loads</source>
+        <translation>no máximo %1 conflitos de banco nas leituras da memória compartilhada</translation>
+    </message>
+    <message>
+        <source>at most %1 bank conflicts on shared-memory stores</source>
+        <translation>no máximo %1 conflitos de banco nas escritas na memória compartilhada</translation>
+    </message>
+    <message>
+        <source>at most %1 sectors read beyond the fewest the loaded bytes need</source>
+        <translation>no máximo %1 setores lidos além do mínimo necessário para os bytes lidos</translation>
+    </message>
+    <message>
+        <source>at most %1 sectors written beyond the fewest the stored bytes need</source>
+        <translation>no máximo %1 setores escritos além do mínimo necessário para os bytes escritos</translation>
+    </message>
+    <message>
+        <source>Not run yet: F5 compiles and runs it on the picked device.</source>
+        <translation>Ainda não executado: F5 o compila e executa no dispositivo escolhido.</translation>
+    </message>
+    <message>
+        <source>Your last edit of this text is back (it is saved as you type). Reset brings the lesson&apos;s version.</source>
+        <translation>A sua última edição deste texto está de volta (ela é salva enquanto você digita). Restaurar traz a versão da lição.</translation>
+    </message>
+    <message>
+        <source>The text this session was recorded with.</source>
+        <translation>O texto com que esta sessão foi gravada.</translation>
+    </message>
+    <message>
+        <source>A recorded session&apos;s text: F5 runs it again here.</source>
+        <translation>O texto de uma sessão gravada: F5 o executa de novo aqui.</translation>
+    </message>
+    <message>
+        <source>nothing to run: select a kernel and choose Exercise ▸ Edit this kernel</source>
+        <translation>nada para executar: selecione um kernel e escolha Exercício ▸ Editar este kernel</translation>
+    </message>
+    <message>
+        <source>your kernel is still running</source>
+        <translation>o seu kernel ainda está em execução</translation>
+    </message>
+    <message>
+        <source>the text is empty</source>
+        <translation>o texto está vazio</translation>
+    </message>
+    <message>
+        <source>%1 is CUDA: pick a CUDA device, or edit the OpenCL version on this one</source>
+        <translation>%1 é CUDA: escolha um dispositivo CUDA, ou edite a versão OpenCL neste</translation>
+    </message>
+    <message>
+        <source>%1 is OpenCL C: pick an OpenCL device (NVIDIA&apos;s OpenCL runs it on the GPU too)</source>
+        <translation>%1 é OpenCL C: escolha um dispositivo OpenCL (o OpenCL da NVIDIA também o executa na GPU)</translation>
+    </message>
+    <message>
+        <source>your kernel did not finish within %1 s (an endless loop, or a size too large for the device?); it was stopped and the worker restarted. Your text is kept.</source>
+        <translation>o seu kernel não terminou em %1 s (um laço infinito, ou um tamanho grande demais para o dispositivo?); ele foi interrompido e o executor, reiniciado. O seu texto foi mantido.</translation>
+    </message>
+    <message>
+        <source>Compiling and running %1 on %2 …</source>
+        <translation>Compilando e executando %1 em %2 …</translation>
+    </message>
+    <message>
+        <source>running your %1 on %2 …</source>
+        <translation>executando o seu %1 em %2 …</translation>
+    </message>
+    <message>
+        <source>the worker&apos;s record reply names no session file</source>
+        <translation>a resposta de gravação do executor não indica nenhum arquivo de sessão</translation>
+    </message>
+    <message>
+        <source>line %1: %2</source>
+        <translation>linha %1: %2</translation>
+    </message>
+    <message>
+        <source>Not compiled: the compiler stopped at line %1. Its messages are under the text; the marked lines show them too.</source>
+        <translation>Não compilado: o compilador parou na linha %1. As mensagens dele estão abaixo do texto; as linhas marcadas também as mostram.</translation>
+    </message>
+    <message>
+        <source>Not compiled: %1</source>
+        <translation>Não compilado: %1</translation>
+    </message>
+    <message>
+        <source>✘ Not compiled: line %1: %2</source>
+        <translation>✘ Não compilado: linha %1: %2</translation>
+    </message>
+    <message>
+        <source>✘ Not compiled</source>
+        <translation>✘ Não compilado</translation>
+    </message>
+    <message>
+        <source>%1 does not compile (line %2)</source>
+        <translation>%1 não compila (linha %2)</translation>
+    </message>
+    <message>
+        <source>Recorded; timing the starting kernel for your speed prediction …</source>
+        <translation>Gravado; cronometrando o kernel inicial para a sua previsão de velocidade …</translation>
+    </message>
+    <message>
+        <source>compiled for %1</source>
+        <translation>compilado para %1</translation>
+    </message>
+    <message>
+        <source>verified against the CPU reference</source>
+        <translation>verificado com a referência da CPU</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;not verified&lt;/b&gt;: the output differs from the CPU reference</source>
+        <translation>&lt;b&gt;não verificado&lt;/b&gt;: a saída difere da referência da CPU</translation>
+    </message>
+    <message>
+        <source>measured %1</source>
+        <translation>medido %1</translation>
+    </message>
+    <message>
+        <source>Goal met.</source>
+        <translation>Meta atingida.</translation>
+    </message>
+    <message>
+        <source>Goal not met yet.</source>
+        <translation>Meta ainda não atingida.</translation>
+    </message>
+    <message>
+        <source>median %1 ms, %2 GB/s</source>
+        <translation>mediana %1 ms, %2 GB/s</translation>
+    </message>
+    <message>
+        <source>%1: you predicted %2; the trace has no such requests.</source>
+        <translation>%1: você previu %2; o rastro não tem requisições desse tipo.</translation>
+    </message>
+    <message>
+        <source>%1: you predicted %2; every one of the %3 requests took %2.</source>
+        <translation>%1: você previu %2; cada uma das %3 requisições levou %2.</translation>
+    </message>
+    <message>
+        <source>%1: you predicted %2; measured %3 (mean %4). The trace views are at request %5, the first that differs: &lt;a href=&apos;trace&apos;&gt;see it (Ctrl+4)&lt;/a&gt;.</source>
+        <translation>%1: você previu %2; medido %3 (média %4). As visões do rastro estão na requisição %5, a primeira que difere: &lt;a href=&apos;trace&apos;&gt;veja-a (Ctrl+4)&lt;/a&gt;.</translation>
+    </message>
+    <message>
+        <source>Wavefronts per shared-memory request</source>
+        <translation>Frentes de onda por requisição de memória compartilhada</translation>
+    </message>
+    <message>
+        <source>Sectors per global-memory request</source>
+        <translation>Setores por requisição de memória global</translation>
+    </message>
+    <message>
+        <source>Against the starting kernel: you predicted %1; measured %2× its bandwidth (%3 against %4 GB/s).</source>
+        <translation>Comparado ao kernel inicial: você previu %1; medido %2× a largura de banda dele (%3 contra %4 GB/s).</translation>
+    </message>
+    <message>
+        <source>The starting kernel could not be timed on this device, so the speed prediction stays open.</source>
+        <translation>Não foi possível cronometrar o kernel inicial neste dispositivo, então a previsão de velocidade fica em aberto.</translation>
+    </message>
+    <message>
+        <source>✔ Goal met</source>
+        <translation>✔ Meta atingida</translation>
+    </message>
+    <message>
+        <source>✘ Goal not met yet</source>
+        <translation>✘ Meta ainda não atingida</translation>
+    </message>
+    <message>
+        <source>verified</source>
+        <translation>verificado</translation>
+    </message>
+    <message>
+        <source>not verified</source>
+        <translation>não verificado</translation>
+    </message>
+    <message>
+        <source>%1 GB/s</source>
+        <translation>%1 GB/s</translation>
+    </message>
+    <message>
+        <source>%1: goal met</source>
+        <translation>%1: meta atingida</translation>
+    </message>
+    <message>
+        <source>%1: goal not met yet</source>
+        <translation>%1: meta ainda não atingida</translation>
+    </message>
+    <message>
+        <source>%1 ran: %2</source>
+        <translation>%1 executado: %2</translation>
+    </message>
+</context>
+<context>
     <name>Export</name>
     <message>
         <source>a recording without a trace cannot be animated</source>
@@ -1072,6 +1409,38 @@ gravado em %2</translation>
         <source>export of %1 cancelled</source>
         <translation>exportação de %1 cancelada</translation>
     </message>
+    <message>
+        <source>Your kernel, run just now</source>
+        <translation>O seu kernel, executado agora mesmo</translation>
+    </message>
+    <message>
+        <source>Exercise (Ctrl+6)</source>
+        <translation>Exercício (Ctrl+6)</translation>
+    </message>
+    <message>
+        <source>&amp;Exercise</source>
+        <translation>E&amp;xercício</translation>
+    </message>
+    <message>
+        <source>E&amp;xercise</source>
+        <translation>Exer&amp;cício</translation>
+    </message>
+    <message>
+        <source>&amp;Edit this kernel</source>
+        <translation>&amp;Editar este kernel</translation>
+    </message>
+    <message>
+        <source>E&amp;xercises</source>
+        <translation>E&amp;xercícios</translation>
+    </message>
+    <message>
+        <source>&amp;Run your kernel</source>
+        <translation>Executar o &amp;seu kernel</translation>
+    </message>
+    <message>
+        <source>Re&amp;set to the lesson&apos;s version</source>
+        <translation>&amp;Restaurar a versão da lição</translation>
+    </message>
 </context>
 <context>
     <name>PlaybackBar</name>
@@ -1189,6 +1558,14 @@ gravado em %2</translation>
     <message>
         <source>ThreadMap sessions (*.threadmap)</source>
         <translation>Sessões do ThreadMap (*.threadmap)</translation>
+    </message>
+    <message>
+        <source>%1 on %2 % of them</source>
+        <translation>%1 em %2 % delas</translation>
+    </message>
+    <message>
+        <source>cannot save %1: %2</source>
+        <translation>não foi possível salvar %1: %2</translation>
     </message>
 </context>
 <context>
@@ -1388,6 +1765,10 @@ gravado em %2</translation>
     <message>
         <source>%1 and %2 are of different lessons (%3, %4): compare two variants of one family</source>
         <translation>%1 e %2 são de lições diferentes (%3, %4): compare duas variantes de uma mesma família</translation>
+    </message>
+    <message>
+        <source>%1 (yours: %2)</source>
+        <translation>%1 (sua versão: %2)</translation>
     </message>
 </context>
 <context>
