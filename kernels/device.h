@@ -53,8 +53,9 @@ struct ProgramKey {
   bool operator==(const ProgramKey&) const = default;
 };
 
-// The define that asks for a traced build of a kernel's text (trace hooks on;
-// the kernel takes the trace buffer as its last argument). Its value is the
+// The define that asks for a traced build of a kernel (instrumented by
+// ThreadMap: OpenCL's hooks put in by libclang, CUDA's PTX rewritten; the
+// kernel takes the trace buffer as its last argument). Its value is the
 // pass: kAccessPass records every access of the traced blocks; kClockPass
 // (CUDA) only the barrier stamps and the schedule, with clocks kept on the SM.
 inline constexpr std::string_view kTraceDefine = "THREADMAP_TRACE";
@@ -107,6 +108,18 @@ class Device {
   // The address a kernel sees for the start of the buffer (what a traced
   // kernel records for its global accesses).
   virtual std::uint64_t device_address(const DeviceBuffer& buffer) = 0;
+
+  // For a traced launch already prepared: the accesses the compiler merged,
+  // as the instrumenter found them (CUDA: ptx_instrument.h). A backend that
+  // traces the source as written has none.
+  struct MergedAccess {
+    std::uint16_t line = 0;
+    bool shared = false, global = false;  // the instruction's space (both: a generic address)
+    bool store = false;
+    int bytes = 0;   // of the machine access, per thread
+    int merged = 1;  // source-level accesses in each
+  };
+  virtual std::vector<MergedAccess> merged_accesses(const LaunchCmd&) { return {}; }
 };
 
 }  // namespace threadmap

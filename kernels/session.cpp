@@ -111,7 +111,11 @@ json encode_trace(const Trace& t) {
     buffers.push_back({{"name", b.name}, {"role", b.role}, {"type", element_name(b.type)}, {"bytes", b.bytes}});
   json sites = json::array();
   for (const AccessSite& s : t.sites)
-    sites.push_back({{"line", s.line}, {"space", space_name(s.space)}, {"store", s.store}, {"text", s.text}});
+  {
+    json site = {{"line", s.line}, {"space", space_name(s.space)}, {"store", s.store}, {"text", s.text}};
+    if (s.merged > 1) site["merged"] = s.merged;
+    sites.push_back(std::move(site));
+  }
   return {{"kernel_id", t.kernel_id},
           {"kernel", t.kernel},
           {"source_file", t.source_file},
@@ -240,6 +244,7 @@ Trace decode_trace(const json& j) {
     site.space = space == "shared" ? Space::Shared : Space::Global;
     site.store = flag(s, "store", "trace.sites[]");
     site.text = text(s, "text", "trace.sites[]");
+    if (s.contains("merged")) site.merged = static_cast<std::uint8_t>(std::max<std::uint64_t>(1, number(s, "merged", "trace.sites[]", 16)));
     t.sites.push_back(std::move(site));
   }
 

@@ -142,7 +142,7 @@ void summarize_passes(Trace& t, std::uint32_t warps) {
 }
 
 // The clock pass (CUDA): the kernel run again with clock stamps only
-// (cuda/trace.cuh, THREADMAP_TRACE=2). `run(layout, stride)` launches it and
+// (its PTX instrumented for the clock pass: cuda/ptx_instrument.h). `run(layout, stride)` launches it and
 // returns the buffer; `mhz` is the SM clock measured after it. Its warp
 // records become t.barrier_pass_timings and (traced blocks) t.barrier_timings, and its schedule (clock64 at each
 // block's start, %globaltimer and clock64 at its end) replaces the access
@@ -227,18 +227,6 @@ std::string trim(std::string_view s) {
   return std::string(s.substr(first, last - first + 1));
 }
 
-// The trimmed text of a 1-based line of `text` ("" if none).
-std::string line_of(std::string_view text, std::uint32_t line) {
-  std::size_t begin = 0;
-  for (std::uint32_t n = 1; n < line && begin != std::string_view::npos; ++n) {
-    begin = text.find('\n', begin);
-    if (begin != std::string_view::npos) ++begin;
-  }
-  if (line == 0 || begin == std::string_view::npos || begin >= text.size()) return {};
-  const std::size_t end = text.find('\n', begin);
-  return trim(text.substr(begin, end == std::string_view::npos ? text.size() - begin : end - begin));
-}
-
 }  // namespace
 
 std::vector<std::uint32_t> default_traced_blocks(const std::array<std::uint32_t, 3>& grid) {
@@ -255,42 +243,18 @@ std::string source_file_for(const Variant& variant, std::string_view backend) {
   return variant.source + (backend == "cuda" ? ".cu" : ".cl");
 }
 
-std::vector<AccessSite> declared_access_sites(std::string_view source_file, std::string_view kernel) {
-  const std::string_view text = embedded_source(source_file);
-  std::vector<AccessSite> sites;
-  // The definition: "void NAME(" followed by the parameter list and a body.
-  std::size_t at = 0;
-  const std::string signature = "void " + std::string(kernel) + "(";
-  while ((at = text.find(signature, at)) != std::string_view::npos) {
-    const std::size_t open = text.find('{', at);
-    const std::size_t semicolon = text.find(';', at);
-    if (open != std::string_view::npos && (semicolon == std::string_view::npos || open < semicolon)) break;
-    at += signature.size();
+// The trimmed text of a 1-based line of `text` ("" if none).
+std::string text_line(std::string_view text, std::uint32_t line) {
+  std::size_t begin = 0;
+  for (std::uint32_t n = 1; n < line && begin != std::string_view::npos; ++n) {
+    begin = text.find('\n', begin);
+    if (begin != std::string_view::npos) ++begin;
   }
-  if (at == std::string_view::npos) return sites;
-  std::size_t pos = text.find('{', at);
-  int depth = 0;
-  std::size_t end = pos;
-  for (; end < text.size(); ++end) {
-    if (text[end] == '{') ++depth;
-    if (text[end] == '}' && --depth == 0) break;
-  }
-  std::uint32_t line = 1 + static_cast<std::uint32_t>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(pos), '\n'));
-  while (pos < end) {
-    std::size_t nl = text.find('\n', pos);
-    if (nl == std::string_view::npos || nl > end) nl = end;
-    const std::string_view row = text.substr(pos, nl - pos);
-    const struct { const char* hook; Space space; bool store; } hooks[] = {
-        {"STG(", Space::Global, true}, {"LDG(", Space::Global, false},
-        {"STS(", Space::Shared, true}, {"LDS(", Space::Shared, false}};
-    for (const auto& h : hooks)
-      if (row.find(h.hook) != std::string_view::npos)
-        sites.push_back({static_cast<std::uint16_t>(line), h.space, h.store, trim(row)});
-    pos = nl + 1;
-    ++line;
-  }
-  return sites;
+  if (line == 0 || begin == std::string_view::npos || begin >= text.size()) return {};
+  const std::size_t end = text.find('\n', begin);
+  return trim(text.substr(begin, end == std::string_view::npos ? text.size() - begin : end - begin));
 }
+
 
 std::string source_line(std::string_view source_file, std::uint32_t line) {
   const std::string_view text = embedded_source(source_file);
@@ -329,8 +293,13 @@ Recording record_trace(Device& device, const Variant& variant, const Params& par
 
     LaunchCmd traced = w.launches.front();
     const bool learner = !traced.program.text.empty();
-    if (learner && info.backend == "opencl") {
-      // The learner's text, with the trace hooks put in by libclang.
+    if (info.backend == "opencl") {
+      // The kernel's text (the catalog's or the learner's), with the trace
+      // hooks of cl/trace.clh put in by libclang on the lines they belong to.
+      if (!learner) {
+        traced.program.text_name = source_file_for(variant, info.backend);
+        traced.program.text = std::string(embedded_source(traced.program.text_name));
+      }
       std::vector<std::pair<std::string, std::string>> defines{
           {"ELEM", std::string(element_name(traced.program.type))}};
       if (traced.program.type == ElementType::Double) defines.emplace_back("THREADMAP_DOUBLE", "1");
@@ -343,10 +312,10 @@ Recording record_trace(Device& device, const Variant& variant, const Params& par
     traced.args.push_back(BufferArg{static_cast<int>(w.buffers.size())});
     std::vector<LaunchCmd> launches = w.launches;
     launches.front() = traced;
-    // CUDA runs the kernel a second time for the clocks (cuda/trace.cuh); a
-    // learner's CUDA kernel, instrumented from its PTX, has no clock pass yet.
+    // CUDA runs the kernel a second time for the clocks: the same PTX,
+    // instrumented for the clock pass (cuda/ptx_instrument.h).
     const bool cuda = info.backend == "cuda";
-    const bool clock_pass = cuda && !learner;
+    const bool clock_pass = cuda;
     std::vector<LaunchCmd> clock_launches = w.launches;
     clock_launches.front().program.defines.emplace_back(std::string(kTraceDefine), kClockPass);
     clock_launches.front().args = traced.args;
@@ -542,9 +511,17 @@ Recording record_trace(Device& device, const Variant& variant, const Params& par
 
     std::set<std::tuple<std::uint16_t, Space, bool>> sites;
     for (const Access& a : t.accesses) sites.insert({a.line, a.space, a.store});
-    for (const auto& [line, space, store] : sites)
-      t.sites.push_back({line, space, store,
-                         learner ? line_of(options.source_text, line) : source_line(t.source_file, line)});
+    const std::vector<Device::MergedAccess> merges = device.merged_accesses(traced);
+    for (const auto& [line, space, store] : sites) {
+      AccessSite site{line, space, store,
+                      learner ? text_line(options.source_text, line) : source_line(t.source_file, line)};
+      // What the compiler merged at this line: the machine's wide access,
+      // made of `merged` of the source's.
+      for (const Device::MergedAccess& m : merges)
+        if (m.line == line && m.store == store && (space == Space::Shared ? m.shared : m.global))
+          site.merged = static_cast<std::uint8_t>(std::clamp(m.merged, 1, 16));
+      t.sites.push_back(std::move(site));
+    }
 
     phase("decoded");
     auto read_outputs = [&] {

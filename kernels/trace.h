@@ -1,7 +1,8 @@
 #pragma once
-// What the real kernel did. The traced build of a variant's kernel text (the
-// same source, trace hooks on: cl/trace.clh, cuda/trace.cuh) runs once on the
-// device; it records, for the blocks asked for, every global and shared load
+// What the real kernel did. The traced build of a variant's kernel (its plain
+// text instrumented by ThreadMap: OpenCL C through libclang,
+// opencl/cl_instrument.h; CUDA from the timed build's PTX,
+// cuda/ptx_instrument.h) runs once on the device; it records, for the blocks asked for, every global and shared load
 // and store in the order the device executed them, each warp's arrival at
 // each barrier, and for every block of the grid when it ran and where. The
 // host only decodes what the device wrote (trace_format.h); nothing here is
@@ -50,7 +51,7 @@ struct BarrierEvent {
 
 // One warp's passage through one barrier, as the clock pass saw it (CUDA):
 // the same kernel run again with no access records, its clocks kept on the
-// SM until the block's end (cuda/trace.cuh). Joined with the access pass's
+// SM until the block's end (cuda/ptx_instrument.h, Pass::Clock). Joined with the access pass's
 // BarrierEvent by (block, warp, line, pass).
 struct BarrierTiming {
   std::uint32_t block = 0;
@@ -89,12 +90,16 @@ struct TracedBuffer {
   std::uint64_t bytes = 0;
 };
 
-// A source line with trace hooks, as the learner reads it.
+// A source line the trace hit: a load or store there, as the learner reads it.
 struct AccessSite {
   std::uint16_t line = 0;
   Space space = Space::Global;
   bool store = false;
   std::string text;  // the source line, trimmed
+  // Where the compiler merged accesses the source wrote separately (CUDA: a
+  // run of element stores that ptxas makes one wide store, ptx_instrument.h):
+  // how many of the source's accesses each recorded access is made of. 1: none.
+  std::uint8_t merged = 1;
 };
 
 struct Trace {
@@ -142,8 +147,8 @@ struct TraceOptions {
   // the buffer exactly. A smaller capacity is an overflow, reported as an error.
   std::uint64_t capacity = 0;
   std::uint64_t seed = 20261122;
-  // A learner's version of the kernel (OpenCL C, no trace hooks): traced in
-  // the catalog's place, instrumented by opencl/cl_instrument.h.
+  // A learner's version of the kernel (OpenCL C or CUDA, the device's
+  // dialect): traced in the catalog's place, instrumented as the catalog's is.
   std::string source_text;
   std::string source_name;
 };
@@ -167,12 +172,10 @@ std::vector<std::uint32_t> default_traced_blocks(const std::array<std::uint32_t,
 Recording record_trace(Device& device, const Variant& variant, const Params& params,
                        const TraceOptions& options);
 
-// The access sites of a kernel as its source declares them: every LDG/STG/
-// LDS/STS hook inside the kernel's body (not in helper functions it calls), in
-// line order. Known before anything runs; a trace's sites are those it hit.
-std::vector<AccessSite> declared_access_sites(std::string_view source_file, std::string_view kernel);
 
 // The trimmed text of a 1-based line of an embedded kernel source ("" if none).
+// The trimmed text of a 1-based line of `text` ("" if none).
+std::string text_line(std::string_view text, std::uint32_t line);
 std::string source_line(std::string_view source_file, std::uint32_t line);
 
 // "transpose.cu" / "transpose.cl": the file a backend's traces refer to.

@@ -60,7 +60,7 @@
 #define TM_A_ADDRESS_HI 3    /* low 24 bits: address bits 32..55; high 8 bits: TM_F_* flags */
 #define TM_ACCESS_WORDS 4
 
-/* The clock pass (CUDA): the same kernel with no access records (cuda/trace.cuh).
+/* The clock pass (CUDA): the same kernel with no access records (cuda/ptx_instrument.h).
  * Each warp keeps its barrier stamps in shared memory (TM_CLOCK_PASSES
  * barriers per block at most) and, in the blocks the host chose, writes them
  * at the block's end into its own slot of the barrier section: the slot

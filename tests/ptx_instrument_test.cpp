@@ -82,7 +82,7 @@ const cuda::CompileResult& compiled(const std::string& source) {
   std::vector<std::string> expressions;
   for (const KernelCase& c : catalog_cases())
     if (c.source == source) expressions.push_back(c.name_expression);
-  const auto request = cuda_kernels::compile_request(source, false, expressions, kTarget);
+  const auto request = cuda_kernels::compile_request(source, expressions, kTarget);
   return results.emplace(source, cuda::Nvrtc::get().compile(request)).first->second;
 }
 
@@ -301,6 +301,53 @@ TEST_P(CatalogKernel, InstrumentsEveryMemoryInstructionAndAssembles) {
   EXPECT_FALSE(errors) << c.label << "\n" << errors.value_or("");
 }
 
+// The clock pass: nothing but clock reads around each barrier (the arrival
+// right before it, the release after a shared load it orders), the stamps
+// kept in shared memory, one end call before each exit; no access records.
+TEST_P(CatalogKernel, ClockPassReadsTheClockAroundEveryBarrierAndAssembles) {
+  std::string why;
+  if (!cuda_ready(why)) GTEST_SKIP() << why;
+  const KernelCase& c = GetParam();
+  const cuda::CompileResult& timed = compiled(c.source);
+  const std::string entry = lowered_name(timed, c.name_expression);
+  ASSERT_FALSE(entry.empty()) << c.label;
+  const cuda::InstrumentedPtx out = cuda::instrument_ptx(timed.image, {entry}, runtime_ptx(), cuda::Pass::Clock);
+  ASSERT_EQ(out.entries.size(), 1u);
+  const EntryReport& report = out.entries[0];
+  const std::vector<std::string> input = entry_lines(timed.image, entry);
+  const std::vector<std::string> body = entry_lines(out.ptx, entry);
+  static const std::regex barrier(R"(^\s*(@!?%\w+\s+)?(bar|barrier)\.(sync|red)\b)");
+  EXPECT_EQ(report.barriers, count_matching(input, barrier)) << c.label;
+  EXPECT_EQ(count_matching(body, std::regex(R"(call threadmap_access, )")), 0) << c.label;
+  EXPECT_EQ(count_matching(body, std::regex(R"(call[^;]*threadmap_(arrive|release|begin),)")), 0);
+  EXPECT_EQ(count_matching(body, std::regex(R"(mov\.u64\s+%threadmap_start, %clock64;)")), 1) << c.label;
+  for (std::size_t i = 0; i < body.size(); ++i) {
+    if (!std::regex_search(body[i], barrier)) continue;
+    // Nothing between the arrival's clock read and the barrier.
+    EXPECT_NE(previous_statement(body, i).find("mov.u64 \t%threadmap_arrival, %clock64;"), std::string::npos)
+        << c.label << ": `" << body[i] << "`";
+    // After it: the ordered shared load, then the release clock under its predicate.
+    ASSERT_LT(i + 4, body.size());
+    EXPECT_NE(body[i + 2].find("ld.volatile.shared.u32 \t%threadmap_word, [threadmap_clock_ordered];"),
+              std::string::npos)
+        << c.label << ": `" << body[i + 2] << "`";
+    EXPECT_NE(body[i + 4].find("@%threadmap_released mov.u64 \t%threadmap_release, %clock64;"), std::string::npos)
+        << c.label << ": `" << body[i + 4] << "`";
+  }
+  static const std::regex exit(R"(^\s*(@!?%\w+\s+)?(ret|exit);)");
+  int exits = 0;
+  for (std::size_t i = 0; i < body.size(); ++i) {
+    if (!std::regex_search(body[i], exit)) continue;
+    ++exits;
+    EXPECT_NE(previous_statement(body, i).find("call threadmap_clock_end, "), std::string::npos)
+        << c.label << ": no clock end before `" << body[i] << "`";
+  }
+  EXPECT_EQ(exits, report.exits) << c.label;
+  if (ptxas_path().empty()) GTEST_SKIP() << "ptxas not found (CUDA Toolkit bin/ or PATH): not assembled";
+  const auto errors = assemble_errors(out.ptx, file_label(c.name_expression) + "_clock");
+  EXPECT_FALSE(errors) << c.label << "\n" << errors.value_or("");
+}
+
 INSTANTIATE_TEST_SUITE_P(Catalog, CatalogKernel, ::testing::ValuesIn(catalog_cases()),
                          [](const ::testing::TestParamInfo<KernelCase>& info) {
                            return file_label(info.param.name_expression);
@@ -417,7 +464,7 @@ TEST(PtxInstrument, StripTransposesMergeTheirSharedStores) {
     return at == std::string::npos ? -1
                                    : static_cast<int>(std::count(source.begin(), source.begin() + at, '\n')) + 1;
   };
-  const int store_line = line_of("STS(tile[ty + k * ROWS][s + c]) = strips[k].e[c]");
+  const int store_line = line_of("tile[ty + k * ROWS][s + c] = strips[k].e[c]");
   ASSERT_GT(store_line, 0);
   const cuda::CompileResult& timed = compiled("transpose");
   struct Expected {
@@ -442,7 +489,7 @@ TEST(PtxInstrument, StripTransposesMergeTheirSharedStores) {
   // The strips' global loads are 16-byte vectors in the PTX already.
   for (const std::string expression :
        {"transpose_copy<int, 64, 16>", "transpose_coalesced<float, 64, 16, 1>"}) {
-    const int load_line = line_of("strips[k] = LDG(strip_at(in + row + x));",
+    const int load_line = line_of("strips[k] = strip_at(in + row + x);",
                                   expression.substr(0, expression.find('<')) + "(");
     ASSERT_GT(load_line, 0) << expression;
     const EntryReport r = cuda::memory_instructions(timed.image, lowered_name(timed, expression));

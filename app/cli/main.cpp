@@ -143,7 +143,7 @@ int main(int argc, char** argv) {
 
   std::string dialect;
   auto* source = app.add_subcommand(
-      "source", "a kernel's source as you read and edit it (no trace hooks): a start for --source");
+      "source", "a kernel's source as you read and edit it (the code that is timed and traced): a start for --source");
   source->add_option("KERNEL_ID", kernel, "catalog id")->required();
   source->add_option("--dialect", dialect,
                      "cuda or opencl (default: cuda when a CUDA device is present, else opencl)")

@@ -80,7 +80,9 @@ void print_sites(const analysis::Analysis& a, std::ostream& os) {
                       count(requests), shared ? count(work) : "", shared ? "" : count(work),
                       shared ? "" : count(s.ideal_work()),
                       requests ? fixed(static_cast<double>(work) / static_cast<double>(requests), 2) : "",
-                      s.text});
+                      s.text + (s.merged > 1 ? "  [the compiler merged " + std::to_string(s.merged) +
+                                                   " of these " + (s.store ? "stores" : "loads") + " into each]"
+                                             : "")});
   }
   t.print_text(os);
 }

@@ -3,7 +3,7 @@
 // latency (the first warp's release after the last arrival), per block and
 // barrier, for three catalog kernels with barriers.
 //
-// Its own method, sharing no code with kernels/cuda/trace.cuh:
+// Its own method, sharing no code with ThreadMap's clock pass (kernels/cuda/ptx_instrument.h):
 //   - the kernels are written out again here and compiled by nvcc, not NVRTC;
 //   - lane 0 of each warp keeps its stamps in registers (no shared memory);
 //   - the barrier is __syncthreads_count(1) (BAR.RED): the release stamp is

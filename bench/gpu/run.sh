@@ -144,6 +144,14 @@ learner)
       $cli run smem.setRowReadCol --device cuda:0 --set blocks=65536 --source "$src" > /dev/null 2>&1
       echo "edit-to-result $cache: rc=$? $(since "$start") s"
     done; unset THREADMAP_CACHE_DIR
+    # The whole loop a learner lives in: compiled, verified, timed and traced
+    # (timed run, access pass, clock pass), the session written.
+    for cache in cold warm warm warm; do
+      [ $cache = cold ] && export THREADMAP_CACHE_DIR=$(mktemp -d)
+      start=$(date +%s.%N)
+      $cli record smem.setRowReadCol --device cuda:0 --set blocks=65536 --source "$src" -o "$OUT/l/loop.threadmap" > /dev/null 2>&1
+      echo "edit-to-recording $cache: rc=$? $(since "$start") s"
+    done; unset THREADMAP_CACHE_DIR
   } 2>&1 | tee -a "$OUT/learner.txt"
   tar -C "$OUT" -czf "$OUT/learner_logs.tgz" l && rm -rf "$OUT/l"
   ;;

@@ -10,33 +10,25 @@
 //   elements:  a 2-D grid, x fastest: coalesced and enough threads. The GPU
 //              way. One element per thread, or K per thread to keep more
 //              loads in flight (the fast variant).
-//
-// LDG/STG/LDS/STS (global/local load/store) and the TM_ lines are trace hooks
-// (trace.clh): nothing in the timed build; the traced build records each
-// access of the groups asked for.
 
 __kernel void matadd_rows(__global const ELEM* a, __global const ELEM* b,
-                          __global ELEM* res, int width, int height TM_TRACE_PARAM) {
-  TM_BEGIN();
+                          __global ELEM* res, int width, int height) {
   const int i = get_global_id(0);
   if (i < height) {
     for (int j = 0; j < width; j++) {
-      STG(res[i * width + j]) = LDG(a[i * width + j]) + LDG(b[i * width + j]);
+      res[i * width + j] = a[i * width + j] + b[i * width + j];
     }
   }
-  TM_END();
 }
 
 __kernel void matadd_cols(__global const ELEM* a, __global const ELEM* b,
-                          __global ELEM* res, int width, int height TM_TRACE_PARAM) {
-  TM_BEGIN();
+                          __global ELEM* res, int width, int height) {
   const int j = get_global_id(0);
   if (j < width) {
     for (int i = 0; i < height; i++) {
-      STG(res[i * width + j]) = LDG(a[i * width + j]) + LDG(b[i * width + j]);
+      res[i * width + j] = a[i * width + j] + b[i * width + j];
     }
   }
-  TM_END();
 }
 
 // PER_THREAD = K elements per thread, a group-width apart along the row, so
@@ -44,18 +36,16 @@ __kernel void matadd_cols(__global const ELEM* a, __global const ELEM* b,
 // per warp. All K pairs are loaded before the first store: 2K loads in flight
 // per thread. K = 1 is one thread per element.
 __kernel void matadd_elements(__global const ELEM* a, __global const ELEM* b,
-                              __global ELEM* res, int width, int height TM_TRACE_PARAM) {
-  TM_BEGIN();
+                              __global ELEM* res, int width, int height) {
   const int j0 = get_group_id(0) * get_local_size(0) * PER_THREAD + get_local_id(0);
   const int i = get_global_id(1);
   ELEM sum[PER_THREAD];
   for (int k = 0; k < PER_THREAD; k++) {
     const int j = j0 + k * get_local_size(0);
-    if (i < height && j < width) sum[k] = LDG(a[i * width + j]) + LDG(b[i * width + j]);
+    if (i < height && j < width) sum[k] = a[i * width + j] + b[i * width + j];
   }
   for (int k = 0; k < PER_THREAD; k++) {
     const int j = j0 + k * get_local_size(0);
-    if (i < height && j < width) STG(res[i * width + j]) = sum[k];
+    if (i < height && j < width) res[i * width + j] = sum[k];
   }
-  TM_END();
 }

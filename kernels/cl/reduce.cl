@@ -18,94 +18,69 @@
 //   sequential                 stride from WG/2 down, lid < stride: active lanes
 //                                 are contiguous and read contiguous words, no
 //                                 conflicts, whole warps retire.
-//
-// LDG/STG/LDS/STS (global/local load/store) and the TM_ lines are trace hooks
-// (trace.clh): nothing in the timed build; the traced build records each
-// access of the groups asked for.
 
 __kernel void reduce_interleaved(__global const ELEM* global_mem, __global ELEM* out,
-                                 int len TM_TRACE_PARAM) {
-  TM_BEGIN();
+                                 int len) {
   __local ELEM local_mem[WG];
-  TM_SHARED_ARRAY(local_mem);
   const size_t local_id = get_local_id(0);
   const size_t global_id = get_global_id(0);
-  STS(local_mem[local_id]) = 0;
+  local_mem[local_id] = 0;
   if ((2 * global_id) < (size_t)len) {
-    STS(local_mem[local_id]) = LDG(global_mem[2 * global_id]) + LDG(global_mem[2 * global_id + 1]);
+    local_mem[local_id] = global_mem[2 * global_id] + global_mem[2 * global_id + 1];
   }
-  TM_ARRIVE();
   barrier(CLK_LOCAL_MEM_FENCE);
-  TM_RELEASE();
   for (size_t stride = 1; stride < WG; stride *= 2) {
     const size_t idx = 2 * stride * local_id;
     if (idx < WG) {
-      STS(local_mem[idx]) = LDS(local_mem[idx]) + LDS(local_mem[idx + stride]);
+      local_mem[idx] = local_mem[idx] + local_mem[idx + stride];
     }
-    TM_ARRIVE();
     barrier(CLK_LOCAL_MEM_FENCE);
-    TM_RELEASE();
   }
   if (local_id == 0) {
-    STG(out[get_group_id(0)]) = LDS(local_mem[0]);
+    out[get_group_id(0)] = local_mem[0];
   }
-  TM_END();
 }
 
 __kernel void reduce_divergent(__global const ELEM* global_mem, __global ELEM* out,
-                               int len TM_TRACE_PARAM) {
-  TM_BEGIN();
+                               int len) {
   __local ELEM local_mem[WG];
-  TM_SHARED_ARRAY(local_mem);
   const size_t local_id = get_local_id(0);
   const size_t global_id = get_global_id(0);
-  STS(local_mem[local_id]) = 0;
+  local_mem[local_id] = 0;
   if ((2 * global_id) < (size_t)len) {
-    STS(local_mem[local_id]) = LDG(global_mem[2 * global_id]) + LDG(global_mem[2 * global_id + 1]);
+    local_mem[local_id] = global_mem[2 * global_id] + global_mem[2 * global_id + 1];
   }
-  TM_ARRIVE();
   barrier(CLK_LOCAL_MEM_FENCE);
-  TM_RELEASE();
   for (size_t stride = 1; stride < WG; stride *= 2) {
     if (local_id % (2 * stride) == 0) {
-      STS(local_mem[local_id]) = LDS(local_mem[local_id]) + LDS(local_mem[local_id + stride]);
+      local_mem[local_id] = local_mem[local_id] + local_mem[local_id + stride];
     }
-    TM_ARRIVE();
     barrier(CLK_LOCAL_MEM_FENCE);
-    TM_RELEASE();
   }
   if (local_id == 0) {
-    STG(out[get_group_id(0)]) = LDS(local_mem[0]);
+    out[get_group_id(0)] = local_mem[0];
   }
-  TM_END();
 }
 
 __kernel void reduce_sequential(__global const ELEM* global_mem, __global ELEM* out,
-                                int len TM_TRACE_PARAM) {
-  TM_BEGIN();
+                                int len) {
   __local ELEM local_mem[WG];
-  TM_SHARED_ARRAY(local_mem);
   const size_t local_id = get_local_id(0);
   const size_t global_id = get_global_id(0);
-  STS(local_mem[local_id]) = 0;
+  local_mem[local_id] = 0;
   if ((2 * global_id) < (size_t)len) {
-    STS(local_mem[local_id]) = LDG(global_mem[2 * global_id]) + LDG(global_mem[2 * global_id + 1]);
+    local_mem[local_id] = global_mem[2 * global_id] + global_mem[2 * global_id + 1];
   }
-  TM_ARRIVE();
   barrier(CLK_LOCAL_MEM_FENCE);
-  TM_RELEASE();
   for (size_t stride = WG / 2; stride > 0; stride /= 2) {
     if (local_id < stride) {
-      STS(local_mem[local_id]) = LDS(local_mem[local_id]) + LDS(local_mem[local_id + stride]);
+      local_mem[local_id] = local_mem[local_id] + local_mem[local_id + stride];
     }
-    TM_ARRIVE();
     barrier(CLK_LOCAL_MEM_FENCE);
-    TM_RELEASE();
   }
   if (local_id == 0) {
-    STG(out[get_group_id(0)]) = LDS(local_mem[0]);
+    out[get_group_id(0)] = local_mem[0];
   }
-  TM_END();
 }
 
 // The fast one: a fixed grid (`blocks` groups) where each work-item first sums
@@ -117,40 +92,33 @@ __kernel void reduce_sequential(__global const ELEM* global_mem, __global ELEM* 
 #ifdef THREADMAP_SUBGROUP_SHUFFLE
 #pragma OPENCL EXTENSION cl_khr_subgroups : enable
 #pragma OPENCL EXTENSION cl_khr_subgroup_shuffle_relative : enable
-__kernel void reduce_warp_shuffle(__global const ELEM* in, __global ELEM* out, int len TM_TRACE_PARAM) {
-  TM_BEGIN();
+__kernel void reduce_warp_shuffle(__global const ELEM* in, __global ELEM* out, int len) {
   __local ELEM local_mem[WG];
-  TM_SHARED_ARRAY(local_mem);
   const size_t local_id = get_local_id(0);
   ELEM sum = 0;
   for (size_t i = get_global_id(0); i < (size_t)len; i += get_global_size(0)) {
-    sum += LDG(in[i]);
+    sum += in[i];
   }
-  STS(local_mem[local_id]) = sum;
-  TM_ARRIVE();
+  local_mem[local_id] = sum;
   barrier(CLK_LOCAL_MEM_FENCE);
-  TM_RELEASE();
   const size_t width = get_max_sub_group_size();
   for (size_t stride = WG / 2; stride >= width; stride /= 2) {
     if (local_id < stride) {
-      STS(local_mem[local_id]) = LDS(local_mem[local_id]) + LDS(local_mem[local_id + stride]);
+      local_mem[local_id] = local_mem[local_id] + local_mem[local_id + stride];
     }
-    TM_ARRIVE();
     barrier(CLK_LOCAL_MEM_FENCE);
-    TM_RELEASE();
   }
   // The sub-group holding work-item 0 finishes; OpenCL does not promise it
   // is work-items 0..width-1, so each lane reads by its sub-group local id.
   if (get_sub_group_id() == 0) {
     const uint lane = get_sub_group_local_id();
-    sum = lane < width ? LDS(local_mem[lane]) : 0;
+    sum = lane < width ? local_mem[lane] : 0;
     for (uint offset = get_sub_group_size() / 2; offset > 0; offset /= 2) {
       sum += sub_group_shuffle_down(sum, offset);
     }
     if (lane == 0) {
-      STG(out[get_group_id(0)]) = sum;
+      out[get_group_id(0)] = sum;
     }
   }
-  TM_END();
 }
 #endif

@@ -17,165 +17,111 @@
 //   ...Pad / ...DynPad store 1, load 1
 // Rectangular 32 x 16 (tile[16][32]): the column read touches 16 words of one
 // bank per half-warp: 16-way; pad 1 leaves 2-way; pad 2 removes them.
-//
-// LDG/STG/LDS/STS (global/local load/store) and the TM_ lines are trace hooks
-// (trace.clh): nothing in the timed build; the traced build records each
-// access of the groups asked for.
 
 #define GROUP_OUT(out_all) \
   ((out_all) + get_group_id(0) * get_local_size(0) * get_local_size(1))
 
-__kernel void setRowReadRow(__global ELEM* out_all TM_TRACE_PARAM) {
-  TM_BEGIN();
+__kernel void setRowReadRow(__global ELEM* out_all) {
   __global ELEM* out = GROUP_OUT(out_all);
   __local ELEM tile[BLOCK_Y][BLOCK_X];
-  TM_SHARED_ARRAY(tile);
   const unsigned int idx = get_local_id(1) * get_local_size(0) + get_local_id(0);
-  STS(tile[get_local_id(1)][get_local_id(0)]) = idx;
-  TM_ARRIVE();
+  tile[get_local_id(1)][get_local_id(0)] = idx;
   barrier(CLK_LOCAL_MEM_FENCE);
-  TM_RELEASE();
-  STG(out[idx]) = LDS(tile[get_local_id(1)][get_local_id(0)]);
-  TM_END();
+  out[idx] = tile[get_local_id(1)][get_local_id(0)];
 }
 
-__kernel void setColReadCol(__global ELEM* out_all TM_TRACE_PARAM) {
-  TM_BEGIN();
+__kernel void setColReadCol(__global ELEM* out_all) {
   __global ELEM* out = GROUP_OUT(out_all);
   __local ELEM tile[BLOCK_X][BLOCK_Y];
-  TM_SHARED_ARRAY(tile);
   const unsigned int idx = get_local_id(1) * get_local_size(0) + get_local_id(0);
-  STS(tile[get_local_id(0)][get_local_id(1)]) = idx;
-  TM_ARRIVE();
+  tile[get_local_id(0)][get_local_id(1)] = idx;
   barrier(CLK_LOCAL_MEM_FENCE);
-  TM_RELEASE();
-  STG(out[idx]) = LDS(tile[get_local_id(0)][get_local_id(1)]);
-  TM_END();
+  out[idx] = tile[get_local_id(0)][get_local_id(1)];
 }
 
-__kernel void setRowReadCol(__global ELEM* out_all TM_TRACE_PARAM) {
-  TM_BEGIN();
+__kernel void setRowReadCol(__global ELEM* out_all) {
   __global ELEM* out = GROUP_OUT(out_all);
   __local ELEM tile[BLOCK_Y][BLOCK_X];
-  TM_SHARED_ARRAY(tile);
   const unsigned int idx = get_local_id(1) * get_local_size(0) + get_local_id(0);
-  STS(tile[get_local_id(1)][get_local_id(0)]) = idx;
-  TM_ARRIVE();
+  tile[get_local_id(1)][get_local_id(0)] = idx;
   barrier(CLK_LOCAL_MEM_FENCE);
-  TM_RELEASE();
-  STG(out[idx]) = LDS(tile[get_local_id(0)][get_local_id(1)]);
-  TM_END();
+  out[idx] = tile[get_local_id(0)][get_local_id(1)];
 }
 
-__kernel void setRowReadColDyn(__global ELEM* out_all, __local ELEM* tile TM_TRACE_PARAM) {
-  TM_BEGIN();
-  TM_SHARED_ARRAY(tile);
+__kernel void setRowReadColDyn(__global ELEM* out_all, __local ELEM* tile) {
   __global ELEM* out = GROUP_OUT(out_all);
   const unsigned int row_idx = get_local_id(1) * get_local_size(0) + get_local_id(0);
   const unsigned int col_idx = get_local_id(0) * get_local_size(1) + get_local_id(1);
-  STS(tile[row_idx]) = row_idx;
-  TM_ARRIVE();
+  tile[row_idx] = row_idx;
   barrier(CLK_LOCAL_MEM_FENCE);
-  TM_RELEASE();
-  STG(out[row_idx]) = LDS(tile[col_idx]);
-  TM_END();
+  out[row_idx] = tile[col_idx];
 }
 
-__kernel void setRowReadColPad(__global ELEM* out_all TM_TRACE_PARAM) {
-  TM_BEGIN();
+__kernel void setRowReadColPad(__global ELEM* out_all) {
   __global ELEM* out = GROUP_OUT(out_all);
   __local ELEM tile[BLOCK_Y][BLOCK_X + PAD];
-  TM_SHARED_ARRAY(tile);
   const unsigned int idx = get_local_id(1) * get_local_size(0) + get_local_id(0);
-  STS(tile[get_local_id(1)][get_local_id(0)]) = idx;
-  TM_ARRIVE();
+  tile[get_local_id(1)][get_local_id(0)] = idx;
   barrier(CLK_LOCAL_MEM_FENCE);
-  TM_RELEASE();
-  STG(out[idx]) = LDS(tile[get_local_id(0)][get_local_id(1)]);
-  TM_END();
+  out[idx] = tile[get_local_id(0)][get_local_id(1)];
 }
 
 // The lesson pads by one word per row in the index arithmetic (blockDim.x + 1);
 // PAD generalises the one.
-__kernel void setRowReadColDynPad(__global ELEM* out_all, __local ELEM* tile TM_TRACE_PARAM) {
-  TM_BEGIN();
-  TM_SHARED_ARRAY(tile);
+__kernel void setRowReadColDynPad(__global ELEM* out_all, __local ELEM* tile) {
   __global ELEM* out = GROUP_OUT(out_all);
   const unsigned int row_idx = get_local_id(1) * (get_local_size(0) + PAD) + get_local_id(0);
   const unsigned int col_idx = get_local_id(0) * (get_local_size(0) + PAD) + get_local_id(1);
   const unsigned int g_idx = get_local_id(1) * get_local_size(0) + get_local_id(0);
-  STS(tile[row_idx]) = g_idx;
-  TM_ARRIVE();
+  tile[row_idx] = g_idx;
   barrier(CLK_LOCAL_MEM_FENCE);
-  TM_RELEASE();
-  STG(out[g_idx]) = LDS(tile[col_idx]);
-  TM_END();
+  out[g_idx] = tile[col_idx];
 }
 
 // Rectangular tiles: the transposed read cannot swap the thread indices (they
 // would leave the tile), so the linear index is split by the other side:
 // irow = idx / BY, icol = idx % BY.
-__kernel void setRowReadColRect(__global ELEM* out_all TM_TRACE_PARAM) {
-  TM_BEGIN();
+__kernel void setRowReadColRect(__global ELEM* out_all) {
   __global ELEM* out = GROUP_OUT(out_all);
   __local ELEM tile[BLOCK_Y][BLOCK_X];
-  TM_SHARED_ARRAY(tile);
   const unsigned int idx = get_local_id(1) * get_local_size(0) + get_local_id(0);
   const unsigned int irow = idx / get_local_size(1);
   const unsigned int icol = idx % get_local_size(1);
-  STS(tile[get_local_id(1)][get_local_id(0)]) = idx;
-  TM_ARRIVE();
+  tile[get_local_id(1)][get_local_id(0)] = idx;
   barrier(CLK_LOCAL_MEM_FENCE);
-  TM_RELEASE();
-  STG(out[idx]) = LDS(tile[icol][irow]);
-  TM_END();
+  out[idx] = tile[icol][irow];
 }
 
-__kernel void setRowReadColRectDyn(__global ELEM* out_all, __local ELEM* tile TM_TRACE_PARAM) {
-  TM_BEGIN();
-  TM_SHARED_ARRAY(tile);
+__kernel void setRowReadColRectDyn(__global ELEM* out_all, __local ELEM* tile) {
   __global ELEM* out = GROUP_OUT(out_all);
   const unsigned int idx = get_local_id(1) * get_local_size(0) + get_local_id(0);
   const unsigned int irow = idx / get_local_size(1);
   const unsigned int icol = idx % get_local_size(1);
   const unsigned int col_idx = icol * get_local_size(0) + irow;
-  STS(tile[idx]) = idx;
-  TM_ARRIVE();
+  tile[idx] = idx;
   barrier(CLK_LOCAL_MEM_FENCE);
-  TM_RELEASE();
-  STG(out[idx]) = LDS(tile[col_idx]);
-  TM_END();
+  out[idx] = tile[col_idx];
 }
 
-__kernel void setRowReadColRectPad(__global ELEM* out_all TM_TRACE_PARAM) {
-  TM_BEGIN();
+__kernel void setRowReadColRectPad(__global ELEM* out_all) {
   __global ELEM* out = GROUP_OUT(out_all);
   __local ELEM tile[BLOCK_Y][BLOCK_X + PAD];
-  TM_SHARED_ARRAY(tile);
   const unsigned int idx = get_local_id(1) * get_local_size(0) + get_local_id(0);
   const unsigned int irow = idx / get_local_size(1);
   const unsigned int icol = idx % get_local_size(1);
-  STS(tile[get_local_id(1)][get_local_id(0)]) = idx;
-  TM_ARRIVE();
+  tile[get_local_id(1)][get_local_id(0)] = idx;
   barrier(CLK_LOCAL_MEM_FENCE);
-  TM_RELEASE();
-  STG(out[idx]) = LDS(tile[icol][irow]);
-  TM_END();
+  out[idx] = tile[icol][irow];
 }
 
-__kernel void setRowReadColRectDynPad(__global ELEM* out_all, __local ELEM* tile TM_TRACE_PARAM) {
-  TM_BEGIN();
-  TM_SHARED_ARRAY(tile);
+__kernel void setRowReadColRectDynPad(__global ELEM* out_all, __local ELEM* tile) {
   __global ELEM* out = GROUP_OUT(out_all);
   const unsigned int g_idx = get_local_id(1) * get_local_size(0) + get_local_id(0);
   const unsigned int irow = g_idx / get_local_size(1);
   const unsigned int icol = g_idx % get_local_size(1);
   const unsigned int row_idx = get_local_id(1) * (get_local_size(0) + PAD) + get_local_id(0);
   const unsigned int col_idx = icol * (get_local_size(0) + PAD) + irow;
-  STS(tile[row_idx]) = g_idx;
-  TM_ARRIVE();
+  tile[row_idx] = g_idx;
   barrier(CLK_LOCAL_MEM_FENCE);
-  TM_RELEASE();
-  STG(out[g_idx]) = LDS(tile[col_idx]);
-  TM_END();
+  out[g_idx] = tile[col_idx];
 }

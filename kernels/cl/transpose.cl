@@ -22,10 +22,6 @@
 // both the load and the store are strided: on a GPU they are SLOWER than the
 // naive kernel, whatever the padding does for the banks. transpose_coalesced
 // fixes the mapping: thread x walks a row on the read and a row on the write.
-//
-// LDG/STG/LDS/STS (global/local load/store) and the TM_ lines are trace hooks
-// (trace.clh): nothing in the timed build; the traced build records each
-// access of the groups asked for.
 
 // copy and coalesced move 16-byte strips of a row: 4 ints or floats, 2
 // doubles, one load or store per strip, the widest access a thread has.
@@ -51,8 +47,7 @@ typedef union {
 // The bandwidth ceiling: a TILE x TILE tile moved by a (TILE/STRIP) x ROWS
 // group, both sides coalesced, no transpose.
 __kernel void transpose_copy(__global const ELEM* in, __global ELEM* out,
-                             int width, int height TM_TRACE_PARAM) {
-  TM_BEGIN();
+                             int width, int height) {
   const int x = get_group_id(0) * TILE + STRIP * get_local_id(0);  // first column of the strip
   const int y = get_group_id(1) * TILE + get_local_id(1);
   const bool whole = width % STRIP == 0 && x < width;
@@ -60,20 +55,19 @@ __kernel void transpose_copy(__global const ELEM* in, __global ELEM* out,
   for (int k = 0; k < TILE / ROWS; k++) {
     const int row = (y + k * ROWS) * width;
     if (y + k * ROWS < height && whole) {
-      strips[k].v = LDG(CONST_STRIP_AT(in + row + x));
+      strips[k].v = CONST_STRIP_AT(in + row + x);
     } else if (y + k * ROWS < height) {
-      for (int c = 0; c < STRIP && x + c < width; c++) strips[k].e[c] = LDG(in[row + x + c]);
+      for (int c = 0; c < STRIP && x + c < width; c++) strips[k].e[c] = in[row + x + c];
     }
   }
   for (int k = 0; k < TILE / ROWS; k++) {
     const int row = (y + k * ROWS) * width;
     if (y + k * ROWS < height && whole) {
-      STG(STRIP_AT(out + row + x)) = strips[k].v;
+      STRIP_AT(out + row + x) = strips[k].v;
     } else if (y + k * ROWS < height) {
-      for (int c = 0; c < STRIP && x + c < width; c++) STG(out[row + x + c]) = strips[k].e[c];
+      for (int c = 0; c < STRIP && x + c < width; c++) out[row + x + c] = strips[k].e[c];
     }
   }
-  TM_END();
 }
 
 // The OpenCL lesson's naive kernel, with the bounds check the CUDA lesson adds
@@ -82,14 +76,12 @@ __kernel void transpose_copy(__global const ELEM* in, __global ELEM* out,
 // 16 at T = 16, where a warp spans two block rows whose lanes share sectors);
 // store coalesced, 4 sectors per request at every T.
 __kernel void transpose_naive(__global const ELEM* a, __global ELEM* trA,
-                              int columnsA, int rowsA TM_TRACE_PARAM) {
-  TM_BEGIN();
+                              int columnsA, int rowsA) {
   const int i = get_global_id(0);
   const int j = get_global_id(1);
   if (i < rowsA && j < columnsA) {
-    STG(trA[j * rowsA + i]) = LDG(a[i * columnsA + j]);
+    trA[j * rowsA + i] = a[i * columnsA + j];
   }
-  TM_END();
 }
 
 // The lessons' tiled kernel: tile[T][T+P] (P = 0 in the OpenCL lesson, 1 in the
@@ -101,26 +93,21 @@ __kernel void transpose_naive(__global const ELEM* a, __global ELEM* trA,
 // for square matrices; the OpenCL lesson's check (i < columnsA && j < rowsA),
 // used here, is right for every shape.
 __kernel void transpose_shared(__global const ELEM* a, __global ELEM* trA,
-                               int columnsA, int rowsA TM_TRACE_PARAM) {
-  TM_BEGIN();
+                               int columnsA, int rowsA) {
   __local ELEM tile[TILE][TILE + PAD];
-  TM_SHARED_ARRAY(tile);
   const int loc_i = get_local_id(0);
   const int loc_j = get_local_id(1);
   int i = get_group_id(0) * TILE + loc_i;
   int j = get_group_id(1) * TILE + loc_j;
   if (i < rowsA && j < columnsA) {
-    STS(tile[loc_j][loc_i]) = LDG(a[i * columnsA + j]);
+    tile[loc_j][loc_i] = a[i * columnsA + j];
   }
-  TM_ARRIVE();
   barrier(CLK_LOCAL_MEM_FENCE);
-  TM_RELEASE();
   i = get_group_id(1) * TILE + loc_i;
   j = get_group_id(0) * TILE + loc_j;
   if (i < columnsA && j < rowsA) {
-    STG(trA[i * rowsA + j]) = LDS(tile[loc_i][loc_j]);
+    trA[i * rowsA + j] = tile[loc_i][loc_j];
   }
-  TM_END();
 }
 
 // The CUDA lesson's dynamically sized tile (extern __shared__ there, a __local
@@ -129,27 +116,22 @@ __kernel void transpose_shared(__global const ELEM* a, __global ELEM* trA,
 // which equals the row-major index because the block is square.
 __kernel void transpose_shared_dynamic(__global const ELEM* a, __global ELEM* trA,
                                        int columnsA, int rowsA,
-                                       __local ELEM* tile TM_TRACE_PARAM) {
-  TM_BEGIN();
-  TM_SHARED_ARRAY(tile);
+                                       __local ELEM* tile) {
   const int tidx = get_local_id(0);
   const int tidy = get_local_id(1);
   int sharedIdx = tidy * get_local_size(1) + tidx;
   int i = get_group_id(0) * get_local_size(0) + tidx;
   int j = get_group_id(1) * get_local_size(1) + tidy;
   if (j < columnsA && i < rowsA) {
-    STS(tile[sharedIdx]) = LDG(a[i * columnsA + j]);
+    tile[sharedIdx] = a[i * columnsA + j];
   }
-  TM_ARRIVE();
   barrier(CLK_LOCAL_MEM_FENCE);
-  TM_RELEASE();
   i = get_group_id(1) * get_local_size(1) + tidx;
   j = get_group_id(0) * get_local_size(0) + tidy;
   if (i < columnsA && j < rowsA) {
     sharedIdx = tidx * get_local_size(0) + tidy;
-    STG(trA[i * rowsA + j]) = LDS(tile[sharedIdx]);
+    trA[i * rowsA + j] = tile[sharedIdx];
   }
-  TM_END();
 }
 
 // The corrected transpose: thread x walks contiguous strips on the read and
@@ -162,10 +144,8 @@ __kernel void transpose_shared_dynamic(__global const ELEM* a, __global ELEM* tr
 //   neighbouring lanes are S words apart, so 16 lanes of a warp share 8 banks
 //   per tile row (2-way for 4-byte elements at pad 1, worse at pad 0 or 2).
 __kernel void transpose_coalesced(__global const ELEM* in, __global ELEM* out,
-                                  int width, int height TM_TRACE_PARAM) {
-  TM_BEGIN();
+                                  int width, int height) {
   __local ELEM tile[TILE][TILE + PAD];
-  TM_SHARED_ARRAY(tile);
   const int s = STRIP * get_local_id(0);  // first tile column of this thread's strip
   const int ty = get_local_id(1);
   int x = get_group_id(0) * TILE + s;
@@ -175,29 +155,26 @@ __kernel void transpose_coalesced(__global const ELEM* in, __global ELEM* out,
   for (int k = 0; k < TILE / ROWS; k++) {
     const int row = (y + k * ROWS) * width;
     if (y + k * ROWS < height && whole_in) {
-      strips[k].v = LDG(CONST_STRIP_AT(in + row + x));
+      strips[k].v = CONST_STRIP_AT(in + row + x);
     } else if (y + k * ROWS < height) {
-      for (int c = 0; c < STRIP && x + c < width; c++) strips[k].e[c] = LDG(in[row + x + c]);
+      for (int c = 0; c < STRIP && x + c < width; c++) strips[k].e[c] = in[row + x + c];
     }
   }
   for (int k = 0; k < TILE / ROWS; k++) {
-    for (int c = 0; c < STRIP; c++) STS(tile[ty + k * ROWS][s + c]) = strips[k].e[c];
+    for (int c = 0; c < STRIP; c++) tile[ty + k * ROWS][s + c] = strips[k].e[c];
   }
-  TM_ARRIVE();
   barrier(CLK_LOCAL_MEM_FENCE);
-  TM_RELEASE();
   x = get_group_id(1) * TILE + s;
   y = get_group_id(0) * TILE + ty;
   const bool whole_out = height % STRIP == 0 && x < height;
   for (int k = 0; k < TILE / ROWS; k++) {
     Strip out_strip;
-    for (int c = 0; c < STRIP; c++) out_strip.e[c] = LDS(tile[s + c][ty + k * ROWS]);
+    for (int c = 0; c < STRIP; c++) out_strip.e[c] = tile[s + c][ty + k * ROWS];
     const int row = (y + k * ROWS) * height;
     if (y + k * ROWS < width && whole_out) {
-      STG(STRIP_AT(out + row + x)) = out_strip.v;
+      STRIP_AT(out + row + x) = out_strip.v;
     } else if (y + k * ROWS < width) {
-      for (int c = 0; c < STRIP && x + c < height; c++) STG(out[row + x + c]) = out_strip.e[c];
+      for (int c = 0; c < STRIP && x + c < height; c++) out[row + x + c] = out_strip.e[c];
     }
   }
-  TM_END();
 }

@@ -25,9 +25,9 @@ struct CompileRequest {
   std::string text;                    // the source
   std::vector<std::string> name_expressions;
   std::string target;                  // sm_XY or compute_XY
-  std::vector<std::string> defines;    // "THREADMAP_TRACE=1"
+  std::vector<std::string> defines;    // "-D" values: "NAME=1"
   std::vector<std::string> options;    // further NVRTC options: "-rdc=true"
-  // What the source may #include: {"kernels/cuda/trace.cuh", its text}, ...
+  // What the source may #include: {"kernels/trace_format.h", its text}, ...
   std::vector<std::pair<std::string, std::string>> headers;
 };
 

@@ -27,6 +27,30 @@ namespace threadmap {
 
 namespace {
 
+// What NVRTC compiles for a launch: the kernel's text (the catalog's, or a
+// learner's) for `target`. A trace pass is the same text: compiled to PTX
+// with line information for the target's architecture, then instrumented
+// (ptx_instrument.h), so the traced kernel is the timed kernel's code.
+cuda::CompileRequest kernel_request(const cuda_kernels::KernelSpec& spec, const LaunchCmd& launch,
+                                    const std::string& target) {
+  const bool traced = cuda_kernels::trace_pass(launch.program) != 0;
+  cuda::CompileRequest request = cuda_kernels::compile_request(
+      spec.source, {cuda_kernels::name_expression(spec, launch.program)},
+      traced ? "compute_" + std::to_string(cuda::Nvrtc::architecture_number(target)) : target, &launch.program);
+  if (traced) request.options.push_back("-lineinfo");
+  return request;
+}
+
+// Rewrites the compiled PTX for the pass; returns what the instrumenter
+// found in each entry (the machine's memory instructions per line).
+std::vector<cuda::EntryReport> instrument(cuda::CompileResult& compiled, int pass, const cuda::Nvrtc& nvrtc) {
+  cuda::InstrumentedPtx out =
+      cuda::instrument_compiled(compiled, nvrtc, pass == kClockPass ? cuda::Pass::Clock : cuda::Pass::Access);
+  compiled.image = std::move(out.ptx);
+  compiled.ptx = true;
+  return std::move(out.entries);
+}
+
 using cuda_kernels::KernelSpec;
 using cuda_kernels::SharedMemory;
 
@@ -112,6 +136,7 @@ class CudaBuffer final : public DeviceBuffer {
 
 // A kernel compiled and loaded for a launch, with what its checks need.
 struct ResolvedKernel {
+  std::vector<Device::MergedAccess> merged;  // the access pass's, from the instrumenter
   const KernelSpec* spec = nullptr;
   std::string name;        // transpose_shared<float, TILE=16, PAD=1>
   std::string parameters;  // the spec's, plus the trace buffer in the traced build
@@ -166,6 +191,11 @@ class CudaDevice final : public Device {
   void prepare(const LaunchCmd& launch) override {
     select();
     resolve(launch);
+  }
+
+  std::vector<MergedAccess> merged_accesses(const LaunchCmd& launch) override {
+    select();
+    return resolve(launch).merged;
   }
 
   std::unique_ptr<DeviceBuffer> allocate(std::size_t bytes) override {
@@ -330,15 +360,7 @@ class CudaDevice final : public Device {
                         launch.program.source);
     const int pass = cuda_kernels::trace_pass(launch.program);
     const std::string expression = cuda_kernels::name_expression(*spec, launch.program);
-    // A learner's text has no trace hooks: its traced build is the timed
-    // build, compiled to PTX with line information and instrumented
-    // (ptx_instrument.h), so the trace holds the machine's accesses.
-    const bool instrument = pass == kAccessPass && !launch.program.text.empty();
-    cuda::CompileRequest request = cuda_kernels::compile_request(
-        spec->source, instrument ? 0 : pass, {expression},
-        instrument ? "compute_" + std::to_string(cuda::Nvrtc::architecture_number(target())) : target(),
-        &launch.program);
-    if (instrument) request.options.push_back("-lineinfo");
+    const cuda::CompileRequest request = kernel_request(*spec, launch, target());
     const cuda::Nvrtc& nvrtc = cuda::Nvrtc::get();
     std::optional<cuda::CompileResult> compiled = nvrtc.cached(request);
     if (!compiled) {
@@ -358,18 +380,21 @@ class CudaDevice final : public Device {
         throw DeviceError(where() + ": " + e.what());
       }
     }
-
-    if (instrument) {
+    std::vector<MergedAccess> merged;
+    if (pass != 0) {
       try {
-        cuda::InstrumentedPtx instrumented = cuda::instrument_compiled(*compiled, nvrtc);
-        compiled->image = std::move(instrumented.ptx);
-        compiled->ptx = true;
+        for (const cuda::EntryReport& entry : instrument(*compiled, pass, nvrtc))
+          for (const cuda::MemoryInstructions& m : entry.recorded)
+            if (m.merged > 1 && m.line > 0 && m.line <= 65535)
+              merged.push_back({static_cast<std::uint16_t>(m.line), m.space != cuda::MemorySpace::Global,
+                                m.space != cuda::MemorySpace::Shared, m.store, m.bytes, m.merged});
       } catch (const std::exception& e) {
         throw DeviceError(where() + ": instrumenting " + request.file_name + " for its trace: " + e.what());
       }
     }
 
     ResolvedKernel r;
+    r.merged = std::move(merged);
     r.spec = spec;
     r.name = name;
     r.parameters = std::string(spec->parameters) + (pass ? "b" : "");
@@ -609,11 +634,10 @@ CudaCompileCheck compile_cuda_kernel(const LaunchCmd& launch, const std::string&
   if (!spec)
     throw InvalidRequest("there is no CUDA kernel " + launch.kernel + " in source " +
                          launch.program.source);
-  const cuda::CompileRequest request = cuda_kernels::compile_request(
-      spec->source, cuda_kernels::trace_pass(launch.program),
-      {cuda_kernels::name_expression(*spec, launch.program)}, target);
+  const cuda::CompileRequest request = kernel_request(*spec, launch, target);
   try {
-    const cuda::CompileResult r = cuda::Nvrtc::get().compile(request);
+    cuda::CompileResult r = cuda::Nvrtc::get().compile(request);
+    if (const int pass = cuda_kernels::trace_pass(launch.program)) instrument(r, pass, cuda::Nvrtc::get());
     return {r.target, r.from_cache, r.compile_ms, r.log};
   } catch (const std::runtime_error& e) {
     throw DeviceError(e.what());

@@ -86,8 +86,7 @@ std::string describe_request(const ProgramKey& key, std::string_view kernel) {
   return s + ">";
 }
 
-cuda::CompileRequest compile_request(std::string_view source, int trace_pass,
-                                     std::vector<std::string> name_expressions,
+cuda::CompileRequest compile_request(std::string_view source, std::vector<std::string> name_expressions,
                                      std::string target, const ProgramKey* key) {
   cuda::CompileRequest r;
   if (key && !key->text.empty()) {
@@ -100,10 +99,6 @@ cuda::CompileRequest compile_request(std::string_view source, int trace_pass,
   if (r.text.empty()) throw DeviceError("no embedded CUDA source named " + r.file_name);
   r.name_expressions = std::move(name_expressions);
   r.target = std::move(target);
-  if (trace_pass) r.defines.push_back(std::string(kTraceDefine) + "=" + std::to_string(trace_pass));
-  // The names the .cu files #include, each with the embedded text.
-  r.headers = {{"kernels/cuda/trace.cuh", std::string(embedded_source("trace.cuh"))},
-               {"kernels/trace_format.h", std::string(embedded_source("trace_format.h"))}};
   return r;
 }
 

@@ -46,8 +46,9 @@ const std::vector<KernelSpec>& all_kernels();
 // source is ignored. nullptr when there is none.
 const KernelSpec* find_kernel(std::string_view source, std::string_view kernel);
 
-// The traced build the key asks for (-D THREADMAP_TRACE=pass, as in OpenCL):
-// kAccessPass, kClockPass, or 0 for the timed build.
+// The trace pass the key asks for (THREADMAP_TRACE=pass, as in OpenCL):
+// kAccessPass, kClockPass, or 0 for the timed build. CUDA compiles the same
+// text for each and instruments the trace passes' PTX (ptx_instrument.h).
 int trace_pass(const ProgramKey& key);
 
 // "transpose_shared<float, 16, 1>". Defines the kernel does not take (PAD
@@ -58,11 +59,10 @@ std::string name_expression(const KernelSpec& spec, const ProgramKey& key);
 // "transpose_shared<float, TILE=16, PAD=1>": a launch's kernel as messages name it.
 std::string describe_request(const ProgramKey& key, std::string_view kernel);
 
-// What NVRTC is given for a key: the embedded source, the headers it
-// includes, the defines of the traced build, and the name expressions.
-// A key with a learner's text (ProgramKey::text) compiles that text instead.
-cuda::CompileRequest compile_request(std::string_view source, int trace_pass,
-                                     std::vector<std::string> name_expressions,
+// What NVRTC is given for a key: the embedded source and the name
+// expressions. A key with a learner's text (ProgramKey::text) compiles that
+// text instead.
+cuda::CompileRequest compile_request(std::string_view source, std::vector<std::string> name_expressions,
                                      std::string target, const ProgramKey* key = nullptr);
 
 }  // namespace threadmap::cuda_kernels

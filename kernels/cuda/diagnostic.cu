@@ -7,10 +7,8 @@
 // sm_clock_rate measures the SM clock against %globaltimer: one thread reads
 // both, spins until `nanoseconds` of %globaltimer have passed, and reads both
 // again. A recording's clock pass turns its cycles into time with it.
-#include "kernels/cuda/trace.cuh"
-
 template <typename ELEM>
-__global__ void trap_after_launch(ELEM* out TM_TRACE_PARAM) {
+__global__ void trap_after_launch(ELEM* out) {
   out[threadIdx.x] = 0;
   __trap();
 }

@@ -14,34 +14,25 @@
 //
 // OpenCL -> CUDA: get_global_id(0) = blockIdx.x * blockDim.x + threadIdx.x,
 // get_global_id(1) = blockIdx.y * blockDim.y + threadIdx.y.
-//
-// LDG/STG/LDS/STS (global/shared load/store) and the TM_ lines are trace
-// hooks (trace.cuh): nothing in the timed build; the traced build records
-// each access of the blocks asked for.
-#include "kernels/cuda/trace.cuh"
 
 template <typename ELEM>
-__global__ void matadd_rows(const ELEM* a, const ELEM* b, ELEM* res, int width, int height TM_TRACE_PARAM) {
-  TM_BEGIN();
+__global__ void matadd_rows(const ELEM* a, const ELEM* b, ELEM* res, int width, int height) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < height) {
     for (int j = 0; j < width; j++) {
-      STG(res[i * width + j]) = LDG(a[i * width + j]) + LDG(b[i * width + j]);
+      res[i * width + j] = a[i * width + j] + b[i * width + j];
     }
   }
-  TM_END();
 }
 
 template <typename ELEM>
-__global__ void matadd_cols(const ELEM* a, const ELEM* b, ELEM* res, int width, int height TM_TRACE_PARAM) {
-  TM_BEGIN();
+__global__ void matadd_cols(const ELEM* a, const ELEM* b, ELEM* res, int width, int height) {
   const int j = blockIdx.x * blockDim.x + threadIdx.x;
   if (j < width) {
     for (int i = 0; i < height; i++) {
-      STG(res[i * width + j]) = LDG(a[i * width + j]) + LDG(b[i * width + j]);
+      res[i * width + j] = a[i * width + j] + b[i * width + j];
     }
   }
-  TM_END();
 }
 
 // PER_THREAD = K elements per thread, a block-width apart along the row, so
@@ -50,20 +41,18 @@ __global__ void matadd_cols(const ELEM* a, const ELEM* b, ELEM* res, int width, 
 // per thread. K = 1 is one thread per element.
 template <typename ELEM, int PER_THREAD>
 __global__ void matadd_elements(const ELEM* a, const ELEM* b, ELEM* res, int width,
-                                int height TM_TRACE_PARAM) {
-  TM_BEGIN();
+                                int height) {
   const int j0 = blockIdx.x * blockDim.x * PER_THREAD + threadIdx.x;
   const int i = blockIdx.y * blockDim.y + threadIdx.y;
   ELEM sum[PER_THREAD];
 #pragma unroll
   for (int k = 0; k < PER_THREAD; k++) {
     const int j = j0 + k * blockDim.x;
-    if (i < height && j < width) sum[k] = LDG(a[i * width + j]) + LDG(b[i * width + j]);
+    if (i < height && j < width) sum[k] = a[i * width + j] + b[i * width + j];
   }
 #pragma unroll
   for (int k = 0; k < PER_THREAD; k++) {
     const int j = j0 + k * blockDim.x;
-    if (i < height && j < width) STG(res[i * width + j]) = sum[k];
+    if (i < height && j < width) res[i * width + j] = sum[k];
   }
-  TM_END();
 }

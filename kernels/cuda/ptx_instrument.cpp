@@ -34,6 +34,20 @@ constexpr std::string_view kThread = "%threadmap_thread";
 constexpr std::string_view kOn = "%threadmap_on";
 constexpr std::string_view kSlot = "%threadmap_slot";
 constexpr std::string_view kAddress = "%threadmap_address";
+// The clock pass's registers and shared variables.
+constexpr std::string_view kStart = "%threadmap_start";
+constexpr std::string_view kArrival = "%threadmap_arrival";
+constexpr std::string_view kRelease = "%threadmap_release";
+constexpr std::string_view kPasses = "%threadmap_passes";
+constexpr std::string_view kWarp = "%threadmap_warp";
+constexpr std::string_view kWord = "%threadmap_word";
+constexpr std::string_view kStamp = "%threadmap_stamp";
+constexpr std::string_view kTemp = "%threadmap_temp";
+constexpr std::string_view kLead = "%threadmap_lead";
+constexpr std::string_view kReleased = "%threadmap_released";
+constexpr std::string_view kKeep = "%threadmap_keep";
+constexpr std::string_view kStamps = "threadmap_clock_stamps";
+constexpr std::string_view kOrdered = "threadmap_clock_ordered";
 
 // The space codes of trace_runtime.cuh's threadmap_access.
 constexpr unsigned kSpaceGlobal = 0;
@@ -221,8 +235,8 @@ struct Access {
 // access, as the machine makes it.
 class EntryWalk {
  public:
-  EntryWalk(const Module& module, const Function& entry, bool rewrite)
-      : m_(module), f_(entry), rewrite_(rewrite) {
+  EntryWalk(const Module& module, const Function& entry, bool rewrite, Pass pass = Pass::Access)
+      : m_(module), f_(entry), rewrite_(rewrite), pass_(pass) {
     report_.entry = entry.name;
     for (const auto& [name, v] : module.variables) variables_[name] = v;
   }
@@ -292,7 +306,7 @@ class EntryWalk {
     } else if (op == "ret" || op == "exit") {
       end_run();
       ++report_.exits;
-      if (rewrite_) insert_before(s, end_glue(in.guard, op));
+      if (rewrite_) insert_before(s, pass_ == Pass::Clock ? clock_end_glue(in.guard, op) : end_glue(in.guard, op));
     } else if (op == "call") {
       end_run();
       unrecorded("call", callee_of(in.operands));
@@ -491,7 +505,7 @@ class EntryWalk {
                             low.store,      bytes,         bytes / low.type_bytes,
                             static_cast<int>(chunk.size()), 0};
     ++recorded_[site];
-    if (!rewrite_) return;
+    if (!rewrite_ || pass_ == Pass::Clock) return;
 
     const Statement& s = m_.statements[earliest.statement];
     const unsigned flags = (low.store ? TM_F_STORE : 0u) |
@@ -542,6 +556,7 @@ class EntryWalk {
   void barrier(const Statement& s, const ptx::Instruction& in) {
     ++report_.barriers;
     if (!rewrite_) return;
+    if (pass_ == Pass::Clock) return clock_barrier(s, in);
     const std::string line = std::to_string(location_.line);
     insert_before(s, runtime_call(std::string(in.opcode) + " arrival, line " + line, in.guard,
                                 "threadmap_arrive",
@@ -558,7 +573,75 @@ class EntryWalk {
                       {std::string(kBuffer), std::string(kBlock), std::string(kThread)});
   }
 
+  // A guarded barrier's glue runs only where the barrier does: a branch
+  // around it where the guard is false.
+  std::pair<std::string, std::string> guarded(std::string_view guard) {
+    if (guard.empty()) return {};
+    std::string negated(guard);
+    negated = negated.starts_with("@!") ? "@" + negated.substr(2) : "@!" + negated.substr(1);
+    const std::string label = "$threadmap_skip_" + std::to_string(++labels_);
+    return {"\t" + negated + " bra.uni \t" + label + ";\n", label + ":\n"};
+  }
+
+  void clock_barrier(const Statement& s, const ptx::Instruction& in) {
+    const std::string line = std::to_string(location_.line);
+    auto [skip, after] = guarded(in.guard);
+    insert_before(s, "\t// threadmap: " + std::string(in.opcode) + " arrival, line " + line + "\n" + skip +
+                         "\tmov.u64 \t" + std::string(kArrival) + ", %clock64;\n" + after);
+    auto [skip2, after2] = guarded(in.guard);
+    const std::string W(kWord), T(kTemp), S(kStamp);
+    std::string glue = "\t// threadmap: " + std::string(in.opcode) + " release, line " + line +
+                       ": a shared load the barrier orders, then the clock under its predicate\n" + skip2;
+    glue += "\tld.volatile.shared.u32 \t" + W + ", [" + std::string(kOrdered) + "];\n";
+    glue += "\tsetp.ne.u32 \t" + std::string(kReleased) + ", " + W + ", 0x5eed1e55;\n";
+    glue += "\t@" + std::string(kReleased) + " mov.u64 \t" + std::string(kRelease) + ", %clock64;\n";
+    glue += "\t@!" + std::string(kReleased) + " mov.u64 \t" + std::string(kRelease) + ", 0;\n";
+    glue += "\tsetp.lt.u32 \t" + std::string(kKeep) + ", " + std::string(kPasses) + ", " +
+            std::to_string(TM_CLOCK_PASSES) + ";\n";
+    glue += "\tand.pred \t" + std::string(kKeep) + ", " + std::string(kKeep) + ", " + std::string(kLead) + ";\n";
+    glue += "\tmad.lo.u32 \t" + T + ", " + std::string(kPasses) + ", " + std::to_string(TM_CLOCK_MAX_WARPS) +
+            ", " + std::string(kWarp) + ";\n";
+    glue += "\tmul.lo.u32 \t" + T + ", " + T + ", " + std::to_string(TM_CP_WORDS * 4) + ";\n";
+    glue += "\tmov.u32 \t" + S + ", " + std::string(kStamps) + ";\n";
+    glue += "\tadd.u32 \t" + S + ", " + S + ", " + T + ";\n";
+    glue += "\tcvt.u32.u64 \t" + W + ", " + std::string(kArrival) + ";\n";
+    glue += "\t@" + std::string(kKeep) + " st.shared.u32 \t[" + S + "+" + std::to_string(TM_CP_ARRIVAL * 4) + "], " + W + ";\n";
+    glue += "\tcvt.u32.u64 \t" + W + ", " + std::string(kRelease) + ";\n";
+    glue += "\t@" + std::string(kKeep) + " st.shared.u32 \t[" + S + "+" + std::to_string(TM_CP_RELEASE * 4) + "], " + W + ";\n";
+    glue += "\tmov.u32 \t" + W + ", " + line + ";\n";
+    glue += "\t@" + std::string(kKeep) + " st.shared.u32 \t[" + S + "+" + std::to_string(TM_CP_LINE * 4) + "], " + W + ";\n";
+    glue += "\tadd.u32 \t" + std::string(kPasses) + ", " + std::string(kPasses) + ", 1;\n" + after2;
+    insert_after(s, glue);
+  }
+
+  std::string clock_end_glue(std::string_view guard, std::string_view op) const {
+    return runtime_call(std::string(op) + ": the warp's stamps and the block's schedule", guard,
+                        "threadmap_clock_end",
+                        {std::string(kBuffer), std::string(kThread), std::string(kStart), std::string(kPasses),
+                         std::string(kStamp)},
+                        {}, {"mov.u32 \t" + std::string(kStamp) + ", " + std::string(kStamps) + ";"});
+  }
+
+  void clock_begin_glue(const Statement& first) {
+    const std::string T(kTemp), W(kWord);
+    std::string glue = "\t// threadmap: the clock pass; the warp's start clock first\n";
+    glue += "\tmov.u64 \t" + std::string(kStart) + ", %clock64;\n";
+    glue += "\tld.param.u64 \t" + std::string(kBuffer) + ", [" + std::string(kTraceBufferParameter) + "];\n";
+    // The thread's linear id, x fastest, inline (no call before the first barrier).
+    glue += "\tmov.u32 \t" + T + ", %tid.z;\n\tmov.u32 \t" + W + ", %ntid.y;\n";
+    glue += "\tmul.lo.u32 \t" + T + ", " + T + ", " + W + ";\n\tmov.u32 \t" + W + ", %tid.y;\n";
+    glue += "\tadd.u32 \t" + T + ", " + T + ", " + W + ";\n\tmov.u32 \t" + W + ", %ntid.x;\n";
+    glue += "\tmul.lo.u32 \t" + T + ", " + T + ", " + W + ";\n\tmov.u32 \t" + W + ", %tid.x;\n";
+    glue += "\tadd.u32 \t" + std::string(kThread) + ", " + T + ", " + W + ";\n";
+    glue += "\tshr.u32 \t" + std::string(kWarp) + ", " + std::string(kThread) + ", 5;\n";
+    glue += "\tand.b32 \t" + T + ", " + std::string(kThread) + ", 31;\n";
+    glue += "\tsetp.eq.u32 \t" + std::string(kLead) + ", " + T + ", 0;\n";
+    glue += "\tmov.u32 \t" + std::string(kPasses) + ", 0;\n";
+    insert_before(first, glue);
+  }
+
   void begin_glue(const Statement& first) {
+    if (pass_ == Pass::Clock) return clock_begin_glue(first);
     std::string glue = "\t// threadmap: the trace buffer, this thread's ids, whether its block is traced\n";
     glue += "\tld.param.u64 \t" + std::string(kBuffer) + ", [" + std::string(kTraceBufferParameter) +
             "];\n";
@@ -571,6 +654,15 @@ class EntryWalk {
 
   void declarations() {
     std::string text = "\n";
+    if (pass_ == Pass::Clock) {
+      text += "\t.reg .b64 \t" + std::string(kBuffer) + ";\n";
+      for (std::string_view r : {kStart, kArrival, kRelease}) text += "\t.reg .b64 \t" + std::string(r) + ";\n";
+      for (std::string_view r : {kThread, kPasses, kWarp, kWord, kStamp, kTemp})
+        text += "\t.reg .b32 \t" + std::string(r) + ";\n";
+      for (std::string_view r : {kLead, kReleased, kKeep}) text += "\t.reg .pred \t" + std::string(r) + ";\n";
+      insertions_.push_back({m_.statements[f_.open].end, text});
+      return;
+    }
     text += "\t.reg .b64 \t" + std::string(kBuffer) + ";\n";
     for (std::string_view r : {kBlock, kThread, kOn, kSlot})
       text += "\t.reg .b32 \t" + std::string(r) + ";\n";
@@ -636,6 +728,8 @@ class EntryWalk {
   const Module& m_;
   const Function& f_;
   bool rewrite_;
+  Pass pass_;
+  int labels_ = 0;
   ptx::Location location_{};
   Registers registers_;
   std::map<std::string, ptx::Variable, std::less<>> variables_;
@@ -720,7 +814,7 @@ EntryReport memory_instructions(std::string_view kernel_ptx, std::string_view en
 }
 
 InstrumentedPtx instrument_ptx(std::string_view kernel_ptx, const std::vector<std::string>& entries,
-                               std::string_view runtime_ptx) {
+                               std::string_view runtime_ptx, Pass pass) {
   const std::string_view text = without_trailing_nuls(kernel_ptx);
   const Module m = read_kernel_module(text);
   check_reserved_names(m);
@@ -733,13 +827,20 @@ InstrumentedPtx instrument_ptx(std::string_view kernel_ptx, const std::vector<st
                    m.version + ": compile both with the same NVRTC");
 
   InstrumentedPtx out;
+  std::string shared;
+  if (pass == Pass::Clock)
+    shared = "\n// threadmap: the clock pass's stamps ([pass][warp][arrival, release, line]) and the word\n"
+             "// the release load reads (no thread writes it)\n"
+             ".shared .align 4 .b8 " + std::string(kStamps) + "[" +
+             std::to_string(TM_CLOCK_PASSES * TM_CLOCK_MAX_WARPS * TM_CP_WORDS * 4) + "];\n"
+             ".shared .align 4 .u32 " + std::string(kOrdered) + ";\n";
   std::vector<Insertion> insertions{
       {m.header_end, "\n\n// threadmap: the recording runtime (kernels/cuda/trace_runtime.cuh)\n" +
-                         runtime.text}};
+                         runtime.text + shared}};
   std::set<std::string> done;
   for (const std::string& name : entries) {
     if (!done.insert(name).second) continue;
-    EntryWalk walk(m, find_entry(m, name), true);
+    EntryWalk walk(m, find_entry(m, name), true, pass);
     walk.run();
     out.entries.push_back(std::move(walk.report()));
     for (Insertion& i : walk.insertions()) insertions.push_back(std::move(i));
@@ -767,7 +868,7 @@ CompileRequest trace_runtime_request(std::string target) {
   return r;
 }
 
-InstrumentedPtx instrument_compiled(const CompileResult& timed, const Nvrtc& nvrtc) {
+InstrumentedPtx instrument_compiled(const CompileResult& timed, const Nvrtc& nvrtc, Pass pass) {
   if (!timed.ptx)
     throw PtxError("the instrumenter rewrites PTX; this build is a " + timed.target +
                    " cubin: compile for compute_" +
@@ -775,7 +876,7 @@ InstrumentedPtx instrument_compiled(const CompileResult& timed, const Nvrtc& nvr
   const CompileResult runtime = nvrtc.compile(trace_runtime_request(timed.target));
   std::vector<std::string> entries;
   for (const CompiledKernel& k : timed.kernels) entries.push_back(k.lowered_name);
-  return instrument_ptx(timed.image, entries, runtime.image);
+  return instrument_ptx(timed.image, entries, runtime.image, pass);
 }
 
 }  // namespace threadmap::cuda

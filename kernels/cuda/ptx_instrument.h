@@ -85,6 +85,19 @@ struct EntryReport {
   int ptx_instruction_count() const;  // the PTX ld/st they are made of
 };
 
+// What the instrumented kernel records.
+//   Access: the access pass above, every load, store, barrier and exit.
+//   Clock: the clock pass (docs/traces.md): no access records and nothing
+//     but clock reads around barriers. At the entry, the warp's start clock;
+//     just before each barrier, the arrival clock; just after it, one
+//     volatile shared load of a word no thread writes, which the barrier
+//     orders, and the release clock read under a predicate computed from it
+//     (never before the wait ended, no global round trip); lane 0 keeps both
+//     and the line in shared memory (threadmap_clock_stamps). At each exit one
+//     call, threadmap_clock_end, writes the block's schedule and, in the
+//     blocks the host chose, the warp's stamps.
+enum class Pass { Access, Clock };
+
 struct InstrumentedPtx {
   std::string ptx;  // the whole module; pass ptx.c_str() where NUL-terminated PTX is needed
   std::vector<EntryReport> entries;
@@ -105,7 +118,7 @@ EntryReport memory_instructions(std::string_view kernel_ptx, std::string_view en
 // a runtime of another target or newer PTX version, or an address form it
 // cannot read.
 InstrumentedPtx instrument_ptx(std::string_view kernel_ptx, const std::vector<std::string>& entries,
-                               std::string_view runtime_ptx);
+                               std::string_view runtime_ptx, Pass pass = Pass::Access);
 
 // What NVRTC is given to compile the recording runtime for `target`
 // ("compute_90"): trace_runtime.cuh, relocatable (-rdc), so that each
@@ -116,6 +129,6 @@ CompileRequest trace_runtime_request(std::string target);
 // disk cache) the runtime for its target and instruments every kernel of
 // `timed`. `timed` must be PTX (a compute_XY target). Throws PtxError,
 // CompileError, std::runtime_error (NVRTC unavailable).
-InstrumentedPtx instrument_compiled(const CompileResult& timed, const Nvrtc& nvrtc);
+InstrumentedPtx instrument_compiled(const CompileResult& timed, const Nvrtc& nvrtc, Pass pass = Pass::Access);
 
 }  // namespace threadmap::cuda

@@ -24,97 +24,71 @@
 // blockIdx.x * blockDim.x + threadIdx.x (computed in size_t as OpenCL does),
 // get_group_id(0) = blockIdx.x, barrier = __syncthreads, __local = __shared__,
 // sub_group_shuffle_down = __shfl_down_sync over the 32 lanes of a warp.
-//
-// LDG/STG/LDS/STS (global/shared load/store) and the TM_ lines are trace
-// hooks (trace.cuh): nothing in the timed build; the traced build records
-// each access of the blocks asked for.
-#include "kernels/cuda/trace.cuh"
 // NVRTC compiles this text with no standard headers: size_t, int4, float4
 // and double2 are built in, and an address is read as unsigned long long.
 
 template <typename ELEM, int WG>
-__global__ void reduce_interleaved(const ELEM* global_mem, ELEM* out, int len TM_TRACE_PARAM) {
-  TM_BEGIN();
+__global__ void reduce_interleaved(const ELEM* global_mem, ELEM* out, int len) {
   __shared__ ELEM local_mem[WG];
-  TM_SHARED_ARRAY(local_mem);
   const size_t local_id = threadIdx.x;
   const size_t global_id = static_cast<size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-  STS(local_mem[local_id]) = 0;
+  local_mem[local_id] = 0;
   if ((2 * global_id) < (size_t)len) {
-    STS(local_mem[local_id]) = LDG(global_mem[2 * global_id]) + LDG(global_mem[2 * global_id + 1]);
+    local_mem[local_id] = global_mem[2 * global_id] + global_mem[2 * global_id + 1];
   }
-  TM_ARRIVE();
   __syncthreads();
-  TM_RELEASE();
   for (size_t stride = 1; stride < WG; stride *= 2) {
     const size_t idx = 2 * stride * local_id;
     if (idx < WG) {
-      STS(local_mem[idx]) = LDS(local_mem[idx]) + LDS(local_mem[idx + stride]);
+      local_mem[idx] = local_mem[idx] + local_mem[idx + stride];
     }
-    TM_ARRIVE();
     __syncthreads();
-    TM_RELEASE();
   }
   if (local_id == 0) {
-    STG(out[blockIdx.x]) = LDS(local_mem[0]);
+    out[blockIdx.x] = local_mem[0];
   }
-  TM_END();
 }
 
 template <typename ELEM, int WG>
-__global__ void reduce_divergent(const ELEM* global_mem, ELEM* out, int len TM_TRACE_PARAM) {
-  TM_BEGIN();
+__global__ void reduce_divergent(const ELEM* global_mem, ELEM* out, int len) {
   __shared__ ELEM local_mem[WG];
-  TM_SHARED_ARRAY(local_mem);
   const size_t local_id = threadIdx.x;
   const size_t global_id = static_cast<size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-  STS(local_mem[local_id]) = 0;
+  local_mem[local_id] = 0;
   if ((2 * global_id) < (size_t)len) {
-    STS(local_mem[local_id]) = LDG(global_mem[2 * global_id]) + LDG(global_mem[2 * global_id + 1]);
+    local_mem[local_id] = global_mem[2 * global_id] + global_mem[2 * global_id + 1];
   }
-  TM_ARRIVE();
   __syncthreads();
-  TM_RELEASE();
   for (size_t stride = 1; stride < WG; stride *= 2) {
     if (local_id % (2 * stride) == 0) {
-      STS(local_mem[local_id]) = LDS(local_mem[local_id]) + LDS(local_mem[local_id + stride]);
+      local_mem[local_id] = local_mem[local_id] + local_mem[local_id + stride];
     }
-    TM_ARRIVE();
     __syncthreads();
-    TM_RELEASE();
   }
   if (local_id == 0) {
-    STG(out[blockIdx.x]) = LDS(local_mem[0]);
+    out[blockIdx.x] = local_mem[0];
   }
-  TM_END();
 }
 
 template <typename ELEM, int WG>
-__global__ void reduce_sequential(const ELEM* global_mem, ELEM* out, int len TM_TRACE_PARAM) {
-  TM_BEGIN();
+__global__ void reduce_sequential(const ELEM* global_mem, ELEM* out, int len) {
   __shared__ ELEM local_mem[WG];
-  TM_SHARED_ARRAY(local_mem);
   const size_t local_id = threadIdx.x;
   const size_t global_id = static_cast<size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-  STS(local_mem[local_id]) = 0;
+  local_mem[local_id] = 0;
   if ((2 * global_id) < (size_t)len) {
-    STS(local_mem[local_id]) = LDG(global_mem[2 * global_id]) + LDG(global_mem[2 * global_id + 1]);
+    local_mem[local_id] = global_mem[2 * global_id] + global_mem[2 * global_id + 1];
   }
-  TM_ARRIVE();
   __syncthreads();
-  TM_RELEASE();
   for (size_t stride = WG / 2; stride > 0; stride /= 2) {
     if (local_id < stride) {
-      STS(local_mem[local_id]) = LDS(local_mem[local_id]) + LDS(local_mem[local_id + stride]);
+      local_mem[local_id] = local_mem[local_id] + local_mem[local_id + stride];
     }
-    TM_ARRIVE();
     __syncthreads();
-    TM_RELEASE();
   }
   if (local_id == 0) {
-    STG(out[blockIdx.x]) = LDS(local_mem[0]);
+    out[blockIdx.x] = local_mem[0];
   }
-  TM_END();
 }
 
 // The fast one: a fixed grid (`blocks` blocks) where each thread first sums a
@@ -149,7 +123,7 @@ struct Vector16<double> {
 };
 
 template <typename ELEM>
-__device__ ELEM sum_grid_stride_run(const ELEM* __restrict__ in, int len TM_CONTEXT_PARAM) {
+__device__ ELEM sum_grid_stride_run(const ELEM* __restrict__ in, int len) {
   using Vector = Vector16<ELEM>;
   using V = typename Vector::type;
   constexpr size_t lanes = sizeof(V) / sizeof(ELEM);
@@ -166,15 +140,15 @@ __device__ ELEM sum_grid_stride_run(const ELEM* __restrict__ in, int len TM_CONT
     for (; v + (kLoadsInFlight - 1) * threads < vector_count; v += kLoadsInFlight * threads) {
       V loaded[kLoadsInFlight];
 #pragma unroll
-      for (int k = 0; k < kLoadsInFlight; ++k) loaded[k] = LDG(vectors[v + k * threads]);
+      for (int k = 0; k < kLoadsInFlight; ++k) loaded[k] = vectors[v + k * threads];
 #pragma unroll
       for (int k = 0; k < kLoadsInFlight; ++k) sum[k] += Vector::sum(loaded[k]);
     }
-    for (; v < vector_count; v += threads) sum[0] += Vector::sum(LDG(vectors[v]));
+    for (; v < vector_count; v += threads) sum[0] += Vector::sum(vectors[v]);
     scalar_from = vector_count * lanes;
   }
   for (size_t i = scalar_from + thread; i < static_cast<size_t>(len); i += threads) {
-    sum[0] += LDG(in[i]);
+    sum[0] += in[i];
   }
   ELEM total = 0;
 #pragma unroll
@@ -183,33 +157,26 @@ __device__ ELEM sum_grid_stride_run(const ELEM* __restrict__ in, int len TM_CONT
 }
 
 template <typename ELEM, int WG>
-__global__ void reduce_warp_shuffle(const ELEM* __restrict__ in, ELEM* out, int len TM_TRACE_PARAM) {
-  TM_BEGIN();
+__global__ void reduce_warp_shuffle(const ELEM* __restrict__ in, ELEM* out, int len) {
   static_assert(WG >= kWarpSize && (WG & (WG - 1)) == 0, "WG: a power of two, at least a warp");
   __shared__ ELEM local_mem[WG];
-  TM_SHARED_ARRAY(local_mem);
   const unsigned int local_id = threadIdx.x;
-  ELEM sum = sum_grid_stride_run(in, len TM_CONTEXT);
-  STS(local_mem[local_id]) = sum;
-  TM_ARRIVE();
+  ELEM sum = sum_grid_stride_run(in, len);
+  local_mem[local_id] = sum;
   __syncthreads();
-  TM_RELEASE();
   for (int stride = WG / 2; stride >= kWarpSize; stride /= 2) {
     if (local_id < stride) {
-      STS(local_mem[local_id]) = LDS(local_mem[local_id]) + LDS(local_mem[local_id + stride]);
+      local_mem[local_id] = local_mem[local_id] + local_mem[local_id + stride];
     }
-    TM_ARRIVE();
     __syncthreads();
-    TM_RELEASE();
   }
   if (local_id < kWarpSize) {
-    sum = LDS(local_mem[local_id]);
+    sum = local_mem[local_id];
     for (int offset = kWarpSize / 2; offset > 0; offset /= 2) {
       sum += __shfl_down_sync(0xffffffffu, sum, offset);
     }
     if (local_id == 0) {
-      STG(out[blockIdx.x]) = sum;
+      out[blockIdx.x] = sum;
     }
   }
-  TM_END();
 }

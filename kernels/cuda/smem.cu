@@ -25,11 +25,6 @@
 //
 // OpenCL -> CUDA: get_local_id = threadIdx, get_local_size = blockDim,
 // get_group_id(0) = blockIdx.x, barrier = __syncthreads, __local = __shared__.
-//
-// LDG/STG/LDS/STS (global/shared load/store) and the TM_ lines are trace
-// hooks (trace.cuh): nothing in the timed build; the traced build records
-// each access of the blocks asked for.
-#include "kernels/cuda/trace.cuh"
 // NVRTC compiles this text with no standard headers; size_t is built in.
 
 template <typename ELEM>
@@ -47,170 +42,120 @@ __device__ ELEM* dynamic_tile() {
 }
 
 template <typename ELEM, int BLOCK_X, int BLOCK_Y>
-__global__ void setRowReadRow(ELEM* out_all TM_TRACE_PARAM) {
-  TM_BEGIN();
+__global__ void setRowReadRow(ELEM* out_all) {
   ELEM* out = block_slice(out_all, BLOCK_X * BLOCK_Y);
   __shared__ ELEM tile[BLOCK_Y][BLOCK_X];
-  TM_SHARED_ARRAY(tile);
   const unsigned int idx = threadIdx.y * blockDim.x + threadIdx.x;
-  STS(tile[threadIdx.y][threadIdx.x]) = idx;
-  TM_ARRIVE();
+  tile[threadIdx.y][threadIdx.x] = idx;
   __syncthreads();
-  TM_RELEASE();
-  STG(out[idx]) = LDS(tile[threadIdx.y][threadIdx.x]);
-  TM_END();
+  out[idx] = tile[threadIdx.y][threadIdx.x];
 }
 
 template <typename ELEM, int BLOCK_X, int BLOCK_Y>
-__global__ void setColReadCol(ELEM* out_all TM_TRACE_PARAM) {
-  TM_BEGIN();
+__global__ void setColReadCol(ELEM* out_all) {
   ELEM* out = block_slice(out_all, BLOCK_X * BLOCK_Y);
   __shared__ ELEM tile[BLOCK_X][BLOCK_Y];
-  TM_SHARED_ARRAY(tile);
   const unsigned int idx = threadIdx.y * blockDim.x + threadIdx.x;
-  STS(tile[threadIdx.x][threadIdx.y]) = idx;
-  TM_ARRIVE();
+  tile[threadIdx.x][threadIdx.y] = idx;
   __syncthreads();
-  TM_RELEASE();
-  STG(out[idx]) = LDS(tile[threadIdx.x][threadIdx.y]);
-  TM_END();
+  out[idx] = tile[threadIdx.x][threadIdx.y];
 }
 
 template <typename ELEM, int BLOCK_X, int BLOCK_Y>
-__global__ void setRowReadCol(ELEM* out_all TM_TRACE_PARAM) {
-  TM_BEGIN();
+__global__ void setRowReadCol(ELEM* out_all) {
   ELEM* out = block_slice(out_all, BLOCK_X * BLOCK_Y);
   __shared__ ELEM tile[BLOCK_Y][BLOCK_X];
-  TM_SHARED_ARRAY(tile);
   const unsigned int idx = threadIdx.y * blockDim.x + threadIdx.x;
-  STS(tile[threadIdx.y][threadIdx.x]) = idx;
-  TM_ARRIVE();
+  tile[threadIdx.y][threadIdx.x] = idx;
   __syncthreads();
-  TM_RELEASE();
-  STG(out[idx]) = LDS(tile[threadIdx.x][threadIdx.y]);
-  TM_END();
+  out[idx] = tile[threadIdx.x][threadIdx.y];
 }
 
 template <typename ELEM>
-__global__ void setRowReadColDyn(ELEM* out_all TM_TRACE_PARAM) {
-  TM_BEGIN();
+__global__ void setRowReadColDyn(ELEM* out_all) {
   ELEM* out = block_slice(out_all, blockDim.x * blockDim.y);
   ELEM* tile = dynamic_tile<ELEM>();
-  TM_SHARED_ARRAY(tile);
   const unsigned int row_idx = threadIdx.y * blockDim.x + threadIdx.x;
   const unsigned int col_idx = threadIdx.x * blockDim.y + threadIdx.y;
-  STS(tile[row_idx]) = row_idx;
-  TM_ARRIVE();
+  tile[row_idx] = row_idx;
   __syncthreads();
-  TM_RELEASE();
-  STG(out[row_idx]) = LDS(tile[col_idx]);
-  TM_END();
+  out[row_idx] = tile[col_idx];
 }
 
 template <typename ELEM, int BLOCK_X, int BLOCK_Y, int PAD>
-__global__ void setRowReadColPad(ELEM* out_all TM_TRACE_PARAM) {
-  TM_BEGIN();
+__global__ void setRowReadColPad(ELEM* out_all) {
   ELEM* out = block_slice(out_all, BLOCK_X * BLOCK_Y);
   __shared__ ELEM tile[BLOCK_Y][BLOCK_X + PAD];
-  TM_SHARED_ARRAY(tile);
   const unsigned int idx = threadIdx.y * blockDim.x + threadIdx.x;
-  STS(tile[threadIdx.y][threadIdx.x]) = idx;
-  TM_ARRIVE();
+  tile[threadIdx.y][threadIdx.x] = idx;
   __syncthreads();
-  TM_RELEASE();
-  STG(out[idx]) = LDS(tile[threadIdx.x][threadIdx.y]);
-  TM_END();
+  out[idx] = tile[threadIdx.x][threadIdx.y];
 }
 
 // The lesson pads by one word per row in the index arithmetic (blockDim.x + 1);
 // PAD generalises the one.
 template <typename ELEM, int PAD>
-__global__ void setRowReadColDynPad(ELEM* out_all TM_TRACE_PARAM) {
-  TM_BEGIN();
+__global__ void setRowReadColDynPad(ELEM* out_all) {
   ELEM* out = block_slice(out_all, blockDim.x * blockDim.y);
   ELEM* tile = dynamic_tile<ELEM>();
-  TM_SHARED_ARRAY(tile);
   const unsigned int row_idx = threadIdx.y * (blockDim.x + PAD) + threadIdx.x;
   const unsigned int col_idx = threadIdx.x * (blockDim.x + PAD) + threadIdx.y;
   const unsigned int g_idx = threadIdx.y * blockDim.x + threadIdx.x;
-  STS(tile[row_idx]) = g_idx;
-  TM_ARRIVE();
+  tile[row_idx] = g_idx;
   __syncthreads();
-  TM_RELEASE();
-  STG(out[g_idx]) = LDS(tile[col_idx]);
-  TM_END();
+  out[g_idx] = tile[col_idx];
 }
 
 // Rectangular tiles: the transposed read cannot swap the thread indices (they
 // would leave the tile), so the linear index is split by the other side:
 // irow = idx / BY, icol = idx % BY.
 template <typename ELEM, int BLOCK_X, int BLOCK_Y>
-__global__ void setRowReadColRect(ELEM* out_all TM_TRACE_PARAM) {
-  TM_BEGIN();
+__global__ void setRowReadColRect(ELEM* out_all) {
   ELEM* out = block_slice(out_all, BLOCK_X * BLOCK_Y);
   __shared__ ELEM tile[BLOCK_Y][BLOCK_X];
-  TM_SHARED_ARRAY(tile);
   const unsigned int idx = threadIdx.y * blockDim.x + threadIdx.x;
   const unsigned int irow = idx / blockDim.y;
   const unsigned int icol = idx % blockDim.y;
-  STS(tile[threadIdx.y][threadIdx.x]) = idx;
-  TM_ARRIVE();
+  tile[threadIdx.y][threadIdx.x] = idx;
   __syncthreads();
-  TM_RELEASE();
-  STG(out[idx]) = LDS(tile[icol][irow]);
-  TM_END();
+  out[idx] = tile[icol][irow];
 }
 
 template <typename ELEM>
-__global__ void setRowReadColRectDyn(ELEM* out_all TM_TRACE_PARAM) {
-  TM_BEGIN();
+__global__ void setRowReadColRectDyn(ELEM* out_all) {
   ELEM* out = block_slice(out_all, blockDim.x * blockDim.y);
   ELEM* tile = dynamic_tile<ELEM>();
-  TM_SHARED_ARRAY(tile);
   const unsigned int idx = threadIdx.y * blockDim.x + threadIdx.x;
   const unsigned int irow = idx / blockDim.y;
   const unsigned int icol = idx % blockDim.y;
   const unsigned int col_idx = icol * blockDim.x + irow;
-  STS(tile[idx]) = idx;
-  TM_ARRIVE();
+  tile[idx] = idx;
   __syncthreads();
-  TM_RELEASE();
-  STG(out[idx]) = LDS(tile[col_idx]);
-  TM_END();
+  out[idx] = tile[col_idx];
 }
 
 template <typename ELEM, int BLOCK_X, int BLOCK_Y, int PAD>
-__global__ void setRowReadColRectPad(ELEM* out_all TM_TRACE_PARAM) {
-  TM_BEGIN();
+__global__ void setRowReadColRectPad(ELEM* out_all) {
   ELEM* out = block_slice(out_all, BLOCK_X * BLOCK_Y);
   __shared__ ELEM tile[BLOCK_Y][BLOCK_X + PAD];
-  TM_SHARED_ARRAY(tile);
   const unsigned int idx = threadIdx.y * blockDim.x + threadIdx.x;
   const unsigned int irow = idx / blockDim.y;
   const unsigned int icol = idx % blockDim.y;
-  STS(tile[threadIdx.y][threadIdx.x]) = idx;
-  TM_ARRIVE();
+  tile[threadIdx.y][threadIdx.x] = idx;
   __syncthreads();
-  TM_RELEASE();
-  STG(out[idx]) = LDS(tile[icol][irow]);
-  TM_END();
+  out[idx] = tile[icol][irow];
 }
 
 template <typename ELEM, int PAD>
-__global__ void setRowReadColRectDynPad(ELEM* out_all TM_TRACE_PARAM) {
-  TM_BEGIN();
+__global__ void setRowReadColRectDynPad(ELEM* out_all) {
   ELEM* out = block_slice(out_all, blockDim.x * blockDim.y);
   ELEM* tile = dynamic_tile<ELEM>();
-  TM_SHARED_ARRAY(tile);
   const unsigned int g_idx = threadIdx.y * blockDim.x + threadIdx.x;
   const unsigned int irow = g_idx / blockDim.y;
   const unsigned int icol = g_idx % blockDim.y;
   const unsigned int row_idx = threadIdx.y * (blockDim.x + PAD) + threadIdx.x;
   const unsigned int col_idx = icol * (blockDim.x + PAD) + irow;
-  STS(tile[row_idx]) = g_idx;
-  TM_ARRIVE();
+  tile[row_idx] = g_idx;
   __syncthreads();
-  TM_RELEASE();
-  STG(out[g_idx]) = LDS(tile[col_idx]);
-  TM_END();
+  out[g_idx] = tile[col_idx];
 }

@@ -28,11 +28,6 @@
 // OpenCL -> CUDA: get_global_id(0) = blockIdx.x * blockDim.x + threadIdx.x,
 // get_local_id = threadIdx, get_group_id = blockIdx, get_local_size =
 // blockDim, barrier = __syncthreads, __local = __shared__.
-//
-// LDG/STG/LDS/STS (global/shared load/store) and the TM_ lines are trace
-// hooks (trace.cuh): nothing in the timed build; the traced build records
-// each access of the blocks asked for.
-#include "kernels/cuda/trace.cuh"
 
 // copy and coalesced move 16-byte strips of a row: 4 ints or floats, 2
 // doubles, one load or store per strip, the widest access a thread has.
@@ -57,8 +52,7 @@ __device__ const Strip<ELEM>& strip_at(const ELEM* p) {
 // The bandwidth ceiling: a TILE x TILE tile moved by a (TILE/V) x ROWS block
 // (V elements per strip), both sides coalesced, no transpose.
 template <typename ELEM, int TILE, int ROWS>
-__global__ void transpose_copy(const ELEM* in, ELEM* out, int width, int height TM_TRACE_PARAM) {
-  TM_BEGIN();
+__global__ void transpose_copy(const ELEM* in, ELEM* out, int width, int height) {
   constexpr int V = Strip<ELEM>::kLength;
   const int x = blockIdx.x * TILE + V * threadIdx.x;  // first column of this thread's strip
   const int y = blockIdx.y * TILE + threadIdx.y;
@@ -68,21 +62,20 @@ __global__ void transpose_copy(const ELEM* in, ELEM* out, int width, int height 
   for (int k = 0; k < TILE / ROWS; k++) {
     const int row = (y + k * ROWS) * width;
     if (y + k * ROWS < height && whole) {
-      strips[k] = LDG(strip_at(in + row + x));
+      strips[k] = strip_at(in + row + x);
     } else if (y + k * ROWS < height) {
-      for (int c = 0; c < V && x + c < width; c++) strips[k].e[c] = LDG(in[row + x + c]);
+      for (int c = 0; c < V && x + c < width; c++) strips[k].e[c] = in[row + x + c];
     }
   }
 #pragma unroll
   for (int k = 0; k < TILE / ROWS; k++) {
     const int row = (y + k * ROWS) * width;
     if (y + k * ROWS < height && whole) {
-      STG(strip_at(out + row + x)) = strips[k];
+      strip_at(out + row + x) = strips[k];
     } else if (y + k * ROWS < height) {
-      for (int c = 0; c < V && x + c < width; c++) STG(out[row + x + c]) = strips[k].e[c];
+      for (int c = 0; c < V && x + c < width; c++) out[row + x + c] = strips[k].e[c];
     }
   }
-  TM_END();
 }
 
 // The OpenCL lesson's naive kernel, with the bounds check the CUDA lesson adds
@@ -90,14 +83,12 @@ __global__ void transpose_copy(const ELEM* in, ELEM* out, int width, int height 
 // per warp request for 4-byte elements), store coalesced (4 sectors). The
 // tile only sets the block shape at launch; the kernel never reads it.
 template <typename ELEM>
-__global__ void transpose_naive(const ELEM* a, ELEM* trA, int columnsA, int rowsA TM_TRACE_PARAM) {
-  TM_BEGIN();
+__global__ void transpose_naive(const ELEM* a, ELEM* trA, int columnsA, int rowsA) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   const int j = blockIdx.y * blockDim.y + threadIdx.y;
   if (i < rowsA && j < columnsA) {
-    STG(trA[j * rowsA + i]) = LDG(a[i * columnsA + j]);
+    trA[j * rowsA + i] = a[i * columnsA + j];
   }
-  TM_END();
 }
 
 // The lessons' tiled kernel: __shared__ ELEM tile[T][T+P] (P = 0 in the OpenCL
@@ -110,25 +101,21 @@ __global__ void transpose_naive(const ELEM* a, ELEM* trA, int columnsA, int rows
 // for square matrices; the OpenCL lesson's check (i < columnsA && j < rowsA),
 // used here, is right for every shape.
 template <typename ELEM, int TILE, int PAD>
-__global__ void transpose_shared(const ELEM* a, ELEM* trA, int columnsA, int rowsA TM_TRACE_PARAM) {
-  TM_BEGIN();
+__global__ void transpose_shared(const ELEM* a, ELEM* trA, int columnsA, int rowsA) {
   __shared__ ELEM tile[TILE][TILE + PAD];
   const int loc_i = threadIdx.x;
   const int loc_j = threadIdx.y;
   int i = blockIdx.x * TILE + loc_i;
   int j = blockIdx.y * TILE + loc_j;
   if (i < rowsA && j < columnsA) {
-    STS(tile[loc_j][loc_i]) = LDG(a[i * columnsA + j]);
+    tile[loc_j][loc_i] = a[i * columnsA + j];
   }
-  TM_ARRIVE();
   __syncthreads();
-  TM_RELEASE();
   i = blockIdx.y * TILE + loc_i;
   j = blockIdx.x * TILE + loc_j;
   if (i < columnsA && j < rowsA) {
-    STG(trA[i * rowsA + j]) = LDS(tile[loc_i][loc_j]);
+    trA[i * rowsA + j] = tile[loc_i][loc_j];
   }
-  TM_END();
 }
 
 // The CUDA lesson's dynamically sized tile: T*T elements, no padding, index
@@ -142,8 +129,7 @@ __global__ void transpose_shared(const ELEM* a, ELEM* trA, int columnsA, int row
 // which equals the row-major index because the block is square.
 template <typename ELEM>
 __global__ void transpose_shared_dynamic(const ELEM* a, ELEM* trA, int columnsA,
-                                         int rowsA TM_TRACE_PARAM) {
-  TM_BEGIN();
+                                         int rowsA) {
   extern __shared__ __align__(sizeof(double)) unsigned char tile_bytes[];
   ELEM* tile = reinterpret_cast<ELEM*>(tile_bytes);
   const int tidx = threadIdx.x;
@@ -152,18 +138,15 @@ __global__ void transpose_shared_dynamic(const ELEM* a, ELEM* trA, int columnsA,
   int i = blockIdx.x * blockDim.x + tidx;
   int j = blockIdx.y * blockDim.y + tidy;
   if (j < columnsA && i < rowsA) {
-    STS(tile[sharedIdx]) = LDG(a[i * columnsA + j]);
+    tile[sharedIdx] = a[i * columnsA + j];
   }
-  TM_ARRIVE();
   __syncthreads();
-  TM_RELEASE();
   i = blockIdx.y * blockDim.y + tidx;
   j = blockIdx.x * blockDim.x + tidy;
   if (i < columnsA && j < rowsA) {
     sharedIdx = tidx * blockDim.x + tidy;
-    STG(trA[i * rowsA + j]) = LDS(tile[sharedIdx]);
+    trA[i * rowsA + j] = tile[sharedIdx];
   }
-  TM_END();
 }
 
 // The corrected transpose: threadIdx.x walks contiguous strips on the read
@@ -180,8 +163,7 @@ __global__ void transpose_shared_dynamic(const ELEM* a, ELEM* trA, int columnsA,
 // largest shared carveout.
 template <typename ELEM, int TILE, int ROWS, int PAD>
 __global__ void transpose_coalesced(const ELEM* in, ELEM* out, int width,
-                                    int height TM_TRACE_PARAM) {
-  TM_BEGIN();
+                                    int height) {
   __shared__ ELEM tile[TILE][TILE + PAD];
   constexpr int V = Strip<ELEM>::kLength;
   const int s = V * threadIdx.x;  // first tile column of this thread's strip
@@ -194,31 +176,28 @@ __global__ void transpose_coalesced(const ELEM* in, ELEM* out, int width,
   for (int k = 0; k < TILE / ROWS; k++) {
     const int row = (y + k * ROWS) * width;
     if (y + k * ROWS < height && whole_in) {
-      strips[k] = LDG(strip_at(in + row + x));
+      strips[k] = strip_at(in + row + x);
     } else if (y + k * ROWS < height) {
-      for (int c = 0; c < V && x + c < width; c++) strips[k].e[c] = LDG(in[row + x + c]);
+      for (int c = 0; c < V && x + c < width; c++) strips[k].e[c] = in[row + x + c];
     }
   }
 #pragma unroll
   for (int k = 0; k < TILE / ROWS; k++) {
-    for (int c = 0; c < V; c++) STS(tile[ty + k * ROWS][s + c]) = strips[k].e[c];
+    for (int c = 0; c < V; c++) tile[ty + k * ROWS][s + c] = strips[k].e[c];
   }
-  TM_ARRIVE();
   __syncthreads();
-  TM_RELEASE();
   x = blockIdx.y * TILE + s;
   y = blockIdx.x * TILE + ty;
   const bool whole_out = height % V == 0 && x < height;
 #pragma unroll
   for (int k = 0; k < TILE / ROWS; k++) {
     Strip<ELEM> out_strip;
-    for (int c = 0; c < V; c++) out_strip.e[c] = LDS(tile[s + c][ty + k * ROWS]);
+    for (int c = 0; c < V; c++) out_strip.e[c] = tile[s + c][ty + k * ROWS];
     const int row = (y + k * ROWS) * height;
     if (y + k * ROWS < width && whole_out) {
-      STG(strip_at(out + row + x)) = out_strip;
+      strip_at(out + row + x) = out_strip;
     } else if (y + k * ROWS < width) {
-      for (int c = 0; c < V && x + c < height; c++) STG(out[row + x + c]) = out_strip.e[c];
+      for (int c = 0; c < V && x + c < height; c++) out[row + x + c] = out_strip.e[c];
     }
   }
-  TM_END();
 }

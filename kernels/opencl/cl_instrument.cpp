@@ -67,7 +67,7 @@ struct Libclang {
 
 const Libclang& libclang() {
   const Libclang& lib = Libclang::get();
-  if (!lib.error.empty()) throw DeviceError("tracing a learner's OpenCL kernel needs libclang: " + lib.error);
+  if (!lib.error.empty()) throw DeviceError("tracing an OpenCL kernel needs libclang: " + lib.error);
   return lib;
 }
 

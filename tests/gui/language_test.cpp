@@ -131,7 +131,7 @@ class LanguageTest : public QObject {
     language_action(w, "pt_BR")->trigger();
     settle();
     QCOMPARE(language::current(), QString("pt_BR"));
-    QCOMPARE(menu_titles(w), (QStringList{"&Arquivo", "&Executar", "E&xibir", "Aj&uda"}));
+    QCOMPARE(menu_titles(w), (QStringList{"&Arquivo", "&Executar", "E&xibir", "Exer&cício", "Aj&uda"}));
     QCOMPARE(w.chart_tabs().tabText(0), QString("Variantes (Ctrl+1)"));
     QCOMPARE(w.windowTitle(), QString("ThreadMap"));
     QVERIFY(language_action(w, "pt_BR")->isChecked());
@@ -142,7 +142,7 @@ class LanguageTest : public QObject {
 
     language_action(w, "es")->trigger();
     settle();
-    QCOMPARE(menu_titles(w), (QStringList{"&Archivo", "&Ejecutar", "&Ver", "Ay&uda"}));
+    QCOMPARE(menu_titles(w), (QStringList{"&Archivo", "&Ejecutar", "&Ver", "E&jercicio", "Ay&uda"}));
     // Without a Spanish system locale, Mexico's formats (the lessons' Spanish).
     QCOMPARE(QLocale().name(), QString("es_MX"));
     QCOMPARE(QLocale().toString(1048576), QString("1,048,576"));
@@ -150,7 +150,7 @@ class LanguageTest : public QObject {
 
     language_action(w, "en")->trigger();
     settle();
-    QCOMPARE(menu_titles(w), (QStringList{"&File", "&Run", "&View", "&Help"}));
+    QCOMPARE(menu_titles(w), (QStringList{"&File", "&Run", "&View", "E&xercise", "&Help"}));
     QCOMPARE(w.chart_tabs().tabText(2), QString("Recording (Ctrl+3)"));
     QCOMPARE(QSettings().value("language").toString(), QString("en"));
   }
@@ -365,7 +365,7 @@ class LanguageTest : public QObject {
     };
     const auto expected = main_splits(reference);
     const auto got = main_splits(w);
-    QCOMPARE(got.size(), 4);
+    QCOMPARE(got.size(), 6);  // main, controls, charts and lesson, lesson pane; the exercise tab's two
     QCOMPARE(got.size(), expected.size());
     for (int i = 0; i < got.size(); ++i)
       for (int j = 0; j < got[i].size(); ++j)

@@ -194,6 +194,31 @@ class ViewsTest : public QObject {
     }
   }
 
+  // Where the compiler merged the source's accesses, the site says how many
+  // and the views say so beside the line.
+  void views_say_where_the_compiler_merged_accesses() {
+    auto session = load_session(std::string(THREADMAP_RECORDINGS) + "/smem.setRowReadCol.threadmap");
+    for (AccessSite& s : session.trace->sites)
+      if (s.space == Space::Shared && s.store) s.merged = 4;
+    const auto doc = analysis::make_document(session, "merged");
+    const auto stores = requests_where(*doc, Space::Shared, true);
+    QVERIFY(!stores.empty());
+    const BankFrame f = BankModel(doc).frame(stores.front());
+    QCOMPARE(int{f.merged}, 4);
+    QCOMPARE(int{f.access_bytes}, 4);
+    const auto loads = requests_where(*doc, Space::Shared, false);
+    QCOMPARE(int{BankModel(doc).frame(loads.front()).merged}, 1);
+    const auto* site = doc->analysis.site_of(doc->analysis.requests[stores.front()]);
+    QVERIFY(site);
+    QCOMPARE(int{site->merged}, 4);
+    // The bank view's caption carries the note.
+    BankView view;
+    view.set_document(doc);
+    view.set_step(stores.front(), 1.0);
+    render(view, {800, 600});
+    QCOMPARE(int{view.frame().merged}, 4);
+  }
+
   void bank_view_shows_conflicts_and_the_padding_fix() {
     for (const auto& [kernel, expected] : std::vector<std::pair<std::string, int>>{
              {"smem.setRowReadCol", 32}, {"smem.setRowReadColPad", 1}, {"smem.setRowReadRow", 1}}) {
@@ -277,7 +302,7 @@ class ViewsTest : public QObject {
           const std::string text = model.describe(f, 0, r, c);
           QVERIFY2(text.find("read by thread (") != std::string::npos, text.c_str());
           // The line of transpose_shared's global load, wherever the source puts it.
-          const auto sites = threadmap::declared_access_sites("transpose.cu", "transpose_shared");
+          const auto& sites = doc->trace().sites;
           const auto load = std::find_if(sites.begin(), sites.end(), [](const auto& s) {
             return s.space == threadmap::Space::Global && !s.store;
           });

@@ -329,7 +329,10 @@ Analysis analyze(const Trace& t, const DeviceModel& model) {
     if (per_site[id].accesses == 0) continue;
     SiteTotals s{line, space, store, {}, per_site[id]};
     for (const AccessSite& declared : t.sites)
-      if (declared.line == line && declared.space == space && declared.store == store) s.text = declared.text;
+      if (declared.line == line && declared.space == space && declared.store == store) {
+        s.text = declared.text;
+        s.merged = declared.merged;
+      }
     a.sites.push_back(std::move(s));
   }
   for (std::size_t k = 0; k < t.traced_blocks.size(); ++k) a.blocks.push_back({t.traced_blocks[k], per_block[k]});

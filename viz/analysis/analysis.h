@@ -70,6 +70,7 @@ struct SiteTotals {
   bool store = false;
   std::string text;
   Counters counters;
+  std::uint8_t merged = 1;  // source accesses per recorded one (AccessSite::merged)
 
   // This site's own kind of each number: its requests, and the work they
   // cost the memory system (shared: wavefronts; global: sectors) with its ideal.

@@ -29,6 +29,7 @@ json summary_json(const Trace& t, const Analysis& a) {
                      {"space", s.space == Space::Shared ? "shared" : "global"},
                      {"store", s.store},
                      {"text", s.text},
+                     {"merged", s.merged},
                      {"counters", to_json(s.counters)}});
   json blocks = json::array();
   for (const BlockTotals& b : a.blocks) blocks.push_back({{"block", b.block}, {"counters", to_json(b.counters)}});

@@ -15,8 +15,8 @@ BankModel::BankModel(std::shared_ptr<const analysis::TraceDocument> doc)
   empty_.total = timeline_.total();
   for (const auto& r : doc_->analysis.requests) empty_.shared_requests_total += r.space == Space::Shared;
 
-  // The window may hold more than the tile (the trace hooks keep their own
-  // words in it), so the tile starts at the lowest shared word accessed.
+  // The window may hold more than the tile (other shared variables), so
+  // the tile starts at the lowest shared word accessed.
   const TileShape& tile = empty_.tile;
   std::uint64_t lowest = UINT64_MAX, end = 0;
   for (const auto& a : doc_->trace().accesses)

@@ -43,6 +43,8 @@ struct BankFrame {
   bool store = false;
   std::uint16_t line = 0;
   std::string source;              // the access site's text
+  std::uint8_t merged = 1;         // the source's accesses in this one (the compiler merged them)
+  std::uint8_t access_bytes = 0;   // per lane
   std::uint32_t block = 0;
   std::uint16_t warp = 0;
   std::uint16_t wavefronts = 0, ideal_wavefronts = 0;  // the analysis' numbers

@@ -42,7 +42,7 @@ void BankView::paint(QPainter& p) {
              p.fontMetrics().elidedText(
                  tr("block %1 warp %2, line %3 %4: %5")
                      .arg(f.block).arg(f.warp).arg(f.line).arg(f.store ? tr("store") : tr("load"))
-                     .arg(QString::fromStdString(f.source)),
+                     .arg(QString::fromStdString(f.source)) + merged_note(f.merged, f.access_bytes),
                  Qt::ElideRight, width() - 2 * margin));
 
   // Lanes row, bank header, then the words.

@@ -27,6 +27,8 @@ struct CoalescingFrame {
   bool store = false;
   std::uint16_t line = 0;
   std::string source;
+  std::uint8_t merged = 1;         // the source's accesses in this one (the compiler merged them)
+  std::uint8_t access_bytes = 0;   // per lane
   std::uint32_t lanes = 0;
   std::vector<SectorBox> sectors;     // ascending address
   std::vector<std::int32_t> lane_sector;  // per lane (warp width): index into sectors, -1 inactive

@@ -46,7 +46,14 @@ const analysis::Request& take_request(Frame& f, const analysis::Analysis& analys
   f.request = index;
   f.store = r.store;
   f.line = r.line;
-  if (const analysis::SiteTotals* site = analysis.site_of(r)) f.source = site->text;
+  if (const analysis::SiteTotals* site = analysis.site_of(r)) {
+    f.source = site->text;
+    // Where the compiler merged the source's accesses into this one.
+    if constexpr (requires { f.merged; }) {
+      f.merged = site->merged;
+      f.access_bytes = r.size;
+    }
+  }
   return r;
 }
 

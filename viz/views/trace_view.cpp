@@ -61,6 +61,11 @@ void TraceView::fit_font(QPainter& p, const QString& text, qreal width, qreal mi
   p.setFont(font);
 }
 
+QString TraceView::merged_note(int merged, int access_bytes) {
+  if (merged <= 1) return {};
+  return tr(" · the compiler merged %1 of the source's accesses into this %2-byte one").arg(merged).arg(access_bytes);
+}
+
 int TraceView::draw_heading(QPainter& p, const QString& title, const QString& detail) const {
   const int margin = theme_.font_px / 2 + 4;
   p.setPen(theme_.text);

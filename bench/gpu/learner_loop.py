@@ -1,0 +1,79 @@
+#!/usr/bin/env python3
+"""The loop a learner lives in: edit, then the run verified, timed and traced.
+
+What the Exercise tab does on F5: one "record" request with the edited text
+("source") to the warm `threadmap-cli serve` worker. The worker compiles the
+text for the device (NVRTC for CUDA, with a disk cache), runs it timed and
+verified, traces it (CUDA: the access pass and the clock pass, both from the
+instrumented PTX) and writes the session file the window opens. This times
+request -> reply on the wall clock, per kernel at the catalog's (the
+lesson's) size:
+
+  cold   a text the compile cache has not seen: the edit just made
+         (a comment with a fresh number is added, so NVRTC compiles again)
+  warm   the same text again: the compile cache holds it
+
+The worker is started once and has opened the device before the first
+measured request, as the GUI's worker has.
+
+  python3 bench/gpu/learner_loop.py                         # cuda:0
+  python3 bench/gpu/learner_loop.py --device opencl:0:0     # PoCL
+"""
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+from serve_latency import Worker, default_cli  # noqa: E402
+
+KERNELS = ["smem.setRowReadCol", "transpose.shared", "reduce.sequential", "matadd.rows"]
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--cli", default=default_cli())
+    parser.add_argument("--device", default="cuda:0")
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--reps", type=int, default=10)
+    args = parser.parse_args()
+    dialect = "cuda" if args.device.startswith("cuda") else "opencl"
+    ext = ".cu" if dialect == "cuda" else ".cl"
+    folder = tempfile.mkdtemp(prefix="threadmap-loop-")
+    worker = Worker(args.cli)
+    # The worker opens the device (and the first kernel) before anything is measured.
+    t, reply = worker.request({"op": "run", "kernel": "transpose.copy", "device": args.device, "reps": 1})
+    if reply.get("type") != "result":
+        sys.exit("learner_loop: %s" % reply.get("error"))
+    rows = []
+    for kernel in KERNELS:
+        text = subprocess.run([args.cli, "source", kernel, "--dialect", dialect], check=True,
+                              capture_output=True, text=True).stdout
+        times = {"cold": [], "warm": []}
+        for r in range(args.rounds):
+            edited = text + "\n// edit %d %d\n" % (os.getpid(), r)
+            for kind in ("cold", "warm"):
+                t, reply = worker.request({"op": "record", "kernel": kernel, "device": args.device,
+                                           "reps": args.reps, "folder": folder, "source": edited,
+                                           "source_name": kernel.split(".")[0] + ext})
+                if reply.get("type") != "result" or not reply["result"].get("verified"):
+                    sys.exit("learner_loop: %s %s: %s" % (kernel, kind, reply))
+                times[kind].append(t)
+                os.remove(reply["result"]["session"])
+        row = (kernel, statistics.median(times["cold"]), max(times["cold"]),
+               statistics.median(times["warm"]), max(times["warm"]))
+        rows.append(row)
+        print("%-20s cold median %.3f s (max %.3f)  warm median %.3f s (max %.3f)" % row, flush=True)
+    worker.close()
+    print(json.dumps({"device": args.device, "rounds": args.rounds, "reps": args.reps,
+                      "kernels": [{"kernel": k, "cold_median_s": c, "cold_max_s": cm, "warm_median_s": w,
+                                   "warm_max_s": wm} for k, c, cm, w, wm in rows]}))
+
+
+if __name__ == "__main__":
+    main()
