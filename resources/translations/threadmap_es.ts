@@ -1918,6 +1918,10 @@ El conjunto de datos cabe en la caché de último nivel: esto puede ser ancho de
         <source>Open a recording (.threadmap) or record a trace to see what the threads did.</source>
         <translation>Abra una grabación (.threadmap) o grabe una traza para ver lo que hicieron los hilos.</translation>
     </message>
+    <message>
+        <source> · the compiler merged %1 of the source&apos;s accesses into this %2-byte one</source>
+        <translation> · el compilador unió %1 de los accesos del código en este acceso de %2 bytes</translation>
+    </message>
 </context>
 <context>
     <name>TraceViewsWidget</name>

@@ -1918,6 +1918,10 @@ O conjunto de dados cabe no cache de último nível: isto pode ser largura de ba
         <source>Open a recording (.threadmap) or record a trace to see what the threads did.</source>
         <translation>Abra uma gravação (.threadmap) ou grave um rastro para ver o que as threads fizeram.</translation>
     </message>
+    <message>
+        <source> · the compiler merged %1 of the source&apos;s accesses into this %2-byte one</source>
+        <translation> · o compilador juntou %1 dos acessos do código neste acesso de %2 bytes</translation>
+    </message>
 </context>
 <context>
     <name>TraceViewsWidget</name>
