@@ -1919,8 +1919,8 @@ El conjunto de datos cabe en la caché de último nivel: esto puede ser ancho de
         <translation>Abra una grabación (.threadmap) o grabe una traza para ver lo que hicieron los hilos.</translation>
     </message>
     <message>
-        <source> · the compiler merged %1 of the source&apos;s accesses into this %2-byte one</source>
-        <translation> · el compilador unió %1 de los accesos del código en este acceso de %2 bytes</translation>
+        <source> (%1 merged by the compiler into one %2-byte access)</source>
+        <translation> (%1 unidos por el compilador en un solo acceso de %2 bytes)</translation>
     </message>
 </context>
 <context>

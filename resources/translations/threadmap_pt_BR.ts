@@ -1919,8 +1919,8 @@ O conjunto de dados cabe no cache de último nível: isto pode ser largura de ba
         <translation>Abra uma gravação (.threadmap) ou grave um rastro para ver o que as threads fizeram.</translation>
     </message>
     <message>
-        <source> · the compiler merged %1 of the source&apos;s accesses into this %2-byte one</source>
-        <translation> · o compilador juntou %1 dos acessos do código neste acesso de %2 bytes</translation>
+        <source> (%1 merged by the compiler into one %2-byte access)</source>
+        <translation> (%1 juntados pelo compilador num só acesso de %2 bytes)</translation>
     </message>
 </context>
 <context>

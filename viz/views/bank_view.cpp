@@ -41,8 +41,9 @@ void BankView::paint(QPainter& p) {
   p.drawText(QRect(margin, top + big_h, width() - 2 * margin, small_h), Qt::AlignLeft | Qt::AlignVCenter,
              p.fontMetrics().elidedText(
                  tr("block %1 warp %2, line %3 %4: %5")
-                     .arg(f.block).arg(f.warp).arg(f.line).arg(f.store ? tr("store") : tr("load"))
-                     .arg(QString::fromStdString(f.source)) + merged_note(f.merged, f.access_bytes),
+                     .arg(f.block).arg(f.warp).arg(f.line)
+                     .arg((f.store ? tr("store") : tr("load")) + merged_note(f.merged, f.access_bytes))
+                     .arg(QString::fromStdString(f.source)),
                  Qt::ElideRight, width() - 2 * margin));
 
   // Lanes row, bank header, then the words.

@@ -14,9 +14,9 @@ void CoalescingView::paint(QPainter& p) {
   const CoalescingFrame& f = frame_;
   const int top = draw_heading(
       p, tr("Coalescing: 32-byte sectors per request"),
-      f.has_request ? tr("line %1 %2 of %3: %4").arg(f.line).arg(f.store ? tr("store") : tr("load"))
-                          .arg(QString::fromStdString(f.buffer), QString::fromStdString(f.source)) +
-                          merged_note(f.merged, f.access_bytes)
+      f.has_request ? tr("line %1 %2 of %3: %4").arg(f.line)
+                          .arg((f.store ? tr("store") : tr("load")) + merged_note(f.merged, f.access_bytes))
+                          .arg(QString::fromStdString(f.buffer), QString::fromStdString(f.source))
                     : QString());
   if (!f.has_request) {
     draw_centred_note(p, tr("This kernel makes no global accesses in the traced blocks."));

@@ -63,7 +63,7 @@ void TraceView::fit_font(QPainter& p, const QString& text, qreal width, qreal mi
 
 QString TraceView::merged_note(int merged, int access_bytes) {
   if (merged <= 1) return {};
-  return tr(" · the compiler merged %1 of the source's accesses into this %2-byte one").arg(merged).arg(access_bytes);
+  return tr(" (%1 merged by the compiler into one %2-byte access)").arg(merged).arg(access_bytes);
 }
 
 int TraceView::draw_heading(QPainter& p, const QString& title, const QString& detail) const {
