@@ -7,6 +7,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QListWidget>
+#include <QLocale>
 #include <QPushButton>
 #include <QScrollArea>
 #include <QTabWidget>
@@ -596,7 +597,7 @@ void ExercisePanel::finish_result() {
     met = goal.met;
     for (const GoalCheck::Term& t : goal.terms) {
       if (t.term.metric == "verified") continue;
-      lines << mark(t.met) + " " + goal_term_text(t.term) + ": " + tr("measured %1").arg(t.value);
+      lines << mark(t.met) + " " + goal_term_text(t.term) + ": " + tr("measured %1").arg(QLocale().toString(t.value));
       measured[t.term.metric] = t.value;
     }
     lines << (met ? "<b>" + tr("Goal met.") + "</b>" : "<b>" + tr("Goal not met yet.") + "</b>");
@@ -604,7 +605,7 @@ void ExercisePanel::finish_result() {
   const json timing = s.run.value("timing", json::object()).value("kernel_ms", json::object());
   const double gbps = s.run.value("bandwidth_gbps", 0.0);
   if (timing.contains("median"))
-    lines << tr("median %1 ms, %2 GB/s").arg(timing.value("median", 0.0), 0, 'g', 4).arg(gbps, 0, 'f', 2);
+    lines << tr("median %1 ms, %2 GB/s").arg(QLocale().toString(timing.value("median", 0.0), 'g', 4)).arg(QLocale().toString(gbps, 'f', 2));
   measured["median_ms"] = timing.value("median", 0.0);
   measured["gbps"] = gbps;
 
@@ -629,7 +630,7 @@ void ExercisePanel::finish_result() {
       reveal << mark(false) + " " +
                     tr("%1: you predicted %2; measured %3 (mean %4). The trace views are at request %5, "
                        "the first that differs: <a href='trace'>see it (Ctrl+4)</a>.")
-                        .arg(what).arg(predicted).arg(distribution(p)).arg(p.mean, 0, 'g', 3).arg(*unlike + 1);
+                        .arg(what).arg(predicted).arg(distribution(p)).arg(QLocale().toString(p.mean, 'g', 3)).arg(*unlike + 1);
       if (!step) step = std::make_pair(*unlike, space);
     }
   };
@@ -646,9 +647,9 @@ void ExercisePanel::finish_result() {
       reveal << mark(faster == (predicted_.faster > 0)) + " " +
                     tr("Against the starting kernel: you predicted %1; measured %2× its bandwidth (%3 against %4 GB/s).")
                         .arg(predicted_.faster > 0 ? tr("faster") : tr("slower"))
-                        .arg(ratio, 0, 'f', 2)
-                        .arg(gbps, 0, 'f', 2)
-                        .arg(*baseline_gbps_, 0, 'f', 2);
+                        .arg(QLocale().toString(ratio, 'f', 2))
+                        .arg(QLocale().toString(gbps, 'f', 2))
+                        .arg(QLocale().toString(*baseline_gbps_, 'f', 2));
     } else {
       reveal << tr("The starting kernel could not be timed on this device, so the speed prediction stays open.");
     }
@@ -663,8 +664,8 @@ void ExercisePanel::finish_result() {
   verdict << (verified ? tr("verified") : tr("not verified"));
   if (exercise_)
     for (const GoalCheck::Term& t : check_goal(*exercise_, verified, a.totals).terms)
-      if (t.term.metric != "verified") verdict << metric_name(t.term.metric) + ": " + QString::number(t.value);
-  if (gbps > 0) verdict << tr("%1 GB/s").arg(gbps, 0, 'f', 2);
+      if (t.term.metric != "verified") verdict << metric_name(t.term.metric) + ": " + QLocale().toString(t.value);
+  if (gbps > 0) verdict << tr("%1 GB/s").arg(QLocale().toString(gbps, 'f', 2));
   set_verdict(verdict.join(" · "), exercise_ ? (met ? 1 : -1) : (verified ? 1 : -1));
   info_tabs_->setCurrentIndex(2);
   disconnect(result_, &QLabel::linkActivated, nullptr, nullptr);
