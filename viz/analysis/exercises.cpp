@@ -149,6 +149,23 @@ bool severity_at(std::string_view s, std::size_t i, CompilerMessage& m) {
   return false;
 }
 
+// "FILE:LINE:" or "FILE:LINE:COLUMN:" with the first colon at `colon`: fills
+// the file, line and column and returns where the rest starts; none when the
+// text there is not a place.
+std::optional<std::size_t> place_at(std::string_view s, std::size_t colon, CompilerMessage& m) {
+  std::size_t i = colon + 1;
+  m.line = digits_at(s, i);
+  if (m.line <= 0 || i >= s.size() || s[i] != ':') return std::nullopt;
+  ++i;
+  std::size_t after_column = i;
+  if (const int column = digits_at(s, after_column); column >= 0 && after_column < s.size() && s[after_column] == ':') {
+    m.column = column;
+    i = after_column + 1;
+  }
+  m.file = std::string(s.substr(0, colon));
+  return i;
+}
+
 std::optional<CompilerMessage> message_in(std::string_view line) {
   while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.remove_suffix(1);
   // NVRTC: FILE(LINE): severity: text
@@ -163,40 +180,19 @@ std::optional<CompilerMessage> message_in(std::string_view line) {
   }
   // Clang: FILE:LINE:COLUMN: severity: text (the column may be missing)
   for (std::size_t colon = line.find(':'); colon != std::string_view::npos; colon = line.find(':', colon + 1)) {
-    std::size_t i = colon + 1;
     CompilerMessage m;
-    m.line = digits_at(line, i);
-    if (m.line <= 0 || i >= line.size() || line[i] != ':') continue;
-    ++i;
-    std::size_t after_column = i;
-    if (const int column = digits_at(line, after_column); column >= 0 && after_column < line.size() &&
-                                                          line[after_column] == ':') {
-      m.column = column;
-      i = after_column + 1;
-    }
-    if (!severity_at(line, i, m)) continue;
-    m.file = std::string(line.substr(0, colon));
-    return m;
+    if (const auto after = place_at(line, colon, m); after && severity_at(line, *after, m)) return m;
   }
   // PoCL: severity: FILE:LINE:COLUMN: text
   CompilerMessage lead;
   if (severity_at(line, 0, lead) && lead.text != line) {
     const std::string rest = lead.text;
     for (std::size_t colon = rest.find(':'); colon != std::string::npos; colon = rest.find(':', colon + 1)) {
-      std::size_t i = colon + 1;
       CompilerMessage m = lead;
-      m.line = digits_at(rest, i);
-      if (m.line <= 0 || i >= rest.size() || rest[i] != ':') continue;
-      ++i;
-      std::size_t after_column = i;
-      if (const int column = digits_at(rest, after_column); column >= 0 && after_column < rest.size() &&
-                                                            rest[after_column] == ':') {
-        m.column = column;
-        i = after_column + 1;
-      }
-      while (i < rest.size() && rest[i] == ' ') ++i;
-      m.file = rest.substr(0, colon);
-      m.text = rest.substr(i);
+      auto after = place_at(rest, colon, m);
+      if (!after) continue;
+      while (*after < rest.size() && rest[*after] == ' ') ++*after;
+      m.text = rest.substr(*after);
       return m;
     }
   }
