@@ -303,6 +303,8 @@ Recording record_trace(Device& device, const Variant& variant, const Params& par
       std::vector<std::pair<std::string, std::string>> defines{
           {"ELEM", std::string(element_name(traced.program.type))}};
       if (traced.program.type == ElementType::Double) defines.emplace_back("THREADMAP_DOUBLE", "1");
+      // The build's own switch (opencl_backend.cpp): the kernels that need it exist only with it.
+      if (info.has_subgroup_shuffle) defines.emplace_back("THREADMAP_SUBGROUP_SHUFFLE", "1");
       for (const auto& [name, value] : traced.program.defines) defines.emplace_back(name, std::to_string(value));
       const std::string prelude =
           std::string(embedded_source("trace_format.h")) + "\n" + std::string(embedded_source("common.clh"));

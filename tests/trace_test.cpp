@@ -196,6 +196,22 @@ TEST(InstrumentedSites, TracesHitOnlyTheAccessesTheInstrumenterMarked) {
   }
 }
 
+// The kernel that exists only where the device has sub-group shuffles is
+// instrumented with the build's own switch, as the device compiles it.
+TEST(InstrumentedSites, SubGroupShuffleKernelIsInstrumentedWithTheBuildsSwitch) {
+  std::string why;
+  if (!opencl_instrumenter_available(&why)) GTEST_SKIP() << why;
+  const std::string prelude =
+      std::string(embedded_source("trace_format.h")) + "\n" + std::string(embedded_source("common.clh"));
+  const std::string out = instrument_opencl(embedded_source("reduce.cl"), "reduce.cl", prelude,
+                                            {{"ELEM", "float"}, {"WG", "256"}, {"THREADMAP_SUBGROUP_SHUFFLE", "1"}});
+  const std::size_t kernel = out.find("void reduce_warp_shuffle(");
+  ASSERT_NE(kernel, std::string::npos);
+  const std::size_t body = out.find('{', kernel);
+  EXPECT_NE(out.substr(kernel, body - kernel).find("TM_TRACE_PARAM"), std::string::npos) << out.substr(kernel, 200);
+  EXPECT_NE(out.find("LDG(", body), std::string::npos);
+}
+
 class TraceLimits : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(TraceLimits, DefaultBlocksOverflowAndBadBlocks) {

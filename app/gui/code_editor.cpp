@@ -44,8 +44,11 @@ CodeEditor::CodeEditor(QWidget* parent) : QPlainTextEdit(parent), gutter_(new Gu
     else
       gutter_->update(0, rect.y(), gutter_->width(), rect.height());
   });
-  // An edit makes the old messages stale where the text moved; they stay until
-  // the next compile, as compilers' squiggles do, but follow the lines.
+  // An edit makes the marks stale (their lines may have moved): they go, and
+  // the list under the editor keeps the compiler's words until the next compile.
+  connect(this, &QPlainTextEdit::textChanged, this, [this] {
+    if (!marks_.empty()) set_marks({});
+  });
   setViewportMargins(gutter_width(), 0, 0, 0);
 }
 

@@ -2,7 +2,7 @@
 // The exercise editor's text: a monospaced QPlainTextEdit with line numbers,
 // C colouring (SourceHighlighter), undo, and the compiler's messages marked
 // at their lines: a wavy underline, a marker in the line numbers, and the
-// message as the line's tooltip.
+// message as the line's tooltip, until the text is edited.
 #include <QPlainTextEdit>
 
 #include <map>

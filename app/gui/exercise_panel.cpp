@@ -191,13 +191,15 @@ ExercisePanel::ExercisePanel(WorkerClient& worker, LearnerProfile& profile, QWid
     if (!loading_) autosave_->start();
   });
   connect(messages_, &QListWidget::itemActivated, this, [this](QListWidgetItem* item) {
-    editor_->go_to_line(item->data(Qt::UserRole).toInt(), item->data(Qt::UserRole + 1).toInt());
+    if (const int line = item->data(Qt::UserRole).toInt(); line > 0)
+      editor_->go_to_line(line, item->data(Qt::UserRole + 1).toInt());
   });
   connect(messages_, &QListWidget::itemClicked, messages_, &QListWidget::itemActivated);
   connect(picker_, &QComboBox::activated, this, [this](int index) {
     const std::string id = picker_->itemData(index).toString().toStdString();
     emit exercise_chosen(id.empty() ? nullptr : find_exercise(id));
   });
+  connect(run_button_, &QPushButton::clicked, this, &ExercisePanel::run_requested);
   connect(reset_button_, &QPushButton::clicked, this, &ExercisePanel::reset_text);
   connect(compare_button_, &QPushButton::clicked, this, &ExercisePanel::compare_requested);
   connect(hint_button_, &QToolButton::clicked, this, [this] {
@@ -263,7 +265,7 @@ void ExercisePanel::retranslate() {
     result_->setText(tr("Press F5 to compile and run your kernel on the picked device."));
   show_task();
   fill_picker();
-  if (result_doc_) finish_result();
+  if (result_doc_ && !result_pending_) finish_result();
 }
 
 void ExercisePanel::changeEvent(QEvent* event) {
@@ -408,8 +410,9 @@ void ExercisePanel::open_session_source(const Session& session) {
   if (!v || session.source_text.empty()) return;
   // The exercise it answers, when the kernel and the exercise's parameters match.
   const Exercise* answered = nullptr;
+  const std::string dialect = session.source_name.ends_with(".cu") ? "cuda" : "opencl";
   for (const Exercise& e : exercises()) {
-    if (e.kernel_id != session.kernel_id) continue;
+    if (answered || e.kernel_id != session.kernel_id || e.sets.empty() || dialect != "opencl") continue;
     bool same = true;
     for (const auto& [name, value] : e.sets) {
       const auto it = session.params.find(name);
@@ -419,9 +422,12 @@ void ExercisePanel::open_session_source(const Session& session) {
   }
   exercise_ = answered;
   variant_ = v;
-  file_name_ = q(session.source_name.empty() ? v->source + ".cl" : session.source_name);
+  const std::string backend = session.device.is_object() ? session.device.value("backend", std::string()) : "";
+  file_name_ = q(session.source_name.empty() ? v->source + (backend == "cuda" ? ".cu" : ".cl") : session.source_name);
   original_text_ = answered ? q(answered->start) : q(session.source_text);
-  autosave_key_.clear();  // a handed-in text is not the learner's own draft
+  // A handed-in text is not the learner's own draft: edits to it are kept
+  // apart, per session file name, so reopening the exercise finds the draft.
+  autosave_key_ = "session/" + file_name_;
   loading_ = true;
   editor_->setPlainText(q(session.source_text));
   loading_ = false;
@@ -431,6 +437,8 @@ void ExercisePanel::open_session_source(const Session& session) {
   hints_shown_ = 0;
   show_task();
   fill_picker();
+  result_doc_.reset();
+  compare_button_->setEnabled(false);
   result_->setText(tr("The text this session was recorded with."));
   set_verdict(tr("A recorded session's text: F5 runs it again here."), 0);
 }
@@ -459,7 +467,12 @@ QString ExercisePanel::run(const LearnerRun& run) {
   autosave_->stop();
   if (!autosave_key_.isEmpty()) profile_.save_edit(autosave_key_, editor_->toPlainText());
   last_run_ = run;
+  last_run_.kernel = variant_->id;
   run_device_ = run.device;
+  // What this run is measured against, whatever is opened while it runs.
+  run_exercise_ = exercise_;
+  run_key_ = profile_key();
+  run_file_ = file_name_;
   predicted_ = {shared_prediction_->value(), global_prediction_->value(),
                 speed_prediction_->currentIndex() == 1 ? 1 : speed_prediction_->currentIndex() == 2 ? -1 : 0};
   baseline_gbps_.reset();
@@ -515,10 +528,10 @@ void ExercisePanel::on_reply(const WorkerReply& reply) {
       show_compile_error(text);
     else
       show_problem(text);
-    if (exercise_ || variant_) {
+    if (!run_key_.isEmpty()) {
       json attempt = {{"goal_met", false}, {"device", run_device_}, {"outcome", reply.status}};
-      attempt["error"] = reply.error.substr(0, 400);
-      profile_.add_attempt(profile_key().toStdString(), attempt);
+      attempt["error"] = QString::fromStdString(reply.error).left(400).toStdString();
+      profile_.add_attempt(run_key_.toStdString(), attempt);
       show_task();
       fill_picker();
     }
@@ -535,7 +548,7 @@ void ExercisePanel::on_reply(const WorkerReply& reply) {
 void ExercisePanel::show_compile_error(const QString& text) {
   std::vector<CodeEditor::Mark> marks;
   messages_->clear();
-  const std::string own = file_name_.toStdString();
+  const std::string own = run_file_.toStdString();
   for (const CompilerMessage& m : compiler_messages(text.toStdString())) {
     const bool ours = m.file == own || m.file.ends_with("/" + own);
     const QString line = ours ? tr("line %1: %2").arg(m.line).arg(q(m.text))
@@ -549,17 +562,19 @@ void ExercisePanel::show_compile_error(const QString& text) {
   }
   editor_->set_marks(marks);
   messages_->setVisible(messages_->count() > 0);
-  const int first_line = marks.empty() ? 0 : marks.front().line;
+  const auto first = std::find_if(marks.begin(), marks.end(), [](const CodeEditor::Mark& m) { return m.error; });
+  const CodeEditor::Mark* first_error = first != marks.end() ? &*first : marks.empty() ? nullptr : &marks.front();
+  const int first_line = first_error ? first_error->line : 0;
   result_->setText(mark(false) + " " +
                    (first_line > 0 ? tr("Not compiled: the compiler stopped at line %1. Its messages are under "
                                         "the text; the marked lines show them too.")
                                          .arg(first_line)
                                    : tr("Not compiled: %1").arg(text.toHtmlEscaped())));
-  if (first_line > 0) editor_->go_to_line(first_line, marks.front().column);
-  set_verdict(first_line > 0 ? tr("✘ Not compiled: line %1: %2").arg(first_line).arg(marks.front().message)
+  if (first_error) editor_->go_to_line(first_line, first_error->column);
+  set_verdict(first_error ? tr("✘ Not compiled: line %1: %2").arg(first_line).arg(first_error->message)
                              : tr("✘ Not compiled"),
               -1);
-  emit message(tr("%1 does not compile (line %2)").arg(file_name_).arg(first_line), true);
+  emit message(tr("%1 does not compile (line %2)").arg(run_file_).arg(first_line), true);
 }
 
 void ExercisePanel::show_problem(const QString& text) {
@@ -570,6 +585,10 @@ void ExercisePanel::show_problem(const QString& text) {
 }
 
 void ExercisePanel::show_result(const std::shared_ptr<const analysis::TraceDocument>& doc) {
+  if (!doc) {
+    show_problem(tr("the recording of your kernel could not be opened; the status bar says why"));
+    return;
+  }
   result_doc_ = doc;
   result_pending_ = true;
   compare_button_->setEnabled(doc != nullptr);
@@ -592,8 +611,8 @@ void ExercisePanel::finish_result() {
                          : tr("<b>not verified</b>: the output differs from the CPU reference"));
   json measured = json::object();
   bool met = false;
-  if (exercise_) {
-    const GoalCheck goal = check_goal(*exercise_, verified, a.totals);
+  if (run_exercise_) {
+    const GoalCheck goal = check_goal(*run_exercise_, verified, a.totals);
     met = goal.met;
     for (const GoalCheck::Term& t : goal.terms) {
       if (t.term.metric == "verified") continue;
@@ -660,29 +679,29 @@ void ExercisePanel::finish_result() {
   last_result_ = reveal.join("\n");
   // The verdict in one line; the details (and the prediction) scrolled into view.
   QStringList verdict;
-  if (exercise_) verdict << (met ? tr("✔ Goal met") : tr("✘ Goal not met yet"));
+  if (run_exercise_) verdict << (met ? tr("✔ Goal met") : tr("✘ Goal not met yet"));
   verdict << (verified ? tr("verified") : tr("not verified"));
-  if (exercise_)
-    for (const GoalCheck::Term& t : check_goal(*exercise_, verified, a.totals).terms)
+  if (run_exercise_)
+    for (const GoalCheck::Term& t : check_goal(*run_exercise_, verified, a.totals).terms)
       if (t.term.metric != "verified") verdict << metric_name(t.term.metric) + ": " + QLocale().toString(t.value);
   if (gbps > 0) verdict << tr("%1 GB/s").arg(QLocale().toString(gbps, 'f', 2));
-  set_verdict(verdict.join(" · "), exercise_ ? (met ? 1 : -1) : (verified ? 1 : -1));
+  set_verdict(verdict.join(" · "), run_exercise_ ? (met ? 1 : -1) : (verified ? 1 : -1));
   info_tabs_->setCurrentIndex(2);
   disconnect(result_, &QLabel::linkActivated, nullptr, nullptr);
   if (step)
     connect(result_, &QLabel::linkActivated, this, [this, step] { emit step_to(step->first, step->second, true); });
   if (!first_time) return;  // a language change redraws; it records nothing
-  if (!profile_key().isEmpty()) {
-    json attempt = {{"goal_met", exercise_ ? met : verified}, {"verified", verified}, {"device", run_device_},
+  if (!run_key_.isEmpty()) {
+    json attempt = {{"goal_met", run_exercise_ ? met : verified}, {"verified", verified}, {"device", run_device_},
                     {"prediction", prediction}, {"measured", measured}, {"outcome", "ran"}};
-    if (const QString error = profile_.add_attempt(profile_key().toStdString(), attempt); !error.isEmpty())
+    if (const QString error = profile_.add_attempt(run_key_.toStdString(), attempt); !error.isEmpty())
       emit message(error, true);
   }
   show_task();
   fill_picker();
   if (step) emit step_to(step->first, step->second, false);
-  emit message(exercise_ ? (met ? tr("%1: goal met").arg(file_name_) : tr("%1: goal not met yet").arg(file_name_))
-                         : tr("%1 ran: %2").arg(file_name_, verified ? tr("verified") : tr("not verified")),
+  emit message(run_exercise_ ? (met ? tr("%1: goal met").arg(run_file_) : tr("%1: goal not met yet").arg(run_file_))
+                         : tr("%1 ran: %2").arg(run_file_, verified ? tr("verified") : tr("not verified")),
                !verified);
 }
 

@@ -43,6 +43,7 @@ class CodeEditor;
 
 // What the window supplies for one run.
 struct LearnerRun {
+  std::string kernel;  // the catalog variant the text replaces (set by run())
   std::string device;  // a device spec ("opencl:0:0", "cuda:0")
   std::map<std::string, std::string> params;
   int reps = 10;
@@ -77,6 +78,8 @@ class ExercisePanel : public QWidget {
   QString verdict_text() const;
   QString prediction_text() const;
   bool running() const { return record_id_ != 0 || baseline_id_ != 0; }
+  // The last run's device and parameters (Side by side records the lesson's kernel with them).
+  const LearnerRun& last_run() const { return last_run_; }
   int timeout_seconds() const;
 
   // The prediction fields (0: no prediction); faster: +1 faster, -1 slower, 0 none.
@@ -97,6 +100,7 @@ class ExercisePanel : public QWidget {
   // `show`: the learner asked to see it (the Trace tab comes to the front).
   void step_to(std::size_t request, threadmap::Space space, bool show);
   void compare_requested();  // side by side with the catalog variant
+  void run_requested();      // the Run button: the window gathers the device and parameters
   void message(const QString& text, bool is_problem);  // for the status bar
 
  protected:
@@ -153,6 +157,8 @@ class ExercisePanel : public QWidget {
   int record_id_ = 0, baseline_id_ = 0;
   LearnerRun last_run_;
   std::string run_device_;
+  const Exercise* run_exercise_ = nullptr;
+  QString run_key_, run_file_;
   struct Snapshot {
     int shared = 0, global = 0, faster = 0;
   } predicted_;

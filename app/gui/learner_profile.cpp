@@ -24,6 +24,24 @@ QString write_atomically(const QString& path, const QByteArray& bytes) {
   return {};
 }
 
+// {"exercises": {ID: {"state": "...", "attempts": [{...}, ...]}, ...}}: every
+// part the profile reads has the type it reads it as.
+bool well_formed(const json& data) {
+  if (!data.is_object()) return false;
+  if (!data.contains("exercises")) return true;
+  const json& all = data["exercises"];
+  if (!all.is_object()) return false;
+  for (const auto& [id, entry] : all.items()) {
+    if (!entry.is_object()) return false;
+    if (entry.contains("state") && !entry["state"].is_string()) return false;
+    if (entry.contains("attempts") && !entry["attempts"].is_array()) return false;
+    if (entry.contains("attempts"))
+      for (const json& a : entry["attempts"])
+        if (!a.is_object()) return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 LearnerProfile::LearnerProfile(QString folder) : folder_(std::move(folder)) {
@@ -32,9 +50,11 @@ LearnerProfile::LearnerProfile(QString folder) : folder_(std::move(folder)) {
   if (file.open(QIODevice::ReadOnly)) {
     // A damaged profile is set aside, not lost: the next save writes a new one.
     data_ = json::parse(file.readAll().toStdString(), nullptr, false);
-    if (!data_.is_object() || !data_.value("exercises", json::object()).is_object()) {
+    if (!well_formed(data_)) {
       file.close();
-      QFile::rename(profile_path(), profile_path() + ".damaged");
+      QString aside = profile_path() + ".damaged";
+      for (int n = 2; QFile::exists(aside); ++n) aside = profile_path() + QString(".damaged-%1").arg(n);
+      QFile::rename(profile_path(), aside);
       data_ = json::object();
     }
   }
@@ -65,6 +85,7 @@ json LearnerProfile::attempts(const std::string& exercise) const {
 }
 
 QString LearnerProfile::add_attempt(const std::string& exercise, json attempt) {
+  const json before = data_;
   json& entry = data_["exercises"][exercise];
   if (!entry.is_object()) entry = json::object();
   attempt["at"] = QDateTime::currentDateTimeUtc().toString(Qt::ISODate).toStdString();
@@ -75,7 +96,15 @@ QString LearnerProfile::add_attempt(const std::string& exercise, json attempt) {
   // Once met, a goal stays met: a later experiment does not undo it.
   if (state(exercise) != State::GoalMet)
     entry["state"] = attempt.value("goal_met", false) ? "goal met" : "attempted";
-  return write_atomically(profile_path(), QByteArray::fromStdString(data_.dump(2) + "\n"));
+  // Text that is not valid UTF-8 (a compiler's echo of a line cut short) is
+  // written with replacement characters, never refused.
+  try {
+    return write_atomically(profile_path(),
+                            QByteArray::fromStdString(data_.dump(2, ' ', false, json::error_handler_t::replace) + "\n"));
+  } catch (const std::exception& e) {
+    data_ = before;  // the attempt that could not be written does not spoil the next
+    return QObject::tr("cannot save the learner profile: %1").arg(QString::fromUtf8(e.what()));
+  }
 }
 
 QString LearnerProfile::edit(const QString& key) const {

@@ -316,6 +316,7 @@ MainWindow::MainWindow(const WindowOptions& options, QWidget* parent)
     exercise_panel_->show_result(error.isEmpty() ? document_ : nullptr);
   });
   connect(exercise_panel_, &ExercisePanel::exercise_chosen, this, &MainWindow::open_exercise);
+  connect(exercise_panel_, &ExercisePanel::run_requested, this, &MainWindow::run_learner);
   connect(exercise_panel_, &ExercisePanel::message, this, &MainWindow::report);
   connect(exercise_panel_, &ExercisePanel::step_to, this, [this](std::size_t request, Space space, bool show) {
     trace_views_->tabs().setCurrentWidget(space == Space::Shared ? static_cast<QWidget*>(&trace_views_->banks())
@@ -324,14 +325,22 @@ MainWindow::MainWindow(const WindowOptions& options, QWidget* parent)
     if (show) chart_tabs_->setCurrentWidget(trace_views_);
   });
   connect(exercise_panel_, &ExercisePanel::compare_requested, this, [this] {
-    const Variant* v = exercise_panel_->variant();
-    if (!v || learner_session_.isEmpty() || !recordings_dir_.isValid()) return;
+    const LearnerRun& last = exercise_panel_->last_run();
+    const Variant* v = learner_session_.isEmpty() ? nullptr : find_variant(last.kernel);
+    if (!v || !recordings_dir_.isValid()) return;
+    if (runs_.recording()) {
+      report(tr("a recording is already in progress; Side by side waits for it to end"), true);
+      return;
+    }
+    // The lesson's kernel as the learner's ran: same device, same parameters, same blocks.
     RunRequest request = request_for(*v);
-    if (const Exercise* e = exercise_panel_->exercise()) request.params = e->sets;
+    request.device = last.device;
+    request.params = last.params;
     compare_with_ = learner_session_;
-    runs_.record(request, recordings_dir_.path(), exercise_panel_->exercise() ? json("all") : json());
+    runs_.record(request, recordings_dir_.path(), last.blocks);
   });
   connect(&runs_, &RunController::refused, this, [this](const QString& message) {
+    compare_with_.clear();  // a refused recording puts nothing beside the learner's
     status_panel_->show_refused(message);
   });
   connect(&runs_, &RunController::history_changed, this, &MainWindow::refresh_family_chart);
@@ -354,6 +363,8 @@ MainWindow::MainWindow(const WindowOptions& options, QWidget* parent)
     traced_blocks_->setText(settings.value("run/tracedBlocks").toString());
   }
 }
+
+MainWindow::~MainWindow() { worker_.blockSignals(true); }
 
 // 1600 x 1000, or the screen's free area where it is smaller (a 1024 x 768
 // projector), but never below what the layout needs.

@@ -64,6 +64,9 @@ class MainWindow : public QMainWindow {
   Q_OBJECT
  public:
   explicit MainWindow(const WindowOptions& options, QWidget* parent = nullptr);
+  // The worker's last replies, delivered while it is stopped, reach no one:
+  // the members they would touch go first.
+  ~MainWindow() override;
 
   // The pieces, for tests and the benchmark.
   KernelTree& kernel_tree() { return *tree_; }

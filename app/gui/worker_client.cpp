@@ -23,7 +23,7 @@ WorkerClient::WorkerClient(QString program, int timeout_ms, QObject* parent)
   });
   watchdog_.setSingleShot(true);
   connect(&watchdog_, &QTimer::timeout, this, [this] {
-    const Pending* p = strictest();
+    const Pending* p = current();
     restart(p && !p->on_timeout.isEmpty() ? p->on_timeout
                                           : tr("the worker gave no answer for %1 s")
                                                 .arg((p ? p->timeout_ms : timeout_ms_) / 1000.0));
@@ -80,15 +80,14 @@ void WorkerClient::cancel(int id) {
     write({{"id", next_id_++}, {"op", "cancel"}, {"target", id}});
 }
 
-const WorkerClient::Pending* WorkerClient::strictest() const {
-  const Pending* out = nullptr;
-  for (const auto& [id, p] : pending_)
-    if (!out || p.timeout_ms < out->timeout_ms) out = &p;
-  return out;
+// The worker answers in order: the oldest pending request is the one it is
+// running, and the watchdog gives it its own time.
+const WorkerClient::Pending* WorkerClient::current() const {
+  return pending_.empty() ? nullptr : &pending_.begin()->second;
 }
 
 void WorkerClient::arm_watchdog() {
-  if (const Pending* p = strictest())
+  if (const Pending* p = current())
     watchdog_.start(p->timeout_ms);
   else
     watchdog_.stop();

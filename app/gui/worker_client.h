@@ -33,9 +33,10 @@ class WorkerClient : public QObject {
   void start();
   // Sends one request (its "id" is filled in) and returns that id.
   // `timeout_ms` (0: the client's) bounds how long it may go without a reply
-  // line; past it the worker is killed and restarted, and `on_timeout` (if
-  // given) is the reason the pending requests fail with: a learner's kernel
-  // that loops forever gets a shorter leash than a large sweep.
+  // line once the worker is running it (requests are answered in order);
+  // past it the worker is killed and restarted, and `on_timeout` (if given)
+  // is the reason the pending requests fail with: a learner's kernel that
+  // loops forever gets a shorter leash than a large sweep.
   int send(nlohmann::json request, int timeout_ms = 0, QString on_timeout = {});
   void cancel(int id);
   qint64 pid() const { return process_.processId(); }
@@ -65,7 +66,7 @@ class WorkerClient : public QObject {
     QString on_timeout;
   };
   std::map<int, Pending> pending_;  // by id, in send order
-  const Pending* strictest() const;  // the pending request with the shortest timeout
+  const Pending* current() const;  // the oldest pending request: the one the worker runs
   int next_id_ = 1;
   int restarts_ = 0;
   QElapsedTimer since_restart_;

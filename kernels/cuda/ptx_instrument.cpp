@@ -580,7 +580,7 @@ class EntryWalk {
     std::string negated(guard);
     negated = negated.starts_with("@!") ? "@" + negated.substr(2) : "@!" + negated.substr(1);
     const std::string label = "$threadmap_skip_" + std::to_string(++labels_);
-    return {"\t" + negated + " bra.uni \t" + label + ";\n", label + ":\n"};
+    return {"\t" + negated + " bra \t" + label + ";\n", label + ":\n"};
   }
 
   void clock_barrier(const Statement& s, const ptx::Instruction& in) {

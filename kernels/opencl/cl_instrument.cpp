@@ -169,7 +169,15 @@ std::string instrument_opencl(std::string_view text, std::string_view file_name,
   const unsigned skip = static_cast<unsigned>(head.size());
   const std::string name = "threadmap_input.cl";
 
-  std::vector<std::string> args{"-x", "cl", "-cl-std=CL1.2", "-Xclang", "-finclude-default-header"};
+  // As the device builds it (opencl_backend.cpp): OpenCL C 1.2, or 2.0 with
+  // the sub-group extensions where the build uses sub-group shuffles.
+  bool subgroups = false;
+  for (const auto& [define, value] : defines) subgroups |= define == "THREADMAP_SUBGROUP_SHUFFLE";
+  std::vector<std::string> args{"-x", "cl", subgroups ? "-cl-std=CL2.0" : "-cl-std=CL1.2", "-Xclang",
+                                "-finclude-default-header"};
+  if (subgroups)
+    args.insert(args.end(), {"-Xclang", "-cl-ext=+cl_khr_subgroups,+cl_khr_subgroup_shuffle,+cl_khr_subgroup_shuffle_relative",
+                             "-Dcl_khr_subgroups=1", "-Dcl_khr_subgroup_shuffle=1", "-Dcl_khr_subgroup_shuffle_relative=1"});
   for (const auto& [define, value] : defines) args.push_back("-D" + define + "=" + value);
   std::vector<const char*> argv;
   for (const std::string& a : args) argv.push_back(a.c_str());

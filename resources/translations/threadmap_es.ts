@@ -846,6 +846,10 @@
         <source>%1 ran: %2</source>
         <translation>%1 ejecutado: %2</translation>
     </message>
+    <message>
+        <source>the recording of your kernel could not be opened; the status bar says why</source>
+        <translation>no se pudo abrir la grabación de su kernel; la barra de estado dice por qué</translation>
+    </message>
 </context>
 <context>
     <name>Export</name>
@@ -1441,6 +1445,10 @@ grabado en %2</translation>
         <source>Re&amp;set to the lesson&apos;s version</source>
         <translation>&amp;Restablecer la versión de la lección</translation>
     </message>
+    <message>
+        <source>a recording is already in progress; Side by side waits for it to end</source>
+        <translation>ya hay una grabación en curso; Lado a lado espera a que termine</translation>
+    </message>
 </context>
 <context>
     <name>PlaybackBar</name>
@@ -1566,6 +1574,10 @@ grabado en %2</translation>
     <message>
         <source>cannot save %1: %2</source>
         <translation>no se puede guardar %1: %2</translation>
+    </message>
+    <message>
+        <source>cannot save the learner profile: %1</source>
+        <translation>no se puede guardar el perfil del estudiante: %1</translation>
     </message>
 </context>
 <context>

@@ -846,6 +846,10 @@
         <source>%1 ran: %2</source>
         <translation>%1 executado: %2</translation>
     </message>
+    <message>
+        <source>the recording of your kernel could not be opened; the status bar says why</source>
+        <translation>a gravação do seu kernel não pôde ser aberta; a barra de status diz por quê</translation>
+    </message>
 </context>
 <context>
     <name>Export</name>
@@ -1441,6 +1445,10 @@ gravado em %2</translation>
         <source>Re&amp;set to the lesson&apos;s version</source>
         <translation>&amp;Restaurar a versão da lição</translation>
     </message>
+    <message>
+        <source>a recording is already in progress; Side by side waits for it to end</source>
+        <translation>já há uma gravação em andamento; Lado a lado espera que ela termine</translation>
+    </message>
 </context>
 <context>
     <name>PlaybackBar</name>
@@ -1566,6 +1574,10 @@ gravado em %2</translation>
     <message>
         <source>cannot save %1: %2</source>
         <translation>não foi possível salvar %1: %2</translation>
+    </message>
+    <message>
+        <source>cannot save the learner profile: %1</source>
+        <translation>não foi possível salvar o perfil do aprendiz: %1</translation>
     </message>
 </context>
 <context>

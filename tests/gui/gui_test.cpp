@@ -1026,6 +1026,7 @@ class GuiTest : public QObject {
     QCOMPARE(panel.editor().textCursor().blockNumber() + 1, typo_line);
     // Undo takes the typo back.
     panel.editor().undo();
+    QVERIFY(panel.editor().marks().empty());  // an edit takes the stale marks away
     QCOMPARE(panel.editor().toPlainText().toStdString(), e->start);
 
     // 3. The fix: one word more per row. Conflict-free, as predicted; the goal met.
