@@ -62,7 +62,7 @@ ExercisePanel::ExercisePanel(WorkerClient& worker, LearnerProfile& profile, QWid
   picker_ = new QComboBox(this);
   picker_->setObjectName("exercisePicker");
   picker_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-  picker_->setMinimumContentsLength(18);
+  picker_->setMinimumContentsLength(10);
   run_button_ = new QPushButton(this);
   run_button_->setObjectName("exerciseRun");
   reset_button_ = new QPushButton(this);

@@ -51,6 +51,7 @@
 #include "app/gui/exercise_panel.h"
 #include "app/gui/export_animation.h"
 #include "app/gui/kernel_tree.h"
+#include "app/gui/language.h"
 #include "app/gui/lesson_pane.h"
 #include "app/gui/main_window.h"
 #include "app/gui/param_panel.h"
@@ -401,6 +402,27 @@ class GuiTest : public QObject {
         QVERIFY(chart.full_title().contains(chart.shown_title().split('\n').front().chopped(1)));
       }
     }
+    // Longer words: every tab still fits 1024 x 768 in Portuguese and Spanish.
+    const QString language_before = language::current();
+    const QLocale locale_before;
+    for (const QString lang : {"pt_BR", "es"}) {
+      w.set_language(lang);
+      w.set_controls_collapsed(false);
+      w.resize(1024, 768);
+      for (int tab = 0; tab < w.chart_tabs().count(); ++tab) {
+        w.chart_tabs().setCurrentIndex(tab);
+        QTest::qWait(50);
+        QStringList widths;  // what each page needs, should one outgrow the screen
+        for (int k = 0; k < w.chart_tabs().count(); ++k)
+          widths << QString::number(w.chart_tabs().widget(k)->minimumSizeHint().width());
+        QVERIFY2(w.size() == QSize(1024, 768),
+                 qPrintable(QString("%1, tab %2: the pages need %3 px").arg(lang).arg(tab).arg(widths.join(", "))));
+        const QStringList outside = widgets_outside(w);
+        QVERIFY2(outside.isEmpty(), qPrintable(QString("%1, tab %2: %3").arg(lang).arg(tab).arg(outside.join("; "))));
+      }
+    }
+    w.set_language(language_before);
+    QLocale::setDefault(locale_before);  // the tests after this one read dates in the locale they started with
     // F9 brings the controls back from the strip, to the width they had.
     w.set_controls_collapsed(true);
     const int collapsed_chart = w.chart_tabs().width();

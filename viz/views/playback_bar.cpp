@@ -40,6 +40,8 @@ PlaybackBar::PlaybackBar(PlaybackController& controller, QWidget* parent)
   scrubber_->setFocusPolicy(Qt::NoFocus);
   counters_ = new QLabel(this);
   counters_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  // The counters wrap rather than widen the window (Portuguese on a 1024-pixel projector).
+  counters_->setWordWrap(true);
 
   auto* row = new QHBoxLayout;
   for (QWidget* w : {static_cast<QWidget*>(first), static_cast<QWidget*>(back), static_cast<QWidget*>(play_),

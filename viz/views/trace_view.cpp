@@ -10,7 +10,7 @@
 namespace threadmap::views {
 
 TraceView::TraceView(QWidget* parent) : QWidget(parent) {
-  setMinimumSize(320, 240);
+  setMinimumSize(320, 180);
   setMouseTracking(true);
 }
 
