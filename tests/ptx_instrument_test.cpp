@@ -643,6 +643,33 @@ void expect_error(std::string_view ptx, const std::vector<std::string>& entries,
   }
 }
 
+// The clock pass on the hand-written forms, with one barrier made guarded:
+// its stamps are taken only where the barrier runs (a branch around them
+// where the guard is false), guarded exits get guarded end calls, and ptxas
+// assembles it.
+TEST(PtxInstrument, ClockPassOnGuardedBarriersAndExits) {
+  std::string why;
+  if (!cuda_ready(why)) GTEST_SKIP() << why;
+  std::string forms(kForms);
+  const std::string plain = "\tbarrier.sync \t0;";
+  const auto at = forms.find(plain);
+  ASSERT_NE(at, std::string::npos);
+  forms.replace(at, plain.size(), "\t@%p1 barrier.sync \t0;");
+  const cuda::InstrumentedPtx out = cuda::instrument_ptx(forms, {"forms"}, runtime_ptx(), cuda::Pass::Clock);
+  ASSERT_EQ(out.entries.size(), 1u);
+  EXPECT_EQ(out.entries[0].barriers, 2);
+  // Arrival and release of the guarded barrier each skip when the guard is false.
+  EXPECT_NE(out.ptx.find("@!%p1 bra \t$threadmap_skip_1;"), std::string::npos) << out.ptx;
+  EXPECT_NE(out.ptx.find("$threadmap_skip_1:"), std::string::npos);
+  EXPECT_NE(out.ptx.find("@!%p1 bra \t$threadmap_skip_2;"), std::string::npos);
+  EXPECT_NE(out.ptx.find("@%p1 call threadmap_clock_end, "), std::string::npos) << "the guarded ret's end call";
+  EXPECT_NE(out.ptx.find("@%p2 call threadmap_clock_end, "), std::string::npos) << "the guarded exit's end call";
+  EXPECT_EQ(out.ptx.find("call threadmap_access"), std::string::npos);
+  if (ptxas_path().empty()) GTEST_SKIP() << "ptxas not found: not assembled";
+  const auto errors = assemble_errors(out.ptx, "forms_clock");
+  EXPECT_FALSE(errors) << errors.value_or("");
+}
+
 TEST(PtxInstrument, MalformedInputIsAClearError) {
   std::string why;
   if (!cuda_ready(why)) GTEST_SKIP() << why;
