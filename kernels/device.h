@@ -116,7 +116,6 @@ class Device {
     std::uint16_t line = 0;
     bool shared = false, global = false;  // the instruction's space (both: a generic address)
     bool store = false;
-    int bytes = 0;   // of the machine access, per thread
     int merged = 1;  // source-level accesses in each
   };
   virtual std::vector<MergedAccess> merged_accesses(const LaunchCmd&) { return {}; }

@@ -1,4 +1,5 @@
 #include "kernels/session.h"
+#include "kernels/sources.h"
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -409,6 +410,16 @@ class BoundedSax : public nlohmann::detail::json_sax_dom_parser<json> {
 std::string errno_text() { return std::strerror(errno); }
 
 }  // namespace
+
+std::string_view traced_source_text(const Session& session) {
+  if (!session.source_text.empty()) return session.source_text;
+  return session.trace ? embedded_source(session.trace->source_file) : std::string_view();
+}
+
+std::string traced_source_name(const Session& session) {
+  if (!session.source_text.empty()) return session.source_name;
+  return session.trace ? session.trace->source_file : std::string();
+}
 
 const std::map<std::string, std::string>& traced_params(const Session& session) {
   return session.trace_params.empty() ? session.params : session.trace_params;

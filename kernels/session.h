@@ -51,6 +51,11 @@ struct Session {
 // The parameters the trace was recorded with: trace_params, else params.
 const std::map<std::string, std::string>& traced_params(const Session& session);
 
+// The kernel text the trace's line numbers refer to, and its file name: the
+// learner's text where the session ran one, else the embedded source file.
+std::string_view traced_source_text(const Session& session);
+std::string traced_source_name(const Session& session);
+
 std::vector<std::uint8_t> encode_session(const Session& session);
 // Throws SessionError naming what is wrong.
 Session decode_session(std::span<const std::uint8_t> bytes);

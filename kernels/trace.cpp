@@ -257,18 +257,7 @@ std::string text_line(std::string_view text, std::uint32_t line) {
 
 
 std::string source_line(std::string_view source_file, std::uint32_t line) {
-  const std::string_view text = embedded_source(source_file);
-  std::uint32_t current = 1;
-  std::size_t begin = 0;
-  while (current < line) {
-    const std::size_t nl = text.find('\n', begin);
-    if (nl == std::string_view::npos) return {};
-    begin = nl + 1;
-    ++current;
-  }
-  if (line == 0 || begin >= text.size()) return {};
-  const std::size_t end = text.find('\n', begin);
-  return trim(text.substr(begin, end == std::string_view::npos ? text.size() - begin : end - begin));
+  return text_line(embedded_source(source_file), line);
 }
 
 Recording record_trace(Device& device, const Variant& variant, const Params& params,
@@ -300,15 +289,8 @@ Recording record_trace(Device& device, const Variant& variant, const Params& par
         traced.program.text_name = source_file_for(variant, info.backend);
         traced.program.text = std::string(embedded_source(traced.program.text_name));
       }
-      std::vector<std::pair<std::string, std::string>> defines{
-          {"ELEM", std::string(element_name(traced.program.type))}};
-      if (traced.program.type == ElementType::Double) defines.emplace_back("THREADMAP_DOUBLE", "1");
-      // The build's own switch (opencl_backend.cpp): the kernels that need it exist only with it.
-      if (info.has_subgroup_shuffle) defines.emplace_back("THREADMAP_SUBGROUP_SHUFFLE", "1");
-      for (const auto& [name, value] : traced.program.defines) defines.emplace_back(name, std::to_string(value));
-      const std::string prelude =
-          std::string(embedded_source("trace_format.h")) + "\n" + std::string(embedded_source("common.clh"));
-      traced.program.text = instrument_opencl(traced.program.text, traced.program.text_name, prelude, defines);
+      traced.program.text = instrument_opencl(traced.program.text, traced.program.text_name, opencl_trace_prelude(),
+                                              opencl_defines(traced.program, info.has_subgroup_shuffle));
     }
     traced.program.defines.emplace_back(std::string(kTraceDefine), 1);
     traced.args.push_back(BufferArg{static_cast<int>(w.buffers.size())});

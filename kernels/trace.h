@@ -172,10 +172,9 @@ std::vector<std::uint32_t> default_traced_blocks(const std::array<std::uint32_t,
 Recording record_trace(Device& device, const Variant& variant, const Params& params,
                        const TraceOptions& options);
 
-
-// The trimmed text of a 1-based line of an embedded kernel source ("" if none).
 // The trimmed text of a 1-based line of `text` ("" if none).
 std::string text_line(std::string_view text, std::uint32_t line);
+// The same of an embedded kernel source.
 std::string source_line(std::string_view source_file, std::uint32_t line);
 
 // "transpose.cu" / "transpose.cl": the file a backend's traces refer to.

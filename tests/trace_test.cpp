@@ -178,13 +178,10 @@ TEST(InstrumentedSites, TracesHitOnlyTheAccessesTheInstrumenterMarked) {
     ASSERT_EQ(rec.status, RunStatus::Ok) << rec.error;
     ASSERT_FALSE(rec.trace.sites.empty()) << id;
     const Workload w = v->build(*v, p, 1);
-    std::vector<std::pair<std::string, std::string>> defines{
-        {"ELEM", std::string(element_name(w.launches.front().program.type))}};
-    for (const auto& [name, value] : w.launches.front().program.defines) defines.emplace_back(name, std::to_string(value));
-    const std::string prelude =
-        std::string(embedded_source("trace_format.h")) + "\n" + std::string(embedded_source("common.clh"));
     const std::string file = source_file_for(*v, "opencl");
-    const std::string instrumented = instrument_opencl(embedded_source(file), file, prelude, defines);
+    const std::string instrumented =
+        instrument_opencl(embedded_source(file), file, opencl_trace_prelude(),
+                          opencl_defines(w.launches.front().program, td.device->info().has_subgroup_shuffle));
     for (const AccessSite& hit : rec.trace.sites) {
       const std::string line = text_line(instrumented, hit.line);
       const std::string hook = std::string(hit.store ? "ST" : "LD") + (hit.space == Space::Global ? "G(" : "S(");
@@ -201,9 +198,7 @@ TEST(InstrumentedSites, TracesHitOnlyTheAccessesTheInstrumenterMarked) {
 TEST(InstrumentedSites, SubGroupShuffleKernelIsInstrumentedWithTheBuildsSwitch) {
   std::string why;
   if (!opencl_instrumenter_available(&why)) GTEST_SKIP() << why;
-  const std::string prelude =
-      std::string(embedded_source("trace_format.h")) + "\n" + std::string(embedded_source("common.clh"));
-  const std::string out = instrument_opencl(embedded_source("reduce.cl"), "reduce.cl", prelude,
+  const std::string out = instrument_opencl(embedded_source("reduce.cl"), "reduce.cl", opencl_trace_prelude(),
                                             {{"ELEM", "float"}, {"WG", "256"}, {"THREADMAP_SUBGROUP_SHUFFLE", "1"}});
   const std::size_t kernel = out.find("void reduce_warp_shuffle(");
   ASSERT_NE(kernel, std::string::npos);

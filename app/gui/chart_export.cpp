@@ -67,10 +67,10 @@ QString export_chart(QCustomPlot& plot, const QString& path) {
 
 QString export_text(const std::string& text, const QString& path) {
   QSaveFile file(path);
-  if (!file.open(QIODevice::WriteOnly | QIODevice::Text))
+  if (!file.open(QIODevice::WriteOnly))
     return QObject::tr("could not open %1: %2").arg(path, file.errorString());
-  file.write(QByteArray::fromStdString(text));
-  if (!file.commit()) return QObject::tr("could not write %1: %2").arg(path, file.errorString());
+  if (file.write(text.data(), static_cast<qint64>(text.size())) != static_cast<qint64>(text.size()) || !file.commit())
+    return QObject::tr("could not write %1: %2").arg(path, file.errorString());
   return {};
 }
 

@@ -22,6 +22,7 @@
 #include "app/gui/code_editor.h"
 #include "app/gui/language.h"
 #include "app/gui/lesson_pane.h"
+#include "app/gui/status_panel.h"
 #include "kernels/learner_source.h"
 
 namespace threadmap::gui {
@@ -207,8 +208,7 @@ ExercisePanel::ExercisePanel(WorkerClient& worker, LearnerProfile& profile, QWid
     show_task();
   });
   connect(&worker_, &WorkerClient::replied, this, &ExercisePanel::on_reply);
-  retranslate();
-  fill_picker();
+  retranslate();  // fills the picker too
 }
 
 std::string ExercisePanel::dialect() const { return file_name_.endsWith(".cu") ? "cuda" : "opencl"; }
@@ -220,11 +220,8 @@ QString ExercisePanel::result_text() const { return result_->text(); }
 QString ExercisePanel::verdict_text() const { return verdict_->text(); }
 
 void ExercisePanel::set_verdict(const QString& text, int tone) {
-  static const char* kGood = "background:#1b7a2f; color:white; border-radius:6px; padding:4px 10px;";
-  static const char* kBad = "background:#b3261e; color:white; border-radius:6px; padding:4px 10px;";
-  static const char* kNeutral = "background:#5f6368; color:white; border-radius:6px; padding:4px 10px;";
   verdict_->setText(text);
-  verdict_->setStyleSheet(tone > 0 ? kGood : tone < 0 ? kBad : kNeutral);
+  verdict_->setStyleSheet(badge_style(tone, true));
   verdict_->setVisible(!text.isEmpty());
 }
 
@@ -360,9 +357,7 @@ void ExercisePanel::load_text(const QString& original, const QString& autosave_k
   loading_ = true;
   editor_->setPlainText(saved.isNull() ? original : saved);
   loading_ = false;
-  editor_->set_marks({});
-  messages_->clear();
-  messages_->hide();
+  clear_compiler_output();
   result_doc_.reset();
   last_result_.clear();
   compare_button_->setEnabled(false);
@@ -431,9 +426,7 @@ void ExercisePanel::open_session_source(const Session& session) {
   loading_ = true;
   editor_->setPlainText(q(session.source_text));
   loading_ = false;
-  editor_->set_marks({});
-  messages_->clear();
-  messages_->hide();
+  clear_compiler_output();
   hints_shown_ = 0;
   show_task();
   fill_picker();
@@ -443,11 +436,15 @@ void ExercisePanel::open_session_source(const Session& session) {
   set_verdict(tr("A recorded session's text: F5 runs it again here."), 0);
 }
 
-void ExercisePanel::reset_text() {
-  editor_->replace_text(original_text_);
+void ExercisePanel::clear_compiler_output() {
   editor_->set_marks({});
   messages_->clear();
   messages_->hide();
+}
+
+void ExercisePanel::reset_text() {
+  editor_->replace_text(original_text_);
+  clear_compiler_output();
 }
 
 QString ExercisePanel::run(const LearnerRun& run) {
@@ -464,11 +461,12 @@ QString ExercisePanel::run(const LearnerRun& run) {
     show_problem(error);
     return error;
   }
-  autosave_->stop();
-  if (!autosave_key_.isEmpty()) profile_.save_edit(autosave_key_, editor_->toPlainText());
+  if (autosave_->isActive()) {  // an edit the autosave has not written yet
+    autosave_->stop();
+    if (!autosave_key_.isEmpty()) profile_.save_edit(autosave_key_, editor_->toPlainText());
+  }
   last_run_ = run;
   last_run_.kernel = variant_->id;
-  run_device_ = run.device;
   // What this run is measured against, whatever is opened while it runs.
   run_exercise_ = exercise_;
   run_key_ = profile_key();
@@ -477,9 +475,7 @@ QString ExercisePanel::run(const LearnerRun& run) {
                 speed_prediction_->currentIndex() == 1 ? 1 : speed_prediction_->currentIndex() == 2 ? -1 : 0};
   baseline_gbps_.reset();
   result_doc_.reset();
-  editor_->set_marks({});
-  messages_->clear();
-  messages_->hide();
+  clear_compiler_output();
   const QString on_timeout =
       tr("your kernel did not finish within %1 s (an endless loop, or a size too large for the device?); it "
          "was stopped and the worker restarted. Your text is kept.")
@@ -529,7 +525,7 @@ void ExercisePanel::on_reply(const WorkerReply& reply) {
     else
       show_problem(text);
     if (!run_key_.isEmpty()) {
-      json attempt = {{"goal_met", false}, {"device", run_device_}, {"outcome", reply.status}};
+      json attempt = {{"goal_met", false}, {"device", last_run_.device}, {"outcome", reply.status}};
       attempt["error"] = QString::fromStdString(reply.error).left(400).toStdString();
       profile_.add_attempt(run_key_.toStdString(), attempt);
       show_task();
@@ -610,11 +606,11 @@ void ExercisePanel::finish_result() {
                (verified ? tr("verified against the CPU reference")
                          : tr("<b>not verified</b>: the output differs from the CPU reference"));
   json measured = json::object();
-  bool met = false;
-  if (run_exercise_) {
-    const GoalCheck goal = check_goal(*run_exercise_, verified, a.totals);
-    met = goal.met;
-    for (const GoalCheck::Term& t : goal.terms) {
+  const std::optional<GoalCheck> goal =
+      run_exercise_ ? std::optional(check_goal(*run_exercise_, verified, a.totals)) : std::nullopt;
+  const bool met = goal && goal->met;
+  if (goal) {
+    for (const GoalCheck::Term& t : goal->terms) {
       if (t.term.metric == "verified") continue;
       lines << mark(t.met) + " " + goal_term_text(t.term) + ": " + tr("measured %1").arg(QLocale().toString(t.value));
       measured[t.term.metric] = t.value;
@@ -682,7 +678,7 @@ void ExercisePanel::finish_result() {
   if (run_exercise_) verdict << (met ? tr("✔ Goal met") : tr("✘ Goal not met yet"));
   verdict << (verified ? tr("verified") : tr("not verified"));
   if (run_exercise_)
-    for (const GoalCheck::Term& t : check_goal(*run_exercise_, verified, a.totals).terms)
+    for (const GoalCheck::Term& t : goal->terms)
       if (t.term.metric != "verified") verdict << metric_name(t.term.metric) + ": " + QLocale().toString(t.value);
   if (gbps > 0) verdict << tr("%1 GB/s").arg(QLocale().toString(gbps, 'f', 2));
   set_verdict(verdict.join(" · "), run_exercise_ ? (met ? 1 : -1) : (verified ? 1 : -1));
@@ -692,7 +688,7 @@ void ExercisePanel::finish_result() {
     connect(result_, &QLabel::linkActivated, this, [this, step] { emit step_to(step->first, step->second, true); });
   if (!first_time) return;  // a language change redraws; it records nothing
   if (!run_key_.isEmpty()) {
-    json attempt = {{"goal_met", run_exercise_ ? met : verified}, {"verified", verified}, {"device", run_device_},
+    json attempt = {{"goal_met", run_exercise_ ? met : verified}, {"verified", verified}, {"device", last_run_.device},
                     {"prediction", prediction}, {"measured", measured}, {"outcome", "ran"}};
     if (const QString error = profile_.add_attempt(run_key_.toStdString(), attempt); !error.isEmpty())
       emit message(error, true);

@@ -113,6 +113,7 @@ class ExercisePanel : public QWidget {
   void load_text(const QString& original, const QString& autosave_key);
   void on_reply(const WorkerReply& reply);
   void show_compile_error(const QString& text);
+  void clear_compiler_output();  // the marks and the message list
   void show_problem(const QString& text);
   void finish_result();
   QString profile_key() const;
@@ -156,7 +157,6 @@ class ExercisePanel : public QWidget {
   // The run in flight and what it will be measured against.
   int record_id_ = 0, baseline_id_ = 0;
   LearnerRun last_run_;
-  std::string run_device_;
   const Exercise* run_exercise_ = nullptr;
   QString run_key_, run_file_;
   struct Snapshot {

@@ -1,11 +1,12 @@
 #include "app/gui/learner_profile.h"
 
+#include "app/gui/chart_export.h"
+
 #include <QDateTime>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <QRegularExpression>
-#include <QSaveFile>
 #include <QStandardPaths>
 
 namespace threadmap::gui {
@@ -16,12 +17,10 @@ namespace {
 
 constexpr std::size_t kMaxAttempts = 100;
 
+// Into the profile's folder, made when first needed; atomically (export_text).
 QString write_atomically(const QString& path, const QByteArray& bytes) {
   QDir().mkpath(QFileInfo(path).absolutePath());
-  QSaveFile file(path);
-  if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size() || !file.commit())
-    return QObject::tr("cannot save %1: %2").arg(path, file.errorString());
-  return {};
+  return export_text(bytes.toStdString(), path);
 }
 
 // {"exercises": {ID: {"state": "...", "attempts": [{...}, ...]}, ...}}: every

@@ -310,9 +310,7 @@ MainWindow::MainWindow(const WindowOptions& options, QWidget* parent)
   });
   connect(exercise_panel_, &ExercisePanel::recorded, this, [this](const QString& path) {
     learner_session_ = path;
-    showing_learner_run_ = true;
     const QString error = load_session_file(path, [] { return tr("Your kernel, run just now"); }, false);
-    showing_learner_run_ = false;
     exercise_panel_->show_result(error.isEmpty() ? document_ : nullptr);
   });
   connect(exercise_panel_, &ExercisePanel::exercise_chosen, this, &MainWindow::open_exercise);
@@ -1037,7 +1035,11 @@ QString MainWindow::save_to(const QString& path) {
 
 QString MainWindow::open_from(const QString& path) {
   const QString name = QFileInfo(path).fileName();
-  return load_session_file(path, [name] { return tr("Opened %1").arg(name); }, true);
+  const QString error = load_session_file(path, [name] { return tr("Opened %1").arg(name); }, true);
+  // A session made from a learner's text (a handed-in exercise) brings that
+  // text to the Exercise tab.
+  if (error.isEmpty() && !current_session_->source_text.empty()) exercise_panel_->open_session_source(*current_session_);
+  return error;
 }
 
 QString MainWindow::open_bundled_recording(const std::string& kernel_id) {
@@ -1129,9 +1131,6 @@ QString MainWindow::show_session(Session session, const std::function<QString()>
              QString::fromStdString(by));
   };
   status_panel_->set_origin(origin_line_());
-  // A session made from a learner's text (a handed-in exercise) brings that
-  // text to the Exercise tab.
-  if (!session.source_text.empty() && !showing_learner_run_) exercise_panel_->open_session_source(session);
   current_session_ = std::move(session);
   refresh_family_chart();
   if (doc) {

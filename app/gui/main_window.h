@@ -216,7 +216,6 @@ class MainWindow : public QMainWindow {
   ExercisePanel* exercise_panel_;
   QString learner_session_;  // the last recording of the learner's text
   QString compare_with_;     // set while the catalog variant is recorded to stand beside it
-  bool showing_learner_run_ = false;
 };
 
 }  // namespace threadmap::gui

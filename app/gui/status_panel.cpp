@@ -11,11 +11,17 @@ namespace threadmap::gui {
 
 using nlohmann::json;
 
+QString badge_style(int tone, bool compact) {
+  const char* colour = tone > 0 ? "#1b7a2f" : tone < 0 ? "#b3261e" : "#5f6368";
+  return QString("background:%1; color:white; border-radius:6px; padding:%2;")
+      .arg(colour, compact ? "4px 10px" : "6px 12px");
+}
+
 namespace {
 
-const char* kGood = "background:#1b7a2f; color:white; border-radius:6px; padding:6px 12px;";
-const char* kBad = "background:#b3261e; color:white; border-radius:6px; padding:6px 12px;";
-const char* kNeutral = "background:#5f6368; color:white; border-radius:6px; padding:6px 12px;";
+const QString kGood = badge_style(1);
+const QString kBad = badge_style(-1);
+const QString kNeutral = badge_style(0);
 
 QString ms(const json& t, const char* key) {
   return QLocale().toString(t.value(key, 0.0), 'f', 4);

@@ -9,6 +9,10 @@ class QLabel;
 
 namespace threadmap::gui {
 
+// The badge's look: green (tone > 0), red (< 0) or grey; compact for a line
+// over an editor.
+QString badge_style(int tone, bool compact = false);
+
 class StatusPanel : public QWidget {
   Q_OBJECT
  public:

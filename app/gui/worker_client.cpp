@@ -24,9 +24,8 @@ WorkerClient::WorkerClient(QString program, int timeout_ms, QObject* parent)
   watchdog_.setSingleShot(true);
   connect(&watchdog_, &QTimer::timeout, this, [this] {
     const Pending* p = current();
-    restart(p && !p->on_timeout.isEmpty() ? p->on_timeout
-                                          : tr("the worker gave no answer for %1 s")
-                                                .arg((p ? p->timeout_ms : timeout_ms_) / 1000.0));
+    restart(tr("the worker gave no answer for %1 s").arg((p ? p->timeout_ms : timeout_ms_) / 1000.0),
+            p ? pending_.begin()->first : 0);
   });
 }
 
@@ -145,7 +144,7 @@ void WorkerClient::on_finished() {
 
 // Pending requests are answered with the reason rather than resent: a request
 // that killed the worker would kill the next one too.
-void WorkerClient::restart(const QString& reason) {
+void WorkerClient::restart(const QString& reason, int timed_out) {
   if (stopping_ || restarting_) return;
   restarting_ = true;
   watchdog_.stop();
@@ -170,12 +169,21 @@ void WorkerClient::restart(const QString& reason) {
   } else {
     start();
   }
-  emit restarted(reason);
+  // The request that ran past its time fails with its own words (a
+  // learner's endless loop); the others with the reason.
+  const auto culprit = failed.find(timed_out);
+  const bool own_words = culprit != failed.end() && !culprit->second.on_timeout.isEmpty();
+  emit restarted(own_words ? culprit->second.on_timeout : reason);
   for (const auto& [id, pending] : failed) {
     WorkerReply out;
     out.id = id;
-    out.status = "worker-restarted";
-    out.error = reason.toStdString() + "; the worker was restarted";
+    if (id == timed_out && own_words) {
+      out.status = "timeout";
+      out.error = pending.on_timeout.toStdString();
+    } else {
+      out.status = "worker-restarted";
+      out.error = reason.toStdString() + "; the worker was restarted";
+    }
     emit replied(out);
   }
 }

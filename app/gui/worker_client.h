@@ -35,8 +35,9 @@ class WorkerClient : public QObject {
   // `timeout_ms` (0: the client's) bounds how long it may go without a reply
   // line once the worker is running it (requests are answered in order);
   // past it the worker is killed and restarted, and `on_timeout` (if given)
-  // is the reason the pending requests fail with: a learner's kernel that
-  // loops forever gets a shorter leash than a large sweep.
+  // is the reason this request fails with (status "timeout"; the others
+  // pending fail as restarted): a learner's kernel that loops forever gets a
+  // shorter leash, and its own message, than a large sweep.
   int send(nlohmann::json request, int timeout_ms = 0, QString on_timeout = {});
   void cancel(int id);
   qint64 pid() const { return process_.processId(); }
@@ -52,7 +53,9 @@ class WorkerClient : public QObject {
   void read_lines();
   void handle_line(const QByteArray& line);
   void on_finished();
-  void restart(const QString& reason);
+  // Kills and restarts the worker; every pending request fails with `reason`,
+  // except `timed_out`, which fails with its own on_timeout words.
+  void restart(const QString& reason, int timed_out = 0);
   void arm_watchdog();
 
   QString program_;

@@ -387,7 +387,7 @@ class CudaDevice final : public Device {
           for (const cuda::MemoryInstructions& m : entry.recorded)
             if (m.merged > 1 && m.line > 0 && m.line <= 65535)
               merged.push_back({static_cast<std::uint16_t>(m.line), m.space != cuda::MemorySpace::Global,
-                                m.space != cuda::MemorySpace::Shared, m.store, m.bytes, m.merged});
+                                m.space != cuda::MemorySpace::Shared, m.store, m.merged});
       } catch (const std::exception& e) {
         throw DeviceError(where() + ": instrumenting " + request.file_name + " for its trace: " + e.what());
       }

@@ -176,7 +176,7 @@ extern "C" __device__ __noinline__ void threadmap_clock_end(unsigned int* tm, un
   if (thread % 32u != 0) return;
   const unsigned long long end_clock = clock64();
   const unsigned long long end_ns = global_timer();
-  const unsigned int block = blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z);
+  const unsigned int block = threadmap_block_id();
   unsigned int* s = schedule(tm, block);
   atomicMin(reinterpret_cast<unsigned long long*>(s + TM_S_START), start_clock);
   atomicMax(reinterpret_cast<unsigned long long*>(s + TM_S_END), end_ns);

@@ -10,6 +10,7 @@
 #include <stdexcept>
 
 #include "kernels/error.h"
+#include "kernels/sources.h"
 
 namespace threadmap {
 
@@ -393,6 +394,18 @@ std::string instrument_opencl(std::string_view text, std::string_view file_name,
   }
   out.append(buffer, at, std::string::npos);
   return out;
+}
+
+std::vector<std::pair<std::string, std::string>> opencl_defines(const ProgramKey& key, bool subgroup_shuffle) {
+  std::vector<std::pair<std::string, std::string>> defines{{"ELEM", std::string(element_name(key.type))}};
+  if (key.type == ElementType::Double) defines.emplace_back("THREADMAP_DOUBLE", "1");
+  if (subgroup_shuffle) defines.emplace_back("THREADMAP_SUBGROUP_SHUFFLE", "1");
+  for (const auto& [name, value] : key.defines) defines.emplace_back(name, std::to_string(value));
+  return defines;
+}
+
+std::string opencl_trace_prelude() {
+  return std::string(embedded_source("trace_format.h")) + "\n" + std::string(embedded_source("common.clh"));
 }
 
 }  // namespace threadmap

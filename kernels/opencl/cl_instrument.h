@@ -18,6 +18,8 @@
 #include <utility>
 #include <vector>
 
+#include "kernels/device.h"
+
 namespace threadmap {
 
 // `text`: the kernel source; `file_name`: how messages name it; `prelude`:
@@ -30,5 +32,14 @@ std::string instrument_opencl(std::string_view text, std::string_view file_name,
 
 // Whether libclang can be opened here, and if not, why.
 bool opencl_instrumenter_available(std::string* why = nullptr);
+
+// The -D values an OpenCL build of `key` uses (opencl_backend.cpp builds with
+// exactly these, and the instrumenter parses with them): ELEM, the double
+// and sub-group switches, then the key's own values.
+std::vector<std::pair<std::string, std::string>> opencl_defines(const ProgramKey& key, bool subgroup_shuffle);
+
+// What the backend puts before every kernel text (the trace format and the
+// builtins' helpers), for the instrumenter to parse but not rewrite.
+std::string opencl_trace_prelude();
 
 }  // namespace threadmap

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "kernels/error.h"
+#include "kernels/opencl/cl_instrument.h"
 #include "kernels/sources.h"
 
 namespace threadmap {
@@ -302,11 +303,10 @@ class OpenclDevice final : public Device {
   }
 
   std::string build_options(const ProgramKey& key) const {
-    std::string options = "-D ELEM=" + std::string(element_name(key.type));
-    if (key.type == ElementType::Double) options += " -D THREADMAP_DOUBLE";
-    for (const auto& [name, value] : key.defines)
-      options += " -D " + name + "=" + std::to_string(value);
-    if (info_.has_subgroup_shuffle) options += " -D THREADMAP_SUBGROUP_SHUFFLE -cl-std=CL2.0";
+    std::string options;
+    for (const auto& [name, value] : opencl_defines(key, info_.has_subgroup_shuffle))
+      options += (options.empty() ? "-D " : " -D ") + name + "=" + value;
+    if (info_.has_subgroup_shuffle) options += " -cl-std=CL2.0";
     return options;
   }
 

@@ -36,14 +36,6 @@
         <translation>bloque %1 warp %2, línea %3 %4: %5</translation>
     </message>
     <message>
-        <source>store</source>
-        <translation>escritura</translation>
-    </message>
-    <message>
-        <source>load</source>
-        <translation>lectura</translation>
-    </message>
-    <message>
         <source>serving wavefront %1 of %2</source>
         <translation>atendiendo el frente de onda %1 de %2</translation>
     </message>
@@ -399,14 +391,6 @@
     <message>
         <source>line %1 %2 of %3: %4</source>
         <translation>línea %1 %2 de %3: %4</translation>
-    </message>
-    <message>
-        <source>store</source>
-        <translation>escritura</translation>
-    </message>
-    <message>
-        <source>load</source>
-        <translation>lectura</translation>
     </message>
     <message>
         <source>This kernel makes no global accesses in the traced blocks.</source>
@@ -1572,10 +1556,6 @@ grabado en %2</translation>
         <translation>%1 en el %2 % de ellas</translation>
     </message>
     <message>
-        <source>cannot save %1: %2</source>
-        <translation>no se puede guardar %1: %2</translation>
-    </message>
-    <message>
         <source>cannot save the learner profile: %1</source>
         <translation>no se puede guardar el perfil del estudiante: %1</translation>
     </message>
@@ -1933,6 +1913,14 @@ El conjunto de datos cabe en la caché de último nivel: esto puede ser ancho de
     <message>
         <source> (%1 merged by the compiler into one %2-byte access)</source>
         <translation> (%1 unidos por el compilador en un solo acceso de %2 bytes)</translation>
+    </message>
+    <message>
+        <source>store</source>
+        <translation>escritura</translation>
+    </message>
+    <message>
+        <source>load</source>
+        <translation>lectura</translation>
     </message>
 </context>
 <context>

@@ -36,14 +36,6 @@
         <translation>bloco %1 warp %2, linha %3 %4: %5</translation>
     </message>
     <message>
-        <source>store</source>
-        <translation>escrita</translation>
-    </message>
-    <message>
-        <source>load</source>
-        <translation>leitura</translation>
-    </message>
-    <message>
         <source>serving wavefront %1 of %2</source>
         <translation>atendendo a frente de onda %1 de %2</translation>
     </message>
@@ -399,14 +391,6 @@
     <message>
         <source>line %1 %2 of %3: %4</source>
         <translation>linha %1 %2 de %3: %4</translation>
-    </message>
-    <message>
-        <source>store</source>
-        <translation>escrita</translation>
-    </message>
-    <message>
-        <source>load</source>
-        <translation>leitura</translation>
     </message>
     <message>
         <source>This kernel makes no global accesses in the traced blocks.</source>
@@ -1572,10 +1556,6 @@ gravado em %2</translation>
         <translation>%1 em %2 % delas</translation>
     </message>
     <message>
-        <source>cannot save %1: %2</source>
-        <translation>não foi possível salvar %1: %2</translation>
-    </message>
-    <message>
         <source>cannot save the learner profile: %1</source>
         <translation>não foi possível salvar o perfil do aprendiz: %1</translation>
     </message>
@@ -1933,6 +1913,14 @@ O conjunto de dados cabe no cache de último nível: isto pode ser largura de ba
     <message>
         <source> (%1 merged by the compiler into one %2-byte access)</source>
         <translation> (%1 juntados pelo compilador num só acesso de %2 bytes)</translation>
+    </message>
+    <message>
+        <source>store</source>
+        <translation>escrita</translation>
+    </message>
+    <message>
+        <source>load</source>
+        <translation>leitura</translation>
     </message>
 </context>
 <context>

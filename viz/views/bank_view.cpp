@@ -42,7 +42,7 @@ void BankView::paint(QPainter& p) {
              p.fontMetrics().elidedText(
                  tr("block %1 warp %2, line %3 %4: %5")
                      .arg(f.block).arg(f.warp).arg(f.line)
-                     .arg((f.store ? tr("store") : tr("load")) + merged_note(f.merged, f.access_bytes))
+                     .arg(access_kind(f.store, f.merged, f.access_bytes))
                      .arg(QString::fromStdString(f.source)),
                  Qt::ElideRight, width() - 2 * margin));
 

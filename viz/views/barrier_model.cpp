@@ -53,9 +53,7 @@ BarrierFrame BarrierModel::frame(std::size_t step, std::size_t pass_in_block) co
   f.release_after_arrivals = pass.release_after_arrivals;
   for (const auto& site : trace.sites)
     if (site.line == pass.line) f.source = site.text;
-  if (f.source.empty())
-    f.source = doc_->session.source_text.empty() ? source_line(trace.source_file, pass.line)
-                                                 : text_line(doc_->session.source_text, pass.line);
+  if (f.source.empty()) f.source = text_line(traced_source_text(doc_->session), pass.line);
 
   // Each warp's stamps: the clock pass's where it timed this block, else the
   // access pass's (analysis.cpp's grouping: a block's warps arrive at its

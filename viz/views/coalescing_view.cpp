@@ -15,7 +15,7 @@ void CoalescingView::paint(QPainter& p) {
   const int top = draw_heading(
       p, tr("Coalescing: 32-byte sectors per request"),
       f.has_request ? tr("line %1 %2 of %3: %4").arg(f.line)
-                          .arg((f.store ? tr("store") : tr("load")) + merged_note(f.merged, f.access_bytes))
+                          .arg(access_kind(f.store, f.merged, f.access_bytes))
                           .arg(QString::fromStdString(f.buffer), QString::fromStdString(f.source))
                     : QString());
   if (!f.has_request) {

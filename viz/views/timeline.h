@@ -49,10 +49,8 @@ const analysis::Request& take_request(Frame& f, const analysis::Analysis& analys
   if (const analysis::SiteTotals* site = analysis.site_of(r)) {
     f.source = site->text;
     // Where the compiler merged the source's accesses into this one.
-    if constexpr (requires { f.merged; }) {
-      f.merged = site->merged;
-      f.access_bytes = r.size;
-    }
+    f.merged = site->merged;
+    f.access_bytes = r.size;
   }
   return r;
 }

@@ -61,9 +61,10 @@ void TraceView::fit_font(QPainter& p, const QString& text, qreal width, qreal mi
   p.setFont(font);
 }
 
-QString TraceView::merged_note(int merged, int access_bytes) {
-  if (merged <= 1) return {};
-  return tr(" (%1 merged by the compiler into one %2-byte access)").arg(merged).arg(access_bytes);
+QString TraceView::access_kind(bool store, int merged, int access_bytes) {
+  const QString kind = store ? tr("store") : tr("load");
+  if (merged <= 1) return kind;
+  return kind + tr(" (%1 merged by the compiler into one %2-byte access)").arg(merged).arg(access_bytes);
 }
 
 int TraceView::draw_heading(QPainter& p, const QString& title, const QString& detail) const {

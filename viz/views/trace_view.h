@@ -37,9 +37,9 @@ class TraceView : public QWidget {
   // Shrinks the painter's font, down to min_scale of its size, until `text`
   // fits `width` (a longer translation keeps the line whole where it can).
   static void fit_font(QPainter& p, const QString& text, qreal width, qreal min_scale = 0.75);
-  // " (4 merged by the compiler into one 16-byte access)", or nothing where
-  // it merged none.
-  static QString merged_note(int merged, int access_bytes);
+  // "load", "store", or "store (4 merged by the compiler into one 16-byte
+  // access)" where the compiler merged the source's accesses.
+  static QString access_kind(bool store, int merged, int access_bytes);
   // A time axis from x0 to x1 at height y over [0, end]: five ticks (whole
   // numbers when not `timed`: orders and ranks), each labelled by `label_of`,
   // and `caption` under the labels; text rows are `text_h` high.

@@ -136,14 +136,10 @@ void TraceViewsWidget::set_document(std::shared_ptr<const analysis::TraceDocumen
     short_title_ = QString("<b>%1</b> · %2").arg(QString::fromStdString(t.kernel_id), params.join(' '));
     title_->setText(theme_.presentation ? short_title_ : full_title_);
     title_->setToolTip(QString::fromStdString(doc_->origin));
-    // A learner's recording shows the learner's text: its lines are the trace's.
-    const Session& s = doc_->session;
-    if (!s.source_text.empty())
-      source_->set_source(QString::fromStdString(s.source_name), QString::fromStdString(s.source_text));
-    else
-      source_->set_source(QString::fromStdString(t.source_file),
-                          QString::fromUtf8(embedded_source(t.source_file).data(),
-                                            static_cast<int>(embedded_source(t.source_file).size())));
+    // The text the trace's lines refer to (a learner's recording: the learner's).
+    const std::string_view text = traced_source_text(doc_->session);
+    source_->set_source(QString::fromStdString(traced_source_name(doc_->session)),
+                        QString::fromUtf8(text.data(), static_cast<int>(text.size())));
   } else {
     title_->setText(tr("No recording open. Open a .threadmap file, or record a trace."));
     source_->set_source({}, {});
