@@ -6,6 +6,9 @@
 #include <chrono>
 #include <cstring>
 #include <functional>
+#include <iterator>
+#include <numeric>
+#include <random>
 #include <new>
 #include <set>
 #include <sstream>
@@ -28,22 +31,37 @@ struct Layout {
   std::uint32_t blocks = 0;
   std::uint64_t bitmap = TM_HEADER_WORDS;
   std::uint64_t schedule = 0;
+  std::uint64_t slots = 0;  // the clock pass's slot table
   std::uint64_t barriers = 0;
   std::uint64_t accesses = 0;
   std::uint64_t barrier_capacity = 0;
   std::uint64_t access_capacity = 0;
   std::uint64_t words = 0;
 
-  // barrier_words: TM_BARRIER_WORDS per arrival (access pass), or
-  // TM_CLOCK_WARP_WORDS per warp (clock pass).
-  Layout(std::uint32_t block_count, std::uint64_t barrier_cap, std::uint64_t access_cap,
-         std::uint64_t barrier_words = TM_BARRIER_WORDS)
+  static std::uint64_t even(std::uint64_t w) { return (w + 1) & ~std::uint64_t{1}; }  // 8-byte aligned
+
+  // The access pass: TM_BARRIER_WORDS per arrival, TM_ACCESS_WORDS per access.
+  Layout(std::uint32_t block_count, std::uint64_t barrier_cap, std::uint64_t access_cap)
       : blocks(block_count), barrier_capacity(barrier_cap), access_capacity(access_cap) {
-    auto even = [](std::uint64_t w) { return (w + 1) & ~std::uint64_t{1}; };  // 8-byte aligned
     schedule = even(bitmap + (blocks + 31) / 32);
     barriers = schedule + std::uint64_t{blocks} * TM_SCHEDULE_WORDS;
-    accesses = even(barriers + barrier_capacity * barrier_words);
+    accesses = even(barriers + barrier_capacity * TM_BARRIER_WORDS);
+    slots = accesses;
     words = accesses + access_capacity * TM_ACCESS_WORDS;
+  }
+
+  // The clock pass (trace_format.h): no bitmap; a schedule record per warp,
+  // the slot table, then TM_CLOCK_WARP_WORDS per slot. Every offset follows
+  // from the grid, so the kernel computes them and loads nothing but its slot.
+  static Layout clock(std::uint32_t block_count, std::uint32_t warps, std::uint64_t slot_count) {
+    Layout l(block_count, 0, 0);
+    l.schedule = TM_HEADER_WORDS;
+    l.slots = l.schedule + std::uint64_t{block_count} * warps * TM_CLOCK_SCHEDULE_WORDS;
+    l.barriers = even(l.slots + block_count);
+    l.barrier_capacity = slot_count;
+    l.accesses = l.barriers + slot_count * TM_CLOCK_WARP_WORDS;
+    l.words = l.accesses;
+    return l;
   }
 };
 
@@ -82,7 +100,7 @@ std::vector<BlockSchedule> decode_schedule(const std::vector<std::uint32_t>& wor
 // about this many, and the traced blocks' (as many again at most). A
 // recording keeps 24 bytes per block and barrier, and the traced blocks'
 // stamps (28 bytes per warp and barrier).
-constexpr std::uint64_t kClockSampleWarps = 8192;
+constexpr std::uint64_t kClockSampleWarps = 32768;
 
 // The SM clock against %globaltimer (diagnostic.cu's sm_clock_rate), in
 // MHz: one thread spins for 200 us reading both.
@@ -152,24 +170,35 @@ void run_clock_pass(Trace& t, Run run, const std::function<double()>& mhz) {
   const std::uint32_t blocks = t.block_count();
   const std::uint32_t warps = (t.threads_per_block() + 31) / 32;
   const std::uint64_t budget = std::max<std::uint64_t>(1, kClockSampleWarps / warps);
-  const auto stride = static_cast<std::uint32_t>(std::max<std::uint64_t>(1, (blocks + budget - 1) / budget));
+  // The sampled blocks: drawn at random (a fixed seed, so a recording can be
+  // made again), not every n-th, which would follow any pattern the block
+  // numbers have on the SMs; and the traced blocks.
+  std::vector<std::uint32_t> chosen;
+  if (blocks <= budget) {
+    chosen.resize(blocks);
+    std::iota(chosen.begin(), chosen.end(), 0u);
+  } else {
+    std::vector<std::uint32_t> all(blocks);
+    std::iota(all.begin(), all.end(), 0u);
+    std::sample(all.begin(), all.end(), std::back_inserter(chosen), budget, std::mt19937(20261123));
+  }
+  for (std::uint32_t b : t.traced_blocks) chosen.push_back(b);
+  std::sort(chosen.begin(), chosen.end());
+  chosen.erase(std::unique(chosen.begin(), chosen.end()), chosen.end());
   std::vector<std::uint32_t> slots(blocks, TM_NO_SLOT);
   std::uint64_t capacity = 0;
-  for (std::uint32_t b = 0; b < blocks; b += stride, capacity += warps) slots[b] = static_cast<std::uint32_t>(capacity);
-  std::uint64_t extra = 0;
-  for (std::uint32_t b : t.traced_blocks)
-    if (slots[b] == TM_NO_SLOT && extra++ < budget) {
-      slots[b] = static_cast<std::uint32_t>(capacity);
-      capacity += warps;
-    }
-  const Layout layout(blocks, capacity, 0, TM_CLOCK_WARP_WORDS);
+  for (std::uint32_t b : chosen) {
+    slots[b] = static_cast<std::uint32_t>(capacity);
+    capacity += warps;
+  }
+  const Layout layout = Layout::clock(blocks, warps, capacity);
   // The second of two runs: the first loads the code into the SMs' caches,
   // as every launch after the first of a timed run finds it.
   run(layout, slots);
   const std::vector<std::uint32_t> words = run(layout, slots);
   t.sm_clock_mhz = mhz();
 
-  t.clock_block_stride = stride;
+  t.clock_block_stride = static_cast<std::uint32_t>((blocks + chosen.size() - 1) / chosen.size());
   t.clock_passes_dropped = 0;
   t.barrier_timings.clear();
   for (std::uint64_t i = 0; i < capacity; ++i) {
@@ -178,45 +207,82 @@ void run_clock_pass(Trace& t, Run run, const std::function<double()>& mhz) {
     const std::uint32_t block = words[at + TM_CW_BLOCK];
     const std::uint32_t warp = words[at + TM_CW_WARP_PASSES] & 0xffffu;
     const std::uint32_t passes = words[at + TM_CW_WARP_PASSES] >> 16;
-    if (block >= blocks || warp >= warps || std::uint64_t{slots[block]} + warp != i)
+    const std::uint32_t sites = words[at + TM_CW_SITES];
+    if (block >= blocks || warp >= warps || std::uint64_t{slots[block]} + warp != i || sites > TM_CLOCK_PASSES)
       throw DeviceError(t.kernel_id + ": clock record " + std::to_string(i) + " names block " +
-                        std::to_string(block) + ", warp " + std::to_string(warp) +
-                        ", not the slot's");
+                        std::to_string(block) + ", warp " + std::to_string(warp) + ", " +
+                        std::to_string(sites) + " barrier sites, not the slot's");
     // The stamps are clock64's low words: within the warp's life, each is the
     // first value after its start with those low bits.
     const std::uint64_t start = word64(words, at + TM_CW_START_CLOCK);
     auto widen = [&](std::uint32_t low) {
       return start + static_cast<std::uint32_t>(low - static_cast<std::uint32_t>(start));
     };
-    const std::uint32_t kept = std::min<std::uint32_t>(passes, TM_CLOCK_PASSES);
-    t.clock_passes_dropped += passes - kept;
-    for (std::uint32_t p = 0; p < kept; ++p) {
-      const std::uint64_t q = at + TM_CW_PASSES + std::uint64_t{p} * TM_CP_WORDS;
+    // Each site kept its first pass, numbered by the kernel where a barrier
+    // sits in a loop, else (TM_PASS_IN_ORDER) by the order of the warp's
+    // arrivals. Later passes through a site, and passes numbered past
+    // TM_CLOCK_PASSES, are counted as not timed.
+    std::vector<BarrierTiming> warp_stamps;
+    bool in_order = false;
+    for (std::uint32_t site = 0; site < sites; ++site) {
+      const std::uint64_t q = at + TM_CW_PASSES + std::uint64_t{site} * TM_CP_WORDS;
+      const std::uint32_t pass = words[q + TM_CP_PASS];
+      if (pass == TM_NO_PASS) continue;
+      in_order = in_order || pass == TM_PASS_IN_ORDER;
       BarrierTiming b;
       b.block = block;
       b.warp = static_cast<std::uint16_t>(warp);
       b.line = static_cast<std::uint16_t>(words[q + TM_CP_LINE]);
-      b.pass = p;
+      b.pass = pass;
       b.arrival = widen(words[q + TM_CP_ARRIVAL]);
       b.release = widen(words[q + TM_CP_RELEASE]);
-      t.barrier_timings.push_back(b);
+      warp_stamps.push_back(b);
     }
+    if (in_order) {
+      std::sort(warp_stamps.begin(), warp_stamps.end(),
+                [](const BarrierTiming& x, const BarrierTiming& y) { return x.arrival < y.arrival; });
+      for (std::uint32_t k = 0; k < warp_stamps.size(); ++k) {
+        if (warp_stamps[k].pass != TM_PASS_IN_ORDER)
+          throw DeviceError(t.kernel_id + ": clock record " + std::to_string(i) + " mixes numbered and ordered passes");
+        warp_stamps[k].pass = k;
+      }
+    }
+    std::uint32_t kept = 0;
+    for (const BarrierTiming& b : warp_stamps) {
+      if (b.pass >= TM_CLOCK_PASSES) continue;
+      if (b.pass >= passes)
+        throw DeviceError(t.kernel_id + ": clock record " + std::to_string(i) + " numbers a pass " +
+                          std::to_string(b.pass) + " of " + std::to_string(passes));
+      t.barrier_timings.push_back(b);
+      ++kept;
+    }
+    t.clock_passes_dropped += passes - kept;
   }
   summarize_passes(t, warps);
 
-  // Each block's start in %globaltimer time: its end, less its cycles at
-  // the measured clock.
+  // Each block: its warps' earliest start and latest end, and its SM; its
+  // start in %globaltimer time is its end, less its cycles at the measured
+  // clock.
   t.traced_schedule = std::move(t.schedule);
   t.schedule.assign(blocks, {});
   for (std::uint32_t b = 0; b < blocks; ++b) {
-    const std::uint64_t at = layout.schedule + std::uint64_t{b} * TM_SCHEDULE_WORDS;
-    const std::uint64_t start_clock = word64(words, at + TM_S_START);
-    const std::uint64_t end_ns = word64(words, at + TM_S_END);
-    const std::uint64_t end_clock = word64(words, at + TM_S_END_CLOCK);
-    if (end_clock < start_clock || end_ns == 0)
+    std::uint64_t start_clock = UINT64_MAX, end_clock = 0, end_ns = 0;
+    std::uint32_t sm = kNoSm;
+    for (std::uint32_t w = 0; w < warps; ++w) {
+      const std::uint64_t at = layout.schedule + (std::uint64_t{b} * warps + w) * TM_CLOCK_SCHEDULE_WORDS;
+      if (words[at + TM_CS_WRITTEN] != TM_CLOCK_WRITTEN) continue;  // a warp with no lanes, or none
+      start_clock = std::min(start_clock, word64(words, at + TM_CS_START));
+      end_clock = std::max(end_clock, word64(words, at + TM_CS_END_CLOCK));
+      end_ns = std::max(end_ns, word64(words, at + TM_CS_END));
+      if (sm == kNoSm) sm = words[at + TM_CS_SM];
+      else if (sm != words[at + TM_CS_SM])
+        throw DeviceError(t.kernel_id + ": the clock pass saw block " + std::to_string(b) + " on SMs " +
+                          std::to_string(sm) + " and " + std::to_string(words[at + TM_CS_SM]));
+    }
+    if (sm == kNoSm || end_clock < start_clock || end_ns == 0)
       throw DeviceError(t.kernel_id + ": the clock pass did not stamp block " + std::to_string(b));
     const auto ns = static_cast<std::uint64_t>(static_cast<double>(end_clock - start_clock) * 1000.0 / t.sm_clock_mhz + 0.5);
-    t.schedule[b] = {end_ns > ns ? end_ns - ns : 0, end_ns, words[at + TM_S_SM]};
+    t.schedule[b] = {end_ns > ns ? end_ns - ns : 0, end_ns, sm};
   }
 }
 
@@ -363,13 +429,13 @@ Recording record_trace(Device& device, const Variant& variant, const Params& par
     // whether a warp wrote them) and has its slot table after it.
     auto run_traced = [&](const Layout& layout, const std::vector<LaunchCmd>& pass_launches,
                           const std::vector<std::uint32_t>& clock_slots) {
-      const std::uint64_t bytes = (layout.words + clock_slots.size()) * 4;
+      const std::uint64_t bytes = layout.words * 4;
       if (info.max_allocation_bytes && bytes > info.max_allocation_bytes)
         throw InvalidRequest(variant.id + ": the trace needs " + std::to_string(bytes) +
                              " bytes, more than the largest allocation on " + info.name +
                              "; trace fewer blocks");
       std::vector<std::uint32_t> words(clock_slots.empty() ? layout.barriers : layout.accesses, 0);
-      words.insert(words.end(), clock_slots.begin(), clock_slots.end());
+      std::copy(clock_slots.begin(), clock_slots.end(), words.begin() + static_cast<std::ptrdiff_t>(layout.slots));
       words[TM_H_VERSION] = TM_FORMAT_VERSION;
       words[TM_H_ACCESS_CAPACITY] = static_cast<std::uint32_t>(layout.access_capacity);
       words[TM_H_BARRIER_CAPACITY] = static_cast<std::uint32_t>(layout.barrier_capacity);
@@ -379,9 +445,10 @@ Recording record_trace(Device& device, const Variant& variant, const Params& par
       words[TM_H_SCHEDULE] = static_cast<std::uint32_t>(layout.schedule);
       words[TM_H_BARRIERS] = static_cast<std::uint32_t>(layout.barriers);
       words[TM_H_ACCESSES] = static_cast<std::uint32_t>(layout.accesses);
-      words[TM_H_CLOCK_SLOTS] = static_cast<std::uint32_t>(layout.accesses);
-      for (std::uint32_t b : t.traced_blocks) words[layout.bitmap + b / 32] |= 1u << (b % 32);
-      if (cuda)  // the start is a minimum over warps
+      words[TM_H_CLOCK_SLOTS] = static_cast<std::uint32_t>(layout.slots);
+      if (clock_slots.empty())
+        for (std::uint32_t b : t.traced_blocks) words[layout.bitmap + b / 32] |= 1u << (b % 32);
+      if (cuda && clock_slots.empty())  // the start is a minimum over warps
         for (std::uint32_t b = 0; b < blocks; ++b) {
           words[layout.schedule + std::uint64_t{b} * TM_SCHEDULE_WORDS + TM_S_START] = 0xffffffffu;
           words[layout.schedule + std::uint64_t{b} * TM_SCHEDULE_WORDS + TM_S_START + 1] =

@@ -125,12 +125,13 @@ struct Trace {
   std::vector<Access> accesses;
   std::vector<BarrierEvent> barriers;
   std::vector<BlockSchedule> schedule;  // one per block of the grid (the clock pass's when there is one)
-  // The clock pass: every clock_block_stride-th block's passes, and each
-  // warp's stamps in the traced blocks among them.
+  // The clock pass: the passes of about one block in clock_block_stride
+  // (drawn at random, and the traced blocks), and each warp's stamps in the
+  // traced blocks.
   std::vector<BarrierPassTiming> barrier_pass_timings;
   std::vector<BarrierTiming> barrier_timings;
   std::uint32_t clock_block_stride = 0;
-  std::uint64_t clock_passes_dropped = 0;  // warp barriers past the pass's room, not stamped
+  std::uint64_t clock_passes_dropped = 0;  // warp passes through barriers the clock pass did not keep
   std::vector<BlockSchedule> traced_schedule;  // the access pass's schedule, kept beside the clock pass's
 
   std::uint32_t block_count() const { return grid[0] * grid[1] * grid[2]; }

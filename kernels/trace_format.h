@@ -5,7 +5,8 @@
  *
  *   header   TM_HEADER_WORDS words (below)
  *   bitmap   one bit per block of the grid: 1 = trace this block's accesses
- *   schedule TM_SCHEDULE_WORDS per block, for EVERY block
+ *   schedule TM_SCHEDULE_WORDS per block, for EVERY block (the clock pass:
+ *            TM_CLOCK_SCHEDULE_WORDS per warp)
  *   barriers TM_BARRIER_WORDS per warp arrival, traced blocks only
  *   accesses TM_ACCESS_WORDS per load or store, traced blocks only
  *
@@ -61,27 +62,39 @@
 #define TM_ACCESS_WORDS 4
 
 /* The clock pass (CUDA): the same kernel with no access records (cuda/ptx_instrument.h).
- * Each warp keeps its barrier stamps in shared memory (TM_CLOCK_PASSES
- * barriers per block at most) and, in the blocks the host chose, writes them
- * at the block's end into its own slot of the barrier section: the slot
- * table (TM_H_CLOCK_SLOTS) gives each block's first slot, or TM_NO_SLOT,
- * and its warps follow it (TM_H_BARRIER_CAPACITY slots).
- * Its schedule record holds clock64 at the block's start (min over warps),
- * %globaltimer and clock64 at its end (max over warps), and the SM. */
+ * Lane 0 of each warp keeps, in registers, the stamps of the first pass
+ * through each of the kernel's first TM_CLOCK_PASSES barriers and, at its
+ * end, writes with plain stores (no atomics):
+ *   - its own schedule record (TM_CS_*), in place of the per-block one: the
+ *     schedule section holds TM_CLOCK_SCHEDULE_WORDS per warp, warp w of
+ *     block b at b * warps-per-block + w; the host takes each block's
+ *     earliest start, latest end and the SM;
+ *   - in the blocks the host chose, its stamps into its own slot of the
+ *     barrier section: the slot table (TM_H_CLOCK_SLOTS) gives each block's
+ *     first slot, or TM_NO_SLOT, and its warps follow it
+ *     (TM_H_BARRIER_CAPACITY slots). */
 #define TM_NO_SLOT 0xffffffffu
-#define TM_S_END_CLOCK 6     /* clock pass: 2 words, in place of TM_S_DONE / TM_S_RELEASES */
-#define TM_CLOCK_PASSES 16
-#define TM_CLOCK_MAX_WARPS 32
+#define TM_CLOCK_WRITTEN 0x600dc10cu
+#define TM_CS_START 0        /* 2 words: clock64 at the warp's start */
+#define TM_CS_END_CLOCK 2    /* 2 words: clock64 at its end */
+#define TM_CS_END 4          /* 2 words: %globaltimer ns at its end */
+#define TM_CS_SM 6           /* %smid */
+#define TM_CS_WRITTEN 7      /* TM_CLOCK_WRITTEN once the warp wrote its record */
+#define TM_CLOCK_SCHEDULE_WORDS 8
+#define TM_CLOCK_PASSES 16   /* barrier sites kept per warp */
 #define TM_CW_BLOCK 0
-#define TM_CW_WARP_PASSES 1  /* warp | barriers the warp passed << 16 (also past TM_CLOCK_PASSES) */
+#define TM_CW_WARP_PASSES 1  /* warp | passes through barriers << 16 (every pass, also those not kept) */
 #define TM_CW_START_CLOCK 2  /* 2 words: clock64 at the warp's start */
 #define TM_CW_WRITTEN 4      /* TM_CLOCK_WRITTEN once the warp wrote its slot */
-#define TM_CW_PASSES 5       /* TM_CLOCK_PASSES x TM_CP_WORDS */
-#define TM_CLOCK_WRITTEN 0x600dc10cu
+#define TM_CW_SITES 5        /* barrier sites that follow (at most TM_CLOCK_PASSES) */
+#define TM_CW_PASSES 6       /* per site, TM_CP_WORDS */
 #define TM_CP_ARRIVAL 0      /* low 32 bits of clock64 just before the barrier */
-#define TM_CP_RELEASE 1      /* low 32 bits of clock64 after a shared load the barrier orders */
+#define TM_CP_RELEASE 1      /* low 32 bits of clock64 read under the barrier's own result */
 #define TM_CP_LINE 2         /* source line of the barrier */
-#define TM_CP_WORDS 3
+#define TM_CP_PASS 3         /* the pass number of the warp's first pass here, TM_PASS_IN_ORDER, or TM_NO_PASS (never passed) */
+#define TM_CP_WORDS 4
+#define TM_NO_PASS 0xffffffffu
+#define TM_PASS_IN_ORDER 0xfffffffeu  /* passed; no barrier in a loop: passes are numbered by their arrival clocks */
 #define TM_CLOCK_WARP_WORDS (TM_CW_PASSES + TM_CLOCK_PASSES * TM_CP_WORDS)
 
 #define TM_F_STORE 1u

@@ -22,6 +22,7 @@
 #include <sstream>
 
 #include "kernels/catalog.h"
+#include "kernels/trace_format.h"
 #include "kernels/cuda/cuda_kernels.h"
 #include "kernels/cuda/ptx_instrument.h"
 #include "kernels/error.h"
@@ -301,9 +302,10 @@ TEST_P(CatalogKernel, InstrumentsEveryMemoryInstructionAndAssembles) {
   EXPECT_FALSE(errors) << c.label << "\n" << errors.value_or("");
 }
 
-// The clock pass: nothing but clock reads around each barrier (the arrival
-// right before it, the release after a shared load it orders), the stamps
-// kept in shared memory, one end call before each exit; no access records.
+// The clock pass: nothing but clock reads around each barrier, kept in
+// registers (the arrival right before it; the barrier in its reduction form,
+// whose result gates the release clock), and plain stores at each exit; no
+// calls, no atomics, no shared memory of its own.
 TEST_P(CatalogKernel, ClockPassReadsTheClockAroundEveryBarrierAndAssembles) {
   std::string why;
   if (!cuda_ready(why)) GTEST_SKIP() << why;
@@ -318,31 +320,45 @@ TEST_P(CatalogKernel, ClockPassReadsTheClockAroundEveryBarrierAndAssembles) {
   const std::vector<std::string> body = entry_lines(out.ptx, entry);
   static const std::regex barrier(R"(^\s*(@!?%\w+\s+)?(bar|barrier)\.(sync|red)\b)");
   EXPECT_EQ(report.barriers, count_matching(input, barrier)) << c.label;
-  EXPECT_EQ(count_matching(body, std::regex(R"(call threadmap_access, )")), 0) << c.label;
-  EXPECT_EQ(count_matching(body, std::regex(R"(call[^;]*threadmap_(arrive|release|begin),)")), 0);
+  EXPECT_EQ(count_matching(body, std::regex(R"(\bcall\b)")), count_matching(input, std::regex(R"(\bcall\b)")))
+      << c.label;
+  static const std::regex atomic(R"(^\s*(@!?%\w+\s+)?(atom|red)\.)");
+  EXPECT_EQ(count_matching(body, atomic), count_matching(input, atomic)) << c.label;
+  EXPECT_EQ(out.ptx.find(".shared .align 4 .b8 threadmap"), std::string::npos) << c.label;
+  EXPECT_EQ(out.ptx.find(".func"), timed.image.find(".func")) << c.label << ": no runtime merged";
   EXPECT_EQ(count_matching(body, std::regex(R"(mov\.u64\s+%threadmap_start, %clock64;)")), 1) << c.label;
+  EXPECT_EQ(count_matching(body, std::regex(R"(^\s*(@!?%\w+\s+)?(bar|barrier)\.sync)")), 0)
+      << c.label << ": every barrier waits on a result";
+  int site = 0;
   for (std::size_t i = 0; i < body.size(); ++i) {
     if (!std::regex_search(body[i], barrier)) continue;
-    // Nothing between the arrival's clock read and the barrier.
+    // Nothing between the arrival's clock read and the barrier, which is
+    // the same barrier with a population count for a result.
     EXPECT_NE(previous_statement(body, i).find("mov.u64 \t%threadmap_arrival, %clock64;"), std::string::npos)
         << c.label << ": `" << body[i] << "`";
-    // After it: the ordered shared load, then the release clock under its predicate.
-    ASSERT_LT(i + 4, body.size());
-    EXPECT_NE(body[i + 2].find("ld.volatile.shared.u32 \t%threadmap_word, [threadmap_clock_ordered];"),
-              std::string::npos)
+    EXPECT_NE(body[i].find("bar.red.popc.u32 \t%threadmap_count, 0, %threadmap_true;"), std::string::npos)
+        << c.label << ": `" << body[i] << "`";
+    // After it: the release clock under a predicate computed from that result.
+    ASSERT_LT(i + 3, body.size());
+    EXPECT_NE(body[i + 2].find("setp.ne.u32 \t%threadmap_released, %threadmap_count, 0xffffffff;"), std::string::npos)
         << c.label << ": `" << body[i + 2] << "`";
-    EXPECT_NE(body[i + 4].find("@%threadmap_released mov.u64 \t%threadmap_release, %clock64;"), std::string::npos)
-        << c.label << ": `" << body[i + 4] << "`";
+    EXPECT_NE(body[i + 3].find("@%threadmap_released mov.u64 \t%threadmap_release, %clock64;"), std::string::npos)
+        << c.label << ": `" << body[i + 3] << "`";
+    const std::string n = std::to_string(site++);
+    EXPECT_EQ(count_matching(body, std::regex("cvt.u32.u64 \t%threadmap_arrived" + n + ", %threadmap_arrival;")), 1)
+        << c.label << ": site " << n;
   }
   static const std::regex exit(R"(^\s*(@!?%\w+\s+)?(ret|exit);)");
   int exits = 0;
   for (std::size_t i = 0; i < body.size(); ++i) {
     if (!std::regex_search(body[i], exit)) continue;
     ++exits;
-    EXPECT_NE(previous_statement(body, i).find("call threadmap_clock_end, "), std::string::npos)
-        << c.label << ": no clock end before `" << body[i] << "`";
+    EXPECT_NE(previous_statement(body, i).find("$threadmap_end_"), std::string::npos)
+        << c.label << ": no end stores before `" << body[i] << "`";
   }
   EXPECT_EQ(exits, report.exits) << c.label;
+  // Each exit: the warp's schedule record and its slot, each marked written.
+  EXPECT_EQ(count_matching(body, std::regex(std::to_string(TM_CLOCK_WRITTEN) + ";")), 2 * exits) << c.label;
   if (ptxas_path().empty()) GTEST_SKIP() << "ptxas not found (CUDA Toolkit bin/ or PATH): not assembled";
   const auto errors = assemble_errors(out.ptx, file_label(c.name_expression) + "_clock");
   EXPECT_FALSE(errors) << c.label << "\n" << errors.value_or("");
@@ -645,8 +661,9 @@ void expect_error(std::string_view ptx, const std::vector<std::string>& entries,
 
 // The clock pass on the hand-written forms, with one barrier made guarded:
 // its stamps are taken only where the barrier runs (a branch around them
-// where the guard is false), guarded exits get guarded end calls, and ptxas
-// assembles it.
+// where the guard is false), guarded exits get guarded end stores, a
+// reduction keeps its own result, each barrier site has its registers (the
+// loop's sites keep their first pass), and ptxas assembles it.
 TEST(PtxInstrument, ClockPassOnGuardedBarriersAndExits) {
   std::string why;
   if (!cuda_ready(why)) GTEST_SKIP() << why;
@@ -662,9 +679,20 @@ TEST(PtxInstrument, ClockPassOnGuardedBarriersAndExits) {
   EXPECT_NE(out.ptx.find("@!%p1 bra \t$threadmap_skip_1;"), std::string::npos) << out.ptx;
   EXPECT_NE(out.ptx.find("$threadmap_skip_1:"), std::string::npos);
   EXPECT_NE(out.ptx.find("@!%p1 bra \t$threadmap_skip_2;"), std::string::npos);
-  EXPECT_NE(out.ptx.find("@%p1 call threadmap_clock_end, "), std::string::npos) << "the guarded ret's end call";
-  EXPECT_NE(out.ptx.find("@%p2 call threadmap_clock_end, "), std::string::npos) << "the guarded exit's end call";
-  EXPECT_EQ(out.ptx.find("call threadmap_access"), std::string::npos);
+  // The guarded barrier in its reduction form, still guarded and not aligned.
+  EXPECT_NE(out.ptx.find("@%p1 barrier.red.popc.u32 \t%threadmap_count, 0, %threadmap_true;"), std::string::npos)
+      << out.ptx;
+  // The kernel's own reduction: its result gates the release.
+  EXPECT_NE(out.ptx.find("bar.red.popc.u32 \t%r7, 0, %p1;"), std::string::npos);
+  EXPECT_NE(out.ptx.find("setp.ne.u32 \t%threadmap_released, %r7, 0xffffffff;"), std::string::npos);
+  // Two sites, each with its registers, its first pass kept.
+  EXPECT_NE(out.ptx.find(".reg .b32 \t%threadmap_pass<2>;"), std::string::npos);
+  EXPECT_NE(out.ptx.find("setp.eq.u32 \t%threadmap_keep, %threadmap_pass1, " + std::to_string(TM_NO_PASS) + ";"),
+            std::string::npos);
+  // The guarded exits' end stores are skipped where their guards are false.
+  EXPECT_NE(out.ptx.find("@!%p1 bra \t$threadmap_skip_"), std::string::npos);
+  EXPECT_NE(out.ptx.find("@!%p2 bra \t$threadmap_skip_"), std::string::npos);
+  EXPECT_EQ(out.ptx.find("call threadmap_"), std::string::npos);
   if (ptxas_path().empty()) GTEST_SKIP() << "ptxas not found: not assembled";
   const auto errors = assemble_errors(out.ptx, "forms_clock");
   EXPECT_FALSE(errors) << errors.value_or("");

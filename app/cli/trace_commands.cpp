@@ -129,8 +129,9 @@ void print_summary(const Trace& trace, const analysis::Analysis& a, std::ostream
                                           : "SOME RELEASES PRECEDE THE LAST ARRIVAL")
        << "\n";
     if (trace.clock_passes_dropped)
-      os << "  (" << trace.clock_passes_dropped << " warp passes beyond the first " << TM_CLOCK_PASSES
-         << " barriers of a block were not timed)\n";
+      os << "  (" << trace.clock_passes_dropped << " warp passes were not timed: the clock pass keeps each warp's first pass"
+         << " through each of a kernel's first " << TM_CLOCK_PASSES << " barriers, numbered below " << TM_CLOCK_PASSES
+         << ")\n";
   }
   if (!a.sms.empty()) {
     std::uint32_t most = 0;

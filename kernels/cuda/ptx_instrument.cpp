@@ -34,20 +34,27 @@ constexpr std::string_view kThread = "%threadmap_thread";
 constexpr std::string_view kOn = "%threadmap_on";
 constexpr std::string_view kSlot = "%threadmap_slot";
 constexpr std::string_view kAddress = "%threadmap_address";
-// The clock pass's registers and shared variables.
+// The clock pass's registers; per barrier site i, %threadmap_arrived<i>,
+// %threadmap_left<i> and %threadmap_pass<i>.
 constexpr std::string_view kStart = "%threadmap_start";
 constexpr std::string_view kArrival = "%threadmap_arrival";
 constexpr std::string_view kRelease = "%threadmap_release";
+constexpr std::string_view kEnd = "%threadmap_end";
+constexpr std::string_view kAddress64 = "%threadmap_at";
 constexpr std::string_view kPasses = "%threadmap_passes";
 constexpr std::string_view kWarp = "%threadmap_warp";
 constexpr std::string_view kWord = "%threadmap_word";
-constexpr std::string_view kStamp = "%threadmap_stamp";
+constexpr std::string_view kCount = "%threadmap_count";
 constexpr std::string_view kTemp = "%threadmap_temp";
 constexpr std::string_view kLead = "%threadmap_lead";
+constexpr std::string_view kTrue = "%threadmap_true";
+constexpr std::string_view kBlocks = "%threadmap_blocks";
 constexpr std::string_view kReleased = "%threadmap_released";
 constexpr std::string_view kKeep = "%threadmap_keep";
-constexpr std::string_view kStamps = "threadmap_clock_stamps";
-constexpr std::string_view kOrdered = "threadmap_clock_ordered";
+constexpr std::string_view kSiteArrival = "%threadmap_arrived";
+constexpr std::string_view kSiteRelease = "%threadmap_left";
+constexpr std::string_view kSitePass = "%threadmap_pass";
+constexpr std::string_view kPassed = "%threadmap_passed";
 
 // The space codes of trace_runtime.cuh's threadmap_access.
 constexpr unsigned kSpaceGlobal = 0;
@@ -198,6 +205,7 @@ std::string callee_of(std::string_view operands) {
 struct Insertion {
   std::size_t offset;
   std::string text;
+  std::size_t erase = 0;  // bytes of the module replaced by `text`
 };
 
 std::pair<int, int> version_number(std::string_view version) {
@@ -235,6 +243,14 @@ struct Access {
 // access, as the machine makes it.
 class EntryWalk {
  public:
+  // A barrier the clock pass times.
+  struct ClockSite {
+    const Statement* statement;
+    ptx::Instruction in;
+    int line;
+    std::size_t index;  // in the module's statements
+  };
+
   EntryWalk(const Module& module, const Function& entry, bool rewrite, Pass pass = Pass::Access)
       : m_(module), f_(entry), rewrite_(rewrite), pass_(pass) {
     report_.entry = entry.name;
@@ -253,7 +269,11 @@ class EntryWalk {
         begun = true;
         if (rewrite_) begin_glue(s);
       }
-      if (s.kind == StatementKind::Label) end_run();
+      if (s.kind == StatementKind::Label) {
+        end_run();
+        const std::string_view name = ptx::trim(s.text.substr(0, s.text.find(':')));
+        clock_labels_.emplace(std::string(name), i);
+      }
       if (s.kind == StatementKind::Instruction) instruction(i);
     }
     end_run();
@@ -261,6 +281,7 @@ class EntryWalk {
       throw PtxError(line_prefix(m_.text, m_.statements[f_.open].begin) + "the body of " +
                      f_.name + " has no instructions");
     record_runs();
+    if (rewrite_ && pass_ == Pass::Clock) clock_finish();
     if (rewrite_) {
       declarations();
       parameter();
@@ -293,6 +314,8 @@ class EntryWalk {
     const ptx::Instruction in = ptx::parse_instruction(s.text);
     const std::vector<std::string_view> words = ptx::opcode_words(in.opcode);
     const std::string_view op = words.empty() ? std::string_view() : words[0];
+    if (op == "bra" && !ptx::split_operands(in.operands).empty())
+      clock_branches_.push_back({index, std::string(ptx::trim(ptx::split_operands(in.operands).front()))});
     if (op == "ld" || op == "st" || op == "ldu") {
       memory(index, in, words);
       return;
@@ -306,7 +329,8 @@ class EntryWalk {
     } else if (op == "ret" || op == "exit") {
       end_run();
       ++report_.exits;
-      if (rewrite_) insert_before(s, pass_ == Pass::Clock ? clock_end_glue(in.guard, op) : end_glue(in.guard, op));
+      if (rewrite_ && pass_ == Pass::Clock) clock_exits_.push_back({&s, in.guard, op});
+      else if (rewrite_) insert_before(s, end_glue(in.guard, op));
     } else if (op == "call") {
       end_run();
       unrecorded("call", callee_of(in.operands));
@@ -583,61 +607,207 @@ class EntryWalk {
     return {"\t" + negated + " bra \t" + label + ";\n", label + ":\n"};
   }
 
+  // The clock pass at a barrier (Pass::Clock): the site is noted; its glue
+  // is written after the walk, once it is known whether any barrier sits in
+  // a loop (clock_site_glue).
   void clock_barrier(const Statement& s, const ptx::Instruction& in) {
-    const std::string line = std::to_string(location_.line);
+    clock_sites_.push_back({&s, in, location_.line, static_cast<std::size_t>(&s - m_.statements.data())});
+  }
+
+  // A site's glue: the arrival clock right before the barrier; the barrier in
+  // its reduction form, whose result gates the release clock; the stamps kept
+  // in the site's registers. Where no barrier sits in a loop, each site is
+  // passed at most once and the host numbers a warp's passes by their
+  // arrival clocks; where one does, each site keeps its first pass and its
+  // pass number, in a third register.
+  void clock_site_glue(const ClockSite& site, std::size_t index) {
+    const Statement& s = *site.statement;
+    const ptx::Instruction& in = site.in;
+    const std::vector<std::string_view> words = ptx::opcode_words(in.opcode);
+    const std::string line = std::to_string(site.line);
+    const std::string passes(kPasses);
+    auto [skip2, after2] = guarded(in.guard);
+    if (index >= TM_CLOCK_PASSES) {
+      insert_after(s, "\t// threadmap: " + std::string(in.opcode) + ", line " + line + ": a pass, counted, not timed\n" +
+                          skip2 + "\tadd.u32 \t" + passes + ", " + passes + ", 1;\n" + after2);
+      return;
+    }
     auto [skip, after] = guarded(in.guard);
     insert_before(s, "\t// threadmap: " + std::string(in.opcode) + " arrival, line " + line + "\n" + skip +
                          "\tmov.u64 \t" + std::string(kArrival) + ", %clock64;\n" + after);
-    auto [skip2, after2] = guarded(in.guard);
-    const std::string W(kWord), T(kTemp), S(kStamp);
+    const std::vector<std::string_view> operands = ptx::split_operands(in.operands);
+    const bool reduction = std::find(words.begin(), words.end(), "red") != words.end();
+    std::string result(kCount);
+    bool predicate = false;
+    if (reduction) {
+      if (operands.empty()) throw PtxError(line_prefix(m_.text, s.begin) + "a barrier reduction without operands");
+      result = std::string(operands.front());
+      predicate = std::find(words.begin(), words.end(), "pred") != words.end();
+    } else {
+      // bar.sync a{, b} -> bar.red.popc.u32 count, a{, b}, true: the same
+      // barrier (same memory ordering), with a result to wait on.
+      std::string opcode;
+      for (std::string_view w : words) opcode += (opcode.empty() ? "" : ".") + std::string(w == "sync" ? "red.popc" : w);
+      std::string text = in.guard.empty() ? std::string() : std::string(in.guard) + " ";
+      text += opcode + ".u32 \t" + std::string(kCount) + ", " + std::string(in.operands) + ", " + std::string(kTrue) + ";";
+      insertions_.push_back({s.begin, std::move(text), s.end - s.begin});
+    }
+    const std::string i = std::to_string(index), W(kWord), released(kReleased), keep(kKeep);
     std::string glue = "\t// threadmap: " + std::string(in.opcode) + " release, line " + line +
-                       ": a shared load the barrier orders, then the clock under its predicate\n" + skip2;
-    glue += "\tld.volatile.shared.u32 \t" + W + ", [" + std::string(kOrdered) + "];\n";
-    glue += "\tsetp.ne.u32 \t" + std::string(kReleased) + ", " + W + ", 0x5eed1e55;\n";
-    glue += "\t@" + std::string(kReleased) + " mov.u64 \t" + std::string(kRelease) + ", %clock64;\n";
-    glue += "\t@!" + std::string(kReleased) + " mov.u64 \t" + std::string(kRelease) + ", 0;\n";
-    glue += "\tsetp.lt.u32 \t" + std::string(kKeep) + ", " + std::string(kPasses) + ", " +
-            std::to_string(TM_CLOCK_PASSES) + ";\n";
-    glue += "\tand.pred \t" + std::string(kKeep) + ", " + std::string(kKeep) + ", " + std::string(kLead) + ";\n";
-    glue += "\tmad.lo.u32 \t" + T + ", " + std::string(kPasses) + ", " + std::to_string(TM_CLOCK_MAX_WARPS) +
-            ", " + std::string(kWarp) + ";\n";
-    glue += "\tmul.lo.u32 \t" + T + ", " + T + ", " + std::to_string(TM_CP_WORDS * 4) + ";\n";
-    glue += "\tmov.u32 \t" + S + ", " + std::string(kStamps) + ";\n";
-    glue += "\tadd.u32 \t" + S + ", " + S + ", " + T + ";\n";
-    glue += "\tcvt.u32.u64 \t" + W + ", " + std::string(kArrival) + ";\n";
-    glue += "\t@" + std::string(kKeep) + " st.shared.u32 \t[" + S + "+" + std::to_string(TM_CP_ARRIVAL * 4) + "], " + W + ";\n";
-    glue += "\tcvt.u32.u64 \t" + W + ", " + std::string(kRelease) + ";\n";
-    glue += "\t@" + std::string(kKeep) + " st.shared.u32 \t[" + S + "+" + std::to_string(TM_CP_RELEASE * 4) + "], " + W + ";\n";
-    glue += "\tmov.u32 \t" + W + ", " + line + ";\n";
-    glue += "\t@" + std::string(kKeep) + " st.shared.u32 \t[" + S + "+" + std::to_string(TM_CP_LINE * 4) + "], " + W + ";\n";
-    glue += "\tadd.u32 \t" + std::string(kPasses) + ", " + std::string(kPasses) + ", 1;\n" + after2;
+                       ": the clock under the barrier's own result\n" + skip2;
+    if (predicate) {
+      glue += "\tselp.u32 \t" + W + ", 1, 2, " + result + ";\n";
+      glue += "\tsetp.ne.u32 \t" + released + ", " + W + ", 0;\n";
+    } else {
+      glue += "\tsetp.ne.u32 \t" + released + ", " + result + ", 0xffffffff;\n";
+    }
+    glue += "\t@" + released + " mov.u64 \t" + std::string(kRelease) + ", %clock64;\n";
+    glue += "\t@!" + released + " mov.u64 \t" + std::string(kRelease) + ", 0;\n";
+    if (clock_looped_) {
+      glue += "\tsetp.eq.u32 \t" + keep + ", " + std::string(kSitePass) + i + ", " + std::to_string(TM_NO_PASS) + ";\n";
+      glue += "\t@" + keep + " cvt.u32.u64 \t" + std::string(kSiteArrival) + i + ", " + std::string(kArrival) + ";\n";
+      glue += "\t@" + keep + " cvt.u32.u64 \t" + std::string(kSiteRelease) + i + ", " + std::string(kRelease) + ";\n";
+      glue += "\t@" + keep + " mov.u32 \t" + std::string(kSitePass) + i + ", " + passes + ";\n";
+    } else {
+      glue += "\tcvt.u32.u64 \t" + std::string(kSiteArrival) + i + ", " + std::string(kArrival) + ";\n";
+      glue += "\tcvt.u32.u64 \t" + std::string(kSiteRelease) + i + ", " + std::string(kRelease) + ";\n";
+      glue += "\tor.b32 \t" + std::string(kPassed) + ", " + std::string(kPassed) + ", " + std::to_string(1u << index) + ";\n";
+    }
+    glue += "\tadd.u32 \t" + passes + ", " + passes + ", 1;\n" + after2;
     insert_after(s, glue);
   }
 
-  std::string clock_end_glue(std::string_view guard, std::string_view op) const {
-    return runtime_call(std::string(op) + ": the warp's stamps and the block's schedule", guard,
-                        "threadmap_clock_end",
-                        {std::string(kBuffer), std::string(kThread), std::string(kStart), std::string(kPasses),
-                         std::string(kStamp)},
-                        {}, {"mov.u32 \t" + std::string(kStamp) + ", " + std::string(kStamps) + ";"});
+  // The clock pass at an exit: lane 0 writes its warp's schedule record and,
+  // in the blocks the host chose (slot table), its stamps, with plain stores.
+  std::string clock_end_glue(std::string_view guard, std::string_view op) {
+    const std::string T(kTemp), W(kWord), A(kAddress64), B(kBuffer), E(kEnd), lead(kLead), skip_label =
+        "$threadmap_end_" + std::to_string(++labels_);
+    auto [skip, after] = guarded(guard);
+    std::string g = "\t// threadmap: " + std::string(op) + ": the warp's schedule record, and its stamps where sampled\n" + skip;
+    // The thread's linear id, x fastest: its warp, and whether it is lane 0.
+    g += "\tmov.u32 \t" + T + ", %tid.z;\n\tmov.u32 \t" + W + ", %ntid.y;\n";
+    g += "\tmul.lo.u32 \t" + T + ", " + T + ", " + W + ";\n\tmov.u32 \t" + W + ", %tid.y;\n";
+    g += "\tadd.u32 \t" + T + ", " + T + ", " + W + ";\n\tmov.u32 \t" + W + ", %ntid.x;\n";
+    g += "\tmul.lo.u32 \t" + T + ", " + T + ", " + W + ";\n\tmov.u32 \t" + W + ", %tid.x;\n";
+    g += "\tadd.u32 \t" + T + ", " + T + ", " + W + ";\n";
+    g += "\tshr.u32 \t" + std::string(kWarp) + ", " + T + ", 5;\n";
+    g += "\tand.b32 \t" + T + ", " + T + ", 31;\n";
+    g += "\tsetp.eq.u32 \t" + lead + ", " + T + ", 0;\n";
+    g += "\t@!" + lead + " bra \t" + skip_label + ";\n";
+    g += "\tmov.u64 \t" + E + ", %clock64;\n";
+    // The buffer's address, read here (no register held through the kernel).
+    g += "\tld.param.u64 \t" + B + ", [" + std::string(kTraceBufferParameter) + "];\n";
+    const std::string block(kCount), warp(kWarp), X(kArrival), Y(kRelease);
+    // The block (x fastest), the warps per block and the blocks in the grid.
+    g += "\tmov.u32 \t" + T + ", %ctaid.z;\n\tmov.u32 \t" + W + ", %nctaid.y;\n";
+    g += "\tmul.lo.u32 \t" + T + ", " + T + ", " + W + ";\n\tmov.u32 \t" + W + ", %ctaid.y;\n";
+    g += "\tadd.u32 \t" + T + ", " + T + ", " + W + ";\n\tmov.u32 \t" + W + ", %nctaid.x;\n";
+    g += "\tmul.lo.u32 \t" + T + ", " + T + ", " + W + ";\n\tmov.u32 \t" + W + ", %ctaid.x;\n";
+    g += "\tadd.u32 \t" + block + ", " + T + ", " + W + ";\n";
+    g += "\tmov.u32 \t" + T + ", %ntid.x;\n\tmov.u32 \t" + W + ", %ntid.y;\n";
+    g += "\tmul.lo.u32 \t" + T + ", " + T + ", " + W + ";\n\tmov.u32 \t" + W + ", %ntid.z;\n";
+    g += "\tmul.lo.u32 \t" + T + ", " + T + ", " + W + ";\n";
+    g += "\tadd.u32 \t" + T + ", " + T + ", 31;\n\tshr.u32 \t" + T + ", " + T + ", 5;\n";  // warps per block
+    // Its schedule record: warp block * warps + warp of the section after the header.
+    g += "\tmul.wide.u32 \t" + Y + ", " + block + ", " + T + ";\n";
+    g += "\tcvt.u64.u32 \t" + X + ", " + warp + ";\n\tadd.s64 \t" + Y + ", " + Y + ", " + X + ";\n";
+    g += "\tmul.lo.u64 \t" + Y + ", " + Y + ", " + std::to_string(TM_CLOCK_SCHEDULE_WORDS * 4) + ";\n";
+    g += "\tadd.s64 \t" + A + ", " + B + ", " + Y + ";\n";
+    auto at = [&](int word) { return "[" + A + "+" + std::to_string((TM_HEADER_WORDS + word) * 4) + "]"; };
+    g += "\tst.global.u64 \t" + at(TM_CS_START) + ", " + std::string(kStart) + ";\n";
+    g += "\tst.global.u64 \t" + at(TM_CS_END_CLOCK) + ", " + E + ";\n";
+    g += "\tmov.u64 \t" + E + ", %globaltimer;\n";
+    g += "\tst.global.u64 \t" + at(TM_CS_END) + ", " + E + ";\n";
+    g += "\tmov.u32 \t" + W + ", %smid;\n";
+    g += "\tst.global.u32 \t" + at(TM_CS_SM) + ", " + W + ";\n";
+    g += "\tst.global.u32 \t" + at(TM_CS_WRITTEN) + ", " + std::to_string(TM_CLOCK_WRITTEN) + ";\n";
+    // The slot table follows the schedule (blocks * warps records): the
+    // block's first slot, or none.
+    const std::string blocks(kBlocks);
+    g += "\tmov.u32 \t" + blocks + ", %nctaid.x;\n\tmov.u32 \t" + W + ", %nctaid.y;\n";
+    g += "\tmul.lo.u32 \t" + blocks + ", " + blocks + ", " + W + ";\n\tmov.u32 \t" + W + ", %nctaid.z;\n";
+    g += "\tmul.lo.u32 \t" + blocks + ", " + blocks + ", " + W + ";\n";
+    g += "\tmul.wide.u32 \t" + X + ", " + blocks + ", " + T + ";\n";
+    g += "\tmul.lo.u64 \t" + X + ", " + X + ", " + std::to_string(TM_CLOCK_SCHEDULE_WORDS) + ";\n";
+    g += "\tadd.s64 \t" + X + ", " + X + ", " + std::to_string(TM_HEADER_WORDS) + ";\n";  // the table, in words
+    g += "\tcvt.u64.u32 \t" + Y + ", " + block + ";\n\tadd.s64 \t" + Y + ", " + Y + ", " + X + ";\n";
+    g += "\tshl.b64 \t" + Y + ", " + Y + ", 2;\n\tadd.s64 \t" + Y + ", " + Y + ", " + B + ";\n";
+    g += "\tld.global.u32 \t" + W + ", [" + Y + "];\n";
+    g += "\tsetp.eq.u32 \t" + std::string(kKeep) + ", " + W + ", " + std::to_string(TM_NO_SLOT) + ";\n";
+    g += "\t@" + std::string(kKeep) + " bra \t" + skip_label + ";\n";
+    // The stamps follow the table (blocks words, to an 8-byte boundary).
+    g += "\tcvt.u64.u32 \t" + Y + ", " + blocks + ";\n\tadd.s64 \t" + X + ", " + X + ", " + Y + ";\n";
+    g += "\tadd.s64 \t" + X + ", " + X + ", 1;\n\tand.b64 \t" + X + ", " + X + ", -2;\n";
+    g += "\tshl.b64 \t" + X + ", " + X + ", 2;\n\tadd.s64 \t" + A + ", " + X + ", " + B + ";\n";
+    g += "\tadd.u32 \t" + W + ", " + W + ", " + warp + ";\n";
+    g += "\tmul.wide.u32 \t" + X + ", " + W + ", " + std::to_string(TM_CLOCK_WARP_WORDS * 4) + ";\n";
+    g += "\tadd.s64 \t" + A + ", " + A + ", " + X + ";\n";
+    auto store = [&](int word, const std::string& value) {
+      g += "\tst.global.u32 \t[" + A + "+" + std::to_string(word * 4) + "], " + value + ";\n";
+    };
+    store(TM_CW_BLOCK, std::string(kCount));
+    g += "\tmin.u32 \t" + T + ", " + std::string(kPasses) + ", 65535;\n\tshl.b32 \t" + T + ", " + T + ", 16;\n";
+    g += "\tor.b32 \t" + T + ", " + T + ", " + std::string(kWarp) + ";\n";
+    store(TM_CW_WARP_PASSES, T);
+    g += "\tst.global.u64 \t[" + A + "+" + std::to_string(TM_CW_START_CLOCK * 4) + "], " + std::string(kStart) + ";\n";
+    const std::size_t sites = timed_sites();
+    store(TM_CW_SITES, std::to_string(sites));
+    for (std::size_t i = 0; i < sites; ++i) {
+      const int at = TM_CW_PASSES + static_cast<int>(i) * TM_CP_WORDS;
+      store(at + TM_CP_ARRIVAL, std::string(kSiteArrival) + std::to_string(i));
+      store(at + TM_CP_RELEASE, std::string(kSiteRelease) + std::to_string(i));
+      store(at + TM_CP_LINE, std::to_string(clock_sites_[i].line));
+      if (clock_looped_) {
+        store(at + TM_CP_PASS, std::string(kSitePass) + std::to_string(i));
+      } else {
+        g += "\tand.b32 \t" + W + ", " + std::string(kPassed) + ", " + std::to_string(1u << i) + ";\n";
+        g += "\tsetp.ne.u32 \t" + std::string(kKeep) + ", " + W + ", 0;\n";
+        g += "\tselp.u32 \t" + W + ", " + std::to_string(TM_PASS_IN_ORDER) + ", " + std::to_string(TM_NO_PASS) + ", " +
+             std::string(kKeep) + ";\n";
+        store(at + TM_CP_PASS, W);
+      }
+    }
+    store(TM_CW_WRITTEN, std::to_string(TM_CLOCK_WRITTEN));
+    g += skip_label + ":\n" + after;
+    return g;
   }
 
+  // Nothing before the first barrier but the start clock and constants: the
+  // thread's ids and the buffer's address are read at the end, so that no
+  // special-register read (slow, and queued across the SM's warps) delays an
+  // arrival.
   void clock_begin_glue(const Statement& first) {
-    const std::string T(kTemp), W(kWord);
     std::string glue = "\t// threadmap: the clock pass; the warp's start clock first\n";
     glue += "\tmov.u64 \t" + std::string(kStart) + ", %clock64;\n";
-    glue += "\tld.param.u64 \t" + std::string(kBuffer) + ", [" + std::string(kTraceBufferParameter) + "];\n";
-    // The thread's linear id, x fastest, inline (no call before the first barrier).
-    glue += "\tmov.u32 \t" + T + ", %tid.z;\n\tmov.u32 \t" + W + ", %ntid.y;\n";
-    glue += "\tmul.lo.u32 \t" + T + ", " + T + ", " + W + ";\n\tmov.u32 \t" + W + ", %tid.y;\n";
-    glue += "\tadd.u32 \t" + T + ", " + T + ", " + W + ";\n\tmov.u32 \t" + W + ", %ntid.x;\n";
-    glue += "\tmul.lo.u32 \t" + T + ", " + T + ", " + W + ";\n\tmov.u32 \t" + W + ", %tid.x;\n";
-    glue += "\tadd.u32 \t" + std::string(kThread) + ", " + T + ", " + W + ";\n";
-    glue += "\tshr.u32 \t" + std::string(kWarp) + ", " + std::string(kThread) + ", 5;\n";
-    glue += "\tand.b32 \t" + T + ", " + std::string(kThread) + ", 31;\n";
-    glue += "\tsetp.eq.u32 \t" + std::string(kLead) + ", " + T + ", 0;\n";
+    glue += "\tmov.pred \t" + std::string(kTrue) + ", 1;\n";
     glue += "\tmov.u32 \t" + std::string(kPasses) + ", 0;\n";
     insert_before(first, glue);
+    clock_first_ = &first;
+  }
+
+  std::size_t timed_sites() const {
+    return std::min<std::size_t>(clock_sites_.size(), TM_CLOCK_PASSES);
+  }
+
+  // After the walk, when the barrier sites and the loops are known: each
+  // site's glue, its registers' start values, and each exit's end glue. A
+  // barrier is in a loop when a branch after it goes back to a label before it.
+  void clock_finish() {
+    for (const ClockSite& site : clock_sites_)
+      for (const auto& [at, target] : clock_branches_) {
+        const auto label = clock_labels_.find(target);
+        if (at > site.index && label != clock_labels_.end() && label->second < site.index) clock_looped_ = true;
+      }
+    for (std::size_t i = 0; i < clock_sites_.size(); ++i) clock_site_glue(clock_sites_[i], i);
+    std::string init = "\tmov.u32 \t" + std::string(kPassed) + ", 0;\n";
+    for (std::size_t i = 0; i < timed_sites(); ++i) {
+      const std::string n = std::to_string(i);
+      if (clock_looped_) init += "\tmov.u32 \t" + std::string(kSitePass) + n + ", " + std::to_string(TM_NO_PASS) + ";\n";
+      init += "\tmov.u32 \t" + std::string(kSiteArrival) + n + ", 0;\n";
+      init += "\tmov.u32 \t" + std::string(kSiteRelease) + n + ", 0;\n";
+    }
+    if (clock_first_) insert_before(*clock_first_, init);
+    for (const auto& [statement, guard, op] : clock_exits_) insert_before(*statement, clock_end_glue(guard, op));
   }
 
   void begin_glue(const Statement& first) {
@@ -656,10 +826,14 @@ class EntryWalk {
     std::string text = "\n";
     if (pass_ == Pass::Clock) {
       text += "\t.reg .b64 \t" + std::string(kBuffer) + ";\n";
-      for (std::string_view r : {kStart, kArrival, kRelease}) text += "\t.reg .b64 \t" + std::string(r) + ";\n";
-      for (std::string_view r : {kThread, kPasses, kWarp, kWord, kStamp, kTemp})
-        text += "\t.reg .b32 \t" + std::string(r) + ";\n";
-      for (std::string_view r : {kLead, kReleased, kKeep}) text += "\t.reg .pred \t" + std::string(r) + ";\n";
+      for (std::string_view r : {kStart, kArrival, kRelease, kEnd, kAddress64})
+        text += "\t.reg .b64 \t" + std::string(r) + ";\n";
+      for (std::string_view r : {kPasses, kWarp, kWord, kCount, kTemp, kBlocks}) text += "\t.reg .b32 \t" + std::string(r) + ";\n";
+      text += "\t.reg .b32 \t" + std::string(kPassed) + ";\n";
+      if (const std::size_t n = timed_sites())
+        for (std::string_view r : {kSiteArrival, kSiteRelease, kSitePass})
+          if (r != kSitePass || clock_looped_) text += "\t.reg .b32 \t" + std::string(r) + "<" + std::to_string(n) + ">;\n";
+      for (std::string_view r : {kLead, kTrue, kReleased, kKeep}) text += "\t.reg .pred \t" + std::string(r) + ";\n";
       insertions_.push_back({m_.statements[f_.open].end, text});
       return;
     }
@@ -730,6 +904,15 @@ class EntryWalk {
   bool rewrite_;
   Pass pass_;
   int labels_ = 0;
+  // The clock pass: its barrier sites, the labels and branches (to find
+  // loops), the first instruction (where the sites' registers start), and
+  // the exits.
+  std::vector<ClockSite> clock_sites_;
+  std::map<std::string, std::size_t, std::less<>> clock_labels_;
+  std::vector<std::pair<std::size_t, std::string>> clock_branches_;
+  bool clock_looped_ = false;
+  const Statement* clock_first_ = nullptr;
+  std::vector<std::tuple<const Statement*, std::string_view, std::string_view>> clock_exits_;
   ptx::Location location_{};
   Registers registers_;
   std::map<std::string, ptx::Variable, std::less<>> variables_;
@@ -827,16 +1010,11 @@ InstrumentedPtx instrument_ptx(std::string_view kernel_ptx, const std::vector<st
                    m.version + ": compile both with the same NVRTC");
 
   InstrumentedPtx out;
-  std::string shared;
-  if (pass == Pass::Clock)
-    shared = "\n// threadmap: the clock pass's stamps ([pass][warp][arrival, release, line]) and the word\n"
-             "// the release load reads (no thread writes it)\n"
-             ".shared .align 4 .b8 " + std::string(kStamps) + "[" +
-             std::to_string(TM_CLOCK_PASSES * TM_CLOCK_MAX_WARPS * TM_CP_WORDS * 4) + "];\n"
-             ".shared .align 4 .u32 " + std::string(kOrdered) + ";\n";
-  std::vector<Insertion> insertions{
-      {m.header_end, "\n\n// threadmap: the recording runtime (kernels/cuda/trace_runtime.cuh)\n" +
-                         runtime.text + shared}};
+  // The clock pass calls nothing: only the access pass takes the runtime.
+  std::vector<Insertion> insertions;
+  if (pass == Pass::Access)
+    insertions.push_back(
+        {m.header_end, "\n\n// threadmap: the recording runtime (kernels/cuda/trace_runtime.cuh)\n" + runtime.text});
   std::set<std::string> done;
   for (const std::string& name : entries) {
     if (!done.insert(name).second) continue;
@@ -851,7 +1029,7 @@ InstrumentedPtx instrument_ptx(std::string_view kernel_ptx, const std::vector<st
   for (const Insertion& i : insertions) {
     out.ptx.append(text.substr(copied, i.offset - copied));
     out.ptx += i.text;
-    copied = i.offset;
+    copied = i.offset + i.erase;
   }
   out.ptx.append(text.substr(copied));
   return out;

@@ -87,15 +87,16 @@ struct EntryReport {
 
 // What the instrumented kernel records.
 //   Access: the access pass above, every load, store, barrier and exit.
-//   Clock: the clock pass (docs/traces.md): no access records and nothing
-//     but clock reads around barriers. At the entry, the warp's start clock;
-//     just before each barrier, the arrival clock; just after it, one
-//     volatile shared load of a word no thread writes, which the barrier
-//     orders, and the release clock read under a predicate computed from it
-//     (never before the wait ended, no global round trip); lane 0 keeps both
-//     and the line in shared memory (threadmap_clock_stamps). At each exit one
-//     call, threadmap_clock_end, writes the block's schedule and, in the
-//     blocks the host chose, the warp's stamps.
+//   Clock: the clock pass (docs/traces.md): no access records, no calls, no
+//     atomics and no shared memory; clock reads around barriers kept in
+//     registers. At the entry, the warp's start clock; just before each
+//     barrier, the arrival clock; the barrier itself becomes its reduction
+//     form (bar.sync -> bar.red.popc; bar.red keeps its own), and the release
+//     clock is read under a predicate computed from the barrier's result, so
+//     never before the wait ended. Each of the first TM_CLOCK_PASSES barrier
+//     sites has three registers for its first pass (arrival, release, pass
+//     number). At each exit, lane 0 writes with plain stores its warp's
+//     schedule record and, in the blocks the host chose, its stamps.
 enum class Pass { Access, Clock };
 
 struct InstrumentedPtx {

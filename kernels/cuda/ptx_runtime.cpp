@@ -22,7 +22,6 @@ const std::vector<RuntimeSignature>& runtime_signatures() {
       {"threadmap_access", "", {".b64", ".b32", ".b32", ".b32", ".b32", ".b32", ".b64", ".b32"}},
       {"threadmap_arrive", ".b32", {".b64", ".b32", ".b32", ".b32", ".b32"}},
       {"threadmap_release", "", {".b64", ".b32", ".b32"}},
-      {"threadmap_clock_end", "", {".b64", ".b32", ".b64", ".b32", ".b32"}},
   };
   return signatures;
 }

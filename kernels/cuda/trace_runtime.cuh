@@ -12,6 +12,9 @@
 //   bar.sync     threadmap_arrive before, threadmap_release after
 //   ret / exit   threadmap_end
 //
+// The clock pass (Pass::Clock) calls none of them: its clock reads, stamps
+// and end-of-warp stores are written inline, in registers and plain stores.
+//
 // What differs from cl/trace.clh is only what the PTX can say: an access comes
 // as an address in its state space, its size in bytes as log2 and a space
 // code, rather than as a typed C++ pointer. Generic addresses are classified
@@ -160,43 +163,4 @@ extern "C" __device__ __noinline__ void threadmap_release(unsigned int* tm, unsi
   r[TM_B_RELEASE_RANK] = seen;
   r[TM_B_RELEASE] = static_cast<unsigned int>(t);
   r[TM_B_RELEASE + 1] = static_cast<unsigned int>(t >> 32);
-}
-
-// The clock pass's only call, at each exit (ptx_instrument.h, Pass::Clock):
-// the instrumented kernel kept, in registers, the warp's start clock and the
-// barriers it passed, and in shared memory (at `stamps`, a shared-window
-// address) each pass's arrival and release clocks and line, written by lane 0
-// right after the barrier. The warp's lane 0 puts the block's start, end and
-// SM into the schedule with non-returning atomics and, in the blocks the slot
-// table chose, copies its stamps to its slot.
-extern "C" __device__ __noinline__ void threadmap_clock_end(unsigned int* tm, unsigned int thread,
-                                                            unsigned long long start_clock,
-                                                            unsigned int passes, unsigned int stamps) {
-  using namespace threadmap_runtime;
-  if (thread % 32u != 0) return;
-  const unsigned long long end_clock = clock64();
-  const unsigned long long end_ns = global_timer();
-  const unsigned int block = threadmap_block_id();
-  unsigned int* s = schedule(tm, block);
-  atomicMin(reinterpret_cast<unsigned long long*>(s + TM_S_START), start_clock);
-  atomicMax(reinterpret_cast<unsigned long long*>(s + TM_S_END), end_ns);
-  atomicMax(reinterpret_cast<unsigned long long*>(s + TM_S_END_CLOCK), end_clock);
-  if (thread == 0) s[TM_S_SM] = sm_id();
-  const unsigned int first = tm[tm[TM_H_CLOCK_SLOTS] + block];
-  if (first == TM_NO_SLOT) return;
-  const unsigned int warp = thread / 32u;
-  const unsigned long long slot = static_cast<unsigned long long>(first) + warp;
-  if (slot >= tm[TM_H_BARRIER_CAPACITY]) return;
-  unsigned int* r = tm + tm[TM_H_BARRIERS] + slot * TM_CLOCK_WARP_WORDS;
-  const unsigned int* kept_stamps =
-      static_cast<const unsigned int*>(__cvta_shared_to_generic(static_cast<size_t>(stamps)));
-  r[TM_CW_BLOCK] = block;
-  r[TM_CW_WARP_PASSES] = warp | (passes << 16);
-  r[TM_CW_START_CLOCK] = static_cast<unsigned int>(start_clock);
-  r[TM_CW_START_CLOCK + 1] = static_cast<unsigned int>(start_clock >> 32);
-  const unsigned int kept = passes < TM_CLOCK_PASSES ? passes : TM_CLOCK_PASSES;
-  for (unsigned int p = 0; p < kept; ++p)
-    for (int k = 0; k < TM_CP_WORDS; ++k)
-      r[TM_CW_PASSES + p * TM_CP_WORDS + k] = kept_stamps[(p * TM_CLOCK_MAX_WARPS + warp) * TM_CP_WORDS + k];
-  r[TM_CW_WRITTEN] = TM_CLOCK_WRITTEN;
 }
