@@ -4,7 +4,11 @@
 // barrier, for three catalog kernels with barriers.
 //
 // Its own method, sharing no code with ThreadMap's clock pass (kernels/cuda/ptx_instrument.h):
-//   - the kernels are written out again here and compiled by nvcc, not NVRTC;
+//   - the kernels are written out again here; they are compiled as ThreadMap
+//     compiles the kernels it times (NVRTC, --gpu-architecture=compute_ARCH
+//     -std=c++20 -lineinfo, loaded as PTX), so that both measure the same
+//     machine code: nvcc, given the same text, makes other code (32-bit shared
+//     addresses, one special-register read fewer per warp before the barrier);
 //   - lane 0 of each warp keeps its stamps in registers (no shared memory);
 //   - the barrier is __syncthreads_count(1) (BAR.RED): the release stamp is
 //     the clock read under a predicate computed from the barrier's own
@@ -12,12 +16,14 @@
 //     no memory access at all;
 //   - every block writes its stamps with plain stores at its end.
 // Every output is checked against the host before any figure is printed.
-// Standalone (CUDA runtime only):
-//   nvcc -O3 -std=c++17 -arch=sm_90 -o barrier_probe bench/gpu/barrier_probe.cu && ./barrier_probe
-// (./barrier_probe --variants: setRowReadCol with parts of the clock pass's
-// instrumentation, below.)
+// Standalone (CUDA runtime, driver and NVRTC):
+//   nvcc -O3 -std=c++17 -o barrier_probe bench/gpu/barrier_probe.cu -lnvrtc -lcuda && ./barrier_probe
+// (barrier_variants.cu measures which parts of a clock pass's design move
+// these figures.)
 // Prints one JSON object per configuration (cycles of the SM clock).
+#include <cuda.h>
 #include <cuda_runtime.h>
+#include <nvrtc.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -35,6 +41,15 @@
     }                                                                                  \
   } while (0)
 
+// Stamps of one warp at one barrier: arrival, release (as in kProbeKernels).
+struct Stamp {
+  unsigned long long arrival, release;
+};
+constexpr int kWg = 256;
+constexpr int kReducePasses = 9;
+
+// The probe's kernels, compiled at run time by NVRTC (no standard headers).
+const char* const kProbeKernels = R"CUDA(
 // Stamps of one warp at one barrier: arrival, release.
 struct Stamp {
   unsigned long long arrival, release;
@@ -66,12 +81,12 @@ __device__ __forceinline__ void keep(Stamp* stamps, int passes, int pass, const 
   const unsigned int thread = threadIdx.x + blockDim.x * threadIdx.y;
   if (thread % 32 != 0) return;
   const unsigned int warps = (threads + 31) / 32;
-  stamps[(static_cast<size_t>(blockIdx.x + gridDim.x * blockIdx.y) * passes + pass) * warps + thread / 32] = s;
+  stamps[((size_t)(blockIdx.x + gridDim.x * blockIdx.y) * passes + pass) * warps + thread / 32] = s;
 }
 
 // smem.setRowReadCol, int, 32 x 32 (kernels/cuda/smem.cu).
-__global__ void set_row_read_col(int* out_all, Stamp* stamps) {
-  int* out = out_all + static_cast<size_t>(blockIdx.x) * 32 * 32;
+extern "C" __global__ void set_row_read_col(int* out_all, Stamp* stamps) {
+  int* out = out_all + (size_t)(blockIdx.x) * 32 * 32;
   __shared__ int tile[32][32];
   const unsigned int idx = threadIdx.y * blockDim.x + threadIdx.x;
   tile[threadIdx.y][threadIdx.x] = idx;
@@ -83,7 +98,7 @@ __global__ void set_row_read_col(int* out_all, Stamp* stamps) {
 }
 
 // transpose.shared, int, TILE 16, PAD 0 (kernels/cuda/transpose.cu).
-__global__ void transpose_shared(const int* a, int* trA, int columnsA, int rowsA, Stamp* stamps) {
+extern "C" __global__ void transpose_shared(const int* a, int* trA, int columnsA, int rowsA, Stamp* stamps) {
   __shared__ int tile[16][16];
   const int loc_i = threadIdx.x, loc_j = threadIdx.y;
   int i = blockIdx.x * 16 + loc_i;
@@ -101,12 +116,12 @@ __global__ void transpose_shared(const int* a, int* trA, int columnsA, int rowsA
 // reduce.sequential, float, WG 256 (kernels/cuda/reduce.cu): 9 barriers.
 constexpr int kWg = 256;
 constexpr int kReducePasses = 9;
-__global__ void reduce_sequential(const float* in, float* out, int len, Stamp* stamps) {
+extern "C" __global__ void reduce_sequential(const float* in, float* out, int len, Stamp* stamps) {
   __shared__ float local[kWg];
   const size_t local_id = threadIdx.x;
-  const size_t global_id = static_cast<size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  const size_t global_id = (size_t)(blockIdx.x) * blockDim.x + threadIdx.x;
   local[local_id] = 0;
-  if (2 * global_id < static_cast<size_t>(len)) local[local_id] = in[2 * global_id] + in[2 * global_id + 1];
+  if (2 * global_id < (size_t)(len)) local[local_id] = in[2 * global_id] + in[2 * global_id + 1];
   Stamp s[kReducePasses];
   s[0].arrival = now();
   s[0].release = barrier_then_clock();
@@ -122,55 +137,54 @@ __global__ void reduce_sequential(const float* in, float* out, int len, Stamp* s
   for (int p = 0; p < kReducePasses; ++p) keep(stamps, kReducePasses, p, s[p]);
 }
 
-// Variants of setRowReadCol's probe that add, one at a time, what
-// ThreadMap's clock pass does differently (./barrier_probe --variants), to
-// see which part of the instrumentation moves the figures.
-//   0 the probe above (BAR.RED, register stamps)
-//   1 BAR.SYNC; the release clock after a load of a shared word no one writes
-//   2 1, and at the end %globaltimer and three 64-bit atomics per warp into a
-//     per-block schedule record
-//   3 1, and lane 0 keeps its stamps in a 6 KB shared array after the release
-template <int V>
-__global__ void set_row_read_col_variant(int* out_all, Stamp* stamps, unsigned long long* schedule) {
-  int* out = out_all + static_cast<size_t>(blockIdx.x) * 32 * 32;
-  __shared__ int tile[32][32];
-  __shared__ unsigned int ordered_word;
-  __shared__ unsigned int kept[16][32][3];
-  const unsigned int idx = threadIdx.y * blockDim.x + threadIdx.x;
-  tile[threadIdx.y][threadIdx.x] = idx;
-  Stamp s;
-  s.arrival = now();
-  if (V == 0) {
-    s.release = barrier_then_clock();
-  } else {
-    __syncthreads();
-    const unsigned int ordered = *static_cast<volatile unsigned int*>(&ordered_word);
-    asm volatile(
-        "{\n\t.reg .pred p;\n\t"
-        "setp.ne.u32 p, %1, 0x5eed1e55;\n\t"
-        "@p mov.u64 %0, %%clock64;\n\t"
-        "@!p mov.u64 %0, 0;\n\t}"
-        : "=l"(s.release)
-        : "r"(ordered)
-        : "memory");
+)CUDA";
+
+CUfunction g_set_row_read_col, g_transpose_shared, g_reduce_sequential;
+
+// The kernels above, through NVRTC with ThreadMap's options, loaded as PTX.
+void load_kernels() {
+  CHECK(cudaFree(nullptr));  // the primary context, current for the driver API
+  int device = 0;
+  cudaDeviceProp prop;
+  CHECK(cudaGetDevice(&device));
+  CHECK(cudaGetDeviceProperties(&prop, device));
+  const std::string arch = "--gpu-architecture=compute_" + std::to_string(prop.major * 10 + prop.minor);
+  const char* options[] = {arch.c_str(), "-std=c++20", "-lineinfo"};
+  nvrtcProgram program;
+  nvrtcCreateProgram(&program, kProbeKernels, "barrier_probe_kernels.cu", 0, nullptr, nullptr);
+  const nvrtcResult compiled = nvrtcCompileProgram(program, 3, options);
+  size_t size = 0;
+  nvrtcGetProgramLogSize(program, &size);
+  std::string log(size, '\0');
+  nvrtcGetProgramLog(program, log.data());
+  if (compiled != NVRTC_SUCCESS) {
+    std::fprintf(stderr, "barrier_probe: NVRTC: %s\n%s\n", nvrtcGetErrorString(compiled), log.c_str());
+    std::exit(1);
   }
-  if (V == 3 && idx % 32 == 0) {
-    kept[0][idx / 32][0] = static_cast<unsigned int>(s.arrival);
-    kept[0][idx / 32][1] = static_cast<unsigned int>(s.release);
+  nvrtcGetPTXSize(program, &size);
+  std::string ptx(size, '\0');
+  nvrtcGetPTX(program, ptx.data());
+  nvrtcDestroyProgram(&program);
+  CUmodule module;
+  if (cuModuleLoadData(&module, ptx.c_str()) != CUDA_SUCCESS ||
+      cuModuleGetFunction(&g_set_row_read_col, module, "set_row_read_col") != CUDA_SUCCESS ||
+      cuModuleGetFunction(&g_transpose_shared, module, "transpose_shared") != CUDA_SUCCESS ||
+      cuModuleGetFunction(&g_reduce_sequential, module, "reduce_sequential") != CUDA_SUCCESS) {
+    std::fprintf(stderr, "barrier_probe: the PTX NVRTC made does not load\n");
+    std::exit(1);
   }
-  out[idx] = tile[threadIdx.x][threadIdx.y];
-  if (V == 2 && idx % 32 == 0) {
-    unsigned long long ns;
-    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(ns));
-    atomicMin(schedule + 3 * blockIdx.x, s.arrival);
-    atomicMax(schedule + 3 * blockIdx.x + 1, ns);
-    atomicMax(schedule + 3 * blockIdx.x + 2, now());
+}
+
+template <class... Args>
+void launch(CUfunction f, dim3 grid, dim3 block, Args... args) {
+  void* parameters[] = {&args...};
+  const CUresult r = cuLaunchKernel(f, grid.x, grid.y, grid.z, block.x, block.y, block.z, 0, nullptr, parameters, nullptr);
+  if (r != CUDA_SUCCESS) {
+    const char* what = nullptr;
+    cuGetErrorString(r, &what);
+    std::fprintf(stderr, "barrier_probe: launch: %s\n", what ? what : "?");
+    std::exit(1);
   }
-  if (V == 3 && idx % 32 == 0) {
-    s.arrival = s.arrival - static_cast<unsigned int>(s.arrival) + kept[0][idx / 32][0];
-    s.release = s.release - static_cast<unsigned int>(s.release) + kept[0][idx / 32][1];
-  }
-  keep(stamps, 1, 0, s);
 }
 
 struct Figures {
@@ -218,8 +232,8 @@ void probe_set_row_read_col(int blocks) {
   Stamp* stamps;
   CHECK(cudaMalloc(&out, sizeof(int) * 1024 * blocks));
   CHECK(cudaMalloc(&stamps, sizeof(Stamp) * 32 * blocks));
-  set_row_read_col<<<blocks, dim3(32, 32)>>>(out, stamps);  // warm-up: code and clocks
-  set_row_read_col<<<blocks, dim3(32, 32)>>>(out, stamps);
+  launch(g_set_row_read_col, dim3(blocks), dim3(32, 32), out, stamps);  // warm-up: code and clocks
+  launch(g_set_row_read_col, dim3(blocks), dim3(32, 32), out, stamps);
   CHECK(cudaGetLastError());
   CHECK(cudaDeviceSynchronize());
   std::vector<int> host(1024 * static_cast<size_t>(blocks));
@@ -247,8 +261,8 @@ void probe_transpose_shared(int n) {
   CHECK(cudaMalloc(&dt, elements * sizeof(int)));
   CHECK(cudaMalloc(&stamps, blocks * 8 * sizeof(Stamp)));
   CHECK(cudaMemcpy(da, a.data(), elements * sizeof(int), cudaMemcpyHostToDevice));
-  transpose_shared<<<grid, block>>>(da, dt, n, n, stamps);
-  transpose_shared<<<grid, block>>>(da, dt, n, n, stamps);
+  launch(g_transpose_shared, grid, block, static_cast<const int*>(da), dt, n, n, stamps);
+  launch(g_transpose_shared, grid, block, static_cast<const int*>(da), dt, n, n, stamps);
   CHECK(cudaGetLastError());
   CHECK(cudaDeviceSynchronize());
   std::vector<int> t(elements);
@@ -275,8 +289,8 @@ void probe_reduce_sequential(int n) {
   CHECK(cudaMalloc(&dout, blocks * sizeof(float)));
   CHECK(cudaMalloc(&stamps, static_cast<size_t>(blocks) * kReducePasses * 8 * sizeof(Stamp)));
   CHECK(cudaMemcpy(din, in.data(), n * sizeof(float), cudaMemcpyHostToDevice));
-  reduce_sequential<<<blocks, kWg>>>(din, dout, n, stamps);
-  reduce_sequential<<<blocks, kWg>>>(din, dout, n, stamps);
+  launch(g_reduce_sequential, dim3(blocks), dim3(kWg), static_cast<const float*>(din), dout, n, stamps);
+  launch(g_reduce_sequential, dim3(blocks), dim3(kWg), static_cast<const float*>(din), dout, n, stamps);
   CHECK(cudaGetLastError());
   CHECK(cudaDeviceSynchronize());
   std::vector<float> out(blocks);
@@ -295,47 +309,11 @@ void probe_reduce_sequential(int n) {
   CHECK(cudaFree(stamps));
 }
 
-template <int V>
-void probe_variant(int blocks) {
-  int* out;
-  Stamp* stamps;
-  unsigned long long* schedule;
-  CHECK(cudaMalloc(&out, sizeof(int) * 1024 * blocks));
-  CHECK(cudaMalloc(&stamps, sizeof(Stamp) * 32 * blocks));
-  CHECK(cudaMalloc(&schedule, sizeof(unsigned long long) * 3 * blocks));
-  CHECK(cudaMemset(schedule, 0, sizeof(unsigned long long) * 3 * blocks));
-  set_row_read_col_variant<V><<<blocks, dim3(32, 32)>>>(out, stamps, schedule);
-  set_row_read_col_variant<V><<<blocks, dim3(32, 32)>>>(out, stamps, schedule);
-  CHECK(cudaGetLastError());
-  CHECK(cudaDeviceSynchronize());
-  std::vector<int> host(1024 * static_cast<size_t>(blocks));
-  std::vector<Stamp> s(32 * static_cast<size_t>(blocks));
-  CHECK(cudaMemcpy(host.data(), out, host.size() * sizeof(int), cudaMemcpyDeviceToHost));
-  CHECK(cudaMemcpy(s.data(), stamps, s.size() * sizeof(Stamp), cudaMemcpyDeviceToHost));
-  for (size_t b = 0; b < static_cast<size_t>(blocks); ++b)
-    for (int y = 0; y < 32; ++y)
-      for (int x = 0; x < 32; ++x)
-        if (host[b * 1024 + y * 32 + x] != x * 32 + y) fail("setRowReadCol variant");
-  print(("variant" + std::to_string(V)).c_str(), "blocks=" + std::to_string(blocks), blocks, figures(s, blocks, 32));
-  CHECK(cudaFree(out));
-  CHECK(cudaFree(stamps));
-  CHECK(cudaFree(schedule));
-}
-
-int main(int argc, char** argv) {
-  if (argc > 1 && std::string(argv[1]) == "--variants") {
-    for (int blocks : {264, 65536}) {
-      probe_variant<0>(blocks);
-      probe_variant<1>(blocks);
-      probe_variant<2>(blocks);
-      probe_variant<3>(blocks);
-    }
-    return 0;
-  }
-
+int main() {
   cudaDeviceProp prop;
   CHECK(cudaGetDeviceProperties(&prop, 0));
   std::fprintf(stderr, "barrier_probe on %s\n", prop.name);
+  load_kernels();
   probe_set_row_read_col(264);
   probe_set_row_read_col(65536);
   probe_transpose_shared(1024);

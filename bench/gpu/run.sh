@@ -161,8 +161,10 @@ barriers)
   # with barriers, three runs of each side.
   mkdir -p "$OUT/b"
   arch=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader | head -1 | tr -d .)
-  nvcc -O3 -std=c++17 -arch="sm_$arch" -o "$OUT/b/barrier_probe" bench/gpu/barrier_probe.cu
+  nvcc -O3 -std=c++17 -o "$OUT/b/barrier_probe" bench/gpu/barrier_probe.cu -lnvrtc -lcuda
+  nvcc -O3 -std=c++17 -arch="sm_$arch" -o "$OUT/b/barrier_variants" bench/gpu/barrier_variants.cu
   for rep in 1 2 3; do "$OUT/b/barrier_probe"; done > "$OUT/b/probe.jsonl" 2> "$OUT/b/probe.err"
+  "$OUT/b/barrier_variants" > "$OUT/b/variants.jsonl" 2> "$OUT/b/variants.err"
   while read -r id sets; do
     for rep in 1 2 3; do
       $cli record "$id" --device cuda:0 --reps 3 $sets -o "$OUT/b/$id.$rep.threadmap" > /dev/null 2>&1
@@ -175,7 +177,7 @@ transpose.shared --set width=1024 --set height=1024
 reduce.sequential --set n=1048576
 CONFIGS
   python3 bench/gpu/barrier_compare.py "$OUT/b" | tee "$OUT/barriers.md"
-  rm -f "$OUT"/b/*.threadmap "$OUT/b/barrier_probe"
+  rm -f "$OUT"/b/*.threadmap "$OUT/b/barrier_probe" "$OUT/b/barrier_variants"
   tar -C "$OUT" -czf "$OUT/barrier_logs.tgz" b && rm -rf "$OUT/b"
   ;;
 bundle)
