@@ -119,6 +119,11 @@ class Device {
     int merged = 1;  // source-level accesses in each
   };
   virtual std::vector<MergedAccess> merged_accesses(const LaunchCmd&) { return {}; }
+
+  // How many blocks of this launch one multiprocessor holds at once (the
+  // occupancy the compiler's registers and the launch's shared memory
+  // allow); 0 where the backend cannot say.
+  virtual int resident_blocks(const LaunchCmd&) { return 0; }
 };
 
 }  // namespace threadmap

@@ -285,6 +285,14 @@ TEST_P(ClockPass, BarrierTimesComeFromARunWithClockStampsOnly) {
     EXPECT_GT(t.sm_clock_mhz, 300.0);
     EXPECT_LT(t.sm_clock_mhz, 4000.0);
     EXPECT_EQ(t.clock_passes_dropped, 0u);
+    // The clock pass holds as many blocks per SM as the timed kernel (its
+    // registers capped where its stamps would need more).
+    const Workload w = v->build(*v, params, 1);
+    LaunchCmd clocked = w.launches.front();
+    clocked.program.defines.emplace_back(std::string(kTraceDefine), kClockPass);
+    const int timed_blocks = td.device->resident_blocks(w.launches.front());
+    EXPECT_GT(timed_blocks, 0);
+    EXPECT_EQ(td.device->resident_blocks(clocked), timed_blocks);
     ASSERT_EQ(t.traced_schedule.size(), t.block_count()) << "the access pass's schedule is kept";
     for (const BlockSchedule& s : t.schedule) EXPECT_NE(s.sm, kNoSm);
     for (const analysis::BarrierPass& p : a.barriers) {
