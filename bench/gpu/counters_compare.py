@@ -21,6 +21,16 @@ HARDWARE = [
     ("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", "global ld sectors"),
     ("l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum", "global st sectors"),
 ]
+# Instructions executed by warps with at least one thread predicated on: a
+# request in ThreadMap's sense (a warp's execution of an access with at least
+# one active lane). ncu's plain inst_executed also counts warps whose lanes
+# are all predicated off (pred_off_all), which make no access.
+PRED_ON = {
+    "smsp__inst_executed_op_shared_ld_pred_on_any.sum": "smsp__inst_executed_op_shared_ld.sum",
+    "smsp__inst_executed_op_shared_st_pred_on_any.sum": "smsp__inst_executed_op_shared_st.sum",
+    "smsp__inst_executed_op_global_ld_pred_on_any.sum": "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum",
+    "smsp__inst_executed_op_global_st_pred_on_any.sum": "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum",
+}
 # SASS-level counters ncu computes per executed instruction, and the
 # hardware metric of ours each one is compared with.
 SASS = {
@@ -48,7 +58,7 @@ def ncu_values(path):
 out_dir, labels = sys.argv[1], sys.argv[2:]
 print("| config | " + " | ".join(short for _, short in HARDWARE) + " |")
 print("|---|" + "---|" * len(HARDWARE))
-notes, sass_rows, worst_outside = [], [], 0.0
+notes, sass_rows, pred_rows, worst_outside = [], [], [], 0.0
 for label in labels:
     try:
         ours = json.load(open(f"{out_dir}/{label}.json"))["totals"]
@@ -85,6 +95,9 @@ for label in labels:
     sass = [(m, ours.get(h), [r[m] for r in runs if m in r]) for m, h in SASS.items()]
     if any(v for _, _, v in sass):
         sass_rows.append((label, sass))
+    pred = [(m, ours.get(h), [r[m] for r in runs if m in r]) for m, h in PRED_ON.items()]
+    if any(v for _, _, v in pred):
+        pred_rows.append((label, pred))
 print()
 print(f"A single number: both agree in every ncu run. a / b: threadmap a, ncu b (lo..hi over the runs).")
 print(f"Largest distance outside ncu's own spread: {worst_outside:.2f} %")
@@ -99,6 +112,22 @@ if sass_rows:
     for label, sass in sass_rows:
         cells = []
         for _, a, seen in sass:
+            if a is None or not seen:
+                cells.append("?")
+            elif min(seen) == max(seen) == a:
+                cells.append(f"{int(a)}")
+            else:
+                cells.append(f"{int(a)} / {int(min(seen))}..{int(max(seen))}")
+        print(f"| {label} | " + " | ".join(cells) + " |")
+if pred_rows:
+    print()
+    print("Requests against instructions executed with at least one thread predicated on (pred_on_any):")
+    print()
+    print("| config | " + " | ".join(m.replace("smsp__inst_executed_op_", "").replace(".sum", "") for m in PRED_ON) + " |")
+    print("|---|" + "---|" * len(PRED_ON))
+    for label, pred in pred_rows:
+        cells = []
+        for _, a, seen in pred:
             if a is None or not seen:
                 cells.append("?")
             elif min(seen) == max(seen) == a:
