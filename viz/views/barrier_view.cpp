@@ -173,20 +173,27 @@ void BarrierView::draw_figures(QPainter& p, const QRectF& area, const BarrierFra
                               .arg(st.most_often_last())
                               .arg(std::llround(100 * st.most_often_last_share()));
   p.setPen(theme_.text);
-  fit_font(p, heading, area.width());
-  p.drawText(QRectF(area.left(), area.top() + 2, area.width(), line_h), Qt::AlignLeft | Qt::AlignVCenter,
-             p.fontMetrics().elidedText(heading, Qt::ElideRight, static_cast<int>(area.width())));
+  // A line that does not fit even at the smallest size wraps onto a second
+  // one (Portuguese and Spanish at 1024 px) rather than losing its end.
+  const auto wrapped = [&](const QString& text) {
+    fit_font(p, text, area.width());
+    return p.fontMetrics().horizontalAdvance(text) > area.width();
+  };
+  const bool heading_wraps = wrapped(heading);
+  const qreal heading_h = heading_wraps ? 2 * p.fontMetrics().height() : line_h;
+  p.drawText(QRectF(area.left(), area.top() + 2, area.width(), heading_h),
+             Qt::AlignLeft | Qt::AlignVCenter | (heading_wraps ? Qt::TextWordWrap : 0), heading);
 
   // One strip per figure: how many passes fall in each bin, the median, and
   // where the shown pass stands.
   auto strip = [&](qreal y, qreal h, const QString& label, const std::vector<std::uint64_t>& sorted,
                    std::optional<std::uint64_t> shown) {
     p.setFont(theme_.font(0.85));
-    const qreal text_h = p.fontMetrics().height();
-    fit_font(p, label, area.width());
+    const bool wraps = wrapped(label);
+    const qreal text_h = p.fontMetrics().height() * (wraps ? 2 : 1);
     p.setPen(theme_.text);
-    p.drawText(QRectF(area.left(), y, area.width(), text_h), Qt::AlignLeft | Qt::AlignVCenter,
-               p.fontMetrics().elidedText(label, Qt::ElideRight, static_cast<int>(area.width())));
+    p.drawText(QRectF(area.left(), y, area.width(), text_h),
+               Qt::AlignLeft | Qt::AlignVCenter | (wraps ? Qt::TextWordWrap : 0), label);
     const QRectF plot(area.left(), y + text_h + 2, area.width(), h - text_h - 4);
     if (sorted.empty() || plot.height() < 4) return;
     // The axis ends at the 99th percentile (or the shown pass), so one
@@ -224,7 +231,7 @@ void BarrierView::draw_figures(QPainter& p, const QRectF& area, const BarrierFra
   // A pass the clock pass did not stamp (a traced block outside its sample)
   // is shown with the traced run's stamps: not placed among the clock pass's.
   const bool comparable = f.from_clock_pass || st.from != "clock pass";
-  const qreal y = area.top() + line_h + 4;
+  const qreal y = area.top() + heading_h + 4;
   const qreal strip_h = (area.bottom() - y) / (st.release_latencies.empty() ? 1 : 2);
   const std::uint64_t widest = st.spreads.empty() ? 0 : st.spreads.back();
   strip(y, strip_h,
