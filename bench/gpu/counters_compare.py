@@ -103,15 +103,20 @@ print(f"A single number: both agree in every ncu run. a / b: threadmap a, ncu b 
 print(f"Largest distance outside ncu's own spread: {worst_outside:.2f} %")
 for n in notes:
     print(f"- {n}")
-if sass_rows:
+
+
+def twin_table(title, metrics, prefix, rows):
+    """ncu's twin of each of our counters, a row per configuration."""
+    if not rows:
+        return
     print()
-    print("SASS-level shared-memory counters (ncu's per-instruction count, no other traffic):")
+    print(title)
     print()
-    print("| config | " + " | ".join(m.replace("sm__sass_l1tex_data_", "").replace(".sum", "") for m in SASS) + " |")
-    print("|---|" + "---|" * len(SASS))
-    for label, sass in sass_rows:
+    print("| config | " + " | ".join(m.replace(prefix, "").replace(".sum", "") for m in metrics) + " |")
+    print("|---|" + "---|" * len(metrics))
+    for label, values in rows:
         cells = []
-        for _, a, seen in sass:
+        for _, a, seen in values:
             if a is None or not seen:
                 cells.append("?")
             elif min(seen) == max(seen) == a:
@@ -119,19 +124,9 @@ if sass_rows:
             else:
                 cells.append(f"{int(a)} / {int(min(seen))}..{int(max(seen))}")
         print(f"| {label} | " + " | ".join(cells) + " |")
-if pred_rows:
-    print()
-    print("Requests against instructions executed with at least one thread predicated on (pred_on_any):")
-    print()
-    print("| config | " + " | ".join(m.replace("smsp__inst_executed_op_", "").replace(".sum", "") for m in PRED_ON) + " |")
-    print("|---|" + "---|" * len(PRED_ON))
-    for label, pred in pred_rows:
-        cells = []
-        for _, a, seen in pred:
-            if a is None or not seen:
-                cells.append("?")
-            elif min(seen) == max(seen) == a:
-                cells.append(f"{int(a)}")
-            else:
-                cells.append(f"{int(a)} / {int(min(seen))}..{int(max(seen))}")
-        print(f"| {label} | " + " | ".join(cells) + " |")
+
+
+twin_table("SASS-level shared-memory counters (ncu's per-instruction count, no other traffic):", SASS,
+           "sm__sass_l1tex_data_", sass_rows)
+twin_table("Requests against instructions executed with at least one thread predicated on (pred_on_any):",
+           PRED_ON, "smsp__inst_executed_op_", pred_rows)
