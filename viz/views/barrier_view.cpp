@@ -207,9 +207,10 @@ void BarrierView::draw_figures(QPainter& p, const QRectF& area, const BarrierFra
     const int most = *std::max_element(count.begin(), count.end());
     p.setFont(theme_.font(0.75));
     p.setPen(theme_.muted);
-    const qreal tick_w = p.fontMetrics().horizontalAdvance(QString::number(std::llround(end))) + 4;
-    p.drawText(QRectF(plot.right() - tick_w, plot.top(), tick_w, p.fontMetrics().height()), Qt::AlignRight,
-               QString::number(std::llround(end)));
+    // The axis's end, with its unit where the figures are cycles.
+    const QString end_text = st.timed ? tr("%1 cycles").arg(std::llround(end)) : QString::number(std::llround(end));
+    const qreal tick_w = p.fontMetrics().horizontalAdvance(end_text) + 4;
+    p.drawText(QRectF(plot.right() - tick_w, plot.top(), tick_w, p.fontMetrics().height()), Qt::AlignRight, end_text);
     const qreal bw = (plot.width() - tick_w) / bins;
     for (int b = 0; b < bins; ++b) {
       const qreal bh = plot.height() * count[b] / std::max(most, 1);
