@@ -402,24 +402,7 @@ class CudaDevice final : public Device {
     r.spec = spec;
     r.name = name;
     r.parameters = std::string(spec->parameters) + (pass ? "b" : "");
-    load(r, *compiled, name, 0);
-    if (pass == kClockPass) {
-      // The timed kernel's occupancy for this launch, and the most registers
-      // per thread that keep it: a clock pass that held fewer blocks per SM
-      // would time a less crowded machine. The driver's JIT is asked to stay
-      // within them (spilling if it must).
-      LaunchCmd timed = launch;
-      auto& defines = timed.program.defines;
-      defines.erase(std::remove_if(defines.begin(), defines.end(),
-                                   [](const auto& d) { return d.first == kTraceDefine; }),
-                    defines.end());
-      const int blocks = resident_blocks(timed);
-      const int warps = static_cast<int>((threads_of(launch) + 31) / 32);
-      if (blocks > 0 && warps > 0) {
-        const int cap = std::min(255, 65536 / (blocks * warps * 256) * 8);
-        if (cap >= 16 && r.attributes.numRegs > cap) load(r, *compiled, name, cap);
-      }
-    }
+    load(r, *compiled, name, pass == kClockPass ? clock_register_cap(launch) : 0);
     if (spec->prefer_shared)
       check(cudaFuncSetAttribute(static_cast<const void*>(r.function),
                                  cudaFuncAttributePreferredSharedMemoryCarveout,
@@ -445,6 +428,27 @@ class CudaDevice final : public Device {
     // the first launch would otherwise pay for it inside the timed region.
     check(cudaFuncGetAttributes(&r.attributes, static_cast<const void*>(r.function)),
           "cudaFuncGetAttributes of " + name);
+  }
+
+  // The most registers per thread that keep the timed build's blocks per SM
+  // for this launch's shape, or 0 where there is none to ask for: a clock
+  // pass that held fewer blocks per SM would time a less crowded machine, so
+  // the driver's JIT is asked to stay within them (spilling if it must).
+  int clock_register_cap(const LaunchCmd& launch) {
+    LaunchCmd timed = launch;
+    auto& defines = timed.program.defines;
+    defines.erase(std::remove_if(defines.begin(), defines.end(),
+                                 [](const auto& d) { return d.first == kTraceDefine; }),
+                  defines.end());
+    const int blocks = resident_blocks(timed);
+    const int warps = static_cast<int>((threads_of(launch) + 31) / 32);
+    int per_sm = 0;
+    check(cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxRegistersPerMultiprocessor, index_),
+          "cudaDeviceGetAttribute (registers per multiprocessor)");
+    if (blocks <= 0 || warps <= 0) return 0;
+    // A warp's registers are given in units of 256: 8 per thread.
+    const int cap = per_sm / (blocks * warps * 256) * 8;
+    return cap >= 16 ? std::min(cap, 255) : 0;
   }
 
   static std::size_t threads_of(const LaunchCmd& launch) {
