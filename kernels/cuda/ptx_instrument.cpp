@@ -806,7 +806,9 @@ class EntryWalk {
         if (at > site.index && label != clock_labels_.end() && label->second < site.index) clock_looped_ = true;
       }
     for (std::size_t i = 0; i < clock_sites_.size(); ++i) clock_site_glue(clock_sites_[i], i);
-    std::string init = "\tmov.u32 \t" + std::string(kPassed) + ", 0;\n";
+    // Where no barrier sits in a loop, one bit per site says it was passed;
+    // else each site's pass register does.
+    std::string init = clock_looped_ ? std::string() : "\tmov.u32 \t" + std::string(kPassed) + ", 0;\n";
     for (std::size_t i = 0; i < timed_sites(); ++i) {
       const std::string n = std::to_string(i);
       if (clock_looped_) init += "\tmov.u32 \t" + std::string(kSitePass) + n + ", " + std::to_string(TM_NO_PASS) + ";\n";
@@ -836,7 +838,7 @@ class EntryWalk {
       for (std::string_view r : {kStart, kArrival, kRelease, kEnd, kAddress64})
         text += "\t.reg .b64 \t" + std::string(r) + ";\n";
       for (std::string_view r : {kPasses, kWarp, kWord, kCount, kTemp, kBlocks}) text += "\t.reg .b32 \t" + std::string(r) + ";\n";
-      text += "\t.reg .b32 \t" + std::string(kPassed) + ";\n";
+      if (!clock_looped_) text += "\t.reg .b32 \t" + std::string(kPassed) + ";\n";
       if (const std::size_t n = timed_sites())
         for (std::string_view r : {kSiteArrival, kSiteRelease, kSitePass})
           if (r != kSitePass || clock_looped_) text += "\t.reg .b32 \t" + std::string(r) + "<" + std::to_string(n) + ">;\n";
