@@ -2,6 +2,8 @@
 
 #include <QLocale>
 
+#include "viz/views/trace_view.h"
+
 namespace threadmap::gui {
 
 void SiteModel::set_sites(std::vector<analysis::SiteTotals> sites) {
@@ -30,7 +32,7 @@ QVariant SiteModel::data(const QModelIndex& index, int role) const {
     case Line: return s.line;
     case Access:
       //: %1 the memory space (shared, global), %2 the direction (load, store)
-      return tr("%1 %2", "space direction").arg(shared ? tr("shared") : tr("global"), s.store ? tr("store") : tr("load"));
+      return tr("%1 %2", "space direction").arg(shared ? tr("shared") : tr("global"), views::TraceView::access_kind(s.store, 1, 0));
     case Requests: return QVariant::fromValue<qulonglong>(n);
     case Wavefronts: return shared ? QVariant::fromValue<qulonglong>(s.work()) : QVariant();
     case Sectors: return shared ? QVariant() : QVariant::fromValue<qulonglong>(s.work());

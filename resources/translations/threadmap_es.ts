@@ -920,14 +920,6 @@
         <translation>global</translation>
     </message>
     <message>
-        <source>store</source>
-        <translation>escritura</translation>
-    </message>
-    <message>
-        <source>load</source>
-        <translation>lectura</translation>
-    </message>
-    <message>
         <source>This kernel made no global accesses in the traced blocks.</source>
         <translation>Este kernel no hizo accesos globales en los bloques trazados.</translation>
     </message>
@@ -1772,14 +1764,6 @@ grabado en %2</translation>
     <message>
         <source>global</source>
         <translation>global</translation>
-    </message>
-    <message>
-        <source>store</source>
-        <translation>escritura</translation>
-    </message>
-    <message>
-        <source>load</source>
-        <translation>lectura</translation>
     </message>
     <message>
         <source>line</source>

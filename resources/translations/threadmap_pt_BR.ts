@@ -920,14 +920,6 @@
         <translation>global</translation>
     </message>
     <message>
-        <source>store</source>
-        <translation>escrita</translation>
-    </message>
-    <message>
-        <source>load</source>
-        <translation>leitura</translation>
-    </message>
-    <message>
         <source>This kernel made no global accesses in the traced blocks.</source>
         <translation>Este kernel não fez acessos globais nos blocos rastreados.</translation>
     </message>
@@ -1772,14 +1764,6 @@ gravado em %2</translation>
     <message>
         <source>global</source>
         <translation>global</translation>
-    </message>
-    <message>
-        <source>store</source>
-        <translation>escrita</translation>
-    </message>
-    <message>
-        <source>load</source>
-        <translation>leitura</translation>
     </message>
     <message>
         <source>line</source>

@@ -28,12 +28,13 @@ void GridView::paint(QPainter& p) {
   QString detail;
   if (frame_.has_request) {
     const auto& r = requests[std::min(step_, requests.size() - 1)];
+    const analysis::SiteTotals* site = doc_->analysis.site_of(r);
     detail = tr("block %1, warp %2, line %3 %4 %5 · global accesses %6 / %7")
                  .arg(block_name(trace, r.block))
                  .arg(r.warp)
                  .arg(r.line)
                  .arg(r.space == Space::Shared ? tr("shared") : tr("global"))
-                 .arg(r.store ? tr("store") : tr("load"))
+                 .arg(access_kind(r.store, site ? site->merged : 1, r.size))
                  .arg(frame_.global_accesses_so_far)
                  .arg(frame_.global_accesses_total);
   }

@@ -25,6 +25,9 @@ class TraceView : public QWidget {
   const Theme& theme() const { return theme_; }
   std::size_t step() const { return step_; }
   double phase() const { return phase_; }
+  // "load", "store", or "store (4 merged by the compiler into one 16-byte
+  // access)" where the compiler merged the source's accesses.
+  static QString access_kind(bool store, int merged, int access_bytes);
 
  protected:
   virtual void document_changed() = 0;  // build the model
@@ -37,9 +40,6 @@ class TraceView : public QWidget {
   // Shrinks the painter's font, down to min_scale of its size, until `text`
   // fits `width` (a longer translation keeps the line whole where it can).
   static void fit_font(QPainter& p, const QString& text, qreal width, qreal min_scale = 0.75);
-  // "load", "store", or "store (4 merged by the compiler into one 16-byte
-  // access)" where the compiler merged the source's accesses.
-  static QString access_kind(bool store, int merged, int access_bytes);
   // A time axis from x0 to x1 at height y over [0, end]: five ticks (whole
   // numbers when not `timed`: orders and ranks), each labelled by `label_of`,
   // and `caption` under the labels; text rows are `text_h` high.
