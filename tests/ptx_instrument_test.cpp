@@ -197,15 +197,24 @@ bool cuda_ready(std::string& why) {
 
 void PrintTo(const KernelCase& c, std::ostream* out) { *out << c.label; }
 
-class CatalogKernel : public ::testing::TestWithParam<KernelCase> {};
+// Each case's timed build (NVRTC, compiled once per source) and its entry.
+class CatalogKernel : public ::testing::TestWithParam<KernelCase> {
+ protected:
+  void SetUp() override {
+    std::string why;
+    if (!cuda_ready(why)) GTEST_SKIP() << why;
+    timed_ = &compiled(GetParam().source);
+    entry_ = lowered_name(*timed_, GetParam().name_expression);
+    ASSERT_FALSE(entry_.empty()) << GetParam().label;
+  }
+  const cuda::CompileResult* timed_ = nullptr;
+  std::string entry_;
+};
 
 TEST_P(CatalogKernel, InstrumentsEveryMemoryInstructionAndAssembles) {
-  std::string why;
-  if (!cuda_ready(why)) GTEST_SKIP() << why;
   const KernelCase& c = GetParam();
-  const cuda::CompileResult& timed = compiled(c.source);
-  const std::string entry = lowered_name(timed, c.name_expression);
-  ASSERT_FALSE(entry.empty()) << c.label;
+  const cuda::CompileResult& timed = *timed_;
+  const std::string& entry = entry_;
 
   const cuda::InstrumentedPtx out = cuda::instrument_ptx(timed.image, {entry}, runtime_ptx());
   ASSERT_EQ(out.entries.size(), 1u);
@@ -307,12 +316,9 @@ TEST_P(CatalogKernel, InstrumentsEveryMemoryInstructionAndAssembles) {
 // whose result gates the release clock), and plain stores at each exit; no
 // calls, no atomics, no shared memory of its own.
 TEST_P(CatalogKernel, ClockPassReadsTheClockAroundEveryBarrierAndAssembles) {
-  std::string why;
-  if (!cuda_ready(why)) GTEST_SKIP() << why;
   const KernelCase& c = GetParam();
-  const cuda::CompileResult& timed = compiled(c.source);
-  const std::string entry = lowered_name(timed, c.name_expression);
-  ASSERT_FALSE(entry.empty()) << c.label;
+  const cuda::CompileResult& timed = *timed_;
+  const std::string& entry = entry_;
   const cuda::InstrumentedPtx out = cuda::instrument_ptx(timed.image, {entry}, runtime_ptx(), cuda::Pass::Clock);
   ASSERT_EQ(out.entries.size(), 1u);
   const EntryReport& report = out.entries[0];
