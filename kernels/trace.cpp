@@ -96,10 +96,10 @@ std::vector<BlockSchedule> decode_schedule(const std::vector<std::uint32_t>& wor
   return schedule;
 }
 
-// The warps whose barrier stamps the clock pass keeps: every n-th block's,
-// about this many, and the traced blocks' (as many again at most). A
-// recording keeps 24 bytes per block and barrier, and the traced blocks'
-// stamps (28 bytes per warp and barrier).
+// The warps whose barrier stamps the clock pass keeps: the blocks of about
+// this many, drawn at random, and the traced blocks'. A recording keeps 24
+// bytes per sampled block and barrier, and the traced blocks' stamps (28
+// bytes per warp and barrier).
 constexpr std::uint64_t kClockSampleWarps = 32768;
 
 // The SM clock against %globaltimer (diagnostic.cu's sm_clock_rate), in
