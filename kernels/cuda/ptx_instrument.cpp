@@ -230,6 +230,7 @@ struct Access {
   int access_bytes = 0;  // element x the instruction's vector width
   std::string file;
   int line = 0;
+  int absorbed = 0;  // later stores to the same address the assembler folds into this one
 };
 
 // The instrumenter's walk over one entry: its report, and (when asked) the
@@ -258,6 +259,7 @@ class EntryWalk {
   }
 
   void run() {
+    find_folded_stores();
     bool begun = false;
     for (std::size_t i = f_.open + 1; i < f_.close; ++i) {
       const Statement& s = m_.statements[i];
@@ -302,6 +304,23 @@ class EntryWalk {
     } else if (const auto v = ptx::parse_variable(s.text)) {
       variables_[v->name] = *v;
     }
+  }
+
+  // The nearest .loc before statement `index` in the entry (the walk's
+  // location_ there): its line, and its file's name.
+  ptx::Location location_before(std::size_t index) const {
+    ptx::Location at{};
+    for (std::size_t i = f_.open + 1; i < index; ++i) {
+      const Statement& s = m_.statements[i];
+      if (s.kind == StatementKind::Directive && ptx::directive_word(s.text) == ".loc")
+        if (const auto loc = ptx::parse_loc(s.text); loc && loc->line > 0) at = *loc;
+    }
+    return at;
+  }
+  int line_at_statement(std::size_t index) const { return location_before(index).line; }
+  std::string file_at(std::size_t index) const {
+    const auto found = m_.files.find(location_before(index).file);
+    return found == m_.files.end() ? std::string() : found->second;
   }
 
   std::string file() const {
@@ -358,6 +377,125 @@ class EntryWalk {
         }
         written = bar == std::string_view::npos ? std::string_view() : written.substr(bar + 1);
       }
+    }
+  }
+
+  // A store the assembler folds into an earlier one. NVVM writes
+  //     local_mem[lid] = 0;  if (g < n) local_mem[lid] = in[2g] + in[2g+1];
+  // as
+  //     st.shared.u32 [%r2], 0;        (S1)
+  //     setp.ge.u64 %p1, ...;  @%p1 bra L;
+  //     ld.global ...; add ...;
+  //     st.shared.f32 [%r2], %f3;      (S2)
+  //   L:
+  // and ptxas makes one store of them at L, of whichever value the branch
+  // chose, executed by every thread that executed S1 (the machine code of
+  // every catalog reduction: tests/data/ptx_sass). The pattern is taken only
+  // as narrowly as that: S1 a shared store without a guard; then only
+  // arithmetic and accesses to other spaces, none writing S1's address
+  // register, up to one guarded forward branch to L; then straight code of
+  // the same kind holding S2, a shared store of the same width to the same
+  // address, without a guard; then L, which no other branch targets. The
+  // trace records S1 once, merged from 2, and S2 not at all.
+  void find_folded_stores() {
+    struct Store {
+      std::string_view space;
+      int bytes = 0;
+      std::string address;
+    };
+    // A shared store without a guard: its width and address.
+    const auto shared_store = [&](const ptx::Instruction& in) -> std::optional<Store> {
+      const std::vector<std::string_view> words = ptx::opcode_words(in.opcode);
+      if (!in.guard.empty() || words.size() < 3 || words[0] != "st") return std::nullopt;
+      const std::optional<StateSpace> space = ptx::state_space_of(words[1]);
+      if (!space || *space != StateSpace::Shared) return std::nullopt;
+      int vector = 1;
+      for (std::string_view w : words) {
+        if (w == "v2") vector = 2;
+        if (w == "v4") vector = 4;
+        if (w == "v8") vector = 8;
+      }
+      const auto inside = bracketed(in.operands);
+      if (!inside) return std::nullopt;
+      return Store{words[1], type_bytes(words.back()) * vector, std::string(ptx::trim(*inside))};
+    };
+    // Whether an instruction leaves shared memory and `base` alone, and
+    // neither branches nor synchronises.
+    const auto harmless = [&](const ptx::Instruction& in, std::string_view base) {
+      const std::vector<std::string_view> words = ptx::opcode_words(in.opcode);
+      if (words.empty()) return false;
+      const std::string_view op = words[0];
+      if (op == "bra" || op == "brx" || op == "call" || op == "ret" || op == "exit" || op == "atom" ||
+          op == "red" || op == "membar" || op == "fence" || op == "trap" || op == "bar" || op == "barrier" ||
+          std::find(std::begin(kOtherMemoryOpcodes), std::end(kOtherMemoryOpcodes), op) != std::end(kOtherMemoryOpcodes))
+        return false;
+      if (op == "ld" || op == "st" || op == "ldu") {
+        std::optional<StateSpace> space;
+        for (std::size_t i = 1; i < words.size() && !space; ++i) space = ptx::state_space_of(words[i]);
+        if (!space || (*space != StateSpace::Global && *space != StateSpace::Param &&
+                       *space != StateSpace::Local && *space != StateSpace::Const))
+          return false;
+        if (op == "st") return true;
+      }
+      const std::vector<std::string_view> operands = ptx::split_operands(in.operands);
+      if (operands.empty() || base.empty()) return true;
+      const std::string_view written = operands.front();
+      for (std::size_t at = written.find(base); at != std::string_view::npos; at = written.find(base, at + 1)) {
+        const std::size_t end = at + base.size();
+        if ((at == 0 || !ptx::is_identifier_char(written[at - 1])) &&
+            (end >= written.size() || !ptx::is_identifier_char(written[end])))
+          return false;
+      }
+      return true;
+    };
+    std::map<std::string, int, std::less<>> targeted;  // label -> branches to it
+    for (std::size_t i = f_.open + 1; i < f_.close; ++i) {
+      const Statement& s = m_.statements[i];
+      if (s.kind != StatementKind::Instruction) continue;
+      const ptx::Instruction in = ptx::parse_instruction(s.text);
+      const std::vector<std::string_view> words = ptx::opcode_words(in.opcode);
+      if (!words.empty() && (words[0] == "bra" || words[0] == "brx"))
+        for (std::string_view operand : ptx::split_operands(in.operands)) ++targeted[std::string(ptx::trim(operand))];
+    }
+    for (std::size_t first = f_.open + 1; first < f_.close; ++first) {
+      if (m_.statements[first].kind != StatementKind::Instruction) continue;
+      const std::optional<Store> s1 = shared_store(ptx::parse_instruction(m_.statements[first].text));
+      if (!s1) continue;
+      const std::optional<Address> address = parse_address(s1->address);
+      const std::string base = address && address->base != Address::Base::Absolute ? address->name : "";
+      std::string label;
+      std::size_t second = 0;
+      bool ok = false;
+      for (std::size_t i = first + 1; i < f_.close; ++i) {
+        const Statement& s = m_.statements[i];
+        if (s.kind == StatementKind::Directive) continue;
+        if (s.kind == StatementKind::Label) {
+          ok = !label.empty() && second != 0 && ptx::trim(s.text.substr(0, s.text.find(':'))) == label &&
+               targeted[label] == 1;
+          break;
+        }
+        if (s.kind != StatementKind::Instruction) break;
+        const ptx::Instruction in = ptx::parse_instruction(s.text);
+        const std::vector<std::string_view> words = ptx::opcode_words(in.opcode);
+        if (label.empty() && !words.empty() && words[0] == "bra" && !in.guard.empty()) {
+          const std::vector<std::string_view> operands = ptx::split_operands(in.operands);
+          if (operands.size() != 1) break;
+          label = std::string(ptx::trim(operands.front()));
+          continue;
+        }
+        if (!label.empty() && second == 0) {
+          if (const std::optional<Store> s2 = shared_store(in)) {
+            if (s2->space != s1->space || s2->bytes != s1->bytes || s2->address != s1->address) break;
+            second = i;
+            continue;
+          }
+        }
+        if (!harmless(in, base)) break;
+      }
+      if (!ok) continue;
+      folded_.insert(second);
+      ++folds_[first];
+      report_.folded.push_back({file_at(second), line_at_statement(first), line_at_statement(second)});
     }
   }
 
@@ -425,6 +563,12 @@ class EntryWalk {
                                   : " has " + std::to_string(bits) + " bits, not 32 or 64"));
     }
 
+    if (folded_.count(index)) {
+      // Folded into an earlier store to the same address (find_folded_stores):
+      // the machine has no instruction of its own for it.
+      end_run();
+      return;
+    }
     Access a{index,
              in.guard,
              in.opcode,
@@ -438,6 +582,7 @@ class EntryWalk {
              element * vector_width,
              file(),
              location_.line};
+    if (const auto f = folds_.find(index); f != folds_.end()) a.absorbed = f->second;
     if (!run_.empty()) {
       const Access& last = accesses_[run_.back()];
       if (last.opcode != a.opcode || last.guard != a.guard ||
@@ -525,9 +670,10 @@ class EntryWalk {
     const Access& low = accesses_[chunk.front()];
     const Access& earliest = accesses_[*std::min_element(chunk.begin(), chunk.end())];
     const int bytes = low.access_bytes * static_cast<int>(chunk.size());
-    MemoryInstructions site{earliest.file,  earliest.line, low.written,
-                            low.store,      bytes,         bytes / low.type_bytes,
-                            static_cast<int>(chunk.size()), 0};
+    int merged = 0;
+    for (const std::size_t k : chunk) merged += 1 + accesses_[k].absorbed;
+    MemoryInstructions site{earliest.file, earliest.line, low.written, low.store, bytes,
+                            bytes / low.type_bytes, merged, 0};
     ++recorded_[site];
     if (!rewrite_ || pass_ == Pass::Clock) return;
 
@@ -540,6 +686,8 @@ class EntryWalk {
     if (chunk.size() > 1)
       what += " x" + std::to_string(chunk.size()) + " (one " + std::to_string(bytes) +
               "-byte access: contiguous and aligned)";
+    if (merged > static_cast<int>(chunk.size()))
+      what += " (with the conditional store to the same address after it)";
     insert_before(s, runtime_call(what + ", line " + std::to_string(earliest.line), low.guard,
                                 "threadmap_access",
                                 {std::string(kBuffer), std::string(kOn), std::string(kBlock),
@@ -925,6 +1073,8 @@ class EntryWalk {
   ptx::Location location_{};
   Registers registers_;
   std::map<std::string, ptx::Variable, std::less<>> variables_;
+  std::set<std::size_t> folded_;             // stores folded into an earlier one: not recorded
+  std::map<std::size_t, int> folds_;          // the earlier store: how many it absorbs
   std::vector<Access> accesses_;
   std::vector<std::size_t> run_;
   std::vector<std::vector<std::size_t>> runs_;

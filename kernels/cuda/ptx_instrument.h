@@ -23,7 +23,9 @@
 // What is recorded, per instruction of the entry's body:
 //   ld / st / ldu to .global, .shared (::cta) or generic addresses, every
 //   vector width and addressing form, under the instruction's own predicate;
-//   a run of them the assembler merges is recorded once, as the wide access.
+//   a run of them the assembler merges is recorded once, as the wide access;
+//   a shared store the assembler folds into an earlier one to the same
+//   address (a conditional overwrite right after it) is recorded with it.
 //   Generic addresses are classified at run time (shared, global; a local
 //   variable reached through a pointer is not recorded).
 //   bar.sync / barrier.sync / bar.red (__syncthreads and its _count/_and/_or
@@ -74,10 +76,22 @@ struct UnrecordedInstructions {
   int count = 0;
 };
 
+// A store the assembler folds into an earlier store to the same address
+// (`local_mem[lid] = 0; if (...) local_mem[lid] = v;` is one store on the
+// machine): recorded once, at the earlier store's line, merged from 2.
+struct FoldedStore {
+  std::string file;
+  int line = 0;         // the store that is recorded
+  int folded_line = 0;  // the store folded into it, not recorded
+
+  bool operator==(const FoldedStore&) const = default;
+};
+
 struct EntryReport {
   std::string entry;                             // the mangled name
   std::vector<MemoryInstructions> recorded;      // by file, line, space, load before store, bytes
   std::vector<UnrecordedInstructions> unrecorded;
+  std::vector<FoldedStore> folded;               // in program order
   int barriers = 0;  // bar.sync and its forms, each with arrive and release calls
   int exits = 0;     // ret and exit, each with an end call
 
