@@ -30,12 +30,16 @@ constexpr std::size_t kPassTimingBytes = 24;
 // their length alone bounds what a reader allocates.
 class Packer {
  public:
+  void reserve(std::size_t bytes) { bytes_.reserve(bytes); }
   template <class T>
   void put(T v) {
+    std::array<std::uint8_t, sizeof(T)> le;
     for (std::size_t i = 0; i < sizeof(T); ++i)
-      bytes_.push_back(static_cast<std::uint8_t>(static_cast<std::uint64_t>(v) >> (8 * i)));
+      le[i] = static_cast<std::uint8_t>(static_cast<std::uint64_t>(v) >> (8 * i));
+    bytes_.insert(bytes_.end(), le.begin(), le.end());
   }
-  json::binary_t take() { return json::binary_t(std::move(bytes_)); }
+  // A CBOR byte string holding what was put, moved, not copied.
+  json take() { return json::binary(std::move(bytes_)); }
 
  private:
   std::vector<std::uint8_t> bytes_;
@@ -62,6 +66,7 @@ std::string_view space_name(Space s) { return s == Space::Shared ? "shared" : "g
 json encode_trace(const Trace& t) {
   Packer blocks, accesses, barriers, schedule, timings, pass_timings, traced_schedule;
   for (std::uint32_t b : t.traced_blocks) blocks.put(b);
+  accesses.reserve(t.accesses.size() * kAccessBytes);
   for (const Access& a : t.accesses) {
     accesses.put(std::uint64_t{a.offset});
     accesses.put(a.block);
@@ -117,7 +122,7 @@ json encode_trace(const Trace& t) {
     if (s.merged > 1) site["merged"] = s.merged;
     sites.push_back(std::move(site));
   }
-  return {{"kernel_id", t.kernel_id},
+  json out = {{"kernel_id", t.kernel_id},
           {"kernel", t.kernel},
           {"source_file", t.source_file},
           {"backend", t.backend},
@@ -131,7 +136,7 @@ json encode_trace(const Trace& t) {
           {"buffers", buffers},
           {"sites", sites},
           {"traced_blocks", blocks.take()},
-          {"accesses", accesses.take()},
+          {"accesses", nullptr},
           {"barriers", barriers.take()},
           {"schedule", schedule.take()},
           {"timing_pass", t.timing_pass},
@@ -141,6 +146,8 @@ json encode_trace(const Trace& t) {
           {"barrier_pass_timings", pass_timings.take()},
           {"barrier_timings", timings.take()},
           {"traced_schedule", traced_schedule.take()}};
+  out["accesses"] = accesses.take();  // the bulk, moved in (an initializer list copies)
+  return out;
 }
 
 // Reading: every field is looked up and type-checked; the first problem is
@@ -278,17 +285,18 @@ Trace decode_trace(const json& j) {
     ac.get<std::uint8_t>();
     a.store = flags & 1;
     a.space = (flags & 2) ? Space::Shared : Space::Global;
-    const std::string at = "trace.accesses[" + std::to_string(i) + "]";
-    if (!is_traced(a.block)) bad(at + " names block " + std::to_string(a.block) + ", which was not traced");
-    if (a.thread >= threads) bad(at + " names thread " + std::to_string(a.thread) + " of " + std::to_string(threads));
-    if (offset >= (std::uint64_t{1} << 48)) bad(at + " has an offset beyond 2^48 bytes");
-    if (size == 0 || size > 16 || (size & (size - 1))) bad(at + " has size " + std::to_string(size));
+    const auto at = [i] { return "trace.accesses[" + std::to_string(i) + "]"; };
+    if (i == 0 || a.block != t.accesses.back().block)  // records come in runs of one block
+      if (!is_traced(a.block)) bad(at() + " names block " + std::to_string(a.block) + ", which was not traced");
+    if (a.thread >= threads) bad(at() + " names thread " + std::to_string(a.thread) + " of " + std::to_string(threads));
+    if (offset >= (std::uint64_t{1} << 48)) bad(at() + " has an offset beyond 2^48 bytes");
+    if (size == 0 || size > 16 || (size & (size - 1))) bad(at() + " has size " + std::to_string(size));
     if (a.space == Space::Global) {
-      if (a.buffer >= t.buffers.size()) bad(at + " names buffer " + std::to_string(a.buffer));
+      if (a.buffer >= t.buffers.size()) bad(at() + " names buffer " + std::to_string(a.buffer));
       if (a.offset > t.buffers[a.buffer].bytes || t.buffers[a.buffer].bytes - a.offset < a.size)
-        bad(at + " is outside buffer " + t.buffers[a.buffer].name);
+        bad(at() + " is outside buffer " + t.buffers[a.buffer].name);
     } else if (a.offset > (std::uint64_t{1} << 32)) {
-      bad(at + " is beyond any shared window");
+      bad(at() + " is beyond any shared window");
     }
     t.accesses.push_back(a);
   }
@@ -425,7 +433,9 @@ const std::map<std::string, std::string>& traced_params(const Session& session) 
   return session.trace_params.empty() ? session.params : session.trace_params;
 }
 
-std::vector<std::uint8_t> encode_session(const Session& s) {
+namespace {
+
+json session_json(const Session& s) {
   json j = {{"format", kFormatName},
             {"version", kSessionVersion},
             {"created_by", s.created_by},
@@ -434,14 +444,19 @@ std::vector<std::uint8_t> encode_session(const Session& s) {
             {"params", s.params},
             {"device", s.device},
             {"run", s.run},
-            {"trace", s.trace ? encode_trace(*s.trace) : json(nullptr)},
+            {"trace", nullptr},
             {"trace_verification", s.trace_verification},
             {"record_ms", s.record_ms},
             {"analysis", s.analysis}};
+  if (s.trace) j["trace"] = encode_trace(*s.trace);
   if (!s.trace_params.empty()) j["trace_params"] = s.trace_params;
   if (!s.source_text.empty()) j["source"] = {{"name", s.source_name}, {"text", s.source_text}};
-  return json::to_cbor(j);
+  return j;
 }
+
+}  // namespace
+
+std::vector<std::uint8_t> encode_session(const Session& s) { return json::to_cbor(session_json(s)); }
 
 Session decode_session(std::span<const std::uint8_t> bytes) {
   if (bytes.size() > kMaxSessionBytes)
@@ -502,30 +517,34 @@ Session decode_session(std::span<const std::uint8_t> bytes) {
 }
 
 void save_session(const Session& session, const std::filesystem::path& path) {
-  const std::vector<std::uint8_t> bytes = encode_session(session);
+  const json j = session_json(session);
   const std::filesystem::path temp = path.string() + ".tmp-" + std::to_string(::getpid());
-  const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) throw SessionError("cannot write " + temp.string() + ": " + errno_text());
-  std::size_t written = 0;
-  while (written < bytes.size()) {
-    const ssize_t n = ::write(fd, bytes.data() + written, bytes.size() - written);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) {
-      const std::string why = errno_text();
-      ::close(fd);
-      ::unlink(temp.c_str());
-      throw SessionError("cannot write " + temp.string() + ": " + why);
-    }
-    written += static_cast<std::size_t>(n);
-  }
-  if (::fsync(fd) != 0 || ::close(fd) != 0) {
-    const std::string why = errno_text();
-    ::unlink(temp.c_str());
+  const auto fail = [&](const std::string& why) {
+    std::error_code ignored;
+    std::filesystem::remove(temp, ignored);
     throw SessionError("cannot write " + temp.string() + ": " + why);
+  };
+  {
+    // The CBOR goes straight into the file: a trace of millions of records
+    // is not copied into a second buffer first.
+    std::ofstream out(temp, std::ios::binary | std::ios::trunc);
+    if (!out) throw SessionError("cannot write " + temp.string() + ": " + errno_text());
+    json::to_cbor(j, out);
+    out.flush();
+    if (!out) fail(errno_text());
   }
+  const int fd = ::open(temp.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) fail(errno_text());
+  if (::fsync(fd) != 0) {
+    const std::string why = errno_text();
+    ::close(fd);
+    fail(why);
+  }
+  ::close(fd);
   if (::rename(temp.c_str(), path.c_str()) != 0) {
     const std::string why = errno_text();
-    ::unlink(temp.c_str());
+    std::error_code ignored;
+    std::filesystem::remove(temp, ignored);
     throw SessionError("cannot replace " + path.string() + ": " + why);
   }
 }

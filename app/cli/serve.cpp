@@ -5,6 +5,7 @@
 
 #include <unistd.h>
 
+#include <chrono>
 #include <condition_variable>
 #include <deque>
 #include <filesystem>
@@ -354,12 +355,20 @@ class Worker {
     const RecordedSession recorded = record_session(device, v, params, options, trace_options);
     require_ok(recorded.status, recorded.error);
     const std::filesystem::path path = session_path(folder, v);
+    const auto save_start = std::chrono::steady_clock::now();
     save_session(recorded.session, path);
+    json phases = json::array();
+    for (const auto& [name, ms] : recorded.phases_ms) phases.push_back({name, ms});
+    for (const auto& [name, ms] : recorded.recording.phases_ms) phases.push_back({"traced runs: " + name, ms});
+    phases.push_back({"session written", std::chrono::duration<double, std::milli>(
+                                             std::chrono::steady_clock::now() - save_start)
+                                             .count()});
     return {{"session", path.string()},
             {"bytes", std::filesystem::file_size(path)},
             {"verified", recorded.run.verification.verified &&
                              recorded.recording.verification.verified},
-            {"record_ms", recorded.recording.record_ms}};
+            {"record_ms", recorded.recording.record_ms},
+            {"phases_ms", phases}};
   }
 
   std::ostream& out_;

@@ -1,5 +1,6 @@
 #include "app/cli/session_builder.h"
 
+#include <chrono>
 #include <ctime>
 
 #include "kernels/report.h"
@@ -21,7 +22,7 @@ namespace {
 Session build_session(const Variant& variant, const Params& params, const Params* trace_params,
                       const DeviceInfo& device,
                       const RunResult& run, const CopyResult& copy,
-                      const Recording& recording, const analysis::Analysis& analysis) {
+                      Recording& recording, const analysis::Analysis& analysis) {
   Session s;
   s.created_by = std::string("threadmap-cli ") + THREADMAP_VERSION;
   s.created_at = utc_now();
@@ -35,13 +36,13 @@ Session build_session(const Variant& variant, const Params& params, const Params
   s.device = to_json(device);
   s.run = to_json(run);
   s.run["device_copy"] = to_json(copy, run.ideal_bytes / 2);
-  s.trace = recording.trace;
+  s.analysis = analysis::summary_json(recording.trace, analysis);
+  s.trace = std::move(recording.trace);  // the bulk of the session: moved, not copied
   s.trace_verification = {{"verified", recording.verification.verified},
                           {"checked", recording.verification.checked},
                           {"mismatches", recording.verification.mismatches},
                           {"method", recording.verification.method}};
   s.record_ms = recording.record_ms;
-  s.analysis = analysis::summary_json(recording.trace, analysis);
   return s;
 }
 
@@ -51,24 +52,35 @@ RecordedSession record_session(Device& device, const Variant& variant, const Par
                                const RunOptions& run_options, const TraceOptions& trace_options,
                                const Params* trace_params) {
   RecordedSession r;
+  auto phase_start = std::chrono::steady_clock::now();
+  const auto phase = [&](const char* name) {
+    const auto now = std::chrono::steady_clock::now();
+    r.phases_ms.emplace_back(name, std::chrono::duration<double, std::milli>(now - phase_start).count());
+    phase_start = now;
+  };
   r.run = run_variant(device, variant, params, run_options);
+  phase("timed run");
   if (r.run.status != RunStatus::Ok) {
     r.status = r.run.status;
     r.error = r.run.error;
     return r;
   }
   const CopyResult copy = measure_device_copy(device, r.run.ideal_bytes / 2, run_options);
+  phase("device copy");
   r.recording = record_trace(device, variant, trace_params ? *trace_params : params, trace_options);
+  phase("traced runs");
   if (r.recording.status != RunStatus::Ok) {
     r.status = r.recording.status;
     r.error = r.recording.error;
     return r;
   }
   r.analysis = analysis::analyze(r.recording.trace, analysis::model_for(r.recording.trace));
+  phase("analysis");
   r.session = build_session(variant, params, trace_params, device.info(), r.run, copy, r.recording,
                             r.analysis);
   r.session.source_name = run_options.source_name;
   r.session.source_text = run_options.source_text;
+  phase("session built");
   return r;
 }
 

@@ -21,9 +21,13 @@ struct RecordedSession {
   RunStatus status = RunStatus::Ok;
   std::string error;
   RunResult run;
-  Recording recording;
+  Recording recording;  // its trace is moved into session.trace once the session is built
   analysis::Analysis analysis;
   Session session;
+  // Where the time went, wall clock, in order: "timed run", "device copy",
+  // "traced runs" (record_trace, whose own phases are recording.phases_ms),
+  // "analysis", "session built"; the caller adds "session written".
+  std::vector<std::pair<std::string, double>> phases_ms;
 };
 // trace_params, when given, are the traced run's parameters (a smaller size
 // than the timed run's, so the trace stays small); else it uses `params`.

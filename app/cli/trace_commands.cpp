@@ -1,5 +1,6 @@
 // record, counters and show: traces of what the kernels did, their analysis
 // in Nsight Compute's terms, and session files.
+#include <chrono>
 #include <filesystem>
 #include <iostream>
 #include <sstream>
@@ -173,18 +174,33 @@ int record_command(const std::string& kernel, const RunArgs& args, const std::st
       error(recorded.error);
       return exit_code_for(recorded.status);
     }
+    const auto save_start = std::chrono::steady_clock::now();
     save_session(recorded.session, output);
+    auto phases = recorded.phases_ms;
+    phases.emplace_back("session written", std::chrono::duration<double, std::milli>(
+                                               std::chrono::steady_clock::now() - save_start)
+                                               .count());
     const RunResult& run = recorded.run;
     const Recording& rec = recorded.recording;
     const analysis::Analysis& a = recorded.analysis;
 
-    print_summary(rec.trace, a, std::cout);
+    print_summary(*recorded.session.trace, a, std::cout);
     std::cout << "\nTimed run: median " << fixed(run.kernel_ms.median, 4) << " ms, "
               << fixed(run.bandwidth_gbps, 2) << " GB/s, "
               << (run.verification.verified ? "verified" : "NOT VERIFIED") << "; traced run "
               << (rec.verification.verified ? "verified" : "NOT VERIFIED") << ", recorded in "
               << fixed(rec.record_ms, 1) << " ms\nWrote " << output << " ("
-              << std::filesystem::file_size(output) << " bytes)\n";
+              << std::filesystem::file_size(output) << " bytes)\nWhere the time went (ms):";
+    for (const auto& [name, ms] : phases) {
+      std::cout << " " << name << " " << fixed(ms, 1);
+      if (name == "traced runs") {
+        std::cout << " (";
+        for (std::size_t i = 0; i < rec.phases_ms.size(); ++i)
+          std::cout << (i ? ", " : "") << rec.phases_ms[i].first << " " << fixed(rec.phases_ms[i].second, 1);
+        std::cout << ")";
+      }
+      std::cout << (&name == &phases.back().first ? "\n" : ",");
+    }
     if (!run.verification.verified || !rec.verification.verified) return kExitNotVerified;
     return kExitOk;
     });

@@ -16,6 +16,13 @@ lesson's) size:
 The worker is started once and has opened the device before the first
 measured request, as the GUI's worker has.
 
+Two sets of runs: each kernel at the catalog's size with the default traced
+blocks (Exercise > Edit this kernel), and each exercise's kernel at the
+exercise's own size with every block traced (what the Exercise tab sends for
+an exercise; resources/exercises), the catalog kernel's text in the device's
+dialect standing for the learner's edit. For each, the worker's own account
+of where the warm time went (the reply's phases_ms, medians) is printed too.
+
   python3 bench/gpu/learner_loop.py                         # cuda:0
   python3 bench/gpu/learner_loop.py --device opencl:0:0     # PoCL
 """
@@ -33,6 +40,7 @@ sys.path.insert(0, HERE)
 from serve_latency import Worker, default_cli  # noqa: E402
 
 KERNELS = ["smem.setRowReadCol", "transpose.shared", "reduce.sequential", "matadd.rows"]
+EXERCISES = os.path.join(HERE, "..", "..", "resources", "exercises")
 
 
 def main():
@@ -50,29 +58,44 @@ def main():
     t, reply = worker.request({"op": "run", "kernel": "transpose.copy", "device": args.device, "reps": 1})
     if reply.get("type") != "result":
         sys.exit("learner_loop: %s" % reply.get("error"))
+    exercises = []
+    for name in sorted(os.listdir(EXERCISES)):
+        if name.endswith(".json"):
+            e = json.load(open(os.path.join(EXERCISES, name)))
+            exercises.append(("%s (%s)" % (e["id"], e["kernel"]), e["kernel"], e.get("set", {}), "all"))
+    runs = [(k, k, {}, None) for k in KERNELS] + exercises
     rows = []
-    for kernel in KERNELS:
+    for label, kernel, params, blocks in runs:
         text = subprocess.run([args.cli, "source", kernel, "--dialect", dialect], check=True,
                               capture_output=True, text=True).stdout
         times = {"cold": [], "warm": []}
+        phases = {}
         for r in range(args.rounds):
             edited = text + "\n// edit %d %d\n" % (os.getpid(), r)
             for kind in ("cold", "warm"):
-                t, reply = worker.request({"op": "record", "kernel": kernel, "device": args.device,
-                                           "reps": args.reps, "folder": folder, "source": edited,
-                                           "source_name": kernel.split(".")[0] + ext})
+                request = {"op": "record", "kernel": kernel, "device": args.device, "params": params,
+                           "reps": args.reps, "folder": folder, "source": edited,
+                           "source_name": kernel.split(".")[0] + ext}
+                if blocks:
+                    request["blocks"] = blocks
+                t, reply = worker.request(request)
                 if reply.get("type") != "result" or not reply["result"].get("verified"):
-                    sys.exit("learner_loop: %s %s: %s" % (kernel, kind, reply))
+                    sys.exit("learner_loop: %s %s: %s" % (label, kind, reply))
                 times[kind].append(t)
+                if kind == "warm":
+                    for name, ms in reply["result"].get("phases_ms", []):
+                        phases.setdefault(name, []).append(ms)
                 os.remove(reply["result"]["session"])
-        row = (kernel, statistics.median(times["cold"]), max(times["cold"]),
+        row = (label, statistics.median(times["cold"]), max(times["cold"]),
                statistics.median(times["warm"]), max(times["warm"]))
-        rows.append(row)
-        print("%-20s cold median %.3f s (max %.3f)  warm median %.3f s (max %.3f)" % row, flush=True)
+        rows.append(row + ({n: statistics.median(v) for n, v in phases.items()},))
+        print("%-48s cold median %.3f s (max %.3f)  warm median %.3f s (max %.3f)" % row, flush=True)
+        print("    warm, ms: " + ", ".join("%s %.1f" % (n, statistics.median(v)) for n, v in phases.items()),
+              flush=True)
     worker.close()
     print(json.dumps({"device": args.device, "rounds": args.rounds, "reps": args.reps,
                       "kernels": [{"kernel": k, "cold_median_s": c, "cold_max_s": cm, "warm_median_s": w,
-                                   "warm_max_s": wm} for k, c, cm, w, wm in rows]}))
+                                   "warm_max_s": wm, "warm_phases_ms": p} for k, c, cm, w, wm, p in rows]}))
 
 
 if __name__ == "__main__":
