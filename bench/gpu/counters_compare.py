@@ -31,6 +31,18 @@ PRED_ON = {
     "smsp__inst_executed_op_global_ld_pred_on_any.sum": "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum",
     "smsp__inst_executed_op_global_st_pred_on_any.sum": "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum",
 }
+# The same instructions counted by ncu's patching of the machine code
+# (sm__sass_*): exact, and only where at least one lane is predicated on.
+# The hardware pred_on_any counters above also count a small, varying share
+# of instructions whose every lane is predicated off (bench/gpu/
+# pred_on_any_probe.cu: 4166..4207 of 1048576 shared loads executed with no
+# lane on), which the tree reductions execute by the hundred thousand.
+SASS_INST = {
+    "smsp__sass_inst_executed_op_shared_ld.sum": "smsp__inst_executed_op_shared_ld.sum",
+    "smsp__sass_inst_executed_op_shared_st.sum": "smsp__inst_executed_op_shared_st.sum",
+    "smsp__sass_inst_executed_op_global_ld.sum": "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum",
+    "smsp__sass_inst_executed_op_global_st.sum": "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum",
+}
 # SASS-level counters ncu computes per executed instruction, and the
 # hardware metric of ours each one is compared with.
 SASS = {
@@ -58,7 +70,7 @@ def ncu_values(path):
 out_dir, labels = sys.argv[1], sys.argv[2:]
 print("| config | " + " | ".join(short for _, short in HARDWARE) + " |")
 print("|---|" + "---|" * len(HARDWARE))
-notes, sass_rows, pred_rows, worst_outside = [], [], [], 0.0
+notes, sass_rows, pred_rows, inst_rows, worst_outside = [], [], [], [], 0.0
 for label in labels:
     try:
         ours = json.load(open(f"{out_dir}/{label}.json"))["totals"]
@@ -98,6 +110,9 @@ for label in labels:
     pred = [(m, ours.get(h), [r[m] for r in runs if m in r]) for m, h in PRED_ON.items()]
     if any(v for _, _, v in pred):
         pred_rows.append((label, pred))
+    inst = [(m, ours.get(h), [r[m] for r in runs if m in r]) for m, h in SASS_INST.items()]
+    if any(v for _, _, v in inst):
+        inst_rows.append((label, inst))
 print()
 print(f"A single number: both agree in every ncu run. a / b: threadmap a, ncu b (lo..hi over the runs).")
 print(f"Largest distance outside ncu's own spread: {worst_outside:.2f} %")
@@ -130,3 +145,10 @@ twin_table("SASS-level shared-memory counters (ncu's per-instruction count, no o
            "sm__sass_l1tex_data_", sass_rows)
 twin_table("Requests against instructions executed with at least one thread predicated on (pred_on_any):",
            PRED_ON, "smsp__inst_executed_op_", pred_rows)
+twin_table("Requests against the same instructions counted in the machine code (SASS patching, predicated on):",
+           SASS_INST, "smsp__sass_inst_executed_op_", inst_rows)
+mismatches = sum(1 for _, values in inst_rows for _, a, seen in values
+                 if a is not None and seen and not (min(seen) == max(seen) == a))
+print()
+print(f"Request counts equal to the machine code's in every run: {len(inst_rows) * len(SASS_INST) - mismatches} "
+      f"of {len(inst_rows) * len(SASS_INST)} counts ({len(inst_rows)} configurations)")

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Usage: [IDS="id ..."] bench/gpu/run.sh STAGE
-#   (STAGE: tables | tune | ncu | sanitize | counters | traces | bundle | compile | learner | barriers)
+#   (STAGE: tables | tune | ncu | sanitize | counters | traces | bundle | compile | learner | barriers
+#    | predication)
 # Expects threadmap-cli and engine_tests built with CUDA in $BIN (default
 # .device/bin); writes logs to $OUT. NVIDIA's OpenCL driver is registered with
 # the ICD loader first.
@@ -179,6 +180,23 @@ CONFIGS
   python3 bench/gpu/barrier_compare.py "$OUT/b" | tee "$OUT/barriers.md"
   rm -f "$OUT"/b/*.threadmap "$OUT/b/barrier_probe" "$OUT/b/barrier_variants"
   tar -C "$OUT" -czf "$OUT/barrier_logs.tgz" b && rm -rf "$OUT/b"
+  ;;
+predication)
+  # What ncu's pred_on_any counters count for shared-memory instructions
+  # whose every lane is predicated off (bench/gpu/pred_on_any_probe.cu):
+  # each mode three times, beside the counts the kernel was built to make.
+  arch=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader | head -1 | tr -d .)
+  nvcc -O3 -arch="sm_$arch" -o /tmp/pred_on_any_probe bench/gpu/pred_on_any_probe.cu || exit 1
+  m=smsp__inst_executed_op_shared_ld.sum,smsp__inst_executed_op_shared_st.sum
+  m=$m,smsp__inst_executed_op_shared_ld_pred_on_any.sum,smsp__inst_executed_op_shared_st_pred_on_any.sum
+  m=$m,smsp__sass_inst_executed_op_shared_ld.sum,smsp__sass_inst_executed_op_shared_st.sum
+  for mode in none one all alternate; do
+    /tmp/pred_on_any_probe $mode
+    for rep in 1 2 3; do
+      ncu --metrics "$m" --csv /tmp/pred_on_any_probe $mode 2>/dev/null | grep -E '"smsp__' |
+        awk -F'","' -v rep=$rep '{ gsub(/"/, "", $NF); printf "  run %s %s %s\n", rep, $(NF-2), $NF }'
+    done
+  done | tee "$OUT/predication.txt"
   ;;
 bundle)
   # The bundled recordings (bench/gpu/bundle.txt), of the variants in IDS.
