@@ -8,6 +8,7 @@
 #include <sys/mman.h>
 
 #include <cstddef>
+#include <cstdint>
 #include <cstdlib>
 #include <new>
 #include <type_traits>
@@ -53,5 +54,20 @@ struct BulkAllocator {
   template <class U>
   bool operator==(const BulkAllocator<U>&) const { return true; }
 };
+
+// Room for `n` elements in a std::vector whose allocator cannot change (a
+// trace's records, a CBOR byte string): reserved, and the new room offered
+// for transparent huge pages before anything is written to it.
+template <class Vector>
+void reserve_on_huge_pages(Vector& v, std::size_t n) {
+  if (n <= v.capacity()) return;
+  v.reserve(n);
+  constexpr std::uintptr_t kHugePage = BulkAllocator<char>::kHugePage;
+  const auto begin = reinterpret_cast<std::uintptr_t>(v.data() + v.size());
+  const auto end = reinterpret_cast<std::uintptr_t>(v.data() + n);
+  const std::uintptr_t first = (begin + kHugePage - 1) / kHugePage * kHugePage;
+  const std::uintptr_t last = end / kHugePage * kHugePage;
+  if (last > first) ::madvise(reinterpret_cast<void*>(first), last - first, MADV_HUGEPAGE);  // a hint only
+}
 
 }  // namespace threadmap

@@ -10,6 +10,7 @@
 #include <cstring>
 #include <fstream>
 
+#include "kernels/bulk_allocator.h"
 #include "kernels/trace_format.h"
 
 namespace threadmap {
@@ -30,19 +31,31 @@ constexpr std::size_t kPassTimingBytes = 24;
 // their length alone bounds what a reader allocates.
 class Packer {
  public:
-  void reserve(std::size_t bytes) { bytes_.reserve(bytes); }
+  // Room for `bytes` more, made once: a trace's millions of records are
+  // then written in place, with no growth check that reallocates.
+  void reserve(std::size_t bytes) {
+    if (used_ + bytes <= bytes_.size()) return;
+    reserve_on_huge_pages(bytes_, used_ + bytes);  // a 100 MB trace: fifty page faults, not 25000
+    bytes_.resize(used_ + bytes);
+  }
   template <class T>
   void put(T v) {
-    std::array<std::uint8_t, sizeof(T)> le;
+    if (used_ + sizeof(T) > bytes_.size()) bytes_.resize(std::max(2 * bytes_.size(), used_ + sizeof(T)));
+    std::uint8_t* at = bytes_.data() + used_;
     for (std::size_t i = 0; i < sizeof(T); ++i)
-      le[i] = static_cast<std::uint8_t>(static_cast<std::uint64_t>(v) >> (8 * i));
-    bytes_.insert(bytes_.end(), le.begin(), le.end());
+      at[i] = static_cast<std::uint8_t>(static_cast<std::uint64_t>(v) >> (8 * i));
+    used_ += sizeof(T);
   }
   // A CBOR byte string holding what was put, moved, not copied.
-  json take() { return json::binary(std::move(bytes_)); }
+  json take() {
+    bytes_.resize(used_);
+    used_ = 0;
+    return json::binary(std::move(bytes_));
+  }
 
  private:
   std::vector<std::uint8_t> bytes_;
+  std::size_t used_ = 0;
 };
 
 class Unpacker {
@@ -270,7 +283,7 @@ Trace decode_trace(const json& j) {
 
   const auto& accesses = blob(j, "accesses", w, kAccessBytes, kMaxTraceRecords);
   Unpacker ac(accesses);
-  t.accesses.reserve(accesses.size() / kAccessBytes);
+  reserve_on_huge_pages(t.accesses, accesses.size() / kAccessBytes);
   for (std::size_t i = 0; i < accesses.size() / kAccessBytes; ++i) {
     Access a;
     const auto offset = ac.get<std::uint64_t>();
@@ -558,7 +571,7 @@ Session load_session(const std::filesystem::path& path) {
                        std::to_string(kMaxSessionBytes) + " for a session file");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw SessionError("cannot open " + path.string() + ": " + errno_text());
-  std::vector<std::uint8_t> bytes(size);
+  std::vector<std::uint8_t, BulkAllocator<std::uint8_t>> bytes(size);  // huge pages, not zeroed: read next
   in.read(reinterpret_cast<char*>(bytes.data()), static_cast<std::streamsize>(size));
   if (static_cast<std::uint64_t>(in.gcount()) != size) throw SessionError("cannot read all of " + path.string());
   try {

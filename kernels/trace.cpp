@@ -1,6 +1,7 @@
 #include "kernels/trace.h"
 
 #include <algorithm>
+#include <array>
 #include <cstdio>
 #include <cstdlib>
 #include <chrono>
@@ -11,9 +12,11 @@
 #include <random>
 #include <new>
 #include <set>
+#include <span>
 #include <sstream>
 #include <tuple>
 
+#include "kernels/bulk_allocator.h"
 #include "kernels/error.h"
 #include "kernels/opencl/cl_instrument.h"
 #include "kernels/runner.h"
@@ -130,9 +133,18 @@ void summarize_passes(Trace& t, std::uint32_t warps) {
   std::vector<BarrierTiming> stamps = std::move(t.barrier_timings);
   t.barrier_timings.clear();
   t.barrier_pass_timings.clear();
-  std::sort(stamps.begin(), stamps.end(), [](const BarrierTiming& x, const BarrierTiming& y) {
-    return std::tie(x.block, x.pass, x.arrival, x.warp) < std::tie(y.block, y.pass, y.arrival, y.warp);
-  });
+  // By block, pass, arrival. The clock pass writes its stamps block by block
+  // (the slots are in block order), so each block's few are sorted alone.
+  const auto by_block = [](const BarrierTiming& x, const BarrierTiming& y) { return x.block < y.block; };
+  if (!std::is_sorted(stamps.begin(), stamps.end(), by_block))
+    std::stable_sort(stamps.begin(), stamps.end(), by_block);
+  for (auto from = stamps.begin(); from != stamps.end();) {
+    const auto to = std::upper_bound(from, stamps.end(), *from, by_block);
+    std::sort(from, to, [](const BarrierTiming& x, const BarrierTiming& y) {
+      return std::tie(x.pass, x.arrival, x.warp) < std::tie(y.pass, y.arrival, y.warp);
+    });
+    from = to;
+  }
   for (std::size_t k = 0; k < stamps.size();) {
     std::size_t end = k;
     BarrierPassTiming p;
@@ -222,7 +234,8 @@ void run_clock_pass(Trace& t, Run run, const std::function<double()>& mhz) {
     // sits in a loop, else (TM_PASS_IN_ORDER) by the order of the warp's
     // arrivals. Later passes through a site, and passes numbered past
     // TM_CLOCK_PASSES, are counted as not timed.
-    std::vector<BarrierTiming> warp_stamps;
+    std::array<BarrierTiming, TM_CLOCK_PASSES> stamps_of_warp;
+    std::size_t stamped = 0;
     bool in_order = false;
     for (std::uint32_t site = 0; site < sites; ++site) {
       const std::uint64_t q = at + TM_CW_PASSES + std::uint64_t{site} * TM_CP_WORDS;
@@ -236,8 +249,9 @@ void run_clock_pass(Trace& t, Run run, const std::function<double()>& mhz) {
       b.pass = pass;
       b.arrival = widen(words[q + TM_CP_ARRIVAL]);
       b.release = widen(words[q + TM_CP_RELEASE]);
-      warp_stamps.push_back(b);
+      stamps_of_warp[stamped++] = b;
     }
+    const std::span<BarrierTiming> warp_stamps(stamps_of_warp.data(), stamped);
     if (in_order) {
       std::sort(warp_stamps.begin(), warp_stamps.end(),
                 [](const BarrierTiming& x, const BarrierTiming& y) { return x.arrival < y.arrival; });
@@ -465,6 +479,7 @@ Recording record_trace(Device& device, const Variant& variant, const Params& par
       const std::uint64_t written =
           layout.accesses + std::min<std::uint64_t>(words[TM_H_ACCESS_COUNT], layout.access_capacity) *
                                 TM_ACCESS_WORDS;
+      reserve_on_huge_pages(words, written);
       words.resize(written);
       device.read(*trace_buffer, words.data(), written * 4);
       return words;
@@ -508,7 +523,7 @@ Recording record_trace(Device& device, const Variant& variant, const Params& par
     std::vector<bool> traced_bit(blocks, false);
     for (std::uint32_t b : t.traced_blocks) traced_bit[b] = true;
     const std::uint32_t threads = t.threads_per_block();
-    t.accesses.reserve(attempts);
+    reserve_on_huge_pages(t.accesses, attempts);
     for (std::uint64_t i = 0; i < attempts; ++i) {
       const std::uint32_t* r = &words[layout.accesses + i * TM_ACCESS_WORDS];
       const std::uint32_t flags = r[TM_A_ADDRESS_HI] >> 24;
@@ -560,10 +575,17 @@ Recording record_trace(Device& device, const Variant& variant, const Params& par
 
     t.schedule = decode_schedule(words, layout, cuda);
 
-    std::set<std::tuple<std::uint16_t, Space, bool>> sites;
-    for (const Access& a : t.accesses) sites.insert({a.line, a.space, a.store});
+    // The sites, by line, then global before shared, then load before store:
+    // a bit per (line, space, direction), millions of records, one pass.
+    std::vector<bool> seen(std::size_t{65536} * 4, false);
+    for (const Access& a : t.accesses)
+      seen[std::size_t{a.line} * 4 + (a.space == Space::Shared ? 2 : 0) + (a.store ? 1 : 0)] = true;
     const std::vector<Device::MergedAccess> merges = device.merged_accesses(traced);
-    for (const auto& [line, space, store] : sites) {
+    for (std::size_t key = 0; key < seen.size(); ++key) {
+      if (!seen[key]) continue;
+      const auto line = static_cast<std::uint16_t>(key / 4);
+      const Space space = (key & 2) ? Space::Shared : Space::Global;
+      const bool store = key & 1;
       AccessSite site{line, space, store,
                       learner ? text_line(options.source_text, line) : source_line(t.source_file, line)};
       // What the compiler merged at this line: the machine's wide access,
@@ -585,19 +607,27 @@ Recording record_trace(Device& device, const Variant& variant, const Params& par
     rec.verification = w.verify(w.buffers);
     phase("verified");
     if (clock_pass) {
+      int clock_runs = 0;
       run_clock_pass(
           t,
           [&](const Layout& l, const std::vector<std::uint32_t>& slots) {
-            return run_traced(l, clock_launches, slots);
+            auto words = run_traced(l, clock_launches, slots);
+            phase(++clock_runs == 1 ? "clock pass, first run" : "clock pass, run read back");
+            return words;
           },
-          [&] { return measure_sm_clock_mhz(device); });
+          [&] {
+            const double mhz = measure_sm_clock_mhz(device);
+            phase("SM clock");
+            return mhz;
+          });
+      phase("clock pass decoded");
       read_outputs();
       const Verification clocked = w.verify(w.buffers);
       if (!clocked.verified)
         throw DeviceError(variant.id + ": the clock pass's output does not verify (" +
                           std::to_string(clocked.mismatches) + " of " +
                           std::to_string(clocked.checked) + " elements differ)");
-      phase("clock pass");
+      phase("clock pass verified");
     }
   }, variant.id + ": recording the trace");
   rec.status = outcome.status;
