@@ -2,7 +2,7 @@
 // H100 recordings, as a projector shows them (presentation mode, 1024x768).
 // Usage: view_screenshots OUTPUT_DIR            the docs' shots
 //        view_screenshots OUTPUT_DIR --lang L   the docs' shots in pt_BR or es (view_*_L.png)
-//        view_screenshots OUTPUT_DIR FILE       every tab of one recording (any device)
+//        view_screenshots OUTPUT_DIR FILE [--lang L]   every tab of one recording (any device)
 #include <QApplication>
 #include <QDir>
 #include <QImage>
@@ -19,14 +19,15 @@ using namespace threadmap::views;
 
 int main(int argc, char** argv) {
   QApplication app(argc, argv);
-  if (argc != 2 && argc != 3 && !(argc == 4 && QString(argv[2]) == "--lang")) {
-    std::cerr << "usage: view_screenshots OUTPUT_DIR [FILE.threadmap | --lang pt_BR|es]\n";
+  const bool one_file = argc == 3 || (argc == 5 && QString(argv[3]) == "--lang");
+  if (argc != 2 && !one_file && !(argc == 4 && QString(argv[2]) == "--lang")) {
+    std::cerr << "usage: view_screenshots OUTPUT_DIR [FILE.threadmap] [--lang pt_BR|es]\n";
     return 2;
   }
   const QDir out(argv[1]);
-  const QString lang = argc == 4 ? QString(argv[3]) : QString();
+  const QString lang = argc == 4 ? QString(argv[3]) : argc == 5 ? QString(argv[4]) : QString();
   threadmap::gui::language::apply(lang.isEmpty() ? "en" : lang);
-  if (argc == 3) {
+  if (one_file) {
     TraceViewsWidget w;
     if (const QString problem = w.open_file(argv[2]); !problem.isEmpty()) {
       std::cerr << problem.toStdString() << "\n";

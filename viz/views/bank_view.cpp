@@ -37,20 +37,37 @@ void BankView::paint(QPainter& p) {
              p.fontMetrics().elidedText(big, Qt::ElideRight, width() - 2 * margin));
   p.setFont(theme_.font());
   const int small_h = p.fontMetrics().height();
+  const auto request_line = [&](const QString& source) {
+    return tr("block %1 warp %2, line %3 %4: %5")
+        .arg(f.block).arg(f.warp).arg(f.line)
+        .arg(access_kind(f.store, f.merged, f.access_bytes))
+        .arg(source);
+  };
+  // The access kind, and where the compiler merged accesses, is read whole:
+  // in a smaller font where it must, on two lines where even that is too
+  // wide (Portuguese and Spanish at 1024 px); the source text, also in the
+  // source pane, may be elided.
+  const int detail_w = width() - 2 * margin;
+  fit_font(p, request_line(QString()), detail_w);
+  const bool two_lines = QFontMetricsF(p.font()).horizontalAdvance(request_line(QString())) > detail_w;
+  const int detail_h = two_lines ? 2 * p.fontMetrics().height() : small_h;
   p.setPen(theme_.muted);
-  p.drawText(QRect(margin, top + big_h, width() - 2 * margin, small_h), Qt::AlignLeft | Qt::AlignVCenter,
-             p.fontMetrics().elidedText(
-                 tr("block %1 warp %2, line %3 %4: %5")
-                     .arg(f.block).arg(f.warp).arg(f.line)
-                     .arg(access_kind(f.store, f.merged, f.access_bytes))
-                     .arg(QString::fromStdString(f.source)),
-                 Qt::ElideRight, width() - 2 * margin));
+  if (two_lines) {
+    QString kept = request_line(QString()).trimmed();  // "...: " with no source
+    if (kept.endsWith(':')) kept.chop(1);
+    p.drawText(QRect(margin, top + big_h, detail_w, detail_h), Qt::AlignLeft | Qt::AlignVCenter | Qt::TextWordWrap,
+               kept);
+  } else {
+    p.drawText(QRect(margin, top + big_h, detail_w, detail_h), Qt::AlignLeft | Qt::AlignVCenter,
+               p.fontMetrics().elidedText(request_line(QString::fromStdString(f.source)), Qt::ElideRight, detail_w));
+  }
+  p.setFont(theme_.font());
 
   // Lanes row, bank header, then the words.
   const int label_w = p.fontMetrics().horizontalAdvance("row 00") + 6;
   const qreal grid_x = margin + label_w;
   const qreal cell_w = (width() - grid_x - margin) / static_cast<qreal>(f.banks);
-  const qreal lanes_y = top + big_h + small_h + margin / 2;
+  const qreal lanes_y = top + big_h + detail_h + margin / 2;
   const qreal lane_h = std::max<qreal>(small_h + 4, 18);
   const qreal header_y = lanes_y + lane_h + small_h + 4;
   const qreal grid_y = header_y + small_h + 2;

@@ -12,12 +12,16 @@ void CoalescingView::step_changed() { frame_ = model_->frame(step_); }
 
 void CoalescingView::paint(QPainter& p) {
   const CoalescingFrame& f = frame_;
-  const int top = draw_heading(
-      p, tr("Coalescing: 32-byte sectors per request"),
-      f.has_request ? tr("line %1 %2 of %3: %4").arg(f.line)
-                          .arg(access_kind(f.store, f.merged, f.access_bytes))
-                          .arg(QString::fromStdString(f.buffer), QString::fromStdString(f.source))
-                    : QString());
+  const auto detail = [&](const QString& source) {
+    return tr("line %1 %2 of %3: %4").arg(f.line)
+        .arg(access_kind(f.store, f.merged, f.access_bytes))
+        .arg(QString::fromStdString(f.buffer), source);
+  };
+  // The access kind, and where the compiler merged accesses, is read whole;
+  // the source text, also in the source pane, may be elided.
+  const int top = draw_heading(p, tr("Coalescing: 32-byte sectors per request"),
+                               f.has_request ? detail(QString::fromStdString(f.source)) : QString(),
+                               f.has_request ? detail(QString()) : QString());
   if (!f.has_request) {
     draw_centred_note(p, tr("This kernel makes no global accesses in the traced blocks."));
     return;

@@ -38,7 +38,7 @@ void GridView::paint(QPainter& p) {
                  .arg(frame_.global_accesses_so_far)
                  .arg(frame_.global_accesses_total);
   }
-  int top = draw_heading(p, title, detail);
+  int top = draw_heading(p, title, detail, detail);
   placements_.clear();
   if (frame_.matrices.empty()) {
     draw_centred_note(p, tr("This kernel made no global accesses in the traced blocks."));

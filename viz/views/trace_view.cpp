@@ -67,7 +67,7 @@ QString TraceView::access_kind(bool store, int merged, int access_bytes) {
   return kind + tr(" (%1 merged by the compiler into one %2-byte access)").arg(merged).arg(access_bytes);
 }
 
-int TraceView::draw_heading(QPainter& p, const QString& title, const QString& detail) const {
+int TraceView::draw_heading(QPainter& p, const QString& title, const QString& detail, const QString& keep) const {
   const int margin = theme_.font_px / 2 + 4;
   p.setPen(theme_.text);
   p.setFont(theme_.font(1.15, true));
@@ -77,6 +77,7 @@ int TraceView::draw_heading(QPainter& p, const QString& title, const QString& de
              p.fontMetrics().elidedText(title, Qt::ElideRight, width() - 2 * margin));
   p.setFont(theme_.font());
   const int h2 = p.fontMetrics().height();
+  fit_font(p, keep, width() - 2 * margin);  // what must be read whole: smaller, not cut
   p.setPen(theme_.muted);
   p.drawText(QRect(margin, margin + h1, width() - 2 * margin, h2), Qt::AlignLeft | Qt::AlignVCenter,
              p.fontMetrics().elidedText(detail, Qt::ElideRight, width() - 2 * margin));

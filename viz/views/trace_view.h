@@ -34,8 +34,10 @@ class TraceView : public QWidget {
   virtual void step_changed() = 0;      // build the frame
   void paintEvent(QPaintEvent*) override;
   virtual void paint(QPainter& p) = 0;
-  // A header line (bold) and a second line; returns the y below them.
-  int draw_heading(QPainter& p, const QString& title, const QString& detail) const;
+  // A header line (bold) and a second line; returns the y below them. The
+  // second line's font shrinks (to 3/4 at most) until `keep`, its beginning
+  // that must be read whole, fits; what is past it may be elided.
+  int draw_heading(QPainter& p, const QString& title, const QString& detail, const QString& keep = {}) const;
   void draw_centred_note(QPainter& p, const QString& text) const;
   // Shrinks the painter's font, down to min_scale of its size, until `text`
   // fits `width` (a longer translation keeps the line whole where it can).
