@@ -77,7 +77,16 @@ void BarrierView::paint(QPainter& p) {
   const qreal figures_h =
       g.stats && g.stats->passes > 1 ? small_h * (g.stats->release_latencies.empty() ? 4.5 : 7.5) : 0;
   draw_figures(p, QRectF(margin, height() - figures_h - margin / 2, width() - 2 * margin, figures_h), f);
-  const int label_w = p.fontMetrics().horizontalAdvance(tr("warp 00")) + 8;
+  // The label column holds the widest label drawn: the last warp's number,
+  // in the slowest warp's bold.
+  std::uint32_t last_warp = 0;
+  std::size_t slowest_lane = f.lanes.size();
+  for (std::size_t i = 0; i < f.lanes.size(); ++i) {
+    last_warp = std::max<std::uint32_t>(last_warp, f.lanes[i].warp);
+    if (f.lanes[i].slowest) slowest_lane = i;
+  }
+  const int label_w = static_cast<int>(std::ceil(QFontMetricsF(theme_.font(0.9, true))
+                                                     .horizontalAdvance(tr("warp %1").arg(std::max<std::uint32_t>(last_warp, 10))))) + 8;
   const qreal x0 = margin + label_w;
   const qreal x1 = width() - margin - p.fontMetrics().horizontalAdvance(tr("released")) - margin;
   const qreal y0 = top + big_h + margin / 2;
@@ -92,7 +101,11 @@ void BarrierView::paint(QPainter& p) {
     const qreal y = y0 + i * lane_h;
     const qreal mid = y + lane_h / 2;
     const std::size_t label_every = static_cast<std::size_t>(std::ceil(small_h * 1.1 / lane_h));
-    if (i % label_every == 0 || lane.slowest) {
+    // Every label_every-th lane is labelled, and the slowest; a regular
+    // label that would overlap the slowest one gives way to it.
+    const bool near_slowest = slowest_lane < f.lanes.size() && i != slowest_lane &&
+                              (i > slowest_lane ? i - slowest_lane : slowest_lane - i) < label_every;
+    if ((i % label_every == 0 && !near_slowest) || lane.slowest) {
       p.setFont(theme_.font(0.9, lane.slowest));
       p.setPen(lane.slowest ? theme_.write : theme_.text);
       p.drawText(QRectF(margin, mid - small_h / 2.0, label_w, small_h), Qt::AlignLeft | Qt::AlignVCenter,
