@@ -87,10 +87,6 @@
         <translation>mais lento: warp %1 (último de %2)</translation>
     </message>
     <message>
-        <source>warp 00</source>
-        <translation>warp 00</translation>
-    </message>
-    <message>
         <source>released</source>
         <translation>liberado</translation>
     </message>
