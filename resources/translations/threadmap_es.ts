@@ -55,6 +55,10 @@
         <source>%1 (ideal %2): 1 replay</source>
         <translation>%1 (ideal %2): 1 repetición</translation>
     </message>
+    <message>
+        <source>shared array</source>
+        <translation>arreglo compartido</translation>
+    </message>
 </context>
 <context>
     <name>BarrierView</name>

@@ -12,12 +12,13 @@ void BankView::step_changed() { frame_ = model_->frame(step_); }
 void BankView::paint(QPainter& p) {
   const BankFrame& f = frame_;
   QString detail = tr("%1 · wavefronts so far %2 / %3 (ideal %4)")
-                       .arg(QString::fromStdString(f.tile.declaration))
+                       .arg(f.tile.known ? QString::fromStdString(f.tile.declaration) : tr("shared array"))
                        .arg(f.so_far.shared_wavefronts).arg(f.total.shared_wavefronts)
                        .arg(f.total.shared_ideal_wavefronts);
   if (f.tile.known && f.tile.cols > f.tile.data_cols)
     detail += tr(" · padding hatched");
-  const int top = draw_heading(p, tr("Shared-memory banks (%1 x %2 bytes)").arg(f.banks).arg(f.bank_bytes), detail);
+  const int top = draw_heading(p, tr("Shared-memory banks (%1 x %2 bytes)").arg(f.banks).arg(f.bank_bytes), detail,
+                               detail);
   if (!f.has_request) {
     draw_centred_note(p, tr("This kernel makes no shared-memory accesses."));
     return;

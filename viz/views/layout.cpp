@@ -77,8 +77,6 @@ TileShape tile_shape(const analysis::TraceDocument& doc) {
   }
   if (tile.known)
     tile.declaration = "tile[" + std::to_string(tile.rows) + "][" + std::to_string(tile.cols) + "]";
-  else
-    tile.declaration = "shared array";
   return tile;
 }
 
