@@ -202,6 +202,46 @@ std::string callee_of(std::string_view operands) {
   return {};
 }
 
+// The shape an ld/st/ldu opcode names: its state space (nullopt: generic),
+// the vector width, one element's bytes (0: no type the instrumenter knows),
+// and whether it is an asynchronous or bulk copy.
+struct MemoryShape {
+  std::optional<StateSpace> space;
+  int vector_width = 1;
+  int element_bytes = 0;
+  bool async = false;
+};
+
+MemoryShape memory_shape(const std::vector<std::string_view>& words) {
+  MemoryShape m;
+  for (std::size_t i = 1; i < words.size(); ++i) {
+    if (const auto sp = ptx::state_space_of(words[i]); sp && !m.space) m.space = sp;
+    if (words[i] == "v2") m.vector_width = 2;
+    if (words[i] == "v4") m.vector_width = 4;
+    if (words[i] == "v8") m.vector_width = 8;
+    if (words[i] == "async" || words[i] == "bulk") m.async = true;
+  }
+  m.element_bytes = words.size() > 1 ? type_bytes(words.back()) : 0;
+  return m;
+}
+
+// Whether an instruction writes register `name`: its first operand names it
+// ("%r1", "%p1|%p2", "{%f1, %f2}"). Stores, branches and barriers write none.
+bool writes_register(const ptx::Instruction& in, std::string_view name) {
+  const std::string_view op = in.opcode.substr(0, in.opcode.find('.'));
+  if (name.empty() || op == "st" || op == "bra" || op == "bar" || op == "barrier") return false;
+  const std::vector<std::string_view> operands = ptx::split_operands(in.operands);
+  if (operands.empty()) return false;
+  const std::string_view written = operands.front();
+  for (std::size_t at = written.find(name); at != std::string_view::npos; at = written.find(name, at + 1)) {
+    const std::size_t end = at + name.size();
+    if ((at == 0 || !ptx::is_identifier_char(written[at - 1])) &&
+        (end >= written.size() || !ptx::is_identifier_char(written[end])))
+      return true;
+  }
+  return false;
+}
+
 struct Insertion {
   std::size_t offset;
   std::string text;
@@ -306,23 +346,6 @@ class EntryWalk {
     }
   }
 
-  // The nearest .loc before statement `index` in the entry (the walk's
-  // location_ there): its line, and its file's name.
-  ptx::Location location_before(std::size_t index) const {
-    ptx::Location at{};
-    for (std::size_t i = f_.open + 1; i < index; ++i) {
-      const Statement& s = m_.statements[i];
-      if (s.kind == StatementKind::Directive && ptx::directive_word(s.text) == ".loc")
-        if (const auto loc = ptx::parse_loc(s.text); loc && loc->line > 0) at = *loc;
-    }
-    return at;
-  }
-  int line_at_statement(std::size_t index) const { return location_before(index).line; }
-  std::string file_at(std::size_t index) const {
-    const auto found = m_.files.find(location_before(index).file);
-    return found == m_.files.end() ? std::string() : found->second;
-  }
-
   std::string file() const {
     const auto found = m_.files.find(location_.file);
     return found == m_.files.end() ? std::string() : found->second;
@@ -363,20 +386,10 @@ class EntryWalk {
     } else if (!run_.empty()) {
       // Arithmetic between a run's accesses ends it only by changing its
       // base or its predicate ("setp ... %p1|%p2, ..." writes two).
-      const auto operands = ptx::split_operands(in.operands);
       const Access& last = accesses_[run_.back()];
       std::string_view guard = last.guard;
       while (guard.starts_with('@') || guard.starts_with('!')) guard.remove_prefix(1);
-      std::string_view written = operands.empty() ? std::string_view() : operands.front();
-      while (!written.empty()) {
-        const auto bar = written.find('|');
-        const std::string_view name = ptx::trim(written.substr(0, bar));
-        if (name == last.address.name || (!guard.empty() && name == guard)) {
-          end_run();
-          break;
-        }
-        written = bar == std::string_view::npos ? std::string_view() : written.substr(bar + 1);
-      }
+      if (writes_register(in, last.address.name) || writes_register(in, guard)) end_run();
     }
   }
 
@@ -399,28 +412,21 @@ class EntryWalk {
   // trace records S1 once, merged from 2, and S2 not at all.
   void find_folded_stores() {
     struct Store {
-      std::string_view space;
       int bytes = 0;
       std::string address;
     };
     // A shared store without a guard: its width and address.
     const auto shared_store = [&](const ptx::Instruction& in) -> std::optional<Store> {
       const std::vector<std::string_view> words = ptx::opcode_words(in.opcode);
-      if (!in.guard.empty() || words.size() < 3 || words[0] != "st") return std::nullopt;
-      const std::optional<StateSpace> space = ptx::state_space_of(words[1]);
-      if (!space || *space != StateSpace::Shared) return std::nullopt;
-      int vector = 1;
-      for (std::string_view w : words) {
-        if (w == "v2") vector = 2;
-        if (w == "v4") vector = 4;
-        if (w == "v8") vector = 8;
-      }
+      if (!in.guard.empty() || words.empty() || words[0] != "st") return std::nullopt;
+      const MemoryShape shape = memory_shape(words);
       const auto inside = bracketed(in.operands);
-      if (!inside) return std::nullopt;
-      return Store{words[1], type_bytes(words.back()) * vector, std::string(ptx::trim(*inside))};
+      if (shape.async || shape.space != StateSpace::Shared || !inside) return std::nullopt;
+      return Store{shape.element_bytes * shape.vector_width, std::string(ptx::trim(*inside))};
     };
     // Whether an instruction leaves shared memory and `base` alone, and
-    // neither branches nor synchronises.
+    // neither branches nor synchronises: arithmetic, and accesses to spaces
+    // that cannot alias shared memory.
     const auto harmless = [&](const ptx::Instruction& in, std::string_view base) {
       const std::vector<std::string_view> words = ptx::opcode_words(in.opcode);
       if (words.empty()) return false;
@@ -430,23 +436,13 @@ class EntryWalk {
           std::find(std::begin(kOtherMemoryOpcodes), std::end(kOtherMemoryOpcodes), op) != std::end(kOtherMemoryOpcodes))
         return false;
       if (op == "ld" || op == "st" || op == "ldu") {
-        std::optional<StateSpace> space;
-        for (std::size_t i = 1; i < words.size() && !space; ++i) space = ptx::state_space_of(words[i]);
-        if (!space || (*space != StateSpace::Global && *space != StateSpace::Param &&
-                       *space != StateSpace::Local && *space != StateSpace::Const))
-          return false;
-        if (op == "st") return true;
-      }
-      const std::vector<std::string_view> operands = ptx::split_operands(in.operands);
-      if (operands.empty() || base.empty()) return true;
-      const std::string_view written = operands.front();
-      for (std::size_t at = written.find(base); at != std::string_view::npos; at = written.find(base, at + 1)) {
-        const std::size_t end = at + base.size();
-        if ((at == 0 || !ptx::is_identifier_char(written[at - 1])) &&
-            (end >= written.size() || !ptx::is_identifier_char(written[end])))
+        const MemoryShape shape = memory_shape(words);
+        if (shape.async || !shape.space ||
+            (*shape.space != StateSpace::Global && *shape.space != StateSpace::Param &&
+             *shape.space != StateSpace::Local && *shape.space != StateSpace::Const))
           return false;
       }
-      return true;
+      return !writes_register(in, base);
     };
     std::map<std::string, int, std::less<>> targeted;  // label -> branches to it
     for (std::size_t i = f_.open + 1; i < f_.close; ++i) {
@@ -485,36 +481,27 @@ class EntryWalk {
         }
         if (!label.empty() && second == 0) {
           if (const std::optional<Store> s2 = shared_store(in)) {
-            if (s2->space != s1->space || s2->bytes != s1->bytes || s2->address != s1->address) break;
+            if (s2->bytes != s1->bytes || s2->address != s1->address) break;
             second = i;
             continue;
           }
         }
         if (!harmless(in, base)) break;
       }
-      if (!ok) continue;
-      folded_.insert(second);
-      ++folds_[first];
-      report_.folded.push_back({file_at(second), line_at_statement(first), line_at_statement(second)});
+      if (ok) folded_into_[second] = first;
     }
   }
 
   void memory(std::size_t index, const ptx::Instruction& in,
               const std::vector<std::string_view>& words) {
     const Statement& s = m_.statements[index];
-    std::optional<StateSpace> space;
-    int vector_width = 1;
-    for (std::size_t i = 1; i < words.size(); ++i) {
-      if (const auto sp = ptx::state_space_of(words[i]); sp && !space) space = sp;
-      if (words[i] == "v2") vector_width = 2;
-      if (words[i] == "v4") vector_width = 4;
-      if (words[i] == "v8") vector_width = 8;
-      if (words[i] == "async" || words[i] == "bulk") {
-        end_run();
-        return unrecorded("other memory", in.opcode);
-      }
+    const MemoryShape shape = memory_shape(words);
+    if (shape.async) {
+      end_run();
+      return unrecorded("other memory", in.opcode);
     }
-    const StateSpace written = space.value_or(StateSpace::Generic);
+    const int vector_width = shape.vector_width;
+    const StateSpace written = shape.space.value_or(StateSpace::Generic);
     switch (written) {
       case StateSpace::Param: end_run(); return unrecorded("param", in.opcode);
       case StateSpace::Local: end_run(); return unrecorded("local", in.opcode);
@@ -525,7 +512,7 @@ class EntryWalk {
       case StateSpace::Global:
       case StateSpace::Shared: break;
     }
-    const int element = words.size() > 1 ? type_bytes(words.back()) : 0;
+    const int element = shape.element_bytes;
     if (element == 0)
       throw PtxError(line_prefix(m_.text, s.begin) + "`" + std::string(in.opcode) +
                      "` names no type the instrumenter knows (.b8 to .b128)");
@@ -563,10 +550,14 @@ class EntryWalk {
                                   : " has " + std::to_string(bits) + " bits, not 32 or 64"));
     }
 
-    if (folded_.count(index)) {
+    if (const auto into = folded_into_.find(index); into != folded_into_.end()) {
       // Folded into an earlier store to the same address (find_folded_stores):
-      // the machine has no instruction of its own for it.
+      // the machine has no instruction of its own for it; the report says
+      // where it went.
       end_run();
+      const auto kept = std::find_if(accesses_.begin(), accesses_.end(),
+                                     [&](const Access& a) { return a.statement == into->second; });
+      report_.folded.push_back({file(), kept == accesses_.end() ? 0 : kept->line, location_.line});
       return;
     }
     Access a{index,
@@ -582,7 +573,8 @@ class EntryWalk {
              element * vector_width,
              file(),
              location_.line};
-    if (const auto f = folds_.find(index); f != folds_.end()) a.absorbed = f->second;
+    a.absorbed = static_cast<int>(std::count_if(folded_into_.begin(), folded_into_.end(),
+                                                [&](const auto& fold) { return fold.second == index; }));
     if (!run_.empty()) {
       const Access& last = accesses_[run_.back()];
       if (last.opcode != a.opcode || last.guard != a.guard ||
@@ -1073,8 +1065,8 @@ class EntryWalk {
   ptx::Location location_{};
   Registers registers_;
   std::map<std::string, ptx::Variable, std::less<>> variables_;
-  std::set<std::size_t> folded_;             // stores folded into an earlier one: not recorded
-  std::map<std::size_t, int> folds_;          // the earlier store: how many it absorbs
+  // Stores folded into an earlier one (not recorded) -> that store, by statement index.
+  std::map<std::size_t, std::size_t> folded_into_;
   std::vector<Access> accesses_;
   std::vector<std::size_t> run_;
   std::vector<std::vector<std::size_t>> runs_;
