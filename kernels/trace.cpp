@@ -344,12 +344,7 @@ Recording record_trace(Device& device, const Variant& variant, const Params& par
                        const TraceOptions& options) {
   Recording rec;
   const auto started = Clock::now();
-  auto phase_start = started;
-  auto phase = [&](const char* name) {
-    const auto now = Clock::now();
-    rec.phases_ms.emplace_back(name, std::chrono::duration<double, std::milli>(now - phase_start).count());
-    phase_start = now;
-  };
+  PhaseClock phase(rec.phases_ms);
   Trace& t = rec.trace;
   const Outcome outcome = run_capturing_errors([&] {
     const DeviceInfo& info = device.info();

@@ -8,6 +8,7 @@
 // host only decodes what the device wrote (trace_format.h); nothing here is
 // computed on the CPU in the device's place.
 #include <array>
+#include <chrono>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -154,6 +155,24 @@ struct TraceOptions {
   std::string source_name;
 };
 
+// Where a piece of work's wall-clock time went, phase by phase, in order.
+using Phases = std::vector<std::pair<std::string, double>>;
+
+// Appends each phase's milliseconds since the last one (or since it was made).
+class PhaseClock {
+ public:
+  explicit PhaseClock(Phases& out) : out_(out), last_(std::chrono::steady_clock::now()) {}
+  void operator()(std::string name) {
+    const auto now = std::chrono::steady_clock::now();
+    out_.emplace_back(std::move(name), std::chrono::duration<double, std::milli>(now - last_).count());
+    last_ = now;
+  }
+
+ private:
+  Phases& out_;
+  std::chrono::steady_clock::time_point last_;
+};
+
 // The most access records one recording may hold (16 bytes each on the device).
 inline constexpr std::uint64_t kMaxTraceRecords = std::uint64_t{1} << 26;
 
@@ -163,7 +182,7 @@ struct Recording {
   Trace trace;
   Verification verification;  // the traced run's output, checked like any other
   double record_ms = 0;       // host wall clock: buffers, traced runs, read back, decode
-  std::vector<std::pair<std::string, double>> phases_ms;  // where record_ms went
+  Phases phases_ms;           // where record_ms went
 };
 
 // A few blocks that show a kernel's pattern: the first two of the first two

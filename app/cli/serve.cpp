@@ -5,7 +5,6 @@
 
 #include <unistd.h>
 
-#include <chrono>
 #include <condition_variable>
 #include <deque>
 #include <filesystem>
@@ -352,17 +351,13 @@ class Worker {
     trace_options.source_name = options.source_name;
     const std::filesystem::path folder = folder_for(request);
     Device& device = device_for(request);
-    const RecordedSession recorded = record_session(device, v, params, options, trace_options);
+    RecordedSession recorded = record_session(device, v, params, options, trace_options);
     require_ok(recorded.status, recorded.error);
     const std::filesystem::path path = session_path(folder, v);
-    const auto save_start = std::chrono::steady_clock::now();
-    save_session(recorded.session, path);
+    save_recorded_session(recorded, path);
     json phases = json::array();
     for (const auto& [name, ms] : recorded.phases_ms) phases.push_back({name, ms});
     for (const auto& [name, ms] : recorded.recording.phases_ms) phases.push_back({"traced runs: " + name, ms});
-    phases.push_back({"session written", std::chrono::duration<double, std::milli>(
-                                             std::chrono::steady_clock::now() - save_start)
-                                             .count()});
     return {{"session", path.string()},
             {"bytes", std::filesystem::file_size(path)},
             {"verified", recorded.run.verification.verified &&

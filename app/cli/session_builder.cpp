@@ -1,6 +1,5 @@
 #include "app/cli/session_builder.h"
 
-#include <chrono>
 #include <ctime>
 
 #include "kernels/report.h"
@@ -52,12 +51,7 @@ RecordedSession record_session(Device& device, const Variant& variant, const Par
                                const RunOptions& run_options, const TraceOptions& trace_options,
                                const Params* trace_params) {
   RecordedSession r;
-  auto phase_start = std::chrono::steady_clock::now();
-  const auto phase = [&](const char* name) {
-    const auto now = std::chrono::steady_clock::now();
-    r.phases_ms.emplace_back(name, std::chrono::duration<double, std::milli>(now - phase_start).count());
-    phase_start = now;
-  };
+  PhaseClock phase(r.phases_ms);
   r.run = run_variant(device, variant, params, run_options);
   phase("timed run");
   if (r.run.status != RunStatus::Ok) {
@@ -82,6 +76,12 @@ RecordedSession record_session(Device& device, const Variant& variant, const Par
   r.session.source_text = run_options.source_text;
   phase("session built");
   return r;
+}
+
+void save_recorded_session(RecordedSession& r, const std::filesystem::path& path) {
+  PhaseClock phase(r.phases_ms);
+  save_session(r.session, path);
+  phase("session written");
 }
 
 }  // namespace threadmap::cli

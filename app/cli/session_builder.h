@@ -1,6 +1,7 @@
 #pragma once
 // One recorded run as a session file's contents: what `threadmap-cli record`
 // writes and what the serve worker's "record" op writes, built in one place.
+#include <filesystem>
 #include <string>
 
 #include "kernels/catalog.h"
@@ -26,14 +27,18 @@ struct RecordedSession {
   Session session;
   // Where the time went, wall clock, in order: "timed run", "device copy",
   // "traced runs" (record_trace, whose own phases are recording.phases_ms),
-  // "analysis", "session built"; the caller adds "session written".
-  std::vector<std::pair<std::string, double>> phases_ms;
+  // "analysis", "session built", and "session written" once saved.
+  Phases phases_ms;
 };
 // trace_params, when given, are the traced run's parameters (a smaller size
 // than the timed run's, so the trace stays small); else it uses `params`.
 RecordedSession record_session(Device& device, const Variant& variant, const Params& params,
                                const RunOptions& run_options, const TraceOptions& trace_options,
                                const Params* trace_params = nullptr);
+
+// Writes r.session to `path` (save_session) and adds the "session written"
+// phase. Throws SessionError.
+void save_recorded_session(RecordedSession& r, const std::filesystem::path& path);
 
 // UTC now, ISO 8601 ("2026-11-22T20:41:07Z").
 std::string utc_now();

@@ -1,6 +1,5 @@
 // record, counters and show: traces of what the kernels did, their analysis
 // in Nsight Compute's terms, and session files.
-#include <chrono>
 #include <filesystem>
 #include <iostream>
 #include <sstream>
@@ -168,18 +167,14 @@ int record_command(const std::string& kernel, const RunArgs& args, const std::st
     run_options.seed = args.seed;
     run_options.source_text = options.source_text;
     run_options.source_name = options.source_name;
-    const RecordedSession recorded = record_session(*device, v, params, run_options, options,
-                                                    trace_params ? &*trace_params : nullptr);
+    RecordedSession recorded = record_session(*device, v, params, run_options, options,
+                                              trace_params ? &*trace_params : nullptr);
     if (recorded.status != RunStatus::Ok) {
       error(recorded.error);
       return exit_code_for(recorded.status);
     }
-    const auto save_start = std::chrono::steady_clock::now();
-    save_session(recorded.session, output);
-    auto phases = recorded.phases_ms;
-    phases.emplace_back("session written", std::chrono::duration<double, std::milli>(
-                                               std::chrono::steady_clock::now() - save_start)
-                                               .count());
+    save_recorded_session(recorded, output);
+    const Phases& phases = recorded.phases_ms;
     const RunResult& run = recorded.run;
     const Recording& rec = recorded.recording;
     const analysis::Analysis& a = recorded.analysis;
