@@ -44,24 +44,12 @@ void BankView::paint(QPainter& p) {
         .arg(access_kind(f.store, f.merged, f.access_bytes))
         .arg(source);
   };
-  // The access kind, and where the compiler merged accesses, is read whole:
-  // in a smaller font where it must, on two lines where even that is too
-  // wide (Portuguese and Spanish at 1024 px); the source text, also in the
-  // source pane, may be elided.
-  const int detail_w = width() - 2 * margin;
-  fit_font(p, request_line(QString()), detail_w);
-  const bool two_lines = QFontMetricsF(p.font()).horizontalAdvance(request_line(QString())) > detail_w;
-  const int detail_h = two_lines ? 2 * p.fontMetrics().height() : small_h;
+  // The access kind, and where the compiler merged accesses, is read whole
+  // (on two lines in Portuguese and Spanish at 1024 px); the source text,
+  // also in the source pane, may be elided.
   p.setPen(theme_.muted);
-  if (two_lines) {
-    QString kept = request_line(QString()).trimmed();  // "...: " with no source
-    if (kept.endsWith(':')) kept.chop(1);
-    p.drawText(QRect(margin, top + big_h, detail_w, detail_h), Qt::AlignLeft | Qt::AlignVCenter | Qt::TextWordWrap,
-               kept);
-  } else {
-    p.drawText(QRect(margin, top + big_h, detail_w, detail_h), Qt::AlignLeft | Qt::AlignVCenter,
-               p.fontMetrics().elidedText(request_line(QString::fromStdString(f.source)), Qt::ElideRight, detail_w));
-  }
+  const int detail_h = draw_detail(p, QPoint(margin, top + big_h), width() - 2 * margin,
+                                   request_line(QString::fromStdString(f.source)), request_line(QString()), true);
   p.setFont(theme_.font());
 
   // Lanes row, bank header, then the words.

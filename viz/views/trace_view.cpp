@@ -76,13 +76,26 @@ int TraceView::draw_heading(QPainter& p, const QString& title, const QString& de
   p.drawText(QRect(margin, margin, width() - 2 * margin, h1), Qt::AlignLeft | Qt::AlignVCenter,
              p.fontMetrics().elidedText(title, Qt::ElideRight, width() - 2 * margin));
   p.setFont(theme_.font());
-  const int h2 = p.fontMetrics().height();
-  fit_font(p, keep, width() - 2 * margin);  // what must be read whole: smaller, not cut
   p.setPen(theme_.muted);
-  p.drawText(QRect(margin, margin + h1, width() - 2 * margin, h2), Qt::AlignLeft | Qt::AlignVCenter,
-             p.fontMetrics().elidedText(detail, Qt::ElideRight, width() - 2 * margin));
+  const int h2 = draw_detail(p, QPoint(margin, margin + h1), width() - 2 * margin, detail, keep, false);
   p.setPen(theme_.text);
   return margin + h1 + h2 + margin / 2;
+}
+
+int TraceView::draw_detail(QPainter& p, QPoint at, int width, const QString& detail, const QString& keep,
+                           bool may_wrap) const {
+  const int line_h = p.fontMetrics().height();  // the line keeps its height when the text shrinks
+  fit_font(p, keep, width);  // what must be read whole: smaller, not cut
+  if (may_wrap && QFontMetricsF(p.font()).horizontalAdvance(keep) > width) {
+    QString kept = keep.trimmed();  // the beginning alone, without the separator before the rest
+    if (kept.endsWith(':')) kept.chop(1);
+    const int h = 2 * p.fontMetrics().height();
+    p.drawText(QRect(at.x(), at.y(), width, h), Qt::AlignLeft | Qt::AlignVCenter | Qt::TextWordWrap, kept);
+    return h;
+  }
+  p.drawText(QRect(at.x(), at.y(), width, line_h), Qt::AlignLeft | Qt::AlignVCenter,
+             p.fontMetrics().elidedText(detail, Qt::ElideRight, width));
+  return line_h;
 }
 
 void TraceView::draw_centred_note(QPainter& p, const QString& text) const {

@@ -38,6 +38,12 @@ class TraceView : public QWidget {
   // second line's font shrinks (to 3/4 at most) until `keep`, its beginning
   // that must be read whole, fits; what is past it may be elided.
   int draw_heading(QPainter& p, const QString& title, const QString& detail, const QString& keep = {}) const;
+  // One line of detail at `at` in the painter's font, shrunk (to 3/4 at
+  // most) until `keep`, its beginning that must be read whole, fits; past it
+  // the line is elided. With may_wrap, a `keep` too wide even then is drawn
+  // alone on two lines. Returns the height used.
+  int draw_detail(QPainter& p, QPoint at, int width, const QString& detail, const QString& keep,
+                  bool may_wrap) const;
   void draw_centred_note(QPainter& p, const QString& text) const;
   // Shrinks the painter's font, down to min_scale of its size, until `text`
   // fits `width` (a longer translation keeps the line whole where it can).
