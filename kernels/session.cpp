@@ -532,10 +532,11 @@ Session decode_session(std::span<const std::uint8_t> bytes) {
 void save_session(const Session& session, const std::filesystem::path& path) {
   const json j = session_json(session);
   const std::filesystem::path temp = path.string() + ".tmp-" + std::to_string(::getpid());
-  const auto fail = [&](const std::string& why) {
+  // Any failure removes the temporary file and says what could not be done.
+  const auto fail = [&](const std::string& message) {
     std::error_code ignored;
     std::filesystem::remove(temp, ignored);
-    throw SessionError("cannot write " + temp.string() + ": " + why);
+    throw SessionError(message);
   };
   {
     // The CBOR goes straight into the file: a trace of millions of records
@@ -544,22 +545,17 @@ void save_session(const Session& session, const std::filesystem::path& path) {
     if (!out) throw SessionError("cannot write " + temp.string() + ": " + errno_text());
     json::to_cbor(j, out);
     out.flush();
-    if (!out) fail(errno_text());
+    if (!out) fail("cannot write " + temp.string() + ": " + errno_text());
   }
+  // Flushed to disk before it replaces the target (the stream has no
+  // descriptor of its own to hand over).
   const int fd = ::open(temp.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) fail(errno_text());
-  if (::fsync(fd) != 0) {
-    const std::string why = errno_text();
-    ::close(fd);
-    fail(why);
-  }
+  if (fd < 0) fail("cannot write " + temp.string() + ": " + errno_text());
+  const bool synced = ::fsync(fd) == 0;
+  const std::string why = synced ? std::string() : errno_text();
   ::close(fd);
-  if (::rename(temp.c_str(), path.c_str()) != 0) {
-    const std::string why = errno_text();
-    std::error_code ignored;
-    std::filesystem::remove(temp, ignored);
-    throw SessionError("cannot replace " + path.string() + ": " + why);
-  }
+  if (!synced) fail("cannot write " + temp.string() + ": " + why);
+  if (::rename(temp.c_str(), path.c_str()) != 0) fail("cannot replace " + path.string() + ": " + errno_text());
 }
 
 Session load_session(const std::filesystem::path& path) {
