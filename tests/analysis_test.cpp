@@ -79,6 +79,73 @@ Trace two_warp_barriers() {
   return t;
 }
 
+// A trace of the size the analysis splits over the host's cores: threads
+// that each walk a row (matadd.rows' mapping), blocks interleaved in device
+// order. Every request is whole, measured, in device order, and holds only
+// its own warp's lanes at its own site.
+TEST(Requests, OfALargeTraceAreEachWarpsOwnInDeviceOrder) {
+  Trace t;
+  t.grid = {4, 1, 1};
+  t.block = {64, 1, 1};
+  t.traced_blocks = {0, 2, 3};
+  t.buffers.push_back({"a", "input", ElementType::Int, 1u << 30});
+  constexpr std::uint32_t kRow = 1024, kSteps = 400;
+  for (std::uint32_t j = 0; j < kSteps; ++j)
+    for (std::uint32_t warp = 0; warp < 2; ++warp)
+      for (std::uint32_t block : {3u, 0u, 2u}) {
+        for (std::uint32_t lane = 0; lane < 32; ++lane) {
+          const std::uint32_t thread = warp * 32 + lane;
+          Access load;
+          load.block = block;
+          load.thread = static_cast<std::uint16_t>(thread);
+          load.line = 7;
+          load.size = 4;
+          load.offset = ((std::uint64_t{block} * 64 + thread) * kRow + j) * 4;
+          t.accesses.push_back(load);
+        }
+        for (std::uint32_t lane = 0; lane < 32; ++lane) {
+          Access store;
+          store.block = block;
+          store.thread = static_cast<std::uint16_t>(warp * 32 + lane);
+          store.line = 9;
+          store.size = 4;
+          store.store = true;
+          store.space = Space::Shared;
+          store.offset = store.thread * 4;
+          t.accesses.push_back(store);
+        }
+      }
+  ASSERT_GT(t.accesses.size(), std::size_t{1} << 17);
+  const Analysis a = analyze(t, DeviceModel{});
+  ASSERT_EQ(a.requests.size(), std::size_t{kSteps} * 2 * 3 * 2);
+  EXPECT_EQ(a.totals.global_ld_requests, std::uint64_t{kSteps} * 6);
+  EXPECT_EQ(a.totals.global_ld_sectors, std::uint64_t{kSteps} * 6 * 32);
+  EXPECT_EQ(a.totals.global_ld_ideal_sectors, std::uint64_t{kSteps} * 6 * 4);
+  EXPECT_EQ(a.totals.shared_st_wavefronts, std::uint64_t{kSteps} * 6);
+  EXPECT_EQ(a.totals.shared_st_conflicts(), 0u);
+  ASSERT_EQ(a.blocks.size(), 3u);
+  for (const BlockTotals& b : a.blocks) EXPECT_EQ(b.counters.global_ld_sectors, std::uint64_t{kSteps} * 2 * 32);
+  ASSERT_EQ(a.sites.size(), 2u);
+  EXPECT_EQ(a.sites[0].line, 7);
+  EXPECT_EQ(a.sites[1].line, 9);
+  for (std::size_t k = 0; k < a.requests.size(); ++k) {
+    const Request& r = a.requests[k];
+    if (k > 0) ASSERT_LT(a.requests[k - 1].first_access, r.first_access);
+    ASSERT_EQ(r.lanes, 32);
+    // Request k is the k-th warp-instruction of the trace: 64 records each.
+    ASSERT_EQ(r.first_access, k * 32);
+    std::uint16_t lane = 0;
+    for (std::uint32_t i : a.lanes_of(r)) {
+      const Access& x = t.accesses[i];
+      ASSERT_EQ(x.block, r.block);
+      ASSERT_EQ(x.thread / 32u, r.warp);
+      ASSERT_EQ(x.thread % 32u, lane++);
+      ASSERT_EQ(x.line, r.line);
+    }
+    ASSERT_EQ(r.instance, k / 12);
+  }
+}
+
 TEST(BarrierStats, ComeFromTheClockPassJoinedWithTheAccessPass) {
   const Trace t = two_warp_barriers();
   const Analysis a = analyze(t, DeviceModel{});

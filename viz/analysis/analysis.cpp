@@ -4,8 +4,11 @@
 #include <array>
 #include <map>
 #include <memory>
+#include <numeric>
 #include <set>
 #include <tuple>
+
+#include "kernels/parallel.h"
 
 namespace threadmap::analysis {
 
@@ -165,149 +168,193 @@ Analysis analyze(const Trace& t, const DeviceModel& model) {
   const std::uint32_t threads = std::max<std::uint32_t>(1, t.threads_per_block());
   a.whole_grid = t.traced_blocks.size() == t.block_count();
 
-  // Access sites: (line, space, store), numbered densely.
-  std::vector<std::int16_t> site_lookup(std::size_t{65536} * 4, -1);
+  // The work is split over the host's cores: a recording of millions of
+  // records (threads that each walk a row) is analysed while the learner
+  // waits. Each warp's requests depend on its own records only.
+  const std::uint64_t n = acc.size();
+  const std::uint32_t warps_per_block = (threads + warp - 1) / warp;
+  constexpr std::size_t kSiteKeys = std::size_t{65536} * 4;
   auto site_key = [](const Access& x) {
     return std::size_t{x.line} * 4 + (x.space == Space::Shared ? 2 : 0) + (x.store ? 1 : 0);
   };
-  std::uint32_t site_count = 0;
+  auto lane_of = [&](const Access& x) { return std::min<std::uint32_t>(x.thread, threads - 1) % warp; };
 
-  // The records of each block together, in device order (a stable bucket sort).
+  // The records of each traced block's warp together, in device order: a
+  // stable counting sort, each part of the trace counting, then placing, its
+  // own records. Records of untraced blocks are left out.
   std::vector<std::int32_t> block_slot(t.block_count(), -1);
   for (std::size_t k = 0; k < t.traced_blocks.size(); ++k)
     if (t.traced_blocks[k] < block_slot.size()) block_slot[t.traced_blocks[k]] = static_cast<std::int32_t>(k);
-  // Scratch kept per thread between calls: a view re-analysing traces does
-  // not fault in fresh pages for it each time. The records are read once
-  // here; the scatter reads only their block numbers.
-  thread_local std::vector<std::int32_t> slot_of;
-  thread_local std::vector<std::int16_t> site_of;
-  thread_local std::vector<std::uint32_t> by_block;
-  slot_of.resize(acc.size());
-  site_of.resize(acc.size());
-  std::vector<std::uint32_t> bucket_start(t.traced_blocks.size() + 1, 0);
-  for (std::size_t i = 0; i < acc.size(); ++i) {
-    const Access& x = acc[i];
-    std::int16_t& site = site_lookup[site_key(x)];
-    if (site < 0 && site_count < 32767) site = static_cast<std::int16_t>(site_count++);
-    site_of[i] = site;
+  const std::uint64_t buckets = std::uint64_t{t.traced_blocks.size()} * warps_per_block;
+  auto bucket_of = [&](const Access& x) -> std::int64_t {
     const std::int32_t slot = x.block < block_slot.size() ? block_slot[x.block] : -1;
-    slot_of[i] = slot;
-    if (slot >= 0) ++bucket_start[static_cast<std::size_t>(slot) + 1];
-  }
-  for (std::size_t k = 1; k < bucket_start.size(); ++k) bucket_start[k] += bucket_start[k - 1];
-  by_block.resize(bucket_start.back());
-  {
-    std::vector<std::uint32_t> fill(bucket_start.begin(), bucket_start.end() - 1);
-    for (std::uint32_t i = 0; i < acc.size(); ++i)
-      if (slot_of[i] >= 0) by_block[fill[static_cast<std::size_t>(slot_of[i])]++] = i;
-  }
+    if (slot < 0) return -1;
+    return std::int64_t{slot} * warps_per_block + std::min<std::uint32_t>(x.thread, threads - 1) / warp;
+  };
+  // No more parts than keep the per-part counts within the records' size.
+  const std::uint64_t parts =
+      std::max<std::uint64_t>(1, std::min(parallel_parts(n), n / std::max<std::uint64_t>(1, buckets)));
+  auto part_range = [&](std::uint64_t part) {
+    return std::pair<std::uint64_t, std::uint64_t>{n * part / parts, n * (part + 1) / parts};
+  };
+  std::vector<std::vector<std::uint64_t>> keys_seen(parts);
+  std::vector<std::uint32_t> place(parts * buckets, 0);  // per part: its count, then where its next record goes
+  parallel_each(parts, parts, [&](std::uint64_t, std::uint64_t part) {
+    std::vector<std::uint64_t>& seen = keys_seen[part];
+    seen.assign(kSiteKeys / 64, 0);
+    std::uint32_t* count = place.data() + part * buckets;
+    const auto [begin, end] = part_range(part);
+    for (std::uint64_t i = begin; i < end; ++i) {
+      const std::size_t key = site_key(acc[i]);
+      seen[key / 64] |= std::uint64_t{1} << (key % 64);
+      if (const std::int64_t b = bucket_of(acc[i]); b >= 0) ++count[b];
+    }
+  });
 
-  // Requests, block by block: a lane's n-th execution of a site joins its
-  // warp's n-th request there. Each request's lanes go to request_lanes
-  // together, in the order they executed.
-  std::vector<Request> made;
-  made.reserve(acc.size() / 16 + 16);
-  const std::uint32_t warps_per_block = (threads + warp - 1) / warp;
-  std::vector<std::uint32_t> executions(std::size_t{threads} * site_count);
-  std::vector<std::vector<std::uint32_t>> slots(std::size_t{warps_per_block} * site_count);
-  std::vector<std::uint32_t> request_of_record, filled;
-  a.request_lanes.reserve(by_block.size());
-  // The current block's records, compacted once when first read: what the
-  // measuring needs (address key, lane) and where each request's lanes are.
-  std::vector<std::uint64_t> block_key;
-  std::vector<std::uint16_t> block_lane;
-  std::vector<std::uint32_t> lane_position;
-  std::uint32_t block_lanes_begin = 0;
+  // Access sites: (line, space, store), numbered in that order.
+  for (std::size_t part = 1; part < parts; ++part)
+    for (std::size_t k = 0; k < kSiteKeys / 64; ++k) keys_seen[0][k] |= keys_seen[part][k];
+  std::vector<std::int32_t> site_lookup(kSiteKeys, -1);
+  std::vector<std::size_t> site_keys;
+  for (std::size_t key = 0; key < kSiteKeys; ++key)
+    if (keys_seen[0][key / 64] >> (key % 64) & 1) {
+      site_lookup[key] = static_cast<std::int32_t>(site_keys.size());
+      site_keys.push_back(key);
+    }
+  const std::uint32_t site_count = static_cast<std::uint32_t>(site_keys.size());
 
-  // Each request's wavefronts or sectors, measured while its block's records
-  // are still in cache.
-  std::array<std::uint64_t, kMaxLanes> offsets{};
-  std::array<std::uint16_t, kMaxLanes> lanes{};
-  auto scratch = std::make_unique<SmallSet>();
-  auto addresses = std::make_unique<SmallSet>();
-  auto measure = [&](Request& r) {
-    const std::size_t n = r.lanes;
-    addresses->clear();
+  std::vector<std::uint32_t> bucket_start(buckets + 1, 0);
+  std::uint32_t placed = 0;
+  for (std::uint64_t b = 0; b < buckets; ++b) {
+    bucket_start[b] = placed;
+    for (std::uint64_t part = 0; part < parts; ++part) {
+      const std::uint32_t count = place[part * buckets + b];
+      place[part * buckets + b] = placed;
+      placed += count;
+    }
+  }
+  bucket_start[buckets] = placed;
+  // Scratch kept per calling thread between calls: a view re-analysing
+  // traces does not fault in fresh pages for it each time. (Named through
+  // references: a lambda run on another thread would see that thread's own.)
+  thread_local std::vector<std::uint32_t> kept_by_bucket, kept_request_of, kept_rank;
+  std::vector<std::uint32_t>& by_bucket = kept_by_bucket;
+  std::vector<std::uint32_t>& request_of = kept_request_of;
+  std::vector<std::uint32_t>& rank = kept_rank;
+  by_bucket.resize(placed);
+  request_of.resize(placed);
+  parallel_each(parts, parts, [&](std::uint64_t, std::uint64_t part) {
+    std::uint32_t* next = place.data() + part * buckets;
+    const auto [begin, end] = part_range(part);
+    for (std::uint64_t i = begin; i < end; ++i)
+      if (const std::int64_t b = bucket_of(acc[i]); b >= 0) by_bucket[next[b]++] = static_cast<std::uint32_t>(i);
+  });
+
+  // Requests, warp by warp: a lane's n-th execution of a site joins its
+  // warp's n-th request there. A warp's requests keep their lanes in its
+  // records' room in request_lanes, each request's together, in the order
+  // they executed; each is measured while its warp's records are in cache.
+  struct Worker {
+    std::vector<Request> made;
+    std::vector<std::uint32_t> executions, filled;
+    std::vector<std::vector<std::uint32_t>> slots;
+    std::unique_ptr<SmallSet> scratch = std::make_unique<SmallSet>();
+    std::unique_ptr<SmallSet> addresses = std::make_unique<SmallSet>();
+  };
+  const std::uint64_t worker_count = std::min<std::uint64_t>(parallel_parts(n, std::uint64_t{1} << 15), buckets);
+  std::vector<Worker> workers(std::max<std::uint64_t>(1, worker_count));
+  a.request_lanes.resize(placed);
+  auto measure = [&](Worker& me, Request& r) {
+    std::array<std::uint64_t, kMaxLanes> offsets{};
+    std::array<std::uint16_t, kMaxLanes> lanes{};
+    const std::size_t count = r.lanes;
+    me.addresses->clear();
     std::uint64_t distinct = 0;
-    for (std::size_t j = 0; j < n; ++j) {
-      const std::uint32_t pos = lane_position[r.lanes_begin - block_lanes_begin + j];
-      offsets[j] = block_key[pos];
-      lanes[j] = block_lane[pos];
-      if (r.space == Space::Global) distinct += addresses->insert(offsets[j]);
+    for (std::size_t j = 0; j < count; ++j) {
+      const Access& x = acc[a.request_lanes[r.lanes_begin + j]];
+      offsets[j] = x.space == Space::Global ? (std::uint64_t{x.buffer} << 56) | x.offset : x.offset;
+      lanes[j] = static_cast<std::uint16_t>(lane_of(x));
+      if (r.space == Space::Global) distinct += me.addresses->insert(offsets[j]);
     }
     if (r.space == Space::Shared) {
-      const Wavefronts wf = count_wavefronts(*scratch, {offsets.data(), n}, {lanes.data(), n}, r.size, model);
+      const Wavefronts wf = count_wavefronts(*me.scratch, {offsets.data(), count}, {lanes.data(), count}, r.size, model);
       r.wavefronts = static_cast<std::uint16_t>(wf.served);
       r.ideal_wavefronts = static_cast<std::uint16_t>(wf.ideal);
     } else {
-      r.sectors = static_cast<std::uint16_t>(count_sectors(*scratch, {offsets.data(), n}, r.size, model));
+      r.sectors = static_cast<std::uint16_t>(count_sectors(*me.scratch, {offsets.data(), count}, r.size, model));
       const std::uint64_t bytes = distinct * std::uint64_t{r.size};
       r.ideal_sectors = static_cast<std::uint16_t>((bytes + model.sector_bytes - 1) / model.sector_bytes);
     }
   };
-
-  for (std::size_t k = 0; k < t.traced_blocks.size(); ++k) {
-    std::fill(executions.begin(), executions.end(), 0);
-    for (auto& s : slots) s.clear();
-    const std::uint32_t begin = bucket_start[k], end = bucket_start[k + 1];
-    const std::size_t first_request = made.size();
-    request_of_record.resize(end - begin);
-    block_key.resize(end - begin);
-    block_lane.resize(end - begin);
+  parallel_each(buckets, workers.size(), [&](std::uint64_t w, std::uint64_t b) {
+    Worker& me = workers[w];
+    me.executions.assign(std::size_t{warp} * site_count, 0);
+    me.slots.resize(site_count);
+    for (auto& s : me.slots) s.clear();
+    const std::uint32_t begin = bucket_start[b], end = bucket_start[b + 1];
+    const std::size_t first = me.made.size();
     for (std::uint32_t p = begin; p < end; ++p) {
-      const std::uint32_t i = by_block[p];
+      const std::uint32_t i = by_bucket[p];
       const Access& x = acc[i];
-      const std::uint32_t site = static_cast<std::uint32_t>(site_of[i]);
-      const std::uint32_t thread = std::min<std::uint32_t>(x.thread, threads - 1);
-      block_key[p - begin] = x.space == Space::Global ? (std::uint64_t{x.buffer} << 56) | x.offset : x.offset;
-      block_lane[p - begin] = static_cast<std::uint16_t>(thread % warp);
-      const std::uint32_t n = executions[std::size_t{thread} * site_count + site]++;
-      auto& slot = slots[std::size_t{thread / warp} * site_count + site];
-      if (n >= slot.size()) {
+      const auto site = static_cast<std::uint32_t>(site_lookup[site_key(x)]);
+      const std::uint32_t k = me.executions[std::size_t{lane_of(x)} * site_count + site]++;
+      std::vector<std::uint32_t>& slot = me.slots[site];
+      if (k >= slot.size()) {
         Request r;
         r.first_access = i;
         r.block = x.block;
-        r.warp = static_cast<std::uint16_t>(thread / warp);
+        r.warp = static_cast<std::uint16_t>(std::min<std::uint32_t>(x.thread, threads - 1) / warp);
         r.line = x.line;
-        r.instance = n;
+        r.instance = k;
         r.space = x.space;
         r.store = x.store;
         r.size = x.size;
-        slot.push_back(static_cast<std::uint32_t>(made.size()));
-        made.push_back(r);
+        slot.push_back(static_cast<std::uint32_t>(me.made.size()));
+        me.made.push_back(r);
       }
-      const std::uint32_t r = slot[n];
-      request_of_record[p - begin] = r;
-      if (made[r].lanes < kMaxLanes) ++made[r].lanes;
+      const std::uint32_t r = slot[k];
+      request_of[p] = r;
+      if (me.made[r].lanes < kMaxLanes) ++me.made[r].lanes;
     }
-    block_lanes_begin = static_cast<std::uint32_t>(a.request_lanes.size());
-    std::uint32_t running = block_lanes_begin;
-    for (std::size_t r = first_request; r < made.size(); ++r) {
-      made[r].lanes_begin = running;
-      running += made[r].lanes;
+    std::uint32_t running = begin;
+    for (std::size_t r = first; r < me.made.size(); ++r) {
+      me.made[r].lanes_begin = running;
+      running += me.made[r].lanes;
     }
-    a.request_lanes.resize(running);
-    lane_position.resize(running - block_lanes_begin);
-    filled.assign(made.size() - first_request, 0);
+    me.filled.assign(me.made.size() - first, 0);
     for (std::uint32_t p = begin; p < end; ++p) {
-      const std::uint32_t r = request_of_record[p - begin];
-      std::uint32_t& f = filled[r - first_request];
-      if (f < made[r].lanes) {
-        lane_position[made[r].lanes_begin - block_lanes_begin + f] = p - begin;
-        a.request_lanes[made[r].lanes_begin + f++] = by_block[p];
-      }
+      Request& r = me.made[request_of[p]];
+      std::uint32_t& f = me.filled[request_of[p] - first];
+      if (f < r.lanes) a.request_lanes[r.lanes_begin + f++] = by_bucket[p];
     }
-    for (std::size_t r = first_request; r < made.size(); ++r) measure(made[r]);
-  }
+    for (std::size_t r = first; r < me.made.size(); ++r) measure(me, me.made[r]);
+  });
 
   // Device order: by each request's earliest record. Those are distinct
-  // record indexes, so a pass over a table indexed by them orders the
-  // requests without a sort (the block bucket's scratch is free again).
-  by_block.assign(acc.size(), 0);
-  for (std::uint32_t r = 0; r < made.size(); ++r) by_block[made[r].first_access] = r + 1;
-  a.requests.reserve(made.size());
-  for (std::uint32_t slot : by_block)
-    if (slot) a.requests.push_back(made[slot - 1]);
+  // record indexes, so each request's place is the number of requests that
+  // start at an earlier record: a prefix count over the records, no sort.
+  rank.assign(n, 0);
+  for (const Worker& me : workers)
+    for (const Request& r : me.made) rank[r.first_access] = 1;
+  std::vector<std::uint32_t> part_base(parts + 1, 0);
+  parallel_each(parts, parts, [&](std::uint64_t, std::uint64_t part) {
+    const auto [begin, end] = part_range(part);
+    part_base[part + 1] = static_cast<std::uint32_t>(std::accumulate(rank.begin() + begin, rank.begin() + end, 0u));
+  });
+  for (std::uint64_t part = 0; part < parts; ++part) part_base[part + 1] += part_base[part];
+  parallel_each(parts, parts, [&](std::uint64_t, std::uint64_t part) {
+    const auto [begin, end] = part_range(part);
+    std::uint32_t running = part_base[part];
+    for (std::uint64_t i = begin; i < end; ++i) {
+      const std::uint32_t starts = rank[i];
+      rank[i] = running;
+      running += starts;
+    }
+  });
+  a.requests.resize(part_base[parts]);
+  parallel_each(workers.size(), workers.size(), [&](std::uint64_t, std::uint64_t w) {
+    for (const Request& r : workers[w].made) a.requests[rank[r.first_access]] = r;
+  });
 
   // Totals: whole trace, per site, per block (dense tables: sites and traced
   // blocks are numbered already).
@@ -319,14 +366,12 @@ Analysis analyze(const Trace& t, const DeviceModel& model) {
     per_site[static_cast<std::size_t>(site_lookup[key])].add(r);
     per_block[static_cast<std::size_t>(block_slot[r.block])].add(r);
   }
-  std::map<std::tuple<std::uint16_t, Space, bool>, std::uint32_t> sites_in_order;
-  for (std::size_t key = 0; key < site_lookup.size(); ++key)
-    if (site_lookup[key] >= 0)
-      sites_in_order[{static_cast<std::uint16_t>(key / 4), (key & 2) ? Space::Shared : Space::Global, (key & 1) != 0}] =
-          static_cast<std::uint32_t>(site_lookup[key]);
-  for (const auto& [site, id] : sites_in_order) {
-    const auto& [line, space, store] = site;
+  for (std::uint32_t id = 0; id < site_count; ++id) {
     if (per_site[id].accesses == 0) continue;
+    const std::size_t key = site_keys[id];
+    const auto line = static_cast<std::uint16_t>(key / 4);
+    const Space space = (key & 2) ? Space::Shared : Space::Global;
+    const bool store = (key & 1) != 0;
     SiteTotals s{line, space, store, {}, per_site[id]};
     for (const AccessSite& declared : t.sites)
       if (declared.line == line && declared.space == space && declared.store == store) {
