@@ -19,6 +19,7 @@
 #include "kernels/bulk_allocator.h"
 #include "kernels/error.h"
 #include "kernels/opencl/cl_instrument.h"
+#include "kernels/parallel.h"
 #include "kernels/runner.h"
 #include "kernels/sources.h"
 #include "kernels/trace_format.h"
@@ -28,6 +29,10 @@ namespace threadmap {
 namespace {
 
 using Clock = std::chrono::steady_clock;
+
+// A trace buffer read back from the device: its record area is read into
+// room that is not zeroed first (BulkAllocator default-initialises).
+using TraceWords = std::vector<std::uint32_t, BulkAllocator<std::uint32_t>>;
 
 // Where each section of the trace buffer starts, in 32-bit words.
 struct Layout {
@@ -83,11 +88,11 @@ std::string_view role_name(BufferRole r) {
   return "input";
 }
 
-std::uint64_t word64(const std::vector<std::uint32_t>& w, std::uint64_t at) {
+std::uint64_t word64(const TraceWords& w, std::uint64_t at) {
   return std::uint64_t{w[at]} | (std::uint64_t{w[at + 1]} << 32);
 }
 
-std::vector<BlockSchedule> decode_schedule(const std::vector<std::uint32_t>& words,
+std::vector<BlockSchedule> decode_schedule(const TraceWords& words,
                                            const Layout& layout, bool named_sms) {
   std::vector<BlockSchedule> schedule(layout.blocks);
   for (std::uint32_t b = 0; b < layout.blocks; ++b) {
@@ -207,7 +212,7 @@ void run_clock_pass(Trace& t, Run run, const std::function<double()>& mhz) {
   // The second of two runs: the first loads the code into the SMs' caches,
   // as every launch after the first of a timed run finds it.
   run(layout, slots);
-  const std::vector<std::uint32_t> words = run(layout, slots);
+  const TraceWords words = run(layout, slots);
   t.sm_clock_mhz = mhz();
 
   t.clock_block_stride = static_cast<std::uint32_t>((blocks + chosen.size() - 1) / chosen.size());
@@ -443,7 +448,7 @@ Recording record_trace(Device& device, const Variant& variant, const Params& par
         throw InvalidRequest(variant.id + ": the trace needs " + std::to_string(bytes) +
                              " bytes, more than the largest allocation on " + info.name +
                              "; trace fewer blocks");
-      std::vector<std::uint32_t> words(clock_slots.empty() ? layout.barriers : layout.accesses, 0);
+      TraceWords words(clock_slots.empty() ? layout.barriers : layout.accesses, 0);
       std::copy(clock_slots.begin(), clock_slots.end(), words.begin() + static_cast<std::ptrdiff_t>(layout.slots));
       words[TM_H_VERSION] = TM_FORMAT_VERSION;
       words[TM_H_ACCESS_CAPACITY] = static_cast<std::uint32_t>(layout.access_capacity);
@@ -486,7 +491,7 @@ Recording record_trace(Device& device, const Variant& variant, const Params& par
     const std::uint64_t guess = std::min<std::uint64_t>(traced_threads * 16, std::uint64_t{1} << 22);
     const std::uint64_t barrier_guess = traced_threads / t.warp_width * 16 + 64;
     std::uint64_t capacity = options.capacity ? std::min(options.capacity, kMaxTraceRecords) : guess;
-    std::vector<std::uint32_t> words = run_traced(Layout(blocks, barrier_guess, capacity), launches, {});
+    TraceWords words = run_traced(Layout(blocks, barrier_guess, capacity), launches, {});
     const std::uint64_t needed = words[TM_H_ACCESS_COUNT];
     const std::uint64_t barrier_needed = words[TM_H_BARRIER_COUNT];
     if (needed > kMaxTraceRecords)
@@ -513,43 +518,73 @@ Recording record_trace(Device& device, const Variant& variant, const Params& par
                         std::to_string(words[TM_H_BARRIER_COUNT]) + " barrier records, the " +
                         "first run " + std::to_string(layout.barrier_capacity));
 
-    // Decode. Every record is checked against the launch: a record outside
-    // it means the hooks are wrong, and the trace is refused.
-    std::vector<bool> traced_bit(blocks, false);
-    for (std::uint32_t b : t.traced_blocks) traced_bit[b] = true;
+    // Decode, over the host's cores. Every record is checked against the
+    // launch: a record outside it means the hooks are wrong, and the trace is
+    // refused, naming the first such record.
+    std::vector<std::uint8_t> traced_bit(blocks, 0);
+    for (std::uint32_t b : t.traced_blocks) traced_bit[b] = 1;
     const std::uint32_t threads = t.threads_per_block();
-    reserve_on_huge_pages(t.accesses, attempts);
-    for (std::uint64_t i = 0; i < attempts; ++i) {
+    // The sites' keys (line, space, direction) each part of the trace saw.
+    constexpr std::size_t kSiteKeys = std::size_t{65536} * 4;
+    auto site_key = [](const Access& a) {
+      return std::size_t{a.line} * 4 + (a.space == Space::Shared ? 2 : 0) + (a.store ? 1 : 0);
+    };
+    enum class Bad { None, NotTraced, NoBuffer };
+    auto decode = [&](std::uint64_t i, Access& a) {
       const std::uint32_t* r = &words[layout.accesses + i * TM_ACCESS_WORDS];
       const std::uint32_t flags = r[TM_A_ADDRESS_HI] >> 24;
       const std::uint64_t address =
           std::uint64_t{r[TM_A_ADDRESS_LO]} | (std::uint64_t{r[TM_A_ADDRESS_HI] & 0xffffffu} << 32);
-      Access a;
+      a = Access{};
       a.block = r[TM_A_BLOCK];
       a.thread = static_cast<std::uint16_t>(r[TM_A_THREAD_LINE] & 0xffffu);
       a.line = static_cast<std::uint16_t>(r[TM_A_THREAD_LINE] >> 16);
       a.store = flags & TM_F_STORE;
       a.space = (flags & TM_F_SHARED) ? Space::Shared : Space::Global;
       a.size = static_cast<std::uint8_t>(1u << ((flags >> TM_F_SIZE_SHIFT) & TM_F_SIZE_MASK));
-      if (a.block >= blocks || !traced_bit[a.block] || a.thread >= threads)
+      if (a.block >= blocks || !traced_bit[a.block] || a.thread >= threads) return Bad::NotTraced;
+      if (a.space == Space::Shared) {
+        a.offset = address;
+        return Bad::None;
+      }
+      for (std::size_t k = 0; k < bases.size(); ++k)
+        if (address >= bases[k] && address + a.size <= bases[k] + w.buffers[k].bytes()) {
+          a.buffer = static_cast<std::uint8_t>(k);
+          a.offset = address - bases[k];
+          return Bad::None;
+        }
+      return Bad::NoBuffer;
+    };
+    reserve_on_huge_pages(t.accesses, attempts);
+    t.accesses.resize(attempts);
+    const std::uint64_t parts = parallel_parts(attempts);
+    std::vector<std::uint64_t> first_bad(parts, attempts);
+    std::vector<std::vector<std::uint64_t>> keys_seen(parts);
+    parallel_each(parts, parts, [&](std::uint64_t, std::uint64_t part) {
+      std::vector<std::uint64_t>& seen = keys_seen[part];
+      seen.assign(kSiteKeys / 64, 0);
+      const std::uint64_t end = attempts * (part + 1) / parts;
+      for (std::uint64_t i = attempts * part / parts; i < end; ++i) {
+        Access& a = t.accesses[i];
+        if (decode(i, a) != Bad::None) {
+          first_bad[part] = i;
+          break;
+        }
+        seen[site_key(a) / 64] |= std::uint64_t{1} << (site_key(a) % 64);
+      }
+    });
+    if (const auto bad = std::min_element(first_bad.begin(), first_bad.end()); bad != first_bad.end() && *bad < attempts) {
+      const std::uint64_t i = *bad;
+      Access a;
+      if (decode(i, a) == Bad::NotTraced)
         throw DeviceError(variant.id + ": trace record " + std::to_string(i) + " names block " +
                           std::to_string(a.block) + ", thread " + std::to_string(a.thread) +
                           ", which were not traced");
-      if (a.space == Space::Shared) {
-        a.offset = address;
-      } else {
-        bool found = false;
-        for (std::size_t k = 0; k < bases.size() && !found; ++k)
-          if (address >= bases[k] && address + a.size <= bases[k] + w.buffers[k].bytes()) {
-            a.buffer = static_cast<std::uint8_t>(k);
-            a.offset = address - bases[k];
-            found = true;
-          }
-        if (!found)
-          throw DeviceError(variant.id + ": traced access at line " + std::to_string(a.line) +
-                            " to address " + hex(address) + " is in no buffer of the launch");
-      }
-      t.accesses.push_back(a);
+      const std::uint32_t* r = &words[layout.accesses + i * TM_ACCESS_WORDS];
+      throw DeviceError(variant.id + ": traced access at line " + std::to_string(a.line) + " to address " +
+                        hex(std::uint64_t{r[TM_A_ADDRESS_LO]} |
+                            (std::uint64_t{r[TM_A_ADDRESS_HI] & 0xffffffu} << 32)) +
+                        " is in no buffer of the launch");
     }
 
     for (std::uint64_t i = 0; i < words[TM_H_BARRIER_COUNT]; ++i) {
@@ -571,13 +606,13 @@ Recording record_trace(Device& device, const Variant& variant, const Params& par
     t.schedule = decode_schedule(words, layout, cuda);
 
     // The sites, by line, then global before shared, then load before store:
-    // a bit per (line, space, direction), millions of records, one pass.
-    std::vector<bool> seen(std::size_t{65536} * 4, false);
-    for (const Access& a : t.accesses)
-      seen[std::size_t{a.line} * 4 + (a.space == Space::Shared ? 2 : 0) + (a.store ? 1 : 0)] = true;
+    // the keys the decode's parts saw.
+    std::vector<std::uint64_t> seen(kSiteKeys / 64, 0);
+    for (const std::vector<std::uint64_t>& part : keys_seen)
+      for (std::size_t k = 0; k < seen.size(); ++k) seen[k] |= part[k];
     const std::vector<Device::MergedAccess> merges = device.merged_accesses(traced);
-    for (std::size_t key = 0; key < seen.size(); ++key) {
-      if (!seen[key]) continue;
+    for (std::size_t key = 0; key < kSiteKeys; ++key) {
+      if (!(seen[key / 64] >> (key % 64) & 1)) continue;
       const auto line = static_cast<std::uint16_t>(key / 4);
       const Space space = (key & 2) ? Space::Shared : Space::Global;
       const bool store = key & 1;
