@@ -11,6 +11,7 @@
 #include <fstream>
 
 #include "kernels/bulk_allocator.h"
+#include "kernels/parallel.h"
 #include "kernels/trace_format.h"
 
 namespace threadmap {
@@ -41,10 +42,21 @@ class Packer {
   template <class T>
   void put(T v) {
     if (used_ + sizeof(T) > bytes_.size()) bytes_.resize(std::max(2 * bytes_.size(), used_ + sizeof(T)));
+    used_ = put_at(bytes_.data(), used_, v);
+  }
+  // `bytes` more, to be written by the caller (put_at), in parallel if it likes.
+  std::uint8_t* room(std::size_t bytes) {
+    reserve(bytes);
     std::uint8_t* at = bytes_.data() + used_;
+    used_ += bytes;
+    return at;
+  }
+  // Writes v at `at`, little-endian; returns the offset after it.
+  template <class T>
+  static std::size_t put_at(std::uint8_t* out, std::size_t at, T v) {
     for (std::size_t i = 0; i < sizeof(T); ++i)
-      at[i] = static_cast<std::uint8_t>(static_cast<std::uint64_t>(v) >> (8 * i));
-    used_ += sizeof(T);
+      out[at + i] = static_cast<std::uint8_t>(static_cast<std::uint64_t>(v) >> (8 * i));
+    return at + sizeof(T);
   }
   // A CBOR byte string holding what was put, moved, not copied.
   json take() {
@@ -79,17 +91,23 @@ std::string_view space_name(Space s) { return s == Space::Shared ? "shared" : "g
 json encode_trace(const Trace& t) {
   Packer blocks, accesses, barriers, schedule, timings, pass_timings, traced_schedule;
   for (std::uint32_t b : t.traced_blocks) blocks.put(b);
-  accesses.reserve(t.accesses.size() * kAccessBytes);
-  for (const Access& a : t.accesses) {
-    accesses.put(std::uint64_t{a.offset});
-    accesses.put(a.block);
-    accesses.put(a.thread);
-    accesses.put(a.line);
-    accesses.put(static_cast<std::uint8_t>(a.buffer));
-    accesses.put(static_cast<std::uint8_t>(a.size));
-    accesses.put(static_cast<std::uint8_t>((a.store ? 1 : 0) | (a.space == Space::Shared ? 2 : 0)));
-    accesses.put(std::uint8_t{0});
-  }
+  // Millions of records, each at a fixed place: packed over the host's cores.
+  std::uint8_t* packed = accesses.room(t.accesses.size() * kAccessBytes);
+  parallel_for(t.accesses.size(), [&](std::uint64_t first, std::uint64_t last) {
+    for (std::uint64_t k = first; k < last; ++k) {
+      const Access& a = t.accesses[k];
+      std::size_t at = k * kAccessBytes;
+      at = Packer::put_at(packed, at, std::uint64_t{a.offset});
+      at = Packer::put_at(packed, at, a.block);
+      at = Packer::put_at(packed, at, a.thread);
+      at = Packer::put_at(packed, at, a.line);
+      at = Packer::put_at(packed, at, static_cast<std::uint8_t>(a.buffer));
+      at = Packer::put_at(packed, at, static_cast<std::uint8_t>(a.size));
+      at = Packer::put_at(packed, at,
+                          static_cast<std::uint8_t>((a.store ? 1 : 0) | (a.space == Space::Shared ? 2 : 0)));
+      Packer::put_at(packed, at, std::uint8_t{0});
+    }
+  }, std::uint64_t{1} << 18);
   for (const BarrierEvent& e : t.barriers) {
     barriers.put(e.block);
     barriers.put(e.warp);
@@ -529,7 +547,7 @@ Session decode_session(std::span<const std::uint8_t> bytes) {
   }
 }
 
-void save_session(const Session& session, const std::filesystem::path& path) {
+void save_session(const Session& session, const std::filesystem::path& path, Durability durability) {
   const json j = session_json(session);
   const std::filesystem::path temp = path.string() + ".tmp-" + std::to_string(::getpid());
   // Any failure removes the temporary file and says what could not be done.
@@ -549,6 +567,10 @@ void save_session(const Session& session, const std::filesystem::path& path) {
   }
   // Flushed to disk before it replaces the target (the stream has no
   // descriptor of its own to hand over).
+  if (durability == Durability::Scratch) {
+    if (::rename(temp.c_str(), path.c_str()) != 0) fail("cannot replace " + path.string() + ": " + errno_text());
+    return;
+  }
   const int fd = ::open(temp.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) fail("cannot write " + temp.string() + ": " + errno_text());
   const bool synced = ::fsync(fd) == 0;

@@ -60,9 +60,15 @@ std::vector<std::uint8_t> encode_session(const Session& session);
 // Throws SessionError naming what is wrong.
 Session decode_session(std::span<const std::uint8_t> bytes);
 
-// Temp file in the same folder, flushed to disk, then renamed over `path`:
-// a crash leaves the old file or the new one, never half of one.
-void save_session(const Session& session, const std::filesystem::path& path);
+// Temp file in the same folder, then renamed over `path`: a reader never
+// sees half a file. Synced (every file a user keeps): the temp file is
+// flushed to disk before the rename, so a crash of the machine leaves the old
+// file or the new one. Scratch: a file read once by the process that asked
+// for it, in a folder removed when that process ends (the GUI's worker
+// recordings), is not flushed: a crash takes the folder's purpose with it.
+enum class Durability { Synced, Scratch };
+void save_session(const Session& session, const std::filesystem::path& path,
+                  Durability durability = Durability::Synced);
 Session load_session(const std::filesystem::path& path);
 
 }  // namespace threadmap

@@ -314,6 +314,22 @@ TEST(Serve, RecordWritesASessionWithTheTrace) {
   EXPECT_FALSE(threadmap::load_session(second).trace->accesses.empty());
   std::filesystem::remove(second);
 
+  // A scratch recording (the GUI's temporary folder) is written whole and
+  // renamed into place like any other, only not flushed to disk first.
+  w.send(json{{"id", "scratch"}, {"op", "record"}, {"kernel", "reduce.sequential"}, {"device", "opencl:0:0"},
+              {"params", {{"n", 4096}}}, {"reps", 1}, {"folder", folder.string()}, {"scratch", true}}
+             .dump());
+  r = w.next();
+  ASSERT_EQ(r["type"], "result") << r.dump();
+  const std::string scratch = r["result"]["session"];
+  EXPECT_EQ(r["result"]["bytes"], std::filesystem::file_size(scratch));
+  EXPECT_FALSE(threadmap::load_session(scratch).trace->accesses.empty());
+  std::filesystem::remove(scratch);
+  w.send(R"({"id": "scratch-2", "op": "record", "kernel": "reduce.sequential", "scratch": "yes"})");
+  r = w.next();
+  EXPECT_EQ(r["status"], "bad-request");
+  EXPECT_NE(r["error"].get<std::string>().find("scratch"), std::string::npos);
+
   // Bad block lists and folders are error replies; the worker goes on.
   w.send(R"({"id": 3, "op": "record", "kernel": "transpose.naive", "blocks": [-1]})");
   r = w.next();

@@ -1,4 +1,8 @@
 #include "app/cli/serve.h"
+
+#include <malloc.h>
+
+#include <limits>
 #include "kernels/cuda/cuda_backend.h"
 
 #include <CLI/CLI.hpp>
@@ -350,11 +354,16 @@ class Worker {
     trace_options.source_text = options.source_text;
     trace_options.source_name = options.source_name;
     const std::filesystem::path folder = folder_for(request);
+    // "scratch": the file is read once and its folder removed (the GUI's
+    // temporary recordings folder): not flushed to disk first.
+    const json scratch = request.value("scratch", json(false));
+    if (!scratch.is_boolean()) throw BadRequest{"bad-request", "\"scratch\" must be true or false"};
+    const Durability durability = scratch.get<bool>() ? Durability::Scratch : Durability::Synced;
     Device& device = device_for(request);
     RecordedSession recorded = record_session(device, v, params, options, trace_options);
     require_ok(recorded.status, recorded.error);
     const std::filesystem::path path = session_path(folder, v);
-    save_recorded_session(recorded, path);
+    save_recorded_session(recorded, path, durability);
     json phases = json::array();
     for (const auto& [name, ms] : recorded.phases_ms) phases.push_back({name, ms});
     for (const auto& [name, ms] : recorded.recording.phases_ms) phases.push_back({"traced runs: " + name, ms});
@@ -384,6 +393,12 @@ CLI::App* add_serve_subcommand(CLI::App& app) {
 }
 
 int serve_command(std::istream& in, std::ostream& out) {
+  // A warm worker keeps the memory it frees: the next recording's buffers
+  // (a trace of millions of records is hundreds of MB) reuse pages already
+  // mapped instead of faulting in and zeroing fresh ones each request.
+  // Large blocks come from the heap, not mmap, and the heap is not trimmed.
+  ::mallopt(M_MMAP_MAX, 0);
+  ::mallopt(M_TRIM_THRESHOLD, std::numeric_limits<int>::max());
   Inbox inbox;
   std::thread reader(read_lines, std::ref(in), std::ref(inbox));
   Worker worker(out, inbox);

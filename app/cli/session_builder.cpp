@@ -78,9 +78,9 @@ RecordedSession record_session(Device& device, const Variant& variant, const Par
   return r;
 }
 
-void save_recorded_session(RecordedSession& r, const std::filesystem::path& path) {
+void save_recorded_session(RecordedSession& r, const std::filesystem::path& path, Durability durability) {
   PhaseClock phase(r.phases_ms);
-  save_session(r.session, path);
+  save_session(r.session, path, durability);
   phase("session written");
 }
 

@@ -38,7 +38,8 @@ RecordedSession record_session(Device& device, const Variant& variant, const Par
 
 // Writes r.session to `path` (save_session) and adds the "session written"
 // phase. Throws SessionError.
-void save_recorded_session(RecordedSession& r, const std::filesystem::path& path);
+void save_recorded_session(RecordedSession& r, const std::filesystem::path& path,
+                           Durability durability = Durability::Synced);
 
 // UTC now, ISO 8601 ("2026-11-22T20:41:07Z").
 std::string utc_now();

@@ -494,7 +494,8 @@ QString ExercisePanel::run(const LearnerRun& run) {
   }
   json record = {{"op", "record"},     {"kernel", variant_->id}, {"device", run.device},
                  {"params", params},   {"reps", run.reps},       {"warmup", 1},
-                 {"folder", run.folder.toStdString()},
+                 {"folder", run.folder.toStdString()},  // the window's temporary recordings folder
+                 {"scratch", true},
                  {"source", editor_->toPlainText().toStdString()},
                  {"source_name", file_name_.toStdString()}};
   if (!run.blocks.is_null()) record["blocks"] = run.blocks;

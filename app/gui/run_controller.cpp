@@ -113,7 +113,8 @@ void RunController::record(const RunRequest& request, const QString& folder,
                        {"params", params_json(request.params)},
                        {"reps", request.reps},
                        {"warmup", request.warmup},
-                       {"folder", folder.toStdString()}};
+                       {"folder", folder.toStdString()},
+                       {"scratch", true}};  // the window's temporary recordings folder
   if (!blocks.is_null()) op["blocks"] = blocks;
   record_id_ = worker_.send(op);
   emit worker_state(tr("recording the trace of %1 …").arg(QString::fromStdString(request.kernel)), false);
