@@ -1,6 +1,8 @@
 // Matrix addition res = a + b, height x width, three ways of handing out work.
 #include "kernels/families/common.h"
 #include "kernels/families/families.h"
+#include "kernels/bulk_allocator.h"
+#include "kernels/parallel.h"
 
 namespace threadmap::families {
 
@@ -41,9 +43,11 @@ Workload build_matadd(const Variant& v, const Params& p, std::uint64_t seed) {
       using T = decltype(tag);
       std::span<const T> a = view<T>(b[0]);
       std::span<const T> bb = view<T>(b[1]);
-      std::vector<T> expected(a.size());
-      for (std::size_t i = 0; i < a.size(); ++i) expected[i] = static_cast<T>(a[i] + bb[i]);
-      return compare_exact<T>(view<T>(b[2]), expected, static_cast<std::uint64_t>(width));
+      std::vector<T, BulkAllocator<T>> expected(a.size());  // every element written below, over the cores
+      parallel_for(a.size(), [&](std::uint64_t begin, std::uint64_t end) {
+        for (std::uint64_t i = begin; i < end; ++i) expected[i] = static_cast<T>(a[i] + bb[i]);
+      }, std::uint64_t{1} << 18);
+      return compare_exact<T>(view<T>(b[2]), std::span<const T>(expected), static_cast<std::uint64_t>(width));
     });
   };
   return w;
