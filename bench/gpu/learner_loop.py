@@ -49,6 +49,8 @@ def main():
     parser.add_argument("--device", default="cuda:0")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--reps", type=int, default=10)
+    parser.add_argument("--only", action="append", default=[],
+                        help="time only this catalog kernel or exercise id (repeatable)")
     args = parser.parse_args()
     dialect = "cuda" if args.device.startswith("cuda") else "opencl"
     ext = ".cu" if dialect == "cuda" else ".cl"
@@ -64,6 +66,8 @@ def main():
             e = json.load(open(os.path.join(EXERCISES, name)))
             exercises.append(("%s (%s)" % (e["id"], e["kernel"]), e["kernel"], e.get("set", {}), "all"))
     runs = [(k, k, {}, None) for k in KERNELS] + exercises
+    if args.only:
+        runs = [r for r in runs if r[0] in args.only or r[0].split(" ")[0] in args.only]
     rows = []
     for label, kernel, params, blocks in runs:
         text = subprocess.run([args.cli, "source", kernel, "--dialect", dialect], check=True,
@@ -74,8 +78,8 @@ def main():
             edited = text + "\n// edit %d %d\n" % (os.getpid(), r)
             for kind in ("cold", "warm"):
                 request = {"op": "record", "kernel": kernel, "device": args.device, "params": params,
-                           "reps": args.reps, "folder": folder, "source": edited,
-                           "source_name": kernel.split(".")[0] + ext}
+                           "reps": args.reps, "warmup": 1, "folder": folder, "source": edited,
+                           "source_name": kernel.split(".")[0] + ext, "scratch": True}
                 if blocks:
                     request["blocks"] = blocks
                 t, reply = worker.request(request)
