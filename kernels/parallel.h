@@ -22,7 +22,7 @@ inline std::uint64_t parallel_parts(std::uint64_t count, std::uint64_t min_part 
 
 // Calls body(begin, end) over [0, count) in contiguous chunks, one per core.
 template <class Body>
-void parallel_for(std::uint64_t count, Body body, std::uint64_t min_chunk = std::uint64_t{1} << 20) {
+void parallel_for(std::uint64_t count, Body body, std::uint64_t min_chunk = std::uint64_t{1} << 18) {
   const std::uint64_t chunks = std::min(parallel_cores(), std::max<std::uint64_t>(1, count / min_chunk));
   if (chunks <= 1) {
     body(std::uint64_t{0}, count);

@@ -107,7 +107,7 @@ json encode_trace(const Trace& t) {
                           static_cast<std::uint8_t>((a.store ? 1 : 0) | (a.space == Space::Shared ? 2 : 0)));
       Packer::put_at(packed, at, std::uint8_t{0});
     }
-  }, std::uint64_t{1} << 18);
+  });
   for (const BarrierEvent& e : t.barriers) {
     barriers.put(e.block);
     barriers.put(e.warp);
@@ -565,18 +565,16 @@ void save_session(const Session& session, const std::filesystem::path& path, Dur
     out.flush();
     if (!out) fail("cannot write " + temp.string() + ": " + errno_text());
   }
-  // Flushed to disk before it replaces the target (the stream has no
-  // descriptor of its own to hand over).
-  if (durability == Durability::Scratch) {
-    if (::rename(temp.c_str(), path.c_str()) != 0) fail("cannot replace " + path.string() + ": " + errno_text());
-    return;
+  // Synced: flushed to disk before it replaces the target (the stream has
+  // no descriptor of its own to hand over).
+  if (durability == Durability::Synced) {
+    const int fd = ::open(temp.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) fail("cannot write " + temp.string() + ": " + errno_text());
+    const bool synced = ::fsync(fd) == 0;
+    const std::string why = synced ? std::string() : errno_text();
+    ::close(fd);
+    if (!synced) fail("cannot write " + temp.string() + ": " + why);
   }
-  const int fd = ::open(temp.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) fail("cannot write " + temp.string() + ": " + errno_text());
-  const bool synced = ::fsync(fd) == 0;
-  const std::string why = synced ? std::string() : errno_text();
-  ::close(fd);
-  if (!synced) fail("cannot write " + temp.string() + ": " + why);
   if (::rename(temp.c_str(), path.c_str()) != 0) fail("cannot replace " + path.string() + ": " + errno_text());
 }
 

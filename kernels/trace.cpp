@@ -524,11 +524,7 @@ Recording record_trace(Device& device, const Variant& variant, const Params& par
     std::vector<std::uint8_t> traced_bit(blocks, 0);
     for (std::uint32_t b : t.traced_blocks) traced_bit[b] = 1;
     const std::uint32_t threads = t.threads_per_block();
-    // The sites' keys (line, space, direction) each part of the trace saw.
-    constexpr std::size_t kSiteKeys = std::size_t{65536} * 4;
-    auto site_key = [](const Access& a) {
-      return std::size_t{a.line} * 4 + (a.space == Space::Shared ? 2 : 0) + (a.store ? 1 : 0);
-    };
+    // The sites' keys (site_key) each part of the trace saw.
     enum class Bad { None, NotTraced, NoBuffer };
     auto decode = [&](std::uint64_t i, Access& a) {
       const std::uint32_t* r = &words[layout.accesses + i * TM_ACCESS_WORDS];
@@ -559,10 +555,8 @@ Recording record_trace(Device& device, const Variant& variant, const Params& par
     t.accesses.resize(attempts);
     const std::uint64_t parts = parallel_parts(attempts);
     std::vector<std::uint64_t> first_bad(parts, attempts);
-    std::vector<std::vector<std::uint64_t>> keys_seen(parts);
+    std::vector<SiteKeySet> keys_seen(parts);
     parallel_each(parts, parts, [&](std::uint64_t, std::uint64_t part) {
-      std::vector<std::uint64_t>& seen = keys_seen[part];
-      seen.assign(kSiteKeys / 64, 0);
       const std::uint64_t end = attempts * (part + 1) / parts;
       for (std::uint64_t i = attempts * part / parts; i < end; ++i) {
         Access& a = t.accesses[i];
@@ -570,7 +564,7 @@ Recording record_trace(Device& device, const Variant& variant, const Params& par
           first_bad[part] = i;
           break;
         }
-        seen[site_key(a) / 64] |= std::uint64_t{1} << (site_key(a) % 64);
+        keys_seen[part].add(site_key(a));
       }
     });
     if (const auto bad = std::min_element(first_bad.begin(), first_bad.end()); bad != first_bad.end() && *bad < attempts) {
@@ -607,15 +601,9 @@ Recording record_trace(Device& device, const Variant& variant, const Params& par
 
     // The sites, by line, then global before shared, then load before store:
     // the keys the decode's parts saw.
-    std::vector<std::uint64_t> seen(kSiteKeys / 64, 0);
-    for (const std::vector<std::uint64_t>& part : keys_seen)
-      for (std::size_t k = 0; k < seen.size(); ++k) seen[k] |= part[k];
+    for (std::size_t part = 1; part < parts; ++part) keys_seen[0].merge(keys_seen[part]);
     const std::vector<Device::MergedAccess> merges = device.merged_accesses(traced);
-    for (std::size_t key = 0; key < kSiteKeys; ++key) {
-      if (!(seen[key / 64] >> (key % 64) & 1)) continue;
-      const auto line = static_cast<std::uint16_t>(key / 4);
-      const Space space = (key & 2) ? Space::Shared : Space::Global;
-      const bool store = key & 1;
+    for (const auto& [key, line, space, store] : keys_seen[0].sites()) {
       AccessSite site{line, space, store,
                       learner ? text_line(options.source_text, line) : source_line(t.source_file, line)};
       // What the compiler merged at this line: the machine's wide access,

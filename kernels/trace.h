@@ -173,6 +173,41 @@ class PhaseClock {
   std::chrono::steady_clock::time_point last_;
 };
 
+// An access site (line, space, direction) as one number: sites sort by line,
+// then global before shared, then load before store. kSiteKeys bounds it.
+inline constexpr std::size_t kSiteKeys = std::size_t{65536} * 4;
+inline std::size_t site_key(std::uint16_t line, Space space, bool store) {
+  return std::size_t{line} * 4 + (space == Space::Shared ? 2 : 0) + (store ? 1 : 0);
+}
+inline std::size_t site_key(const Access& a) { return site_key(a.line, a.space, a.store); }
+
+// The sites a trace's records name, a bit per site_key: filled part by part
+// (a set per thread), merged, then read in site order.
+class SiteKeySet {
+ public:
+  struct Site {
+    std::size_t key;
+    std::uint16_t line;
+    Space space;
+    bool store;
+  };
+  void add(std::size_t key) { bits_[key / 64] |= std::uint64_t{1} << (key % 64); }
+  void merge(const SiteKeySet& other) {
+    for (std::size_t k = 0; k < bits_.size(); ++k) bits_[k] |= other.bits_[k];
+  }
+  std::vector<Site> sites() const {
+    std::vector<Site> out;
+    for (std::size_t key = 0; key < kSiteKeys; ++key)
+      if (bits_[key / 64] >> (key % 64) & 1)
+        out.push_back({key, static_cast<std::uint16_t>(key / 4), (key & 2) ? Space::Shared : Space::Global,
+                       (key & 1) != 0});
+    return out;
+  }
+
+ private:
+  std::vector<std::uint64_t> bits_ = std::vector<std::uint64_t>(kSiteKeys / 64, 0);
+};
+
 // The most access records one recording may hold (16 bytes each on the device).
 inline constexpr std::uint64_t kMaxTraceRecords = std::uint64_t{1} << 26;
 

@@ -1,18 +1,16 @@
 #include "app/cli/serve.h"
-
-#include <malloc.h>
-
-#include <limits>
 #include "kernels/cuda/cuda_backend.h"
 
 #include <CLI/CLI.hpp>
 
+#include <malloc.h>
 #include <unistd.h>
 
 #include <condition_variable>
 #include <deque>
 #include <filesystem>
 #include <iostream>
+#include <limits>
 #include <map>
 #include <memory>
 #include <mutex>

@@ -84,7 +84,7 @@ void materialize(HostBuffer& b) {
           out[i] = static_cast<T>(static_cast<double>(r >> 11) * 0x1.0p-52 - 1.0);
         }
       }
-    }, std::uint64_t{1} << 18);
+    });
   });
 }
 

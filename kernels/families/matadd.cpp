@@ -46,7 +46,7 @@ Workload build_matadd(const Variant& v, const Params& p, std::uint64_t seed) {
       std::vector<T, BulkAllocator<T>> expected(a.size());  // every element written below, over the cores
       parallel_for(a.size(), [&](std::uint64_t begin, std::uint64_t end) {
         for (std::uint64_t i = begin; i < end; ++i) expected[i] = static_cast<T>(a[i] + bb[i]);
-      }, std::uint64_t{1} << 18);
+      });
       return compare_exact<T>(view<T>(b[2]), std::span<const T>(expected), static_cast<std::uint64_t>(width));
     });
   };

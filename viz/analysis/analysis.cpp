@@ -173,10 +173,6 @@ Analysis analyze(const Trace& t, const DeviceModel& model) {
   // waits. Each warp's requests depend on its own records only.
   const std::uint64_t n = acc.size();
   const std::uint32_t warps_per_block = (threads + warp - 1) / warp;
-  constexpr std::size_t kSiteKeys = std::size_t{65536} * 4;
-  auto site_key = [](const Access& x) {
-    return std::size_t{x.line} * 4 + (x.space == Space::Shared ? 2 : 0) + (x.store ? 1 : 0);
-  };
   auto lane_of = [&](const Access& x) { return std::min<std::uint32_t>(x.thread, threads - 1) % warp; };
 
   // The records of each traced block's warp together, in device order: a
@@ -197,30 +193,22 @@ Analysis analyze(const Trace& t, const DeviceModel& model) {
   auto part_range = [&](std::uint64_t part) {
     return std::pair<std::uint64_t, std::uint64_t>{n * part / parts, n * (part + 1) / parts};
   };
-  std::vector<std::vector<std::uint64_t>> keys_seen(parts);
+  std::vector<SiteKeySet> keys_seen(parts);
   std::vector<std::uint32_t> place(parts * buckets, 0);  // per part: its count, then where its next record goes
   parallel_each(parts, parts, [&](std::uint64_t, std::uint64_t part) {
-    std::vector<std::uint64_t>& seen = keys_seen[part];
-    seen.assign(kSiteKeys / 64, 0);
     std::uint32_t* count = place.data() + part * buckets;
     const auto [begin, end] = part_range(part);
     for (std::uint64_t i = begin; i < end; ++i) {
-      const std::size_t key = site_key(acc[i]);
-      seen[key / 64] |= std::uint64_t{1} << (key % 64);
+      keys_seen[part].add(site_key(acc[i]));
       if (const std::int64_t b = bucket_of(acc[i]); b >= 0) ++count[b];
     }
   });
 
   // Access sites: (line, space, store), numbered in that order.
-  for (std::size_t part = 1; part < parts; ++part)
-    for (std::size_t k = 0; k < kSiteKeys / 64; ++k) keys_seen[0][k] |= keys_seen[part][k];
+  for (std::size_t part = 1; part < parts; ++part) keys_seen[0].merge(keys_seen[part]);
+  const std::vector<SiteKeySet::Site> site_keys = keys_seen[0].sites();
   std::vector<std::int32_t> site_lookup(kSiteKeys, -1);
-  std::vector<std::size_t> site_keys;
-  for (std::size_t key = 0; key < kSiteKeys; ++key)
-    if (keys_seen[0][key / 64] >> (key % 64) & 1) {
-      site_lookup[key] = static_cast<std::int32_t>(site_keys.size());
-      site_keys.push_back(key);
-    }
+  for (std::size_t id = 0; id < site_keys.size(); ++id) site_lookup[site_keys[id].key] = static_cast<std::int32_t>(id);
   const std::uint32_t site_count = static_cast<std::uint32_t>(site_keys.size());
 
   std::vector<std::uint32_t> bucket_start(buckets + 1, 0);
@@ -362,16 +350,12 @@ Analysis analyze(const Trace& t, const DeviceModel& model) {
   std::vector<Counters> per_block(t.traced_blocks.size());
   for (const Request& r : a.requests) {
     a.totals.add(r);
-    const std::size_t key = std::size_t{r.line} * 4 + (r.space == Space::Shared ? 2 : 0) + (r.store ? 1 : 0);
-    per_site[static_cast<std::size_t>(site_lookup[key])].add(r);
+    per_site[static_cast<std::size_t>(site_lookup[site_key(r.line, r.space, r.store)])].add(r);
     per_block[static_cast<std::size_t>(block_slot[r.block])].add(r);
   }
   for (std::uint32_t id = 0; id < site_count; ++id) {
     if (per_site[id].accesses == 0) continue;
-    const std::size_t key = site_keys[id];
-    const auto line = static_cast<std::uint16_t>(key / 4);
-    const Space space = (key & 2) ? Space::Shared : Space::Global;
-    const bool store = (key & 1) != 0;
+    const auto& [key, line, space, store] = site_keys[id];
     SiteTotals s{line, space, store, {}, per_site[id]};
     for (const AccessSite& declared : t.sites)
       if (declared.line == line && declared.space == space && declared.store == store) {
