@@ -19,4 +19,11 @@ nlohmann::json to_json(const TimingStats& t);
 // A device-to-device copy of `bytes` bytes: {bytes, ms, bandwidth_gbps[, error]}.
 nlohmann::json to_json(const CopyResult& c, std::uint64_t bytes);
 
+// Empty when `device` has the shape of to_json(DeviceInfo) (each field it
+// has, with its type), else what is wrong.
+std::string device_problem(const nlohmann::json& device);
+// Empty when `report` has the shape of to_json(RunResult) (the fields
+// readers use, with their types), else what is wrong.
+std::string report_problem(const nlohmann::json& report);
+
 }  // namespace threadmap

@@ -1,9 +1,6 @@
 #include "kernels/session.h"
 #include "kernels/sources.h"
 
-#include <fcntl.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <array>
 #include <cerrno>
@@ -12,6 +9,7 @@
 
 #include "kernels/bulk_allocator.h"
 #include "kernels/parallel.h"
+#include "kernels/report.h"
 #include "kernels/trace_format.h"
 
 namespace threadmap {
@@ -423,6 +421,16 @@ Trace decode_trace(const json& j) {
   return t;
 }
 
+// The traced run's output check: {verified, checked, mismatches, method},
+// each with its type where present.
+void check_trace_verification(const json& v) {
+  if (!v.is_object()) bad("session.trace_verification is not a map");
+  if (v.contains("verified")) flag(v, "verified", "session.trace_verification");
+  for (const char* key : {"checked", "mismatches"})
+    if (v.contains(key) && !v[key].is_number()) bad(std::string("session.trace_verification.") + key + " is not a number");
+  if (v.contains("method") && !v["method"].is_string()) bad("session.trace_verification.method is not text");
+}
+
 // nlohmann's CBOR reader recurses once per nesting level; this handler stops
 // a hostile file's deep nesting before the stack does.
 class BoundedSax : public nlohmann::detail::json_sax_dom_parser<json> {
@@ -445,8 +453,6 @@ class BoundedSax : public nlohmann::detail::json_sax_dom_parser<json> {
   std::size_t depth_ = 0;
   std::string message_;
 };
-
-std::string errno_text() { return std::strerror(errno); }
 
 }  // namespace
 
@@ -526,11 +532,21 @@ Session decode_session(std::span<const std::uint8_t> bytes) {
     };
     read_params("params", s.params);
     if (j.contains("trace_params")) read_params("trace_params", s.trace_params);
+    // The parts kept as JSON are checked here, with the types their readers
+    // (the window, show, export) take them with.
+    // Null (nothing known) becomes an empty map, or a null run (not timed).
     s.device = field(j, "device", "session");
+    if (s.device.is_null()) s.device = json::object();
+    if (const std::string problem = device_problem(s.device); !problem.empty()) bad("session." + problem);
     s.run = field(j, "run", "session");
+    if (s.run.is_object() && s.run.empty()) s.run = nullptr;
+    if (!s.run.is_null())
+      if (const std::string problem = report_problem(s.run); !problem.empty()) bad("session.run: " + problem);
     const json& trace = field(j, "trace", "session");
     if (!trace.is_null()) s.trace = decode_trace(trace);
     s.trace_verification = field(j, "trace_verification", "session");
+    if (s.trace_verification.is_null()) s.trace_verification = json::object();
+    check_trace_verification(s.trace_verification);
     const json& ms = field(j, "record_ms", "session");
     if (!ms.is_number()) bad("session.record_ms is not a number");
     s.record_ms = ms.get<double>();
@@ -547,35 +563,31 @@ Session decode_session(std::span<const std::uint8_t> bytes) {
   }
 }
 
-void save_session(const Session& session, const std::filesystem::path& path, Durability durability) {
-  const json j = session_json(session);
-  const std::filesystem::path temp = path.string() + ".tmp-" + std::to_string(::getpid());
-  // Any failure removes the temporary file and says what could not be done.
-  const auto fail = [&](const std::string& message) {
-    std::error_code ignored;
-    std::filesystem::remove(temp, ignored);
-    throw SessionError(message);
-  };
-  {
+std::uint64_t session_record_bytes(const Session& s) {
+  if (!s.trace) return 0;
+  const Trace& t = *s.trace;
+  return t.accesses.size() * kAccessBytes + t.barriers.size() * kBarrierBytes +
+         (t.schedule.size() + t.traced_schedule.size()) * kScheduleBytes +
+         t.barrier_timings.size() * kTimingBytes + t.barrier_pass_timings.size() * kPassTimingBytes +
+         t.traced_blocks.size() * 4;
+}
+
+void save_session(const Session& session, const std::filesystem::path& path, Durability durability,
+                  std::span<const std::filesystem::path> inputs) {
+  // A file its own readers would refuse is not written at all.
+  if (const std::uint64_t bytes = session_record_bytes(session); bytes > kMaxSessionBytes)
+    throw SessionError("cannot write " + path.string() + ": its trace alone is " + std::to_string(bytes) +
+                       " bytes, over the limit of " + std::to_string(kMaxSessionBytes) +
+                       " for a session file; trace fewer blocks (--blocks) or a smaller size (--trace-set)");
+  try {
+    OutputFile out(path, durability, inputs, kMaxSessionBytes);
     // The CBOR goes straight into the file: a trace of millions of records
     // is not copied into a second buffer first.
-    std::ofstream out(temp, std::ios::binary | std::ios::trunc);
-    if (!out) throw SessionError("cannot write " + temp.string() + ": " + errno_text());
-    json::to_cbor(j, out);
-    out.flush();
-    if (!out) fail("cannot write " + temp.string() + ": " + errno_text());
+    json::to_cbor(session_json(session), out.stream());
+    out.commit();
+  } catch (const OutputError& e) {
+    throw SessionError(e.what());
   }
-  // Synced: flushed to disk before it replaces the target (the stream has
-  // no descriptor of its own to hand over).
-  if (durability == Durability::Synced) {
-    const int fd = ::open(temp.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) fail("cannot write " + temp.string() + ": " + errno_text());
-    const bool synced = ::fsync(fd) == 0;
-    const std::string why = synced ? std::string() : errno_text();
-    ::close(fd);
-    if (!synced) fail("cannot write " + temp.string() + ": " + why);
-  }
-  if (::rename(temp.c_str(), path.c_str()) != 0) fail("cannot replace " + path.string() + ": " + errno_text());
 }
 
 Session load_session(const std::filesystem::path& path) {
@@ -586,7 +598,7 @@ Session load_session(const std::filesystem::path& path) {
     throw SessionError(path.string() + " is " + std::to_string(size) + " bytes, over the limit of " +
                        std::to_string(kMaxSessionBytes) + " for a session file");
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw SessionError("cannot open " + path.string() + ": " + errno_text());
+  if (!in) throw SessionError("cannot open " + path.string() + ": " + std::strerror(errno));
   std::vector<std::uint8_t, BulkAllocator<std::uint8_t>> bytes(size);  // huge pages, not zeroed: read next
   in.read(reinterpret_cast<char*>(bytes.data()), static_cast<std::streamsize>(size));
   if (static_cast<std::uint64_t>(in.gcount()) != size) throw SessionError("cannot read all of " + path.string());

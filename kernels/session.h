@@ -15,6 +15,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "kernels/output_file.h"
 #include "kernels/trace.h"
 
 namespace threadmap {
@@ -26,6 +27,9 @@ class SessionError : public std::runtime_error {
 
 inline constexpr int kSessionVersion = 1;
 inline constexpr std::uint64_t kMaxSessionBytes = std::uint64_t{1} << 30;
+// The access records a session file holds within kMaxSessionBytes (20 bytes
+// each, with a sixteenth of the limit left for the rest of the trace).
+inline constexpr std::uint64_t kMaxSessionAccessRecords = kMaxSessionBytes / 16 * 15 / 20;
 
 struct Session {
   std::string created_by;                     // "threadmap-cli 0.1.0"
@@ -60,15 +64,17 @@ std::vector<std::uint8_t> encode_session(const Session& session);
 // Throws SessionError naming what is wrong.
 Session decode_session(std::span<const std::uint8_t> bytes);
 
-// Temp file in the same folder, then renamed over `path`: a reader never
-// sees half a file. Synced (every file a user keeps): the temp file is
-// flushed to disk before the rename, so a crash of the machine leaves the old
-// file or the new one. Scratch: a file read once by the process that asked
-// for it, in a folder removed when that process ends (the GUI's worker
-// recordings), is not flushed: a crash takes the folder's purpose with it.
-enum class Durability { Synced, Scratch };
+// Written through OutputFile (kernels/output_file.h): whole or not at all,
+// never over a file that is not a regular one or over one of `inputs` (the
+// learner's kernel a recording ran). Throws SessionError naming what failed,
+// before writing anything when the session would be over kMaxSessionBytes,
+// the limit its readers take.
 void save_session(const Session& session, const std::filesystem::path& path,
-                  Durability durability = Durability::Synced);
+                  Durability durability = Durability::Synced,
+                  std::span<const std::filesystem::path> inputs = {});
+// The bytes a session's bulk records take in its file (a little less than
+// the whole file).
+std::uint64_t session_record_bytes(const Session& session);
 Session load_session(const std::filesystem::path& path);
 
 }  // namespace threadmap

@@ -494,11 +494,12 @@ Recording record_trace(Device& device, const Variant& variant, const Params& par
     TraceWords words = run_traced(Layout(blocks, barrier_guess, capacity), launches, {});
     const std::uint64_t needed = words[TM_H_ACCESS_COUNT];
     const std::uint64_t barrier_needed = words[TM_H_BARRIER_COUNT];
-    if (needed > kMaxTraceRecords)
+    if (const std::uint64_t limit = std::min(kMaxTraceRecords, options.max_records); needed > limit)
       throw InvalidRequest(variant.id + ": tracing " + std::to_string(t.traced_blocks.size()) +
                            " blocks makes " + std::to_string(needed) +
-                           " access records, more than the limit of " +
-                           std::to_string(kMaxTraceRecords) + "; trace fewer blocks");
+                           " access records, more than the limit of " + std::to_string(limit) +
+                           (limit < kMaxTraceRecords ? " a session file holds" : "") +
+                           "; trace fewer blocks");
     std::uint64_t barrier_capacity = barrier_guess;
     if ((!options.capacity && needed > capacity) || barrier_needed > barrier_guess) {
       if (!options.capacity) capacity = needed;

@@ -153,6 +153,9 @@ struct TraceOptions {
   // dialect): traced in the catalog's place, instrumented as the catalog's is.
   std::string source_text;
   std::string source_name;
+  // At most this many access records (kMaxTraceRecords); `record` asks for
+  // fewer, so that a session file stays within what its readers take.
+  std::uint64_t max_records = UINT64_MAX;
 };
 
 // Where a piece of work's wall-clock time went, phase by phase, in order.

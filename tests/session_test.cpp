@@ -193,6 +193,70 @@ TEST_F(SessionTest, HostileCountsAndSizesAreRefused) {
   }
 }
 
+// The parts a session keeps as JSON (device, run, trace_verification) are
+// read by the window, `show` and `export` with types: a null or mistyped one
+// is refused by the loader, not met as an exception by a reader.
+TEST_F(SessionTest, FieldsTheReadersTakeAreTypeChecked) {
+  const json j = valid_json(bytes_);
+  const auto refused_with = [&](const char* pointer, const json& value, const std::string& words) {
+    json h = j;
+    h[json::json_pointer(pointer)] = value;
+    const std::string why = refusal(h);
+    EXPECT_NE(why.find(words), std::string::npos) << pointer << " = " << value.dump() << ": " << why;
+  };
+  refused_with("/device", 7, "device description is a JSON object");
+  refused_with("/device", "H100", "device description is a JSON object");
+  refused_with("/device/name", 5, "device.name must be text");
+  refused_with("/device/spec", nullptr, "device.spec must be text");
+  refused_with("/device/double", "yes", "device.double must be true or false");
+  refused_with("/device/warp_width", "32", "device.warp_width must be a number");
+  refused_with("/trace_verification", "verified", "trace_verification is not a map");
+  refused_with("/trace_verification/verified", nullptr, "trace_verification.verified is not true/false");
+  refused_with("/trace_verification/checked", "all", "trace_verification.checked is not a number");
+  refused_with("/run", 7, "session.run: a run report is a JSON object");
+  refused_with("/run", json{{"kernel", 1}}, "needs \"kernel\" as text");
+  const json report = {{"kernel", "transpose.shared"}, {"status", "ok"}};
+  json bad = report;
+  bad["verification"] = {{"verified", "yes"}};
+  refused_with("/run", bad, "verification.verified must be true or false");
+  bad = report;
+  bad["device"] = {{"name", 3}};
+  refused_with("/run", bad, "device.name must be text");
+  bad = report;
+  bad["kernel_ms"] = 4;
+  refused_with("/run", bad, "\"kernel_ms\" must be an object");
+  bad = report;
+  bad["timing"] = {{"kernel_ms", {{"median", "fast"}}}};
+  refused_with("/run", bad, "timing.kernel_ms.median must be a number");
+  // What is well typed still loads; null means nothing known, read as empty.
+  json ok = j;
+  ok["run"] = report;
+  EXPECT_EQ(refusal(ok), "accepted");
+  ok["device"] = nullptr;
+  ok["trace_verification"] = nullptr;
+  const Session s = decode_session(json::to_cbor(ok));
+  EXPECT_TRUE(s.device.is_object());
+  EXPECT_EQ(s.device.value("name", std::string("?")), "?");
+  EXPECT_FALSE(s.trace_verification.value("verified", false));
+}
+
+// `record` asks the trace for no more records than a session file holds: a
+// trace over that is refused after the first count, before it is written.
+TEST(SessionLimit, ATraceTooLargeForASessionIsRefusedBeforeItIsWritten) {
+  auto td = testing::first_device("opencl");
+  if (!td.device) GTEST_SKIP() << td.skip_reason;
+  const Variant* v = find_variant("transpose.shared");
+  const Params params = make_params(v->params, {{"width", "40"}, {"height", "24"}, {"tile", "8"}}, v->id);
+  TraceOptions options;
+  options.max_records = 100;
+  const Recording rec = record_trace(*td.device, *v, params, options);
+  if (rec.status == RunStatus::Unavailable) GTEST_SKIP() << rec.error;
+  EXPECT_EQ(rec.status, RunStatus::Invalid) << rec.error;
+  EXPECT_NE(rec.error.find("more than the limit of 100 a session file holds"), std::string::npos) << rec.error;
+  EXPECT_GT(kMaxSessionAccessRecords * 20, kMaxSessionBytes / 16 * 14);
+  EXPECT_LT(kMaxSessionAccessRecords * 20, kMaxSessionBytes);
+}
+
 TEST(SessionBytes, DeepNestingAndClaimedHugeLengthsAreRefused) {
   std::vector<std::uint8_t> deep(200000, 0x81);  // arrays of one element, nested
   deep.push_back(0x00);
@@ -229,6 +293,20 @@ TEST_F(SessionTest, SaveReplacesAtomicallyAndLoads) {
   }
   EXPECT_EQ(entries, 1);
 
+  // Never over a device or over an input (the learner's kernel).
+  try {
+    save_session(session_, "/dev/null");
+    ADD_FAILURE() << "a session was saved over /dev/null";
+  } catch (const SessionError& e) {
+    EXPECT_NE(std::string(e.what()).find("is a character device"), std::string::npos) << e.what();
+  }
+  EXPECT_TRUE(fs::is_character_file("/dev/null"));
+  const fs::path kernel = dir / "mine.cl";
+  std::ofstream(kernel) << "__kernel void mine() {}";
+  const std::vector<fs::path> inputs{kernel};
+  EXPECT_THROW(save_session(session_, kernel, Durability::Synced, inputs), SessionError);
+  EXPECT_EQ(fs::file_size(kernel), 23u);
+  fs::remove(kernel);
   try {
     save_session(session_, dir / "missing" / "run.threadmap");
     ADD_FAILURE() << "saving into a missing folder succeeded";

@@ -61,7 +61,11 @@ RecordedSession record_session(Device& device, const Variant& variant, const Par
   }
   const CopyResult copy = measure_device_copy(device, r.run.ideal_bytes / 2, run_options);
   phase("device copy");
-  r.recording = record_trace(device, variant, trace_params ? *trace_params : params, trace_options);
+  // A trace too large for a session file is refused after the first count,
+  // before the traced run that would fill it.
+  TraceOptions bounded = trace_options;
+  bounded.max_records = std::min(bounded.max_records, kMaxSessionAccessRecords);
+  r.recording = record_trace(device, variant, trace_params ? *trace_params : params, bounded);
   phase("traced runs");
   if (r.recording.status != RunStatus::Ok) {
     r.status = r.recording.status;
@@ -78,9 +82,10 @@ RecordedSession record_session(Device& device, const Variant& variant, const Par
   return r;
 }
 
-void save_recorded_session(RecordedSession& r, const std::filesystem::path& path, Durability durability) {
+void save_recorded_session(RecordedSession& r, const std::filesystem::path& path, Durability durability,
+                           std::span<const std::filesystem::path> inputs) {
   PhaseClock phase(r.phases_ms);
-  save_session(r.session, path, durability);
+  save_session(r.session, path, durability, inputs);
   phase("session written");
 }
 

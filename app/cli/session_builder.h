@@ -36,10 +36,11 @@ RecordedSession record_session(Device& device, const Variant& variant, const Par
                                const RunOptions& run_options, const TraceOptions& trace_options,
                                const Params* trace_params = nullptr);
 
-// Writes r.session to `path` (save_session) and adds the "session written"
-// phase. Throws SessionError.
+// Writes r.session to `path` (save_session, never over one of `inputs`) and
+// adds the "session written" phase. Throws SessionError.
 void save_recorded_session(RecordedSession& r, const std::filesystem::path& path,
-                           Durability durability = Durability::Synced);
+                           Durability durability = Durability::Synced,
+                           std::span<const std::filesystem::path> inputs = {});
 
 // UTC now, ISO 8601 ("2026-11-22T20:41:07Z").
 std::string utc_now();

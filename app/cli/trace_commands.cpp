@@ -159,6 +159,12 @@ int record_command(const std::string& kernel, const RunArgs& args, const std::st
     }
     TraceOptions options = trace_options(blocks, capacity, args.seed);
     std::tie(options.source_text, options.source_name) = read_source_file(args);
+    // The output is checked before any work: never a device, a FIFO, a link,
+    // or the learner's own kernel file.
+    std::vector<std::filesystem::path> inputs;
+    if (!args.source.empty()) inputs.emplace_back(args.source);
+    if (const std::string problem = output_problem(output, inputs); !problem.empty())
+      throw InvalidRequest(problem);
     return maybe_isolated(args, [&]() -> int {
     auto device = open_device(args.device);
     RunOptions run_options;
@@ -173,7 +179,7 @@ int record_command(const std::string& kernel, const RunArgs& args, const std::st
       error(recorded.error);
       return exit_code_for(recorded.status);
     }
-    save_recorded_session(recorded, output);
+    save_recorded_session(recorded, output, Durability::Synced, inputs);
     const Phases& phases = recorded.phases_ms;
     const RunResult& run = recorded.run;
     const Recording& rec = recorded.recording;

@@ -1,7 +1,7 @@
 #include "app/gui/chart_export.h"
 
 #include <QFileInfo>
-#include <QSaveFile>
+#include <QFile>
 #include <QSvgGenerator>
 
 #include <QScopeGuard>
@@ -9,6 +9,7 @@
 #include <qcustomplot.h>
 
 #include "app/gui/charts.h"
+#include "kernels/output_file.h"
 
 namespace threadmap::gui {
 
@@ -31,6 +32,7 @@ QString export_filters() {
 
 QString export_chart(QCustomPlot& plot, const QString& path) {
   const QString s = suffix(path);
+  if (!is_chart_format(path)) return QObject::tr("%1: a chart is exported as .png, .pdf or .svg").arg(path);
   const int width = std::max(plot.width(), 1200);
   const int height = std::max(plot.height(), 700);
   // Titles and labels fitted to the export's size, then back to the widget's.
@@ -42,35 +44,43 @@ QString export_chart(QCustomPlot& plot, const QString& path) {
       fitted->replot();
     }
   });
-  bool ok = false;
-  if (s == "png") {
-    ok = plot.savePng(path, width, height, 1.0);
-  } else if (s == "pdf") {
-    ok = plot.savePdf(path, width, height);
-  } else if (s == "svg") {
-    QSvgGenerator svg;
-    svg.setFileName(path);
-    svg.setSize(QSize(width, height));
-    svg.setViewBox(QRect(0, 0, width, height));
-    svg.setTitle(QStringLiteral("ThreadMap chart"));
-    QCPPainter painter;
-    ok = painter.begin(&svg);
-    if (ok) {
-      plot.toPainter(&painter, width, height);
-      ok = painter.end();
+  try {
+    // Drawn into an OutputFile's temporary file, reached by its descriptor,
+    // then renamed over `path`.
+    OutputFile out(QFile::encodeName(path).toStdString());
+    const QString file = QString::fromStdString(out.fd_path());
+    bool ok = false;
+    if (s == "png") {
+      ok = plot.savePng(file, width, height, 1.0);
+    } else if (s == "pdf") {
+      ok = plot.savePdf(file, width, height);
+    } else {
+      QSvgGenerator svg;
+      svg.setFileName(file);
+      svg.setSize(QSize(width, height));
+      svg.setViewBox(QRect(0, 0, width, height));
+      svg.setTitle(QStringLiteral("ThreadMap chart"));
+      QCPPainter painter;
+      ok = painter.begin(&svg);
+      if (ok) {
+        plot.toPainter(&painter, width, height);
+        ok = painter.end();
+      }
     }
-  } else {
-    return QObject::tr("%1: a chart is exported as .png, .pdf or .svg").arg(path);
+    if (!ok) return QObject::tr("could not write %1").arg(path);
+    out.commit();
+  } catch (const OutputError& e) {
+    return QString::fromStdString(e.what());
   }
-  return ok ? QString() : QObject::tr("could not write %1").arg(path);
+  return {};
 }
 
 QString export_text(const std::string& text, const QString& path) {
-  QSaveFile file(path);
-  if (!file.open(QIODevice::WriteOnly))
-    return QObject::tr("could not open %1: %2").arg(path, file.errorString());
-  if (file.write(text.data(), static_cast<qint64>(text.size())) != static_cast<qint64>(text.size()) || !file.commit())
-    return QObject::tr("could not write %1: %2").arg(path, file.errorString());
+  try {
+    write_file(QFile::encodeName(path).toStdString(), text);
+  } catch (const OutputError& e) {
+    return QString::fromStdString(e.what());
+  }
   return {};
 }
 

@@ -5,6 +5,7 @@
 #include <QCommandLineParser>
 #include <QCoreApplication>
 #include <QDir>
+#include <QFile>
 #include <QFileInfo>
 #include <QImage>
 #include <QPainter>
@@ -16,12 +17,15 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <memory>
+#include <span>
 #include <unordered_map>
 #include <vector>
 
 #include "app/gui/side_by_side.h"
 #include "app/gui/webm_writer.h"
+#include "kernels/output_file.h"
 #include "kernels/session.h"
 #include "viz/analysis/document.h"
 #include "viz/views/theme.h"
@@ -133,10 +137,11 @@ class NearestColour {
 
 // GIF through giflib: one palette, looping, `delay_cs` hundredths of a second
 // a frame, each frame after the first only where it differs.
-QString write_gif(const QString& path, const std::vector<QImage>& frames, int delay_cs) {
+QString write_gif(OutputFile& out, const std::vector<QImage>& frames, int delay_cs) {
+  const QString path = QString::fromStdString(out.target().string());
   std::vector<GifColorType> palette = shared_palette(frames);
   if (palette.empty()) return "could not build the animation's colour palette";
-  const int fd = ::open(QFile::encodeName(path).constData(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  const int fd = ::dup(out.fd());  // giflib closes its own
   if (fd < 0) return QString("cannot write %1: %2").arg(path, std::strerror(errno));
   int error = 0;
   GifFileType* gif = EGifOpenFileHandle(fd, &error);
@@ -201,6 +206,29 @@ QString write_gif(const QString& path, const std::vector<QImage>& frames, int de
   return {};
 }
 
+// A PNG frame, whole or not at all.
+QString write_png(const QImage& frame, const QString& path, std::span<const std::filesystem::path> inputs) {
+  try {
+    OutputFile out(QFile::encodeName(path).toStdString(), Durability::Synced, inputs);
+    QFile file;
+    if (!file.open(out.fd(), QIODevice::WriteOnly, QFileDevice::DontCloseHandle) || !frame.save(&file, "PNG"))
+      return QCoreApplication::translate("Export", "cannot write %1").arg(path);
+    file.close();
+    out.commit();
+  } catch (const OutputError& e) {
+    return QString::fromStdString(e.what());
+  }
+  return {};
+}
+
+// The files the frames come from, which an export never writes over.
+std::vector<std::filesystem::path> input_files(const std::vector<std::shared_ptr<const TraceDocument>>& docs) {
+  std::vector<std::filesystem::path> inputs;
+  for (const auto& doc : docs)
+    if (doc) inputs.emplace_back(doc->origin);
+  return inputs;
+}
+
 }  // namespace
 
 AnimationResult write_animation(const std::vector<std::shared_ptr<const TraceDocument>>& docs,
@@ -219,6 +247,16 @@ AnimationResult write_animation(const std::vector<std::shared_ptr<const TraceDoc
     return refuse(QString("--size %1x%2: a WebM video needs an even width and height").arg(width).arg(height));
   if (request.fps < 1 || request.fps > 50 || request.max_frames < 1)
     return refuse("--fps takes 1 to 50, --max-frames at least 1");
+
+  // The output is checked before any frame is drawn: never a device, a link
+  // or one of the sessions it is made from.
+  // (A file that is not there yet is checked when it is written.)
+  const std::vector<std::filesystem::path> inputs = input_files(docs);
+  const std::filesystem::path output = QFile::encodeName(request.output).toStdString();
+  std::error_code ec;
+  if (format != "png" && std::filesystem::symlink_status(output, ec).type() != std::filesystem::file_type::not_found)
+    if (const std::string problem = output_problem(output, inputs); !problem.empty())
+      return refuse(QString::fromStdString(problem));
 
   const views::Theme theme = views::Theme::projector();
   std::vector<std::unique_ptr<views::TraceView>> panes;
@@ -252,7 +290,7 @@ AnimationResult write_animation(const std::vector<std::shared_ptr<const TraceDoc
     const QString stem = request.output.endsWith(".png") ? request.output.chopped(4) : request.output;
     for (std::size_t f = 0; f < count; ++f) {
       const QString path = QString("%1-%2.png").arg(stem).arg(f + 1, 4, 10, QChar('0'));
-      if (!render(f).save(path)) return {3, QCoreApplication::translate("Export", "cannot write %1").arg(path)};
+      if (const QString problem = write_png(render(f), path, inputs); !problem.isEmpty()) return {3, problem};
       if (!go_on(f + 1)) return cancelled;
     }
     return {0, QString("wrote %1 frames %2-0001.png ... at %3x%4").arg(count).arg(stem).arg(width).arg(height)};
@@ -260,7 +298,7 @@ AnimationResult write_animation(const std::vector<std::shared_ptr<const TraceDoc
   if (format == "webm") {
     // Streamed: one frame in memory at a time.
     WebmWriter video;
-    if (const QString problem = video.open(request.output, request.size, request.fps); !problem.isEmpty())
+    if (const QString problem = video.open(request.output, request.size, request.fps, inputs); !problem.isEmpty())
       return {3, problem};
     for (std::size_t f = 0; f < count; ++f) {
       if (const QString problem = video.add(render(f)); !problem.isEmpty()) return {3, problem};
@@ -276,8 +314,14 @@ AnimationResult write_animation(const std::vector<std::shared_ptr<const TraceDoc
     frames.push_back(render(f));
     if (!go_on(f + 1)) return cancelled;
   }
-  if (const QString problem = write_gif(request.output, frames, std::max(2, 100 / request.fps)); !problem.isEmpty())
-    return {3, problem};
+  try {
+    OutputFile out(QFile::encodeName(request.output).toStdString(), Durability::Synced, inputs);
+    if (const QString problem = write_gif(out, frames, std::max(2, 100 / request.fps)); !problem.isEmpty())
+      return {3, problem};
+    out.commit();
+  } catch (const OutputError& e) {
+    return {3, QString::fromStdString(e.what())};
+  }
   return {0, QString("wrote %1: %2 frames at %3x%4, %5 per second")
                  .arg(request.output).arg(count).arg(width).arg(height).arg(request.fps)};
 }

@@ -32,54 +32,6 @@ bool on_device(const json& report, const std::string& device_spec) {
 
 }  // namespace
 
-std::string report_problem(const json& report) {
-  if (!report.is_object()) return "a run report is a JSON object";
-  auto wrong = [&](const json& j, const char* key, auto is_type) {
-    return j.contains(key) && !is_type(j[key]);
-  };
-  const auto is_string = [](const json& v) { return v.is_string(); };
-  const auto is_number = [](const json& v) { return v.is_number(); };
-  const auto is_object = [](const json& v) { return v.is_object(); };
-  const auto is_bool = [](const json& v) { return v.is_boolean(); };
-  for (const char* key : {"kernel", "status"})
-    if (!report.contains(key) || !report[key].is_string())
-      return std::string("a run report needs \"") + key + "\" as text";
-  for (const char* key : {"error", "note"})
-    if (wrong(report, key, is_string)) return std::string("\"") + key + "\" must be text";
-  for (const char* key : {"bandwidth_gbps", "end_to_end_gbps", "ideal_bytes", "working_set_bytes"})
-    if (wrong(report, key, is_number)) return std::string("\"") + key + "\" must be a number";
-  for (const char* key : {"device", "parameters", "verification", "timing", "device_copy"})
-    if (wrong(report, key, is_object)) return std::string("\"") + key + "\" must be an object";
-  if (wrong(report, "cache_resident", is_bool)) return "\"cache_resident\" must be true or false";
-  const json device = report.value("device", json::object());
-  for (const char* key : {"spec", "name", "backend"})
-    if (wrong(device, key, is_string)) return std::string("device.") + key + " must be text";
-  const json parameters = report.value("parameters", json::object());
-  for (const auto& [name, value] : parameters.items())
-    if (!value.is_number_integer() && !value.is_string())
-      return "parameter " + name + " must be a whole number or a name";
-  const json verification = report.value("verification", json::object());
-  if (wrong(verification, "verified", is_bool)) return "verification.verified must be true or false";
-  for (const char* key : {"checked", "mismatches"})
-    if (wrong(verification, key, is_number)) return std::string("verification.") + key + " must be a number";
-  if (verification.contains("first_mismatches")) {
-    if (!verification["first_mismatches"].is_array()) return "verification.first_mismatches must be a list";
-    for (const json& m : verification["first_mismatches"])
-      for (const char* key : {"where", "expected", "actual"})
-        if (!m.is_object() || !m.contains(key) || !m[key].is_string())
-          return std::string("each first mismatch needs \"") + key + "\" as text";
-  }
-  const json timing = report.value("timing", json::object());
-  if (wrong(timing, "kernel_ms", is_object)) return "timing.kernel_ms must be an object";
-  for (const char* key : {"median", "min", "max", "samples"})
-    if (wrong(timing.value("kernel_ms", json::object()), key, is_number))
-      return std::string("timing.kernel_ms.") + key + " must be a number";
-  const json copy = report.value("device_copy", json::object());
-  if (wrong(copy, "bandwidth_gbps", is_number)) return "device_copy.bandwidth_gbps must be a number";
-  if (wrong(copy, "error", is_string)) return "device_copy.error must be text";
-  return {};
-}
-
 bool report_ok(const json& report) { return report.value("status", "") == "ok"; }
 
 std::string parameters_text(const json& report) {

@@ -10,6 +10,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "kernels/report.h"
+
 namespace threadmap::gui {
 
 struct Bar {
@@ -73,10 +75,8 @@ class SweepData {
 };
 
 // Helpers over one report.
-// Empty when `report` has the shape of kernels/report.h's run report (the
-// fields the GUI reads, with their types), else what is wrong. Reports from
-// files and from the worker pass here before the GUI reads them.
-std::string report_problem(const nlohmann::json& report);
+// report_problem (kernels/report.h) checks a report's shape: reports from
+// files and from the worker pass it before the GUI reads them.
 bool report_ok(const nlohmann::json& report);
 std::string parameters_text(const nlohmann::json& report);  // "tile=16 pad=0 type=int"
 

@@ -25,6 +25,9 @@ QString av_error(int code) {
 }  // namespace
 
 struct WebmWriter::State {
+  // Destroyed last, after the muxer closed its handle: a file not closed is
+  // removed with it, and the target is untouched.
+  std::unique_ptr<OutputFile> out;
   QString path;
   AVFormatContext* format = nullptr;
   AVCodecContext* codec = nullptr;
@@ -62,21 +65,15 @@ struct WebmWriter::State {
 };
 
 WebmWriter::WebmWriter() = default;
-WebmWriter::~WebmWriter() {
-  // Not closed: no half-written file is left behind.
-  if (state_) {
-    const QString path = state_->path;
-    const bool created = state_->header_written;
-    state_.reset();
-    if (created) QFile::remove(path);
-  }
-}
+// Not closed: the temporary file goes with the state, and the target is as it was.
+WebmWriter::~WebmWriter() = default;
 
 QString WebmWriter::codec_name() const {
   return state_ && state_->codec ? QString::fromUtf8(state_->codec->codec->name) : QString();
 }
 
-QString WebmWriter::open(const QString& path, QSize size, int fps) {
+QString WebmWriter::open(const QString& path, QSize size, int fps,
+                         std::span<const std::filesystem::path> inputs) {
   if (size.width() % 2 || size.height() % 2)
     return QString("WebM needs an even width and height, not %1x%2").arg(size.width()).arg(size.height());
   av_log_set_level(AV_LOG_ERROR);  // the encoder's banner is not news; errors come back as messages
@@ -114,7 +111,13 @@ QString WebmWriter::open(const QString& path, QSize size, int fps) {
   if (const int e = avcodec_parameters_from_context(s.stream->codecpar, s.codec); e < 0)
     return "the WebM stream's parameters: " + av_error(e);
   s.stream->time_base = s.codec->time_base;
-  if (const int e = avio_open(&s.format->pb, file.constData(), AVIO_FLAG_WRITE); e < 0)
+  try {
+    s.out = std::make_unique<OutputFile>(QFile::encodeName(path).toStdString(), Durability::Synced, inputs);
+  } catch (const OutputError& e) {
+    return QString::fromStdString(e.what());
+  }
+  // The muxer writes the OutputFile's temporary file, reached through its descriptor.
+  if (const int e = avio_open(&s.format->pb, s.out->fd_path().c_str(), AVIO_FLAG_WRITE); e < 0)
     return QCoreApplication::translate("Export", "cannot write %1: %2").arg(path, av_error(e));
   if (const int e = avformat_write_header(s.format, nullptr); e < 0)
     return QCoreApplication::translate("Export", "writing %1 failed: %2").arg(path, av_error(e));
@@ -151,7 +154,14 @@ QString WebmWriter::close() {
   if (QString e = s.encode(nullptr); !e.isEmpty()) return e;
   if (const int e = av_write_trailer(s.format); e < 0)
     return QCoreApplication::translate("Export", "writing %1 failed: %2").arg(s.path, av_error(e));
-  state_.reset();  // closes the file; it stays
+  if (const int e = avio_closep(&s.format->pb); e < 0)
+    return QCoreApplication::translate("Export", "writing %1 failed: %2").arg(s.path, av_error(e));
+  try {
+    s.out->commit();
+  } catch (const OutputError& e) {
+    return QString::fromStdString(e.what());
+  }
+  state_.reset();
   return {};
 }
 

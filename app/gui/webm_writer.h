@@ -5,7 +5,11 @@
 #include <QImage>
 #include <QString>
 
+#include <filesystem>
 #include <memory>
+#include <span>
+
+#include "kernels/output_file.h"
 
 namespace threadmap::gui {
 
@@ -13,9 +17,11 @@ class WebmWriter {
  public:
   WebmWriter();
   ~WebmWriter();
-  // Opens `path` for frames of `size` (even width and height) at `fps`;
-  // "" or the reason.
-  QString open(const QString& path, QSize size, int fps);
+  // Opens `path` for frames of `size` (even width and height) at `fps`,
+  // through an OutputFile that is never one of `inputs`; "" or the reason.
+  // The file appears at `path` only when close() succeeds.
+  QString open(const QString& path, QSize size, int fps,
+               std::span<const std::filesystem::path> inputs = {});
   // One frame of the opened size; "" or the reason.
   QString add(const QImage& frame);
   // Flushes the encoder and writes the file's index; "" or the reason.

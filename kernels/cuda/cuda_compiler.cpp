@@ -1,4 +1,5 @@
 #include "kernels/cuda/cuda_compiler.h"
+#include "kernels/output_file.h"
 
 #include <dlfcn.h>
 #include <nvrtc.h>
@@ -149,30 +150,17 @@ std::string read_file(const fs::path& path) {
   return s.str();
 }
 
-// Written to a temporary file in the same folder, then renamed: a reader sees
-// the old entry, no entry, or the whole new one. A cache that cannot be
-// written (read-only home) only costs the next run a compile.
+// Written whole or not at all (OutputFile): a reader sees the old entry, no
+// entry, or the whole new one. Not synced: a lost entry costs a compile. A
+// cache that cannot be written (read-only home) only costs the next run a compile.
 void write_atomically(const fs::path& path, const std::string& bytes) {
   std::error_code ec;
   fs::create_directories(path.parent_path(), ec);
   if (ec) return;
-  // Unique per process and thread: doctor compiles on several threads.
-  static std::atomic<unsigned> serial{0};
-  const fs::path temporary = path.string() + ".tmp." +
-                             std::to_string(static_cast<long>(::getpid())) + "." +
-                             std::to_string(serial++);
-  {
-    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-    if (!out) return;
-    out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-    if (!out) {
-      out.close();
-      fs::remove(temporary, ec);
-      return;
-    }
+  try {
+    write_file(path, bytes, Durability::Scratch);
+  } catch (const OutputError&) {
   }
-  fs::rename(temporary, path, ec);
-  if (ec) fs::remove(temporary, ec);
 }
 
 std::string file_stem(std::string_view file_name) {
