@@ -17,6 +17,7 @@
 #include <set>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -36,18 +37,158 @@ namespace {
 
 using nlohmann::json;
 
-// One line from stdin: a parsed request, or why it could not be parsed.
-struct Incoming {
-  json request;
-  std::string parse_error;
-  bool end_of_input = false;
-};
+// The limits of one request line (docs/cli.md, "serve"). A learner's kernel
+// source travels inside a line, so a line may be long, but not unbounded.
+constexpr std::size_t kMaxLineBytes = std::size_t{16} << 20;  // 16 MiB
+constexpr std::size_t kMaxDepth = 64;                          // nesting of arrays and objects
+constexpr std::size_t kMaxIdBytes = 256;                       // a string id
+constexpr std::size_t kReadChunk = std::size_t{64} << 10;      // a line is read in pieces this big
+constexpr std::size_t kMaxEcho = 200;                          // bytes of the input quoted in a message
 
 // A request that cannot be served as asked; becomes an "error" reply.
 struct BadRequest {
   std::string status;  // "bad-request", "invalid", "device-failure"
   std::string message;
 };
+
+// One line from stdin: a request to serve, or the error reply it gets.
+struct Incoming {
+  json request;         // an object whose "id" and "op" are usable, unless `problem` says otherwise
+  json id;              // the reply's id: null when the line has none that can be used
+  std::string op;
+  BadRequest problem;   // status empty: none
+  bool end_of_input = false;
+};
+
+// At most kMaxEcho bytes of `text`, for quoting what a request sent in a message.
+std::string excerpt(const std::string& text) {
+  return text.size() <= kMaxEcho ? text : text.substr(0, kMaxEcho) + "...";
+}
+
+std::string shown(const json& value) { return excerpt(value.dump()); }
+
+// --- Reading lines: bounded in length, never held whole when too long.
+
+enum class LineRead { Line, TooLong, End };
+
+class LineReader {
+ public:
+  explicit LineReader(std::istream& in) : in_(in), chunk_(kReadChunk) {}
+
+  // The next line, without its '\n', into `line`. A line over kMaxLineBytes
+  // is read to its end a chunk at a time and thrown away: TooLong.
+  LineRead next(std::string& line) {
+    line.clear();
+    bool too_long = false;
+    bool read_any = false;
+    for (;;) {
+      in_.getline(chunk_.data(), static_cast<std::streamsize>(chunk_.size()));
+      const auto count = static_cast<std::size_t>(in_.gcount());
+      read_any = read_any || count > 0;
+      if (in_.bad() || (in_.eof() && !read_any)) return LineRead::End;
+      const bool chunk_full = in_.fail() && !in_.eof();  // no '\n' yet: the line goes on
+      const bool has_newline = !in_.fail() && !in_.eof();
+      const std::size_t stored = has_newline ? count - 1 : count;
+      if (!too_long && line.size() + stored > kMaxLineBytes) {
+        too_long = true;
+        std::string().swap(line);
+      }
+      if (!too_long) line.append(chunk_.data(), stored);
+      if (!chunk_full) return too_long ? LineRead::TooLong : LineRead::Line;
+      in_.clear();
+    }
+  }
+
+ private:
+  std::istream& in_;
+  std::vector<char> chunk_;
+};
+
+// --- Parsing a line: nesting bounded while parsing, so a deep line stops early.
+
+class BoundedSax : public nlohmann::detail::json_sax_dom_parser<json> {
+  using Base = nlohmann::detail::json_sax_dom_parser<json>;
+
+ public:
+  explicit BoundedSax(json& result) : Base(result, false) {}
+  bool start_object(std::size_t n) { return ++depth_ <= kMaxDepth && Base::start_object(n); }
+  bool end_object() { --depth_; return Base::end_object(); }
+  bool start_array(std::size_t n) { return ++depth_ <= kMaxDepth && Base::start_array(n); }
+  bool end_array() { --depth_; return Base::end_array(); }
+  bool parse_error(std::size_t position, const std::string& token, const nlohmann::detail::exception& e) {
+    message_ = e.what();
+    return Base::parse_error(position, token, e);
+  }
+  bool too_deep() const { return depth_ > kMaxDepth; }
+  const std::string& message() const { return message_; }
+
+ private:
+  std::size_t depth_ = 0;
+  std::string message_;
+};
+
+// The line as JSON, or a BadRequest saying why not (invalid UTF-8 is bad JSON).
+json parse_json(const std::string& line) {
+  json j;
+  BoundedSax sax(j);
+  bool parsed = false;
+  try {
+    parsed = json::sax_parse(line, &sax, json::input_format_t::json, true);
+  } catch (const json::exception& e) {
+    throw BadRequest{"bad-request", "bad JSON: " + excerpt(e.what())};
+  }
+  if (sax.too_deep())
+    throw BadRequest{"bad-request", "bad JSON: nested deeper than " + std::to_string(kMaxDepth) +
+                                        " levels, the limit of a request"};
+  if (!parsed || sax.is_errored())
+    throw BadRequest{"bad-request", "bad JSON: " + excerpt(sax.message())};
+  return j;
+}
+
+// Why `id` cannot be a request's id, or "" when it can.
+std::string id_problem(const json& id) {
+  if (id.is_null() || id.is_number() || (id.is_string() && id.get_ref<const std::string&>().size() <= kMaxIdBytes))
+    return "";
+  return "\"id\" must be a number, a string of at most " + std::to_string(kMaxIdBytes) +
+         " bytes, or null; got " + shown(id);
+}
+
+// `request[name]` as text, `fallback` when absent; anything else is a bad request naming it.
+std::string text_field(const json& request, const char* name, const std::string& fallback) {
+  const auto it = request.find(name);
+  if (it == request.end()) return fallback;
+  if (!it->is_string())
+    throw BadRequest{"bad-request", std::string("\"") + name + "\" must be text (a JSON string); got " + shown(*it)};
+  return it->get<std::string>();
+}
+
+// A line as a request: a JSON object with a usable "id" and a text "op".
+Incoming parse_request(const std::string& line) {
+  Incoming item;
+  try {
+    if (line.find_first_not_of(" \t\r") == std::string::npos)
+      throw BadRequest{"bad-request", "empty line: a request is a JSON object on one line, e.g. "
+                                      "{\"id\": 1, \"op\": \"ping\"}"};
+    json request = parse_json(line);
+    if (!request.is_object())
+      throw BadRequest{"bad-request", "a request is a JSON object, e.g. {\"id\": 1, \"op\": \"ping\"}"};
+    const json id = request.contains("id") ? request["id"] : json();
+    if (const std::string problem = id_problem(id); !problem.empty()) throw BadRequest{"bad-request", problem};
+    item.id = id;
+    item.op = text_field(request, "op", "");
+    item.request = std::move(request);
+  } catch (const BadRequest& e) {
+    item.problem = e;
+  }
+  return item;
+}
+
+Incoming too_long_line() {
+  Incoming item;
+  item.problem = {"bad-request", "the line is longer than 16 MiB (" + std::to_string(kMaxLineBytes) +
+                                     " bytes), the limit of a request; it was read and thrown away"};
+  return item;
+}
 
 // Lines are read on their own thread so that a "cancel" reaches a running
 // sweep: the reader marks the target, the sweep checks between points.
@@ -83,70 +224,79 @@ class Inbox {
   std::set<std::string> cancelled_;
 };
 
-void read_lines(std::istream& in, Inbox& inbox) {
-  for (std::string line; std::getline(in, line);) {
-    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
-    Incoming item;
-    try {
-      item.request = json::parse(line);
-      if (!item.request.is_object()) item.parse_error = "a request is a JSON object";
-    } catch (const json::parse_error& e) {
-      item.parse_error = std::string("bad JSON: ") + e.what();
-    }
-    if (item.parse_error.empty() && item.request.value("op", "") == "cancel" &&
-        item.request.contains("target"))
+// Every line becomes one item, until "quit" or the end of input; then the end.
+void read_requests(std::istream& in, Inbox& inbox) {
+  LineReader reader(in);
+  std::string line;
+  for (LineRead read; (read = reader.next(line)) != LineRead::End;) {
+    Incoming item = read == LineRead::TooLong ? too_long_line() : parse_request(line);
+    const bool usable = item.problem.status.empty();
+    if (usable && item.op == "cancel" && item.request.contains("target"))
       inbox.cancel(item.request["target"]);
-    const bool quit = item.parse_error.empty() && item.request.value("op", "") == "quit";
+    const bool quit = usable && item.op == "quit";
     inbox.push(std::move(item));
-    if (quit) return;
+    if (quit) break;
   }
-  inbox.push({json(), "", true});
+  Incoming end;
+  end.end_of_input = true;
+  inbox.push(std::move(end));
 }
 
 class Worker {
  public:
   Worker(std::ostream& out, const Inbox& inbox) : out_(out), inbox_(inbox) {}
 
-  // Returns false when the worker should stop.
-  bool handle(const json& request) {
-    const json id = request.contains("id") ? request["id"] : json();
-    const std::string op = request.value("op", "");
-    if (inbox_.is_cancelled(id) && op != "cancel") {
-      reply_error(id, {"cancelled", "cancelled before it started"});
-      return true;
+  ~Worker() { set_cuda_compile_notice({}); }  // it names this worker
+
+  // Writes the item's one final reply (after any progress replies), whatever
+  // happens. Returns false when the worker should stop.
+  bool serve(const Incoming& item) {
+    try {
+      if (!item.problem.status.empty()) {
+        reply_error(item.id, item.problem);
+        return true;
+      }
+      if (inbox_.is_cancelled(item.id) && item.op != "cancel") {
+        reply_error(item.id, {"cancelled", "cancelled before it started"});
+        return true;
+      }
+      return dispatch(item.id, item.op, item.request);
+    } catch (const BadRequest& e) {
+      reply_error(item.id, e);
+    } catch (const InvalidRequest& e) {
+      reply_error(item.id, {"invalid", e.what()});
+    } catch (const DeviceError& e) {
+      reply_error(item.id, {"device-failure", e.what()});
+    } catch (const SessionError& e) {
+      reply_error(item.id, {"invalid", e.what()});
+    } catch (const std::exception& e) {
+      reply_error(item.id, {"bad-request", e.what()});
     }
+    return true;
+  }
+
+ private:
+  bool dispatch(const json& id, const std::string& op, const json& request) {
     // A kernel compiled on first use takes a moment: the GUI says so meanwhile.
     set_cuda_compile_notice([this, id](const std::string& message) {
       write({{"id", id}, {"type", "progress"}, {"compiling", message}});
     });
-    try {
-      if (op == "quit") {
-        reply(id, json{{"bye", true}});
-        return false;
-      }
-      if (op == "ping") reply(id, json{{"pong", true}, {"version", THREADMAP_VERSION}});
-      else if (op == "devices") reply(id, devices());
-      else if (op == "list") reply(id, list());
-      else if (op == "run") reply(id, run(request));
-      else if (op == "copy") reply(id, copy(request));
-      else if (op == "sweep") reply(id, sweep(id, request));
-      else if (op == "record") reply(id, record(request));
-      else if (op == "cancel") reply(id, json{{"cancelled", request.value("target", json())}});
-      else
-        throw BadRequest{"bad-request", "unknown op '" + op +
-                                            "'; ops: ping, devices, list, run, copy, sweep, "
-                                            "record, cancel, quit"};
-    } catch (const BadRequest& e) {
-      reply_error(id, e);
-    } catch (const InvalidRequest& e) {
-      reply_error(id, {"invalid", e.what()});
-    } catch (const DeviceError& e) {
-      reply_error(id, {"device-failure", e.what()});
-    } catch (const SessionError& e) {
-      reply_error(id, {"invalid", e.what()});
-    } catch (const std::exception& e) {
-      reply_error(id, {"bad-request", e.what()});
+    if (op == "quit") {
+      reply(id, json{{"bye", true}});
+      return false;
     }
+    if (op == "ping") reply(id, json{{"pong", true}, {"version", THREADMAP_VERSION}});
+    else if (op == "devices") reply(id, devices());
+    else if (op == "list") reply(id, list());
+    else if (op == "run") reply(id, run(request));
+    else if (op == "copy") reply(id, copy(request));
+    else if (op == "sweep") reply(id, sweep(id, request));
+    else if (op == "record") reply(id, record(request));
+    else if (op == "cancel") reply(id, json{{"cancelled", request.value("target", json())}});
+    else
+      throw BadRequest{"bad-request", "unknown op '" + excerpt(op) +
+                                          "'; ops: ping, devices, list, run, copy, sweep, "
+                                          "record, cancel, quit"};
     return true;
   }
 
@@ -154,12 +304,15 @@ class Worker {
     write({{"id", id}, {"type", "error"}, {"status", e.status}, {"error", e.message}});
   }
 
- private:
   void reply(const json& id, json result) {
     write({{"id", id}, {"type", "result"}, {"result", std::move(result)}});
   }
 
-  void write(const json& line) { out_ << line.dump() << '\n' << std::flush; }
+  // The one place replies are written. Bytes that are not UTF-8 (a message
+  // quoting a bad request) become U+FFFD instead of an exception.
+  void write(const json& line) {
+    out_ << line.dump(-1, ' ', false, json::error_handler_t::replace) << '\n' << std::flush;
+  }
 
   static json devices() {
     json j = json::array();
@@ -398,16 +551,12 @@ int serve_command(std::istream& in, std::ostream& out) {
   ::mallopt(M_MMAP_MAX, 0);
   ::mallopt(M_TRIM_THRESHOLD, std::numeric_limits<int>::max());
   Inbox inbox;
-  std::thread reader(read_lines, std::ref(in), std::ref(inbox));
   Worker worker(out, inbox);
-  for (;;) {
-    Incoming item = inbox.pop();
+  std::thread reader(read_requests, std::ref(in), std::ref(inbox));
+  for (bool go_on = true; go_on;) {
+    const Incoming item = inbox.pop();
     if (item.end_of_input) break;
-    if (!item.parse_error.empty()) {
-      worker.reply_error(json(), {"bad-request", item.parse_error});
-      continue;
-    }
-    if (!worker.handle(item.request)) break;
+    go_on = worker.serve(item);
   }
   reader.join();
   return 0;
