@@ -162,6 +162,15 @@ std::string text_field(const json& request, const char* name, const std::string&
   return it->get<std::string>();
 }
 
+// `request[name]` as true or false, `fallback` when absent.
+bool flag_field(const json& request, const char* name, bool fallback) {
+  const auto it = request.find(name);
+  if (it == request.end()) return fallback;
+  if (!it->is_boolean())
+    throw BadRequest{"bad-request", std::string("\"") + name + "\" must be true or false; got " + shown(*it)};
+  return it->get<bool>();
+}
+
 // A line as a request: a JSON object with a usable "id" and a text "op".
 Incoming parse_request(const std::string& line) {
   Incoming item;
@@ -328,22 +337,23 @@ class Worker {
 
   // Opened devices stay open: contexts and compiled programs are reused.
   Device& device_for(const json& request) {
-    const std::string spec = request.value("device", "auto");
+    const std::string spec = text_field(request, "device", "auto");
     auto it = devices_.find(spec);
     if (it == devices_.end()) it = devices_.emplace(spec, open_device(spec)).first;
     return *it->second;
   }
 
   static const Variant& variant_for(const json& request) {
-    const std::string id = request.value("kernel", "");
+    const std::string id = text_field(request, "kernel", "");
     if (const Variant* v = find_variant(id)) return *v;
-    throw InvalidRequest("unknown kernel '" + id + "'; the \"list\" request shows the catalog");
+    throw InvalidRequest("unknown kernel '" + excerpt(id) + "'; the \"list\" request shows the catalog");
   }
 
   static std::string value_text(const std::string& name, const json& value) {
     if (value.is_string()) return value.get<std::string>();
+    if (value.is_number_unsigned()) return std::to_string(value.get<std::uint64_t>());
     if (value.is_number_integer()) return std::to_string(value.get<std::int64_t>());
-    throw BadRequest{"invalid", "parameter " + name + "=" + value.dump() +
+    throw BadRequest{"invalid", "parameter " + excerpt(name) + "=" + shown(value) +
                                     " must be a whole number or a name (\"float\")"};
   }
 
@@ -360,9 +370,9 @@ class Worker {
     const json value = request.value(name, json(fallback));
     if (!value.is_number_integer() || value.get<std::int64_t>() < low ||
         value.get<std::int64_t>() > high)
-      throw BadRequest{"invalid", std::string(name) + "=" + value.dump() + " is out of range: " +
-                                      name + " must be " + std::to_string(low) + " to " +
-                                      std::to_string(high)};
+      throw BadRequest{"invalid", std::string(name) + "=" + shown(value) + " is out of range: " +
+                                      name + " must be a whole number from " + std::to_string(low) +
+                                      " to " + std::to_string(high)};
     return value.get<int>();
   }
 
@@ -370,7 +380,11 @@ class Worker {
     RunOptions o;
     o.repetitions = bounded(request, "reps", o.repetitions, 1, 100000);
     o.warmup = bounded(request, "warmup", o.warmup, 0, 1000);
-    if (request.contains("seed")) o.seed = request["seed"].get<std::uint64_t>();
+    if (const auto seed = request.find("seed"); seed != request.end()) {
+      if (!seed->is_number_unsigned())
+        throw BadRequest{"invalid", "\"seed\" must be a whole number from 0 to 2^64 - 1; got " + shown(*seed)};
+      o.seed = seed->get<std::uint64_t>();
+    }
     // A learner's version of the kernel: its text and a file name whose
     // extension is the device's dialect (.cl, .cu). The worker is the process
     // the GUI kills and restarts when such a kernel hangs or crashes it.
@@ -378,7 +392,7 @@ class Worker {
       if (!request["source"].is_string() || request["source"].get<std::string>().empty())
         throw BadRequest{"bad-request", "\"source\" must be the kernel's text"};
       o.source_text = request["source"].get<std::string>();
-      o.source_name = request.value("source_name", std::string("learner.cl"));
+      o.source_name = text_field(request, "source_name", "learner.cl");
     }
     return o;
   }
@@ -387,12 +401,13 @@ class Worker {
     const Variant& v = variant_for(request);
     const Params params = make_params(v.params, assignments(request), v.id);
     const RunOptions options = options_for(request);
+    const bool device_copy = flag_field(request, "device_copy", false);
     Device& device = device_for(request);
     const RunResult r = run_variant(device, v, params, options);
     json j = to_json(r);
     // The ceiling a chart draws: a device-to-device copy of the same bytes
     // (half the ideal bytes: each byte is read once and written once).
-    if (request.value("device_copy", false) && r.status == RunStatus::Ok) {
+    if (device_copy && r.status == RunStatus::Ok) {
       const std::uint64_t bytes = r.ideal_bytes / 2;
       j["device_copy"] = to_json(measure_device_copy(device, bytes, options), bytes);
     }
@@ -420,7 +435,7 @@ class Worker {
     std::vector<SweepAxis> axes;
     for (const auto& [name, values] : vary.items()) {
       if (!values.is_array() || values.empty())
-        throw BadRequest{"bad-request", "vary." + name + " must be a non-empty array"};
+        throw BadRequest{"bad-request", "vary." + excerpt(name) + " must be a non-empty array"};
       SweepAxis axis{name, {}};
       for (const json& value : values) axis.values.push_back(value_text(name, value));
       axes.push_back(std::move(axis));
@@ -458,7 +473,7 @@ class Worker {
     } else if (blocks.is_array()) {
       for (const json& b : blocks) {
         if (!b.is_number_unsigned() || b.get<std::uint64_t>() > 0xffffffffULL)
-          throw BadRequest{"invalid", "blocks: " + b.dump() +
+          throw BadRequest{"invalid", "blocks: " + shown(b) +
                                           " is not a block number; give \"all\" or numbers "
                                           "like [0, 1, 64] (block (x, y) is x + gridX * y)"};
         o.blocks.push_back(b.get<std::uint32_t>());
@@ -472,8 +487,9 @@ class Worker {
   static std::filesystem::path folder_for(const json& request) {
     const json folder = request.value("folder", json());
     if (folder.is_null()) return std::filesystem::temp_directory_path();
-    if (!folder.is_string() || !std::filesystem::is_directory(folder.get<std::string>()))
-      throw BadRequest{"invalid", "folder " + folder.dump() + " is not an existing folder"};
+    std::error_code error;
+    if (!folder.is_string() || !std::filesystem::is_directory(folder.get<std::string>(), error))
+      throw BadRequest{"invalid", "folder " + shown(folder) + " is not an existing folder"};
     return folder.get<std::string>();
   }
 
@@ -507,9 +523,8 @@ class Worker {
     const std::filesystem::path folder = folder_for(request);
     // "scratch": the file is read once and its folder removed (the GUI's
     // temporary recordings folder): not flushed to disk first.
-    const json scratch = request.value("scratch", json(false));
-    if (!scratch.is_boolean()) throw BadRequest{"bad-request", "\"scratch\" must be true or false"};
-    const Durability durability = scratch.get<bool>() ? Durability::Scratch : Durability::Synced;
+    const Durability durability =
+        flag_field(request, "scratch", false) ? Durability::Scratch : Durability::Synced;
     Device& device = device_for(request);
     RecordedSession recorded = record_session(device, v, params, options, trace_options);
     require_ok(recorded.status, recorded.error);
