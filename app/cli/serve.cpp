@@ -57,6 +57,8 @@ struct Incoming {
   json id;              // the reply's id: null when the line has none that can be used
   std::string op;
   BadRequest problem;   // status empty: none
+  std::uint64_t seq = 0;      // its place in the input, when it has an id a cancel can name
+  bool cancel_found = false;  // a cancel: whether its target was queued or running when it was read
   bool end_of_input = false;
 };
 
@@ -199,13 +201,30 @@ Incoming too_long_line() {
   return item;
 }
 
-// Lines are read on their own thread so that a "cancel" reaches a running
-// sweep: the reader marks the target, the sweep checks between points.
+// Why `target` cannot name a request to cancel, or "" when it can.
+std::string target_problem(const json& request) {
+  const auto target = request.find("target");
+  if (target != request.end() && !target->is_null() && id_problem(*target).empty()) return "";
+  return "cancel needs \"target\": the id (a number or a string of at most " + std::to_string(kMaxIdBytes) +
+         " bytes) of a queued or running request" + (target == request.end() ? "" : "; got " + shown(*target));
+}
+
+// Lines are read on their own thread so that a "cancel" reaches a queued
+// request or a running sweep: the reader marks the target, the worker checks
+// before it starts a request and a sweep between points. A mark covers the
+// requests with that id queued or running when the cancel was read, and goes
+// when the last of them has ended.
 class Inbox {
  public:
   void push(Incoming item) {
     {
       std::lock_guard lock(mutex_);
+      if (item.problem.status.empty() && !item.id.is_null()) {
+        Pending& pending = pending_[item.id.dump()];
+        item.seq = ++pushed_;
+        pending.last = item.seq;
+        ++pending.open;
+      }
       queue_.push_back(std::move(item));
     }
     ready_.notify_one();
@@ -217,20 +236,41 @@ class Inbox {
     queue_.pop_front();
     return item;
   }
-  void cancel(const json& id) {
+  // Returns whether a request with this id is queued or running.
+  bool cancel(const json& target) {
     std::lock_guard lock(mutex_);
-    cancelled_.insert(id.dump());
+    const auto it = pending_.find(target.dump());
+    if (it == pending_.end()) return false;
+    it->second.cancelled_through = it->second.last;
+    return true;
   }
-  bool is_cancelled(const json& id) const {
+  bool is_cancelled(const Incoming& item) const {
+    if (item.seq == 0) return false;
     std::lock_guard lock(mutex_);
-    return cancelled_.count(id.dump()) > 0;
+    const auto it = pending_.find(item.id.dump());
+    return it != pending_.end() && item.seq <= it->second.cancelled_through;
+  }
+  // After the item's final reply.
+  void finished(const Incoming& item) {
+    if (item.seq == 0) return;
+    std::lock_guard lock(mutex_);
+    const auto it = pending_.find(item.id.dump());
+    if (it != pending_.end() && --it->second.open == 0) pending_.erase(it);
   }
 
  private:
+  // The requests with one id that are queued or running.
+  struct Pending {
+    std::uint64_t last = 0;               // the latest one's seq
+    std::size_t open = 0;                 // how many
+    std::uint64_t cancelled_through = 0;  // those with seq up to this are cancelled
+  };
+
   mutable std::mutex mutex_;
   std::condition_variable ready_;
   std::deque<Incoming> queue_;
-  std::set<std::string> cancelled_;
+  std::map<std::string, Pending> pending_;  // by the id's JSON text
+  std::uint64_t pushed_ = 0;
 };
 
 // Every line becomes one item, until "quit" or the end of input; then the end.
@@ -240,8 +280,8 @@ void read_requests(std::istream& in, Inbox& inbox) {
   for (LineRead read; (read = reader.next(line)) != LineRead::End;) {
     Incoming item = read == LineRead::TooLong ? too_long_line() : parse_request(line);
     const bool usable = item.problem.status.empty();
-    if (usable && item.op == "cancel" && item.request.contains("target"))
-      inbox.cancel(item.request["target"]);
+    if (usable && item.op == "cancel" && target_problem(item.request).empty())
+      item.cancel_found = inbox.cancel(item.request["target"]);
     const bool quit = usable && item.op == "quit";
     inbox.push(std::move(item));
     if (quit) break;
@@ -265,11 +305,11 @@ class Worker {
         reply_error(item.id, item.problem);
         return true;
       }
-      if (inbox_.is_cancelled(item.id) && item.op != "cancel") {
+      if (item.op != "cancel" && item.op != "quit" && inbox_.is_cancelled(item)) {
         reply_error(item.id, {"cancelled", "cancelled before it started"});
         return true;
       }
-      return dispatch(item.id, item.op, item.request);
+      return dispatch(item);
     } catch (const BadRequest& e) {
       reply_error(item.id, e);
     } catch (const InvalidRequest& e) {
@@ -285,7 +325,10 @@ class Worker {
   }
 
  private:
-  bool dispatch(const json& id, const std::string& op, const json& request) {
+  bool dispatch(const Incoming& item) {
+    const json& id = item.id;
+    const std::string& op = item.op;
+    const json& request = item.request;
     // A kernel compiled on first use takes a moment: the GUI says so meanwhile.
     set_cuda_compile_notice([this, id](const std::string& message) {
       write({{"id", id}, {"type", "progress"}, {"compiling", message}});
@@ -299,9 +342,9 @@ class Worker {
     else if (op == "list") reply(id, list());
     else if (op == "run") reply(id, run(request));
     else if (op == "copy") reply(id, copy(request));
-    else if (op == "sweep") reply(id, sweep(id, request));
+    else if (op == "sweep") reply(id, sweep(item));
     else if (op == "record") reply(id, record(request));
-    else if (op == "cancel") reply(id, json{{"cancelled", request.value("target", json())}});
+    else if (op == "cancel") reply(id, cancel(item));
     else
       throw BadRequest{"bad-request", "unknown op '" + excerpt(op) +
                                           "'; ops: ping, devices, list, run, copy, sweep, "
@@ -321,6 +364,14 @@ class Worker {
   // quoting a bad request) become U+FFFD instead of an exception.
   void write(const json& line) {
     out_ << line.dump(-1, ' ', false, json::error_handler_t::replace) << '\n' << std::flush;
+  }
+
+  // The reader marked the target when it read the cancel; "found": whether a
+  // request with that id was queued or running then.
+  static json cancel(const Incoming& item) {
+    if (const std::string problem = target_problem(item.request); !problem.empty())
+      throw BadRequest{"bad-request", problem};
+    return {{"cancelled", item.request["target"]}, {"found", item.cancel_found}};
   }
 
   static json devices() {
@@ -425,7 +476,9 @@ class Worker {
 
   // "vary": {"tile": [8, 16, 32], "pad": [0, 1]}: the cartesian product, one
   // progress reply per point, checked against cancel between points.
-  json sweep(const json& id, const json& request) {
+  json sweep(const Incoming& item) {
+    const json& id = item.id;
+    const json& request = item.request;
     const Variant& v = variant_for(request);
     const auto base = assignments(request);
     make_params(v.params, base, v.id);
@@ -446,7 +499,7 @@ class Worker {
     json results = json::array();
     bool cancelled = false;
     for (std::size_t i = 0; i < points.size(); ++i) {
-      if (inbox_.is_cancelled(id)) {
+      if (inbox_.is_cancelled(item)) {
         cancelled = true;
         break;
       }
@@ -572,6 +625,7 @@ int serve_command(std::istream& in, std::ostream& out) {
     const Incoming item = inbox.pop();
     if (item.end_of_input) break;
     go_on = worker.serve(item);
+    inbox.finished(item);
   }
   reader.join();
   return 0;
