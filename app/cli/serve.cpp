@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <condition_variable>
+#include <cstdint>
 #include <deque>
 #include <filesystem>
 #include <iostream>
@@ -14,8 +15,8 @@
 #include <map>
 #include <memory>
 #include <mutex>
-#include <set>
 #include <string>
+#include <system_error>
 #include <thread>
 #include <vector>
 
@@ -190,13 +191,16 @@ Incoming parse_request(const std::string& line) {
     item.request = std::move(request);
   } catch (const BadRequest& e) {
     item.problem = e;
+  } catch (const std::exception& e) {  // e.g. out of memory: still this line's one reply
+    item.problem = {"bad-request", excerpt(e.what())};
   }
   return item;
 }
 
 Incoming too_long_line() {
   Incoming item;
-  item.problem = {"bad-request", "the line is longer than 16 MiB (" + std::to_string(kMaxLineBytes) +
+  item.problem = {"bad-request", "the line is longer than " + std::to_string(kMaxLineBytes >> 20) + " MiB (" +
+                                     std::to_string(kMaxLineBytes) +
                                      " bytes), the limit of a request; it was read and thrown away"};
   return item;
 }
