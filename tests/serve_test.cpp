@@ -2,6 +2,7 @@
 // request's id, errors are replies and the worker goes on, a sweep reports
 // progress and stops between points on "cancel", a recording is a session file.
 #include <gtest/gtest.h>
+#include <poll.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -10,8 +11,11 @@
 #include <cstdio>
 #include <filesystem>
 #include <nlohmann/json.hpp>
+#include <sstream>
 #include <string>
+#include <vector>
 
+#include "app/cli/serve.h"
 #include "kernels/session.h"
 #include "tests/test_devices.h"
 
@@ -23,6 +27,7 @@ using nlohmann::json;
 class Worker {
  public:
   Worker() {
+    ::signal(SIGPIPE, SIG_IGN);  // a worker that died fails the test, not the test binary
     int to_child[2], from_child[2];
     if (pipe(to_child) != 0 || pipe(from_child) != 0) return;
     pid_ = fork();
@@ -37,11 +42,11 @@ class Worker {
     close(to_child[0]);
     close(from_child[1]);
     in_ = fdopen(to_child[1], "w");
-    out_ = fdopen(from_child[0], "r");
+    out_ = from_child[0];
   }
   ~Worker() {
     if (in_) fclose(in_);
-    if (out_) fclose(out_);
+    if (out_ >= 0) close(out_);
     if (pid_ > 0) {
       int status = 0;
       waitpid(pid_, &status, 0);
@@ -53,13 +58,37 @@ class Worker {
     fputs((line + "\n").c_str(), in_);
     fflush(in_);
   }
-  // The next reply line as JSON; null at end of output.
-  json next() {
-    std::string line;
-    for (int c; (c = fgetc(out_)) != EOF && c != '\n';) line += static_cast<char>(c);
-    if (line.empty()) return json();
-    return json::parse(line);
+  // The bytes as they are, then a newline: invalid UTF-8, NUL, embedded newlines.
+  void send_raw(const std::string& bytes) {
+    fwrite(bytes.data(), 1, bytes.size(), in_);
+    fputc('\n', in_);
+    fflush(in_);
   }
+  // The next reply line as JSON; null at end of output, or (a failure) when no
+  // reply comes within `seconds` or the reply is not valid JSON.
+  json next(int seconds = 60) {
+    std::string line;
+    for (std::size_t newline; (newline = pending_.find('\n')) == std::string::npos;) {
+      pollfd ready{out_, POLLIN, 0};
+      if (poll(&ready, 1, seconds * 1000) <= 0) {
+        ADD_FAILURE() << "no reply within " << seconds << " s";
+        return json();
+      }
+      char chunk[65536];
+      const ssize_t n = read(out_, chunk, sizeof chunk);
+      if (n <= 0) {  // end of output: what is left, if anything
+        line.swap(pending_);
+        return line.empty() ? json() : parse_reply(line);
+      }
+      pending_.append(chunk, static_cast<std::size_t>(n));
+    }
+    const std::size_t newline = pending_.find('\n');
+    line = pending_.substr(0, newline);
+    pending_.erase(0, newline + 1);
+    if (line.empty()) return json();
+    return parse_reply(line);
+  }
+  pid_t pid() const { return pid_; }
   // Closes stdin and returns the exit code.
   int finish() {
     fclose(in_);
@@ -71,9 +100,19 @@ class Worker {
   }
 
  private:
+  static json parse_reply(const std::string& line) {
+    json reply = json::parse(line, nullptr, false);
+    if (reply.is_discarded()) {
+      ADD_FAILURE() << "the reply is not valid JSON (UTF-8): " << line.substr(0, 300);
+      return json();
+    }
+    return reply;
+  }
+
   pid_t pid_ = -1;
   FILE* in_ = nullptr;
-  FILE* out_ = nullptr;
+  int out_ = -1;
+  std::string pending_;
 };
 
 // Skips with the reason when no OpenCL device is there (e.g. no ICD installed).
@@ -341,6 +380,321 @@ TEST(Serve, RecordWritesASessionWithTheTrace) {
   EXPECT_NE(r["error"].get<std::string>().find("/no/such/folder"), std::string::npos);
   EXPECT_EQ(w.finish(), 0);
   std::filesystem::remove_all(folder);
+}
+
+// --- Hostile input: every line gets exactly one final reply and the worker goes on.
+
+// An "error" reply to `id` whose message contains `needle`.
+void expect_error(const json& r, const json& id, const std::string& needle, const std::string& sent) {
+  if (!r.is_object()) {
+    ADD_FAILURE() << "no reply to " << sent.substr(0, 200) << ": the worker died";
+    return;
+  }
+  EXPECT_EQ(r["type"], json("error")) << "sent " << sent.substr(0, 200) << "\nreply " << r.dump();
+  EXPECT_EQ(r["id"], id) << "sent " << sent.substr(0, 200) << "\nreply " << r.dump();
+  EXPECT_NE(r.value("error", "").find(needle), std::string::npos)
+      << "the error should name " << needle << "; sent " << sent.substr(0, 200) << "\nreply " << r.dump();
+}
+
+void expect_pong(Worker& w, const json& id) {
+  w.send(json{{"id", id}, {"op", "ping"}}.dump());
+  json r = w.next();
+  EXPECT_EQ(r["id"], id) << r.dump();
+  EXPECT_EQ(r["result"]["pong"], true) << "the worker should go on; got " << r.dump();
+}
+
+// `"depth"` arrays around 1: {"x": [[...[1]...]]} is nested depth + 1 levels.
+std::string nested(std::size_t depth) { return std::string(depth, '[') + "1" + std::string(depth, ']'); }
+
+// The worker's peak resident memory (VmHWM) in bytes.
+std::size_t peak_memory(pid_t pid) {
+  FILE* status = fopen(("/proc/" + std::to_string(pid) + "/status").c_str(), "r");
+  if (!status) return 0;
+  char line[256];
+  std::size_t kib = 0;
+  while (fgets(line, sizeof line, status))
+    if (std::sscanf(line, "VmHWM: %zu kB", &kib) == 1) break;
+  fclose(status);
+  return kib * 1024;
+}
+
+// A field of the wrong type, anywhere, is an error reply that names the
+// field; none of these needs a device (they are refused before one is opened).
+TEST(Serve, FieldsOfTheWrongTypeAreErrorsNamingTheField) {
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {R"({"id":1,"op":7})", "op"},
+      {R"({"id":2,"op":null})", "op"},
+      {R"({"id":3,"op":["ping"]})", "op"},
+      {R"({"id":4,"op":"run","kernel":5})", "kernel"},
+      {R"({"id":5,"op":"run","kernel":"transpose.naive","device":5})", "device"},
+      {R"({"id":6,"op":"run","kernel":"transpose.naive","params":"x"})", "params"},
+      {R"({"id":7,"op":"run","kernel":"transpose.naive","params":[1]})", "params"},
+      {R"({"id":8,"op":"run","kernel":"transpose.naive","reps":"3"})", "reps"},
+      {R"({"id":9,"op":"run","kernel":"transpose.naive","warmup":[2]})", "warmup"},
+      {R"({"id":10,"op":"run","kernel":"transpose.naive","seed":"x"})", "seed"},
+      {R"({"id":11,"op":"run","kernel":"transpose.naive","seed":-1})", "seed"},
+      {R"({"id":12,"op":"run","kernel":"transpose.naive","source":"k","source_name":5})", "source_name"},
+      {R"({"id":13,"op":"run","kernel":"transpose.naive","source":5})", "source"},
+      {R"({"id":14,"op":"run","kernel":"transpose.naive","device_copy":"yes"})", "device_copy"},
+      {R"({"id":15,"op":"copy","bytes":"1"})", "bytes"},
+      {R"({"id":16,"op":"sweep","kernel":"transpose.naive","vary":[1]})", "vary"},
+      {R"({"id":17,"op":"sweep","kernel":"transpose.naive","vary":{"tile":[[1]]}})", "tile"},
+      {R"({"id":18,"op":"record","kernel":"transpose.naive","blocks":"x"})", "blocks"},
+      {R"({"id":19,"op":"record","kernel":"transpose.naive","blocks":[1.5]})", "blocks"},
+      {R"({"id":20,"op":"record","kernel":"transpose.naive","folder":5})", "folder"},
+      {R"({"id":21,"op":"record","kernel":"transpose.naive","scratch":1})", "scratch"},
+      {R"({"id":22,"op":"cancel","target":[1]})", "target"},
+      {R"({"id":23,"op":"cancel"})", "target"},
+      {R"({"id":24,"op":"run","kernel":"transpose.naive","params":{"tile":{"a":1}}})", "tile"},
+  };
+  Worker w;
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    const auto& [line, field] = cases[i];
+    w.send(line);
+    const json r = w.next();
+    ASSERT_FALSE(r.is_null()) << "no reply to " << line << ": the worker died";
+    expect_error(r, static_cast<int>(i + 1), field, line);
+  }
+  expect_pong(w, "after");
+  EXPECT_EQ(w.finish(), 0);
+}
+
+// Invalid UTF-8 is a bad request (nlohmann's parser refuses it), and the
+// reply, which quotes the bytes in its message, is still valid UTF-8 JSON.
+TEST(Serve, InvalidUtf8IsAnErrorReplyNotADeath) {
+  static constexpr char kNulLine[] = "{\"id\":5,\"op\":\"ping\"\0}";
+  const std::vector<std::string> lines = {
+      "{\"id\":1,\"op\":\"\xff\"}",                      // a byte never in UTF-8
+      "\xff\xfe{}",                                       // outside any string
+      "{\"id\":\"\xc3\x28\",\"op\":\"ping\"}",            // a broken two-byte sequence
+      "{\"id\":3,\"op\":\"ping\",\"x\":\"\xed\xa0\x80\"}",  // an encoded surrogate
+      "{\"id\":4,\"op\":\"ping\",\"x\":\"\xc0\xaf\"}",      // an overlong '/'
+      std::string(kNulLine, sizeof kNulLine - 1),        // a NUL byte
+  };
+  Worker w;
+  for (const std::string& line : lines) {
+    w.send_raw(line);
+    const json r = w.next();
+    ASSERT_FALSE(r.is_null()) << "no valid reply: the worker died";
+    expect_error(r, json(), "bad JSON", line);
+    EXPECT_EQ(r["status"], "bad-request");
+  }
+  // Valid UTF-8 beyond ASCII is served and echoed as it came.
+  expect_pong(w, "caf\xc3\xa9 \xe2\x9c\x93");
+  EXPECT_EQ(w.finish(), 0);
+}
+
+// An id is a number, a string of at most 256 bytes, or null (or absent);
+// anything else is refused with "id": null in the reply.
+TEST(Serve, AnIdIsANumberAShortStringOrNull) {
+  Worker w;
+  for (const std::string& bad_id : {std::string("[1]"), std::string(R"({"a":1})"), std::string("true"),
+                                    "\"" + std::string(257, 'a') + "\""}) {
+    const std::string line = "{\"id\":" + bad_id + ",\"op\":\"ping\"}";
+    w.send(line);
+    const json r = w.next();
+    expect_error(r, json(), "\"id\" must be a number, a string of at most 256 bytes, or null", line);
+    EXPECT_EQ(r["status"], "bad-request");
+  }
+  expect_pong(w, std::string(256, 'a'));
+  expect_pong(w, 1.5);
+  expect_pong(w, -3);
+  expect_pong(w, json());
+  w.send(R"({"op":"ping"})");
+  EXPECT_TRUE(w.next()["id"].is_null());
+  EXPECT_EQ(w.finish(), 0);
+}
+
+// Nesting is bounded while parsing (64 levels): 100 000 levels are refused
+// early instead of overflowing the stack; 64 levels are still served.
+TEST(Serve, DeepNestingIsRefusedBeforeItOverflowsTheStack) {
+  Worker w;
+  const std::string deep_id = "{\"id\":" + nested(100000) + ",\"op\":\"ping\"}";
+  w.send(deep_id);
+  expect_error(w.next(), json(), "nested deeper than 64 levels", deep_id);
+  expect_pong(w, 1);
+  // The request object is level 1: 63 arrays inside it reach level 64.
+  w.send("{\"id\":2,\"op\":\"ping\",\"x\":" + nested(63) + "}");
+  EXPECT_EQ(w.next()["result"]["pong"], true);
+  const std::string too_deep = "{\"id\":3,\"op\":\"ping\",\"x\":" + nested(64) + "}";
+  w.send(too_deep);
+  expect_error(w.next(), json(), "nested deeper than 64 levels", too_deep);
+  EXPECT_EQ(w.finish(), 0);
+}
+
+// A line over 16 MiB is read and thrown away in pieces, never held whole, and
+// answered with an error naming the limit; a learner's 15 MiB kernel still fits.
+TEST(Serve, AnOverlongLineIsDiscardedNotBuffered) {
+  Worker w;
+  const std::size_t huge = 64u << 20;
+  std::string line = "{\"id\":1,\"op\":\"run\",\"source\":\"";
+  line.append(huge, 'x');
+  line += "\"}";
+  w.send(line);
+  expect_error(w.next(), json(), "longer than 16 MiB", "a 64 MiB line");
+  expect_pong(w, 2);
+  EXPECT_LT(peak_memory(w.pid()), 56u << 20) << "the worker held the overlong line in memory";
+  line = "{\"id\":3,\"op\":\"run\",\"kernel\":\"transpose.nope\",\"source\":\"" + std::string(15u << 20, 'x') + "\"}";
+  w.send(line);
+  expect_error(w.next(), 3, "unknown kernel 'transpose.nope'", "a 15 MiB request");
+  EXPECT_EQ(w.finish(), 0);
+}
+
+TEST(Serve, AnEmptyLineGetsOneErrorReply) {
+  Worker w;
+  w.send("");
+  w.send_raw(" \t\r");
+  w.send(R"({"id":3,"op":"ping"})");  // sent first: a missing reply shows as the pong too early
+  expect_error(w.next(), json(), "empty line", "an empty line");
+  expect_error(w.next(10), json(), "empty line", "a line of white space");
+  json r = w.next(10);
+  EXPECT_EQ(r["id"], 3) << r.dump();
+  EXPECT_EQ(r["result"]["pong"], true) << r.dump();
+  EXPECT_EQ(w.finish(), 0);
+}
+
+// A cancel for an id nothing uses finds nothing and leaves the id usable.
+TEST(Serve, CancelOfAnUnusedIdDoesNotPoisonIt) {
+  Worker w;
+  w.send(R"({"id":"c1","op":"cancel","target":"later"})");
+  json r = w.next();
+  EXPECT_EQ(r["id"], "c1");
+  EXPECT_EQ(r["result"]["cancelled"], "later");
+  EXPECT_EQ(r["result"]["found"], false) << r.dump();
+  expect_pong(w, "later");
+  w.send(R"({"id":"c2","op":"cancel","target":"c2"})");  // itself: not queued before it
+  EXPECT_EQ(w.next()["result"]["found"], false);
+  expect_pong(w, "c2");
+  EXPECT_EQ(w.finish(), 0);
+}
+
+// A cancel reaches a request queued behind a running sweep; once that
+// request has ended, its id serves again.
+TEST(Serve, CancelStopsAQueuedRequestAndItsMarkClears) {
+  REQUIRE_OPENCL();
+  Worker w;
+  json widths = json::array();
+  for (int width = 128; width < 128 + 200; ++width) widths.push_back(width);
+  w.send(json{{"id", 1}, {"op", "sweep"}, {"kernel", "transpose.naive"},
+              {"params", {{"height", 128}}}, {"vary", {{"width", widths}}}, {"reps", 2}}
+             .dump());
+  ASSERT_EQ(w.next()["type"], "progress");
+  w.send(R"({"id":"q","op":"ping"})");
+  w.send(R"({"id":"c1","op":"cancel","target":"q"})");
+  w.send(R"({"id":"c2","op":"cancel","target":1})");
+  json r;
+  for (r = w.next(); r["type"] == "progress"; r = w.next()) ASSERT_EQ(r["id"], 1);
+  EXPECT_EQ(r["result"]["cancelled"], true) << r.dump();
+  r = w.next();
+  EXPECT_EQ(r["id"], "q");
+  EXPECT_EQ(r["status"], "cancelled") << r.dump();
+  r = w.next();
+  EXPECT_EQ(r["id"], "c1");
+  EXPECT_EQ(r["result"]["found"], true) << r.dump();
+  r = w.next();
+  EXPECT_EQ(r["id"], "c2");
+  EXPECT_EQ(r["result"]["found"], true) << r.dump();
+  expect_pong(w, "q");
+  expect_pong(w, 1);
+  EXPECT_EQ(w.finish(), 0);
+}
+
+// The lines of the issue, one after another: one final reply each, in order,
+// then the pong.
+std::vector<std::pair<std::string, json>> hostile_lines() {
+  std::string big = "{\"id\":\"big\",\"op\":\"run\",\"source\":\"";
+  big.append(20'000'000, 'x');
+  big += "\"}";
+  return {
+      {R"({"id":1,"op":7})", 1},
+      {R"({"id":2,"op":null})", 2},
+      {"{\"id\":3,\"op\":\"\xff\"}", json()},
+      {"\xc3\x28", json()},
+      {"{\"id\":" + nested(100000) + ",\"op\":\"ping\"}", json()},
+      {"", json()},
+      {"   ", json()},
+      {"[]", json()},
+      {"\"x\"", json()},
+      {"{}", json()},
+      {"null", json()},
+      {R"({"op":"run","params":[1]})", json()},
+      {R"({"op":"sweep","vary":{"tile":[[1]]}})", json()},
+      {R"({"id":4,"op":"sweep","kernel":"transpose.naive","vary":{"tile":[[1]]}})", 4},
+      {R"({"op":"record","blocks":"x"})", json()},
+      {R"({"id":5,"op":"record","kernel":"transpose.naive","blocks":"x"})", 5},
+      {big, json()},
+      {R"({"id":[1],"op":"ping"})", json()},
+      {R"({"id":6,"op":"cancel","target":"never-used"})", 6},
+      {R"({"id":"never-used","op":"run","kernel":"nope"})", "never-used"},
+      {R"({"id":7,"op":"quit","x":)", json()},
+      {"{\"id\":8,\"op\":\"ping\"}{\"id\":9}", json()},
+  };
+}
+
+TEST(Serve, EveryHostileLineGetsExactlyOneReplyInOrder) {
+  const auto lines = hostile_lines();
+  Worker w;
+  for (const auto& [line, id] : lines) w.send_raw(line);
+  w.send(R"({"id":"last","op":"ping"})");
+  for (const auto& [line, id] : lines) {
+    const json r = w.next();
+    ASSERT_FALSE(r.is_null()) << "no reply to " << line.substr(0, 80) << ": the worker died";
+    EXPECT_TRUE(r["type"] == "error" || r["type"] == "result") << r.dump();
+    EXPECT_EQ(r["id"], id) << "replies out of order at " << line.substr(0, 80) << "\nreply " << r.dump();
+  }
+  const json last = w.next();
+  EXPECT_EQ(last["id"], "last") << last.dump();
+  EXPECT_EQ(last["result"]["pong"], true) << last.dump();
+  EXPECT_EQ(w.finish(), 0);
+}
+
+// What a libFuzzer target does: serve_command() in this process, again and
+// again, on bytes in memory, with no OpenCL device (an empty vendors folder).
+// Run in a fresh child process (a death test) so that no earlier test has
+// opened OpenCL before the empty vendors folder is set.
+int serve_in_process_without_devices() {
+  const std::filesystem::path empty =
+      std::filesystem::temp_directory_path() / ("serve_no_vendors_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(empty);
+  ::setenv("OCL_ICD_VENDORS", empty.c_str(), 1);
+  const auto threads = [] {
+    return std::distance(std::filesystem::directory_iterator("/proc/self/task"),
+                         std::filesystem::directory_iterator());
+  };
+  const auto threads_before = threads();
+  std::string input;
+  std::size_t requests = 0;
+  for (const auto& [line, id] : hostile_lines()) {
+    input += line + "\n";
+    ++requests;
+  }
+  input += R"({"id":"run","op":"run","kernel":"transpose.naive"})" "\n"
+           R"({"id":"devices","op":"devices"})" "\n"
+           R"({"id":"last","op":"ping"})" "\n";
+  requests += 3;
+  for (int round = 0; round < 3; ++round) {
+    std::istringstream in(round == 2 ? input + "{\"op\":\"quit\"}\nnot read\n" : input);
+    std::ostringstream out;
+    if (threadmap::cli::serve_command(in, out) != 0) return 1;
+    std::istringstream replies(out.str());
+    std::size_t count = 0;
+    json reply;
+    for (std::string line; std::getline(replies, line); ++count) {
+      reply = json::parse(line, nullptr, false);
+      if (reply.is_discarded()) return 2;
+    }
+    if (count != requests + (round == 2 ? 1 : 0)) return 3;
+    if (round < 2 && reply["id"] != "last") return 4;
+  }
+  std::filesystem::remove_all(empty);
+  return threads() == threads_before ? 0 : 5;
+}
+
+TEST(ServeInProcess, RunsRepeatedlyOnMemoryWithNoDeviceAndLeavesNoThreads) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(std::exit(serve_in_process_without_devices()), ::testing::ExitedWithCode(0), "")
+      << "1: serve_command failed, 2: a reply was not JSON, 3: not one reply per line, "
+         "4: the last reply was not the pong, 5: threads were left running";
 }
 
 }  // namespace

@@ -14,7 +14,10 @@ namespace threadmap::cli {
 // Adds the subcommand; main() calls serve_command() when it was given.
 CLI::App* add_serve_subcommand(CLI::App& app);
 
-// Answers requests from `in` on `out` until "quit" or end of input. Returns the exit code.
+// Answers requests from `in` on `out` until "quit" or end of input: exactly one
+// final reply per line, whatever its bytes. Returns the exit code (0). It never
+// exits the process and its reading thread has ended when it returns, so it
+// can be called again in the same process (as a fuzz target does).
 int serve_command(std::istream& in, std::ostream& out);
 
 }  // namespace threadmap::cli
