@@ -525,3 +525,56 @@ TEST(Exercises, CheckGradesSolutionsStartsTyposAndLoops) {
 }
 
 }  // namespace
+
+namespace {
+
+// Hostile and clumsy use (issue 25): text that is not UTF-8, values that are
+// not numbers, caches that are cold, files that are not kernels.
+
+std::string temp_path(const std::string& name) {
+  return ::testing::TempDir() + std::to_string(getpid()) + "_" + name;
+}
+
+std::string copy_of(const std::string& from, const std::string& to) {
+  std::ifstream in(from, std::ios::binary);
+  std::ofstream(to, std::ios::binary) << in.rdbuf();
+  return to;
+}
+
+const std::string kExercises = std::string(THREADMAP_SOURCE_DIR) + "/resources/exercises/";
+const std::string kSolution = kExercises + "smem-conflict-free.solution.cl";
+
+// A file named in Latin-1 (jo\xe3o.cl) must not cost the class its grades.
+TEST(Hostile, CheckJsonSurvivesALatin1FileName) {
+  REQUIRE_OPENCL();
+  const std::string file = copy_of(kSolution, temp_path("jo\xe3o.cl"));
+  const Outcome o = cli("check smem-conflict-free " + file + " " + kSolution +
+                        " --device opencl:0:0 --format json");
+  EXPECT_EQ(o.code, 0) << o.out << o.err;
+  const auto j = nlohmann::json::parse(o.out, nullptr, false);
+  ASSERT_FALSE(j.is_discarded()) << "not JSON: " << o.out << o.err;
+  ASSERT_EQ(j["submissions"].size(), 2u);
+  EXPECT_NE(j["submissions"][0]["file"].get<std::string>().find("jo\xef\xbf\xbdo.cl"), std::string::npos)
+      << "the Latin-1 byte as U+FFFD";
+  for (const auto& row : j["submissions"]) EXPECT_TRUE(row["goal_met"].get<bool>()) << row.dump();
+  std::remove(file.c_str());
+}
+
+// A session recorded from a kernel with Latin-1 comments shows as JSON.
+TEST(Hostile, ShowJsonSurvivesALatin1Source) {
+  REQUIRE_OPENCL();
+  const std::string file = learner_file("latin1.cl", kColumnRead, "  // r\xe9sum\xe9 of the tile\n");
+  const std::string session = temp_path("latin1.threadmap");
+  const Outcome rec = cli("record smem.setRowReadCol --device opencl:0:0 --set blocks=2 --reps 1 --source " +
+                          file + " -o " + session);
+  if (rec.err.find("needs libclang") != std::string::npos) GTEST_SKIP() << rec.err;
+  ASSERT_EQ(rec.code, 0) << rec.out << rec.err;
+  const Outcome shown = cli("show " + session + " --format json");
+  EXPECT_EQ(shown.code, 0) << shown.err;
+  const auto j = nlohmann::json::parse(shown.out, nullptr, false);
+  ASSERT_FALSE(j.is_discarded()) << "not JSON: " << shown.out << shown.err;
+  EXPECT_NE(j["source"]["text"].get<std::string>().find("r\xef\xbf\xbdsum\xef\xbf\xbd"), std::string::npos);
+  std::remove(session.c_str());
+}
+
+}  // namespace

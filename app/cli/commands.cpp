@@ -10,6 +10,7 @@
 #include <map>
 #include <sstream>
 
+#include "app/cli/output.h"
 #include "app/cli/sandbox.h"
 #include "app/cli/table.h"
 #include "kernels/catalog.h"
@@ -211,7 +212,7 @@ int devices_command(const std::string& format) {
   if (format == "json") {
     json j = json::array();
     for (const BackendReport& b : backends) j.push_back(to_json(b));
-    std::cout << j.dump(2) << '\n';
+    std::cout << json_text(j) << '\n';
     return kExitOk;
   }
   for (const BackendReport& b : backends) {
@@ -240,7 +241,7 @@ int list_command(const std::string& format) {
   if (format == "json") {
     json j = json::array();
     for (const Variant& v : catalog()) j.push_back(to_json(v));
-    std::cout << j.dump(2) << '\n';
+    std::cout << json_text(j) << '\n';
     return kExitOk;
   }
   std::string family;
@@ -282,7 +283,7 @@ int run_command(const std::string& kernel, const RunArgs& args) {
     read_source(args, options);
     const RunResult r = run_variant(*device, v, params, options);
     if (args.format == "json") {
-      std::cout << to_json(r).dump(2) << '\n';
+      std::cout << json_text(to_json(r)) << '\n';
     } else if (args.format == "csv") {
       Table t;
       t.header = {"kernel", "device"};
@@ -351,8 +352,7 @@ int sweep_command(const std::string& kernel, const RunArgs& args,
       t.rows.push_back(row);
     }
     if (args.format == "json") {
-      std::cout << json{{"kernel", v.id}, {"device", to_json(device->info())}, {"results", results}}
-                       .dump(2)
+      std::cout << json_text({{"kernel", v.id}, {"device", to_json(device->info())}, {"results", results}})
                 << '\n';
     } else if (args.format == "csv") {
       t.print_csv(std::cout);
@@ -445,10 +445,10 @@ int bench_command(const RunArgs& args, std::int64_t size) {
           j["percent_of_device_copy"] = 100 * r.bandwidth_gbps / device_copy.bandwidth_gbps;
         rows.push_back(j);
       }
-      std::cout << json{{"device", to_json(device->info())},
-                        {"device_copy", to_json(device_copy, copy_bytes)},
-                        {"results", rows}, {"peers", peer_rows}}
-                       .dump(2)
+      std::cout << json_text({{"device", to_json(device->info())},
+                              {"device_copy", to_json(device_copy, copy_bytes)},
+                              {"results", rows},
+                              {"peers", peer_rows}})
                 << '\n';
       return code;
     }

@@ -18,6 +18,7 @@
 #include <thread>
 
 #include "app/cli/commands.h"
+#include "app/cli/output.h"
 #include "kernels/cuda/cuda_backend.h"
 #include "kernels/devices.h"
 #include "kernels/error.h"
@@ -310,7 +311,7 @@ int doctor_command(const std::string& architectures, const std::string& format) 
     j["jobs"] = jobs.size();
     j["seconds"] = seconds;
     j["ok"] = all_ok;
-    std::cout << j.dump(2) << '\n';
+    std::cout << json_text(j) << '\n';
     return all_ok ? kExitOk : kExitDeviceFailure;
   }
 

@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "app/cli/commands.h"
+#include "app/cli/output.h"
 #include "app/cli/sandbox.h"
 #include "app/cli/table.h"
 #include "kernels/devices.h"
@@ -129,7 +130,7 @@ int exercises_command(const std::string& format, const std::string& language) {
                           return l;
                         }()}});
       }
-      std::cout << out.dump(2) << '\n';
+      std::cout << json_text(out) << '\n';
       return kExitOk;
     }
     for (const Exercise& e : exercises()) {
@@ -172,7 +173,7 @@ int check_command(const std::string& id, const std::vector<std::string>& files, 
           } catch (const std::exception& x) {
             g = {{"status", "failed"}, {"error", first_error(x.what())}};
           }
-          std::ofstream(result) << g.dump();
+          std::ofstream(result) << json_text(g, -1);
           return 0;
         });
         const double seconds =
@@ -194,7 +195,7 @@ int check_command(const std::string& id, const std::vector<std::string>& files, 
     }
 
     if (format == "json") {
-      std::cout << json{{"exercise", e.id}, {"goal", describe_goal(e)}, {"submissions", rows}}.dump(2) << '\n';
+      std::cout << json_text(json{{"exercise", e.id}, {"goal", describe_goal(e)}, {"submissions", rows}}) << '\n';
     } else {
       std::vector<std::string> metrics;
       for (const GoalTerm& g : e.goal)

@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "app/cli/commands.h"
+#include "app/cli/output.h"
 #include "app/cli/session_builder.h"
 #include "app/cli/table.h"
 #include "kernels/devices.h"
@@ -222,7 +223,7 @@ int counters_command(const std::string& kernel, const RunArgs& args, const std::
       out["device"] = to_json(device->info());
       out["params"] = to_json(v, params);
       out["verified"] = rec.verification.verified;
-      std::cout << out.dump(2) << '\n';
+      std::cout << json_text(out) << '\n';
     } else {
       print_summary(rec.trace, a, std::cout);
     }
@@ -239,7 +240,7 @@ int show_command(const std::string& file, const std::string& format) {
   return guarded([&]() -> int {
     const Session s = load_session(file);
     if (!s.trace) {
-      if (format == "json") std::cout << json{{"kernel_id", s.kernel_id}, {"run", s.run}}.dump(2) << '\n';
+      if (format == "json") std::cout << json_text(json{{"kernel_id", s.kernel_id}, {"run", s.run}}) << '\n';
       else std::cout << s.kernel_id << ": no trace in this session\n";
       return kExitOk;
     }
@@ -254,7 +255,7 @@ int show_command(const std::string& file, const std::string& format) {
       out["device"] = s.device;
       out["run"] = s.run;
       if (!s.source_text.empty()) out["source"] = {{"name", s.source_name}, {"text", s.source_text}};
-      std::cout << out.dump(2) << '\n';
+      std::cout << json_text(out) << '\n';
       return kExitOk;
     }
     std::cout << s.kernel_id << " recorded " << s.created_at << " by " << s.created_by << " on "
