@@ -376,7 +376,15 @@ INSTANTIATE_TEST_SUITE_P(
                 "-o /tmp/x.threadmap", 2, "trace buffer overflow: room for 5 access records"},
         BadCall{"record transpose.naive --device opencl:0:0", 2, "--output"},
         BadCall{"show /nonexistent/file.threadmap", 2, "cannot open"},
-        BadCall{"show /etc/hostname", 2, "not a ThreadMap session file"}));
+        BadCall{"show /etc/hostname", 2, "not a ThreadMap session file"},
+        // A timeout that is not a finite number would disable the watchdog.
+        BadCall{"run transpose.naive --device nope --timeout nan", 2, "--timeout: nan is not a finite number"},
+        BadCall{"counters transpose.naive --device nope --timeout inf", 2,
+                "--timeout: inf is not a finite number"},
+        BadCall{"record transpose.naive --device nope --timeout -1 -o /tmp/x.threadmap", 2,
+                "--timeout: -1 is out of range: give a value from 0.1 to 3600"},
+        BadCall{"check smem-conflict-free x.cl --device nope --timeout NaN", 2,
+                "--timeout: NaN is not a finite number"}));
 
 TEST(Cli, RunJsonReportsVerifiedTimings) {
   REQUIRE_OPENCL();
