@@ -586,3 +586,61 @@ TEST(Hostile, ShowJsonSurvivesALatin1Source) {
 }
 
 }  // namespace
+
+namespace {
+
+// Runs `args` with every compile cache (ThreadMap's CUDA one, PoCL's) in a
+// new, empty folder, removed after.
+Outcome cli_with_cold_caches(const std::string& args) {
+  const std::string cache = temp_path("cold_cache");
+  std::filesystem::remove_all(cache);
+  std::filesystem::create_directories(cache);
+  const std::string pocl = cache + "/pocl";
+  setenv("THREADMAP_CACHE_DIR", cache.c_str(), 1);
+  setenv("XDG_CACHE_HOME", cache.c_str(), 1);
+  setenv("POCL_CACHE_DIR", pocl.c_str(), 1);
+  const Outcome o = cli(args);
+  for (const char* name : {"THREADMAP_CACHE_DIR", "XDG_CACHE_HOME", "POCL_CACHE_DIR"}) unsetenv(name);
+  std::filesystem::remove_all(cache);
+  return o;
+}
+
+// The first compile of a submission (about 0.85 s of PoCL's here, cold) is
+// not the learner's run: with a cold cache and a short --timeout, the
+// solution is still graded, not "timed out".
+TEST(Hostile, CheckDoesNotCountACompileAgainstTheTimeout) {
+  REQUIRE_OPENCL();
+  const Outcome o = cli_with_cold_caches("check smem-conflict-free " + kSolution +
+                                         " --device opencl:0:0 --timeout 0.5 --format json");
+  EXPECT_EQ(o.code, 0) << o.out << o.err;
+  const auto j = nlohmann::json::parse(o.out, nullptr, false);
+  ASSERT_FALSE(j.is_discarded()) << o.out << o.err;
+  EXPECT_EQ(j["submissions"][0]["status"], "goal met") << j.dump();
+}
+
+// A submission that compiled and then ran past --timeout says it compiled.
+TEST(Hostile, CheckSaysATimedOutSubmissionCompiled) {
+  REQUIRE_OPENCL();
+  const std::string loop = learner_file("loop_compiled.cl", kColumnRead, "  while (idx < 100000u) { out[0] = 1; }\n");
+  const Outcome o = cli("check smem-conflict-free " + loop + " --device opencl:0:0 --timeout 1 --format json");
+  EXPECT_EQ(o.code, 1) << o.out << o.err;
+  const auto j = nlohmann::json::parse(o.out, nullptr, false);
+  ASSERT_FALSE(j.is_discarded()) << o.out << o.err;
+  const auto& row = j["submissions"][0];
+  EXPECT_EQ(row["status"], "timed out") << row.dump();
+  EXPECT_TRUE(row["compiled"].get<bool>()) << row.dump();
+  EXPECT_NE(row["error"].get<std::string>().find("did not finish within 1 s"), std::string::npos) << row.dump();
+}
+
+// A --device that does not exist is one message and exit 2, not a failed
+// row per learner.
+TEST(Hostile, CheckRefusesABadDeviceBeforeGrading) {
+  const Outcome o = cli("check smem-conflict-free " + kSolution + " " + kSolution + " --device gpu0");
+  EXPECT_EQ(o.code, 2) << o.out << o.err;
+  EXPECT_EQ(o.out, "") << "no file graded";
+  EXPECT_NE(o.err.find("unknown device 'gpu0'"), std::string::npos) << o.err;
+  EXPECT_EQ(o.err.find("unknown device", o.err.find("unknown device") + 1), std::string::npos)
+      << "one message: " << o.err;
+}
+
+}  // namespace

@@ -87,7 +87,7 @@ std::pair<std::string, std::string> read_source_file(const RunArgs& args) {
 
 int maybe_isolated(const RunArgs& args, const std::function<int()>& body) {
   if (args.source.empty()) return body();
-  return run_isolated(args.timeout, "the run of " + args.source, body);
+  return run_isolated(limits_for(args.timeout), "the run of " + args.source, body).code;
 }
 
 namespace {
@@ -278,7 +278,7 @@ int run_command(const std::string& kernel, const RunArgs& args) {
   return maybe_isolated(args, [&] { return guarded([&]() -> int {
     const Variant& v = variant_or_throw(kernel);
     const Params params = make_params(v.params, parse_assignments(args.sets), v.id);
-    auto device = open_device(args.device);
+    auto device = watch_phases(open_device(args.device));
     RunOptions options = options_from(args);
     read_source(args, options);
     const RunResult r = run_variant(*device, v, params, options);
@@ -323,7 +323,7 @@ int sweep_command(const std::string& kernel, const RunArgs& args,
     if (axes.empty()) throw InvalidRequest("sweep needs at least one --vary NAME=V1,V2,...");
     const auto points = sweep_points(v.params, axes, v.id);
 
-    auto device = open_device(args.device);
+    auto device = watch_phases(open_device(args.device));
     RunOptions options = options_from(args);
     read_source(args, options);
     Table t;

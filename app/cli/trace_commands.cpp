@@ -8,6 +8,7 @@
 
 #include "app/cli/commands.h"
 #include "app/cli/output.h"
+#include "app/cli/sandbox.h"
 #include "app/cli/session_builder.h"
 #include "app/cli/table.h"
 #include "kernels/devices.h"
@@ -161,7 +162,7 @@ int record_command(const std::string& kernel, const RunArgs& args, const std::st
     TraceOptions options = trace_options(blocks, capacity, args.seed);
     std::tie(options.source_text, options.source_name) = read_source_file(args);
     return maybe_isolated(args, [&]() -> int {
-    auto device = open_device(args.device);
+    auto device = watch_phases(open_device(args.device));
     RunOptions run_options;
     run_options.repetitions = args.reps;
     run_options.warmup = args.warmup;
@@ -210,7 +211,7 @@ int counters_command(const std::string& kernel, const RunArgs& args, const std::
     TraceOptions options = trace_options(blocks, 0, args.seed);
     std::tie(options.source_text, options.source_name) = read_source_file(args);
     return maybe_isolated(args, [&]() -> int {
-    auto device = open_device(args.device);
+    auto device = watch_phases(open_device(args.device));
     const Recording rec = record_trace(*device, v, params, options);
     if (rec.status != RunStatus::Ok) {
       error(rec.error);
