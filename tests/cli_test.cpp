@@ -632,6 +632,32 @@ TEST(Hostile, CheckSaysATimedOutSubmissionCompiled) {
   EXPECT_NE(row["error"].get<std::string>().find("did not finish within 1 s"), std::string::npos) << row.dump();
 }
 
+// bench --size allows up to 32768, yet above 23170 smem.setRowReadColRect's
+// grid is past its range: that variant gets an invalid row saying why, and
+// bench goes on with the others instead of failing as a whole. Checked where
+// every variant at that size is refused before anything is allocated (one
+// of its buffers is more than the device's largest allocation).
+TEST(Hostile, BenchSizeOverOneVariantsRangeIsThatVariantsRow) {
+  REQUIRE_OPENCL();
+  constexpr std::uint64_t kSize = 23171;
+  for (const auto& b : threadmap::list_backends())
+    if (b.backend == "opencl" && b.available && b.devices.front().max_allocation_bytes >= kSize * kSize * 4)
+      GTEST_SKIP() << "this device would run every kernel at 23171 x 23171";
+  const Outcome o = cli("bench --size 23171 --device opencl:0:0 --reps 1 --warmup 0 --format json");
+  EXPECT_EQ(o.code, 2) << "a variant could not run: " << o.err;
+  const auto j = nlohmann::json::parse(o.out, nullptr, false);
+  ASSERT_FALSE(j.is_discarded()) << o.out << o.err;
+  ASSERT_EQ(j["results"].size(), threadmap::catalog().size()) << "a row for every variant";
+  for (const auto& r : j["results"]) {
+    if (r["kernel"] != "smem.setRowReadColRect") continue;
+    EXPECT_EQ(r["status"], "invalid") << r.dump();
+    EXPECT_EQ(r["parameters"]["blocks"], 1048623) << r.dump();
+    EXPECT_NE(r["error"].get<std::string>().find("blocks=1048623 is out of range: blocks must be 1 to 1048576"),
+              std::string::npos)
+        << r.dump();
+  }
+}
+
 // A --device that does not exist is one message and exit 2, not a failed
 // row per learner.
 TEST(Hostile, CheckRefusesABadDeviceBeforeGrading) {

@@ -112,7 +112,10 @@ int main(int argc, char** argv) {
   auto* bench = app.add_subcommand(
       "bench", "every kernel at its defaults: GB/s and % of the copy kernel and device copy");
   bench->add_option("--size", size,
-                    "N: N x N matrices, N*N elements to sum (0: the catalog's defaults)")
+                    "N: N x N matrices, N*N elements to sum (0: the catalog's defaults). A variant "
+                    "that cannot run at N (a parameter N takes past its range, such as "
+                    "smem.setRowReadColRect's blocks above N = 23170, or more memory than the device "
+                    "has) gets an invalid row saying why, and the others run")
       ->check(CLI::Range(0, 32768))
       ->capture_default_str();
   bench->add_option("--set", args.sets,
