@@ -377,6 +377,11 @@ INSTANTIATE_TEST_SUITE_P(
         BadCall{"record transpose.naive --device opencl:0:0", 2, "--output"},
         BadCall{"show /nonexistent/file.threadmap", 2, "cannot open"},
         BadCall{"show /etc/hostname", 2, "not a ThreadMap session file"},
+        // A parameter varied twice, or varied and set, would mislabel the rows.
+        BadCall{"sweep transpose.shared --device nope --vary width=64,128 --vary width=32", 2,
+                "--vary width is given twice"},
+        BadCall{"sweep transpose.shared --device nope --vary tile=8,16 --set tile=32", 2,
+                "--set tile=32 and --vary tile name the same parameter"},
         // A timeout that is not a finite number would disable the watchdog.
         BadCall{"run transpose.naive --device nope --timeout nan", 2, "--timeout: nan is not a finite number"},
         BadCall{"counters transpose.naive --device nope --timeout inf", 2,

@@ -205,6 +205,22 @@ class Progress {
   bool shown_ = false;
 };
 
+// A parameter varied twice, or varied and --set, would label rows with
+// values they did not run.
+void reject_repeated_parameters(const std::vector<SweepAxis>& axes,
+                                const std::vector<std::pair<std::string, std::string>>& sets) {
+  for (std::size_t i = 0; i < axes.size(); ++i) {
+    for (std::size_t k = 0; k < i; ++k)
+      if (axes[k].name == axes[i].name)
+        throw InvalidRequest("--vary " + axes[i].name + " is given twice: put every value in one --vary " +
+                             axes[i].name + "=V1,V2,...");
+    for (const auto& [name, value] : sets)
+      if (name == axes[i].name)
+        throw InvalidRequest("--set " + name + "=" + value + " and --vary " + name +
+                             " name the same parameter: vary it, or set it, not both");
+  }
+}
+
 // The values asked for, in range or not: the catalog's defaults with `sets`
 // put in, for the row of a run that could not be made.
 Params requested_params(const Variant& v, const std::vector<std::pair<std::string, std::string>>& sets) {
@@ -349,6 +365,7 @@ int sweep_command(const std::string& kernel, const RunArgs& args,
       axes.push_back(std::move(axis));
     }
     if (axes.empty()) throw InvalidRequest("sweep needs at least one --vary NAME=V1,V2,...");
+    reject_repeated_parameters(axes, base);
     const auto points = sweep_points(v.params, axes, v.id);
 
     auto device = watch_phases(open_device(args.device));
