@@ -663,6 +663,47 @@ TEST(Hostile, BenchSizeOverOneVariantsRangeIsThatVariantsRow) {
   }
 }
 
+// A learner's file whose kernel has another name: a message naming the
+// catalog's kernel and its parameters, exit 2, not a raw OpenCL error.
+TEST(Hostile, SourceWithoutTheKernelsNameSaysWhichNameItNeeds) {
+  REQUIRE_OPENCL();
+  const std::string file = temp_path("renamed.cl");
+  std::ofstream(file) << "__kernel void mine(__global ELEM* out_all) { out_all[get_global_id(0)] = 0; }\n";
+  for (const char* command : {"run", "counters"}) {
+    const Outcome o = cli(std::string(command) + " smem.setRowReadCol --device opencl:0:0 --set blocks=2 --source " + file);
+    if (o.err.find("needs libclang") != std::string::npos) continue;
+    EXPECT_EQ(o.code, 2) << command << ": " << o.err;
+    EXPECT_NE(o.err.find("renamed.cl has no kernel named setRowReadCol (the catalog's kernel is "
+                         "setRowReadCol(__global ELEM* out_all))"),
+              std::string::npos)
+        << command << ": " << o.err;
+  }
+}
+
+// --source names a folder, a file that is not text, or one that cannot be
+// read: each says which.
+TEST(Hostile, SourceThatIsNoTextFileSaysWhatItIs) {
+  const std::string folder = temp_path("folder.cl");
+  std::filesystem::create_directories(folder);
+  Outcome o = cli("run smem.setRowReadCol --device opencl:0:0 --source " + folder);
+  EXPECT_EQ(o.code, 2) << o.err;
+  EXPECT_NE(o.err.find("folder.cl is a folder, not a file"), std::string::npos) << o.err;
+
+  const std::string binary = temp_path("binary.cl");
+  std::ofstream(binary, std::ios::binary) << std::string("\x7f" "ELF\x02\x01\x01\0\0\0", 10);
+  o = cli("run smem.setRowReadCol --device opencl:0:0 --source " + binary);
+  EXPECT_EQ(o.code, 2) << o.err;
+  EXPECT_NE(o.err.find("binary.cl is not a text file: it holds a NUL byte at offset 7"), std::string::npos)
+      << o.err;
+
+  if (geteuid() == 0) return;  // root reads every file
+  const std::string locked = copy_of(kSolution, temp_path("locked.cl"));
+  std::filesystem::permissions(locked, std::filesystem::perms::none);
+  o = cli("run smem.setRowReadCol --device opencl:0:0 --source " + locked);
+  EXPECT_EQ(o.code, 2) << o.err;
+  EXPECT_NE(o.err.find("cannot read " + locked + " (Permission denied)"), std::string::npos) << o.err;
+}
+
 // A --device that does not exist is one message and exit 2, not a failed
 // row per learner.
 TEST(Hostile, CheckRefusesABadDeviceBeforeGrading) {

@@ -73,16 +73,29 @@ std::vector<std::pair<std::string, std::string>> parse_assignments(
   return out;
 }
 
-std::pair<std::string, std::string> read_source_file(const RunArgs& args) {
-  if (args.source.empty()) return {};
-  const std::filesystem::path path(args.source);
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InvalidRequest("--source " + args.source + ": cannot read it (" +
-                                std::strerror(errno) + ")");
+std::string read_text_file(const std::string& file) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(file, ec)) throw InvalidRequest(file + " is a folder, not a file");
+  std::ifstream in(file, std::ios::binary);
+  if (!in) throw InvalidRequest("cannot read " + file + " (" + std::strerror(errno) + ")");
   std::ostringstream text;
   text << in.rdbuf();
-  if (text.str().empty()) throw InvalidRequest("--source " + args.source + " is empty");
-  return {text.str(), path.filename().string()};
+  if (in.bad()) throw InvalidRequest("cannot read " + file + " (" + std::strerror(errno) + ")");
+  const std::string& s = text.str();
+  if (s.empty()) throw InvalidRequest(file + " is empty");
+  if (const std::size_t nul = s.find('\0'); nul != std::string::npos)
+    throw InvalidRequest(file + " is not a text file: it holds a NUL byte at offset " + std::to_string(nul) +
+                         "; give the kernel's source (.cl or .cu)");
+  return s;
+}
+
+std::pair<std::string, std::string> read_source_file(const RunArgs& args) {
+  if (args.source.empty()) return {};
+  try {
+    return {read_text_file(args.source), std::filesystem::path(args.source).filename().string()};
+  } catch (const InvalidRequest& e) {
+    throw InvalidRequest(std::string("--source: ") + e.what());
+  }
 }
 
 int maybe_isolated(const RunArgs& args, const std::function<int()>& body) {

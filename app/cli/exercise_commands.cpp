@@ -133,12 +133,12 @@ void describe_stop(const Isolated& child, json& row) {
 json grade_file(const Exercise& e, const std::string& file, std::size_t n, const std::string& device,
                 const Limits& limits, int reps) {
   json row = {{"file", file}, {"compiled", false}, {"verified", false}, {"goal_met", false}};
-  std::ifstream in(file, std::ios::binary);
-  std::ostringstream text;
-  if (in) text << in.rdbuf();
-  if (!in || text.str().empty()) {
+  std::string text;
+  try {
+    text = read_text_file(file);
+  } catch (const InvalidRequest& e) {
     row["status"] = "unreadable";
-    row["error"] = file + ": cannot read it, or it is empty";
+    row["error"] = e.what();
     return row;
   }
   const std::filesystem::path result = std::filesystem::temp_directory_path() /
@@ -148,7 +148,7 @@ json grade_file(const Exercise& e, const std::string& file, std::size_t n, const
   const Isolated child = run_isolated(limits, "grading " + file, [&]() -> int {
     json g;
     try {
-      g = grade(e, text.str(), name, device, reps);
+      g = grade(e, text, name, device, reps);
     } catch (const std::exception& x) {
       g = {{"status", "failed"}, {"error", first_error(x.what())}};
     }

@@ -22,6 +22,7 @@
 #include "kernels/cuda/cuda_kernels.h"
 #include "kernels/cuda/ptx_instrument.h"
 #include "kernels/error.h"
+#include "kernels/learner_source.h"
 
 namespace threadmap {
 
@@ -363,6 +364,8 @@ class CudaDevice final : public Device {
     if (!spec)
       throw DeviceError("there is no CUDA kernel " + launch.kernel + " in source " +
                         launch.program.source);
+    if (!launch.program.text.empty() && !names_identifier(launch.program.text, spec->kernel))
+      throw missing_kernel(launch.program.text_name, std::string(spec->source) + ".cu", std::string(spec->kernel));
     const std::string expression = cuda_kernels::name_expression(*spec, launch.program);
     const cuda::CompileRequest request = kernel_request(*spec, launch, target());
     const cuda::Nvrtc& nvrtc = cuda::Nvrtc::get();
