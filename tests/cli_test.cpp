@@ -704,6 +704,36 @@ TEST(Hostile, SourceThatIsNoTextFileSaysWhatItIs) {
   EXPECT_NE(o.err.find("cannot read " + locked + " (Permission denied)"), std::string::npos) << o.err;
 }
 
+// A shared session or a submission's name must not clear the screen or
+// retitle the window: show and check print control characters as \x1b.
+TEST(Hostile, TextOutputShowsControlCharactersInsteadOfObeyingThem) {
+  REQUIRE_OPENCL();
+  const std::string file =
+      learner_file("esc\x1b[2J.cl", kColumnRead, "  // \x1b]0;owned\x07\x1b[2J a comment\r\n");
+  const std::string session = temp_path("esc.threadmap");
+  const Outcome rec = cli("record smem.setRowReadCol --device opencl:0:0 --set blocks=2 --reps 1 --source '" + file +
+                          "' -o " + session);
+  if (rec.err.find("needs libclang") != std::string::npos) GTEST_SKIP() << rec.err;
+  ASSERT_EQ(rec.code, 0) << rec.out << rec.err;
+  auto raw_controls = [](const std::string& text) {
+    return text.find('\x1b') != std::string::npos || text.find('\x07') != std::string::npos;
+  };
+  EXPECT_FALSE(raw_controls(rec.out)) << rec.out;
+  const Outcome shown = cli("show " + session);
+  ASSERT_EQ(shown.code, 0) << shown.err;
+  EXPECT_FALSE(raw_controls(shown.out)) << shown.out;
+  EXPECT_NE(shown.out.find("Source: " + std::to_string(getpid()) + "_esc\\x1b[2J.cl (run and traced"),
+            std::string::npos)
+      << shown.out;
+  EXPECT_NE(shown.out.find("   7    // \\x1b]0;owned\\x07\\x1b[2J a comment\n   8  "), std::string::npos)
+      << "the line's own CR dropped, its newline kept: " << shown.out;
+
+  const Outcome graded = cli("check smem-conflict-free '" + file + "' --device opencl:0:0");
+  EXPECT_FALSE(raw_controls(graded.out)) << graded.out;
+  EXPECT_NE(graded.out.find("_esc\\x1b[2J.cl"), std::string::npos) << graded.out;
+  std::remove(session.c_str());
+}
+
 // A --device that does not exist is one message and exit 2, not a failed
 // row per learner.
 TEST(Hostile, CheckRefusesABadDeviceBeforeGrading) {

@@ -26,7 +26,11 @@ namespace threadmap::cli {
 
 using nlohmann::json;
 
-void error(const std::string& message) { std::cerr << "threadmap-cli: error: " << message << '\n'; }
+// Messages name files, devices and compilers' lines about a learner's text:
+// their control characters are shown, not obeyed.
+void error(const std::string& message) {
+  std::cerr << "threadmap-cli: error: " << printable(message, Newlines::Keep) << '\n';
+}
 
 int exit_code_for(RunStatus status) {
   switch (status) {
@@ -156,7 +160,7 @@ std::string mib_text(std::uint64_t bytes) {
 }
 
 void print_run_text(const Variant& v, const RunResult& r) {
-  std::cout << r.kernel_id << " on " << r.device.name << " (" << r.device.spec << ")\n";
+  std::cout << r.kernel_id << " on " << printable(r.device.name) << " (" << r.device.spec << ")\n";
   std::cout << "  " << params_text(v, r.params) << '\n';
   const Verification& ver = r.verification;
   if (ver.verified) {
@@ -274,12 +278,12 @@ int devices_command(const std::string& format) {
   }
   for (const BackendReport& b : backends) {
     if (!b.available) {
-      std::cout << b.backend << ": unavailable: " << b.reason << "\n";
+      std::cout << b.backend << ": unavailable: " << printable(b.reason) << "\n";
       continue;
     }
     for (const DeviceInfo& d : b.devices) {
-      std::cout << d.spec << "  " << d.name << " (" << d.platform << ")\n"
-                << "    " << d.version << "\n"
+      std::cout << d.spec << "  " << printable(d.name) << " (" << printable(d.platform) << ")\n"
+                << "    " << printable(d.version) << "\n"
                 << "    " << d.compute_units << " compute units, "
                 << mib_text(d.global_memory_bytes) << " memory, "
                 << mib_text(d.last_level_cache_bytes) << " last-level cache, "
@@ -415,7 +419,7 @@ int sweep_command(const std::string& kernel, const RunArgs& args,
     } else if (args.format == "csv") {
       t.print_csv(std::cout);
     } else {
-      std::cout << v.id << " on " << device->info().name << " (" << device->info().spec << ")\n";
+      std::cout << v.id << " on " << printable(device->info().name) << " (" << device->info().spec << ")\n";
       t.print_text(std::cout);
     }
     return code;
@@ -558,12 +562,12 @@ int bench_command(const RunArgs& args, std::int64_t size) {
       t.print_csv(std::cout);
     } else {
       const DeviceInfo& d = device->info();
-      std::cout << "ThreadMap benchmark on " << d.name << " (" << d.spec << ", " << d.version
+      std::cout << "ThreadMap benchmark on " << printable(d.name) << " (" << d.spec << ", " << printable(d.version)
                 << ")\nmedian of " << options.repetitions << " timed runs after " << options.warmup
                 << " warm-up runs; GB/s = ideal bytes / median kernel time\n\n";
       t.print_text(std::cout);
       for (std::size_t i = 0; i < footnotes.size(); ++i)
-        std::cout << "[" << i + 1 << "] " << footnotes[i] << '\n';
+        std::cout << "[" << i + 1 << "] " << printable(footnotes[i]) << '\n';
     }
     return code;
   });

@@ -60,6 +60,12 @@ TraceOptions trace_options(const std::string& blocks, std::uint64_t capacity, st
 
 std::string count(std::uint64_t n) { return std::to_string(n); }
 
+// A session's text field, "?" where it is missing or not text.
+std::string text_field(const json& object, const char* key) {
+  const auto it = object.find(key);
+  return it != object.end() && it->is_string() ? it->get<std::string>() : "?";
+}
+
 void print_counters(const analysis::Counters& c, std::ostream& os) {
   Table t;
   t.header = {"counter (Nsight Compute name)", "value"};
@@ -90,13 +96,13 @@ void print_sites(const analysis::Analysis& a, std::ostream& os) {
 }
 
 void print_summary(const Trace& trace, const analysis::Analysis& a, std::ostream& os) {
-  os << "Kernel " << trace.kernel << " in " << trace.source_file << ", grid " << trace.grid[0] << " x "
+  os << "Kernel " << printable(trace.kernel) << " in " << printable(trace.source_file) << ", grid " << trace.grid[0] << " x "
      << trace.grid[1] << " x " << trace.grid[2] << " blocks of " << trace.block[0] << " x "
      << trace.block[1] << " x " << trace.block[2] << " threads\n";
   os << "Traced " << trace.traced_blocks.size() << " of " << trace.block_count() << " blocks: "
      << trace.accesses.size() << " accesses in " << a.requests.size() << " warp-level requests, "
      << trace.barriers.size() << " barrier arrivals\n";
-  os << "Model: " << a.model.source << "\n\n";
+  os << "Model: " << printable(a.model.source) << "\n\n";
   print_sites(a, os);
   os << "\n";
   print_counters(a.totals, os);
@@ -242,7 +248,7 @@ int show_command(const std::string& file, const std::string& format) {
     const Session s = load_session(file);
     if (!s.trace) {
       if (format == "json") std::cout << json_text(json{{"kernel_id", s.kernel_id}, {"run", s.run}}) << '\n';
-      else std::cout << s.kernel_id << ": no trace in this session\n";
+      else std::cout << printable(s.kernel_id) << ": no trace in this session\n";
       return kExitOk;
     }
     const analysis::Analysis a = analysis::analyze(*s.trace, analysis::model_for(*s.trace));
@@ -259,14 +265,14 @@ int show_command(const std::string& file, const std::string& format) {
       std::cout << json_text(out) << '\n';
       return kExitOk;
     }
-    std::cout << s.kernel_id << " recorded " << s.created_at << " by " << s.created_by << " on "
-              << s.device.value("name", std::string("?")) << " (" << s.device.value("spec", std::string("?"))
-              << ")\nParameters:";
-    for (const auto& [name, value] : s.params) std::cout << ' ' << name << '=' << value;
+    std::cout << printable(s.kernel_id) << " recorded " << printable(s.created_at) << " by "
+              << printable(s.created_by) << " on " << printable(text_field(s.device, "name")) << " ("
+              << printable(text_field(s.device, "spec")) << ")\nParameters:";
+    for (const auto& [name, value] : s.params) std::cout << ' ' << printable(name) << '=' << printable(value);
     std::cout << '\n';
     if (!s.trace_params.empty()) {
       std::cout << "Traced with:";
-      for (const auto& [name, value] : s.trace_params) std::cout << ' ' << name << '=' << value;
+      for (const auto& [name, value] : s.trace_params) std::cout << ' ' << printable(name) << '=' << printable(value);
       std::cout << " (a smaller run than the timed one)\n";
     }
     if (s.run.is_object() && s.run.contains("kernel_ms"))
@@ -276,11 +282,11 @@ int show_command(const std::string& file, const std::string& format) {
     if (!s.source_text.empty()) {
       // The learner's kernel the session was made from, numbered as the
       // trace's lines are.
-      std::cout << "\nSource: " << s.source_name << " (run and traced in the catalog kernel's place)\n";
+      std::cout << "\nSource: " << printable(s.source_name) << " (run and traced in the catalog kernel's place)\n";
       std::istringstream lines(s.source_text);
       int n = 0;
       for (std::string line; std::getline(lines, line);)
-        std::cout << std::setw(4) << ++n << "  " << line << '\n';
+        std::cout << std::setw(4) << ++n << "  " << printable(line, Newlines::Keep) << '\n';
     }
     return kExitOk;
   });
