@@ -7,10 +7,21 @@
 #include <string>
 #include <string_view>
 
+#include "kernels/error.h"
+
 namespace threadmap {
 
 // file_name: "transpose.cu", "smem.cl". Throws InvalidRequest for a file that
 // is not embedded.
 std::string learner_source(std::string_view file_name);
+
+// The error for a learner's file (learner_file) that has no kernel named
+// `kernel`, naming the catalog's (in the embedded catalog_file) with its
+// parameters: "mine.cl has no kernel named setRowReadCol (the catalog's kernel
+// is setRowReadCol(__global ELEM* out_all)); keep its name and parameters".
+InvalidRequest missing_kernel(const std::string& learner_file, std::string_view catalog_file,
+                              const std::string& kernel);
+// Whether `name` appears in `text` as a whole identifier.
+bool names_identifier(std::string_view text, std::string_view name);
 
 }  // namespace threadmap

@@ -376,7 +376,20 @@ INSTANTIATE_TEST_SUITE_P(
                 "-o /tmp/x.threadmap", 2, "trace buffer overflow: room for 5 access records"},
         BadCall{"record transpose.naive --device opencl:0:0", 2, "--output"},
         BadCall{"show /nonexistent/file.threadmap", 2, "cannot open"},
-        BadCall{"show /etc/hostname", 2, "not a ThreadMap session file"}));
+        BadCall{"show /etc/hostname", 2, "not a ThreadMap session file"},
+        // A parameter varied twice, or varied and set, would mislabel the rows.
+        BadCall{"sweep transpose.shared --device nope --vary width=64,128 --vary width=32", 2,
+                "--vary width is given twice"},
+        BadCall{"sweep transpose.shared --device nope --vary tile=8,16 --set tile=32", 2,
+                "--set tile=32 and --vary tile name the same parameter"},
+        // A timeout that is not a finite number would disable the watchdog.
+        BadCall{"run transpose.naive --device nope --timeout nan", 2, "--timeout: nan is not a finite number"},
+        BadCall{"counters transpose.naive --device nope --timeout inf", 2,
+                "--timeout: inf is not a finite number"},
+        BadCall{"record transpose.naive --device nope --timeout -1 -o /tmp/x.threadmap", 2,
+                "--timeout: -1 is out of range: give a value from 0.1 to 3600"},
+        BadCall{"check smem-conflict-free x.cl --device nope --timeout NaN", 2,
+                "--timeout: NaN is not a finite number"}));
 
 TEST(Cli, RunJsonReportsVerifiedTimings) {
   REQUIRE_OPENCL();
@@ -522,6 +535,214 @@ TEST(Exercises, CheckGradesSolutionsStartsTyposAndLoops) {
   EXPECT_NE(o.out.find("timed out"), std::string::npos) << o.out;
   EXPECT_NE(o.out.find("goal met"), std::string::npos) << "the one after the loop was graded: " << o.out;
   EXPECT_EQ(cli("check no-such-exercise " + solution).code, 2);
+}
+
+}  // namespace
+
+namespace {
+
+// Hostile and clumsy use (issue 25): text that is not UTF-8, values that are
+// not numbers, caches that are cold, files that are not kernels.
+
+std::string temp_path(const std::string& name) {
+  return ::testing::TempDir() + std::to_string(getpid()) + "_" + name;
+}
+
+std::string copy_of(const std::string& from, const std::string& to) {
+  std::ifstream in(from, std::ios::binary);
+  std::ofstream(to, std::ios::binary) << in.rdbuf();
+  return to;
+}
+
+const std::string kExercises = std::string(THREADMAP_SOURCE_DIR) + "/resources/exercises/";
+const std::string kSolution = kExercises + "smem-conflict-free.solution.cl";
+
+// A file named in Latin-1 (jo\xe3o.cl) must not cost the class its grades.
+TEST(Hostile, CheckJsonSurvivesALatin1FileName) {
+  REQUIRE_OPENCL();
+  const std::string file = copy_of(kSolution, temp_path("jo\xe3o.cl"));
+  const Outcome o = cli("check smem-conflict-free " + file + " " + kSolution +
+                        " --device opencl:0:0 --format json");
+  EXPECT_EQ(o.code, 0) << o.out << o.err;
+  const auto j = nlohmann::json::parse(o.out, nullptr, false);
+  ASSERT_FALSE(j.is_discarded()) << "not JSON: " << o.out << o.err;
+  ASSERT_EQ(j["submissions"].size(), 2u);
+  EXPECT_NE(j["submissions"][0]["file"].get<std::string>().find("jo\xef\xbf\xbdo.cl"), std::string::npos)
+      << "the Latin-1 byte as U+FFFD";
+  for (const auto& row : j["submissions"]) EXPECT_TRUE(row["goal_met"].get<bool>()) << row.dump();
+  std::remove(file.c_str());
+}
+
+// A session recorded from a kernel with Latin-1 comments shows as JSON.
+TEST(Hostile, ShowJsonSurvivesALatin1Source) {
+  REQUIRE_OPENCL();
+  const std::string file = learner_file("latin1.cl", kColumnRead, "  // r\xe9sum\xe9 of the tile\n");
+  const std::string session = temp_path("latin1.threadmap");
+  const Outcome rec = cli("record smem.setRowReadCol --device opencl:0:0 --set blocks=2 --reps 1 --source " +
+                          file + " -o " + session);
+  if (rec.err.find("needs libclang") != std::string::npos) GTEST_SKIP() << rec.err;
+  ASSERT_EQ(rec.code, 0) << rec.out << rec.err;
+  const Outcome shown = cli("show " + session + " --format json");
+  EXPECT_EQ(shown.code, 0) << shown.err;
+  const auto j = nlohmann::json::parse(shown.out, nullptr, false);
+  ASSERT_FALSE(j.is_discarded()) << "not JSON: " << shown.out << shown.err;
+  EXPECT_NE(j["source"]["text"].get<std::string>().find("r\xef\xbf\xbdsum\xef\xbf\xbd"), std::string::npos);
+  std::remove(session.c_str());
+}
+
+}  // namespace
+
+namespace {
+
+// Runs `args` with every compile cache (ThreadMap's CUDA one, PoCL's) in a
+// new, empty folder, removed after.
+Outcome cli_with_cold_caches(const std::string& args) {
+  const std::string cache = temp_path("cold_cache");
+  std::filesystem::remove_all(cache);
+  std::filesystem::create_directories(cache);
+  const std::string pocl = cache + "/pocl";
+  setenv("THREADMAP_CACHE_DIR", cache.c_str(), 1);
+  setenv("XDG_CACHE_HOME", cache.c_str(), 1);
+  setenv("POCL_CACHE_DIR", pocl.c_str(), 1);
+  const Outcome o = cli(args);
+  for (const char* name : {"THREADMAP_CACHE_DIR", "XDG_CACHE_HOME", "POCL_CACHE_DIR"}) unsetenv(name);
+  std::filesystem::remove_all(cache);
+  return o;
+}
+
+// The first compile of a submission (about 0.85 s of PoCL's here, cold) is
+// not the learner's run: with a cold cache and a short --timeout, the
+// solution is still graded, not "timed out".
+TEST(Hostile, CheckDoesNotCountACompileAgainstTheTimeout) {
+  REQUIRE_OPENCL();
+  const Outcome o = cli_with_cold_caches("check smem-conflict-free " + kSolution +
+                                         " --device opencl:0:0 --timeout 0.5 --format json");
+  EXPECT_EQ(o.code, 0) << o.out << o.err;
+  const auto j = nlohmann::json::parse(o.out, nullptr, false);
+  ASSERT_FALSE(j.is_discarded()) << o.out << o.err;
+  EXPECT_EQ(j["submissions"][0]["status"], "goal met") << j.dump();
+}
+
+// A submission that compiled and then ran past --timeout says it compiled.
+TEST(Hostile, CheckSaysATimedOutSubmissionCompiled) {
+  REQUIRE_OPENCL();
+  const std::string loop = learner_file("loop_compiled.cl", kColumnRead, "  while (idx < 100000u) { out[0] = 1; }\n");
+  const Outcome o = cli("check smem-conflict-free " + loop + " --device opencl:0:0 --timeout 1 --format json");
+  EXPECT_EQ(o.code, 1) << o.out << o.err;
+  const auto j = nlohmann::json::parse(o.out, nullptr, false);
+  ASSERT_FALSE(j.is_discarded()) << o.out << o.err;
+  const auto& row = j["submissions"][0];
+  EXPECT_EQ(row["status"], "timed out") << row.dump();
+  EXPECT_TRUE(row["compiled"].get<bool>()) << row.dump();
+  EXPECT_NE(row["error"].get<std::string>().find("did not finish within 1 s"), std::string::npos) << row.dump();
+}
+
+// bench --size allows up to 32768, yet above 23170 smem.setRowReadColRect's
+// grid is past its range: that variant gets an invalid row saying why, and
+// bench goes on with the others instead of failing as a whole. Checked where
+// every variant at that size is refused before anything is allocated (one
+// of its buffers is more than the device's largest allocation).
+TEST(Hostile, BenchSizeOverOneVariantsRangeIsThatVariantsRow) {
+  REQUIRE_OPENCL();
+  constexpr std::uint64_t kSize = 23171;
+  for (const auto& b : threadmap::list_backends())
+    if (b.backend == "opencl" && b.available && b.devices.front().max_allocation_bytes >= kSize * kSize * 4)
+      GTEST_SKIP() << "this device would run every kernel at 23171 x 23171";
+  const Outcome o = cli("bench --size 23171 --device opencl:0:0 --reps 1 --warmup 0 --format json");
+  EXPECT_EQ(o.code, 2) << "a variant could not run: " << o.err;
+  const auto j = nlohmann::json::parse(o.out, nullptr, false);
+  ASSERT_FALSE(j.is_discarded()) << o.out << o.err;
+  ASSERT_EQ(j["results"].size(), threadmap::catalog().size()) << "a row for every variant";
+  for (const auto& r : j["results"]) {
+    if (r["kernel"] != "smem.setRowReadColRect") continue;
+    EXPECT_EQ(r["status"], "invalid") << r.dump();
+    EXPECT_EQ(r["parameters"]["blocks"], 1048623) << r.dump();
+    EXPECT_NE(r["error"].get<std::string>().find("blocks=1048623 is out of range: blocks must be 1 to 1048576"),
+              std::string::npos)
+        << r.dump();
+  }
+}
+
+// A learner's file whose kernel has another name: a message naming the
+// catalog's kernel and its parameters, exit 2, not a raw OpenCL error.
+TEST(Hostile, SourceWithoutTheKernelsNameSaysWhichNameItNeeds) {
+  REQUIRE_OPENCL();
+  const std::string file = temp_path("renamed.cl");
+  std::ofstream(file) << "__kernel void mine(__global ELEM* out_all) { out_all[get_global_id(0)] = 0; }\n";
+  for (const char* command : {"run", "counters"}) {
+    const Outcome o = cli(std::string(command) + " smem.setRowReadCol --device opencl:0:0 --set blocks=2 --source " + file);
+    if (o.err.find("needs libclang") != std::string::npos) continue;
+    EXPECT_EQ(o.code, 2) << command << ": " << o.err;
+    EXPECT_NE(o.err.find("renamed.cl has no kernel named setRowReadCol (the catalog's kernel is "
+                         "setRowReadCol(__global ELEM* out_all))"),
+              std::string::npos)
+        << command << ": " << o.err;
+  }
+}
+
+// --source names a folder, a file that is not text, or one that cannot be
+// read: each says which.
+TEST(Hostile, SourceThatIsNoTextFileSaysWhatItIs) {
+  const std::string folder = temp_path("folder.cl");
+  std::filesystem::create_directories(folder);
+  Outcome o = cli("run smem.setRowReadCol --device opencl:0:0 --source " + folder);
+  EXPECT_EQ(o.code, 2) << o.err;
+  EXPECT_NE(o.err.find("folder.cl is a folder, not a file"), std::string::npos) << o.err;
+
+  const std::string binary = temp_path("binary.cl");
+  std::ofstream(binary, std::ios::binary) << std::string("\x7f" "ELF\x02\x01\x01\0\0\0", 10);
+  o = cli("run smem.setRowReadCol --device opencl:0:0 --source " + binary);
+  EXPECT_EQ(o.code, 2) << o.err;
+  EXPECT_NE(o.err.find("binary.cl is not a text file: it holds a NUL byte at offset 7"), std::string::npos)
+      << o.err;
+
+  if (geteuid() == 0) return;  // root reads every file
+  const std::string locked = copy_of(kSolution, temp_path("locked.cl"));
+  std::filesystem::permissions(locked, std::filesystem::perms::none);
+  o = cli("run smem.setRowReadCol --device opencl:0:0 --source " + locked);
+  EXPECT_EQ(o.code, 2) << o.err;
+  EXPECT_NE(o.err.find("cannot read " + locked + " (Permission denied)"), std::string::npos) << o.err;
+}
+
+// A shared session or a submission's name must not clear the screen or
+// retitle the window: show and check print control characters as \x1b.
+TEST(Hostile, TextOutputShowsControlCharactersInsteadOfObeyingThem) {
+  REQUIRE_OPENCL();
+  const std::string file =
+      learner_file("esc\x1b[2J.cl", kColumnRead, "  // \x1b]0;owned\x07\x1b[2J a comment\r\n");
+  const std::string session = temp_path("esc.threadmap");
+  const Outcome rec = cli("record smem.setRowReadCol --device opencl:0:0 --set blocks=2 --reps 1 --source '" + file +
+                          "' -o " + session);
+  if (rec.err.find("needs libclang") != std::string::npos) GTEST_SKIP() << rec.err;
+  ASSERT_EQ(rec.code, 0) << rec.out << rec.err;
+  auto raw_controls = [](const std::string& text) {
+    return text.find('\x1b') != std::string::npos || text.find('\x07') != std::string::npos;
+  };
+  EXPECT_FALSE(raw_controls(rec.out)) << rec.out;
+  const Outcome shown = cli("show " + session);
+  ASSERT_EQ(shown.code, 0) << shown.err;
+  EXPECT_FALSE(raw_controls(shown.out)) << shown.out;
+  EXPECT_NE(shown.out.find("Source: " + std::to_string(getpid()) + "_esc\\x1b[2J.cl (run and traced"),
+            std::string::npos)
+      << shown.out;
+  EXPECT_NE(shown.out.find("   7    // \\x1b]0;owned\\x07\\x1b[2J a comment\n   8  "), std::string::npos)
+      << "the line's own CR dropped, its newline kept: " << shown.out;
+
+  const Outcome graded = cli("check smem-conflict-free '" + file + "' --device opencl:0:0");
+  EXPECT_FALSE(raw_controls(graded.out)) << graded.out;
+  EXPECT_NE(graded.out.find("_esc\\x1b[2J.cl"), std::string::npos) << graded.out;
+  std::remove(session.c_str());
+}
+
+// A --device that does not exist is one message and exit 2, not a failed
+// row per learner.
+TEST(Hostile, CheckRefusesABadDeviceBeforeGrading) {
+  const Outcome o = cli("check smem-conflict-free " + kSolution + " " + kSolution + " --device gpu0");
+  EXPECT_EQ(o.code, 2) << o.out << o.err;
+  EXPECT_EQ(o.out, "") << "no file graded";
+  EXPECT_NE(o.err.find("unknown device 'gpu0'"), std::string::npos) << o.err;
+  EXPECT_EQ(o.err.find("unknown device", o.err.find("unknown device") + 1), std::string::npos)
+      << "one message: " << o.err;
 }
 
 }  // namespace

@@ -105,3 +105,30 @@ INSTANTIATE_TEST_SUITE_P(Backends, EveryVariant,
 
 }  // namespace
 }  // namespace threadmap
+
+#if THREADMAP_HAVE_CUDA
+#include "kernels/cuda/cuda_backend.h"
+#include "kernels/error.h"
+
+namespace {
+
+// A learner's .cu whose kernel has another name: NVRTC is never asked, and
+// the message names the catalog's kernel and its parameters. No GPU needed.
+TEST(LearnerCudaSource, WithoutTheKernelsNameSaysWhichNameItNeeds) {
+  if (!threadmap::cuda_compiler_report().available) GTEST_SKIP() << "no NVRTC";
+  const threadmap::Variant& v = *threadmap::find_variant("smem.setRowReadCol");
+  threadmap::Workload w = v.build(v, threadmap::make_params(v.params, {}, v.id), 1);
+  threadmap::use_source(w, v, "__global__ void mine(int* out_all) { out_all[0] = 0; }\n", "mine.cu");
+  try {
+    threadmap::compile_cuda_kernel(w.launches.front(), "sm_86");
+    FAIL() << "compiled a file without setRowReadCol";
+  } catch (const threadmap::InvalidRequest& e) {
+    EXPECT_NE(std::string(e.what()).find("mine.cu has no kernel named setRowReadCol (the catalog's kernel is "
+                                         "setRowReadCol(ELEM* out_all))"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
+}  // namespace
+#endif

@@ -10,6 +10,7 @@
 #include <map>
 #include <sstream>
 
+#include "app/cli/output.h"
 #include "app/cli/sandbox.h"
 #include "app/cli/table.h"
 #include "kernels/catalog.h"
@@ -25,7 +26,11 @@ namespace threadmap::cli {
 
 using nlohmann::json;
 
-void error(const std::string& message) { std::cerr << "threadmap-cli: error: " << message << '\n'; }
+// Messages name files, devices and compilers' lines about a learner's text:
+// their control characters are shown, not obeyed.
+void error(const std::string& message) {
+  std::cerr << "threadmap-cli: error: " << printable(message, Newlines::Keep) << '\n';
+}
 
 int exit_code_for(RunStatus status) {
   switch (status) {
@@ -72,21 +77,34 @@ std::vector<std::pair<std::string, std::string>> parse_assignments(
   return out;
 }
 
-std::pair<std::string, std::string> read_source_file(const RunArgs& args) {
-  if (args.source.empty()) return {};
-  const std::filesystem::path path(args.source);
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InvalidRequest("--source " + args.source + ": cannot read it (" +
-                                std::strerror(errno) + ")");
+std::string read_text_file(const std::string& file) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(file, ec)) throw InvalidRequest(file + " is a folder, not a file");
+  std::ifstream in(file, std::ios::binary);
+  if (!in) throw InvalidRequest("cannot read " + file + " (" + std::strerror(errno) + ")");
   std::ostringstream text;
   text << in.rdbuf();
-  if (text.str().empty()) throw InvalidRequest("--source " + args.source + " is empty");
-  return {text.str(), path.filename().string()};
+  if (in.bad()) throw InvalidRequest("cannot read " + file + " (" + std::strerror(errno) + ")");
+  const std::string& s = text.str();
+  if (s.empty()) throw InvalidRequest(file + " is empty");
+  if (const std::size_t nul = s.find('\0'); nul != std::string::npos)
+    throw InvalidRequest(file + " is not a text file: it holds a NUL byte at offset " + std::to_string(nul) +
+                         "; give the kernel's source (.cl or .cu)");
+  return s;
+}
+
+std::pair<std::string, std::string> read_source_file(const RunArgs& args) {
+  if (args.source.empty()) return {};
+  try {
+    return {read_text_file(args.source), std::filesystem::path(args.source).filename().string()};
+  } catch (const InvalidRequest& e) {
+    throw InvalidRequest(std::string("--source: ") + e.what());
+  }
 }
 
 int maybe_isolated(const RunArgs& args, const std::function<int()>& body) {
   if (args.source.empty()) return body();
-  return run_isolated(args.timeout, "the run of " + args.source, body);
+  return run_isolated(limits_for(args.timeout), "the run of " + args.source, body).code;
 }
 
 namespace {
@@ -142,7 +160,7 @@ std::string mib_text(std::uint64_t bytes) {
 }
 
 void print_run_text(const Variant& v, const RunResult& r) {
-  std::cout << r.kernel_id << " on " << r.device.name << " (" << r.device.spec << ")\n";
+  std::cout << r.kernel_id << " on " << printable(r.device.name) << " (" << r.device.spec << ")\n";
   std::cout << "  " << params_text(v, r.params) << '\n';
   const Verification& ver = r.verification;
   if (ver.verified) {
@@ -204,6 +222,50 @@ class Progress {
   bool shown_ = false;
 };
 
+// A parameter varied twice, or varied and --set, would label rows with
+// values they did not run.
+void reject_repeated_parameters(const std::vector<SweepAxis>& axes,
+                                const std::vector<std::pair<std::string, std::string>>& sets) {
+  for (std::size_t i = 0; i < axes.size(); ++i) {
+    for (std::size_t k = 0; k < i; ++k)
+      if (axes[k].name == axes[i].name)
+        throw InvalidRequest("--vary " + axes[i].name + " is given twice: put every value in one --vary " +
+                             axes[i].name + "=V1,V2,...");
+    for (const auto& [name, value] : sets)
+      if (name == axes[i].name)
+        throw InvalidRequest("--set " + name + "=" + value + " and --vary " + name +
+                             " name the same parameter: vary it, or set it, not both");
+  }
+}
+
+// The values asked for, in range or not: the catalog's defaults with `sets`
+// put in, for the row of a run that could not be made.
+Params requested_params(const Variant& v, const std::vector<std::pair<std::string, std::string>>& sets) {
+  Params p = make_params(v.params, {}, v.id);
+  for (const auto& [name, value] : sets)
+    if (const ParamSpec* spec = v.param(name))
+      p.set(name, spec->is_choice() ? parse_param_value(*spec, value, v.id) : std::stoll(value));
+  return p;
+}
+
+// One bench row: the variant run with `sets`, or, where they take one of its
+// parameters out of its range (--size makes smem.setRowReadColRect's grid
+// too large above 23170), an invalid result saying why; the others still run.
+RunResult run_sized(Device& device, const Variant& v, const std::vector<std::pair<std::string, std::string>>& sets,
+                    const RunOptions& options) {
+  try {
+    return run_variant(device, v, make_params(v.params, sets, v.id), options);
+  } catch (const InvalidRequest& e) {
+    RunResult r;
+    r.kernel_id = v.id;
+    r.device = device.info();
+    r.params = requested_params(v, sets);
+    r.status = RunStatus::Invalid;
+    r.error = e.what();
+    return r;
+  }
+}
+
 }  // namespace
 
 int devices_command(const std::string& format) {
@@ -211,17 +273,17 @@ int devices_command(const std::string& format) {
   if (format == "json") {
     json j = json::array();
     for (const BackendReport& b : backends) j.push_back(to_json(b));
-    std::cout << j.dump(2) << '\n';
+    std::cout << json_text(j) << '\n';
     return kExitOk;
   }
   for (const BackendReport& b : backends) {
     if (!b.available) {
-      std::cout << b.backend << ": unavailable: " << b.reason << "\n";
+      std::cout << b.backend << ": unavailable: " << printable(b.reason) << "\n";
       continue;
     }
     for (const DeviceInfo& d : b.devices) {
-      std::cout << d.spec << "  " << d.name << " (" << d.platform << ")\n"
-                << "    " << d.version << "\n"
+      std::cout << d.spec << "  " << printable(d.name) << " (" << printable(d.platform) << ")\n"
+                << "    " << printable(d.version) << "\n"
                 << "    " << d.compute_units << " compute units, "
                 << mib_text(d.global_memory_bytes) << " memory, "
                 << mib_text(d.last_level_cache_bytes) << " last-level cache, "
@@ -240,7 +302,7 @@ int list_command(const std::string& format) {
   if (format == "json") {
     json j = json::array();
     for (const Variant& v : catalog()) j.push_back(to_json(v));
-    std::cout << j.dump(2) << '\n';
+    std::cout << json_text(j) << '\n';
     return kExitOk;
   }
   std::string family;
@@ -277,12 +339,12 @@ int run_command(const std::string& kernel, const RunArgs& args) {
   return maybe_isolated(args, [&] { return guarded([&]() -> int {
     const Variant& v = variant_or_throw(kernel);
     const Params params = make_params(v.params, parse_assignments(args.sets), v.id);
-    auto device = open_device(args.device);
+    auto device = watch_phases(open_device(args.device));
     RunOptions options = options_from(args);
     read_source(args, options);
     const RunResult r = run_variant(*device, v, params, options);
     if (args.format == "json") {
-      std::cout << to_json(r).dump(2) << '\n';
+      std::cout << json_text(to_json(r)) << '\n';
     } else if (args.format == "csv") {
       Table t;
       t.header = {"kernel", "device"};
@@ -320,9 +382,10 @@ int sweep_command(const std::string& kernel, const RunArgs& args,
       axes.push_back(std::move(axis));
     }
     if (axes.empty()) throw InvalidRequest("sweep needs at least one --vary NAME=V1,V2,...");
+    reject_repeated_parameters(axes, base);
     const auto points = sweep_points(v.params, axes, v.id);
 
-    auto device = open_device(args.device);
+    auto device = watch_phases(open_device(args.device));
     RunOptions options = options_from(args);
     read_source(args, options);
     Table t;
@@ -351,13 +414,12 @@ int sweep_command(const std::string& kernel, const RunArgs& args,
       t.rows.push_back(row);
     }
     if (args.format == "json") {
-      std::cout << json{{"kernel", v.id}, {"device", to_json(device->info())}, {"results", results}}
-                       .dump(2)
+      std::cout << json_text({{"kernel", v.id}, {"device", to_json(device->info())}, {"results", results}})
                 << '\n';
     } else if (args.format == "csv") {
       t.print_csv(std::cout);
     } else {
-      std::cout << v.id << " on " << device->info().name << " (" << device->info().spec << ")\n";
+      std::cout << v.id << " on " << printable(device->info().name) << " (" << device->info().spec << ")\n";
       t.print_text(std::cout);
     }
     return code;
@@ -414,8 +476,7 @@ int bench_command(const RunArgs& args, std::int64_t size) {
     for (std::size_t i = 0; i < variants.size(); ++i) {
       const Variant& v = *variants[i];
       progress.step(i + 1, v.id);
-      const Params params = make_params(v.params, sized(v), v.id);
-      results.push_back(run_variant(*device, v, params, options));
+      results.push_back(run_sized(*device, v, sized(v), options));
       const RunResult& r = results.back();
       code = worse(code, r.status == RunStatus::Unavailable ? kExitOk : exit_code_for(r));
       if (v.id == "transpose.copy" && r.status == RunStatus::Ok) ceiling = r.bandwidth_gbps;
@@ -445,10 +506,10 @@ int bench_command(const RunArgs& args, std::int64_t size) {
           j["percent_of_device_copy"] = 100 * r.bandwidth_gbps / device_copy.bandwidth_gbps;
         rows.push_back(j);
       }
-      std::cout << json{{"device", to_json(device->info())},
-                        {"device_copy", to_json(device_copy, copy_bytes)},
-                        {"results", rows}, {"peers", peer_rows}}
-                       .dump(2)
+      std::cout << json_text({{"device", to_json(device->info())},
+                              {"device_copy", to_json(device_copy, copy_bytes)},
+                              {"results", rows},
+                              {"peers", peer_rows}})
                 << '\n';
       return code;
     }
@@ -501,12 +562,12 @@ int bench_command(const RunArgs& args, std::int64_t size) {
       t.print_csv(std::cout);
     } else {
       const DeviceInfo& d = device->info();
-      std::cout << "ThreadMap benchmark on " << d.name << " (" << d.spec << ", " << d.version
+      std::cout << "ThreadMap benchmark on " << printable(d.name) << " (" << d.spec << ", " << printable(d.version)
                 << ")\nmedian of " << options.repetitions << " timed runs after " << options.warmup
                 << " warm-up runs; GB/s = ideal bytes / median kernel time\n\n";
       t.print_text(std::cout);
       for (std::size_t i = 0; i < footnotes.size(); ++i)
-        std::cout << "[" << i + 1 << "] " << footnotes[i] << '\n';
+        std::cout << "[" << i + 1 << "] " << printable(footnotes[i]) << '\n';
     }
     return code;
   });

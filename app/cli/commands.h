@@ -50,8 +50,11 @@ int check_command(const std::string& exercise, const std::vector<std::string>& f
 // architectures: "sm_75,sm_86" (no GPU needed), or empty for the devices present.
 int doctor_command(const std::string& architectures, const std::string& format);
 
+// A learner's file, read whole. InvalidRequest naming the file when it is a
+// folder, cannot be read, is empty, or is not text (holds a NUL byte).
+std::string read_text_file(const std::string& file);
 // --source FILE: its text and file name (empty without one); InvalidRequest
-// when it cannot be read or is empty.
+// as read_text_file's.
 std::pair<std::string, std::string> read_source_file(const RunArgs& args);
 // A --source run's device work goes to a child process (sandbox.h), stopped
 // after args.timeout; without --source, body() runs here.

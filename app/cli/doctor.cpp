@@ -18,6 +18,7 @@
 #include <thread>
 
 #include "app/cli/commands.h"
+#include "app/cli/output.h"
 #include "kernels/cuda/cuda_backend.h"
 #include "kernels/devices.h"
 #include "kernels/error.h"
@@ -310,18 +311,19 @@ int doctor_command(const std::string& architectures, const std::string& format) 
     j["jobs"] = jobs.size();
     j["seconds"] = seconds;
     j["ok"] = all_ok;
-    std::cout << j.dump(2) << '\n';
+    std::cout << json_text(j) << '\n';
     return all_ok ? kExitOk : kExitDeviceFailure;
   }
 
   std::cout << "Backends and devices\n";
   for (const BackendReport& b : backends) {
     if (!b.available) {
-      std::cout << "  " << b.backend << ": unavailable: " << b.reason << "\n";
+      std::cout << "  " << b.backend << ": unavailable: " << printable(b.reason) << "\n";
       continue;
     }
     for (const DeviceInfo& d : b.devices)
-      std::cout << "  " << d.spec << "  " << d.name << " (" << d.platform << "; " << d.version
+      std::cout << "  " << d.spec << "  " << printable(d.name) << " (" << printable(d.platform) << "; "
+                << printable(d.version)
                 << ")\n";
   }
   std::cout << "OpenCL ICDs (" << (std::getenv("OCL_ICD_VENDORS") ? std::getenv("OCL_ICD_VENDORS")
@@ -369,7 +371,7 @@ int doctor_command(const std::string& architectures, const std::string& format) 
     std::cout << "\n";
     for (const std::string& u : unavailable) std::cout << "    unavailable here: " << u << "\n";
   }
-  for (const std::string& f : failures) std::cout << "FAILED " << f << "\n";
+  for (const std::string& f : failures) std::cout << "FAILED " << printable(f) << "\n";
   std::cout << (all_ok ? "everything asked for compiles" : "not everything compiles") << " ("
             << static_cast<int>(seconds * 10 + 0.5) / 10.0 << " s)\n";
   return all_ok ? kExitOk : kExitDeviceFailure;

@@ -2,7 +2,6 @@
 // submissions on a GPU server (or the CPU), each in a process of its own.
 #include <unistd.h>
 
-#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -10,6 +9,7 @@
 #include <sstream>
 
 #include "app/cli/commands.h"
+#include "app/cli/output.h"
 #include "app/cli/sandbox.h"
 #include "app/cli/table.h"
 #include "kernels/devices.h"
@@ -51,7 +51,7 @@ json grade(const Exercise& e, const std::string& text, const std::string& name, 
   const Variant& v = variant_or_throw(e.kernel_id);
   std::vector<std::pair<std::string, std::string>> sets(e.sets.begin(), e.sets.end());
   const Params params = make_params(v.params, sets, v.id);
-  auto device = open_device(device_spec);
+  auto device = watch_phases(open_device(device_spec));
   g["device"] = device->info().name;
   TraceOptions trace;
   trace.all_blocks = true;
@@ -101,6 +101,102 @@ std::string number(const json& v, int digits) {
   return os.str();
 }
 
+// A --device that cannot be opened is the grader's mistake, not the
+// learners': one message, before any file is graded. Opened in a child, as
+// every device here is: the parent starts no driver before it forks.
+int check_device(const std::string& device, const Limits& limits) {
+  return run_isolated(limits, "opening " + device, [&] {
+           return guarded([&] {
+             open_device(device);
+             return kExitOk;
+           });
+         }).code;
+}
+
+// What a row says of a child that was stopped or died, or left no result.
+void describe_stop(const Isolated& child, json& row) {
+  row["compiled"] = child.compiled;
+  if (child.ending == Ending::Crashed) {
+    row["status"] = "crashed";
+    row["error"] = child.message;
+  } else if (child.ending != Ending::Exited) {
+    row["status"] = "timed out";
+    row["error"] = child.message;
+  } else {
+    row["status"] = "crashed";
+    row["error"] = "the grading process ended without a result (exit code " + std::to_string(child.code) + ")";
+  }
+}
+
+// One submission, graded in a process of its own: an endless loop or a crash
+// ends that one, not the others. Its compile is timed apart from its run.
+json grade_file(const Exercise& e, const std::string& file, std::size_t n, const std::string& device,
+                const Limits& limits, int reps) {
+  json row = {{"file", file}, {"compiled", false}, {"verified", false}, {"goal_met", false}};
+  std::string text;
+  try {
+    text = read_text_file(file);
+  } catch (const InvalidRequest& e) {
+    row["status"] = "unreadable";
+    row["error"] = e.what();
+    return row;
+  }
+  const std::filesystem::path result = std::filesystem::temp_directory_path() /
+                                       ("threadmap-check-" + std::to_string(getpid()) + "-" +
+                                        std::to_string(n) + ".json");
+  const std::string name = std::filesystem::path(file).filename().string();
+  const Isolated child = run_isolated(limits, "grading " + file, [&]() -> int {
+    json g;
+    try {
+      g = grade(e, text, name, device, reps);
+    } catch (const std::exception& x) {
+      g = {{"status", "failed"}, {"error", first_error(x.what())}};
+    }
+    std::ofstream(result) << json_text(g, -1);
+    return 0;
+  });
+  std::ifstream back(result);
+  const json g = json::parse(back, nullptr, false);
+  std::error_code ignored;
+  std::filesystem::remove(result, ignored);
+  if (child.ending != Ending::Exited || child.code != 0 || g.is_discarded())
+    describe_stop(child, row);
+  else
+    for (auto& [key, value] : g.items()) row[key] = value;
+  return row;
+}
+
+void print_grades(const Exercise& e, const json& rows, const std::string& format) {
+  std::vector<std::string> metrics;
+  for (const GoalTerm& g : e.goal)
+    if (g.metric != "verified") metrics.push_back(g.metric);
+  Table out;
+  out.header = {"file", "compiled", "verified"};
+  out.header.insert(out.header.end(), metrics.begin(), metrics.end());
+  out.header.insert(out.header.end(), {"goal met", "median ms", "GB/s", "status"});
+  for (const json& r : rows) {
+    std::vector<std::string> line{r["file"].get<std::string>(), r["compiled"].get<bool>() ? "yes" : "no",
+                                  r["verified"].get<bool>() ? "yes" : "no"};
+    for (const std::string& m : metrics)
+      line.push_back(r.contains("counters") && r["counters"].contains(m) ? number(r["counters"][m], 0) : "-");
+    line.push_back(r["goal_met"].get<bool>() ? "yes" : "no");
+    line.push_back(number(r.value("median_ms", json()), 4));
+    line.push_back(number(r.value("gbps", json()), 2));
+    std::string status = r.value("status", std::string());
+    if (r.contains("error")) status += ": " + r["error"].get<std::string>();
+    line.push_back(status);
+    out.rows.push_back(line);
+  }
+  out.right_aligned.assign(out.header.size(), false);
+  for (std::size_t k = 3; k + 1 < out.header.size(); ++k) out.right_aligned[k] = true;
+  if (format == "csv") {
+    out.print_csv(std::cout);
+    return;
+  }
+  std::cout << "Exercise " << e.id << ": " << describe_goal(e) << "\n\n";
+  out.print_text(std::cout);
+}
+
 }  // namespace
 
 int exercises_command(const std::string& format, const std::string& language) {
@@ -129,7 +225,7 @@ int exercises_command(const std::string& format, const std::string& language) {
                           return l;
                         }()}});
       }
-      std::cout << out.dump(2) << '\n';
+      std::cout << json_text(out) << '\n';
       return kExitOk;
     }
     for (const Exercise& e : exercises()) {
@@ -146,88 +242,18 @@ int check_command(const std::string& id, const std::vector<std::string>& files, 
                   const std::string& format, double timeout, int reps) {
   return guarded([&]() -> int {
     const Exercise& e = exercise_or_throw(id);
+    const Limits limits = limits_for(timeout);
+    if (const int code = check_device(device, limits); code != kExitOk) return code;
     json rows = json::array();
     bool all_met = true;
-    int n = 0;
-    for (const std::string& file : files) {
-      json row = {{"file", file}, {"compiled", false}, {"verified", false}, {"goal_met", false}};
-      std::ifstream in(file, std::ios::binary);
-      std::ostringstream text;
-      if (in) text << in.rdbuf();
-      if (!in || text.str().empty()) {
-        row["status"] = "unreadable";
-        row["error"] = file + ": cannot read it, or it is empty";
-      } else {
-        // Each submission in a process of its own: an endless loop or a crash
-        // ends that one, not the others.
-        const std::filesystem::path result = std::filesystem::temp_directory_path() /
-                                             ("threadmap-check-" + std::to_string(getpid()) + "-" +
-                                              std::to_string(n++) + ".json");
-        const std::string name = std::filesystem::path(file).filename().string();
-        const auto started = std::chrono::steady_clock::now();
-        const int code = run_isolated(timeout, "grading " + file, [&]() -> int {
-          json g;
-          try {
-            g = grade(e, text.str(), name, device, reps);
-          } catch (const std::exception& x) {
-            g = {{"status", "failed"}, {"error", first_error(x.what())}};
-          }
-          std::ofstream(result) << g.dump();
-          return 0;
-        });
-        const double seconds =
-            std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-        std::ifstream back(result);
-        json g = json::parse(back, nullptr, false);
-        std::error_code ignored;
-        std::filesystem::remove(result, ignored);
-        if (code == kExitStopped || g.is_discarded()) {
-          row["status"] = seconds >= timeout ? "timed out" : "crashed";
-          row["error"] = seconds >= timeout ? "did not finish within " + number(timeout, 0) + " s"
-                                            : "the grading process died";
-        } else {
-          for (auto& [key, value] : g.items()) row[key] = value;
-        }
-      }
-      all_met = all_met && row.value("goal_met", false);
-      rows.push_back(row);
+    for (std::size_t n = 0; n < files.size(); ++n) {
+      rows.push_back(grade_file(e, files[n], n, device, limits, reps));
+      all_met = all_met && rows.back().value("goal_met", false);
     }
-
-    if (format == "json") {
-      std::cout << json{{"exercise", e.id}, {"goal", describe_goal(e)}, {"submissions", rows}}.dump(2) << '\n';
-    } else {
-      std::vector<std::string> metrics;
-      for (const GoalTerm& g : e.goal)
-        if (g.metric != "verified") metrics.push_back(g.metric);
-      std::vector<std::string> header{"file", "compiled", "verified"};
-      header.insert(header.end(), metrics.begin(), metrics.end());
-      header.insert(header.end(), {"goal met", "median ms", "GB/s", "status"});
-      std::vector<std::vector<std::string>> table;
-      for (const json& r : rows) {
-        std::vector<std::string> line{r["file"].get<std::string>(), r["compiled"].get<bool>() ? "yes" : "no",
-                                      r["verified"].get<bool>() ? "yes" : "no"};
-        for (const std::string& m : metrics)
-          line.push_back(r.contains("counters") && r["counters"].contains(m) ? number(r["counters"][m], 0) : "-");
-        line.push_back(r["goal_met"].get<bool>() ? "yes" : "no");
-        line.push_back(number(r.value("median_ms", json()), 4));
-        line.push_back(number(r.value("gbps", json()), 2));
-        std::string status = r.value("status", std::string());
-        if (r.contains("error")) status += ": " + r["error"].get<std::string>();
-        line.push_back(status);
-        table.push_back(line);
-      }
-      Table out;
-      out.header = header;
-      out.rows = table;
-      out.right_aligned.assign(header.size(), false);
-      for (std::size_t k = 3; k + 1 < header.size(); ++k) out.right_aligned[k] = true;
-      if (format == "csv") {
-        out.print_csv(std::cout);
-      } else {
-        std::cout << "Exercise " << e.id << ": " << describe_goal(e) << "\n\n";
-        out.print_text(std::cout);
-      }
-    }
+    if (format == "json")
+      std::cout << json_text({{"exercise", e.id}, {"goal", describe_goal(e)}, {"submissions", rows}}) << '\n';
+    else
+      print_grades(e, rows, format);
     return all_met ? kExitOk : kExitNotVerified;
   });
 }

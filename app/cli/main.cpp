@@ -2,7 +2,9 @@
 // and timed, from a shell. Links only the Qt-free engine.
 #include <CLI/CLI.hpp>
 
+#include <cmath>
 #include <iostream>
+#include <sstream>
 
 #include "app/cli/commands.h"
 #include "app/cli/serve.h"
@@ -15,6 +17,24 @@ constexpr const char* kExitCodes =
     "2 bad usage, parameter, kernel id, device or launch configuration; 3 the backend or device "
     "failed; 4 the kernel is unavailable on the device; 5 a --source run ran past --timeout or "
     "crashed and was stopped.";
+
+// A range for an option that takes a double. Unlike CLI::Range it refuses NaN
+// (which every comparison lets through) and the infinities by name.
+CLI::Validator finite_range(double min, double max) {
+  std::ostringstream range;
+  range << min << " to " << max;
+  const std::string limits = range.str();
+  return CLI::Validator(
+      [=](std::string& text) -> std::string {
+        double value = 0;
+        if (!CLI::detail::lexical_cast(text, value)) return text + " is not a number";
+        if (!std::isfinite(value))
+          return text + " is not a finite number: give a value from " + limits;
+        if (value < min || value > max) return text + " is out of range: give a value from " + limits;
+        return {};
+      },
+      "FLOAT in " + limits, "finite_range");
+}
 
 void add_run_options(CLI::App* cmd, threadmap::cli::RunArgs& args, bool with_formats = true) {
   cmd->add_option("--device", args.device,
@@ -43,7 +63,7 @@ void add_source_options(CLI::App* cmd, threadmap::cli::RunArgs& args) {
   cmd->add_option("--timeout", args.timeout,
                   "seconds a --source run may take before it is stopped (it runs in a process "
                   "of its own)")
-      ->check(CLI::Range(0.1, 3600.0))
+      ->check(finite_range(0.1, 3600.0))
       ->capture_default_str();
 }
 
@@ -92,7 +112,10 @@ int main(int argc, char** argv) {
   auto* bench = app.add_subcommand(
       "bench", "every kernel at its defaults: GB/s and % of the copy kernel and device copy");
   bench->add_option("--size", size,
-                    "N: N x N matrices, N*N elements to sum (0: the catalog's defaults)")
+                    "N: N x N matrices, N*N elements to sum (0: the catalog's defaults). A variant "
+                    "that cannot run at N (a parameter N takes past its range, such as "
+                    "smem.setRowReadColRect's blocks above N = 23170, or more memory than the device "
+                    "has) gets an invalid row saying why, and the others run")
       ->check(CLI::Range(0, 32768))
       ->capture_default_str();
   bench->add_option("--set", args.sets,
@@ -183,7 +206,7 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"text", "json", "csv"}))
       ->capture_default_str();
   check->add_option("--timeout", args.timeout, "seconds one submission may take before it is stopped")
-      ->check(CLI::Range(0.1, 3600.0))
+      ->check(finite_range(0.1, 3600.0))
       ->capture_default_str();
   check->add_option("--reps", args.reps, "timed repetitions per submission")
       ->check(CLI::Range(1, 1000));

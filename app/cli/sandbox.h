@@ -2,16 +2,43 @@
 // Learner code is untrusted: a kernel from --source may loop forever, read
 // or write out of bounds, trap, or never finish compiling. Its device work
 // runs in a child process that the CLI can kill; nothing it does reaches the
-// parent beyond its output and exit code.
+// parent beyond its output, its exit code and the phase it is in.
 #include <functional>
+#include <memory>
 #include <string>
+
+#include "kernels/device.h"
 
 namespace threadmap::cli {
 
-// Runs body in a forked child, whose output is the program's, and returns the
-// child's exit code. A child that runs past timeout_s is killed; one that dies
-// from a signal is reported; both print a line saying what happened (naming
-// `what`) and return kExitStopped.
-int run_isolated(double timeout_s, const std::string& what, const std::function<int()>& body);
+// What a child may take. Building its kernels (and what precedes its first
+// launch: opening the device, instrumenting the source) is timed against
+// compile_s, never against run_s, so a cold compile cache does not eat into
+// --timeout; running them is timed against run_s. Both are totals over the
+// child's life.
+struct Limits {
+  double run_s = 10;
+  double compile_s = 60;
+};
+// --timeout's run limit, with the compile limit that goes with it: 60 s, or
+// the run limit where that is longer.
+Limits limits_for(double timeout_s);
+
+enum class Ending { Exited, TimedOut, CompileTimedOut, Crashed };
+struct Isolated {
+  int code = 0;           // the child's exit code; kExitStopped when stopped or crashed
+  Ending ending = Ending::Exited;
+  bool compiled = false;  // it got as far as launching a kernel
+  std::string message;    // what happened, when it did not exit on its own
+};
+
+// Runs body in a forked child, whose output is the program's. A child past
+// a limit is killed; one that dies from a signal is reported; both print a
+// line saying what happened (naming `what`).
+Isolated run_isolated(const Limits& limits, const std::string& what, const std::function<int()>& body);
+
+// In a child of run_isolated: `device`, telling the watchdog when it builds
+// kernels (prepare) and when it runs them (execute, copy). Elsewhere: `device`.
+std::unique_ptr<Device> watch_phases(std::unique_ptr<Device> device);
 
 }  // namespace threadmap::cli

@@ -4,6 +4,8 @@
 #include <iomanip>
 #include <sstream>
 
+#include "app/cli/output.h"
+
 namespace threadmap::cli {
 
 namespace {
@@ -18,14 +20,23 @@ std::string csv_field(const std::string& s) {
   return quoted + "\"";
 }
 
+// Cells hold names and messages from files: one line each, controls shown.
+std::vector<std::string> printable_cells(const std::vector<std::string>& row) {
+  std::vector<std::string> out;
+  for (const std::string& cell : row) out.push_back(printable(cell));
+  return out;
+}
+
+void widen(std::vector<std::size_t>& width, const std::vector<std::string>& cells) {
+  for (std::size_t c = 0; c < cells.size() && c < width.size(); ++c) width[c] = std::max(width[c], cells[c].size());
+}
+
 }  // namespace
 
 void Table::print_text(std::ostream& os) const {
   std::vector<std::size_t> width(header.size(), 0);
   for (std::size_t c = 0; c < header.size(); ++c) width[c] = header[c].size();
-  for (const auto& row : rows)
-    for (std::size_t c = 0; c < row.size() && c < width.size(); ++c)
-      width[c] = std::max(width[c], row[c].size());
+  for (const auto& row : rows) widen(width, printable_cells(row));
   auto line = [&](const std::vector<std::string>& cells) {
     std::string out;
     for (std::size_t c = 0; c < width.size(); ++c) {
@@ -41,7 +52,7 @@ void Table::print_text(std::ostream& os) const {
   std::vector<std::string> rule;
   for (std::size_t w : width) rule.emplace_back(w, '-');
   line(rule);
-  for (const auto& row : rows) line(row);
+  for (const auto& row : rows) line(printable_cells(row));
 }
 
 void Table::print_csv(std::ostream& os) const {
@@ -50,7 +61,7 @@ void Table::print_csv(std::ostream& os) const {
     os << '\n';
   };
   line(header);
-  for (const auto& row : rows) line(row);
+  for (const auto& row : rows) line(printable_cells(row));
 }
 
 std::string fixed(double value, int decimals) {

@@ -7,6 +7,8 @@
 #include <optional>
 
 #include "app/cli/commands.h"
+#include "app/cli/output.h"
+#include "app/cli/sandbox.h"
 #include "app/cli/session_builder.h"
 #include "app/cli/table.h"
 #include "kernels/devices.h"
@@ -58,6 +60,12 @@ TraceOptions trace_options(const std::string& blocks, std::uint64_t capacity, st
 
 std::string count(std::uint64_t n) { return std::to_string(n); }
 
+// A session's text field, "?" where it is missing or not text.
+std::string text_field(const json& object, const char* key) {
+  const auto it = object.find(key);
+  return it != object.end() && it->is_string() ? it->get<std::string>() : "?";
+}
+
 void print_counters(const analysis::Counters& c, std::ostream& os) {
   Table t;
   t.header = {"counter (Nsight Compute name)", "value"};
@@ -88,13 +96,13 @@ void print_sites(const analysis::Analysis& a, std::ostream& os) {
 }
 
 void print_summary(const Trace& trace, const analysis::Analysis& a, std::ostream& os) {
-  os << "Kernel " << trace.kernel << " in " << trace.source_file << ", grid " << trace.grid[0] << " x "
+  os << "Kernel " << printable(trace.kernel) << " in " << printable(trace.source_file) << ", grid " << trace.grid[0] << " x "
      << trace.grid[1] << " x " << trace.grid[2] << " blocks of " << trace.block[0] << " x "
      << trace.block[1] << " x " << trace.block[2] << " threads\n";
   os << "Traced " << trace.traced_blocks.size() << " of " << trace.block_count() << " blocks: "
      << trace.accesses.size() << " accesses in " << a.requests.size() << " warp-level requests, "
      << trace.barriers.size() << " barrier arrivals\n";
-  os << "Model: " << a.model.source << "\n\n";
+  os << "Model: " << printable(a.model.source) << "\n\n";
   print_sites(a, os);
   os << "\n";
   print_counters(a.totals, os);
@@ -166,7 +174,7 @@ int record_command(const std::string& kernel, const RunArgs& args, const std::st
     if (const std::string problem = output_problem(output, inputs); !problem.empty())
       throw InvalidRequest(problem);
     return maybe_isolated(args, [&]() -> int {
-    auto device = open_device(args.device);
+    auto device = watch_phases(open_device(args.device));
     RunOptions run_options;
     run_options.repetitions = args.reps;
     run_options.warmup = args.warmup;
@@ -215,7 +223,7 @@ int counters_command(const std::string& kernel, const RunArgs& args, const std::
     TraceOptions options = trace_options(blocks, 0, args.seed);
     std::tie(options.source_text, options.source_name) = read_source_file(args);
     return maybe_isolated(args, [&]() -> int {
-    auto device = open_device(args.device);
+    auto device = watch_phases(open_device(args.device));
     const Recording rec = record_trace(*device, v, params, options);
     if (rec.status != RunStatus::Ok) {
       error(rec.error);
@@ -228,7 +236,7 @@ int counters_command(const std::string& kernel, const RunArgs& args, const std::
       out["device"] = to_json(device->info());
       out["params"] = to_json(v, params);
       out["verified"] = rec.verification.verified;
-      std::cout << out.dump(2) << '\n';
+      std::cout << json_text(out) << '\n';
     } else {
       print_summary(rec.trace, a, std::cout);
     }
@@ -245,8 +253,8 @@ int show_command(const std::string& file, const std::string& format) {
   return guarded([&]() -> int {
     const Session s = load_session(file);
     if (!s.trace) {
-      if (format == "json") std::cout << json{{"kernel_id", s.kernel_id}, {"run", s.run}}.dump(2) << '\n';
-      else std::cout << s.kernel_id << ": no trace in this session\n";
+      if (format == "json") std::cout << json_text(json{{"kernel_id", s.kernel_id}, {"run", s.run}}) << '\n';
+      else std::cout << printable(s.kernel_id) << ": no trace in this session\n";
       return kExitOk;
     }
     const analysis::Analysis a = analysis::analyze(*s.trace, analysis::model_for(*s.trace));
@@ -260,17 +268,17 @@ int show_command(const std::string& file, const std::string& format) {
       out["device"] = s.device;
       out["run"] = s.run;
       if (!s.source_text.empty()) out["source"] = {{"name", s.source_name}, {"text", s.source_text}};
-      std::cout << out.dump(2) << '\n';
+      std::cout << json_text(out) << '\n';
       return kExitOk;
     }
-    std::cout << s.kernel_id << " recorded " << s.created_at << " by " << s.created_by << " on "
-              << s.device.value("name", std::string("?")) << " (" << s.device.value("spec", std::string("?"))
-              << ")\nParameters:";
-    for (const auto& [name, value] : s.params) std::cout << ' ' << name << '=' << value;
+    std::cout << printable(s.kernel_id) << " recorded " << printable(s.created_at) << " by "
+              << printable(s.created_by) << " on " << printable(text_field(s.device, "name")) << " ("
+              << printable(text_field(s.device, "spec")) << ")\nParameters:";
+    for (const auto& [name, value] : s.params) std::cout << ' ' << printable(name) << '=' << printable(value);
     std::cout << '\n';
     if (!s.trace_params.empty()) {
       std::cout << "Traced with:";
-      for (const auto& [name, value] : s.trace_params) std::cout << ' ' << name << '=' << value;
+      for (const auto& [name, value] : s.trace_params) std::cout << ' ' << printable(name) << '=' << printable(value);
       std::cout << " (a smaller run than the timed one)\n";
     }
     if (s.run.is_object() && s.run.contains("kernel_ms"))
@@ -280,11 +288,11 @@ int show_command(const std::string& file, const std::string& format) {
     if (!s.source_text.empty()) {
       // The learner's kernel the session was made from, numbered as the
       // trace's lines are.
-      std::cout << "\nSource: " << s.source_name << " (run and traced in the catalog kernel's place)\n";
+      std::cout << "\nSource: " << printable(s.source_name) << " (run and traced in the catalog kernel's place)\n";
       std::istringstream lines(s.source_text);
       int n = 0;
       for (std::string line; std::getline(lines, line);)
-        std::cout << std::setw(4) << ++n << "  " << line << '\n';
+        std::cout << std::setw(4) << ++n << "  " << printable(line, Newlines::Keep) << '\n';
     }
     return kExitOk;
   });

@@ -22,10 +22,18 @@
 #include "kernels/cuda/cuda_kernels.h"
 #include "kernels/cuda/ptx_instrument.h"
 #include "kernels/error.h"
+#include "kernels/learner_source.h"
 
 namespace threadmap {
 
 namespace {
+
+// A learner's text must define the catalog kernel's name: NVRTC's message for
+// a name expression it cannot find does not say which name it wanted.
+void require_kernel_name(const cuda_kernels::KernelSpec& spec, const ProgramKey& program) {
+  if (!program.text.empty() && !names_identifier(program.text, spec.kernel))
+    throw missing_kernel(program.text_name, std::string(spec.source) + ".cu", std::string(spec.kernel));
+}
 
 // What NVRTC compiles for a launch: the kernel's text (the catalog's, or a
 // learner's) for `target`. A trace pass is the same text: compiled to PTX
@@ -363,6 +371,7 @@ class CudaDevice final : public Device {
     if (!spec)
       throw DeviceError("there is no CUDA kernel " + launch.kernel + " in source " +
                         launch.program.source);
+    require_kernel_name(*spec, launch.program);
     const std::string expression = cuda_kernels::name_expression(*spec, launch.program);
     const cuda::CompileRequest request = kernel_request(*spec, launch, target());
     const cuda::Nvrtc& nvrtc = cuda::Nvrtc::get();
@@ -692,6 +701,7 @@ CudaCompileCheck compile_cuda_kernel(const LaunchCmd& launch, const std::string&
   if (!spec)
     throw InvalidRequest("there is no CUDA kernel " + launch.kernel + " in source " +
                          launch.program.source);
+  require_kernel_name(*spec, launch.program);
   const cuda::CompileRequest request = kernel_request(*spec, launch, target);
   try {
     cuda::CompileResult r = cuda::Nvrtc::get().compile(request);

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "kernels/error.h"
+#include "kernels/learner_source.h"
 #include "kernels/opencl/cl_instrument.h"
 #include "kernels/sources.h"
 
@@ -360,6 +361,8 @@ class OpenclDevice final : public Device {
     if (auto it = kernels_.find(key); it != kernels_.end()) return it->second;
     cl_int err = CL_SUCCESS;
     cl_kernel kernel = clCreateKernel(program, launch.kernel.c_str(), &err);
+    if (err == CL_INVALID_KERNEL_NAME && !launch.program.text.empty())
+      throw missing_kernel(launch.program.text_name, launch.program.source + ".cl", launch.kernel);
     check(err, "clCreateKernel(" + launch.kernel + ")");
     // A learner's kernel may declare more __local memory than the device has;
     // some drivers would run it anyway. Refuse it with both numbers.
