@@ -1,6 +1,7 @@
 // The CLI's contract, exercised through the real binary: exit codes, messages
 // naming the parameter and the limit, and outputs that parse.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -743,6 +744,51 @@ TEST(Hostile, CheckRefusesABadDeviceBeforeGrading) {
   EXPECT_NE(o.err.find("unknown device 'gpu0'"), std::string::npos) << o.err;
   EXPECT_EQ(o.err.find("unknown device", o.err.find("unknown device") + 1), std::string::npos)
       << "one message: " << o.err;
+}
+
+}  // namespace
+
+namespace {
+
+bool is_character_device(const std::string& path) {
+  return std::filesystem::is_character_file(std::filesystem::symlink_status(path));
+}
+
+// `record -o` names a file to write: never a device, a FIFO or a link (as
+// root, the old save renamed a regular file over /dev/null), and never the
+// learner's own kernel; refused before anything runs.
+TEST(Hostile, RecordOutputIsNeverADeviceALinkOrTheInput) {
+  const auto started = std::chrono::steady_clock::now();
+  const Outcome null = cli("record transpose.shared --device opencl:0:0 -o /dev/null");
+  EXPECT_EQ(null.code, 2) << null.err;
+  EXPECT_NE(null.err.find("/dev/null is a character device"), std::string::npos) << null.err;
+  EXPECT_TRUE(is_character_device("/dev/null"));
+  EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::seconds(5)) << "refused before any run";
+
+  const std::filesystem::path dir = temp_path("private");
+  std::filesystem::create_directories(dir);
+  const std::string fifo = (dir / "pipe").string();
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  const Outcome piped = cli("record transpose.shared --device opencl:0:0 -o " + fifo);
+  EXPECT_EQ(piped.code, 2);
+  EXPECT_NE(piped.err.find("is a FIFO"), std::string::npos) << piped.err;
+  EXPECT_TRUE(std::filesystem::is_fifo(fifo));
+  const std::string link = (dir / "t.threadmap").string();
+  std::filesystem::create_symlink("/dev/null", link);
+  const Outcome linked = cli("record transpose.shared --device opencl:0:0 -o " + link);
+  EXPECT_EQ(linked.code, 2);
+  EXPECT_NE(linked.err.find("is a symbolic link"), std::string::npos) << linked.err;
+  EXPECT_TRUE(std::filesystem::is_symlink(link));
+  EXPECT_TRUE(is_character_device("/dev/null"));
+
+  const std::string kernel = learner_file("mine.cl", kColumnRead);
+  const std::uintmax_t size = std::filesystem::file_size(kernel);
+  const Outcome over = cli("record smem.setRowReadCol --device opencl:0:0 --source " + kernel + " -o " + kernel);
+  EXPECT_EQ(over.code, 2);
+  EXPECT_NE(over.err.find("is the input"), std::string::npos) << over.err;
+  EXPECT_EQ(std::filesystem::file_size(kernel), size);
+  std::filesystem::remove_all(dir);
+  std::remove(kernel.c_str());
 }
 
 }  // namespace

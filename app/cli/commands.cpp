@@ -20,6 +20,7 @@
 #include "kernels/peers.h"
 #include "kernels/report.h"
 #include "kernels/runner.h"
+#include "kernels/output_file.h"
 #include "kernels/session.h"
 
 namespace threadmap::cli {
@@ -49,6 +50,9 @@ int guarded(const std::function<int()>& body) {
     error(e.what());
     return kExitInvalid;
   } catch (const SessionError& e) {
+    error(e.what());
+    return kExitInvalid;
+  } catch (const OutputError& e) {
     error(e.what());
     return kExitInvalid;
   } catch (const Unavailable& e) {

@@ -1,5 +1,6 @@
 // threadmap-cli exercises / check: the exercises, and grading learners'
 // submissions on a GPU server (or the CPU), each in a process of its own.
+#include <stdlib.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -9,6 +10,7 @@
 #include <sstream>
 
 #include "app/cli/commands.h"
+#include "kernels/output_file.h"
 #include "app/cli/output.h"
 #include "app/cli/sandbox.h"
 #include "app/cli/table.h"
@@ -141,9 +143,15 @@ json grade_file(const Exercise& e, const std::string& file, std::size_t n, const
     row["error"] = e.what();
     return row;
   }
-  const std::filesystem::path result = std::filesystem::temp_directory_path() /
-                                       ("threadmap-check-" + std::to_string(getpid()) + "-" +
-                                        std::to_string(n) + ".json");
+  // The child's grade comes back through a file in a folder of this grading
+  // alone (mkdtemp: no name in the shared temp folder anyone could plant).
+  std::string folder = (std::filesystem::temp_directory_path() / "threadmap-check-XXXXXX").string();
+  if (!::mkdtemp(folder.data())) {
+    row["status"] = "failed";
+    row["error"] = "cannot make a temporary folder in " + std::filesystem::temp_directory_path().string();
+    return row;
+  }
+  const std::filesystem::path result = std::filesystem::path(folder) / ("grade-" + std::to_string(n) + ".json");
   const std::string name = std::filesystem::path(file).filename().string();
   const Isolated child = run_isolated(limits, "grading " + file, [&]() -> int {
     json g;
@@ -152,13 +160,13 @@ json grade_file(const Exercise& e, const std::string& file, std::size_t n, const
     } catch (const std::exception& x) {
       g = {{"status", "failed"}, {"error", first_error(x.what())}};
     }
-    std::ofstream(result) << json_text(g, -1);
+    write_file(result, json_text(g, -1), Durability::Scratch);
     return 0;
   });
   std::ifstream back(result);
   const json g = json::parse(back, nullptr, false);
   std::error_code ignored;
-  std::filesystem::remove(result, ignored);
+  std::filesystem::remove_all(folder, ignored);
   if (child.ending != Ending::Exited || child.code != 0 || g.is_discarded())
     describe_stop(child, row);
   else

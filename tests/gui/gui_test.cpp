@@ -35,6 +35,8 @@
 #include <QScopeGuard>
 
 #include <csignal>
+#include <sys/resource.h>
+#include <sys/stat.h>
 #include <functional>
 #include <memory>
 #include <set>
@@ -339,6 +341,51 @@ class GuiTest : public QObject {
     QCOMPARE(export_animation({plain, "--view", "nope", "-o", dir.filePath("x.gif")}), 2);
     QCOMPARE(export_animation({dir.filePath("missing.threadmap"), "-o", dir.filePath("x.gif")}), 2);
     QCOMPARE(export_animation({plain, "--size", "10x10", "-o", dir.filePath("x.gif")}), 2);
+  }
+
+  // An export never destroys what it is made from or what it replaces: the
+  // session itself as -o is refused, as are a FIFO and a link; on a full disk
+  // (RLIMIT_FSIZE: writes past 16 KB fail) the old GIF and PNG stay whole
+  // and no temporary file is left.
+  void exportNeverDestroysItsInputOrAnOldFile() {
+    QTemporaryDir dir;
+    const QString session = dir.filePath("s.threadmap");
+    QVERIFY(QFile::copy(QString(THREADMAP_RECORDINGS) + "/smem.setRowReadCol.threadmap", session));
+    const qint64 size = QFileInfo(session).size();
+    for (const QString& format : {"gif", "webm"})
+      QCOMPARE(export_animation({session, "--format", format, "-o", session}), 2);
+    QCOMPARE(QFileInfo(session).size(), size);
+    QVERIFY(threadmap::load_session(session.toStdString()).trace.has_value());
+    QCOMPARE(::mkfifo(QFile::encodeName(dir.filePath("pipe")).constData(), 0600), 0);
+    QCOMPARE(export_animation({session, "-o", dir.filePath("pipe")}), 2);
+    QVERIFY(QFile::link("/dev/null", dir.filePath("link.gif")));
+    QCOMPARE(export_animation({session, "-o", dir.filePath("link.gif")}), 2);
+    QVERIFY(QFileInfo(dir.filePath("link.gif")).isSymLink());
+
+    const auto write_old = [&](const QString& name) {
+      QFile old(dir.filePath(name));
+      QVERIFY(old.open(QIODevice::WriteOnly));
+      old.write("the old file");
+    };
+    write_old("old.gif");
+    write_old("frames-0001.png");
+    const QStringList before = QDir(dir.path()).entryList(QDir::Files | QDir::Hidden | QDir::System);
+    ::signal(SIGXFSZ, SIG_IGN);
+    rlimit saved{};
+    ::getrlimit(RLIMIT_FSIZE, &saved);
+    const rlimit small{16384, saved.rlim_max};
+    ::setrlimit(RLIMIT_FSIZE, &small);
+    const int gif = export_animation({session, "--max-frames", "12", "-o", dir.filePath("old.gif")});
+    const int png = export_animation({session, "--format", "png", "--max-frames", "2", "-o", dir.filePath("frames")});
+    ::setrlimit(RLIMIT_FSIZE, &saved);
+    QCOMPARE(gif, 3);
+    QCOMPARE(png, 3);
+    for (const QString& name : {"old.gif", "frames-0001.png"}) {
+      QFile old(dir.filePath(name));
+      QVERIFY(old.open(QIODevice::ReadOnly));
+      QCOMPARE(old.readAll(), QByteArray("the old file"));
+    }
+    QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden | QDir::System), before);
   }
 
   // On a 1024 x 768 projector the window opens inside the screen, not at 1600 x 1000.
