@@ -4,7 +4,6 @@
 #include <CLI/CLI.hpp>
 
 #include <malloc.h>
-#include <stdlib.h>
 #include <unistd.h>
 
 #include <condition_variable>
@@ -542,20 +541,11 @@ class Worker {
     return o;
   }
 
-  // Without "folder": a folder of this worker's own in the temp folder
-  // (mkdtemp, made on first use), where no one else can plant a name.
-  std::filesystem::path folder_for(const json& request) {
+  // Without "folder": the system temp folder. A name planted there is never
+  // followed or written over (OutputFile): such a record fails with a message.
+  static std::filesystem::path folder_for(const json& request) {
     const json folder = request.value("folder", json());
-    if (folder.is_null()) {
-      if (own_folder_.empty()) {
-        std::string made = (std::filesystem::temp_directory_path() / "threadmap-worker-XXXXXX").string();
-        if (!::mkdtemp(made.data()))
-          throw BadRequest{"device-failure", "cannot make a folder for recordings in " +
-                                                 std::filesystem::temp_directory_path().string()};
-        own_folder_ = made;
-      }
-      return own_folder_;
-    }
+    if (folder.is_null()) return std::filesystem::temp_directory_path();
     std::error_code error;
     if (!folder.is_string() || !std::filesystem::is_directory(folder.get<std::string>(), error))
       throw BadRequest{"invalid", "folder " + shown(folder) + " is not an existing folder"};
@@ -614,7 +604,6 @@ class Worker {
   const Inbox& inbox_;
   std::map<std::string, std::unique_ptr<Device>> devices_;
   int recordings_ = 0;
-  std::filesystem::path own_folder_;
 };
 
 }  // namespace

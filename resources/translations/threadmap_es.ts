@@ -1500,10 +1500,6 @@ grabado en %2</translation>
         <translation>no se pudo abrir %1: %2</translation>
     </message>
     <message>
-        <source>could not write %1: %2</source>
-        <translation>no se pudo escribir %1: %2</translation>
-    </message>
-    <message>
         <source>threads</source>
         <translation>hilos</translation>
     </message>

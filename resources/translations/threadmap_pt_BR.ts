@@ -1500,10 +1500,6 @@ gravado em %2</translation>
         <translation>não foi possível abrir %1: %2</translation>
     </message>
     <message>
-        <source>could not write %1: %2</source>
-        <translation>não foi possível gravar %1: %2</translation>
-    </message>
-    <message>
         <source>threads</source>
         <translation>threads</translation>
     </message>
