@@ -7,6 +7,7 @@
 #include <cstring>
 #include <fstream>
 
+#include "kernels/bounded_json.h"
 #include "kernels/bulk_allocator.h"
 #include "kernels/parallel.h"
 #include "kernels/report.h"
@@ -431,29 +432,6 @@ void check_trace_verification(const json& v) {
   if (v.contains("method") && !v["method"].is_string()) bad("session.trace_verification.method is not text");
 }
 
-// nlohmann's CBOR reader recurses once per nesting level; this handler stops
-// a hostile file's deep nesting before the stack does.
-class BoundedSax : public nlohmann::detail::json_sax_dom_parser<json> {
-  using Base = nlohmann::detail::json_sax_dom_parser<json>;
-
- public:
-  explicit BoundedSax(json& result) : Base(result, false) {}
-  bool start_object(std::size_t n) { return ++depth_ <= kMaxDepth && Base::start_object(n); }
-  bool end_object() { --depth_; return Base::end_object(); }
-  bool start_array(std::size_t n) { return ++depth_ <= kMaxDepth && Base::start_array(n); }
-  bool end_array() { --depth_; return Base::end_array(); }
-  bool parse_error(std::size_t position, const std::string& token, const nlohmann::detail::exception& e) {
-    message_ = e.what();
-    return Base::parse_error(position, token, e);
-  }
-  bool too_deep() const { return depth_ > kMaxDepth; }
-  const std::string& message() const { return message_; }
-
- private:
-  std::size_t depth_ = 0;
-  std::string message_;
-};
-
 }  // namespace
 
 std::string_view traced_source_text(const Session& session) {
@@ -500,7 +478,7 @@ Session decode_session(std::span<const std::uint8_t> bytes) {
     throw SessionError("the file is " + std::to_string(bytes.size()) + " bytes, over the limit of " +
                        std::to_string(kMaxSessionBytes));
   json j;
-  BoundedSax sax(j);
+  DepthBoundedSax sax(j, kMaxDepth);
   bool parsed = false;
   try {
     parsed = json::sax_parse(bytes.begin(), bytes.end(), &sax, json::input_format_t::cbor, true);

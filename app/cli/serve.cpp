@@ -23,6 +23,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/cli/session_builder.h"
+#include "kernels/bounded_json.h"
 #include "kernels/catalog.h"
 #include "kernels/devices.h"
 #include "kernels/error.h"
@@ -107,33 +108,12 @@ class LineReader {
   std::vector<char> chunk_;
 };
 
-// --- Parsing a line: nesting bounded while parsing, so a deep line stops early.
-
-class BoundedSax : public nlohmann::detail::json_sax_dom_parser<json> {
-  using Base = nlohmann::detail::json_sax_dom_parser<json>;
-
- public:
-  explicit BoundedSax(json& result) : Base(result, false) {}
-  bool start_object(std::size_t n) { return ++depth_ <= kMaxDepth && Base::start_object(n); }
-  bool end_object() { --depth_; return Base::end_object(); }
-  bool start_array(std::size_t n) { return ++depth_ <= kMaxDepth && Base::start_array(n); }
-  bool end_array() { --depth_; return Base::end_array(); }
-  bool parse_error(std::size_t position, const std::string& token, const nlohmann::detail::exception& e) {
-    message_ = e.what();
-    return Base::parse_error(position, token, e);
-  }
-  bool too_deep() const { return depth_ > kMaxDepth; }
-  const std::string& message() const { return message_; }
-
- private:
-  std::size_t depth_ = 0;
-  std::string message_;
-};
+// --- Parsing a line: nesting bounded while parsing (DepthBoundedSax), so a deep line stops early.
 
 // The line as JSON, or a BadRequest saying why not (invalid UTF-8 is bad JSON).
 json parse_json(const std::string& line) {
   json j;
-  BoundedSax sax(j);
+  DepthBoundedSax sax(j, kMaxDepth);
   bool parsed = false;
   try {
     parsed = json::sax_parse(line, &sax, json::input_format_t::json, true);
