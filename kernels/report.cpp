@@ -144,8 +144,12 @@ std::string report_problem(const json& report) {
       return std::string("a run report needs \"") + key + "\" as text";
   for (const char* key : {"error", "note"})
     if (wrong(report, key, is_string)) return std::string("\"") + key + "\" must be text";
-  for (const char* key : {"bandwidth_gbps", "end_to_end_gbps", "ideal_bytes", "working_set_bytes"})
+  for (const char* key : {"bandwidth_gbps", "end_to_end_gbps"})
     if (wrong(report, key, is_number)) return std::string("\"") + key + "\" must be a number";
+  // Byte counts are read as whole numbers: 1e300 is no count.
+  const auto is_count = [](const json& v) { return v.is_number_unsigned(); };
+  for (const char* key : {"ideal_bytes", "working_set_bytes"})
+    if (wrong(report, key, is_count)) return std::string("\"") + key + "\" must be a whole number of bytes";
   for (const char* key : {"device", "parameters", "verification", "timing", "device_copy"})
     if (wrong(report, key, is_object)) return std::string("\"") + key + "\" must be an object";
   if (wrong(report, "cache_resident", is_bool)) return "\"cache_resident\" must be true or false";

@@ -473,10 +473,75 @@ json session_json(const Session& s) {
 
 std::vector<std::uint8_t> encode_session(const Session& s) { return json::to_cbor(session_json(s)); }
 
+namespace {
+
+// The CBOR's shape, walked without recursion before nlohmann's reader sees
+// it: that reader (3.11.2) recurses once per chunk of an indefinite-length
+// string, so 1 MB of nested chunks overflows the stack before any handler is
+// called. ThreadMap writes definite lengths only; an indefinite-length
+// string, nesting deeper than kMaxDepth, or an item past the end is refused.
+void check_cbor_shape(std::span<const std::uint8_t> bytes) {
+  const auto refuse = [](const std::string& why) {
+    throw SessionError("not a ThreadMap session file (CBOR): " + why);
+  };
+  constexpr std::uint64_t kUntilBreak = UINT64_MAX;
+  std::vector<std::uint64_t> open;  // items still to come in each open array, map or tag
+  std::size_t at = 0;
+  const auto left = [&] { return static_cast<std::uint64_t>(bytes.size() - at); };
+  const auto argument = [&](std::uint8_t info) -> std::uint64_t {
+    if (info < 24) return info;
+    if (info > 27) refuse("a reserved length code at byte " + std::to_string(at - 1));
+    const std::size_t n = std::size_t{1} << (info - 24);
+    if (left() < n) refuse("it ends inside a length");
+    std::uint64_t v = 0;
+    for (std::size_t i = 0; i < n; ++i) v = v << 8 | bytes[at++];
+    return v;
+  };
+  // One whole item was read: it counts in its container, which may be whole too.
+  const auto item_done = [&] {
+    while (!open.empty() && open.back() != kUntilBreak && --open.back() == 0) open.pop_back();
+  };
+  const auto enter = [&](std::uint64_t items) {
+    open.push_back(items);
+    if (open.size() > kMaxDepth) refuse("nested deeper than " + std::to_string(kMaxDepth) + " levels");
+  };
+  do {
+    if (left() == 0) refuse("it ends inside an item");
+    const std::uint8_t major = bytes[at] >> 5, info = bytes[at] & 31;
+    ++at;
+    if (info == 31) {
+      if (major == 7) {  // a break closes an indefinite-length array or map
+        if (open.empty() || open.back() != kUntilBreak) refuse("a break outside an indefinite-length item");
+        open.pop_back();
+        item_done();
+      } else if (major == 4 || major == 5) {
+        enter(kUntilBreak);
+      } else {
+        refuse(major == 2 || major == 3 ? "an indefinite-length string (ThreadMap writes none)"
+                                        : "a malformed item at byte " + std::to_string(at - 1));
+      }
+      continue;
+    }
+    const std::uint64_t n = argument(info);
+    if (major == 2 || major == 3) {
+      if (n > left()) refuse("a string longer than the file");
+      at += n;
+    }
+    const bool container = major == 4 || major == 5 || major == 6;
+    if ((major == 4 || major == 5) && n > left() / (major == 5 ? 2 : 1)) refuse("a count larger than the file");
+    const std::uint64_t items = major == 6 ? 1 : major == 5 ? 2 * n : n;
+    if (container && items > 0) enter(items);
+    else item_done();
+  } while (!open.empty());
+}
+
+}  // namespace
+
 Session decode_session(std::span<const std::uint8_t> bytes) {
   if (bytes.size() > kMaxSessionBytes)
     throw SessionError("the file is " + std::to_string(bytes.size()) + " bytes, over the limit of " +
                        std::to_string(kMaxSessionBytes));
+  check_cbor_shape(bytes);
   json j;
   DepthBoundedSax sax(j, kMaxDepth);
   bool parsed = false;

@@ -223,6 +223,9 @@ TEST_F(SessionTest, FieldsTheReadersTakeAreTypeChecked) {
   bad["device"] = {{"name", 3}};
   refused_with("/run", bad, "device.name must be text");
   bad = report;
+  bad["ideal_bytes"] = 1e300;
+  refused_with("/run", bad, "\"ideal_bytes\" must be a whole number of bytes");
+  bad = report;
   bad["kernel_ms"] = 4;
   refused_with("/run", bad, "\"kernel_ms\" must be an object");
   bad = report;
@@ -255,6 +258,32 @@ TEST(SessionLimit, ATraceTooLargeForASessionIsRefusedBeforeItIsWritten) {
   EXPECT_NE(rec.error.find("more than the limit of 100 a session file holds"), std::string::npos) << rec.error;
   EXPECT_GT(kMaxSessionAccessRecords * 20, kMaxSessionBytes / 16 * 14);
   EXPECT_LT(kMaxSessionAccessRecords * 20, kMaxSessionBytes);
+}
+
+// Found by fuzzing: nlohmann-json 3.11.2 recurses once per chunk of an
+// indefinite-length string, so a map key of 1 MB of nested 0x7F chunks
+// crashed the loader (and `show`, and the window) before any check ran.
+TEST(SessionBytes, IndefiniteLengthStringsAreRefusedBeforeTheReaderRecurses) {
+  for (const std::size_t n : {std::size_t{2}, std::size_t{20000}, std::size_t{1000000}}) {
+    std::vector<std::uint8_t> nested = {0xa1};
+    nested.insert(nested.end(), n, 0x7f);
+    try {
+      decode_session(nested);
+      ADD_FAILURE() << n << " nested chunks were accepted";
+    } catch (const SessionError& e) {
+      EXPECT_NE(std::string(e.what()).find("indefinite-length string"), std::string::npos) << e.what();
+    }
+  }
+  // Indefinite-length maps and arrays and floats are still CBOR the reader
+  // takes (the format check comes after).
+  const std::vector<std::uint8_t> fine = {0xbf, 0x61, 'a', 0x9f, 0x01, 0x02, 0xfb, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff};
+  try {
+    decode_session(fine);
+  } catch (const SessionError& e) {
+    EXPECT_NE(std::string(e.what()).find("no \"format\""), std::string::npos) << e.what();
+  }
+  const std::vector<std::uint8_t> stray_break = {0x81, 0xff};
+  EXPECT_THROW(decode_session(stray_break), SessionError);
 }
 
 TEST(SessionBytes, DeepNestingAndClaimedHugeLengthsAreRefused) {
