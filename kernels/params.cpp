@@ -125,6 +125,15 @@ Params make_params(const std::vector<ParamSpec>& specs,
 std::vector<std::vector<std::pair<std::string, std::string>>> sweep_points(
     const std::vector<ParamSpec>& specs, const std::vector<SweepAxis>& axes,
     std::string_view kernel_id) {
+  std::size_t count = 1;
+  std::string sizes;
+  for (const SweepAxis& axis : axes) {
+    sizes += (sizes.empty() ? "" : " x ") + std::to_string(axis.values.size()) + " " + axis.name;
+    // No overflow: count <= kMaxSweepPoints before each step.
+    if (axis.values.size() > kMaxSweepPoints || (count *= axis.values.size()) > kMaxSweepPoints)
+      throw InvalidRequest(std::string(kernel_id) + ": the sweep (" + sizes + " values) has more than " +
+                           std::to_string(kMaxSweepPoints) + " points; vary fewer values");
+  }
   std::vector<std::vector<std::pair<std::string, std::string>>> points{{}};
   for (const SweepAxis& axis : axes) {
     const auto spec = std::find_if(specs.begin(), specs.end(),

@@ -54,6 +54,10 @@ std::int64_t parse_param_value(const ParamSpec& spec, std::string_view text,
 // cartesian product (the first axis changes slowest), each point the axes'
 // NAME=VALUE assignments. Every name and value is checked against the specs
 // first (InvalidRequest), so a bad value stops the sweep before any run.
+// So is the product's size: at most kMaxSweepPoints points (more is days of
+// runs, and its list alone would take all memory: a few hundred bytes of
+// `--vary` name billions).
+inline constexpr std::size_t kMaxSweepPoints = 10000;
 struct SweepAxis {
   std::string name;
   std::vector<std::string> values;

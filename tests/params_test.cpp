@@ -87,5 +87,26 @@ TEST(Params, RelationsBetweenParametersAreCheckedWhenBuilding) {
   EXPECT_THROW(square->build(*square, rect, 1), InvalidRequest);
 }
 
+// Found by the params fuzz target (tests/fuzz): a few hundred bytes of
+// `--vary` (or a serve "sweep") named billions of points, and building their
+// list took all memory. The size is checked before any point is made.
+TEST(Params, SweepsOverTheirLimitAreRefusedBeforeTheyAreMade) {
+  const Variant* v = find_variant("transpose.naive");
+  const SweepAxis width{"width", std::vector<std::string>(100, "64")};
+  const SweepAxis height{"height", std::vector<std::string>(100, "64")};
+  EXPECT_EQ(sweep_points(v->params, {width, height}, v->id).size(), kMaxSweepPoints);
+  const SweepAxis tile{"tile", {"4", "8", "16", "32"}};
+  try {
+    sweep_points(v->params, {width, height, tile, tile, tile, tile, tile, tile, tile}, v->id);
+    FAIL() << "a sweep of 10000 x 4^7 points was made";
+  } catch (const InvalidRequest& e) {
+    EXPECT_NE(std::string(e.what()).find("100 width x 100 height x 4 tile values) has more than 10000 points"),
+              std::string::npos)
+        << e.what();
+  }
+  const SweepAxis huge{"width", std::vector<std::string>(kMaxSweepPoints + 1, "64")};
+  EXPECT_THROW(sweep_points(v->params, {huge}, v->id), InvalidRequest);
+}
+
 }  // namespace
 }  // namespace threadmap

@@ -1,6 +1,6 @@
 // Without libFuzzer (g++ builds, CI): runs the fuzz target on each file given
 // and on seeded mutations of it (bit flips, cuts, inserted bytes), so every
-// test run exercises the loader on hostile input.
+// test run exercises the target's parser on hostile input.
 #include <cstdint>
 #include <fstream>
 #include <iostream>
@@ -9,10 +9,13 @@
 #include <vector>
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size);
+// Optional, as with libFuzzer: the set-up a target needs before its first input.
+extern "C" __attribute__((weak)) int LLVMFuzzerInitialize(int* argc, char*** argv);
 
 int main(int argc, char** argv) {
   std::mt19937_64 rng(20261122);
   std::size_t runs = 0;
+  if (LLVMFuzzerInitialize) LLVMFuzzerInitialize(&argc, &argv);
   for (int i = 1; i < argc; ++i) {
     std::ifstream in(argv[i], std::ios::binary);
     const std::vector<std::uint8_t> seed((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
