@@ -19,7 +19,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (j.is_discarded()) return 0;
 
   // A report from the worker: accepted ones are read as the GUI reads them.
-  if (threadmap::gui::report_problem(j).empty()) {
+  if (threadmap::report_problem(j).empty()) {
     threadmap::gui::RunHistory one;
     one.add(j);
     const std::string kernel = j["kernel"].get<std::string>();
