@@ -364,10 +364,14 @@ class Worker {
     return j;
   }
 
-  static json list() {
-    json j = json::array();
-    for (const Variant& v : catalog()) j.push_back(to_json(v));
-    return j;
+  // The catalog does not change while the process runs: described once.
+  static const json& list() {
+    static const json described = [] {
+      json j = json::array();
+      for (const Variant& v : catalog()) j.push_back(to_json(v));
+      return j;
+    }();
+    return described;
   }
 
   // Opened devices stay open: contexts and compiled programs are reused.
