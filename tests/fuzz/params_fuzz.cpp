@@ -94,11 +94,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   std::size_t expected = 1;
   for (const auto& axis : axes) expected *= axis.values.size();
   if (points.size() != expected) std::abort();
-  for (const auto& point : points) {
-    if (point.size() != axes.size()) std::abort();
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    if (points[i].size() != axes.size()) std::abort();
     // Every point's values were checked: each makes parameters (an
-    // InvalidRequest escaping here is a finding).
-    threadmap::make_params(v.params, point, v.id);
+    // InvalidRequest escaping here is a finding). The first points and the
+    // last only: a sweep may have 10 000, and each input should stay fast.
+    if (i < 16 || i + 1 == points.size()) threadmap::make_params(v.params, points[i], v.id);
   }
   return 0;
 }
