@@ -101,7 +101,8 @@ json RunHistory::to_json() const {
 }
 
 RunHistory RunHistory::from_json(const json& j) {
-  if (!j.is_object() || j.value("format", "") != kFormat)
+  // (A "format" that is not text is not a run file either: compared, not read as text.)
+  if (!j.is_object() || !j.contains("format") || j["format"] != kFormat)
     throw std::runtime_error(std::string("not a ThreadMap run file (\"format\" is not \"") +
                              kFormat + "\")");
   if (!j.contains("runs") || !j["runs"].is_array())
