@@ -21,10 +21,7 @@
 #include "tests/fuzz/fuzz_input.h"
 
 extern "C" int LLVMFuzzerInitialize(int*, char***) {
-  static std::string vendors =
-      (std::filesystem::temp_directory_path() / "threadmap-fuzz-no-opencl-XXXXXX").string();
-  if (!::mkdtemp(vendors.data())) std::abort();
-  ::setenv("OCL_ICD_VENDORS", vendors.c_str(), 1);
+  threadmap::fuzz::hide_every_device();
   return 0;
 }
 

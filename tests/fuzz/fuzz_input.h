@@ -2,8 +2,11 @@
 // Shared by the fuzz targets: the input cut into text lines (each '\n' ends
 // one; the last need not), and output kept off the terminal while a target
 // calls code that prints.
+#include <stdlib.h>
+
 #include <cstddef>
 #include <cstdint>
+#include <filesystem>
 #include <iostream>
 #include <sstream>
 #include <string>
@@ -11,6 +14,16 @@
 #include <vector>
 
 namespace threadmap::fuzz {
+
+// No OpenCL device opens from here on (OCL_ICD_VENDORS names an empty folder
+// of this process; the fuzz build has no CUDA): requests end at their checks
+// or at "no device", and nothing slow runs. For LLVMFuzzerInitialize.
+inline void hide_every_device() {
+  static std::string vendors =
+      (std::filesystem::temp_directory_path() / "threadmap-fuzz-no-opencl-XXXXXX").string();
+  if (!::mkdtemp(vendors.data())) std::abort();
+  ::setenv("OCL_ICD_VENDORS", vendors.c_str(), 1);
+}
 
 inline std::vector<std::string> lines_of(const std::uint8_t* data, std::size_t size) {
   std::vector<std::string> lines;

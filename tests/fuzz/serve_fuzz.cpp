@@ -18,10 +18,7 @@
 #include "tests/fuzz/fuzz_input.h"
 
 extern "C" int LLVMFuzzerInitialize(int*, char***) {
-  static std::string vendors =
-      (std::filesystem::temp_directory_path() / "threadmap-fuzz-no-opencl-XXXXXX").string();
-  if (!::mkdtemp(vendors.data())) std::abort();
-  ::setenv("OCL_ICD_VENDORS", vendors.c_str(), 1);
+  threadmap::fuzz::hide_every_device();
   return 0;
 }
 
@@ -34,11 +31,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   // object whose "type" is result, error or progress (docs/cli.md), and every
   // input line gets exactly one final reply (result or error), in order,
   // until a "quit" (its reply, {"bye": true}, is then the last).
-  std::size_t lines = 0;
-  {
-    std::istringstream requests(std::string(reinterpret_cast<const char*>(data), size));
-    for (std::string line; std::getline(requests, line);) ++lines;
-  }
+  const std::size_t lines = threadmap::fuzz::lines_of(data, size).size();
   std::size_t finals = 0;
   bool quit = false;
   std::istringstream replies(out.str());
