@@ -33,9 +33,7 @@ void BankView::paint(QPainter& p) {
   const QString waves = f.wavefronts == 1 ? tr("1 wavefront") : tr("%1 wavefronts").arg(f.wavefronts);
   QString big = replays == 1 ? tr("%1 (ideal %2): 1 replay").arg(waves).arg(f.ideal_wavefronts)
                               : tr("%1 (ideal %2): %3 replays").arg(waves).arg(f.ideal_wavefronts).arg(replays);
-  fit_font(p, big, width() - 2 * margin);
-  p.drawText(QRect(margin, top, width() - 2 * margin, big_h), Qt::AlignLeft | Qt::AlignVCenter,
-             p.fontMetrics().elidedText(big, Qt::ElideRight, width() - 2 * margin));
+  text(p, QRect(margin, top, width() - 2 * margin, big_h), Qt::AlignLeft | Qt::AlignVCenter, big);
   p.setFont(theme_.font());
   const int small_h = p.fontMetrics().height();
   const auto request_line = [&](const QString& source) {
@@ -69,25 +67,23 @@ void BankView::paint(QPainter& p) {
     p.setPen(theme_.text);
     const QString serving =
         tr("serving wavefront %1 of %2").arg(std::min<int>(waves, static_cast<int>(phase_ * waves) + 1)).arg(waves);
-    fit_font(p, serving, width() - grid_x - margin);
-    p.drawText(QRectF(grid_x, lanes_y + lane_h, width() - grid_x - margin, small_h + 4), Qt::AlignRight | Qt::AlignVCenter,
-               serving);
+    text(p, QRectF(grid_x, lanes_y + lane_h, width() - grid_x - margin, small_h + 4), Qt::AlignRight | Qt::AlignVCenter,
+         serving);
   }
   p.setFont(theme_.font(0.8));
   p.setPen(theme_.muted);
-  p.drawText(QRectF(margin, lanes_y, label_w, lane_h), Qt::AlignLeft | Qt::AlignVCenter, tr("lanes"));
-  p.drawText(QRectF(margin, header_y, label_w, small_h), Qt::AlignLeft | Qt::AlignVCenter, tr("bank"));
+  text(p, QRectF(margin, lanes_y, label_w, lane_h), Qt::AlignLeft | Qt::AlignVCenter, tr("lanes"));
+  text(p, QRectF(margin, header_y, label_w, small_h), Qt::AlignLeft | Qt::AlignVCenter, tr("bank"));
   for (std::uint32_t b = 0; b < f.banks; ++b)
-    if (cell_w >= p.fontMetrics().horizontalAdvance("00") + 2 || b % 4 == 0)
-      p.drawText(QRectF(grid_x + b * cell_w, header_y, cell_w, small_h), Qt::AlignCenter, QString::number(b));
+    text(p, QRectF(grid_x + b * cell_w, header_y, cell_w, small_h), Qt::AlignCenter, QString::number(b), Fit::Label);
 
   // Word cells: alternate tile rows in two tints so a tile row's wrap onto
   // the next bank row shows; padding hatched.
   for (std::uint32_t r = 0; r < f.rows; ++r) {
     if (cell_h >= small_h * 0.8 && r % 4 == 0) {
       p.setPen(theme_.muted);
-      p.drawText(QRectF(margin, grid_y + r * cell_h, label_w, cell_h), Qt::AlignLeft | Qt::AlignVCenter,
-                 tr("row %1").arg(r));
+      text(p, QRectF(margin, grid_y + r * cell_h, label_w, cell_h), Qt::AlignLeft | Qt::AlignVCenter,
+           tr("row %1").arg(r), Fit::Label);
     }
     for (std::uint32_t b = 0; b < f.banks; ++b) {
       const BankWord& w = f.words[std::size_t{r} * f.banks + b];
@@ -115,8 +111,8 @@ void BankView::paint(QPainter& p) {
     p.setPen(QPen(theme_.text, theme_.stroke));
     p.setBrush(t >= 1.0 ? QBrush(theme_.background) : QBrush(colour));
     p.drawRect(home);
-    if (cell_w >= p.fontMetrics().horizontalAdvance("00"))
-      p.drawText(home, Qt::AlignCenter, QString::number(lane.lane));
+    mark(home, true);
+    text(p, home, Qt::AlignCenter, QString::number(lane.lane), Fit::Label);
     if (t <= 0) continue;
     const QPointF from = home.center(), to = target.center();
     const QPointF at = from + (to - from) * t;
@@ -131,7 +127,7 @@ void BankView::paint(QPainter& p) {
     if (r >= 6) {
       // The wavefront that serves it, counting from 1: 32 in a column is the lesson.
       p.setFont(theme_.font(std::min(0.7, r * 1.5 / theme_.font_px), true));
-      p.drawText(QRectF(at.x() - r, at.y() - r, 2 * r, 2 * r), Qt::AlignCenter, QString::number(lane.wavefront + 1));
+      text(p, QRectF(at.x() - r, at.y() - r, 2 * r, 2 * r), Qt::AlignCenter, QString::number(lane.wavefront + 1), Fit::Label);
       p.setFont(theme_.font(0.7, true));
     }
   }

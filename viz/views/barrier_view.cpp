@@ -68,8 +68,7 @@ void BarrierView::paint(QPainter& p) {
   p.setPen(theme_.write);
   const QString slowest = f.timed ? tr("slowest: warp %1 (+%2)").arg(f.slowest_warp).arg(cycles(f.spread, g.sm_clock_mhz))
                                   : tr("slowest: warp %1 (last of %2)").arg(f.slowest_warp).arg(f.lanes.size());
-  fit_font(p, slowest, width() - 2 * margin);
-  p.drawText(QRect(margin, top, width() - 2 * margin, big_h), Qt::AlignLeft | Qt::AlignVCenter, slowest);
+  text(p, QRect(margin, top, width() - 2 * margin, big_h), Qt::AlignLeft | Qt::AlignVCenter, slowest);
 
   p.setFont(theme_.font());
   const int small_h = p.fontMetrics().height();
@@ -108,12 +107,14 @@ void BarrierView::paint(QPainter& p) {
     if ((i % label_every == 0 && !near_slowest) || lane.slowest) {
       p.setFont(theme_.font(0.9, lane.slowest));
       p.setPen(lane.slowest ? theme_.write : theme_.text);
-      p.drawText(QRectF(margin, mid - small_h / 2.0, label_w, small_h), Qt::AlignLeft | Qt::AlignVCenter,
-                 tr("warp %1").arg(lane.warp));
+      text(p, QRectF(margin, mid - small_h / 2.0, label_w, small_h), Qt::AlignLeft | Qt::AlignVCenter,
+           tr("warp %1").arg(lane.warp), Fit::Label);
     }
     const qreal bar_h = std::max<qreal>(2.0, lane_h * 0.5);
     // Running until its arrival, then waiting at the barrier.
-    p.fillRect(QRectF(x0, mid - bar_h / 2, x_of(lane.arrival) - x0, bar_h), lane.slowest ? theme_.write : theme_.read);
+    const QRectF bar(x0, mid - bar_h / 2, x_of(lane.arrival) - x0, bar_h);
+    p.fillRect(bar, lane.slowest ? theme_.write : theme_.read);
+    mark(bar, true);
     p.setPen(QPen(theme_.muted, theme_.stroke, Qt::DotLine));
     p.drawLine(QPointF(x_of(lane.arrival), mid), QPointF(x_of(f.barrier_at), mid));
     p.setPen(QPen(theme_.text, theme_.stroke));
@@ -138,7 +139,8 @@ void BarrierView::paint(QPainter& p) {
   p.drawLine(QPointF(arrow_x, (y0 + lanes_bottom) / 2), QPointF(x1 + margin / 2, (y0 + lanes_bottom) / 2));
   p.setFont(theme_.font(0.9, true));
   p.setPen(theme_.text);
-  p.drawText(QPointF(x1 + margin / 2 + 2, (y0 + lanes_bottom) / 2 + small_h / 3), tr("released"));
+  text(p, QRectF(x1 + margin / 2 + 2, (y0 + lanes_bottom) / 2 - small_h / 2.0, width() - x1 - margin / 2 - 2, small_h),
+       Qt::AlignLeft | Qt::AlignVCenter, tr("released"));
 
   // Axis.
   p.setFont(theme_.font(0.85));
@@ -156,9 +158,8 @@ void BarrierView::paint(QPainter& p) {
                                   : tr("every warp released after all %1 arrived (each saw every arrival)"))
                                  .arg(f.lanes.size())
                            : tr("a warp was released before all arrived: inconsistent recording");
-  fit_font(p, note, width() - 2 * margin);
-  p.drawText(QRectF(margin, height() - figures_h - note_h - margin / 2, width() - 2 * margin, note_h),
-             Qt::AlignLeft | Qt::AlignVCenter, p.fontMetrics().elidedText(note, Qt::ElideRight, width() - 2 * margin));
+  text(p, QRectF(margin, height() - figures_h - note_h - margin / 2, width() - 2 * margin, note_h),
+       Qt::AlignLeft | Qt::AlignVCenter, note, Fit::Elide);
 }
 
 // "165 cycles (83 ns)": nanoseconds at the SM clock the recording measured.
@@ -167,7 +168,7 @@ QString BarrierView::cycles(std::uint64_t c, double mhz) {
                  : tr("%1 cycles").arg(c);
 }
 
-void BarrierView::draw_figures(QPainter& p, const QRectF& area, const BarrierFrame& f) const {
+void BarrierView::draw_figures(QPainter& p, const QRectF& area, const BarrierFrame& f) {
   const BarrierFigures& g = f.figures;
   if (area.height() <= 0 || !g.stats) return;
   const analysis::BarrierStats& st = *g.stats;
@@ -194,8 +195,7 @@ void BarrierView::draw_figures(QPainter& p, const QRectF& area, const BarrierFra
   };
   const bool heading_wraps = wrapped(heading);
   const qreal heading_h = heading_wraps ? 2 * p.fontMetrics().height() : line_h;
-  p.drawText(QRectF(area.left(), area.top() + 2, area.width(), heading_h),
-             Qt::AlignLeft | Qt::AlignVCenter | (heading_wraps ? Qt::TextWordWrap : 0), heading);
+  text(p, QRectF(area.left(), area.top() + 2, area.width(), heading_h), Qt::AlignLeft | Qt::AlignVCenter, heading);
 
   // One strip per figure: how many passes fall in each bin, the median, and
   // where the shown pass stands.
@@ -205,8 +205,7 @@ void BarrierView::draw_figures(QPainter& p, const QRectF& area, const BarrierFra
     const bool wraps = wrapped(label);
     const qreal text_h = p.fontMetrics().height() * (wraps ? 2 : 1);
     p.setPen(theme_.text);
-    p.drawText(QRectF(area.left(), y, area.width(), text_h),
-               Qt::AlignLeft | Qt::AlignVCenter | (wraps ? Qt::TextWordWrap : 0), label);
+    text(p, QRectF(area.left(), y, area.width(), text_h), Qt::AlignLeft | Qt::AlignVCenter, label);
     const QRectF plot(area.left(), y + text_h + 2, area.width(), h - text_h - 4);
     if (sorted.empty() || plot.height() < 4) return;
     // The axis ends at the 99th percentile (or the shown pass), so one
@@ -223,7 +222,8 @@ void BarrierView::draw_figures(QPainter& p, const QRectF& area, const BarrierFra
     // The axis's end, with its unit where the figures are cycles.
     const QString end_text = st.timed ? tr("%1 cycles").arg(std::llround(end)) : QString::number(std::llround(end));
     const qreal tick_w = p.fontMetrics().horizontalAdvance(end_text) + 4;
-    p.drawText(QRectF(plot.right() - tick_w, plot.top(), tick_w, p.fontMetrics().height()), Qt::AlignRight, end_text);
+    text(p, QRectF(plot.right() - tick_w, plot.top(), tick_w, p.fontMetrics().height()), Qt::AlignRight, end_text,
+         Fit::Label);
     const qreal bw = (plot.width() - tick_w) / bins;
     for (int b = 0; b < bins; ++b) {
       const qreal bh = plot.height() * count[b] / std::max(most, 1);

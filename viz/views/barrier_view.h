@@ -29,7 +29,7 @@ class BarrierView : public TraceView {
 
  private:
   static QString cycles(std::uint64_t c, double mhz);
-  void draw_figures(QPainter& p, const QRectF& area, const BarrierFrame& f) const;
+  void draw_figures(QPainter& p, const QRectF& area, const BarrierFrame& f);
   std::optional<BarrierModel> model_;
   BarrierFrame frame_;
   QSpinBox* pass_;

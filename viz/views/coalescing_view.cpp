@@ -33,9 +33,7 @@ void CoalescingView::paint(QPainter& p) {
   p.setPen(wasteful ? theme_.write : theme_.text);
   const QString big = tr("%n sector(s) for this request, ideal %1", nullptr, static_cast<int>(f.request_sectors))
                          .arg(f.request_ideal);
-  fit_font(p, big, width() - 2 * margin);
-  p.drawText(QRect(margin, top, width() - 2 * margin, big_h), Qt::AlignLeft | Qt::AlignVCenter,
-             p.fontMetrics().elidedText(big, Qt::ElideRight, width() - 2 * margin));
+  text(p, QRect(margin, top, width() - 2 * margin, big_h), Qt::AlignLeft | Qt::AlignVCenter, big);
 
   p.setFont(theme_.font());
   const int small_h = p.fontMetrics().height();
@@ -49,8 +47,9 @@ void CoalescingView::paint(QPainter& p) {
     p.setPen(QPen(theme_.text, theme_.stroke));
     p.setBrush(active ? QBrush(f.store ? theme_.write : theme_.read) : QBrush(theme_.untouched));
     p.drawRect(box);
+    mark(box, active);
     p.setPen(active ? QColor(Qt::white) : theme_.muted);
-    if (lane_w >= p.fontMetrics().horizontalAdvance("00")) p.drawText(box, Qt::AlignCenter, QString::number(lane));
+    text(p, box, Qt::AlignCenter, QString::number(lane), Fit::Label);
   }
 
   // Sectors in address order, up to 16 a row; gaps between sectors that are
@@ -85,7 +84,8 @@ void CoalescingView::paint(QPainter& p) {
     p.drawRect(box);
     p.setFont(theme_.font(0.75));
     const QString label = tr("%1 B").arg(s.bytes_used);
-    if (p.fontMetrics().horizontalAdvance(label) < box.width()) p.drawText(box, Qt::AlignCenter, label);
+    mark(box, true);
+    text(p, box, Qt::AlignCenter, label, Fit::Label);
     if (i > 0 && f.sectors[i - 1].sector + 1 != s.sector && i % per_row != 0) {
       p.setPen(QPen(theme_.muted, theme_.stroke, Qt::DashLine));
       p.drawLine(QPointF(box.left() - 3, box.top() - 4), QPointF(box.left() - 3, box.bottom() + 4));
@@ -96,7 +96,7 @@ void CoalescingView::paint(QPainter& p) {
   if (n > 0) {
     const double stride = n > 1 ? static_cast<double>(f.sectors[1].sector - f.sectors[0].sector) * f.sector_bytes : 0;
     const qreal below = boxes.back().bottom() + 4;
-    p.drawText(QRectF(margin, below, width() - 2 * margin, small_h), Qt::AlignLeft | Qt::AlignVCenter,
+    text(p, QRectF(margin, below, width() - 2 * margin, small_h), Qt::AlignLeft | Qt::AlignVCenter,
                n > 1 && stride > f.sector_bytes
                    ? tr("sectors of %1 by address, %2 bytes apart").arg(QString::fromStdString(f.buffer)).arg(stride)
                    : tr("sectors of %1 by address (bytes used of 32)").arg(QString::fromStdString(f.buffer)));
@@ -107,10 +107,10 @@ void CoalescingView::paint(QPainter& p) {
   p.setFont(theme_.font());
   p.setPen(theme_.text);
   const double per_request = f.site_requests ? static_cast<double>(f.site_sectors) / f.site_requests : 0;
-  p.drawText(QRectF(margin, y, width() - 2 * margin, small_h), Qt::AlignLeft | Qt::AlignVCenter,
+  text(p, QRectF(margin, y, width() - 2 * margin, small_h), Qt::AlignLeft | Qt::AlignVCenter,
              tr("line %1: %2 per request (%3 in %4), ideal %5")
                  .arg(f.line).arg(QLocale().toString(per_request, 'f', 2)).arg(f.site_sectors).arg(f.site_requests).arg(f.site_ideal));
-  p.drawText(QRectF(margin, y + small_h, width() - 2 * margin, small_h), Qt::AlignLeft | Qt::AlignVCenter,
+  text(p, QRectF(margin, y + small_h, width() - 2 * margin, small_h), Qt::AlignLeft | Qt::AlignVCenter,
              tr("kernel so far: %1 / %2 sectors, ideal %3")
                  .arg(f.so_far.global_sectors).arg(f.total.global_sectors).arg(f.total.global_ideal_sectors));
 }

@@ -62,14 +62,13 @@ void GridView::paint(QPainter& p) {
     p.setPen(theme_.text);
     p.setFont(theme_.font(1.0, true));
     const QRectF cap(margin + i * (slot_w + margin), top, slot_w, caption_h / 2.0);
-    p.drawText(cap, Qt::AlignCenter,
-               p.fontMetrics().elidedText(tr("%1 (%2), %3 x %4")
-                                              .arg(QString::fromStdString(m.name), QString::fromStdString(m.role))
-                                              .arg(m.shape.rows).arg(m.shape.cols),
-                                          Qt::ElideRight, static_cast<int>(cap.width())));
+    text(p, cap, Qt::AlignCenter,
+         tr("%1 (%2), %3 x %4").arg(QString::fromStdString(m.name), QString::fromStdString(m.role))
+             .arg(m.shape.rows).arg(m.shape.cols),
+         Fit::Elide);
     p.setFont(theme_.font(0.85));
     p.setPen(theme_.muted);
-    p.drawText(cap.translated(0, caption_h / 2.0), Qt::AlignCenter,
+    text(p, cap.translated(0, caption_h / 2.0), Qt::AlignCenter,
                tr("rows %1-%2, cols %3-%4").arg(m.row0).arg(m.row0 + m.rows - 1).arg(m.col0).arg(m.col0 + m.cols - 1));
 
     const bool lines = cell >= 6;
@@ -86,6 +85,8 @@ void GridView::paint(QPainter& p) {
         }
         const QRectF rect(origin.x() + c * cell, origin.y() + r * cell, cell, cell);
         p.fillRect(rect, fill);
+        const CellState state = m.at(r, c).state;
+        if (state == CellState::CurrentRead || state == CellState::CurrentWrite) mark(rect, true);
         if (lines) {
           p.setPen(QPen(theme_.grid, 0.5));
           p.drawRect(rect);
@@ -108,7 +109,7 @@ void GridView::paint(QPainter& p) {
           const QRectF at(rect.topLeft() + QPointF(2, 2), text_rect.size());
           p.fillRect(at, QColor(255, 255, 255, 210));
           p.setPen(theme_.text);
-          p.drawText(at, Qt::AlignCenter, label);
+          text(p, at, Qt::AlignCenter, label, Fit::Label);
         }
       }
   }
@@ -134,7 +135,7 @@ void GridView::paint(QPainter& p) {
     p.fillRect(QRectF(x, y + 2, box, box), colour);
     p.setPen(theme_.text);
     p.drawRect(QRectF(x, y + 2, box, box));
-    p.drawText(QPointF(x + box + 4, y + p.fontMetrics().ascent()), text);
+    this->text(p, QRectF(x + box + 4, y, w - box - 4, p.fontMetrics().height()), Qt::AlignLeft | Qt::AlignVCenter, text);
     x += w + margin;
   }
 }

@@ -49,8 +49,8 @@ void ScheduleView::paint(QPainter& p) {
   p.setPen(theme_.muted);
   for (std::size_t r = 0; r < f.sms.size(); ++r) {
     if (r % label_every == 0)
-      p.drawText(QRectF(margin, y0 + r * row_h, label_w, std::max<qreal>(row_h, small_h)), Qt::AlignLeft | Qt::AlignTop,
-                 f.timed ? tr("SM %1").arg(f.sms[r]) : tr("order"));
+      text(p, QRectF(margin, y0 + r * row_h, label_w, std::max<qreal>(row_h, small_h)), Qt::AlignLeft | Qt::AlignTop,
+           f.timed ? tr("SM %1").arg(f.sms[r]) : tr("order"), Fit::Label);
     if (row_h >= 6) {
       p.setPen(QPen(theme_.grid, 0.5));
       p.drawLine(QPointF(x0, y0 + r * row_h), QPointF(x1, y0 + r * row_h));
@@ -70,6 +70,7 @@ void ScheduleView::paint(QPainter& p) {
       const qreal h = std::max<qreal>(min_h, slot_h - (slot_h > 3 ? 1 : 0));
       const QRectF rect(left, top + slot_h / 2 - h / 2, std::max<qreal>(2.0, x_of(bar.end) - left), h);
       const QColor fill = bar.current ? theme_.write : bar.traced ? okabe_ito::kOrange : theme_.earlier_read;
+      if (bar.current) mark(rect, true);
       if (bar.current || bar.traced) {
         p.setPen(QPen(theme_.current, theme_.stroke));
         p.setBrush(fill);
@@ -101,7 +102,8 @@ void ScheduleView::paint(QPainter& p) {
   for (const auto& [colour, text] : legend) {
     p.fillRect(QRectF(x, ly + 2, box, box), colour);
     p.setPen(theme_.text);
-    p.drawText(QPointF(x + box + 4, ly + p.fontMetrics().ascent()), text);
+    this->text(p, QRectF(x + box + 4, ly, p.fontMetrics().horizontalAdvance(text) + 1, p.fontMetrics().height()),
+               Qt::AlignLeft | Qt::AlignVCenter, text);
     x += box + 4 + p.fontMetrics().horizontalAdvance(text) + margin;
   }
 }

@@ -1,5 +1,6 @@
 #include "viz/views/theme.h"
 
+#include <algorithm>
 #include <array>
 
 namespace threadmap::views {
@@ -8,7 +9,7 @@ using namespace okabe_ito;
 
 QFont Theme::font(qreal scale, bool bold) const {
   QFont f;
-  f.setPixelSize(static_cast<int>(font_px * scale + 0.5));
+  f.setPixelSize(std::max(floor_px, static_cast<int>(font_px * scale + 0.5)));
   f.setBold(bold);
   return f;
 }
@@ -41,7 +42,8 @@ Theme Theme::standard() {
 Theme Theme::projector() {
   Theme t = standard();
   t.presentation = true;
-  t.font_px = 22;
+  t.font_px = 24;
+  t.floor_px = 24;
   t.stroke = 2.0;
   t.text = kBlack;
   t.muted = QColor(0x30, 0x30, 0x30);

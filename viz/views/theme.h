@@ -22,11 +22,15 @@ inline const QColor kReddishPurple{0xCC, 0x79, 0xA7};
 struct Theme {
   bool presentation = false;
   int font_px = 13;
+  // The smallest type any text may shrink to: 24 px in a presentation (read
+  // from the back of a room), else 10.
+  int floor_px = 10;
   qreal stroke = 1.0;
   QColor background, text, muted, grid;
   QColor read, write, earlier_read, earlier_write, other_block, untouched;
   QColor tile_even, tile_odd, padding, current, highlight;
 
+  // The body font scaled, never under floor_px.
   QFont font(qreal scale = 1.0, bool bold = false) const;
   // Wavefront n (0: the first pass of the banks) in a cycle of distinct colours.
   QColor wavefront(int n) const;

@@ -39,10 +39,12 @@ void TraceView::set_theme(const Theme& theme) {
 }
 
 void TraceView::paintEvent(QPaintEvent*) {
+  painted_ = {};
   QPainter p(this);
   p.setRenderHint(QPainter::Antialiasing);
   p.fillRect(rect(), theme_.background);
   p.setPen(theme_.text);
+  p.setFont(theme_.font());
   if (!doc_) {
     draw_centred_note(p, tr("Open a recording (.threadmap) or record a trace to see what the threads did."));
     return;
@@ -50,14 +52,41 @@ void TraceView::paintEvent(QPaintEvent*) {
   paint(p);
 }
 
-void TraceView::fit_font(QPainter& p, const QString& text, qreal width, qreal min_scale) {
+QRectF TraceView::text(QPainter& p, const QRectF& box, int align, const QString& s, Fit fit) {
+  if (s.isEmpty() || box.width() <= 0) return {};
   QFont font = p.font();
-  const int full = font.pixelSize();
-  if (full <= 0) return;
-  for (int px = full; px >= static_cast<int>(full * min_scale); --px) {
-    font.setPixelSize(px);
-    if (QFontMetricsF(font).horizontalAdvance(text) <= width) break;
+  const auto width_at = [&](const QFont& f) { return QFontMetricsF(f).horizontalAdvance(s); };
+  if (fit != Fit::Label && font.pixelSize() > 0)
+    while (font.pixelSize() > theme_.floor_px && width_at(font) > box.width()) font.setPixelSize(font.pixelSize() - 1);
+  const QFontMetricsF metrics(font);
+  QString shown = s;
+  int flags = align;
+  if (metrics.horizontalAdvance(s) > box.width()) {
+    if (fit == Fit::Label) return {};
+    if (fit == Fit::Elide) shown = metrics.elidedText(s, Qt::ElideRight, box.width());
+    else if (box.height() >= 2 * metrics.height()) flags |= Qt::TextWordWrap;
   }
+  const QRectF took = metrics.boundingRect(box, flags, shown);
+  if (fit == Fit::Label) {
+    if (took.height() > box.height() + 0.5) return {};
+    for (const PaintedText& t : painted_.texts)
+      if (t.rect.intersects(took)) return {};
+  }
+  const QFont before = p.font();
+  p.setFont(font);
+  p.drawText(box, flags, shown);
+  p.setFont(before);
+  painted_.texts.push_back({took, box, s, font.pixelSize(), fit == Fit::Whole, shown != s, fit == Fit::Label});
+  return took;
+}
+
+qreal TraceView::lines(const QPainter& p, qreal n) { return n * QFontMetricsF(p.font()).height(); }
+
+void TraceView::fit_font(QPainter& p, const QString& text, qreal width) const {
+  QFont font = p.font();
+  if (font.pixelSize() <= 0) return;
+  while (font.pixelSize() > theme_.floor_px && QFontMetricsF(font).horizontalAdvance(text) > width)
+    font.setPixelSize(font.pixelSize() - 1);
   p.setFont(font);
 }
 
@@ -67,46 +96,46 @@ QString TraceView::access_kind(bool store, int merged, int access_bytes) {
   return kind + tr(" (%1 merged by the compiler into one %2-byte access)").arg(merged).arg(access_bytes);
 }
 
-int TraceView::draw_heading(QPainter& p, const QString& title, const QString& detail, const QString& keep) const {
+int TraceView::draw_heading(QPainter& p, const QString& title, const QString& detail, const QString& keep) {
   const int margin = theme_.font_px / 2 + 4;
   p.setPen(theme_.text);
   p.setFont(theme_.font(1.15, true));
   const int h1 = p.fontMetrics().height();  // the line keeps its height when the text shrinks
-  fit_font(p, title, width() - 2 * margin);
-  p.drawText(QRect(margin, margin, width() - 2 * margin, h1), Qt::AlignLeft | Qt::AlignVCenter,
-             p.fontMetrics().elidedText(title, Qt::ElideRight, width() - 2 * margin));
+  text(p, QRect(margin, margin, width() - 2 * margin, h1), Qt::AlignLeft | Qt::AlignVCenter, title, Fit::Elide);
   p.setFont(theme_.font());
   p.setPen(theme_.muted);
-  const int h2 = draw_detail(p, QPoint(margin, margin + h1), width() - 2 * margin, detail, keep, false);
+  const int h2 = detail.isEmpty() ? 0 : draw_detail(p, QPoint(margin, margin + h1), width() - 2 * margin, detail, keep, false);
   p.setPen(theme_.text);
   return margin + h1 + h2 + margin / 2;
 }
 
 int TraceView::draw_detail(QPainter& p, QPoint at, int width, const QString& detail, const QString& keep,
-                           bool may_wrap) const {
+                           bool may_wrap) {
   const int line_h = p.fontMetrics().height();  // the line keeps its height when the text shrinks
   fit_font(p, keep, width);  // what must be read whole: smaller, not cut
   if (may_wrap && QFontMetricsF(p.font()).horizontalAdvance(keep) > width) {
     QString kept = keep.trimmed();  // the beginning alone, without the separator before the rest
     if (kept.endsWith(':')) kept.chop(1);
     const int h = 2 * p.fontMetrics().height();
-    p.drawText(QRect(at.x(), at.y(), width, h), Qt::AlignLeft | Qt::AlignVCenter | Qt::TextWordWrap, kept);
+    text(p, QRect(at.x(), at.y(), width, h), Qt::AlignLeft | Qt::AlignVCenter, kept);
     return h;
   }
-  p.drawText(QRect(at.x(), at.y(), width, line_h), Qt::AlignLeft | Qt::AlignVCenter,
-             p.fontMetrics().elidedText(detail, Qt::ElideRight, width));
+  // Past `keep` the line may be elided; `keep` itself fits (or is the whole).
+  const bool keep_fits = QFontMetricsF(p.font()).horizontalAdvance(keep) <= width;
+  text(p, QRect(at.x(), at.y(), width, line_h), Qt::AlignLeft | Qt::AlignVCenter, detail,
+       keep_fits && detail != keep ? Fit::Elide : Fit::Whole);
   return line_h;
 }
 
-void TraceView::draw_centred_note(QPainter& p, const QString& text) const {
+void TraceView::draw_centred_note(QPainter& p, const QString& note) {
   p.setPen(theme_.muted);
   p.setFont(theme_.font(1.1));
-  p.drawText(rect().adjusted(20, 20, -20, -20), Qt::AlignCenter | Qt::TextWordWrap, text);
+  text(p, rect().adjusted(20, 20, -20, -20), Qt::AlignCenter | Qt::TextWordWrap, note);
 }
 
 void TraceView::draw_time_axis(QPainter& p, qreal x0, qreal x1, qreal y, qreal text_h, double end,
                                bool timed, const std::function<QString(double)>& label_of,
-                               const QString& caption) const {
+                               const QString& caption) {
   p.setPen(QPen(theme_.text, theme_.stroke));
   p.drawLine(QPointF(x0, y), QPointF(x1, y));
   auto x_of = [&](double v) { return x0 + (x1 - x0) * v / end; };
@@ -114,13 +143,13 @@ void TraceView::draw_time_axis(QPainter& p, qreal x0, qreal x1, qreal y, qreal t
   for (double v = 0; v <= end + 1e-9; v += tick) {
     const qreal x = x_of(v);
     p.drawLine(QPointF(x, y), QPointF(x, y + 4));
-    p.drawText(QRectF(x - 40, y + 4, 80, text_h), Qt::AlignCenter, label_of(v));
+    const QString label = label_of(v);
+    const qreal w = QFontMetricsF(p.font()).horizontalAdvance(label) + 4;
+    // A label stays inside the view; one that would touch its neighbour is left out.
+    const qreal left = std::clamp(x - w / 2, 0.0, width() - w);
+    text(p, QRectF(left, y + 4, w, text_h), Qt::AlignCenter, label, Fit::Label);
   }
-  const QFont before = p.font();
-  fit_font(p, caption, x1 - x0);
-  p.drawText(QRectF(x0, y + 4 + text_h, x1 - x0, text_h), Qt::AlignCenter,
-             p.fontMetrics().elidedText(caption, Qt::ElideRight, static_cast<int>(x1 - x0)));
-  p.setFont(before);
+  text(p, QRectF(x0, y + 4 + text_h, x1 - x0, text_h), Qt::AlignCenter, caption, Fit::Elide);
 }
 
 }  // namespace threadmap::views

@@ -2,9 +2,16 @@
 // What every trace view has in common: the document it draws, the playback
 // step (a request index) with how far its animation has run, and the theme.
 // Subclasses rebuild their plain model frame on a change and paint it.
+//
+// Every text a view paints goes through text(), which fits it to its box
+// (shrink to the theme's floor, then wrap, elide or leave it out, by what
+// the text is) and records where it went; every cell, lane or bar is
+// recorded by mark(). The legibility test reads the record (painted()).
+#include <QRectF>
 #include <QWidget>
 #include <functional>
 #include <memory>
+#include <vector>
 
 #include "viz/analysis/document.h"
 #include "viz/views/theme.h"
@@ -12,6 +19,25 @@
 class QPainter;
 
 namespace threadmap::views {
+
+// What the last paint drew.
+struct PaintedText {
+  QRectF rect;  // where the text's glyphs are
+  QRectF box;   // the box it was given (drawn clipped to it)
+  QString text;
+  int pixel_size = 0;
+  bool must_be_whole = false;  // a figure or heading: never elided
+  bool elided = false;
+  bool label = false;  // a label on a mark (a lane's number in its box)
+};
+struct PaintedMark {
+  QRectF rect;
+  bool current = false;  // drawn for the current step's request
+};
+struct PaintRecord {
+  std::vector<PaintedText> texts;
+  std::vector<PaintedMark> marks;
+};
 
 class TraceView : public QWidget {
   Q_OBJECT
@@ -28,37 +54,57 @@ class TraceView : public QWidget {
   // "load", "store", or "store (4 merged by the compiler into one 16-byte
   // access)" where the compiler merged the source's accesses.
   static QString access_kind(bool store, int merged, int access_bytes);
+  const PaintRecord& painted() const { return painted_; }
 
  protected:
   virtual void document_changed() = 0;  // build the model
   virtual void step_changed() = 0;      // build the frame
   void paintEvent(QPaintEvent*) override;
   virtual void paint(QPainter& p) = 0;
+
+  // How a text may be fitted to its box when it is too wide at the
+  // painter's font: every kind first shrinks, down to the theme's floor.
+  enum class Fit {
+    Whole,  // then wraps onto the lines the box has; never elided
+    Elide,  // then elided (a source line echoed from the source pane)
+    Label,  // never shrinks: left out whole when it does not fit its box
+            // or would overlap a text already drawn (tick labels, numbers)
+  };
+  // Draws `s` in `box` with the painter's pen and font (left as they were)
+  // and records it; returns where its glyphs went (empty: left out).
+  QRectF text(QPainter& p, const QRectF& box, int align, const QString& s, Fit fit = Fit::Whole);
+  // Records a cell, lane or bar the caller painted.
+  void mark(const QRectF& rect, bool current = false) { painted_.marks.push_back({rect, current}); }
+  // The height of n lines of the painter's font.
+  static qreal lines(const QPainter& p, qreal n);
+
   // A header line (bold) and a second line; returns the y below them. The
-  // second line's font shrinks (to 3/4 at most) until `keep`, its beginning
-  // that must be read whole, fits; what is past it may be elided.
-  int draw_heading(QPainter& p, const QString& title, const QString& detail, const QString& keep = {}) const;
-  // One line of detail at `at` in the painter's font, shrunk (to 3/4 at
-  // most) until `keep`, its beginning that must be read whole, fits; past it
-  // the line is elided. With may_wrap, a `keep` too wide even then is drawn
-  // alone on two lines. Returns the height used.
-  int draw_detail(QPainter& p, QPoint at, int width, const QString& detail, const QString& keep,
-                  bool may_wrap) const;
-  void draw_centred_note(QPainter& p, const QString& text) const;
-  // Shrinks the painter's font, down to min_scale of its size, until `text`
-  // fits `width` (a longer translation keeps the line whole where it can).
-  static void fit_font(QPainter& p, const QString& text, qreal width, qreal min_scale = 0.75);
+  // second line must be read whole up to `keep`, its beginning; what is past
+  // it may be elided.
+  int draw_heading(QPainter& p, const QString& title, const QString& detail, const QString& keep = {});
+  // One line of detail at `at` in the painter's font, shrunk until `keep`,
+  // its beginning that must be read whole, fits; past it the line is
+  // elided. With may_wrap, a `keep` too wide even then is drawn alone on two
+  // lines. Returns the height used.
+  int draw_detail(QPainter& p, QPoint at, int width, const QString& detail, const QString& keep, bool may_wrap);
+  void draw_centred_note(QPainter& p, const QString& text);
+  // Shrinks the painter's font, down to the theme's floor, until `text` fits
+  // `width` (a longer translation keeps the line whole where it can).
+  void fit_font(QPainter& p, const QString& text, qreal width) const;
   // A time axis from x0 to x1 at height y over [0, end]: five ticks (whole
   // numbers when not `timed`: orders and ranks), each labelled by `label_of`,
   // and `caption` under the labels; text rows are `text_h` high.
   void draw_time_axis(QPainter& p, qreal x0, qreal x1, qreal y, qreal text_h, double end,
                       bool timed, const std::function<QString(double)>& label_of,
-                      const QString& caption) const;
+                      const QString& caption);
 
   std::shared_ptr<const analysis::TraceDocument> doc_;
   std::size_t step_ = 0;
   double phase_ = 1.0;
   Theme theme_ = Theme::standard();
+
+ private:
+  PaintRecord painted_;
 };
 
 }  // namespace threadmap::views

@@ -1,0 +1,243 @@
+// The lecture room's legibility (docs/views.md): every trace view of every
+// bundled H100 recording, in en, pt_BR and es, in the Trace tab, in the
+// presentation mode and side by side, stepped through the first request of
+// each access site and the last, on the screen size the test entry sets
+// (1024x768, 1280x720, 1920x1080; one test entry each). Each view records the rectangle of every
+// text and mark it paints (views::PaintRecord); a paint fails on
+//   - two texts over each other (or a text under a child widget),
+//   - a text clipped by its box or by the view,
+//   - a figure that must be read whole, elided,
+//   - in a presentation, type under 24 px,
+//   - no mark for the current request where the view has one to show.
+#include <QApplication>
+#include <QFile>
+#include <QScreen>
+#include <QTabWidget>
+#include <QTest>
+
+#include <map>
+#include <set>
+
+#include "app/gui/compare_view.h"
+#include "app/gui/language.h"
+#include "app/gui/main_window.h"
+#include "kernels/session.h"
+#include "viz/views/bank_view.h"
+#include "viz/views/barrier_view.h"
+#include "viz/views/coalescing_view.h"
+#include "viz/views/grid_view.h"
+#include "viz/views/playback_controller.h"
+#include "viz/views/schedule_view.h"
+#include "viz/views/trace_views_widget.h"
+
+using namespace threadmap;
+using views::TraceView;
+
+namespace {
+
+constexpr int kPresentationFloorPx = 24;
+
+std::vector<std::string> bundled_kernels() {
+  std::vector<std::string> out;
+  const QDir dir(THREADMAP_RECORDINGS);
+  for (const QString& f : dir.entryList({"*.threadmap"}, QDir::Files, QDir::Name))
+    out.push_back(f.chopped(QString(".threadmap").size()).toStdString());
+  return out;
+}
+
+// The first request of each access site, and the last request.
+std::vector<std::size_t> steps_of(const analysis::TraceDocument& doc) {
+  const auto& requests = doc.analysis.requests;
+  std::vector<std::size_t> steps;
+  std::set<std::tuple<int, int, bool>> seen;
+  for (std::size_t i = 0; i < requests.size(); ++i)
+    if (seen.insert({requests[i].line, static_cast<int>(requests[i].space), requests[i].store}).second)
+      steps.push_back(i);
+  if (!requests.empty() && steps.back() != requests.size() - 1) steps.push_back(requests.size() - 1);
+  return steps;
+}
+
+// Whether the view has something of the current step to draw.
+bool has_current(const TraceView& view, const analysis::TraceDocument& doc) {
+  const auto& requests = doc.analysis.requests;
+  if (requests.empty()) return false;
+  const auto& r = requests[std::min(view.step(), requests.size() - 1)];
+  if (qobject_cast<const views::GridView*>(&view) || qobject_cast<const views::CoalescingView*>(&view))
+    return r.space == Space::Global;
+  if (qobject_cast<const views::BankView*>(&view)) return r.space == Space::Shared;
+  if (auto* barrier = qobject_cast<const views::BarrierView*>(&view)) return barrier->frame().has_pass;
+  if (auto* schedule = qobject_cast<const views::ScheduleView*>(&view)) return !schedule->frame().bars.empty();
+  return false;
+}
+
+QString rect_text(const QRectF& r) {
+  return QString("(%1,%2 %3x%4)").arg(r.x(), 0, 'f', 0).arg(r.y(), 0, 'f', 0).arg(r.width(), 0, 'f', 0).arg(r.height(), 0, 'f', 0);
+}
+
+// What is wrong with the view's last paint, each problem one line.
+QStringList problems_of(TraceView& view, const analysis::TraceDocument& doc, bool presenting) {
+  view.grab();  // paints it at its size now
+  const views::PaintRecord& record = view.painted();
+  QStringList out;
+  const QRectF bounds = QRectF(view.rect()).adjusted(-0.5, -0.5, 0.5, 0.5);
+  std::vector<std::pair<QRectF, QString>> taken;  // texts and the child widgets over the view
+  for (const QWidget* child : view.findChildren<QWidget*>(Qt::FindDirectChildrenOnly))
+    if (child->isVisible()) taken.push_back({QRectF(child->geometry()), QString("[%1]").arg(child->metaObject()->className())});
+  for (const views::PaintedText& t : record.texts) {
+    const QString name = "\"" + t.text + "\"";
+    if (!bounds.contains(t.rect)) out << name + " clipped by the view " + rect_text(t.rect);
+    else if (t.rect.width() > t.box.width() + 1 || t.rect.height() > t.box.height() + 1)
+      out << name + " clipped by its box " + rect_text(t.rect) + " in " + rect_text(t.box);
+    if (t.must_be_whole && t.elided) out << name + " elided";
+    if (presenting && t.pixel_size < kPresentationFloorPx) out << name + QString(" at %1 px").arg(t.pixel_size);
+    for (const auto& [rect, other] : taken) {
+      const QRectF both = rect.intersected(t.rect);
+      if (both.width() > 1 && both.height() > 1) out << name + " over " + other + " " + rect_text(both);
+    }
+    taken.push_back({t.rect, name});
+  }
+  if (has_current(view, doc) &&
+      std::none_of(record.marks.begin(), record.marks.end(), [](const views::PaintedMark& m) { return m.current; }))
+    out << "no mark for the current request";
+  return out;
+}
+
+std::shared_ptr<const analysis::TraceDocument> bundled(const std::string& kernel) {
+  const std::string path = std::string(THREADMAP_RECORDINGS) + "/" + kernel + ".threadmap";
+  return analysis::make_document(load_session(path), path);
+}
+
+const std::vector<QString> kLanguages{"en", "pt_BR", "es"};
+
+}  // namespace
+
+class LegibilityTest : public QObject {
+  Q_OBJECT
+
+  std::unique_ptr<gui::MainWindow> window_;
+  QStringList failures_;
+  int paints_ = 0;
+
+  void check(TraceView& view, const analysis::TraceDocument& doc, const QString& where) {
+    ++paints_;
+    for (const QString& problem : problems_of(view, doc, window_->presenting()))
+      failures_ << where + ": " + problem;
+  }
+
+  // Fails with the first problems found, and how many in all.
+  void report(const QString& what) {
+    const QString size = QString("%1x%2").arg(window_->screen()->geometry().width()).arg(window_->screen()->geometry().height());
+    qInfo("%s at %s: %d paints, %d problems", qPrintable(what), qPrintable(size), paints_,
+          static_cast<int>(failures_.size()));
+    // THREADMAP_LEGIBILITY_LOG=FILE: every problem, appended to FILE.
+    if (const QString log = qEnvironmentVariable("THREADMAP_LEGIBILITY_LOG"); !log.isEmpty()) {
+      QFile file(log);
+      if (file.open(QIODevice::Append | QIODevice::Text)) file.write((failures_.join("\n") + "\n").toUtf8());
+    }
+    QStringList first = failures_.mid(0, 40);
+    if (failures_.size() > 40) first << QString("... and %1 more").arg(failures_.size() - 40);
+    QVERIFY2(failures_.isEmpty(), qPrintable("\n" + first.join("\n")));
+  }
+
+  // The Trace tab's five views over every bundled recording.
+  void walk_trace_views(const QString& mode) {
+    auto& views = window_->trace_views();
+    for (const std::string& kernel : bundled_kernels()) {
+      const auto doc = bundled(kernel);
+      emit window_->traceDocumentChanged(doc);
+      const std::vector<std::size_t> steps = steps_of(*doc);
+      for (const QString& lang : kLanguages) {
+        gui::language::apply(lang);
+        for (int tab = 0; tab < views.tabs().count(); ++tab) {
+          views.tabs().setCurrentIndex(tab);
+          auto* view = static_cast<TraceView*>(views.tabs().currentWidget());
+          for (std::size_t step : steps) {
+            views.playback().seek(step);
+            QCoreApplication::processEvents();
+            check(*view, *doc,
+                  QString("%1 %2 %3 %4 step %5").arg(mode, QString::fromStdString(kernel), lang,
+                                                     views.tabs().tabText(tab)).arg(step));
+          }
+        }
+      }
+    }
+    gui::language::apply("en");
+  }
+
+  void walk_pairs(const QString& mode) {
+    auto& pair = window_->compare_view();
+    const std::pair<const char*, const char*> pairs[] = {{"smem.setRowReadCol", "smem.setRowReadColPad"},
+                                                         {"transpose.naive", "transpose.coalesced"}};
+    for (const auto& [a, b] : pairs) {
+      const QString dir(THREADMAP_RECORDINGS);
+      const QString problem = window_->compare_files(dir + "/" + a + ".threadmap", dir + "/" + b + ".threadmap");
+      QVERIFY2(problem.isEmpty(), qPrintable(problem));
+      const std::vector<std::size_t> steps = steps_of(*pair.document(0));
+      for (const QString& lang : kLanguages) {
+        gui::language::apply(lang);
+        for (int v = 0; v < 5; ++v) {
+          pair.set_view(v);
+          for (std::size_t step : steps) {
+            pair.playback().seek(step);
+            QCoreApplication::processEvents();
+            for (int side = 0; side < 2; ++side)
+              check(pair.pane(side), *pair.document(side),
+                    QString("%1 %2 | %3 %4 %5 step %6 pane %7").arg(mode, a, b, lang, pair.view_name()).arg(step).arg(side));
+          }
+        }
+      }
+    }
+    gui::language::apply("en");
+  }
+
+ private slots:
+  void initTestCase() {
+    gui::WindowOptions options;
+    options.worker = THREADMAP_CLI;
+    window_ = std::make_unique<gui::MainWindow>(options);
+    window_->show();
+    QVERIFY(QTest::qWaitForWindowExposed(window_.get()));
+    window_->setGeometry(window_->screen()->availableGeometry());
+    QTest::qWait(50);
+  }
+
+  void init() {
+    failures_.clear();
+    paints_ = 0;
+  }
+
+  void trace_tab() {
+    window_->chart_tabs().setCurrentWidget(&window_->trace_views());
+    walk_trace_views("trace tab");
+    report("Trace tab");
+  }
+
+  void presentation() {
+    window_->chart_tabs().setCurrentWidget(&window_->trace_views());
+    window_->set_presentation(true);
+    QTRY_COMPARE(window_->size(), window_->screen()->geometry().size());
+    walk_trace_views("presentation");
+    window_->set_presentation(false);
+    report("Presentation");
+  }
+
+  void side_by_side() {
+    window_->chart_tabs().setCurrentWidget(&window_->compare_view());
+    walk_pairs("side by side");
+    report("Side by side");
+  }
+
+  void side_by_side_presentation() {
+    window_->chart_tabs().setCurrentWidget(&window_->compare_view());
+    window_->set_presentation(true);
+    QTRY_COMPARE(window_->size(), window_->screen()->geometry().size());
+    walk_pairs("presented pair");
+    window_->set_presentation(false);
+    report("Side by side, presented");
+  }
+
+  void cleanupTestCase() { window_.reset(); }
+};
+
+QTEST_MAIN(LegibilityTest)
+#include "legibility_test.moc"
