@@ -1,6 +1,7 @@
 #include "viz/views/source_pane.h"
 
 #include <QFontDatabase>
+#include <QScrollBar>
 #include <QTextBlock>
 
 #include "viz/views/theme.h"
@@ -41,7 +42,15 @@ void SourcePane::highlight_line(int line) {
   selection.cursor = QTextCursor(document()->findBlockByNumber(line - 1));
   setExtraSelections({selection});
   setTextCursor(selection.cursor);
-  centerCursor();
+  if (viewport()->height() < 3 * fontMetrics().lineSpacing()) {
+    // A strip of two lines: the highlighted line at its top (the scroll
+    // bar counts wrapped lines, so step until the line's top is the strip's).
+    QScrollBar& bar = *verticalScrollBar();
+    bar.setValue(bar.minimum());
+    while (cursorRect(selection.cursor).top() > 2 && bar.value() < bar.maximum()) bar.setValue(bar.value() + 1);
+  } else {
+    centerCursor();
+  }
 }
 
 }  // namespace threadmap::views

@@ -11,7 +11,11 @@
 #include <QTabWidget>
 #include <QToolButton>
 #include <QVBoxLayout>
+#include <QFontMetricsF>
+#include <QPlainTextEdit>
+#include <algorithm>
 #include <array>
+#include <cmath>
 
 #include "kernels/session.h"
 #include "kernels/sources.h"
@@ -56,6 +60,7 @@ TraceViewsWidget::TraceViewsWidget(QWidget* parent)
     tabs_->setTabText(4, tr("Schedule"));
   });
   tabs_->setFocusPolicy(Qt::NoFocus);
+  connect(tabs_, &QTabWidget::currentChanged, this, [this] { highlight_source(); });
   split_->addWidget(tabs_);
   split_->addWidget(source_);
   split_->setStretchFactor(0, 3);
@@ -149,8 +154,7 @@ void TraceViewsWidget::set_document(std::shared_ptr<const analysis::TraceDocumen
 
 void TraceViewsWidget::show_position(std::size_t step, double phase) {
   for (TraceView* v : views()) v->set_step(step, phase);
-  if (doc_ && !doc_->analysis.requests.empty())
-    source_->highlight_line(doc_->analysis.requests[std::min(step, doc_->analysis.requests.size() - 1)].line);
+  highlight_source();
 }
 
 void TraceViewsWidget::set_presentation(bool on, int font_px) {
@@ -177,6 +181,41 @@ void TraceViewsWidget::apply_theme() {
   mono.setPixelSize(theme_.presentation ? theme_.font_px : 13);
   source_->setFont(mono);
   source_->set_highlight_colour(okabe_ito::kYellow);
+  lay_out_source();
+}
+
+void TraceViewsWidget::lay_out_source() {
+  // In a presentation the source is a strip under the views, as wide as the
+  // screen: two lines, the line being discussed read whole (wrapped onto
+  // the second if it must be). Otherwise it is a column beside the views.
+  const bool strip = theme_.presentation;
+  if (strip == (split_->orientation() == Qt::Vertical)) return;
+  if (strip) {
+    beside_sizes_ = split_->sizes();
+    split_->setOrientation(Qt::Vertical);
+    source_->setLineWrapMode(QPlainTextEdit::WidgetWidth);
+    const int strip_h = static_cast<int>(std::ceil(2.2 * QFontMetricsF(source_->font()).lineSpacing())) +
+                        2 * source_->frameWidth() + 4;
+    source_->setFixedHeight(strip_h);
+    split_->setSizes({std::max(1, split_->height() - strip_h), strip_h});
+  } else {
+    source_->setMinimumHeight(0);
+    source_->setMaximumHeight(QWIDGETSIZE_MAX);
+    source_->setLineWrapMode(QPlainTextEdit::NoWrap);
+    split_->setOrientation(Qt::Horizontal);
+    split_->setSizes(beside_sizes_.isEmpty() ? QList<int>{720, 300} : beside_sizes_);
+  }
+  source_->highlight_line(source_->highlighted_line());
+}
+
+void TraceViewsWidget::highlight_source() {
+  if (!doc_ || doc_->analysis.requests.empty()) return;
+  // The Barrier view discusses its barrier's line; the others the request's.
+  if (tabs_->currentWidget() == barrier_ && barrier_->frame().has_pass) {
+    source_->highlight_line(barrier_->frame().line);
+    return;
+  }
+  source_->highlight_line(doc_->analysis.requests[std::min(playback_->step(), doc_->analysis.requests.size() - 1)].line);
 }
 
 }  // namespace threadmap::views

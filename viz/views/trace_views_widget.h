@@ -7,7 +7,8 @@
 // Keys (while it or a child has focus): Space play/pause, Left/Right (and a
 // presenter's PageDown/PageUp) step, Home/End, + and - speed, V and Shift+V
 // the next and previous view. The main window's presentation mode (F11)
-// sets the presentation theme.
+// sets the presentation theme, and puts the source in a strip under the
+// views so the highlighted line is read whole.
 #include <QWidget>
 #include <memory>
 #include <optional>
@@ -64,6 +65,8 @@ class TraceViewsWidget : public QWidget {
  private:
   void show_position(std::size_t step, double phase);
   void apply_theme();
+  void lay_out_source();    // beside the views, or a strip under them in a presentation
+  void highlight_source();  // the line the current view discusses
   std::vector<TraceView*> views() const;
 
   std::shared_ptr<const analysis::TraceDocument> doc_;
@@ -80,6 +83,7 @@ class TraceViewsWidget : public QWidget {
   ScheduleView* schedule_;
   SourcePane* source_;
   QSplitter* split_;
+  QList<int> beside_sizes_;  // the views' and the source's widths before a presentation
   PlaybackController* playback_;
   PlaybackBar* bar_;
 };
