@@ -12,6 +12,7 @@
 #include <QApplication>
 #include <QFile>
 #include <QScreen>
+#include <QSet>
 #include <QTabWidget>
 #include <QTest>
 
@@ -109,6 +110,15 @@ std::shared_ptr<const analysis::TraceDocument> bundled(const std::string& kernel
 
 const std::vector<QString> kLanguages{"en", "pt_BR", "es"};
 
+// THREADMAP_LEGIBILITY_SHOTS=DIR: the window as the room sees it, saved for
+// the docs: each view on the recording that teaches with it, at the first
+// step the view has something of its own to draw (presentation_VIEW_LANG.png),
+// and each pair in its lesson's view (presentation_pair_KERNEL_VIEW_LANG.png).
+const std::map<QString, std::string> kShownKernel{{"grid", "transpose.coalesced"}, {"banks", "smem.setRowReadCol"},
+                                                  {"barrier", "smem.setRowReadCol"}, {"coalescing", "transpose.naive"},
+                                                  {"schedule", "transpose.shared"}};
+const std::vector<QString> kViewNames{"grid", "banks", "barrier", "coalescing", "schedule"};
+
 }  // namespace
 
 class LegibilityTest : public QObject {
@@ -139,6 +149,15 @@ class LegibilityTest : public QObject {
     QVERIFY2(failures_.isEmpty(), qPrintable("\n" + first.join("\n")));
   }
 
+  // Saves the window once per (name) when THREADMAP_LEGIBILITY_SHOTS is set.
+  void shoot(const QString& name) {
+    const QString dir = qEnvironmentVariable("THREADMAP_LEGIBILITY_SHOTS");
+    if (dir.isEmpty() || !window_->presenting() || shot_.contains(name)) return;
+    shot_ << name;
+    QVERIFY(window_->grab().save(QDir(dir).filePath(name + ".png")));
+  }
+  QSet<QString> shot_;
+
   // The Trace tab's five views over every bundled recording.
   void walk_trace_views(const QString& mode) {
     auto& views = window_->trace_views();
@@ -157,6 +176,9 @@ class LegibilityTest : public QObject {
             check(*view, *doc,
                   QString("%1 %2 %3 %4 step %5").arg(mode, QString::fromStdString(kernel), lang,
                                                      views.tabs().tabText(tab)).arg(step));
+            const QString name = kViewNames[static_cast<std::size_t>(tab)];
+            if (kShownKernel.at(name) == kernel && has_current(*view, *doc))
+              shoot(QString("presentation_%1_%2").arg(name, lang));
           }
         }
       }
@@ -183,6 +205,9 @@ class LegibilityTest : public QObject {
             for (int side = 0; side < 2; ++side)
               check(pair.pane(side), *pair.document(side),
                     QString("%1 %2 | %3 %4 %5 step %6 pane %7").arg(mode, a, b, lang, pair.view_name()).arg(step).arg(side));
+            if (pair.view_name() == (QString(a).startsWith("smem") ? "banks" : "coalescing") &&
+                has_current(pair.pane(0), *pair.document(0)))
+              shoot(QString("presentation_pair_%1_%2_%3").arg(a, pair.view_name(), lang));
           }
         }
       }
