@@ -549,9 +549,10 @@ void MainWindow::set_presentation(bool on) {
   emit presentationChanged(on);
 }
 
-// The hidden layout was stretched to the screen and shrinks back by stretch
-// factors, not to the sizes it had; those come back once the window has its
-// old size (at once, or when the window manager has restored it).
+// Where the window manager restores the window after showNormal returns
+// (X11), the layout is shown at the screen's size first and then shrinks by
+// stretch factors, not to the sizes it had; those come back once the window
+// has its old size (at once where the platform restores it at once).
 void MainWindow::give_back_layout() {
   if (!layout_before_ || presenting() || size() != layout_before_->size) return;
   main_split_->setSizes(layout_before_->main);

@@ -220,9 +220,10 @@ void TraceViewsWidget::lay_out_source() {
   source_->highlight_line(source_->highlighted_line());
 }
 
-// The presentation's wider splitter shrinks back by stretch factors, which
-// would leave the views 15 % narrower than before: once it has its old
-// width again, the old sizes come back exactly.
+// The sizes above are set while the splitter still has the presentation's
+// width; where the window manager shrinks the window later (X11), the
+// splitter would shrink by stretch factors. Once it has its old width
+// again, the old sizes come back exactly.
 void TraceViewsWidget::give_back_beside_sizes() {
   if (beside_width_ < 0 || split_->orientation() != Qt::Horizontal || split_->width() != beside_width_) return;
   split_->setSizes(beside_sizes_);
