@@ -126,6 +126,14 @@ QString unit_of(const std::string& parameter) {
   return QObject::tr("elements");
 }
 
+// A caption and, for a shorter axis, what its last parentheses hold ("GB/s,
+// log scale"): the unit, in every language, without another string to translate.
+QStringList with_unit_alone(const QString& caption) {
+  const qsizetype open = caption.lastIndexOf('('), close = caption.lastIndexOf(')');
+  if (open < 0 || close < open) return {caption};
+  return {caption, caption.mid(open + 1, close - open - 1)};
+}
+
 }  // namespace
 
 FittedChart::FittedChart(QWidget* parent) : QCustomPlot(parent) {}
@@ -135,9 +143,15 @@ QString FittedChart::shown_title() const {
   return title ? title->text() : QString();
 }
 
-void FittedChart::set_full_title(const QString& text) {
+void FittedChart::set_full_title(const QString& text, const QString& kept_end) {
   full_title_ = text;
+  kept_end_ = kept_end;
   setToolTip(text);
+  fit_to_width();
+}
+
+void FittedChart::set_y_label(const QStringList& choices) {
+  y_labels_ = choices;
   fit_to_width();
 }
 
@@ -148,13 +162,52 @@ void FittedChart::set_x_labels(const std::map<double, QString>& labels) {
 
 void FittedChart::fit_to_width() { fit_to_size(size()); }
 
+void FittedChart::fit_title(int width) {
+  QCPTextElement* title = title_of(*this);
+  if (!title) return;
+  const QFontMetrics fm(title->font());
+  if (kept_end_.isEmpty() || !full_title_.endsWith(kept_end_) || fm.horizontalAdvance(full_title_) <= width) {
+    title->setText(wrap_title(full_title_, title->font(), width, title_lines_));
+    return;
+  }
+  // The start gives way, so the kept end (the value the room reads) stays
+  // whole: its last " · " parts go first, then the first is elided.
+  QStringList parts = full_title_.chopped(kept_end_.size()).split(QStringLiteral(" · "));
+  const int room = std::max(0, width - fm.horizontalAdvance(kept_end_));
+  while (parts.size() > 1 && fm.horizontalAdvance(parts.join(QStringLiteral(" · "))) > room) parts.removeLast();
+  title->setText(fm.elidedText(parts.join(QStringLiteral(" · ")), Qt::ElideRight, room) + kept_end_);
+}
+
+void FittedChart::fit_y_axis() {
+  // A rotated caption longer than the axis runs into the title or is cut.
+  const int room = axisRect()->height();
+  const QFontMetrics fm(yAxis->labelFont());
+  QString label;
+  for (const QString& choice : y_labels_)
+    if (fm.horizontalAdvance(choice) <= room) {
+      label = choice;
+      break;
+    }
+  yAxis->setLabel(label);
+  // Tick labels at least two of their lines apart: a presentation's short axis gets two.
+  yAxis->ticker()->setTickCount(std::clamp(room / (2 * QFontMetrics(yAxis->tickLabelFont()).height()), 2, 5));
+}
+
 void FittedChart::fit_to_size(const QSize& size) {
-  if (QCPTextElement* title = title_of(*this)) title->setText(wrap_title(full_title_, title->font(), size.width() - 24, title_lines_));
-  if (x_labels_.empty()) return;
-  // The axis rect at that size: where the ticks fall.
+  fit_title(size.width() - 24);
+  // The axis rect at that size: how tall the y axis is, where the x ticks fall.
   const QRect shown = viewport();
   setViewport(QRect(QPoint(0, 0), size));
   updateLayout();
+  fit_y_axis();
+  if (!x_labels_.empty()) {
+    updateLayout();  // the caption and ticks chosen may move the axis' left edge
+    fit_x_labels();
+  }
+  setViewport(shown);
+}
+
+void FittedChart::fit_x_labels() {
   double spacing = axisRect()->width();
   for (auto it = x_labels_.begin(); std::next(it) != x_labels_.end(); ++it)
     spacing = std::min(spacing, std::abs(xAxis->coordToPixel(std::next(it)->first) - xAxis->coordToPixel(it->first)));
@@ -179,7 +232,6 @@ void FittedChart::fit_to_size(const QSize& size) {
   auto ticker = QSharedPointer<QCPAxisTickerText>::create();
   for (const auto& [key, text] : fitted) ticker->addTick(key, text);
   xAxis->setTicker(ticker);
-  setViewport(shown);
 }
 
 void FittedChart::resizeEvent(QResizeEvent* event) {
@@ -229,7 +281,7 @@ void FamilyChart::set_presentation(bool on, int font_px) {
 bool FamilyChart::logarithmic() const { return yAxis->scaleType() == QCPAxis::stLogarithmic; }
 
 void FamilyChart::set_axis_label() {
-  yAxis->setLabel(logarithmic() ? tr("bandwidth (GB/s, log scale)") : tr("bandwidth (GB/s)"));
+  set_y_label(with_unit_alone(logarithmic() ? tr("bandwidth (GB/s, log scale)") : tr("bandwidth (GB/s)")));
 }
 
 void FamilyChart::set_scale(Scale scale) {
@@ -299,12 +351,15 @@ void FamilyChart::show_family(const QString& family, const std::vector<Bar>& bar
     bars_->setBaseValue(0);
   }
   set_axis_label();
-  // A presentation: one line, with the ceiling's value (no legend).
-  if (presentation_)
-    set_full_title(ceiling_gbps ? tr("%1 · device copy %2 GB/s")
-                                      .arg(QString(family).replace('\n', " · "),
-                                           QLocale().toString(*ceiling_gbps, 'f', 0))
-                                : QString(family).replace('\n', " · "));
+  // A presentation: one line, with the ceiling's value (no legend), which
+  // stays whole: the family and its device give way before it.
+  if (presentation_ && ceiling_gbps) {
+    const QString one_line = QString(family).replace('\n', " · ");
+    const QString value = QLocale().toString(*ceiling_gbps, 'f', 0);
+    set_full_title(tr("%1 · device copy %2 GB/s").arg(one_line, value),
+                   tr("%1 · device copy %2 GB/s").arg(QString(), value));
+  } else if (presentation_)
+    set_full_title(QString(family).replace('\n', " · "));
   else
     set_full_title(bars.empty() ? tr("%1: no runs yet (F5 runs the selected kernel)").arg(family)
                                 : tr("%1: measured bandwidth").arg(family));
@@ -318,7 +373,7 @@ SweepChart::SweepChart(QWidget* parent) : FittedChart(parent) {
   legend->setVisible(false);
   (new views::Retranslator(this))->add([this] {
     setLocale(QLocale());
-    yAxis->setLabel(tr("bandwidth (GB/s)"));
+    set_y_label(with_unit_alone(tr("bandwidth (GB/s)")));
     // Before the first sweep; a sweep's own title is set again by the window.
     if (graphCount() == 0) set_full_title(tr("Sweep: F6 runs every variant of the family over one parameter"));
     replot();

@@ -14,7 +14,9 @@ namespace threadmap::gui {
 // is resized or redrawn: a title too wide is wrapped after its colon, then
 // elided; a tick label wider than the space between two ticks is broken
 // where a name breaks (after '_', before a capital), then elided, so no two
-// labels overlap on a 1024 x 768 projector.
+// labels overlap on a 1024 x 768 projector. The y axis' caption is the
+// longest of its choices that fits the axis' height, and its ticks are as
+// many as fit without touching.
 class FittedChart : public QCustomPlot {
   Q_OBJECT
  public:
@@ -30,7 +32,12 @@ class FittedChart : public QCustomPlot {
   void fit_to_width();
 
  protected:
-  void set_full_title(const QString& text);
+  // kept_end: the title's end that is never elided (a presentation's
+  // device-copy value); the rest is elided before it.
+  void set_full_title(const QString& text, const QString& kept_end = {});
+  // The y caption: the first of `choices` (longest first) that fits the
+  // axis' height; none when none fits.
+  void set_y_label(const QStringList& choices);
   // Labels (key -> whole text) for the x axis; fitted on each layout.
   void set_x_labels(const std::map<double, QString>& labels);
   // How far crowded x labels may shrink before they are elided.
@@ -40,7 +47,12 @@ class FittedChart : public QCustomPlot {
   void resizeEvent(QResizeEvent* event) override;
 
  private:
-  QString full_title_;
+  void fit_title(int width);
+  void fit_y_axis();
+  void fit_x_labels();
+
+  QString full_title_, kept_end_;
+  QStringList y_labels_;
   std::map<double, QString> x_labels_;
   std::optional<QFont> tick_font_;  // the x tick labels' type before any fitting
 };

@@ -62,6 +62,16 @@ QTextCursor nth_heading(QTextDocument& doc, int n) {
   return {};
 }
 
+// The kernel's definition: its __global__ or __kernel line, not the first
+// mention of its name (a comment naming it comes before it in smem.cl).
+// Failing that (a qualifier on the line before), the first call-like mention.
+QTextCursor kernel_definition(QTextDocument& source, const QString& kernel) {
+  const QString name = QRegularExpression::escape(kernel);
+  const QTextCursor definition =
+      source.find(QRegularExpression("\\b(__global__|__kernel)\\b[^;{}()]*\\b" + name + "\\s*\\("));
+  return definition.isNull() ? source.find(QRegularExpression("\\b" + name + "\\s*\\(")) : definition;
+}
+
 }  // namespace
 
 QString LessonPane::original_language(const LessonRef& lesson) {
@@ -179,9 +189,7 @@ void LessonPane::show_variant(const Variant& variant, const std::string& backend
   const std::string_view text = embedded_source(name);
   source_->setPlainText(text.empty() ? tr("No embedded source named %1.").arg(QString::fromStdString(name))
                                      : QString::fromUtf8(text.data(), static_cast<qsizetype>(text.size())));
-  // Jump to the kernel's definition: the name followed by "(".
-  const QRegularExpression definition(QString::fromStdString(variant.kernel) + "\\s*\\(");
-  QTextCursor found = source_->document()->find(definition);
+  const QTextCursor found = kernel_definition(*source_->document(), QString::fromStdString(variant.kernel));
   if (!found.isNull()) {
     source_->moveCursor(QTextCursor::End);
     source_->setTextCursor(found);

@@ -35,6 +35,7 @@
 #include <QStackedWidget>
 #include <QStandardItemModel>
 #include <QStatusBar>
+#include <QTabBar>
 #include <QTabWidget>
 #include <QToolButton>
 #include <QVBoxLayout>
@@ -237,9 +238,14 @@ MainWindow::MainWindow(const WindowOptions& options, QWidget* parent)
   left_pane_layout->addWidget(controls_strip_);
 
   chart_tabs_ = new QTabWidget;
-  // Six tabs on a 1024-pixel projector: every one in sight, their titles elided.
+  // Six tabs on a 1024-pixel projector: every one in sight. Their short
+  // titles fit whole; only a window narrower still elides them.
   chart_tabs_->setUsesScrollButtons(false);
   chart_tabs_->setElideMode(Qt::ElideRight);
+  // A click on a tab, as Ctrl+1…6 do, hands the keys to the page (queued:
+  // the bar reports the click before it changes the page).
+  connect(chart_tabs_->tabBar(), &QTabBar::tabBarClicked, this,
+          [this] { QMetaObject::invokeMethod(this, [this] { focus_tab_page(); }, Qt::QueuedConnection); });
   family_chart_ = new FamilyChart;
   sweep_chart_ = new SweepChart;
   recording_panel_ = new RecordingPanel;
@@ -457,8 +463,26 @@ void MainWindow::title_tabs() {
                                                  {trace_views_, tr("Trace (Ctrl+4)")},
                                                  {compare_view_, tr("Side by side (Ctrl+5)")},
                                                  {exercise_panel_, tr("Exercise (Ctrl+6)")}};
+  // The tab shows the name alone, so six fit a projector's width in every
+  // language; the tooltip keeps the whole text with its key (one string to translate).
+  static const QRegularExpression key(QStringLiteral("\\s*\\(Ctrl\\+\\d\\)$"));
   for (const auto& [page, title] : titles)
-    if (const int i = chart_tabs_->indexOf(page); i >= 0) chart_tabs_->setTabText(i, title);
+    if (const int i = chart_tabs_->indexOf(page); i >= 0) {
+      chart_tabs_->setTabText(i, QString(title).remove(key));
+      chart_tabs_->setTabToolTip(i, title);
+    }
+}
+
+// Without this the focus stays in the controls after Ctrl+1…6 or Esc, where
+// Right and Left scroll them and the trace cannot be stepped by keys.
+void MainWindow::focus_tab_page() {
+  QWidget* page = chart_tabs_->currentWidget();
+  if (page == exercise_panel_)
+    exercise_panel_->editor().setFocus();
+  else if (page == trace_views_ || page == compare_view_)
+    page->setFocus();
+  else
+    chart_tabs_->tabBar()->setFocus();  // the arrows then go from tab to tab
 }
 
 int MainWindow::presentation_font_px() const {
@@ -470,6 +494,8 @@ void MainWindow::set_presentation(bool on) {
   if (on == presenting()) return;
   if (on) {
     tab_before_presentation_ = chart_tabs_->currentIndex();
+    layout_before_ = LayoutBefore{size(), main_split_->sizes(), right_split_->sizes(), controls_split_->sizes(),
+                                  lesson_->sizes()};
     was_full_screen_ = isFullScreen();
     was_maximized_ = isMaximized();
     debounce_.stop();
@@ -516,9 +542,29 @@ void MainWindow::set_presentation(bool on) {
     if (was_full_screen_) showFullScreen();
     else if (was_maximized_) showMaximized();
     else showNormal();
+    give_back_layout();
+    focus_tab_page();
   }
   chart_key_->setEnabled(on);
   emit presentationChanged(on);
+}
+
+// Where the window manager restores the window after showNormal returns
+// (X11), the layout is shown at the screen's size first and then shrinks by
+// stretch factors, not to the sizes it had; those come back once the window
+// has its old size (at once where the platform restores it at once).
+void MainWindow::give_back_layout() {
+  if (!layout_before_ || presenting() || size() != layout_before_->size) return;
+  main_split_->setSizes(layout_before_->main);
+  right_split_->setSizes(layout_before_->right);
+  controls_split_->setSizes(layout_before_->controls);
+  lesson_->setSizes(layout_before_->lesson);
+  layout_before_.reset();
+}
+
+void MainWindow::resizeEvent(QResizeEvent* event) {
+  QMainWindow::resizeEvent(event);
+  give_back_layout();
 }
 
 bool MainWindow::presenting() const { return pages_->currentWidget() == presentation_split_; }
@@ -620,22 +666,21 @@ void MainWindow::build_actions() {
       [this] { record_now(); });
 
   QMenu* view = titled(menuBar()->addMenu(QString()), QT_TR_NOOP("&View"));
-  add(view, QT_TR_NOOP("&Variants chart"), QKeySequence(Qt::CTRL | Qt::Key_1),
-      [this] { chart_tabs_->setCurrentIndex(0); });
-  add(view, QT_TR_NOOP("S&weep chart"), QKeySequence(Qt::CTRL | Qt::Key_2),
-      [this] { chart_tabs_->setCurrentIndex(1); });
-  add(view, QT_TR_NOOP("&Recording"), QKeySequence(Qt::CTRL | Qt::Key_3),
-      [this] { chart_tabs_->setCurrentWidget(recording_panel_); });
-  add(view, QT_TR_NOOP("&Trace views"), QKeySequence(Qt::CTRL | Qt::Key_4),
-      [this] { chart_tabs_->setCurrentWidget(trace_views_); });
-  add(view, QT_TR_NOOP("Side &by side"), QKeySequence(Qt::CTRL | Qt::Key_5), [this] {
-    chart_tabs_->setCurrentWidget(compare_view_);
-    compare_view_->setFocus();
-  });
-  add(view, QT_TR_NOOP("&Exercise"), QKeySequence(Qt::CTRL | Qt::Key_6), [this] {
-    chart_tabs_->setCurrentWidget(exercise_panel_);
-    exercise_panel_->editor().setFocus();
-  });
+  // Each shows its page and hands it the keys. A presentation hides the
+  // tabs (and took pages out of them): the keys stay with the presented views.
+  auto show_tab = [this](QWidget* page) {
+    return [this, page] {
+      if (presenting()) return;
+      chart_tabs_->setCurrentWidget(page);
+      focus_tab_page();
+    };
+  };
+  add(view, QT_TR_NOOP("&Variants chart"), QKeySequence(Qt::CTRL | Qt::Key_1), show_tab(family_chart_));
+  add(view, QT_TR_NOOP("S&weep chart"), QKeySequence(Qt::CTRL | Qt::Key_2), show_tab(sweep_chart_));
+  add(view, QT_TR_NOOP("&Recording"), QKeySequence(Qt::CTRL | Qt::Key_3), show_tab(recording_panel_));
+  add(view, QT_TR_NOOP("&Trace views"), QKeySequence(Qt::CTRL | Qt::Key_4), show_tab(trace_views_));
+  add(view, QT_TR_NOOP("Side &by side"), QKeySequence(Qt::CTRL | Qt::Key_5), show_tab(compare_view_));
+  add(view, QT_TR_NOOP("&Exercise"), QKeySequence(Qt::CTRL | Qt::Key_6), show_tab(exercise_panel_));
   add(view, QT_TR_NOOP("&Kernel list"), QKeySequence(Qt::CTRL | Qt::Key_K), [this] { tree_->setFocus(); });
   add(view, QT_TR_NOOP("&Device picker"), QKeySequence(Qt::CTRL | Qt::Key_D), [this] { devices_->setFocus(); });
   add(view, QT_TR_NOOP("&Parameters"), QKeySequence(Qt::CTRL | Qt::Key_P), [this] {

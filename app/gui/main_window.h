@@ -151,10 +151,13 @@ class MainWindow : public QMainWindow {
   void changeEvent(QEvent* event) override;
   void closeEvent(QCloseEvent* event) override;
   void showEvent(QShowEvent* event) override;
+  void resizeEvent(QResizeEvent* event) override;
 
  private:
   void build_actions();
   void title_tabs();  // the chart tabs' titles, in the current language
+  void focus_tab_page();  // the keys go to what the current tab shows
+  void give_back_layout();  // the splitters as the presentation found them
   void select_variant(const Variant& variant);
   void show_devices(const nlohmann::json& backends);
   void refresh_family_chart();
@@ -207,6 +210,13 @@ class MainWindow : public QMainWindow {
   QSplitter* presentation_split_;
   QShortcut* chart_key_;  // C, while presenting
   int tab_before_presentation_ = 0;
+  // The window's size and splitters as F11 found them; Esc gives them back
+  // once the window has that size again (a window manager may take a while).
+  struct LayoutBefore {
+    QSize size;
+    QList<int> main, right, controls, lesson;
+  };
+  std::optional<LayoutBefore> layout_before_;
   bool was_full_screen_ = false, was_maximized_ = false;
   QToolButton* controls_strip_;
   QList<int> expanded_sizes_;  // the splitter before the controls were collapsed

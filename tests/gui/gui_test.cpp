@@ -27,6 +27,11 @@
 #include <QStandardPaths>
 #include <QSvgRenderer>
 #include <QTabWidget>
+#include <QSplitter>
+#include <QTabBar>
+#include <QStyle>
+#include <QRegularExpression>
+#include <QPlainTextEdit>
 #include <QTemporaryDir>
 #include <QScreen>
 #include <QTest>
@@ -429,6 +434,12 @@ class GuiTest : public QObject {
                                     .arg(collapsed ? ", controls collapsed" : "");
           const QStringList outside = widgets_outside(w);
           QVERIFY2(outside.isEmpty(), qPrintable(where + ": " + outside.join("; ")));
+          // Every tab title read whole: the window's and the trace views'.
+          for (QTabBar* bar : {w.chart_tabs().tabBar(), w.trace_views().tabs().tabBar()}) {
+            if (!bar->isVisible()) continue;  // laid out once its page is shown
+            const QStringList cut = cut_tabs(*bar);
+            QVERIFY2(cut.isEmpty(), qPrintable(where + ": " + cut.join("; ")));
+          }
           // The status line's run: badge, GB/s and median, whatever the layout.
           QLabel& headline = w.status().headline();
           QVERIFY2(headline.isVisible() && headline.text().contains("GB/s") && headline.text().contains("median"),
@@ -466,6 +477,13 @@ class GuiTest : public QObject {
                  qPrintable(QString("%1, tab %2: the pages need %3 px").arg(lang).arg(tab).arg(widths.join(", "))));
         const QStringList outside = widgets_outside(w);
         QVERIFY2(outside.isEmpty(), qPrintable(QString("%1, tab %2: %3").arg(lang).arg(tab).arg(outside.join("; "))));
+        for (QTabBar* bar : {w.chart_tabs().tabBar(), w.trace_views().tabs().tabBar()}) {
+          if (!bar->isVisible()) continue;
+          const QStringList cut = cut_tabs(*bar);
+          QVERIFY2(cut.isEmpty(), qPrintable(QString("%1, tab %2: %3").arg(lang).arg(tab).arg(cut.join("; "))));
+        }
+        if (!shots.isEmpty())
+          w.grab().save(QString("%1/layout-%2-1024x768-%3.png").arg(shots, lang).arg(tab));
       }
     }
     w.set_language(language_before);
@@ -545,6 +563,17 @@ class GuiTest : public QObject {
     QCOMPARE(QString("%1x%2").arg(w.screen()->geometry().width()).arg(w.screen()->geometry().height()), expected);
     w.activateWindow();
     QVERIFY(QTest::qWaitForWindowActive(&w));
+    // The Trace tab as F11 finds it, to be given back exactly by Esc; the
+    // window smaller than the screen, so that F11 stretches the layout.
+    w.chart_tabs().setCurrentWidget(&w.trace_views());
+    w.resize(960, 700);
+    QTest::qWait(50);
+    auto layout = [&w] {
+      auto& views = w.trace_views();
+      return std::tuple{w.size(), views.geometry(), views.splitter().sizes(), views.tabs().geometry(),
+                        w.findChild<QSplitter*>("mainSplitter")->sizes(), w.chart_tabs().currentIndex()};
+    };
+    const auto before = layout();
     QTest::keyClick(&w, Qt::Key_F11);
     QVERIFY(w.presenting());
     QTRY_COMPARE(w.size(), w.screen()->geometry().size());
@@ -618,9 +647,26 @@ class GuiTest : public QObject {
     QVERIFY(w.menuBar()->isVisible());
     QCOMPARE(w.chart_tabs().indexOf(&chart), 0);
     QCOMPARE(w.chart_tabs().indexOf(&w.trace_views()), 3);
-    QCOMPARE(w.chart_tabs().tabText(3), QString("Trace (Ctrl+4)"));
+    // The title is the name alone (six whole on a projector); the key is in its tooltip.
+    QCOMPARE(w.chart_tabs().tabText(3), QString("Trace"));
+    QCOMPARE(w.chart_tabs().tabToolTip(3), QString("Trace (Ctrl+4)"));
     QVERIFY(!chart.presentation());
     QVERIFY(w.trace_views().grid().theme().font_px < 24);
+    // The window, its splitters and the Trace tab exactly as before F11 (the
+    // views came back about 15 % narrower).
+    QTest::qWait(50);
+    QVERIFY2(layout() == before, qPrintable(QString("trace views %1 px wide, were %2; splitter %3, was %4")
+                                                .arg(w.trace_views().width()).arg(std::get<1>(before).width())
+                                                .arg(w.trace_views().splitter().sizes().value(0))
+                                                .arg(std::get<2>(before).value(0))));
+    // The trace's keys work at once: the focus left the controls.
+    const std::size_t after_esc = play.step();
+    press(Qt::Key_Right);
+    QCOMPARE(play.step(), after_esc + 1);
+    // The chart's title and y caption fit in each language, and the title
+    // keeps the device copy's value whole.
+    presentedChartFits(w);
+    if (QTest::currentTestFailed()) return;
     // Closed while presenting: the window's own layout is what is saved.
     QTest::keyClick(&w, Qt::Key_F11);
     QVERIFY(w.presenting());
@@ -1318,6 +1364,135 @@ class GuiTest : public QObject {
     QCOMPARE(latest(w, "transpose.coalesced")["status"].get<std::string>(), std::string("invalid"));
     QVERIFY(w.status().badge_text().contains("invalid"));
     QVERIFY(w.status().detail_text().contains("strips"));
+  }
+
+  // Ctrl+4 and Ctrl+5 hand the keys to the trace views and the pair at once,
+  // from the controls; Esc from a presentation gives them back to the tab's
+  // page: Right steps and V switches views, no mouse (the focus stayed in
+  // the controls, where Right scrolled them).
+  void traceKeysWorkAfterEveryTabSwitch() {
+    MainWindow w(small_runs());
+    QVERIFY(w.open_bundled_recording("smem.setRowReadCol").isEmpty());
+    QVERIFY(w.compare_files(QString(THREADMAP_RECORDINGS) + "/smem.setRowReadCol.threadmap",
+                            QString(THREADMAP_RECORDINGS) + "/smem.setRowReadColPad.threadmap").isEmpty());
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    w.activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(&w));
+    auto press = [&w](int key, Qt::KeyboardModifiers mods = Qt::NoModifier) {
+      QWidget* focus = QApplication::focusWidget();
+      QTest::keyClick(focus ? focus : &w, static_cast<Qt::Key>(key), mods);
+    };
+    auto& trace = w.trace_views().playback();
+    auto trace_keys_work = [&](const char* after) {
+      const std::size_t step = trace.step();
+      const int view = w.trace_views().tabs().currentIndex();
+      press(Qt::Key_Right);
+      press(Qt::Key_V);
+      const QString where = QString("after %1, focus on %2").arg(after, QApplication::focusWidget()
+                                                                            ? QApplication::focusWidget()->metaObject()->className()
+                                                                            : "nothing");
+      QVERIFY2(trace.step() == step + 1, qPrintable(where));
+      QVERIFY2(w.trace_views().tabs().currentIndex() == (view + 1) % 5, qPrintable(where));
+    };
+    for (const int tab : {Qt::Key_1, Qt::Key_2, Qt::Key_3, Qt::Key_5, Qt::Key_6}) {
+      press(Qt::Key_K, Qt::ControlModifier);  // the keys in the controls first
+      press(tab, Qt::ControlModifier);
+      press(Qt::Key_4, Qt::ControlModifier);
+      QCOMPARE(w.chart_tabs().currentWidget(), &w.trace_views());
+      trace_keys_work("Ctrl+4");
+      if (QTest::currentTestFailed()) return;
+    }
+    press(Qt::Key_K, Qt::ControlModifier);
+    press(Qt::Key_5, Qt::ControlModifier);
+    CompareView& pair = w.compare_view();
+    const std::size_t pair_step = pair.playback().step();
+    press(Qt::Key_Right);
+    QCOMPARE(pair.playback().step(), pair_step + 1);
+    // Esc from either presentation: the keys are the shown page's again.
+    press(Qt::Key_F11);
+    QVERIFY(w.presenting());
+    press(Qt::Key_Escape);
+    QVERIFY(!w.presenting());
+    press(Qt::Key_Right);
+    QCOMPARE(pair.playback().step(), pair_step + 2);
+    press(Qt::Key_4, Qt::ControlModifier);
+    press(Qt::Key_F11);
+    QVERIFY(w.presenting());
+    press(Qt::Key_Escape);
+    QVERIFY(!w.presenting());
+    trace_keys_work("Esc");
+  }
+
+  // The lesson's source opens at the kernel's definition (the __kernel or
+  // __global__ line), not at a comment that names it first (smem.cl's
+  // table of what each variant shows).
+  void lessonSourceShowsTheKernelDefinition() {
+    LessonPane pane;
+    auto* source = pane.findChild<QPlainTextEdit*>("kernelSource");
+    QVERIFY(source);
+    for (const auto& [id, backend] : {std::pair{"smem.setRowReadCol", "opencl"}, std::pair{"smem.setRowReadCol", "cuda"},
+                                      std::pair{"smem.setRowReadColPad", "opencl"}, std::pair{"transpose.naive", "opencl"}}) {
+      const threadmap::Variant* v = threadmap::find_variant(id);
+      QVERIFY(v);
+      pane.show_variant(*v, backend);
+      const QString line = source->textCursor().block().text();
+      const QString kernel = QString::fromStdString(v->kernel);
+      QVERIFY2(line.contains(QRegularExpression("\\b(__kernel|__global__)\\b.*\\b" + kernel + "\\s*\\(")),
+               qPrintable(QString("%1 on %2: '%3'").arg(id, backend, line)));
+    }
+  }
+
+ private:
+  // Tabs whose title is not read whole: narrower than its text and the
+  // style's padding (so drawn elided), or lying past the bar's end.
+  // In a presentation, in English, Portuguese and Spanish: the chart's title
+  // is one line within its width that ends with the device copy's value,
+  // and its y caption is no longer than the axis is tall.
+  static void presentedChartFits(MainWindow& w) {
+    const QString language_before = language::current();
+    const QLocale locale_before;
+    const auto restore = qScopeGuard([&] {
+      w.set_presentation(false);
+      w.set_language(language_before);
+      QLocale::setDefault(locale_before);
+    });
+    FamilyChart& chart = w.family_chart();
+    QVERIFY(chart.drawn_ceiling());
+    for (const QString lang : {"en", "pt_BR", "es"}) {
+      w.set_language(lang);
+      w.set_presentation(true);
+      QTRY_COMPARE(w.size(), w.screen()->geometry().size());
+      QTest::qWait(100);
+      chart.replot();
+      const QString title = chart.shown_title();
+      const QFontMetrics title_metrics(qobject_cast<QCPTextElement*>(chart.plotLayout()->element(0, 0))->font());
+      const QString value = QLocale().toString(*chart.drawn_ceiling(), 'f', 0) + " GB/s";
+      QVERIFY2(!title.contains('\n') && title_metrics.horizontalAdvance(title) <= chart.width() && title.endsWith(value),
+               qPrintable(QString("%1: '%2' (%3 of %4 px)").arg(lang, title).arg(title_metrics.horizontalAdvance(title))
+                              .arg(chart.width())));
+      const QString caption = chart.yAxis->label();
+      const int caption_px = QFontMetrics(chart.yAxis->labelFont()).horizontalAdvance(caption);
+      QVERIFY2(caption_px <= chart.axisRect()->height(),
+               qPrintable(QString("%1: '%2' is %3 px on a %4 px axis").arg(lang, caption).arg(caption_px)
+                              .arg(chart.axisRect()->height())));
+      if (const QString shots = qEnvironmentVariable("THREADMAP_LAYOUT_SHOTS"); !shots.isEmpty())
+        w.grab().save(QString("%1/presentation-%2.png").arg(shots, lang));
+      w.set_presentation(false);
+    }
+  }
+
+  static QStringList cut_tabs(QTabBar& bar) {
+    QStringList out;
+    const int padding = bar.style()->pixelMetric(QStyle::PM_TabBarTabHSpace, nullptr, &bar);
+    for (int i = 0; i < bar.count(); ++i) {
+      const int needed = bar.fontMetrics().horizontalAdvance(bar.tabText(i)) + padding;
+      const QRect r = bar.tabRect(i);
+      if (r.width() < needed || r.right() >= bar.width())
+        out << QString("'%1' (%2 of %3 px, ends at %4 in %5)").arg(bar.tabText(i)).arg(r.width()).arg(needed)
+                   .arg(r.right()).arg(bar.width());
+    }
+    return out;
   }
 };
 

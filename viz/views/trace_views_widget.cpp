@@ -60,6 +60,10 @@ TraceViewsWidget::TraceViewsWidget(QWidget* parent)
     tabs_->setTabText(4, tr("Schedule"));
   });
   tabs_->setFocusPolicy(Qt::NoFocus);
+  // Five short names, read whole in every language ("Escalonamento" cut to
+  // "Escalonamen" behind scroll buttons was not).
+  tabs_->setElideMode(Qt::ElideNone);
+  tabs_->setUsesScrollButtons(false);
   connect(tabs_, &QTabWidget::currentChanged, this, [this] { highlight_source(); });
   split_->addWidget(tabs_);
   split_->addWidget(source_);
@@ -173,12 +177,18 @@ void TraceViewsWidget::apply_theme() {
   QFont f = font();
   f.setPixelSize(theme_.presentation ? theme_.font_px : QFont().pixelSize() > 0 ? QFont().pixelSize() : 13);
   const std::array<QWidget*, 4> chrome{title_, bar_, tabs_->tabBar(), open_};
-  for (QWidget* w : chrome) w->setFont(f);
+  // Out of a presentation the chrome takes the window's type again, as before it.
+  for (QWidget* w : chrome) w->setFont(theme_.presentation ? f : QFont());
   // The room needs no file button, and one line of title.
   open_->setVisible(!theme_.presentation);
   if (doc_) title_->setText(theme_.presentation ? short_title_ : full_title_);
   QFont mono = source_->font();
-  mono.setPixelSize(theme_.presentation ? theme_.font_px : 13);
+  if (theme_.presentation) {
+    if (split_->orientation() == Qt::Horizontal) beside_source_font_ = mono;
+    mono.setPixelSize(theme_.font_px);
+  } else if (split_->orientation() == Qt::Vertical) {
+    mono = beside_source_font_;  // the type it had beside the views
+  }
   source_->setFont(mono);
   source_->set_highlight_colour(okabe_ito::kYellow);
   lay_out_source();
@@ -192,6 +202,7 @@ void TraceViewsWidget::lay_out_source() {
   if (strip == (split_->orientation() == Qt::Vertical)) return;
   if (strip) {
     beside_sizes_ = split_->sizes();
+    beside_width_ = split_->width();
     split_->setOrientation(Qt::Vertical);
     source_->setLineWrapMode(QPlainTextEdit::WidgetWidth);
     const int strip_h = static_cast<int>(std::ceil(2.2 * QFontMetricsF(source_->font()).lineSpacing())) +
@@ -204,8 +215,24 @@ void TraceViewsWidget::lay_out_source() {
     source_->setLineWrapMode(QPlainTextEdit::NoWrap);
     split_->setOrientation(Qt::Horizontal);
     split_->setSizes(beside_sizes_.isEmpty() ? QList<int>{720, 300} : beside_sizes_);
+    give_back_beside_sizes();
   }
   source_->highlight_line(source_->highlighted_line());
+}
+
+// The sizes above are set while the splitter still has the presentation's
+// width; where the window manager shrinks the window later (X11), the
+// splitter would shrink by stretch factors. Once it has its old width
+// again, the old sizes come back exactly.
+void TraceViewsWidget::give_back_beside_sizes() {
+  if (beside_width_ < 0 || split_->orientation() != Qt::Horizontal || split_->width() != beside_width_) return;
+  split_->setSizes(beside_sizes_);
+  beside_width_ = -1;
+}
+
+void TraceViewsWidget::resizeEvent(QResizeEvent* event) {
+  QWidget::resizeEvent(event);
+  give_back_beside_sizes();  // the layout has already given the splitter its width
 }
 
 void TraceViewsWidget::highlight_source() {

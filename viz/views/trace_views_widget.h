@@ -51,6 +51,8 @@ class TraceViewsWidget : public QWidget {
   SourcePane& source() { return *source_; }
   PlaybackController& playback() { return *playback_; }
   PlaybackBar& playback_bar() { return *bar_; }
+  // The views beside the source (or over its strip in a presentation).
+  QSplitter& splitter() { return *split_; }
   bool presentation() const { return theme_.presentation; }
   const std::shared_ptr<const analysis::TraceDocument>& document() const { return doc_; }
 
@@ -62,10 +64,14 @@ class TraceViewsWidget : public QWidget {
   // V, Shift+V: the next or previous of the five views.
   void next_view(int direction);
 
+ protected:
+  void resizeEvent(QResizeEvent* event) override;
+
  private:
   void show_position(std::size_t step, double phase);
   void apply_theme();
   void lay_out_source();    // beside the views, or a strip under them in a presentation
+  void give_back_beside_sizes();
   void highlight_source();  // the line the current view discusses
   std::vector<TraceView*> views() const;
 
@@ -84,6 +90,8 @@ class TraceViewsWidget : public QWidget {
   SourcePane* source_;
   QSplitter* split_;
   QList<int> beside_sizes_;  // the views' and the source's widths before a presentation
+  int beside_width_ = -1;    // the splitter's width then; -1 once they are given back
+  QFont beside_source_font_;
   PlaybackController* playback_;
   PlaybackBar* bar_;
 };
