@@ -18,13 +18,18 @@ namespace {
 
 // Where a window's side starts and how long it is, along one axis: all of
 // [lo, hi] where it fits in `side`; else the focus [f0, f1] (a block's tile)
-// with as many whole tiles around it as fit, kept inside [lo, hi]; a focus
-// longer than `side` is shown from its start.
+// with as many whole tiles around it as fit, kept inside [lo, hi]. A focus
+// longer than `side` (or a request's cells: `tiled` false) is shown from the
+// multiple of `side` before it, so that windows start at round indices.
 std::pair<std::uint64_t, std::uint64_t> span(std::uint64_t lo, std::uint64_t hi, std::uint64_t f0,
-                                             std::uint64_t f1, std::uint64_t side) {
+                                             std::uint64_t f1, std::uint64_t side, bool tiled) {
   if (hi + 1 - lo <= side) return {lo, hi + 1 - lo};
   const std::uint64_t tile = f1 + 1 - f0;
-  if (tile >= side) return {std::min(f0, hi + 1 - side), side};
+  if (!tiled || tile >= side) {
+    std::uint64_t start = f0 / side * side;
+    if (f1 >= start + side && tile <= side) start = f0;  // straddles a multiple: the focus whole
+    return {std::min(std::max(start, lo), hi + 1 - side), side};
+  }
   const std::uint64_t tiles = side / tile, count = tiles * tile;
   const std::uint64_t before = (tiles - 1) / 2 * tile;
   const std::uint64_t start = f0 >= lo + before ? f0 - before : lo;
@@ -86,15 +91,16 @@ GridMatrix GridModel::window(const Matrix& m, std::uint32_t block, const Box& re
                                 [&](const auto& fp) { return fp.first == block; });
   Box focus = own != m.footprints.end() ? own->second : m.footprints.front().second;
   const bool too_big = focus.row1 + 1 - focus.row0 > side || focus.col1 + 1 - focus.col0 > side;
-  if (!request.empty() && (too_big || own == m.footprints.end())) focus = request;
+  const bool tiled = request.empty() || (!too_big && own != m.footprints.end());
+  if (!tiled) focus = request;
 
   GridMatrix g;
   g.buffer = m.buffer;
   g.name = m.name;
   g.role = m.role;
   g.shape = m.shape;
-  std::tie(g.row0, g.rows) = span(m.touched.row0, m.touched.row1, focus.row0, focus.row1, side);
-  std::tie(g.col0, g.cols) = span(m.touched.col0, m.touched.col1, focus.col0, focus.col1, side);
+  std::tie(g.row0, g.rows) = span(m.touched.row0, m.touched.row1, focus.row0, focus.row1, side, tiled);
+  std::tie(g.col0, g.cols) = span(m.touched.col0, m.touched.col1, focus.col0, focus.col1, side, tiled);
   g.cells.assign(g.rows * g.cols, {});
   // Each footprint as much as the window shows of it.
   for (const auto& [b, fp] : m.footprints) {

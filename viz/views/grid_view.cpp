@@ -102,14 +102,14 @@ std::vector<GridView::Swatch> GridView::swatches() const {
           {theme_.other_block, tr("other traced blocks")}};
 }
 
-qreal GridView::draw_legend(QPainter& p, const QRectF& area, bool draw) {
+qreal GridView::draw_legend(QPainter& p, const QRectF& area, bool column, bool draw) {
   p.setFont(theme_.font(0.9));
   const QFontMetricsF metrics(p.font());
   const qreal line_h = metrics.height(), box = line_h - 6, gap = line_h / 2;
   qreal x = area.left(), y = area.top();
   for (const auto& [colour, label] : swatches()) {
     const qreal w = box + 4 + std::ceil(metrics.horizontalAdvance(label)) + 1;
-    if (x + w > area.right() && x > area.left()) {
+    if ((column || x + w > area.right()) && x > area.left()) {
       x = area.left();
       y += line_h;
     }
@@ -137,29 +137,27 @@ void GridView::paint(QPainter& p) {
     return;
   }
 
-  // The legend beside the cells where the width allows, else under them in
-  // as many lines as a quarter of the height gives; the cells come first.
+  // The legend beside the cells or under them (in as many lines as a
+  // quarter of the height gives), wherever the cells get bigger.
   QRectF body(margin, top, width() - 2 * margin, height() - top - margin / 2);
   p.setFont(theme_.font(0.9));
+  const qreal legend_line = lines(p, 1);
   qreal legend_w = 0;
   for (const auto& s : swatches())
-    legend_w = std::max(legend_w, lines(p, 1) + std::ceil(QFontMetricsF(p.font()).horizontalAdvance(s.text)) + 1);
+    legend_w = std::max(legend_w, legend_line + std::ceil(QFontMetricsF(p.font()).horizontalAdvance(s.text)) + 1);
+  const qreal most = std::max(legend_line, std::floor(body.height() / 4 / legend_line) * legend_line);
+  const qreal under_h = draw_legend(p, QRectF(body.left(), 0, body.width(), most), false, false);
+  p.setFont(theme_.font(1.0, true));
+  const qreal captions_h = lines(p, 1) + lines(p, 0.85) + 2;
   const int n = static_cast<int>(frame_.matrices.size());
-  QRectF legend;
-  if (body.width() - legend_w - margin >= n * std::min(body.height(), body.width() / (n + 1)))
-    legend = QRectF(body.right() - legend_w, body.top(), legend_w, body.height());
-  else
-    legend = QRectF(body.left(), body.bottom(), body.width(), 0);
-  if (legend.height() == 0) {
-    const qreal lh = lines(p, 1);
-    const qreal most = std::max(lh, std::floor(body.height() / 4 / lh) * lh);
-    const qreal h = draw_legend(p, QRectF(body.left(), 0, body.width(), most), false);
-    legend = QRectF(body.left(), body.bottom() - h, body.width(), h);
-    body.setBottom(legend.top() - margin / 4);
+  const qreal under = std::min((body.width() - margin * (n - 1)) / n, body.height() - under_h - captions_h);
+  const qreal beside = std::min((body.width() - legend_w - margin * n) / n, body.height() - captions_h);
+  if (beside > under) {
+    draw_legend(p, QRectF(body.right() - legend_w, body.top(), legend_w, body.height()), true, true);
+    body.setRight(body.right() - legend_w - margin);
   } else {
-    body.setRight(legend.left() - margin);
+    body.setBottom(body.bottom() - under_h - margin / 4);  // drawn right under the cells
   }
-  draw_legend(p, legend, true);
 
   // Captions: the matrix's name and role (its size where it fits), then the
   // window's rows and columns where they fit.
@@ -191,13 +189,16 @@ void GridView::paint(QPainter& p) {
   // Cells big enough to see: fewer of them (the current block's tile and its
   // neighbours) where the room is small.
   const qreal min_cell = std::max(4, theme_.font_px / 3);
-  const auto side = static_cast<std::uint64_t>(std::clamp(std::floor(std::min(slot_w, avail_h) / min_cell), 4.0,
-                                                          static_cast<double>(GridModel::kMaxSide)));
+  // A power of two, as tiles are: windows then start at round indices.
+  const double fit = std::clamp(std::floor(std::min(slot_w, avail_h) / min_cell), 4.0,
+                                static_cast<double>(GridModel::kMaxSide));
+  const auto side = std::uint64_t{1} << static_cast<int>(std::floor(std::log2(fit)));
   if (side != side_) {
     side_ = side;
     frame_ = model_->frame(step_, side_);
   }
 
+  qreal cells_bottom = cells_top;
   for (int i = 0; i < n; ++i) {
     const GridMatrix& m = frame_.matrices[static_cast<std::size_t>(i)];
     const qreal x0 = body.left() + i * (slot_w + margin);
@@ -215,7 +216,10 @@ void GridView::paint(QPainter& p) {
     placements_.push_back({origin, cell});
     draw_matrix(p, m, origin, cell);
     draw_outlines(p, m, origin, cell);
+    cells_bottom = std::max(cells_bottom, origin.y() + cell * m.rows);
   }
+  if (!(beside > under))
+    draw_legend(p, QRectF(body.left(), cells_bottom + margin / 4, body.width(), under_h), false, true);
 }
 
 void GridView::draw_matrix(QPainter& p, const GridMatrix& m, QPointF origin, qreal cell) {

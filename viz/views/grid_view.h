@@ -41,9 +41,9 @@ class GridView : public TraceView {
   // The first of `candidates` that fits `width` at the theme's floor ("" none).
   QString first_fitting(const QPainter& p, const QStringList& candidates, qreal width) const;
   std::vector<Swatch> swatches() const;
-  // Swatches flowing into `area` line by line; those past its bottom are
-  // left out whole. Returns the height the drawn ones took.
-  qreal draw_legend(QPainter& p, const QRectF& area, bool draw);
+  // Swatches flowing into `area` line by line (one a line in a `column`);
+  // those past its bottom are left out whole. Returns the height they take.
+  qreal draw_legend(QPainter& p, const QRectF& area, bool column, bool draw);
   void draw_matrix(QPainter& p, const GridMatrix& m, QPointF origin, qreal cell);
   void draw_outlines(QPainter& p, const GridMatrix& m, QPointF origin, qreal cell);
   QString role_name(const std::string& role) const;
