@@ -289,6 +289,49 @@ class ViewsTest : public QObject {
     QCOMPARE(rows_lit(stores.front()), std::size_t{2});  // and writes along two rows
   }
 
+  // transpose.coalesced: 16 x 16 threads move a 64 x 64 tile in 16-byte
+  // strips. At a request of block (1, 1) the window shows that block's tile,
+  // and each strip lights the 4 ints it touches.
+  void grid_window_follows_the_request_and_wide_accesses_light_every_element() {
+    const auto doc = bundled("transpose.coalesced");
+    const Trace& trace = doc->trace();
+    const std::uint32_t block = 1 + trace.grid[0];  // (1, 1)
+    const auto& requests = doc->analysis.requests;
+    const auto loads = requests_where(*doc, Space::Global, false);
+    const auto at = std::find_if(loads.begin(), loads.end(), [&](std::size_t i) { return requests[i].block == block; });
+    QVERIFY(at != loads.end());
+    const auto& r = requests[*at];
+    QCOMPARE(r.size, 16);
+    const GridFrame f = GridModel(doc).frame(*at);
+    QCOMPARE(f.current_block, block);
+    QCOMPARE(f.current_cells, std::uint32_t{r.lanes});
+    const GridMatrix& in = f.matrices[0];
+    QCOMPARE(in.role, std::string("input"));
+    QVERIFY(in.row0 <= 64 && in.row0 + in.rows >= 128 && in.col0 <= 64 && in.col0 + in.cols >= 128);
+    const auto outline = std::find_if(in.outlines.begin(), in.outlines.end(), [&](const BlockOutline& o) { return o.current; });
+    QVERIFY(outline != in.outlines.end());
+    QCOMPARE(outline->block, block);
+    QCOMPARE(outline->rows, std::uint64_t{64});
+    std::size_t lit = 0;
+    for (const auto& cell : in.cells) lit += cell.state == CellState::CurrentRead;
+    QCOMPARE(lit, std::size_t{r.lanes} * 16 / in.shape.element_bytes);  // 4 ints a lane
+    QCOMPARE(in.shape.element_bytes, std::uint32_t{4});
+    // A smaller window still holds the current block's tile.
+    const GridFrame small = GridModel(doc).frame(*at, 16);
+    QVERIFY(small.matrices[0].rows <= 16 && small.current_cells > 0);
+  }
+
+  // The buffers go by the kernel's own parameter names.
+  void grid_names_buffers_as_the_kernel_does() {
+    const GridFrame naive = GridModel(bundled("transpose.naive")).frame(0);
+    QCOMPARE(naive.matrices.size(), std::size_t{2});
+    QCOMPARE(naive.matrices[0].name, std::string("a"));
+    QCOMPARE(naive.matrices[1].name, std::string("trA"));
+    const GridFrame coalesced = GridModel(bundled("transpose.coalesced")).frame(0);
+    QCOMPARE(coalesced.matrices[0].name, std::string("in"));
+    QCOMPARE(coalesced.matrices[1].name, std::string("out"));
+  }
+
   void grid_tooltip_names_thread_and_access() {
     const auto doc = bundled("transpose.shared");
     GridView view;

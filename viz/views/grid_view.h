@@ -28,8 +28,29 @@ class GridView : public TraceView {
     QPointF origin;
     qreal cell = 0;
   };
+  struct Swatch {
+    QColor colour;
+    QString text;
+  };
+  // The heading: the title where the height allows, then what the request
+  // is and how many global accesses so far, whole (wrapped if it must be).
+  // Returns the y below it.
+  qreal draw_heading_lines(QPainter& p, qreal margin);
+  // How tall `s` is wrapped to `width` at the smallest the painter's font may go.
+  qreal wrapped_height(const QPainter& p, const QString& s, qreal width) const;
+  // The first of `candidates` that fits `width` at the theme's floor ("" none).
+  QString first_fitting(const QPainter& p, const QStringList& candidates, qreal width) const;
+  std::vector<Swatch> swatches() const;
+  // Swatches flowing into `area` line by line (one a line in a `column`);
+  // those past its bottom are left out whole. Returns the height they take.
+  qreal draw_legend(QPainter& p, const QRectF& area, bool column, bool draw);
+  void draw_matrix(QPainter& p, const GridMatrix& m, QPointF origin, qreal cell);
+  void draw_outlines(QPainter& p, const GridMatrix& m, QPointF origin, qreal cell);
+  QString role_name(const std::string& role) const;
+
   std::optional<GridModel> model_;
   GridFrame frame_;
+  std::uint64_t side_ = GridModel::kMaxSide;  // the window's side the last paint had room for
   std::vector<Placement> placements_;  // from the last paint, for hovering
 };
 

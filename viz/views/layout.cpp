@@ -1,6 +1,8 @@
 #include "viz/views/layout.h"
 
+#include <cctype>
 #include <charconv>
+#include <vector>
 
 namespace threadmap::views {
 
@@ -28,7 +30,45 @@ std::uint32_t element_bytes_of(const analysis::TraceDocument& doc) {
   return static_cast<std::uint32_t>(element_size(type.value_or(ElementType::Int)));
 }
 
+// The names of the global pointer parameters of `kernel` in `source`, in
+// order ("" where the signature is not found).
+std::vector<std::string> pointer_params(std::string_view source, const std::string& kernel) {
+  const std::size_t at = source.find("void " + kernel + "(");
+  if (at == std::string_view::npos) return {};
+  const std::size_t open = at + 5 + kernel.size();
+  const std::size_t close = source.find(')', open);
+  if (close == std::string_view::npos) return {};
+  std::vector<std::string> out;
+  std::string_view rest = source.substr(open + 1, close - open - 1);
+  while (!rest.empty()) {
+    const std::size_t comma = std::min(rest.find(','), rest.size());
+    const std::string_view param = rest.substr(0, comma);
+    rest = rest.substr(std::min(comma + 1, rest.size()));
+    // OpenCL's __local pointers are shared tiles, not buffers.
+    if (param.find('*') == std::string_view::npos || param.find("__local") != std::string_view::npos) continue;
+    std::size_t end = param.size();
+    while (end > 0 && std::isspace(static_cast<unsigned char>(param[end - 1]))) --end;
+    std::size_t begin = end;
+    while (begin > 0 && (std::isalnum(static_cast<unsigned char>(param[begin - 1])) || param[begin - 1] == '_')) --begin;
+    out.emplace_back(param.substr(begin, end - begin));
+  }
+  return out;
+}
+
 }  // namespace
+
+std::string buffer_name(const analysis::TraceDocument& doc, std::uint8_t buffer) {
+  const Trace& trace = doc.trace();
+  const std::string fallback = buffer < trace.buffers.size() ? trace.buffers[buffer].name : "buffer";
+  // A reduction's launch k reads buffer k (the input or the last partials)
+  // and writes buffer k + 1; every other family passes its buffers in order.
+  std::int64_t position = buffer;
+  if (family_of(trace.kernel_id) == "reduce") position -= trace.launch;
+  const auto names = pointer_params(traced_source_text(doc.session), trace.kernel);
+  if (position < 0 || position >= static_cast<std::int64_t>(names.size())) return fallback;
+  const std::string& name = names[static_cast<std::size_t>(position)];
+  return name.empty() ? fallback : name;
+}
 
 MatrixShape matrix_shape(const analysis::TraceDocument& doc, std::uint8_t buffer) {
   const Trace& trace = doc.trace();

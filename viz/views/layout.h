@@ -31,6 +31,11 @@ struct TileShape {
 
 TileShape tile_shape(const analysis::TraceDocument& doc);
 
+// What the kernel calls a global buffer: its pointer parameter ("a", "trA"),
+// read from the signature of the traced source; the workload's name ("in",
+// "out") where the signature does not say.
+std::string buffer_name(const analysis::TraceDocument& doc, std::uint8_t buffer);
+
 // A session parameter as a number, or `fallback` when the run had none.
 std::int64_t param_or(const analysis::TraceDocument& doc, const std::string& name,
                       std::int64_t fallback);
