@@ -145,8 +145,10 @@ void CoalescingView::paint_request(QPainter& p, qreal y) {
   // What is left widens the gap and heightens the sectors.
   const qreal sector_w = width_in / per_row;
   const qreal sector_h = std::clamp(min_sector_h + room / rows, min_sector_h, std::max(min_sector_h, sector_w * 1.2));
+  room -= rows * (sector_h - min_sector_h);
+  const qreal lines_h = gap + std::clamp(room, 0.0, 3 * line_h);  // longer lines show the scatter better
   const qreal lanes_y = y + 4;
-  const qreal sectors_y = lanes_y + lane_h + gap;
+  const qreal sectors_y = lanes_y + lane_h + lines_h;
   std::vector<QRectF> boxes;
   for (std::size_t i = 0; i < n; ++i)
     boxes.push_back(QRectF(margin + (i % per_row) * sector_w + 3, sectors_y + (i / per_row) * (sector_h + sector_gap),
