@@ -482,6 +482,58 @@ class ViewsTest : public QObject {
       }
     }
   }
+  // At a step of the other memory space the bank and coalescing views say
+  // what the step is and draw no other request's lanes (no stale picture).
+  void views_draw_only_the_current_steps_request() {
+    const auto doc = bundled("transpose.shared");
+    const auto shared = requests_where(*doc, Space::Shared, false);
+    const auto global = requests_where(*doc, Space::Global, false);
+    QVERIFY(!shared.empty() && !global.empty());
+    QVERIFY(BankModel(doc).frame(shared.front()).at_step);
+    QVERIFY(!BankModel(doc).frame(global.front()).at_step);
+    QVERIFY(CoalescingModel(doc).frame(global.front()).at_step);
+    QVERIFY(!CoalescingModel(doc).frame(shared.front()).at_step);
+    BankView banks;
+    banks.set_document(doc);
+    banks.set_step(global.front(), 1.0);
+    render(banks, {800, 600});
+    QVERIFY(banks.painted().marks.empty());
+    QVERIFY(std::any_of(banks.painted().texts.begin(), banks.painted().texts.end(),
+                        [](const PaintedText& t) { return t.text.startsWith("This step is a global load"); }));
+    CoalescingView coalescing;
+    coalescing.set_document(doc);
+    coalescing.set_step(shared.front(), 1.0);
+    render(coalescing, {800, 600});
+    QVERIFY(coalescing.painted().marks.empty());
+  }
+
+  // In a presentation's short view the bank view draws fewer rows, each as
+  // high as a wavefront's number (24 px type), and numbers the wavefronts;
+  // the coalescing view paints no text over its sector boxes.
+  void presented_banks_and_sectors_are_big_enough() {
+    BankView banks;
+    banks.set_theme(Theme::projector());
+    banks.set_document(bundled("smem.setRowReadCol"));
+    const auto loads = requests_where(*bundled("smem.setRowReadCol"), Space::Shared, false);
+    banks.set_step(loads.front(), 1.0);
+    render(banks, {1000, 330});
+    const PaintRecord& b = banks.painted();
+    // "2": lane 2, bank 2 and the second wavefront's disc.
+    QVERIFY(std::count_if(b.texts.begin(), b.texts.end(), [](const PaintedText& t) { return t.text == "2"; }) >= 3);
+    for (const PaintedText& t : b.texts) QVERIFY2(t.pixel_size >= 24, qPrintable(t.text));
+    const QRectF lane0 = b.marks.front().rect;
+    QVERIFY(lane0.width() * 32 >= 0.6 * 1000);
+
+    CoalescingView coalescing;
+    coalescing.set_theme(Theme::projector());
+    coalescing.set_document(bundled("transpose.naive"));
+    coalescing.set_step(0, 1.0);
+    render(coalescing, {1000, 330});
+    const PaintRecord& c = coalescing.painted();
+    for (const PaintedMark& m : c.marks)
+      for (const PaintedText& t : c.texts)
+        if (!t.label) QVERIFY2(!m.rect.intersects(t.rect), qPrintable(t.text));
+  }
 };
 
 int main(int argc, char** argv) {

@@ -50,6 +50,11 @@ BankFrame BankModel::frame(std::size_t step) const {
   const auto near = request_near(analysis, step, Space::Shared);
   if (!near) return f;
   const analysis::Request& r = take_request(f, analysis, *near);
+  f.at_step = *near == step;
+  if (step < analysis.requests.size()) {
+    f.step_space = analysis.requests[step].space;
+    f.step_store = analysis.requests[step].store;
+  }
   f.block = r.block;
   f.warp = r.warp;
   f.wavefronts = r.wavefronts;

@@ -40,6 +40,11 @@ struct BankFrame {
   TileShape tile;
   bool has_request = false;
   std::size_t request = 0;         // Analysis::requests index
+  // Whether `request` is the step's own; else the step is another kind of
+  // access (step_space, step_store) and `request` only the nearest shared one.
+  bool at_step = false;
+  Space step_space = Space::Shared;
+  bool step_store = false;
   bool store = false;
   std::uint16_t line = 0;
   std::string source;              // the access site's text

@@ -1,110 +1,259 @@
 #include "viz/views/bank_view.h"
 
+#include <QFontMetricsF>
 #include <QPainter>
+#include <algorithm>
 #include <cmath>
+#include <set>
 
 namespace threadmap::views {
+
+namespace {
+
+// The height `s` takes `width` wide in the painter's font as TraceView::text()
+// fits a Fit::Whole text: shrunk down to `floor` px, then wrapped.
+qreal whole_height(const QPainter& p, const QString& s, qreal width, int floor) {
+  QFont font = p.font();
+  while (font.pixelSize() > floor && QFontMetricsF(font).horizontalAdvance(s) > width)
+    font.setPixelSize(font.pixelSize() - 1);
+  const QFontMetricsF m(font);
+  if (m.horizontalAdvance(s) <= width) return m.height();
+  return m.boundingRect(QRectF(0, 0, width, 1e6), Qt::TextWordWrap, s).height();
+}
+
+// The parts, in order, that fit on one line `width` wide at the painter's
+// font, joined by " · "; a part that does not fit is left out whole.
+QString parts_that_fit(const QPainter& p, const QStringList& parts, qreal width) {
+  const QFontMetricsF m(p.font());
+  QString line;
+  for (const QString& part : parts) {
+    if (part.isEmpty()) continue;
+    const QString longer = line.isEmpty() ? part : line + QStringLiteral(" · ") + part;
+    if (m.horizontalAdvance(longer) <= width) line = longer;
+  }
+  return line;
+}
+
+// The smallest of 1, 2, 4, 8 cells that a label as wide as `label` fits.
+int label_step(const QPainter& p, const QString& label, qreal cell_w) {
+  const qreal w = QFontMetricsF(p.font()).horizontalAdvance(label) + 4;
+  int step = 1;
+  while (step < 8 && step * cell_w < w) step *= 2;
+  return step;
+}
+
+}  // namespace
 
 void BankView::document_changed() { model_.emplace(doc_); }
 
 void BankView::step_changed() { frame_ = model_->frame(step_); }
 
+QString BankView::headline() const {
+  const BankFrame& f = frame_;
+  const int replays = f.wavefronts - f.ideal_wavefronts;
+  const QString waves = f.wavefronts == 1 ? tr("1 wavefront") : tr("%1 wavefronts").arg(f.wavefronts);
+  return replays == 1 ? tr("%1 (ideal %2): 1 replay").arg(waves).arg(f.ideal_wavefronts)
+                      : tr("%1 (ideal %2): %3 replays").arg(waves).arg(f.ideal_wavefronts).arg(replays);
+}
+
+// What the step is when it is no shared access: said plainly, with what the
+// kernel's shared accesses come to, so no other request's lanes are shown.
+QString BankView::not_shared_note() const {
+  const BankFrame& f = frame_;
+  const QString kind = f.step_store ? tr("store") : tr("load");
+  const QString space = f.step_space == Space::Global ? tr("global") : tr("non-shared");
+  return tr("This step is a %1 %2; shared accesses: %n request(s), %3 wavefronts (ideal %4), %5 so far.", nullptr,
+            static_cast<int>(f.shared_requests_total))
+      .arg(space, kind)
+      .arg(f.total.shared_wavefronts)
+      .arg(f.total.shared_ideal_wavefronts)
+      .arg(f.so_far.shared_wavefronts);
+}
+
 void BankView::paint(QPainter& p) {
   const BankFrame& f = frame_;
-  QString detail = tr("%1 · wavefronts so far %2 / %3 (ideal %4)")
-                       .arg(f.tile.known ? QString::fromStdString(f.tile.declaration) : tr("shared array"))
-                       .arg(f.so_far.shared_wavefronts).arg(f.total.shared_wavefronts)
-                       .arg(f.total.shared_ideal_wavefronts);
-  if (f.tile.known && f.tile.cols > f.tile.data_cols)
-    detail += tr(" · padding hatched");
-  const int top = draw_heading(p, tr("Shared-memory banks (%1 x %2 bytes)").arg(f.banks).arg(f.bank_bytes), detail,
-                               detail);
+  const int margin = theme_.font_px / 2 + 4;
+  const qreal width_in = width() - 2.0 * margin;
+  qreal y = margin;
+
+  // The title may be elided: the tab names the view too.
+  p.setPen(theme_.text);
+  p.setFont(theme_.font(1.15, true));
+  const qreal title_h = lines(p, 1);
+  text(p, QRectF(margin, y, width_in, title_h), Qt::AlignLeft | Qt::AlignVCenter,
+       tr("Shared-memory banks (%1 x %2 bytes)").arg(f.banks).arg(f.bank_bytes), Fit::Elide);
+  y += title_h;
   if (!f.has_request) {
     draw_centred_note(p, tr("This kernel makes no shared-memory accesses."));
     return;
   }
+  if (!f.at_step) {
+    // Nothing of another request: the note, read whole, wrapped.
+    p.setFont(theme_.font());
+    p.setPen(theme_.muted);
+    const QString note = not_shared_note();
+    const qreal h = whole_height(p, note, width_in, theme_.floor_px);
+    if (y + h <= height() - margin)
+      text(p, QRectF(margin, y + margin / 2.0, width_in, h), Qt::AlignLeft | Qt::AlignTop, note);
+    return;
+  }
+  paint_request(p, y + margin / 2.0);
+}
 
-  // The current request's numbers, large: the point of the picture.
-  const int margin = theme_.font_px;
+void BankView::paint_request(QPainter& p, qreal y) {
+  const BankFrame& f = frame_;
+  const int margin = theme_.font_px / 2 + 4;
+  const qreal width_in = width() - 2.0 * margin;
+  const qreal bottom = height() - margin / 2.0;
+
+  // The figure of the picture, read whole: shrunk, then wrapped.
   const int replays = f.wavefronts - f.ideal_wavefronts;
   p.setFont(theme_.font(1.25, true));
-  const int big_h = p.fontMetrics().height();
   p.setPen(replays > 0 ? theme_.write : theme_.text);
-  const QString waves = f.wavefronts == 1 ? tr("1 wavefront") : tr("%1 wavefronts").arg(f.wavefronts);
-  QString big = replays == 1 ? tr("%1 (ideal %2): 1 replay").arg(waves).arg(f.ideal_wavefronts)
-                              : tr("%1 (ideal %2): %3 replays").arg(waves).arg(f.ideal_wavefronts).arg(replays);
-  text(p, QRect(margin, top, width() - 2 * margin, big_h), Qt::AlignLeft | Qt::AlignVCenter, big);
-  p.setFont(theme_.font());
-  const int small_h = p.fontMetrics().height();
-  const auto request_line = [&](const QString& source) {
-    return tr("block %1 warp %2, line %3 %4: %5")
-        .arg(f.block).arg(f.warp).arg(f.line)
-        .arg(access_kind(f.store, f.merged, f.access_bytes))
-        .arg(source);
-  };
-  // The access kind, and where the compiler merged accesses, is read whole
-  // (on two lines in Portuguese and Spanish at 1024 px); the source text,
-  // also in the source pane, may be elided.
-  p.setPen(theme_.muted);
-  const int detail_h = draw_detail(p, QPoint(margin, top + big_h), width() - 2 * margin,
-                                   request_line(QString::fromStdString(f.source)), request_line(QString()), true);
-  p.setFont(theme_.font());
+  const QString big = headline();
+  const qreal big_h = whole_height(p, big, width_in, theme_.floor_px);
+  text(p, QRectF(margin, y, width_in, big_h), Qt::AlignLeft | Qt::AlignVCenter, big);
+  y += big_h;
 
-  // Lanes row, bank header, then the words.
-  const int label_w = p.fontMetrics().horizontalAdvance("row 00") + 6;
+  // The grid's geometry: a lane row, the bank numbers, then word rows.
+  p.setFont(theme_.font(0.8));
+  QString widest_row = tr("row %1").arg(std::max<std::uint32_t>(f.rows, 1) - 1);
+  const qreal label_w = std::max(QFontMetricsF(p.font()).horizontalAdvance(widest_row),
+                                 QFontMetricsF(p.font()).horizontalAdvance(tr("bank"))) + 6;
   const qreal grid_x = margin + label_w;
   const qreal cell_w = (width() - grid_x - margin) / static_cast<qreal>(f.banks);
-  const qreal lanes_y = top + big_h + detail_h + margin / 2;
-  const qreal lane_h = std::max<qreal>(small_h + 4, 18);
-  const qreal header_y = lanes_y + lane_h + small_h + 4;
-  const qreal grid_y = header_y + small_h + 2;
-  const qreal cell_h = std::max<qreal>(3.0, std::min<qreal>(cell_w, (height() - grid_y - margin) / std::max<std::uint32_t>(f.rows, 1)));
+  const qreal number_h = lines(p, 1);
+  const qreal lane_h = std::max<qreal>(number_h + 4, 18);
+  p.setFont(theme_.font(0.75, true));
+  // A word row is as high as a wavefront's number, so the number is read.
+  const qreal min_row_h = std::max<qreal>(lines(p, 1), 8);
+  p.setFont(theme_.font());
+  const qreal line_h = lines(p, 1);
 
-  if (phase_ < 1.0) {
-    // Which wavefront the banks are serving, while playing.
-    const int waves = std::max<int>(1, f.wavefronts);
-    p.setFont(theme_.font(0.9, true));
-    p.setPen(theme_.text);
-    const QString serving =
-        tr("serving wavefront %1 of %2").arg(std::min<int>(waves, static_cast<int>(phase_ * waves) + 1)).arg(waves);
-    text(p, QRectF(grid_x, lanes_y + lane_h, width() - grid_x - margin, small_h + 4), Qt::AlignRight | Qt::AlignVCenter,
-         serving);
-  }
-  p.setFont(theme_.font(0.8));
+  // The rows the request touches, and how many rows the space can take.
+  std::set<std::uint32_t> touched;
+  for (const BankLane& lane : f.lanes) touched.insert(std::min(lane.row, f.rows ? f.rows - 1 : 0));
+  const qreal fixed = lane_h + 4 + number_h;
+  const auto rows_fitting = [&](qreal below) { return static_cast<int>(std::floor((bottom - below - fixed) / min_row_h)); };
+
+  // Secondary lines go in while the grid keeps the rows it needs (all the
+  // request touches, or four): first the request line, then the tile's.
+  const QString request = tr("block %1 warp %2, line %3 %4").arg(f.block).arg(f.warp).arg(f.line)
+                              .arg(access_kind(f.store, f.merged, f.access_bytes));
+  const int rows_wanted = std::min<int>(static_cast<int>(touched.size()), 4);
   p.setPen(theme_.muted);
-  text(p, QRectF(margin, lanes_y, label_w, lane_h), Qt::AlignLeft | Qt::AlignVCenter, tr("lanes"));
-  text(p, QRectF(margin, header_y, label_w, small_h), Qt::AlignLeft | Qt::AlignVCenter, tr("bank"));
-  for (std::uint32_t b = 0; b < f.banks; ++b)
-    text(p, QRectF(grid_x + b * cell_w, header_y, cell_w, small_h), Qt::AlignCenter, QString::number(b), Fit::Label);
+  const qreal request_h = whole_height(p, request, width_in, theme_.floor_px);
+  const bool show_request = rows_fitting(y + request_h + line_h) >= rows_wanted;
+  if (show_request) {
+    text(p, QRectF(margin, y, width_in, request_h), Qt::AlignLeft | Qt::AlignVCenter, request);
+    y += request_h;
+  }
+  QStringList tile_parts{f.tile.known ? QString::fromStdString(f.tile.declaration) : tr("shared array"),
+                         tr("wavefronts so far %1 / %2 (ideal %3)").arg(f.so_far.shared_wavefronts)
+                             .arg(f.total.shared_wavefronts).arg(f.total.shared_ideal_wavefronts)};
+  if (f.tile.known && f.tile.cols > f.tile.data_cols) tile_parts.insert(1, tr("padding hatched"));
+  if (rows_fitting(y + 2 * line_h) >= rows_wanted) {
+    text(p, QRectF(margin, y, width_in, line_h), Qt::AlignLeft | Qt::AlignVCenter, parts_that_fit(p, tile_parts, width_in));
+    y += line_h;
+  }
+  y += 4;
 
-  // Word cells: alternate tile rows in two tints so a tile row's wrap onto
-  // the next bank row shows; padding hatched.
-  for (std::uint32_t r = 0; r < f.rows; ++r) {
-    if (cell_h >= small_h * 0.8 && r % 4 == 0) {
+  // Which rows are drawn: all where they fit at a legible height, else the
+  // rows the request touches, as many as fit, the caption saying which.
+  const int can = std::max(1, rows_fitting(y + line_h));
+  std::vector<std::uint32_t> shown;
+  if (static_cast<int>(f.rows) <= std::max(1, rows_fitting(y))) {
+    for (std::uint32_t r = 0; r < f.rows; ++r) shown.push_back(r);
+  } else if (!touched.empty() && static_cast<int>(*touched.rbegin() - *touched.begin()) < can) {
+    // The touched rows in one run that fits, with the rows around them.
+    const std::uint32_t count = std::min<std::uint32_t>(static_cast<std::uint32_t>(can), f.rows);
+    const std::uint32_t span = *touched.rbegin() - *touched.begin() + 1;
+    const std::uint32_t first = std::min(*touched.begin() - std::min(*touched.begin(), (count - span) / 2), f.rows - count);
+    for (std::uint32_t r = first; r < first + count; ++r) shown.push_back(r);
+  } else {
+    for (const std::uint32_t r : touched)
+      if (static_cast<int>(shown.size()) < can) shown.push_back(r);
+  }
+  const bool all_rows = shown.size() == f.rows;
+  const qreal lanes_y = y;
+  const qreal header_y = lanes_y + lane_h + 4;
+  const qreal grid_y = header_y + number_h;
+  const qreal caption_h = all_rows ? 0 : line_h;
+  const qreal room = bottom - grid_y - caption_h;
+  const qreal cell_h = std::max<qreal>(3.0, std::min(std::max(cell_w, min_row_h), room / std::max<std::size_t>(shown.size(), 1)));
+  draw_grid(p, shown, grid_x, grid_y, cell_w, cell_h, margin, label_w);
+  draw_numbers(p, grid_x, header_y, cell_w, number_h, margin, label_w);
+  draw_lanes(p, shown, grid_x, lanes_y, lane_h, grid_y, cell_w, cell_h);
+  if (!all_rows) draw_caption(p, shown, touched, QRectF(margin, grid_y + shown.size() * cell_h, width_in, line_h));
+}
+
+// Word cells: alternate tile rows in two tints so a tile row's wrap onto
+// the next bank row shows; padding hatched. A row's number is at its left
+// where it fits (every fourth when all rows are drawn).
+void BankView::draw_grid(QPainter& p, const std::vector<std::uint32_t>& shown, qreal grid_x, qreal grid_y,
+                         qreal cell_w, qreal cell_h, int margin, qreal label_w) {
+  const BankFrame& f = frame_;
+  const bool all_rows = shown.size() == f.rows;
+  p.setFont(theme_.font(0.8));
+  for (std::size_t i = 0; i < shown.size(); ++i) {
+    const std::uint32_t r = shown[i];
+    const qreal top = grid_y + i * cell_h;
+    if (!all_rows || r % 4 == 0) {
       p.setPen(theme_.muted);
-      text(p, QRectF(margin, grid_y + r * cell_h, label_w, cell_h), Qt::AlignLeft | Qt::AlignVCenter,
-           tr("row %1").arg(r), Fit::Label);
+      text(p, QRectF(margin, top, label_w, cell_h), Qt::AlignLeft | Qt::AlignVCenter, tr("row %1").arg(r), Fit::Label);
     }
     for (std::uint32_t b = 0; b < f.banks; ++b) {
       const BankWord& w = f.words[std::size_t{r} * f.banks + b];
-      const QRectF rect(grid_x + b * cell_w, grid_y + r * cell_h, cell_w, cell_h);
-      QColor fill = w.tile_row < 0 ? theme_.untouched : (w.tile_row % 2 ? theme_.tile_odd : theme_.tile_even);
-      p.fillRect(rect, fill);
+      const QRectF rect(grid_x + b * cell_w, top, cell_w, cell_h);
+      p.fillRect(rect, w.tile_row < 0 ? theme_.untouched : (w.tile_row % 2 ? theme_.tile_odd : theme_.tile_even));
       if (w.padding) p.fillRect(rect, QBrush(theme_.padding, Qt::BDiagPattern));
       p.setPen(QPen(theme_.grid, 0.5));
       p.drawRect(rect);
     }
+    // A gap in the rows drawn: a thick line where rows are left out.
+    if (i > 0 && shown[i - 1] + 1 != r) {
+      p.setPen(QPen(theme_.text, 2 * theme_.stroke, Qt::DashLine));
+      p.drawLine(QPointF(grid_x, top), QPointF(grid_x + f.banks * cell_w, top));
+    }
   }
+}
 
-  // The wavefronts: a paused view shows every lane served; while playing,
-  // wavefront k is served during the k-th share of the step's animation.
+// The bank numbers, under the lanes (lane i sits over bank i), centred on
+// their cells: every one where two digits fit a cell, else every second,
+// fourth or eighth.
+void BankView::draw_numbers(QPainter& p, qreal grid_x, qreal y, qreal cell_w, qreal h, int margin, qreal label_w) {
+  const BankFrame& f = frame_;
+  p.setFont(theme_.font(0.8));
+  p.setPen(theme_.muted);
+  text(p, QRectF(margin, y, label_w, h), Qt::AlignLeft | Qt::AlignVCenter, tr("bank"), Fit::Label);
+  const int step = label_step(p, QString::number(f.banks - 1), cell_w);
+  for (std::uint32_t b = 0; b < f.banks; b += step) {
+    const QString number = QString::number(b);
+    const qreal w = std::max(cell_w, QFontMetricsF(p.font()).horizontalAdvance(number) + 4);
+    const qreal left = std::min(grid_x + (b + 0.5) * cell_w - w / 2, width() - w);
+    text(p, QRectF(left, y, w, h), Qt::AlignCenter, number, Fit::Label);
+  }
+}
+
+// The lanes: a paused view shows every lane served; while playing,
+// wavefront k is served during the k-th share of the step's animation.
+// Lanes whose row is not drawn point down past the last row.
+void BankView::draw_lanes(QPainter& p, const std::vector<std::uint32_t>& shown, qreal grid_x, qreal lanes_y,
+                          qreal lane_h, qreal grid_y, qreal cell_w, qreal cell_h) {
+  const BankFrame& f = frame_;
   const int total_waves = std::max<int>(1, f.wavefronts);
   const double served = phase_ * total_waves;  // wavefronts finished (fractional)
-  p.setFont(theme_.font(0.7, true));
+  const qreal grid_bottom = grid_y + shown.size() * cell_h;
+  const auto home_of = [&](const BankLane& lane) {
+    return QRectF(grid_x + lane.lane * cell_w + 1, lanes_y, cell_w - 2, lane_h);
+  };
+  const auto row_of = [&](const BankLane& lane) {
+    return std::find(shown.begin(), shown.end(), std::min(lane.row, f.rows ? f.rows - 1 : 0)) - shown.begin();
+  };
+  // Lane boxes and lines in flight first, so that no line crosses a disc.
+  std::set<std::pair<std::size_t, std::uint32_t>> taken;  // (row drawn, bank) holding a served lane
   for (const BankLane& lane : f.lanes) {
-    const QRectF home(grid_x + lane.lane * cell_w + 1, lanes_y, cell_w - 2, lane_h);
-    const QRectF target(grid_x + lane.bank * cell_w, grid_y + std::min(lane.row, f.rows ? f.rows - 1 : 0) * cell_h,
-                        cell_w, cell_h);
+    const QRectF home = home_of(lane);
     const double t = std::clamp(served - lane.wavefront, 0.0, 1.0);
     const QColor colour = theme_.wavefront(lane.wavefront);
     // Lane box in the lanes row: filled while waiting, outlined once gone.
@@ -112,27 +261,80 @@ void BankView::paint(QPainter& p) {
     p.setBrush(t >= 1.0 ? QBrush(theme_.background) : QBrush(colour));
     p.drawRect(home);
     mark(home, true);
+    p.setFont(theme_.font(0.7, true));
     text(p, home, Qt::AlignCenter, QString::number(lane.lane), Fit::Label);
+    const std::size_t row = static_cast<std::size_t>(row_of(lane));
     if (t <= 0) continue;
-    const QPointF from = home.center(), to = target.center();
-    const QPointF at = from + (to - from) * t;
-    if (t < 1.0) {
-      p.setPen(QPen(colour, 1.5 * theme_.stroke));
-      p.drawLine(from, at);
-    }
-    const qreal r = std::max<qreal>(3.0, std::min(cell_w, cell_h) / 2.0 - 0.5);
-    p.setPen(QPen(theme_.text, 0.8 * theme_.stroke));
-    p.setBrush(colour);
-    p.drawEllipse(at, r, r);
-    if (r >= 6) {
-      // The wavefront that serves it, counting from 1: 32 in a column is the lesson.
-      p.setFont(theme_.font(std::min(0.7, r * 1.5 / theme_.font_px), true));
-      text(p, QRectF(at.x() - r, at.y() - r, 2 * r, 2 * r), Qt::AlignCenter, QString::number(lane.wavefront + 1), Fit::Label);
-      p.setFont(theme_.font(0.7, true));
-    }
+    if (row < shown.size()) taken.insert({row, lane.bank});
+    // Its row is left out: a line to the grid's foot while it flies, then a
+    // notch there in its colour.
+    const QPointF to = row < shown.size() ? QPointF(grid_x + (lane.bank + 0.5) * cell_w, grid_y + (row + 0.5) * cell_h)
+                                          : QPointF(grid_x + (lane.bank + 0.5) * cell_w, grid_bottom);
+    p.setPen(QPen(colour, 1.5 * theme_.stroke));
+    if (t < 1.0) p.drawLine(home.center(), home.center() + (to - home.center()) * t);
+    else if (row >= shown.size())
+      p.fillRect(QRectF(grid_x + lane.bank * cell_w + 1, grid_bottom - 5, cell_w - 2, 5), colour);
+  }
+  for (const BankLane& lane : f.lanes) {
+    const double t = std::clamp(served - lane.wavefront, 0.0, 1.0);
+    const std::size_t row = static_cast<std::size_t>(row_of(lane));
+    if (t <= 0 || row >= shown.size()) continue;
+    const QPointF from = home_of(lane).center();
+    const QPointF to(grid_x + (lane.bank + 0.5) * cell_w, grid_y + (row + 0.5) * cell_h);
+    // A number may spread into the neighbouring cells where they are free.
+    const bool alone = !taken.count({row, lane.bank - 1}) && !taken.count({row, lane.bank + 1});
+    draw_served(p, lane, from + (to - from) * t, cell_w, cell_h, theme_.wavefront(lane.wavefront), alone);
   }
   p.setBrush(Qt::NoBrush);
+}
 
+// A served lane: a disc in its bank's cell carrying the number of the
+// wavefront that serves it, counting from 1 (32 in a column is the lesson),
+// where the number fits the row; a two-digit number widens the disc.
+void BankView::draw_served(QPainter& p, const BankLane& lane, QPointF at, qreal cell_w, qreal cell_h, const QColor& colour,
+                           bool alone) {
+  p.setFont(theme_.font(0.75, true));
+  const QString number = QString::number(lane.wavefront + 1);
+  const QFontMetricsF m(p.font());
+  const bool numbered = cell_h >= m.height() && (alone || cell_w >= m.horizontalAdvance(QStringLiteral("8")) + 2);
+  qreal rx = std::max<qreal>(3.0, std::min(cell_w, cell_h) / 2.0 - 0.5), ry = rx;
+  if (numbered) {
+    ry = std::max(ry, m.height() / 2 - 1);
+    rx = std::max({rx, ry, m.horizontalAdvance(number) / 2 + 3});
+  }
+  p.setPen(QPen(theme_.text, 0.8 * theme_.stroke));
+  p.setBrush(colour);
+  p.drawEllipse(at, rx, ry);
+  if (numbered)
+    text(p, QRectF(at.x() - rx, at.y() - cell_h / 2, 2 * rx, cell_h), Qt::AlignCenter, number, Fit::Label);
+}
+
+// Which rows are drawn, where they are not all: the figures for the rows
+// left out are in the headline.
+void BankView::draw_caption(QPainter& p, const std::vector<std::uint32_t>& shown, const std::set<std::uint32_t>& touched,
+                            const QRectF& box) {
+  p.setFont(theme_.font());
+  p.setPen(theme_.muted);
+  QStringList parts;
+  if (phase_ < 1.0) {
+    const int waves = std::max<int>(1, frame_.wavefronts);
+    parts << tr("serving wavefront %1 of %2").arg(std::min<int>(waves, static_cast<int>(phase_ * waves) + 1)).arg(waves);
+  }
+  if (!shown.empty()) {
+    const QString which = shown.size() == 1 ? tr("row %1").arg(shown.front())
+                                            : tr("rows %1–%2").arg(shown.front()).arg(shown.back());
+    const bool every = std::all_of(touched.begin(), touched.end(), [&](std::uint32_t r) {
+      return std::find(shown.begin(), shown.end(), r) != shown.end();
+    });
+    // The longer wording where it fits, else the shorter.
+    const QString longer = every ? tr("bank %1 of %2").arg(which).arg(frame_.rows)
+                                 : tr("bank %1 of the %2 rows the request touches").arg(which).arg(touched.size());
+    const QString shorter = every ? tr("%1 of %2").arg(which).arg(frame_.rows)
+                                  : tr("%1 of %2 touched").arg(which).arg(touched.size());
+    parts << (QFontMetricsF(p.font()).horizontalAdvance(longer) <= box.width() ? longer : shorter);
+  }
+  const QString line = parts_that_fit(p, parts, box.width());
+  if (box.bottom() <= height()) text(p, box, Qt::AlignLeft | Qt::AlignVCenter, line);
 }
 
 }  // namespace threadmap::views

@@ -4,6 +4,8 @@
 // request's lanes fly onto their banks, one wavefront at a time: lanes that
 // share a bank with a different word wait for a later wavefront (a replay).
 #include <optional>
+#include <set>
+#include <vector>
 
 #include "viz/views/bank_model.h"
 #include "viz/views/trace_view.h"
@@ -22,6 +24,19 @@ class BankView : public TraceView {
   void paint(QPainter& p) override;
 
  private:
+  QString headline() const;
+  QString not_shared_note() const;
+  void paint_request(QPainter& p, qreal y);
+  void draw_grid(QPainter& p, const std::vector<std::uint32_t>& shown, qreal grid_x, qreal grid_y, qreal cell_w,
+                 qreal cell_h, int margin, qreal label_w);
+  void draw_numbers(QPainter& p, qreal grid_x, qreal y, qreal cell_w, qreal h, int margin, qreal label_w);
+  void draw_lanes(QPainter& p, const std::vector<std::uint32_t>& shown, qreal grid_x, qreal lanes_y, qreal lane_h,
+                  qreal grid_y, qreal cell_w, qreal cell_h);
+  void draw_served(QPainter& p, const BankLane& lane, QPointF at, qreal cell_w, qreal cell_h, const QColor& colour,
+                   bool alone);
+  void draw_caption(QPainter& p, const std::vector<std::uint32_t>& shown, const std::set<std::uint32_t>& touched,
+                    const QRectF& box);
+
   std::optional<BankModel> model_;
   BankFrame frame_;
 };

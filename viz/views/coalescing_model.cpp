@@ -19,6 +19,11 @@ CoalescingFrame CoalescingModel::frame(std::size_t step) const {
   const auto near = request_near(analysis, step, Space::Global);
   if (!near) return f;
   const analysis::Request& r = take_request(f, analysis, *near);
+  f.at_step = *near == step;
+  if (step < analysis.requests.size()) {
+    f.step_space = analysis.requests[step].space;
+    f.step_store = analysis.requests[step].store;
+  }
   f.lanes = r.lanes;
   f.request_sectors = r.sectors;
   f.request_ideal = r.ideal_sectors;

@@ -23,6 +23,11 @@ struct CoalescingFrame {
   std::uint32_t sector_bytes = 32;
   bool has_request = false;
   std::size_t request = 0;
+  // Whether `request` is the step's own; else the step is another kind of
+  // access (step_space, step_store) and `request` only the nearest global one.
+  bool at_step = false;
+  Space step_space = Space::Global;
+  bool step_store = false;
   std::string buffer;
   bool store = false;
   std::uint16_t line = 0;

@@ -1,48 +1,193 @@
 #include "viz/views/coalescing_view.h"
 
+#include <QFontMetricsF>
 #include <QLocale>
 #include <QPainter>
 #include <cmath>
 
 namespace threadmap::views {
 
+namespace {
+
+// The height `s` takes `width` wide in the painter's font as TraceView::text()
+// fits a Fit::Whole text: shrunk down to `floor` px, then wrapped.
+qreal whole_height(const QPainter& p, const QString& s, qreal width, int floor) {
+  QFont font = p.font();
+  while (font.pixelSize() > floor && QFontMetricsF(font).horizontalAdvance(s) > width)
+    font.setPixelSize(font.pixelSize() - 1);
+  const QFontMetricsF m(font);
+  if (m.horizontalAdvance(s) <= width) return m.height();
+  return m.boundingRect(QRectF(0, 0, width, 1e6), Qt::TextWordWrap, s).height();
+}
+
+// Whether `s` fits `width` at the painter's font shrunk down to `floor` px.
+bool fits_shrunk(const QPainter& p, const QString& s, qreal width, int floor) {
+  QFont font = p.font();
+  font.setPixelSize(std::min(font.pixelSize(), floor));
+  return QFontMetricsF(font).horizontalAdvance(s) <= width;
+}
+
+}  // namespace
+
 void CoalescingView::document_changed() { model_.emplace(doc_); }
 
 void CoalescingView::step_changed() { frame_ = model_->frame(step_); }
 
+// What the step is when it is no global access: said plainly, with what the
+// kernel's global accesses come to, so no other request's lanes are shown.
+QString CoalescingView::not_global_note() const {
+  const CoalescingFrame& f = frame_;
+  const QString kind = f.step_store ? tr("store") : tr("load");
+  const QString space = f.step_space == Space::Shared ? tr("shared") : tr("non-global");
+  return tr("This step is a %1 %2; global accesses: %3 sectors (ideal %4), %5 so far.")
+      .arg(space, kind)
+      .arg(f.total.global_sectors)
+      .arg(f.total.global_ideal_sectors)
+      .arg(f.so_far.global_sectors);
+}
+
 void CoalescingView::paint(QPainter& p) {
   const CoalescingFrame& f = frame_;
-  const auto detail = [&](const QString& source) {
-    return tr("line %1 %2 of %3: %4").arg(f.line)
-        .arg(access_kind(f.store, f.merged, f.access_bytes))
-        .arg(QString::fromStdString(f.buffer), source);
-  };
-  // The access kind, and where the compiler merged accesses, is read whole;
-  // the source text, also in the source pane, may be elided.
-  const int top = draw_heading(p, tr("Coalescing: 32-byte sectors per request"),
-                               f.has_request ? detail(QString::fromStdString(f.source)) : QString(),
-                               f.has_request ? detail(QString()) : QString());
+  const int margin = theme_.font_px / 2 + 4;
+  const qreal width_in = width() - 2.0 * margin;
+  qreal y = margin;
+  // The title may be elided: the tab names the view too.
+  p.setPen(theme_.text);
+  p.setFont(theme_.font(1.15, true));
+  const qreal title_h = lines(p, 1);
+  text(p, QRectF(margin, y, width_in, title_h), Qt::AlignLeft | Qt::AlignVCenter,
+       tr("Coalescing: 32-byte sectors per request"), Fit::Elide);
+  y += title_h;
   if (!f.has_request) {
     draw_centred_note(p, tr("This kernel makes no global accesses in the traced blocks."));
     return;
   }
-  const int margin = theme_.font_px;
+  if (!f.at_step) {
+    p.setFont(theme_.font());
+    p.setPen(theme_.muted);
+    const QString note = not_global_note();
+    const qreal h = whole_height(p, note, width_in, theme_.floor_px);
+    if (y + h <= height() - margin)
+      text(p, QRectF(margin, y + margin / 2.0, width_in, h), Qt::AlignLeft | Qt::AlignTop, note);
+    return;
+  }
+  paint_request(p, y + margin / 2.0);
+}
+
+// Top-down: the big figure, the request line, the lanes, the sectors, the
+// caption and the totals; each line measured, and what does not fit left
+// out whole (the sectors are always drawn).
+void CoalescingView::paint_request(QPainter& p, qreal y) {
+  const CoalescingFrame& f = frame_;
+  const int margin = theme_.font_px / 2 + 4;
+  const qreal width_in = width() - 2.0 * margin;
+  const qreal bottom = height() - margin / 2.0;
+
   const bool wasteful = f.request_sectors > f.request_ideal;
   p.setFont(theme_.font(1.35, true));
-  const int big_h = p.fontMetrics().height();
   p.setPen(wasteful ? theme_.write : theme_.text);
   const QString big = tr("%n sector(s) for this request, ideal %1", nullptr, static_cast<int>(f.request_sectors))
-                         .arg(f.request_ideal);
-  text(p, QRect(margin, top, width() - 2 * margin, big_h), Qt::AlignLeft | Qt::AlignVCenter, big);
+                          .arg(f.request_ideal);
+  const qreal big_h = whole_height(p, big, width_in, theme_.floor_px);
+  text(p, QRectF(margin, y, width_in, big_h), Qt::AlignLeft | Qt::AlignVCenter, big);
+  y += big_h;
 
+  // What the sectors need at the least: a lane row, a gap for the lines
+  // and each row of sectors as high as its "8 B".
+  const std::size_t n = f.sectors.size();
+  const std::size_t per_row = std::min<std::size_t>(16, std::max<std::size_t>(n, 1));
+  const std::size_t rows = std::max<std::size_t>((n + per_row - 1) / per_row, 1);
+  p.setFont(theme_.font(0.75, true));
+  const qreal lane_h = std::max<qreal>(lines(p, 1) + 4, 18);
+  const qreal min_sector_h = std::max<qreal>(lines(p, 1) + 4, 12);
+  const qreal gap = std::max<qreal>(margin * 1.5, 12);
+  const qreal sector_gap = rows > 1 ? margin / 2.0 : 0;
+  const qreal needed = lane_h + gap + rows * min_sector_h + (rows - 1) * sector_gap;
   p.setFont(theme_.font());
-  const int small_h = p.fontMetrics().height();
-  const qreal lanes_y = top + big_h + margin;
-  const qreal lane_w = (width() - 2.0 * margin) / std::max<std::size_t>(f.lane_sector.size(), 1);
-  const qreal lane_h = std::max<qreal>(small_h + 4, 18);
+  const qreal line_h = lines(p, 1);
+
+  // The secondary lines, most wanted first, while the sectors keep their room.
+  qreal room = bottom - y - needed;
+  p.setPen(theme_.muted);
+  const auto take = [&](qreal h) {
+    if (h > room) return false;
+    room -= h;
+    return true;
+  };
+  const QString kind = tr("line %1 %2 of %3").arg(f.line).arg(access_kind(f.store, f.merged, f.access_bytes))
+                           .arg(QString::fromStdString(f.buffer));
+  const QString with_source = kind + QStringLiteral(": ") + QString::fromStdString(f.source);
+  // The access kind (and a merge) is read whole; the source text, also in
+  // the source pane, may be elided.
+  const bool source_too = !f.source.empty() && fits_shrunk(p, kind + QStringLiteral(": …"), width_in, theme_.floor_px);
+  const qreal kind_h = source_too ? line_h : whole_height(p, kind, width_in, theme_.floor_px);
+  if (take(kind_h)) {
+    if (source_too) text(p, QRectF(margin, y, width_in, line_h), Qt::AlignLeft | Qt::AlignVCenter, with_source, Fit::Elide);
+    else text(p, QRectF(margin, y, width_in, kind_h), Qt::AlignLeft | Qt::AlignVCenter, kind);
+    y += kind_h;
+  }
+  const double per_request = f.site_requests ? static_cast<double>(f.site_sectors) / f.site_requests : 0;
+  const QString caption = caption_text();
+  const QString site = tr("line %1: %2 per request (%3 in %4), ideal %5")
+                           .arg(f.line).arg(QLocale().toString(per_request, 'f', 2))
+                           .arg(f.site_sectors).arg(f.site_requests).arg(f.site_ideal);
+  const QString kernel = tr("kernel so far: %1 / %2 sectors, ideal %3")
+                             .arg(f.so_far.global_sectors).arg(f.total.global_sectors).arg(f.total.global_ideal_sectors);
+  p.setFont(theme_.font(0.85));
+  const qreal caption_h = whole_height(p, caption, width_in, theme_.floor_px);
+  const bool show_caption = take(caption_h + 4);
+  p.setFont(theme_.font());
+  const qreal site_h = whole_height(p, site, width_in, theme_.floor_px);
+  const bool show_site = take(site_h);
+  const qreal kernel_h = whole_height(p, kernel, width_in, theme_.floor_px);
+  const bool show_kernel = take(kernel_h);
+
+  // What is left widens the gap and heightens the sectors.
+  const qreal sector_w = width_in / per_row;
+  const qreal sector_h = std::clamp(min_sector_h + room / rows, min_sector_h, std::max(min_sector_h, sector_w * 1.2));
+  room -= rows * (sector_h - min_sector_h);
+  const qreal lines_h = gap + std::clamp(room, 0.0, 3 * line_h);  // longer lines show the scatter better
+  const qreal lanes_y = y + 4;
+  const qreal sectors_y = lanes_y + lane_h + lines_h;
+  std::vector<QRectF> boxes;
+  for (std::size_t i = 0; i < n; ++i)
+    boxes.push_back(QRectF(margin + (i % per_row) * sector_w + 3, sectors_y + (i / per_row) * (sector_h + sector_gap),
+                           sector_w - 6, sector_h));
+  draw_lanes(p, margin, lanes_y, lane_h, boxes);
+  draw_sectors(p, boxes, per_row);
+
+  y = sectors_y + rows * sector_h + (rows - 1) * sector_gap + 4;
+  if (show_caption) {
+    p.setFont(theme_.font(0.85));
+    p.setPen(theme_.muted);
+    text(p, QRectF(margin, y, width_in, caption_h), Qt::AlignLeft | Qt::AlignVCenter, caption);
+    y += caption_h;
+  }
+  p.setFont(theme_.font());
+  p.setPen(theme_.text);
+  if (show_site) {
+    text(p, QRectF(margin, y, width_in, site_h), Qt::AlignLeft | Qt::AlignVCenter, site);
+    y += site_h;
+  }
+  if (show_kernel) text(p, QRectF(margin, y, width_in, kernel_h), Qt::AlignLeft | Qt::AlignVCenter, kernel);
+}
+
+QString CoalescingView::caption_text() const {
+  const CoalescingFrame& f = frame_;
+  const std::size_t n = f.sectors.size();
+  const double stride = n > 1 ? static_cast<double>(f.sectors[1].sector - f.sectors[0].sector) * f.sector_bytes : 0;
+  return n > 1 && stride > f.sector_bytes
+             ? tr("sectors of %1 by address, %2 bytes apart").arg(QString::fromStdString(f.buffer)).arg(stride)
+             : tr("sectors of %1 by address (bytes used of 32)").arg(QString::fromStdString(f.buffer));
+}
+
+// The 32 lanes, with a line from each to its sector (under the boxes).
+void CoalescingView::draw_lanes(QPainter& p, qreal x, qreal y, qreal lane_h, const std::vector<QRectF>& boxes) {
+  const CoalescingFrame& f = frame_;
+  const qreal lane_w = (width() - 2.0 * x) / std::max<std::size_t>(f.lane_sector.size(), 1);
   p.setFont(theme_.font(0.75, true));
   for (std::size_t lane = 0; lane < f.lane_sector.size(); ++lane) {
-    const QRectF box(margin + lane * lane_w + 1, lanes_y, lane_w - 2, lane_h);
+    const QRectF box(x + lane * lane_w + 1, y, lane_w - 2, lane_h);
     const bool active = f.lane_sector[lane] >= 0;
     p.setPen(QPen(theme_.text, theme_.stroke));
     p.setBrush(active ? QBrush(f.store ? theme_.write : theme_.read) : QBrush(theme_.untouched));
@@ -50,30 +195,21 @@ void CoalescingView::paint(QPainter& p) {
     mark(box, active);
     p.setPen(active ? QColor(Qt::white) : theme_.muted);
     text(p, box, Qt::AlignCenter, QString::number(lane), Fit::Label);
-  }
-
-  // Sectors in address order, up to 16 a row; gaps between sectors that are
-  // not adjacent in memory are marked.
-  const std::size_t n = f.sectors.size();
-  const std::size_t per_row = std::min<std::size_t>(16, std::max<std::size_t>(n, 1));
-  const std::size_t rows = (n + per_row - 1) / per_row;
-  const qreal sectors_y = lanes_y + lane_h + margin * 4;
-  const qreal footer_h = small_h * 3 + margin;
-  const qreal sector_w = (width() - 2.0 * margin) / per_row;
-  const qreal sector_h = std::min<qreal>(sector_w * 1.2, (height() - sectors_y - footer_h) / std::max<std::size_t>(rows, 1) - margin);
-  std::vector<QRectF> boxes;
-  for (std::size_t i = 0; i < n; ++i) {
-    const QRectF box(margin + (i % per_row) * sector_w + 3, sectors_y + (i / per_row) * (sector_h + margin), sector_w - 6, sector_h);
-    boxes.push_back(box);
-  }
-  // Lines from each lane to its sector, under the boxes.
-  for (std::size_t lane = 0; lane < f.lane_sector.size(); ++lane) {
-    if (f.lane_sector[lane] < 0) continue;
+    if (!active) continue;
     const QRectF& to = boxes[static_cast<std::size_t>(f.lane_sector[lane])];
     p.setPen(QPen(f.store ? theme_.write : theme_.read, theme_.stroke * 0.8));
-    p.drawLine(QPointF(margin + (lane + 0.5) * lane_w, lanes_y + lane_h), QPointF(to.center().x(), to.top()));
+    p.drawLine(QPointF(box.center().x(), box.bottom()), QPointF(to.center().x(), to.top()));
   }
-  for (std::size_t i = 0; i < n; ++i) {
+  p.setBrush(Qt::NoBrush);
+}
+
+// Sectors in address order, up to 16 a row, each filled as far as the bytes
+// used and labelled with them where the label fits ("8 B", else "8"); a gap
+// between sectors not adjacent in memory is a dashed line.
+void CoalescingView::draw_sectors(QPainter& p, const std::vector<QRectF>& boxes, std::size_t per_row) {
+  const CoalescingFrame& f = frame_;
+  p.setFont(theme_.font(0.75));
+  for (std::size_t i = 0; i < boxes.size(); ++i) {
     const SectorBox& s = f.sectors[i];
     const QRectF& box = boxes[i];
     p.fillRect(box, theme_.untouched);
@@ -82,37 +218,15 @@ void CoalescingView::paint(QPainter& p) {
     p.setPen(QPen(theme_.text, theme_.stroke));
     p.setBrush(Qt::NoBrush);
     p.drawRect(box);
-    p.setFont(theme_.font(0.75));
-    const QString label = tr("%1 B").arg(s.bytes_used);
     mark(box, true);
-    text(p, box, Qt::AlignCenter, label, Fit::Label);
+    const QString label = tr("%1 B").arg(s.bytes_used);
+    const bool whole = QFontMetricsF(p.font()).horizontalAdvance(label) <= box.width();
+    text(p, box, Qt::AlignCenter, whole ? label : QString::number(s.bytes_used), Fit::Label);
     if (i > 0 && f.sectors[i - 1].sector + 1 != s.sector && i % per_row != 0) {
       p.setPen(QPen(theme_.muted, theme_.stroke, Qt::DashLine));
       p.drawLine(QPointF(box.left() - 3, box.top() - 4), QPointF(box.left() - 3, box.bottom() + 4));
     }
   }
-  p.setFont(theme_.font(0.85));
-  p.setPen(theme_.muted);
-  if (n > 0) {
-    const double stride = n > 1 ? static_cast<double>(f.sectors[1].sector - f.sectors[0].sector) * f.sector_bytes : 0;
-    const qreal below = boxes.back().bottom() + 4;
-    text(p, QRectF(margin, below, width() - 2 * margin, small_h), Qt::AlignLeft | Qt::AlignVCenter,
-               n > 1 && stride > f.sector_bytes
-                   ? tr("sectors of %1 by address, %2 bytes apart").arg(QString::fromStdString(f.buffer)).arg(stride)
-                   : tr("sectors of %1 by address (bytes used of 32)").arg(QString::fromStdString(f.buffer)));
-  }
-
-  // Per site and per kernel.
-  const qreal y = height() - footer_h;
-  p.setFont(theme_.font());
-  p.setPen(theme_.text);
-  const double per_request = f.site_requests ? static_cast<double>(f.site_sectors) / f.site_requests : 0;
-  text(p, QRectF(margin, y, width() - 2 * margin, small_h), Qt::AlignLeft | Qt::AlignVCenter,
-             tr("line %1: %2 per request (%3 in %4), ideal %5")
-                 .arg(f.line).arg(QLocale().toString(per_request, 'f', 2)).arg(f.site_sectors).arg(f.site_requests).arg(f.site_ideal));
-  text(p, QRectF(margin, y + small_h, width() - 2 * margin, small_h), Qt::AlignLeft | Qt::AlignVCenter,
-             tr("kernel so far: %1 / %2 sectors, ideal %3")
-                 .arg(f.so_far.global_sectors).arg(f.total.global_sectors).arg(f.total.global_ideal_sectors));
 }
 
 }  // namespace threadmap::views
