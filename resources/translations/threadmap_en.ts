@@ -2,6 +2,16 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="en">
 <context>
+    <name>BankView</name>
+    <message numerus="yes">
+        <source>This step is a %1 %2; shared accesses: %n request(s), %3 wavefronts (ideal %4), %5 so far.</source>
+        <translation>
+            <numerusform>This step is a %1 %2; shared accesses: %n request, %3 wavefronts (ideal %4), %5 so far.</numerusform>
+            <numerusform>This step is a %1 %2; shared accesses: %n requests, %3 wavefronts (ideal %4), %5 so far.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>CoalescingView</name>
     <message numerus="yes">
         <source>%n sector(s) for this request, ideal %1</source>

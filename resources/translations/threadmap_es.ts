@@ -4,14 +4,6 @@
 <context>
     <name>BankView</name>
     <message>
-        <source>%1 · wavefronts so far %2 / %3 (ideal %4)</source>
-        <translation>%1 · frentes de onda hasta ahora %2 / %3 (ideal %4)</translation>
-    </message>
-    <message>
-        <source> · padding hatched</source>
-        <translation> · relleno rayado</translation>
-    </message>
-    <message>
         <source>Shared-memory banks (%1 x %2 bytes)</source>
         <translation>Bancos de la memoria compartida (%1 x %2 bytes)</translation>
     </message>
@@ -32,16 +24,8 @@
         <translation>%1 (ideal %2): %3 repeticiones</translation>
     </message>
     <message>
-        <source>block %1 warp %2, line %3 %4: %5</source>
-        <translation>bloque %1 warp %2, línea %3 %4: %5</translation>
-    </message>
-    <message>
         <source>serving wavefront %1 of %2</source>
         <translation>atendiendo el frente de onda %1 de %2</translation>
-    </message>
-    <message>
-        <source>lanes</source>
-        <translation>carriles</translation>
     </message>
     <message>
         <source>bank</source>
@@ -58,6 +42,61 @@
     <message>
         <source>shared array</source>
         <translation>arreglo compartido</translation>
+    </message>
+    <message>
+        <source>store</source>
+        <translation>escritura</translation>
+    </message>
+    <message>
+        <source>load</source>
+        <translation>lectura</translation>
+    </message>
+    <message>
+        <source>global</source>
+        <translation>global</translation>
+    </message>
+    <message>
+        <source>non-shared</source>
+        <translation>no compartida</translation>
+    </message>
+    <message numerus="yes">
+        <source>This step is a %1 %2; shared accesses: %n request(s), %3 wavefronts (ideal %4), %5 so far.</source>
+        <translation>
+            <numerusform>Este paso es una %2 %1; accesos compartidos: %n solicitud, %3 frentes de onda (ideal %4), %5 hasta ahora.</numerusform>
+            <numerusform>Este paso es una %2 %1; accesos compartidos: %n solicitudes, %3 frentes de onda (ideal %4), %5 hasta ahora.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>block %1 warp %2, line %3 %4</source>
+        <translation>bloque %1 warp %2, línea %3 %4</translation>
+    </message>
+    <message>
+        <source>wavefronts so far %1 / %2 (ideal %3)</source>
+        <translation>frentes de onda hasta ahora %1 / %2 (ideal %3)</translation>
+    </message>
+    <message>
+        <source>padding hatched</source>
+        <translation>relleno rayado</translation>
+    </message>
+    <message>
+        <source>rows %1–%2</source>
+        <translation>filas %1–%2</translation>
+    </message>
+    <message>
+        <source>bank %1 of %2</source>
+        <translation>%1 de %2 en los bancos</translation>
+    </message>
+    <message>
+        <source>bank %1 of the %2 rows the request touches</source>
+        <translation>%1 de las %2 filas que toca la solicitud</translation>
+    </message>
+    <message>
+        <source>%1 of %2</source>
+        <translation>%1 de %2</translation>
+    </message>
+    <message>
+        <source>%1 of %2 touched</source>
+        <translation>%1 de %2 tocadas</translation>
     </message>
 </context>
 <context>
@@ -389,10 +428,6 @@
         <translation>Coalescencia: sectores de 32 bytes por solicitud</translation>
     </message>
     <message>
-        <source>line %1 %2 of %3: %4</source>
-        <translation>línea %1 %2 de %3: %4</translation>
-    </message>
-    <message>
         <source>This kernel makes no global accesses in the traced blocks.</source>
         <translation>Este kernel no hace accesos globales en los bloques trazados.</translation>
     </message>
@@ -422,6 +457,30 @@
             <numerusform>%n sector para esta solicitud, ideal %1</numerusform>
             <numerusform>%n sectores para esta solicitud, ideal %1</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>store</source>
+        <translation>escritura</translation>
+    </message>
+    <message>
+        <source>load</source>
+        <translation>lectura</translation>
+    </message>
+    <message>
+        <source>shared</source>
+        <translation>compartida</translation>
+    </message>
+    <message>
+        <source>non-global</source>
+        <translation>no global</translation>
+    </message>
+    <message>
+        <source>This step is a %1 %2; global accesses: %3 sectors (ideal %4), %5 so far.</source>
+        <translation>Este paso es una %2 %1; accesos globales: %3 sectores (ideal %4), %5 hasta ahora.</translation>
+    </message>
+    <message>
+        <source>line %1 %2 of %3</source>
+        <translation>línea %1 %2 de %3</translation>
     </message>
 </context>
 <context>
@@ -908,10 +967,6 @@
         <translation>Malla: lo que los bloques trazados leyeron y escribieron</translation>
     </message>
     <message>
-        <source>block %1, warp %2, line %3 %4 %5 · global accesses %6 / %7</source>
-        <translation>bloque %1, warp %2, línea %3 %5 %4 · accesos globales %6 / %7</translation>
-    </message>
-    <message>
         <source>shared</source>
         <translation>compartida</translation>
     </message>
@@ -954,6 +1009,30 @@
     <message>
         <source>other traced blocks</source>
         <translation>otros bloques trazados</translation>
+    </message>
+    <message>
+        <source>input</source>
+        <translation>entrada</translation>
+    </message>
+    <message>
+        <source>output</source>
+        <translation>salida</translation>
+    </message>
+    <message>
+        <source>scratch</source>
+        <translation>auxiliar</translation>
+    </message>
+    <message>
+        <source>block %1, warp %2, line %3 %4 %5</source>
+        <translation>bloque %1, warp %2, línea %3 %5 %4</translation>
+    </message>
+    <message>
+        <source>global accesses %1 / %2</source>
+        <translation>accesos globales %1 / %2</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1 (%2)</translation>
     </message>
 </context>
 <context>

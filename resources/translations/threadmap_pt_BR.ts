@@ -4,14 +4,6 @@
 <context>
     <name>BankView</name>
     <message>
-        <source>%1 · wavefronts so far %2 / %3 (ideal %4)</source>
-        <translation>%1 · frentes de onda até agora %2 / %3 (ideal %4)</translation>
-    </message>
-    <message>
-        <source> · padding hatched</source>
-        <translation> · preenchimento hachurado</translation>
-    </message>
-    <message>
         <source>Shared-memory banks (%1 x %2 bytes)</source>
         <translation>Bancos da memória compartilhada (%1 x %2 bytes)</translation>
     </message>
@@ -32,16 +24,8 @@
         <translation>%1 (ideal %2): %3 repetições</translation>
     </message>
     <message>
-        <source>block %1 warp %2, line %3 %4: %5</source>
-        <translation>bloco %1 warp %2, linha %3 %4: %5</translation>
-    </message>
-    <message>
         <source>serving wavefront %1 of %2</source>
         <translation>atendendo a frente de onda %1 de %2</translation>
-    </message>
-    <message>
-        <source>lanes</source>
-        <translation>pistas</translation>
     </message>
     <message>
         <source>bank</source>
@@ -58,6 +42,61 @@
     <message>
         <source>shared array</source>
         <translation>vetor compartilhado</translation>
+    </message>
+    <message>
+        <source>store</source>
+        <translation>escrita</translation>
+    </message>
+    <message>
+        <source>load</source>
+        <translation>leitura</translation>
+    </message>
+    <message>
+        <source>global</source>
+        <translation>global</translation>
+    </message>
+    <message>
+        <source>non-shared</source>
+        <translation>não compartilhada</translation>
+    </message>
+    <message numerus="yes">
+        <source>This step is a %1 %2; shared accesses: %n request(s), %3 wavefronts (ideal %4), %5 so far.</source>
+        <translation>
+            <numerusform>Este passo é uma %2 %1; acessos compartilhados: %n requisição, %3 frentes de onda (ideal %4), %5 até agora.</numerusform>
+            <numerusform>Este passo é uma %2 %1; acessos compartilhados: %n requisições, %3 frentes de onda (ideal %4), %5 até agora.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>block %1 warp %2, line %3 %4</source>
+        <translation>bloco %1 warp %2, linha %3 %4</translation>
+    </message>
+    <message>
+        <source>wavefronts so far %1 / %2 (ideal %3)</source>
+        <translation>frentes de onda até agora %1 / %2 (ideal %3)</translation>
+    </message>
+    <message>
+        <source>padding hatched</source>
+        <translation>preenchimento hachurado</translation>
+    </message>
+    <message>
+        <source>rows %1–%2</source>
+        <translation>linhas %1–%2</translation>
+    </message>
+    <message>
+        <source>bank %1 of %2</source>
+        <translation>%1 de %2 nos bancos</translation>
+    </message>
+    <message>
+        <source>bank %1 of the %2 rows the request touches</source>
+        <translation>%1 das %2 linhas que a requisição toca</translation>
+    </message>
+    <message>
+        <source>%1 of %2</source>
+        <translation>%1 de %2</translation>
+    </message>
+    <message>
+        <source>%1 of %2 touched</source>
+        <translation>%1 de %2 tocadas</translation>
     </message>
 </context>
 <context>
@@ -389,10 +428,6 @@
         <translation>Coalescência: setores de 32 bytes por requisição</translation>
     </message>
     <message>
-        <source>line %1 %2 of %3: %4</source>
-        <translation>linha %1 %2 de %3: %4</translation>
-    </message>
-    <message>
         <source>This kernel makes no global accesses in the traced blocks.</source>
         <translation>Este kernel não faz acessos globais nos blocos rastreados.</translation>
     </message>
@@ -422,6 +457,30 @@
             <numerusform>%n setor para esta requisição, ideal %1</numerusform>
             <numerusform>%n setores para esta requisição, ideal %1</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>store</source>
+        <translation>escrita</translation>
+    </message>
+    <message>
+        <source>load</source>
+        <translation>leitura</translation>
+    </message>
+    <message>
+        <source>shared</source>
+        <translation>compartilhada</translation>
+    </message>
+    <message>
+        <source>non-global</source>
+        <translation>não global</translation>
+    </message>
+    <message>
+        <source>This step is a %1 %2; global accesses: %3 sectors (ideal %4), %5 so far.</source>
+        <translation>Este passo é uma %2 %1; acessos globais: %3 setores (ideal %4), %5 até agora.</translation>
+    </message>
+    <message>
+        <source>line %1 %2 of %3</source>
+        <translation>linha %1 %2 de %3</translation>
     </message>
 </context>
 <context>
@@ -908,10 +967,6 @@
         <translation>Grade: o que os blocos rastreados leram e escreveram</translation>
     </message>
     <message>
-        <source>block %1, warp %2, line %3 %4 %5 · global accesses %6 / %7</source>
-        <translation>bloco %1, warp %2, linha %3 %5 %4 · acessos globais %6 / %7</translation>
-    </message>
-    <message>
         <source>shared</source>
         <translation>compartilhada</translation>
     </message>
@@ -954,6 +1009,30 @@
     <message>
         <source>other traced blocks</source>
         <translation>outros blocos rastreados</translation>
+    </message>
+    <message>
+        <source>input</source>
+        <translation>entrada</translation>
+    </message>
+    <message>
+        <source>output</source>
+        <translation>saída</translation>
+    </message>
+    <message>
+        <source>scratch</source>
+        <translation>rascunho</translation>
+    </message>
+    <message>
+        <source>block %1, warp %2, line %3 %4 %5</source>
+        <translation>bloco %1, warp %2, linha %3 %5 %4</translation>
+    </message>
+    <message>
+        <source>global accesses %1 / %2</source>
+        <translation>acessos globais %1 / %2</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1 (%2)</translation>
     </message>
 </context>
 <context>
