@@ -73,6 +73,10 @@ CompareView::CompareView(QWidget* parent)
     sources_[i] = new views::SourcePane(this);
     sources_[i]->setObjectName(QString("compareSource%1").arg(i));
     sources_[i]->hide();  // a presentation's; the Trace tab has the source beside its views
+    auto* fade = new QGraphicsOpacityEffect(sources_[i]);
+    fade->setOpacity(0.35);
+    fade->setEnabled(false);
+    sources_[i]->setGraphicsEffect(fade);
     column->addWidget(captions_[i]);
     column->addLayout(holders_[i], 1);
     column->addWidget(sources_[i]);
@@ -171,8 +175,8 @@ void CompareView::show_pane(int i, std::size_t step, double phase) {
   views_[i]->set_step(shown.value_or(0), own ? phase : 1.0);
   // Without a counterpart the view holds what it showed last, faded: not
   // this step's.
-  auto* fade = qobject_cast<QGraphicsOpacityEffect*>(views_[i]->graphicsEffect());
-  if (fade) fade->setEnabled(!own);
+  for (QWidget* held : {static_cast<QWidget*>(views_[i]), static_cast<QWidget*>(sources_[i])})
+    if (auto* fade = qobject_cast<QGraphicsOpacityEffect*>(held->graphicsEffect())) fade->setEnabled(!own);
   const QString name = "<b>" + recording_name(doc).toHtmlEscaped() + "</b>";
   if (!own) {
     captions_[i]->setText(name + " · " + tr("nothing at this step"));

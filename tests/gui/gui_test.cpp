@@ -692,10 +692,14 @@ class GuiTest : public QObject {
     QCOMPARE(QString(pair.pane(0).metaObject()->className()), QString(pair.pane(1).metaObject()->className()));
     if (const QString shots = qEnvironmentVariable("THREADMAP_LAYOUT_SHOTS"); !shots.isEmpty()) {
       pair.set_view(1);
-      pair.playback().seek(130);
+      pair.playback().seek(column_read);
       w.resize(1024, 768);
       QTest::qWait(100);
       w.grab().save(shots + "/compare.png");
+      w.set_presentation(true);
+      QTest::qWait(200);
+      w.grab().save(shots + "/compare-presented.png");
+      w.set_presentation(false);
     }
     // File ▸ Export on this tab: the pair as a WebM video, 1920x1080, in the view shown.
     QTemporaryDir out;
@@ -718,6 +722,25 @@ class GuiTest : public QObject {
     QVERIFY(w.compare_files(plain, dir.filePath("run.threadmap")).contains("holds no trace"));
     QVERIFY(w.compare_files(plain, dir.filePath("missing.threadmap")).contains("missing.threadmap"));
     QCOMPARE(pair.document(1)->session.kernel_id, std::string("smem.setRowReadColPad"));
+    if (const QString shots = qEnvironmentVariable("THREADMAP_LAYOUT_SHOTS"); !shots.isEmpty()) {
+      // transpose.naive where it has no counterpart to the coalesced kernel's shared load.
+      QVERIFY(w.compare_files(naive, QString(THREADMAP_RECORDINGS) + "/transpose.coalesced.threadmap").isEmpty());
+      std::size_t alone = 0;
+      while (pair.steps()[alone].request[0]) ++alone;
+      pair.playback().seek(alone + 40);
+      QTest::qWait(100);
+      w.grab().save(shots + "/compare-transpose.png");
+      w.set_presentation(true);
+      QTest::qWait(200);
+      w.grab().save(shots + "/compare-transpose-presented.png");
+      w.set_presentation(false);
+      MainWindow fresh(small_runs());
+      fresh.show();
+      fresh.resize(1024, 768);
+      fresh.chart_tabs().setCurrentWidget(&fresh.compare_view());
+      QTest::qWait(100);
+      fresh.grab().save(shots + "/compare-empty.png");
+    }
   }
 
   // The lecturer's walk, keys only: pick a kernel and run it, compare it with
