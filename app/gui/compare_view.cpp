@@ -1,6 +1,10 @@
 #include "app/gui/compare_view.h"
 
+#include <cmath>
+
 #include <QEvent>
+#include <QFontMetricsF>
+#include <QGraphicsOpacityEffect>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QShortcut>
@@ -8,9 +12,11 @@
 #include <QVBoxLayout>
 
 #include "app/gui/side_by_side.h"
+#include "kernels/session.h"
 #include "viz/views/playback_bar.h"
 #include "viz/views/playback_controller.h"
 #include "viz/views/retranslate.h"
+#include "viz/views/source_pane.h"
 #include "viz/views/trace_view.h"
 
 namespace threadmap::gui {
@@ -40,6 +46,7 @@ CompareView::CompareView(QWidget* parent)
   setObjectName("compareView");
   setFocusPolicy(Qt::StrongFocus);
   title_->setWordWrap(true);
+  title_->setTextFormat(Qt::RichText);
   kinds_->setFocusPolicy(Qt::NoFocus);
   for (int i = 0; i < 5; ++i) kinds_->addTab(QString());
   kinds_->setCurrentIndex(1);  // banks: where the lessons' pairs differ most often
@@ -63,8 +70,16 @@ CompareView::CompareView(QWidget* parent)
     counters_[i]->setTextInteractionFlags(Qt::TextSelectableByMouse);
     holders_[i] = new QVBoxLayout;
     holders_[i]->setContentsMargins(0, 0, 0, 0);
+    sources_[i] = new views::SourcePane(this);
+    sources_[i]->setObjectName(QString("compareSource%1").arg(i));
+    sources_[i]->hide();  // a presentation's; the Trace tab has the source beside its views
+    auto* fade = new QGraphicsOpacityEffect(sources_[i]);
+    fade->setOpacity(0.35);
+    fade->setEnabled(false);
+    sources_[i]->setGraphicsEffect(fade);
     column->addWidget(captions_[i]);
     column->addLayout(holders_[i], 1);
+    column->addWidget(sources_[i]);
     column->addWidget(counters_[i]);
     panes->addLayout(column, 1);
   }
@@ -104,14 +119,15 @@ QString CompareView::set_documents(std::shared_ptr<const analysis::TraceDocument
   if (!a || !b) return tr("both recordings need a trace to compare");
   if (const QString why = comparable(*a, *b); !why.isEmpty()) return why;
   docs_ = {std::move(a), std::move(b)};
-  for (int i = 0; i < 2; ++i) {
-    timelines_[i].emplace(docs_[i]->analysis);
-    pane_steps_[i] = timelines_[i]->steps();
-  }
+  steps_ = pair_steps(docs_[0]->analysis, docs_[1]->analysis);
+  clock_timeline_.reset();
+  clock_.requests.assign(steps_.size(), analysis::Request{});
+  clock_timeline_.emplace(clock_);
   build_views();
-  // The scrubber spans the longer recording.
-  bar_->set_timeline(&*timelines_[pane_steps_[0] >= pane_steps_[1] ? 0 : 1]);
-  playback_->set_steps(paired_steps({pane_steps_[0], pane_steps_[1]}));
+  set_sources();
+  lay_out_sources();
+  bar_->set_timeline(&*clock_timeline_);
+  playback_->set_steps(steps_.size());
   show_texts();
   return {};
 }
@@ -120,7 +136,9 @@ void CompareView::set_view(int index) { kinds_->setCurrentIndex(index); }
 int CompareView::view_index() const { return kinds_->currentIndex(); }
 QString CompareView::view_name() const { return view_names()[static_cast<std::size_t>(view_index())]; }
 
-std::size_t CompareView::pane_step(int i) const { return own_step(playback_->step(), pane_steps_[i]); }
+std::optional<std::size_t> CompareView::pane_request(int i) const {
+  return playback_->step() < steps_.size() ? steps_[playback_->step()].request[i] : std::nullopt;
+}
 QString CompareView::counters_text(int i) const { return counters_[i]->text(); }
 QString CompareView::caption_text(int i) const { return captions_[i]->text(); }
 QString CompareView::difference_text() const { return difference_->text(); }
@@ -131,6 +149,10 @@ void CompareView::build_views() {
     std::unique_ptr<views::TraceView> view = make_view(view_name());
     views_[i] = view.release();
     views_[i]->setParent(this);
+    auto* fade = new QGraphicsOpacityEffect(views_[i]);
+    fade->setOpacity(0.35);
+    fade->setEnabled(false);
+    views_[i]->setGraphicsEffect(fade);
     views_[i]->set_theme(theme_);
     views_[i]->set_document(docs_[i]);
     holders_[i]->addWidget(views_[i]);
@@ -139,22 +161,71 @@ void CompareView::build_views() {
 }
 
 void CompareView::show_position(std::size_t step, double phase) {
+  if (steps_.empty()) return;
+  step = std::min(step, steps_.size() - 1);
+  for (int i = 0; i < 2; ++i)
+    if (docs_[i]) show_pane(i, step, phase);
+}
+
+void CompareView::show_pane(int i, std::size_t step, double phase) {
+  const analysis::TraceDocument& doc = *docs_[i];
+  const std::optional<std::size_t> own = steps_[step].request[i];
+  const std::optional<std::size_t> other = steps_[step].request[1 - i];
+  const std::optional<std::size_t> shown = shown_request(steps_, step, i);
+  views_[i]->set_step(shown.value_or(0), own ? phase : 1.0);
+  // Without a counterpart the view holds what it showed last, faded: not
+  // this step's.
+  for (QWidget* held : {static_cast<QWidget*>(views_[i]), static_cast<QWidget*>(sources_[i])})
+    if (auto* fade = qobject_cast<QGraphicsOpacityEffect*>(held->graphicsEffect())) fade->setEnabled(!own);
+  const QString name = "<b>" + recording_name(doc).toHtmlEscaped() + "</b>";
+  if (!own) {
+    captions_[i]->setText(name + " · " + tr("nothing at this step"));
+  } else {
+    const analysis::Request& r = doc.analysis.requests[*own];
+    captions_[i]->setText(name + " · " + tr("block %1 warp %2 · request %3 of %4")
+                                             .arg(r.block).arg(r.warp).arg(*own + 1).arg(doc.analysis.requests.size()));
+  }
+  // Its current site's own figures (loads and stores apart), or what it
+  // lacks of the other's; then its timed run.
+  QString site;
+  if (own) {
+    if (const analysis::SiteTotals* s = doc.analysis.site_of(doc.analysis.requests[*own])) site = site_text(*s);
+  } else if (other) {
+    site = missing_text(doc, *docs_[1 - i], *other);
+  }
+  counters_[i]->setText(site + (site.isEmpty() ? "" : "\n") + timing_text(numbers_of(doc)));
+  if (shown) sources_[i]->highlight_line(doc.analysis.requests[*shown].line);
+}
+
+void CompareView::set_sources() {
   for (int i = 0; i < 2; ++i) {
-    if (!docs_[i]) continue;
-    const std::size_t own = own_step(step, pane_steps_[i]);
-    views_[i]->set_step(own, own == step ? phase : 1.0);
-    // One line each: the kernel and where it is; its counters and timing.
-    captions_[i]->setText(QString("<b>%1</b> · %2")
-                              .arg(recording_name(*docs_[i]).toHtmlEscaped(),
-                                   tr("request %1 of %2").arg(own + 1).arg(pane_steps_[i])));
-    counters_[i]->setText(gui::counters_text(numbers_of(*docs_[i])));
+    // The text the trace's lines refer to (a learner's recording: the learner's).
+    const std::string_view text = traced_source_text(docs_[i]->session);
+    sources_[i]->set_source(QString::fromStdString(traced_source_name(docs_[i]->session)),
+                            QString::fromUtf8(text.data(), static_cast<int>(text.size())));
+  }
+}
+
+void CompareView::lay_out_sources() {
+  // A strip of two lines under each pane: its current line read whole
+  // (wrapped onto the second if it must be), as the Trace tab's presentation.
+  const bool strip = theme_.presentation && !empty();
+  for (views::SourcePane* source : sources_) {
+    QFont mono = source->font();
+    mono.setPixelSize(theme_.font_px);
+    source->setFont(mono);
+    source->setLineWrapMode(QPlainTextEdit::WidgetWidth);
+    source->setFixedHeight(static_cast<int>(std::ceil(2.2 * QFontMetricsF(mono).lineSpacing())) +
+                           2 * source->frameWidth() + 4);
+    source->setVisible(strip);
+    source->set_highlight_colour(views::okabe_ito::kYellow);
   }
 }
 
 void CompareView::show_texts() {
   if (empty()) {
     title_->setText(tr("Compare… (F7) puts two recordings of a family here, side by side, stepping "
-                       "together; so does `threadmap A.threadmap B.threadmap`."));
+                       "together; so does <code>threadmap A.threadmap B.threadmap</code>."));
     title_->show();
     difference_->clear();
     for (int i = 0; i < 2; ++i) {
@@ -163,12 +234,13 @@ void CompareView::show_texts() {
     }
     return;
   }
-  title_->setText(tr("Side by side, stepping together by warp request: %1 against %2")
-                      .arg(recording_name(*docs_[0]), recording_name(*docs_[1])));
+  title_->setText(tr("Side by side, stepping together through the same block and warp at corresponding "
+                     "sites: %1 against %2")
+                      .arg(recording_name(*docs_[0]).toHtmlEscaped(), recording_name(*docs_[1]).toHtmlEscaped()));
   title_->hide();  // the captions name both; the tab's tooltip keeps it
   setToolTip(title_->text());
   for (int i = 0; i < 2; ++i) captions_[i]->setToolTip(device_and_parameters(*docs_[i]));
-  difference_->setText(gui::difference_text(numbers_of(*docs_[0]), numbers_of(*docs_[1])));
+  difference_->setText(gui::difference_text(*docs_[0], *docs_[1]));
   show_position(playback_->step(), playback_->phase());
 }
 
@@ -185,6 +257,8 @@ void CompareView::set_presentation(bool on, int font_px) {
   big.setBold(true);
   if (!on) big.setPointSizeF(big.pointSizeF() * 1.3);
   difference_->setFont(big);
+  lay_out_sources();
+  show_position(playback_->step(), playback_->phase());
 }
 
 void CompareView::changeEvent(QEvent* event) {

@@ -29,7 +29,6 @@
 #include "kernels/session.h"
 #include "viz/analysis/document.h"
 #include "viz/views/theme.h"
-#include "viz/views/timeline.h"
 
 namespace threadmap::gui {
 
@@ -54,9 +53,10 @@ QString device_and_parameters(const TraceDocument& doc) {
   return name + " · " + params.join(' ');
 }
 
-// One pane: the view at `step`, under its caption.
+// One pane: the view at `step`, under its caption; its second line is
+// `note` where there is one (what this pane lacks of the other's step).
 void paint_pane(QPainter& p, const QRect& area, views::TraceView& view, const TraceDocument& doc,
-                std::size_t step, const views::Theme& theme) {
+                std::size_t step, const QString& note, const views::Theme& theme) {
   const int line_h = std::max(18, area.height() / 28);
   const int caption_h = 2 * line_h + line_h / 2;
   const int left = area.left() + 12, width = area.width() - 24;
@@ -73,7 +73,7 @@ void paint_pane(QPainter& p, const QRect& area, views::TraceView& view, const Tr
   p.setFont(detail);
   p.drawText(QRect(left, area.top() + line_h / 4 + line_h, width, line_h),
              Qt::AlignVCenter | Qt::AlignLeft,
-             QFontMetrics(detail).elidedText(device_and_parameters(doc), Qt::ElideRight, width));
+             QFontMetrics(detail).elidedText(note.isEmpty() ? device_and_parameters(doc) : note, Qt::ElideRight, width));
   const QRect body(area.left(), area.top() + caption_h, area.width(), area.height() - caption_h);
   view.resize(body.size());
   view.set_step(step, 1.0);
@@ -206,6 +206,13 @@ QString write_gif(OutputFile& out, const std::vector<QImage>& frames, int delay_
   return {};
 }
 
+// One recording's steps: each of its requests in turn.
+std::vector<PairedStep> one_recording_steps(const analysis::Analysis& a) {
+  std::vector<PairedStep> steps(a.requests.size());
+  for (std::size_t i = 0; i < steps.size(); ++i) steps[i].request[0] = i;
+  return steps;
+}
+
 // A PNG frame, whole or not at all.
 QString write_png(const QImage& frame, const QString& path, std::span<const std::filesystem::path> inputs) {
   try {
@@ -260,17 +267,18 @@ AnimationResult write_animation(const std::vector<std::shared_ptr<const TraceDoc
 
   const views::Theme theme = views::Theme::projector();
   std::vector<std::unique_ptr<views::TraceView>> panes;
-  std::vector<std::size_t> pane_steps;
   for (const auto& doc : docs) {
     if (!doc) return refuse(QCoreApplication::translate("Export", "a recording without a trace cannot be animated"));
     panes.push_back(make_view(request.view));
     panes.back()->set_theme(theme);
     panes.back()->set_document(doc);
-    pane_steps.push_back(views::Timeline(doc->analysis).steps());
   }
-  const std::size_t steps = paired_steps(pane_steps);
+  // A pair steps through corresponding requests (side_by_side.h); one
+  // recording through its own.
+  const std::vector<PairedStep> paired = docs.size() == 2 ? pair_steps(docs[0]->analysis, docs[1]->analysis)
+                                                          : one_recording_steps(docs[0]->analysis);
+  const std::size_t steps = paired.size();
   if (steps == 0) return refuse(QCoreApplication::translate("Export", "the trace has no requests to step through"));
-  // The panes step together by request index (side_by_side.h).
   const std::size_t count = std::min<std::size_t>(steps, static_cast<std::size_t>(request.max_frames));
   const auto render = [&](std::size_t f) {
     const std::size_t step = count == 1 ? 0 : f * (steps - 1) / (count - 1);
@@ -278,9 +286,13 @@ AnimationResult write_animation(const std::vector<std::shared_ptr<const TraceDoc
     frame.fill(theme.background);
     QPainter p(&frame);
     const int pane_w = width / static_cast<int>(panes.size());
-    for (std::size_t i = 0; i < panes.size(); ++i)
-      paint_pane(p, QRect(static_cast<int>(i) * pane_w, 0, pane_w, height), *panes[i], *docs[i],
-                 own_step(step, pane_steps[i]), theme);
+    for (std::size_t i = 0; i < panes.size(); ++i) {
+      const int side = static_cast<int>(i);
+      const std::optional<std::size_t> other = docs.size() == 2 ? paired[step].request[1 - side] : std::nullopt;
+      const QString note = !paired[step].request[side] && other ? missing_text(*docs[i], *docs[1 - i], *other) : QString();
+      paint_pane(p, QRect(side * pane_w, 0, pane_w, height), *panes[i], *docs[i],
+                 shown_request(paired, step, side).value_or(0), note, theme);
+    }
     return frame;
   };
   const auto go_on = [&](std::size_t done) { return !progress || progress(static_cast<int>(done), static_cast<int>(count)); };

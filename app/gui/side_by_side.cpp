@@ -4,6 +4,9 @@
 #include <QLocale>
 
 #include <algorithm>
+#include <cmath>
+#include <map>
+#include <tuple>
 
 #include "kernels/catalog.h"
 #include "viz/views/bank_view.h"
@@ -14,21 +17,145 @@
 
 namespace threadmap::gui {
 
+using analysis::Analysis;
+using analysis::Request;
+using analysis::SiteTotals;
+using analysis::TraceDocument;
+
 namespace {
+
+bool whole(double v) { return v == std::floor(v); }
 
 // 32, 16.5, 1.25: whole numbers bare, else up to two decimals.
 QString number(double v) {
-  return QLocale().toString(v, 'f', v == static_cast<double>(static_cast<long long>(v)) ? 0 : v < 10 ? 2 : 1);
+  return QLocale().toString(v, 'f', whole(v) ? 0 : v < 10 ? 2 : 1);
+}
+
+double ratio(std::uint64_t a, std::uint64_t b) { return b == 0 ? 0 : static_cast<double>(a) / static_cast<double>(b); }
+
+// Each site's rank among the sites of its kind (sites are by line).
+std::vector<std::size_t> ranks_of(const Analysis& a) {
+  std::array<std::size_t, 4> next{};
+  std::vector<std::size_t> ranks;
+  for (const SiteTotals& s : a.sites) ranks.push_back(next[static_cast<int>(kind_of(s.space, s.store))]++);
+  return ranks;
+}
+
+// What pairs a request with its counterpart: its site's kind and rank, its
+// block, warp and instance.
+using RequestKey = std::tuple<int, std::size_t, std::uint32_t, std::uint16_t, std::uint32_t>;
+std::optional<RequestKey> key_of(const Analysis& a, const std::vector<std::size_t>& ranks, const Request& r) {
+  const SiteTotals* site = a.site_of(r);
+  if (!site) return std::nullopt;
+  const std::size_t rank = ranks[static_cast<std::size_t>(site - a.sites.data())];
+  return RequestKey{static_cast<int>(kind_of(r.space, r.store)), rank, r.block, r.warp, r.instance};
+}
+
+// The site of `kind` and `rank` in a, if it has one.
+const SiteTotals* site_at(const Analysis& a, AccessKind kind, std::size_t rank) {
+  for (const SiteTotals& s : a.sites)
+    if (kind_of(s.space, s.store) == kind && rank-- == 0) return &s;
+  return nullptr;
+}
+
+// "32 wavefronts per request" (the singular from the English plural forms).
+QString per_request(double v, Space space) {
+  if (whole(v))
+    return space == Space::Shared ? QCoreApplication::translate("SideBySide", "%n wavefront(s) per request", nullptr, static_cast<int>(v))
+                                  : QCoreApplication::translate("SideBySide", "%n sector(s) per request", nullptr, static_cast<int>(v));
+  return (space == Space::Shared ? QCoreApplication::translate("SideBySide", "%1 wavefronts per request") : QCoreApplication::translate("SideBySide", "%1 sectors per request")).arg(number(v));
+}
+
+// One pair of corresponding sites where they differ, else "". Sites that
+// move different bytes per request (a wider access) compare per a's bytes.
+QString site_difference(const SiteTotals& a, const SiteTotals& b) {
+  const double work_a = ratio(a.work(), a.requests()), ideal_a = ratio(a.ideal_work(), a.requests());
+  const double ideal_b = ratio(b.ideal_work(), b.requests());
+  const bool same_bytes = std::abs(ideal_a - ideal_b) < 1e-9;
+  // b's work for a's bytes: its work per ideal, times a's ideal.
+  const double work_b = same_bytes ? ratio(b.work(), b.requests()) : ratio(b.work(), b.ideal_work()) * ideal_a;
+  if (std::abs(work_a - work_b) < 0.005) return {};
+  const bool shared = a.space == Space::Shared;
+  QString measure;
+  if (same_bytes)
+    measure = shared ? QCoreApplication::translate("SideBySide", "wavefronts per request") : QCoreApplication::translate("SideBySide", "sectors per request");
+  else  // a wavefront serves 128 bytes; a sector holds 32
+    measure = (shared ? QCoreApplication::translate("SideBySide", "wavefronts per %1 bytes") : QCoreApplication::translate("SideBySide", "sectors per %1 bytes"))
+                  .arg(number(ideal_a * (shared ? 128 : 32)));
+  QString text = QCoreApplication::translate("SideBySide", "%1, %2: %3 → %4").arg(kind_name(kind_of(a.space, a.store)), measure, number(work_a), number(work_b));
+  // The lesson in words, where one side is ideal and the other not.
+  const bool a_ideal = a.work() == a.ideal_work(), b_ideal = b.work() == b.ideal_work();
+  if (a_ideal != b_ideal) {
+    if (shared) text += b_ideal ? QCoreApplication::translate("SideBySide", " (bank conflicts → none)") : QCoreApplication::translate("SideBySide", " (no bank conflicts → conflicts)");
+    else text += b_ideal ? QCoreApplication::translate("SideBySide", " (uncoalesced → coalesced)") : QCoreApplication::translate("SideBySide", " (coalesced → uncoalesced)");
+  }
+  return text;
 }
 
 }  // namespace
 
-std::size_t paired_steps(const std::vector<std::size_t>& pane_steps) {
-  return pane_steps.empty() ? 0 : *std::max_element(pane_steps.begin(), pane_steps.end());
+AccessKind kind_of(Space space, bool store) {
+  if (space == Space::Shared) return store ? AccessKind::SharedStore : AccessKind::SharedLoad;
+  return store ? AccessKind::GlobalStore : AccessKind::GlobalLoad;
 }
 
-std::size_t own_step(std::size_t step, std::size_t pane_steps) {
-  return pane_steps == 0 ? 0 : std::min(step, pane_steps - 1);
+QString kind_name(AccessKind kind) {
+  switch (kind) {
+    case AccessKind::GlobalLoad: return QCoreApplication::translate("SideBySide", "global load");
+    case AccessKind::GlobalStore: return QCoreApplication::translate("SideBySide", "global store");
+    case AccessKind::SharedLoad: return QCoreApplication::translate("SideBySide", "shared load");
+    case AccessKind::SharedStore: return QCoreApplication::translate("SideBySide", "shared store");
+  }
+  return {};
+}
+
+std::vector<SitePair> matched_sites(const Analysis& a, const Analysis& b) {
+  std::vector<SitePair> pairs;
+  for (AccessKind kind : {AccessKind::GlobalLoad, AccessKind::GlobalStore, AccessKind::SharedLoad, AccessKind::SharedStore})
+    for (std::size_t rank = 0;; ++rank) {
+      const SitePair pair{site_at(a, kind, rank), site_at(b, kind, rank)};
+      if (!pair[0] && !pair[1]) break;
+      pairs.push_back(pair);
+    }
+  return pairs;
+}
+
+std::vector<PairedStep> pair_steps(const Analysis& a, const Analysis& b) {
+  const std::vector<std::size_t> ranks_a = ranks_of(a), ranks_b = ranks_of(b);
+  std::map<RequestKey, std::size_t> in_b;
+  for (std::size_t j = 0; j < b.requests.size(); ++j)
+    if (const auto key = key_of(b, ranks_b, b.requests[j])) in_b.emplace(*key, j);
+  std::vector<std::optional<std::size_t>> partner(a.requests.size());
+  std::vector<bool> paired_b(b.requests.size(), false);
+  for (std::size_t i = 0; i < a.requests.size(); ++i)
+    if (const auto key = key_of(a, ranks_a, a.requests[i]))
+      if (const auto found = in_b.find(*key); found != in_b.end()) {
+        partner[i] = found->second;
+        paired_b[found->second] = true;
+      }
+  std::vector<PairedStep> steps;
+  std::size_t next_b = 0;
+  // b's unpaired requests up to `limit`, each a step where a has none.
+  const auto b_alone_until = [&](std::size_t limit) {
+    for (; next_b < limit; ++next_b)
+      if (!paired_b[next_b]) steps.push_back({{std::nullopt, next_b}});
+  };
+  for (std::size_t i = 0; i < a.requests.size(); ++i) {
+    if (partner[i]) b_alone_until(*partner[i]);
+    steps.push_back({{i, partner[i]}});
+  }
+  b_alone_until(b.requests.size());
+  return steps;
+}
+
+std::optional<std::size_t> shown_request(const std::vector<PairedStep>& steps, std::size_t step, int side) {
+  if (steps.empty()) return std::nullopt;
+  step = std::min(step, steps.size() - 1);
+  for (std::size_t s = step + 1; s-- > 0;)
+    if (steps[s].request[side]) return steps[s].request[side];
+  for (std::size_t s = step + 1; s < steps.size(); ++s)
+    if (steps[s].request[side]) return steps[s].request[side];
+  return std::nullopt;
 }
 
 const std::vector<QString>& view_names() {
@@ -45,21 +172,8 @@ std::unique_ptr<views::TraceView> make_view(const QString& name) {
   return nullptr;
 }
 
-PaneNumbers numbers_of(const analysis::TraceDocument& doc) {
+PaneNumbers numbers_of(const TraceDocument& doc) {
   PaneNumbers n;
-  const analysis::Counters& c = doc.analysis.totals;
-  n.shared_requests = c.shared_ld_requests + c.shared_st_requests;
-  n.shared_wavefronts = c.shared_ld_wavefronts + c.shared_st_wavefronts;
-  n.shared_ideal_wavefronts = c.shared_ld_ideal_wavefronts + c.shared_st_ideal_wavefronts;
-  n.global_requests = c.global_ld_requests + c.global_st_requests;
-  n.global_sectors = c.global_ld_sectors + c.global_st_sectors;
-  n.global_ideal_sectors = c.global_ld_ideal_sectors + c.global_st_ideal_sectors;
-  for (const analysis::SiteTotals& site : doc.analysis.sites) {
-    if (site.requests() == 0) continue;
-    const double per_request = static_cast<double>(site.work()) / static_cast<double>(site.requests());
-    double& worst = site.space == Space::Shared ? n.worst_wavefronts_per_request : n.worst_sectors_per_request;
-    worst = std::max(worst, per_request);
-  }
   const nlohmann::json& run = doc.session.run;
   if (run.is_object() && run.value("status", std::string()) == "ok") {
     if (run.contains("bandwidth_gbps") && run["bandwidth_gbps"].is_number())
@@ -70,37 +184,60 @@ PaneNumbers numbers_of(const analysis::TraceDocument& doc) {
   return n;
 }
 
-QString counters_text(const PaneNumbers& n) {
-  QStringList spaces;
-  if (n.shared_requests > 0)
-    spaces << QCoreApplication::translate("SideBySide", "shared: %1 wavefronts per request (ideal %2), %3 bank conflicts")
-                  .arg(number(static_cast<double>(n.shared_wavefronts) / n.shared_requests),
-                       number(static_cast<double>(n.shared_ideal_wavefronts) / n.shared_requests),
-                       QLocale().toString(static_cast<qulonglong>(n.shared_wavefronts - n.shared_ideal_wavefronts)));
-  if (n.global_requests > 0)
-    spaces << QCoreApplication::translate("SideBySide", "global: %1 sectors per request (ideal %2)")
-                  .arg(number(static_cast<double>(n.global_sectors) / n.global_requests),
-                       number(static_cast<double>(n.global_ideal_sectors) / n.global_requests));
-  if (spaces.isEmpty()) spaces << QCoreApplication::translate("SideBySide", "no memory requests traced");
-  const QString timing = n.gbps ? QCoreApplication::translate("SideBySide", "%1 GB/s · median %2 ms")
-                                      .arg(QLocale().toString(*n.gbps, 'f', 2),
-                                           n.median_ms ? QLocale().toString(*n.median_ms, 'f', 4) : QString("?"))
-                                : QCoreApplication::translate("SideBySide", "no timed run in this recording");
-  return spaces.join(" · ") + "\n" + timing;
+QString site_text(const SiteTotals& site) {
+  return QCoreApplication::translate("SideBySide", "line %1 %2: %3 (ideal %4)")
+      .arg(QString::number(site.line), kind_name(kind_of(site.space, site.store)),
+           per_request(ratio(site.work(), site.requests()), site.space),
+           number(ratio(site.ideal_work(), site.requests())));
 }
 
-QString difference_text(const PaneNumbers& a, const PaneNumbers& b) {
+QString missing_text(const TraceDocument& own, const TraceDocument& other, std::size_t other_request) {
+  const Request& r = other.analysis.requests[other_request];
+  const AccessKind kind = kind_of(r.space, r.store);
+  const QString name = QString::fromStdString(own.session.kernel_id);
+  const auto key = key_of(other.analysis, ranks_of(other.analysis), r);
+  const SiteTotals* site = key ? site_at(own.analysis, kind, std::get<1>(*key)) : nullptr;
+  if (!site) return QCoreApplication::translate("SideBySide", "no %1 here in %2").arg(kind_name(kind), name);
+  const auto& blocks = own.analysis.blocks;
+  if (std::none_of(blocks.begin(), blocks.end(), [&r](const auto& b) { return b.block == r.block; }))
+    return QCoreApplication::translate("SideBySide", "%1 traced no block %2").arg(name).arg(r.block);
+  const auto same_warp = [&](const Request& o) {
+    return o.block == r.block && o.warp == r.warp && own.analysis.site_of(o) == site;
+  };
+  const auto times = std::count_if(own.analysis.requests.begin(), own.analysis.requests.end(), same_warp);
+  if (times == 0) return QCoreApplication::translate("SideBySide", "no block %1 warp %2 %3 in %4").arg(r.block).arg(r.warp).arg(kind_name(kind), name);
+  return QCoreApplication::translate("SideBySide", "block %1 warp %2 did this %3 only %n time(s) in %4", nullptr, static_cast<int>(times))
+      .arg(r.block).arg(r.warp).arg(kind_name(kind), name);
+}
+
+QString timing_text(const PaneNumbers& n) {
+  if (!n.gbps) return QCoreApplication::translate("SideBySide", "no timed run in this recording");
+  return QCoreApplication::translate("SideBySide", "%1 GB/s · median %2 ms")
+      .arg(QLocale().toString(*n.gbps, 'f', 2), n.median_ms ? QLocale().toString(*n.median_ms, 'f', 4) : QString("?"));
+}
+
+QString difference_text(const TraceDocument& a, const TraceDocument& b) {
   QStringList parts;
-  if (a.shared_requests > 0 && b.shared_requests > 0 && a.worst_wavefronts_per_request != b.worst_wavefronts_per_request)
-    parts << QCoreApplication::translate("SideBySide", "%1 → %2 wavefronts per request")
-                 .arg(number(a.worst_wavefronts_per_request), number(b.worst_wavefronts_per_request));
-  if (a.global_requests > 0 && b.global_requests > 0 && a.worst_sectors_per_request != b.worst_sectors_per_request)
-    parts << QCoreApplication::translate("SideBySide", "%1 → %2 sectors per request")
-                 .arg(number(a.worst_sectors_per_request), number(b.worst_sectors_per_request));
-  if (parts.isEmpty()) parts << QCoreApplication::translate("SideBySide", "the same costliest accesses");
-  if (a.gbps && b.gbps && *a.gbps > 0)
-    parts << QCoreApplication::translate("SideBySide", "%1× the bandwidth").arg(QLocale().toString(*b.gbps / *a.gbps, 'f', *b.gbps / *a.gbps < 10 ? 1 : 0));
-  return parts.join(", ");
+  std::array<QStringList, 2> only;  // kinds one side alone has
+  for (const SitePair& pair : matched_sites(a.analysis, b.analysis)) {
+    if (pair[0] && pair[1]) {
+      if (const QString d = site_difference(*pair[0], *pair[1]); !d.isEmpty()) parts << d;
+      continue;
+    }
+    const SiteTotals& alone = pair[0] ? *pair[0] : *pair[1];
+    QStringList& list = only[pair[0] ? 0 : 1];
+    if (const QString kind = kind_name(kind_of(alone.space, alone.store)); !list.contains(kind)) list << kind;
+  }
+  if (parts.isEmpty()) parts << QCoreApplication::translate("SideBySide", "the same work at every corresponding site");
+  for (int side = 0; side < 2; ++side)
+    if (!only[side].isEmpty())
+      parts << QCoreApplication::translate("SideBySide", "%1 only in %2").arg(only[side].join(", "), QString::fromStdString((side ? b : a).session.kernel_id));
+  const PaneNumbers na = numbers_of(a), nb = numbers_of(b);
+  if (na.gbps && nb.gbps && *na.gbps > 0) {
+    const double times = *nb.gbps / *na.gbps;
+    parts << QCoreApplication::translate("SideBySide", "%1× the bandwidth").arg(QLocale().toString(times, 'f', times < 10 ? 1 : 0));
+  }
+  return parts.join(" · ");
 }
 
 QString comparable(const analysis::TraceDocument& a, const analysis::TraceDocument& b) {

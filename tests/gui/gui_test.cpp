@@ -675,10 +675,12 @@ class GuiTest : public QObject {
     QCOMPARE(w.chart_tabs().indexOf(&chart), 0);
   }
 
-  // Two recordings of a family in the same view, stepping together by warp
-  // request as the export pairs them; counters and timings under each; the
-  // difference spelled out from the recordings' own numbers. Another
-  // family, or a session without a trace, is refused with a message.
+  // Two recordings of a family in the same view, stepping together through
+  // corresponding requests (the same block and warp at corresponding sites)
+  // as the export pairs them; the current site's figures and the timing
+  // under each; the difference spelled out site by site from the
+  // recordings' own numbers. Another family, or a session without a trace,
+  // is refused with a message.
   void compareShowsTwoRecordingsInLockstep() {
     MainWindow w(small_runs());
     w.show();
@@ -691,28 +693,44 @@ class GuiTest : public QObject {
     QCOMPARE(pair.document(0)->session.kernel_id, std::string("smem.setRowReadCol"));
     QCOMPARE(pair.document(1)->session.kernel_id, std::string("smem.setRowReadColPad"));
     // The lesson: the column read's 32-way conflict gone with one word of padding.
-    QVERIFY2(pair.difference_text().startsWith("32 → 1 wavefronts per request"), qPrintable(pair.difference_text()));
+    QVERIFY2(pair.difference_text().startsWith("shared load, wavefronts per request: 32 → 1"), qPrintable(pair.difference_text()));
     const PaneNumbers a = numbers_of(*pair.document(0)), b = numbers_of(*pair.document(1));
     QVERIFY(a.gbps && b.gbps);
     QVERIFY2(pair.difference_text().contains(QString("%1× the bandwidth").arg(QLocale().toString(*b.gbps / *a.gbps, 'f', 1))),
              qPrintable(pair.difference_text()));
-    QVERIFY(pair.counters_text(0).contains("bank conflicts") && pair.counters_text(0).contains("GB/s"));
     QVERIFY(pair.counters_text(0).contains(QLocale().toString(*a.gbps, 'f', 2)));
     QVERIFY(pair.counters_text(1).contains(QLocale().toString(*b.gbps, 'f', 2)));
-    // Lockstep: one step moves both, each to its own request of that index.
-    const std::size_t steps[] = {views::Timeline(pair.document(0)->analysis).steps(),
-                                 views::Timeline(pair.document(1)->analysis).steps()};
-    QCOMPARE(pair.playback().steps(), paired_steps({steps[0], steps[1]}));
+    // Lockstep: one step moves both, each to the same block and warp's request.
+    QCOMPARE(pair.playback().steps(), pair.steps().size());
     pair.setFocus();
     for (int i = 0; i < 5; ++i) QTest::keyClick(QApplication::focusWidget(), Qt::Key_Right);
     QCOMPARE(pair.playback().step(), std::size_t{5});
     for (int i = 0; i < 2; ++i) {
-      QCOMPARE(pair.pane_step(i), own_step(5, steps[i]));
-      QCOMPARE(pair.pane(i).step(), pair.pane_step(i));
+      QVERIFY(pair.pane_request(i));
+      QCOMPARE(pair.pane(i).step(), *pair.pane_request(i));
     }
+    const auto& ra = pair.document(0)->analysis.requests[*pair.pane_request(0)];
+    const auto& rb = pair.document(1)->analysis.requests[*pair.pane_request(1)];
+    QCOMPARE(std::pair(ra.block, ra.warp), std::pair(rb.block, rb.warp));
+    // At the column read, block 0 warp 0 in both panes (both recordings
+    // traced blocks 0 and 1), each pane's figures that site's alone.
+    std::size_t column_read = pair.steps().size();
+    for (std::size_t s = 0; s < pair.steps().size() && column_read == pair.steps().size(); ++s) {
+      const auto& r = pair.document(0)->analysis.requests[*pair.steps()[s].request[0]];
+      if (r.block == 0 && r.warp == 0 && r.space == threadmap::Space::Shared && !r.store) column_read = s;
+    }
+    QVERIFY(column_read < pair.steps().size());
+    pair.playback().seek(column_read);
+    for (int i = 0; i < 2; ++i) {
+      const auto& r = pair.document(i)->analysis.requests[pair.pane(i).step()];
+      QVERIFY(r.block == 0 && r.warp == 0 && r.space == threadmap::Space::Shared && !r.store);
+      QVERIFY2(pair.caption_text(i).contains("block 0 warp 0"), qPrintable(pair.caption_text(i)));
+    }
+    QVERIFY2(pair.counters_text(0).startsWith("line 71 shared load: 32 wavefront"), qPrintable(pair.counters_text(0)));
+    QVERIFY2(pair.counters_text(1).startsWith("line 92 shared load: 1 wavefront"), qPrintable(pair.counters_text(1)));
+    QVERIFY(!pair.counters_text(1).contains("1 wavefronts"));
     QTest::keyClick(QApplication::focusWidget(), Qt::Key_End);
-    for (int i = 0; i < 2; ++i) QCOMPARE(pair.pane(i).step(), steps[i] - 1);
-    QVERIFY2(pair.caption_text(0).endsWith(QString("request %1 of %1").arg(steps[0])), qPrintable(pair.caption_text(0)));
+    for (int i = 0; i < 2; ++i) QCOMPARE(pair.pane(i).step(), *pair.steps().back().request[i]);
     // V: the next view, for both panes.
     const int view = pair.view_index();
     QTest::keyClick(QApplication::focusWidget(), Qt::Key_V);
@@ -720,10 +738,14 @@ class GuiTest : public QObject {
     QCOMPARE(QString(pair.pane(0).metaObject()->className()), QString(pair.pane(1).metaObject()->className()));
     if (const QString shots = qEnvironmentVariable("THREADMAP_LAYOUT_SHOTS"); !shots.isEmpty()) {
       pair.set_view(1);
-      pair.playback().seek(130);
+      pair.playback().seek(column_read);
       w.resize(1024, 768);
       QTest::qWait(100);
       w.grab().save(shots + "/compare.png");
+      w.set_presentation(true);
+      QTest::qWait(200);
+      w.grab().save(shots + "/compare-presented.png");
+      w.set_presentation(false);
     }
     // File ▸ Export on this tab: the pair as a WebM video, 1920x1080, in the view shown.
     QTemporaryDir out;
@@ -746,6 +768,25 @@ class GuiTest : public QObject {
     QVERIFY(w.compare_files(plain, dir.filePath("run.threadmap")).contains("holds no trace"));
     QVERIFY(w.compare_files(plain, dir.filePath("missing.threadmap")).contains("missing.threadmap"));
     QCOMPARE(pair.document(1)->session.kernel_id, std::string("smem.setRowReadColPad"));
+    if (const QString shots = qEnvironmentVariable("THREADMAP_LAYOUT_SHOTS"); !shots.isEmpty()) {
+      // transpose.naive where it has no counterpart to the coalesced kernel's shared load.
+      QVERIFY(w.compare_files(naive, QString(THREADMAP_RECORDINGS) + "/transpose.coalesced.threadmap").isEmpty());
+      std::size_t alone = 0;
+      while (pair.steps()[alone].request[0]) ++alone;
+      pair.playback().seek(alone + 40);
+      QTest::qWait(100);
+      w.grab().save(shots + "/compare-transpose.png");
+      w.set_presentation(true);
+      QTest::qWait(200);
+      w.grab().save(shots + "/compare-transpose-presented.png");
+      w.set_presentation(false);
+      MainWindow fresh(small_runs());
+      fresh.show();
+      fresh.resize(1024, 768);
+      fresh.chart_tabs().setCurrentWidget(&fresh.compare_view());
+      QTest::qWait(100);
+      fresh.grab().save(shots + "/compare-empty.png");
+    }
   }
 
   // The lecturer's walk, keys only: pick a kernel and run it, compare it with
@@ -802,7 +843,7 @@ class GuiTest : public QObject {
     press(Qt::Key_Right);
     press(Qt::Key_Right);
     QCOMPARE(pair.playback().step(), std::size_t{2});
-    QCOMPARE(pair.pane(1).step(), std::size_t{2});
+    QCOMPARE(pair.pane(1).step(), *shown_request(pair.steps(), 2, 1));
     pair.set_view(0);
     press(Qt::Key_V, Qt::ShiftModifier);
     QCOMPARE(pair.view_name(), QString("schedule"));
