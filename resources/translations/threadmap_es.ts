@@ -541,16 +541,20 @@
         <translation>las dos grabaciones necesitan una traza para comparar</translation>
     </message>
     <message>
-        <source>request %1 of %2</source>
-        <translation>solicitud %1 de %2</translation>
+        <source>nothing at this step</source>
+        <translation>nada en este paso</translation>
     </message>
     <message>
-        <source>Compare… (F7) puts two recordings of a family here, side by side, stepping together; so does `threadmap A.threadmap B.threadmap`.</source>
-        <translation>Comparar… (F7) pone aquí dos grabaciones de una familia, lado a lado, avanzando juntas; `threadmap A.threadmap B.threadmap` también.</translation>
+        <source>block %1 warp %2 · request %3 of %4</source>
+        <translation>bloque %1 warp %2 · solicitud %3 de %4</translation>
     </message>
     <message>
-        <source>Side by side, stepping together by warp request: %1 against %2</source>
-        <translation>Lado a lado, avanzando juntas por solicitud de warp: %1 frente a %2</translation>
+        <source>Compare… (F7) puts two recordings of a family here, side by side, stepping together; so does &lt;code&gt;threadmap A.threadmap B.threadmap&lt;/code&gt;.</source>
+        <translation>Comparar… (F7) pone aquí dos grabaciones de una familia, lado a lado, avanzando juntas; también &lt;code&gt;threadmap A.threadmap B.threadmap&lt;/code&gt;.</translation>
+    </message>
+    <message>
+        <source>Side by side, stepping together through the same block and warp at corresponding sites: %1 against %2</source>
+        <translation>Lado a lado, avanzando juntos por el mismo bloque y warp en los puntos de acceso correspondientes: %1 contra %2</translation>
     </message>
 </context>
 <context>
@@ -1782,36 +1786,12 @@ grabado en %2</translation>
 <context>
     <name>SideBySide</name>
     <message>
-        <source>shared: %1 wavefronts per request (ideal %2), %3 bank conflicts</source>
-        <translation>compartida: %1 frentes de onda por solicitud (ideal %2), %3 conflictos de banco</translation>
-    </message>
-    <message>
-        <source>global: %1 sectors per request (ideal %2)</source>
-        <translation>global: %1 sectores por solicitud (ideal %2)</translation>
-    </message>
-    <message>
-        <source>no memory requests traced</source>
-        <translation>ninguna solicitud de memoria trazada</translation>
-    </message>
-    <message>
         <source>%1 GB/s · median %2 ms</source>
         <translation>%1 GB/s · mediana %2 ms</translation>
     </message>
     <message>
         <source>no timed run in this recording</source>
         <translation>ninguna ejecución cronometrada en esta grabación</translation>
-    </message>
-    <message>
-        <source>%1 → %2 wavefronts per request</source>
-        <translation>%1 → %2 frentes de onda por solicitud</translation>
-    </message>
-    <message>
-        <source>%1 → %2 sectors per request</source>
-        <translation>%1 → %2 sectores por solicitud</translation>
-    </message>
-    <message>
-        <source>the same costliest accesses</source>
-        <translation>los mismos accesos más costosos</translation>
     </message>
     <message>
         <source>%1× the bandwidth</source>
@@ -1828,6 +1808,90 @@ grabado en %2</translation>
     <message>
         <source>%1 (yours: %2)</source>
         <translation>%1 (su versión: %2)</translation>
+    </message>
+    <message>
+        <source>%1 wavefronts per request</source>
+        <translation>%1 frentes de onda por solicitud</translation>
+    </message>
+    <message>
+        <source>%1 sectors per request</source>
+        <translation>%1 sectores por solicitud</translation>
+    </message>
+    <message>
+        <source>wavefronts per request</source>
+        <translation>frentes de onda por solicitud</translation>
+    </message>
+    <message>
+        <source>sectors per request</source>
+        <translation>sectores por solicitud</translation>
+    </message>
+    <message>
+        <source>wavefronts per %1 bytes</source>
+        <translation>frentes de onda por %1 bytes</translation>
+    </message>
+    <message>
+        <source>sectors per %1 bytes</source>
+        <translation>sectores por %1 bytes</translation>
+    </message>
+    <message>
+        <source>%1, %2: %3 → %4</source>
+        <translation>%1, %2: %3 → %4</translation>
+    </message>
+    <message>
+        <source> (bank conflicts → none)</source>
+        <translation> (conflictos de banco → ninguno)</translation>
+    </message>
+    <message>
+        <source> (no bank conflicts → conflicts)</source>
+        <translation> (sin conflictos de banco → conflictos)</translation>
+    </message>
+    <message>
+        <source> (uncoalesced → coalesced)</source>
+        <translation> (no coalescida → coalescida)</translation>
+    </message>
+    <message>
+        <source> (coalesced → uncoalesced)</source>
+        <translation> (coalescida → no coalescida)</translation>
+    </message>
+    <message>
+        <source>global load</source>
+        <translation>lectura global</translation>
+    </message>
+    <message>
+        <source>global store</source>
+        <translation>escritura global</translation>
+    </message>
+    <message>
+        <source>shared load</source>
+        <translation>lectura compartida</translation>
+    </message>
+    <message>
+        <source>shared store</source>
+        <translation>escritura compartida</translation>
+    </message>
+    <message>
+        <source>line %1 %2: %3 (ideal %4)</source>
+        <translation>línea %1 %2: %3 (ideal %4)</translation>
+    </message>
+    <message>
+        <source>no %1 here in %2</source>
+        <translation>ninguna %1 aquí en %2</translation>
+    </message>
+    <message>
+        <source>%1 traced no block %2</source>
+        <translation>%1 no trazó el bloque %2</translation>
+    </message>
+    <message>
+        <source>no block %1 warp %2 %3 in %4</source>
+        <translation>ninguna %3 del bloque %1 warp %2 en %4</translation>
+    </message>
+    <message>
+        <source>the same work at every corresponding site</source>
+        <translation>el mismo trabajo en cada punto de acceso correspondiente</translation>
+    </message>
+    <message>
+        <source>%1 only in %2</source>
+        <translation>%1 solo en %2</translation>
     </message>
 </context>
 <context>

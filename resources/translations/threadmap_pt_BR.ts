@@ -541,16 +541,20 @@
         <translation>as duas gravações precisam de um rastro para comparar</translation>
     </message>
     <message>
-        <source>request %1 of %2</source>
-        <translation>requisição %1 de %2</translation>
+        <source>nothing at this step</source>
+        <translation>nada neste passo</translation>
     </message>
     <message>
-        <source>Compare… (F7) puts two recordings of a family here, side by side, stepping together; so does `threadmap A.threadmap B.threadmap`.</source>
-        <translation>Comparar… (F7) coloca aqui duas gravações de uma família, lado a lado, avançando juntas; `threadmap A.threadmap B.threadmap` também.</translation>
+        <source>block %1 warp %2 · request %3 of %4</source>
+        <translation>bloco %1 warp %2 · requisição %3 de %4</translation>
     </message>
     <message>
-        <source>Side by side, stepping together by warp request: %1 against %2</source>
-        <translation>Lado a lado, avançando juntas por requisição de warp: %1 contra %2</translation>
+        <source>Compare… (F7) puts two recordings of a family here, side by side, stepping together; so does &lt;code&gt;threadmap A.threadmap B.threadmap&lt;/code&gt;.</source>
+        <translation>Comparar… (F7) coloca aqui duas gravações de uma família, lado a lado, avançando juntas; &lt;code&gt;threadmap A.threadmap B.threadmap&lt;/code&gt; também.</translation>
+    </message>
+    <message>
+        <source>Side by side, stepping together through the same block and warp at corresponding sites: %1 against %2</source>
+        <translation>Lado a lado, avançando juntos pelo mesmo bloco e warp nos pontos de acesso correspondentes: %1 contra %2</translation>
     </message>
 </context>
 <context>
@@ -1782,36 +1786,12 @@ gravado em %2</translation>
 <context>
     <name>SideBySide</name>
     <message>
-        <source>shared: %1 wavefronts per request (ideal %2), %3 bank conflicts</source>
-        <translation>compartilhada: %1 frentes de onda por requisição (ideal %2), %3 conflitos de banco</translation>
-    </message>
-    <message>
-        <source>global: %1 sectors per request (ideal %2)</source>
-        <translation>global: %1 setores por requisição (ideal %2)</translation>
-    </message>
-    <message>
-        <source>no memory requests traced</source>
-        <translation>nenhuma requisição de memória rastreada</translation>
-    </message>
-    <message>
         <source>%1 GB/s · median %2 ms</source>
         <translation>%1 GB/s · mediana %2 ms</translation>
     </message>
     <message>
         <source>no timed run in this recording</source>
         <translation>nenhuma execução cronometrada nesta gravação</translation>
-    </message>
-    <message>
-        <source>%1 → %2 wavefronts per request</source>
-        <translation>%1 → %2 frentes de onda por requisição</translation>
-    </message>
-    <message>
-        <source>%1 → %2 sectors per request</source>
-        <translation>%1 → %2 setores por requisição</translation>
-    </message>
-    <message>
-        <source>the same costliest accesses</source>
-        <translation>os mesmos acessos mais caros</translation>
     </message>
     <message>
         <source>%1× the bandwidth</source>
@@ -1828,6 +1808,90 @@ gravado em %2</translation>
     <message>
         <source>%1 (yours: %2)</source>
         <translation>%1 (sua versão: %2)</translation>
+    </message>
+    <message>
+        <source>%1 wavefronts per request</source>
+        <translation>%1 frentes de onda por requisição</translation>
+    </message>
+    <message>
+        <source>%1 sectors per request</source>
+        <translation>%1 setores por requisição</translation>
+    </message>
+    <message>
+        <source>wavefronts per request</source>
+        <translation>frentes de onda por requisição</translation>
+    </message>
+    <message>
+        <source>sectors per request</source>
+        <translation>setores por requisição</translation>
+    </message>
+    <message>
+        <source>wavefronts per %1 bytes</source>
+        <translation>frentes de onda por %1 bytes</translation>
+    </message>
+    <message>
+        <source>sectors per %1 bytes</source>
+        <translation>setores por %1 bytes</translation>
+    </message>
+    <message>
+        <source>%1, %2: %3 → %4</source>
+        <translation>%1, %2: %3 → %4</translation>
+    </message>
+    <message>
+        <source> (bank conflicts → none)</source>
+        <translation> (conflitos de banco → nenhum)</translation>
+    </message>
+    <message>
+        <source> (no bank conflicts → conflicts)</source>
+        <translation> (sem conflitos de banco → conflitos)</translation>
+    </message>
+    <message>
+        <source> (uncoalesced → coalesced)</source>
+        <translation> (não coalescida → coalescida)</translation>
+    </message>
+    <message>
+        <source> (coalesced → uncoalesced)</source>
+        <translation> (coalescida → não coalescida)</translation>
+    </message>
+    <message>
+        <source>global load</source>
+        <translation>leitura global</translation>
+    </message>
+    <message>
+        <source>global store</source>
+        <translation>escrita global</translation>
+    </message>
+    <message>
+        <source>shared load</source>
+        <translation>leitura compartilhada</translation>
+    </message>
+    <message>
+        <source>shared store</source>
+        <translation>escrita compartilhada</translation>
+    </message>
+    <message>
+        <source>line %1 %2: %3 (ideal %4)</source>
+        <translation>linha %1 %2: %3 (ideal %4)</translation>
+    </message>
+    <message>
+        <source>no %1 here in %2</source>
+        <translation>nenhuma %1 aqui em %2</translation>
+    </message>
+    <message>
+        <source>%1 traced no block %2</source>
+        <translation>%1 não rastreou o bloco %2</translation>
+    </message>
+    <message>
+        <source>no block %1 warp %2 %3 in %4</source>
+        <translation>nenhuma %3 do bloco %1 warp %2 em %4</translation>
+    </message>
+    <message>
+        <source>the same work at every corresponding site</source>
+        <translation>o mesmo trabalho em cada ponto de acesso correspondente</translation>
+    </message>
+    <message>
+        <source>%1 only in %2</source>
+        <translation>%1 só em %2</translation>
     </message>
 </context>
 <context>
