@@ -256,8 +256,12 @@ void BarrierView::draw_lanes(QPainter& p, const Layout& l, const BarrierFrame& f
   const std::size_t label_every = static_cast<std::size_t>(std::max(1.0, std::ceil(label_h * 1.1 / lane_h)));
   p.setFont(label_font);
   p.setPen(theme_.text);
-  for (std::size_t i = 0; i < f.lanes.size(); i += label_every)
-    if (!f.lanes[i].slowest)
+  // A regular label moved off its lane's middle would name the lane next
+  // to it: those are left out (the slowest's is in its colour).
+  const auto centred = [&](std::size_t i) { return std::abs(label_box(i).center().y() - (y0 + (i + 0.5) * lane_h)) < 0.5; };
+  const auto first = static_cast<std::size_t>(std::max(0.0, std::ceil(label_h / 2 / lane_h - 0.5)));
+  for (std::size_t i = first; i < f.lanes.size(); i += label_every)
+    if (!f.lanes[i].slowest && centred(i))
       text(p, label_box(i), Qt::AlignLeft | Qt::AlignVCenter, tr("warp %1").arg(f.lanes[i].warp), Fit::Label);
 
   for (std::size_t i = 0; i < f.lanes.size(); ++i) {
