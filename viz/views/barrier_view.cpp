@@ -146,9 +146,9 @@ BarrierView::Layout BarrierView::layout(const BarrierFrame& f) const {
   const qreal slowest_top = l.title.bottom() + source_h + l.gap;
   l.slowest = QRectF(left, slowest_top, row_width(slowest_top), slowest_height(slowest_top));
 
-  // The figures of every pass, whole below the note where they fit.
   // Too low even then: the lanes thinner still, the texts below them whole.
   qreal lanes_h = std::max(lanes_room(), label_h);
+  // The figures of every pass, whole below the note where they fit.
   const Figures all = figures(f, full);
   const bool with_figures = all.height > 0 && lanes_h - all.height - l.gap >= lanes_min;
   qreal figures_h = 0;
@@ -163,19 +163,7 @@ BarrierView::Layout BarrierView::layout(const BarrierFrame& f) const {
   }
   l.lanes = QRectF(left, lanes_top(), full, lanes_h);
 
-  // The plot between the label column (the widest warp label, in the
-  // slowest's bold) and "released" at the right, where that leaves it half the width.
-  const QFontMetricsF label_m(theme_.font(0.9, true));
-  std::uint32_t last_warp = 10;
-  for (const BarrierLane& lane : f.lanes) last_warp = std::max<std::uint32_t>(last_warp, lane.warp);
-  l.x0 = left + std::ceil(label_m.horizontalAdvance(tr("warp %1").arg(last_warp))) + l.gap;
-  const qreal released_w = std::ceil(label_m.horizontalAdvance(tr("released"))) + 1;
-  l.x1 = left + full - released_w - l.pad;
-  if (l.x1 - l.x0 >= full / 2) {
-    l.released = QRectF(left + full - released_w, l.lanes.center().y() - label_h / 2, released_w, label_h);
-  } else {
-    l.x1 = left + full - l.gap;
-  }
+  place_columns(l, f);
 
   l.axis_y = l.lanes.bottom() + 6;
   l.caption = QRectF(left, l.axis_y + 4 + l.tick_h, full, caption_h);
@@ -186,6 +174,24 @@ BarrierView::Layout BarrierView::layout(const BarrierFrame& f) const {
   }
   if (with_figures) l.figures = QRectF(left, y + l.gap, full, figures_h);
   return l;
+}
+
+// The plot between the label column (the widest warp label, in the
+// slowest's bold) and "released" at the right, where that leaves the plot
+// half the width.
+void BarrierView::place_columns(Layout& l, const BarrierFrame& f) const {
+  const QFontMetricsF label_m(theme_.font(0.9, true));
+  const qreal left = l.lanes.left(), full = l.lanes.width(), label_h = std::ceil(label_m.height());
+  std::uint32_t last_warp = 10;
+  for (const BarrierLane& lane : f.lanes) last_warp = std::max<std::uint32_t>(last_warp, lane.warp);
+  l.x0 = left + std::ceil(label_m.horizontalAdvance(tr("warp %1").arg(last_warp))) + l.gap;
+  const qreal released_w = std::ceil(label_m.horizontalAdvance(tr("released"))) + 1;
+  l.x1 = left + full - released_w - l.pad;
+  if (l.x1 - l.x0 >= full / 2) {
+    l.released = QRectF(left + full - released_w, l.lanes.center().y() - label_h / 2, released_w, label_h);
+  } else {
+    l.x1 = left + full - l.gap;
+  }
 }
 
 void BarrierView::paint(QPainter& p) {

@@ -65,6 +65,7 @@ class BarrierView : public TraceView {
   QString caption_text(const BarrierFrame& f) const;
   QString note_text(const BarrierFrame& f) const;
   Layout layout(const BarrierFrame& f) const;
+  void place_columns(Layout& l, const BarrierFrame& f) const;
   void draw_heading_rows(QPainter& p, const Layout& l, const BarrierFrame& f);
   void draw_lanes(QPainter& p, const Layout& l, const BarrierFrame& f);
   Figures figures(const BarrierFrame& f, qreal width) const;
