@@ -1,14 +1,21 @@
 #include "viz/views/barrier_view.h"
 
+#include <QFontMetricsF>
 #include <QPainter>
 #include <QPolygonF>
-#include <algorithm>
 #include <QSpinBox>
+#include <algorithm>
 #include <cmath>
 
 #include "viz/views/retranslate.h"
 
 namespace threadmap::views {
+
+namespace {
+// The thinnest a warp's lane gets: the picture is always drawn, however
+// little height the view has.
+constexpr qreal kMinLane = 3.0;
+}  // namespace
 
 BarrierView::BarrierView(QWidget* parent) : TraceView(parent), pass_(new QSpinBox(this)) {
   pass_->setRange(1, 1);
@@ -16,7 +23,7 @@ BarrierView::BarrierView(QWidget* parent) : TraceView(parent), pass_(new QSpinBo
     pass_->setPrefix(tr("barrier "));
     pass_->setToolTip(tr("Which of the block's barriers to show"));
     pass_->setSuffix(pass_->maximum() > 1 || doc_ ? tr(" of %1").arg(pass_->maximum()) : QString());
-    pass_->adjustSize();
+    place_picker();
   });
   connect(pass_, &QSpinBox::valueChanged, this, [this] {
     if (doc_) step_changed();
@@ -24,9 +31,15 @@ BarrierView::BarrierView(QWidget* parent) : TraceView(parent), pass_(new QSpinBo
   });
 }
 
-void BarrierView::resizeEvent(QResizeEvent*) {
+void BarrierView::resizeEvent(QResizeEvent*) { place_picker(); }
+
+// Top right, in the theme's body type (24 px in a presentation) and sized
+// for it; layout() keeps the text rows level with it left of it.
+void BarrierView::place_picker() {
+  if (pass_->font() != theme_.font()) pass_->setFont(theme_.font());
   pass_->adjustSize();
-  pass_->move(width() - pass_->width() - 8, 8);
+  const int pad = theme_.font_px / 2 + 4;
+  pass_->move(width() - pass_->width() - pad, (pad + 1) / 2);
 }
 
 void BarrierView::document_changed() {
@@ -43,76 +56,226 @@ void BarrierView::step_changed() {
     pass_->setRange(1, std::max<int>(1, static_cast<int>(probe.passes_in_block)));
     pass_->setSuffix(tr(" of %1").arg(probe.passes_in_block));
     pass_->setValue(static_cast<int>(model_->widest_pass(step_)) + 1);
-    pass_->adjustSize();
-    pass_->move(width() - pass_->width() - 8, 8);
+    place_picker();
   }
   frame_ = model_->frame(step_, static_cast<std::size_t>(pass_->value() - 1));
 }
 
+qreal BarrierView::whole_height(const QFont& font, qreal width, const QString& s) const {
+  // As text() fits a Fit::Whole text: shrunk down to the floor, then wrapped.
+  QFont f = font;
+  while (f.pixelSize() > theme_.floor_px && QFontMetricsF(f).horizontalAdvance(s) > width)
+    f.setPixelSize(f.pixelSize() - 1);
+  const QFontMetricsF m(f);
+  if (m.horizontalAdvance(s) <= width) return std::ceil(m.height());
+  const qreal wrapped = m.boundingRect(QRectF(0, 0, width, 1e6), Qt::TextWordWrap, s).height();
+  return std::ceil(std::max(2 * m.height(), wrapped));  // text() wraps from two lines up
+}
+
+QString BarrierView::slowest_text(const BarrierFrame& f) const {
+  return f.timed ? tr("slowest: warp %1 (+%2)").arg(f.slowest_warp).arg(cycles(f.spread, f.figures.sm_clock_mhz))
+                 : tr("slowest: warp %1 (last of %2)").arg(f.slowest_warp).arg(f.lanes.size());
+}
+
+QString BarrierView::caption_text(const BarrierFrame& f) const {
+  // The unit the trace names: "clock64 cycles" on CUDA.
+  return f.timed ? tr("%1 after the first arrival")
+                       .arg(f.axis == "clock64 cycles" ? tr("clock64 cycles") : QString::fromStdString(f.axis))
+                 : tr("arrival order (this device records no clock)");
+}
+
+QString BarrierView::note_text(const BarrierFrame& f) const {
+  if (!f.release_after_arrivals) return tr("a warp was released before all arrived: inconsistent recording");
+  return (f.release_at >= 0 ? tr("green: each warp's recorded release, all after the last of %1 arrivals")
+                            : tr("every warp released after all %1 arrived (each saw every arrival)"))
+      .arg(f.lanes.size());
+}
+
+BarrierView::Layout BarrierView::layout(const BarrierFrame& f) const {
+  Layout l;
+  l.pad = theme_.font_px / 2 + 4;
+  l.gap = std::ceil(l.pad / 2);
+  const qreal left = l.pad, full = width() - 2 * l.pad;
+  // A row that starts level with the pass picker ends left of it.
+  const QRectF picker = pass_->isHidden() ? QRectF() : QRectF(pass_->geometry());
+  const auto row_width = [&](qreal top) {
+    return !picker.isEmpty() && top < picker.bottom() + l.gap ? picker.left() - l.gap - left : full;
+  };
+
+  // The heading: the title, and the barrier's line after it where a few of
+  // its characters fit on the row, else on a row of its own.
+  const QString title = tr("Barrier: block %1").arg(f.block) + tr(", line %1").arg(f.line);
+  const QFontMetricsF title_m(theme_.font(1.15, true)), source_m(theme_.font());
+  // The heading starts a gap from the top, level with the picker: every
+  // line of height goes to the picture.
+  const qreal title_w = row_width(l.gap);
+  l.title = QRectF(left, l.gap, title_w, whole_height(theme_.font(1.15, true), title_w, title));
+  const qreal after_title = std::ceil(title_m.horizontalAdvance(title)) + 2 * l.gap;
+  const QString source = QString::fromStdString(f.source).trimmed();
+  const qreal source_min = std::min(source_m.horizontalAdvance(source), 8 * source_m.averageCharWidth());
+  qreal source_h = 0;  // the source's own row, when it has one
+  if (title_w - after_title >= source_min) {
+    l.source = QRectF(left + after_title, l.gap, title_w - after_title, l.title.height());
+    l.title.setWidth(after_title - l.gap);
+  } else if (!source.isEmpty()) {
+    source_h = std::ceil(source_m.height());
+  }
+  const QString slowest = slowest_text(f);
+  const QFont slowest_font = theme_.font(1.25, true);
+  const auto slowest_height = [&](qreal top) { return whole_height(slowest_font, row_width(top), slowest); };
+
+  // What the lanes must leave below them: the axis, its caption, the note.
+  const QFont axis_font = theme_.font(0.85);
+  l.tick_h = std::ceil(QFontMetricsF(axis_font).height());
+  const qreal caption_h = whole_height(axis_font, full, caption_text(f));
+  const qreal axis_h = 6 + 4 + l.tick_h + caption_h;  // the axis line 6 below the lanes, labels 4 below it
+  qreal note_h = whole_height(theme_.font(), full, note_text(f));
+  const qreal label_h = std::ceil(QFontMetricsF(theme_.font(0.9, true)).height());
+  const qreal lanes_min = std::max(kMinLane * static_cast<qreal>(f.lanes.size()), label_h);
+  const qreal bottom = height() - l.gap;
+  const auto lanes_top = [&] {
+    const qreal y = l.title.bottom() + source_h + l.gap;
+    return y + slowest_height(y) + l.gap + 4;  // the barrier line stands 4 above the lanes
+  };
+  const auto lanes_room = [&] { return bottom - lanes_top() - axis_h - (note_h > 0 ? note_h + l.gap : 0); };
+  // Where the lanes would get less than their least, the source's own row
+  // gives way (the source pane shows the line too), then the note.
+  if (lanes_room() < lanes_min) source_h = 0;
+  if (lanes_room() < lanes_min) note_h = 0;
+  if (source_h > 0) l.source = QRectF(left, l.title.bottom(), row_width(l.title.bottom()), source_h);
+  const qreal slowest_top = l.title.bottom() + source_h + l.gap;
+  l.slowest = QRectF(left, slowest_top, row_width(slowest_top), slowest_height(slowest_top));
+
+  // Too low even then: the lanes thinner still, the texts below them whole.
+  qreal lanes_h = std::max(lanes_room(), label_h);
+  // The figures of every pass, whole below the note where they fit.
+  const Figures all = figures(f, full);
+  const bool with_figures = all.height > 0 && lanes_h - all.height - l.gap >= lanes_min;
+  qreal figures_h = 0;
+  if (with_figures) {
+    // Lanes roomier than comfortable give the rest to the figures' plots,
+    // up to three lines of their labels each.
+    const qreal comfortable = label_h * 0.75 * static_cast<qreal>(f.lanes.size());
+    const qreal spare = lanes_h - all.height - l.gap - std::max(comfortable, lanes_min);
+    const qreal most = static_cast<qreal>(all.strips.size()) * all.plot_h;
+    figures_h = all.height + std::clamp(spare, 0.0, most);
+    lanes_h -= figures_h + l.gap;
+  }
+  l.lanes = QRectF(left, lanes_top(), full, lanes_h);
+
+  place_columns(l, f);
+
+  l.axis_y = l.lanes.bottom() + 6;
+  l.caption = QRectF(left, l.axis_y + 4 + l.tick_h, full, caption_h);
+  qreal y = l.caption.bottom();
+  if (note_h > 0) {
+    l.note = QRectF(left, y + l.gap, full, note_h);
+    y = l.note.bottom();
+  }
+  if (with_figures) l.figures = QRectF(left, y + l.gap, full, figures_h);
+  return l;
+}
+
+// The plot between the label column (the widest warp label, in the
+// slowest's bold) and "released" at the right, where that leaves the plot
+// half the width.
+void BarrierView::place_columns(Layout& l, const BarrierFrame& f) const {
+  const QFontMetricsF label_m(theme_.font(0.9, true));
+  const qreal left = l.lanes.left(), full = l.lanes.width(), label_h = std::ceil(label_m.height());
+  std::uint32_t last_warp = 10;
+  for (const BarrierLane& lane : f.lanes) last_warp = std::max<std::uint32_t>(last_warp, lane.warp);
+  l.x0 = left + std::ceil(label_m.horizontalAdvance(tr("warp %1").arg(last_warp))) + l.gap;
+  const qreal released_w = std::ceil(label_m.horizontalAdvance(tr("released"))) + 1;
+  l.x1 = left + full - released_w - l.pad;
+  if (l.x1 - l.x0 >= full / 2) {
+    l.released = QRectF(left + full - released_w, l.lanes.center().y() - label_h / 2, released_w, label_h);
+  } else {
+    l.x1 = left + full - l.gap;
+  }
+}
+
 void BarrierView::paint(QPainter& p) {
   const BarrierFrame& f = frame_;
-  pass_->setFont(theme_.font());
+  place_picker();
   pass_->setVisible(f.passes_in_block > 1);
-  const QString title = tr("Barrier: block %1").arg(f.block);
   if (!f.has_pass) {
-    draw_heading(p, title, QString());
+    draw_heading(p, tr("Barrier: block %1").arg(f.block), QString());
     draw_centred_note(p, tr("Block %1 recorded no barrier: this kernel has no __syncthreads / barrier().").arg(f.block));
     return;
   }
-  const int top = draw_heading(p, title + tr(", line %1").arg(f.line), QString::fromStdString(f.source));
-  const int margin = theme_.font_px;
-  const BarrierFigures& g = f.figures;
+  const Layout l = layout(f);
+  draw_heading_rows(p, l, f);
+  draw_lanes(p, l, f);
 
-  p.setFont(theme_.font(1.25, true));
-  const int big_h = p.fontMetrics().height();
-  p.setPen(theme_.write);
-  const QString slowest = f.timed ? tr("slowest: warp %1 (+%2)").arg(f.slowest_warp).arg(cycles(f.spread, g.sm_clock_mhz))
-                                  : tr("slowest: warp %1 (last of %2)").arg(f.slowest_warp).arg(f.lanes.size());
-  text(p, QRect(margin, top, width() - 2 * margin, big_h), Qt::AlignLeft | Qt::AlignVCenter, slowest);
+  p.setFont(theme_.font(0.85));
+  draw_time_axis(p, l.x0, l.x1, l.axis_y, l.tick_h, f.axis_end, f.timed,
+                 [](double v) { return QString::number(std::llround(v)); }, QString());
+  // The caption across the view's width, wrapped where it must be.
+  p.setPen(theme_.text);
+  text(p, l.caption, Qt::AlignHCenter | Qt::AlignVCenter, caption_text(f));
 
-  p.setFont(theme_.font());
-  const int small_h = p.fontMetrics().height();
-  // Every pass the recording timed, below the single-block picture.
-  const qreal figures_h =
-      g.stats && g.stats->passes > 1 ? small_h * (g.stats->release_latencies.empty() ? 4.5 : 7.5) : 0;
-  draw_figures(p, QRectF(margin, height() - figures_h - margin / 2, width() - 2 * margin, figures_h), f);
-  // The label column holds the widest label drawn: the last warp's number,
-  // in the slowest warp's bold.
-  std::uint32_t last_warp = 0;
-  std::size_t slowest_lane = f.lanes.size();
-  for (std::size_t i = 0; i < f.lanes.size(); ++i) {
-    last_warp = std::max<std::uint32_t>(last_warp, f.lanes[i].warp);
-    if (f.lanes[i].slowest) slowest_lane = i;
+  if (!l.note.isEmpty()) {
+    p.setFont(theme_.font());
+    p.setPen(f.release_after_arrivals ? theme_.muted : theme_.write);
+    text(p, l.note, Qt::AlignLeft | Qt::AlignVCenter, note_text(f));
   }
-  const int label_w = static_cast<int>(std::ceil(QFontMetricsF(theme_.font(0.9, true))
-                                                     .horizontalAdvance(tr("warp %1").arg(std::max<std::uint32_t>(last_warp, 10))))) + 8;
-  const qreal x0 = margin + label_w;
-  const qreal x1 = width() - margin - p.fontMetrics().horizontalAdvance(tr("released")) - margin;
-  const qreal y0 = top + big_h + margin / 2;
-  const qreal axis_h = small_h * 2 + 6;
-  const qreal note_h = small_h + 4;
-  const qreal lane_h = std::max<qreal>(
-      4.0, (height() - y0 - axis_h - note_h - margin - figures_h) / std::max<std::size_t>(f.lanes.size(), 1));
-  auto x_of = [&](double v) { return x0 + (x1 - x0) * v / f.axis_end; };
+  if (!l.figures.isEmpty()) draw_figures(p, l.figures, f);
+}
+
+void BarrierView::draw_heading_rows(QPainter& p, const Layout& l, const BarrierFrame& f) {
+  p.setPen(theme_.text);
+  p.setFont(theme_.font(1.15, true));
+  text(p, l.title, Qt::AlignLeft | Qt::AlignVCenter, tr("Barrier: block %1").arg(f.block) + tr(", line %1").arg(f.line));
+  if (!l.source.isEmpty()) {
+    // Echoed source: elided rather than pushing the picture down.
+    p.setFont(theme_.font());
+    p.setPen(theme_.muted);
+    text(p, l.source, Qt::AlignLeft | Qt::AlignVCenter, QString::fromStdString(f.source).trimmed(), Fit::Elide);
+  }
+  p.setFont(theme_.font(1.25, true));
+  p.setPen(theme_.write);
+  text(p, l.slowest, Qt::AlignLeft | Qt::AlignVCenter, slowest_text(f));
+}
+
+void BarrierView::draw_lanes(QPainter& p, const Layout& l, const BarrierFrame& f) {
+  const std::size_t n = std::max<std::size_t>(f.lanes.size(), 1);
+  const qreal lane_h = l.lanes.height() / n;
+  const qreal y0 = l.lanes.top();
+  auto x_of = [&](double v) { return l.x0 + (l.x1 - l.x0) * v / f.axis_end; };
+
+  // Labels: the slowest warp's always, then every label_every-th warp's
+  // where it does not touch a label already drawn (Fit::Label leaves it
+  // out). A label stays inside the lanes: a thin lane is lower than its label.
+  const QFont label_font = theme_.font(0.9), slowest_font = theme_.font(0.9, true);
+  const qreal label_h = std::ceil(QFontMetricsF(slowest_font).height());
+  const auto label_box = [&](std::size_t i) {
+    const qreal mid = y0 + (i + 0.5) * lane_h;
+    const qreal top = std::max(y0, std::min(mid - label_h / 2, l.lanes.bottom() - label_h));
+    return QRectF(l.lanes.left(), top, l.x0 - l.lanes.left(), label_h);
+  };
+  for (std::size_t i = 0; i < f.lanes.size(); ++i)
+    if (f.lanes[i].slowest) {
+      p.setFont(slowest_font);
+      p.setPen(theme_.write);
+      text(p, label_box(i), Qt::AlignLeft | Qt::AlignVCenter, tr("warp %1").arg(f.lanes[i].warp));
+    }
+  const std::size_t label_every = static_cast<std::size_t>(std::max(1.0, std::ceil(label_h * 1.1 / lane_h)));
+  p.setFont(label_font);
+  p.setPen(theme_.text);
+  // A regular label moved off its lane's middle would name the lane next
+  // to it: those are left out (the slowest's is in its colour).
+  const auto centred = [&](std::size_t i) { return std::abs(label_box(i).center().y() - (y0 + (i + 0.5) * lane_h)) < 0.5; };
+  const auto first = static_cast<std::size_t>(std::max(0.0, std::ceil(label_h / 2 / lane_h - 0.5)));
+  for (std::size_t i = first; i < f.lanes.size(); i += label_every)
+    if (!f.lanes[i].slowest && centred(i))
+      text(p, label_box(i), Qt::AlignLeft | Qt::AlignVCenter, tr("warp %1").arg(f.lanes[i].warp), Fit::Label);
 
   for (std::size_t i = 0; i < f.lanes.size(); ++i) {
     const BarrierLane& lane = f.lanes[i];
-    const qreal y = y0 + i * lane_h;
-    const qreal mid = y + lane_h / 2;
-    const std::size_t label_every = static_cast<std::size_t>(std::ceil(small_h * 1.1 / lane_h));
-    // Every label_every-th lane is labelled, and the slowest; a regular
-    // label that would overlap the slowest one gives way to it.
-    const bool near_slowest = slowest_lane < f.lanes.size() && i != slowest_lane &&
-                              (i > slowest_lane ? i - slowest_lane : slowest_lane - i) < label_every;
-    if ((i % label_every == 0 && !near_slowest) || lane.slowest) {
-      p.setFont(theme_.font(0.9, lane.slowest));
-      p.setPen(lane.slowest ? theme_.write : theme_.text);
-      text(p, QRectF(margin, mid - small_h / 2.0, label_w, small_h), Qt::AlignLeft | Qt::AlignVCenter,
-           tr("warp %1").arg(lane.warp), Fit::Label);
-    }
+    const qreal mid = y0 + (i + 0.5) * lane_h;
     const qreal bar_h = std::max<qreal>(2.0, lane_h * 0.5);
     // Running until its arrival, then waiting at the barrier.
-    const QRectF bar(x0, mid - bar_h / 2, x_of(lane.arrival) - x0, bar_h);
+    const QRectF bar(l.x0, mid - bar_h / 2, x_of(lane.arrival) - l.x0, bar_h);
     p.fillRect(bar, lane.slowest ? theme_.write : theme_.read);
     mark(bar, true);
     p.setPen(QPen(theme_.muted, theme_.stroke, Qt::DotLine));
@@ -130,36 +293,19 @@ void BarrierView::paint(QPainter& p) {
     p.setBrush(Qt::NoBrush);
   }
 
-  // The barrier line and the release.
-  const qreal lanes_bottom = y0 + f.lanes.size() * lane_h;
+  // The barrier line at the last arrival, and the release arrow after it.
+  const qreal lanes_bottom = l.lanes.bottom();
   p.setPen(QPen(theme_.current, 3 * theme_.stroke));
   p.drawLine(QPointF(x_of(f.barrier_at), y0 - 4), QPointF(x_of(f.barrier_at), lanes_bottom + 4));
   p.setPen(QPen(theme_.wavefront(0), 3 * theme_.stroke));
   const qreal arrow_x = x_of(std::max(f.barrier_at, f.release_at)) + 6;
-  p.drawLine(QPointF(arrow_x, (y0 + lanes_bottom) / 2), QPointF(x1 + margin / 2, (y0 + lanes_bottom) / 2));
-  p.setFont(theme_.font(0.9, true));
-  p.setPen(theme_.text);
-  text(p, QRectF(x1 + margin / 2 + 2, (y0 + lanes_bottom) / 2 - small_h / 2.0, width() - x1 - margin / 2 - 2, small_h),
-       Qt::AlignLeft | Qt::AlignVCenter, tr("released"));
-
-  // Axis.
-  p.setFont(theme_.font(0.85));
-  draw_time_axis(p, x0, x1, lanes_bottom + 6, small_h, f.axis_end, f.timed,
-                 [](double v) { return QString::number(std::llround(v)); },
-                 // The unit the trace names: "clock64 cycles" on CUDA.
-                 f.timed ? tr("%1 after the first arrival")
-                               .arg(f.axis == "clock64 cycles" ? tr("clock64 cycles") : QString::fromStdString(f.axis))
-                         : tr("arrival order (this device records no clock)"));
-
-  p.setPen(f.release_after_arrivals ? theme_.muted : theme_.write);
-  const QString note = f.release_after_arrivals
-                           ? (f.release_at >= 0
-                                  ? tr("green: each warp's recorded release, all after the last of %1 arrivals")
-                                  : tr("every warp released after all %1 arrived (each saw every arrival)"))
-                                 .arg(f.lanes.size())
-                           : tr("a warp was released before all arrived: inconsistent recording");
-  text(p, QRectF(margin, height() - figures_h - note_h - margin / 2, width() - 2 * margin, note_h),
-       Qt::AlignLeft | Qt::AlignVCenter, note, Fit::Elide);
+  const qreal arrow_end = l.released.isEmpty() ? l.x1 + l.gap : l.released.left() - l.gap / 2;
+  p.drawLine(QPointF(arrow_x, l.lanes.center().y()), QPointF(arrow_end, l.lanes.center().y()));
+  if (!l.released.isEmpty()) {
+    p.setFont(slowest_font);
+    p.setPen(theme_.text);
+    text(p, l.released, Qt::AlignLeft | Qt::AlignVCenter, tr("released"));
+  }
 }
 
 // "165 cycles (83 ns)": nanoseconds at the SM clock the recording measured.
@@ -168,101 +314,119 @@ QString BarrierView::cycles(std::uint64_t c, double mhz) {
                  : tr("%1 cycles").arg(c);
 }
 
-void BarrierView::draw_figures(QPainter& p, const QRectF& area, const BarrierFrame& f) {
+BarrierView::Figures BarrierView::figures(const BarrierFrame& f, qreal width) const {
+  Figures out;
   const BarrierFigures& g = f.figures;
-  if (area.height() <= 0 || !g.stats) return;
+  if (!g.stats || g.stats->passes <= 1) return out;
   const analysis::BarrierStats& st = *g.stats;
-  p.setFont(theme_.font(0.9, true));
-  const qreal line_h = p.fontMetrics().height();
-  p.setPen(theme_.grid);
-  p.drawLine(area.topLeft(), area.topRight());
   const QString source = st.from == "clock pass"
                              ? (g.sm_clock_mhz > 0 ? tr("clock-only run, %1 MHz").arg(std::llround(g.sm_clock_mhz))
                                                    : tr("clock-only run"))
                              : (st.timed ? tr("traced run") : tr("arrival order only"));
-  const QString heading = tr("%1 passes in %2 blocks (%3): warp %4 last in %5%")
-                              .arg(st.passes)
-                              .arg(st.blocks)
-                              .arg(source)
-                              .arg(st.most_often_last())
-                              .arg(std::llround(100 * st.most_often_last_share()));
-  p.setPen(theme_.text);
-  // A line that does not fit even at the smallest size wraps onto a second
-  // one (Portuguese and Spanish at 1024 px) rather than losing its end.
-  const auto wrapped = [&](const QString& text) {
-    fit_font(p, text, area.width());
-    return p.fontMetrics().horizontalAdvance(text) > area.width();
-  };
-  const bool heading_wraps = wrapped(heading);
-  const qreal heading_h = heading_wraps ? 2 * p.fontMetrics().height() : line_h;
-  text(p, QRectF(area.left(), area.top() + 2, area.width(), heading_h), Qt::AlignLeft | Qt::AlignVCenter, heading);
+  out.heading = tr("%1 passes in %2 blocks (%3): warp %4 last in %5%")
+                    .arg(st.passes)
+                    .arg(st.blocks)
+                    .arg(source)
+                    .arg(st.most_often_last())
+                    .arg(std::llround(100 * st.most_often_last_share()));
+  out.heading_h = whole_height(theme_.font(0.9, true), width, out.heading);
 
-  // One strip per figure: how many passes fall in each bin, the median, and
-  // where the shown pass stands.
-  auto strip = [&](qreal y, qreal h, const QString& label, const std::vector<std::uint64_t>& sorted,
-                   std::optional<std::uint64_t> shown) {
-    p.setFont(theme_.font(0.85));
-    const bool wraps = wrapped(label);
-    const qreal text_h = p.fontMetrics().height() * (wraps ? 2 : 1);
-    p.setPen(theme_.text);
-    text(p, QRectF(area.left(), y, area.width(), text_h), Qt::AlignLeft | Qt::AlignVCenter, label);
-    const QRectF plot(area.left(), y + text_h + 2, area.width(), h - text_h - 4);
-    if (sorted.empty() || plot.height() < 4) return;
-    // The axis ends at the 99th percentile (or the shown pass), so one
-    // outlier does not squeeze the rest into a column; the widest is in the label.
-    const double end = std::max<double>(
-        {1.0, static_cast<double>(sorted[(sorted.size() - 1) * 99 / 100]), shown ? static_cast<double>(*shown) : 0.0});
-    const int bins = std::max(8, std::min(60, static_cast<int>(plot.width() / 8)));
-    std::vector<int> count(bins, 0);
-    for (std::uint64_t v : sorted)
-      ++count[static_cast<std::size_t>(std::clamp(static_cast<double>(v) / end * bins, 0.0, bins - 1.0))];
-    const int most = *std::max_element(count.begin(), count.end());
-    p.setFont(theme_.font(0.75));
-    p.setPen(theme_.muted);
-    // The axis's end, with its unit where the figures are cycles.
-    const QString end_text = st.timed ? tr("%1 cycles").arg(std::llround(end)) : QString::number(std::llround(end));
-    const qreal tick_w = p.fontMetrics().horizontalAdvance(end_text) + 4;
-    text(p, QRectF(plot.right() - tick_w, plot.top(), tick_w, p.fontMetrics().height()), Qt::AlignRight, end_text,
-         Fit::Label);
-    const qreal bw = (plot.width() - tick_w) / bins;
-    for (int b = 0; b < bins; ++b) {
-      const qreal bh = plot.height() * count[b] / std::max(most, 1);
-      p.fillRect(QRectF(plot.left() + b * bw + 1, plot.bottom() - bh, bw - 2, bh), theme_.read);
-    }
-    const auto x_of = [&](double v) { return plot.left() + bw * bins * std::min(v, end) / end; };
-    const double median = static_cast<double>(analysis::BarrierStats::median(sorted));
-    p.setPen(QPen(theme_.current, 2.5 * theme_.stroke));
-    p.drawLine(QPointF(x_of(median), plot.top()), QPointF(x_of(median), plot.bottom()));
-    if (shown) {
-      const qreal x = x_of(static_cast<double>(*shown));
-      p.setPen(Qt::NoPen);
-      p.setBrush(theme_.write);
-      const qreal r = std::max<qreal>(4, plot.height() / 5);
-      p.drawPolygon(QPolygonF({QPointF(x, plot.bottom() - r * 1.4), QPointF(x - r, plot.bottom()), QPointF(x + r, plot.bottom())}));
-      p.setBrush(Qt::NoBrush);
-    }
-  };
   // A pass the clock pass did not stamp (a traced block outside its sample)
   // is shown with the traced run's stamps: not placed among the clock pass's.
   const bool comparable = f.from_clock_pass || st.from != "clock pass";
-  const qreal y = area.top() + heading_h + 4;
-  const qreal strip_h = (area.bottom() - y) / (st.release_latencies.empty() ? 1 : 2);
   const std::uint64_t widest = st.spreads.empty() ? 0 : st.spreads.back();
-  strip(y, strip_h,
-        st.timed ? tr("arrival spread: median %1, widest %2; this pass %3 (wider than %4%)")
-                      .arg(cycles(analysis::BarrierStats::median(st.spreads), g.sm_clock_mhz))
-                      .arg(widest)
-                      .arg(f.spread)
-                      .arg(std::llround(100.0 * g.spread_rank / std::max<std::size_t>(st.passes, 1)))
-                : tr("arrival spread: median %1 places, widest %2").arg(analysis::BarrierStats::median(st.spreads)).arg(widest),
-        st.spreads, comparable ? std::optional<std::uint64_t>(f.spread) : std::nullopt);
-  if (!st.release_latencies.empty())
-    strip(y + strip_h, strip_h,
-          tr("release after the last arrival: median %1, max %2; this pass %3")
-              .arg(cycles(analysis::BarrierStats::median(st.release_latencies), g.sm_clock_mhz))
-              .arg(st.release_latencies.back())
-              .arg(f.release_latency),
-          st.release_latencies, comparable ? std::optional<std::uint64_t>(f.release_latency) : std::nullopt);
+  Strip spread;
+  spread.label = st.timed ? tr("arrival spread: median %1, widest %2; this pass %3 (wider than %4%)")
+                                .arg(cycles(analysis::BarrierStats::median(st.spreads), g.sm_clock_mhz))
+                                .arg(widest)
+                                .arg(f.spread)
+                                .arg(std::llround(100.0 * g.spread_rank / std::max<std::size_t>(st.passes, 1)))
+                          : tr("arrival spread: median %1 places, widest %2")
+                                .arg(analysis::BarrierStats::median(st.spreads))
+                                .arg(widest);
+  spread.sorted = &st.spreads;
+  if (comparable) spread.shown = f.spread;
+  out.strips.push_back(spread);
+  if (!st.release_latencies.empty()) {
+    Strip release;
+    release.label = tr("release after the last arrival: median %1, max %2; this pass %3")
+                        .arg(cycles(analysis::BarrierStats::median(st.release_latencies), g.sm_clock_mhz))
+                        .arg(st.release_latencies.back())
+                        .arg(f.release_latency);
+    release.sorted = &st.release_latencies;
+    if (comparable) release.shown = f.release_latency;
+    out.strips.push_back(release);
+  }
+  // A plot is at least one and a half lines of its axis's end label high.
+  out.plot_h = std::ceil(1.5 * QFontMetricsF(theme_.font(0.75)).height());
+  out.height = 2 + out.heading_h;
+  for (Strip& s : out.strips) {
+    s.label_h = whole_height(theme_.font(0.85), width, s.label);
+    out.height += 4 + s.label_h + 2 + out.plot_h;
+  }
+  return out;
+}
+
+void BarrierView::draw_figures(QPainter& p, const QRectF& area, const BarrierFrame& f) {
+  const Figures all = figures(f, area.width());
+  p.setPen(theme_.grid);
+  p.drawLine(area.topLeft(), area.topRight());
+  p.setFont(theme_.font(0.9, true));
+  p.setPen(theme_.text);
+  text(p, QRectF(area.left(), area.top() + 2, area.width(), all.heading_h), Qt::AlignLeft | Qt::AlignVCenter,
+       all.heading);
+  // The plots share what the area has over the least (layout() may give more).
+  const qreal plot_h = all.plot_h + std::max(0.0, area.height() - all.height) / all.strips.size();
+  qreal y = area.top() + 2 + all.heading_h;
+  for (const Strip& s : all.strips) {
+    y += 4;
+    draw_strip(p, QRectF(area.left(), y, area.width(), s.label_h + 2 + plot_h), s, f.figures.stats->timed);
+    y += s.label_h + 2 + plot_h;
+  }
+}
+
+// One strip per figure: its label, then how many passes fall in each bin,
+// the median, and where the shown pass stands.
+void BarrierView::draw_strip(QPainter& p, const QRectF& area, const Strip& s, bool timed) {
+  p.setFont(theme_.font(0.85));
+  p.setPen(theme_.text);
+  text(p, QRectF(area.left(), area.top(), area.width(), s.label_h), Qt::AlignLeft | Qt::AlignVCenter, s.label);
+  const QRectF plot(area.left(), area.top() + s.label_h + 2, area.width(), area.height() - s.label_h - 2);
+  const std::vector<std::uint64_t>& sorted = *s.sorted;
+  if (sorted.empty()) return;
+  // The axis ends at the 99th percentile (or the shown pass), so one
+  // outlier does not squeeze the rest into a column; the widest is in the label.
+  const double end = std::max<double>({1.0, static_cast<double>(sorted[(sorted.size() - 1) * 99 / 100]),
+                                       s.shown ? static_cast<double>(*s.shown) : 0.0});
+  const int bins = std::max(8, std::min(60, static_cast<int>(plot.width() / 8)));
+  std::vector<int> count(bins, 0);
+  for (std::uint64_t v : sorted)
+    ++count[static_cast<std::size_t>(std::clamp(static_cast<double>(v) / end * bins, 0.0, bins - 1.0))];
+  const int most = *std::max_element(count.begin(), count.end());
+  p.setFont(theme_.font(0.75));
+  p.setPen(theme_.muted);
+  // The axis's end, with its unit where the figures are cycles.
+  const QString end_text = timed ? tr("%1 cycles").arg(std::llround(end)) : QString::number(std::llround(end));
+  const qreal tick_w = p.fontMetrics().horizontalAdvance(end_text) + 4;
+  text(p, QRectF(plot.right() - tick_w, plot.top(), tick_w, p.fontMetrics().height()), Qt::AlignRight, end_text,
+       Fit::Label);
+  const qreal bw = (plot.width() - tick_w) / bins;
+  for (int b = 0; b < bins; ++b) {
+    const qreal bh = plot.height() * count[b] / std::max(most, 1);
+    p.fillRect(QRectF(plot.left() + b * bw + 1, plot.bottom() - bh, bw - 2, bh), theme_.read);
+  }
+  const auto x_of = [&](double v) { return plot.left() + bw * bins * std::min(v, end) / end; };
+  const double median = static_cast<double>(analysis::BarrierStats::median(sorted));
+  p.setPen(QPen(theme_.current, 2.5 * theme_.stroke));
+  p.drawLine(QPointF(x_of(median), plot.top()), QPointF(x_of(median), plot.bottom()));
+  if (s.shown) {
+    const qreal x = x_of(static_cast<double>(*s.shown));
+    p.setPen(Qt::NoPen);
+    p.setBrush(theme_.write);
+    const qreal r = std::max<qreal>(4, plot.height() / 5);
+    p.drawPolygon(QPolygonF({QPointF(x, plot.bottom() - r * 1.4), QPointF(x - r, plot.bottom()), QPointF(x + r, plot.bottom())}));
+    p.setBrush(Qt::NoBrush);
+  }
 }
 
 }  // namespace threadmap::views

@@ -1,12 +1,28 @@
 #include "viz/views/schedule_view.h"
 
+#include <QFontMetricsF>
 #include <QLocale>
 #include <QPainter>
+#include <algorithm>
+#include <array>
 #include <cmath>
+#include <vector>
 
 #include "viz/views/timeline.h"
 
 namespace threadmap::views {
+
+// The height text() gives `s` as Fit::Whole in `width`: one line once
+// shrunk (down to the theme's floor), else the lines it wraps onto.
+qreal ScheduleView::whole_height(const QFont& font, qreal width, const QString& s) const {
+  QFont f = font;
+  while (f.pixelSize() > theme_.floor_px && QFontMetricsF(f).horizontalAdvance(s) > width)
+    f.setPixelSize(f.pixelSize() - 1);
+  const QFontMetricsF m(f);
+  if (m.horizontalAdvance(s) <= width) return std::ceil(m.height());
+  const qreal wrapped = m.boundingRect(QRectF(0, 0, width, 1e6), Qt::TextWordWrap, s).height();
+  return std::ceil(std::max(2 * m.height(), wrapped));  // text() wraps from two lines up
+}
 
 void ScheduleView::document_changed() { model_.emplace(doc_); }
 
@@ -28,7 +44,10 @@ void ScheduleView::paint(QPainter& p) {
                      : tr("%1 blocks in the order they ran (no clock or SM id on this device)")
                            .arg(f.bars.size());
   }
-  const int top = draw_heading(p, tr("Schedule: blocks on SMs over time"), detail);
+  // The current block's SM and times are read whole; the grid's totals
+  // after the separator may be elided in a narrow view.
+  const QString keep = detail.contains(QStringLiteral(" · ")) ? detail.section(QStringLiteral(" · "), 0, 0) : QString();
+  const int top = draw_heading(p, tr("Schedule: blocks on SMs over time"), detail, keep);
   if (f.bars.empty()) {
     draw_centred_note(p, tr("No schedule was recorded."));
     return;
@@ -39,8 +58,32 @@ void ScheduleView::paint(QPainter& p) {
   const int label_w = p.fontMetrics().horizontalAdvance(f.timed ? "SM 000" : "order") + 8;
   const qreal x0 = margin + label_w, x1 = width() - margin;
   const qreal y0 = top;
-  const qreal legend_h = small_h + 6;
-  const qreal y1 = height() - small_h * 2 - legend_h - margin;
+  const std::array<std::pair<QColor, QString>, 3> legend{{
+      {theme_.earlier_read, tr("block")},
+      {okabe_ito::kOrange, tr("traced block")},
+      {theme_.write, tr("current block")},
+  }};
+  // The legend flows onto as many rows as the view's width needs.
+  const int box = small_h - 4;
+  const qreal legend_row = small_h + 6;
+  std::vector<QPointF> legend_at;  // each entry's top left, from the legend's top
+  qreal lx = margin, rows = 1;
+  for (const auto& entry : legend) {
+    const qreal w = box + 4 + p.fontMetrics().horizontalAdvance(entry.second) + 1;
+    if (lx > margin && lx + w > width() - margin) {
+      lx = margin;
+      ++rows;
+    }
+    legend_at.emplace_back(lx, (rows - 1) * legend_row);
+    lx += w + margin;
+  }
+  const qreal legend_h = rows * legend_row;
+  // The axis's caption across the view, on as many lines as it needs.
+  const bool micros = f.timed && ns;
+  const QString caption = micros ? tr("microseconds since the first block started (%globaltimer)")
+                                 : tr("order in which blocks ran");
+  const qreal caption_h = whole_height(p.font(), width() - 2 * margin, caption);
+  const qreal y1 = height() - small_h - caption_h - legend_h - margin;
   const qreal row_h = (y1 - y0) / f.sms.size();
   const qreal slot_h = row_h / f.slot_count;
   auto x_of = [&](double v) { return x0 + (x1 - x0) * v / f.axis_end; };
@@ -82,29 +125,25 @@ void ScheduleView::paint(QPainter& p) {
     }
 
   // Time axis.
-  const bool micros = f.timed && ns;
   draw_time_axis(p, x0, x1, y1 + 2, small_h, f.axis_end, f.timed,
                  [micros](double v) {
                    return micros ? QLocale().toString(v / 1000.0, 'f', 1)
                                  : QString::number(std::llround(v));
                  },
-                 micros ? tr("microseconds since the first block started (%globaltimer)")
-                        : tr("order in which blocks ran"));
+                 QString());
+  p.setPen(theme_.text);
+  text(p, QRectF(margin, y1 + 6 + small_h, width() - 2 * margin, caption_h), Qt::AlignHCenter | Qt::AlignVCenter,
+       caption);
 
-  const std::array<std::pair<QColor, QString>, 3> legend{{
-      {theme_.earlier_read, tr("block")},
-      {okabe_ito::kOrange, tr("traced block")},
-      {theme_.write, tr("current block")},
-  }};
-  qreal x = margin;
   const qreal ly = height() - legend_h;
-  const int box = small_h - 4;
-  for (const auto& [colour, text] : legend) {
-    p.fillRect(QRectF(x, ly + 2, box, box), colour);
+  for (std::size_t i = 0; i < legend.size(); ++i) {
+    const auto& [colour, label] = legend[i];
+    const QPointF at = legend_at[i] + QPointF(0, ly);
+    p.fillRect(QRectF(at.x(), at.y() + 2, box, box), colour);
     p.setPen(theme_.text);
-    this->text(p, QRectF(x + box + 4, ly, p.fontMetrics().horizontalAdvance(text) + 1, p.fontMetrics().height()),
-               Qt::AlignLeft | Qt::AlignVCenter, text);
-    x += box + 4 + p.fontMetrics().horizontalAdvance(text) + margin;
+    // A label longer than the row is (a narrow pane) shrinks to fit it.
+    const qreal w = std::min<qreal>(p.fontMetrics().horizontalAdvance(label) + 1, width() - margin - at.x() - box - 4);
+    text(p, QRectF(at.x() + box + 4, at.y(), w, p.fontMetrics().height()), Qt::AlignLeft | Qt::AlignVCenter, label);
   }
 }
 
