@@ -140,7 +140,7 @@ class LegibilityTest : public QObject {
     qInfo("%s at %s: %d paints, %d problems", qPrintable(what), qPrintable(size), paints_,
           static_cast<int>(failures_.size()));
     // THREADMAP_LEGIBILITY_LOG=FILE: every problem, appended to FILE.
-    if (const QString log = qEnvironmentVariable("THREADMAP_LEGIBILITY_LOG"); !log.isEmpty()) {
+    if (const QString log = qEnvironmentVariable("THREADMAP_LEGIBILITY_LOG"); !log.isEmpty() && !failures_.isEmpty()) {
       QFile file(log);
       if (file.open(QIODevice::Append | QIODevice::Text)) file.write((failures_.join("\n") + "\n").toUtf8());
     }

@@ -10,17 +10,6 @@ namespace threadmap::views {
 
 namespace {
 
-// The height `s` takes `width` wide in the painter's font as TraceView::text()
-// fits a Fit::Whole text: shrunk down to `floor` px, then wrapped.
-qreal whole_height(const QPainter& p, const QString& s, qreal width, int floor) {
-  QFont font = p.font();
-  while (font.pixelSize() > floor && QFontMetricsF(font).horizontalAdvance(s) > width)
-    font.setPixelSize(font.pixelSize() - 1);
-  const QFontMetricsF m(font);
-  if (m.horizontalAdvance(s) <= width) return m.height();
-  return m.boundingRect(QRectF(0, 0, width, 1e6), Qt::TextWordWrap, s).height();
-}
-
 // The parts, in order, that fit on one line `width` wide at the painter's
 // font, joined by " · "; a part that does not fit is left out whole.
 QString parts_that_fit(const QPainter& p, const QStringList& parts, qreal width) {
@@ -92,7 +81,7 @@ void BankView::paint(QPainter& p) {
     p.setFont(theme_.font());
     p.setPen(theme_.muted);
     const QString note = not_shared_note();
-    const qreal h = whole_height(p, note, width_in, theme_.floor_px);
+    const qreal h = whole_height(p.font(), width_in, note);
     if (y + h <= height() - margin)
       text(p, QRectF(margin, y + margin / 2.0, width_in, h), Qt::AlignLeft | Qt::AlignTop, note);
     return;
@@ -111,7 +100,7 @@ void BankView::paint_request(QPainter& p, qreal y) {
   p.setFont(theme_.font(1.25, true));
   p.setPen(replays > 0 ? theme_.write : theme_.text);
   const QString big = headline();
-  const qreal big_h = whole_height(p, big, width_in, theme_.floor_px);
+  const qreal big_h = whole_height(p.font(), width_in, big);
   text(p, QRectF(margin, y, width_in, big_h), Qt::AlignLeft | Qt::AlignVCenter, big);
   y += big_h;
 
@@ -142,7 +131,7 @@ void BankView::paint_request(QPainter& p, qreal y) {
                               .arg(access_kind(f.store, f.merged, f.access_bytes));
   const int rows_wanted = std::min<int>(static_cast<int>(touched.size()), 4);
   p.setPen(theme_.muted);
-  const qreal request_h = whole_height(p, request, width_in, theme_.floor_px);
+  const qreal request_h = whole_height(p.font(), width_in, request);
   const bool show_request = rows_fitting(y + request_h + line_h) >= rows_wanted;
   if (show_request) {
     text(p, QRectF(margin, y, width_in, request_h), Qt::AlignLeft | Qt::AlignVCenter, request);

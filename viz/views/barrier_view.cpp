@@ -61,17 +61,6 @@ void BarrierView::step_changed() {
   frame_ = model_->frame(step_, static_cast<std::size_t>(pass_->value() - 1));
 }
 
-qreal BarrierView::whole_height(const QFont& font, qreal width, const QString& s) const {
-  // As text() fits a Fit::Whole text: shrunk down to the floor, then wrapped.
-  QFont f = font;
-  while (f.pixelSize() > theme_.floor_px && QFontMetricsF(f).horizontalAdvance(s) > width)
-    f.setPixelSize(f.pixelSize() - 1);
-  const QFontMetricsF m(f);
-  if (m.horizontalAdvance(s) <= width) return std::ceil(m.height());
-  const qreal wrapped = m.boundingRect(QRectF(0, 0, width, 1e6), Qt::TextWordWrap, s).height();
-  return std::ceil(std::max(2 * m.height(), wrapped));  // text() wraps from two lines up
-}
-
 QString BarrierView::slowest_text(const BarrierFrame& f) const {
   return f.timed ? tr("slowest: warp %1 (+%2)").arg(f.slowest_warp).arg(cycles(f.spread, f.figures.sm_clock_mhz))
                  : tr("slowest: warp %1 (last of %2)").arg(f.slowest_warp).arg(f.lanes.size());

@@ -60,7 +60,6 @@ class BarrierView : public TraceView {
 
   static QString cycles(std::uint64_t c, double mhz);
   void place_picker();
-  qreal whole_height(const QFont& font, qreal width, const QString& s) const;
   QString slowest_text(const BarrierFrame& f) const;
   QString caption_text(const BarrierFrame& f) const;
   QString note_text(const BarrierFrame& f) const;

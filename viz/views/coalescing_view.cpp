@@ -9,17 +9,6 @@ namespace threadmap::views {
 
 namespace {
 
-// The height `s` takes `width` wide in the painter's font as TraceView::text()
-// fits a Fit::Whole text: shrunk down to `floor` px, then wrapped.
-qreal whole_height(const QPainter& p, const QString& s, qreal width, int floor) {
-  QFont font = p.font();
-  while (font.pixelSize() > floor && QFontMetricsF(font).horizontalAdvance(s) > width)
-    font.setPixelSize(font.pixelSize() - 1);
-  const QFontMetricsF m(font);
-  if (m.horizontalAdvance(s) <= width) return m.height();
-  return m.boundingRect(QRectF(0, 0, width, 1e6), Qt::TextWordWrap, s).height();
-}
-
 // Whether `s` fits `width` at the painter's font shrunk down to `floor` px.
 bool fits_shrunk(const QPainter& p, const QString& s, qreal width, int floor) {
   QFont font = p.font();
@@ -66,7 +55,7 @@ void CoalescingView::paint(QPainter& p) {
     p.setFont(theme_.font());
     p.setPen(theme_.muted);
     const QString note = not_global_note();
-    const qreal h = whole_height(p, note, width_in, theme_.floor_px);
+    const qreal h = whole_height(p.font(), width_in, note);
     if (y + h <= height() - margin)
       text(p, QRectF(margin, y + margin / 2.0, width_in, h), Qt::AlignLeft | Qt::AlignTop, note);
     return;
@@ -88,7 +77,7 @@ void CoalescingView::paint_request(QPainter& p, qreal y) {
   p.setPen(wasteful ? theme_.write : theme_.text);
   const QString big = tr("%n sector(s) for this request, ideal %1", nullptr, static_cast<int>(f.request_sectors))
                           .arg(f.request_ideal);
-  const qreal big_h = whole_height(p, big, width_in, theme_.floor_px);
+  const qreal big_h = whole_height(p.font(), width_in, big);
   text(p, QRectF(margin, y, width_in, big_h), Qt::AlignLeft | Qt::AlignVCenter, big);
   y += big_h;
 
@@ -120,7 +109,7 @@ void CoalescingView::paint_request(QPainter& p, qreal y) {
   // The access kind (and a merge) is read whole; the source text, also in
   // the source pane, may be elided.
   const bool source_too = !f.source.empty() && fits_shrunk(p, kind + QStringLiteral(": …"), width_in, theme_.floor_px);
-  const qreal kind_h = source_too ? line_h : whole_height(p, kind, width_in, theme_.floor_px);
+  const qreal kind_h = source_too ? line_h : whole_height(p.font(), width_in, kind);
   if (take(kind_h)) {
     if (source_too) text(p, QRectF(margin, y, width_in, line_h), Qt::AlignLeft | Qt::AlignVCenter, with_source, Fit::Elide);
     else text(p, QRectF(margin, y, width_in, kind_h), Qt::AlignLeft | Qt::AlignVCenter, kind);
@@ -134,12 +123,12 @@ void CoalescingView::paint_request(QPainter& p, qreal y) {
   const QString kernel = tr("kernel so far: %1 / %2 sectors, ideal %3")
                              .arg(f.so_far.global_sectors).arg(f.total.global_sectors).arg(f.total.global_ideal_sectors);
   p.setFont(theme_.font(0.85));
-  const qreal caption_h = whole_height(p, caption, width_in, theme_.floor_px);
+  const qreal caption_h = whole_height(p.font(), width_in, caption);
   const bool show_caption = take(caption_h + 4);
   p.setFont(theme_.font());
-  const qreal site_h = whole_height(p, site, width_in, theme_.floor_px);
+  const qreal site_h = whole_height(p.font(), width_in, site);
   const bool show_site = take(site_h);
-  const qreal kernel_h = whole_height(p, kernel, width_in, theme_.floor_px);
+  const qreal kernel_h = whole_height(p.font(), width_in, kernel);
   const bool show_kernel = take(kernel_h);
 
   // What is left widens the gap and heightens the sectors.

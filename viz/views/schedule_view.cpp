@@ -12,18 +12,6 @@
 
 namespace threadmap::views {
 
-// The height text() gives `s` as Fit::Whole in `width`: one line once
-// shrunk (down to the theme's floor), else the lines it wraps onto.
-qreal ScheduleView::whole_height(const QFont& font, qreal width, const QString& s) const {
-  QFont f = font;
-  while (f.pixelSize() > theme_.floor_px && QFontMetricsF(f).horizontalAdvance(s) > width)
-    f.setPixelSize(f.pixelSize() - 1);
-  const QFontMetricsF m(f);
-  if (m.horizontalAdvance(s) <= width) return std::ceil(m.height());
-  const qreal wrapped = m.boundingRect(QRectF(0, 0, width, 1e6), Qt::TextWordWrap, s).height();
-  return std::ceil(std::max(2 * m.height(), wrapped));  // text() wraps from two lines up
-}
-
 void ScheduleView::document_changed() { model_.emplace(doc_); }
 
 void ScheduleView::step_changed() { frame_ = model_->frame(step_); }

@@ -21,7 +21,6 @@ class ScheduleView : public TraceView {
   void paint(QPainter& p) override;
 
  private:
-  qreal whole_height(const QFont& font, qreal width, const QString& s) const;
   std::optional<ScheduleModel> model_;
   ScheduleFrame frame_;
 };

@@ -82,6 +82,16 @@ QRectF TraceView::text(QPainter& p, const QRectF& box, int align, const QString&
 
 qreal TraceView::lines(const QPainter& p, qreal n) { return n * QFontMetricsF(p.font()).height(); }
 
+qreal TraceView::whole_height(const QFont& font, qreal width, const QString& s) const {
+  QFont f = font;
+  while (f.pixelSize() > theme_.floor_px && QFontMetricsF(f).horizontalAdvance(s) > width)
+    f.setPixelSize(f.pixelSize() - 1);
+  const QFontMetricsF m(f);
+  if (m.horizontalAdvance(s) <= width) return std::ceil(m.height());
+  const qreal wrapped = m.boundingRect(QRectF(0, 0, width, 1e6), Qt::TextWordWrap, s).height();
+  return std::ceil(std::max(2 * m.height(), wrapped));  // text() wraps from two lines up
+}
+
 void TraceView::fit_font(QPainter& p, const QString& text, qreal width) const {
   QFont font = p.font();
   if (font.pixelSize() <= 0) return;

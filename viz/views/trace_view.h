@@ -77,6 +77,10 @@ class TraceView : public QWidget {
   void mark(const QRectF& rect, bool current = false) { painted_.marks.push_back({rect, current}); }
   // The height of n lines of the painter's font.
   static qreal lines(const QPainter& p, qreal n);
+  // The height text() gives `s` as Fit::Whole in `width` at `font`: one
+  // line once shrunk (down to the theme's floor), else the lines it wraps
+  // onto (two at least). Views measure their rows with it before painting.
+  qreal whole_height(const QFont& font, qreal width, const QString& s) const;
 
   // A header line (bold) and a second line; returns the y below them. The
   // second line must be read whole up to `keep`, its beginning; what is past
