@@ -60,9 +60,11 @@ const SiteTotals* site_at(const Analysis& a, AccessKind kind, std::size_t rank) 
 
 // "32 wavefronts per request" (the singular from the English plural forms).
 QString per_request(double v, Space space) {
-  if (whole(v))
-    return space == Space::Shared ? QCoreApplication::translate("SideBySide", "%n wavefront(s) per request", nullptr, static_cast<int>(v))
-                                  : QCoreApplication::translate("SideBySide", "%n sector(s) per request", nullptr, static_cast<int>(v));
+  if (whole(v)) {
+    const int n = static_cast<int>(v);
+    if (space == Space::Shared) return QCoreApplication::translate("SideBySide", "%n wavefront(s) per request", nullptr, n);
+    return QCoreApplication::translate("SideBySide", "%n sector(s) per request", nullptr, n);
+  }
   return (space == Space::Shared ? QCoreApplication::translate("SideBySide", "%1 wavefronts per request") : QCoreApplication::translate("SideBySide", "%1 sectors per request")).arg(number(v));
 }
 
@@ -204,9 +206,9 @@ QString missing_text(const TraceDocument& own, const TraceDocument& other, std::
   const auto same_warp = [&](const Request& o) {
     return o.block == r.block && o.warp == r.warp && own.analysis.site_of(o) == site;
   };
-  const auto times = std::count_if(own.analysis.requests.begin(), own.analysis.requests.end(), same_warp);
+  const int times = static_cast<int>(std::count_if(own.analysis.requests.begin(), own.analysis.requests.end(), same_warp));
   if (times == 0) return QCoreApplication::translate("SideBySide", "no block %1 warp %2 %3 in %4").arg(r.block).arg(r.warp).arg(kind_name(kind), name);
-  return QCoreApplication::translate("SideBySide", "block %1 warp %2 did this %3 only %n time(s) in %4", nullptr, static_cast<int>(times))
+  return QCoreApplication::translate("SideBySide", "block %1 warp %2 did this %3 only %n time(s) in %4", nullptr, times)
       .arg(r.block).arg(r.warp).arg(kind_name(kind), name);
 }
 

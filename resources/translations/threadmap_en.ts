@@ -59,6 +59,30 @@
     </message>
 </context>
 <context>
+    <name>SideBySide</name>
+    <message numerus="yes">
+        <source>%n wavefront(s) per request</source>
+        <translation>
+            <numerusform>%n wavefront per request</numerusform>
+            <numerusform>%n wavefronts per request</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n sector(s) per request</source>
+        <translation>
+            <numerusform>%n sector per request</numerusform>
+            <numerusform>%n sectors per request</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>block %1 warp %2 did this %3 only %n time(s) in %4</source>
+        <translation>
+            <numerusform>block %1 warp %2 did this %3 only once in %4</numerusform>
+            <numerusform>block %1 warp %2 did this %3 only %n times in %4</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>StatusPanel</name>
     <message numerus="yes">
         <source>✔ verified: %Ln value(s)</source>

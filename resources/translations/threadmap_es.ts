@@ -1893,6 +1893,27 @@ grabado en %2</translation>
         <source>%1 only in %2</source>
         <translation>%1 solo en %2</translation>
     </message>
+    <message numerus="yes">
+        <source>%n wavefront(s) per request</source>
+        <translation>
+            <numerusform>%n frente de onda por solicitud</numerusform>
+            <numerusform>%n frentes de onda por solicitud</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n sector(s) per request</source>
+        <translation>
+            <numerusform>%n sector por solicitud</numerusform>
+            <numerusform>%n sectores por solicitud</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>block %1 warp %2 did this %3 only %n time(s) in %4</source>
+        <translation>
+            <numerusform>bloque %1 warp %2 hizo esta %3 solo %n vez en %4</numerusform>
+            <numerusform>bloque %1 warp %2 hizo esta %3 solo %n veces en %4</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>SiteModel</name>

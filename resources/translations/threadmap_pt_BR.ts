@@ -1893,6 +1893,27 @@ gravado em %2</translation>
         <source>%1 only in %2</source>
         <translation>%1 só em %2</translation>
     </message>
+    <message numerus="yes">
+        <source>%n wavefront(s) per request</source>
+        <translation>
+            <numerusform>%n frente de onda por requisição</numerusform>
+            <numerusform>%n frentes de onda por requisição</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n sector(s) per request</source>
+        <translation>
+            <numerusform>%n setor por requisição</numerusform>
+            <numerusform>%n setores por requisição</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>block %1 warp %2 did this %3 only %n time(s) in %4</source>
+        <translation>
+            <numerusform>bloco %1 warp %2 fez esta %3 só %n vez em %4</numerusform>
+            <numerusform>bloco %1 warp %2 fez esta %3 só %n vezes em %4</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>SiteModel</name>

@@ -112,7 +112,7 @@ const std::vector<QString> kLanguages{"en", "pt_BR", "es"};
 
 // THREADMAP_LEGIBILITY_SHOTS=DIR: the window as the room sees it, saved for
 // the docs: each view on the recording that teaches with it, at the first
-// step the view has something of its own to draw (presentation_VIEW_LANG.png),
+// load the view has of its own to draw (presentation_VIEW_LANG.png),
 // and each pair in its lesson's view (presentation_pair_KERNEL_VIEW_LANG.png).
 const std::map<QString, std::string> kShownKernel{{"grid", "transpose.coalesced"}, {"banks", "smem.setRowReadCol"},
                                                   {"barrier", "smem.setRowReadCol"}, {"coalescing", "transpose.naive"},
@@ -180,7 +180,7 @@ class LegibilityTest : public QObject {
                   QString("%1 %2 %3 %4 step %5").arg(mode, QString::fromStdString(kernel), lang,
                                                      views.tabs().tabText(tab)).arg(step));
             const QString name = kViewNames[static_cast<std::size_t>(tab)];
-            if (kShownKernel.at(name) == kernel && has_current(*view, *doc))
+            if (kShownKernel.at(name) == kernel && has_current(*view, *doc) && !doc->analysis.requests[step].store)
               shoot(QString("presentation_%1_%2").arg(name, lang));
           }
         }
@@ -209,7 +209,8 @@ class LegibilityTest : public QObject {
               check(pair.pane(side), *pair.document(side),
                     QString("%1 %2 | %3 %4 %5 step %6 pane %7").arg(mode, a, b, lang, pair.view_name()).arg(step).arg(side));
             if (pair.view_name() == (QString(a).startsWith("smem") ? "banks" : "coalescing") &&
-                has_current(pair.pane(0), *pair.document(0)))
+                has_current(pair.pane(0), *pair.document(0)) && pair.pane_request(0) &&
+                !pair.document(0)->analysis.requests[*pair.pane_request(0)].store)
               shoot(QString("presentation_pair_%1_%2_%3").arg(a, pair.view_name(), lang));
           }
         }

@@ -74,7 +74,13 @@ bool projector_shots(MainWindow& w, const QDir& out) {
   bool ok = save(w, out.filePath("main_window_1024x768.png"));
   w.chart_tabs().setCurrentWidget(&w.trace_views());
   w.trace_views().tabs().setCurrentIndex(1);
-  w.trace_views().playback().seek(130);
+  // The column read of block 0 warp 0: the 32-way conflict the lesson is about.
+  const auto& requests = w.trace_views().document()->analysis.requests;
+  for (std::size_t i = 0; i < requests.size(); ++i)
+    if (requests[i].space == threadmap::Space::Shared && !requests[i].store && requests[i].block == 0 && requests[i].warp == 0) {
+      w.trace_views().playback().seek(i);
+      break;
+    }
   w.set_presentation(true);
   ok &= save(w, out.filePath("presentation_1024x768.png"));
   w.set_presentation(false);
@@ -82,7 +88,14 @@ bool projector_shots(MainWindow& w, const QDir& out) {
            .isEmpty())
     return false;
   w.compare_view().set_view(1);
-  w.compare_view().playback().seek(130);
+  // The same column read in both panes.
+  auto& pair = w.compare_view();
+  for (std::size_t step = 0; step < pair.playback().steps(); ++step) {
+    pair.playback().seek(step);
+    const auto r = pair.pane_request(0);
+    const auto& req = pair.document(0)->analysis.requests;
+    if (r && req[*r].space == threadmap::Space::Shared && !req[*r].store && req[*r].block == 0 && req[*r].warp == 0) break;
+  }
   ok &= save(w, out.filePath("side_by_side_1024x768.png"));
   w.set_presentation(true);
   ok &= save(w, out.filePath("presentation_pair_1024x768.png"));
