@@ -30,6 +30,11 @@ void SourcePane::set_highlight_colour(const QColor& colour) {
   highlight_line(line_);
 }
 
+void SourcePane::resizeEvent(QResizeEvent* event) {
+  QPlainTextEdit::resizeEvent(event);
+  if (line_ > 0) highlight_line(line_);
+}
+
 void SourcePane::highlight_line(int line) {
   line_ = line;
   if (line <= 0 || line > document()->blockCount()) {

@@ -14,6 +14,10 @@ class SourcePane : public QPlainTextEdit {
   int highlighted_line() const { return line_; }
   void set_highlight_colour(const QColor& colour);
 
+ protected:
+  // A new size (a presentation's strip) scrolls the line into place again.
+  void resizeEvent(QResizeEvent* event) override;
+
  private:
   int line_ = 0;
   QColor colour_;
