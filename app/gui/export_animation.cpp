@@ -53,11 +53,14 @@ QString device_and_parameters(const TraceDocument& doc) {
   return name + " · " + params.join(' ');
 }
 
+// A pane caption's line height in a frame `height` pixels high.
+int caption_line_height(int height) { return std::max(18, height / 28); }
+
 // One pane: the view at `step`, under its caption; its second line is
 // `note` where there is one (what this pane lacks of the other's step).
 void paint_pane(QPainter& p, const QRect& area, views::TraceView& view, const TraceDocument& doc,
                 std::size_t step, const QString& note, const views::Theme& theme) {
-  const int line_h = std::max(18, area.height() / 28);
+  const int line_h = caption_line_height(area.height());
   const int caption_h = 2 * line_h + line_h / 2;
   const int left = area.left() + 12, width = area.width() - 24;
   QFont title = theme.font(1.0, true);
@@ -336,6 +339,11 @@ AnimationResult write_animation(const std::vector<std::shared_ptr<const TraceDoc
   }
   return {0, QString("wrote %1: %2 frames at %3x%4, %5 per second")
                  .arg(request.output).arg(count).arg(width).arg(height).arg(request.fps)};
+}
+
+QSize exported_view_size(QSize frame, int panes) {
+  const int line_h = caption_line_height(frame.height());
+  return {frame.width() / std::max(panes, 1), frame.height() - (2 * line_h + line_h / 2)};
 }
 
 int export_animation(const QStringList& args) {

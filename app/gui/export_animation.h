@@ -35,6 +35,11 @@ AnimationResult write_animation(const std::vector<std::shared_ptr<const analysis
                                 const AnimationRequest& request,
                                 const std::function<bool(int done, int total)>& progress = {});
 
+// The size each trace view is drawn at (projector theme) in an exported
+// frame of `frame` pixels holding `panes` panes side by side, each under its
+// two-line caption. The legibility test draws the views at it.
+QSize exported_view_size(QSize frame, int panes);
+
 // args: what follows `threadmap export` on the command line. Prints what it
 // wrote or what is wrong; returns the process exit code (0 written, 2 bad
 // arguments or files, 3 the output could not be written).

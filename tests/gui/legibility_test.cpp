@@ -20,6 +20,8 @@
 #include <set>
 
 #include "app/gui/compare_view.h"
+#include "app/gui/export_animation.h"
+#include "app/gui/side_by_side.h"
 #include "app/gui/language.h"
 #include "app/gui/main_window.h"
 #include "kernels/session.h"
@@ -263,6 +265,42 @@ class LegibilityTest : public QObject {
     walk_pairs("presented pair");
     window_->set_presentation(false);
     report("Side by side, presented");
+  }
+
+  // `threadmap export` frames (GIF, WebM, PNG): each view drawn alone and
+  // as half of a pair, in the projector theme, at the size a frame gives it.
+  // The frames do not depend on the screen: run by the 1920x1080 entry only.
+  void exported_frames() {
+    if (window_->screen()->geometry().width() != 1920) QSKIP("run by the legibility_1920x1080 entry");
+    const QSize frames[] = {{1280, 720}, {1920, 1080}};
+    for (const std::string& kernel : bundled_kernels()) {
+      const auto doc = bundled(kernel);
+      const std::vector<std::size_t> steps = steps_of(*doc);
+      for (const QString& lang : kLanguages) {
+        gui::language::apply(lang);
+        for (const QString& name : gui::view_names()) {
+          std::unique_ptr<TraceView> view = gui::make_view(name);
+          views::Theme theme = views::Theme::projector();
+          view->set_theme(theme);
+          view->set_document(doc);
+          for (const QSize frame : frames)
+            for (int panes = 1; panes <= 2; ++panes) {
+              view->resize(gui::exported_view_size(frame, panes));
+              for (std::size_t step : steps) {
+                view->set_step(step, 1.0);
+                ++paints_;
+                // The frames are drawn in the projector theme: 24 px at least.
+                for (const QString& problem : problems_of(*view, *doc, true))
+                  failures_ << QString("export %1x%2 %3 pane(s) %4 %5 %6 step %7: %8")
+                                   .arg(frame.width()).arg(frame.height()).arg(panes)
+                                   .arg(QString::fromStdString(kernel), lang, name).arg(step).arg(problem);
+              }
+            }
+        }
+      }
+    }
+    gui::language::apply("en");
+    report("Exported frames");
   }
 
   void cleanupTestCase() { window_.reset(); }
