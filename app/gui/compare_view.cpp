@@ -13,6 +13,7 @@
 
 #include "app/gui/side_by_side.h"
 #include "kernels/session.h"
+#include "viz/views/timeline.h"
 #include "viz/views/playback_bar.h"
 #include "viz/views/playback_controller.h"
 #include "viz/views/retranslate.h"
@@ -183,7 +184,7 @@ void CompareView::show_pane(int i, std::size_t step, double phase) {
   } else {
     const analysis::Request& r = doc.analysis.requests[*own];
     captions_[i]->setText(name + " · " + tr("block %1 warp %2 · request %3 of %4")
-                                             .arg(r.block).arg(r.warp).arg(*own + 1).arg(doc.analysis.requests.size()));
+                                             .arg(QString::fromStdString(views::block_name(doc.trace(), r.block))).arg(r.warp).arg(*own + 1).arg(doc.analysis.requests.size()));
   }
   // Its current site's own figures (loads and stores apart), or what it
   // lacks of the other's; then its timed run.

@@ -9,6 +9,7 @@
 #include <tuple>
 
 #include "kernels/catalog.h"
+#include "viz/views/timeline.h"
 #include "viz/views/bank_view.h"
 #include "viz/views/barrier_view.h"
 #include "viz/views/coalescing_view.h"
@@ -197,19 +198,20 @@ QString missing_text(const TraceDocument& own, const TraceDocument& other, std::
   const Request& r = other.analysis.requests[other_request];
   const AccessKind kind = kind_of(r.space, r.store);
   const QString name = QString::fromStdString(own.session.kernel_id);
+  const QString block = QString::fromStdString(views::block_name(other.trace(), r.block));
   const auto key = key_of(other.analysis, ranks_of(other.analysis), r);
   const SiteTotals* site = key ? site_at(own.analysis, kind, std::get<1>(*key)) : nullptr;
   if (!site) return QCoreApplication::translate("SideBySide", "no %1 here in %2").arg(kind_name(kind), name);
   const auto& blocks = own.analysis.blocks;
   if (std::none_of(blocks.begin(), blocks.end(), [&r](const auto& b) { return b.block == r.block; }))
-    return QCoreApplication::translate("SideBySide", "%1 traced no block %2").arg(name).arg(r.block);
+    return QCoreApplication::translate("SideBySide", "%1 traced no block %2").arg(name, block);
   const auto same_warp = [&](const Request& o) {
     return o.block == r.block && o.warp == r.warp && own.analysis.site_of(o) == site;
   };
   const int times = static_cast<int>(std::count_if(own.analysis.requests.begin(), own.analysis.requests.end(), same_warp));
-  if (times == 0) return QCoreApplication::translate("SideBySide", "no block %1 warp %2 %3 in %4").arg(r.block).arg(r.warp).arg(kind_name(kind), name);
+  if (times == 0) return QCoreApplication::translate("SideBySide", "no block %1 warp %2 %3 in %4").arg(block).arg(r.warp).arg(kind_name(kind), name);
   return QCoreApplication::translate("SideBySide", "block %1 warp %2 did this %3 only %n time(s) in %4", nullptr, times)
-      .arg(r.block).arg(r.warp).arg(kind_name(kind), name);
+      .arg(block).arg(r.warp).arg(kind_name(kind), name);
 }
 
 QString timing_text(const PaneNumbers& n) {

@@ -724,7 +724,7 @@ class GuiTest : public QObject {
     for (int i = 0; i < 2; ++i) {
       const auto& r = pair.document(i)->analysis.requests[pair.pane(i).step()];
       QVERIFY(r.block == 0 && r.warp == 0 && r.space == threadmap::Space::Shared && !r.store);
-      QVERIFY2(pair.caption_text(i).contains("block 0 warp 0"), qPrintable(pair.caption_text(i)));
+      QVERIFY2(pair.caption_text(i).contains("block (0, 0) warp 0"), qPrintable(pair.caption_text(i)));
     }
     QVERIFY2(pair.counters_text(0).startsWith("line 71 shared load: 32 wavefront"), qPrintable(pair.counters_text(0)));
     QVERIFY2(pair.counters_text(1).startsWith("line 92 shared load: 1 wavefront"), qPrintable(pair.counters_text(1)));

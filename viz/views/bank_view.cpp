@@ -1,5 +1,7 @@
 #include "viz/views/bank_view.h"
 
+#include "viz/views/timeline.h"
+
 #include <QFontMetricsF>
 #include <QPainter>
 #include <algorithm>
@@ -127,7 +129,7 @@ void BankView::paint_request(QPainter& p, qreal y) {
 
   // Secondary lines go in while the grid keeps the rows it needs (all the
   // request touches, or four): first the request line, then the tile's.
-  const QString request = tr("block %1 warp %2, line %3 %4").arg(f.block).arg(f.warp).arg(f.line)
+  const QString request = tr("block %1 warp %2, line %3 %4").arg(QString::fromStdString(block_name(doc_->trace(), f.block))).arg(f.warp).arg(f.line)
                               .arg(access_kind(f.store, f.merged, f.access_bytes));
   const int rows_wanted = std::min<int>(static_cast<int>(touched.size()), 4);
   p.setPen(theme_.muted);

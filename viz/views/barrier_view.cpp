@@ -1,5 +1,7 @@
 #include "viz/views/barrier_view.h"
 
+#include "viz/views/timeline.h"
+
 #include <QFontMetricsF>
 #include <QPainter>
 #include <QPolygonF>
@@ -61,6 +63,11 @@ void BarrierView::step_changed() {
   frame_ = model_->frame(step_, static_cast<std::size_t>(pass_->value() - 1));
 }
 
+// "Barrier: block (1, 0)".
+QString BarrierView::block_title(const BarrierFrame& f) const {
+  return tr("Barrier: block %1").arg(QString::fromStdString(block_name(doc_->trace(), f.block)));
+}
+
 QString BarrierView::slowest_text(const BarrierFrame& f) const {
   return f.timed ? tr("slowest: warp %1 (+%2)").arg(f.slowest_warp).arg(cycles(f.spread, f.figures.sm_clock_mhz))
                  : tr("slowest: warp %1 (last of %2)").arg(f.slowest_warp).arg(f.lanes.size());
@@ -93,7 +100,7 @@ BarrierView::Layout BarrierView::layout(const BarrierFrame& f) const {
 
   // The heading: the title, and the barrier's line after it where a few of
   // its characters fit on the row, else on a row of its own.
-  const QString title = tr("Barrier: block %1").arg(f.block) + tr(", line %1").arg(f.line);
+  const QString title = block_title(f) + tr(", line %1").arg(f.line);
   const QFontMetricsF title_m(theme_.font(1.15, true)), source_m(theme_.font());
   // The heading starts a gap from the top, level with the picker: every
   // line of height goes to the picture.
@@ -188,7 +195,7 @@ void BarrierView::paint(QPainter& p) {
   place_picker();
   pass_->setVisible(f.passes_in_block > 1);
   if (!f.has_pass) {
-    draw_heading(p, tr("Barrier: block %1").arg(f.block), QString());
+    draw_heading(p, block_title(f), QString());
     draw_centred_note(p, tr("Block %1 recorded no barrier: this kernel has no __syncthreads / barrier().").arg(f.block));
     return;
   }
@@ -214,7 +221,7 @@ void BarrierView::paint(QPainter& p) {
 void BarrierView::draw_heading_rows(QPainter& p, const Layout& l, const BarrierFrame& f) {
   p.setPen(theme_.text);
   p.setFont(theme_.font(1.15, true));
-  text(p, l.title, Qt::AlignLeft | Qt::AlignVCenter, tr("Barrier: block %1").arg(f.block) + tr(", line %1").arg(f.line));
+  text(p, l.title, Qt::AlignLeft | Qt::AlignVCenter, block_title(f) + tr(", line %1").arg(f.line));
   if (!l.source.isEmpty()) {
     // Echoed source: elided rather than pushing the picture down.
     p.setFont(theme_.font());

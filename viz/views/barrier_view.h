@@ -60,6 +60,7 @@ class BarrierView : public TraceView {
 
   static QString cycles(std::uint64_t c, double mhz);
   void place_picker();
+  QString block_title(const BarrierFrame& f) const;
   QString slowest_text(const BarrierFrame& f) const;
   QString caption_text(const BarrierFrame& f) const;
   QString note_text(const BarrierFrame& f) const;

@@ -18,10 +18,7 @@ void GridView::step_changed() { frame_ = model_->frame(step_, side_); }
 
 namespace {
 
-QString block_name(const Trace& trace, std::uint32_t block) {
-  const Coord2 c = block_coord(trace, block);
-  return QString("(%1, %2)").arg(c.x).arg(c.y);
-}
+QString block_label(const Trace& trace, std::uint32_t block) { return QString::fromStdString(block_name(trace, block)); }
 
 }  // namespace
 
@@ -69,7 +66,7 @@ qreal GridView::draw_heading_lines(QPainter& p, qreal margin) {
   const auto& r = requests[std::min(step_, requests.size() - 1)];
   const analysis::SiteTotals* site = doc_->analysis.site_of(r);
   const QString what = tr("block %1, warp %2, line %3 %4 %5")
-                           .arg(block_name(doc_->trace(), r.block))
+                           .arg(block_label(doc_->trace(), r.block))
                            .arg(r.warp)
                            .arg(r.line)
                            .arg(r.space == Space::Shared ? tr("shared") : tr("global"))
@@ -258,7 +255,7 @@ void GridView::draw_outlines(QPainter& p, const GridMatrix& m, QPointF origin, q
       p.setBrush(Qt::NoBrush);
       p.drawRect(rect);
       p.setFont(theme_.font(0.8, o.current));
-      const QString label = tr("block %1").arg(block_name(doc_->trace(), o.block));
+      const QString label = tr("block %1").arg(block_label(doc_->trace(), o.block));
       const QRectF size = QFontMetricsF(p.font()).boundingRect(label).adjusted(-2, 0, 2, 0);
       if (size.width() >= rect.width() || 3 * size.height() > rect.height()) continue;
       const QRectF at(rect.topLeft() + QPointF(2, 2), size.size());

@@ -40,6 +40,11 @@ Coord2 block_coord(const Trace& trace, std::uint32_t block) {
   return {block % trace.grid[0], (block / trace.grid[0]) % trace.grid[1]};
 }
 
+std::string block_name(const Trace& trace, std::uint32_t block) {
+  const Coord2 c = block_coord(trace, block);
+  return "(" + std::to_string(c.x) + ", " + std::to_string(c.y) + ")";
+}
+
 Coord2 thread_coord(const Trace& trace, std::uint32_t thread) {
   return {thread % trace.block[0], (thread / trace.block[0]) % trace.block[1]};
 }

@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "viz/analysis/analysis.h"
@@ -61,5 +62,7 @@ struct Coord2 {
 };
 Coord2 block_coord(const Trace& trace, std::uint32_t block);
 Coord2 thread_coord(const Trace& trace, std::uint32_t thread);
+// "(1, 0)": how every view and caption names a block.
+std::string block_name(const Trace& trace, std::uint32_t block);
 
 }  // namespace threadmap::views
