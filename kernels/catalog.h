@@ -13,7 +13,7 @@
 namespace threadmap {
 
 struct LessonRef {
-  std::string file;     // lesson file under shared/lessons
+  std::string file;     // lesson file under resources/lessons (embedded as :/lessons/FILE)
   std::string section;  // heading in that lesson
   std::string language; // "en", "pt", "es"
 };

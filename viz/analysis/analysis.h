@@ -1,6 +1,6 @@
 #pragma once
 // What a recorded trace means for the memory system, in Nsight Compute's
-// terms (docs/analysis.md defines each number). Qt-free: the CLI, the tests
+// terms (docs/traces.md defines each number). Qt-free: the CLI, the tests
 // and the GUI's views all read these plain values.
 //
 // A warp-level request is one execution of one access site by one warp: the
