@@ -52,12 +52,7 @@ void CoalescingView::paint(QPainter& p) {
     return;
   }
   if (!f.at_step) {
-    p.setFont(theme_.font());
-    p.setPen(theme_.muted);
-    const QString note = not_global_note();
-    const qreal h = whole_height(p.font(), width_in, note);
-    if (y + h <= height() - margin)
-      text(p, QRectF(margin, y + margin / 2.0, width_in, h), Qt::AlignLeft | Qt::AlignTop, note);
+    draw_note_below(p, y, not_global_note());  // nothing of another request
     return;
   }
   paint_request(p, y + margin / 2.0);

@@ -143,6 +143,16 @@ void TraceView::draw_centred_note(QPainter& p, const QString& note) {
   text(p, rect().adjusted(20, 20, -20, -20), Qt::AlignCenter | Qt::TextWordWrap, note);
 }
 
+void TraceView::draw_note_below(QPainter& p, qreal y, const QString& note) {
+  const int margin = theme_.font_px / 2 + 4;
+  const qreal width_in = width() - 2.0 * margin;
+  p.setFont(theme_.font());
+  p.setPen(theme_.muted);
+  const qreal h = whole_height(p.font(), width_in, note);
+  if (y + margin / 2.0 + h <= height() - margin)
+    text(p, QRectF(margin, y + margin / 2.0, width_in, h), Qt::AlignLeft | Qt::AlignTop, note);
+}
+
 void TraceView::draw_time_axis(QPainter& p, qreal x0, qreal x1, qreal y, qreal text_h, double end,
                                bool timed, const std::function<QString(double)>& label_of,
                                const QString& caption) {

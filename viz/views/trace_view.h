@@ -92,6 +92,9 @@ class TraceView : public QWidget {
   // lines. Returns the height used.
   int draw_detail(QPainter& p, QPoint at, int width, const QString& detail, const QString& keep, bool may_wrap);
   void draw_centred_note(QPainter& p, const QString& text);
+  // A note in the muted body font from `y` down, wrapped across the view;
+  // left out whole when it does not fit above the bottom margin.
+  void draw_note_below(QPainter& p, qreal y, const QString& note);
   // Shrinks the painter's font, down to the theme's floor, until `text` fits
   // `width` (a longer translation keeps the line whole where it can).
   void fit_font(QPainter& p, const QString& text, qreal width) const;
