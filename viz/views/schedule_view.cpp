@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <functional>
 #include <vector>
 
 #include "viz/views/timeline.h"
@@ -15,6 +16,35 @@ namespace threadmap::views {
 void ScheduleView::document_changed() { model_.emplace(doc_); }
 
 void ScheduleView::step_changed() { frame_ = model_->frame(step_); }
+
+// Every block a bar on its SM's row: untraced blocks first, traced over
+// them, the current one last.
+void ScheduleView::draw_bars(QPainter& p, const std::function<qreal(double)>& x_of, qreal y0, qreal row_h) {
+  const ScheduleFrame& f = frame_;
+  const qreal slot_h = row_h / f.slot_count;
+  for (int pass = 0; pass < 3; ++pass)
+    for (const ScheduleBar& bar : f.bars) {
+      const int want = bar.current ? 2 : bar.traced ? 1 : 0;
+      if (want != pass) continue;
+      const qreal left = x_of(bar.start);
+      // Traced and current bars are drawn at least a few pixels tall so they
+      // stand out of a grid of thousands.
+      const qreal min_h = bar.current ? 10 * theme_.stroke : bar.traced ? 5 * theme_.stroke : 1.0;
+      const qreal top = y0 + bar.row * row_h + bar.slot * slot_h;
+      const qreal h = std::max<qreal>(min_h, slot_h - (slot_h > 3 ? 1 : 0));
+      const QRectF rect(left, top + slot_h / 2 - h / 2, std::max<qreal>(2.0, x_of(bar.end) - left), h);
+      const QColor fill = bar.current ? theme_.write : bar.traced ? okabe_ito::kOrange : theme_.earlier_read;
+      if (bar.current) mark(rect, true);
+      if (bar.current || bar.traced) {
+        p.setPen(QPen(theme_.current, theme_.stroke));
+        p.setBrush(fill);
+        p.drawRect(rect);
+        p.setBrush(Qt::NoBrush);
+      } else {
+        p.fillRect(rect, fill);
+      }
+    }
+}
 
 void ScheduleView::paint(QPainter& p) {
   const ScheduleFrame& f = frame_;
@@ -73,7 +103,6 @@ void ScheduleView::paint(QPainter& p) {
   const qreal caption_h = whole_height(p.font(), width() - 2 * margin, caption);
   const qreal y1 = height() - small_h - caption_h - legend_h - margin;
   const qreal row_h = (y1 - y0) / f.sms.size();
-  const qreal slot_h = row_h / f.slot_count;
   auto x_of = [&](double v) { return x0 + (x1 - x0) * v / f.axis_end; };
 
   const int label_every = std::max(1, static_cast<int>(std::ceil(small_h / std::max<qreal>(row_h, 0.1))));
@@ -88,29 +117,7 @@ void ScheduleView::paint(QPainter& p) {
       p.setPen(theme_.muted);
     }
   }
-  // Untraced blocks first, traced over them, the current one last.
-  for (int pass = 0; pass < 3; ++pass)
-    for (const ScheduleBar& bar : f.bars) {
-      const int want = bar.current ? 2 : bar.traced ? 1 : 0;
-      if (want != pass) continue;
-      const qreal left = x_of(bar.start);
-      // Traced and current bars are drawn at least a few pixels tall so they
-      // stand out of a grid of thousands.
-      const qreal min_h = bar.current ? 10 * theme_.stroke : bar.traced ? 5 * theme_.stroke : 1.0;
-      const qreal top = y0 + bar.row * row_h + bar.slot * slot_h;
-      const qreal h = std::max<qreal>(min_h, slot_h - (slot_h > 3 ? 1 : 0));
-      const QRectF rect(left, top + slot_h / 2 - h / 2, std::max<qreal>(2.0, x_of(bar.end) - left), h);
-      const QColor fill = bar.current ? theme_.write : bar.traced ? okabe_ito::kOrange : theme_.earlier_read;
-      if (bar.current) mark(rect, true);
-      if (bar.current || bar.traced) {
-        p.setPen(QPen(theme_.current, theme_.stroke));
-        p.setBrush(fill);
-        p.drawRect(rect);
-        p.setBrush(Qt::NoBrush);
-      } else {
-        p.fillRect(rect, fill);
-      }
-    }
+  draw_bars(p, x_of, y0, row_h);
 
   // Time axis.
   draw_time_axis(p, x0, x1, y1 + 2, small_h, f.axis_end, f.timed,

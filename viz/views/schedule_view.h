@@ -2,6 +2,7 @@
 // The schedule view: SMs by time, every block a bar from its recorded start
 // to its end on the SM that ran it; traced blocks marked, the current one
 // outlined. Order-only recordings (OpenCL) are drawn in order and say so.
+#include <functional>
 #include <optional>
 
 #include "viz/views/schedule_model.h"
@@ -21,6 +22,7 @@ class ScheduleView : public TraceView {
   void paint(QPainter& p) override;
 
  private:
+  void draw_bars(QPainter& p, const std::function<qreal(double)>& x_of, qreal y0, qreal row_h);
   std::optional<ScheduleModel> model_;
   ScheduleFrame frame_;
 };
