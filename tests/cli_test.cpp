@@ -541,9 +541,9 @@ TEST(Exercises, CheckGradesSolutionsStartsTyposAndLoops) {
 // Known cheats (issue "Why it failed", item 4), kept so they stay caught:
 // each graded as not met, with the reason a learner reads. A direct write
 // with no tile, a naive transpose, thread 0 adding alone or from global
-// memory fail the goal's structural terms; a kernel fitted to the one block
-// size, or to the default seed's inputs, fails verification at another size
-// or seed, and the report names the size and the seed.
+// memory fail the goal's structural terms; a kernel fitted to the traced grid,
+// or to the default seed's inputs, fails verification at another size or seed, and the report names
+// the size and the seed.
 struct Cheat {
   std::string exercise, file, status, says;
 };
@@ -554,7 +554,7 @@ TEST(Exercises, CheckGradesKnownCheatsAsNotMet) {
   const std::vector<Cheat> cheats{
       {"smem-conflict-free", "smem-conflict-free.direct-write.cl", "goal not met",
        "stored fewer times into shared memory"},
-      {"smem-conflict-free", "smem-conflict-free.one-size.cl", "not verified", "at block_x=16 block_y=16 blocks=3"},
+      {"smem-conflict-free", "smem-conflict-free.one-size.cl", "not verified", "at blocks=3"},
       {"transpose-pad", "transpose-pad.no-tile.cl", "goal not met", "through the tile in shared memory"},
       {"transpose-pad", "transpose-pad.default-seed.cl", "not verified", "(seed 7)"},
       {"reduce-tree", "reduce-tree.one-thread.cl", "goal not met", "as one thread adding the values alone"},
