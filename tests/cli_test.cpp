@@ -538,6 +538,60 @@ TEST(Exercises, CheckGradesSolutionsStartsTyposAndLoops) {
   EXPECT_EQ(cli("check no-such-exercise " + solution).code, 2);
 }
 
+// Known cheats (issue "Why it failed", item 4), kept so they stay caught:
+// each graded as not met, with the reason a learner reads. A direct write
+// with no tile, a naive transpose, thread 0 adding alone or from global
+// memory fail the goal's structural terms; a kernel fitted to the traced grid,
+// or to the default seed's inputs, fails verification at another size or seed, and the report names
+// the size and the seed.
+struct Cheat {
+  std::string exercise, file, status, says;
+};
+
+TEST(Exercises, CheckGradesKnownCheatsAsNotMet) {
+  REQUIRE_OPENCL();
+  const std::string dir = std::string(THREADMAP_SOURCE_DIR) + "/tests/data/cheats/";
+  const std::vector<Cheat> cheats{
+      {"smem-conflict-free", "smem-conflict-free.direct-write.cl", "goal not met",
+       "stored fewer times into shared memory"},
+      {"smem-conflict-free", "smem-conflict-free.one-size.cl", "not verified", "at blocks=3"},
+      {"transpose-pad", "transpose-pad.no-tile.cl", "goal not met", "through the tile in shared memory"},
+      {"transpose-pad", "transpose-pad.default-seed.cl", "not verified", "(seed 7)"},
+      {"reduce-tree", "reduce-tree.one-thread.cl", "goal not met", "as one thread adding the values alone"},
+      {"reduce-tree", "reduce-tree.no-local.cl", "goal not met", "fewer shared loads per group"}};
+  for (const Cheat& c : cheats) {
+    const Outcome o = cli("check " + c.exercise + " " + dir + c.file + " --device opencl:0:0 --seed 7 --format json");
+    EXPECT_EQ(o.code, 1) << c.file << "\n" << o.out << o.err;
+    const auto report = nlohmann::json::parse(o.out);
+    EXPECT_EQ(report["seed"], 7u);
+    const auto row = report["submissions"][0];
+    EXPECT_FALSE(row["goal_met"].get<bool>()) << c.file << ": " << row.dump();
+    EXPECT_EQ(row["status"], c.status) << c.file << ": " << row.dump();
+    EXPECT_NE(row.value("error", std::string()).find(c.says), std::string::npos) << c.file << ": " << row.dump();
+  }
+  // The default-seed cheat does meet the goal on the inputs it was fitted
+  // to: the fresh seed, not the terms, is what finds it.
+  const Outcome fitted =
+      cli("check transpose-pad " + dir + "transpose-pad.default-seed.cl --device opencl:0:0 --seed 20261122 --format json");
+  EXPECT_EQ(fitted.code, 0) << fitted.out << fitted.err;
+}
+
+// Without --seed each grading draws its own seed and prints it; the solution
+// is verified at every size the exercise lists.
+TEST(Exercises, CheckDrawsAFreshSeedAndVerifiesEverySize) {
+  REQUIRE_OPENCL();
+  const std::string solution = std::string(THREADMAP_SOURCE_DIR) + "/resources/exercises/transpose-pad.solution.cl";
+  const auto first = nlohmann::json::parse(cli("check transpose-pad " + solution + " --device opencl:0:0 --format json").out);
+  const auto second = nlohmann::json::parse(cli("check transpose-pad " + solution + " --device opencl:0:0 --format json").out);
+  EXPECT_NE(first["seed"], second["seed"]);
+  const auto sizes = first["submissions"][0]["sizes"];
+  ASSERT_EQ(sizes.size(), 3u) << first.dump();
+  for (const auto& size : sizes) EXPECT_TRUE(size["verified"].get<bool>()) << size.dump();
+  EXPECT_EQ(sizes[0]["set"], "height=70 pad=0 tile=32 width=33");
+  const Outcome text = cli("check transpose-pad " + solution + " --device opencl:0:0 --seed 42");
+  EXPECT_NE(text.out.find("Verified with seed 42 (--seed 42 repeats it)"), std::string::npos) << text.out;
+}
+
 }  // namespace
 
 namespace {

@@ -2,6 +2,7 @@
 // The CLI's subcommands. Each returns the process exit code.
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -45,8 +46,11 @@ int exercises_command(const std::string& format, const std::string& language);
 // Grades each FILE against an exercise's goal, each in a process of its own:
 // compiled, verified, the goal's counters, goal met, median time, GB/s. Exit
 // 0 only when every file met the goal.
+// Each is verified with one seed (chosen_seed, else a fresh random one) at the
+// exercise's size and at its verify_at sizes.
 int check_command(const std::string& exercise, const std::vector<std::string>& files,
-                  const std::string& device, const std::string& format, double timeout, int reps);
+                  const std::string& device, const std::string& format, double timeout, int reps,
+                  std::optional<std::uint64_t> chosen_seed = std::nullopt);
 // architectures: "sm_75,sm_86" (no GPU needed), or empty for the devices present.
 int doctor_command(const std::string& architectures, const std::string& format);
 

@@ -3,10 +3,13 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <optional>
+#include <random>
 #include <sstream>
 
 #include "app/cli/commands.h"
@@ -45,18 +48,87 @@ std::string first_error(const std::string& message) {
   return first;
 }
 
-// One submission, graded in this process: traced (every block) for the
-// goal's counters, then timed. What a report row holds.
+// "width=33 height=70": a parameter set as a report names it.
+std::string set_text(const std::vector<std::pair<std::string, std::string>>& sets) {
+  std::string out;
+  for (const auto& [name, value] : sets) out += (out.empty() ? "" : " ") + name + "=" + value;
+  return out;
+}
+
+// The exercise's parameters with `over` laid on them.
+std::vector<std::pair<std::string, std::string>> sets_with(const Exercise& e,
+                                                           const std::map<std::string, std::string>& over) {
+  std::map<std::string, std::string> all = e.sets;
+  for (const auto& [name, value] : over) all[name] = value;
+  return {all.begin(), all.end()};
+}
+
+// The first mismatch, as a learner reads it.
+std::string first_mismatch(const Verification& v) {
+  if (v.first.empty()) return "";
+  const Mismatch& m = v.first.front();
+  return m.where + ": expected " + m.expected + ", got " + m.actual;
+}
+
+// The submission run once (no timing) at each of the exercise's other sizes,
+// with the grading's seed: a kernel fitted to the one size or the inputs it
+// is traced on fails here. Fills row["sizes"]; the first set that failed, or none.
+std::optional<std::string> verify_sizes(const Exercise& e, const Variant& v, Device& device, const std::string& text,
+                                        const std::string& name, std::uint64_t seed, json& row) {
+  RunOptions run;
+  run.repetitions = 0;
+  run.warmup = 0;
+  run.end_to_end_repetitions = 0;
+  run.seed = seed;
+  run.source_text = text;
+  run.source_name = name;
+  json sizes = json::array();
+  std::optional<std::string> failed;
+  for (const auto& over : e.verify_at) {
+    const auto sets = sets_with(e, over);
+    const RunResult r = run_variant(device, v, make_params(v.params, sets, v.id), run);
+    const bool ok = r.status == RunStatus::Ok && r.verification.verified;
+    json size = {{"set", set_text(sets)}, {"verified", ok}};
+    if (r.status != RunStatus::Ok) size["error"] = first_error(r.error);
+    else if (!ok) size["mismatch"] = first_mismatch(r.verification);
+    sizes.push_back(size);
+    if (!ok && !failed) failed = set_text(sets) + (size.contains("error") ? ": " + size["error"].get<std::string>()
+                                                                          : ", " + size["mismatch"].get<std::string>());
+  }
+  row["sizes"] = sizes;
+  return failed;
+}
+
+// Each failed term's reason, for the report: "shared_ld_requests >= 1 x
+// global_st_requests (measured 0): the kernel made no shared loads...".
+json failed_reasons(const GoalCheck& goal) {
+  json out = json::array();
+  for (const GoalCheck::Term& t : goal.terms) {
+    if (t.met || t.term.metric == "verified") continue;
+    std::ostringstream line;
+    line << describe_term(t.term) << " (measured " << t.value;
+    if (!t.term.per.empty()) line << ", bound " << t.bound;
+    line << ")";
+    const std::string why = t.term.reason_in("en");
+    out.push_back(why.empty() ? line.str() : line.str() + ": " + why);
+  }
+  return out;
+}
+
+// One submission, graded in this process: traced (every block) at the
+// exercise's size for the goal's counters, verified at its other sizes, then
+// timed; all with the grading's seed. What a report row holds.
 json grade(const Exercise& e, const std::string& text, const std::string& name, const std::string& device_spec,
-           int reps) {
+           int reps, std::uint64_t seed) {
   json g = {{"compiled", false}, {"verified", false}, {"goal_met", false}};
   const Variant& v = variant_or_throw(e.kernel_id);
-  std::vector<std::pair<std::string, std::string>> sets(e.sets.begin(), e.sets.end());
+  const auto sets = sets_with(e, {});
   const Params params = make_params(v.params, sets, v.id);
   auto device = watch_phases(open_device(device_spec));
   g["device"] = device->info().name;
   TraceOptions trace;
   trace.all_blocks = true;
+  trace.seed = seed;
   trace.source_text = text;
   trace.source_name = name;
   const Recording rec = record_trace(*device, v, params, trace);
@@ -71,17 +143,22 @@ json grade(const Exercise& e, const std::string& text, const std::string& name, 
     return g;
   }
   g["compiled"] = true;
-  g["verified"] = rec.verification.verified;
   const analysis::Analysis a = analysis::analyze(rec.trace, analysis::model_for(rec.trace));
   const GoalCheck goal = check_goal(e, rec.verification.verified, a.totals);
-  const bool met = goal.met;
   json counters = json::object();
   for (const GoalCheck::Term& t : goal.terms)
     if (t.term.metric != "verified") counters[t.term.metric] = t.value;
   g["counters"] = counters;
+  g["reasons"] = failed_reasons(goal);
+  std::optional<std::string> failed_at;
+  if (!rec.verification.verified) failed_at = set_text(sets) + ", " + first_mismatch(rec.verification);
+  else failed_at = verify_sizes(e, v, *device, text, name, seed, g);
+  const bool verified = !failed_at;
+  g["verified"] = verified;
   RunOptions run;
   run.repetitions = reps;
   run.warmup = 1;
+  run.seed = seed;
   run.source_text = text;
   run.source_name = name;
   const RunResult r = run_variant(*device, v, params, run);
@@ -89,8 +166,11 @@ json grade(const Exercise& e, const std::string& text, const std::string& name, 
     g["median_ms"] = r.kernel_ms.median;
     g["gbps"] = r.bandwidth_gbps;
   }
+  const bool met = goal.met && verified;
   g["goal_met"] = met;
-  g["status"] = met ? "goal met" : (rec.verification.verified ? "goal not met" : "not verified");
+  if (failed_at) g["error"] = "at " + *failed_at + " (seed " + std::to_string(seed) + ")";
+  else if (!met) g["error"] = g["reasons"].front();
+  g["status"] = met ? "goal met" : (verified ? "goal not met" : "not verified");
   return g;
 }
 
@@ -133,7 +213,7 @@ void describe_stop(const Isolated& child, json& row) {
 // One submission, graded in a process of its own: an endless loop or a crash
 // ends that one, not the others. Its compile is timed apart from its run.
 json grade_file(const Exercise& e, const std::string& file, std::size_t n, const std::string& device,
-                const Limits& limits, int reps) {
+                const Limits& limits, int reps, std::uint64_t seed) {
   json row = {{"file", file}, {"compiled", false}, {"verified", false}, {"goal_met", false}};
   std::string text;
   try {
@@ -156,7 +236,7 @@ json grade_file(const Exercise& e, const std::string& file, std::size_t n, const
   const Isolated child = run_isolated(limits, "grading " + file, [&]() -> int {
     json g;
     try {
-      g = grade(e, text, name, device, reps);
+      g = grade(e, text, name, device, reps, seed);
     } catch (const std::exception& x) {
       g = {{"status", "failed"}, {"error", first_error(x.what())}};
     }
@@ -174,10 +254,33 @@ json grade_file(const Exercise& e, const std::string& file, std::size_t n, const
   return row;
 }
 
-void print_grades(const Exercise& e, const json& rows, const std::string& format) {
+// The sizes a submission is verified at: the exercise's, then the others.
+std::string sizes_text(const Exercise& e) {
+  std::string out = set_text(sets_with(e, {}));
+  for (const auto& over : e.verify_at) out += "; " + set_text(sets_with(e, over));
+  return out;
+}
+
+json term_json(const GoalTerm& g) {
+  json t = {{"metric", g.metric}};
+  if (g.metric == "verified") return t;
+  if (g.at_least) t["at_least"] = *g.at_least;
+  else t["at_most"] = g.at_most;
+  if (!g.per.empty()) t["per"] = g.per;
+  if (!g.reason.empty()) t["reason"] = g.reason;
+  return t;
+}
+
+std::uint64_t fresh_seed() {
+  std::random_device device;
+  return (std::uint64_t{device()} << 32) | device();
+}
+
+void print_grades(const Exercise& e, const json& rows, const std::string& format, std::uint64_t seed) {
   std::vector<std::string> metrics;
   for (const GoalTerm& g : e.goal)
-    if (g.metric != "verified") metrics.push_back(g.metric);
+    if (g.metric != "verified" && std::find(metrics.begin(), metrics.end(), g.metric) == metrics.end())
+      metrics.push_back(g.metric);
   Table out;
   out.header = {"file", "compiled", "verified"};
   out.header.insert(out.header.end(), metrics.begin(), metrics.end());
@@ -201,7 +304,8 @@ void print_grades(const Exercise& e, const json& rows, const std::string& format
     out.print_csv(std::cout);
     return;
   }
-  std::cout << "Exercise " << e.id << ": " << describe_goal(e) << "\n\n";
+  std::cout << "Exercise " << e.id << ": " << describe_goal(e) << "\nVerified with seed " << seed
+            << " (--seed " << seed << " repeats it) at " << sizes_text(e) << "\n\n";
   out.print_text(std::cout);
 }
 
@@ -214,9 +318,7 @@ int exercises_command(const std::string& format, const std::string& language) {
       for (const Exercise& e : exercises()) {
         const ExerciseText& t = e.in(language);
         json goal = json::array();
-        for (const GoalTerm& g : e.goal)
-          goal.push_back(g.metric == "verified" ? json{{"metric", g.metric}}
-                                                : json{{"metric", g.metric}, {"at_most", g.at_most}});
+        for (const GoalTerm& g : e.goal) goal.push_back(term_json(g));
         out.push_back({{"id", e.id},
                        {"kernel", e.kernel_id},
                        {"lesson", {{"file", e.lesson_file}, {"section", e.lesson_section}}},
@@ -226,6 +328,7 @@ int exercises_command(const std::string& format, const std::string& language) {
                        {"hints", t.hints},
                        {"goal", goal},
                        {"goal_text", describe_goal(e)},
+                       {"verify_at", e.verify_at},
                        {"start", e.start},
                        {"languages", [&] {
                           json l = json::array();
@@ -247,21 +350,29 @@ int exercises_command(const std::string& format, const std::string& language) {
 }
 
 int check_command(const std::string& id, const std::vector<std::string>& files, const std::string& device,
-                  const std::string& format, double timeout, int reps) {
+                  const std::string& format, double timeout, int reps, std::optional<std::uint64_t> chosen_seed) {
   return guarded([&]() -> int {
+    // A fresh seed per grading, so no submission can be fitted to the inputs
+    // it is graded on; printed, and --seed repeats it.
+    const std::uint64_t seed = chosen_seed ? *chosen_seed : fresh_seed();
     const Exercise& e = exercise_or_throw(id);
     const Limits limits = limits_for(timeout);
     if (const int code = check_device(device, limits); code != kExitOk) return code;
     json rows = json::array();
     bool all_met = true;
     for (std::size_t n = 0; n < files.size(); ++n) {
-      rows.push_back(grade_file(e, files[n], n, device, limits, reps));
+      rows.push_back(grade_file(e, files[n], n, device, limits, reps, seed));
       all_met = all_met && rows.back().value("goal_met", false);
     }
     if (format == "json")
-      std::cout << json_text({{"exercise", e.id}, {"goal", describe_goal(e)}, {"submissions", rows}}) << '\n';
+      std::cout << json_text({{"exercise", e.id},
+                              {"goal", describe_goal(e)},
+                              {"seed", seed},
+                              {"sizes", sizes_text(e)},
+                              {"submissions", rows}})
+                << '\n';
     else
-      print_grades(e, rows, format);
+      print_grades(e, rows, format, seed);
     return all_met ? kExitOk : kExitNotVerified;
   });
 }

@@ -210,6 +210,8 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   check->add_option("--reps", args.reps, "timed repetitions per submission")
       ->check(CLI::Range(1, 1000));
+  check->add_option("--seed", args.seed,
+                    "seed of the random inputs (default: a fresh one per grading, printed in the report)");
   check->footer("Exit codes: 0 every file met the goal; 1 some did not (not compiled, not verified, "
                 "goal not met, timed out or crashed); 2 bad usage or exercise id.");
 
@@ -230,7 +232,8 @@ int main(int argc, char** argv) {
   if (*source) return source_command(kernel, dialect);
   if (*list_exercises) return exercises_command(format, language);
   if (*check) return check_command(exercise, submissions, args.device, format, args.timeout,
-                                   check->count("--reps") ? args.reps : 5);
+                                   check->count("--reps") ? args.reps : 5,
+                                   check->count("--seed") ? std::optional(args.seed) : std::nullopt);
   if (*doctor) return guarded([&] { return doctor_command(architectures, format); });
   if (*devices) return devices_command(format);
   if (*record) return record_command(kernel, args, blocks, capacity, output, trace_sets);

@@ -347,7 +347,10 @@ QString ExercisePanel::goal_term_text(const GoalTerm& term) const {
     return tr("at most %1 sectors read beyond the fewest the loaded bytes need").arg(at_most);
   if (term.metric == "global_st_excess_sectors")
     return tr("at most %1 sectors written beyond the fewest the stored bytes need").arg(at_most);
-  return q(term.metric);
+  // Structural terms (request counts, bounds per another count) in the
+  // engine's words, as check prints them; their reasons are translated in the
+  // exercise's own file.
+  return q(describe_term(term));
 }
 
 void ExercisePanel::load_text(const QString& original, const QString& autosave_key) {
@@ -613,7 +616,10 @@ void ExercisePanel::finish_result() {
   if (goal) {
     for (const GoalCheck::Term& t : goal->terms) {
       if (t.term.metric == "verified") continue;
-      lines << mark(t.met) + " " + goal_term_text(t.term) + ": " + tr("measured %1").arg(QLocale().toString(t.value));
+      QString line = mark(t.met) + " " + goal_term_text(t.term) + ": " + tr("measured %1").arg(QLocale().toString(t.value));
+      if (!t.met && !t.term.reason.empty())
+        line += " — " + q(t.term.reason_in(language::current().toStdString())).toHtmlEscaped();
+      lines << line;
       measured[t.term.metric] = t.value;
     }
     lines << (met ? "<b>" + tr("Goal met.") + "</b>" : "<b>" + tr("Goal not met yet.") + "</b>");

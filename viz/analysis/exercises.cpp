@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <functional>
 #include <sstream>
 #include <stdexcept>
 
@@ -14,8 +15,26 @@ namespace {
 
 using json = nlohmann::json;
 
-const std::vector<std::string_view> kMetrics{"verified", "shared_ld_conflicts", "shared_st_conflicts",
-                                             "global_ld_excess_sectors", "global_st_excess_sectors"};
+const std::vector<std::string_view> kMetrics{"verified",           "shared_ld_conflicts", "shared_st_conflicts",
+                                             "global_ld_excess_sectors", "global_st_excess_sectors",
+                                             "shared_ld_requests", "shared_st_requests",
+                                             "global_ld_requests", "global_st_requests"};
+
+bool known_metric(const std::string& m) { return std::find(kMetrics.begin(), kMetrics.end(), m) != kMetrics.end(); }
+
+GoalTerm parse_term(const json& term, const std::function<void(const std::string&)>& bad) {
+  GoalTerm g;
+  g.metric = term.at("metric").get<std::string>();
+  g.at_most = term.value("at_most", 0.0);
+  if (term.contains("at_least")) g.at_least = term.at("at_least").get<double>();
+  g.per = term.value("per", std::string());
+  g.reason = term.value("reason", std::map<std::string, std::string>{});
+  if (!known_metric(g.metric)) bad("unknown goal metric " + g.metric);
+  if (!g.per.empty() && (!known_metric(g.per) || g.per == "verified")) bad("unknown goal metric " + g.per);
+  if (g.at_least && term.contains("at_most")) bad(g.metric + ": at_most and at_least both given");
+  if (!g.reason.empty() && !g.reason.count("en")) bad(g.metric + ": a reason with no English");
+  return g;
+}
 
 std::vector<std::string> exercise_files() {
   std::vector<std::string> files;
@@ -38,14 +57,8 @@ Exercise parse(const std::string& file) {
     e.sets = j.value("set", std::map<std::string, std::string>{});
     e.start_name = j.at("start").get<std::string>();
     e.solution_name = j.at("solution").get<std::string>();
-    for (const json& term : j.at("goal")) {
-      GoalTerm g;
-      g.metric = term.at("metric").get<std::string>();
-      g.at_most = term.value("at_most", 0.0);
-      if (std::find(kMetrics.begin(), kMetrics.end(), g.metric) == kMetrics.end())
-        bad("unknown goal metric " + g.metric);
-      e.goal.push_back(g);
-    }
+    for (const json& term : j.at("goal")) e.goal.push_back(parse_term(term, bad));
+    e.verify_at = j.value("verify_at", std::vector<std::map<std::string, std::string>>{});
     for (const auto& [language, t] : j.at("text").items())
       e.text[language] = {t.at("title").get<std::string>(), t.at("task").get<std::string>(),
                           t.value("hints", std::vector<std::string>{})};
@@ -82,18 +95,24 @@ const Exercise* find_exercise(std::string_view id) {
   return nullptr;
 }
 
+std::string GoalTerm::reason_in(std::string_view language) const {
+  const auto found = reason.find(std::string(language));
+  if (found != reason.end()) return found->second;
+  const auto en = reason.find("en");
+  return en != reason.end() ? en->second : std::string();
+}
+
+std::string describe_term(const GoalTerm& g) {
+  if (g.metric == "verified") return "verified";
+  std::ostringstream v;
+  v << g.metric << (g.at_least ? " >= " : " <= ") << (g.at_least ? *g.at_least : g.at_most);
+  if (!g.per.empty()) v << " x " << g.per;
+  return v.str();
+}
+
 std::string describe_goal(const Exercise& e) {
   std::string out;
-  for (const GoalTerm& g : e.goal) {
-    if (!out.empty()) out += ", and ";
-    if (g.metric == "verified") {
-      out += "verified";
-    } else {
-      std::ostringstream v;
-      v << g.at_most;
-      out += g.metric + " <= " + v.str();
-    }
-  }
+  for (const GoalTerm& g : e.goal) out += (out.empty() ? "" : ", and ") + describe_term(g);
   return out;
 }
 
@@ -104,6 +123,10 @@ double goal_metric(const analysis::Counters& c, const std::string& metric) {
     return static_cast<double>(c.global_ld_sectors) - static_cast<double>(c.global_ld_ideal_sectors);
   if (metric == "global_st_excess_sectors")
     return static_cast<double>(c.global_st_sectors) - static_cast<double>(c.global_st_ideal_sectors);
+  if (metric == "shared_ld_requests") return static_cast<double>(c.shared_ld_requests);
+  if (metric == "shared_st_requests") return static_cast<double>(c.shared_st_requests);
+  if (metric == "global_ld_requests") return static_cast<double>(c.global_ld_requests);
+  if (metric == "global_st_requests") return static_cast<double>(c.global_st_requests);
   throw std::runtime_error("no counter named " + metric);
 }
 
@@ -117,7 +140,10 @@ GoalCheck check_goal(const Exercise& e, bool verified, const analysis::Counters&
       t.met = verified;
     } else {
       t.value = goal_metric(totals, term.metric);
-      t.met = t.value <= term.at_most;
+      // A relative bound scales with the run's own count (per store, say).
+      const double scale = term.per.empty() ? 1.0 : goal_metric(totals, term.per);
+      t.bound = (term.at_least ? *term.at_least : term.at_most) * scale;
+      t.met = term.at_least ? t.value >= t.bound : t.value <= t.bound;
     }
     out.met = out.met && t.met;
     out.terms.push_back(t);

@@ -22,11 +22,21 @@ struct ExerciseText {
   std::vector<std::string> hints;
 };
 
-// One condition of a goal: "verified", or a counter at most a value.
+// One condition of a goal: "verified", or a counter at most (or at least) a
+// value. With `per`, the bound is that many times another counter of the same
+// run ("at least 1 shared load per global store"): structural terms stated in
+// counts, so a kernel that skips the lesson's tile cannot meet the goal.
 struct GoalTerm {
-  std::string metric;  // verified, shared_ld_conflicts, shared_st_conflicts,
-                       // global_ld_excess_sectors, global_st_excess_sectors
+  std::string metric;  // verified, a conflict or excess-sector count, or a
+                       // request count (kGoalMetrics lists them)
   double at_most = 0;
+  std::optional<double> at_least;  // set: the term is a lower bound
+  std::string per;                 // empty, or the counter the bound scales with
+  // Why the term matters, said to a learner when it fails, by language.
+  std::map<std::string, std::string> reason;
+
+  // The reason in the learner's language where there is one, else English.
+  std::string reason_in(std::string_view language) const;
 };
 
 struct Exercise {
@@ -37,6 +47,9 @@ struct Exercise {
   std::string start_name, start;            // file name and text (OpenCL C)
   std::string solution_name, solution;
   std::vector<GoalTerm> goal;
+  // Further parameter sets (over `sets`) that `check` verifies a submission
+  // at, with a fresh seed: other sizes, odd ones and ones off the tile.
+  std::vector<std::map<std::string, std::string>> verify_at;
   std::map<std::string, ExerciseText> text;  // by language: en, pt_BR, es
 
   // The learner's language where there is a translation, else English.
@@ -48,8 +61,10 @@ struct Exercise {
 const std::vector<Exercise>& exercises();
 const Exercise* find_exercise(std::string_view id);
 
-// A goal in words: "verified, and shared_ld_conflicts <= 0".
+// A goal in words: "verified, and shared_ld_conflicts <= 0, and
+// shared_ld_requests >= 1 x global_st_requests".
 std::string describe_goal(const Exercise& e);
+std::string describe_term(const GoalTerm& g);
 
 // A counter's value as the goal names it.
 double goal_metric(const analysis::Counters& c, const std::string& metric);
@@ -60,6 +75,7 @@ struct GoalCheck {
   struct Term {
     GoalTerm term;
     double value = 0;
+    double bound = 0;  // the threshold, `per` resolved (at_most, or at_least)
     bool met = false;
   };
   std::vector<Term> terms;
