@@ -410,6 +410,12 @@ class ViewsTest : public QObject {
     const QImage image = render(w, {1024, 768});
     QVERIFY(!image.isNull());
     QVERIFY(w.grid().width() >= 600);
+    // What the grid painted: text, all of it at the room's 24 px at least, and
+    // the current request's cells.
+    const PaintRecord& painted = w.grid().painted();
+    QVERIFY(!painted.texts.empty());
+    for (const PaintedText& t : painted.texts) QVERIFY2(t.pixel_size >= 24, qPrintable(t.text));
+    QVERIFY(std::any_of(painted.marks.begin(), painted.marks.end(), [](const PaintedMark& m) { return m.current; }));
     w.set_presentation(false);
     QVERIFY(!w.presentation());
   }
@@ -479,6 +485,13 @@ class ViewsTest : public QObject {
       for (int tab = 0; tab < w.tabs().count(); ++tab) {
         w.tabs().setCurrentIndex(tab);
         QVERIFY(!render(w, {1024, 768}).isNull());
+        // Each view drew its heading, and the schedule its current block.
+        const auto& view = *static_cast<const TraceView*>(w.tabs().currentWidget());
+        QVERIFY2(!view.painted().texts.empty(), qPrintable(w.tabs().tabText(tab)));
+        if (&view == &w.schedule()) {
+          const auto& marks = view.painted().marks;
+          QVERIFY(std::any_of(marks.begin(), marks.end(), [](const PaintedMark& m) { return m.current; }));
+        }
       }
     }
   }
