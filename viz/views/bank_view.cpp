@@ -64,16 +64,7 @@ QString BankView::not_shared_note() const {
 void BankView::paint(QPainter& p) {
   const BankFrame& f = frame_;
   const int margin = theme_.font_px / 2 + 4;
-  const qreal width_in = width() - 2.0 * margin;
-  qreal y = margin;
-
-  // The title may be elided: the tab names the view too.
-  p.setPen(theme_.text);
-  p.setFont(theme_.font(1.15, true));
-  const qreal title_h = lines(p, 1);
-  text(p, QRectF(margin, y, width_in, title_h), Qt::AlignLeft | Qt::AlignVCenter,
-       tr("Shared-memory banks (%1 x %2 bytes)").arg(f.banks).arg(f.bank_bytes), Fit::Elide);
-  y += title_h;
+  const qreal y = draw_title(p, tr("Shared-memory banks (%1 x %2 bytes)").arg(f.banks).arg(f.bank_bytes));
   if (!f.has_request) {
     draw_centred_note(p, tr("This kernel makes no shared-memory accesses."));
     return;

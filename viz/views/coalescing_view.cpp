@@ -38,15 +38,7 @@ QString CoalescingView::not_global_note() const {
 void CoalescingView::paint(QPainter& p) {
   const CoalescingFrame& f = frame_;
   const int margin = theme_.font_px / 2 + 4;
-  const qreal width_in = width() - 2.0 * margin;
-  qreal y = margin;
-  // The title may be elided: the tab names the view too.
-  p.setPen(theme_.text);
-  p.setFont(theme_.font(1.15, true));
-  const qreal title_h = lines(p, 1);
-  text(p, QRectF(margin, y, width_in, title_h), Qt::AlignLeft | Qt::AlignVCenter,
-       tr("Coalescing: 32-byte sectors per request"), Fit::Elide);
-  y += title_h;
+  const qreal y = draw_title(p, tr("Coalescing: 32-byte sectors per request"));
   if (!f.has_request) {
     draw_centred_note(p, tr("This kernel makes no global accesses in the traced blocks."));
     return;

@@ -2,6 +2,7 @@
 
 #include <QFontDatabase>
 #include <QScrollBar>
+#include <algorithm>
 #include <QTextBlock>
 
 #include "viz/views/theme.h"
@@ -48,10 +49,11 @@ void SourcePane::highlight_line(int line) {
   setExtraSelections({selection});
   setTextCursor(selection.cursor);
   if (viewport()->height() < 3 * fontMetrics().lineSpacing()) {
-    // A strip of two lines: the highlighted line at its top (the scroll
-    // bar counts wrapped lines, so step until the line's top is the strip's).
+    // A strip of two lines: the highlighted line at its top. The scroll bar
+    // counts wrapped lines, at least one a source line: start at the line's
+    // own number and step on until its top is the strip's.
     QScrollBar& bar = *verticalScrollBar();
-    bar.setValue(bar.minimum());
+    bar.setValue(std::min(line - 1, bar.maximum()));
     while (cursorRect(selection.cursor).top() > 2 && bar.value() < bar.maximum()) bar.setValue(bar.value() + 1);
   } else {
     centerCursor();

@@ -106,17 +106,23 @@ QString TraceView::access_kind(bool store, int merged, int access_bytes) {
   return kind + tr(" (%1 merged by the compiler into one %2-byte access)").arg(merged).arg(access_bytes);
 }
 
-int TraceView::draw_heading(QPainter& p, const QString& title, const QString& detail, const QString& keep) {
+int TraceView::draw_title(QPainter& p, const QString& title) {
   const int margin = theme_.font_px / 2 + 4;
   p.setPen(theme_.text);
   p.setFont(theme_.font(1.15, true));
-  const int h1 = p.fontMetrics().height();  // the line keeps its height when the text shrinks
-  text(p, QRect(margin, margin, width() - 2 * margin, h1), Qt::AlignLeft | Qt::AlignVCenter, title, Fit::Elide);
+  const int h = p.fontMetrics().height();  // the line keeps its height when the text shrinks
+  text(p, QRect(margin, margin, width() - 2 * margin, h), Qt::AlignLeft | Qt::AlignVCenter, title, Fit::Elide);
+  return margin + h;
+}
+
+int TraceView::draw_heading(QPainter& p, const QString& title, const QString& detail, const QString& keep) {
+  const int margin = theme_.font_px / 2 + 4;
+  const int below_title = draw_title(p, title);
   p.setFont(theme_.font());
   p.setPen(theme_.muted);
-  const int h2 = detail.isEmpty() ? 0 : draw_detail(p, QPoint(margin, margin + h1), width() - 2 * margin, detail, keep, false);
+  const int h2 = detail.isEmpty() ? 0 : draw_detail(p, QPoint(margin, below_title), width() - 2 * margin, detail, keep, false);
   p.setPen(theme_.text);
-  return margin + h1 + h2 + margin / 2;
+  return below_title + h2 + margin / 2;
 }
 
 int TraceView::draw_detail(QPainter& p, QPoint at, int width, const QString& detail, const QString& keep,

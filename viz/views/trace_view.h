@@ -82,6 +82,9 @@ class TraceView : public QWidget {
   // onto (two at least). Views measure their rows with it before painting.
   qreal whole_height(const QFont& font, qreal width, const QString& s) const;
 
+  // The view's title, bold, on one line at the top (elided: the tab names
+  // the view too); returns the y below it.
+  int draw_title(QPainter& p, const QString& title);
   // A header line (bold) and a second line; returns the y below them. The
   // second line must be read whole up to `keep`, its beginning; what is past
   // it may be elided.
