@@ -36,7 +36,13 @@ struct DeviceInfo {
   bool has_subgroup_shuffle = false;
   std::string subgroup_note;       // why shuffles are unavailable, when they are
   double timer_resolution_ns = 0;
+  // The device's UUID in hex where it reports one (CUDA; OpenCL with
+  // cl_khr_device_uuid), else empty. Names its timing lock (timing_lock.h).
+  std::string uuid;
 };
+
+// 16 bytes of a device UUID as 32 lowercase hex digits (DeviceInfo::uuid).
+std::string uuid_text(const unsigned char* bytes, std::size_t count);
 
 // A compiled program is named by its source file and the compile-time values
 // the kernel text needs (tile, pad, block sizes) plus the element type.

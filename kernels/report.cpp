@@ -23,7 +23,8 @@ json to_json(const DeviceInfo& d) {
           {"double", d.has_double},
           {"subgroup_shuffle", d.has_subgroup_shuffle},
           {"subgroup_note", d.subgroup_note},
-          {"timer_resolution_ns", d.timer_resolution_ns}};
+          {"timer_resolution_ns", d.timer_resolution_ns},
+          {"uuid", d.uuid}};
 }
 
 json to_json(const BackendReport& b) {
@@ -79,8 +80,16 @@ json to_json(const TimingStats& t) {
   return {{"median", t.median}, {"min", t.min}, {"max", t.max}, {"samples", t.samples}};
 }
 
+json to_json(const ExclusiveSection& s) {
+  json j = {{"exclusive", s.exclusive}, {"waited_ms", s.waited_ms}, {"runs_ahead", s.runs_ahead},
+            {"start_ns", s.start_ns},   {"end_ns", s.end_ns}};
+  if (!s.note.empty()) j["note"] = s.note;
+  return j;
+}
+
 json to_json(const CopyResult& c, std::uint64_t bytes) {
-  json j = {{"bytes", bytes}, {"ms", to_json(c.ms)}, {"bandwidth_gbps", c.bandwidth_gbps}};
+  json j = {{"bytes", bytes}, {"ms", to_json(c.ms)}, {"bandwidth_gbps", c.bandwidth_gbps},
+            {"device_lock", to_json(c.exclusive)}};
   if (!c.error.empty()) j["error"] = c.error;
   return j;
 }
@@ -107,7 +116,8 @@ json to_json(const RunResult& r) {
   j["timing"] = {{"kernel_ms", to_json(r.kernel_ms)},
                  {"end_to_end_ms", to_json(r.end_to_end_ms)},
                  {"launches_per_run", r.launches},
-                 {"runs_per_timed_sample", r.repeats_per_sample}};
+                 {"runs_per_timed_sample", r.repeats_per_sample},
+                 {"device_lock", to_json(r.exclusive)}};
   j["ideal_bytes"] = r.ideal_bytes;
   j["working_set_bytes"] = r.working_set_bytes;
   j["bandwidth_gbps"] = r.bandwidth_gbps;
@@ -121,7 +131,8 @@ std::string device_problem(const json& device) {
   if (!device.is_object()) return "a device description is a JSON object";
   for (const auto& [key, value] : device.items()) {
     const bool text = key == "backend" || key == "spec" || key == "name" || key == "vendor" ||
-                      key == "platform" || key == "version" || key == "subgroup_note";
+                      key == "platform" || key == "version" || key == "subgroup_note" ||
+                      key == "uuid";
     const bool flag = key == "double" || key == "subgroup_shuffle";
     if (text && !value.is_string()) return "device." + key + " must be text";
     if (flag && !value.is_boolean()) return "device." + key + " must be true or false";

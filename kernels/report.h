@@ -16,6 +16,8 @@ nlohmann::json to_json(const Variant& v);
 nlohmann::json to_json(const Variant& v, const Params& p);  // {name: value}, choices by name
 nlohmann::json to_json(const RunResult& r);
 nlohmann::json to_json(const TimingStats& t);
+// The device's timing lock as a run held it: {exclusive, waited_ms, runs_ahead, start_ns, end_ns[, note]}.
+nlohmann::json to_json(const ExclusiveSection& s);
 // A device-to-device copy of `bytes` bytes: {bytes, ms, bandwidth_gbps[, error]}.
 nlohmann::json to_json(const CopyResult& c, std::uint64_t bytes);
 

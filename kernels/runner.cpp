@@ -140,10 +140,13 @@ RunResult run_variant(Device& device, const Variant& variant, const Params& para
     r.cache_resident = device.info().last_level_cache_bytes &&
                        w.working_set_bytes <= device.info().last_level_cache_bytes;
 
+    for (HostBuffer& b : w.buffers) materialize(b);
+    // From the first upload to the last timed sample the device is this
+    // process's alone among ThreadMap's; compiling (above) is not.
+    TimingLock lock(device.info(), options.on_wait);
     std::vector<std::unique_ptr<DeviceBuffer>> owned;
     std::vector<DeviceBuffer*> buffers;
     for (HostBuffer& b : w.buffers) {
-      materialize(b);
       owned.push_back(device.allocate(b.data.size()));
       buffers.push_back(owned.back().get());
       device.write(*owned.back(), b.data.data(), b.data.size());
@@ -183,6 +186,7 @@ RunResult run_variant(Device& device, const Variant& variant, const Params& para
       end_to_end.push_back(std::chrono::duration<double, std::milli>(Clock::now() - start).count());
     }
     r.end_to_end_ms = summarize(std::move(end_to_end));
+    r.exclusive = lock.release();
     r.bandwidth_gbps = gigabytes_per_second(static_cast<double>(r.ideal_bytes), r.kernel_ms.median);
     r.end_to_end_gbps =
         gigabytes_per_second(static_cast<double>(r.ideal_bytes), r.end_to_end_ms.median);
@@ -211,6 +215,7 @@ Outcome run_capturing_errors(const std::function<void()>& body, const std::strin
 CopyResult measure_device_copy(Device& device, std::uint64_t bytes, const RunOptions& options) {
   CopyResult c;
   try {
+    TimingLock lock(device.info(), options.on_wait);
     auto src = device.allocate(bytes);
     auto dst = device.allocate(bytes);
     device.fill(*src, 0x5A, bytes);  // on the device: no host buffer of that size
@@ -223,6 +228,7 @@ CopyResult measure_device_copy(Device& device, std::uint64_t bytes, const RunOpt
       samples.push_back(device.copy_timed(*src, *dst, bytes, c.repeats_per_sample) /
                         c.repeats_per_sample);
     c.ms = summarize(std::move(samples));
+    c.exclusive = lock.release();
     c.bandwidth_gbps = gigabytes_per_second(2.0 * static_cast<double>(bytes), c.ms.median);
   } catch (const std::exception& e) {
     c.error = e.what();

@@ -9,6 +9,7 @@
 #include "kernels/catalog.h"
 #include "kernels/device.h"
 #include "kernels/stats.h"
+#include "kernels/timing_lock.h"
 #include "kernels/workload.h"
 
 namespace threadmap {
@@ -31,6 +32,9 @@ struct RunOptions {
   // (.cl for OpenCL, .cu for CUDA), run in place of the embedded one.
   std::string source_text;
   std::string source_name;  // the file it came from, for compiler messages
+  // Told once when the timed work waits for another ThreadMap process's on
+  // the same device (timing_lock.h).
+  WaitNotice on_wait;
 };
 
 // Throws InvalidRequest unless `name` ends in the device's dialect: .cl for
@@ -59,6 +63,7 @@ struct RunResult {
   std::string note;
   int launches = 0;                  // kernels per run (multi-pass reductions > 1)
   int repeats_per_sample = 1;        // runs back to back in one timed sample
+  ExclusiveSection exclusive;        // the device's timing lock: waited, held from, to
 };
 
 // Checks the workload against the device's limits; throws InvalidRequest.
@@ -75,6 +80,7 @@ struct CopyResult {
   int repeats_per_sample = 1;
   double bandwidth_gbps = 0;
   std::string error;
+  ExclusiveSection exclusive;
 };
 CopyResult measure_device_copy(Device& device, std::uint64_t bytes, const RunOptions& options);
 

@@ -5,11 +5,13 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
@@ -861,6 +863,65 @@ TEST(Hostile, RecordOutputIsNeverADeviceALinkOrTheInput) {
   EXPECT_EQ(std::filesystem::file_size(kernel), size);
   std::filesystem::remove_all(dir);
   std::remove(kernel.c_str());
+}
+
+}  // namespace
+
+namespace {
+
+// A GPU shared by a class: twenty runs started at once on one device each
+// time their work alone. The sections their reports give (the host's
+// monotonic clock) are pairwise disjoint, every run is answered and
+// verified, and each run that waited said so on stderr and in its report.
+TEST(SharedDevice, TwentyConcurrentRunsTimeOneAtATime) {
+  REQUIRE_OPENCL();
+  constexpr int kRuns = 20;
+  const std::string locks = temp_path("shared_device_locks");
+  std::filesystem::remove_all(locks);
+  std::filesystem::create_directories(locks);
+  setenv("THREADMAP_LOCK_DIR", locks.c_str(), 1);
+  std::vector<FILE*> pipes;
+  for (int i = 0; i < kRuns; ++i) {
+    const std::string command = std::string(THREADMAP_CLI) +
+                                " run smem.setRowReadCol --device opencl:0:0 --reps 5 --format json 2>" +
+                                locks + "/stderr_" + std::to_string(i);
+    pipes.push_back(popen(command.c_str(), "r"));
+    ASSERT_NE(pipes.back(), nullptr);
+  }
+  unsetenv("THREADMAP_LOCK_DIR");
+  struct Section {
+    std::int64_t start, end;
+    double waited_ms;
+    int run;
+  };
+  std::vector<Section> sections;
+  int waited = 0;
+  for (int i = 0; i < kRuns; ++i) {
+    std::string out;
+    char buffer[4096];
+    for (std::size_t n; (n = fread(buffer, 1, sizeof buffer, pipes[i])) > 0;) out.append(buffer, n);
+    const int status = pclose(pipes[i]);
+    std::ifstream err_file(locks + "/stderr_" + std::to_string(i));
+    const std::string err((std::istreambuf_iterator<char>(err_file)), std::istreambuf_iterator<char>());
+    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "run " << i << ": " << err;
+    const auto j = nlohmann::json::parse(out, nullptr, false);
+    ASSERT_FALSE(j.is_discarded()) << "run " << i << ": " << out << err;
+    EXPECT_TRUE(j["verification"]["verified"].get<bool>()) << j.dump();
+    const auto& lock = j["timing"]["device_lock"];
+    EXPECT_TRUE(lock["exclusive"].get<bool>()) << lock.dump();
+    sections.push_back({lock["start_ns"].get<std::int64_t>(), lock["end_ns"].get<std::int64_t>(),
+                        lock["waited_ms"].get<double>(), i});
+    if (lock["runs_ahead"].get<int>() > 0) {
+      ++waited;
+      EXPECT_NE(err.find("waiting for the GPU: "), std::string::npos) << err;
+    }
+  }
+  std::filesystem::remove_all(locks);
+  std::sort(sections.begin(), sections.end(), [](const Section& a, const Section& b) { return a.start < b.start; });
+  for (std::size_t k = 1; k < sections.size(); ++k)
+    EXPECT_GE(sections[k].start, sections[k - 1].end)
+        << "run " << sections[k].run << " timed while run " << sections[k - 1].run << " did";
+  EXPECT_GT(waited, 0) << "twenty runs at once, and none waited for another";
 }
 
 }  // namespace

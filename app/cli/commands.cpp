@@ -33,6 +33,10 @@ void error(const std::string& message) {
   std::cerr << "threadmap-cli: error: " << printable(message, Newlines::Keep) << '\n';
 }
 
+WaitNotice wait_notice() {
+  return watch_waits([](const std::string& line) { std::cerr << "threadmap-cli: " << line << std::endl; });
+}
+
 int exit_code_for(RunStatus status) {
   switch (status) {
     case RunStatus::Invalid: return kExitInvalid;
@@ -123,6 +127,7 @@ RunOptions options_from(const RunArgs& args) {
   o.repetitions = args.reps;
   o.warmup = args.warmup;
   o.seed = args.seed;
+  o.on_wait = wait_notice();
   return o;
 }
 

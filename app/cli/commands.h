@@ -66,6 +66,9 @@ int maybe_isolated(const RunArgs& args, const std::function<int()>& body);
 
 // Shared by the subcommands.
 void error(const std::string& message);  // "threadmap-cli: error: ..." on stderr
+// "threadmap-cli: waiting for the GPU: N runs ahead" on stderr, and the
+// sandbox's watchdog told (RunOptions::on_wait).
+WaitNotice wait_notice();
 // Runs a subcommand's body; an engine or session error it throws is printed
 // and becomes the exit code its kind stands for (InvalidRequest and
 // SessionError 2, DeviceError 3, Unavailable 4).

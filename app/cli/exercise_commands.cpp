@@ -82,6 +82,7 @@ std::optional<std::string> verify_sizes(const Exercise& e, const Variant& v, Dev
   run.seed = seed;
   run.source_text = text;
   run.source_name = name;
+  run.on_wait = wait_notice();
   json sizes = json::array();
   std::optional<std::string> failed;
   for (const auto& over : e.verify_at) {
@@ -161,6 +162,7 @@ json grade(const Exercise& e, const std::string& text, const std::string& name, 
   run.seed = seed;
   run.source_text = text;
   run.source_name = name;
+  run.on_wait = wait_notice();
   const RunResult r = run_variant(*device, v, params, run);
   if (r.status == RunStatus::Ok) {
     g["median_ms"] = r.kernel_ms.median;

@@ -21,7 +21,9 @@ namespace threadmap::cli {
 namespace {
 
 // The child's phases, one byte each on the pipe to the parent.
-enum Phase : char { kPreparing = 'p', kRunning = 'r' };
+// Waiting for the device's timing lock (kernels/timing_lock.h) counts
+// against neither limit: it is other processes' time.
+enum Phase : char { kPreparing = 'p', kRunning = 'r', kWaiting = 'w' };
 
 // In a child of run_isolated: the pipe's end and the phase last reported.
 int g_phase_fd = -1;
@@ -43,7 +45,10 @@ class PhaseReportingDevice : public Device {
     report_phase(kPreparing);
     inner_->prepare(launch);
   }
-  std::unique_ptr<DeviceBuffer> allocate(std::size_t bytes) override { return inner_->allocate(bytes); }
+  std::unique_ptr<DeviceBuffer> allocate(std::size_t bytes) override {
+    if (g_phase == kWaiting) report_phase(kPreparing);  // the lock is held: uploads follow
+    return inner_->allocate(bytes);
+  }
   void write(DeviceBuffer& dst, const void* src, std::size_t bytes) override { inner_->write(dst, src, bytes); }
   void read(const DeviceBuffer& src, void* dst, std::size_t bytes) override { inner_->read(src, dst, bytes); }
   void fill(DeviceBuffer& dst, std::uint8_t value, std::size_t bytes) override { inner_->fill(dst, value, bytes); }
@@ -90,11 +95,13 @@ class Watchdog {
   // Adds the time since the last call to the phase the child is in.
   void tick() {
     const auto now = Clock::now();
-    (phase_ == kRunning ? running_s_ : preparing_s_) += std::chrono::duration<double>(now - last_).count();
+    const double elapsed = std::chrono::duration<double>(now - last_).count();
+    if (phase_ == kRunning) running_s_ += elapsed;
+    if (phase_ == kPreparing) preparing_s_ += elapsed;
     last_ = now;
   }
   void on_phase(char byte) {
-    phase_ = byte == kRunning ? kRunning : kPreparing;
+    phase_ = byte == kRunning ? kRunning : byte == kWaiting ? kWaiting : kPreparing;
     compiled_ = compiled_ || phase_ == kRunning;
   }
   std::optional<Ending> over() const {
@@ -178,6 +185,13 @@ Limits limits_for(double timeout_s) { return {timeout_s, std::max(60.0, timeout_
 std::unique_ptr<Device> watch_phases(std::unique_ptr<Device> device) {
   if (g_phase_fd < 0) return device;
   return std::make_unique<PhaseReportingDevice>(std::move(device));
+}
+
+WaitNotice watch_waits(WaitNotice notice) {
+  return [notice = std::move(notice)](const std::string& line) {
+    report_phase(kWaiting);
+    if (notice) notice(line);
+  };
 }
 
 Isolated run_isolated(const Limits& limits, const std::string& what, const std::function<int()>& body) {

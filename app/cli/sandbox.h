@@ -8,6 +8,7 @@
 #include <string>
 
 #include "kernels/device.h"
+#include "kernels/timing_lock.h"
 
 namespace threadmap::cli {
 
@@ -40,5 +41,9 @@ Isolated run_isolated(const Limits& limits, const std::string& what, const std::
 // In a child of run_isolated: `device`, telling the watchdog when it builds
 // kernels (prepare) and when it runs them (execute, copy). Elsewhere: `device`.
 std::unique_ptr<Device> watch_phases(std::unique_ptr<Device> device);
+// In a child of run_isolated: `notice`, first telling the watchdog that the
+// child waits for the device's timing lock, which counts against neither
+// limit (the next launch ends the wait). Elsewhere: `notice`, called as it is.
+WaitNotice watch_waits(WaitNotice notice);
 
 }  // namespace threadmap::cli

@@ -181,6 +181,7 @@ int record_command(const std::string& kernel, const RunArgs& args, const std::st
     run_options.seed = args.seed;
     run_options.source_text = options.source_text;
     run_options.source_name = options.source_name;
+    run_options.on_wait = wait_notice();
     RecordedSession recorded = record_session(*device, v, params, run_options, options,
                                               trace_params ? &*trace_params : nullptr);
     if (recorded.status != RunStatus::Ok) {

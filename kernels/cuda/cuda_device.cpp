@@ -118,6 +118,7 @@ DeviceInfo query_device_info(int index) {
   d.has_double = true;
   d.has_subgroup_shuffle = true;
   d.timer_resolution_ns = kEventResolutionNs;
+  d.uuid = uuid_text(reinterpret_cast<const unsigned char*>(prop.uuid.bytes), sizeof prop.uuid.bytes);
   return d;
 }
 

@@ -151,6 +151,11 @@ DeviceInfo describe(cl_platform_id p, cl_device_id d, int pi, int di) {
   info.timer_resolution_ns =
       static_cast<double>(device_value<std::size_t>(d, CL_DEVICE_PROFILING_TIMER_RESOLUTION));
   const std::string extensions = device_string(d, CL_DEVICE_EXTENSIONS);
+  if (has_extension(extensions, "cl_khr_device_uuid")) {
+    unsigned char uuid[16] = {};
+    if (clGetDeviceInfo(d, 0x106A /* CL_DEVICE_UUID_KHR */, sizeof uuid, uuid, nullptr) == CL_SUCCESS)
+      info.uuid = uuid_text(uuid, sizeof uuid);
+  }
   info.has_double = has_extension(extensions, "cl_khr_fp64") ||
                     device_value<cl_ulong>(d, 0x1032 /* CL_DEVICE_DOUBLE_FP_CONFIG */) != 0;
   if (has_extension(extensions, "cl_nv_device_attribute_query"))

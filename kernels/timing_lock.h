@@ -1,0 +1,60 @@
+#pragma once
+// A device shared by a class gives honest timings: the timed work on a device
+// (uploads, the checked run, warm-up, the timed samples, a device copy's
+// samples) holds an exclusive lock shared by every ThreadMap process on the
+// machine, so no timing is taken while another ThreadMap process runs its
+// timed work on the same device. Compiling and tracing do not take it.
+//
+// The lock is an flock(2) on a file named by the device's identity (its UUID
+// where the device reports one, else its platform, name, vendor and version),
+// in /tmp or $THREADMAP_LOCK_DIR. The kernel releases it when the process
+// ends, however it ends, so a killed run never leaves the device locked.
+#include <cstdint>
+#include <functional>
+#include <string>
+
+#include "kernels/device.h"
+
+namespace threadmap {
+
+// What a report says of its exclusive section.
+struct ExclusiveSection {
+  bool exclusive = false;  // the lock was held (false: `note` says why not)
+  double waited_ms = 0;    // from asking for the lock to holding it
+  int runs_ahead = 0;      // ThreadMap processes holding or waiting for it when asked
+  // The host's monotonic clock (CLOCK_MONOTONIC, the same in every process
+  // of the machine) when the lock was held and when it was let go.
+  std::int64_t start_ns = 0;
+  std::int64_t end_ns = 0;
+  std::string note;
+};
+
+// Called once, before blocking, with a line such as
+// "waiting for the GPU: 2 runs ahead".
+using WaitNotice = std::function<void(const std::string&)>;
+
+class TimingLock {
+ public:
+  // Blocks until this process holds the device's lock. A lock file that
+  // cannot be opened (a read-only folder, a symlink planted at its name)
+  // does not stop the run: the section says it was not exclusive, and why.
+  TimingLock(const DeviceInfo& device, const WaitNotice& on_wait);
+  ~TimingLock();
+  TimingLock(const TimingLock&) = delete;
+  TimingLock& operator=(const TimingLock&) = delete;
+
+  // Lets the lock go (once) and returns the section, its end time set.
+  ExclusiveSection release();
+
+ private:
+  int fd_ = -1;
+  ExclusiveSection section_;
+};
+
+// The lock file of `device`: <folder>/threadmap-device-<16 hex digits>.lock.
+std::string timing_lock_path(const DeviceInfo& device);
+
+// The host's monotonic clock in nanoseconds (ExclusiveSection's clock).
+std::int64_t monotonic_ns();
+
+}  // namespace threadmap
