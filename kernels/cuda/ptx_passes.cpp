@@ -57,8 +57,9 @@ constexpr std::string_view kOn = "%threadmap_on";
 constexpr std::string_view kSlot = "%threadmap_slot";
 constexpr std::string_view kAddress = "%threadmap_address";
 
-// The clock pass's registers; per barrier site i, %threadmap_arrived<i>,
-// %threadmap_left<i> and %threadmap_pass<i>.
+// The clock pass's registers (what each holds: ClockPass::clock_values);
+// per barrier site i, %threadmap_arrived<i>, %threadmap_left<i> and
+// %threadmap_pass<i>.
 constexpr std::string_view kStart = "%threadmap_start";
 constexpr std::string_view kArrival = "%threadmap_arrival";
 constexpr std::string_view kRelease = "%threadmap_release";
@@ -258,6 +259,10 @@ cvt.u32.u64 {site_release}, {release};
 or.b32 {passed}, {passed}, {site_bit};
 )";
 constexpr std::string_view kCountPass = "add.u32 {passes}, {passes}, 1;";
+constexpr std::string_view kSiteStampsStart = R"(
+mov.u32 {site_arrival}, 0;
+mov.u32 {site_release}, 0;
+)";
 
 // At an exit: the thread's linear id, x fastest; its warp, and whether it
 // is lane 0, which alone goes on. %tid.z is read only in blocks that have a
@@ -420,55 +425,47 @@ class ClockPass final : public PassGlue {
   }
 
  private:
-  // What the templates name: registers by what they hold, and the trace
-  // format's numbers.
+  // What the templates name: the trace format's numbers, and registers by
+  // what they hold.
   static Values clock_values() {
-    return {{"no_pass", std::to_string(TM_NO_PASS)},
-            {"in_order", std::to_string(TM_PASS_IN_ORDER)},
-            {"written", std::to_string(TM_CLOCK_WRITTEN)},
-            {"no_slot", std::to_string(TM_NO_SLOT)},
-            {"header_words", std::to_string(TM_HEADER_WORDS)},
-            {"schedule_record_words", std::to_string(TM_CLOCK_SCHEDULE_WORDS)},
-            {"schedule_record_bytes", std::to_string(TM_CLOCK_SCHEDULE_WORDS * 4)},
-            {"stamps_record_bytes", std::to_string(TM_CLOCK_WARP_WORDS * 4)},
-            {"buffer_parameter", text(kTraceBufferParameter)},
-            {"buffer", text(kBuffer)},
-            {"start", text(kStart)},
-            {"arrival", text(kArrival)},
-            {"release", text(kRelease)},
-            {"passes", text(kPasses)},
-            {"true", text(kTrue)},
-            {"released", text(kReleased)},
-            {"keep", text(kKeep)},
-            {"passed", text(kPassed)},
-            {"result_word", text(kWord)},
-            {"warp", text(kWarp)},
-            {"lead", text(kLead)},
-            {"blocks", text(kBlocks)},
-            {"special", text(kWord)},
-            {"has_z", text(kKeep)},
-            {"thread", text(kTemp)},
-            {"lane", text(kTemp)},
-            {"end_clock", text(kEnd)},
-            {"end_time", text(kEnd)},
-            {"block_so_far", text(kTemp)},
-            {"block", text(kCount)},
-            {"warps_per_block", text(kTemp)},
-            {"record_offset", text(kRelease)},
-            {"warp_wide", text(kArrival)},
-            {"schedule_record", text(kAddress64)},
-            {"slot_table", text(kArrival)},
-            {"slot_entry", text(kRelease)},
-            {"slot", text(kWord)},
-            {"unsampled", text(kKeep)},
-            {"blocks_wide", text(kRelease)},
-            {"stamps_section", text(kArrival)},
-            {"stamps_record", text(kAddress64)},
-            {"slot_offset", text(kArrival)},
-            {"warp_passes", text(kTemp)},
-            {"site_bit_set", text(kWord)},
-            {"site_passed", text(kKeep)},
-            {"site_pass_word", text(kWord)}};
+    Values values{{"no_pass", std::to_string(TM_NO_PASS)},
+                  {"in_order", std::to_string(TM_PASS_IN_ORDER)},
+                  {"written", std::to_string(TM_CLOCK_WRITTEN)},
+                  {"no_slot", std::to_string(TM_NO_SLOT)},
+                  {"header_words", std::to_string(TM_HEADER_WORDS)},
+                  {"schedule_record_words", std::to_string(TM_CLOCK_SCHEDULE_WORDS)},
+                  {"schedule_record_bytes", std::to_string(TM_CLOCK_SCHEDULE_WORDS * 4)},
+                  {"stamps_record_bytes", std::to_string(TM_CLOCK_WARP_WORDS * 4)},
+                  {"buffer_parameter", text(kTraceBufferParameter)},
+                  {"buffer", text(kBuffer)},
+                  {"start", text(kStart)},
+                  {"arrival", text(kArrival)},
+                  {"release", text(kRelease)},
+                  {"passes", text(kPasses)},
+                  {"true", text(kTrue)},
+                  {"released", text(kReleased)},
+                  {"keep", text(kKeep)},
+                  {"passed", text(kPassed)},
+                  {"warp", text(kWarp)},
+                  {"lead", text(kLead)},
+                  {"blocks", text(kBlocks)}};
+    // Short-lived values share registers, each dead before the next one in
+    // its register is written. Giving each its own register changes the
+    // machine code ptxas makes of the pass (the hand-written forms kernel:
+    // 30 registers become 32; reduce_warp_shuffle<int, 256>: other code),
+    // and the pass must run the code its figures were measured with.
+    const auto share = [&](std::string_view reg, std::initializer_list<std::string_view> names) {
+      for (std::string_view name : names) values.emplace(std::string(name), text(reg));
+    };
+    share(kWord, {"result_word", "special", "slot", "site_bit_set", "site_pass_word"});
+    share(kTemp, {"thread", "lane", "block_so_far", "warps_per_block", "warp_passes"});
+    share(kKeep, {"has_z", "unsampled", "site_passed"});
+    share(kCount, {"block"});
+    share(kArrival, {"warp_wide", "slot_table", "stamps_section", "slot_offset"});
+    share(kRelease, {"record_offset", "slot_entry", "blocks_wide"});
+    share(kAddress64, {"schedule_record", "stamps_record"});
+    share(kEnd, {"end_clock", "end_time"});
+    return values;
   }
 
   // A site's own registers, and its bit among the passed sites.
@@ -556,12 +553,12 @@ class ClockPass final : public PassGlue {
   // barrier sits in a loop, one bit per site says it was passed, else each
   // site's pass register does.
   std::string site_registers_start() const {
-    std::string init = looped_ ? std::string() : "\tmov.u32 \t" + text(kPassed) + ", 0;\n";
+    Values values = clock_values();
+    std::string init = looped_ ? std::string() : fill("mov.u32 {passed}, 0;", values);
     for (std::size_t i = 0; i < timed_sites(); ++i) {
-      const std::string n = std::to_string(i);
-      if (looped_) init += "\tmov.u32 \t" + text(kSitePass) + n + ", " + std::to_string(TM_NO_PASS) + ";\n";
-      init += "\tmov.u32 \t" + text(kSiteArrival) + n + ", 0;\n";
-      init += "\tmov.u32 \t" + text(kSiteRelease) + n + ", 0;\n";
+      bind_site(values, i);
+      if (looped_) init += fill("mov.u32 {site_pass}, {no_pass};", values);
+      init += fill(kSiteStampsStart, values);
     }
     return init;
   }
