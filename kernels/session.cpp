@@ -240,28 +240,41 @@ std::array<std::uint32_t, 3> dims(const json& object, const char* name, const st
   return d;
 }
 
-Trace decode_trace(const json& j) {
+// The trace's sizes every record is checked against.
+struct TraceBounds {
+  std::uint64_t blocks = 0;   // in the grid
+  std::uint64_t threads = 0;  // per block
+  std::uint64_t warps = 0;    // per block
+};
+
+// What was traced: kernel, grid, block, warp width and clocks.
+TraceBounds decode_launch(const json& j, Trace& t) {
   const std::string w = "trace";
-  Trace t;
   t.kernel_id = text(j, "kernel_id", w);
   t.kernel = text(j, "kernel", w);
   t.source_file = text(j, "source_file", w);
   t.backend = text(j, "backend", w);
   t.grid = dims(j, "grid", w, 0x7fffffffu);
   t.block = dims(j, "block", w, 4096);
-  const std::uint64_t blocks = std::uint64_t{t.grid[0]} * t.grid[1] * t.grid[2];
-  if (blocks > 0x7fffffffu) bad("trace.grid has " + std::to_string(blocks) + " blocks, over the limit");
-  const std::uint64_t threads = std::uint64_t{t.block[0]} * t.block[1] * t.block[2];
-  if (threads > 4096) bad("trace.block has " + std::to_string(threads) + " threads, over 4096");
+  TraceBounds bounds;
+  bounds.blocks = std::uint64_t{t.grid[0]} * t.grid[1] * t.grid[2];
+  if (bounds.blocks > 0x7fffffffu) bad("trace.grid has " + std::to_string(bounds.blocks) + " blocks, over the limit");
+  bounds.threads = std::uint64_t{t.block[0]} * t.block[1] * t.block[2];
+  if (bounds.threads > 4096) bad("trace.block has " + std::to_string(bounds.threads) + " threads, over 4096");
   t.launch = static_cast<int>(number(j, "launch", w, 64));
   t.warp_width = static_cast<std::uint32_t>(number(j, "warp_width", w, 64));
   if (t.warp_width == 0) bad("trace.warp_width is 0");
+  bounds.warps = (bounds.threads + t.warp_width - 1) / t.warp_width;
   t.warp_width_assumed = flag(j, "warp_width_assumed", w);
   t.schedule_clock = text(j, "schedule_clock", w);
   t.barrier_clock = text(j, "barrier_clock", w);
+  return bounds;
+}
 
-  const json& buffers = field(j, "buffers", w);
+std::vector<TracedBuffer> decode_buffers(const json& j) {
+  const json& buffers = field(j, "buffers", "trace");
   if (!buffers.is_array() || buffers.size() > 255) bad("trace.buffers is not a list of at most 255");
+  std::vector<TracedBuffer> out;
   for (const json& b : buffers) {
     TracedBuffer tb;
     tb.name = text(b, "name", "trace.buffers[]");
@@ -270,10 +283,15 @@ Trace decode_trace(const json& j) {
     if (!type) bad("trace.buffers[].type is not int, float or double");
     tb.type = *type;
     tb.bytes = number(b, "bytes", "trace.buffers[]", std::uint64_t{1} << 40);
-    t.buffers.push_back(std::move(tb));
+    out.push_back(std::move(tb));
   }
-  const json& sites = field(j, "sites", w);
+  return out;
+}
+
+std::vector<AccessSite> decode_sites(const json& j) {
+  const json& sites = field(j, "sites", "trace");
   if (!sites.is_array() || sites.size() > 65536) bad("trace.sites is not a list");
+  std::vector<AccessSite> out;
   for (const json& s : sites) {
     AccessSite site;
     site.line = static_cast<std::uint16_t>(number(s, "line", "trace.sites[]", 65535));
@@ -283,56 +301,69 @@ Trace decode_trace(const json& j) {
     site.store = flag(s, "store", "trace.sites[]");
     site.text = text(s, "text", "trace.sites[]");
     if (s.contains("merged")) site.merged = static_cast<std::uint8_t>(std::max<std::uint64_t>(1, number(s, "merged", "trace.sites[]", 16)));
-    t.sites.push_back(std::move(site));
+    out.push_back(std::move(site));
   }
+  return out;
+}
 
-  const auto& traced = blob(j, "traced_blocks", w, 4, blocks);
+std::vector<std::uint32_t> decode_traced_blocks(const json& j, const TraceBounds& bounds) {
+  const auto& traced = blob(j, "traced_blocks", "trace", 4, bounds.blocks);
   Unpacker tb(traced);
+  std::vector<std::uint32_t> out;
   for (std::size_t i = 0; i < traced.size() / 4; ++i) {
     const auto b = tb.get<std::uint32_t>();
-    if (b >= blocks) bad("trace.traced_blocks names block " + std::to_string(b) + " of " + std::to_string(blocks));
-    if (!t.traced_blocks.empty() && b <= t.traced_blocks.back()) bad("trace.traced_blocks is not ascending");
-    t.traced_blocks.push_back(b);
+    if (b >= bounds.blocks) bad("trace.traced_blocks names block " + std::to_string(b) + " of " + std::to_string(bounds.blocks));
+    if (!out.empty() && b <= out.back()) bad("trace.traced_blocks is not ascending");
+    out.push_back(b);
   }
-  auto is_traced = [&](std::uint32_t b) {
-    return std::binary_search(t.traced_blocks.begin(), t.traced_blocks.end(), b);
-  };
+  return out;
+}
 
-  const auto& accesses = blob(j, "accesses", w, kAccessBytes, kMaxTraceRecords);
+bool is_traced(const Trace& t, std::uint32_t block) {
+  return std::binary_search(t.traced_blocks.begin(), t.traced_blocks.end(), block);
+}
+
+// One access record, checked against the traced blocks, the block's
+// threads and, for global memory, its buffer.
+Access unpack_access(Unpacker& ac, std::size_t i, const Trace& t, const TraceBounds& bounds) {
+  Access a;
+  const auto offset = ac.get<std::uint64_t>();
+  a.offset = offset;
+  a.block = ac.get<std::uint32_t>();
+  a.thread = ac.get<std::uint16_t>();
+  a.line = ac.get<std::uint16_t>();
+  a.buffer = ac.get<std::uint8_t>();
+  const auto size = ac.get<std::uint8_t>();
+  a.size = size;
+  const auto flags = ac.get<std::uint8_t>();
+  ac.get<std::uint8_t>();
+  a.store = flags & 1;
+  a.space = (flags & 2) ? Space::Shared : Space::Global;
+  const auto at = [i] { return "trace.accesses[" + std::to_string(i) + "]"; };
+  if (i == 0 || a.block != t.accesses.back().block)  // records come in runs of one block
+    if (!is_traced(t, a.block)) bad(at() + " names block " + std::to_string(a.block) + ", which was not traced");
+  if (a.thread >= bounds.threads) bad(at() + " names thread " + std::to_string(a.thread) + " of " + std::to_string(bounds.threads));
+  if (offset >= (std::uint64_t{1} << 48)) bad(at() + " has an offset beyond 2^48 bytes");
+  if (size == 0 || size > 16 || (size & (size - 1))) bad(at() + " has size " + std::to_string(size));
+  if (a.space == Space::Global) {
+    if (a.buffer >= t.buffers.size()) bad(at() + " names buffer " + std::to_string(a.buffer));
+    if (a.offset > t.buffers[a.buffer].bytes || t.buffers[a.buffer].bytes - a.offset < a.size)
+      bad(at() + " is outside buffer " + t.buffers[a.buffer].name);
+  } else if (a.offset > (std::uint64_t{1} << 32)) {
+    bad(at() + " is beyond any shared window");
+  }
+  return a;
+}
+
+void decode_accesses(const json& j, Trace& t, const TraceBounds& bounds) {
+  const auto& accesses = blob(j, "accesses", "trace", kAccessBytes, kMaxTraceRecords);
   Unpacker ac(accesses);
   reserve_on_huge_pages(t.accesses, accesses.size() / kAccessBytes);
-  for (std::size_t i = 0; i < accesses.size() / kAccessBytes; ++i) {
-    Access a;
-    const auto offset = ac.get<std::uint64_t>();
-    a.offset = offset;
-    a.block = ac.get<std::uint32_t>();
-    a.thread = ac.get<std::uint16_t>();
-    a.line = ac.get<std::uint16_t>();
-    a.buffer = ac.get<std::uint8_t>();
-    const auto size = ac.get<std::uint8_t>();
-    a.size = size;
-    const auto flags = ac.get<std::uint8_t>();
-    ac.get<std::uint8_t>();
-    a.store = flags & 1;
-    a.space = (flags & 2) ? Space::Shared : Space::Global;
-    const auto at = [i] { return "trace.accesses[" + std::to_string(i) + "]"; };
-    if (i == 0 || a.block != t.accesses.back().block)  // records come in runs of one block
-      if (!is_traced(a.block)) bad(at() + " names block " + std::to_string(a.block) + ", which was not traced");
-    if (a.thread >= threads) bad(at() + " names thread " + std::to_string(a.thread) + " of " + std::to_string(threads));
-    if (offset >= (std::uint64_t{1} << 48)) bad(at() + " has an offset beyond 2^48 bytes");
-    if (size == 0 || size > 16 || (size & (size - 1))) bad(at() + " has size " + std::to_string(size));
-    if (a.space == Space::Global) {
-      if (a.buffer >= t.buffers.size()) bad(at() + " names buffer " + std::to_string(a.buffer));
-      if (a.offset > t.buffers[a.buffer].bytes || t.buffers[a.buffer].bytes - a.offset < a.size)
-        bad(at() + " is outside buffer " + t.buffers[a.buffer].name);
-    } else if (a.offset > (std::uint64_t{1} << 32)) {
-      bad(at() + " is beyond any shared window");
-    }
-    t.accesses.push_back(a);
-  }
+  for (std::size_t i = 0; i < accesses.size() / kAccessBytes; ++i) t.accesses.push_back(unpack_access(ac, i, t, bounds));
+}
 
-  const std::uint64_t warps = (threads + t.warp_width - 1) / t.warp_width;
-  const auto& barriers = blob(j, "barriers", w, kBarrierBytes, kMaxTraceRecords);
+void decode_barriers(const json& j, Trace& t, const TraceBounds& bounds) {
+  const auto& barriers = blob(j, "barriers", "trace", kBarrierBytes, kMaxTraceRecords);
   Unpacker ba(barriers);
   for (std::size_t i = 0; i < barriers.size() / kBarrierBytes; ++i) {
     BarrierEvent e;
@@ -344,45 +375,35 @@ Trace decode_trace(const json& j) {
     e.arrival = ba.get<std::uint64_t>();
     e.release = ba.get<std::uint64_t>();
     const std::string at = "trace.barriers[" + std::to_string(i) + "]";
-    if (!is_traced(e.block)) bad(at + " names block " + std::to_string(e.block) + ", which was not traced");
-    if (e.warp >= warps) bad(at + " names warp " + std::to_string(e.warp) + " of " + std::to_string(warps));
+    if (!is_traced(t, e.block)) bad(at + " names block " + std::to_string(e.block) + ", which was not traced");
+    if (e.warp >= bounds.warps) bad(at + " names warp " + std::to_string(e.warp) + " of " + std::to_string(bounds.warps));
     t.barriers.push_back(e);
   }
+}
 
-  auto read_schedule = [&](const char* name, std::vector<BlockSchedule>& out) {
-    const auto& schedule = blob(j, name, w, kScheduleBytes, blocks);
-    if (schedule.size() / kScheduleBytes != blocks)
-      bad("trace." + std::string(name) + " has " + std::to_string(schedule.size() / kScheduleBytes) +
-          " blocks, the grid " + std::to_string(blocks));
-    Unpacker sc(schedule);
-    out.reserve(blocks);
-    for (std::uint64_t b = 0; b < blocks; ++b) {
-      BlockSchedule s;
-      s.start = sc.get<std::uint64_t>();
-      s.end = sc.get<std::uint64_t>();
-      s.sm = sc.get<std::uint32_t>();
-      out.push_back(s);
-    }
-  };
-  read_schedule("schedule", t.schedule);
-
-  // The clock pass (recordings made since it exists; older ones have the
-  // access pass's stamps only).
-  if (!j.contains("timing_pass")) {
-    t.timing_pass = std::string(kTracedPassName);
-    return t;
+// One record per block of the grid.
+std::vector<BlockSchedule> decode_schedule(const json& j, const char* name, const TraceBounds& bounds) {
+  const auto& schedule = blob(j, name, "trace", kScheduleBytes, bounds.blocks);
+  if (schedule.size() / kScheduleBytes != bounds.blocks)
+    bad("trace." + std::string(name) + " has " + std::to_string(schedule.size() / kScheduleBytes) +
+        " blocks, the grid " + std::to_string(bounds.blocks));
+  Unpacker sc(schedule);
+  std::vector<BlockSchedule> out;
+  out.reserve(bounds.blocks);
+  for (std::uint64_t b = 0; b < bounds.blocks; ++b) {
+    BlockSchedule s;
+    s.start = sc.get<std::uint64_t>();
+    s.end = sc.get<std::uint64_t>();
+    s.sm = sc.get<std::uint32_t>();
+    out.push_back(s);
   }
-  t.timing_pass = text(j, "timing_pass", w);
-  if (t.timing_pass != kClockPassName && t.timing_pass != kTracedPassName)
-    bad("trace.timing_pass is not \"clock pass\" or \"traced pass\"");
-  const json& mhz = field(j, "sm_clock_mhz", w);
-  if (!mhz.is_number() || !(mhz.get<double>() == 0 || (mhz.get<double>() >= 1 && mhz.get<double>() < 1e5)))
-    bad("trace.sm_clock_mhz is not a clock rate in MHz");
-  t.sm_clock_mhz = mhz.get<double>();
-  t.clock_block_stride = static_cast<std::uint32_t>(number(j, "clock_block_stride", w, blocks));
-  t.clock_passes_dropped = number(j, "clock_passes_dropped", w, std::uint64_t{1} << 40);
-  const auto& pass_timings = blob(j, "barrier_pass_timings", w, kPassTimingBytes, kMaxTraceRecords);
+  return out;
+}
+
+std::vector<BarrierPassTiming> decode_pass_timings(const json& j, const TraceBounds& bounds) {
+  const auto& pass_timings = blob(j, "barrier_pass_timings", "trace", kPassTimingBytes, kMaxTraceRecords);
   Unpacker pt(pass_timings);
+  std::vector<BarrierPassTiming> out;
   for (std::size_t i = 0; i < pass_timings.size() / kPassTimingBytes; ++i) {
     BarrierPassTiming p;
     p.block = pt.get<std::uint32_t>();
@@ -394,14 +415,19 @@ Trace decode_trace(const json& j) {
     const auto flags = pt.get<std::uint32_t>();
     p.release_after_arrivals = flags & 1u;
     const std::string at = "trace.barrier_pass_timings[" + std::to_string(i) + "]";
-    if (p.block >= blocks) bad(at + " names block " + std::to_string(p.block) + " of " + std::to_string(blocks));
-    if (p.slowest_warp >= warps) bad(at + " names warp " + std::to_string(p.slowest_warp) + " of " + std::to_string(warps));
+    if (p.block >= bounds.blocks) bad(at + " names block " + std::to_string(p.block) + " of " + std::to_string(bounds.blocks));
+    if (p.slowest_warp >= bounds.warps) bad(at + " names warp " + std::to_string(p.slowest_warp) + " of " + std::to_string(bounds.warps));
     if (flags > 1u) bad(at + " has unknown flags");
     if (p.pass >= TM_CLOCK_PASSES) bad(at + " names barrier " + std::to_string(p.pass) + " of a block");
-    t.barrier_pass_timings.push_back(p);
+    out.push_back(p);
   }
-  const auto& timings = blob(j, "barrier_timings", w, kTimingBytes, kMaxTraceRecords);
+  return out;
+}
+
+std::vector<BarrierTiming> decode_barrier_timings(const json& j, const Trace& t, const TraceBounds& bounds) {
+  const auto& timings = blob(j, "barrier_timings", "trace", kTimingBytes, kMaxTraceRecords);
   Unpacker ti(timings);
+  std::vector<BarrierTiming> out;
   for (std::size_t i = 0; i < timings.size() / kTimingBytes; ++i) {
     BarrierTiming b;
     b.block = ti.get<std::uint32_t>();
@@ -411,14 +437,48 @@ Trace decode_trace(const json& j) {
     b.arrival = ti.get<std::uint64_t>();
     b.release = ti.get<std::uint64_t>();
     const std::string at = "trace.barrier_timings[" + std::to_string(i) + "]";
-    if (b.block >= blocks) bad(at + " names block " + std::to_string(b.block) + " of " + std::to_string(blocks));
-    if (b.warp >= warps) bad(at + " names warp " + std::to_string(b.warp) + " of " + std::to_string(warps));
-    if (!is_traced(b.block)) bad(at + " names block " + std::to_string(b.block) + ", which was not traced");
+    if (b.block >= bounds.blocks) bad(at + " names block " + std::to_string(b.block) + " of " + std::to_string(bounds.blocks));
+    if (b.warp >= bounds.warps) bad(at + " names warp " + std::to_string(b.warp) + " of " + std::to_string(bounds.warps));
+    if (!is_traced(t, b.block)) bad(at + " names block " + std::to_string(b.block) + ", which was not traced");
     if (b.pass >= TM_CLOCK_PASSES) bad(at + " names barrier " + std::to_string(b.pass) + " of a block");
-    t.barrier_timings.push_back(b);
+    out.push_back(b);
   }
-  if (!blob(j, "traced_schedule", w, kScheduleBytes, blocks).empty())
-    read_schedule("traced_schedule", t.traced_schedule);
+  return out;
+}
+
+// The clock pass (recordings made since it exists; older ones have the
+// access pass's stamps only).
+void decode_clock_pass(const json& j, Trace& t, const TraceBounds& bounds) {
+  const std::string w = "trace";
+  if (!j.contains("timing_pass")) {
+    t.timing_pass = std::string(kTracedPassName);
+    return;
+  }
+  t.timing_pass = text(j, "timing_pass", w);
+  if (t.timing_pass != kClockPassName && t.timing_pass != kTracedPassName)
+    bad("trace.timing_pass is not \"clock pass\" or \"traced pass\"");
+  const json& mhz = field(j, "sm_clock_mhz", w);
+  if (!mhz.is_number() || !(mhz.get<double>() == 0 || (mhz.get<double>() >= 1 && mhz.get<double>() < 1e5)))
+    bad("trace.sm_clock_mhz is not a clock rate in MHz");
+  t.sm_clock_mhz = mhz.get<double>();
+  t.clock_block_stride = static_cast<std::uint32_t>(number(j, "clock_block_stride", w, bounds.blocks));
+  t.clock_passes_dropped = number(j, "clock_passes_dropped", w, std::uint64_t{1} << 40);
+  t.barrier_pass_timings = decode_pass_timings(j, bounds);
+  t.barrier_timings = decode_barrier_timings(j, t, bounds);
+  if (!blob(j, "traced_schedule", w, kScheduleBytes, bounds.blocks).empty())
+    t.traced_schedule = decode_schedule(j, "traced_schedule", bounds);
+}
+
+Trace decode_trace(const json& j) {
+  Trace t;
+  const TraceBounds bounds = decode_launch(j, t);
+  t.buffers = decode_buffers(j);
+  t.sites = decode_sites(j);
+  t.traced_blocks = decode_traced_blocks(j, bounds);
+  decode_accesses(j, t, bounds);
+  decode_barriers(j, t, bounds);
+  t.schedule = decode_schedule(j, "schedule", bounds);
+  decode_clock_pass(j, t, bounds);
   return t;
 }
 

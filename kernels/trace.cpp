@@ -176,21 +176,22 @@ void summarize_passes(Trace& t, std::uint32_t warps) {
     if (std::binary_search(t.traced_blocks.begin(), t.traced_blocks.end(), b.block)) t.barrier_timings.push_back(b);
 }
 
-// The clock pass (CUDA): the kernel run again with clock stamps only
-// (its PTX instrumented for the clock pass: cuda/ptx_instrument.h). `run(layout, stride)` launches it and
-// returns the buffer; `mhz` is the SM clock measured after it. Its warp
-// records become t.barrier_pass_timings and (traced blocks) t.barrier_timings, and its schedule (clock64 at each
-// block's start, %globaltimer and clock64 at its end) replaces the access
-// pass's, which is kept as t.traced_schedule.
-template <class Run>
-void run_clock_pass(Trace& t, Run run, const std::function<double()>& mhz) {
+// The blocks whose warps' barrier stamps the clock pass keeps, and where
+// each block's first slot is (TM_NO_SLOT: not sampled).
+struct ClockSample {
+  std::vector<std::uint32_t> blocks;  // ascending
+  std::vector<std::uint32_t> slots;   // per block of the grid
+  std::uint64_t capacity = 0;         // slots in all: sampled blocks x warps
+};
+
+// The sampled blocks: drawn at random (a fixed seed, so a recording can be
+// made again), not every n-th, which would follow any pattern the block
+// numbers have on the SMs; and the traced blocks.
+ClockSample choose_clock_sample(const Trace& t, std::uint32_t warps) {
   const std::uint32_t blocks = t.block_count();
-  const std::uint32_t warps = (t.threads_per_block() + 31) / 32;
   const std::uint64_t budget = std::max<std::uint64_t>(1, kClockSampleWarps / warps);
-  // The sampled blocks: drawn at random (a fixed seed, so a recording can be
-  // made again), not every n-th, which would follow any pattern the block
-  // numbers have on the SMs; and the traced blocks.
-  std::vector<std::uint32_t> chosen;
+  ClockSample sample;
+  std::vector<std::uint32_t>& chosen = sample.blocks;
   if (blocks <= budget) {
     chosen.resize(blocks);
     std::iota(chosen.begin(), chosen.end(), 0u);
@@ -202,89 +203,107 @@ void run_clock_pass(Trace& t, Run run, const std::function<double()>& mhz) {
   for (std::uint32_t b : t.traced_blocks) chosen.push_back(b);
   std::sort(chosen.begin(), chosen.end());
   chosen.erase(std::unique(chosen.begin(), chosen.end()), chosen.end());
-  std::vector<std::uint32_t> slots(blocks, TM_NO_SLOT);
-  std::uint64_t capacity = 0;
+  sample.slots.assign(blocks, TM_NO_SLOT);
   for (std::uint32_t b : chosen) {
-    slots[b] = static_cast<std::uint32_t>(capacity);
-    capacity += warps;
+    sample.slots[b] = static_cast<std::uint32_t>(sample.capacity);
+    sample.capacity += warps;
   }
-  const Layout layout = Layout::clock(blocks, warps, capacity);
-  // The second of two runs: the first loads the code into the SMs' caches,
-  // as every launch after the first of a timed run finds it.
-  run(layout, slots);
-  const TraceWords words = run(layout, slots);
-  t.sm_clock_mhz = mhz();
+  return sample;
+}
 
-  t.clock_block_stride = static_cast<std::uint32_t>((blocks + chosen.size() - 1) / chosen.size());
+// One warp's stamps from its clock record (slot `slot`, at word `at`).
+struct WarpStamps {
+  std::vector<BarrierTiming> kept;  // the passes it timed
+  std::uint32_t dropped = 0;        // passes through barriers it did not keep
+};
+
+// Each site kept its first pass, numbered by the kernel where a barrier
+// sits in a loop, else (TM_PASS_IN_ORDER) by the order of the warp's
+// arrivals. Later passes through a site, and passes numbered past
+// TM_CLOCK_PASSES, are counted as not timed.
+WarpStamps decode_warp_stamps(const TraceWords& words, std::uint64_t at, std::uint64_t slot,
+                              const std::string& kernel_id) {
+  const std::uint32_t block = words[at + TM_CW_BLOCK];
+  const std::uint32_t warp = words[at + TM_CW_WARP_PASSES] & 0xffffu;
+  const std::uint32_t passes = words[at + TM_CW_WARP_PASSES] >> 16;
+  const std::uint32_t sites = words[at + TM_CW_SITES];
+  // The stamps are clock64's low words: within the warp's life, each is the
+  // first value after its start with those low bits.
+  const std::uint64_t start = word64(words, at + TM_CW_START_CLOCK);
+  auto widen = [&](std::uint32_t low) {
+    return start + static_cast<std::uint32_t>(low - static_cast<std::uint32_t>(start));
+  };
+  std::array<BarrierTiming, TM_CLOCK_PASSES> stamps_of_warp;
+  std::size_t stamped = 0;
+  bool in_order = false;
+  for (std::uint32_t site = 0; site < sites; ++site) {
+    const std::uint64_t q = at + TM_CW_PASSES + std::uint64_t{site} * TM_CP_WORDS;
+    const std::uint32_t pass = words[q + TM_CP_PASS];
+    if (pass == TM_NO_PASS) continue;
+    in_order = in_order || pass == TM_PASS_IN_ORDER;
+    BarrierTiming b;
+    b.block = block;
+    b.warp = static_cast<std::uint16_t>(warp);
+    b.line = static_cast<std::uint16_t>(words[q + TM_CP_LINE]);
+    b.pass = pass;
+    b.arrival = widen(words[q + TM_CP_ARRIVAL]);
+    b.release = widen(words[q + TM_CP_RELEASE]);
+    stamps_of_warp[stamped++] = b;
+  }
+  const std::span<BarrierTiming> warp_stamps(stamps_of_warp.data(), stamped);
+  if (in_order) {
+    std::sort(warp_stamps.begin(), warp_stamps.end(),
+              [](const BarrierTiming& x, const BarrierTiming& y) { return x.arrival < y.arrival; });
+    for (std::uint32_t k = 0; k < warp_stamps.size(); ++k) {
+      if (warp_stamps[k].pass != TM_PASS_IN_ORDER)
+        throw DeviceError(kernel_id + ": clock record " + std::to_string(slot) + " mixes numbered and ordered passes");
+      warp_stamps[k].pass = k;
+    }
+  }
+  WarpStamps out;
+  for (const BarrierTiming& b : warp_stamps) {
+    if (b.pass >= TM_CLOCK_PASSES) continue;
+    if (b.pass >= passes)
+      throw DeviceError(kernel_id + ": clock record " + std::to_string(slot) + " numbers a pass " +
+                        std::to_string(b.pass) + " of " + std::to_string(passes));
+    out.kept.push_back(b);
+  }
+  out.dropped = passes - static_cast<std::uint32_t>(out.kept.size());
+  return out;
+}
+
+// Every sampled warp's stamps into t.barrier_timings (all of them, before
+// summarize_passes keeps the traced blocks'), and the passes not kept into
+// t.clock_passes_dropped. Each record is checked against its slot.
+void decode_clock_stamps(Trace& t, const TraceWords& words, const Layout& layout, const ClockSample& sample,
+                         std::uint32_t warps) {
+  const std::uint32_t blocks = t.block_count();
   t.clock_passes_dropped = 0;
   t.barrier_timings.clear();
-  for (std::uint64_t i = 0; i < capacity; ++i) {
+  for (std::uint64_t i = 0; i < sample.capacity; ++i) {
     const std::uint64_t at = layout.barriers + i * TM_CLOCK_WARP_WORDS;
     if (words[at + TM_CW_WRITTEN] != TM_CLOCK_WRITTEN) continue;  // a warp that ended early
     const std::uint32_t block = words[at + TM_CW_BLOCK];
     const std::uint32_t warp = words[at + TM_CW_WARP_PASSES] & 0xffffu;
-    const std::uint32_t passes = words[at + TM_CW_WARP_PASSES] >> 16;
     const std::uint32_t sites = words[at + TM_CW_SITES];
-    if (block >= blocks || warp >= warps || std::uint64_t{slots[block]} + warp != i || sites > TM_CLOCK_PASSES)
+    if (block >= blocks || warp >= warps || std::uint64_t{sample.slots[block]} + warp != i ||
+        sites > TM_CLOCK_PASSES)
       throw DeviceError(t.kernel_id + ": clock record " + std::to_string(i) + " names block " +
                         std::to_string(block) + ", warp " + std::to_string(warp) + ", " +
                         std::to_string(sites) + " barrier sites, not the slot's");
-    // The stamps are clock64's low words: within the warp's life, each is the
-    // first value after its start with those low bits.
-    const std::uint64_t start = word64(words, at + TM_CW_START_CLOCK);
-    auto widen = [&](std::uint32_t low) {
-      return start + static_cast<std::uint32_t>(low - static_cast<std::uint32_t>(start));
-    };
-    // Each site kept its first pass, numbered by the kernel where a barrier
-    // sits in a loop, else (TM_PASS_IN_ORDER) by the order of the warp's
-    // arrivals. Later passes through a site, and passes numbered past
-    // TM_CLOCK_PASSES, are counted as not timed.
-    std::array<BarrierTiming, TM_CLOCK_PASSES> stamps_of_warp;
-    std::size_t stamped = 0;
-    bool in_order = false;
-    for (std::uint32_t site = 0; site < sites; ++site) {
-      const std::uint64_t q = at + TM_CW_PASSES + std::uint64_t{site} * TM_CP_WORDS;
-      const std::uint32_t pass = words[q + TM_CP_PASS];
-      if (pass == TM_NO_PASS) continue;
-      in_order = in_order || pass == TM_PASS_IN_ORDER;
-      BarrierTiming b;
-      b.block = block;
-      b.warp = static_cast<std::uint16_t>(warp);
-      b.line = static_cast<std::uint16_t>(words[q + TM_CP_LINE]);
-      b.pass = pass;
-      b.arrival = widen(words[q + TM_CP_ARRIVAL]);
-      b.release = widen(words[q + TM_CP_RELEASE]);
-      stamps_of_warp[stamped++] = b;
-    }
-    const std::span<BarrierTiming> warp_stamps(stamps_of_warp.data(), stamped);
-    if (in_order) {
-      std::sort(warp_stamps.begin(), warp_stamps.end(),
-                [](const BarrierTiming& x, const BarrierTiming& y) { return x.arrival < y.arrival; });
-      for (std::uint32_t k = 0; k < warp_stamps.size(); ++k) {
-        if (warp_stamps[k].pass != TM_PASS_IN_ORDER)
-          throw DeviceError(t.kernel_id + ": clock record " + std::to_string(i) + " mixes numbered and ordered passes");
-        warp_stamps[k].pass = k;
-      }
-    }
-    std::uint32_t kept = 0;
-    for (const BarrierTiming& b : warp_stamps) {
-      if (b.pass >= TM_CLOCK_PASSES) continue;
-      if (b.pass >= passes)
-        throw DeviceError(t.kernel_id + ": clock record " + std::to_string(i) + " numbers a pass " +
-                          std::to_string(b.pass) + " of " + std::to_string(passes));
-      t.barrier_timings.push_back(b);
-      ++kept;
-    }
-    t.clock_passes_dropped += passes - kept;
+    const WarpStamps stamps = decode_warp_stamps(words, at, i, t.kernel_id);
+    t.barrier_timings.insert(t.barrier_timings.end(), stamps.kept.begin(), stamps.kept.end());
+    t.clock_passes_dropped += stamps.dropped;
   }
-  summarize_passes(t, warps);
+}
 
-  // Each block: its warps' earliest start and latest end, and its SM; its
-  // start in %globaltimer time is its end, less its cycles at the measured
-  // clock.
-  t.traced_schedule = std::move(t.schedule);
-  t.schedule.assign(blocks, {});
-  for (std::uint32_t b = 0; b < blocks; ++b) {
+// Each block: its warps' earliest start and latest end, and its SM; its
+// start in %globaltimer time is its end, less its cycles at the measured
+// clock.
+std::vector<BlockSchedule> decode_clock_schedule(const TraceWords& words, const Layout& layout,
+                                                 const Trace& t, std::uint32_t warps) {
+  std::vector<BlockSchedule> schedule(t.block_count());
+  for (std::uint32_t b = 0; b < t.block_count(); ++b) {
     std::uint64_t start_clock = UINT64_MAX, end_clock = 0, end_ns = 0;
     std::uint32_t sm = kNoSm;
     for (std::uint32_t w = 0; w < warps; ++w) {
@@ -301,8 +320,34 @@ void run_clock_pass(Trace& t, Run run, const std::function<double()>& mhz) {
     if (sm == kNoSm || end_clock < start_clock || end_ns == 0)
       throw DeviceError(t.kernel_id + ": the clock pass did not stamp block " + std::to_string(b));
     const auto ns = static_cast<std::uint64_t>(static_cast<double>(end_clock - start_clock) * 1000.0 / t.sm_clock_mhz + 0.5);
-    t.schedule[b] = {end_ns > ns ? end_ns - ns : 0, end_ns, sm};
+    schedule[b] = {end_ns > ns ? end_ns - ns : 0, end_ns, sm};
   }
+  return schedule;
+}
+
+// The clock pass (CUDA): the kernel run again with clock stamps only
+// (its PTX instrumented for the clock pass: cuda/ptx_instrument.h). `run(layout, slots)` launches it and
+// returns the buffer; `mhz` is the SM clock measured after it. Its warp
+// records become t.barrier_pass_timings and (traced blocks) t.barrier_timings, and its schedule (clock64 at each
+// block's start, %globaltimer and clock64 at its end) replaces the access
+// pass's, which is kept as t.traced_schedule.
+template <class Run>
+void run_clock_pass(Trace& t, Run run, const std::function<double()>& mhz) {
+  const std::uint32_t blocks = t.block_count();
+  const std::uint32_t warps = (t.threads_per_block() + 31) / 32;
+  const ClockSample sample = choose_clock_sample(t, warps);
+  const Layout layout = Layout::clock(blocks, warps, sample.capacity);
+  // The second of two runs: the first loads the code into the SMs' caches,
+  // as every launch after the first of a timed run finds it.
+  run(layout, sample.slots);
+  const TraceWords words = run(layout, sample.slots);
+  t.sm_clock_mhz = mhz();
+
+  t.clock_block_stride = static_cast<std::uint32_t>((blocks + sample.blocks.size() - 1) / sample.blocks.size());
+  decode_clock_stamps(t, words, layout, sample, warps);
+  summarize_passes(t, warps);
+  t.traced_schedule = std::move(t.schedule);
+  t.schedule = decode_clock_schedule(words, layout, t, warps);
 }
 
 std::string trim(std::string_view s) {
@@ -310,6 +355,393 @@ std::string trim(std::string_view s) {
   if (first == std::string_view::npos) return {};
   const auto last = s.find_last_not_of(" \t\r");
   return std::string(s.substr(first, last - first + 1));
+}
+
+// What the first step of a recording decides: the workload, the traced
+// build of its first launch, and the launches of each pass.
+struct TracePlan {
+  Workload workload;
+  LaunchCmd traced;                       // the access pass's build of the first launch
+  std::vector<LaunchCmd> access_launches; // the workload's launches, `traced` first
+  std::vector<LaunchCmd> clock_launches;  // the same with the clock pass's build first (CUDA)
+  bool learner = false;                   // the kernel text is a learner's
+  bool cuda = false;
+  bool clock_pass = false;
+};
+
+// Builds the workload, makes the traced build of its first launch (the
+// kernel's text, the catalog's or the learner's, instrumented) and compiles
+// every program of the recording before anything runs.
+TracePlan plan_trace(Device& device, const Variant& variant, const Params& params, const TraceOptions& options) {
+  const DeviceInfo& info = device.info();
+  TracePlan plan;
+  Workload& w = plan.workload;
+  w = variant.build(variant, params, options.seed);
+  validate_launch(variant, params, w, info);
+  if (!options.source_text.empty()) {
+    check_source_dialect(options.source_name, info);
+    use_source(w, variant, options.source_text, options.source_name);
+  }
+
+  LaunchCmd& traced = plan.traced;
+  traced = w.launches.front();
+  plan.learner = !traced.program.text.empty();
+  if (info.backend == "opencl") {
+    // The kernel's text (the catalog's or the learner's), with the trace
+    // hooks of cl/trace.clh put in by libclang on the lines they belong to.
+    if (!plan.learner) {
+      traced.program.text_name = source_file_for(variant, info.backend);
+      traced.program.text = std::string(embedded_source(traced.program.text_name));
+    }
+    traced.program.text = instrument_opencl(traced.program.text, traced.program.text_name, opencl_trace_prelude(),
+                                            opencl_defines(traced.program, info.has_subgroup_shuffle));
+  }
+  traced.program.defines.emplace_back(std::string(kTraceDefine), 1);
+  traced.args.push_back(BufferArg{static_cast<int>(w.buffers.size())});
+  plan.access_launches = w.launches;
+  plan.access_launches.front() = traced;
+  // CUDA runs the kernel a second time for the clocks: the same PTX,
+  // instrumented for the clock pass (cuda/ptx_instrument.h).
+  plan.cuda = info.backend == "cuda";
+  plan.clock_pass = plan.cuda;
+  plan.clock_launches = w.launches;
+  plan.clock_launches.front().program.defines.emplace_back(std::string(kTraceDefine), kClockPass);
+  plan.clock_launches.front().args = traced.args;
+  for (const LaunchCmd& l : plan.access_launches) device.prepare(l);
+  if (plan.clock_pass) {
+    device.prepare(plan.clock_launches.front());
+    device.prepare(sm_clock_launch());
+  }
+  return plan;
+}
+
+// What the trace says about the launch it recorded: kernel, file, grid,
+// warp width and which clocks its stamps read.
+void describe_traced_launch(Trace& t, const TracePlan& plan, const Variant& variant, const DeviceInfo& info,
+                            const TraceOptions& options) {
+  const LaunchCmd& traced = plan.traced;
+  t.kernel_id = variant.id;
+  t.kernel = traced.kernel;
+  t.backend = info.backend;
+  // The lines are the learner's file's where the kernel is theirs.
+  t.source_file = plan.learner ? options.source_name : source_file_for(variant, info.backend);
+  for (int d = 0; d < 3; ++d) {
+    if (traced.groups[d] > 0xffffffffu) throw InvalidRequest(variant.id + ": grid too large to trace");
+    t.grid[d] = static_cast<std::uint32_t>(traced.groups[d]);
+    t.block[d] = static_cast<std::uint32_t>(traced.group_size[d]);
+  }
+  t.warp_width = info.warp_width > 0 ? static_cast<std::uint32_t>(info.warp_width) : 32;
+  t.warp_width_assumed = info.warp_width <= 0;
+  t.schedule_clock = plan.cuda ? "globaltimer ns" : "order";
+  t.barrier_clock = plan.cuda ? "clock64 cycles" : "order";
+  t.timing_pass = plan.clock_pass ? kClockPassName : kTracedPassName;
+}
+
+// The blocks asked for, ascending, each checked against the grid.
+std::vector<std::uint32_t> choose_traced_blocks(const Trace& t, const TraceOptions& options,
+                                                const std::string& id) {
+  const std::uint32_t blocks = t.block_count();
+  std::vector<std::uint32_t> chosen;
+  if (options.all_blocks) {
+    chosen.resize(blocks);
+    for (std::uint32_t b = 0; b < blocks; ++b) chosen[b] = b;
+    return chosen;
+  }
+  chosen = options.blocks.empty() ? default_traced_blocks(t.grid) : options.blocks;
+  std::sort(chosen.begin(), chosen.end());
+  chosen.erase(std::unique(chosen.begin(), chosen.end()), chosen.end());
+  for (std::uint32_t b : chosen)
+    if (b >= blocks)
+      throw InvalidRequest(id + ": block " + std::to_string(b) + " is outside the grid of " +
+                           std::to_string(blocks) + " blocks (" + std::to_string(t.grid[0]) + " x " +
+                           std::to_string(t.grid[1]) + "); blocks are numbered x + " +
+                           std::to_string(t.grid[0]) + " * y");
+  return chosen;
+}
+
+// The workload's buffers on the device, and each one's device address (what
+// a traced global access names).
+struct UploadedBuffers {
+  std::vector<std::unique_ptr<DeviceBuffer>> owned;
+  std::vector<DeviceBuffer*> buffers;
+  std::vector<std::uint64_t> bases;
+};
+
+UploadedBuffers upload_buffers(Device& device, Workload& w, Trace& t) {
+  UploadedBuffers up;
+  for (HostBuffer& b : w.buffers) {
+    materialize(b);  // outputs: the poisoned host copy receives the result
+    up.owned.push_back(device.allocate(b.data.size()));
+    up.buffers.push_back(up.owned.back().get());
+    up.bases.push_back(device.device_address(*up.owned.back()));
+    if (b.role != BufferRole::Output) device.write(*up.owned.back(), b.data.data(), b.data.size());
+    t.buffers.push_back({b.name, std::string(role_name(b.role)), b.type, b.bytes()});
+  }
+  return up;
+}
+
+void read_outputs(Device& device, Workload& w, const UploadedBuffers& up) {
+  for (std::size_t i = 0; i < w.buffers.size(); ++i)
+    if (w.buffers[i].role == BufferRole::Output)
+      device.read(*up.buffers[i], w.buffers[i].data.data(), w.buffers[i].data.size());
+}
+
+// The trace buffer as the kernel must find it: the header, and for the
+// access pass the bitmap and schedule initialised (the record areas need no
+// initial contents); the clock pass starts from a zeroed barrier section
+// (its slots say whether a warp wrote them) with its slot table after it.
+TraceWords initial_trace_words(const Layout& layout, const Trace& t, const std::vector<std::uint32_t>& clock_slots,
+                               bool cuda) {
+  TraceWords words(clock_slots.empty() ? layout.barriers : layout.accesses, 0);
+  std::copy(clock_slots.begin(), clock_slots.end(), words.begin() + static_cast<std::ptrdiff_t>(layout.slots));
+  words[TM_H_VERSION] = TM_FORMAT_VERSION;
+  words[TM_H_ACCESS_CAPACITY] = static_cast<std::uint32_t>(layout.access_capacity);
+  words[TM_H_BARRIER_CAPACITY] = static_cast<std::uint32_t>(layout.barrier_capacity);
+  words[TM_H_BLOCKS] = t.block_count();
+  words[TM_H_WARP] = t.warp_width;
+  words[TM_H_BITMAP] = static_cast<std::uint32_t>(layout.bitmap);
+  words[TM_H_SCHEDULE] = static_cast<std::uint32_t>(layout.schedule);
+  words[TM_H_BARRIERS] = static_cast<std::uint32_t>(layout.barriers);
+  words[TM_H_ACCESSES] = static_cast<std::uint32_t>(layout.accesses);
+  words[TM_H_CLOCK_SLOTS] = static_cast<std::uint32_t>(layout.slots);
+  if (clock_slots.empty())
+    for (std::uint32_t b : t.traced_blocks) words[layout.bitmap + b / 32] |= 1u << (b % 32);
+  if (cuda && clock_slots.empty())  // the start is a minimum over warps
+    for (std::uint32_t b = 0; b < t.block_count(); ++b) {
+      words[layout.schedule + std::uint64_t{b} * TM_SCHEDULE_WORDS + TM_S_START] = 0xffffffffu;
+      words[layout.schedule + std::uint64_t{b} * TM_SCHEDULE_WORDS + TM_S_START + 1] = 0xffffffffu;
+    }
+  return words;
+}
+
+// What every traced run of one recording shares.
+struct TracedRun {
+  Device& device;
+  const std::string& id;  // the variant, for messages
+  const Workload& workload;
+  const UploadedBuffers& uploaded;
+  const Trace& trace;
+  bool cuda = false;
+
+  // One traced run: poisoned outputs, the trace buffer initialised, the
+  // launches, then only as much of the trace read back as was written.
+  TraceWords operator()(const Layout& layout, const std::vector<LaunchCmd>& launches,
+                        const std::vector<std::uint32_t>& clock_slots) const {
+    const DeviceInfo& info = device.info();
+    const std::uint64_t bytes = layout.words * 4;
+    if (info.max_allocation_bytes && bytes > info.max_allocation_bytes)
+      throw InvalidRequest(id + ": the trace needs " + std::to_string(bytes) +
+                           " bytes, more than the largest allocation on " + info.name + "; trace fewer blocks");
+    TraceWords words = initial_trace_words(layout, trace, clock_slots, cuda);
+    auto trace_buffer = device.allocate(bytes);
+    device.write(*trace_buffer, words.data(), words.size() * 4);
+    for (std::size_t i = 0; i < workload.buffers.size(); ++i)
+      if (workload.buffers[i].role == BufferRole::Output)
+        device.fill(*uploaded.buffers[i], 0xFF, workload.buffers[i].data.size());
+    std::vector<DeviceBuffer*> with_trace = uploaded.buffers;
+    with_trace.push_back(trace_buffer.get());
+    device.execute(launches, with_trace);
+    device.read(*trace_buffer, words.data(), TM_HEADER_WORDS * 4);
+    const std::uint64_t written =
+        layout.accesses +
+        std::min<std::uint64_t>(words[TM_H_ACCESS_COUNT], layout.access_capacity) * TM_ACCESS_WORDS;
+    reserve_on_huge_pages(words, written);
+    words.resize(written);
+    device.read(*trace_buffer, words.data(), written * 4);
+    return words;
+  }
+};
+
+// The access pass's buffer, read back, and the layout it was run with.
+struct SizedTrace {
+  TraceWords words;
+  Layout layout;
+};
+
+// A first guess at the room needed; when the kernel makes more records
+// (loops over a row), the counts it reports size a second, exact run.
+SizedTrace run_and_size(const TracedRun& run, const std::vector<LaunchCmd>& launches, const TraceOptions& options) {
+  const Trace& t = run.trace;
+  const std::uint32_t blocks = t.block_count();
+  const std::uint64_t traced_threads = std::uint64_t{t.traced_blocks.size()} * t.threads_per_block();
+  const std::uint64_t guess = std::min<std::uint64_t>(traced_threads * 16, std::uint64_t{1} << 22);
+  const std::uint64_t barrier_guess = traced_threads / t.warp_width * 16 + 64;
+  std::uint64_t capacity = options.capacity ? std::min(options.capacity, kMaxTraceRecords) : guess;
+  TraceWords words = run(Layout(blocks, barrier_guess, capacity), launches, {});
+  const std::uint64_t needed = words[TM_H_ACCESS_COUNT];
+  const std::uint64_t barrier_needed = words[TM_H_BARRIER_COUNT];
+  if (const std::uint64_t limit = std::min(kMaxTraceRecords, options.max_records); needed > limit)
+    throw InvalidRequest(run.id + ": tracing " + std::to_string(t.traced_blocks.size()) + " blocks makes " +
+                         std::to_string(needed) + " access records, more than the limit of " +
+                         std::to_string(limit) + (limit < kMaxTraceRecords ? " a session file holds" : "") +
+                         "; trace fewer blocks");
+  std::uint64_t barrier_capacity = barrier_guess;
+  if ((!options.capacity && needed > capacity) || barrier_needed > barrier_guess) {
+    if (!options.capacity) capacity = needed;
+    barrier_capacity = barrier_needed;
+    words = run(Layout(blocks, barrier_capacity, capacity), launches, {});
+  }
+  return {std::move(words), Layout(blocks, barrier_capacity, capacity)};
+}
+
+// Counters count every attempt, also past the capacity: an overflow is
+// reported, never silent.
+void check_trace_fits(const SizedTrace& sized, const std::string& id) {
+  const std::uint64_t attempts = sized.words[TM_H_ACCESS_COUNT];
+  if (attempts > sized.layout.access_capacity)
+    throw InvalidRequest(id + ": trace buffer overflow: room for " +
+                         std::to_string(sized.layout.access_capacity) + " access records, the kernel made " +
+                         std::to_string(attempts) + "; raise the capacity or trace fewer blocks");
+  if (sized.words[TM_H_BARRIER_COUNT] > sized.layout.barrier_capacity)
+    throw DeviceError(id + ": the traced run made " + std::to_string(sized.words[TM_H_BARRIER_COUNT]) +
+                      " barrier records, the " + "first run " + std::to_string(sized.layout.barrier_capacity));
+}
+
+// 1 for each traced block of the grid.
+std::vector<std::uint8_t> traced_bitmap(const Trace& t) {
+  std::vector<std::uint8_t> traced_bit(t.block_count(), 0);
+  for (std::uint32_t b : t.traced_blocks) traced_bit[b] = 1;
+  return traced_bit;
+}
+
+// Why an access record cannot be decoded.
+enum class BadAccess { None, NotTraced, NoBuffer };
+
+// What an access record is checked against: the launch's traced blocks and
+// threads, and the buffers a global address may fall in.
+struct AccessBounds {
+  const std::vector<std::uint8_t>& traced_bit;
+  std::uint32_t threads;
+  const std::vector<std::uint64_t>& bases;  // each buffer's device address
+  const std::vector<HostBuffer>& buffers;   // and its size
+};
+
+std::uint64_t access_address(const std::uint32_t* record) {
+  return std::uint64_t{record[TM_A_ADDRESS_LO]} | (std::uint64_t{record[TM_A_ADDRESS_HI] & 0xffffffu} << 32);
+}
+
+BadAccess decode_access(const std::uint32_t* r, const AccessBounds& bounds, Access& a) {
+  const std::uint32_t flags = r[TM_A_ADDRESS_HI] >> 24;
+  const std::uint64_t address = access_address(r);
+  a = Access{};
+  a.block = r[TM_A_BLOCK];
+  a.thread = static_cast<std::uint16_t>(r[TM_A_THREAD_LINE] & 0xffffu);
+  a.line = static_cast<std::uint16_t>(r[TM_A_THREAD_LINE] >> 16);
+  a.store = flags & TM_F_STORE;
+  a.space = (flags & TM_F_SHARED) ? Space::Shared : Space::Global;
+  a.size = static_cast<std::uint8_t>(1u << ((flags >> TM_F_SIZE_SHIFT) & TM_F_SIZE_MASK));
+  if (a.block >= bounds.traced_bit.size() || !bounds.traced_bit[a.block] || a.thread >= bounds.threads)
+    return BadAccess::NotTraced;
+  if (a.space == Space::Shared) {
+    a.offset = address;
+    return BadAccess::None;
+  }
+  for (std::size_t k = 0; k < bounds.bases.size(); ++k)
+    if (address >= bounds.bases[k] && address + a.size <= bounds.bases[k] + bounds.buffers[k].bytes()) {
+      a.buffer = static_cast<std::uint8_t>(k);
+      a.offset = address - bounds.bases[k];
+      return BadAccess::None;
+    }
+  return BadAccess::NoBuffer;
+}
+
+// The access records into t.accesses, over the host's cores. Every record
+// is checked against the launch: a record outside it means the
+// instrumentation is wrong, and the trace is refused, naming the first such
+// record. Returns the sites' keys (site_key) the records name.
+SiteKeySet decode_accesses(Trace& t, const SizedTrace& sized, const UploadedBuffers& uploaded, const Workload& w,
+                           const std::vector<std::uint8_t>& traced_bit, const std::string& id) {
+  const AccessBounds bounds{traced_bit, t.threads_per_block(), uploaded.bases, w.buffers};
+  const std::uint64_t attempts = sized.words[TM_H_ACCESS_COUNT];
+  auto record = [&](std::uint64_t i) { return &sized.words[sized.layout.accesses + i * TM_ACCESS_WORDS]; };
+  reserve_on_huge_pages(t.accesses, attempts);
+  t.accesses.resize(attempts);
+  const std::uint64_t parts = parallel_parts(attempts);
+  std::vector<std::uint64_t> first_bad(parts, attempts);
+  std::vector<SiteKeySet> keys_seen(parts);
+  parallel_each(parts, parts, [&](std::uint64_t, std::uint64_t part) {
+    const std::uint64_t end = attempts * (part + 1) / parts;
+    for (std::uint64_t i = attempts * part / parts; i < end; ++i) {
+      Access& a = t.accesses[i];
+      if (decode_access(record(i), bounds, a) != BadAccess::None) {
+        first_bad[part] = i;
+        break;
+      }
+      keys_seen[part].add(site_key(a));
+    }
+  });
+  if (const auto bad = std::min_element(first_bad.begin(), first_bad.end()); bad != first_bad.end() && *bad < attempts) {
+    const std::uint64_t i = *bad;
+    Access a;
+    if (decode_access(record(i), bounds, a) == BadAccess::NotTraced)
+      throw DeviceError(id + ": trace record " + std::to_string(i) + " names block " + std::to_string(a.block) +
+                        ", thread " + std::to_string(a.thread) + ", which were not traced");
+    throw DeviceError(id + ": traced access at line " + std::to_string(a.line) + " to address " +
+                      hex(access_address(record(i))) + " is in no buffer of the launch");
+  }
+  for (std::size_t part = 1; part < parts; ++part) keys_seen[0].merge(keys_seen[part]);
+  return std::move(keys_seen[0]);
+}
+
+void decode_barriers(Trace& t, const SizedTrace& sized, const std::vector<std::uint8_t>& traced_bit,
+                     const std::string& id) {
+  const TraceWords& words = sized.words;
+  for (std::uint64_t i = 0; i < words[TM_H_BARRIER_COUNT]; ++i) {
+    const std::uint64_t at = sized.layout.barriers + i * TM_BARRIER_WORDS;
+    BarrierEvent e;
+    e.block = words[at + TM_B_BLOCK];
+    e.warp = static_cast<std::uint16_t>(words[at + TM_B_WARP_LINE] & 0xffffu);
+    e.line = static_cast<std::uint16_t>(words[at + TM_B_WARP_LINE] >> 16);
+    e.arrival_rank = words[at + TM_B_ARRIVAL_RANK];
+    e.seen_arrivals = words[at + TM_B_RELEASE_RANK];
+    e.arrival = word64(words, at + TM_B_ARRIVAL);
+    e.release = word64(words, at + TM_B_RELEASE);
+    if (e.block >= t.block_count() || !traced_bit[e.block])
+      throw DeviceError(id + ": barrier record " + std::to_string(i) + " names block " + std::to_string(e.block) +
+                        ", which was not traced");
+    t.barriers.push_back(e);
+  }
+}
+
+// The sites, by line, then global before shared, then load before store:
+// the keys the records named, each with its source line as the learner
+// reads it and what the compiler merged there.
+void name_sites(Trace& t, const SiteKeySet& keys_seen, const std::vector<Device::MergedAccess>& merges, bool learner,
+                const std::string& learner_text) {
+  for (const auto& [key, line, space, store] : keys_seen.sites()) {
+    AccessSite site{line, space, store, learner ? text_line(learner_text, line) : source_line(t.source_file, line)};
+    // What the compiler merged at this line: the machine's wide access,
+    // made of `merged` of the source's.
+    for (const Device::MergedAccess& m : merges)
+      if (m.line == line && m.store == store && (space == Space::Shared ? m.shared : m.global))
+        site.merged = static_cast<std::uint8_t>(std::clamp(m.merged, 1, 16));
+    t.sites.push_back(std::move(site));
+  }
+}
+
+// The clock pass (CUDA), run with the access pass's buffers; its output is
+// verified like the access pass's.
+void run_and_verify_clock_pass(Trace& t, const TracedRun& run, TracePlan& plan, PhaseClock& phase) {
+  int clock_runs = 0;
+  run_clock_pass(
+      t,
+      [&](const Layout& l, const std::vector<std::uint32_t>& slots) {
+        auto words = run(l, plan.clock_launches, slots);
+        phase(++clock_runs == 1 ? "clock pass, first run" : "clock pass, run read back");
+        return words;
+      },
+      [&] {
+        const double mhz = measure_sm_clock_mhz(run.device);
+        phase("SM clock");
+        return mhz;
+      });
+  phase("clock pass decoded");
+  read_outputs(run.device, plan.workload, run.uploaded);
+  const Verification clocked = plan.workload.verify(plan.workload.buffers);
+  if (!clocked.verified)
+    throw DeviceError(run.id + ": the clock pass's output does not verify (" + std::to_string(clocked.mismatches) +
+                      " of " + std::to_string(clocked.checked) + " elements differ)");
+  phase("clock pass verified");
 }
 
 }  // namespace
@@ -352,302 +784,31 @@ Recording record_trace(Device& device, const Variant& variant, const Params& par
   PhaseClock phase(rec.phases_ms);
   Trace& t = rec.trace;
   const Outcome outcome = run_capturing_errors([&] {
-    const DeviceInfo& info = device.info();
-    Workload w = variant.build(variant, params, options.seed);
-    validate_launch(variant, params, w, info);
-    if (!options.source_text.empty()) {
-      check_source_dialect(options.source_name, info);
-      use_source(w, variant, options.source_text, options.source_name);
-    }
-
-    LaunchCmd traced = w.launches.front();
-    const bool learner = !traced.program.text.empty();
-    if (info.backend == "opencl") {
-      // The kernel's text (the catalog's or the learner's), with the trace
-      // hooks of cl/trace.clh put in by libclang on the lines they belong to.
-      if (!learner) {
-        traced.program.text_name = source_file_for(variant, info.backend);
-        traced.program.text = std::string(embedded_source(traced.program.text_name));
-      }
-      traced.program.text = instrument_opencl(traced.program.text, traced.program.text_name, opencl_trace_prelude(),
-                                              opencl_defines(traced.program, info.has_subgroup_shuffle));
-    }
-    traced.program.defines.emplace_back(std::string(kTraceDefine), 1);
-    traced.args.push_back(BufferArg{static_cast<int>(w.buffers.size())});
-    std::vector<LaunchCmd> launches = w.launches;
-    launches.front() = traced;
-    // CUDA runs the kernel a second time for the clocks: the same PTX,
-    // instrumented for the clock pass (cuda/ptx_instrument.h).
-    const bool cuda = info.backend == "cuda";
-    const bool clock_pass = cuda;
-    std::vector<LaunchCmd> clock_launches = w.launches;
-    clock_launches.front().program.defines.emplace_back(std::string(kTraceDefine), kClockPass);
-    clock_launches.front().args = traced.args;
-    for (const LaunchCmd& l : launches) device.prepare(l);
-    if (clock_pass) {
-      device.prepare(clock_launches.front());
-      device.prepare(sm_clock_launch());
-    }
-
-    t.kernel_id = variant.id;
-    t.kernel = traced.kernel;
-    t.backend = info.backend;
-    // The lines are the learner's file's where the kernel is theirs.
-    t.source_file = learner ? options.source_name : source_file_for(variant, info.backend);
-    for (int d = 0; d < 3; ++d) {
-      if (traced.groups[d] > 0xffffffffu) throw InvalidRequest(variant.id + ": grid too large to trace");
-      t.grid[d] = static_cast<std::uint32_t>(traced.groups[d]);
-      t.block[d] = static_cast<std::uint32_t>(traced.group_size[d]);
-    }
-    t.warp_width = info.warp_width > 0 ? static_cast<std::uint32_t>(info.warp_width) : 32;
-    t.warp_width_assumed = info.warp_width <= 0;
-    t.schedule_clock = cuda ? "globaltimer ns" : "order";
-    t.barrier_clock = cuda ? "clock64 cycles" : "order";
-    t.timing_pass = clock_pass ? kClockPassName : kTracedPassName;
-
-    const std::uint32_t blocks = t.block_count();
-    if (options.all_blocks) {
-      t.traced_blocks.resize(blocks);
-      for (std::uint32_t b = 0; b < blocks; ++b) t.traced_blocks[b] = b;
-    } else {
-      t.traced_blocks = options.blocks.empty() ? default_traced_blocks(t.grid) : options.blocks;
-      std::sort(t.traced_blocks.begin(), t.traced_blocks.end());
-      t.traced_blocks.erase(std::unique(t.traced_blocks.begin(), t.traced_blocks.end()),
-                            t.traced_blocks.end());
-      for (std::uint32_t b : t.traced_blocks)
-        if (b >= blocks)
-          throw InvalidRequest(variant.id + ": block " + std::to_string(b) +
-                               " is outside the grid of " + std::to_string(blocks) + " blocks (" +
-                               std::to_string(t.grid[0]) + " x " + std::to_string(t.grid[1]) +
-                               "); blocks are numbered x + " + std::to_string(t.grid[0]) + " * y");
-    }
-
+    TracePlan plan = plan_trace(device, variant, params, options);
+    describe_traced_launch(t, plan, variant, device.info(), options);
+    t.traced_blocks = choose_traced_blocks(t, options, variant.id);
     phase("set-up");
-    std::vector<std::unique_ptr<DeviceBuffer>> owned;
-    std::vector<DeviceBuffer*> buffers;
-    std::vector<std::uint64_t> bases;
-    for (HostBuffer& b : w.buffers) {
-      materialize(b);  // outputs: the poisoned host copy receives the result
-      owned.push_back(device.allocate(b.data.size()));
-      buffers.push_back(owned.back().get());
-      bases.push_back(device.device_address(*owned.back()));
-      if (b.role != BufferRole::Output) device.write(*owned.back(), b.data.data(), b.data.size());
-      t.buffers.push_back({b.name, std::string(role_name(b.role)), b.type, b.bytes()});
-    }
+
+    const UploadedBuffers uploaded = upload_buffers(device, plan.workload, t);
     phase("inputs made and uploaded");
 
-    // One traced run: poisoned outputs, the trace buffer's header, bitmap
-    // and schedule initialised (the record areas need no initial contents),
-    // the launches, then only as much of the trace read back as was written.
-    // The clock pass starts from a zeroed barrier section (its slots say
-    // whether a warp wrote them) and has its slot table after it.
-    auto run_traced = [&](const Layout& layout, const std::vector<LaunchCmd>& pass_launches,
-                          const std::vector<std::uint32_t>& clock_slots) {
-      const std::uint64_t bytes = layout.words * 4;
-      if (info.max_allocation_bytes && bytes > info.max_allocation_bytes)
-        throw InvalidRequest(variant.id + ": the trace needs " + std::to_string(bytes) +
-                             " bytes, more than the largest allocation on " + info.name +
-                             "; trace fewer blocks");
-      TraceWords words(clock_slots.empty() ? layout.barriers : layout.accesses, 0);
-      std::copy(clock_slots.begin(), clock_slots.end(), words.begin() + static_cast<std::ptrdiff_t>(layout.slots));
-      words[TM_H_VERSION] = TM_FORMAT_VERSION;
-      words[TM_H_ACCESS_CAPACITY] = static_cast<std::uint32_t>(layout.access_capacity);
-      words[TM_H_BARRIER_CAPACITY] = static_cast<std::uint32_t>(layout.barrier_capacity);
-      words[TM_H_BLOCKS] = blocks;
-      words[TM_H_WARP] = t.warp_width;
-      words[TM_H_BITMAP] = static_cast<std::uint32_t>(layout.bitmap);
-      words[TM_H_SCHEDULE] = static_cast<std::uint32_t>(layout.schedule);
-      words[TM_H_BARRIERS] = static_cast<std::uint32_t>(layout.barriers);
-      words[TM_H_ACCESSES] = static_cast<std::uint32_t>(layout.accesses);
-      words[TM_H_CLOCK_SLOTS] = static_cast<std::uint32_t>(layout.slots);
-      if (clock_slots.empty())
-        for (std::uint32_t b : t.traced_blocks) words[layout.bitmap + b / 32] |= 1u << (b % 32);
-      if (cuda && clock_slots.empty())  // the start is a minimum over warps
-        for (std::uint32_t b = 0; b < blocks; ++b) {
-          words[layout.schedule + std::uint64_t{b} * TM_SCHEDULE_WORDS + TM_S_START] = 0xffffffffu;
-          words[layout.schedule + std::uint64_t{b} * TM_SCHEDULE_WORDS + TM_S_START + 1] =
-              0xffffffffu;
-        }
-      auto trace_buffer = device.allocate(bytes);
-      device.write(*trace_buffer, words.data(), words.size() * 4);
-      for (std::size_t i = 0; i < w.buffers.size(); ++i)
-        if (w.buffers[i].role == BufferRole::Output) device.fill(*buffers[i], 0xFF, w.buffers[i].data.size());
-      std::vector<DeviceBuffer*> with_trace = buffers;
-      with_trace.push_back(trace_buffer.get());
-      device.execute(pass_launches, with_trace);
-      device.read(*trace_buffer, words.data(), TM_HEADER_WORDS * 4);
-      const std::uint64_t written =
-          layout.accesses + std::min<std::uint64_t>(words[TM_H_ACCESS_COUNT], layout.access_capacity) *
-                                TM_ACCESS_WORDS;
-      reserve_on_huge_pages(words, written);
-      words.resize(written);
-      device.read(*trace_buffer, words.data(), written * 4);
-      return words;
-    };
-
-    // A first guess at the room needed; when the kernel makes more records
-    // (loops over a row), the counts it reports size a second, exact run.
-    const std::uint64_t traced_threads = std::uint64_t{t.traced_blocks.size()} * t.threads_per_block();
-    const std::uint64_t guess = std::min<std::uint64_t>(traced_threads * 16, std::uint64_t{1} << 22);
-    const std::uint64_t barrier_guess = traced_threads / t.warp_width * 16 + 64;
-    std::uint64_t capacity = options.capacity ? std::min(options.capacity, kMaxTraceRecords) : guess;
-    TraceWords words = run_traced(Layout(blocks, barrier_guess, capacity), launches, {});
-    const std::uint64_t needed = words[TM_H_ACCESS_COUNT];
-    const std::uint64_t barrier_needed = words[TM_H_BARRIER_COUNT];
-    if (const std::uint64_t limit = std::min(kMaxTraceRecords, options.max_records); needed > limit)
-      throw InvalidRequest(variant.id + ": tracing " + std::to_string(t.traced_blocks.size()) +
-                           " blocks makes " + std::to_string(needed) +
-                           " access records, more than the limit of " + std::to_string(limit) +
-                           (limit < kMaxTraceRecords ? " a session file holds" : "") +
-                           "; trace fewer blocks");
-    std::uint64_t barrier_capacity = barrier_guess;
-    if ((!options.capacity && needed > capacity) || barrier_needed > barrier_guess) {
-      if (!options.capacity) capacity = needed;
-      barrier_capacity = barrier_needed;
-      words = run_traced(Layout(blocks, barrier_capacity, capacity), launches, {});
-    }
-    const Layout layout(blocks, barrier_capacity, capacity);
+    const TracedRun traced_run{device, variant.id, plan.workload, uploaded, t, plan.cuda};
+    const SizedTrace sized = run_and_size(traced_run, plan.access_launches, options);
     phase("traced run and read back");
+    check_trace_fits(sized, variant.id);
 
-    const std::uint64_t attempts = words[TM_H_ACCESS_COUNT];
-    if (attempts > layout.access_capacity)
-      throw InvalidRequest(variant.id + ": trace buffer overflow: room for " +
-                           std::to_string(layout.access_capacity) + " access records, the kernel made " +
-                           std::to_string(attempts) + "; raise the capacity or trace fewer blocks");
-    if (words[TM_H_BARRIER_COUNT] > layout.barrier_capacity)
-      throw DeviceError(variant.id + ": the traced run made " +
-                        std::to_string(words[TM_H_BARRIER_COUNT]) + " barrier records, the " +
-                        "first run " + std::to_string(layout.barrier_capacity));
-
-    // Decode, over the host's cores. Every record is checked against the
-    // launch: a record outside it means the hooks are wrong, and the trace is
-    // refused, naming the first such record.
-    std::vector<std::uint8_t> traced_bit(blocks, 0);
-    for (std::uint32_t b : t.traced_blocks) traced_bit[b] = 1;
-    const std::uint32_t threads = t.threads_per_block();
-    // The sites' keys (site_key) each part of the trace saw.
-    enum class Bad { None, NotTraced, NoBuffer };
-    auto decode = [&](std::uint64_t i, Access& a) {
-      const std::uint32_t* r = &words[layout.accesses + i * TM_ACCESS_WORDS];
-      const std::uint32_t flags = r[TM_A_ADDRESS_HI] >> 24;
-      const std::uint64_t address =
-          std::uint64_t{r[TM_A_ADDRESS_LO]} | (std::uint64_t{r[TM_A_ADDRESS_HI] & 0xffffffu} << 32);
-      a = Access{};
-      a.block = r[TM_A_BLOCK];
-      a.thread = static_cast<std::uint16_t>(r[TM_A_THREAD_LINE] & 0xffffu);
-      a.line = static_cast<std::uint16_t>(r[TM_A_THREAD_LINE] >> 16);
-      a.store = flags & TM_F_STORE;
-      a.space = (flags & TM_F_SHARED) ? Space::Shared : Space::Global;
-      a.size = static_cast<std::uint8_t>(1u << ((flags >> TM_F_SIZE_SHIFT) & TM_F_SIZE_MASK));
-      if (a.block >= blocks || !traced_bit[a.block] || a.thread >= threads) return Bad::NotTraced;
-      if (a.space == Space::Shared) {
-        a.offset = address;
-        return Bad::None;
-      }
-      for (std::size_t k = 0; k < bases.size(); ++k)
-        if (address >= bases[k] && address + a.size <= bases[k] + w.buffers[k].bytes()) {
-          a.buffer = static_cast<std::uint8_t>(k);
-          a.offset = address - bases[k];
-          return Bad::None;
-        }
-      return Bad::NoBuffer;
-    };
-    reserve_on_huge_pages(t.accesses, attempts);
-    t.accesses.resize(attempts);
-    const std::uint64_t parts = parallel_parts(attempts);
-    std::vector<std::uint64_t> first_bad(parts, attempts);
-    std::vector<SiteKeySet> keys_seen(parts);
-    parallel_each(parts, parts, [&](std::uint64_t, std::uint64_t part) {
-      const std::uint64_t end = attempts * (part + 1) / parts;
-      for (std::uint64_t i = attempts * part / parts; i < end; ++i) {
-        Access& a = t.accesses[i];
-        if (decode(i, a) != Bad::None) {
-          first_bad[part] = i;
-          break;
-        }
-        keys_seen[part].add(site_key(a));
-      }
-    });
-    if (const auto bad = std::min_element(first_bad.begin(), first_bad.end()); bad != first_bad.end() && *bad < attempts) {
-      const std::uint64_t i = *bad;
-      Access a;
-      if (decode(i, a) == Bad::NotTraced)
-        throw DeviceError(variant.id + ": trace record " + std::to_string(i) + " names block " +
-                          std::to_string(a.block) + ", thread " + std::to_string(a.thread) +
-                          ", which were not traced");
-      const std::uint32_t* r = &words[layout.accesses + i * TM_ACCESS_WORDS];
-      throw DeviceError(variant.id + ": traced access at line " + std::to_string(a.line) + " to address " +
-                        hex(std::uint64_t{r[TM_A_ADDRESS_LO]} |
-                            (std::uint64_t{r[TM_A_ADDRESS_HI] & 0xffffffu} << 32)) +
-                        " is in no buffer of the launch");
-    }
-
-    for (std::uint64_t i = 0; i < words[TM_H_BARRIER_COUNT]; ++i) {
-      const std::uint64_t at = layout.barriers + i * TM_BARRIER_WORDS;
-      BarrierEvent e;
-      e.block = words[at + TM_B_BLOCK];
-      e.warp = static_cast<std::uint16_t>(words[at + TM_B_WARP_LINE] & 0xffffu);
-      e.line = static_cast<std::uint16_t>(words[at + TM_B_WARP_LINE] >> 16);
-      e.arrival_rank = words[at + TM_B_ARRIVAL_RANK];
-      e.seen_arrivals = words[at + TM_B_RELEASE_RANK];
-      e.arrival = word64(words, at + TM_B_ARRIVAL);
-      e.release = word64(words, at + TM_B_RELEASE);
-      if (e.block >= blocks || !traced_bit[e.block])
-        throw DeviceError(variant.id + ": barrier record " + std::to_string(i) +
-                          " names block " + std::to_string(e.block) + ", which was not traced");
-      t.barriers.push_back(e);
-    }
-
-    t.schedule = decode_schedule(words, layout, cuda);
-
-    // The sites, by line, then global before shared, then load before store:
-    // the keys the decode's parts saw.
-    for (std::size_t part = 1; part < parts; ++part) keys_seen[0].merge(keys_seen[part]);
-    const std::vector<Device::MergedAccess> merges = device.merged_accesses(traced);
-    for (const auto& [key, line, space, store] : keys_seen[0].sites()) {
-      AccessSite site{line, space, store,
-                      learner ? text_line(options.source_text, line) : source_line(t.source_file, line)};
-      // What the compiler merged at this line: the machine's wide access,
-      // made of `merged` of the source's.
-      for (const Device::MergedAccess& m : merges)
-        if (m.line == line && m.store == store && (space == Space::Shared ? m.shared : m.global))
-          site.merged = static_cast<std::uint8_t>(std::clamp(m.merged, 1, 16));
-      t.sites.push_back(std::move(site));
-    }
-
+    const std::vector<std::uint8_t> traced_bit = traced_bitmap(t);
+    const SiteKeySet keys_seen = decode_accesses(t, sized, uploaded, plan.workload, traced_bit, variant.id);
+    decode_barriers(t, sized, traced_bit, variant.id);
+    t.schedule = decode_schedule(sized.words, sized.layout, plan.cuda);
+    name_sites(t, keys_seen, device.merged_accesses(plan.traced), plan.learner, options.source_text);
     phase("decoded");
-    auto read_outputs = [&] {
-      for (std::size_t i = 0; i < w.buffers.size(); ++i)
-        if (w.buffers[i].role == BufferRole::Output)
-          device.read(*buffers[i], w.buffers[i].data.data(), w.buffers[i].data.size());
-    };
-    read_outputs();
+
+    read_outputs(device, plan.workload, uploaded);
     phase("outputs read back");
-    rec.verification = w.verify(w.buffers);
+    rec.verification = plan.workload.verify(plan.workload.buffers);
     phase("verified");
-    if (clock_pass) {
-      int clock_runs = 0;
-      run_clock_pass(
-          t,
-          [&](const Layout& l, const std::vector<std::uint32_t>& slots) {
-            auto words = run_traced(l, clock_launches, slots);
-            phase(++clock_runs == 1 ? "clock pass, first run" : "clock pass, run read back");
-            return words;
-          },
-          [&] {
-            const double mhz = measure_sm_clock_mhz(device);
-            phase("SM clock");
-            return mhz;
-          });
-      phase("clock pass decoded");
-      read_outputs();
-      const Verification clocked = w.verify(w.buffers);
-      if (!clocked.verified)
-        throw DeviceError(variant.id + ": the clock pass's output does not verify (" +
-                          std::to_string(clocked.mismatches) + " of " +
-                          std::to_string(clocked.checked) + " elements differ)");
-      phase("clock pass verified");
-    }
+    if (plan.clock_pass) run_and_verify_clock_pass(t, traced_run, plan, phase);
   }, variant.id + ": recording the trace");
   rec.status = outcome.status;
   rec.error = outcome.error;

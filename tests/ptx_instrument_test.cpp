@@ -25,6 +25,7 @@
 #include "kernels/trace_format.h"
 #include "kernels/cuda/cuda_kernels.h"
 #include "kernels/cuda/ptx_instrument.h"
+#include "kernels/cuda/ptx_runtime.h"
 #include "kernels/error.h"
 #include "kernels/sources.h"
 
@@ -700,6 +701,57 @@ TEST(PtxInstrument, EveryFormOnAHandWrittenKernel) {
   if (ptxas_path().empty()) GTEST_SKIP() << "ptxas not found: not assembled";
   const auto errors = assemble_errors(out.ptx, "forms");
   EXPECT_FALSE(errors) << *errors;
+}
+
+// The forms with its barriers changed: `barriers` more plain ones before line
+// 15, and the loop's back branch kept or sent forward (no loop).
+std::string forms_with_barriers(int barriers, bool loop) {
+  std::string forms(kForms);
+  std::string extra;
+  for (int i = 0; i < barriers; ++i) extra += i % 3 == 0 ? "\t@%p1 bar.sync \t0;\n" : "\tbar.sync \t0;\n";
+  forms.insert(forms.find("\t.loc\t1 15 5"), extra);
+  const std::string back = "\tbra.uni \t$L__loop;";
+  if (!loop) forms.replace(forms.find(back), back.size(), "\tbra.uni \t$L__done;");
+  return forms;
+}
+
+// The instrumenter's text out, byte for byte, against tests/data/ptx_golden:
+// both passes of the hand-written forms, the clock pass with a guarded
+// barrier, and with 20 barrier sites (past TM_CLOCK_PASSES a pass is only
+// counted) in a loop and not. The access pass's merged runtime is NVRTC's,
+// so it is left out of the comparison. After a deliberate change to the
+// glue, write the files again and read their diff before committing:
+//   THREADMAP_UPDATE_GOLDEN=1 build/tests/ptx_instrument_tests --gtest_filter='*StoredPtx*'
+TEST(PtxInstrument, OutputIsTheStoredPtxByteForByte) {
+  std::string why;
+  if (!cuda_ready(why)) GTEST_SKIP() << why;
+  std::string guarded(kForms);
+  guarded.replace(guarded.find("\tbarrier.sync \t0;"), std::string("\tbarrier.sync \t0;").size(),
+                  "\t@%p1 barrier.sync \t0;");
+  const std::string runtime = cuda::ptx::read_runtime(runtime_ptx()).text;
+  struct Case {
+    std::string name, ptx;
+    cuda::Pass pass;
+  };
+  for (const Case& c : {Case{"forms.access", std::string(kForms), cuda::Pass::Access},
+                        Case{"forms.clock", std::string(kForms), cuda::Pass::Clock},
+                        Case{"forms_guarded.clock", guarded, cuda::Pass::Clock},
+                        Case{"forms_20_barriers.clock", forms_with_barriers(20, true), cuda::Pass::Clock},
+                        Case{"forms_20_barriers_no_loop.clock", forms_with_barriers(20, false), cuda::Pass::Clock}}) {
+    std::string out = cuda::instrument_ptx(c.ptx, {"forms"}, runtime_ptx(), c.pass).ptx;
+    if (const auto at = out.find(runtime); c.pass == cuda::Pass::Access && at != std::string::npos)
+      out.replace(at, runtime.size(), "// (the runtime's functions)\n");
+    const fs::path golden = fs::path(THREADMAP_TEST_DATA) / "ptx_golden" / (c.name + ".ptx");
+    if (std::getenv("THREADMAP_UPDATE_GOLDEN")) {
+      fs::create_directories(golden.parent_path());
+      std::ofstream(golden, std::ios::binary) << out;
+      continue;
+    }
+    std::ifstream in(golden, std::ios::binary);
+    ASSERT_TRUE(in) << golden << " is missing (THREADMAP_UPDATE_GOLDEN=1 writes it)";
+    const std::string stored((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    EXPECT_EQ(out, stored) << c.name << " differs from " << golden;
+  }
 }
 
 // A message that names what is wrong, never a crash or a silent result.

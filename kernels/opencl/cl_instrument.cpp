@@ -153,6 +153,297 @@ bool in_space(const std::string& type, std::string_view space) {
          type.find_first_of("[(*") == std::string::npos;
 }
 
+// The name libclang is given for the text it parses.
+constexpr const char* kParsedName = "threadmap_input.cl";
+
+// As the device builds it (opencl_backend.cpp): OpenCL C 1.2, or 2.0 with
+// the sub-group extensions where the build uses sub-group shuffles.
+std::vector<std::string> clang_arguments(const std::vector<std::pair<std::string, std::string>>& defines) {
+  bool subgroups = false;
+  for (const auto& [define, value] : defines) subgroups |= define == "THREADMAP_SUBGROUP_SHUFFLE";
+  std::vector<std::string> args{"-x", "cl", subgroups ? "-cl-std=CL2.0" : "-cl-std=CL1.2", "-Xclang",
+                                "-finclude-default-header"};
+  if (subgroups)
+    args.insert(args.end(), {"-Xclang", "-cl-ext=+cl_khr_subgroups,+cl_khr_subgroup_shuffle,+cl_khr_subgroup_shuffle_relative",
+                             "-Dcl_khr_subgroups=1", "-Dcl_khr_subgroup_shuffle=1", "-Dcl_khr_subgroup_shuffle_relative=1"});
+  for (const auto& [define, value] : defines) args.push_back("-D" + define + "=" + value);
+  return args;
+}
+
+// The prelude, then the text from its line 1: what libclang parses, and
+// where the text starts in it.
+struct ParsedBuffer {
+  std::string text;
+  unsigned skip = 0;
+
+  ParsedBuffer(std::string_view prelude, std::string_view source) {
+    const std::string head = std::string(prelude) + "\n#line 1\n";
+    text = head + std::string(source);
+    skip = static_cast<unsigned>(head.size());
+  }
+  // A line of the source from an offset in the buffer.
+  long line_of(unsigned offset) const {
+    return offset < skip ? 0 : 1 + std::count(text.begin() + skip, text.begin() + offset, '\n');
+  }
+};
+
+// libclang's index and translation unit, disposed with it.
+struct ClangUnit {
+  const Libclang& lib;
+  CXIndex index;
+  CXTranslationUnit tu = nullptr;
+
+  explicit ClangUnit(const Libclang& l) : lib(l), index(l.clang_createIndex(0, 0)) {}
+  ClangUnit(const ClangUnit&) = delete;
+  ClangUnit& operator=(const ClangUnit&) = delete;
+  ~ClangUnit() {
+    if (tu) lib.clang_disposeTranslationUnit(tu);
+    lib.clang_disposeIndex(index);
+  }
+};
+
+void parse(ClangUnit& unit, const ParsedBuffer& buffer, const std::vector<std::string>& args,
+           std::string_view file_name) {
+  const Libclang& lib = unit.lib;
+  std::vector<const char*> argv;
+  for (const std::string& a : args) argv.push_back(a.c_str());
+  CXUnsavedFile unsaved{kParsedName, buffer.text.data(), static_cast<unsigned long>(buffer.text.size())};
+  const CXErrorCode parsed =
+      lib.clang_parseTranslationUnit2(unit.index, kParsedName, argv.data(), static_cast<int>(argv.size()), &unsaved, 1,
+                                      CXTranslationUnit_DetailedPreprocessingRecord, &unit.tu);
+  if (parsed != CXError_Success || !unit.tu)
+    throw DeviceError("libclang could not parse " + std::string(file_name) + " (error " +
+                      std::to_string(static_cast<int>(parsed)) + ")");
+}
+
+// Every error libclang reports, with the file, line and column, as one CompileError.
+void check_parsed(const ClangUnit& unit, const ParsedBuffer& buffer, std::string_view file_name) {
+  const Libclang& lib = unit.lib;
+  std::string errors;
+  for (unsigned i = 0; i < lib.clang_getNumDiagnostics(unit.tu); ++i) {
+    CXDiagnostic d = lib.clang_getDiagnostic(unit.tu, i);
+    if (lib.clang_getDiagnosticSeverity(d) >= CXDiagnostic_Error) {
+      CXFile file;
+      unsigned line, column, offset;
+      lib.clang_getSpellingLocation(lib.clang_getDiagnosticLocation(d), &file, &line, &column, &offset);
+      errors += std::string(file_name) + ":" + std::to_string(buffer.line_of(offset)) + ":" + std::to_string(column) +
+                ": error: " + text_of(lib, lib.clang_getDiagnosticSpelling(d)) + "\n";
+    }
+    lib.clang_disposeDiagnostic(d);
+  }
+  if (!errors.empty()) throw CompileError(errors);
+}
+
+// The tokens of the text, to find operators, semicolons and parentheses.
+class Tokens {
+ public:
+  struct Token {
+    unsigned begin, end;
+    std::string text;
+  };
+
+  Tokens(const ClangUnit& unit, const Walk& walk, const ParsedBuffer& buffer) {
+    const Libclang& lib = unit.lib;
+    CXSourceRange all = lib.clang_getRange(
+        lib.clang_getLocationForOffset(unit.tu, walk.main_file, buffer.skip),
+        lib.clang_getLocationForOffset(unit.tu, walk.main_file, static_cast<unsigned>(buffer.text.size())));
+    CXToken* raw = nullptr;
+    unsigned count = 0;
+    lib.clang_tokenize(unit.tu, all, &raw, &count);
+    for (unsigned k = 0; k < count; ++k) {
+      const CXSourceRange r = lib.clang_getTokenExtent(unit.tu, raw[k]);
+      tokens_.push_back({walk.offset(lib.clang_getRangeStart(r), false, nullptr),
+                         walk.offset(lib.clang_getRangeEnd(r), false, nullptr),
+                         text_of(lib, lib.clang_getTokenSpelling(unit.tu, raw[k]))});
+    }
+    if (raw) lib.clang_disposeTokens(unit.tu, raw, count);
+  }
+
+  std::size_t size() const { return tokens_.size(); }
+  const Token& operator[](std::size_t k) const { return tokens_[k]; }
+
+  // The first token at or after an offset (size() if none).
+  std::size_t from(unsigned offset) const {
+    return static_cast<std::size_t>(
+        std::lower_bound(tokens_.begin(), tokens_.end(), offset, [](const Token& t, unsigned o) { return t.begin < o; }) -
+        tokens_.begin());
+  }
+  std::string at(unsigned offset) const {
+    const std::size_t k = from(offset);
+    return k < tokens_.size() && tokens_[k].begin == offset ? tokens_[k].text : std::string();
+  }
+  // The `;` that ends the statement whose last expression ends at `offset`.
+  unsigned semicolon_after(unsigned offset) const {
+    for (std::size_t k = from(offset); k < tokens_.size(); ++k)
+      if (tokens_[k].text == ";") return tokens_[k].end;
+    return offset;
+  }
+
+ private:
+  std::vector<Token> tokens_;
+};
+
+// Where the hooks of cl/trace.clh go: the edits, from the syntax tree and
+// the tokens.
+class HookEdits {
+ public:
+  HookEdits(const std::vector<Node>& nodes, const Tokens& tokens) : nodes_(nodes), tokens_(tokens) {
+    // Macro invocations in the text. libclang gives the nodes a macro makes
+    // the invocation's extent: an access a macro makes (STRIP_AT(p) for
+    // *(__global Vector*)(p)) is wrapped where the macro is invoked, unless
+    // the macro makes more than one.
+    for (const Node& n : nodes_)
+      if (n.kind == CXCursor_MacroExpansion && n.in_main) invocations_.emplace_back(n.begin, n.end);
+    std::sort(invocations_.begin(), invocations_.end());
+    for (const Node& m : nodes_)
+      if (m.in_main && is_access(m)) ++accesses_at_[{m.begin, m.end}];
+  }
+
+  std::vector<Edit> edits() {
+    for (const Node& n : nodes_)
+      if (n.kind == CXCursor_FunctionDecl && n.in_main) kernel(n);
+    return std::move(edits_);
+  }
+
+ private:
+  const Node& node(int id) const { return nodes_[static_cast<std::size_t>(id)]; }
+
+  bool is_invocation(unsigned begin, unsigned end) const {
+    return std::binary_search(invocations_.begin(), invocations_.end(), std::make_pair(begin, end));
+  }
+
+  bool is_access(const Node& m) const {
+    if (!in_space(m.type, "__global") && !in_space(m.type, "__local")) return false;
+    if (m.kind == CXCursor_ArraySubscriptExpr) return true;
+    return m.kind == CXCursor_UnaryOperator && (tokens_.at(m.begin) == "*" || is_invocation(m.begin, m.end));
+  }
+
+  void wrap(const Node& n, const std::string& open, const std::string& close) {
+    const int length = static_cast<int>(n.end - n.begin);
+    edits_.push_back({n.begin, 1000000 - length, open});  // outer opens first
+    edits_.push_back({n.end, -1000000 + length, close});  // inner closes first
+  }
+
+  // The operator between a binary expression's operands, or before/after a
+  // unary one's.
+  std::string operator_of(const Node& n) const {
+    if (n.kind == CXCursor_BinaryOperator || n.kind == CXCursor_CompoundAssignOperator) {
+      if (n.children.empty()) return {};
+      const std::size_t k = tokens_.from(node(n.children[0]).end);
+      return k < tokens_.size() ? tokens_[k].text : std::string();
+    }
+    if (n.kind == CXCursor_UnaryOperator) {
+      const std::string first = tokens_.at(n.begin);
+      if (first == "*" || first == "&" || first == "++" || first == "--" || first == "-" || first == "!" ||
+          first == "~" || first == "+")
+        return first;
+      // x++ / x--: the operator is the last token.
+      const std::size_t k = tokens_.from(n.end);
+      return k > 0 && k <= tokens_.size() ? tokens_[k - 1].text : std::string();
+    }
+    return {};
+  }
+
+  // A __kernel: its parameters, body, local arrays, barriers, returns.
+  void kernel(const Node& n) {
+    const std::size_t first = tokens_.from(n.begin);
+    bool is_kernel = false;
+    for (std::size_t k = first; k < tokens_.size() && tokens_[k].begin < n.end && tokens_[k].text != "("; ++k)
+      is_kernel = is_kernel || tokens_[k].text == "__kernel" || tokens_[k].text == "kernel";
+    int body = -1;
+    for (int c : n.children)
+      if (node(c).kind == CXCursor_CompoundStmt) body = c;
+    if (!is_kernel || body < 0) return;
+    const Node& b = node(body);
+    std::size_t close = tokens_.from(b.begin);
+    while (close > 0 && tokens_[close - 1].text != ")") --close;
+    if (close == 0) return;
+    edits_.push_back({tokens_[close - 1].begin, 0, " TM_TRACE_PARAM"});
+    std::string begin = " TM_BEGIN();";
+    for (int c : n.children) {
+      const Node& p = node(c);
+      if (p.kind == CXCursor_ParmDecl && p.type.rfind("__local ", 0) == 0 && begin.find("SHARED") == std::string::npos)
+        begin += " TM_SHARED_ARRAY(" + p.spelling + ");";
+    }
+    const bool local_parameter = begin.find("SHARED") != std::string::npos;
+    edits_.push_back({b.begin + 1, 0, begin});
+    edits_.push_back({b.end - 1, 0, " TM_END(); "});
+    body_hooks(body, local_parameter);
+  }
+
+  // Everything inside a kernel's body.
+  void body_hooks(int body, bool local_array) {
+    std::vector<int> pending{body};
+    while (!pending.empty()) {
+      const int id = pending.back();
+      const Node& m = node(id);
+      pending.pop_back();
+      for (int c : m.children) pending.push_back(c);
+      if (!m.in_main) continue;
+      if (m.kind == CXCursor_VarDecl && !local_array && m.type.rfind("__local ", 0) == 0 &&
+          m.type.find('[') != std::string::npos) {
+        local_array = true;
+        edits_.push_back({tokens_.semicolon_after(m.end), 0, " TM_SHARED_ARRAY(" + m.spelling + ");"});
+      } else if (m.kind == CXCursor_CallExpr && (m.spelling == "barrier" || m.spelling == "work_group_barrier")) {
+        edits_.push_back({m.begin, 1000000, "{ TM_ARRIVE(); "});
+        edits_.push_back({tokens_.semicolon_after(m.end), -1000000, " TM_RELEASE(); }"});
+      } else if (m.kind == CXCursor_ReturnStmt) {
+        edits_.push_back({m.begin, 1000000, "{ TM_END(); "});
+        edits_.push_back({tokens_.semicolon_after(m.end), -1000000, " }"});
+      } else if (is_access(m) && accesses_at_[{m.begin, m.end}] == 1) {
+        access_hook(id);
+      }
+    }
+  }
+
+  // A load, a store, or both (x op= y, ++x), by the expression the access
+  // is part of; an address (&a[i]) is no access.
+  void access_hook(int id) {
+    const Node& m = node(id);
+    // Parentheses do not change what an access is: (*p) = x stores.
+    int self = id;
+    while (node(self).parent >= 0 && node(node(self).parent).kind == CXCursor_ParenExpr) self = node(self).parent;
+    const int parent_id = node(self).parent;
+    const Node* parent = parent_id >= 0 ? &node(parent_id) : nullptr;
+    const bool global = in_space(m.type, "__global");
+    const std::string op = parent ? operator_of(*parent) : std::string();
+    const bool lhs = parent && !parent->children.empty() && parent->children[0] == self;
+    if (parent && parent->kind == CXCursor_UnaryOperator && op == "&") return;
+    std::string hook;
+    if (parent && parent->kind == CXCursor_BinaryOperator && lhs && op == "=")
+      hook = global ? "STG(" : "STS(";
+    else if ((parent && parent->kind == CXCursor_CompoundAssignOperator && lhs) ||
+             (parent && parent->kind == CXCursor_UnaryOperator && (op == "++" || op == "--")))
+      hook = global ? "LDSTG(" : "LDSTS(";
+    else
+      hook = global ? "LDG(" : "LDS(";
+    wrap(m, hook, ")");
+  }
+
+  const std::vector<Node>& nodes_;
+  const Tokens& tokens_;
+  std::vector<std::pair<unsigned, unsigned>> invocations_;
+  std::map<std::pair<unsigned, unsigned>, int> accesses_at_;
+  std::vector<Edit> edits_;
+};
+
+// The text with the edits, each on the line it belongs to.
+std::string with_edits(const ParsedBuffer& buffer, std::vector<Edit> edits) {
+  std::stable_sort(edits.begin(), edits.end(), [](const Edit& x, const Edit& y) {
+    return x.at != y.at ? x.at < y.at : x.order < y.order;
+  });
+  std::string out;
+  unsigned at = buffer.skip;
+  for (const Edit& e : edits) {
+    if (e.at < buffer.skip) continue;
+    out.append(buffer.text, at, e.at - at);
+    out += e.text;
+    at = e.at;
+  }
+  out.append(buffer.text, at, std::string::npos);
+  return out;
+}
+
 }  // namespace
 
 bool opencl_instrumenter_available(std::string* why) {
@@ -164,236 +455,16 @@ bool opencl_instrumenter_available(std::string* why) {
 std::string instrument_opencl(std::string_view text, std::string_view file_name, std::string_view prelude,
                               const std::vector<std::pair<std::string, std::string>>& defines) {
   const Libclang& lib = libclang();
-  // The prelude, then the text from its line 1.
-  const std::string head = std::string(prelude) + "\n#line 1\n";
-  const std::string buffer = head + std::string(text);
-  const unsigned skip = static_cast<unsigned>(head.size());
-  const std::string name = "threadmap_input.cl";
-
-  // As the device builds it (opencl_backend.cpp): OpenCL C 1.2, or 2.0 with
-  // the sub-group extensions where the build uses sub-group shuffles.
-  bool subgroups = false;
-  for (const auto& [define, value] : defines) subgroups |= define == "THREADMAP_SUBGROUP_SHUFFLE";
-  std::vector<std::string> args{"-x", "cl", subgroups ? "-cl-std=CL2.0" : "-cl-std=CL1.2", "-Xclang",
-                                "-finclude-default-header"};
-  if (subgroups)
-    args.insert(args.end(), {"-Xclang", "-cl-ext=+cl_khr_subgroups,+cl_khr_subgroup_shuffle,+cl_khr_subgroup_shuffle_relative",
-                             "-Dcl_khr_subgroups=1", "-Dcl_khr_subgroup_shuffle=1", "-Dcl_khr_subgroup_shuffle_relative=1"});
-  for (const auto& [define, value] : defines) args.push_back("-D" + define + "=" + value);
-  std::vector<const char*> argv;
-  for (const std::string& a : args) argv.push_back(a.c_str());
-  CXUnsavedFile unsaved{name.c_str(), buffer.data(), static_cast<unsigned long>(buffer.size())};
-
-  CXIndex index = lib.clang_createIndex(0, 0);
-  CXTranslationUnit tu = nullptr;
-  const CXErrorCode parsed = lib.clang_parseTranslationUnit2(index, name.c_str(), argv.data(),
-                                                             static_cast<int>(argv.size()), &unsaved, 1,
-                                                             CXTranslationUnit_DetailedPreprocessingRecord, &tu);
-  struct Cleanup {
-    const Libclang& lib;
-    CXIndex index;
-    CXTranslationUnit& tu;
-    ~Cleanup() {
-      if (tu) lib.clang_disposeTranslationUnit(tu);
-      lib.clang_disposeIndex(index);
-    }
-  } cleanup{lib, index, tu};
-  if (parsed != CXError_Success || !tu)
-    throw DeviceError("libclang could not parse " + std::string(file_name) + " (error " +
-                      std::to_string(static_cast<int>(parsed)) + ")");
-
-  // A line of the text from an offset in the buffer.
-  auto line_of = [&](unsigned offset) {
-    return offset < skip ? 0 : 1 + std::count(buffer.begin() + skip, buffer.begin() + offset, '\n');
-  };
-  std::string errors;
-  for (unsigned i = 0; i < lib.clang_getNumDiagnostics(tu); ++i) {
-    CXDiagnostic d = lib.clang_getDiagnostic(tu, i);
-    if (lib.clang_getDiagnosticSeverity(d) >= CXDiagnostic_Error) {
-      CXFile file;
-      unsigned line, column, offset;
-      lib.clang_getSpellingLocation(lib.clang_getDiagnosticLocation(d), &file, &line, &column, &offset);
-      errors += std::string(file_name) + ":" + std::to_string(line_of(offset)) + ":" + std::to_string(column) +
-                ": error: " + text_of(lib, lib.clang_getDiagnosticSpelling(d)) + "\n";
-    }
-    lib.clang_disposeDiagnostic(d);
-  }
-  if (!errors.empty()) throw CompileError(errors);
-
-  // The tree, flattened; then the edits; then the text with them.
-  Walk walk{lib, lib.clang_getFile(tu, name.c_str()), skip, {}};
+  const ParsedBuffer buffer(prelude, text);
+  ClangUnit unit(lib);
+  parse(unit, buffer, clang_arguments(defines), file_name);
+  check_parsed(unit, buffer, file_name);
+  // The tree, flattened; the tokens; then the edits; then the text with them.
+  Walk walk{lib, lib.clang_getFile(unit.tu, kParsedName), buffer.skip, {}};
   Frame top{&walk, -1};
-  lib.clang_visitChildren(lib.clang_getTranslationUnitCursor(tu), visit_node, &top);
-
-  // The tokens of the text, to find operators, semicolons and parentheses.
-  struct Token {
-    unsigned begin, end;
-    std::string text;
-  };
-  std::vector<Token> tokens;
-  {
-    CXSourceRange all = lib.clang_getRange(lib.clang_getLocationForOffset(tu, walk.main_file, skip),
-                                           lib.clang_getLocationForOffset(tu, walk.main_file,
-                                                                          static_cast<unsigned>(buffer.size())));
-    CXToken* raw = nullptr;
-    unsigned count = 0;
-    lib.clang_tokenize(tu, all, &raw, &count);
-    for (unsigned k = 0; k < count; ++k) {
-      const CXSourceRange r = lib.clang_getTokenExtent(tu, raw[k]);
-      tokens.push_back({walk.offset(lib.clang_getRangeStart(r), false, nullptr),
-                        walk.offset(lib.clang_getRangeEnd(r), false, nullptr),
-                        text_of(lib, lib.clang_getTokenSpelling(tu, raw[k]))});
-    }
-    if (raw) lib.clang_disposeTokens(tu, raw, count);
-  }
-  // The first token at or after an offset (tokens.size() if none).
-  auto token_from = [&](unsigned offset) {
-    return static_cast<std::size_t>(std::lower_bound(tokens.begin(), tokens.end(), offset,
-                                                     [](const Token& t, unsigned o) { return t.begin < o; }) -
-                                    tokens.begin());
-  };
-  auto token_at = [&](unsigned offset) -> std::string {
-    const std::size_t k = token_from(offset);
-    return k < tokens.size() && tokens[k].begin == offset ? tokens[k].text : std::string();
-  };
-  // The `;` that ends the statement whose last expression ends at `offset`.
-  auto semicolon_after = [&](unsigned offset) -> unsigned {
-    for (std::size_t k = token_from(offset); k < tokens.size(); ++k)
-      if (tokens[k].text == ";") return tokens[k].end;
-    return offset;
-  };
-
-  const std::vector<Node>& nodes = walk.nodes;
-  std::vector<Edit> edits;
-  // Macro invocations in the text. libclang gives the nodes a macro makes
-  // the invocation's extent: an access a macro makes (STRIP_AT(p) for
-  // *(__global Vector*)(p)) is wrapped where the macro is invoked, unless the
-  // macro makes more than one.
-  std::vector<std::pair<unsigned, unsigned>> invocations;
-  for (const Node& n : nodes)
-    if (n.kind == CXCursor_MacroExpansion && n.in_main) invocations.emplace_back(n.begin, n.end);
-  std::sort(invocations.begin(), invocations.end());
-  auto is_invocation = [&](unsigned begin, unsigned end) {
-    return std::binary_search(invocations.begin(), invocations.end(), std::make_pair(begin, end));
-  };
-  auto is_access = [&](const Node& m) {
-    if (!in_space(m.type, "__global") && !in_space(m.type, "__local")) return false;
-    if (m.kind == CXCursor_ArraySubscriptExpr) return true;
-    return m.kind == CXCursor_UnaryOperator && (token_at(m.begin) == "*" || is_invocation(m.begin, m.end));
-  };
-  std::map<std::pair<unsigned, unsigned>, int> accesses_at;
-  for (const Node& m : nodes)
-    if (m.in_main && is_access(m)) ++accesses_at[{m.begin, m.end}];
-  auto wrap = [&](const Node& n, const std::string& open, const std::string& close) {
-    const int length = static_cast<int>(n.end - n.begin);
-    edits.push_back({n.begin, 1000000 - length, open});  // outer opens first
-    edits.push_back({n.end, -1000000 + length, close});  // inner closes first
-  };
-  // The operator between a binary expression's operands, or before/after a
-  // unary one's.
-  auto operator_of = [&](const Node& n) -> std::string {
-    if (n.kind == CXCursor_BinaryOperator || n.kind == CXCursor_CompoundAssignOperator) {
-      if (n.children.empty()) return {};
-      const std::size_t k = token_from(nodes[static_cast<std::size_t>(n.children[0])].end);
-      return k < tokens.size() ? tokens[k].text : std::string();
-    }
-    if (n.kind == CXCursor_UnaryOperator) {
-      const std::string first = token_at(n.begin);
-      if (first == "*" || first == "&" || first == "++" || first == "--" || first == "-" || first == "!" ||
-          first == "~" || first == "+")
-        return first;
-      // x++ / x--: the operator is the last token.
-      const std::size_t k = token_from(n.end);
-      return k > 0 && k <= tokens.size() ? tokens[k - 1].text : std::string();
-    }
-    return {};
-  };
-
-  for (std::size_t i = 0; i < nodes.size(); ++i) {
-    const Node& n = nodes[i];
-    if (n.kind != CXCursor_FunctionDecl || !n.in_main) continue;
-    // A __kernel: its parameters, body, local arrays, barriers, returns.
-    const std::size_t first = token_from(n.begin);
-    bool kernel = false;
-    for (std::size_t k = first; k < tokens.size() && tokens[k].begin < n.end && tokens[k].text != "("; ++k)
-      kernel = kernel || tokens[k].text == "__kernel" || tokens[k].text == "kernel";
-    int body = -1;
-    for (int c : n.children)
-      if (nodes[static_cast<std::size_t>(c)].kind == CXCursor_CompoundStmt) body = c;
-    if (!kernel || body < 0) continue;
-    const Node& b = nodes[static_cast<std::size_t>(body)];
-    std::size_t close = token_from(b.begin);
-    while (close > 0 && tokens[close - 1].text != ")") --close;
-    if (close == 0) continue;
-    edits.push_back({tokens[close - 1].begin, 0, " TM_TRACE_PARAM"});
-    std::string begin = " TM_BEGIN();";
-    for (int c : n.children) {
-      const Node& p = nodes[static_cast<std::size_t>(c)];
-      if (p.kind == CXCursor_ParmDecl && p.type.rfind("__local ", 0) == 0 && begin.find("SHARED") == std::string::npos)
-        begin += " TM_SHARED_ARRAY(" + p.spelling + ");";
-    }
-    const bool local_parameter = begin.find("SHARED") != std::string::npos;
-    edits.push_back({b.begin + 1, 0, begin});
-    edits.push_back({b.end - 1, 0, " TM_END(); "});
-
-    // Everything inside the body.
-    bool local_array = local_parameter;
-    std::vector<int> pending{body};
-    while (!pending.empty()) {
-      const Node& m = nodes[static_cast<std::size_t>(pending.back())];
-      const int id = pending.back();
-      pending.pop_back();
-      for (int c : m.children) pending.push_back(c);
-      if (!m.in_main) continue;
-      // Parentheses do not change what an access is: (*p) = x stores.
-      int self = id;
-      while (nodes[static_cast<std::size_t>(self)].parent >= 0 &&
-             nodes[static_cast<std::size_t>(nodes[static_cast<std::size_t>(self)].parent)].kind == CXCursor_ParenExpr)
-        self = nodes[static_cast<std::size_t>(self)].parent;
-      const int parent_id = nodes[static_cast<std::size_t>(self)].parent;
-      const Node* parent = parent_id >= 0 ? &nodes[static_cast<std::size_t>(parent_id)] : nullptr;
-      if (m.kind == CXCursor_VarDecl && !local_array && m.type.rfind("__local ", 0) == 0 &&
-          m.type.find('[') != std::string::npos) {
-        local_array = true;
-        edits.push_back({semicolon_after(m.end), 0, " TM_SHARED_ARRAY(" + m.spelling + ");"});
-      } else if (m.kind == CXCursor_CallExpr && (m.spelling == "barrier" || m.spelling == "work_group_barrier")) {
-        edits.push_back({m.begin, 1000000, "{ TM_ARRIVE(); "});
-        edits.push_back({semicolon_after(m.end), -1000000, " TM_RELEASE(); }"});
-      } else if (m.kind == CXCursor_ReturnStmt) {
-        edits.push_back({m.begin, 1000000, "{ TM_END(); "});
-        edits.push_back({semicolon_after(m.end), -1000000, " }"});
-      } else if (is_access(m) && accesses_at[{m.begin, m.end}] == 1) {
-        const bool global = in_space(m.type, "__global");
-        const std::string op = parent ? operator_of(*parent) : std::string();
-        const bool lhs = parent && !parent->children.empty() && parent->children[0] == self;
-        if (parent && parent->kind == CXCursor_UnaryOperator && op == "&") continue;  // an address, not an access
-        std::string hook;
-        if (parent && parent->kind == CXCursor_BinaryOperator && lhs && op == "=")
-          hook = global ? "STG(" : "STS(";
-        else if ((parent && parent->kind == CXCursor_CompoundAssignOperator && lhs) ||
-                 (parent && parent->kind == CXCursor_UnaryOperator && (op == "++" || op == "--")))
-          hook = global ? "LDSTG(" : "LDSTS(";
-        else
-          hook = global ? "LDG(" : "LDS(";
-        wrap(m, hook, ")");
-      }
-    }
-  }
-
-  // The text with the edits, each on the line it belongs to.
-  std::stable_sort(edits.begin(), edits.end(), [](const Edit& x, const Edit& y) {
-    return x.at != y.at ? x.at < y.at : x.order < y.order;
-  });
-  std::string out;
-  unsigned at = skip;
-  for (const Edit& e : edits) {
-    if (e.at < skip) continue;
-    out.append(buffer, at, e.at - at);
-    out += e.text;
-    at = e.at;
-  }
-  out.append(buffer, at, std::string::npos);
-  return out;
+  lib.clang_visitChildren(lib.clang_getTranslationUnitCursor(unit.tu), visit_node, &top);
+  const Tokens tokens(unit, walk, buffer);
+  return with_edits(buffer, HookEdits(walk.nodes, tokens).edits());
 }
 
 std::vector<std::pair<std::string, std::string>> opencl_defines(const ProgramKey& key, bool subgroup_shuffle) {

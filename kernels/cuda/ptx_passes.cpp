@@ -1,0 +1,617 @@
+#include "kernels/cuda/ptx_passes.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "kernels/cuda/ptx_instrument.h"
+#include "kernels/cuda/ptx_runtime.h"
+#include "kernels/trace_format.h"
+
+namespace threadmap::cuda {
+
+std::string line_prefix(std::string_view text, std::size_t offset) {
+  return "PTX line " + std::to_string(ptx::line_at(text, offset)) + ": ";
+}
+
+void Splice::before(const ptx::Statement& s, std::string glue) {
+  std::size_t line_start = s.begin;
+  while (line_start > 0 && (text_[line_start - 1] == ' ' || text_[line_start - 1] == '\t')) --line_start;
+  if (line_start == 0 || text_[line_start - 1] == '\n')
+    out_.push_back({line_start, std::move(glue)});
+  else
+    out_.push_back({s.begin, "\n" + glue + "\t"});
+}
+
+void Splice::after(const ptx::Statement& s, std::string glue) {
+  const auto newline = text_.find('\n', s.end);
+  if (newline == std::string_view::npos)
+    out_.push_back({text_.size(), "\n" + glue});
+  else
+    out_.push_back({newline + 1, std::move(glue)});
+}
+
+void Splice::replace(const ptx::Statement& s, std::string text) {
+  out_.push_back({s.begin, std::move(text), s.end - s.begin});
+}
+
+void Splice::at(std::size_t offset, std::string text) { out_.push_back({offset, std::move(text)}); }
+
+bool ControlFlow::in_loop(std::size_t statement) const {
+  for (const auto& [at, target] : branches) {
+    const auto label = labels.find(target);
+    if (at > statement && label != labels.end() && label->second < statement) return true;
+  }
+  return false;
+}
+
+namespace {
+
+// Registers and names the glue adds; the reserved prefix keeps them apart
+// from the compiler's (%r, %rd, %f, %p, ...).
+constexpr std::string_view kBuffer = "%threadmap_buffer";  // the trace buffer's address
+
+// The access pass's registers.
+constexpr std::string_view kBlock = "%threadmap_block";
+constexpr std::string_view kThread = "%threadmap_thread";
+constexpr std::string_view kOn = "%threadmap_on";
+constexpr std::string_view kSlot = "%threadmap_slot";
+constexpr std::string_view kAddress = "%threadmap_address";
+
+// The clock pass's registers (what each holds: ClockPass::clock_values);
+// per barrier site i, %threadmap_arrived<i>, %threadmap_left<i> and
+// %threadmap_pass<i>.
+constexpr std::string_view kStart = "%threadmap_start";
+constexpr std::string_view kArrival = "%threadmap_arrival";
+constexpr std::string_view kRelease = "%threadmap_release";
+constexpr std::string_view kEnd = "%threadmap_end";
+constexpr std::string_view kAddress64 = "%threadmap_at";
+constexpr std::string_view kPasses = "%threadmap_passes";
+constexpr std::string_view kWarp = "%threadmap_warp";
+constexpr std::string_view kWord = "%threadmap_word";
+constexpr std::string_view kCount = "%threadmap_count";
+constexpr std::string_view kTemp = "%threadmap_temp";
+constexpr std::string_view kLead = "%threadmap_lead";
+constexpr std::string_view kTrue = "%threadmap_true";
+constexpr std::string_view kBlocks = "%threadmap_blocks";
+constexpr std::string_view kReleased = "%threadmap_released";
+constexpr std::string_view kKeep = "%threadmap_keep";
+constexpr std::string_view kSiteArrival = "%threadmap_arrived";
+constexpr std::string_view kSiteRelease = "%threadmap_left";
+constexpr std::string_view kSitePass = "%threadmap_pass";
+constexpr std::string_view kPassed = "%threadmap_passed";
+
+std::string text(std::string_view s) { return std::string(s); }
+
+// What a PTX template's {names} stand for.
+using Values = std::map<std::string, std::string, std::less<>>;
+
+std::string substitute(std::string_view line, const Values& values) {
+  std::string out;
+  for (std::size_t at = 0; at < line.size();) {
+    const std::size_t open = line.find('{', at);
+    if (open == std::string_view::npos) {
+      out.append(line.substr(at));
+      break;
+    }
+    const std::size_t close = line.find('}', open);
+    const auto value = values.find(line.substr(open + 1, close - open - 1));
+    if (close == std::string_view::npos || value == values.end())
+      throw std::logic_error("PTX template: nothing bound to " + std::string(line.substr(open)));
+    out.append(line.substr(at, open - at));
+    out += value->second;
+    at = close + 1;
+  }
+  return out;
+}
+
+// PTX written as a template: one statement a line (an instruction, a label
+// `name:` or a `// comment`), {name} for what `values` binds. Written out
+// as all of the glue is: a tab, the guard and the opcode, a tab, the operands.
+std::string fill(std::string_view ptx_template, const Values& values) {
+  std::string out;
+  for (std::size_t at = 0; at <= ptx_template.size();) {
+    std::size_t end = ptx_template.find('\n', at);
+    if (end == std::string_view::npos) end = ptx_template.size();
+    const std::string line = substitute(ptx::trim(ptx_template.substr(at, end - at)), values);
+    at = end + 1;
+    if (line.empty()) continue;
+    if (line.starts_with("//")) {
+      out += "\t" + line + "\n";
+    } else if (line.ends_with(':')) {
+      out += line + "\n";
+    } else {
+      std::string_view rest = line;
+      std::string guard;
+      if (rest.starts_with('@')) {
+        guard = std::string(rest.substr(0, rest.find(' '))) + " ";
+        rest = ptx::trim(rest.substr(rest.find(' ')));
+      }
+      const std::size_t space = rest.find(' ');
+      out += "\t" + guard + std::string(rest.substr(0, space)) + " \t" + std::string(ptx::trim(rest.substr(space))) + "\n";
+    }
+  }
+  return out;
+}
+
+std::string comment(std::string_view what) { return "\t// threadmap: " + std::string(what) + "\n"; }
+
+int log2_of(int bytes) {
+  int log = 0;
+  while ((1 << log) < bytes) ++log;
+  return log;
+}
+
+// The access pass: a call into trace_runtime.cuh at each place.
+class AccessPass final : public PassGlue {
+ public:
+  explicit AccessPass(Splice& splice) : splice_(splice) {}
+
+  void begin(const ptx::Statement& first) override {
+    std::string glue = comment("the trace buffer, this thread's ids, whether its block is traced");
+    glue += "\tld.param.u64 \t" + text(kBuffer) + ", [" + text(kTraceBufferParameter) + "];\n";
+    glue += ptx::runtime_call("block id", {}, "threadmap_block_id", {}, kBlock);
+    glue += ptx::runtime_call("thread id", {}, "threadmap_thread_id", {}, kThread);
+    glue += ptx::runtime_call("begin", {}, "threadmap_begin", {text(kBuffer), text(kBlock), text(kThread)}, kOn);
+    splice_.before(first, glue);
+  }
+
+  void barrier(const Barrier& b) override {
+    const std::string line = std::to_string(b.line);
+    const std::string opcode(b.instruction.opcode);
+    splice_.before(*b.statement, ptx::runtime_call(opcode + " arrival, line " + line, b.instruction.guard,
+                                                   "threadmap_arrive",
+                                                   {text(kBuffer), text(kOn), text(kBlock), text(kThread), line},
+                                                   kSlot));
+    splice_.after(*b.statement, ptx::runtime_call(opcode + " release, line " + line, b.instruction.guard,
+                                                  "threadmap_release", {text(kBuffer), text(kSlot), text(kBlock)}));
+  }
+
+  void exit(const Exit& e) override {
+    splice_.before(*e.statement, ptx::runtime_call(std::string(e.op) + ": the block's end", e.guard, "threadmap_end",
+                                                   {text(kBuffer), text(kBlock), text(kThread)}));
+  }
+
+  void access(const MachineAccess& a) override {
+    const unsigned flags =
+        (a.store ? TM_F_STORE : 0u) | (static_cast<unsigned>(log2_of(a.bytes)) << TM_F_SIZE_SHIFT);
+    std::string what(a.opcode);
+    if (a.members > 1)
+      what += " x" + std::to_string(a.members) + " (one " + std::to_string(a.bytes) +
+              "-byte access: contiguous and aligned)";
+    if (a.merged > a.members) what += " (with the conditional store to the same address after it)";
+    splice_.before(*a.first, ptx::runtime_call(what + ", line " + std::to_string(a.line), a.guard, "threadmap_access",
+                                               {text(kBuffer), text(kOn), text(kBlock), text(kThread),
+                                                std::to_string(a.line), std::to_string(flags), text(kAddress),
+                                                std::to_string(a.space_code)},
+                                               {}, address_prelude(a)));
+  }
+
+  void end(const ControlFlow&) override {}
+
+  std::string declarations() const override {
+    std::string decl = "\n\t.reg .b64 \t" + text(kBuffer) + ";\n";
+    for (std::string_view r : {kBlock, kThread, kOn, kSlot}) decl += "\t.reg .b32 \t" + text(r) + ";\n";
+    return decl;
+  }
+
+ private:
+  // The access's address, in any form, as one 64-bit register for the call.
+  static std::vector<std::string> address_prelude(const MachineAccess& access) {
+    const Address& a = access.address;
+    const std::string to(kAddress);
+    std::vector<std::string> prelude{".reg .b64 \t" + to + ";"};
+    switch (a.base) {
+      case Address::Base::Register:
+        prelude.push_back((access.address_bits == 64 ? "mov.b64 \t" : "cvt.u64.u32 \t") + to + ", " + a.name + ";");
+        break;
+      case Address::Base::Symbol:
+        prelude.push_back("mov.u64 \t" + to + ", " + a.name + ";");
+        break;
+      case Address::Base::Absolute:
+        prelude.push_back("mov.u64 \t" + to + ", " + std::to_string(a.offset) + ";");
+        return prelude;
+    }
+    if (a.offset != 0) prelude.push_back("add.s64 \t" + to + ", " + to + ", " + std::to_string(a.offset) + ";");
+    return prelude;
+  }
+
+  Splice& splice_;
+};
+
+// The clock pass's templates. Nothing before the first barrier but the
+// start clock and constants: the thread's ids and the buffer's address are
+// read at the end, so that no special-register read (slow, and queued
+// across the SM's warps) delays an arrival.
+constexpr std::string_view kClockBegin = R"(
+// threadmap: the clock pass; the warp's start clock first
+mov.u64 {start}, %clock64;
+mov.pred {true}, 1;
+mov.u32 {passes}, 0;
+)";
+
+// Right before the barrier, with nothing between.
+constexpr std::string_view kArrivalClock = "mov.u64 {arrival}, %clock64;";
+
+// The release clock under a predicate computed from the barrier's own
+// result, so never read before the wait ended: a population count (never
+// all ones), or a reduction's predicate.
+constexpr std::string_view kReleasedByCount = "setp.ne.u32 {released}, {result}, 0xffffffff;";
+constexpr std::string_view kReleasedByPredicate = R"(
+selp.u32 {result_word}, 1, 2, {result};
+setp.ne.u32 {released}, {result_word}, 0;
+)";
+constexpr std::string_view kReleaseClock = R"(
+@{released} mov.u64 {release}, %clock64;
+@!{released} mov.u64 {release}, 0;
+)";
+
+// A barrier in a loop: the site keeps its first pass and its number.
+constexpr std::string_view kKeepFirstPass = R"(
+setp.eq.u32 {keep}, {site_pass}, {no_pass};
+@{keep} cvt.u32.u64 {site_arrival}, {arrival};
+@{keep} cvt.u32.u64 {site_release}, {release};
+@{keep} mov.u32 {site_pass}, {passes};
+)";
+// No barrier in a loop: the site's one pass, and its bit in `passed`.
+constexpr std::string_view kKeepThePass = R"(
+cvt.u32.u64 {site_arrival}, {arrival};
+cvt.u32.u64 {site_release}, {release};
+or.b32 {passed}, {passed}, {site_bit};
+)";
+constexpr std::string_view kCountPass = "add.u32 {passes}, {passes}, 1;";
+constexpr std::string_view kSiteStampsStart = R"(
+mov.u32 {site_arrival}, 0;
+mov.u32 {site_release}, 0;
+)";
+
+// At an exit: the thread's linear id, x fastest; its warp, and whether it
+// is lane 0, which alone goes on. %tid.z is read only in blocks that have a
+// z extent: a special-register read here is queued with the first reads of
+// the next block on the SM, and moves its arrivals (setRowReadCol at 65536
+// blocks: a median spread of 405 cycles with the read, 258 without).
+constexpr std::string_view kLaneZero = R"(
+mov.u32 {special}, %ntid.z;
+setp.ne.u32 {has_z}, {special}, 1;
+mov.u32 {thread}, 0;
+@{has_z} mov.u32 {thread}, %tid.z;
+mov.u32 {special}, %ntid.y;
+mul.lo.u32 {thread}, {thread}, {special};
+mov.u32 {special}, %tid.y;
+add.u32 {thread}, {thread}, {special};
+mov.u32 {special}, %ntid.x;
+mul.lo.u32 {thread}, {thread}, {special};
+mov.u32 {special}, %tid.x;
+add.u32 {thread}, {thread}, {special};
+shr.u32 {warp}, {thread}, 5;
+and.b32 {lane}, {thread}, 31;
+setp.eq.u32 {lead}, {lane}, 0;
+@!{lead} bra {done};
+)";
+
+// The end clock, and the buffer's address, read here: no register is held
+// through the kernel for it. Then the block (x fastest) and the warps per
+// block.
+constexpr std::string_view kBlockAndWarps = R"(
+mov.u64 {end_clock}, %clock64;
+ld.param.u64 {buffer}, [{buffer_parameter}];
+mov.u32 {block_so_far}, %ctaid.z;
+mov.u32 {special}, %nctaid.y;
+mul.lo.u32 {block_so_far}, {block_so_far}, {special};
+mov.u32 {special}, %ctaid.y;
+add.u32 {block_so_far}, {block_so_far}, {special};
+mov.u32 {special}, %nctaid.x;
+mul.lo.u32 {block_so_far}, {block_so_far}, {special};
+mov.u32 {special}, %ctaid.x;
+add.u32 {block}, {block_so_far}, {special};
+mov.u32 {warps_per_block}, %ntid.x;
+mov.u32 {special}, %ntid.y;
+mul.lo.u32 {warps_per_block}, {warps_per_block}, {special};
+mov.u32 {special}, %ntid.z;
+mul.lo.u32 {warps_per_block}, {warps_per_block}, {special};
+add.u32 {warps_per_block}, {warps_per_block}, 31;
+shr.u32 {warps_per_block}, {warps_per_block}, 5;
+)";
+
+// The warp's schedule record: record block * warps + warp of the section
+// after the header.
+constexpr std::string_view kScheduleRecord = R"(
+mul.wide.u32 {record_offset}, {block}, {warps_per_block};
+cvt.u64.u32 {warp_wide}, {warp};
+add.s64 {record_offset}, {record_offset}, {warp_wide};
+mul.lo.u64 {record_offset}, {record_offset}, {schedule_record_bytes};
+add.s64 {schedule_record}, {buffer}, {record_offset};
+st.global.u64 [{schedule_record}+{start_at}], {start};
+st.global.u64 [{schedule_record}+{end_clock_at}], {end_clock};
+mov.u64 {end_time}, %globaltimer;
+st.global.u64 [{schedule_record}+{end_time_at}], {end_time};
+mov.u32 {special}, %smid;
+st.global.u32 [{schedule_record}+{sm_at}], {special};
+st.global.u32 [{schedule_record}+{written_at}], {written};
+)";
+
+// The slot table follows the schedule (blocks * warps records): the
+// block's first slot, or none, and then no stamps to write.
+constexpr std::string_view kBlockSlot = R"(
+mov.u32 {blocks}, %nctaid.x;
+mov.u32 {special}, %nctaid.y;
+mul.lo.u32 {blocks}, {blocks}, {special};
+mov.u32 {special}, %nctaid.z;
+mul.lo.u32 {blocks}, {blocks}, {special};
+mul.wide.u32 {slot_table}, {blocks}, {warps_per_block};
+mul.lo.u64 {slot_table}, {slot_table}, {schedule_record_words};
+add.s64 {slot_table}, {slot_table}, {header_words};
+cvt.u64.u32 {slot_entry}, {block};
+add.s64 {slot_entry}, {slot_entry}, {slot_table};
+shl.b64 {slot_entry}, {slot_entry}, 2;
+add.s64 {slot_entry}, {slot_entry}, {buffer};
+ld.global.u32 {slot}, [{slot_entry}];
+setp.eq.u32 {unsampled}, {slot}, {no_slot};
+@{unsampled} bra {done};
+)";
+
+// The stamps follow the table (blocks words, to an 8-byte boundary); the
+// warp's slot follows its block's first.
+constexpr std::string_view kStampsRecord = R"(
+cvt.u64.u32 {blocks_wide}, {blocks};
+add.s64 {stamps_section}, {slot_table}, {blocks_wide};
+add.s64 {stamps_section}, {stamps_section}, 1;
+and.b64 {stamps_section}, {stamps_section}, -2;
+shl.b64 {stamps_section}, {stamps_section}, 2;
+add.s64 {stamps_record}, {stamps_section}, {buffer};
+add.u32 {slot}, {slot}, {warp};
+mul.wide.u32 {slot_offset}, {slot}, {stamps_record_bytes};
+add.s64 {stamps_record}, {stamps_record}, {slot_offset};
+st.global.u32 [{stamps_record}+{block_at}], {block};
+min.u32 {warp_passes}, {passes}, 65535;
+shl.b32 {warp_passes}, {warp_passes}, 16;
+or.b32 {warp_passes}, {warp_passes}, {warp};
+st.global.u32 [{stamps_record}+{warp_passes_at}], {warp_passes};
+st.global.u64 [{stamps_record}+{start_clock_at}], {start};
+st.global.u32 [{stamps_record}+{sites_at}], {sites};
+)";
+
+// Each timed site's stamps, and whether (or which) pass they are.
+constexpr std::string_view kSiteStamps = R"(
+st.global.u32 [{stamps_record}+{arrival_at}], {site_arrival};
+st.global.u32 [{stamps_record}+{release_at}], {site_release};
+st.global.u32 [{stamps_record}+{line_at}], {line};
+)";
+constexpr std::string_view kSiteFirstPass = "st.global.u32 [{stamps_record}+{pass_at}], {site_pass};";
+constexpr std::string_view kSitePassedInOrder = R"(
+and.b32 {site_bit_set}, {passed}, {site_bit};
+setp.ne.u32 {site_passed}, {site_bit_set}, 0;
+selp.u32 {site_pass_word}, {in_order}, {no_pass}, {site_passed};
+st.global.u32 [{stamps_record}+{pass_at}], {site_pass_word};
+)";
+constexpr std::string_view kStampsWritten = R"(
+st.global.u32 [{stamps_record}+{written_at}], {written};
+{done}:
+)";
+
+std::string word_offset(int word) { return std::to_string(word * 4); }
+
+// The clock pass (ptx_instrument.h, Pass::Clock). Its glue at the barriers
+// and exits is written after the walk, once it is known whether any
+// barrier sits in a loop.
+class ClockPass final : public PassGlue {
+ public:
+  explicit ClockPass(Splice& splice) : splice_(splice) {}
+
+  void begin(const ptx::Statement& first) override {
+    splice_.before(first, fill(kClockBegin, clock_values()));
+    first_ = &first;
+  }
+  void barrier(const Barrier& b) override { sites_.push_back(b); }
+  void exit(const Exit& e) override { exits_.push_back(e); }
+  void access(const MachineAccess&) override {}
+
+  void end(const ControlFlow& flow) override {
+    for (const Barrier& site : sites_) looped_ = looped_ || flow.in_loop(site.index);
+    for (std::size_t i = 0; i < sites_.size(); ++i) site_glue(sites_[i], i);
+    if (first_) splice_.before(*first_, site_registers_start());
+    for (const Exit& e : exits_) splice_.before(*e.statement, end_glue(e));
+  }
+
+  std::string declarations() const override {
+    std::string decl = "\n\t.reg .b64 \t" + text(kBuffer) + ";\n";
+    for (std::string_view r : {kStart, kArrival, kRelease, kEnd, kAddress64}) decl += "\t.reg .b64 \t" + text(r) + ";\n";
+    for (std::string_view r : {kPasses, kWarp, kWord, kCount, kTemp, kBlocks}) decl += "\t.reg .b32 \t" + text(r) + ";\n";
+    if (!looped_) decl += "\t.reg .b32 \t" + text(kPassed) + ";\n";
+    if (const std::size_t n = timed_sites())
+      for (std::string_view r : {kSiteArrival, kSiteRelease, kSitePass})
+        if (r != kSitePass || looped_) decl += "\t.reg .b32 \t" + text(r) + "<" + std::to_string(n) + ">;\n";
+    for (std::string_view r : {kLead, kTrue, kReleased, kKeep}) decl += "\t.reg .pred \t" + text(r) + ";\n";
+    return decl;
+  }
+
+ private:
+  // What the templates name: the trace format's numbers, and registers by
+  // what they hold.
+  static Values clock_values() {
+    Values values{{"no_pass", std::to_string(TM_NO_PASS)},
+                  {"in_order", std::to_string(TM_PASS_IN_ORDER)},
+                  {"written", std::to_string(TM_CLOCK_WRITTEN)},
+                  {"no_slot", std::to_string(TM_NO_SLOT)},
+                  {"header_words", std::to_string(TM_HEADER_WORDS)},
+                  {"schedule_record_words", std::to_string(TM_CLOCK_SCHEDULE_WORDS)},
+                  {"schedule_record_bytes", std::to_string(TM_CLOCK_SCHEDULE_WORDS * 4)},
+                  {"stamps_record_bytes", std::to_string(TM_CLOCK_WARP_WORDS * 4)},
+                  {"buffer_parameter", text(kTraceBufferParameter)},
+                  {"buffer", text(kBuffer)},
+                  {"start", text(kStart)},
+                  {"arrival", text(kArrival)},
+                  {"release", text(kRelease)},
+                  {"passes", text(kPasses)},
+                  {"true", text(kTrue)},
+                  {"released", text(kReleased)},
+                  {"keep", text(kKeep)},
+                  {"passed", text(kPassed)},
+                  {"warp", text(kWarp)},
+                  {"lead", text(kLead)},
+                  {"blocks", text(kBlocks)}};
+    // Short-lived values share registers, each dead before the next one in
+    // its register is written. Giving each its own register changes the
+    // machine code ptxas makes of the pass (the hand-written forms kernel:
+    // 30 registers become 32; reduce_warp_shuffle<int, 256>: other code),
+    // and the pass must run the code its figures were measured with.
+    const auto share = [&](std::string_view reg, std::initializer_list<std::string_view> names) {
+      for (std::string_view name : names) values.emplace(std::string(name), text(reg));
+    };
+    share(kWord, {"result_word", "special", "slot", "site_bit_set", "site_pass_word"});
+    share(kTemp, {"thread", "lane", "block_so_far", "warps_per_block", "warp_passes"});
+    share(kKeep, {"has_z", "unsampled", "site_passed"});
+    share(kCount, {"block"});
+    share(kArrival, {"warp_wide", "slot_table", "stamps_section", "slot_offset"});
+    share(kRelease, {"record_offset", "slot_entry", "blocks_wide"});
+    share(kAddress64, {"schedule_record", "stamps_record"});
+    share(kEnd, {"end_clock", "end_time"});
+    return values;
+  }
+
+  // A site's own registers, and its bit among the passed sites.
+  static void bind_site(Values& values, std::size_t site) {
+    const std::string n = std::to_string(site);
+    values["site_arrival"] = text(kSiteArrival) + n;
+    values["site_release"] = text(kSiteRelease) + n;
+    values["site_pass"] = text(kSitePass) + n;
+    values["site_bit"] = std::to_string(1u << site);
+  }
+
+  std::size_t timed_sites() const { return std::min<std::size_t>(sites_.size(), TM_CLOCK_PASSES); }
+
+  // A guarded barrier's or exit's glue runs only where it does: a branch
+  // around it where the guard is false.
+  struct Skip {
+    std::string branch, label;
+  };
+  Skip skip_unless(std::string_view guard) {
+    if (guard.empty()) return {};
+    std::string negated(guard);
+    negated = negated.starts_with("@!") ? "@" + negated.substr(2) : "@!" + negated.substr(1);
+    const std::string label = "$threadmap_skip_" + std::to_string(++labels_);
+    return {"\t" + negated + " bra \t" + label + ";\n", label + ":\n"};
+  }
+
+  // A site's glue: the arrival clock right before the barrier; the barrier
+  // in its reduction form, whose result gates the release clock; the stamps
+  // kept in the site's registers. Where no barrier sits in a loop, each
+  // site is passed at most once and the host numbers a warp's passes by
+  // their arrival clocks; where one does, each site keeps its first pass
+  // and its pass number, in a third register. Past TM_CLOCK_PASSES sites, a
+  // pass is only counted.
+  void site_glue(const Barrier& site, std::size_t index) {
+    const ptx::Statement& s = *site.statement;
+    const ptx::Instruction& in = site.instruction;
+    const std::string what = std::string(in.opcode) + ", line " + std::to_string(site.line);
+    Values values = clock_values();
+    // The release's skip label is numbered before the arrival's.
+    const Skip release_skip = skip_unless(in.guard);
+    if (index >= TM_CLOCK_PASSES) {
+      splice_.after(s, comment(what + ": a pass, counted, not timed") + release_skip.branch +
+                           fill(kCountPass, values) + release_skip.label);
+      return;
+    }
+    bind_site(values, index);
+    const Skip arrival_skip = skip_unless(in.guard);
+    splice_.before(s, comment(std::string(in.opcode) + " arrival, line " + std::to_string(site.line)) +
+                          arrival_skip.branch + fill(kArrivalClock, values) + arrival_skip.label);
+    const std::vector<std::string_view> words = ptx::opcode_words(in.opcode);
+    const bool predicate = reduction_result(site, words, values);
+    std::string glue = comment(std::string(in.opcode) + " release, line " + std::to_string(site.line) +
+                               ": the clock under the barrier's own result") +
+                       release_skip.branch;
+    glue += fill(predicate ? kReleasedByPredicate : kReleasedByCount, values);
+    glue += fill(kReleaseClock, values);
+    glue += fill(looped_ ? kKeepFirstPass : kKeepThePass, values);
+    glue += fill(kCountPass, values) + release_skip.label;
+    splice_.after(s, glue);
+  }
+
+  // The barrier's result, bound as {result}: a reduction's own (true where
+  // it is a predicate); else the barrier is made its reduction form,
+  // bar.sync a{, b} -> bar.red.popc.u32 count, a{, b}, true: the same
+  // barrier (same memory ordering), with a result to wait on.
+  bool reduction_result(const Barrier& site, const std::vector<std::string_view>& words, Values& values) {
+    const ptx::Instruction& in = site.instruction;
+    if (std::find(words.begin(), words.end(), "red") != words.end()) {
+      const std::vector<std::string_view> operands = ptx::split_operands(in.operands);
+      if (operands.empty())
+        throw ptx::PtxError(line_prefix(splice_.text(), site.statement->begin) + "a barrier reduction without operands");
+      values["result"] = std::string(operands.front());
+      return std::find(words.begin(), words.end(), "pred") != words.end();
+    }
+    std::string opcode;
+    for (std::string_view w : words) opcode += (opcode.empty() ? "" : ".") + std::string(w == "sync" ? "red.popc" : w);
+    std::string reduction = in.guard.empty() ? std::string() : std::string(in.guard) + " ";
+    reduction += opcode + ".u32 \t" + text(kCount) + ", " + std::string(in.operands) + ", " + text(kTrue) + ";";
+    splice_.replace(*site.statement, std::move(reduction));
+    values["result"] = text(kCount);
+    return false;
+  }
+
+  // The sites' registers start empty, before the first statement; where no
+  // barrier sits in a loop, one bit per site says it was passed, else each
+  // site's pass register does.
+  std::string site_registers_start() const {
+    Values values = clock_values();
+    std::string init = looped_ ? std::string() : fill("mov.u32 {passed}, 0;", values);
+    for (std::size_t i = 0; i < timed_sites(); ++i) {
+      bind_site(values, i);
+      if (looped_) init += fill("mov.u32 {site_pass}, {no_pass};", values);
+      init += fill(kSiteStampsStart, values);
+    }
+    return init;
+  }
+
+  // At an exit: lane 0 writes its warp's schedule record and, in the blocks
+  // the host chose (slot table), its stamps, with plain stores.
+  std::string end_glue(const Exit& e) {
+    Values values = clock_values();
+    values["done"] = "$threadmap_end_" + std::to_string(++labels_);
+    const Skip skip = skip_unless(e.guard);
+    values["sites"] = std::to_string(timed_sites());
+    // The schedule record's words lie after the header; the stamps' from the record's start.
+    values["start_at"] = word_offset(TM_HEADER_WORDS + TM_CS_START);
+    values["end_clock_at"] = word_offset(TM_HEADER_WORDS + TM_CS_END_CLOCK);
+    values["end_time_at"] = word_offset(TM_HEADER_WORDS + TM_CS_END);
+    values["sm_at"] = word_offset(TM_HEADER_WORDS + TM_CS_SM);
+    values["written_at"] = word_offset(TM_HEADER_WORDS + TM_CS_WRITTEN);
+    std::string glue = comment(std::string(e.op) + ": the warp's schedule record, and its stamps where sampled") +
+                       skip.branch;
+    glue += fill(kLaneZero, values) + fill(kBlockAndWarps, values) + fill(kScheduleRecord, values) +
+            fill(kBlockSlot, values);
+    values["block_at"] = word_offset(TM_CW_BLOCK);
+    values["warp_passes_at"] = word_offset(TM_CW_WARP_PASSES);
+    values["start_clock_at"] = word_offset(TM_CW_START_CLOCK);
+    values["sites_at"] = word_offset(TM_CW_SITES);
+    glue += fill(kStampsRecord, values);
+    for (std::size_t i = 0; i < timed_sites(); ++i) {
+      const int at = TM_CW_PASSES + static_cast<int>(i) * TM_CP_WORDS;
+      bind_site(values, i);
+      values["arrival_at"] = word_offset(at + TM_CP_ARRIVAL);
+      values["release_at"] = word_offset(at + TM_CP_RELEASE);
+      values["line_at"] = word_offset(at + TM_CP_LINE);
+      values["pass_at"] = word_offset(at + TM_CP_PASS);
+      values["line"] = std::to_string(sites_[i].line);
+      glue += fill(kSiteStamps, values) + fill(looped_ ? kSiteFirstPass : kSitePassedInOrder, values);
+    }
+    values["written_at"] = word_offset(TM_CW_WRITTEN);
+    glue += fill(kStampsWritten, values) + skip.label;
+    return glue;
+  }
+
+  Splice& splice_;
+  int labels_ = 0;
+  const ptx::Statement* first_ = nullptr;  // where the sites' registers start
+  std::vector<Barrier> sites_;
+  std::vector<Exit> exits_;
+  bool looped_ = false;  // a barrier sits in a loop
+};
+
+}  // namespace
+
+std::unique_ptr<PassGlue> access_pass_glue(Splice& splice) { return std::make_unique<AccessPass>(splice); }
+
+std::unique_ptr<PassGlue> clock_pass_glue(Splice& splice) { return std::make_unique<ClockPass>(splice); }
+
+}  // namespace threadmap::cuda
