@@ -133,8 +133,7 @@ std::optional<std::string> folder_field(const json& line) {
 }
 
 RunRequest run_fields(const json& line) {
-  RunRequest r;
-  static_cast<KernelRun&>(r) = kernel_run_fields(line);
+  RunRequest r(kernel_run_fields(line));
   r.device_copy = flag_field(line, "device_copy", false);
   r.device = text_field(line, "device", "auto");
   return r;
@@ -168,8 +167,7 @@ SweepRequest sweep_fields(const json& line) {
 }
 
 RecordRequest record_fields(const json& line) {
-  RecordRequest r;
-  static_cast<KernelRun&>(r) = kernel_run_fields(line);
+  RecordRequest r(kernel_run_fields(line));
   r.blocks = blocks_field(line);
   r.folder = folder_field(line);
   r.scratch = flag_field(line, "scratch", false);

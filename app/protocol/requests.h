@@ -10,6 +10,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -50,6 +51,8 @@ struct PingRequest {};
 struct DevicesRequest {};
 struct ListRequest {};
 struct RunRequest : KernelRun {
+  RunRequest() = default;
+  explicit RunRequest(KernelRun run) : KernelRun(std::move(run)) {}
   bool device_copy = false;  // also measure a device copy of half the ideal bytes
 };
 struct CopyRequest {
@@ -59,9 +62,13 @@ struct CopyRequest {
   int warmup = RunOptions{}.warmup;
 };
 struct SweepRequest : KernelRun {
+  SweepRequest() = default;
+  explicit SweepRequest(KernelRun run) : KernelRun(std::move(run)) {}
   std::vector<SweepAxis> vary;  // the cartesian product of these
 };
 struct RecordRequest : KernelRun {
+  RecordRequest() = default;
+  explicit RecordRequest(KernelRun run) : KernelRun(std::move(run)) {}
   TracedBlocks blocks;
   std::optional<std::string> folder;  // none: the system temp folder
   bool scratch = false;               // read once and thrown away: not flushed to disk
