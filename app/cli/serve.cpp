@@ -114,7 +114,7 @@ Incoming parse_request(const std::string& line) {
     if (!request.is_object())
       throw ProtocolError(protocol::kBadRequest, "a request is a JSON object, e.g. " +
                                                      protocol::encode_line(protocol::to_json(protocol::PingRequest{}, 1)));
-    json id = request.value("id", json());
+    RequestId id = protocol::id_of(request);
     if (const std::string problem = protocol::id_problem(id); !problem.empty())
       throw ProtocolError(protocol::kBadRequest, problem);
     item.id = std::move(id);

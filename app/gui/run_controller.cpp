@@ -148,7 +148,11 @@ void RunController::on_run_reply(const WorkerReply& reply) {
     emit refused(tr("the worker sent a malformed report: %1").arg(QString::fromStdString(reply.error)));
   } else {
     emit refused(QString::fromStdString(reply.error));
-    if (reply.status != kWorkerRestarted && reply.status != kIncompatible) emit worker_state(ready_text(), false);
+    // A refused worker stays the news: "running …" must not outlive the refusal.
+    if (reply.status == kIncompatible)
+      emit worker_state(QString::fromStdString(reply.error), true);
+    else if (reply.status != kWorkerRestarted)
+      emit worker_state(ready_text(), false);
   }
   if (queued_run_) {
     const protocol::KernelRun next = *queued_run_;

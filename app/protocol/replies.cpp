@@ -86,7 +86,8 @@ class Fields {
     return v ? *v : empty;
   }
   [[noreturn]] void fail(const char* key, const char* type) const {
-    throw ProtocolError(kMalformedReply, what_ + (*key ? std::string(".") + key : std::string()) + " must be " + type);
+    throw ProtocolError(kMalformedReply,
+                        what_ + (*key ? std::string(": \"") + key + "\"" : std::string()) + " must be " + type);
   }
 
  private:

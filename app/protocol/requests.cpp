@@ -269,6 +269,8 @@ std::string op_names() {
   return names;
 }
 
+RequestId id_of(const json& line) { return line.is_object() ? line.value("id", json()) : json(); }
+
 json to_json(const Request& request, const RequestId& id) {
   json j = std::visit([](const auto& r) { return fields_of(r); }, request);
   j["id"] = id;

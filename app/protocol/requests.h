@@ -84,6 +84,9 @@ using Request = std::variant<PingRequest, DevicesRequest, ListRequest, RunReques
 std::string_view op_name(const Request& request);
 std::string op_names();  // "ping, devices, ...", for messages and help
 
+// A request line's id: null where it has none (id_problem says whether it
+// is one a reply can carry).
+RequestId id_of(const nlohmann::json& line);
 // The request's line as JSON, with its id.
 nlohmann::json to_json(const Request& request, const RequestId& id);
 // A request line's object (its "id" already accepted) as its Request.
