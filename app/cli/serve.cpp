@@ -290,8 +290,8 @@ class Worker {
     return protocol::ListResult{catalog()};
   }
 
-  // The reader marked the target when it read the cancel; "found": whether a
-  // request with that id was queued or running then.
+  // The reader marked the target when it read the cancel, and noted whether
+  // a request with that id was queued or running then.
   static protocol::Result answer(const Incoming& item, const protocol::CancelRequest& cancel) {
     return protocol::CancelResult{cancel.target, item.cancel_found};
   }
@@ -320,7 +320,7 @@ class Worker {
     return make_copy_report(measure_device_copy(device, request.bytes, options), request.bytes);
   }
 
-  // The cartesian product of "vary", one progress reply per point, checked
+  // The cartesian product of the axes, one progress reply per point, checked
   // against cancel between points.
   protocol::Result answer(const Incoming& item, const protocol::SweepRequest& request) {
     const Variant& v = variant_for(request.kernel);
@@ -359,7 +359,7 @@ class Worker {
     trace_options.source_text = options.source_text;
     trace_options.source_name = options.source_name;
     const std::filesystem::path folder = folder_for(request.folder);
-    // "scratch": the file is read once and its folder removed (the GUI's
+    // A scratch file is read once and its folder removed (the GUI's
     // temporary recordings folder): not flushed to disk first.
     const Durability durability = request.scratch ? Durability::Scratch : Durability::Synced;
     Device& device = device_for(request.device);
