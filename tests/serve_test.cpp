@@ -8,6 +8,8 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <optional>
+#include <stdexcept>
 #include <cstdio>
 #include <filesystem>
 #include <nlohmann/json.hpp>
@@ -16,6 +18,8 @@
 #include <vector>
 
 #include "app/cli/serve.h"
+#include "app/protocol/replies.h"
+#include "app/protocol/requests.h"
 #include "kernels/session.h"
 #include "tests/test_devices.h"
 
@@ -171,6 +175,89 @@ TEST(Serve, RunOnOpenclKeepsTheDeviceWarm) {
   r = w.next();
   EXPECT_EQ(r["id"], 9);
   EXPECT_GT(r["result"]["bandwidth_gbps"].get<double>(), 0);
+  EXPECT_EQ(w.finish(), 0);
+}
+
+// The client's side of the protocol (app/protocol) against the real worker:
+// typed requests written as the GUI writes them, every reply read back as
+// the type its request asks for.
+class TypedWorker {
+ public:
+  // The final reply to `request`, read as its result; progress lines are kept.
+  threadmap::protocol::Result ask(const threadmap::protocol::Request& request) {
+    namespace protocol = threadmap::protocol;
+    const int id = ++sent_;
+    worker_.send(protocol::encode_line(protocol::to_json(request, id)));
+    for (;;) {
+      const std::optional<protocol::ReplyLine> line = protocol::read_reply_line(worker_.next().dump());
+      if (!line) throw std::runtime_error("no reply line");
+      EXPECT_EQ(line->id, id);
+      if (line->kind == protocol::ReplyKind::Progress) {
+        progress.push_back(protocol::read_progress(line->body));
+        continue;
+      }
+      if (line->kind == protocol::ReplyKind::Error) throw std::runtime_error(line->error.status + ": " + line->error.message);
+      return protocol::read_result(request, line->body);
+    }
+  }
+  int finish() { return worker_.finish(); }
+  std::vector<threadmap::protocol::Progress> progress;
+
+ private:
+  Worker worker_;
+  int sent_ = 0;
+};
+
+TEST(Serve, ThePingReplySaysTheProtocolVersion) {
+  namespace protocol = threadmap::protocol;
+  TypedWorker w;
+  const auto ping = std::get<protocol::PingResult>(w.ask(protocol::PingRequest{}));
+  EXPECT_EQ(ping.protocol, protocol::kVersion);
+  EXPECT_EQ(protocol::version_problem(ping), "");
+  EXPECT_FALSE(ping.version.empty());
+  EXPECT_NO_THROW(std::get<protocol::QuitResult>(w.ask(protocol::QuitRequest{})));
+  EXPECT_EQ(w.finish(), 0);
+}
+
+TEST(Serve, TypedRequestsGetTypedReplies) {
+  REQUIRE_OPENCL();
+  namespace protocol = threadmap::protocol;
+  TypedWorker w;
+  const auto backends = std::get<protocol::DevicesResult>(w.ask(protocol::DevicesRequest{}));
+  EXPECT_TRUE(std::any_of(backends.begin(), backends.end(), [](const threadmap::BackendReport& b) {
+    return b.backend == "opencl" && b.available && !b.devices.empty();
+  }));
+  protocol::RunRequest run;
+  run.kernel = "transpose.shared";
+  run.device = "opencl:0:0";
+  run.params = {{"width", "64"}, {"height", "48"}, {"tile", "8"}};
+  run.reps = 2;
+  run.warmup = 0;
+  run.device_copy = true;
+  const auto report = std::get<threadmap::RunReport>(w.ask(run));
+  EXPECT_TRUE(report.ok()) << report.error;
+  EXPECT_TRUE(report.verified());
+  EXPECT_EQ(std::get<std::int64_t>(report.parameters.at("tile")), 8);
+  EXPECT_EQ(report.device.spec, "opencl:0:0");
+  ASSERT_TRUE(report.timing && report.device_copy);
+  EXPECT_EQ(report.timing->kernel_ms.samples, 2);
+  EXPECT_EQ(report.device_copy->bytes, report.ideal_bytes / 2);
+  protocol::CopyRequest copy;
+  copy.device = "opencl:0:0";
+  copy.bytes = 65536;
+  copy.reps = 2;
+  EXPECT_GT(std::get<threadmap::CopyReport>(w.ask(copy)).bandwidth_gbps, 0);
+  protocol::SweepRequest sweep(run);
+  sweep.vary = {{"tile", {"4", "8"}}};
+  const auto swept = std::get<protocol::SweepResult>(w.ask(sweep));
+  EXPECT_EQ(swept.total, 2u);
+  EXPECT_EQ(swept.results.size(), 2u);
+  EXPECT_FALSE(swept.cancelled);
+  ASSERT_EQ(w.progress.size(), 2u);
+  EXPECT_EQ(std::get<protocol::SweepPoint>(w.progress[1]).done, 2u);
+  const auto cancel = std::get<protocol::CancelResult>(w.ask(protocol::CancelRequest{"nothing"}));
+  EXPECT_EQ(cancel.target, "nothing");
+  EXPECT_FALSE(cancel.found);
   EXPECT_EQ(w.finish(), 0);
 }
 

@@ -15,15 +15,19 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <system_error>
 #include <thread>
+#include <variant>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "app/cli/session_builder.h"
-#include "kernels/bounded_json.h"
+#include "app/protocol/replies.h"
+#include "app/protocol/requests.h"
+#include "app/protocol/wire.h"
 #include "kernels/catalog.h"
 #include "kernels/devices.h"
 #include "kernels/error.h"
@@ -38,38 +42,28 @@ namespace threadmap::cli {
 namespace {
 
 using nlohmann::json;
+namespace protocol = threadmap::protocol;
+using protocol::ErrorReply;
+using protocol::ProtocolError;
+using protocol::RequestId;
 
-// The limits of one request line (docs/cli.md, "serve"). A learner's kernel
-// source travels inside a line, so a line may be long, but not unbounded.
-constexpr std::size_t kMaxLineBytes = std::size_t{16} << 20;  // 16 MiB
-constexpr std::size_t kMaxDepth = 64;                          // nesting of arrays and objects
-constexpr std::size_t kMaxIdBytes = 256;                       // a string id
-constexpr std::size_t kReadChunk = std::size_t{64} << 10;      // a line is read in pieces this big
-constexpr std::size_t kMaxEcho = 200;                          // bytes of the input quoted in a message
-
-// A request that cannot be served as asked; becomes an "error" reply.
-struct BadRequest {
-  std::string status;  // "bad-request", "invalid", "device-failure"
-  std::string message;
-};
+constexpr std::size_t kReadChunk = std::size_t{64} << 10;  // a line is read in pieces this big
 
 // One line from stdin: a request to serve, or the error reply it gets.
 struct Incoming {
-  json request;         // an object whose "id" and "op" are usable, unless `problem` says otherwise
-  json id;              // the reply's id: null when the line has none that can be used
-  std::string op;
-  BadRequest problem;   // status empty: none
+  RequestId id;                              // the reply's id: null when the line has none that can be used
+  std::optional<protocol::Request> request;  // the line as a request, unless a problem says otherwise
+  ErrorReply problem;   // the line has no usable id (status empty: none); answered, never cancelled
+  ErrorReply refusal;   // the request cannot be served as sent (a field, an op); its id can be cancelled
   std::uint64_t seq = 0;      // its place in the input, when it has an id a cancel can name
   bool cancel_found = false;  // a cancel: whether its target was queued or running when it was read
   bool end_of_input = false;
+
+  template <typename T>
+  bool is() const {
+    return request && std::holds_alternative<T>(*request);
+  }
 };
-
-// At most kMaxEcho bytes of `text`, for quoting what a request sent in a message.
-std::string excerpt(const std::string& text) {
-  return text.size() <= kMaxEcho ? text : text.substr(0, kMaxEcho) + "...";
-}
-
-std::string shown(const json& value) { return excerpt(value.dump()); }
 
 // --- Reading lines: bounded in length, never held whole when too long.
 
@@ -93,7 +87,7 @@ class LineReader {
       const bool chunk_full = in_.fail() && !in_.eof();  // no '\n' yet: the line goes on
       const bool has_newline = !in_.fail() && !in_.eof();
       const std::size_t stored = has_newline ? count - 1 : count;
-      if (!too_long && line.size() + stored > kMaxLineBytes) {
+      if (!too_long && line.size() + stored > protocol::kMaxLineBytes) {
         too_long = true;
         std::string().swap(line);
       }
@@ -108,89 +102,42 @@ class LineReader {
   std::vector<char> chunk_;
 };
 
-// --- Parsing a line: nesting bounded while parsing (DepthBoundedSax), so a deep line stops early.
-
-// The line as JSON, or a BadRequest saying why not (invalid UTF-8 is bad JSON).
-json parse_json(const std::string& line) {
-  json j;
-  DepthBoundedSax sax(j, kMaxDepth);
-  bool parsed = false;
-  try {
-    parsed = json::sax_parse(line, &sax, json::input_format_t::json, true);
-  } catch (const json::exception& e) {
-    throw BadRequest{"bad-request", "bad JSON: " + excerpt(e.what())};
-  }
-  if (sax.too_deep())
-    throw BadRequest{"bad-request", "bad JSON: nested deeper than " + std::to_string(kMaxDepth) +
-                                        " levels, the limit of a request"};
-  if (!parsed || sax.is_errored())
-    throw BadRequest{"bad-request", "bad JSON: " + excerpt(sax.message())};
-  return j;
-}
-
-// Why `id` cannot be a request's id, or "" when it can.
-std::string id_problem(const json& id) {
-  if (id.is_null() || id.is_number() || (id.is_string() && id.get_ref<const std::string&>().size() <= kMaxIdBytes))
-    return "";
-  return "\"id\" must be a number, a string of at most " + std::to_string(kMaxIdBytes) +
-         " bytes, or null; got " + shown(id);
-}
-
-// `request[name]` as text, `fallback` when absent; anything else is a bad request naming it.
-std::string text_field(const json& request, const char* name, const std::string& fallback) {
-  const auto it = request.find(name);
-  if (it == request.end()) return fallback;
-  if (!it->is_string())
-    throw BadRequest{"bad-request", std::string("\"") + name + "\" must be text (a JSON string); got " + shown(*it)};
-  return it->get<std::string>();
-}
-
-// `request[name]` as true or false, `fallback` when absent.
-bool flag_field(const json& request, const char* name, bool fallback) {
-  const auto it = request.find(name);
-  if (it == request.end()) return fallback;
-  if (!it->is_boolean())
-    throw BadRequest{"bad-request", std::string("\"") + name + "\" must be true or false; got " + shown(*it)};
-  return it->get<bool>();
-}
-
-// A line as a request: a JSON object with a usable "id" and a text "op".
+// A line as a request: a JSON object with a usable "id" (else a problem),
+// whose fields make a protocol::Request (else a refusal).
 Incoming parse_request(const std::string& line) {
   Incoming item;
   try {
     if (line.find_first_not_of(" \t\r") == std::string::npos)
-      throw BadRequest{"bad-request", "empty line: a request is a JSON object on one line, e.g. "
-                                      "{\"id\": 1, \"op\": \"ping\"}"};
-    json request = parse_json(line);
+      throw ProtocolError(protocol::kBadRequest, "empty line: a request is a JSON object on one line, e.g. " +
+                                                     protocol::encode_line(protocol::to_json(protocol::PingRequest{}, 1)));
+    json request = protocol::parse_line(line);
     if (!request.is_object())
-      throw BadRequest{"bad-request", "a request is a JSON object, e.g. {\"id\": 1, \"op\": \"ping\"}"};
-    const json id = request.contains("id") ? request["id"] : json();
-    if (const std::string problem = id_problem(id); !problem.empty()) throw BadRequest{"bad-request", problem};
-    item.id = id;
-    item.op = text_field(request, "op", "");
-    item.request = std::move(request);
-  } catch (const BadRequest& e) {
-    item.problem = e;
+      throw ProtocolError(protocol::kBadRequest, "a request is a JSON object, e.g. " +
+                                                     protocol::encode_line(protocol::to_json(protocol::PingRequest{}, 1)));
+    RequestId id = protocol::id_of(request);
+    if (const std::string problem = protocol::id_problem(id); !problem.empty())
+      throw ProtocolError(protocol::kBadRequest, problem);
+    item.id = std::move(id);
+    try {
+      item.request = protocol::parse_request(request);
+    } catch (const ProtocolError& e) {
+      item.refusal = {e.status(), e.what()};
+    }
+  } catch (const ProtocolError& e) {
+    item.problem = {e.status(), e.what()};
   } catch (const std::exception& e) {  // e.g. out of memory: still this line's one reply
-    item.problem = {"bad-request", excerpt(e.what())};
+    item.problem = {protocol::kBadRequest, protocol::excerpt(e.what())};
   }
   return item;
 }
 
 Incoming too_long_line() {
   Incoming item;
-  item.problem = {"bad-request", "the line is longer than " + std::to_string(kMaxLineBytes >> 20) + " MiB (" +
-                                     std::to_string(kMaxLineBytes) +
-                                     " bytes), the limit of a request; it was read and thrown away"};
+  item.problem = {protocol::kBadRequest,
+                  "the line is longer than " + std::to_string(protocol::kMaxLineBytes >> 20) + " MiB (" +
+                      std::to_string(protocol::kMaxLineBytes) +
+                      " bytes), the limit of a request; it was read and thrown away"};
   return item;
-}
-
-// Why `target` cannot name a request to cancel, or "" when it can.
-std::string target_problem(const json& request) {
-  const auto target = request.find("target");
-  if (target != request.end() && !target->is_null() && id_problem(*target).empty()) return "";
-  return "cancel needs \"target\": the id (a number or a string of at most " + std::to_string(kMaxIdBytes) +
-         " bytes) of a queued or running request" + (target == request.end() ? "" : "; got " + shown(*target));
 }
 
 // Lines are read on their own thread so that a "cancel" reaches a queued
@@ -221,7 +168,7 @@ class Inbox {
     return item;
   }
   // Returns whether a request with this id is queued or running.
-  bool cancel(const json& target) {
+  bool cancel(const RequestId& target) {
     std::lock_guard lock(mutex_);
     const auto it = pending_.find(target.dump());
     if (it == pending_.end()) return false;
@@ -263,10 +210,9 @@ void read_requests(std::istream& in, Inbox& inbox) {
   std::string line;
   for (LineRead read; (read = reader.next(line)) != LineRead::End;) {
     Incoming item = read == LineRead::TooLong ? too_long_line() : parse_request(line);
-    const bool usable = item.problem.status.empty();
-    if (usable && item.op == "cancel" && target_problem(item.request).empty())
-      item.cancel_found = inbox.cancel(item.request["target"]);
-    const bool quit = usable && item.op == "quit";
+    if (item.is<protocol::CancelRequest>())
+      item.cancel_found = inbox.cancel(std::get<protocol::CancelRequest>(*item.request).target);
+    const bool quit = item.is<protocol::QuitRequest>();
     inbox.push(std::move(item));
     if (quit) break;
   }
@@ -289,251 +235,190 @@ class Worker {
         reply_error(item.id, item.problem);
         return true;
       }
-      if (item.op != "cancel" && item.op != "quit" && inbox_.is_cancelled(item)) {
-        reply_error(item.id, {"cancelled", "cancelled before it started"});
+      const bool never_cancelled = item.is<protocol::CancelRequest>() || item.is<protocol::QuitRequest>();
+      if (!never_cancelled && inbox_.is_cancelled(item)) {
+        reply_error(item.id, {protocol::kCancelled, "cancelled before it started"});
+        return true;
+      }
+      if (!item.refusal.status.empty()) {
+        reply_error(item.id, item.refusal);
         return true;
       }
       return dispatch(item);
-    } catch (const BadRequest& e) {
-      reply_error(item.id, e);
+    } catch (const ProtocolError& e) {
+      reply_error(item.id, {e.status(), e.what()});
     } catch (const InvalidRequest& e) {
-      reply_error(item.id, {"invalid", e.what()});
+      reply_error(item.id, {protocol::kInvalid, e.what()});
     } catch (const DeviceError& e) {
-      reply_error(item.id, {"device-failure", e.what()});
+      reply_error(item.id, {protocol::kDeviceFailure, e.what()});
     } catch (const SessionError& e) {
-      reply_error(item.id, {"invalid", e.what()});
+      reply_error(item.id, {protocol::kInvalid, e.what()});
     } catch (const std::exception& e) {
-      reply_error(item.id, {"bad-request", e.what()});
+      reply_error(item.id, {protocol::kBadRequest, e.what()});
     }
     return true;
   }
 
  private:
   bool dispatch(const Incoming& item) {
-    const json& id = item.id;
-    const std::string& op = item.op;
-    const json& request = item.request;
     // A kernel compiled on first use takes a moment: the GUI says so meanwhile.
-    set_cuda_compile_notice([this, id](const std::string& message) {
-      write({{"id", id}, {"type", "progress"}, {"compiling", message}});
+    set_cuda_compile_notice([this, id = item.id](const std::string& message) {
+      write(protocol::progress_line(id, protocol::CompileNotice{message}));
     });
-    if (op == "quit") {
-      reply(id, json{{"bye", true}});
-      return false;
+    const protocol::Result result =
+        std::visit([&](const auto& request) -> protocol::Result { return answer(item, request); }, *item.request);
+    write(protocol::result_line(item.id, result));
+    return !item.is<protocol::QuitRequest>();
+  }
+
+  void reply_error(const RequestId& id, const ErrorReply& e) { write(protocol::error_line(id, e)); }
+
+  // The one place replies are written.
+  void write(const json& line) { out_ << protocol::encode_line(line) << '\n' << std::flush; }
+
+  // --- One answer per request type.
+
+  static protocol::Result answer(const Incoming&, const protocol::PingRequest&) {
+    return protocol::PingResult{THREADMAP_VERSION, protocol::kVersion};
+  }
+
+  static protocol::Result answer(const Incoming&, const protocol::QuitRequest&) { return protocol::QuitResult{}; }
+
+  static protocol::Result answer(const Incoming&, const protocol::DevicesRequest&) { return list_backends(); }
+
+  static protocol::Result answer(const Incoming&, const protocol::ListRequest&) {
+    return protocol::ListResult{catalog()};
+  }
+
+  // The reader marked the target when it read the cancel, and noted whether
+  // a request with that id was queued or running then.
+  static protocol::Result answer(const Incoming& item, const protocol::CancelRequest& cancel) {
+    return protocol::CancelResult{cancel.target, item.cancel_found};
+  }
+
+  protocol::Result answer(const Incoming&, const protocol::RunRequest& request) {
+    const Variant& v = variant_for(request.kernel);
+    const Params params = make_params(v.params, assignments(request.params), v.id);
+    const RunOptions options = options_for(request);
+    Device& device = device_for(request.device);
+    const RunResult r = run_variant(device, v, params, options);
+    RunReport report = make_report(r);
+    // The ceiling a chart draws: a device-to-device copy of the same bytes
+    // (half the ideal bytes: each byte is read once and written once).
+    if (request.device_copy && r.status == RunStatus::Ok) {
+      const std::uint64_t bytes = r.ideal_bytes / 2;
+      report.device_copy = make_copy_report(measure_device_copy(device, bytes, options), bytes);
     }
-    if (op == "ping") reply(id, json{{"pong", true}, {"version", THREADMAP_VERSION}});
-    else if (op == "devices") reply(id, devices());
-    else if (op == "list") reply(id, list());
-    else if (op == "run") reply(id, run(request));
-    else if (op == "copy") reply(id, copy(request));
-    else if (op == "sweep") reply(id, sweep(item));
-    else if (op == "record") reply(id, record(request));
-    else if (op == "cancel") reply(id, cancel(item));
-    else
-      throw BadRequest{"bad-request", "unknown op '" + excerpt(op) +
-                                          "'; ops: ping, devices, list, run, copy, sweep, "
-                                          "record, cancel, quit"};
-    return true;
+    return report;
   }
 
-  void reply_error(const json& id, const BadRequest& e) {
-    write({{"id", id}, {"type", "error"}, {"status", e.status}, {"error", e.message}});
+  protocol::Result answer(const Incoming&, const protocol::CopyRequest& request) {
+    Device& device = device_for(request.device);
+    RunOptions options;
+    options.repetitions = request.reps;
+    options.warmup = request.warmup;
+    return make_copy_report(measure_device_copy(device, request.bytes, options), request.bytes);
   }
 
-  void reply(const json& id, json result) {
-    write({{"id", id}, {"type", "result"}, {"result", std::move(result)}});
+  // The cartesian product of the axes, one progress reply per point, checked
+  // against cancel between points.
+  protocol::Result answer(const Incoming& item, const protocol::SweepRequest& request) {
+    const Variant& v = variant_for(request.kernel);
+    const auto base = assignments(request.params);
+    make_params(v.params, base, v.id);
+    const auto points = sweep_points(v.params, request.vary, v.id);
+    const RunOptions options = options_for(request);
+    Device& device = device_for(request.device);
+    protocol::SweepResult result{v.id, device.info(), {}, points.size(), false};
+    for (std::size_t i = 0; i < points.size(); ++i) {
+      if (inbox_.is_cancelled(item)) {
+        result.cancelled = true;
+        break;
+      }
+      auto assigned = base;
+      assigned.insert(assigned.end(), points[i].begin(), points[i].end());
+      RunReport report = make_report(run_variant(device, v, make_params(v.params, assigned, v.id), options));
+      write(protocol::progress_line(item.id, protocol::SweepPoint{i + 1, points.size(), report}));
+      result.results.push_back(std::move(report));
+    }
+    return result;
   }
 
-  // The one place replies are written. Bytes that are not UTF-8 (a message
-  // quoting a bad request) become U+FFFD instead of an exception.
-  void write(const json& line) {
-    out_ << line.dump(-1, ' ', false, json::error_handler_t::replace) << '\n' << std::flush;
+  // The timed run and the traced run, written as one session file (what
+  // `threadmap-cli record` writes); the reply names the file.
+  // A learner's kernel ("source") is recorded in the catalog's place, its
+  // trace hooks put in by ThreadMap (docs/traces.md), and kept in the session.
+  protocol::Result answer(const Incoming&, const protocol::RecordRequest& request) {
+    const Variant& v = variant_for(request.kernel);
+    const Params params = make_params(v.params, assignments(request.params), v.id);
+    const RunOptions options = options_for(request);
+    TraceOptions trace_options;
+    trace_options.seed = options.seed;
+    trace_options.all_blocks = request.blocks.all;
+    trace_options.blocks = request.blocks.ids;
+    trace_options.source_text = options.source_text;
+    trace_options.source_name = options.source_name;
+    const std::filesystem::path folder = folder_for(request.folder);
+    // A scratch file is read once and its folder removed (the GUI's
+    // temporary recordings folder): not flushed to disk first.
+    const Durability durability = request.scratch ? Durability::Scratch : Durability::Synced;
+    Device& device = device_for(request.device);
+    RecordedSession recorded = record_session(device, v, params, options, trace_options);
+    if (recorded.status != RunStatus::Ok)
+      throw ProtocolError(std::string(status_name(recorded.status)), recorded.error);
+    const std::filesystem::path path = session_path(folder, v);
+    save_recorded_session(recorded, path, durability);
+    protocol::RecordResult result{path.string(), std::filesystem::file_size(path),
+                                  recorded.run.verification.verified && recorded.recording.verification.verified,
+                                  recorded.recording.record_ms, {}};
+    for (const auto& [name, ms] : recorded.phases_ms) result.phases_ms.emplace_back(name, ms);
+    for (const auto& [name, ms] : recorded.recording.phases_ms)
+      result.phases_ms.emplace_back("traced runs: " + name, ms);
+    return result;
   }
 
-  // The reader marked the target when it read the cancel; "found": whether a
-  // request with that id was queued or running then.
-  static json cancel(const Incoming& item) {
-    if (const std::string problem = target_problem(item.request); !problem.empty())
-      throw BadRequest{"bad-request", problem};
-    return {{"cancelled", item.request["target"]}, {"found", item.cancel_found}};
-  }
-
-  static json devices() {
-    json j = json::array();
-    for (const BackendReport& b : list_backends()) j.push_back(to_json(b));
-    return j;
-  }
-
-  // The catalog does not change while the process runs: described once.
-  static const json& list() {
-    static const json described = [] {
-      json j = json::array();
-      for (const Variant& v : catalog()) j.push_back(to_json(v));
-      return j;
-    }();
-    return described;
-  }
+  // --- From a request's fields to the engine's values.
 
   // Opened devices stay open: contexts and compiled programs are reused.
-  Device& device_for(const json& request) {
-    const std::string spec = text_field(request, "device", "auto");
+  Device& device_for(const std::string& spec) {
     auto it = devices_.find(spec);
     if (it == devices_.end()) it = devices_.emplace(spec, open_device(spec)).first;
     return *it->second;
   }
 
-  static const Variant& variant_for(const json& request) {
-    const std::string id = text_field(request, "kernel", "");
+  static const Variant& variant_for(const std::string& id) {
     if (const Variant* v = find_variant(id)) return *v;
-    throw InvalidRequest("unknown kernel '" + excerpt(id) + "'; the \"list\" request shows the catalog");
+    throw InvalidRequest("unknown kernel '" + protocol::excerpt(id) + "'; the \"" +
+                         std::string(protocol::op_name(protocol::ListRequest{})) + "\" request shows the catalog");
   }
 
-  static std::string value_text(const std::string& name, const json& value) {
-    if (value.is_string()) return value.get<std::string>();
-    if (value.is_number_unsigned()) return std::to_string(value.get<std::uint64_t>());
-    if (value.is_number_integer()) return std::to_string(value.get<std::int64_t>());
-    throw BadRequest{"invalid", "parameter " + excerpt(name) + "=" + shown(value) +
-                                    " must be a whole number or a name (\"float\")"};
+  static std::vector<std::pair<std::string, std::string>> assignments(const std::map<std::string, std::string>& params) {
+    return {params.begin(), params.end()};
   }
 
-  static std::vector<std::pair<std::string, std::string>> assignments(const json& request) {
-    std::vector<std::pair<std::string, std::string>> out;
-    const json params = request.value("params", json::object());
-    if (!params.is_object())
-      throw BadRequest{"bad-request", "\"params\" must be an object, e.g. {\"tile\": 32}"};
-    for (const auto& [name, value] : params.items()) out.emplace_back(name, value_text(name, value));
-    return out;
-  }
-
-  static int bounded(const json& request, const char* name, int fallback, int low, int high) {
-    const json value = request.value(name, json(fallback));
-    if (!value.is_number_integer() || value.get<std::int64_t>() < low ||
-        value.get<std::int64_t>() > high)
-      throw BadRequest{"invalid", std::string(name) + "=" + shown(value) + " is out of range: " +
-                                      name + " must be a whole number from " + std::to_string(low) +
-                                      " to " + std::to_string(high)};
-    return value.get<int>();
-  }
-
-  static RunOptions options_for(const json& request) {
+  // A learner's version of the kernel travels as its text and a file name
+  // whose extension is the device's dialect (.cl, .cu). The worker is the
+  // process the GUI kills and restarts when such a kernel hangs or crashes it.
+  static RunOptions options_for(const protocol::KernelRun& request) {
     RunOptions o;
-    o.repetitions = bounded(request, "reps", o.repetitions, 1, 100000);
-    o.warmup = bounded(request, "warmup", o.warmup, 0, 1000);
-    if (const auto seed = request.find("seed"); seed != request.end()) {
-      if (!seed->is_number_unsigned())
-        throw BadRequest{"invalid", "\"seed\" must be a whole number from 0 to 2^64 - 1; got " + shown(*seed)};
-      o.seed = seed->get<std::uint64_t>();
-    }
-    // A learner's version of the kernel: its text and a file name whose
-    // extension is the device's dialect (.cl, .cu). The worker is the process
-    // the GUI kills and restarts when such a kernel hangs or crashes it.
-    if (request.contains("source")) {
-      if (!request["source"].is_string() || request["source"].get<std::string>().empty())
-        throw BadRequest{"bad-request", "\"source\" must be the kernel's text"};
-      o.source_text = request["source"].get<std::string>();
-      o.source_name = text_field(request, "source_name", "learner.cl");
+    o.repetitions = request.reps;
+    o.warmup = request.warmup;
+    if (request.seed) o.seed = *request.seed;
+    if (request.source) {
+      o.source_text = request.source->text;
+      o.source_name = request.source->name;
     }
     return o;
   }
 
-  json run(const json& request) {
-    const Variant& v = variant_for(request);
-    const Params params = make_params(v.params, assignments(request), v.id);
-    const RunOptions options = options_for(request);
-    const bool device_copy = flag_field(request, "device_copy", false);
-    Device& device = device_for(request);
-    const RunResult r = run_variant(device, v, params, options);
-    json j = to_json(r);
-    // The ceiling a chart draws: a device-to-device copy of the same bytes
-    // (half the ideal bytes: each byte is read once and written once).
-    if (device_copy && r.status == RunStatus::Ok) {
-      const std::uint64_t bytes = r.ideal_bytes / 2;
-      j["device_copy"] = to_json(measure_device_copy(device, bytes, options), bytes);
-    }
-    return j;
-  }
-
-  json copy(const json& request) {
-    const json bytes = request.value("bytes", json());
-    if (!bytes.is_number_unsigned() || bytes.get<std::uint64_t>() == 0)
-      throw BadRequest{"invalid", "copy needs \"bytes\": a positive whole number"};
-    Device& device = device_for(request);
-    return to_json(measure_device_copy(device, bytes.get<std::uint64_t>(), options_for(request)),
-                   bytes.get<std::uint64_t>());
-  }
-
-  // "vary": {"tile": [8, 16, 32], "pad": [0, 1]}: the cartesian product, one
-  // progress reply per point, checked against cancel between points.
-  json sweep(const Incoming& item) {
-    const json& id = item.id;
-    const json& request = item.request;
-    const Variant& v = variant_for(request);
-    const auto base = assignments(request);
-    make_params(v.params, base, v.id);
-    const json vary = request.value("vary", json::object());
-    if (!vary.is_object() || vary.empty())
-      throw BadRequest{"bad-request", "sweep needs \"vary\": {\"NAME\": [V1, V2, ...]}"};
-    std::vector<SweepAxis> axes;
-    for (const auto& [name, values] : vary.items()) {
-      if (!values.is_array() || values.empty())
-        throw BadRequest{"bad-request", "vary." + excerpt(name) + " must be a non-empty array"};
-      SweepAxis axis{name, {}};
-      for (const json& value : values) axis.values.push_back(value_text(name, value));
-      axes.push_back(std::move(axis));
-    }
-    const auto points = sweep_points(v.params, axes, v.id);
-    const RunOptions options = options_for(request);
-    Device& device = device_for(request);
-    json results = json::array();
-    bool cancelled = false;
-    for (std::size_t i = 0; i < points.size(); ++i) {
-      if (inbox_.is_cancelled(item)) {
-        cancelled = true;
-        break;
-      }
-      auto assigned = base;
-      assigned.insert(assigned.end(), points[i].begin(), points[i].end());
-      const RunResult r = run_variant(device, v, make_params(v.params, assigned, v.id), options);
-      json report = to_json(r);
-      write({{"id", id}, {"type", "progress"}, {"done", i + 1}, {"total", points.size()},
-             {"result", report}});
-      results.push_back(std::move(report));
-    }
-    return {{"kernel", v.id}, {"device", to_json(device.info())}, {"results", results},
-            {"cancelled", cancelled}, {"total", points.size()}};
-  }
-
-  // "blocks": "all", [0, 1, 64] (linear ids: x + gridX * y), or absent for
-  // the few blocks that show the pattern.
-  static TraceOptions trace_options_for(const json& request, std::uint64_t seed) {
-    TraceOptions o;
-    o.seed = seed;
-    const json blocks = request.value("blocks", json());
-    if (blocks == "all") {
-      o.all_blocks = true;
-    } else if (blocks.is_array()) {
-      for (const json& b : blocks) {
-        if (!b.is_number_unsigned() || b.get<std::uint64_t>() > 0xffffffffULL)
-          throw BadRequest{"invalid", "blocks: " + shown(b) +
-                                          " is not a block number; give \"all\" or numbers "
-                                          "like [0, 1, 64] (block (x, y) is x + gridX * y)"};
-        o.blocks.push_back(b.get<std::uint32_t>());
-      }
-    } else if (!blocks.is_null()) {
-      throw BadRequest{"bad-request", "\"blocks\" must be \"all\" or an array of block numbers"};
-    }
-    return o;
-  }
-
-  // Without "folder": the system temp folder. A name planted there is never
+  // Without a folder: the system temp folder. A name planted there is never
   // followed or written over (OutputFile): such a record fails with a message.
-  static std::filesystem::path folder_for(const json& request) {
-    const json folder = request.value("folder", json());
-    if (folder.is_null()) return std::filesystem::temp_directory_path();
+  static std::filesystem::path folder_for(const std::optional<std::string>& folder) {
+    if (!folder) return std::filesystem::temp_directory_path();
     std::error_code error;
-    if (!folder.is_string() || !std::filesystem::is_directory(folder.get<std::string>(), error))
-      throw BadRequest{"invalid", "folder " + shown(folder) + " is not an existing folder"};
-    return folder.get<std::string>();
+    if (!std::filesystem::is_directory(*folder, error))
+      throw ProtocolError(protocol::kInvalid, protocol::folder_problem(*folder));
+    return *folder;
   }
 
   // A name no other worker or earlier request of this one uses.
@@ -542,46 +427,6 @@ class Worker {
     std::erase(stamp, ':');
     return folder / (v.id + "-" + stamp + "-" + std::to_string(::getpid()) + "-" +
                      std::to_string(++recordings_) + ".threadmap");
-  }
-
-  static void require_ok(RunStatus status, const std::string& error) {
-    if (status == RunStatus::Ok) return;
-    throw BadRequest{status == RunStatus::Invalid       ? "invalid"
-                     : status == RunStatus::Unavailable ? "unavailable"
-                                                        : "device-failure",
-                     error};
-  }
-
-  // The timed run and the traced run, written as one session file (what
-  // `threadmap-cli record` writes); the reply names the file.
-  // A learner's kernel ("source") is recorded in the catalog's place, its
-  // trace hooks put in by ThreadMap (docs/traces.md), and kept in the session.
-  json record(const json& request) {
-    const Variant& v = variant_for(request);
-    const Params params = make_params(v.params, assignments(request), v.id);
-    const RunOptions options = options_for(request);
-    TraceOptions trace_options = trace_options_for(request, options.seed);
-    trace_options.source_text = options.source_text;
-    trace_options.source_name = options.source_name;
-    const std::filesystem::path folder = folder_for(request);
-    // "scratch": the file is read once and its folder removed (the GUI's
-    // temporary recordings folder): not flushed to disk first.
-    const Durability durability =
-        flag_field(request, "scratch", false) ? Durability::Scratch : Durability::Synced;
-    Device& device = device_for(request);
-    RecordedSession recorded = record_session(device, v, params, options, trace_options);
-    require_ok(recorded.status, recorded.error);
-    const std::filesystem::path path = session_path(folder, v);
-    save_recorded_session(recorded, path, durability);
-    json phases = json::array();
-    for (const auto& [name, ms] : recorded.phases_ms) phases.push_back({name, ms});
-    for (const auto& [name, ms] : recorded.recording.phases_ms) phases.push_back({"traced runs: " + name, ms});
-    return {{"session", path.string()},
-            {"bytes", std::filesystem::file_size(path)},
-            {"verified", recorded.run.verification.verified &&
-                             recorded.recording.verification.verified},
-            {"record_ms", recorded.recording.record_ms},
-            {"phases_ms", phases}};
   }
 
   std::ostream& out_;
@@ -595,9 +440,11 @@ class Worker {
 CLI::App* add_serve_subcommand(CLI::App& app) {
   auto* serve = app.add_subcommand(
       "serve", "worker mode: JSON-line requests on stdin, replies on stdout (docs/cli.md)");
-  serve->footer(
-      "One request per line, e.g. {\"id\":1,\"op\":\"run\",\"kernel\":\"transpose.shared\","
-      "\"params\":{\"tile\":32}}. Ops: ping, devices, list, run, copy, sweep, record, cancel, quit.");
+  protocol::RunRequest example;
+  example.kernel = "transpose.shared";
+  example.params = {{"tile", "32"}};
+  serve->footer("One request per line, e.g. " + protocol::encode_line(protocol::to_json(example, 1)) +
+                ". Ops: " + protocol::op_names() + ". Protocol " + std::to_string(protocol::kVersion) + ".");
   return serve;
 }
 

@@ -33,14 +33,12 @@ Session build_session(const Variant& variant, const Params& params, const Params
     if (s.trace_params == s.params) s.trace_params.clear();
   }
   s.device = to_json(device);
-  s.run = to_json(run);
-  s.run["device_copy"] = to_json(copy, run.ideal_bytes / 2);
+  RunReport report = make_report(run);
+  report.device_copy = make_copy_report(copy, run.ideal_bytes / 2);
+  s.run = to_json(report);
   s.analysis = analysis::summary_json(recording.trace, analysis);
   s.trace = std::move(recording.trace);  // the bulk of the session: moved, not copied
-  s.trace_verification = {{"verified", recording.verification.verified},
-                          {"checked", recording.verification.checked},
-                          {"mismatches", recording.verification.mismatches},
-                          {"method", recording.verification.method}};
+  s.trace_verification = to_json(recording.verification);
   s.record_ms = recording.record_ms;
   return s;
 }

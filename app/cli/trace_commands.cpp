@@ -60,11 +60,8 @@ TraceOptions trace_options(const std::string& blocks, std::uint64_t capacity, st
 
 std::string count(std::uint64_t n) { return std::to_string(n); }
 
-// A session's text field, "?" where it is missing or not text.
-std::string text_field(const json& object, const char* key) {
-  const auto it = object.find(key);
-  return it != object.end() && it->is_string() ? it->get<std::string>() : "?";
-}
+// A session's text, "?" where it has none.
+std::string or_unknown(const std::string& text) { return text.empty() ? "?" : text; }
 
 void print_counters(const analysis::Counters& c, std::ostream& os) {
   Table t;
@@ -272,9 +269,10 @@ int show_command(const std::string& file, const std::string& format) {
       std::cout << json_text(out) << '\n';
       return kExitOk;
     }
+    const DeviceInfo device = device_or_default(s.device);
     std::cout << printable(s.kernel_id) << " recorded " << printable(s.created_at) << " by "
-              << printable(s.created_by) << " on " << printable(text_field(s.device, "name")) << " ("
-              << printable(text_field(s.device, "spec")) << ")\nParameters:";
+              << printable(s.created_by) << " on " << printable(or_unknown(device.name)) << " ("
+              << printable(or_unknown(device.spec)) << ")\nParameters:";
     for (const auto& [name, value] : s.params) std::cout << ' ' << printable(name) << '=' << printable(value);
     std::cout << '\n';
     if (!s.trace_params.empty()) {
@@ -282,9 +280,9 @@ int show_command(const std::string& file, const std::string& format) {
       for (const auto& [name, value] : s.trace_params) std::cout << ' ' << printable(name) << '=' << printable(value);
       std::cout << " (a smaller run than the timed one)\n";
     }
-    if (s.run.is_object() && s.run.contains("kernel_ms"))
-      std::cout << "Timed run: median " << s.run["kernel_ms"].value("median", 0.0) << " ms, "
-                << s.run.value("bandwidth_gbps", 0.0) << " GB/s\n";
+    if (const std::optional<RunReport> run = report_if_any(s.run); run && run->timing)
+      std::cout << "Timed run: median " << run->timing->kernel_ms.median << " ms, " << run->bandwidth_gbps
+                << " GB/s\n";
     print_summary(*s.trace, a, std::cout);
     if (!s.source_text.empty()) {
       // The learner's kernel the session was made from, numbered as the

@@ -12,6 +12,7 @@
 #include <QVBoxLayout>
 
 #include "app/gui/side_by_side.h"
+#include "kernels/report.h"
 #include "kernels/session.h"
 #include "viz/views/timeline.h"
 #include "viz/views/playback_bar.h"
@@ -26,10 +27,8 @@ namespace {
 
 // "NVIDIA H100 80GB HBM3 · block_x=32 ...": the caption's tooltip.
 QString device_and_parameters(const analysis::TraceDocument& doc) {
-  const auto& device = doc.session.device;
-  const QString name = device.is_object() && device.contains("name") && device["name"].is_string()
-                           ? QString::fromStdString(device["name"].get<std::string>())
-                           : QString::fromStdString(doc.trace().backend);
+  const std::string device = device_or_default(doc.session.device).name;
+  const QString name = QString::fromStdString(device.empty() ? doc.trace().backend : device);
   QStringList params;
   for (const auto& [key, value] : traced_params(doc.session)) params << QString::fromStdString(key + "=" + value);
   return name + " · " + params.join(' ');

@@ -24,6 +24,7 @@
 #include "app/gui/lesson_pane.h"
 #include "app/gui/status_panel.h"
 #include "kernels/learner_source.h"
+#include "kernels/report.h"
 
 namespace threadmap::gui {
 
@@ -420,7 +421,7 @@ void ExercisePanel::open_session_source(const Session& session) {
   }
   exercise_ = answered;
   variant_ = v;
-  const std::string backend = session.device.is_object() ? session.device.value("backend", std::string()) : "";
+  const std::string backend = device_or_default(session.device).backend;
   file_name_ = q(session.source_name.empty() ? v->source + (backend == "cuda" ? ".cu" : ".cl") : session.source_name);
   original_text_ = answered ? q(answered->start) : q(session.source_text);
   // A handed-in text is not the learner's own draft: edits to it are kept
@@ -483,25 +484,23 @@ QString ExercisePanel::run(const LearnerRun& run) {
       tr("your kernel did not finish within %1 s (an endless loop, or a size too large for the device?); it "
          "was stopped and the worker restarted. Your text is kept.")
           .arg(timeout_->value());
-  json params = json::object();
-  for (const auto& [name, value] : run.params) params[name] = value;
+  protocol::KernelRun kernel_run;
+  kernel_run.kernel = variant_->id;
+  kernel_run.device = run.device;
+  kernel_run.params = run.params;
+  kernel_run.reps = run.reps;
+  kernel_run.warmup = 1;
   // The starting kernel's bandwidth, for a faster-or-slower prediction.
   if (predicted_.faster != 0) {
-    json baseline = {{"op", "run"}, {"kernel", variant_->id}, {"device", run.device}, {"params", params},
-                     {"reps", run.reps}, {"warmup", 1}};
-    if (exercise_) {
-      baseline["source"] = exercise_->start;
-      baseline["source_name"] = file_name_.toStdString();
-    }
+    protocol::RunRequest baseline{kernel_run};
+    if (exercise_) baseline.source = protocol::LearnerSource{exercise_->start, file_name_.toStdString()};
     baseline_id_ = worker_.send(baseline, timeout_->value() * 1000, on_timeout);
   }
-  json record = {{"op", "record"},     {"kernel", variant_->id}, {"device", run.device},
-                 {"params", params},   {"reps", run.reps},       {"warmup", 1},
-                 {"folder", run.folder.toStdString()},  // the window's temporary recordings folder
-                 {"scratch", true},
-                 {"source", editor_->toPlainText().toStdString()},
-                 {"source_name", file_name_.toStdString()}};
-  if (!run.blocks.is_null()) record["blocks"] = run.blocks;
+  protocol::RecordRequest record{kernel_run};
+  record.source = protocol::LearnerSource{editor_->toPlainText().toStdString(), file_name_.toStdString()};
+  record.blocks = run.blocks;
+  record.folder = run.folder.toStdString();  // the window's temporary recordings folder
+  record.scratch = true;
   record_id_ = worker_.send(record, timeout_->value() * 1000, on_timeout);
   run_button_->setEnabled(false);
   result_->setText(tr("Compiling and running %1 on %2 …").arg(file_name_, q(run.device)));
@@ -513,8 +512,8 @@ QString ExercisePanel::run(const LearnerRun& run) {
 void ExercisePanel::on_reply(const WorkerReply& reply) {
   if (reply.id == baseline_id_) {
     baseline_id_ = 0;
-    if (reply.ok && reply.result.value("status", "") == "ok")
-      baseline_gbps_ = reply.result.value("bandwidth_gbps", 0.0);
+    if (const auto* report = std::get_if<RunReport>(&reply.result); reply.ok && report && report->ok())
+      baseline_gbps_ = report->bandwidth_gbps;
     if (result_pending_ && record_id_ == 0) finish_result();
     run_button_->setEnabled(!running());
     return;
@@ -522,27 +521,27 @@ void ExercisePanel::on_reply(const WorkerReply& reply) {
   if (reply.id != record_id_) return;
   record_id_ = 0;
   run_button_->setEnabled(!running());
-  if (!reply.ok) {
-    const QString text = q(reply.error);
-    if (reply.status == "invalid" && !compiler_messages(reply.error).empty())
-      show_compile_error(text);
-    else
-      show_problem(text);
-    if (!run_key_.isEmpty()) {
-      json attempt = {{"goal_met", false}, {"device", last_run_.device}, {"outcome", reply.status}};
-      attempt["error"] = QString::fromStdString(reply.error).left(400).toStdString();
-      profile_.add_attempt(run_key_.toStdString(), attempt);
-      show_task();
-      fill_picker();
-    }
+  const auto* recorded_file = std::get_if<protocol::RecordResult>(&reply.result);
+  if (reply.ok && recorded_file) {
+    emit recorded(q(recorded_file->session));
     return;
   }
-  const json path = reply.result.value("session", json());
-  if (!path.is_string()) {
+  if (reply.status == protocol::kMalformedReply) {
     show_problem(tr("the worker's record reply names no session file"));
     return;
   }
-  emit recorded(q(path.get<std::string>()));
+  const QString text = q(reply.error);
+  if (reply.status == protocol::kInvalid && !compiler_messages(reply.error).empty())
+    show_compile_error(text);
+  else
+    show_problem(text);
+  if (!run_key_.isEmpty()) {
+    json attempt = {{"goal_met", false}, {"device", last_run_.device}, {"outcome", reply.status}};
+    attempt["error"] = QString::fromStdString(reply.error).left(400).toStdString();
+    profile_.add_attempt(run_key_.toStdString(), attempt);
+    show_task();
+    fill_picker();
+  }
 }
 
 void ExercisePanel::show_compile_error(const QString& text) {
@@ -601,11 +600,14 @@ void ExercisePanel::finish_result() {
   const bool first_time = std::exchange(result_pending_, false);
   const Session& s = result_doc_->session;
   const analysis::Analysis& a = result_doc_->analysis;
-  const bool run_verified = s.run.value("verification", json::object()).value("verified", false);
-  const bool trace_verified = s.trace_verification.is_object() ? s.trace_verification.value("verified", false) : true;
+  const std::optional<RunReport> run = report_if_any(s.run);
+  const bool run_verified = run && run->verified();
+  const bool trace_verified =
+      s.trace_verification.is_object() ? verification_from_json(s.trace_verification).verified : true;
   const bool verified = run_verified && trace_verified;
+  const std::string device = device_or_default(s.device).name;
   QStringList lines;
-  lines << mark(true) + " " + tr("compiled for %1").arg(q(s.device.value("name", std::string("?"))).toHtmlEscaped());
+  lines << mark(true) + " " + tr("compiled for %1").arg(q(device.empty() ? "?" : device).toHtmlEscaped());
   lines << mark(verified) + " " +
                (verified ? tr("verified against the CPU reference")
                          : tr("<b>not verified</b>: the output differs from the CPU reference"));
@@ -624,11 +626,11 @@ void ExercisePanel::finish_result() {
     }
     lines << (met ? "<b>" + tr("Goal met.") + "</b>" : "<b>" + tr("Goal not met yet.") + "</b>");
   }
-  const json timing = s.run.value("timing", json::object()).value("kernel_ms", json::object());
-  const double gbps = s.run.value("bandwidth_gbps", 0.0);
-  if (timing.contains("median"))
-    lines << tr("median %1 ms, %2 GB/s").arg(QLocale().toString(timing.value("median", 0.0), 'g', 4)).arg(QLocale().toString(gbps, 'f', 2));
-  measured["median_ms"] = timing.value("median", 0.0);
+  const double gbps = run ? run->bandwidth_gbps : 0.0;
+  const double median_ms = run && run->timing ? run->timing->kernel_ms.median : 0.0;
+  if (run && run->timing)
+    lines << tr("median %1 ms, %2 GB/s").arg(QLocale().toString(median_ms, 'g', 4)).arg(QLocale().toString(gbps, 'f', 2));
+  measured["median_ms"] = median_ms;
   measured["gbps"] = gbps;
 
   // The prediction, revealed.

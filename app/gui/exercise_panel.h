@@ -11,7 +11,7 @@
 //                                        | result: compiled, verified, goal
 //                                        |   terms, time, prediction revealed
 //
-// A run is a worker "record" with the edited text as "source": it is
+// A run is a worker record request with the edited text as its source: it is
 // compiled for the device, verified against the catalog variant's CPU
 // reference, timed and traced (every block for an exercise), and the
 // session it writes carries the text. The worker is the process a runaway
@@ -24,6 +24,7 @@
 
 #include "app/gui/learner_profile.h"
 #include "app/gui/worker_client.h"
+#include "app/protocol/requests.h"
 #include "kernels/catalog.h"
 #include "viz/analysis/document.h"
 #include "viz/analysis/exercises.h"
@@ -47,8 +48,8 @@ struct LearnerRun {
   std::string device;  // a device spec ("opencl:0:0", "cuda:0")
   std::map<std::string, std::string> params;
   int reps = 10;
-  nlohmann::json blocks;  // null: the default traced blocks; "all"; or ids
-  QString folder;         // where the worker writes the session
+  protocol::TracedBlocks blocks;  // none: the default traced blocks
+  QString folder;                 // where the worker writes the session
 };
 
 class ExercisePanel : public QWidget {

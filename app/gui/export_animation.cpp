@@ -26,6 +26,7 @@
 #include "app/gui/side_by_side.h"
 #include "app/gui/webm_writer.h"
 #include "kernels/output_file.h"
+#include "kernels/report.h"
 #include "kernels/session.h"
 #include "viz/analysis/document.h"
 #include "viz/views/theme.h"
@@ -43,10 +44,8 @@ void say(const QString& text) {
 // What the first frame (and every frame) says the animation is: the kernel,
 // then "NVIDIA H100 80GB HBM3 · block_x=32 block_y=32 ...".
 QString device_and_parameters(const TraceDocument& doc) {
-  const auto& device = doc.session.device;
-  const QString name = device.is_object() && device.contains("name") && device["name"].is_string()
-                           ? QString::fromStdString(device["name"].get<std::string>())
-                           : QString::fromStdString(doc.trace().backend);
+  const std::string device = device_or_default(doc.session.device).name;
+  const QString name = QString::fromStdString(device.empty() ? doc.trace().backend : device);
   QStringList params;
   for (const auto& [key, value] : traced_params(doc.session))
     params << QString::fromStdString(key + "=" + value);

@@ -56,6 +56,7 @@
 #include "app/gui/session_store.h"
 #include "app/gui/status_panel.h"
 #include "kernels/error.h"
+#include "kernels/report.h"
 #include "viz/views/playback_controller.h"
 #include "viz/views/retranslate.h"
 #include "viz/views/bank_view.h"
@@ -67,8 +68,6 @@
 static void init_recording_resources() { Q_INIT_RESOURCE(recordings); }
 
 namespace threadmap::gui {
-
-using nlohmann::json;
 
 namespace {
 
@@ -89,13 +88,13 @@ std::map<std::string, std::int64_t> size_overrides(std::int64_t size) {
   return {{"width", size}, {"height", size}, {"n", size * size}};
 }
 
-// The traced-blocks field: empty for the default blocks (null), "all", or
-// block ids separated by commas or spaces.
-std::optional<nlohmann::json> traced_blocks_from(const QString& text, QString& error) {
+// The traced-blocks field: empty for the default blocks, "all", or block ids
+// separated by commas or spaces.
+std::optional<protocol::TracedBlocks> traced_blocks_from(const QString& text, QString& error) {
   const QString t = text.trimmed();
-  if (t.isEmpty()) return nlohmann::json();
-  if (t.compare("all", Qt::CaseInsensitive) == 0) return nlohmann::json("all");
-  nlohmann::json ids = nlohmann::json::array();
+  if (t.isEmpty()) return protocol::TracedBlocks{};
+  if (t.compare("all", Qt::CaseInsensitive) == 0) return protocol::TracedBlocks{true, {}};
+  protocol::TracedBlocks blocks;
   for (const QString& part : t.split(QRegularExpression("[,\\s]+"), Qt::SkipEmptyParts)) {
     bool ok = false;
     const uint id = part.toUInt(&ok);
@@ -105,9 +104,9 @@ std::optional<nlohmann::json> traced_blocks_from(const QString& text, QString& e
                   .arg(part);
       return std::nullopt;
     }
-    ids.push_back(id);
+    blocks.ids.push_back(id);
   }
-  return ids;
+  return blocks;
 }
 
 }  // namespace
@@ -295,7 +294,7 @@ MainWindow::MainWindow(const WindowOptions& options, QWidget* parent)
   });
 
   connect(&runs_, &RunController::devices_listed, this, &MainWindow::show_devices);
-  connect(&runs_, &RunController::run_finished, this, [this](const json& r) {
+  connect(&runs_, &RunController::run_finished, this, [this](const RunReport& r) {
     status_panel_->show_report(r);
     status_panel_->set_origin({});
     origin_line_ = nullptr;
@@ -337,7 +336,7 @@ MainWindow::MainWindow(const WindowOptions& options, QWidget* parent)
       return;
     }
     // The lesson's kernel as the learner's ran: same device, same parameters, same blocks.
-    RunRequest request = request_for(*v);
+    protocol::KernelRun request = request_for(*v);
     request.device = last.device;
     request.params = last.params;
     compare_with_ = learner_session_;
@@ -777,7 +776,7 @@ void MainWindow::select_variant(const Variant& variant) {
   debounce_.start();
 }
 
-void MainWindow::show_devices(const json& backends) {
+void MainWindow::show_devices(const std::vector<BackendReport>& backends) {
   const bool first_listing = !devices_listed_before_;
   const QString previous = first_listing && options_.restore_settings
                                ? QSettings().value("run/device").toString()
@@ -785,16 +784,15 @@ void MainWindow::show_devices(const json& backends) {
   const QSignalBlocker block(devices_);
   devices_->clear();
   auto* model = qobject_cast<QStandardItemModel*>(devices_->model());
-  for (const json& b : backends) {
-    const QString name = QString::fromStdString(b.value("backend", ""));
-    if (!b.value("available", false)) {
-      devices_->addItem(tr("%1: unavailable (%2)").arg(name, QString::fromStdString(b.value("reason", ""))));
+  for (const BackendReport& b : backends) {
+    const QString name = QString::fromStdString(b.backend);
+    if (!b.available) {
+      devices_->addItem(tr("%1: unavailable (%2)").arg(name, QString::fromStdString(b.reason)));
       model->item(devices_->count() - 1)->setEnabled(false);
       continue;
     }
-    for (const json& d : b.value("devices", json::array()))
-      devices_->addItem(QString::fromStdString(d.value("spec", "") + "  " + d.value("name", "")),
-                        QString::fromStdString(d.value("spec", "")));
+    for (const DeviceInfo& d : b.devices)
+      devices_->addItem(QString::fromStdString(d.spec + "  " + d.name), QString::fromStdString(d.spec));
   }
   int index = devices_->findData(previous);
   for (int i = 0; index < 0 && i < devices_->count(); ++i)
@@ -806,19 +804,17 @@ void MainWindow::show_devices(const json& backends) {
 }
 
 // A lecturer without a GPU sees real data at once: the H100 recording.
-void MainWindow::open_first_start(const json& backends) {
+void MainWindow::open_first_start(const std::vector<BackendReport>& backends) {
   bool cuda = false;
-  for (const json& b : backends)
-    cuda |= b.value("backend", "") == "cuda" && b.value("available", false) &&
-            !b.value("devices", json::array()).empty();
+  for (const BackendReport& b : backends) cuda |= b.backend == "cuda" && b.available && !b.devices.empty();
   if (cuda || !open_bundled_recording().isEmpty()) tree_->select("transpose.naive");
 }
 
 std::string MainWindow::device_spec() const {
   const std::string spec = devices_->currentData().toString().toStdString();
   if (!spec.empty() && spec != "auto") return spec;
-  const auto& reports = runs_.history().reports();
-  return reports.empty() ? "auto" : reports.back().value("device", json::object()).value("spec", "auto");
+  const auto& runs = runs_.history().runs();
+  return runs.empty() || runs.back().device.spec.empty() ? "auto" : runs.back().device.spec;
 }
 
 std::string MainWindow::backend() const {
@@ -839,8 +835,8 @@ std::vector<std::string> MainWindow::family_kernels() const {
 std::vector<std::string> MainWindow::chart_kernels() const {
   std::vector<std::string> ids = family_kernels();
   const std::size_t catalog_count = ids.size();
-  for (const json& r : runs_.history().reports()) {
-    const std::string kernel = r.value("kernel", "");
+  for (const RunReport& r : runs_.history().runs()) {
+    const std::string& kernel = r.kernel;
     const std::size_t open = kernel.find(" (");
     if (open == std::string::npos || std::find(ids.begin(), ids.end(), kernel) != ids.end()) continue;
     if (std::find(ids.begin(), ids.begin() + static_cast<std::ptrdiff_t>(catalog_count), kernel.substr(0, open)) !=
@@ -856,8 +852,8 @@ std::string learner_bar_name(const Session& session) {
 
 // The panel's values where the variant has the parameter and takes the value;
 // the variant's defaults elsewhere (a sweep runs siblings with other ranges).
-RunRequest MainWindow::request_for(const Variant& variant) const {
-  RunRequest r;
+protocol::KernelRun MainWindow::request_for(const Variant& variant) const {
+  protocol::KernelRun r;
   r.kernel = variant.id;
   r.device = devices_->currentData().toString().toStdString();
   if (r.device.empty()) r.device = "auto";
@@ -894,7 +890,7 @@ void MainWindow::record_now() {
     return;
   }
   QString error;
-  const std::optional<nlohmann::json> blocks = traced_blocks_from(traced_blocks_->text(), error);
+  const std::optional<protocol::TracedBlocks> blocks = traced_blocks_from(traced_blocks_->text(), error);
   if (!blocks) {
     report(error, true);
     return;
@@ -942,15 +938,15 @@ void MainWindow::run_learner() {
   run.device = device_spec();
   run.reps = reps_->value();
   run.folder = recordings_dir_.path();
-  const RunRequest request = request_for(*exercise_panel_->variant());
+  const protocol::KernelRun request = request_for(*exercise_panel_->variant());
   run.params = request.params;
   if (const Exercise* e = exercise_panel_->exercise()) {
     // An exercise's goal is counted over every block at its own size.
     run.params = e->sets;
-    run.blocks = "all";
+    run.blocks.all = true;
   } else {
     QString error;
-    const std::optional<nlohmann::json> blocks = traced_blocks_from(traced_blocks_->text(), error);
+    const std::optional<protocol::TracedBlocks> blocks = traced_blocks_from(traced_blocks_->text(), error);
     if (!blocks) {
       report(error, true);
       return;
@@ -966,7 +962,7 @@ void MainWindow::sweep_now() {
     return;
   }
   const std::string parameter = sweep_parameter_->currentText().toStdString();
-  std::vector<RunRequest> requests;
+  std::vector<protocol::KernelRun> requests;
   std::map<std::string, std::vector<std::int64_t>> values;
   for (const Variant& v : catalog()) {
     const ParamSpec* spec = v.param(parameter);
@@ -982,13 +978,12 @@ void MainWindow::refresh_family_chart() {
   if (!variant_) return;
   const auto kernels = chart_kernels();
   const std::string device = shown_device_.empty() ? device_spec() : shown_device_;
+  const std::string recorded_on = current_session_ ? device_or_default(current_session_->device).name : "";
   const QString title = shown_device_.empty()
                             ? KernelTree::family_title(variant_->family)
                             : tr("%1\nrecorded on %2")
                                   .arg(KernelTree::family_title(variant_->family),
-                                       QString::fromStdString(current_session_
-                                                                  ? current_session_->device.value("name", shown_device_)
-                                                                  : shown_device_));
+                                       QString::fromStdString(recorded_on.empty() ? shown_device_ : recorded_on));
   family_chart_->show_family(title,
                              runs_.history().latest_bars(kernels, device),
                              runs_.history().device_copy_gbps(kernels, device));
@@ -1096,9 +1091,8 @@ QString MainWindow::open_bundled_recording(const std::string& kernel_id) {
     const Variant* v = find_variant(QFileInfo(name).completeBaseName().toStdString());
     if (!v || v == chosen || v->family != chosen->family) continue;
     Session sibling;
-    if (SessionStore::load(QString("%1/%2").arg(kBundledRecordings, name), sibling).isEmpty() &&
-        sibling.run.is_object() && report_problem(sibling.run).empty())
-      runs_.history().add(sibling.run);
+    if (!SessionStore::load(QString("%1/%2").arg(kBundledRecordings, name), sibling).isEmpty()) continue;
+    if (std::optional<RunReport> run = report_if_any(sibling.run)) runs_.history().add(std::move(*run));
   }
   return load_session_file(QString("%1/%2.threadmap").arg(kBundledRecordings).arg(QString::fromStdString(kernel_id)),
                            [] { return tr("Bundled recording"); }, false);
@@ -1123,7 +1117,8 @@ QString MainWindow::load_session_file(const QString& path, const std::function<Q
   // "transpose.shared on NVIDIA H100 80GB HBM3, 4 traced blocks"
   const Session& s = *current_session_;
   const QString kernel = QString::fromStdString(s.kernel_id);
-  const QString device = QString::fromStdString(s.device.value("name", std::string("?")));
+  const std::string device_name = device_or_default(s.device).name;
+  const QString device = QString::fromStdString(device_name.empty() ? "?" : device_name);
   const QString summary = s.trace ? tr("%1 on %2, %Ln traced block(s)", nullptr,
                                        static_cast<int>(s.trace->traced_blocks.size()))
                                         .arg(kernel, device)
@@ -1158,18 +1153,19 @@ QString MainWindow::show_session(Session session, const std::function<QString()>
     for (const auto& [name, value] : session.params) params_->set_value(name, value);
   }
   debounce_.stop();  // opening shows a recorded run; it does not start a new one
-  shown_device_ = session.device.value("spec", std::string());
+  const DeviceInfo device = device_or_default(session.device);
+  shown_device_ = device.spec;
   // The source the trace's line numbers refer to (.cu for a CUDA recording).
   lesson_->show_variant(*variant, shown_device_.substr(0, shown_device_.find(':')));
-  if (has_run) {
+  if (const std::optional<RunReport> run = report_if_any(session.run)) {
     // A learner's run is its own bar beside the catalog's: "setRowReadCol (mine.cl)".
-    json run = session.run;
-    if (!session.source_text.empty()) run["kernel"] = learner_bar_name(session);
-    runs_.history().add(run);
-    status_panel_->show_report(session.run);
+    RunReport bar = *run;
+    if (!session.source_text.empty()) bar.kernel = learner_bar_name(session);
+    runs_.history().add(std::move(bar));
+    status_panel_->show_report(*run);
   }
   // Rebuilt when the language changes, like the rest of the window's text.
-  origin_line_ = [origin, device = session.device.value("name", std::string("?")), spec = shown_device_,
+  origin_line_ = [origin, device = device.name.empty() ? std::string("?") : device.name, spec = shown_device_,
                   created = session.created_at, by = session.created_by] {
     return tr("%1: a recording made on %2 (%3) at %4 by %5. F5 runs it live on the device picked above.")
         .arg(origin(), QString::fromStdString(device), QString::fromStdString(spec),

@@ -159,19 +159,19 @@ class MainWindow : public QMainWindow {
   void focus_tab_page();  // the keys go to what the current tab shows
   void give_back_layout();  // the splitters as the presentation found them
   void select_variant(const Variant& variant);
-  void show_devices(const nlohmann::json& backends);
+  void show_devices(const std::vector<BackendReport>& backends);
   void refresh_family_chart();
   void refresh_sweep_chart();
   void report(const QString& message, bool is_problem);
   std::string device_spec() const;
   std::string backend() const;
-  RunRequest request_for(const Variant& variant) const;
+  protocol::KernelRun request_for(const Variant& variant) const;
   std::vector<std::string> family_kernels() const;
   std::vector<std::string> chart_kernels() const;
   // origin: where the session comes from ("Bundled recording"), in the current language.
   QString load_session_file(const QString& path, const std::function<QString()>& origin, bool remember);
   QString show_session(Session session, const std::function<QString()>& origin);
-  void open_first_start(const nlohmann::json& backends);
+  void open_first_start(const std::vector<BackendReport>& backends);
   bool restore_kernel();  // the saved kernel and parameters; false when none was saved
 
   WindowOptions options_;

@@ -9,6 +9,7 @@
 
 #include "app/gui/language.h"
 #include "app/gui/site_model.h"
+#include "kernels/report.h"
 
 #include "viz/views/retranslate.h"
 
@@ -48,10 +49,10 @@ void RecordingPanel::show_document(const analysis::TraceDocument& doc) {
   const analysis::Analysis& a = doc.analysis;
   const analysis::Counters& c = a.totals;
   showing_ = true;
+  const DeviceInfo device = device_or_default(s.device);
+  const auto or_unknown = [](const std::string& text) { return QString::fromStdString(text.empty() ? "?" : text); };
   QString text = tr("<b>%1</b> recorded on %2 (%3), %4, by %5")
-                     .arg(QString::fromStdString(s.kernel_id),
-                          QString::fromStdString(s.device.value("name", std::string("?"))),
-                          QString::fromStdString(s.device.value("spec", std::string("?"))),
+                     .arg(QString::fromStdString(s.kernel_id), or_unknown(device.name), or_unknown(device.spec),
                           language::date_time(s.created_at),
                           QString::fromStdString(s.created_by));
   text += tr("<br>%1 in %2: grid %3 × %4 blocks of %5 × %6 threads")
@@ -84,7 +85,7 @@ void RecordingPanel::show_document(const analysis::TraceDocument& doc) {
                 .arg(a.model.warp_width)
                 .arg(QString::fromStdString(t.backend));
   text += tr("<br>Traced run %1. Model: %2")
-              .arg(s.trace_verification.value("verified", false) ? tr("verified") : tr("NOT verified"), model);
+              .arg(verification_from_json(s.trace_verification).verified ? tr("verified") : tr("NOT verified"), model);
   summary_->setText(text);
   sites_->set_sites(a.sites);
   table_->resizeColumnsToContents();

@@ -2,47 +2,20 @@
 
 namespace threadmap::gui {
 
-using nlohmann::json;
-
-namespace {
-
-json params_json(const std::map<std::string, std::string>& params) {
-  json j = json::object();
-  for (const auto& [name, value] : params) j[name] = value;
-  return j;
-}
-
-}  // namespace
-
 RunController::RunController(WorkerClient& worker, QObject* parent)
     : QObject(parent), worker_(worker) {
   connect(&worker_, &WorkerClient::replied, this, &RunController::on_reply);
-  connect(&worker_, &WorkerClient::progressed, this, [this](int id, const json& line) {
-    if (line.contains("compiling") && line["compiling"].is_string()) {
-      emit worker_state(QString::fromStdString(line["compiling"].get<std::string>()) + " …", false);
-      return;
-    }
-    if (!sweep_ids_.count(id)) return;
-    const json report = line.value("result", json::object());
-    if (const std::string problem = report_problem(report); !problem.empty()) {
-      emit refused(tr("the worker sent a malformed report: %1").arg(QString::fromStdString(problem)));
-      return;
-    }
-    history_.add(report);
-    sweep_.add(report);
-    emit history_changed();
-    emit sweep_changed();
-    emit worker_state(tr("sweep: %1 of %2 points of %3")
-                          .arg(line.value("done", 0))
-                          .arg(line.value("total", 0))
-                          .arg(QString::fromStdString(report.value("kernel", ""))),
-                      false);
+  connect(&worker_, &WorkerClient::progressed, this, &RunController::on_progress);
+  connect(&worker_, &WorkerClient::progress_malformed, this, [this](int id, const QString& problem) {
+    if (sweep_ids_.count(id)) emit refused(tr("the worker sent a malformed report: %1").arg(problem));
   });
   connect(&worker_, &WorkerClient::restarted, this, [this](const QString& reason) {
     emit worker_state(tr("Worker restarted (%1 so far): %2").arg(worker_.restarts()).arg(reason),
                       true);
     list_devices();
   });
+  connect(&worker_, &WorkerClient::incompatible, this,
+          [this](const QString& reason) { emit worker_state(reason, true); });
 }
 
 // Says how often the worker was restarted, so a flaky device stays visible
@@ -54,9 +27,9 @@ QString RunController::ready_text() const {
                                        .arg(ready);
 }
 
-void RunController::list_devices() { devices_id_ = worker_.send({{"op", "devices"}}); }
+void RunController::list_devices() { devices_id_ = worker_.send(protocol::DevicesRequest{}); }
 
-void RunController::run(const RunRequest& request) {
+void RunController::run(const protocol::KernelRun& request) {
   if (run_id_ != 0) {
     queued_run_ = request;
     return;
@@ -64,33 +37,25 @@ void RunController::run(const RunRequest& request) {
   send_run(request);
 }
 
-void RunController::send_run(const RunRequest& request) {
-  run_id_ = worker_.send({{"op", "run"},
-                          {"kernel", request.kernel},
-                          {"device", request.device},
-                          {"params", params_json(request.params)},
-                          {"reps", request.reps},
-                          {"warmup", request.warmup}});
+void RunController::send_run(const protocol::KernelRun& request) {
+  run_id_ = worker_.send(protocol::RunRequest{request});
   emit worker_state(tr("running %1 …").arg(QString::fromStdString(request.kernel)), false);
 }
 
-void RunController::sweep(const std::string& parameter, const std::vector<RunRequest>& requests,
+void RunController::sweep(const std::string& parameter, const std::vector<protocol::KernelRun>& requests,
                           const std::map<std::string, std::vector<std::int64_t>>& values_by_kernel) {
   cancel_sweep();
   sweep_ids_.clear();
   sweep_cancelled_ = false;
   sweep_.reset(parameter);
   emit sweep_changed();
-  for (const RunRequest& r : requests) {
-    json params = params_json(r.params);
-    params.erase(parameter);
-    sweep_ids_.insert(worker_.send({{"op", "sweep"},
-                                    {"kernel", r.kernel},
-                                    {"device", r.device},
-                                    {"params", params},
-                                    {"vary", {{parameter, values_by_kernel.at(r.kernel)}}},
-                                    {"reps", r.reps},
-                                    {"warmup", r.warmup}}));
+  for (const protocol::KernelRun& r : requests) {
+    protocol::SweepRequest over{r};
+    over.params.erase(parameter);
+    SweepAxis axis{parameter, {}};
+    for (const std::int64_t value : values_by_kernel.at(r.kernel)) axis.values.push_back(std::to_string(value));
+    over.vary = {axis};
+    sweep_ids_.insert(worker_.send(over));
   }
 }
 
@@ -101,41 +66,55 @@ void RunController::cancel_sweep() {
   emit worker_state(tr("cancelling the sweep after the current point …"), false);
 }
 
-void RunController::record(const RunRequest& request, const QString& folder,
-                           const nlohmann::json& blocks) {
+void RunController::record(const protocol::KernelRun& request, const QString& folder,
+                           const protocol::TracedBlocks& blocks) {
   if (record_id_ != 0) {
     emit worker_state(tr("a recording is already in progress"), true);
     return;
   }
-  nlohmann::json op = {{"op", "record"},
-                       {"kernel", request.kernel},
-                       {"device", request.device},
-                       {"params", params_json(request.params)},
-                       {"reps", request.reps},
-                       {"warmup", request.warmup},
-                       {"folder", folder.toStdString()},
-                       {"scratch", true}};  // the window's temporary recordings folder
-  if (!blocks.is_null()) op["blocks"] = blocks;
-  record_id_ = worker_.send(op);
+  protocol::RecordRequest recording{request};
+  recording.blocks = blocks;
+  recording.folder = folder.toStdString();
+  recording.scratch = true;  // the window's temporary recordings folder
+  record_id_ = worker_.send(recording);
   emit worker_state(tr("recording the trace of %1 …").arg(QString::fromStdString(request.kernel)), false);
+}
+
+void RunController::on_progress(int id, const protocol::Progress& progress) {
+  if (const auto* notice = std::get_if<protocol::CompileNotice>(&progress)) {
+    emit worker_state(QString::fromStdString(notice->message) + " …", false);
+    return;
+  }
+  if (!sweep_ids_.count(id)) return;
+  const auto& point = std::get<protocol::SweepPoint>(progress);
+  history_.add(point.result);
+  sweep_.add(point.result);
+  emit history_changed();
+  emit sweep_changed();
+  emit worker_state(tr("sweep: %1 of %2 points of %3")
+                        .arg(point.done)
+                        .arg(point.total)
+                        .arg(QString::fromStdString(point.result.kernel)),
+                    false);
 }
 
 void RunController::on_reply(const WorkerReply& reply) {
   if (reply.id == devices_id_) {
-    if (reply.ok) emit devices_listed(reply.result);
+    if (const auto* backends = std::get_if<protocol::DevicesResult>(&reply.result); reply.ok && backends)
+      emit devices_listed(*backends);
     return;
   }
   if (auto copy = copy_ids_.find(reply.id); copy != copy_ids_.end()) {
-    if (reply.ok && !reply.result.contains("error")) {
-      history_.add_copy(copy->second.first, copy->second.second,
-                        reply.result.value("bandwidth_gbps", 0.0));
+    const auto* measured = std::get_if<CopyReport>(&reply.result);
+    if (reply.ok && measured && measured->error.empty()) {
+      history_.add_copy(copy->second.first, copy->second.second, measured->bandwidth_gbps);
       emit history_changed();
     }
     copy_ids_.erase(copy);
     return;
   }
   if (sweep_ids_.erase(reply.id)) {
-    if (!reply.ok && reply.status != "cancelled")
+    if (!reply.ok && reply.status != protocol::kCancelled)
       emit refused(QString::fromStdString(reply.error));
     if (sweep_ids_.empty()) {
       emit worker_state(sweep_cancelled_ ? tr("sweep cancelled") : tr("sweep done"), false);
@@ -145,43 +124,54 @@ void RunController::on_reply(const WorkerReply& reply) {
   }
   if (reply.id == record_id_) {
     record_id_ = 0;
-    const json path = reply.ok ? reply.result.value("session", json()) : json();
-    if (path.is_string()) {
+    if (const auto* recorded_file = std::get_if<protocol::RecordResult>(&reply.result); reply.ok && recorded_file) {
       emit worker_state(ready_text(), false);
-      emit recorded(QString::fromStdString(path.get<std::string>()));
+      emit recorded(QString::fromStdString(recorded_file->session));
     } else {
-      emit refused(reply.ok ? tr("the worker's record reply names no session file")
-                            : QString::fromStdString(reply.error));
+      emit refused(reply.status == protocol::kMalformedReply ? tr("the worker's record reply names no session file")
+                                                             : QString::fromStdString(reply.error));
     }
     return;
   }
-  if (reply.id != run_id_) return;
+  if (reply.id == run_id_) on_run_reply(reply);
+}
+
+void RunController::on_run_reply(const WorkerReply& reply) {
   run_id_ = 0;
-  const std::string problem = reply.ok ? report_problem(reply.result) : std::string();
-  if (!problem.empty()) {
-    emit refused(tr("the worker sent a malformed report: %1").arg(QString::fromStdString(problem)));
-  } else if (reply.ok) {
-    const json& report = reply.result;
-    history_.add(report);
-    // The ceiling line: a device copy moving the same bytes, measured once per size.
-    const std::string device = report.value("device", json::object()).value("spec", "");
-    const std::uint64_t bytes = report.value("ideal_bytes", std::uint64_t{0}) / 2;
-    if (report_ok(report) && bytes > 0 && !history_.has_copy(device, bytes))
-      copy_ids_[worker_.send({{"op", "copy"}, {"device", device}, {"bytes", bytes},
-                              {"reps", 5}, {"warmup", 1}})] = {device, bytes};
+  if (const auto* report = std::get_if<RunReport>(&reply.result); reply.ok && report) {
+    history_.add(*report);
+    measure_copy_for(*report);
     emit worker_state(ready_text(), false);
     emit history_changed();
-    emit run_finished(report);
+    emit run_finished(*report);
+  } else if (reply.status == protocol::kMalformedReply) {
+    emit refused(tr("the worker sent a malformed report: %1").arg(QString::fromStdString(reply.error)));
   } else {
     emit refused(QString::fromStdString(reply.error));
-    if (reply.status != "worker-restarted")
+    // A refused worker stays the news: "running …" must not outlive the refusal.
+    if (reply.status == kIncompatible)
+      emit worker_state(QString::fromStdString(reply.error), true);
+    else if (reply.status != kWorkerRestarted)
       emit worker_state(ready_text(), false);
   }
   if (queued_run_) {
-    const RunRequest next = *queued_run_;
+    const protocol::KernelRun next = *queued_run_;
     queued_run_.reset();
     send_run(next);
   }
+}
+
+// The ceiling line: a device copy moving the same bytes, measured once per size.
+void RunController::measure_copy_for(const RunReport& report) {
+  const std::string& device = report.device.spec;
+  const std::uint64_t bytes = report.ideal_bytes / 2;
+  if (!report.ok() || bytes == 0 || history_.has_copy(device, bytes)) return;
+  protocol::CopyRequest copy;
+  copy.device = device;
+  copy.bytes = bytes;
+  copy.reps = 5;
+  copy.warmup = 1;
+  copy_ids_[worker_.send(copy)] = {device, bytes};
 }
 
 }  // namespace threadmap::gui

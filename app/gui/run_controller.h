@@ -6,21 +6,16 @@
 #include <QObject>
 
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "app/gui/run_history.h"
 #include "app/gui/worker_client.h"
+#include "app/protocol/requests.h"
 
 namespace threadmap::gui {
-
-struct RunRequest {
-  std::string kernel;
-  std::string device = "auto";
-  std::map<std::string, std::string> params;
-  int reps = 10;
-  int warmup = 1;
-};
 
 class RunController : public QObject {
   Q_OBJECT
@@ -28,16 +23,14 @@ class RunController : public QObject {
   RunController(WorkerClient& worker, QObject* parent = nullptr);
 
   void list_devices();
-  void run(const RunRequest& request);
+  void run(const protocol::KernelRun& request);
   // Runs each request's kernel over `values` of `parameter`.
-  void sweep(const std::string& parameter, const std::vector<RunRequest>& requests,
+  void sweep(const std::string& parameter, const std::vector<protocol::KernelRun>& requests,
              const std::map<std::string, std::vector<std::int64_t>>& values_by_kernel);
   void cancel_sweep();
   // Asks the worker to run the kernel timed and record its trace into a
-  // session file in `folder`; recorded() names the file. `blocks`: null for
-  // the default blocks, "all", or an array of linear block ids.
-  void record(const RunRequest& request, const QString& folder,
-              const nlohmann::json& blocks = nlohmann::json());
+  // session file in `folder`; recorded() names the file.
+  void record(const protocol::KernelRun& request, const QString& folder, const protocol::TracedBlocks& blocks = {});
   bool recording() const { return record_id_ != 0; }
   bool sweeping() const { return !sweep_ids_.empty(); }
   bool running() const { return run_id_ != 0; }
@@ -47,8 +40,8 @@ class RunController : public QObject {
   const SweepData& sweep_data() const { return sweep_; }
 
  signals:
-  void devices_listed(const nlohmann::json& backends);
-  void run_finished(const nlohmann::json& report);
+  void devices_listed(const std::vector<threadmap::BackendReport>& backends);
+  void run_finished(const threadmap::RunReport& report);
   void refused(const QString& message);
   void history_changed();
   void sweep_changed();
@@ -57,9 +50,12 @@ class RunController : public QObject {
   void worker_state(const QString& text, bool is_problem);
 
  private:
-  void send_run(const RunRequest& request);
+  void send_run(const protocol::KernelRun& request);
   QString ready_text() const;
   void on_reply(const WorkerReply& reply);
+  void on_progress(int id, const protocol::Progress& progress);
+  void on_run_reply(const WorkerReply& reply);
+  void measure_copy_for(const RunReport& report);
 
   WorkerClient& worker_;
   RunHistory history_;
@@ -67,7 +63,7 @@ class RunController : public QObject {
   int devices_id_ = 0;
   int run_id_ = 0;
   int record_id_ = 0;
-  std::optional<RunRequest> queued_run_;
+  std::optional<protocol::KernelRun> queued_run_;
   std::map<int, std::pair<std::string, std::uint64_t>> copy_ids_;  // id -> (device, bytes)
   std::set<int> sweep_ids_;
   bool sweep_cancelled_ = false;

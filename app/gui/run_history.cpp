@@ -19,52 +19,48 @@ std::string csv_cell(const std::string& text) {
   return quoted + "\"";
 }
 
-std::string number(const json& value) {
-  if (!value.is_number()) return "";
+std::string number(double value) {
   std::ostringstream os;
-  os << value.get<double>();
+  os << value;
   return os.str();
 }
 
-bool on_device(const json& report, const std::string& device_spec) {
-  return report.contains("device") && report["device"].value("spec", "") == device_spec;
-}
+bool on_device(const RunReport& report, const std::string& device_spec) { return report.device.spec == device_spec; }
 
 }  // namespace
 
-bool report_ok(const json& report) { return report.value("status", "") == "ok"; }
-
-std::string parameters_text(const json& report) {
+std::string parameters_text(const RunReport& report) {
   std::string text;
-  const json parameters = report.value("parameters", json::object());
-  for (const auto& [name, value] : parameters.items())
-    text += (text.empty() ? "" : " ") + name + "=" +
-            (value.is_string() ? value.get<std::string>() : value.dump());
+  for (const auto& [name, value] : report.parameters) text += (text.empty() ? "" : " ") + name + "=" + value_text(value);
   return text;
+}
+
+std::vector<json> RunHistory::reports() const {
+  std::vector<json> out;
+  for (const RunReport& r : runs_) out.push_back(threadmap::to_json(r));
+  return out;
 }
 
 std::vector<Bar> RunHistory::latest_bars(const std::vector<std::string>& kernels,
                                          const std::string& device_spec) const {
   std::vector<Bar> bars;
   for (const std::string& kernel : kernels) {
-    auto it = std::find_if(reports_.rbegin(), reports_.rend(), [&](const json& r) {
-      return r.value("kernel", "") == kernel && report_ok(r) && on_device(r, device_spec);
+    auto it = std::find_if(runs_.rbegin(), runs_.rend(), [&](const RunReport& r) {
+      return r.kernel == kernel && r.ok() && on_device(r, device_spec);
     });
-    if (it != reports_.rend()) bars.push_back({kernel, it->value("bandwidth_gbps", 0.0)});
+    if (it != runs_.rend()) bars.push_back({kernel, it->bandwidth_gbps});
   }
   return bars;
 }
 
 std::optional<double> RunHistory::device_copy_gbps(const std::vector<std::string>& kernels,
                                                    const std::string& device_spec) const {
-  for (auto it = reports_.rbegin(); it != reports_.rend(); ++it) {
-    if (!on_device(*it, device_spec) || !report_ok(*it)) continue;
-    if (std::find(kernels.begin(), kernels.end(), it->value("kernel", "")) == kernels.end())
-      continue;
-    const json copy = it->value("device_copy", json::object());
-    if (!copy.contains("error") && copy.value("bandwidth_gbps", 0.0) > 0)
-      return copy["bandwidth_gbps"].get<double>();
-    auto found = copies_.find({device_spec, it->value("ideal_bytes", std::uint64_t{0}) / 2});
+  for (auto it = runs_.rbegin(); it != runs_.rend(); ++it) {
+    if (!on_device(*it, device_spec) || !it->ok()) continue;
+    if (std::find(kernels.begin(), kernels.end(), it->kernel) == kernels.end()) continue;
+    if (it->device_copy && it->device_copy->error.empty() && it->device_copy->bandwidth_gbps > 0)
+      return it->device_copy->bandwidth_gbps;
+    auto found = copies_.find({device_spec, it->ideal_bytes / 2});
     if (found != copies_.end()) return found->second;
     return std::nullopt;
   }
@@ -75,20 +71,18 @@ std::string RunHistory::to_csv() const {
   std::ostringstream os;
   os << "kernel,device,parameters,status,verified,mismatches,median_ms,min_ms,max_ms,"
         "bandwidth_gbps,device_copy_gbps,error\n";
-  for (const json& r : reports_) {
-    const json timing = r.value("timing", json::object()).value("kernel_ms", json::object());
-    const json verification = r.value("verification", json::object());
-    const json copy = r.value("device_copy", json::object());
-    os << csv_cell(r.value("kernel", "")) << ','
-       << csv_cell(r.value("device", json::object()).value("spec", "")) << ','
-       << csv_cell(parameters_text(r)) << ',' << csv_cell(r.value("status", "")) << ','
-       << (report_ok(r) ? (verification.value("verified", false) ? "true" : "false") : "") << ','
-       << number(verification.value("mismatches", json())) << ','
-       << number(timing.value("median", json())) << ',' << number(timing.value("min", json()))
-       << ',' << number(timing.value("max", json())) << ','
-       << number(r.value("bandwidth_gbps", json())) << ','
-       << number(copy.value("bandwidth_gbps", json())) << ','
-       << csv_cell(r.value("error", "")) << '\n';
+  for (const RunReport& r : runs_) {
+    // A run that did not happen has no measurements: empty cells, not zeros.
+    const std::string gbps = r.ok() ? number(r.bandwidth_gbps) : "";
+    const std::string verified = r.ok() ? (r.verified() ? "true" : "false") : "";
+    const std::string mismatches = r.verification ? number(r.verification->mismatches) : "";
+    const std::string median = r.timing ? number(r.timing->kernel_ms.median) : "";
+    const std::string min = r.timing ? number(r.timing->kernel_ms.min) : "";
+    const std::string max = r.timing ? number(r.timing->kernel_ms.max) : "";
+    const std::string copy = r.device_copy ? number(r.device_copy->bandwidth_gbps) : "";
+    os << csv_cell(r.kernel) << ',' << csv_cell(r.device.spec) << ',' << csv_cell(parameters_text(r)) << ','
+       << csv_cell(r.status) << ',' << verified << ',' << mismatches << ',' << median << ',' << min << ',' << max
+       << ',' << gbps << ',' << copy << ',' << csv_cell(r.error) << '\n';
   }
   return os.str();
 }
@@ -97,7 +91,7 @@ json RunHistory::to_json() const {
   json copies = json::array();
   for (const auto& [key, gbps] : copies_)
     copies.push_back({{"device", key.first}, {"bytes", key.second}, {"bandwidth_gbps", gbps}});
-  return {{"format", kFormat}, {"version", 1}, {"runs", reports_}, {"device_copies", copies}};
+  return {{"format", kFormat}, {"version", 1}, {"runs", reports()}, {"device_copies", copies}};
 }
 
 RunHistory RunHistory::from_json(const json& j) {
@@ -109,9 +103,11 @@ RunHistory RunHistory::from_json(const json& j) {
     throw std::runtime_error("the file has no \"runs\" array");
   RunHistory h;
   for (const json& r : j["runs"]) {
-    if (const std::string problem = report_problem(r); !problem.empty())
-      throw std::runtime_error("run " + std::to_string(h.reports().size() + 1) + ": " + problem);
-    h.add(r);
+    try {
+      h.add(report_from_json(r));
+    } catch (const ReportError& e) {
+      throw std::runtime_error("run " + std::to_string(h.runs().size() + 1) + ": " + e.what());
+    }
   }
   const json copies = j.value("device_copies", json::array());
   if (!copies.is_array()) throw std::runtime_error("\"device_copies\" must be a list");
@@ -125,15 +121,14 @@ RunHistory RunHistory::from_json(const json& j) {
   return h;
 }
 
-void SweepData::add(const json& report) {
-  if (!report_ok(report)) return;
-  const json value = report.value("parameters", json::object()).value(parameter_, json());
-  if (!value.is_number()) return;
-  const std::string kernel = report.value("kernel", "");
+void SweepData::add(const RunReport& report) {
+  if (!report.ok()) return;
+  const auto value = report.parameters.find(parameter_);
+  if (value == report.parameters.end() || !std::holds_alternative<std::int64_t>(value->second)) return;
   auto line = std::find_if(lines_.begin(), lines_.end(),
-                           [&](const SweepLine& l) { return l.kernel == kernel; });
-  if (line == lines_.end()) line = lines_.insert(lines_.end(), SweepLine{kernel, {}});
-  line->points.emplace_back(value.get<double>(), report.value("bandwidth_gbps", 0.0));
+                           [&](const SweepLine& l) { return l.kernel == report.kernel; });
+  if (line == lines_.end()) line = lines_.insert(lines_.end(), SweepLine{report.kernel, {}});
+  line->points.emplace_back(static_cast<double>(std::get<std::int64_t>(value->second)), report.bandwidth_gbps);
 }
 
 std::string SweepData::to_csv() const {

@@ -1,7 +1,7 @@
 #pragma once
-// Every run report the GUI received this session, as the worker sent it
-// (kernels/report.h's JSON). Charts, export and sessions read from here; Qt
-// views adapt it and never hold the numbers themselves.
+// Every run report the GUI received this session (kernels/report.h's
+// RunReport, read once where it arrived). Charts, export and sessions read
+// from here; Qt views adapt it and never hold the numbers themselves.
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -26,7 +26,7 @@ struct SweepLine {
 
 class RunHistory {
  public:
-  void add(nlohmann::json report) { reports_.push_back(std::move(report)); }
+  void add(RunReport report) { runs_.push_back(std::move(report)); }
   // A device-to-device copy of `bytes` measured by the worker's "copy" request.
   void add_copy(const std::string& device_spec, std::uint64_t bytes, double gbps) {
     copies_[{device_spec, bytes}] = gbps;
@@ -34,7 +34,9 @@ class RunHistory {
   bool has_copy(const std::string& device_spec, std::uint64_t bytes) const {
     return copies_.count({device_spec, bytes}) > 0;
   }
-  const std::vector<nlohmann::json>& reports() const { return reports_; }
+  const std::vector<RunReport>& runs() const { return runs_; }
+  // The same reports as JSON (kernels/report.h), as a run file keeps them.
+  std::vector<nlohmann::json> reports() const;
 
   // The latest completed run (status ok, verified or not) of each of
   // `kernels` on `device_spec`, in the order given.
@@ -52,7 +54,7 @@ class RunHistory {
   static RunHistory from_json(const nlohmann::json& j);
 
  private:
-  std::vector<nlohmann::json> reports_;
+  std::vector<RunReport> runs_;
   std::map<std::pair<std::string, std::uint64_t>, double> copies_;
 };
 
@@ -63,7 +65,7 @@ class SweepData {
     parameter_ = std::move(parameter);
     lines_.clear();
   }
-  void add(const nlohmann::json& report);
+  void add(const RunReport& report);
   const std::string& parameter() const { return parameter_; }
   const std::vector<SweepLine>& lines() const { return lines_; }
   std::string to_csv() const;
@@ -74,10 +76,7 @@ class SweepData {
   std::vector<SweepLine> lines_;
 };
 
-// Helpers over one report.
-// report_problem (kernels/report.h) checks a report's shape: reports from
-// files and from the worker pass it before the GUI reads them.
-bool report_ok(const nlohmann::json& report);
-std::string parameters_text(const nlohmann::json& report);  // "tile=16 pad=0 type=int"
+// "tile=16 pad=0 type=int"
+std::string parameters_text(const RunReport& report);
 
 }  // namespace threadmap::gui

@@ -40,16 +40,14 @@ QString SessionStore::load(const QString& path, Session& session) {
 
 QString SessionStore::file_filter() { return QObject::tr("ThreadMap sessions (*.threadmap)"); }
 
-Session SessionStore::from_report(const nlohmann::json& report) {
+Session SessionStore::from_report(const RunReport& report) {
   Session s;
   s.created_by = std::string("threadmap ") + THREADMAP_VERSION;
   s.created_at = QDateTime::currentDateTimeUtc().toString(Qt::ISODate).toStdString();
-  s.kernel_id = report.value("kernel", "");
-  const nlohmann::json params = report.value("parameters", nlohmann::json::object());
-  for (const auto& [name, value] : params.items())
-    s.params[name] = value.is_string() ? value.get<std::string>() : value.dump();
-  s.device = report.value("device", nlohmann::json::object());
-  s.run = report;
+  s.kernel_id = report.kernel;
+  for (const auto& [name, value] : report.parameters) s.params[name] = value_text(value);
+  s.device = to_json(report.device);
+  s.run = to_json(report);
   return s;
 }
 

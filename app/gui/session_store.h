@@ -4,8 +4,7 @@
 // as messages, never as exceptions, so Qt slots can call these directly.
 #include <QString>
 
-#include <nlohmann/json.hpp>
-
+#include "kernels/report.h"
 #include "kernels/session.h"
 
 namespace threadmap::gui {
@@ -19,7 +18,7 @@ class SessionStore {
   static QString load(const QString& path, Session& session);
   static QString file_filter();
   // The session of one live run report (kernels/report.h): no trace.
-  static Session from_report(const nlohmann::json& report);
+  static Session from_report(const RunReport& report);
 };
 
 }  // namespace threadmap::gui

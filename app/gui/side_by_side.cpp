@@ -9,6 +9,7 @@
 #include <tuple>
 
 #include "kernels/catalog.h"
+#include "kernels/report.h"
 #include "viz/views/timeline.h"
 #include "viz/views/bank_view.h"
 #include "viz/views/barrier_view.h"
@@ -177,12 +178,10 @@ std::unique_ptr<views::TraceView> make_view(const QString& name) {
 
 PaneNumbers numbers_of(const TraceDocument& doc) {
   PaneNumbers n;
-  const nlohmann::json& run = doc.session.run;
-  if (run.is_object() && run.value("status", std::string()) == "ok") {
-    if (run.contains("bandwidth_gbps") && run["bandwidth_gbps"].is_number())
-      n.gbps = run["bandwidth_gbps"].get<double>();
-    const nlohmann::json timing = run.value("timing", nlohmann::json::object()).value("kernel_ms", nlohmann::json::object());
-    if (timing.contains("median") && timing["median"].is_number()) n.median_ms = timing["median"].get<double>();
+  const std::optional<RunReport> run = report_if_any(doc.session.run);
+  if (run && run->ok()) {
+    n.gbps = run->bandwidth_gbps;
+    if (run->timing) n.median_ms = run->timing->kernel_ms.median;
   }
   return n;
 }

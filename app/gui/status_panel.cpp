@@ -5,11 +5,12 @@
 #include <QLocale>
 #include <QVBoxLayout>
 
+#include <algorithm>
+#include <limits>
+
 #include "app/gui/run_history.h"
 
 namespace threadmap::gui {
-
-using nlohmann::json;
 
 QString badge_style(int tone, bool compact) {
   const char* colour = tone > 0 ? "#1b7a2f" : tone < 0 ? "#b3261e" : "#5f6368";
@@ -23,9 +24,7 @@ const QString kGood = badge_style(1);
 const QString kBad = badge_style(-1);
 const QString kNeutral = badge_style(0);
 
-QString ms(const json& t, const char* key) {
-  return QLocale().toString(t.value(key, 0.0), 'f', 4);
-}
+QString ms(double milliseconds) { return QLocale().toString(milliseconds, 'f', 4); }
 
 }  // namespace
 
@@ -79,53 +78,51 @@ void StatusPanel::changeEvent(QEvent* event) {
   }
 }
 
-void StatusPanel::show_report(const json& report) {
+void StatusPanel::show_report(const RunReport& report) {
   shown_ = Shown::Report;
   if (&report != &report_) report_ = report;
-  const QString kernel = QString::fromStdString(report.value("kernel", ""));
+  const QString kernel = QString::fromStdString(report.kernel);
   const QString params = QString::fromStdString(parameters_text(report));
-  if (!report_ok(report)) {
-    badge_->setText(tr("%1: %2").arg(kernel, QString::fromStdString(report.value("status", ""))));
+  if (!report.ok()) {
+    badge_->setText(tr("%1: %2").arg(kernel, QString::fromStdString(report.status)));
     badge_->setStyleSheet(kBad);
     numbers_->clear();
-    detail_->setText(QString::fromStdString(report.value("error", "")));
+    detail_->setText(QString::fromStdString(report.error));
     headline_->setText(badge_->text());
     headline_->setStyleSheet(kBad);
     headline_->show();
     return;
   }
-  const json verification = report.value("verification", json::object());
-  if (verification.value("verified", false)) {
-    const int checked = verification.value("checked", 0);
+  const Verification verification = report.verification.value_or(Verification{});
+  const int checked = static_cast<int>(std::min<std::uint64_t>(verification.checked, std::numeric_limits<int>::max()));
+  if (verification.verified) {
     badge_->setText(tr("✔ verified: %Ln value(s)", nullptr, checked));
     badge_->setStyleSheet(kGood);
   } else {
     QString first;
-    for (const json& m : verification.value("first_mismatches", json::array()))
+    for (const Mismatch& m : verification.first)
       first += tr("\n%1: expected %2, got %3")
-                   .arg(QString::fromStdString(m.value("where", "")),
-                        QString::fromStdString(m.value("expected", "")),
-                        QString::fromStdString(m.value("actual", "")));
-    badge_->setText(tr("✘ NOT verified: %1 of %Ln value(s) differ%2", nullptr, verification.value("checked", 0))
-                        .arg(QLocale().toString(verification.value("mismatches", 0)), first));
+                   .arg(QString::fromStdString(m.where), QString::fromStdString(m.expected),
+                        QString::fromStdString(m.actual));
+    badge_->setText(tr("✘ NOT verified: %1 of %Ln value(s) differ%2", nullptr, checked)
+                        .arg(QLocale().toString(static_cast<qulonglong>(verification.mismatches)), first));
     badge_->setStyleSheet(kBad);
   }
-  const json timing = report.value("timing", json::object()).value("kernel_ms", json::object());
+  const TimingStats timing = report.timing ? report.timing->kernel_ms : TimingStats{};
   headline_->setText(tr("%1 · %2 GB/s · median %3 ms")
-                         .arg(verification.value("verified", false) ? tr("✔ verified") : tr("✘ NOT verified"))
-                         .arg(QLocale().toString(report.value("bandwidth_gbps", 0.0), 'f', 2))
-                         .arg(ms(timing, "median")));
-  headline_->setStyleSheet(verification.value("verified", false) ? kGood : kBad);
+                         .arg(verification.verified ? tr("✔ verified") : tr("✘ NOT verified"))
+                         .arg(QLocale().toString(report.bandwidth_gbps, 'f', 2))
+                         .arg(ms(timing.median)));
+  headline_->setStyleSheet(verification.verified ? kGood : kBad);
   headline_->show();
   numbers_->setText(tr("%1 GB/s\nmedian %2 ms (min %3, max %4)")
-                        .arg(QLocale().toString(report.value("bandwidth_gbps", 0.0), 'f', 2))
-                        .arg(ms(timing, "median"), ms(timing, "min"), ms(timing, "max")));
-  QString detail = tr("%1  %2\n%Ln timed run(s) on %3", nullptr, timing.value("samples", 0))
-                       .arg(kernel, params,
-                            QString::fromStdString(report.value("device", json::object()).value("name", "")));
-  if (report.value("cache_resident", false))
+                        .arg(QLocale().toString(report.bandwidth_gbps, 'f', 2))
+                        .arg(ms(timing.median), ms(timing.min), ms(timing.max)));
+  QString detail = tr("%1  %2\n%Ln timed run(s) on %3", nullptr, timing.samples)
+                       .arg(kernel, params, QString::fromStdString(report.device.name));
+  if (report.cache_resident)
     detail += tr("\nThe working set fits in the last-level cache: this may be cache bandwidth.");
-  if (report.contains("note")) detail += "\n" + QString::fromStdString(report.value("note", ""));
+  if (!report.note.empty()) detail += "\n" + QString::fromStdString(report.note);
   detail_->setText(detail);
 }
 

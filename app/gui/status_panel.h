@@ -3,7 +3,7 @@
 // run, and what the worker is doing (running, restarted, refused a value).
 #include <QWidget>
 
-#include <nlohmann/json.hpp>
+#include "kernels/report.h"
 
 class QLabel;
 
@@ -17,7 +17,7 @@ class StatusPanel : public QWidget {
   Q_OBJECT
  public:
   explicit StatusPanel(QWidget* parent = nullptr);
-  void show_report(const nlohmann::json& report);
+  void show_report(const RunReport& report);
   void show_refused(const QString& message);  // a request the worker turned down
   void set_worker_state(const QString& text, bool is_problem = false);
   // Where the shown run comes from when it is a recording; empty for a live run.
@@ -39,7 +39,7 @@ class StatusPanel : public QWidget {
  private:
   enum class Shown { Nothing, Report, Refused };
   Shown shown_ = Shown::Nothing;
-  nlohmann::json report_;
+  RunReport report_;
   QString refused_;
   QLabel* origin_;
   QLabel* badge_;

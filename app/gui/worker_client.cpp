@@ -7,7 +7,21 @@
 
 namespace threadmap::gui {
 
-using nlohmann::json;
+namespace {
+
+// The handshake's id: each worker started is asked "ping" first, under an id
+// no request gets (they count from 1), and its protocol version is checked.
+constexpr int kHandshakeId = 0;
+
+WorkerReply failed(int id, std::string status, std::string error) {
+  WorkerReply out;
+  out.id = id;
+  out.status = std::move(status);
+  out.error = std::move(error);
+  return out;
+}
+
+}  // namespace
 
 WorkerClient::WorkerClient(QString program, int timeout_ms, QObject* parent)
     : QObject(parent), program_(std::move(program)), timeout_ms_(timeout_ms) {
@@ -32,7 +46,7 @@ WorkerClient::WorkerClient(QString program, int timeout_ms, QObject* parent)
 WorkerClient::~WorkerClient() {
   stopping_ = true;
   if (process_.state() != QProcess::NotRunning) {
-    process_.write("{\"op\":\"quit\"}\n");
+    write(protocol::QuitRequest{}, next_id_++);
     if (!process_.waitForFinished(1000)) process_.kill();
     process_.waitForFinished(1000);
   }
@@ -52,21 +66,27 @@ QString WorkerClient::locate_worker() {
 
 // Requests sent while no worker ran are written as soon as one starts.
 void WorkerClient::start() {
+  if (!incompatible_.isEmpty()) return;
   buffer_.clear();
   process_.start();
-  for (const auto& [id, pending] : pending_) write(pending.request);
+  write(protocol::PingRequest{}, kHandshakeId);
+  for (const auto& [id, pending] : pending_) write(pending.request, id);
 }
 
-void WorkerClient::write(const json& request) {
-  process_.write(QByteArray::fromStdString(request.dump() + "\n"));
+void WorkerClient::write(const protocol::Request& request, int id) {
+  process_.write(QByteArray::fromStdString(protocol::encode_line(protocol::to_json(request, id)) + "\n"));
 }
 
-int WorkerClient::send(json request, int timeout_ms, QString on_timeout) {
+int WorkerClient::send(protocol::Request request, int timeout_ms, QString on_timeout) {
   const int id = next_id_++;
-  request["id"] = id;
-  pending_.emplace(id, Pending{request, timeout_ms > 0 ? timeout_ms : timeout_ms_, std::move(on_timeout)});
+  if (!incompatible_.isEmpty()) {
+    // Answered later, as a worker would be: the caller has its id first.
+    QTimer::singleShot(0, this, [this, id] { emit replied(failed(id, kIncompatible, incompatible_.toStdString())); });
+    return id;
+  }
+  pending_.emplace(id, Pending{std::move(request), timeout_ms > 0 ? timeout_ms : timeout_ms_, std::move(on_timeout)});
   if (process_.state() != QProcess::NotRunning)
-    write(request);
+    write(pending_.at(id).request, id);
   else if (!delayed_start_)
     start();
   arm_watchdog();
@@ -75,8 +95,7 @@ int WorkerClient::send(json request, int timeout_ms, QString on_timeout) {
 
 void WorkerClient::cancel(int id) {
   if (!pending_.count(id)) return;
-  if (process_.state() != QProcess::NotRunning)
-    write({{"id", next_id_++}, {"op", "cancel"}, {"target", id}});
+  if (process_.state() != QProcess::NotRunning) write(protocol::CancelRequest{id}, next_id_++);
 }
 
 // The worker answers in order: the oldest pending request is the one it is
@@ -109,34 +128,70 @@ void WorkerClient::read_lines() {
 }
 
 void WorkerClient::handle_line(const QByteArray& line) {
-  const json reply = json::parse(line.toStdString(), nullptr, false);
-  if (reply.is_discarded() || !reply.is_object() || !reply.contains("id") ||
-      !reply["id"].is_number_integer())
-    return;  // cancel acknowledgements and foreign lines carry no pending id
-  const int id = reply["id"].get<int>();
-  const std::string type = reply.value("type", "");
-  if (!pending_.count(id)) return;
-  if (type == "progress") {
-    arm_watchdog();
-    emit progressed(id, reply);
+  const std::optional<protocol::ReplyLine> reply = protocol::read_reply_line(line.toStdString());
+  if (!reply || !reply->id.is_number_integer()) return;  // cancel acknowledgements and foreign lines carry no pending id
+  const int id = reply->id.get<int>();
+  if (id == kHandshakeId) {
+    handle_handshake(*reply);
     return;
   }
-  pending_.erase(id);
+  const auto pending = pending_.find(id);
+  if (pending == pending_.end()) return;
+  if (reply->kind == protocol::ReplyKind::Progress) {
+    arm_watchdog();
+    try {
+      emit progressed(id, protocol::read_progress(reply->body));
+    } catch (const protocol::ProtocolError& e) {
+      emit progress_malformed(id, QString::fromStdString(e.what()));
+    }
+    return;
+  }
+  const protocol::Request request = std::move(pending->second.request);
+  pending_.erase(pending);
   arm_watchdog();
-  WorkerReply out;
-  out.id = id;
-  out.ok = type == "result";
-  if (out.ok) {
-    out.result = reply.value("result", json());
-  } else {
-    out.status = reply.value("status", "error");
-    out.error = reply.value("error", "the worker sent an error without a message");
+  WorkerReply out = failed(id, reply->error.status, reply->error.message);
+  if (reply->kind == protocol::ReplyKind::Result) {
+    try {
+      out.result = protocol::read_result(request, reply->body);
+      out.ok = true;
+    } catch (const protocol::ProtocolError& e) {
+      out = failed(id, e.status(), e.what());
+    }
   }
   emit replied(out);
 }
 
+// A worker that speaks another protocol would misread every request: it is
+// stopped before it answers any, and not started again.
+void WorkerClient::handle_handshake(const protocol::ReplyLine& reply) {
+  std::string problem = reply.kind == protocol::ReplyKind::Result ? "" : reply.error.message;
+  if (problem.empty()) {
+    try {
+      problem = protocol::version_problem(
+          std::get<protocol::PingResult>(protocol::read_result(protocol::PingRequest{}, reply.body)));
+    } catch (const protocol::ProtocolError& e) {
+      problem = e.what();
+    }
+  }
+  if (!problem.empty()) refuse_worker(QString("%1 (%2)").arg(QString::fromStdString(problem), program_));
+}
+
+void WorkerClient::refuse_worker(const QString& reason) {
+  incompatible_ = reason;
+  watchdog_.stop();
+  if (process_.state() != QProcess::NotRunning) {
+    process_.kill();
+    process_.waitForFinished(2000);
+  }
+  buffer_.clear();
+  auto refused = std::move(pending_);
+  pending_.clear();
+  emit incompatible(reason);
+  for (const auto& [id, pending] : refused) emit replied(failed(id, kIncompatible, reason.toStdString()));
+}
+
 void WorkerClient::on_finished() {
-  if (stopping_ || restarting_) return;
+  if (stopping_ || restarting_ || !incompatible_.isEmpty()) return;
   restart(process_.exitStatus() == QProcess::CrashExit
               ? tr("the worker stopped unexpectedly (%1)").arg(process_.errorString())
               : tr("the worker exited with code %1").arg(process_.exitCode()));
@@ -145,7 +200,7 @@ void WorkerClient::on_finished() {
 // Pending requests are answered with the reason rather than resent: a request
 // that killed the worker would kill the next one too.
 void WorkerClient::restart(const QString& reason, int timed_out) {
-  if (stopping_ || restarting_) return;
+  if (stopping_ || restarting_ || !incompatible_.isEmpty()) return;
   restarting_ = true;
   watchdog_.stop();
   if (process_.state() != QProcess::NotRunning) {
@@ -153,7 +208,7 @@ void WorkerClient::restart(const QString& reason, int timed_out) {
     process_.waitForFinished(2000);
   }
   ++restarts_;
-  auto failed = std::move(pending_);
+  auto stopped = std::move(pending_);
   pending_.clear();
   restarting_ = false;
   // A worker that dies at once (missing library, bad driver) is not restarted
@@ -171,20 +226,14 @@ void WorkerClient::restart(const QString& reason, int timed_out) {
   }
   // The request that ran past its time fails with its own words (a
   // learner's endless loop); the others with the reason.
-  const auto culprit = failed.find(timed_out);
-  const bool own_words = culprit != failed.end() && !culprit->second.on_timeout.isEmpty();
+  const auto culprit = stopped.find(timed_out);
+  const bool own_words = culprit != stopped.end() && !culprit->second.on_timeout.isEmpty();
   emit restarted(own_words ? culprit->second.on_timeout : reason);
-  for (const auto& [id, pending] : failed) {
-    WorkerReply out;
-    out.id = id;
-    if (id == timed_out && own_words) {
-      out.status = "timeout";
-      out.error = pending.on_timeout.toStdString();
-    } else {
-      out.status = "worker-restarted";
-      out.error = reason.toStdString() + "; the worker was restarted";
-    }
-    emit replied(out);
+  for (const auto& [id, pending] : stopped) {
+    if (id == timed_out && own_words)
+      emit replied(failed(id, kTimedOut, pending.on_timeout.toStdString()));
+    else
+      emit replied(failed(id, kWorkerRestarted, reason.toStdString() + "; the worker was restarted"));
   }
 }
 

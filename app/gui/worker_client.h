@@ -1,23 +1,34 @@
 #pragma once
 // The GUI's one door to a device: `threadmap-cli serve` in a QProcess, kept
-// warm, spoken to in JSON lines (docs/cli.md, "serve"). A worker that dies or
-// stops answering is restarted; its pending requests fail with the reason.
+// warm, spoken to in the worker protocol's typed requests and replies
+// (app/protocol, docs/cli.md "serve"). A worker that dies or stops answering
+// is restarted; its pending requests fail with the reason. A worker that
+// speaks another protocol version is refused, and says so.
 #include <QObject>
 #include <QElapsedTimer>
 #include <QProcess>
 #include <QTimer>
 
 #include <map>
-#include <nlohmann/json.hpp>
+
+#include "app/protocol/replies.h"
+#include "app/protocol/requests.h"
 
 namespace threadmap::gui {
 
+// Statuses the client gives a request itself, beside the worker's own
+// (protocol::kInvalid, ...).
+inline constexpr char kWorkerRestarted[] = "worker-restarted";  // the worker died or hung meanwhile
+inline constexpr char kTimedOut[] = "timeout";                  // this request ran past its own time
+inline constexpr char kIncompatible[] = "incompatible-worker";  // the worker speaks another protocol
+// protocol::kMalformedReply: the worker's result does not read as the request's.
+
 struct WorkerReply {
   int id = 0;
-  bool ok = false;            // "result" (true) or "error" (false)
-  nlohmann::json result;      // the reply's "result" when ok
-  std::string status;         // the error's status ("invalid", "worker-restarted", ...)
-  std::string error;          // the error's message
+  bool ok = false;                 // a result (true) or an error (false)
+  protocol::Result result;         // when ok: the result of the request sent
+  std::string status;              // the error's status
+  std::string error;               // the error's message
 };
 
 class WorkerClient : public QObject {
@@ -31,31 +42,38 @@ class WorkerClient : public QObject {
   static QString locate_worker();  // $THREADMAP_WORKER, next to the executable, the build tree, PATH
 
   void start();
-  // Sends one request (its "id" is filled in) and returns that id.
+  // Sends one request and returns its id; replied() answers it.
   // `timeout_ms` (0: the client's) bounds how long it may go without a reply
   // line once the worker is running it (requests are answered in order);
   // past it the worker is killed and restarted, and `on_timeout` (if given)
-  // is the reason this request fails with (status "timeout"; the others
+  // is the reason this request fails with (status kTimedOut; the others
   // pending fail as restarted): a learner's kernel that loops forever gets a
   // shorter leash, and its own message, than a large sweep.
-  int send(nlohmann::json request, int timeout_ms = 0, QString on_timeout = {});
+  int send(protocol::Request request, int timeout_ms = 0, QString on_timeout = {});
   void cancel(int id);
   qint64 pid() const { return process_.processId(); }
   int restarts() const { return restarts_; }
 
  signals:
   void replied(const threadmap::gui::WorkerReply& reply);
-  void progressed(int id, const nlohmann::json& line);
+  void progressed(int id, const threadmap::protocol::Progress& progress);
+  // A progress line of request `id` that does not read as progress.
+  void progress_malformed(int id, const QString& problem);
   void restarted(const QString& reason);
+  // The worker answered the handshake in another protocol version: it is
+  // stopped and every request fails with `reason` until the window closes.
+  void incompatible(const QString& reason);
 
  private:
-  void write(const nlohmann::json& request);
+  void write(const protocol::Request& request, int id);
   void read_lines();
   void handle_line(const QByteArray& line);
+  void handle_handshake(const protocol::ReplyLine& reply);
   void on_finished();
   // Kills and restarts the worker; every pending request fails with `reason`,
   // except `timed_out`, which fails with its own on_timeout words.
   void restart(const QString& reason, int timed_out = 0);
+  void refuse_worker(const QString& reason);
   void arm_watchdog();
 
   QString program_;
@@ -64,7 +82,7 @@ class WorkerClient : public QObject {
   QTimer watchdog_;
   QByteArray buffer_;
   struct Pending {
-    nlohmann::json request;
+    protocol::Request request;
     int timeout_ms = 0;
     QString on_timeout;
   };
@@ -76,6 +94,7 @@ class WorkerClient : public QObject {
   bool stopping_ = false;
   bool restarting_ = false;
   bool delayed_start_ = false;
+  QString incompatible_;  // why the worker was refused; empty while it is not
 };
 
 }  // namespace threadmap::gui

@@ -1379,6 +1379,32 @@ class GuiTest : public QObject {
     QVERIFY(w.status().worker_text().contains("no answer"));
   }
 
+  // A worker that speaks another protocol version is stopped, not restarted
+  // as a hung one would be, and the window says which versions the two speak.
+  void workerOfAnotherProtocolIsRefused() {
+    QTemporaryDir dir;
+    const QString script = dir.filePath("future-worker");
+    QFile file(script);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write("#!/bin/sh\nread line\n"
+               "echo '{\"id\":0,\"type\":\"result\",\"result\":{\"pong\":true,\"version\":\"9.0.0\",\"protocol\":999}}'\n"
+               "exec sleep 600\n");
+    file.close();
+    file.setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+    WindowOptions o = small_runs();
+    o.worker = script;
+    o.worker_timeout_ms = 300;
+    MainWindow w(o);
+    QTRY_VERIFY_WITH_TIMEOUT(w.status().worker_text().contains("speaks protocol 999"), 10000);
+    QVERIFY2(w.status().worker_text().contains("this threadmap speaks protocol 1"), qPrintable(w.status().worker_text()));
+    QTest::qWait(1000);  // past the hung-worker timeout: nothing is restarted
+    QCOMPARE(w.worker().restarts(), 0);
+    QVERIFY(w.kernel_tree().select("transpose.copy"));
+    w.run_now();
+    QTRY_VERIFY_WITH_TIMEOUT(w.status().detail_text().contains("speaks protocol 999"), 5000);
+    QVERIFY(w.status().worker_text().contains("speaks protocol 999"));
+  }
+
   void valuesOutsideTheCatalogAreRefused() {
     MainWindow w(small_runs());
     QVERIFY(w.kernel_tree().select("transpose.coalesced"));

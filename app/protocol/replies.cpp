@@ -1,0 +1,229 @@
+#include "app/protocol/replies.h"
+
+#include <algorithm>
+
+namespace threadmap::protocol {
+
+using nlohmann::json;
+
+namespace {
+
+// --- Writing each result.
+
+json body_of(const PingResult& p) {
+  json j = {{"pong", true}, {"version", p.version}};
+  if (p.protocol) j["protocol"] = *p.protocol;
+  return j;
+}
+
+json body_of(const DevicesResult& backends) {
+  json j = json::array();
+  for (const BackendReport& b : backends) j.push_back(to_json(b));
+  return j;
+}
+
+json body_of(const ListResult& list) {
+  json j = json::array();
+  for (const Variant& v : list.catalog) j.push_back(to_json(v));
+  return j;
+}
+
+json body_of(const RunReport& report) { return to_json(report); }
+json body_of(const CopyReport& copy) { return to_json(copy); }
+
+json body_of(const SweepResult& s) {
+  json results = json::array();
+  for (const RunReport& r : s.results) results.push_back(to_json(r));
+  return {{"kernel", s.kernel}, {"device", to_json(s.device)}, {"results", results},
+          {"cancelled", s.cancelled}, {"total", s.total}};
+}
+
+json body_of(const RecordResult& r) {
+  json phases = json::array();
+  for (const auto& [name, ms] : r.phases_ms) phases.push_back({name, ms});
+  return {{"session", r.session}, {"bytes", r.bytes}, {"verified", r.verified},
+          {"record_ms", r.record_ms}, {"phases_ms", phases}};
+}
+
+json body_of(const CancelResult& c) { return {{"cancelled", c.target}, {"found", c.found}}; }
+json body_of(const QuitResult&) { return {{"bye", true}}; }
+
+// --- Reading: one object's fields, each absent or of its type; anything
+// else is a malformed reply naming the field.
+class Fields {
+ public:
+  Fields(const json& object, std::string what) : object_(object), what_(std::move(what)) {
+    if (!object.is_object()) fail("", "a JSON object");
+  }
+  const json* find(const char* key) const {
+    const auto it = object_.find(key);
+    return it == object_.end() ? nullptr : &*it;
+  }
+  std::string text(const char* key) const {
+    const json* v = find(key);
+    if (v && !v->is_string()) fail(key, "text");
+    return v ? v->get<std::string>() : std::string();
+  }
+  bool flag(const char* key) const {
+    const json* v = find(key);
+    if (v && !v->is_boolean()) fail(key, "true or false");
+    return v && v->get<bool>();
+  }
+  double number(const char* key) const {
+    const json* v = find(key);
+    if (v && !v->is_number()) fail(key, "a number");
+    return v ? v->get<double>() : 0;
+  }
+  std::uint64_t count(const char* key) const {
+    const json* v = find(key);
+    if (v && !v->is_number_unsigned()) fail(key, "a whole number");
+    return v ? v->get<std::uint64_t>() : 0;
+  }
+  const json& list(const char* key) const {
+    static const json empty = json::array();
+    const json* v = find(key);
+    if (v && !v->is_array()) fail(key, "a list");
+    return v ? *v : empty;
+  }
+  [[noreturn]] void fail(const char* key, const char* type) const {
+    throw ProtocolError(kMalformedReply,
+                        what_ + (*key ? std::string(": \"") + key + "\"" : std::string()) + " must be " + type);
+  }
+
+ private:
+  const json& object_;
+  std::string what_;
+};
+
+// kernels/report.h's readers say what is wrong in their own words.
+template <typename Read>
+auto reported(Read read) {
+  try {
+    return read();
+  } catch (const ReportError& e) {
+    throw ProtocolError(kMalformedReply, e.what());
+  }
+}
+
+Result read_body(const PingRequest&, const json& body) {
+  const Fields f(body, "the ping reply");
+  PingResult p{f.text("version"), std::nullopt};
+  if (const json* protocol = f.find("protocol")) {
+    if (!protocol->is_number_integer()) f.fail("protocol", "a whole number");
+    p.protocol = static_cast<int>(std::clamp<std::int64_t>(protocol->get<std::int64_t>(), -1, 1 << 30));
+  }
+  return p;
+}
+
+Result read_body(const DevicesRequest&, const json& body) {
+  if (!body.is_array()) throw ProtocolError(kMalformedReply, "the devices reply must be a list");
+  DevicesResult backends;
+  for (const json& b : body) backends.push_back(reported([&] { return backend_from_json(b); }));
+  return backends;
+}
+
+Result read_body(const ListRequest&, const json&) { return ListResult{}; }
+Result read_body(const RunRequest&, const json& body) { return reported([&] { return report_from_json(body); }); }
+Result read_body(const CopyRequest&, const json& body) { return reported([&] { return copy_from_json(body); }); }
+
+Result read_body(const SweepRequest&, const json& body) {
+  const Fields f(body, "the sweep reply");
+  SweepResult s;
+  s.kernel = f.text("kernel");
+  if (const json* device = f.find("device")) s.device = reported([&] { return device_from_json(*device); });
+  for (const json& r : f.list("results")) s.results.push_back(reported([&] { return report_from_json(r); }));
+  s.total = f.count("total");
+  s.cancelled = f.flag("cancelled");
+  return s;
+}
+
+Result read_body(const RecordRequest&, const json& body) {
+  const Fields f(body, "the record reply");
+  RecordResult r;
+  if (!f.find("session")) f.fail("session", "the session file's path");
+  r.session = f.text("session");
+  r.bytes = f.count("bytes");
+  r.verified = f.flag("verified");
+  r.record_ms = f.number("record_ms");
+  for (const json& phase : f.list("phases_ms")) {
+    if (!phase.is_array() || phase.size() != 2 || !phase[0].is_string() || !phase[1].is_number())
+      f.fail("phases_ms", "a list of [name, ms] pairs");
+    r.phases_ms.emplace_back(phase[0].get<std::string>(), phase[1].get<double>());
+  }
+  return r;
+}
+
+Result read_body(const CancelRequest&, const json& body) {
+  const Fields f(body, "the cancel reply");
+  return CancelResult{f.find("cancelled") ? *f.find("cancelled") : json(), f.flag("found")};
+}
+
+Result read_body(const QuitRequest&, const json&) { return QuitResult{}; }
+
+}  // namespace
+
+json result_line(const RequestId& id, const Result& result) {
+  return {{"id", id}, {"type", "result"}, {"result", std::visit([](const auto& r) { return body_of(r); }, result)}};
+}
+
+json progress_line(const RequestId& id, const Progress& progress) {
+  if (const auto* notice = std::get_if<CompileNotice>(&progress))
+    return {{"id", id}, {"type", "progress"}, {"compiling", notice->message}};
+  const auto& point = std::get<SweepPoint>(progress);
+  return {{"id", id}, {"type", "progress"}, {"done", point.done}, {"total", point.total},
+          {"result", to_json(point.result)}};
+}
+
+json error_line(const RequestId& id, const ErrorReply& error) {
+  return {{"id", id}, {"type", "error"}, {"status", error.status}, {"error", error.message}};
+}
+
+std::optional<ReplyLine> read_reply_line(const std::string& line) {
+  json reply;
+  try {
+    reply = parse_line(line);
+  } catch (const ProtocolError&) {
+    return std::nullopt;
+  }
+  if (!reply.is_object() || !reply.contains("id")) return std::nullopt;
+  ReplyLine out;
+  out.id = reply["id"];
+  const json type = reply.value("type", json());
+  if (type == "progress") {
+    out.kind = ReplyKind::Progress;
+    out.body = std::move(reply);
+  } else if (type == "result") {
+    out.kind = ReplyKind::Result;
+    out.body = reply.value("result", json());
+  } else {
+    const json status = reply.value("status", json());
+    const json error = reply.value("error", json());
+    out.error.status = status.is_string() ? status.get<std::string>() : "error";
+    out.error.message = error.is_string() ? error.get<std::string>() : "the worker sent an error without a message";
+  }
+  return out;
+}
+
+Result read_result(const Request& request, const json& body) {
+  return std::visit([&](const auto& r) { return read_body(r, body); }, request);
+}
+
+Progress read_progress(const json& line) {
+  const Fields f(line, "a progress line");
+  if (f.find("compiling")) return CompileNotice{f.text("compiling")};
+  if (!f.find("result")) f.fail("result", "a sweep point's run report");
+  const json& report = *f.find("result");
+  return SweepPoint{f.count("done"), f.count("total"), reported([&] { return report_from_json(report); })};
+}
+
+std::string version_problem(const PingResult& ping) {
+  if (ping.protocol == kVersion) return "";
+  const std::string worker =
+      "the worker (threadmap-cli " + (ping.version.empty() ? std::string("of an unknown version") : ping.version) + ")";
+  const std::string ours = "this threadmap speaks protocol " + std::to_string(kVersion);
+  const std::string theirs = ping.protocol ? "speaks protocol " + std::to_string(*ping.protocol)
+                                           : "speaks no protocol version (it is older than protocol versions)";
+  return worker + " " + theirs + " and " + ours + ": run the threadmap-cli installed with this threadmap";
+}
+
+}  // namespace threadmap::protocol

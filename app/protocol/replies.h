@@ -1,0 +1,114 @@
+#pragma once
+// The worker's replies (docs/cli.md, "serve"): every request gets one final
+// line, a "result" or an "error", after any "progress" lines.
+//
+//   {"id": 7, "type": "progress", "compiling": "compiling ... (first use; ...)"}
+//   {"id": 7, "type": "progress", "done": 1, "total": 4, "result": {run report}}
+//   {"id": 7, "type": "result", "result": {...}}        the request's Result
+//   {"id": 7, "type": "error", "status": "invalid", "error": "tile=12 is not allowed: ..."}
+//
+// The worker writes them with the *_line functions, the client reads them
+// with read_reply_line() and read_result()/read_progress(). Run reports are
+// kernels/report.h's RunReport.
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <utility>
+#include <variant>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "app/protocol/requests.h"
+#include "app/protocol/wire.h"
+#include "kernels/catalog.h"
+#include "kernels/devices.h"
+#include "kernels/report.h"
+
+namespace threadmap::protocol {
+
+// The result of each request type.
+struct PingResult {
+  std::string version;            // the worker's threadmap-cli version
+  std::optional<int> protocol;    // none: a worker older than protocol versions
+};
+using DevicesResult = std::vector<BackendReport>;
+// "list": the catalog as `threadmap-cli list --format json` prints it. A
+// client has the catalog built in, so only the worker writes this one.
+struct ListResult {
+  std::span<const Variant> catalog;
+};
+// "run": the RunReport itself. "copy": a CopyReport.
+struct SweepResult {
+  std::string kernel;
+  DeviceInfo device;
+  std::vector<RunReport> results;  // the points run, in order
+  std::size_t total = 0;           // the points asked for
+  bool cancelled = false;
+};
+struct RecordResult {
+  std::string session;  // the session file's path
+  std::uint64_t bytes = 0;
+  bool verified = false;  // the timed run and the traced run both
+  double record_ms = 0;
+  std::vector<std::pair<std::string, double>> phases_ms;  // where the time went, in order
+};
+struct CancelResult {
+  RequestId target;
+  bool found = false;  // whether a request with that id was queued or running
+};
+struct QuitResult {};
+
+using Result = std::variant<PingResult, DevicesResult, ListResult, RunReport, CopyReport, SweepResult,
+                            RecordResult, CancelResult, QuitResult>;
+
+// What a "progress" line says: a kernel compiled on first use, or one point
+// of a sweep.
+struct CompileNotice {
+  std::string message;
+};
+struct SweepPoint {
+  std::size_t done = 0;
+  std::size_t total = 0;
+  RunReport result;
+};
+using Progress = std::variant<CompileNotice, SweepPoint>;
+
+// An "error" reply's status (wire.h: kBadRequest, ...) and message.
+struct ErrorReply {
+  std::string status;
+  std::string message;
+};
+
+// --- The worker's side: each returns one line's object (protocol::encode_line writes it).
+nlohmann::json result_line(const RequestId& id, const Result& result);
+nlohmann::json progress_line(const RequestId& id, const Progress& progress);
+nlohmann::json error_line(const RequestId& id, const ErrorReply& error);
+
+// --- The client's side.
+enum class ReplyKind { Progress, Result, Error };
+
+// A reply line's envelope: whose it is, which kind, and its body (the
+// "result" of a result, the whole line of a progress) or its error.
+struct ReplyLine {
+  RequestId id;
+  ReplyKind kind = ReplyKind::Error;
+  nlohmann::json body;
+  ErrorReply error;
+};
+
+// Empty for a line that is no reply (not a JSON object with an "id"). A
+// "type" other than progress or result reads as an error.
+std::optional<ReplyLine> read_reply_line(const std::string& line);
+// The result `request` asked for, read from a result reply's body. Throws
+// ProtocolError naming what is malformed.
+Result read_result(const Request& request, const nlohmann::json& body);
+// A progress line's content. Throws ProtocolError naming what is malformed.
+Progress read_progress(const nlohmann::json& line);
+
+// Empty when the worker speaks this protocol (its ping result says so),
+// else a message saying which versions the two speak and what to do.
+std::string version_problem(const PingResult& ping);
+
+}  // namespace threadmap::protocol

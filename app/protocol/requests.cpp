@@ -1,0 +1,288 @@
+#include "app/protocol/requests.h"
+
+#include <array>
+
+namespace threadmap::protocol {
+
+using nlohmann::json;
+
+namespace {
+
+ProtocolError bad_request(const std::string& message) { return ProtocolError(kBadRequest, message); }
+ProtocolError invalid(const std::string& message) { return ProtocolError(kInvalid, message); }
+
+// --- Reading fields: each absent one takes its default, a present one must have its type.
+
+std::string text_field(const json& line, const char* name, const std::string& fallback) {
+  const auto it = line.find(name);
+  if (it == line.end()) return fallback;
+  if (!it->is_string())
+    throw bad_request(std::string("\"") + name + "\" must be text (a JSON string); got " + shown(*it));
+  return it->get<std::string>();
+}
+
+bool flag_field(const json& line, const char* name, bool fallback) {
+  const auto it = line.find(name);
+  if (it == line.end()) return fallback;
+  if (!it->is_boolean()) throw bad_request(std::string("\"") + name + "\" must be true or false; got " + shown(*it));
+  return it->get<bool>();
+}
+
+int bounded_field(const json& line, const char* name, int fallback, int low, int high) {
+  const auto it = line.find(name);
+  const json value = it == line.end() ? json(fallback) : *it;
+  if (!value.is_number_integer() || value.get<std::int64_t>() < low || value.get<std::int64_t>() > high)
+    throw invalid(std::string(name) + "=" + shown(value) + " is out of range: " + name +
+                  " must be a whole number from " + std::to_string(low) + " to " + std::to_string(high));
+  return value.get<int>();
+}
+
+// A parameter's value as --set takes it: a name ("float") or a whole number.
+std::string value_text(const std::string& name, const json& value) {
+  if (value.is_string()) return value.get<std::string>();
+  if (value.is_number_unsigned()) return std::to_string(value.get<std::uint64_t>());
+  if (value.is_number_integer()) return std::to_string(value.get<std::int64_t>());
+  throw invalid("parameter " + excerpt(name) + "=" + shown(value) + " must be a whole number or a name (\"float\")");
+}
+
+std::map<std::string, std::string> params_field(const json& line) {
+  const auto it = line.find("params");
+  if (it == line.end()) return {};
+  if (!it->is_object()) throw bad_request("\"params\" must be an object, e.g. {\"tile\": 32}");
+  std::map<std::string, std::string> params;
+  for (const auto& [name, value] : it->items()) params[name] = value_text(name, value);
+  return params;
+}
+
+struct Repetitions {
+  int reps = RunOptions{}.repetitions;
+  int warmup = RunOptions{}.warmup;
+  std::optional<std::uint64_t> seed;
+  std::optional<LearnerSource> source;
+};
+
+Repetitions repetitions_fields(const json& line) {
+  Repetitions r;
+  r.reps = bounded_field(line, "reps", r.reps, 1, 100000);
+  r.warmup = bounded_field(line, "warmup", r.warmup, 0, 1000);
+  if (const auto seed = line.find("seed"); seed != line.end()) {
+    if (!seed->is_number_unsigned())
+      throw invalid("\"seed\" must be a whole number from 0 to 2^64 - 1; got " + shown(*seed));
+    r.seed = seed->get<std::uint64_t>();
+  }
+  if (const auto source = line.find("source"); source != line.end()) {
+    if (!source->is_string() || source->get_ref<const std::string&>().empty())
+      throw bad_request("\"source\" must be the kernel's text");
+    r.source = LearnerSource{source->get<std::string>(), text_field(line, "source_name", LearnerSource{}.name)};
+  }
+  return r;
+}
+
+// The fields of a KernelRun, read in the order the worker used to check them
+// (kernel, params, repetitions, then the device), so one message wins.
+KernelRun kernel_run_fields(const json& line) {
+  KernelRun run;
+  run.kernel = text_field(line, "kernel", "");
+  run.params = params_field(line);
+  Repetitions r = repetitions_fields(line);
+  run.reps = r.reps;
+  run.warmup = r.warmup;
+  run.seed = r.seed;
+  run.source = std::move(r.source);
+  return run;
+}
+
+std::vector<SweepAxis> vary_field(const json& line) {
+  const json vary = line.value("vary", json::object());
+  if (!vary.is_object() || vary.empty()) throw bad_request("sweep needs \"vary\": {\"NAME\": [V1, V2, ...]}");
+  std::vector<SweepAxis> axes;
+  for (const auto& [name, values] : vary.items()) {
+    if (!values.is_array() || values.empty()) throw bad_request("vary." + excerpt(name) + " must be a non-empty array");
+    SweepAxis axis{name, {}};
+    for (const json& value : values) axis.values.push_back(value_text(name, value));
+    axes.push_back(std::move(axis));
+  }
+  return axes;
+}
+
+TracedBlocks blocks_field(const json& line) {
+  TracedBlocks blocks;
+  const json value = line.value("blocks", json());
+  if (value == "all") {
+    blocks.all = true;
+  } else if (value.is_array()) {
+    for (const json& b : value) {
+      if (!b.is_number_unsigned() || b.get<std::uint64_t>() > 0xffffffffULL)
+        throw invalid("blocks: " + shown(b) +
+                      " is not a block number; give \"all\" or numbers like [0, 1, 64] (block (x, y) is x + gridX * y)");
+      blocks.ids.push_back(b.get<std::uint32_t>());
+    }
+  } else if (!value.is_null()) {
+    throw bad_request("\"blocks\" must be \"all\" or an array of block numbers");
+  }
+  return blocks;
+}
+
+// A folder that is not text is as unusable as one that does not exist: the
+// worker says the same of both.
+std::optional<std::string> folder_field(const json& line) {
+  const json folder = line.value("folder", json());
+  if (folder.is_null()) return std::nullopt;
+  if (!folder.is_string()) throw invalid(folder_problem(folder));
+  return folder.get<std::string>();
+}
+
+RunRequest run_fields(const json& line) {
+  RunRequest r(kernel_run_fields(line));
+  r.device_copy = flag_field(line, "device_copy", false);
+  r.device = text_field(line, "device", "auto");
+  return r;
+}
+
+CopyRequest copy_fields(const json& line) {
+  const json bytes = line.value("bytes", json());
+  if (!bytes.is_number_unsigned() || bytes.get<std::uint64_t>() == 0)
+    throw invalid("copy needs \"bytes\": a positive whole number");
+  CopyRequest c;
+  c.bytes = bytes.get<std::uint64_t>();
+  c.device = text_field(line, "device", "auto");
+  const Repetitions r = repetitions_fields(line);
+  c.reps = r.reps;
+  c.warmup = r.warmup;
+  return c;
+}
+
+SweepRequest sweep_fields(const json& line) {
+  SweepRequest s;
+  s.kernel = text_field(line, "kernel", "");
+  s.params = params_field(line);
+  s.vary = vary_field(line);
+  Repetitions r = repetitions_fields(line);
+  s.reps = r.reps;
+  s.warmup = r.warmup;
+  s.seed = r.seed;
+  s.source = std::move(r.source);
+  s.device = text_field(line, "device", "auto");
+  return s;
+}
+
+RecordRequest record_fields(const json& line) {
+  RecordRequest r(kernel_run_fields(line));
+  r.blocks = blocks_field(line);
+  r.folder = folder_field(line);
+  r.scratch = flag_field(line, "scratch", false);
+  r.device = text_field(line, "device", "auto");
+  return r;
+}
+
+CancelRequest cancel_fields(const json& line) {
+  const auto target = line.find("target");
+  if (target != line.end() && !target->is_null() && id_problem(*target).empty()) return {*target};
+  throw bad_request("cancel needs \"target\": the id (a number or a string of at most " +
+                    std::to_string(kMaxIdBytes) + " bytes) of a queued or running request" +
+                    (target == line.end() ? "" : "; got " + shown(*target)));
+}
+
+// --- Writing.
+
+void put_kernel_run(json& j, const KernelRun& run) {
+  j["kernel"] = run.kernel;
+  j["device"] = run.device;
+  j["params"] = run.params;
+  j["reps"] = run.reps;
+  j["warmup"] = run.warmup;
+  if (run.seed) j["seed"] = *run.seed;
+  if (run.source) {
+    j["source"] = run.source->text;
+    j["source_name"] = run.source->name;
+  }
+}
+
+json fields_of(const PingRequest&) { return json::object(); }
+json fields_of(const DevicesRequest&) { return json::object(); }
+json fields_of(const ListRequest&) { return json::object(); }
+json fields_of(const QuitRequest&) { return json::object(); }
+
+json fields_of(const RunRequest& r) {
+  json j;
+  put_kernel_run(j, r);
+  if (r.device_copy) j["device_copy"] = true;
+  return j;
+}
+
+json fields_of(const CopyRequest& c) {
+  return {{"device", c.device}, {"bytes", c.bytes}, {"reps", c.reps}, {"warmup", c.warmup}};
+}
+
+json fields_of(const SweepRequest& s) {
+  json j;
+  put_kernel_run(j, s);
+  json vary = json::object();
+  for (const SweepAxis& axis : s.vary) vary[axis.name] = axis.values;
+  j["vary"] = vary;
+  return j;
+}
+
+json fields_of(const RecordRequest& r) {
+  json j;
+  put_kernel_run(j, r);
+  if (r.blocks.all) j["blocks"] = "all";
+  else if (!r.blocks.ids.empty()) j["blocks"] = r.blocks.ids;
+  if (r.folder) j["folder"] = *r.folder;
+  if (r.scratch) j["scratch"] = true;
+  return j;
+}
+
+json fields_of(const CancelRequest& c) { return {{"target", c.target}}; }
+
+template <typename T>
+Request without_fields(const json&) {
+  return T{};
+}
+
+// Every op: its name on the wire and its reader, in Request's order.
+struct Op {
+  std::string_view name;
+  Request (*read)(const json& line);
+};
+constexpr std::array<Op, std::variant_size_v<Request>> kOps = {{
+    {"ping", without_fields<PingRequest>},
+    {"devices", without_fields<DevicesRequest>},
+    {"list", without_fields<ListRequest>},
+    {"run", [](const json& line) -> Request { return run_fields(line); }},
+    {"copy", [](const json& line) -> Request { return copy_fields(line); }},
+    {"sweep", [](const json& line) -> Request { return sweep_fields(line); }},
+    {"record", [](const json& line) -> Request { return record_fields(line); }},
+    {"cancel", [](const json& line) -> Request { return cancel_fields(line); }},
+    {"quit", without_fields<QuitRequest>},
+}};
+
+}  // namespace
+
+std::string folder_problem(const json& folder) { return "folder " + shown(folder) + " is not an existing folder"; }
+
+std::string_view op_name(const Request& request) { return kOps[request.index()].name; }
+
+std::string op_names() {
+  std::string names;
+  for (const Op& op : kOps) names += (names.empty() ? "" : ", ") + std::string(op.name);
+  return names;
+}
+
+RequestId id_of(const json& line) { return line.is_object() ? line.value("id", json()) : json(); }
+
+json to_json(const Request& request, const RequestId& id) {
+  json j = std::visit([](const auto& r) { return fields_of(r); }, request);
+  j["id"] = id;
+  j["op"] = op_name(request);
+  return j;
+}
+
+Request parse_request(const json& line) {
+  const std::string op = text_field(line, "op", "");
+  for (const Op& known : kOps)
+    if (known.name == op) return known.read(line);
+  throw bad_request("unknown op '" + excerpt(op) + "'; ops: " + op_names());
+}
+
+}  // namespace threadmap::protocol

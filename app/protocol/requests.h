@@ -1,0 +1,100 @@
+#pragma once
+// The worker's requests (docs/cli.md, "serve"): one type per op, and their
+// JSON both ways. The GUI builds these and the worker reads them; neither
+// names a field of the wire itself.
+//
+//   {"id": 7, "op": "run", "kernel": "transpose.shared", "device": "opencl:0:0",
+//    "params": {"tile": "16"}, "reps": 10, "warmup": 1}   <->   RunRequest
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <variant>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "app/protocol/wire.h"
+#include "kernels/params.h"
+#include "kernels/runner.h"
+
+namespace threadmap::protocol {
+
+// A learner's version of the kernel: its text, and a file name whose
+// extension is the device's dialect (.cl, .cu).
+struct LearnerSource {
+  std::string text;
+  std::string name = "learner.cl";
+};
+
+// What run, sweep and record share: which kernel, where, with what, how often.
+struct KernelRun {
+  std::string kernel;
+  std::string device = "auto";
+  std::map<std::string, std::string> params;  // NAME -> VALUE, as --set takes them
+  int reps = RunOptions{}.repetitions;
+  int warmup = RunOptions{}.warmup;
+  std::optional<std::uint64_t> seed;          // none: the engine's
+  std::optional<LearnerSource> source;        // none: the catalog's kernel
+};
+
+// The blocks a recording traces: `all`, the `ids` listed (x + gridX * y), or
+// (neither) the few that show the pattern.
+struct TracedBlocks {
+  bool all = false;
+  std::vector<std::uint32_t> ids;
+};
+
+struct PingRequest {};
+struct DevicesRequest {};
+struct ListRequest {};
+struct RunRequest : KernelRun {
+  RunRequest() = default;
+  explicit RunRequest(KernelRun run) : KernelRun(std::move(run)) {}
+  bool device_copy = false;  // also measure a device copy of half the ideal bytes
+};
+struct CopyRequest {
+  std::string device = "auto";
+  std::uint64_t bytes = 0;
+  int reps = RunOptions{}.repetitions;
+  int warmup = RunOptions{}.warmup;
+};
+struct SweepRequest : KernelRun {
+  SweepRequest() = default;
+  explicit SweepRequest(KernelRun run) : KernelRun(std::move(run)) {}
+  std::vector<SweepAxis> vary;  // the cartesian product of these
+};
+struct RecordRequest : KernelRun {
+  RecordRequest() = default;
+  explicit RecordRequest(KernelRun run) : KernelRun(std::move(run)) {}
+  TracedBlocks blocks;
+  std::optional<std::string> folder;  // none: the system temp folder
+  bool scratch = false;               // read once and thrown away: not flushed to disk
+};
+struct CancelRequest {
+  RequestId target;  // a queued or running request's id
+};
+struct QuitRequest {};
+
+using Request = std::variant<PingRequest, DevicesRequest, ListRequest, RunRequest, CopyRequest, SweepRequest,
+                             RecordRequest, CancelRequest, QuitRequest>;
+
+std::string_view op_name(const Request& request);
+std::string op_names();  // "ping, devices, ...", for messages and help
+
+// A request line's id: null where it has none (id_problem says whether it
+// is one a reply can carry).
+RequestId id_of(const nlohmann::json& line);
+// The request's line as JSON, with its id.
+nlohmann::json to_json(const Request& request, const RequestId& id);
+// A request line's object (its "id" already accepted) as its Request.
+// Throws ProtocolError naming the field that is missing or of the wrong type,
+// or the op that does not exist; whether a kernel or device exists is the
+// worker's to check.
+Request parse_request(const nlohmann::json& line);
+// What the worker says of a record's "folder" that is not an existing folder.
+std::string folder_problem(const nlohmann::json& folder);
+
+}  // namespace threadmap::protocol

@@ -1,0 +1,312 @@
+// The worker protocol's types (app/protocol) without a worker: every request
+// and every result survives its own JSON unchanged; malformed requests and
+// replies are errors naming the field, never a crash; the version handshake
+// says which versions the two sides speak.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "app/protocol/replies.h"
+#include "app/protocol/requests.h"
+#include "app/protocol/wire.h"
+#include "kernels/report.h"
+
+namespace threadmap::protocol {
+namespace {
+
+using nlohmann::json;
+
+// A request's line, as the client writes it and the worker reads it.
+json wire(const Request& request, const RequestId& id = 7) { return parse_line(encode_line(to_json(request, id))); }
+
+KernelRun sample_run() {
+  KernelRun run;
+  run.kernel = "transpose.shared";
+  run.device = "opencl:0:0";
+  run.params = {{"tile", "16"}, {"type", "float"}, {"width", "256"}};
+  run.reps = 3;
+  run.warmup = 0;
+  run.seed = 42;
+  run.source = LearnerSource{"__kernel void k() {}\n", "mine.cl"};
+  return run;
+}
+
+std::vector<Request> every_request() {
+  RunRequest run(sample_run());
+  run.device_copy = true;
+  SweepRequest sweep(sample_run());
+  sweep.vary = {{"pad", {"0", "1"}}, {"tile", {"8", "16", "32"}}};
+  RecordRequest record(sample_run());
+  record.blocks.ids = {0, 1, 64};
+  record.folder = "/tmp/recordings";
+  record.scratch = true;
+  RecordRequest record_all;
+  record_all.kernel = "matadd.rows";
+  record_all.blocks.all = true;
+  CopyRequest copy;
+  copy.device = "cuda:0";
+  copy.bytes = 1 << 20;
+  copy.reps = 5;
+  copy.warmup = 1;
+  return {PingRequest{}, DevicesRequest{}, ListRequest{}, run, RunRequest{}, copy, sweep,
+          record, record_all, CancelRequest{json("sweep-1")}, CancelRequest{json(3)}, QuitRequest{}};
+}
+
+TEST(Protocol, EveryRequestReadsBackAsItWasWritten) {
+  for (const Request& request : every_request()) {
+    const json line = wire(request);
+    EXPECT_EQ(id_of(line), 7);
+    const Request read = parse_request(line);
+    EXPECT_EQ(read.index(), request.index()) << line.dump();
+    EXPECT_EQ(to_json(read, 7), to_json(request, 7)) << line.dump();
+  }
+}
+
+TEST(Protocol, AbsentFieldsTakeTheWorkersDefaults) {
+  const auto run = std::get<RunRequest>(parse_request(json{{"op", "run"}}));
+  EXPECT_EQ(run.device, "auto");
+  EXPECT_EQ(run.reps, RunOptions{}.repetitions);
+  EXPECT_EQ(run.warmup, RunOptions{}.warmup);
+  EXPECT_FALSE(run.seed);
+  EXPECT_FALSE(run.source);
+  EXPECT_FALSE(run.device_copy);
+  const auto record = std::get<RecordRequest>(parse_request(json{{"op", "record"}, {"source", "k"}}));
+  EXPECT_FALSE(record.blocks.all);
+  EXPECT_TRUE(record.blocks.ids.empty());
+  EXPECT_FALSE(record.folder);
+  ASSERT_TRUE(record.source);
+  EXPECT_EQ(record.source->name, "learner.cl");
+  // Numbers and names are both parameter values; the worker reads them as --set does.
+  const auto numbers = std::get<RunRequest>(parse_request(json::parse(R"({"op":"run","params":{"tile":16,"type":"int"}})")));
+  EXPECT_EQ(numbers.params, (std::map<std::string, std::string>{{"tile", "16"}, {"type", "int"}}));
+}
+
+// Each line breaks one field: the error says which, with the status the worker replies.
+TEST(Protocol, AMalformedRequestIsAnErrorNamingTheField) {
+  struct Case {
+    const char* line;
+    const char* status;
+    const char* names;
+  };
+  const std::vector<Case> cases = {
+      {R"({"op":7})", kBadRequest, "\"op\""},
+      {R"({"op":"fly"})", kBadRequest, "unknown op 'fly'; ops: ping, devices, list, run, copy, sweep, record, cancel, quit"},
+      {R"({"op":"run","kernel":5})", kBadRequest, "\"kernel\""},
+      {R"({"op":"run","device":[1]})", kBadRequest, "\"device\""},
+      {R"({"op":"run","params":[1]})", kBadRequest, "\"params\""},
+      {R"({"op":"run","params":{"tile":1.5}})", kInvalid, "parameter tile=1.5"},
+      {R"({"op":"run","reps":0})", kInvalid, "reps=0 is out of range"},
+      {R"({"op":"run","warmup":"2"})", kInvalid, "warmup"},
+      {R"({"op":"run","seed":-1})", kInvalid, "\"seed\""},
+      {R"({"op":"run","source":""})", kBadRequest, "\"source\""},
+      {R"({"op":"run","source":"k","source_name":1})", kBadRequest, "\"source_name\""},
+      {R"({"op":"run","device_copy":1})", kBadRequest, "\"device_copy\""},
+      {R"({"op":"copy"})", kInvalid, "\"bytes\""},
+      {R"({"op":"copy","bytes":0})", kInvalid, "\"bytes\""},
+      {R"({"op":"sweep"})", kBadRequest, "\"vary\""},
+      {R"({"op":"sweep","vary":{"tile":[]}})", kBadRequest, "vary.tile"},
+      {R"({"op":"sweep","vary":{"tile":[{}]}})", kInvalid, "parameter tile"},
+      {R"({"op":"record","blocks":[4294967296]})", kInvalid, "blocks: 4294967296"},
+      {R"({"op":"record","blocks":"some"})", kBadRequest, "\"blocks\""},
+      {R"({"op":"record","folder":5})", kInvalid, "folder 5 is not an existing folder"},
+      {R"({"op":"record","scratch":"yes"})", kBadRequest, "\"scratch\""},
+      {R"({"op":"cancel"})", kBadRequest, "\"target\""},
+      {R"({"op":"cancel","target":null})", kBadRequest, "\"target\""},
+  };
+  for (const Case& c : cases) {
+    try {
+      parse_request(parse_line(c.line));
+      ADD_FAILURE() << c.line << " was accepted";
+    } catch (const ProtocolError& e) {
+      EXPECT_EQ(e.status(), c.status) << c.line << ": " << e.what();
+      EXPECT_NE(std::string(e.what()).find(c.names), std::string::npos) << c.line << ": " << e.what();
+    }
+  }
+}
+
+TEST(Protocol, ALineIsBoundedJsonAndAnIdIsANumberAShortStringOrNull) {
+  EXPECT_THROW(parse_line("{\"op\":\"\xff\"}"), ProtocolError);
+  EXPECT_THROW(parse_line(std::string(100000, '[')), ProtocolError);
+  EXPECT_NO_THROW(parse_line(std::string(kMaxDepth, '[') + std::string(kMaxDepth, ']')));
+  EXPECT_EQ(id_problem(json()), "");
+  EXPECT_EQ(id_problem(json(1.5)), "");
+  EXPECT_EQ(id_problem(json(std::string(kMaxIdBytes, 'a'))), "");
+  EXPECT_NE(id_problem(json(std::string(kMaxIdBytes + 1, 'a'))), "");
+  EXPECT_NE(id_problem(json::array({1})), "");
+  EXPECT_TRUE(id_of(json::array()).is_null());
+}
+
+// --- Replies.
+
+RunReport sample_report() {
+  RunReport r;
+  r.kernel = "transpose.shared";
+  r.status = "ok";
+  r.device.backend = "opencl";
+  r.device.spec = "opencl:0:0";
+  r.device.name = "cpu";
+  r.device.max_group_dims = {4096, 4096, 4096};
+  r.device.warp_width = 8;
+  r.device.has_double = true;
+  r.parameters = {{"tile", std::int64_t{16}}, {"type", std::string("float")}};
+  r.verification = Verification{false, 1000, 2, {{"row 1, column 2", "3", "4"}}, "exact"};
+  r.timing = ReportTiming{{0.5, 0.25, 1.5, 3}, {2, 1, 3, 3}, 1, 4};
+  r.ideal_bytes = 8192;
+  r.working_set_bytes = 8192;
+  r.bandwidth_gbps = 16.25;
+  r.end_to_end_gbps = 4.5;
+  r.cache_resident = true;
+  r.note = "small";
+  r.device_copy = CopyReport{4096, {0.1, 0.1, 0.2, 3}, 80.5, ""};
+  return r;
+}
+
+RunReport refused_report() {
+  RunReport r;
+  r.kernel = "transpose.shared";
+  r.status = "invalid";
+  r.error = "tile=12 is not allowed";
+  return r;
+}
+
+// Each request with a result of its type.
+std::vector<std::pair<Request, Result>> every_result() {
+  BackendReport opencl{"opencl", true, "", {sample_report().device}};
+  BackendReport cuda{"cuda", false, "no CUDA driver", {}};
+  return {
+      {PingRequest{}, PingResult{"0.1.0", kVersion}},
+      {DevicesRequest{}, DevicesResult{opencl, cuda}},
+      {RunRequest{}, sample_report()},
+      {RunRequest{}, refused_report()},
+      {CopyRequest{}, CopyReport{1 << 20, {0.1, 0.1, 0.2, 5}, 90, ""}},
+      {CopyRequest{}, CopyReport{1 << 20, {}, 0, "out of memory"}},
+      {SweepRequest{}, SweepResult{"transpose.naive", sample_report().device, {sample_report(), refused_report()}, 4, true}},
+      {RecordRequest{}, RecordResult{"/tmp/a.threadmap", 12345, true, 250.5, {{"timed run", 10}, {"traced runs: access", 200}}}},
+      {CancelRequest{}, CancelResult{json("sweep-1"), true}},
+      {QuitRequest{}, QuitResult{}},
+  };
+}
+
+TEST(Protocol, EveryResultReadsBackAsItWasWritten) {
+  for (const auto& [request, result] : every_result()) {
+    const json written = result_line("id-1", result);
+    const std::optional<ReplyLine> line = read_reply_line(encode_line(written));
+    ASSERT_TRUE(line) << written.dump();
+    EXPECT_EQ(line->id, "id-1");
+    ASSERT_EQ(line->kind, ReplyKind::Result) << written.dump();
+    const Result read = read_result(request, line->body);
+    EXPECT_EQ(read.index(), result.index()) << written.dump();
+    EXPECT_EQ(result_line("id-1", read), written);
+  }
+}
+
+TEST(Protocol, ProgressAndErrorsReadBackAsTheyWereWritten) {
+  const std::optional<ReplyLine> notice =
+      read_reply_line(encode_line(progress_line(3, CompileNotice{"compiling k for sm_90 with NVRTC 13.0"})));
+  ASSERT_TRUE(notice);
+  ASSERT_EQ(notice->kind, ReplyKind::Progress);
+  EXPECT_EQ(std::get<CompileNotice>(read_progress(notice->body)).message, "compiling k for sm_90 with NVRTC 13.0");
+
+  const json point_line = progress_line(3, SweepPoint{2, 4, sample_report()});
+  const std::optional<ReplyLine> point = read_reply_line(encode_line(point_line));
+  ASSERT_TRUE(point);
+  const auto read = std::get<SweepPoint>(read_progress(point->body));
+  EXPECT_EQ(read.done, 2u);
+  EXPECT_EQ(read.total, 4u);
+  EXPECT_EQ(progress_line(3, read), point_line);
+
+  const std::optional<ReplyLine> error = read_reply_line(encode_line(error_line(json(), {kInvalid, "tile=12"})));
+  ASSERT_TRUE(error);
+  EXPECT_TRUE(error->id.is_null());
+  EXPECT_EQ(error->kind, ReplyKind::Error);
+  EXPECT_EQ(error->error.status, kInvalid);
+  EXPECT_EQ(error->error.message, "tile=12");
+}
+
+// What a broken or foreign worker could write: lines that are no reply are
+// skipped; a reply whose result has the wrong shape is a malformed reply
+// naming the field.
+TEST(Protocol, AMalformedReplyIsAnErrorNamingTheField) {
+  for (const std::string& line : std::vector<std::string>{"not json", "[]", "{}", "{\"type\":\"result\"}",
+                                                          std::string(100000, '['), "{\"id\":1,\"x\":\"\xff\"}"})
+    EXPECT_FALSE(read_reply_line(line)) << line.substr(0, 40);
+  const std::optional<ReplyLine> untyped = read_reply_line(R"({"id":1,"type":"huh","status":5})");
+  ASSERT_TRUE(untyped);
+  EXPECT_EQ(untyped->kind, ReplyKind::Error);
+  EXPECT_EQ(untyped->error.status, "error");
+
+  struct Case {
+    Request request;
+    const char* body;
+    const char* names;
+  };
+  const std::vector<Case> cases = {
+      {PingRequest{}, R"([])", "the ping reply must be a JSON object"},
+      {PingRequest{}, R"({"pong":true,"protocol":"1"})", "the ping reply: \"protocol\" must be a whole number"},
+      {DevicesRequest{}, R"({})", "the devices reply must be a list"},
+      {DevicesRequest{}, R"([{"backend":"opencl","devices":[{"name":5}]}])", "device.name must be text"},
+      {DevicesRequest{}, R"([{"backend":"opencl","available":"yes"}])", "backend.available"},
+      {RunRequest{}, R"({"kernel":"k"})", "needs \"status\" as text"},
+      {RunRequest{}, R"({"kernel":"k","status":"ok","bandwidth_gbps":"fast"})", "\"bandwidth_gbps\" must be a number"},
+      {RunRequest{}, R"({"kernel":"k","status":"ok","ideal_bytes":1e300})", "\"ideal_bytes\" must be a whole number"},
+      {RunRequest{}, R"({"kernel":"k","status":"ok","timing":{"end_to_end_ms":{"median":"x"}}})",
+       "timing.end_to_end_ms.median must be a number"},
+      {RunRequest{}, R"({"kernel":"k","status":"ok","verification":{"method":3}})", "verification.method must be text"},
+      {RunRequest{}, R"({"kernel":"k","status":"ok","device_copy":{"bytes":-1}})", "device_copy.bytes"},
+      {CopyRequest{}, R"({"bandwidth_gbps":"x"})", "bandwidth_gbps must be a number"},
+      {CopyRequest{}, R"({"ms":[1]})", "ms must be an object"},
+      {SweepRequest{}, R"({"results":[1]})", "a run report is a JSON object"},
+      {SweepRequest{}, R"({"results":[],"cancelled":"no"})", "the sweep reply: \"cancelled\" must be true or false"},
+      {RecordRequest{}, R"({"bytes":1})", "the record reply: \"session\" must be"},
+      {RecordRequest{}, R"({"session":7})", "the record reply: \"session\" must be text"},
+      {RecordRequest{}, R"({"session":"s","phases_ms":[["a"]]})", "the record reply: \"phases_ms\""},
+      {CancelRequest{}, R"(null)", "the cancel reply must be a JSON object"},
+  };
+  for (const Case& c : cases) {
+    try {
+      read_result(c.request, json::parse(c.body));
+      ADD_FAILURE() << c.body << " was accepted";
+    } catch (const ProtocolError& e) {
+      EXPECT_EQ(e.status(), kMalformedReply) << c.body;
+      EXPECT_NE(std::string(e.what()).find(c.names), std::string::npos) << c.body << ": " << e.what();
+    }
+  }
+  EXPECT_THROW(read_progress(json::parse(R"({"id":1,"type":"progress","done":1})")), ProtocolError);
+  EXPECT_THROW(read_progress(json::parse(R"({"id":1,"type":"progress","result":{"kernel":1}})")), ProtocolError);
+  EXPECT_THROW(read_progress(json::parse(R"({"id":1,"type":"progress","compiling":false})")), ProtocolError);
+}
+
+// Numbers whose type is right but whose size is not are read with care: a
+// count saturates, a negative count is zero (never undefined behaviour).
+TEST(Protocol, AReportsNumbersAreReadWithinTheirTypes) {
+  const RunReport r = report_from_json(json::parse(R"({"kernel":"k","status":"ok",
+      "verification":{"verified":true,"checked":1e300,"mismatches":-4},
+      "timing":{"kernel_ms":{"median":1,"samples":1e30},"runs_per_timed_sample":-1e30},
+      "parameters":{"n":18446744073709551615},
+      "device":{"max_group_dims":[1e300,-1,"x",4],"compute_units":1e12}})"));
+  ASSERT_TRUE(r.verification && r.timing);
+  EXPECT_EQ(r.verification->checked, std::numeric_limits<std::uint64_t>::max());
+  EXPECT_EQ(r.verification->mismatches, 0u);
+  EXPECT_EQ(r.timing->kernel_ms.samples, std::numeric_limits<int>::max());
+  EXPECT_EQ(r.timing->runs_per_timed_sample, std::numeric_limits<int>::min());
+  EXPECT_EQ(r.device.max_group_dims[1], 0u);
+  EXPECT_EQ(r.device.max_group_dims[2], 0u);
+  EXPECT_EQ(r.device.compute_units, std::numeric_limits<int>::max());
+  EXPECT_TRUE(r.verified());
+}
+
+TEST(Protocol, AWorkerOfAnotherVersionIsNamed) {
+  EXPECT_EQ(version_problem(PingResult{"0.1.0", kVersion}), "");
+  const std::string older = version_problem(PingResult{"0.0.9", std::nullopt});
+  EXPECT_NE(older.find("threadmap-cli 0.0.9"), std::string::npos) << older;
+  EXPECT_NE(older.find("no protocol version"), std::string::npos) << older;
+  const std::string other = version_problem(PingResult{"2.0.0", kVersion + 1});
+  EXPECT_NE(other.find("speaks protocol " + std::to_string(kVersion + 1)), std::string::npos) << other;
+  EXPECT_NE(other.find("this threadmap speaks protocol " + std::to_string(kVersion)), std::string::npos) << other;
+}
+
+}  // namespace
+}  // namespace threadmap::protocol
