@@ -308,5 +308,39 @@ TEST(Protocol, AWorkerOfAnotherVersionIsNamed) {
   EXPECT_NE(other.find("this threadmap speaks protocol " + std::to_string(kVersion)), std::string::npos) << other;
 }
 
+TEST(Protocol, Base64RoundTripsEveryByteAndRefusesWhatIsNot) {
+  std::string all;
+  for (int i = 0; i < 256; ++i) all += static_cast<char>(i);
+  for (std::size_t n = 0; n <= all.size(); n += 37) {
+    const std::string part = all.substr(0, n);
+    EXPECT_EQ(base64_decode(base64_encode(part)), part) << n;
+  }
+  EXPECT_EQ(base64_encode("Man"), "TWFu");
+  EXPECT_EQ(base64_encode("Ma"), "TWE=");
+  EXPECT_EQ(base64_encode("M"), "TQ==");
+  for (const char* bad : {"TWF", "TW=u", "T===", "TWFu!A==", "TQ==TQ=="}) EXPECT_EQ(base64_decode(bad), std::nullopt) << bad;
+}
+
+// A streamed recording's progress lines and the wait for a shared GPU read
+// back as they were written.
+TEST(Protocol, StreamedChunksAndWaitsRoundTrip) {
+  const std::string bytes("\x00\x01session\xff", 10);
+  const json chunk = progress_line(5, SessionChunk{1024, 4096, bytes});
+  const auto read = std::get<SessionChunk>(read_progress(chunk));
+  EXPECT_EQ(read.offset, 1024u);
+  EXPECT_EQ(read.total, 4096u);
+  EXPECT_EQ(read.bytes, bytes);
+  const auto wait = std::get<WaitNotice>(read_progress(progress_line(5, WaitNotice{"waiting for the GPU: 2 runs ahead"})));
+  EXPECT_EQ(wait.message, "waiting for the GPU: 2 runs ahead");
+  json bad = chunk;
+  bad["chunk"] = "not base64!";
+  EXPECT_THROW(read_progress(bad), ProtocolError);
+  RecordRequest streamed;
+  streamed.kernel = "transpose.shared";
+  streamed.stream = true;
+  const auto back = std::get<RecordRequest>(parse_request(to_json(Request(streamed), 3)));
+  EXPECT_TRUE(back.stream);
+}
+
 }  // namespace
 }  // namespace threadmap::protocol

@@ -2,6 +2,7 @@
 // the target's syntax, the ssh command line, the child process's lines and
 // the base64 that recordings travel in.
 #include "app/cli/remote.h"
+#include "app/protocol/remote.h"
 
 #include <gtest/gtest.h>
 #include <sys/wait.h>
@@ -13,6 +14,11 @@
 
 namespace threadmap::cli {
 namespace {
+
+using protocol::parse_remote_target;
+using protocol::RemoteTarget;
+using protocol::remote_failure_text;
+using protocol::ssh_argv;
 
 TEST(Remote, TargetsParseUserHostAndPort) {
   EXPECT_EQ(parse_remote_target("gpu1").host, "gpu1");
@@ -70,19 +76,6 @@ TEST(Remote, AMissingProgramEndsWithItsReason) {
   EXPECT_NE(said.find("install ThreadMap on gpu1"), std::string::npos) << said;
   const std::string refused = remote_failure_text("gpu1", "ana@gpu1: Permission denied (publickey).\n", 255 << 8);
   EXPECT_NE(refused.find("refused the key"), std::string::npos) << refused;
-}
-
-TEST(Remote, Base64RoundTripsEveryByteAndRefusesWhatIsNot) {
-  std::string all;
-  for (int i = 0; i < 256; ++i) all += static_cast<char>(i);
-  for (std::size_t n = 0; n <= all.size(); n += 37) {
-    const std::string part = all.substr(0, n);
-    EXPECT_EQ(base64_decode(base64_encode(part)), part) << n;
-  }
-  EXPECT_EQ(base64_encode("Man"), "TWFu");
-  EXPECT_EQ(base64_encode("Ma"), "TWE=");
-  EXPECT_EQ(base64_encode("M"), "TQ==");
-  for (const char* bad : {"TWF", "TW=u", "T===", "TWFu!A==", "TQ==TQ=="}) EXPECT_EQ(base64_decode(bad), std::nullopt) << bad;
 }
 
 }  // namespace

@@ -277,8 +277,9 @@ RunResult run_sized(Device& device, const Variant& v, const std::vector<std::pai
 
 }  // namespace
 
-int devices_command(const std::string& format) {
-  const auto backends = list_backends();
+int devices_command(const std::string& format) { return print_devices(list_backends(), format); }
+
+int print_devices(const std::vector<BackendReport>& backends, const std::string& format) {
   if (format == "json") {
     json j = json::array();
     for (const BackendReport& b : backends) j.push_back(to_json(b));

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "kernels/catalog.h"
+#include "kernels/devices.h"
 #include "kernels/runner.h"
 
 namespace threadmap::cli {
@@ -63,6 +64,9 @@ std::pair<std::string, std::string> read_source_file(const RunArgs& args);
 // A --source run's device work goes to a child process (sandbox.h), stopped
 // after args.timeout; without --source, body() runs here.
 int maybe_isolated(const RunArgs& args, const std::function<int()>& body);
+
+// Every backend and device, as `devices` prints them (text or json).
+int print_devices(const std::vector<BackendReport>& backends, const std::string& format);
 
 // Shared by the subcommands.
 void error(const std::string& message);  // "threadmap-cli: error: ..." on stderr

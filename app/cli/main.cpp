@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "app/cli/commands.h"
+#include "app/cli/remote_commands.h"
 #include "app/cli/serve.h"
 #include "kernels/cuda/cuda_backend.h"
 
@@ -76,6 +77,14 @@ int main(int argc, char** argv) {
   app.footer(kExitCodes);
   app.set_version_flag("--version", std::string("threadmap-cli ") + THREADMAP_VERSION);
   app.require_subcommand(1);
+
+  // A GPU server reached through ssh runs the device commands (app/protocol/remote.h).
+  RemoteArgs remote;
+  app.add_option("--remote", remote.target,
+                 "[USER@]HOST[:PORT]: run devices, run and record on that GPU server's threadmap-cli, "
+                 "through ssh (your ssh config, keys and agent); a recording is written here");
+  app.add_option("--ssh-command", remote.ssh_command,
+                 "the ssh command line for --remote (default: $THREADMAP_SSH, else ssh), e.g. \"ssh -F lab.conf\"");
 
   std::string format = "text";
   auto* devices = app.add_subcommand("devices", "every backend and device, or why a backend is missing");
@@ -225,6 +234,14 @@ int main(int argc, char** argv) {
   }
 
   if (*serve) return serve_command(std::cin, std::cout);
+  if (!remote.target.empty()) {
+    if (*devices) return remote_devices_command(remote, format);
+    if (*run) return remote_run_command(remote, kernel, args);
+    if (*record) return remote_record_command(remote, kernel, args, blocks, output);
+    error("--remote takes devices, run and record; " + std::string(app.get_subcommands().front()->get_name()) +
+          " runs here, without --remote");
+    return kExitInvalid;
+  }
   // A kernel compiled rather than loaded from the cache is worth a line: the
   // first use of each takes a moment (never counted in a timing).
   threadmap::set_cuda_compile_notice(

@@ -1,9 +1,6 @@
 #pragma once
-// A worker on another machine, reached through OpenSSH: the local program
-// starts `ssh [USER@]HOST threadmap-cli serve` (the user's ssh config, keys
-// and agent; ThreadMap has no network protocol or crypto of its own) and
-// speaks the worker protocol (docs/cli.md, "serve") over ssh's stdin and
-// stdout.
+// The CLI's side of a remote worker (app/protocol/remote.h): the ssh
+// process, spoken to in lines.
 #include <sys/types.h>
 
 #include <chrono>
@@ -12,21 +9,6 @@
 #include <vector>
 
 namespace threadmap::cli {
-
-// --remote [USER@]HOST[:PORT]; an IPv6 address in brackets: [::1]:2222.
-struct RemoteTarget {
-  std::string host;  // with USER@ when given
-  std::string port;  // empty: ssh's own (its config, else 22)
-};
-// InvalidRequest naming what is wrong (an empty host, a port that is no number).
-RemoteTarget parse_remote_target(const std::string& text);
-
-// The ssh command line: `ssh_command` (--ssh-command, else $THREADMAP_SSH,
-// else "ssh"), split as a shell splits words (quotes kept, nothing run or
-// expanded), then -p PORT, the host, and the remote command
-// ($THREADMAP_REMOTE_COMMAND, else "threadmap-cli serve"). InvalidRequest for
-// a command line that cannot be split.
-std::vector<std::string> ssh_argv(const RemoteTarget& target, const std::string& ssh_command);
 
 // A child process whose stdin takes request lines and whose stdout gives
 // reply lines; its stderr is kept (the last lines), to say why it ended.
@@ -58,15 +40,5 @@ class LineProcess {
   bool ended_ = false;
   int status_ = 0;
 };
-
-// The one line a user reads when the remote worker could not be reached or
-// ended: ssh's own last line (a refused key, an unknown host, a missing
-// threadmap-cli on the server) and what to do about it.
-std::string remote_failure_text(const std::string& host, const std::string& ssh_stderr, int exit_status);
-
-// Base64 (RFC 4648, with padding): recordings travel inside JSON replies.
-std::string base64_encode(const std::string& bytes);
-// nullopt for text that is not base64.
-std::optional<std::string> base64_decode(const std::string& text);
 
 }  // namespace threadmap::cli

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <deque>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <limits>
 #include <map>
@@ -265,6 +266,10 @@ class Worker {
     set_cuda_compile_notice([this, id = item.id](const std::string& message) {
       write(protocol::progress_line(id, protocol::CompileNotice{message}));
     });
+    // Another ThreadMap process times on the same device: the client says so.
+    wait_notice_ = [this, id = item.id](const std::string& message) {
+      write(protocol::progress_line(id, protocol::WaitNotice{message}));
+    };
     const protocol::Result result =
         std::visit([&](const auto& request) -> protocol::Result { return answer(item, request); }, *item.request);
     write(protocol::result_line(item.id, result));
@@ -317,6 +322,7 @@ class Worker {
     RunOptions options;
     options.repetitions = request.reps;
     options.warmup = request.warmup;
+    options.on_wait = wait_notice_;
     return make_copy_report(measure_device_copy(device, request.bytes, options), request.bytes);
   }
 
@@ -348,7 +354,7 @@ class Worker {
   // `threadmap-cli record` writes); the reply names the file.
   // A learner's kernel ("source") is recorded in the catalog's place, its
   // trace hooks put in by ThreadMap (docs/traces.md), and kept in the session.
-  protocol::Result answer(const Incoming&, const protocol::RecordRequest& request) {
+  protocol::Result answer(const Incoming& item, const protocol::RecordRequest& request) {
     const Variant& v = variant_for(request.kernel);
     const Params params = make_params(v.params, assignments(request.params), v.id);
     const RunOptions options = options_for(request);
@@ -367,14 +373,35 @@ class Worker {
     if (recorded.status != RunStatus::Ok)
       throw ProtocolError(std::string(status_name(recorded.status)), recorded.error);
     const std::filesystem::path path = session_path(folder, v);
-    save_recorded_session(recorded, path, durability);
-    protocol::RecordResult result{path.string(), std::filesystem::file_size(path),
+    save_recorded_session(recorded, path, request.stream ? Durability::Scratch : durability);
+    const std::uint64_t bytes = std::filesystem::file_size(path);
+    if (request.stream) stream_file(item.id, path);
+    protocol::RecordResult result{request.stream ? path.filename().string() : path.string(), bytes,
                                   recorded.run.verification.verified && recorded.recording.verification.verified,
                                   recorded.recording.record_ms, {}};
     for (const auto& [name, ms] : recorded.phases_ms) result.phases_ms.emplace_back(name, ms);
     for (const auto& [name, ms] : recorded.recording.phases_ms)
       result.phases_ms.emplace_back("traced runs: " + name, ms);
     return result;
+  }
+
+  // A streamed recording: the file's bytes in progress lines, in order, then
+  // the file is removed (it was written to the worker's temp folder only to
+  // be sent).
+  void stream_file(const RequestId& id, const std::filesystem::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    const std::uint64_t total = std::filesystem::file_size(path);
+    std::string chunk(protocol::kSessionChunkBytes, '\0');
+    std::uint64_t offset = 0;
+    while (in.read(chunk.data(), static_cast<std::streamsize>(chunk.size())) || in.gcount() > 0) {
+      const auto n = static_cast<std::size_t>(in.gcount());
+      write(protocol::progress_line(id, protocol::SessionChunk{offset, total, chunk.substr(0, n)}));
+      offset += n;
+    }
+    in.close();
+    std::error_code ignored;
+    std::filesystem::remove(path, ignored);
+    if (offset != total) throw DeviceError("the recording could not be read back to be sent");
   }
 
   // --- From a request's fields to the engine's values.
@@ -399,8 +426,9 @@ class Worker {
   // A learner's version of the kernel travels as its text and a file name
   // whose extension is the device's dialect (.cl, .cu). The worker is the
   // process the GUI kills and restarts when such a kernel hangs or crashes it.
-  static RunOptions options_for(const protocol::KernelRun& request) {
+  RunOptions options_for(const protocol::KernelRun& request) const {
     RunOptions o;
+    o.on_wait = wait_notice_;
     o.repetitions = request.reps;
     o.warmup = request.warmup;
     if (request.seed) o.seed = *request.seed;
@@ -432,6 +460,7 @@ class Worker {
   std::ostream& out_;
   const Inbox& inbox_;
   std::map<std::string, std::unique_ptr<Device>> devices_;
+  WaitNotice wait_notice_;  // the request being served: its "waiting" progress line
   int recordings_ = 0;
 };
 

@@ -169,6 +169,11 @@ json result_line(const RequestId& id, const Result& result) {
 json progress_line(const RequestId& id, const Progress& progress) {
   if (const auto* notice = std::get_if<CompileNotice>(&progress))
     return {{"id", id}, {"type", "progress"}, {"compiling", notice->message}};
+  if (const auto* wait = std::get_if<WaitNotice>(&progress))
+    return {{"id", id}, {"type", "progress"}, {"waiting", wait->message}};
+  if (const auto* chunk = std::get_if<SessionChunk>(&progress))
+    return {{"id", id}, {"type", "progress"}, {"chunk", base64_encode(chunk->bytes)}, {"offset", chunk->offset},
+            {"total", chunk->total}};
   const auto& point = std::get<SweepPoint>(progress);
   return {{"id", id}, {"type", "progress"}, {"done", point.done}, {"total", point.total},
           {"result", to_json(point.result)}};
@@ -211,6 +216,12 @@ Result read_result(const Request& request, const json& body) {
 Progress read_progress(const json& line) {
   const Fields f(line, "a progress line");
   if (f.find("compiling")) return CompileNotice{f.text("compiling")};
+  if (f.find("waiting")) return WaitNotice{f.text("waiting")};
+  if (f.find("chunk")) {
+    auto bytes = base64_decode(f.text("chunk"));
+    if (!bytes) f.fail("chunk", "the session's bytes in base64");
+    return SessionChunk{f.count("offset"), f.count("total"), std::move(*bytes)};
+  }
   if (!f.find("result")) f.fail("result", "a sweep point's run report");
   const json& report = *f.find("result");
   return SweepPoint{f.count("done"), f.count("total"), reported([&] { return report_from_json(report); })};

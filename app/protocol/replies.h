@@ -48,7 +48,7 @@ struct SweepResult {
   bool cancelled = false;
 };
 struct RecordResult {
-  std::string session;  // the session file's path
+  std::string session;  // the session file's path (streamed: its name alone; the file is gone)
   std::uint64_t bytes = 0;
   bool verified = false;  // the timed run and the traced run both
   double record_ms = 0;
@@ -73,7 +73,20 @@ struct SweepPoint {
   std::size_t total = 0;
   RunReport result;
 };
-using Progress = std::variant<CompileNotice, SweepPoint>;
+// The timed work waits for another ThreadMap process on the same device
+// (kernels/timing_lock.h): "waiting for the GPU: 2 runs ahead".
+struct WaitNotice {
+  std::string message;
+};
+// A streamed recording (RecordRequest::stream): `bytes` of the session file
+// from `offset`, of `total`. The chunks come in order, before the result.
+struct SessionChunk {
+  std::uint64_t offset = 0;
+  std::uint64_t total = 0;
+  std::string bytes;
+};
+inline constexpr std::size_t kSessionChunkBytes = std::size_t{1} << 20;  // 1 MiB a line (1.4 MiB as base64)
+using Progress = std::variant<CompileNotice, SweepPoint, WaitNotice, SessionChunk>;
 
 // An "error" reply's status (wire.h: kBadRequest, ...) and message.
 struct ErrorReply {

@@ -171,6 +171,7 @@ RecordRequest record_fields(const json& line) {
   r.blocks = blocks_field(line);
   r.folder = folder_field(line);
   r.scratch = flag_field(line, "scratch", false);
+  r.stream = flag_field(line, "stream", false);
   r.device = text_field(line, "device", "auto");
   return r;
 }
@@ -230,6 +231,7 @@ json fields_of(const RecordRequest& r) {
   else if (!r.blocks.ids.empty()) j["blocks"] = r.blocks.ids;
   if (r.folder) j["folder"] = *r.folder;
   if (r.scratch) j["scratch"] = true;
+  if (r.stream) j["stream"] = true;
   return j;
 }
 

@@ -72,6 +72,9 @@ struct RecordRequest : KernelRun {
   TracedBlocks blocks;
   std::optional<std::string> folder;  // none: the system temp folder
   bool scratch = false;               // read once and thrown away: not flushed to disk
+  // The session's bytes come back in progress lines (SessionChunk) and no
+  // file is kept on the worker's machine: a worker reached through ssh.
+  bool stream = false;
 };
 struct CancelRequest {
   RequestId target;  // a queued or running request's id

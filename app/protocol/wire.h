@@ -4,6 +4,7 @@
 // the error a line that cannot be served or read becomes. requests.h and
 // replies.h hold the messages; this is what they share.
 #include <cstddef>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
@@ -60,5 +61,11 @@ nlohmann::json parse_line(const std::string& line);
 // A message as its line, without the newline. Bytes that are not UTF-8 (a
 // message quoting a bad request) become U+FFFD instead of an exception.
 std::string encode_line(const nlohmann::json& message);
+
+// Base64 (RFC 4648, with padding): a streamed recording's bytes travel in
+// progress lines (replies.h, SessionChunk).
+std::string base64_encode(const std::string& bytes);
+// nullopt for text that is not base64.
+std::optional<std::string> base64_decode(const std::string& text);
 
 }  // namespace threadmap::protocol

@@ -1,0 +1,193 @@
+#include "app/cli/remote_commands.h"
+
+#include <sys/wait.h>
+
+#include <iostream>
+#include <sstream>
+
+#include "app/cli/output.h"
+#include "app/cli/remote.h"
+#include "app/cli/table.h"
+#include "app/protocol/remote.h"
+#include "app/protocol/replies.h"
+#include "app/protocol/requests.h"
+#include "kernels/error.h"
+#include "kernels/output_file.h"
+#include "kernels/report.h"
+
+namespace threadmap::cli {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+// How long the worker may go without a line: a traced run of a large grid
+// can take minutes, but a silent ssh is a lost connection long before an hour.
+constexpr std::chrono::minutes kReplyTimeout{60};
+
+// One connection to a remote worker: ssh started, the protocol versions
+// checked, then one request at a time.
+class RemoteWorker {
+ public:
+  explicit RemoteWorker(const RemoteArgs& args)
+      : target_(protocol::parse_remote_target(args.target)),
+        ssh_(protocol::ssh_argv(target_, args.ssh_command)) {
+    const auto ping = std::get<protocol::PingResult>(call(protocol::PingRequest{}, {}));
+    if (const std::string problem = protocol::version_problem(ping); !problem.empty())
+      throw InvalidRequest("on " + target_.host + ", " + problem);
+  }
+  ~RemoteWorker() {
+    ssh_.write_line(protocol::encode_line(protocol::to_json(protocol::Request(protocol::QuitRequest{}), next_id_)));
+    ssh_.finish();
+  }
+
+  const std::string& host() const { return target_.host; }
+
+  // The request's result; progress lines go to `on_progress`. A worker error
+  // reply throws what the local command would have thrown.
+  protocol::Result call(const protocol::Request& request,
+                        const std::function<void(const protocol::Progress&)>& on_progress) {
+    const int id = next_id_++;
+    if (!ssh_.write_line(protocol::encode_line(protocol::to_json(request, id)))) lost();
+    for (;;) {
+      const auto line = ssh_.read_line(kReplyTimeout);
+      if (!line) lost();
+      const auto reply = protocol::read_reply_line(*line);
+      if (!reply || reply->id != id) continue;
+      if (reply->kind == protocol::ReplyKind::Progress) {
+        if (on_progress) on_progress(protocol::read_progress(reply->body));
+        continue;
+      }
+      if (reply->kind == protocol::ReplyKind::Result) return protocol::read_result(request, reply->body);
+      throw_error(reply->error);
+    }
+  }
+
+ private:
+  [[noreturn]] void lost() {
+    const int status = ssh_.finish();
+    throw DeviceError(protocol::remote_failure_text(target_.host, ssh_.error_text(), status));
+  }
+
+  [[noreturn]] static void throw_error(const protocol::ErrorReply& e) {
+    if (e.status == protocol::kUnavailable) throw Unavailable(e.message);
+    if (e.status == protocol::kDeviceFailure) throw DeviceError(e.message);
+    throw InvalidRequest(e.message);
+  }
+
+  protocol::RemoteTarget target_;
+  LineProcess ssh_;
+  int next_id_ = 1;
+};
+
+// Compiling and waiting for the GPU, said on stderr as a local run says them.
+void say_progress(const protocol::Progress& progress) {
+  if (const auto* notice = std::get_if<protocol::CompileNotice>(&progress))
+    std::cerr << "threadmap-cli: " << printable(notice->message) << '\n';
+  if (const auto* wait = std::get_if<protocol::WaitNotice>(&progress))
+    std::cerr << "threadmap-cli: " << printable(wait->message) << '\n';
+}
+
+protocol::KernelRun kernel_run(const std::string& kernel, const RunArgs& args) {
+  protocol::KernelRun run;
+  run.kernel = kernel;
+  run.device = args.device;
+  for (const auto& [name, value] : parse_assignments(args.sets)) run.params[name] = value;
+  run.reps = args.reps;
+  run.warmup = args.warmup;
+  run.seed = args.seed;
+  if (!args.source.empty()) {
+    const auto [text, name] = read_source_file(args);
+    run.source = protocol::LearnerSource{text, name};
+  }
+  return run;
+}
+
+std::vector<std::uint32_t> block_ids(const std::string& blocks) {
+  std::vector<std::uint32_t> ids;
+  std::stringstream ss(blocks);
+  for (std::string item; std::getline(ss, item, ',');) {
+    try {
+      std::size_t used = 0;
+      const unsigned long id = std::stoul(item, &used);
+      if (used != item.size() || id > UINT32_MAX) throw std::invalid_argument(item);
+      ids.push_back(static_cast<std::uint32_t>(id));
+    } catch (const std::exception&) {
+      throw InvalidRequest("--blocks " + blocks + ": '" + item + "' is not a block number");
+    }
+  }
+  return ids;
+}
+
+}  // namespace
+
+int remote_devices_command(const RemoteArgs& remote, const std::string& format) {
+  return guarded([&] {
+    RemoteWorker worker(remote);
+    const auto backends = std::get<protocol::DevicesResult>(worker.call(protocol::DevicesRequest{}, say_progress));
+    if (format != "json") std::cout << "Devices of " << printable(worker.host()) << ":\n";
+    return print_devices(backends, format);
+  });
+}
+
+int remote_run_command(const RemoteArgs& remote, const std::string& kernel, const RunArgs& args) {
+  return guarded([&]() -> int {
+    const protocol::RunRequest request{kernel_run(kernel, args)};
+    RemoteWorker worker(remote);
+    const auto report = std::get<RunReport>(worker.call(request, say_progress));
+    if (args.format == "json") {
+      std::cout << json_text(to_json(report)) << '\n';
+    } else if (report.ok() && report.timing && report.verification) {
+      std::cout << report.kernel << " on " << printable(report.device.name) << " (" << report.device.spec << ", "
+                << printable(worker.host()) << "): " << (report.verification->verified ? "verified" : "NOT verified")
+                << ", median " << report.timing->kernel_ms.median << " ms, " << report.bandwidth_gbps << " GB/s\n";
+    }
+    if (!report.ok()) {
+      error(report.error);
+      return report.status == "unavailable" ? kExitUnavailable : report.status == "invalid" ? kExitInvalid
+                                                                                             : kExitDeviceFailure;
+    }
+    return report.verification && report.verification->verified ? kExitOk : kExitNotVerified;
+  });
+}
+
+int remote_record_command(const RemoteArgs& remote, const std::string& kernel, const RunArgs& args,
+                          const std::string& blocks, const std::string& output) {
+  return guarded([&]() -> int {
+    std::vector<std::filesystem::path> inputs;
+    if (!args.source.empty()) inputs.emplace_back(args.source);
+    if (const std::string problem = output_problem(output, inputs); !problem.empty()) throw InvalidRequest(problem);
+    protocol::RecordRequest request{kernel_run(kernel, args)};
+    request.blocks.all = blocks == "all";
+    if (!blocks.empty() && blocks != "all") request.blocks.ids = block_ids(blocks);
+    request.stream = true;
+    RemoteWorker worker(remote);
+    // The file is written whole or not at all (OutputFile), as it arrives.
+    OutputFile file(output, Durability::Synced, inputs);
+    std::uint64_t received = 0;
+    const auto started = Clock::now();
+    auto last_said = started;
+    const auto result = std::get<protocol::RecordResult>(worker.call(request, [&](const protocol::Progress& p) {
+      const auto* chunk = std::get_if<protocol::SessionChunk>(&p);
+      if (!chunk) return say_progress(p);
+      if (chunk->offset != received) throw DeviceError("the recording from " + worker.host() + " arrived out of order");
+      file.stream().write(chunk->bytes.data(), static_cast<std::streamsize>(chunk->bytes.size()));
+      received += chunk->bytes.size();
+      if (Clock::now() - last_said > std::chrono::seconds(1)) {
+        last_said = Clock::now();
+        std::cerr << "threadmap-cli: receiving the recording: " << received / 1000 << " of " << chunk->total / 1000
+                  << " kB\n";
+      }
+    }));
+    if (received != result.bytes)
+      throw DeviceError("the recording from " + worker.host() + " came incomplete: " + std::to_string(received) +
+                        " of " + std::to_string(result.bytes) + " bytes");
+    file.commit();
+    const double seconds = std::chrono::duration<double>(Clock::now() - started).count();
+    std::cout << "recorded " << kernel << " on " << printable(worker.host()) << " into " << printable(output) << " ("
+              << received << " bytes, " << fixed(seconds, 1) << " s)" << (result.verified ? "" : ", NOT verified")
+              << '\n';
+    return result.verified ? kExitOk : kExitNotVerified;
+  });
+}
+
+}  // namespace threadmap::cli
