@@ -51,7 +51,11 @@ int main(int argc, char** argv) {
                              "S", "120");
   QCommandLineOption quit_after("quit-after", QCoreApplication::translate("main", "quit after MS milliseconds (to check that an installed copy starts)"),
                                 "MS");
-  parser.addOptions({size, reps, worker, kernel, timeout, quit_after});
+  QCommandLineOption remote("remote", QCoreApplication::translate("main", "run the kernels on this GPU server, through ssh"),
+                            "[USER@]HOST[:PORT]");
+  QCommandLineOption ssh_command("ssh-command", QCoreApplication::translate("main", "the ssh command line for --remote"),
+                                 "COMMAND");
+  parser.addOptions({size, reps, worker, kernel, timeout, quit_after, remote, ssh_command});
   parser.addPositionalArgument("session", QCoreApplication::translate("main", "a session file to open, or two to compare side by side"), "[A.threadmap [B.threadmap]]");
   parser.process(app);
 
@@ -59,6 +63,8 @@ int main(int argc, char** argv) {
   options.size = parser.value(size).toLongLong();
   options.reps = std::clamp(parser.value(reps).toInt(), 1, 1000);
   options.worker = parser.value(worker);
+  options.remote = parser.value(remote);
+  options.ssh_command = parser.value(ssh_command);
   options.worker_timeout_ms = std::max(1, parser.value(timeout).toInt()) * 1000;
   const QStringList files = parser.positionalArguments();
   // With nothing asked for, the window picks once it knows the devices: a

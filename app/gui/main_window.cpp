@@ -24,6 +24,8 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QInputDialog>
+#include <QLineEdit>
 #include <QProgressDialog>
 #include <QPushButton>
 #include <QRegularExpression>
@@ -352,9 +354,13 @@ MainWindow::MainWindow(const WindowOptions& options, QWidget* parent)
 
   init_recording_resources();
   build_actions();
-  worker_.start();
-  report(tr("worker %1 starting …").arg(WorkerClient::locate_worker()), false);
-  runs_.list_devices();
+  if (!options.remote.isEmpty()) {
+    if (const QString problem = connect_to_server(options.remote); !problem.isEmpty()) report(problem, true);
+  } else {
+    worker_.start();
+    report(tr("worker %1 starting …").arg(WorkerClient::locate_worker()), false);
+    runs_.list_devices();
+  }
   resize(default_size());
   // The chart and the trace views get most of the width: the controls about
   // a quarter, within what their widgets need.
@@ -622,6 +628,16 @@ void MainWindow::build_actions() {
                                : "transpose.shared");
   });
   add(file, QT_TR_NOOP("&Compare two recordings…"), QKeySequence(Qt::Key_F7), [this] { compare_now(); });
+  add(file, QT_TR_NOOP("Connect to a &GPU server…"), QKeySequence(), [this] {
+    bool ok = false;
+    const QString target = QInputDialog::getText(
+        this, tr("Connect to a GPU server"),
+        tr("The server's [user@]host[:port], reached with ssh (your keys and ssh config); "
+           "ThreadMap must be installed there. Empty: this computer."),
+        QLineEdit::Normal, worker_.remote_host(), &ok);
+    if (ok)
+      if (const QString problem = connect_to_server(target.trimmed()); !problem.isEmpty()) report(problem, true);
+  });
   add(file, QT_TR_NOOP("&Save session…"), QKeySequence::Save, [this] {
     const QString name = current_session_ ? QString::fromStdString(current_session_->kernel_id) + ".threadmap"
                                           : QString("threadmap.threadmap");
@@ -776,6 +792,18 @@ void MainWindow::select_variant(const Variant& variant) {
   debounce_.start();
 }
 
+QString MainWindow::connect_to_server(const QString& target) {
+  try {
+    worker_.connect_to(target, options_.ssh_command);
+  } catch (const std::exception& e) {
+    return QString::fromUtf8(e.what());
+  }
+  worker_.start();
+  report(target.isEmpty() ? tr("kernels run on this computer") : tr("connecting to %1 …").arg(target), false);
+  runs_.list_devices();
+  return {};
+}
+
 void MainWindow::show_devices(const std::vector<BackendReport>& backends) {
   const bool first_listing = !devices_listed_before_;
   const QString previous = first_listing && options_.restore_settings
@@ -791,8 +819,10 @@ void MainWindow::show_devices(const std::vector<BackendReport>& backends) {
       model->item(devices_->count() - 1)->setEnabled(false);
       continue;
     }
+    // A server's devices are listed under its name.
+    const QString where = worker_.remote_host().isEmpty() ? QString() : tr(" on %1").arg(worker_.remote_host());
     for (const DeviceInfo& d : b.devices)
-      devices_->addItem(QString::fromStdString(d.spec + "  " + d.name), QString::fromStdString(d.spec));
+      devices_->addItem(QString::fromStdString(d.spec + "  " + d.name) + where, QString::fromStdString(d.spec));
   }
   int index = devices_->findData(previous);
   for (int i = 0; index < 0 && i < devices_->count(); ++i)

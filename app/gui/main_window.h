@@ -45,6 +45,10 @@ class SweepChart;
 
 struct WindowOptions {
   QString worker;                  // the threadmap-cli to serve
+  // [USER@]HOST[:PORT]: the worker runs on that GPU server, through ssh
+  // (app/protocol/remote.h); empty: on this machine.
+  QString remote;
+  QString ssh_command;             // --ssh-command (else $THREADMAP_SSH, else ssh)
   // A run with no reply for this long counts as a hung worker (a large matrix
   // on a CPU device takes seconds; a deadlocked device never answers).
   int worker_timeout_ms = 120000;
@@ -97,6 +101,9 @@ class MainWindow : public QMainWindow {
   // Two session files (or bundled recordings) of one family side by side in
   // the Side by side tab; "" or the message also shown.
   QString compare_files(const QString& first, const QString& second);
+  // Runs the kernels on that GPU server from now on (File ▸ Connect to a GPU
+  // server…), or on this machine for an empty target. The problem, or empty.
+  QString connect_to_server(const QString& target);
   // One of the real H100 recordings embedded in the binary, by kernel id; the
   // other bundled recordings of its family fill the variants chart.
   QString open_bundled_recording(const std::string& kernel_id = "transpose.shared");

@@ -21,7 +21,9 @@ RunController::RunController(WorkerClient& worker, QObject* parent)
 // Says how often the worker was restarted, so a flaky device stays visible
 // after the next good run replaces the restart message.
 QString RunController::ready_text() const {
-  const QString ready = tr("worker ready (pid %1)").arg(worker_.pid());
+  const QString ready = worker_.remote_host().isEmpty()
+                            ? tr("worker ready (pid %1)").arg(worker_.pid())
+                            : tr("worker ready on %1: the kernels run there").arg(worker_.remote_host());
   return worker_.restarts() == 0 ? ready
                                  : tr("%1; restarted %n time(s) this session", nullptr, worker_.restarts())
                                        .arg(ready);
@@ -76,6 +78,20 @@ void RunController::record(const protocol::KernelRun& request, const QString& fo
   recording.blocks = blocks;
   recording.folder = folder.toStdString();
   recording.scratch = true;  // the window's temporary recordings folder
+  if (!worker_.remote_host().isEmpty()) {
+    // The server's folders are not ours: the file comes back in the replies.
+    recording.folder.reset();
+    recording.stream = true;
+    try {
+      incoming_ = std::make_unique<OutputFile>(
+          std::filesystem::path(folder.toStdString()) / (request.kernel + ".remote.threadmap"), Durability::Scratch);
+    } catch (const std::exception& e) {
+      emit refused(tr("cannot write the recording here: %1").arg(QString::fromUtf8(e.what())));
+      return;
+    }
+    incoming_bytes_ = 0;
+    streaming_ = true;
+  }
   record_id_ = worker_.send(recording);
   emit worker_state(tr("recording the trace of %1 …").arg(QString::fromStdString(request.kernel)), false);
 }
@@ -83,6 +99,14 @@ void RunController::record(const protocol::KernelRun& request, const QString& fo
 void RunController::on_progress(int id, const protocol::Progress& progress) {
   if (const auto* notice = std::get_if<protocol::CompileNotice>(&progress)) {
     emit worker_state(QString::fromStdString(notice->message) + " …", false);
+    return;
+  }
+  if (const auto* wait = std::get_if<protocol::WaitNotice>(&progress)) {
+    emit worker_state(QString::fromStdString(wait->message) + " …", false);
+    return;
+  }
+  if (const auto* chunk = std::get_if<protocol::SessionChunk>(&progress)) {
+    if (id == record_id_) receive_chunk(*chunk);
     return;
   }
   if (!sweep_ids_.count(id)) return;
@@ -124,7 +148,12 @@ void RunController::on_reply(const WorkerReply& reply) {
   }
   if (reply.id == record_id_) {
     record_id_ = 0;
-    if (const auto* recorded_file = std::get_if<protocol::RecordResult>(&reply.result); reply.ok && recorded_file) {
+    const auto* recorded_file = std::get_if<protocol::RecordResult>(&reply.result);
+    if (std::exchange(streaming_, false)) {
+      if (reply.ok && recorded_file) finish_streamed_recording(*recorded_file);
+      else incoming_.reset();  // what had come is removed
+      if (!reply.ok) emit refused(QString::fromStdString(reply.error));
+    } else if (reply.ok && recorded_file) {
       emit worker_state(ready_text(), false);
       emit recorded(QString::fromStdString(recorded_file->session));
     } else {
@@ -159,6 +188,42 @@ void RunController::on_run_reply(const WorkerReply& reply) {
     queued_run_.reset();
     send_run(next);
   }
+}
+
+void RunController::receive_chunk(const protocol::SessionChunk& chunk) {
+  if (!incoming_) return;
+  if (chunk.offset != incoming_bytes_) {
+    incoming_.reset();  // removes what had come
+    emit refused(tr("the recording from %1 arrived out of order").arg(worker_.remote_host()));
+    return;
+  }
+  incoming_->stream().write(chunk.bytes.data(), static_cast<std::streamsize>(chunk.bytes.size()));
+  incoming_bytes_ += chunk.bytes.size();
+  emit worker_state(tr("receiving the recording from %1: %2 of %3 kB")
+                        .arg(worker_.remote_host())
+                        .arg(incoming_bytes_ / 1000)
+                        .arg(chunk.total / 1000),
+                    false);
+}
+
+void RunController::finish_streamed_recording(const protocol::RecordResult& result) {
+  std::unique_ptr<OutputFile> file = std::move(incoming_);
+  if (!file) return;  // it failed while arriving, and said so
+  if (incoming_bytes_ != result.bytes) {
+    emit refused(tr("the recording from %1 came incomplete: %2 of %3 bytes")
+                     .arg(worker_.remote_host())
+                     .arg(incoming_bytes_)
+                     .arg(result.bytes));
+    return;
+  }
+  try {
+    file->commit();
+  } catch (const std::exception& e) {
+    emit refused(tr("cannot write the recording here: %1").arg(QString::fromUtf8(e.what())));
+    return;
+  }
+  emit worker_state(ready_text(), false);
+  emit recorded(QString::fromStdString(file->target().string()));
 }
 
 // The ceiling line: a device copy moving the same bytes, measured once per size.

@@ -6,6 +6,7 @@
 #include <QObject>
 
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
@@ -13,7 +14,9 @@
 
 #include "app/gui/run_history.h"
 #include "app/gui/worker_client.h"
+#include "app/protocol/replies.h"
 #include "app/protocol/requests.h"
+#include "kernels/output_file.h"
 
 namespace threadmap::gui {
 
@@ -29,7 +32,8 @@ class RunController : public QObject {
              const std::map<std::string, std::vector<std::int64_t>>& values_by_kernel);
   void cancel_sweep();
   // Asks the worker to run the kernel timed and record its trace into a
-  // session file in `folder`; recorded() names the file.
+  // session file in `folder`; recorded() names the file. A remote worker
+  // streams the file's bytes back and they are written into `folder` here.
   void record(const protocol::KernelRun& request, const QString& folder, const protocol::TracedBlocks& blocks = {});
   bool recording() const { return record_id_ != 0; }
   bool sweeping() const { return !sweep_ids_.empty(); }
@@ -56,6 +60,8 @@ class RunController : public QObject {
   void on_progress(int id, const protocol::Progress& progress);
   void on_run_reply(const WorkerReply& reply);
   void measure_copy_for(const RunReport& report);
+  void receive_chunk(const protocol::SessionChunk& chunk);
+  void finish_streamed_recording(const protocol::RecordResult& result);
 
   WorkerClient& worker_;
   RunHistory history_;
@@ -63,6 +69,10 @@ class RunController : public QObject {
   int devices_id_ = 0;
   int run_id_ = 0;
   int record_id_ = 0;
+  // A remote worker's recording, written here as it arrives (whole or not at all).
+  std::unique_ptr<OutputFile> incoming_;
+  std::uint64_t incoming_bytes_ = 0;
+  bool streaming_ = false;  // the recording in flight comes back in the replies
   std::optional<protocol::KernelRun> queued_run_;
   std::map<int, std::pair<std::string, std::uint64_t>> copy_ids_;  // id -> (device, bytes)
   std::set<int> sweep_ids_;

@@ -1,5 +1,7 @@
 #include "app/gui/worker_client.h"
 
+#include "app/protocol/remote.h"
+
 #include <QCoreApplication>
 #include <QDir>
 #include <QFileInfo>
@@ -24,9 +26,13 @@ WorkerReply failed(int id, std::string status, std::string error) {
 }  // namespace
 
 WorkerClient::WorkerClient(QString program, int timeout_ms, QObject* parent)
-    : QObject(parent), program_(std::move(program)), timeout_ms_(timeout_ms) {
+    : QObject(parent), program_(std::move(program)), local_program_(program_), timeout_ms_(timeout_ms) {
   process_.setProgram(program_);
   process_.setArguments({"serve"});
+  connect(&process_, &QProcess::readyReadStandardError, this, [this] {
+    remote_stderr_ += process_.readAllStandardError();
+    if (remote_stderr_.size() > 4096) remote_stderr_ = remote_stderr_.right(4096);
+  });
   // The worker's stderr (PoCL notes, crash messages) goes to ours.
   process_.setProcessChannelMode(QProcess::ForwardedErrorChannel);
   connect(&process_, &QProcess::readyReadStandardOutput, this, &WorkerClient::read_lines);
@@ -62,6 +68,42 @@ QString WorkerClient::locate_worker() {
     if (QFileInfo(candidate).isExecutable()) return QFileInfo(candidate).canonicalFilePath();
   const QString on_path = QStandardPaths::findExecutable("threadmap-cli");
   return on_path.isEmpty() ? here.filePath("threadmap-cli") : on_path;
+}
+
+void WorkerClient::connect_to(const QString& remote_target, const QString& ssh_command) {
+  QString program = local_program_;
+  QStringList arguments{"serve"};
+  QString host;
+  if (!remote_target.isEmpty()) {
+    const protocol::RemoteTarget target = protocol::parse_remote_target(remote_target.toStdString());
+    const std::vector<std::string> argv = protocol::ssh_argv(target, ssh_command.toStdString());
+    program = QString::fromStdString(argv.front());
+    arguments.clear();
+    for (std::size_t i = 1; i < argv.size(); ++i) arguments << QString::fromStdString(argv[i]);
+    host = QString::fromStdString(target.host);
+  }
+  restarting_ = true;
+  if (process_.state() != QProcess::NotRunning) {
+    process_.kill();
+    process_.waitForFinished(2000);
+  }
+  restarting_ = false;
+  auto dropped = std::move(pending_);
+  pending_.clear();
+  watchdog_.stop();
+  buffer_.clear();
+  incompatible_.clear();
+  remote_stderr_.clear();
+  program_ = program;
+  remote_host_ = host;
+  process_.setProgram(program);
+  process_.setArguments(arguments);
+  // A local worker's notes (PoCL's) go to our stderr; ssh's are kept to say
+  // why a remote one ended.
+  process_.setProcessChannelMode(host.isEmpty() ? QProcess::ForwardedErrorChannel : QProcess::SeparateChannels);
+  const std::string why = host.isEmpty() ? "the window went back to its local worker"
+                                         : "the window connected to " + host.toStdString();
+  for (const auto& [id, pending] : dropped) emit replied(failed(id, kWorkerRestarted, why));
 }
 
 // Requests sent while no worker ran are written as soon as one starts.
@@ -173,7 +215,9 @@ void WorkerClient::handle_handshake(const protocol::ReplyLine& reply) {
       problem = e.what();
     }
   }
-  if (!problem.empty()) refuse_worker(QString("%1 (%2)").arg(QString::fromStdString(problem), program_));
+  if (!problem.empty())
+    refuse_worker(QString("%1 (%2)").arg(QString::fromStdString(problem),
+                                         remote_host_.isEmpty() ? program_ : tr("on %1").arg(remote_host_)));
 }
 
 void WorkerClient::refuse_worker(const QString& reason) {
@@ -192,6 +236,13 @@ void WorkerClient::refuse_worker(const QString& reason) {
 
 void WorkerClient::on_finished() {
   if (stopping_ || restarting_ || !incompatible_.isEmpty()) return;
+  if (!remote_host_.isEmpty()) {
+    remote_stderr_ += process_.readAllStandardError();
+    restart(QString::fromStdString(protocol::remote_failure_text(
+        remote_host_.toStdString(), remote_stderr_.toStdString(), process_.exitCode() << 8)));
+    remote_stderr_.clear();
+    return;
+  }
   restart(process_.exitStatus() == QProcess::CrashExit
               ? tr("the worker stopped unexpectedly (%1)").arg(process_.errorString())
               : tr("the worker exited with code %1").arg(process_.exitCode()));

@@ -41,6 +41,14 @@ class WorkerClient : public QObject {
 
   static QString locate_worker();  // $THREADMAP_WORKER, next to the executable, the build tree, PATH
 
+  // The worker on a GPU server through ssh (app/protocol/remote.h), or, with
+  // an empty target, the local one again. The running worker is stopped; its
+  // pending requests fail saying so; the next request starts the new one.
+  // Throws InvalidRequest for a target or ssh command that cannot work.
+  void connect_to(const QString& remote_target, const QString& ssh_command = {});
+  // The [USER@]HOST of the remote worker, or empty for the local one.
+  QString remote_host() const { return remote_host_; }
+
   void start();
   // Sends one request and returns its id; replied() answers it.
   // `timeout_ms` (0: the client's) bounds how long it may go without a reply
@@ -77,6 +85,9 @@ class WorkerClient : public QObject {
   void arm_watchdog();
 
   QString program_;
+  QString local_program_;  // the local threadmap-cli, for connect_to("")
+  QString remote_host_;
+  QByteArray remote_stderr_;  // ssh's last words: why a remote worker ended
   int timeout_ms_;
   QProcess process_;
   QTimer watchdog_;

@@ -1508,6 +1508,30 @@ grabado en %2</translation>
         <source>a recording is already in progress; Side by side waits for it to end</source>
         <translation>ya hay una grabación en curso; Lado a lado espera a que termine</translation>
     </message>
+    <message>
+        <source>Connect to a &amp;GPU server…</source>
+        <translation>Conectar a un servidor &amp;GPU…</translation>
+    </message>
+    <message>
+        <source>Connect to a GPU server</source>
+        <translation>Conectar a un servidor GPU</translation>
+    </message>
+    <message>
+        <source>The server&apos;s [user@]host[:port], reached with ssh (your keys and ssh config); ThreadMap must be installed there. Empty: this computer.</source>
+        <translation>El [usuario@]host[:puerto] del servidor, alcanzado con ssh (sus claves y su configuración de ssh); ThreadMap debe estar instalado allí. Vacío: este ordenador.</translation>
+    </message>
+    <message>
+        <source>kernels run on this computer</source>
+        <translation>los kernels se ejecutan en este ordenador</translation>
+    </message>
+    <message>
+        <source>connecting to %1 …</source>
+        <translation>conectando a %1 …</translation>
+    </message>
+    <message>
+        <source> on %1</source>
+        <translation> en %1</translation>
+    </message>
 </context>
 <context>
     <name>PlaybackBar</name>
@@ -1734,6 +1758,26 @@ grabado en %2</translation>
     <message>
         <source>the worker&apos;s record reply names no session file</source>
         <translation>la respuesta de grabación del ejecutor no indica ningún archivo de sesión</translation>
+    </message>
+    <message>
+        <source>worker ready on %1: the kernels run there</source>
+        <translation>worker listo en %1: los kernels se ejecutan allí</translation>
+    </message>
+    <message>
+        <source>cannot write the recording here: %1</source>
+        <translation>no se puede escribir la grabación aquí: %1</translation>
+    </message>
+    <message>
+        <source>the recording from %1 arrived out of order</source>
+        <translation>la grabación de %1 llegó desordenada</translation>
+    </message>
+    <message>
+        <source>receiving the recording from %1: %2 of %3 kB</source>
+        <translation>recibiendo la grabación de %1: %2 de %3 kB</translation>
+    </message>
+    <message>
+        <source>the recording from %1 came incomplete: %2 of %3 bytes</source>
+        <translation>la grabación de %1 llegó incompleta: %2 de %3 bytes</translation>
     </message>
 </context>
 <context>
@@ -2140,6 +2184,10 @@ El conjunto de datos cabe en la caché de último nivel: esto puede ser ancho de
         <source>the worker exited with code %1</source>
         <translation>el ejecutor terminó con el código %1</translation>
     </message>
+    <message>
+        <source>on %1</source>
+        <translation>en %1</translation>
+    </message>
 </context>
 <context>
     <name>main</name>
@@ -2178,6 +2226,14 @@ El conjunto de datos cabe en la caché de último nivel: esto puede ser ancho de
     <message>
         <source>%1 files given: open one session, or compare two</source>
         <translation>%1 archivos dados: abra una sesión, o compare dos</translation>
+    </message>
+    <message>
+        <source>run the kernels on this GPU server, through ssh</source>
+        <translation>ejecutar los kernels en este servidor GPU, a través de ssh</translation>
+    </message>
+    <message>
+        <source>the ssh command line for --remote</source>
+        <translation>la línea de órdenes de ssh para --remote</translation>
     </message>
 </context>
 </TS>

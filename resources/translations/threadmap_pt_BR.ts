@@ -1508,6 +1508,30 @@ gravado em %2</translation>
         <source>a recording is already in progress; Side by side waits for it to end</source>
         <translation>já há uma gravação em andamento; Lado a lado espera que ela termine</translation>
     </message>
+    <message>
+        <source>Connect to a &amp;GPU server…</source>
+        <translation>Conectar a um servidor &amp;GPU…</translation>
+    </message>
+    <message>
+        <source>Connect to a GPU server</source>
+        <translation>Conectar a um servidor GPU</translation>
+    </message>
+    <message>
+        <source>The server&apos;s [user@]host[:port], reached with ssh (your keys and ssh config); ThreadMap must be installed there. Empty: this computer.</source>
+        <translation>O [usuário@]host[:porta] do servidor, acessado com ssh (suas chaves e sua configuração do ssh); o ThreadMap precisa estar instalado lá. Vazio: este computador.</translation>
+    </message>
+    <message>
+        <source>kernels run on this computer</source>
+        <translation>os kernels rodam neste computador</translation>
+    </message>
+    <message>
+        <source>connecting to %1 …</source>
+        <translation>conectando a %1 …</translation>
+    </message>
+    <message>
+        <source> on %1</source>
+        <translation> em %1</translation>
+    </message>
 </context>
 <context>
     <name>PlaybackBar</name>
@@ -1734,6 +1758,26 @@ gravado em %2</translation>
     <message>
         <source>the worker&apos;s record reply names no session file</source>
         <translation>a resposta de gravação do executor não indica nenhum arquivo de sessão</translation>
+    </message>
+    <message>
+        <source>worker ready on %1: the kernels run there</source>
+        <translation>worker pronto em %1: os kernels rodam lá</translation>
+    </message>
+    <message>
+        <source>cannot write the recording here: %1</source>
+        <translation>não é possível gravar a gravação aqui: %1</translation>
+    </message>
+    <message>
+        <source>the recording from %1 arrived out of order</source>
+        <translation>a gravação de %1 chegou fora de ordem</translation>
+    </message>
+    <message>
+        <source>receiving the recording from %1: %2 of %3 kB</source>
+        <translation>recebendo a gravação de %1: %2 de %3 kB</translation>
+    </message>
+    <message>
+        <source>the recording from %1 came incomplete: %2 of %3 bytes</source>
+        <translation>a gravação de %1 chegou incompleta: %2 de %3 bytes</translation>
     </message>
 </context>
 <context>
@@ -2140,6 +2184,10 @@ O conjunto de dados cabe no cache de último nível: isto pode ser largura de ba
         <source>the worker exited with code %1</source>
         <translation>o executor saiu com o código %1</translation>
     </message>
+    <message>
+        <source>on %1</source>
+        <translation>em %1</translation>
+    </message>
 </context>
 <context>
     <name>main</name>
@@ -2178,6 +2226,14 @@ O conjunto de dados cabe no cache de último nível: isto pode ser largura de ba
     <message>
         <source>%1 files given: open one session, or compare two</source>
         <translation>%1 arquivos dados: abra uma sessão, ou compare duas</translation>
+    </message>
+    <message>
+        <source>run the kernels on this GPU server, through ssh</source>
+        <translation>rodar os kernels neste servidor GPU, via ssh</translation>
+    </message>
+    <message>
+        <source>the ssh command line for --remote</source>
+        <translation>a linha de comando do ssh para --remote</translation>
     </message>
 </context>
 </TS>

@@ -32,6 +32,7 @@
 #include <QStyle>
 #include <QRegularExpression>
 #include <QPlainTextEdit>
+#include <QProcess>
 #include <QTemporaryDir>
 #include <QScreen>
 #include <QTest>
@@ -1089,6 +1090,56 @@ class GuiTest : public QObject {
     QCOMPARE(w.kernel_tree().current_variant()->id, std::string("transpose.shared"));
     QVERIFY(w.status().origin_text().contains("H100"));
     QVERIFY(!w.runs().running());  // shown, not re-run
+  }
+
+  // The window on a laptop, the kernels on a GPU server: the worker reached
+  // through a real OpenSSH server on 127.0.0.1 (tests/remote/start_sshd.sh).
+  // The device list names the server, a run and a recording come back, the
+  // recording is written here and plays.
+  void recordThroughSshAndPlay() {
+    QTemporaryDir dir;
+    QProcess start;
+    start.start("bash", {QString(THREADMAP_SOURCE_DIR) + "/tests/remote/start_sshd.sh", dir.filePath("sshd")});
+    QVERIFY(start.waitForFinished(30000));
+    if (start.exitCode() != 0)
+      QSKIP(qPrintable("no OpenSSH server to test against (Debian: openssh-server): " + start.readAllStandardError()));
+    auto read = [&](const char* name) {
+      QFile f(dir.filePath(QString("sshd/") + name));
+      return f.open(QIODevice::ReadOnly) ? QString::fromUtf8(f.readAll()).trimmed() : QString();
+    };
+    const auto stop = qScopeGuard([&] { ::kill(read("sshd.pid").toInt(), SIGTERM); });
+    qputenv("THREADMAP_SSH", read("ssh_command").toUtf8());
+    qputenv("THREADMAP_REMOTE_COMMAND", QByteArray(THREADMAP_CLI) + " serve");
+    const auto unset = qScopeGuard([] {
+      qunsetenv("THREADMAP_SSH");
+      qunsetenv("THREADMAP_REMOTE_COMMAND");
+    });
+    WindowOptions options = small_runs();
+    options.remote = "127.0.0.1:" + read("port");
+    MainWindow w(options);
+    w.show();
+    select_small_shared_transpose(w);
+    if (QTest::currentTestFailed()) return;
+    QVERIFY2(w.device_picker().currentText().endsWith(" on 127.0.0.1"), qPrintable(w.device_picker().currentText()));
+    QVERIFY2(w.status().worker_text().contains("127.0.0.1"), qPrintable(w.status().worker_text()));
+    QSignalSpy changed(&w, &MainWindow::traceDocumentChanged);
+    w.record_now();
+    QTRY_COMPARE_WITH_TIMEOUT(changed.count(), 1, kRunTimeoutMs);
+    const auto doc = w.trace_document();
+    QVERIFY(doc);
+    QCOMPARE(doc->session.kernel_id, std::string("transpose.shared"));
+    QCOMPARE(doc->session.params.at("tile"), std::string("8"));
+    QVERIFY(!doc->trace().accesses.empty());
+    QCOMPARE(doc->session.trace_verification["verified"], true);
+    // It plays: a few steps forward move the views to later requests.
+    auto& playback = w.trace_views().playback();
+    QVERIFY(playback.steps() > 3);
+    for (int i = 0; i < 3; ++i) playback.step_forward();
+    QCOMPARE(playback.step(), std::size_t{3});
+    // Back to this computer: the server's name leaves the device list.
+    QVERIFY(w.connect_to_server("").isEmpty());
+    QTRY_VERIFY_WITH_TIMEOUT(w.device_picker().count() > 0 && !w.device_picker().currentText().contains(" on "),
+                             kRunTimeoutMs);
   }
 
   void recordTraceOpensTheSession() {
