@@ -320,9 +320,12 @@ int list_command(const std::string& format) {
       family = v.family;
       std::cout << (family == catalog().front().family ? "" : "\n") << family << "\n";
     }
-    std::cout << "  " << v.id << "  " << v.title << (v.lesson_original ? "" : "  [not in the lessons]")
-              << "\n      " << v.summary << "\n      lesson: " << v.lesson.file << ", \""
-              << v.lesson.section << "\"\n";
+    std::cout << "  " << v.id << "  " << v.title
+              << (!v.pack.empty() ? "  [pack " + v.pack + "]"
+                                  : v.lesson_original ? "" : "  [not in the lessons]")
+              << "\n      " << v.summary << "\n";
+    if (v.pack.empty())
+      std::cout << "      lesson: " << v.lesson.file << ", \"" << v.lesson.section << "\"\n";
     for (const ParamSpec& p : v.params)
       std::cout << "      --set " << p.name << "=" << p.format(p.default_value) << "  ("
                 << p.describe_range() << ") " << p.meaning << "\n";
