@@ -344,19 +344,19 @@ void collect_names(const ExpressionNode& n, std::vector<std::string>& out) {
   for (const auto& child : n.children) collect_names(*child, out);
 }
 
+// Edits (insert, delete, replace, swap two neighbours) from a to b: a swap
+// ("widht") is one slip of the fingers, not two.
 std::size_t edit_distance(std::string_view a, std::string_view b) {
-  std::vector<std::size_t> row(b.size() + 1);
-  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (std::size_t i = 1; i <= a.size(); ++i) {
-    std::size_t diagonal = row[0];
-    row[0] = i;
+  std::vector<std::vector<std::size_t>> d(a.size() + 1, std::vector<std::size_t>(b.size() + 1));
+  for (std::size_t i = 0; i <= a.size(); ++i) d[i][0] = i;
+  for (std::size_t j = 0; j <= b.size(); ++j) d[0][j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i)
     for (std::size_t j = 1; j <= b.size(); ++j) {
-      const std::size_t above = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      diagonal = above;
+      d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
+        d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
     }
-  }
-  return row[b.size()];
+  return d[a.size()][b.size()];
 }
 
 }  // namespace
@@ -390,6 +390,9 @@ std::string closest_name(std::string_view name, const std::vector<std::string>& 
   std::size_t best_distance = std::max<std::size_t>(1, name.size() / 3) + 1;
   for (const std::string& k : known) {
     if (k.size() > 256) continue;
+    // A name cut short ("ceil" for "ceil_div") is what was meant.
+    if (name.size() >= 3 && k.size() > name.size() && k.compare(0, name.size(), name) == 0 && best.empty())
+      best = k;
     const std::size_t d = edit_distance(name, k);
     if (d < best_distance) {
       best_distance = d;

@@ -72,8 +72,9 @@ class Expression {
   std::shared_ptr<const ExpressionNode> root_;  // immutable once parsed: copies share it
 };
 
-// The known name closest to `name` (edit distance at most a third of its
-// length, at least 1), or empty.
+// The known name closest to `name` (at most a third of its length in edits,
+// at least 1, a swap of neighbours counting one), or one it begins (three
+// letters or more), or empty.
 std::string closest_name(std::string_view name, const std::vector<std::string>& known);
 
 }  // namespace threadmap::pack

@@ -227,6 +227,20 @@ class Reader {
   }
 
   ParamSpec parameter(const toml::table& t, std::size_t index) const;
+  std::vector<std::pair<std::string, PlacedExpression>> defines(const Fields& f,
+                                                                const ExpressionScope& scope) const {
+    std::vector<std::pair<std::string, PlacedExpression>> out;
+    if (const toml::table* table = f.table("defines")) {
+      for (const auto& [key, node] : *table) {
+        const std::string name(key.str());
+        const Place at{static_cast<int>(key.source().begin.line), static_cast<int>(key.source().begin.column)};
+        if (!is_identifier(name) || name == "ELEM" || name.starts_with("THREADMAP_"))
+          fail(at, "the define '" + name + "' must be a C identifier other than ELEM and THREADMAP_*");
+        out.emplace_back(name, expression(node, "define " + name, scope));
+      }
+    }
+    return out;
+  }
   FamilySpec family(const toml::table& t, std::size_t index) const;
   std::vector<LaunchSpec> launches(const Fields& f, const ExpressionScope& scope) const;
 };
@@ -341,7 +355,7 @@ std::vector<LaunchSpec> Reader::launches(const Fields& f, const ExpressionScope&
 
 FamilySpec Reader::family(const toml::table& t, std::size_t index) const {
   Fields f(*this, t, "family " + std::to_string(index + 1),
-           {"id", "title", "opencl", "cuda", "parameter", "buffer", "scalar", "local", "arguments",
+           {"id", "title", "opencl", "cuda", "defines", "parameter", "buffer", "scalar", "local", "arguments",
             "launch", "ideal_bytes", "require", "atol", "rtol", "tolerance_scale", "variant", "check"});
   FamilySpec fam;
   fam.place = f.place();
@@ -492,6 +506,7 @@ FamilySpec Reader::family(const toml::table& t, std::size_t index) const {
   }
 
   fam.launches = launches(f, scope);
+  fam.defines = defines(f, scope);
   if (const toml::node* n = f.find("ideal_bytes")) fam.ideal_bytes = expression(*n, "ideal_bytes", scope);
   fam.atol = f.number("atol").value_or(0);
   fam.rtol = f.number("rtol").value_or(0);
@@ -529,15 +544,7 @@ FamilySpec Reader::family(const toml::table& t, std::size_t index) const {
       spec.kernel = v.string("kernel");
       if (!is_identifier(spec.kernel))
         fail(v.required("kernel"), "the kernel name '" + spec.kernel + "' is not a C identifier");
-      if (const toml::table* defines = v.table("defines")) {
-        for (const auto& [key, node] : *defines) {
-          const std::string name(key.str());
-          const Place at{static_cast<int>(key.source().begin.line), static_cast<int>(key.source().begin.column)};
-          if (!is_identifier(name) || name == "ELEM" || name.starts_with("THREADMAP_"))
-            fail(at, "the define '" + name + "' must be a C identifier other than ELEM and THREADMAP_*");
-          spec.defines.emplace_back(name, expression(node, "define " + name, scope));
-        }
-      }
+      spec.defines = defines(v, scope);
       spec.launches = launches(v, scope);
       spec.reference = v.boolean("reference").value_or(false);
       spec.known_wrong = v.boolean("known_wrong").value_or(false);
@@ -612,10 +619,12 @@ PackManifest Reader::read(std::string_view text) {
   const auto families = top.tables("family");
   if (families.empty()) fail(Place{1, 1}, "the manifest declares no [[family]]");
   for (std::size_t i = 0; i < families.size(); ++i) {
-    FamilySpec fam = family(*families[i], i);
-    for (const FamilySpec& other : m.families)
-      if (other.id == fam.id) fail(*families[i]->get("id"), "the family id '" + fam.id + "' is used twice");
-    m.families.push_back(std::move(fam));
+    if (const toml::node* id = families[i]->get("id"); id && id->is_string())
+      for (const FamilySpec& other : m.families)
+        if (other.id == *id->as_string())
+          fail(*id, "the family id '" + other.id + "' is used twice (first at line " +
+                        std::to_string(other.place.line) + ")");
+    m.families.push_back(family(*families[i], i));
   }
   return m;
 }

@@ -101,6 +101,9 @@ struct FamilySpec {
   std::string opencl_text;  // the files' contents, read when the manifest is loaded
   std::string cuda_text;
   std::vector<ParamSpec> parameters;
+  // Compile-time constants of every variant (one file is one program: its
+  // every kernel sees them); a variant's own come after and win.
+  std::vector<std::pair<std::string, PlacedExpression>> defines;
   std::vector<BufferSpec> buffers;
   std::vector<ArgumentSpec> arguments;
   std::vector<LaunchSpec> launches;

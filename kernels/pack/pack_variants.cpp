@@ -109,8 +109,14 @@ LaunchCmd make_launch(const Context& c, const Variant& v, const VariantSpec& spe
   LaunchCmd launch;
   launch.program.source = "pack:" + c.manifest->name + "/" + c.family->id;
   launch.program.type = p.type();
-  for (const auto& [name, e] : spec.defines)
-    launch.program.defines.emplace_back(name, evaluate(c, v, e, p));
+  for (const auto* defines : {&c.family->defines, &spec.defines})
+    for (const auto& [name, e] : *defines) {
+      const std::int64_t value = evaluate(c, v, e, p);
+      auto& all = launch.program.defines;
+      const auto same = std::find_if(all.begin(), all.end(), [&](const auto& d) { return d.first == name; });
+      if (same != all.end()) same->second = value;
+      else all.emplace_back(name, value);
+    }
   // OpenCL's text by default; use_pack_text gives the device's dialect.
   launch.program.text = v.opencl_text.text;
   launch.program.text_name = v.opencl_text.file;
