@@ -64,6 +64,17 @@ TEST(PackCli, ListShowsAPacksVariants) {
   EXPECT_NE(json.out.find("\"rowsum.off_by_one\""), std::string::npos);
 }
 
+TEST(PackCli, SourcePrintsThePacksFile) {
+  const Outcome o = cli("source rowsum.tree --pack " + kRowsum + " --dialect opencl");
+  ASSERT_EQ(o.code, 0) << o.err;
+  std::stringstream file;
+  file << std::ifstream(kRowsum + "/rowsum.cl").rdbuf();
+  EXPECT_EQ(o.out, file.str());
+  const Outcome cuda = cli("source rowsum.tree --pack " + kRowsum + " --dialect cuda");
+  EXPECT_EQ(cuda.code, 2);
+  EXPECT_NE(cuda.err.find("pack 'rowsum' has no CUDA (.cu) kernel file"), std::string::npos) << cuda.err;
+}
+
 TEST(PackCli, RunsVerifiedOnPoclAndTheKnownWrongKernelFails) {
   REQUIRE_OPENCL();
   const Outcome ok = cli("run rowsum.tree --pack " + kRowsum +

@@ -342,6 +342,14 @@ int source_command(const std::string& kernel, const std::string& dialect) {
       for (const BackendReport& b : list_backends())
         if (b.backend == "cuda" && b.available) chosen = "cuda";
     }
+    if (!v.pack.empty()) {  // a pack's file, as its folder holds it
+      const Variant::KernelText* text = pack_text(v, chosen);
+      if (!text)
+        throw InvalidRequest(v.id + ": pack '" + v.pack + "' has no " +
+                             (chosen == "cuda" ? "CUDA (.cu)" : "OpenCL (.cl)") + " kernel file");
+      std::cout << text->text;
+      return kExitOk;
+    }
     std::cout << learner_source(v.source + (chosen == "cuda" ? ".cu" : ".cl"));
     return kExitOk;
   });
