@@ -282,6 +282,11 @@ TEST(PackManifest, EachMistakeIsOneMessageWithLineAndColumn) {
        "pack.toml:4:1: family 'scale' names no kernel file"},
       {"reserved define", replaced(m, "  reference = true", "  reference = true\n  defines = { ELEM = 4 }"),
        "pack.toml:44:15: the define 'ELEM' must be a C identifier other than ELEM"},
+      {"a type parameter that is a number", replaced(m, "name = \"wg\"", "name = \"type\""),
+       "pack.toml:16:3: the parameter 'type' is the element type: give it choices"},
+      {"a choice that is no element type", replaced(m, "name = \"wg\"\n  values = [32, 64]\n  default = 64",
+                                                  "name = \"type\"\n  choices = [\"float\", \"half\"]\n  default = \"float\""),
+       "pack.toml:18:23: the type parameter's choices are element types: int, float or double, not 'half'"},
       {"a variant without any launch", replaced(m, "  [[family.launch]]\n  grid = [\"ceil_div(n, wg)\"]\n  block = [\"wg\"]\n", ""),
        "pack.toml:37:3: variant 'naive' has no launch"},
   };

@@ -212,7 +212,6 @@ class Reader {
   std::string read_kernel(const toml::node& at, const std::string& relative) const {
     if (relative.empty() || relative.front() == '/' || relative.find("..") != std::string::npos)
       fail(at, "'" + relative + "' must be a file inside the pack's folder (a relative path without '..')");
-    const auto dot = relative.rfind('.');
     std::optional<std::string> text = read_file_(relative);
     if (!text)
       fail(at, "cannot read the kernel file '" + relative + "' in " +
@@ -222,7 +221,6 @@ class Reader {
                    std::to_string(kMaxKernelFileBytes) + " bytes");
     if (text->find('\0') != std::string::npos || text->empty())
       fail(at, "the kernel file '" + relative + "' is empty or not text");
-    (void)dot;
     return *text;
   }
 
@@ -262,6 +260,8 @@ ParamSpec Reader::parameter(const toml::table& t, std::size_t index) const {
   if (int(has_range) + int(values != nullptr) + int(choices != nullptr) != 1)
     fail(f.place(), "parameter '" + p.name + "' needs exactly one of: min and max (a range), values (a list), choices (names)");
   const toml::node& def = f.required("default");
+  if (p.name == "type" && !choices)
+    fail(f.place(), "the parameter 'type' is the element type: give it choices from \"int\", \"float\", \"double\"");
   if (has_range) {
     p.min = *f.integer("min", true);
     p.max = *f.integer("max", true);

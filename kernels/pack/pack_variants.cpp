@@ -110,8 +110,9 @@ LaunchCmd make_launch(const Context& c, const Variant& v, const VariantSpec& spe
   launch.program.source = "pack:" + c.manifest->name + "/" + c.family->id;
   launch.program.type = p.type();
   for (const auto* defines : {&c.family->defines, &spec.defines})
-    for (const auto& [name, e] : *defines) {
-      const std::int64_t value = evaluate(c, v, e, p);
+    for (const auto& define : *defines) {
+      const std::string& name = define.first;
+      const std::int64_t value = evaluate(c, v, define.second, p);
       auto& all = launch.program.defines;
       const auto same = std::find_if(all.begin(), all.end(), [&](const auto& d) { return d.first == name; });
       if (same != all.end()) same->second = value;
