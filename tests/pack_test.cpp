@@ -227,6 +227,8 @@ TEST(PackManifest, EachMistakeIsOneMessageWithLineAndColumn) {
   const std::string& m = kManifest;
   const std::vector<Mistake> mistakes = {
       {"not TOML", replaced(m, "name = \"demo\"", "name = \"demo"), "pack.toml:2:"},
+      {"a toml++ error quoting a newline stays one line", replaced(m, "min = 1\n", "min = i\n"),
+       "pack.toml:12:10: Error while parsing floating-point: expected 'inf', saw 'i\\n'"},
       {"wrong type", replaced(m, "min = 1\n", "min = \"1\"\n"),
        "pack.toml:12:9: min in parameter 1 must be an integer, not a string"},
       {"missing key", replaced(m, "  kernel = \"scale_naive\"\n", ""),

@@ -33,9 +33,19 @@ class Reader {
   Reader(std::string file_name, std::string folder, ReadKernelFile read_file)
       : file_(std::move(file_name)), folder_(std::move(folder)), read_file_(std::move(read_file)) {}
 
+  // One line whatever the message quotes (toml++ quotes the character it
+  // stopped at, which may be a newline): control characters are escaped.
   [[noreturn]] void fail(Place at, const std::string& message) const {
-    throw PackError(file_ + ":" + std::to_string(at.line) + ":" + std::to_string(at.column) + ": " +
-                    message);
+    std::string line;
+    for (const char c : message) {
+      if (static_cast<unsigned char>(c) >= 0x20 && c != 0x7f) {
+        line += c;
+      } else {
+        static const char* const kHex = "0123456789abcdef";
+        line += c == '\n' ? std::string("\\n") : std::string("\\x") + kHex[(c >> 4) & 0xf] + kHex[c & 0xf];
+      }
+    }
+    throw PackError(file_ + ":" + std::to_string(at.line) + ":" + std::to_string(at.column) + ": " + line);
   }
   [[noreturn]] void fail(const toml::node& at, const std::string& message) const {
     fail(place_of(at), message);
