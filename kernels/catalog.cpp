@@ -1,5 +1,6 @@
 #include "kernels/catalog.h"
 
+#include "kernels/error.h"
 #include "kernels/families/families.h"
 
 namespace threadmap {
@@ -229,9 +230,50 @@ const ParamSpec* Variant::param(std::string_view name) const {
   return nullptr;
 }
 
-std::span<const Variant> catalog() {
-  static const std::vector<Variant> entries = make_catalog();
-  return entries;
+namespace {
+
+std::vector<Variant>& entries() {
+  static std::vector<Variant> all = [] {
+    std::vector<Variant> built_in = make_catalog();
+    std::vector<Variant> v;
+    v.reserve(kMaxCatalogVariants);  // never reallocated: spans and pointers stay valid
+    for (Variant& entry : built_in) v.push_back(std::move(entry));
+    return v;
+  }();
+  return all;
+}
+
+}  // namespace
+
+std::span<const Variant> catalog() { return entries(); }
+
+void add_variants(std::vector<Variant> variants) {
+  std::vector<Variant>& all = entries();
+  if (all.size() + variants.size() > kMaxCatalogVariants)
+    throw InvalidRequest("the catalog holds at most " + std::to_string(kMaxCatalogVariants) +
+                         " variants; these " + std::to_string(variants.size()) + " would make " +
+                         std::to_string(all.size() + variants.size()));
+  for (std::size_t i = 0; i < variants.size(); ++i) {
+    const Variant& v = variants[i];
+    auto from = [](const Variant& other) {
+      return other.pack.empty() ? std::string("the built-in catalog") : "pack '" + other.pack + "'";
+    };
+    if (const Variant* other = find_variant(v.id))
+      throw InvalidRequest(v.id + " (pack '" + v.pack + "') is already in the catalog, from " + from(*other));
+    for (std::size_t j = 0; j < i; ++j)
+      if (variants[j].id == v.id) throw InvalidRequest(v.id + " is added twice");
+    for (const Variant& other : all)
+      if (other.family == v.family)
+        throw InvalidRequest("the family '" + v.family + "' (pack '" + v.pack +
+                             "') is already in the catalog, from " + from(other));
+  }
+  for (Variant& v : variants) all.push_back(std::move(v));
+}
+
+const Variant::KernelText* pack_text(const Variant& v, std::string_view backend) {
+  if (v.pack.empty()) return nullptr;
+  const Variant::KernelText& t = backend == "cuda" ? v.cuda_text : v.opencl_text;
+  return t.text.empty() ? nullptr : &t;
 }
 
 const Variant* find_variant(std::string_view id) {

@@ -2,6 +2,7 @@
 // The catalog: every kernel variant, as data. GUI, CLI and tests read it;
 // nothing else lists the variants.
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <string>
 #include <vector>
@@ -21,7 +22,7 @@ struct LessonRef {
 class Variant;
 // Builds the work for one run. Checks parameter relations the ranges cannot
 // express (rows divides tile, square blocks) and throws InvalidRequest.
-using WorkloadBuilder = Workload (*)(const Variant&, const Params&, std::uint64_t seed);
+using WorkloadBuilder = std::function<Workload(const Variant&, const Params&, std::uint64_t seed)>;
 
 enum class Availability { Always, NeedsSubgroupShuffle };
 
@@ -38,12 +39,36 @@ class Variant {
   WorkloadBuilder build = nullptr;
   Availability availability = Availability::Always;
   bool lesson_original = true;  // false for corrected / fast versions not in the lessons
+  // A variant from a pack (kernels/pack): the pack's name and its kernel
+  // texts, read from the pack's files when it was loaded. The built-in
+  // variants' texts are embedded; theirs are empty.
+  struct KernelText {
+    std::string file;  // as compiler messages and traces name it
+    std::string text;
+  };
+  std::string pack;
+  KernelText opencl_text, cuda_text;
 
   const ParamSpec* param(std::string_view name) const;
 };
 
+// The built-in variants, then those added by add_variants in order. A span
+// or pointer taken earlier stays valid when variants are added (the storage
+// never moves); it does not see the new ones.
 std::span<const Variant> catalog();
 const Variant* find_variant(std::string_view id);
 std::vector<std::string> family_names();  // in catalog order
+
+// At most this many variants, built-in and added.
+inline constexpr std::size_t kMaxCatalogVariants = 4096;
+// Adds variants (a pack's, kernels/pack/pack_variants.h) after the ones
+// there. Throws InvalidRequest, adding none, when an id or family is already
+// in the catalog or the catalog would be full. Call it before any other
+// thread reads the catalog (the CLI does, at start-up).
+void add_variants(std::vector<Variant> variants);
+
+// The kernel text a pack variant brings for a backend ("opencl", "cuda");
+// nullptr for a built-in variant or a dialect its pack has no file for.
+const Variant::KernelText* pack_text(const Variant& v, std::string_view backend);
 
 }  // namespace threadmap

@@ -31,6 +31,7 @@ const ParamSpec* find_spec(const std::vector<ParamSpec>& specs, std::string_view
 
 std::vector<std::int64_t> ParamSpec::valid_values() const {
   if (is_choice()) {
+    if (!allowed.empty()) return allowed;
     std::vector<std::int64_t> v(choices.size());
     for (std::size_t i = 0; i < v.size(); ++i) v[i] = static_cast<std::int64_t>(i);
     return v;
@@ -50,10 +51,11 @@ std::string ParamSpec::format(std::int64_t value) const {
 
 std::string ParamSpec::describe_range() const {
   if (is_choice()) {
+    const std::vector<std::int64_t> offered = valid_values();
     std::string s;
-    for (std::size_t i = 0; i < choices.size(); ++i) {
-      if (i) s += (i + 1 == choices.size() ? " or " : ", ");
-      s += choices[i];
+    for (std::size_t i = 0; i < offered.size(); ++i) {
+      if (i) s += (i + 1 == offered.size() ? " or " : ", ");
+      s += choices[static_cast<std::size_t>(offered[i])];
     }
     return s;
   }

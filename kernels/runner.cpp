@@ -84,10 +84,20 @@ void validate_launch(const Variant& v, const Params& p, const Workload& w,
     throw Unavailable(v.id + " is unavailable on " + d.name + " (" + d.spec + "): it needs " +
                       "sub-group shuffles" +
                       (d.subgroup_note.empty() ? std::string() : "; " + d.subgroup_note));
+  if (!v.pack.empty()) {
+    if (d.backend == "cuda")
+      throw Unavailable(v.id + ": kernels from packs run on OpenCL devices; the CUDA backend does "
+                        "not run them yet (pick an OpenCL device with --device opencl:P:D)");
+    if (!pack_text(v, d.backend))
+      throw Unavailable(v.id + ": pack '" + v.pack + "' has no " +
+                        (d.backend == "cuda" ? "CUDA" : "OpenCL") + " kernel file, which " +
+                        d.name + " (" + d.spec + ") needs");
+  }
   if (p.type() == ElementType::Double && !d.has_double)
     throw Unavailable(v.id + ": type=double is not supported by " + d.name + " (" + d.spec +
                       "): the device has no double precision");
   for (const LaunchCmd& l : w.launches) check_launch(v, p, w, l, d);
+  for (const LaunchCmd& l : w.reference.launches) check_launch(v, p, w, l, d);
   std::uint64_t largest = 0;
   for (const HostBuffer& b : w.buffers) largest = std::max<std::uint64_t>(largest, b.bytes());
   if (d.global_memory_bytes && w.working_set_bytes > d.global_memory_bytes)
@@ -121,6 +131,41 @@ void use_source(Workload& work, const Variant& variant, const std::string& text,
   }
 }
 
+void use_pack_text(Workload& work, const Variant& variant, const DeviceInfo& device) {
+  const Variant::KernelText* text = pack_text(variant, device.backend);
+  if (!text) return;
+  for (auto* launches : {&work.launches, &work.reference.launches})
+    for (LaunchCmd& l : *launches) {
+      l.program.text = text->text;
+      l.program.text_name = text->file;
+    }
+}
+
+void run_reference(Device& device, const Variant& variant, const Params& params,
+                   std::uint64_t seed) {
+  Workload w = variant.build(variant, params, seed);
+  if (w.reference.launches.empty()) return;
+  use_pack_text(w, variant, device.info());
+  validate_launch(variant, params, w, device.info());
+  for (const LaunchCmd& l : w.reference.launches) device.prepare(l);
+  std::vector<std::unique_ptr<DeviceBuffer>> owned;
+  std::vector<DeviceBuffer*> buffers;
+  for (HostBuffer& b : w.buffers) {
+    materialize(b);
+    owned.push_back(device.allocate(b.data.size()));
+    buffers.push_back(owned.back().get());
+    device.write(*owned.back(), b.data.data(), b.data.size());
+  }
+  device.execute(w.reference.launches, buffers);
+  std::vector<HostBuffer> expected(w.buffers.size());
+  for (std::size_t i = 0; i < w.buffers.size(); ++i) {
+    if (w.buffers[i].role != BufferRole::Output) continue;
+    expected[i] = std::move(w.buffers[i]);
+    device.read(*buffers[i], expected[i].data.data(), expected[i].data.size());
+  }
+  *w.reference.outputs = std::move(expected);
+}
+
 RunResult run_variant(Device& device, const Variant& variant, const Params& params,
                       const RunOptions& options) {
   RunResult r;
@@ -130,8 +175,10 @@ RunResult run_variant(Device& device, const Variant& variant, const Params& para
   const Outcome outcome = run_capturing_errors([&] {
     if (!options.source_text.empty()) check_source_dialect(options.source_name, device.info());
     Workload w = variant.build(variant, params, options.seed);
+    use_pack_text(w, variant, device.info());
     if (!options.source_text.empty()) use_source(w, variant, options.source_text, options.source_name);
     validate_launch(variant, params, w, device.info());
+    for (const LaunchCmd& l : w.reference.launches) device.prepare(l);
     for (const LaunchCmd& l : w.launches) device.prepare(l);
     r.ideal_bytes = w.ideal_bytes;
     r.working_set_bytes = w.working_set_bytes;
@@ -157,6 +204,20 @@ RunResult run_variant(Device& device, const Variant& variant, const Params& para
           device.read(*buffers[i], w.buffers[i].data.data(), w.buffers[i].data.size());
     };
 
+    if (!w.reference.launches.empty()) {
+      // The reference kernel on the same inputs; its outputs are kept, then
+      // poisoned again (the host copies still hold the poison) for the run
+      // that is verified.
+      device.execute(w.reference.launches, buffers);
+      std::vector<HostBuffer>& expected = *w.reference.outputs;
+      expected.assign(w.buffers.size(), HostBuffer{});
+      for (std::size_t i = 0; i < w.buffers.size(); ++i) {
+        if (w.buffers[i].role != BufferRole::Output) continue;
+        expected[i] = w.buffers[i];
+        device.read(*buffers[i], expected[i].data.data(), expected[i].data.size());
+        device.write(*buffers[i], w.buffers[i].data.data(), w.buffers[i].data.size());
+      }
+    }
     device.execute(w.launches, buffers);
     read_outputs();
     r.verification = w.verify(w.buffers);

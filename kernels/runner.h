@@ -43,6 +43,11 @@ void check_source_dialect(const std::string& name, const DeviceInfo& device);
 // Points every launch of the variant's own kernel at `text`.
 void use_source(Workload& work, const Variant& variant, const std::string& text,
                 const std::string& name);
+// A pack variant's launches (and its reference's) get the pack's text in the
+// device's dialect (validate_launch refuses a dialect the pack lacks, and
+// CUDA, which does not run a pack's kernels yet). Nothing for a built-in
+// variant.
+void use_pack_text(Workload& work, const Variant& variant, const DeviceInfo& device);
 
 enum class RunStatus { Ok, Invalid, Unavailable, DeviceFailure };
 
@@ -72,6 +77,14 @@ void validate_launch(const Variant& variant, const Params& params, const Workloa
 
 RunResult run_variant(Device& device, const Variant& variant, const Params& params,
                       const RunOptions& options = {});
+
+// For a variant verified against a reference kernel on the device (a pack's,
+// Workload::reference): runs the reference on the inputs of (params, seed),
+// so that a traced run of the same inputs (record_trace, which runs no
+// reference) verifies. Nothing for the built-in variants. Throws the
+// engine's errors.
+void run_reference(Device& device, const Variant& variant, const Params& params,
+                   std::uint64_t seed);
 
 // Device-to-device copy of `bytes` (read + write counted), the practical limit.
 

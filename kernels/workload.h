@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -29,6 +30,10 @@ struct HostBuffer {
   std::uint64_t random_elements = 0;  // Input: leading elements drawn at random, the rest zero
   std::uint64_t seed = 0;
   std::vector<std::byte, BulkAllocator<std::byte>> data;  // input contents / output read back / scratch initial
+  // Input contents other than the seeded random default (a pack's zeros,
+  // iota, constant or random range): called by materialize() once `data`
+  // has its size.
+  std::function<void(HostBuffer&)> fill;
 
   std::uint64_t bytes() const { return elements * element_size(type); }
 };
@@ -62,6 +67,18 @@ struct Workload {
   std::string note;                      // a property of this run worth showing (e.g. padding)
   // Compares buffers (outputs filled in) against the CPU reference.
   std::function<Verification(const std::vector<HostBuffer>&)> verify;
+
+  // Expected outputs computed on the device by another kernel instead of on
+  // the host (a pack's reference variant, kernels/pack): the runner runs
+  // these launches on the same inputs before the checked run and keeps each
+  // output buffer as they left it in *outputs (aligned with `buffers`; the
+  // others empty), which `verify` compares with. Empty for the built-in
+  // families.
+  struct DeviceReference {
+    std::vector<LaunchCmd> launches;
+    std::shared_ptr<std::vector<HostBuffer>> outputs = std::make_shared<std::vector<HostBuffer>>();
+  };
+  DeviceReference reference;
 };
 
 constexpr std::size_t kMaxReportedMismatches = 5;

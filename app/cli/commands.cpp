@@ -321,9 +321,12 @@ int list_command(const std::string& format) {
       family = v.family;
       std::cout << (family == catalog().front().family ? "" : "\n") << family << "\n";
     }
-    std::cout << "  " << v.id << "  " << v.title << (v.lesson_original ? "" : "  [not in the lessons]")
-              << "\n      " << v.summary << "\n      lesson: " << v.lesson.file << ", \""
-              << v.lesson.section << "\"\n";
+    std::cout << "  " << v.id << "  " << v.title
+              << (!v.pack.empty() ? "  [pack " + v.pack + "]"
+                                  : v.lesson_original ? "" : "  [not in the lessons]")
+              << "\n      " << v.summary << "\n";
+    if (v.pack.empty())
+      std::cout << "      lesson: " << v.lesson.file << ", \"" << v.lesson.section << "\"\n";
     for (const ParamSpec& p : v.params)
       std::cout << "      --set " << p.name << "=" << p.format(p.default_value) << "  ("
                 << p.describe_range() << ") " << p.meaning << "\n";
@@ -339,6 +342,14 @@ int source_command(const std::string& kernel, const std::string& dialect) {
       chosen = "opencl";
       for (const BackendReport& b : list_backends())
         if (b.backend == "cuda" && b.available) chosen = "cuda";
+    }
+    if (!v.pack.empty()) {  // a pack's file, as its folder holds it
+      const Variant::KernelText* text = pack_text(v, chosen);
+      if (!text)
+        throw InvalidRequest(v.id + ": pack '" + v.pack + "' has no " +
+                             (chosen == "cuda" ? "CUDA (.cu)" : "OpenCL (.cl)") + " kernel file");
+      std::cout << text->text;
+      return kExitOk;
     }
     std::cout << learner_source(v.source + (chosen == "cuda" ? ".cu" : ".cl"));
     return kExitOk;

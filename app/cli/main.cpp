@@ -8,8 +8,10 @@
 
 #include "app/cli/commands.h"
 #include "app/cli/remote_commands.h"
+#include "app/cli/pack_commands.h"
 #include "app/cli/serve.h"
 #include "kernels/cuda/cuda_backend.h"
+#include "kernels/pack/pack_variants.h"
 
 namespace {
 
@@ -66,6 +68,12 @@ void add_source_options(CLI::App* cmd, threadmap::cli::RunArgs& args) {
                   "of its own)")
       ->check(finite_range(0.1, 3600.0))
       ->capture_default_str();
+}
+
+// A pack's variants join the catalog for this command (docs/packs.md).
+void add_pack_option(CLI::App* cmd, std::vector<std::string>& packs) {
+  cmd->add_option("--pack", packs,
+                  "DIR: a pack folder (with pack.toml) whose kernels join the catalog (repeatable)");
 }
 
 }  // namespace
@@ -224,6 +232,23 @@ int main(int argc, char** argv) {
   check->footer("Exit codes: 0 every file met the goal; 1 some did not (not compiled, not verified, "
                 "goal not met, timed out or crashed); 2 bad usage or exercise id.");
 
+  std::vector<std::string> packs;
+  for (CLI::App* cmd : {list, run, sweep, bench, record, counters, source}) add_pack_option(cmd, packs);
+
+  std::string pack_folder;
+  auto* pack = app.add_subcommand("pack", "kernel packs: folders of kernels, lessons and a manifest (docs/packs.md)");
+  pack->require_subcommand(1);
+  auto* pack_check = pack->add_subcommand(
+      "check", "validate a pack's manifest, compile every variant, run its check points verified, and "
+               "require its known-wrong kernels to fail");
+  pack_check->add_option("DIR", pack_folder, "the pack's folder")->required();
+  pack_check->add_option("--device", args.device, "auto (the first OpenCL device) or opencl:P:D")
+      ->capture_default_str();
+  pack_check->footer("Exit codes: 0 every check passed; 1 a variant did not verify, or a known-wrong one "
+                     "did; 2 a mistake in the manifest, bad usage or device; 3 the device failed.");
+  auto* pack_new = pack->add_subcommand("new", "write a working one-kernel pack to start from");
+  pack_new->add_option("NAME", pack_folder, "the new folder; its name is the pack's")->required();
+
   auto* serve = add_serve_subcommand(app);
 
   try {
@@ -234,6 +259,11 @@ int main(int argc, char** argv) {
   }
 
   if (*serve) return serve_command(std::cin, std::cout);
+  if (*pack_check) return pack_check_command(pack_folder, args.device);
+  if (*pack_new) return pack_new_command(pack_folder);
+  if (!packs.empty())
+    if (const int code = guarded([&] { threadmap::pack::add_packs(packs); return kExitOk; }); code != kExitOk)
+      return code;
   if (!remote.target.empty()) {
     if (*devices) return remote_devices_command(remote, format);
     if (*run) return remote_run_command(remote, kernel, args);

@@ -63,6 +63,14 @@ RecordedSession record_session(Device& device, const Variant& variant, const Par
   // before the traced run that would fill it.
   TraceOptions bounded = trace_options;
   bounded.max_records = std::min(bounded.max_records, kMaxSessionAccessRecords);
+  const Outcome prepared = run_capturing_errors(
+      [&] { prepare_pack_trace(device, variant, trace_params ? *trace_params : params, bounded); },
+      variant.id + ": running the reference");
+  if (prepared.status != RunStatus::Ok) {
+    r.status = prepared.status;
+    r.error = prepared.error;
+    return r;
+  }
   r.recording = record_trace(device, variant, trace_params ? *trace_params : params, bounded);
   phase("traced runs");
   if (r.recording.status != RunStatus::Ok) {
@@ -74,10 +82,21 @@ RecordedSession record_session(Device& device, const Variant& variant, const Par
   phase("analysis");
   r.session = build_session(variant, params, trace_params, device.info(), r.run, copy, r.recording,
                             r.analysis);
-  r.session.source_name = run_options.source_name;
-  r.session.source_text = run_options.source_text;
+  r.session.source_name = bounded.source_name;
+  r.session.source_text = bounded.source_text;
   phase("session built");
   return r;
+}
+
+void prepare_pack_trace(Device& device, const Variant& variant, const Params& params,
+                        TraceOptions& options) {
+  if (variant.pack.empty()) return;
+  if (options.source_text.empty())
+    if (const Variant::KernelText* text = pack_text(variant, device.info().backend)) {
+      options.source_text = text->text;
+      options.source_name = text->file;
+    }
+  run_reference(device, variant, params, options.seed);
 }
 
 void save_recorded_session(RecordedSession& r, const std::filesystem::path& path, Durability durability,

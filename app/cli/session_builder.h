@@ -42,6 +42,14 @@ void save_recorded_session(RecordedSession& r, const std::filesystem::path& path
                            Durability durability = Durability::Synced,
                            std::span<const std::filesystem::path> inputs = {});
 
+// Before record_trace of a pack's variant (nothing for a built-in one): its
+// kernel text in the device's dialect becomes the trace's source (so the
+// trace names the pack's file and lines) unless a learner's is given, and
+// its reference runs on the traced inputs, so the traced run verifies.
+// Throws the engine's errors.
+void prepare_pack_trace(Device& device, const Variant& variant, const Params& params,
+                        TraceOptions& options);
+
 // UTC now, ISO 8601 ("2026-11-22T20:41:07Z").
 std::string utc_now();
 

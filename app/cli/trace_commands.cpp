@@ -222,6 +222,7 @@ int counters_command(const std::string& kernel, const RunArgs& args, const std::
     std::tie(options.source_text, options.source_name) = read_source_file(args);
     return maybe_isolated(args, [&]() -> int {
     auto device = watch_phases(open_device(args.device));
+    prepare_pack_trace(*device, v, params, options);
     const Recording rec = record_trace(*device, v, params, options);
     if (rec.status != RunStatus::Ok) {
       error(rec.error);

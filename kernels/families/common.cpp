@@ -59,6 +59,10 @@ void materialize(HostBuffer& b) {
   // resize leaves the bytes as they are (BulkAllocator default-initialises);
   // every byte is written exactly once below, spread over the cores.
   b.data.resize(b.bytes());
+  if (b.fill && b.role == BufferRole::Input) {
+    b.fill(b);
+    return;
+  }
   auto fill = [&](std::uint64_t from, int value) {
     parallel_for(b.data.size() - from, [&](std::uint64_t begin, std::uint64_t end) {
       std::memset(b.data.data() + from + begin, value, end - begin);

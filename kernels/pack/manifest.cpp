@@ -1,0 +1,678 @@
+#include "kernels/pack/manifest.h"
+
+#include <toml++/toml.h>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <set>
+#include <sstream>
+
+#include "kernels/error.h"
+
+namespace threadmap::pack {
+
+const VariantSpec* FamilySpec::reference() const {
+  for (const VariantSpec& v : variants)
+    if (v.reference) return &v;
+  return nullptr;
+}
+
+namespace {
+
+Place place_of(const toml::node& node) {
+  const toml::source_region& s = node.source();
+  return {static_cast<int>(s.begin.line), static_cast<int>(s.begin.column)};
+}
+
+// Reads one manifest; every mistake is thrown as the first PackError.
+class Reader {
+ public:
+  Reader(std::string file_name, std::string folder, ReadKernelFile read_file)
+      : file_(std::move(file_name)), folder_(std::move(folder)), read_file_(std::move(read_file)) {}
+
+  // One line whatever the message quotes (toml++ quotes the character it
+  // stopped at, which may be a newline): control characters are escaped.
+  [[noreturn]] void fail(Place at, const std::string& message) const {
+    std::string line;
+    for (const char c : message) {
+      if (static_cast<unsigned char>(c) >= 0x20 && c != 0x7f) {
+        line += c;
+      } else {
+        static const char* const kHex = "0123456789abcdef";
+        line += c == '\n' ? std::string("\\n") : std::string("\\x") + kHex[(c >> 4) & 0xf] + kHex[c & 0xf];
+      }
+    }
+    throw PackError(file_ + ":" + std::to_string(at.line) + ":" + std::to_string(at.column) + ": " + line);
+  }
+  [[noreturn]] void fail(const toml::node& at, const std::string& message) const {
+    fail(place_of(at), message);
+  }
+
+  PackManifest read(std::string_view text);
+
+ private:
+  std::string file_;
+  std::string folder_;
+  ReadKernelFile read_file_;
+
+  // A table's keys, each taken at most once; what is left over is unknown.
+  class Fields {
+   public:
+    Fields(const Reader& reader, const toml::table& table, std::string what,
+           std::vector<std::string> known)
+        : r_(reader), table_(table), what_(std::move(what)), known_(std::move(known)) {
+      for (const auto& [key, node] : table_) {
+        const std::string name(key.str());
+        if (std::find(known_.begin(), known_.end(), name) != known_.end()) continue;
+        const std::string near = closest_name(name, known_);
+        std::string message = "unknown key '" + name + "' in " + what_;
+        if (!near.empty()) message += "; did you mean '" + near + "'?";
+        else {
+          message += "; it takes ";
+          for (std::size_t i = 0; i < known_.size(); ++i)
+            message += (i ? ", " : "") + known_[i];
+        }
+        r_.fail(key.source().begin.line ? Place{static_cast<int>(key.source().begin.line),
+                                                static_cast<int>(key.source().begin.column)}
+                                        : place_of(node),
+                message);
+      }
+    }
+
+    const toml::node* find(std::string_view key) const { return table_.get(key); }
+    Place place() const { return place_of(table_); }
+    const std::string& what() const { return what_; }
+
+    const toml::node& required(std::string_view key) const {
+      const toml::node* n = find(key);
+      if (!n) r_.fail(table_, what_ + " needs the key '" + std::string(key) + "'");
+      return *n;
+    }
+
+    std::string string(std::string_view key, bool needed = true, std::string fallback = {}) const {
+      const toml::node* n = needed ? &required(key) : find(key);
+      if (!n) return fallback;
+      if (!n->is_string())
+        r_.fail(*n, std::string(key) + " in " + what_ + " must be a string, not " + type_name(*n));
+      return std::string(*n->as_string());
+    }
+
+    std::optional<std::int64_t> integer(std::string_view key, bool needed) const {
+      const toml::node* n = needed ? &required(key) : find(key);
+      if (!n) return std::nullopt;
+      if (!n->is_integer())
+        r_.fail(*n, std::string(key) + " in " + what_ + " must be an integer, not " + type_name(*n));
+      return n->as_integer()->get();
+    }
+
+    std::optional<double> number(std::string_view key) const {
+      const toml::node* n = find(key);
+      if (!n) return std::nullopt;
+      double v = 0;
+      if (n->is_integer()) v = static_cast<double>(n->as_integer()->get());
+      else if (n->is_floating_point()) v = n->as_floating_point()->get();
+      else r_.fail(*n, std::string(key) + " in " + what_ + " must be a number, not " + type_name(*n));
+      if (!std::isfinite(v)) r_.fail(*n, std::string(key) + " in " + what_ + " must be a finite number");
+      return v;
+    }
+
+    std::optional<bool> boolean(std::string_view key) const {
+      const toml::node* n = find(key);
+      if (!n) return std::nullopt;
+      if (!n->is_boolean())
+        r_.fail(*n, std::string(key) + " in " + what_ + " must be true or false, not " + type_name(*n));
+      return n->as_boolean()->get();
+    }
+
+    const toml::array* array(std::string_view key, bool needed) const {
+      const toml::node* n = needed ? &required(key) : find(key);
+      if (!n) return nullptr;
+      if (!n->is_array())
+        r_.fail(*n, std::string(key) + " in " + what_ + " must be an array, not " + type_name(*n));
+      return n->as_array();
+    }
+
+    const toml::table* table(std::string_view key) const {
+      const toml::node* n = find(key);
+      if (!n) return nullptr;
+      if (!n->is_table())
+        r_.fail(*n, std::string(key) + " in " + what_ + " must be a table, not " + type_name(*n));
+      return n->as_table();
+    }
+
+    // [[key]]: an array of tables; each element a table.
+    std::vector<const toml::table*> tables(std::string_view key) const {
+      std::vector<const toml::table*> out;
+      const toml::array* a = array(key, false);
+      if (!a) return out;
+      for (const toml::node& e : *a) {
+        if (!e.is_table())
+          r_.fail(e, "each " + std::string(key) + " in " + what_ + " must be a table ([[" +
+                         std::string(key) + "]]), not " + type_name(e));
+        out.push_back(e.as_table());
+      }
+      return out;
+    }
+
+   private:
+    const Reader& r_;
+    const toml::table& table_;
+    std::string what_;
+    std::vector<std::string> known_;
+  };
+
+  static std::string type_name(const toml::node& n) {
+    switch (n.type()) {
+      case toml::node_type::string: return "a string";
+      case toml::node_type::integer: return "an integer";
+      case toml::node_type::floating_point: return "a floating-point number";
+      case toml::node_type::boolean: return "a boolean";
+      case toml::node_type::array: return "an array";
+      case toml::node_type::table: return "a table";
+      default: return "a date or time";
+    }
+  }
+
+  static bool is_identifier(std::string_view s) {
+    if (s.empty() || s.size() > 64 || std::isdigit(static_cast<unsigned char>(s[0]))) return false;
+    return std::all_of(s.begin(), s.end(), [](char c) {
+      return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+    });
+  }
+  static bool is_id(std::string_view s) {
+    if (s.empty() || s.size() > 64) return false;
+    return std::all_of(s.begin(), s.end(), [](char c) {
+      return std::islower(static_cast<unsigned char>(c)) || std::isdigit(static_cast<unsigned char>(c)) ||
+             c == '_' || c == '-';
+    });
+  }
+
+  void check_id(const toml::node& at, const std::string& id, const std::string& what) const {
+    if (!is_id(id))
+      fail(at, what + " '" + id + "' must be 1 to 64 lowercase letters, digits, '_' or '-'");
+  }
+
+  PlacedExpression expression(const toml::node& node, const std::string& key,
+                              const ExpressionScope& scope) const {
+    PlacedExpression e;
+    e.place = place_of(node);
+    e.key = key;
+    std::string text;
+    int offset = 0;  // from the value's place to the expression's first character
+    if (node.is_integer()) {
+      text = std::to_string(node.as_integer()->get());
+    } else if (node.is_string()) {
+      text = std::string(*node.as_string());
+      offset = 1;  // the opening quote
+    } else {
+      fail(node, key + " must be an expression in a string (or an integer), not " + type_name(node));
+    }
+    try {
+      e.expression = Expression::parse(text, scope);
+    } catch (const ExpressionError& error) {
+      fail(Place{e.place.line, e.place.column + offset + error.column() - 1},
+           key + ": " + error.what());
+    }
+    return e;
+  }
+
+  std::string read_kernel(const toml::node& at, const std::string& relative) const {
+    if (relative.empty() || relative.front() == '/' || relative.find("..") != std::string::npos)
+      fail(at, "'" + relative + "' must be a file inside the pack's folder (a relative path without '..')");
+    std::optional<std::string> text = read_file_(relative);
+    if (!text)
+      fail(at, "cannot read the kernel file '" + relative + "' in " +
+                   (folder_.empty() ? std::string("the pack's folder") : folder_));
+    if (text->size() > kMaxKernelFileBytes)
+      fail(at, "the kernel file '" + relative + "' is larger than " +
+                   std::to_string(kMaxKernelFileBytes) + " bytes");
+    if (text->find('\0') != std::string::npos || text->empty())
+      fail(at, "the kernel file '" + relative + "' is empty or not text");
+    return *text;
+  }
+
+  ParamSpec parameter(const toml::table& t, std::size_t index) const;
+  std::vector<std::pair<std::string, PlacedExpression>> defines(const Fields& f,
+                                                                const ExpressionScope& scope) const {
+    std::vector<std::pair<std::string, PlacedExpression>> out;
+    if (const toml::table* table = f.table("defines")) {
+      for (const auto& [key, node] : *table) {
+        const std::string name(key.str());
+        const Place at{static_cast<int>(key.source().begin.line), static_cast<int>(key.source().begin.column)};
+        if (!is_identifier(name) || name == "ELEM" || name.starts_with("THREADMAP_"))
+          fail(at, "the define '" + name + "' must be a C identifier other than ELEM and THREADMAP_*");
+        out.emplace_back(name, expression(node, "define " + name, scope));
+      }
+    }
+    return out;
+  }
+  FamilySpec family(const toml::table& t, std::size_t index) const;
+  std::vector<LaunchSpec> launches(const Fields& f, const ExpressionScope& scope) const;
+};
+
+ParamSpec Reader::parameter(const toml::table& t, std::size_t index) const {
+  Fields f(*this, t, "parameter " + std::to_string(index + 1),
+           {"name", "meaning", "min", "max", "values", "choices", "default"});
+  ParamSpec p;
+  const toml::node& name = f.required("name");
+  p.name = f.string("name");
+  if (!is_identifier(p.name))
+    fail(name, "the parameter name '" + p.name + "' must be letters, digits and '_', not starting with a digit");
+  for (const char* reserved : {"sizeof", "min", "max", "ceil_div", "int", "float", "double"})
+    if (p.name == reserved) fail(name, "'" + p.name + "' is a word of the expressions; name the parameter otherwise");
+  p.meaning = f.string("meaning", false);
+  const bool has_range = f.find("min") || f.find("max");
+  const toml::array* values = f.array("values", false);
+  const toml::array* choices = f.array("choices", false);
+  if (int(has_range) + int(values != nullptr) + int(choices != nullptr) != 1)
+    fail(f.place(), "parameter '" + p.name + "' needs exactly one of: min and max (a range), values (a list), choices (names)");
+  const toml::node& def = f.required("default");
+  if (p.name == "type" && !choices)
+    fail(f.place(), "the parameter 'type' is the element type: give it choices from \"int\", \"float\", \"double\"");
+  if (has_range) {
+    p.min = *f.integer("min", true);
+    p.max = *f.integer("max", true);
+    if (p.min > p.max)
+      fail(*f.find("max"), "parameter '" + p.name + "': max " + std::to_string(p.max) + " is below min " +
+                               std::to_string(p.min));
+  } else if (values) {
+    if (values->empty()) fail(*values, "parameter '" + p.name + "': values is empty");
+    for (const toml::node& v : *values) {
+      if (!v.is_integer()) fail(v, "parameter '" + p.name + "': values must be integers, not " + type_name(v));
+      p.allowed.push_back(v.as_integer()->get());
+    }
+    std::sort(p.allowed.begin(), p.allowed.end());
+    if (std::adjacent_find(p.allowed.begin(), p.allowed.end()) != p.allowed.end())
+      fail(*values, "parameter '" + p.name + "': a value is listed twice");
+    p.min = p.allowed.front();
+    p.max = p.allowed.back();
+  } else {
+    if (choices->empty()) fail(*choices, "parameter '" + p.name + "': choices is empty");
+    std::vector<std::string> names;
+    for (const toml::node& c : *choices) {
+      if (!c.is_string()) fail(c, "parameter '" + p.name + "': choices must be strings, not " + type_name(c));
+      const std::string choice(*c.as_string());
+      if (!is_identifier(choice)) fail(c, "the choice '" + choice + "' must be letters, digits and '_'");
+      if (std::find(names.begin(), names.end(), choice) != names.end())
+        fail(c, "parameter '" + p.name + "': the choice '" + choice + "' is listed twice");
+      names.push_back(choice);
+    }
+    if (p.name == "type") {
+      // The element type: its value is the ElementType (0 int, 1 float,
+      // 2 double) whatever subset the pack offers.
+      p.choices = {"int", "float", "double"};
+      for (std::size_t i = 0; i < names.size(); ++i) {
+        const auto type = parse_element_type(names[i]);
+        if (!type)
+          fail(*choices->get(i), "the type parameter's choices are element types: int, float or double, not '" +
+                                     names[i] + "'");
+        p.allowed.push_back(static_cast<std::int64_t>(*type));
+      }
+      std::sort(p.allowed.begin(), p.allowed.end());
+    } else {
+      p.choices = names;
+    }
+    p.min = 0;
+    p.max = static_cast<std::int64_t>(p.choices.size()) - 1;
+  }
+  if (p.is_choice()) {
+    if (!def.is_string()) fail(def, "the default of '" + p.name + "' must be one of its choices, a string");
+    const std::string d(*def.as_string());
+    const auto it = std::find(p.choices.begin(), p.choices.end(), d);
+    const std::int64_t index = it - p.choices.begin();
+    if (it == p.choices.end() ||
+        (!p.allowed.empty() && std::find(p.allowed.begin(), p.allowed.end(), index) == p.allowed.end()))
+      fail(def, "the default '" + d + "' of '" + p.name + "' is not one of its choices");
+    p.default_value = index;
+  } else {
+    if (!def.is_integer()) fail(def, "the default of '" + p.name + "' must be an integer, not " + type_name(def));
+    p.default_value = def.as_integer()->get();
+    if (p.default_value < p.min || p.default_value > p.max ||
+        (!p.allowed.empty() &&
+         std::find(p.allowed.begin(), p.allowed.end(), p.default_value) == p.allowed.end()))
+      fail(def, "the default " + std::to_string(p.default_value) + " of '" + p.name + "' is not " +
+                    p.describe_range());
+  }
+  return p;
+}
+
+std::vector<LaunchSpec> Reader::launches(const Fields& f, const ExpressionScope& scope) const {
+  std::vector<LaunchSpec> out;
+  const std::vector<const toml::table*> tables = f.tables("launch");
+  for (std::size_t i = 0; i < tables.size(); ++i) {
+    Fields l(*this, *tables[i], "launch " + std::to_string(i + 1) + " of " + f.what(), {"grid", "block"});
+    LaunchSpec spec;
+    spec.place = l.place();
+    for (const char* key : {"grid", "block"}) {
+      const toml::array* a = l.array(key, true);
+      if (a->empty() || a->size() > 3)
+        fail(*a, std::string(key) + " must list 1 to 3 dimensions (x, then y, then z), not " +
+                     std::to_string(a->size()));
+      auto& into = std::string(key) == "grid" ? spec.grid : spec.block;
+      for (std::size_t d = 0; d < a->size(); ++d)
+        into.push_back(expression(*a->get(d), std::string(key) + "[" + std::to_string(d) + "]", scope));
+    }
+    if (spec.grid.size() != spec.block.size())
+      fail(spec.place, "grid has " + std::to_string(spec.grid.size()) + " dimensions but block has " +
+                           std::to_string(spec.block.size()));
+    out.push_back(std::move(spec));
+  }
+  return out;
+}
+
+FamilySpec Reader::family(const toml::table& t, std::size_t index) const {
+  Fields f(*this, t, "family " + std::to_string(index + 1),
+           {"id", "title", "opencl", "cuda", "defines", "parameter", "buffer", "scalar", "local", "arguments",
+            "launch", "ideal_bytes", "require", "atol", "rtol", "tolerance_scale", "variant", "check"});
+  FamilySpec fam;
+  fam.place = f.place();
+  fam.id = f.string("id");
+  check_id(f.required("id"), fam.id, "the family id");
+  fam.title = f.string("title", false, fam.id);
+  const std::string what = "family '" + fam.id + "'";
+
+  fam.opencl_file = f.string("opencl", false);
+  fam.cuda_file = f.string("cuda", false);
+  if (fam.opencl_file.empty() && fam.cuda_file.empty())
+    fail(f.place(), what + " names no kernel file: give opencl = \"FILE.cl\", cuda = \"FILE.cu\" or both");
+  if (!fam.opencl_file.empty()) {
+    if (!fam.opencl_file.ends_with(".cl")) fail(*f.find("opencl"), "the OpenCL kernel file must end in .cl");
+    fam.opencl_text = read_kernel(*f.find("opencl"), fam.opencl_file);
+  }
+  if (!fam.cuda_file.empty()) {
+    if (!fam.cuda_file.ends_with(".cu")) fail(*f.find("cuda"), "the CUDA kernel file must end in .cu");
+    fam.cuda_text = read_kernel(*f.find("cuda"), fam.cuda_file);
+  }
+
+  ExpressionScope scope;
+  {
+    const auto tables = f.tables("parameter");
+    for (std::size_t i = 0; i < tables.size(); ++i) {
+      ParamSpec p = parameter(*tables[i], i);
+      if (std::find(scope.names.begin(), scope.names.end(), p.name) != scope.names.end())
+        fail(*tables[i]->get("name"), what + ": the parameter '" + p.name + "' is declared twice");
+      scope.names.push_back(p.name);
+      if (p.name == "type") scope.type_names.push_back(p.name);
+      fam.parameters.push_back(std::move(p));
+    }
+  }
+
+  // Buffers, scalars and locals share one name space: the arguments list them.
+  std::map<std::string, std::pair<ArgumentSpec, bool>> declared;  // name -> (argument, used)
+  auto declare = [&](const toml::node& at, ArgumentSpec arg) {
+    if (!is_identifier(arg.name)) fail(at, "the name '" + arg.name + "' must be letters, digits and '_'");
+    if (declared.count(arg.name)) fail(at, what + ": '" + arg.name + "' is declared twice");
+    std::string name = arg.name;
+    declared.emplace(std::move(name), std::make_pair(std::move(arg), false));
+  };
+  {
+    const auto tables = f.tables("buffer");
+    for (std::size_t i = 0; i < tables.size(); ++i) {
+      Fields b(*this, *tables[i], "buffer " + std::to_string(i + 1) + " of " + what,
+               {"name", "type", "count", "role", "fill", "range", "value"});
+      BufferSpec spec;
+      spec.name = b.string("name");
+      const std::string type = b.string("type");
+      if (auto fixed = parse_element_type(type)) spec.type = fixed;
+      else if (type != "type" || scope.type_names.empty())
+        fail(b.required("type"), "buffer '" + spec.name + "': type '" + type +
+                                     "' is not int, float, double or the parameter 'type'" +
+                                     (scope.type_names.empty() ? " (this family declares none)" : ""));
+      spec.count = expression(b.required("count"), "buffer '" + spec.name + "' count", scope);
+      const std::string role = b.string("role", false, "input");
+      if (role != "input" && role != "output")
+        fail(b.required("role"), "buffer '" + spec.name + "': role '" + role + "' is not input or output" +
+                                     (closest_name(role, {"input", "output"}).empty()
+                                          ? std::string()
+                                          : "; did you mean '" + closest_name(role, {"input", "output"}) + "'?"));
+      spec.output = role == "output";
+      const std::string fill = b.string("fill", false, spec.output ? "" : "random");
+      if (spec.output && (b.find("fill") || b.find("range") || b.find("value")))
+        fail(*(b.find("fill") ? b.find("fill") : b.find("range") ? b.find("range") : b.find("value")),
+             "buffer '" + spec.name + "' is an output: it is poisoned before each run, so it takes no fill, range or value");
+      if (!spec.output) {
+        static const std::vector<std::string> kFills{"zeros", "iota", "random", "constant"};
+        if (fill == "zeros") spec.fill = Fill::Zeros;
+        else if (fill == "iota") spec.fill = Fill::Iota;
+        else if (fill == "random") spec.fill = Fill::Random;
+        else if (fill == "constant") spec.fill = Fill::Constant;
+        else {
+          const std::string near = closest_name(fill, kFills);
+          fail(b.required("fill"), "buffer '" + spec.name + "': fill '" + fill +
+                                       "' is not zeros, iota, random or constant" +
+                                       (near.empty() ? "" : "; did you mean '" + near + "'?"));
+        }
+        if (const toml::array* range = b.array("range", false)) {
+          if (spec.fill != Fill::Random) fail(*range, "range is for fill = \"random\"");
+          if (range->size() != 2 || !(range->get(0)->is_number()) || !(range->get(1)->is_number()))
+            fail(*range, "range is two numbers [low, high]");
+          auto number = [](const toml::node& n) {
+            return n.is_integer() ? static_cast<double>(n.as_integer()->get()) : n.as_floating_point()->get();
+          };
+          spec.low = number(*range->get(0));
+          spec.high = number(*range->get(1));
+          spec.range_given = true;
+          if (!std::isfinite(spec.low) || !std::isfinite(spec.high) || !(spec.low < spec.high) ||
+              std::fabs(spec.low) > 1e15 || std::fabs(spec.high) > 1e15)
+            fail(*range, "range [low, high] needs finite low < high, each within 1e15");
+        }
+        if (b.find("value")) {
+          if (spec.fill != Fill::Constant) fail(*b.find("value"), "value is for fill = \"constant\"");
+          spec.value = *b.number("value");
+        } else if (spec.fill == Fill::Constant) {
+          fail(b.place(), "buffer '" + spec.name + "' with fill = \"constant\" needs the key 'value'");
+        }
+      }
+      ArgumentSpec arg;
+      arg.kind = ArgumentSpec::Kind::Buffer;
+      arg.name = spec.name;
+      arg.buffer = static_cast<int>(fam.buffers.size());
+      arg.place = b.place();
+      declare(b.required("name"), std::move(arg));
+      fam.buffers.push_back(std::move(spec));
+    }
+  }
+  for (const char* kind : {"scalar", "local"}) {
+    const bool scalar = std::string(kind) == "scalar";
+    const auto tables = f.tables(kind);
+    for (std::size_t i = 0; i < tables.size(); ++i) {
+      const char* value_key = scalar ? "value" : "bytes";
+      Fields s(*this, *tables[i], std::string(kind) + " " + std::to_string(i + 1) + " of " + what,
+               {"name", value_key});
+      ArgumentSpec arg;
+      arg.kind = scalar ? ArgumentSpec::Kind::Scalar : ArgumentSpec::Kind::Local;
+      arg.name = s.string("name");
+      arg.value = expression(s.required(value_key), std::string(kind) + " '" + arg.name + "' " + value_key, scope);
+      arg.place = s.place();
+      declare(s.required("name"), std::move(arg));
+    }
+  }
+  {
+    const toml::array* args = f.array("arguments", true);
+    for (const toml::node& a : *args) {
+      if (!a.is_string()) fail(a, "arguments lists names of buffers, scalars and locals, as strings");
+      const std::string name(*a.as_string());
+      const auto it = declared.find(name);
+      if (it == declared.end()) {
+        std::vector<std::string> known;
+        for (const auto& [k, v] : declared) known.push_back(k);
+        const std::string near = closest_name(name, known);
+        fail(a, "the argument '" + name + "' is no buffer, scalar or local of " + what +
+                    (near.empty() ? "" : "; did you mean '" + near + "'?"));
+      }
+      if (it->second.second) fail(a, "the argument '" + name + "' is listed twice");
+      it->second.second = true;
+      ArgumentSpec arg = it->second.first;
+      arg.place = place_of(a);
+      fam.arguments.push_back(std::move(arg));
+    }
+    if (fam.arguments.size() > 64) fail(*args, "a kernel takes at most 64 arguments here");
+    for (const auto& [name, entry] : declared)
+      if (!entry.second)
+        fail(entry.first.place, what + ": '" + name + "' is declared but not in arguments");
+  }
+
+  fam.launches = launches(f, scope);
+  fam.defines = defines(f, scope);
+  if (const toml::node* n = f.find("ideal_bytes")) fam.ideal_bytes = expression(*n, "ideal_bytes", scope);
+  fam.atol = f.number("atol").value_or(0);
+  fam.rtol = f.number("rtol").value_or(0);
+  if (fam.atol < 0) fail(*f.find("atol"), "atol must not be negative");
+  if (fam.rtol < 0) fail(*f.find("rtol"), "rtol must not be negative");
+  if (const toml::node* n = f.find("tolerance_scale"))
+    fam.tolerance_scale = expression(*n, "tolerance_scale", scope);
+
+  {
+    const auto tables = f.tables("require");
+    for (std::size_t i = 0; i < tables.size(); ++i) {
+      Fields r(*this, *tables[i], "require " + std::to_string(i + 1) + " of " + what, {"holds", "message"});
+      RequireSpec spec;
+      spec.holds = expression(r.required("holds"), "require", scope);
+      spec.message = r.string("message");
+      if (spec.message.empty()) fail(r.required("message"), "a require rule's message says what to change; it is empty");
+      fam.requires_.push_back(std::move(spec));
+    }
+  }
+
+  {
+    const auto tables = f.tables("variant");
+    if (tables.empty()) fail(f.place(), what + " has no [[family.variant]]");
+    for (std::size_t i = 0; i < tables.size(); ++i) {
+      Fields v(*this, *tables[i], "variant " + std::to_string(i + 1) + " of " + what,
+               {"id", "title", "summary", "kernel", "defines", "launch", "reference", "known_wrong"});
+      VariantSpec spec;
+      spec.place = v.place();
+      spec.id = v.string("id");
+      check_id(v.required("id"), spec.id, "the variant id");
+      for (const VariantSpec& other : fam.variants)
+        if (other.id == spec.id) fail(v.required("id"), what + ": the variant id '" + spec.id + "' is used twice");
+      spec.title = v.string("title", false, spec.id);
+      spec.summary = v.string("summary", false);
+      spec.kernel = v.string("kernel");
+      if (!is_identifier(spec.kernel))
+        fail(v.required("kernel"), "the kernel name '" + spec.kernel + "' is not a C identifier");
+      spec.defines = defines(v, scope);
+      spec.launches = launches(v, scope);
+      spec.reference = v.boolean("reference").value_or(false);
+      spec.known_wrong = v.boolean("known_wrong").value_or(false);
+      if (spec.reference && spec.known_wrong)
+        fail(*v.find("known_wrong"), "the reference variant cannot be known_wrong: the others are compared with it");
+      if (spec.launches.empty() && fam.launches.empty())
+        fail(v.place(), "variant '" + spec.id + "' has no launch, and " + what + " gives none ([[family.launch]])");
+      if (spec.reference && fam.reference())
+        fail(*v.find("reference"), what + " already has a reference variant, '" + fam.reference()->id + "'");
+      fam.variants.push_back(std::move(spec));
+    }
+    if (!fam.reference())
+      fail(f.place(), what + " has no variant with reference = true: the others are verified against it");
+  }
+
+  {
+    const auto tables = f.tables("check");
+    for (std::size_t i = 0; i < tables.size(); ++i) {
+      Fields c(*this, *tables[i], "check " + std::to_string(i + 1) + " of " + what, {"name", "set"});
+      CheckPoint point;
+      point.place = c.place();
+      point.name = c.string("name");
+      for (const CheckPoint& other : fam.checks)
+        if (other.name == point.name) fail(c.required("name"), what + ": the check '" + point.name + "' is named twice");
+      const toml::node& set_node = c.required("set");
+      if (!set_node.is_table()) fail(set_node, "set is a table of parameter values, e.g. { n = 1000 }");
+      for (const auto& [key, node] : *set_node.as_table()) {
+        const std::string name(key.str());
+        const Place at{static_cast<int>(key.source().begin.line), static_cast<int>(key.source().begin.column)};
+        const auto spec = std::find_if(fam.parameters.begin(), fam.parameters.end(),
+                                       [&](const ParamSpec& p) { return p.name == name; });
+        if (spec == fam.parameters.end()) {
+          const std::string near = closest_name(name, scope.names);
+          fail(at, "the check '" + point.name + "' sets '" + name + "', no parameter of " + what +
+                       (near.empty() ? "" : "; did you mean '" + near + "'?"));
+        }
+        std::string value;
+        if (node.is_integer()) value = std::to_string(node.as_integer()->get());
+        else if (node.is_string()) value = std::string(*node.as_string());
+        else fail(node, "a check's value is an integer or a choice's name, not " + type_name(node));
+        try {
+          parse_param_value(*spec, value, fam.id);
+        } catch (const InvalidRequest& e) {
+          fail(node, e.what());
+        }
+        point.assignments.emplace_back(name, value);
+      }
+      fam.checks.push_back(std::move(point));
+    }
+  }
+  return fam;
+}
+
+PackManifest Reader::read(std::string_view text) {
+  if (text.size() > kMaxManifestBytes)
+    fail(Place{1, 1}, "the manifest is larger than " + std::to_string(kMaxManifestBytes) + " bytes");
+  toml::table root;
+  try {
+    root = toml::parse(text, file_);
+  } catch (const toml::parse_error& e) {
+    fail(Place{static_cast<int>(e.source().begin.line), static_cast<int>(e.source().begin.column)},
+         std::string(e.description()));
+  }
+  Fields top(*this, root, "the manifest", {"pack", "family"});
+  PackManifest m;
+  const toml::table* pack = top.table("pack");
+  if (!pack) fail(Place{1, 1}, "the manifest needs a [pack] table with the pack's name");
+  Fields p(*this, *pack, "[pack]", {"name", "title"});
+  m.name = p.string("name");
+  check_id(p.required("name"), m.name, "the pack name");
+  m.title = p.string("title", false, m.name);
+  const auto families = top.tables("family");
+  if (families.empty()) fail(Place{1, 1}, "the manifest declares no [[family]]");
+  for (std::size_t i = 0; i < families.size(); ++i) {
+    if (const toml::node* id = families[i]->get("id"); id && id->is_string())
+      for (const FamilySpec& other : m.families)
+        if (other.id == *id->as_string())
+          fail(*id, "the family id '" + other.id + "' is used twice (first at line " +
+                        std::to_string(other.place.line) + ")");
+    m.families.push_back(family(*families[i], i));
+  }
+  return m;
+}
+
+}  // namespace
+
+PackManifest parse_manifest(std::string_view text, const std::string& file_name,
+                            const std::string& folder, const ReadKernelFile& read_file) {
+  PackManifest m = Reader(file_name, folder, read_file).read(text);
+  m.folder = folder;
+  m.manifest_path = file_name;
+  return m;
+}
+
+std::optional<std::string> read_small_file(const std::string& path, std::size_t limit) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) return std::nullopt;
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return std::nullopt;
+  std::string text;
+  char chunk[65536];
+  while (in.read(chunk, sizeof chunk) || in.gcount() > 0) {
+    text.append(chunk, static_cast<std::size_t>(in.gcount()));
+    if (text.size() > limit) break;  // the caller names the limit
+  }
+  return text;
+}
+
+PackManifest load_pack(const std::string& folder) {
+  const std::string manifest = (std::filesystem::path(folder) / "pack.toml").string();
+  std::error_code ec;
+  if (!std::filesystem::is_directory(folder, ec))
+    throw PackError(folder + ": not a folder (a pack is a folder with a pack.toml)");
+  const std::optional<std::string> text = read_small_file(manifest, kMaxManifestBytes);
+  if (!text) throw PackError(manifest + ": cannot read the pack's manifest");
+  return parse_manifest(*text, manifest, folder, [&](const std::string& relative) {
+    return read_small_file((std::filesystem::path(folder) / relative).string(), kMaxKernelFileBytes);
+  });
+}
+
+}  // namespace threadmap::pack

@@ -1,0 +1,148 @@
+#pragma once
+// A pack: a folder with a pack.toml manifest and the kernel texts it names.
+// load_manifest() reads the manifest (toml++) into the typed PackManifest
+// below and checks it whole: every name an expression uses, every default
+// against its range, every file named, every id unique. A mistake is one
+// PackError whose message starts "pack.toml:LINE:COL: " (docs/packs.md has
+// the schema and a tutorial).
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "kernels/element_type.h"
+#include "kernels/error.h"
+#include "kernels/pack/expression.h"
+#include "kernels/params.h"
+
+namespace threadmap::pack {
+
+// A manifest that cannot be used; what() is "pack.toml:LINE:COL: message"
+// (the file as the caller named it).
+class PackError : public InvalidRequest {
+ public:
+  using InvalidRequest::InvalidRequest;
+};
+
+// Where in pack.toml a value was written (1-based).
+struct Place {
+  int line = 0;
+  int column = 0;
+};
+
+// An expression with the place of its text, so a failure while evaluating it
+// at run time names the line too.
+struct PlacedExpression {
+  Expression expression;
+  Place place;
+  std::string key;  // "buffer 'x' count": what it computes, for messages
+};
+
+enum class Fill { Zeros, Iota, Random, Constant };
+
+struct BufferSpec {
+  std::string name;
+  bool output = false;            // poisoned before the run, read back, verified
+  std::optional<ElementType> type;  // fixed; else the `type` parameter's
+  PlacedExpression count;         // elements
+  Fill fill = Fill::Random;       // inputs only
+  bool range_given = false;       // else [-1, 1) for reals, [-2^20, 2^20) for integers
+  double low = -1, high = 1;      // Random: [low, high) (integers: low..high-1)
+  double value = 0;               // Constant
+};
+
+// One kernel argument in signature order.
+struct ArgumentSpec {
+  enum class Kind { Buffer, Scalar, Local } kind = Kind::Buffer;
+  std::string name;
+  int buffer = -1;                // Buffer: index into FamilySpec::buffers
+  PlacedExpression value;         // Scalar: its value (an int); Local: bytes
+  Place place;
+};
+
+struct LaunchSpec {
+  std::vector<PlacedExpression> grid;   // blocks per dimension, 1 to 3
+  std::vector<PlacedExpression> block;  // threads per block, as many as grid
+  Place place;
+};
+
+struct RequireSpec {
+  PlacedExpression holds;  // nonzero: the parameters are fine
+  std::string message;
+};
+
+struct VariantSpec {
+  std::string id;        // within the family: "naive" (the catalog's is family.naive)
+  std::string title;
+  std::string summary;
+  std::string kernel;    // function name, the same in every dialect
+  std::vector<std::pair<std::string, PlacedExpression>> defines;  // compile-time constants
+  std::vector<LaunchSpec> launches;  // empty: the family's
+  bool reference = false;    // the family's reference: what the others are compared with
+  bool known_wrong = false;  // pack check requires it to fail verification
+  Place place;
+};
+
+struct CheckPoint {
+  std::string name;
+  std::vector<std::pair<std::string, std::string>> assignments;  // NAME=VALUE, as --set
+  Place place;
+};
+
+struct FamilySpec {
+  std::string id;
+  std::string title;
+  std::string opencl_file;  // path relative to the pack folder; empty when absent
+  std::string cuda_file;
+  std::string opencl_text;  // the files' contents, read when the manifest is loaded
+  std::string cuda_text;
+  std::vector<ParamSpec> parameters;
+  // Compile-time constants of every variant (one file is one program: its
+  // every kernel sees them); a variant's own come after and win.
+  std::vector<std::pair<std::string, PlacedExpression>> defines;
+  std::vector<BufferSpec> buffers;
+  std::vector<ArgumentSpec> arguments;
+  std::vector<LaunchSpec> launches;
+  std::optional<PlacedExpression> ideal_bytes;  // absent: every buffer once
+  std::vector<RequireSpec> requires_;
+  double atol = 0, rtol = 0;  // float buffers: |actual - expected| <= atol + rtol * |expected|
+  std::optional<PlacedExpression> tolerance_scale;  // multiplies atol and rtol
+  std::vector<VariantSpec> variants;
+  std::vector<CheckPoint> checks;
+  Place place;
+
+  const VariantSpec* reference() const;
+};
+
+struct PackManifest {
+  std::string name;
+  std::string title;
+  std::string folder;         // as given to load_pack
+  std::string manifest_path;  // folder/pack.toml
+  std::vector<FamilySpec> families;
+};
+
+// Reads a kernel file named in the manifest (a path relative to the pack's
+// folder); nullopt when there is none or it cannot be read.
+using ReadKernelFile = std::function<std::optional<std::string>(const std::string& relative)>;
+
+// Reads `text` as the manifest of the pack in `folder`, its kernel files
+// through read_file. `file_name` is what messages call the manifest.
+PackManifest parse_manifest(std::string_view text, const std::string& file_name,
+                            const std::string& folder, const ReadKernelFile& read_file);
+// Reads FOLDER/pack.toml. Throws PackError.
+PackManifest load_pack(const std::string& folder);
+
+// Kernel files larger than this are refused (a teaching kernel is a page).
+inline constexpr std::size_t kMaxKernelFileBytes = 1 << 20;
+inline constexpr std::size_t kMaxManifestBytes = 1 << 20;
+
+// A file's contents, or nullopt when it is not a regular file or cannot be
+// read; reading stops a little past `limit` bytes.
+std::optional<std::string> read_small_file(const std::string& path, std::size_t limit);
+
+}  // namespace threadmap::pack

@@ -1,0 +1,211 @@
+// Packs through the real binary (docs/packs.md): --pack on the device
+// commands, pack check, pack new.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "kernels/devices.h"
+
+namespace {
+
+struct Outcome {
+  int code = -1;
+  std::string out;
+  std::string err;
+};
+
+Outcome cli(const std::string& args) {
+  const std::string err_file =
+      ::testing::TempDir() + "threadmap_pack_cli_stderr_" + std::to_string(getpid()) + ".txt";
+  const std::string command = std::string(THREADMAP_CLI) + " " + args + " 2>" + err_file;
+  Outcome o;
+  FILE* pipe = popen(command.c_str(), "r");
+  if (!pipe) return o;
+  char buffer[4096];
+  for (std::size_t n; (n = fread(buffer, 1, sizeof buffer, pipe)) > 0;) o.out.append(buffer, n);
+  const int status = pclose(pipe);
+  o.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  std::ifstream err(err_file);
+  std::stringstream ss;
+  ss << err.rdbuf();
+  o.err = ss.str();
+  return o;
+}
+
+bool has_opencl_device() {
+  for (const auto& b : threadmap::list_backends())
+    if (b.backend == "opencl" && b.available) return true;
+  return false;
+}
+
+#define REQUIRE_OPENCL() \
+  if (!has_opencl_device()) GTEST_SKIP() << "no OpenCL device found"
+
+const std::string kRowsum = std::string(THREADMAP_SOURCE_DIR) + "/tests/data/packs/rowsum";
+
+std::filesystem::path fresh_folder(const std::string& name) {
+  const auto folder = std::filesystem::path(::testing::TempDir()) /
+                      ("threadmap_pack_" + name + "_" + std::to_string(getpid()));
+  std::filesystem::remove_all(folder);
+  std::filesystem::create_directories(folder);
+  return folder;
+}
+
+TEST(PackCli, ListShowsAPacksVariants) {
+  const Outcome o = cli("list --pack " + kRowsum);
+  ASSERT_EQ(o.code, 0) << o.err;
+  EXPECT_NE(o.out.find("rowsum.tree  A block per row, tree in local memory  [pack rowsum]"), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("transpose.naive"), std::string::npos) << "the built-in catalog stays";
+  const Outcome json = cli("list --format json --pack " + kRowsum);
+  EXPECT_NE(json.out.find("\"rowsum.off_by_one\""), std::string::npos);
+}
+
+TEST(PackCli, SourcePrintsThePacksFile) {
+  const Outcome o = cli("source rowsum.tree --pack " + kRowsum + " --dialect opencl");
+  ASSERT_EQ(o.code, 0) << o.err;
+  std::stringstream file;
+  file << std::ifstream(kRowsum + "/rowsum.cl").rdbuf();
+  EXPECT_EQ(o.out, file.str());
+  const Outcome cuda = cli("source rowsum.tree --pack " + kRowsum + " --dialect cuda");
+  EXPECT_EQ(cuda.code, 2);
+  EXPECT_NE(cuda.err.find("pack 'rowsum' has no CUDA (.cu) kernel file"), std::string::npos) << cuda.err;
+}
+
+TEST(PackCli, RunsVerifiedOnPoclAndTheKnownWrongKernelFails) {
+  REQUIRE_OPENCL();
+  const Outcome ok = cli("run rowsum.tree --pack " + kRowsum +
+                         " --device opencl:0:0 --set width=777 --set height=33 --reps 2 --format json");
+  ASSERT_EQ(ok.code, 0) << ok.err;
+  EXPECT_NE(ok.out.find("\"verified\": true"), std::string::npos) << ok.out;
+  EXPECT_NE(ok.out.find("compared with the reference rowsum.serial on the same device"), std::string::npos);
+  EXPECT_NE(ok.out.find("\"ideal_bytes\": " + std::to_string((777 * 33 + 33) * 4)), std::string::npos) << ok.out;
+
+  const Outcome wrong = cli("run rowsum.off_by_one --pack " + kRowsum +
+                            " --device opencl:0:0 --set width=777 --set height=33 --set type=int --reps 1");
+  EXPECT_EQ(wrong.code, 1) << wrong.out << wrong.err;
+
+  const Outcome sweep = cli("sweep rowsum.tree --pack " + kRowsum +
+                            " --device opencl:0:0 --vary wg=32,64 --set width=100 --set height=7 --reps 1 --format csv");
+  EXPECT_EQ(sweep.code, 0) << sweep.err;
+  EXPECT_EQ(std::count(sweep.out.begin(), sweep.out.end(), '\n'), 3) << sweep.out;
+}
+
+TEST(PackCli, ARequireRuleAndAnUnknownIdAreUsageErrors) {
+  const Outcome rule = cli("run rowsum.tree --pack " + kRowsum + " --set width=65536 --set height=65536 --device opencl:0:0");
+  EXPECT_EQ(rule.code, 2);
+  EXPECT_NE(rule.err.find("the matrix holds at most 2^26 elements (width * height <= 67108864 with width=65536, height=65536)"),
+            std::string::npos) << rule.err;
+  const Outcome without = cli("run rowsum.tree");
+  EXPECT_EQ(without.code, 2) << "without --pack the catalog has no such kernel";
+  const Outcome twice = cli("list --pack " + kRowsum + " --pack " + kRowsum);
+  EXPECT_EQ(twice.code, 2);
+  EXPECT_NE(twice.err.find("rowsum.serial (pack 'rowsum') is already in the catalog, from pack 'rowsum'"), std::string::npos) << twice.err;
+}
+
+TEST(PackCli, RecordTracesAPacksKernel) {
+  REQUIRE_OPENCL();
+  const auto folder = fresh_folder("record");
+  const std::string session = (folder / "tree.threadmap").string();
+  const Outcome rec = cli("record rowsum.tree --pack " + kRowsum +
+                          " --device opencl:0:0 --set width=300 --set height=6 --set wg=32 --reps 1 -o " + session);
+  ASSERT_EQ(rec.code, 0) << rec.out << rec.err;
+  EXPECT_NE(rec.out.find("verified; traced run verified"), std::string::npos) << rec.out;
+  const Outcome show = cli("show " + session);
+  ASSERT_EQ(show.code, 0) << show.err;
+  EXPECT_NE(show.out.find("row_sum_tree"), std::string::npos) << show.out;
+  EXPECT_NE(show.out.find("rowsum.cl"), std::string::npos) << "the trace names the pack's file";
+  EXPECT_NE(show.out.find("scratch[t] += scratch[t + active]"), std::string::npos) << "and its lines";
+
+  // A traced size other than the timed one runs its own reference first.
+  const Outcome smaller = cli("record rowsum.off_by_one --pack " + kRowsum +
+                              " --device opencl:0:0 --set width=300 --set height=6 --trace-set width=40 --reps 1 -o " +
+                              (folder / "wrong.threadmap").string());
+  EXPECT_EQ(smaller.code, 1) << smaller.out << smaller.err;
+  EXPECT_NE(smaller.out.find("NOT VERIFIED; traced run NOT VERIFIED"), std::string::npos) << smaller.out;
+
+  const Outcome counters = cli("counters rowsum.tree --pack " + kRowsum +
+                               " --device opencl:0:0 --set width=64 --set height=4 --set wg=32 --format json");
+  EXPECT_EQ(counters.code, 0) << counters.err;
+  EXPECT_NE(counters.out.find("\"verified\": true"), std::string::npos) << counters.out;
+  std::filesystem::remove_all(folder);
+}
+
+TEST(PackCli, PackCheckPassesOnTheTestPack) {
+  REQUIRE_OPENCL();
+  const Outcome o = cli("pack check " + kRowsum);
+  EXPECT_EQ(o.code, 0) << o.out << o.err;
+  EXPECT_NE(o.out.find("ok    rowsum.off_by_one: known_wrong, and it fails verification, as it must"), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("pack check: passed, 9 runs"), std::string::npos) << o.out;
+}
+
+TEST(PackCli, PackCheckFailsWhenAKnownWrongKernelVerifiesOrAGoodOneDoesNot) {
+  REQUIRE_OPENCL();
+  const auto folder = fresh_folder("broken");
+  std::filesystem::copy(kRowsum, folder / "rowsum", std::filesystem::copy_options::recursive);
+  const auto manifest = folder / "rowsum" / "pack.toml";
+  std::stringstream text;
+  text << std::ifstream(manifest).rdbuf();
+  std::string edited = text.str();
+  // The good tree marked known_wrong: it verifies everywhere, which fails the check.
+  edited.replace(edited.find("  kernel = \"row_sum_tree\"\n"), 26, "  kernel = \"row_sum_tree\"\n  known_wrong = true\n");
+  std::ofstream(manifest) << edited;
+  const Outcome o = cli("pack check " + (folder / "rowsum").string());
+  EXPECT_EQ(o.code, 1) << o.out << o.err;
+  EXPECT_NE(o.out.find("FAIL  rowsum.tree: marked known_wrong, but it verified at every check point"), std::string::npos) << o.out;
+
+  // A good kernel broken: the tree skips every other stride of the row.
+  std::filesystem::remove_all(folder / "rowsum");
+  std::filesystem::copy(kRowsum, folder / "rowsum", std::filesystem::copy_options::recursive);
+  const auto kernel = folder / "rowsum" / "rowsum.cl";
+  std::stringstream source;
+  source << std::ifstream(kernel).rdbuf();
+  std::string broken = source.str();
+  const std::string good_loop = "for (int x = t; x < width; x += WG) s += m[r * width + x];";
+  broken.replace(broken.find(good_loop), good_loop.size(), "for (int x = t; x < width; x += 2 * WG) s += m[r * width + x];");
+  std::ofstream(kernel) << broken;
+  const Outcome bad = cli("pack check " + (folder / "rowsum").string());
+  EXPECT_EQ(bad.code, 1) << bad.out << bad.err;
+  EXPECT_NE(bad.out.find("FAIL  rowsum.tree  defaults: NOT verified"), std::string::npos) << bad.out;
+  std::filesystem::remove_all(folder);
+}
+
+TEST(PackCli, AManifestMistakeIsExit2WithItsPlace) {
+  const auto folder = fresh_folder("mistake");
+  std::ofstream(folder / "pack.toml") << "[pack]\nname = \"x\"\n\n[[family]]\nid = \"f\"\nopencl = \"f.cl\"\n";
+  const Outcome o = cli("pack check " + folder.string());
+  EXPECT_EQ(o.code, 2);
+  EXPECT_EQ(o.err, "threadmap-cli: error: " + (folder / "pack.toml").string() +
+                       ":6:10: cannot read the kernel file 'f.cl' in " + folder.string() + "\n");
+  const Outcome run = cli("run f.v --pack " + folder.string());
+  EXPECT_EQ(run.code, 2);
+  EXPECT_NE(run.err.find("pack.toml:6:10: cannot read the kernel file"), std::string::npos) << run.err;
+  std::filesystem::remove_all(folder);
+}
+
+TEST(PackCli, PackNewWritesAPackThatChecksAndRuns) {
+  REQUIRE_OPENCL();
+  const auto folder = fresh_folder("new");
+  const std::string pack = (folder / "vectors").string();
+  const Outcome made = cli("pack new " + pack);
+  ASSERT_EQ(made.code, 0) << made.err;
+  EXPECT_TRUE(std::filesystem::is_regular_file(folder / "vectors" / "pack.toml"));
+  EXPECT_TRUE(std::filesystem::is_regular_file(folder / "vectors" / "scale.cl"));
+  EXPECT_TRUE(std::filesystem::is_regular_file(folder / "vectors" / "scale.cu"));
+  const Outcome check = cli("pack check " + pack);
+  EXPECT_EQ(check.code, 0) << check.out << check.err;
+  EXPECT_NE(check.out.find("pack check: passed, 6 runs"), std::string::npos) << check.out;
+  const Outcome run = cli("run scale.grid_stride --pack " + pack + " --device opencl:0:0 --set n=100000 --reps 2");
+  EXPECT_EQ(run.code, 0) << run.err;
+  EXPECT_NE(run.out.find("verified: 100000 values"), std::string::npos) << run.out;
+  const Outcome again = cli("pack new " + pack);
+  EXPECT_EQ(again.code, 2) << "never over an existing folder";
+  const Outcome bad_name = cli("pack new " + (folder / "Bad Name").string());
+  EXPECT_EQ(bad_name.code, 2);
+  std::filesystem::remove_all(folder);
+}
+
+}  // namespace

@@ -1,0 +1,397 @@
+// Packs (docs/packs.md): the expression language, the manifest's mistakes
+// (each one pack.toml:LINE:COL message), and a pack's variants run verified
+// on the OpenCL test device against their reference.
+#include <gtest/gtest.h>
+
+#include <map>
+#include <regex>
+
+#include "kernels/catalog.h"
+#include "kernels/error.h"
+#include "kernels/pack/expression.h"
+#include "kernels/pack/manifest.h"
+#include "kernels/pack/pack_variants.h"
+#include "kernels/runner.h"
+#include "tests/test_devices.h"
+
+namespace {
+
+using threadmap::pack::Expression;
+using threadmap::pack::ExpressionError;
+using threadmap::pack::ExpressionScope;
+
+const ExpressionScope kScope{{"n", "wg", "width", "height", "type"}, {"type"}};
+const threadmap::pack::ExpressionValues kValues{
+    {"n", 1000}, {"wg", 64}, {"width", 7}, {"height", 3}, {"type", 2}};
+
+struct Evaluates {
+  const char* text;
+  std::int64_t value;
+};
+
+TEST(PackExpression, Evaluates) {
+  const Evaluates cases[] = {
+      {"42", 42},
+      {"n", 1000},
+      {"n + wg * 2", 1128},
+      {"(n + wg) * 2", 2128},
+      {"n - wg - 1", 935},            // left to right
+      {"n / wg", 15},
+      {"n % wg", 40},
+      {"-7 / 2", -3},                 // truncates toward zero, as C
+      {"-7 % 2", -1},
+      {"ceil_div(n, wg)", 16},
+      {"ceil_div(1024, wg)", 16},
+      {"ceil_div(-7, 2)", -3},
+      {"ceil_div(7, -2)", -3},
+      {"min(n, wg, 5)", 5},
+      {"max(width, height)", 7},
+      {"sizeof(int)", 4},
+      {"sizeof(float) * n", 4000},
+      {"sizeof(double)", 8},
+      {"sizeof(type)", 8},            // type = 2: double
+      {"n % wg == 40", 1},
+      {"n % wg != 40", 0},
+      {"width < height || height <= 3", 1},
+      {"width > 7 && 1 / 0", 0},      // && does not evaluate its right side when the left decides
+      {"!0 + !5", 1},
+      {"--3", 3},
+      {"9223372036854775807", INT64_MAX},
+      {"  n\t+ 1 ", 1001},
+  };
+  for (const Evaluates& c : cases) {
+    SCOPED_TRACE(c.text);
+    EXPECT_EQ(Expression::parse(c.text, kScope).evaluate(kValues), c.value);
+  }
+}
+
+struct Fails {
+  const char* text;
+  int column;
+  const char* message;  // a part of it
+};
+
+TEST(PackExpression, MistakesNameTheColumn) {
+  const Fails parse_errors[] = {
+      {"", 1, "empty"},
+      {"n +", 4, "ends where a value was expected"},
+      {"n + * 2", 5, "unexpected '*'"},
+      {"(n + 1", 7, "')'"},
+      {"n wg", 3, "after a complete expression"},
+      {"widht * 2", 1, "did you mean 'width'?"},
+      {"2 * hieght", 5, "did you mean 'height'?"},
+      {"zebra", 1, "known: n, wg, width, height, type"},
+      {"ceil(n, 2)", 1, "did you mean 'ceil_div'?"},
+      {"ceil_div(n)", 1, "ceil_div takes 2 arguments"},
+      {"min(n)", 1, "min takes 2 or more"},
+      {"sizeof(flaot)", 8, "did you mean 'float'?"},
+      {"sizeof(wg)", 8, "unknown type 'wg'"},
+      {"1.5 * n", 2, "whole numbers only"},
+      {"10u", 3, "whole numbers only"},
+      {"99999999999999999999", 1, "does not fit in 64 bits"},
+      {"n $ 2", 3, "unexpected '$'"},
+  };
+  for (const Fails& c : parse_errors) {
+    SCOPED_TRACE(c.text);
+    try {
+      Expression::parse(c.text, kScope);
+      ADD_FAILURE() << "parsed";
+    } catch (const ExpressionError& e) {
+      EXPECT_EQ(e.column(), c.column) << e.what();
+      EXPECT_NE(std::string(e.what()).find(c.message), std::string::npos) << e.what();
+    }
+  }
+  const Fails evaluation_errors[] = {
+      {"n / (wg - 64)", 3, "/ by zero"},
+      {"n % 0", 3, "% by zero"},
+      {"ceil_div(n, 0)", 1, "ceil_div by zero"},
+      {"9223372036854775807 + 1", 21, "overflows"},
+      {"n * 9223372036854775807", 3, "overflows"},
+      {"-9223372036854775807 - 2", 22, "overflows"},
+      {"(-9223372036854775807 - 1) / -1", 28, "overflows"},
+  };
+  for (const Fails& c : evaluation_errors) {
+    SCOPED_TRACE(c.text);
+    const Expression e = Expression::parse(c.text, kScope);
+    try {
+      e.evaluate(kValues);
+      ADD_FAILURE() << "evaluated";
+    } catch (const ExpressionError& error) {
+      EXPECT_EQ(error.column(), c.column) << error.what();
+      EXPECT_NE(std::string(error.what()).find(c.message), std::string::npos) << error.what();
+    }
+  }
+}
+
+TEST(PackExpression, DeepNestingIsRefusedNotACrash) {
+  const std::string deep = std::string(200, '(') + "1" + std::string(200, ')');
+  EXPECT_THROW(Expression::parse(deep, kScope), ExpressionError);
+  const std::string minus(200, '-');
+  EXPECT_THROW(Expression::parse(minus + "1", kScope), ExpressionError);
+  EXPECT_EQ(Expression::parse(std::string(30, '(') + "n" + std::string(30, ')'), kScope).evaluate(kValues), 1000);
+}
+
+TEST(PackExpression, NamesListsEachParameterOnce) {
+  const Expression e = Expression::parse("ceil_div(n, wg) * wg + sizeof(type) + n", kScope);
+  EXPECT_EQ(e.names(), (std::vector<std::string>{"n", "wg", "type"}));
+}
+
+// A small valid manifest; each mistake below changes one thing in it.
+const std::string kManifest = R"toml([pack]
+name = "demo"
+
+[[family]]
+id = "scale"
+opencl = "scale.cl"
+arguments = ["x", "y", "n"]
+ideal_bytes = "2 * n * sizeof(float)"
+
+  [[family.parameter]]
+  name = "n"
+  min = 1
+  max = 4096
+  default = 1000
+
+  [[family.parameter]]
+  name = "wg"
+  values = [32, 64]
+  default = 64
+
+  [[family.buffer]]
+  name = "x"
+  type = "float"
+  count = "n"
+
+  [[family.buffer]]
+  name = "y"
+  type = "float"
+  count = "n"
+  role = "output"
+
+  [[family.scalar]]
+  name = "n"
+  value = "n"
+
+  [[family.launch]]
+  grid = ["ceil_div(n, wg)"]
+  block = ["wg"]
+
+  [[family.variant]]
+  id = "naive"
+  kernel = "scale_naive"
+  reference = true
+
+  [[family.check]]
+  name = "odd"
+  set = { n = 33 }
+)toml";
+
+threadmap::pack::PackManifest parse(const std::string& text) {
+  return threadmap::pack::parse_manifest(text, "pack.toml", "demo", [](const std::string& file) {
+    return file == "scale.cl" ? std::optional<std::string>("__kernel void scale_naive() {}")
+                              : std::nullopt;
+  });
+}
+
+std::string replaced(std::string text, const std::string& from, const std::string& to) {
+  const std::size_t at = text.find(from);
+  if (at == std::string::npos) ADD_FAILURE() << "the base manifest has no " << from;
+  else text.replace(at, from.size(), to);
+  return text;
+}
+
+TEST(PackManifest, TheBaseManifestLoads) {
+  const auto m = parse(kManifest);
+  ASSERT_EQ(m.families.size(), 1u);
+  const auto& f = m.families[0];
+  EXPECT_EQ(f.id, "scale");
+  EXPECT_EQ(f.parameters.size(), 2u);
+  EXPECT_EQ(f.parameters[1].allowed, (std::vector<std::int64_t>{32, 64}));
+  EXPECT_EQ(f.arguments.size(), 3u);
+  EXPECT_EQ(f.arguments[0].kind, threadmap::pack::ArgumentSpec::Kind::Buffer);
+  EXPECT_EQ(f.arguments[2].kind, threadmap::pack::ArgumentSpec::Kind::Scalar);
+  EXPECT_TRUE(f.buffers[1].output);
+  ASSERT_NE(f.reference(), nullptr);
+  EXPECT_EQ(f.reference()->id, "naive");
+  EXPECT_EQ(f.checks.at(0).assignments.at(0), (std::pair<std::string, std::string>{"n", "33"}));
+  EXPECT_EQ(f.opencl_text, "__kernel void scale_naive() {}");
+}
+
+struct Mistake {
+  const char* what;
+  std::string manifest;
+  const char* message;  // the whole message starts with this
+};
+
+TEST(PackManifest, EachMistakeIsOneMessageWithLineAndColumn) {
+  const std::string& m = kManifest;
+  const std::vector<Mistake> mistakes = {
+      {"not TOML", replaced(m, "name = \"demo\"", "name = \"demo"), "pack.toml:2:"},
+      {"a toml++ error quoting a newline stays one line", replaced(m, "min = 1\n", "min = i\n"),
+       "pack.toml:12:10: Error while parsing floating-point: expected 'inf', saw 'i\\n'"},
+      {"wrong type", replaced(m, "min = 1\n", "min = \"1\"\n"),
+       "pack.toml:12:9: min in parameter 1 must be an integer, not a string"},
+      {"missing key", replaced(m, "  kernel = \"scale_naive\"\n", ""),
+       "pack.toml:40:3: variant 1 of family 'scale' needs the key 'kernel'"},
+      {"unknown key, did you mean", replaced(m, "  role = \"output\"", "  rol = \"output\""),
+       "pack.toml:30:3: unknown key 'rol' in buffer 2 of family 'scale'; did you mean 'role'?"},
+      {"unknown top-level key", "[packs]\nname = \"x\"\n" + m,
+       "pack.toml:1:2: unknown key 'packs' in the manifest; did you mean 'pack'?"},
+      {"bad expression", replaced(m, "count = \"n\"\n\n  [[family.buffer]]", "count = \"n +\"\n\n  [[family.buffer]]"),
+       "pack.toml:24:15: buffer 'x' count: the expression ends where a value was expected"},
+      {"unknown parameter in an expression", replaced(m, "ceil_div(n, wg)", "ceil_div(n, gw)"),
+       "pack.toml:37:24: grid[0]: unknown name 'gw'; did you mean 'wg'?"},
+      {"default outside the range", replaced(m, "default = 1000", "default = 5000"),
+       "pack.toml:14:13: the default 5000 of 'n' is not 1 to 4096"},
+      {"default not among the values", replaced(m, "default = 64", "default = 48"),
+       "pack.toml:19:13: the default 48 of 'wg' is not one of 32 or 64"},
+      {"min above max", replaced(m, "max = 4096", "max = 0"),
+       "pack.toml:13:9: parameter 'n': max 0 is below min 1"},
+      {"duplicate parameter", replaced(m, "name = \"wg\"", "name = \"n\""),
+       "pack.toml:17:10: family 'scale': the parameter 'n' is declared twice"},
+      {"duplicate variant id", m + "\n  [[family.variant]]\n  id = \"naive\"\n  kernel = \"k\"\n",
+       "pack.toml:50:8: family 'scale': the variant id 'naive' is used twice"},
+      {"duplicate family id", m + "\n[[family]]\nid = \"scale\"\n",
+       "pack.toml:50:6: the family id 'scale' is used twice (first at line 4)"},
+      {"missing kernel file", replaced(m, "opencl = \"scale.cl\"", "opencl = \"scal.cl\""),
+       "pack.toml:6:10: cannot read the kernel file 'scal.cl' in demo"},
+      {"kernel file outside the pack", replaced(m, "opencl = \"scale.cl\"", "opencl = \"../x.cl\""),
+       "pack.toml:6:10: '../x.cl' must be a file inside the pack's folder"},
+      {"unknown argument", replaced(m, "arguments = [\"x\", \"y\", \"n\"]", "arguments = [\"x\", \"why\", \"n\"]"),
+       "pack.toml:7:19: the argument 'why' is no buffer, scalar or local of family 'scale'"},
+      {"declared but not an argument", replaced(m, "arguments = [\"x\", \"y\", \"n\"]", "arguments = [\"x\", \"y\"]"),
+       "pack.toml:32:3: family 'scale': 'n' is declared but not in arguments"},
+      {"unknown buffer role", replaced(m, "role = \"output\"", "role = \"ouput\""),
+       "pack.toml:30:10: buffer 'y': role 'ouput' is not input or output; did you mean 'output'?"},
+      {"unknown fill", replaced(m, "count = \"n\"\n\n  [[family.buffer]]", "count = \"n\"\n  fill = \"iotta\"\n\n  [[family.buffer]]"),
+       "pack.toml:25:10: buffer 'x': fill 'iotta' is not zeros, iota, random or constant; did you mean 'iota'?"},
+      {"fill on an output", replaced(m, "role = \"output\"", "role = \"output\"\n  fill = \"zeros\""),
+       "pack.toml:31:10: buffer 'y' is an output"},
+      {"unknown element type", replaced(m, "type = \"float\"", "type = \"half\""),
+       "pack.toml:23:10: buffer 'x': type 'half' is not int, float, double or the parameter 'type'"},
+      {"no reference variant", replaced(m, "reference = true", "reference = false"), "pack.toml:4:1: "},
+      {"grid and block of different dimensions", replaced(m, "block = [\"wg\"]", "block = [\"wg\", 1]"),
+       "pack.toml:36:3: grid has 1 dimensions but block has 2"},
+      {"check sets an unknown parameter", replaced(m, "set = { n = 33 }", "set = { nn = 33 }"),
+       "pack.toml:47:11: the check 'odd' sets 'nn', no parameter of family 'scale'; did you mean 'n'?"},
+      {"check value out of range", replaced(m, "set = { n = 33 }", "set = { n = 0 }"),
+       "pack.toml:47:15: scale: n=0 is out of range: n must be 1 to 4096"},
+      {"range and values both", replaced(m, "values = [32, 64]", "values = [32, 64]\n  min = 32\n  max = 64"),
+       "pack.toml:16:3: parameter 'wg' needs exactly one of"},
+      {"bad pack name", replaced(m, "name = \"demo\"", "name = \"Demo Pack\""),
+       "pack.toml:2:8: the pack name 'Demo Pack' must be 1 to 64 lowercase letters"},
+      {"no kernel file at all", replaced(m, "opencl = \"scale.cl\"\n", ""),
+       "pack.toml:4:1: family 'scale' names no kernel file"},
+      {"reserved define", replaced(m, "  reference = true", "  reference = true\n  defines = { ELEM = 4 }"),
+       "pack.toml:44:15: the define 'ELEM' must be a C identifier other than ELEM"},
+      {"a type parameter that is a number", replaced(m, "name = \"wg\"", "name = \"type\""),
+       "pack.toml:16:3: the parameter 'type' is the element type: give it choices"},
+      {"a choice that is no element type", replaced(m, "name = \"wg\"\n  values = [32, 64]\n  default = 64",
+                                                  "name = \"type\"\n  choices = [\"float\", \"half\"]\n  default = \"float\""),
+       "pack.toml:18:23: the type parameter's choices are element types: int, float or double, not 'half'"},
+      {"a variant without any launch", replaced(m, "  [[family.launch]]\n  grid = [\"ceil_div(n, wg)\"]\n  block = [\"wg\"]\n", ""),
+       "pack.toml:37:3: variant 'naive' has no launch"},
+  };
+  ASSERT_GE(mistakes.size(), 20u);
+  const std::regex one_place(R"(^pack\.toml:\d+:\d+: [^\n]+$)");
+  for (const Mistake& mistake : mistakes) {
+    SCOPED_TRACE(mistake.what);
+    try {
+      parse(mistake.manifest);
+      ADD_FAILURE() << "loaded";
+    } catch (const threadmap::pack::PackError& e) {
+      const std::string message = e.what();
+      EXPECT_TRUE(std::regex_match(message, one_place)) << message;
+      EXPECT_EQ(message.rfind(mistake.message, 0), 0u) << message;
+    }
+  }
+}
+
+TEST(PackManifest, AnUnreadableFolderIsAnError) {
+  EXPECT_THROW(threadmap::pack::load_pack("/nonexistent/pack"), threadmap::pack::PackError);
+}
+
+// The pack in tests/data/packs/rowsum: a kernel name and signature the
+// catalog does not have, a __local argument, a known-wrong variant.
+const threadmap::Variant& rowsum(const std::string& id) {
+  static const std::vector<threadmap::Variant> variants =
+      threadmap::pack::pack_variants(threadmap::pack::load_pack(THREADMAP_TEST_DATA "/packs/rowsum"));
+  for (const threadmap::Variant& v : variants)
+    if (v.id == id) return v;
+  throw std::runtime_error("no variant " + id);
+}
+
+TEST(PackVariants, BuildFromTheManifest) {
+  const threadmap::Variant& tree = rowsum("rowsum.tree");
+  EXPECT_EQ(tree.pack, "rowsum");
+  EXPECT_EQ(tree.kernel, "row_sum_tree");
+  EXPECT_NE(tree.opencl_text.text.find("row_sum_tree"), std::string::npos);
+  const threadmap::Params p = threadmap::make_params(tree.params, {{"width", "100"}, {"height", "9"}, {"wg", "32"}}, tree.id);
+  const threadmap::Workload w = tree.build(tree, p, 7);
+  ASSERT_EQ(w.buffers.size(), 2u);
+  EXPECT_EQ(w.buffers[0].elements, 900u);
+  EXPECT_EQ(w.buffers[1].role, threadmap::BufferRole::Output);
+  EXPECT_EQ(w.ideal_bytes, (900u + 9u) * 4u);
+  ASSERT_EQ(w.launches.size(), 1u);
+  EXPECT_EQ(w.launches[0].groups[0], 9u);            // a block per row
+  EXPECT_EQ(w.launches[0].group_size[0], 32u);
+  ASSERT_EQ(w.launches[0].args.size(), 5u);
+  EXPECT_EQ(std::get<threadmap::LocalArrayArg>(w.launches[0].args[2]).bytes, 32u * 4u);
+  EXPECT_EQ(std::get<std::int32_t>(w.launches[0].args[3]), 100);
+  EXPECT_EQ(w.launches[0].program.defines, (std::vector<std::pair<std::string, std::int64_t>>{{"WG", 32}}));
+  ASSERT_EQ(w.reference.launches.size(), 1u);        // the serial reference: a thread per row
+  EXPECT_EQ(w.reference.launches[0].kernel, "row_sum_serial");
+  EXPECT_EQ(w.reference.launches[0].groups[0], 1u);
+
+  const threadmap::Params too_big =
+      threadmap::make_params(tree.params, {{"width", "65536"}, {"height", "65536"}}, tree.id);
+  try {
+    tree.build(tree, too_big, 7);
+    ADD_FAILURE() << "built";
+  } catch (const threadmap::InvalidRequest& e) {
+    EXPECT_NE(std::string(e.what()).find("the matrix holds at most 2^26 elements"), std::string::npos) << e.what();
+  }
+}
+
+TEST(PackVariants, TheCatalogRefusesATakenId) {
+  threadmap::Variant clash = rowsum("rowsum.tree");
+  clash.id = "transpose.naive";
+  const std::size_t before = threadmap::catalog().size();
+  EXPECT_THROW(threadmap::add_variants({clash}), threadmap::InvalidRequest);
+  clash.id = "rowsum.fresh";
+  clash.family = "transpose";
+  EXPECT_THROW(threadmap::add_variants({clash}), threadmap::InvalidRequest);
+  EXPECT_EQ(threadmap::catalog().size(), before);
+}
+
+TEST(PackVariants, RunVerifiedAgainstTheReferenceOnTheDevice) {
+  auto td = threadmap::testing::first_device("opencl");
+  if (!td.device) GTEST_SKIP() << td.skip_reason;
+  threadmap::RunOptions options;
+  options.warmup = 0;
+  options.repetitions = 1;
+  options.end_to_end_repetitions = 1;
+  for (const char* type : {"int", "float"}) {
+    SCOPED_TRACE(type);
+    const std::vector<std::pair<std::string, std::string>> sets{
+        {"width", "333"}, {"height", "17"}, {"wg", "64"}, {"type", type}};
+    const threadmap::Variant& tree = rowsum("rowsum.tree");
+    const threadmap::RunResult good =
+        threadmap::run_variant(*td.device, tree, threadmap::make_params(tree.params, sets, tree.id), options);
+    ASSERT_EQ(good.status, threadmap::RunStatus::Ok) << good.error;
+    EXPECT_TRUE(good.verification.verified) << good.verification.method;
+    EXPECT_EQ(good.verification.checked, 17u);
+    EXPECT_NE(good.verification.method.find("rowsum.serial"), std::string::npos);
+
+    const threadmap::Variant& wrong = rowsum("rowsum.off_by_one");
+    const threadmap::RunResult bad =
+        threadmap::run_variant(*td.device, wrong, threadmap::make_params(wrong.params, sets, wrong.id), options);
+    ASSERT_EQ(bad.status, threadmap::RunStatus::Ok) << bad.error;
+    EXPECT_FALSE(bad.verification.verified);
+    EXPECT_GT(bad.verification.mismatches, 0u);
+    ASSERT_FALSE(bad.verification.first.empty());
+    EXPECT_EQ(bad.verification.first[0].where.rfind("buffer 'sums' element ", 0), 0u);
+  }
+}
+
+}  // namespace
