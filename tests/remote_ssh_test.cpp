@@ -81,12 +81,12 @@ class RemoteCli : public ::testing::Test {
 
 TEST_F(RemoteCli, RecordWritesTheSessionOnThisSide) {
   const std::string out = dir_ + "/local.threadmap";
-  const Ran r = remote_cli("record smem.setRowReadCol --device opencl:0:0 -o " + out);
+  const Ran r = remote_cli("record transpose.shared --device opencl:0:0 -o " + out);
   ASSERT_EQ(r.code, 0) << r.out << r.err;
-  EXPECT_NE(r.out.find("recorded smem.setRowReadCol on 127.0.0.1 into " + out), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("recorded transpose.shared on 127.0.0.1 into " + out), std::string::npos) << r.out;
   const Ran shown = shell(std::string(THREADMAP_CLI) + " show " + out);
   EXPECT_EQ(shown.code, 0) << shown.err;
-  EXPECT_NE(shown.out.find("smem.setRowReadCol recorded"), std::string::npos) << shown.out;
+  EXPECT_NE(shown.out.find("transpose.shared recorded"), std::string::npos) << shown.out;
   EXPECT_NE(shown.out.find("Traced"), std::string::npos) << shown.out;
   // The worker's copy was only a means of sending it: none is left in its temp folder.
   for (const auto& entry : std::filesystem::directory_iterator(std::filesystem::temp_directory_path()))

@@ -2,6 +2,7 @@
 // request's id, errors are replies and the worker goes on, a sweep reports
 // progress and stops between points on "cancel", a recording is a session file.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <poll.h>
 #include <signal.h>
 #include <sys/wait.h>
@@ -40,6 +41,11 @@ class Worker {
       dup2(from_child[1], 1);
       close(to_child[1]);
       close(from_child[0]);
+      // A device lock of this worker's own: the suite's other processes time
+      // on the same CPU device meanwhile, and their waits are not these tests'.
+      const std::string locks = ::testing::TempDir() + "threadmap_serve_locks_" + std::to_string(getppid());
+      mkdir(locks.c_str(), 0700);
+      setenv("THREADMAP_LOCK_DIR", locks.c_str(), 1);
       execl(THREADMAP_CLI, THREADMAP_CLI, "serve", static_cast<char*>(nullptr));
       _exit(127);
     }
@@ -123,6 +129,20 @@ class Worker {
 #define REQUIRE_OPENCL()                                                     \
   if (const auto probe = threadmap::testing::first_device("opencl"); !probe.device) \
   GTEST_SKIP() << probe.skip_reason
+
+// Both sides check the version: a client that says it speaks another
+// protocol is told what to install; one that says nothing is served.
+TEST(Serve, AClientOfAnotherProtocolIsToldWhatToInstall) {
+  Worker w;
+  w.send(R"({"id": 1, "op": "ping", "protocol": 999})");
+  json r = w.next();
+  EXPECT_EQ(r["type"], "error") << r.dump();
+  EXPECT_NE(r["error"].get<std::string>().find("the client speaks protocol 999: install the same ThreadMap version"),
+            std::string::npos)
+      << r.dump();
+  w.send(R"({"id": 2, "op": "ping"})");
+  EXPECT_EQ(w.next()["result"]["pong"], true);
+}
 
 TEST(Serve, PingListDevicesQuit) {
   Worker w;

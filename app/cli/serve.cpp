@@ -283,7 +283,13 @@ class Worker {
 
   // --- One answer per request type.
 
-  static protocol::Result answer(const Incoming&, const protocol::PingRequest&) {
+  static protocol::Result answer(const Incoming&, const protocol::PingRequest& ping) {
+    // Both sides check: a client of another protocol is told what to install.
+    if (ping.protocol && *ping.protocol != protocol::kVersion)
+      throw ProtocolError(protocol::kInvalid,
+                          "this worker (threadmap-cli " THREADMAP_VERSION ") speaks protocol " +
+                              std::to_string(protocol::kVersion) + " and the client speaks protocol " +
+                              std::to_string(*ping.protocol) + ": install the same ThreadMap version on both machines");
     return protocol::PingResult{THREADMAP_VERSION, protocol::kVersion};
   }
 

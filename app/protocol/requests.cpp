@@ -199,7 +199,18 @@ void put_kernel_run(json& j, const KernelRun& run) {
   }
 }
 
-json fields_of(const PingRequest&) { return json::object(); }
+json fields_of(const PingRequest& p) {
+  json j = json::object();
+  if (p.protocol) j["protocol"] = *p.protocol;
+  return j;
+}
+
+PingRequest ping_fields(const json& line) {
+  PingRequest p;
+  p.protocol.reset();
+  if (line.contains("protocol")) p.protocol = bounded_field(line, "protocol", kVersion, 0, 1 << 30);
+  return p;
+}
 json fields_of(const DevicesRequest&) { return json::object(); }
 json fields_of(const ListRequest&) { return json::object(); }
 json fields_of(const QuitRequest&) { return json::object(); }
@@ -248,7 +259,7 @@ struct Op {
   Request (*read)(const json& line);
 };
 constexpr std::array<Op, std::variant_size_v<Request>> kOps = {{
-    {"ping", without_fields<PingRequest>},
+    {"ping", [](const json& line) -> Request { return ping_fields(line); }},
     {"devices", without_fields<DevicesRequest>},
     {"list", without_fields<ListRequest>},
     {"run", [](const json& line) -> Request { return run_fields(line); }},

@@ -47,7 +47,11 @@ struct TracedBlocks {
   std::vector<std::uint32_t> ids;
 };
 
-struct PingRequest {};
+// The client's protocol version travels too, so the worker can refuse a
+// client of another one (none: a client older than versions, served as ever).
+struct PingRequest {
+  std::optional<int> protocol = kVersion;
+};
 struct DevicesRequest {};
 struct ListRequest {};
 struct RunRequest : KernelRun {

@@ -1510,7 +1510,7 @@ grabado en %2</translation>
     </message>
     <message>
         <source>Connect to a &amp;GPU server…</source>
-        <translation>Conectar a un servidor &amp;GPU…</translation>
+        <translation>Conectar a un ser&amp;vidor GPU…</translation>
     </message>
     <message>
         <source>Connect to a GPU server</source>
