@@ -335,6 +335,16 @@ TEST(Protocol, StreamedChunksAndWaitsRoundTrip) {
   json bad = chunk;
   bad["chunk"] = "not base64!";
   EXPECT_THROW(read_progress(bad), ProtocolError);
+  // The line written without building its JSON reads as the JSON would, and
+  // says the same as encode_line(progress_line(...)) byte for byte.
+  const std::string fast = chunk_line(5, SessionChunk{1024, 4096, bytes});
+  EXPECT_EQ(fast, encode_line(chunk));
+  const auto line = read_reply_line(fast);
+  ASSERT_TRUE(line);
+  EXPECT_EQ(std::get<SessionChunk>(read_progress(line->body)).bytes, bytes);
+  const auto quoted = read_reply_line(R"({"chunk":"TW\"Fu","id":5,"offset":0,"total":3,"type":"progress"})");
+  ASSERT_TRUE(quoted) << "a chunk line with an escape goes the long way";
+  EXPECT_THROW(read_progress(quoted->body), ProtocolError);
   RecordRequest streamed;
   streamed.kernel = "transpose.shared";
   streamed.stream = true;

@@ -401,7 +401,7 @@ class Worker {
     std::uint64_t offset = 0;
     while (in.read(chunk.data(), static_cast<std::streamsize>(chunk.size())) || in.gcount() > 0) {
       const auto n = static_cast<std::size_t>(in.gcount());
-      write(protocol::progress_line(id, protocol::SessionChunk{offset, total, chunk.substr(0, n)}));
+      out_ << protocol::chunk_line(id, protocol::SessionChunk{offset, total, chunk.substr(0, n)}) << '\n' << std::flush;
       offset += n;
     }
     in.close();

@@ -179,14 +179,39 @@ json progress_line(const RequestId& id, const Progress& progress) {
           {"result", to_json(point.result)}};
 }
 
+std::string chunk_line(const RequestId& id, const SessionChunk& chunk) {
+  // The keys in the order encode_line writes them (sorted), the chunk first.
+  return "{\"chunk\":\"" + base64_encode(chunk.bytes) + "\",\"id\":" + encode_line(id) +
+         ",\"offset\":" + std::to_string(chunk.offset) + ",\"total\":" + std::to_string(chunk.total) +
+         ",\"type\":\"progress\"}";
+}
+
 json error_line(const RequestId& id, const ErrorReply& error) {
   return {{"id", id}, {"type", "error"}, {"status", error.status}, {"error", error.message}};
 }
 
+namespace {
+
+// A chunk line (chunk_line) parsed without lexing its base64 character by
+// character: the rest of the line is parsed, the chunk's text put back as it
+// is (base64 needs no unescaping; a quote or backslash in it is no chunk
+// line, and goes the long way).
+json parse_chunk_line(const std::string& line) {
+  static constexpr std::string_view kPrefix = "{\"chunk\":\"";
+  if (!std::string_view(line).starts_with(kPrefix)) return parse_line(line);
+  const std::size_t end = line.find_first_of("\"\\", kPrefix.size());
+  if (end == std::string::npos || line[end] != '"') return parse_line(line);
+  json reply = parse_line(std::string(kPrefix) + line.substr(end));
+  reply["chunk"] = line.substr(kPrefix.size(), end - kPrefix.size());
+  return reply;
+}
+
+}  // namespace
+
 std::optional<ReplyLine> read_reply_line(const std::string& line) {
   json reply;
   try {
-    reply = parse_line(line);
+    reply = parse_chunk_line(line);
   } catch (const ProtocolError&) {
     return std::nullopt;
   }

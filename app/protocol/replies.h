@@ -98,6 +98,10 @@ struct ErrorReply {
 nlohmann::json result_line(const RequestId& id, const Result& result);
 nlohmann::json progress_line(const RequestId& id, const Progress& progress);
 nlohmann::json error_line(const RequestId& id, const ErrorReply& error);
+// progress_line(id, chunk) already encoded, written without building its
+// JSON: a recording's megabytes of base64 need no escaping, and a JSON
+// string of that size costs more to write than the link takes to carry it.
+std::string chunk_line(const RequestId& id, const SessionChunk& chunk);
 
 // --- The client's side.
 enum class ReplyKind { Progress, Result, Error };

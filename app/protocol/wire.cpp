@@ -1,5 +1,6 @@
 #include "app/protocol/wire.h"
 
+#include <array>
 #include <cstdint>
 #include <optional>
 
@@ -62,32 +63,44 @@ std::string base64_encode(const std::string& bytes) {
   return out;
 }
 
-std::optional<std::string> base64_decode(const std::string& text) {
-  auto value = [](char c) -> int {
-    if (c >= 'A' && c <= 'Z') return c - 'A';
-    if (c >= 'a' && c <= 'z') return c - 'a' + 26;
-    if (c >= '0' && c <= '9') return c - '0' + 52;
-    if (c == '+') return 62;
-    if (c == '/') return 63;
-    return -1;
-  };
+namespace {
+
+// Each byte's 6-bit value in base64, or -1: one lookup a character.
+constexpr std::array<std::int8_t, 256> base64_values() {
+  std::array<std::int8_t, 256> v{};
+  for (auto& x : v) x = -1;
+  for (int c = 0; c < 26; ++c) {
+    v['A' + c] = static_cast<std::int8_t>(c);
+    v['a' + c] = static_cast<std::int8_t>(26 + c);
+  }
+  for (int c = 0; c < 10; ++c) v['0' + c] = static_cast<std::int8_t>(52 + c);
+  v['+'] = 62;
+  v['/'] = 63;
+  return v;
+}
+constexpr auto kBase64Values = base64_values();
+
+}  // namespace
+
+std::optional<std::string> base64_decode(std::string_view text) {
   if (text.size() % 4 != 0) return std::nullopt;
-  std::string out;
-  out.reserve(text.size() / 4 * 3);
+  const std::size_t pad = text.empty() ? 0 : (text.back() == '=') + (text.size() > 1 && text[text.size() - 2] == '=');
+  if (pad == 1 && text[text.size() - 2] == '=') return std::nullopt;
+  std::string out(text.size() / 4 * 3 - pad, '\0');
+  std::size_t o = 0;
   for (std::size_t i = 0; i < text.size(); i += 4) {
     const bool last = i + 4 == text.size();
-    const int pad = last ? (text[i + 3] == '=') + (text[i + 2] == '=') : 0;
-    if (pad == 1 && text[i + 2] == '=') return std::nullopt;
+    const std::size_t digits = last ? 4 - pad : 4;
     std::uint32_t v = 0;
-    for (int k = 0; k < 4 - pad; ++k) {
-      const int d = value(text[i + k]);
+    for (std::size_t k = 0; k < digits; ++k) {
+      const int d = kBase64Values[static_cast<unsigned char>(text[i + k])];
       if (d < 0) return std::nullopt;
       v = (v << 6) | static_cast<std::uint32_t>(d);
     }
-    v <<= 6 * pad;
-    out += static_cast<char>(v >> 16);
-    if (pad < 2) out += static_cast<char>((v >> 8) & 255);
-    if (pad < 1) out += static_cast<char>(v & 255);
+    v <<= 6 * (4 - digits);
+    out[o++] = static_cast<char>(v >> 16);
+    if (digits > 2) out[o++] = static_cast<char>((v >> 8) & 255);
+    if (digits > 3) out[o++] = static_cast<char>(v & 255);
   }
   return out;
 }

@@ -7,6 +7,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 
 #include <nlohmann/json.hpp>
 
@@ -66,6 +67,6 @@ std::string encode_line(const nlohmann::json& message);
 // progress lines (replies.h, SessionChunk).
 std::string base64_encode(const std::string& bytes);
 // nullopt for text that is not base64.
-std::optional<std::string> base64_decode(const std::string& text);
+std::optional<std::string> base64_decode(std::string_view text);
 
 }  // namespace threadmap::protocol
