@@ -62,8 +62,15 @@ class RemoteCli : public ::testing::Test {
   }
   static void TearDownTestSuite() {
     const std::string pid = read_all(dir_ + "/sshd.pid");
-    if (!pid.empty()) kill(std::stoi(pid), SIGTERM);
-    std::filesystem::remove_all(dir_);
+    if (!pid.empty()) {
+      // sshd deletes its pid file as it ends: wait for it to be gone before
+      // the folder is removed, or the two race over the same file.
+      const pid_t sshd = std::stoi(pid);
+      kill(sshd, SIGTERM);
+      for (int i = 0; i < 200 && kill(sshd, 0) == 0; ++i) usleep(10000);
+    }
+    std::error_code ignored;
+    std::filesystem::remove_all(dir_, ignored);
   }
   void SetUp() override {
     if (!skip_.empty()) GTEST_SKIP() << skip_;
