@@ -26,6 +26,8 @@ constexpr std::size_t kBarrierBytes = 32;
 constexpr std::size_t kScheduleBytes = 20;
 constexpr std::size_t kTimingBytes = 28;
 constexpr std::size_t kPassTimingBytes = 24;
+constexpr std::size_t kMarkBytes = 4;
+constexpr std::size_t kStrayBytes = 32;
 
 // Little-endian packing of the bulk records (CBOR byte strings): compact, and
 // their length alone bounds what a reader allocates.
@@ -87,26 +89,31 @@ class Unpacker {
 
 std::string_view space_name(Space s) { return s == Space::Shared ? "shared" : "global"; }
 
+// One access record, kAccessBytes at `at`.
+void pack_access(std::uint8_t* packed, std::size_t at, const Access& a) {
+  at = Packer::put_at(packed, at, std::uint64_t{a.offset});
+  at = Packer::put_at(packed, at, a.block);
+  at = Packer::put_at(packed, at, a.thread);
+  at = Packer::put_at(packed, at, a.line);
+  at = Packer::put_at(packed, at, static_cast<std::uint8_t>(a.buffer));
+  at = Packer::put_at(packed, at, static_cast<std::uint8_t>(a.size));
+  at = Packer::put_at(packed, at, static_cast<std::uint8_t>((a.store ? 1 : 0) | (a.space == Space::Shared ? 2 : 0)));
+  Packer::put_at(packed, at, std::uint8_t{0});
+}
+
 json encode_trace(const Trace& t) {
-  Packer blocks, accesses, barriers, schedule, timings, pass_timings, traced_schedule;
+  Packer blocks, accesses, barriers, schedule, timings, pass_timings, traced_schedule, marks, strays;
   for (std::uint32_t b : t.traced_blocks) blocks.put(b);
   // Millions of records, each at a fixed place: packed over the host's cores.
   std::uint8_t* packed = accesses.room(t.accesses.size() * kAccessBytes);
   parallel_for(t.accesses.size(), [&](std::uint64_t first, std::uint64_t last) {
-    for (std::uint64_t k = first; k < last; ++k) {
-      const Access& a = t.accesses[k];
-      std::size_t at = k * kAccessBytes;
-      at = Packer::put_at(packed, at, std::uint64_t{a.offset});
-      at = Packer::put_at(packed, at, a.block);
-      at = Packer::put_at(packed, at, a.thread);
-      at = Packer::put_at(packed, at, a.line);
-      at = Packer::put_at(packed, at, static_cast<std::uint8_t>(a.buffer));
-      at = Packer::put_at(packed, at, static_cast<std::uint8_t>(a.size));
-      at = Packer::put_at(packed, at,
-                          static_cast<std::uint8_t>((a.store ? 1 : 0) | (a.space == Space::Shared ? 2 : 0)));
-      Packer::put_at(packed, at, std::uint8_t{0});
-    }
+    for (std::uint64_t k = first; k < last; ++k) pack_access(packed, k * kAccessBytes, t.accesses[k]);
   });
+  for (const StrayAccess& stray : t.strays) {
+    std::uint8_t* at = strays.room(kStrayBytes);
+    pack_access(at, 0, stray.access);
+    Packer::put_at(at, Packer::put_at(at, kAccessBytes, stray.offset), stray.position);
+  }
   for (const BarrierEvent& e : t.barriers) {
     barriers.put(e.block);
     barriers.put(e.warp);
@@ -115,6 +122,7 @@ json encode_trace(const Trace& t) {
     barriers.put(e.seen_arrivals);
     barriers.put(e.arrival);
     barriers.put(e.release);
+    marks.put(e.accesses_before);
   }
   auto put_schedule = [](Packer& out, const std::vector<BlockSchedule>& blocks) {
     for (const BlockSchedule& s : blocks) {
@@ -176,6 +184,11 @@ json encode_trace(const Trace& t) {
           {"barrier_pass_timings", pass_timings.take()},
           {"barrier_timings", timings.take()},
           {"traced_schedule", traced_schedule.take()}};
+  // Since the problems (viz/analysis/problems.h): where each barrier falls
+  // among the accesses, and the accesses in no buffer.
+  if (!t.barriers.empty() && t.barriers.front().accesses_before != BarrierEvent::kNoAccessMark)
+    out["barrier_marks"] = marks.take();
+  if (!t.strays.empty()) out["strays"] = strays.take();
   out["accesses"] = accesses.take();  // the bulk, moved in (an initializer list copies)
   return out;
 }
@@ -381,6 +394,53 @@ void decode_barriers(const json& j, Trace& t, const TraceBounds& bounds) {
   }
 }
 
+// Each barrier's place among the accesses (recordings made since the
+// problems; older ones have none, and their barriers kNoAccessMark).
+void decode_barrier_marks(const json& j, Trace& t) {
+  if (!j.contains("barrier_marks")) return;
+  const auto& marks = blob(j, "barrier_marks", "trace", kMarkBytes, kMaxTraceRecords);
+  if (marks.size() / kMarkBytes != t.barriers.size())
+    bad("trace.barrier_marks has " + std::to_string(marks.size() / kMarkBytes) + " marks for " +
+        std::to_string(t.barriers.size()) + " barriers");
+  Unpacker m(marks);
+  for (std::size_t i = 0; i < t.barriers.size(); ++i) {
+    const auto mark = m.get<std::uint32_t>();
+    if (mark > t.accesses.size())
+      bad("trace.barrier_marks[" + std::to_string(i) + "] is past the " + std::to_string(t.accesses.size()) + " accesses");
+    t.barriers[i].accesses_before = mark;
+  }
+}
+
+// The global accesses in no buffer, each checked as an access is but for its
+// offset, which lies outside the buffer it names.
+void decode_strays(const json& j, Trace& t, const TraceBounds& bounds) {
+  if (!j.contains("strays")) return;
+  const auto& strays = blob(j, "strays", "trace", kStrayBytes, kMaxTraceRecords);
+  Unpacker st(strays);
+  for (std::size_t i = 0; i < strays.size() / kStrayBytes; ++i) {
+    StrayAccess s;
+    s.access.offset = st.get<std::uint64_t>();
+    s.access.block = st.get<std::uint32_t>();
+    s.access.thread = st.get<std::uint16_t>();
+    s.access.line = st.get<std::uint16_t>();
+    s.access.buffer = st.get<std::uint8_t>();
+    const auto size = st.get<std::uint8_t>();
+    s.access.size = size;
+    s.access.store = st.get<std::uint8_t>() & 1;
+    st.get<std::uint8_t>();
+    s.offset = st.get<std::int64_t>();
+    s.position = st.get<std::uint32_t>();
+    const std::string at = "trace.strays[" + std::to_string(i) + "]";
+    if (!is_traced(t, s.access.block)) bad(at + " names block " + std::to_string(s.access.block) + ", which was not traced");
+    if (s.access.thread >= bounds.threads) bad(at + " names thread " + std::to_string(s.access.thread));
+    if (s.access.buffer >= t.buffers.size()) bad(at + " names buffer " + std::to_string(s.access.buffer));
+    if (size == 0 || size > 16 || (size & (size - 1))) bad(at + " has size " + std::to_string(size));
+    if (s.position > t.accesses.size() || (!t.strays.empty() && s.position < t.strays.back().position))
+      bad(at + " is not in device order among the accesses");
+    t.strays.push_back(s);
+  }
+}
+
 // One record per block of the grid.
 std::vector<BlockSchedule> decode_schedule(const json& j, const char* name, const TraceBounds& bounds) {
   const auto& schedule = blob(j, name, "trace", kScheduleBytes, bounds.blocks);
@@ -477,6 +537,8 @@ Trace decode_trace(const json& j) {
   t.traced_blocks = decode_traced_blocks(j, bounds);
   decode_accesses(j, t, bounds);
   decode_barriers(j, t, bounds);
+  decode_barrier_marks(j, t);
+  decode_strays(j, t, bounds);
   t.schedule = decode_schedule(j, "schedule", bounds);
   decode_clock_pass(j, t, bounds);
   return t;
@@ -669,7 +731,8 @@ Session decode_session(std::span<const std::uint8_t> bytes) {
 std::uint64_t session_record_bytes(const Session& s) {
   if (!s.trace) return 0;
   const Trace& t = *s.trace;
-  return t.accesses.size() * kAccessBytes + t.barriers.size() * kBarrierBytes +
+  return t.accesses.size() * kAccessBytes + t.barriers.size() * (kBarrierBytes + kMarkBytes) +
+         t.strays.size() * kStrayBytes +
          (t.schedule.size() + t.traced_schedule.size()) * kScheduleBytes +
          t.barrier_timings.size() * kTimingBytes + t.barrier_pass_timings.size() * kPassTimingBytes +
          t.traced_blocks.size() * 4;

@@ -73,12 +73,6 @@ struct Layout {
   }
 };
 
-std::string hex(std::uint64_t v) {
-  std::ostringstream os;
-  os << "0x" << std::hex << v;
-  return os.str();
-}
-
 std::string_view role_name(BufferRole r) {
   switch (r) {
     case BufferRole::Input: return "input";
@@ -448,6 +442,7 @@ std::vector<std::uint32_t> choose_traced_blocks(const Trace& t, const TraceOptio
     return chosen;
   }
   chosen = options.blocks.empty() ? default_traced_blocks(t.grid) : options.blocks;
+  if (options.blocks.empty() && options.last_block) chosen.push_back(blocks - 1);
   std::sort(chosen.begin(), chosen.end());
   chosen.erase(std::unique(chosen.begin(), chosen.end()), chosen.end());
   for (std::uint32_t b : chosen)
@@ -645,12 +640,62 @@ BadAccess decode_access(const std::uint32_t* r, const AccessBounds& bounds, Acce
   return BadAccess::NoBuffer;
 }
 
+// A global access in no buffer, placed against the buffer nearest its
+// address (the array it ran off, as a rule).
+StrayAccess stray_access(const std::uint32_t* r, const AccessBounds& bounds, const Access& decoded) {
+  const std::uint64_t address = access_address(r);
+  StrayAccess s;
+  s.access = decoded;
+  std::uint64_t best = UINT64_MAX;
+  for (std::size_t k = 0; k < bounds.bases.size(); ++k) {
+    const std::uint64_t begin = bounds.bases[k], end = begin + bounds.buffers[k].bytes();
+    const std::uint64_t distance = address < begin ? begin - address : address + decoded.size > end ? address + decoded.size - end : 0;
+    if (distance < best) {
+      best = distance;
+      s.access.buffer = static_cast<std::uint8_t>(k);
+      s.offset = static_cast<std::int64_t>(address - begin);
+    }
+  }
+  return s;
+}
+
+// The slots of the stray accesses, ascending, and the strays themselves,
+// taken out of t.accesses: the records of every part that found some.
+struct Strays {
+  std::vector<std::uint64_t> slots;
+  std::vector<StrayAccess> accesses;
+  // Trace::accesses made before slot `slot`: the slots less the strays among them.
+  std::uint64_t kept_before(std::uint64_t slot) const {
+    return slot - static_cast<std::uint64_t>(std::lower_bound(slots.begin(), slots.end(), slot) - slots.begin());
+  }
+};
+
+// Removes the stray accesses' places from t.accesses (they hold no buffer
+// offset) and gives each stray its position among the accesses kept.
+void set_strays_apart(Trace& t, Strays& strays) {
+  if (strays.slots.empty()) return;
+  std::uint64_t kept = 0, next = 0;
+  for (std::uint64_t i = 0; i < t.accesses.size(); ++i) {
+    if (next < strays.slots.size() && strays.slots[next] == i) {
+      strays.accesses[next++].position = static_cast<std::uint32_t>(kept);
+      continue;
+    }
+    t.accesses[kept++] = t.accesses[i];
+  }
+  t.accesses.resize(kept);
+  t.strays = strays.accesses;
+}
+
 // The access records into t.accesses, over the host's cores. Every record
-// is checked against the launch: a record outside it means the
-// instrumentation is wrong, and the trace is refused, naming the first such
-// record. Returns the sites' keys (site_key) the records name.
-SiteKeySet decode_accesses(Trace& t, const SizedTrace& sized, const UploadedBuffers& uploaded, const Workload& w,
-                           const std::vector<std::uint8_t>& traced_bit, const std::string& id) {
+// is checked against the launch: one of a block or thread not traced means
+// the instrumentation is wrong, and the trace is refused, naming the first
+// such record. A global access in no buffer is the kernel's own doing (an
+// index past the end): it goes to t.strays, a problem the analysis reports
+// (viz/analysis/problems.h). Returns the sites' keys (site_key) the records
+// name, and the strays' slots.
+std::pair<SiteKeySet, Strays> decode_accesses(Trace& t, const SizedTrace& sized, const UploadedBuffers& uploaded,
+                                              const Workload& w, const std::vector<std::uint8_t>& traced_bit,
+                                              const std::string& id) {
   const AccessBounds bounds{traced_bit, t.threads_per_block(), uploaded.bases, w.buffers};
   const std::uint64_t attempts = sized.words[TM_H_ACCESS_COUNT];
   auto record = [&](std::uint64_t i) { return &sized.words[sized.layout.accesses + i * TM_ACCESS_WORDS]; };
@@ -659,32 +704,44 @@ SiteKeySet decode_accesses(Trace& t, const SizedTrace& sized, const UploadedBuff
   const std::uint64_t parts = parallel_parts(attempts);
   std::vector<std::uint64_t> first_bad(parts, attempts);
   std::vector<SiteKeySet> keys_seen(parts);
+  std::vector<Strays> strays_of(parts);
   parallel_each(parts, parts, [&](std::uint64_t, std::uint64_t part) {
     const std::uint64_t end = attempts * (part + 1) / parts;
     for (std::uint64_t i = attempts * part / parts; i < end; ++i) {
       Access& a = t.accesses[i];
-      if (decode_access(record(i), bounds, a) != BadAccess::None) {
+      const BadAccess bad = decode_access(record(i), bounds, a);
+      if (bad == BadAccess::NotTraced) {
         first_bad[part] = i;
         break;
+      }
+      if (bad == BadAccess::NoBuffer) {
+        strays_of[part].slots.push_back(i);
+        strays_of[part].accesses.push_back(stray_access(record(i), bounds, a));
+        continue;
       }
       keys_seen[part].add(site_key(a));
     }
   });
   if (const auto bad = std::min_element(first_bad.begin(), first_bad.end()); bad != first_bad.end() && *bad < attempts) {
-    const std::uint64_t i = *bad;
     Access a;
-    if (decode_access(record(i), bounds, a) == BadAccess::NotTraced)
-      throw DeviceError(id + ": trace record " + std::to_string(i) + " names block " + std::to_string(a.block) +
-                        ", thread " + std::to_string(a.thread) + ", which were not traced");
-    throw DeviceError(id + ": traced access at line " + std::to_string(a.line) + " to address " +
-                      hex(access_address(record(i))) + " is in no buffer of the launch");
+    decode_access(record(*bad), bounds, a);
+    throw DeviceError(id + ": trace record " + std::to_string(*bad) + " names block " + std::to_string(a.block) +
+                      ", thread " + std::to_string(a.thread) + ", which were not traced");
   }
-  for (std::size_t part = 1; part < parts; ++part) keys_seen[0].merge(keys_seen[part]);
-  return std::move(keys_seen[0]);
+  Strays strays;
+  for (std::size_t part = 0; part < parts; ++part) {
+    if (part > 0) keys_seen[0].merge(keys_seen[part]);
+    strays.slots.insert(strays.slots.end(), strays_of[part].slots.begin(), strays_of[part].slots.end());
+    strays.accesses.insert(strays.accesses.end(), strays_of[part].accesses.begin(), strays_of[part].accesses.end());
+  }
+  set_strays_apart(t, strays);
+  return {std::move(keys_seen[0]), std::move(strays)};
 }
 
+// The barrier records; each one's access mark (the access counter it read
+// once released) becomes an index into t.accesses, past the strays.
 void decode_barriers(Trace& t, const SizedTrace& sized, const std::vector<std::uint8_t>& traced_bit,
-                     const std::string& id) {
+                     const Strays& strays, const std::string& id) {
   const TraceWords& words = sized.words;
   for (std::uint64_t i = 0; i < words[TM_H_BARRIER_COUNT]; ++i) {
     const std::uint64_t at = sized.layout.barriers + i * TM_BARRIER_WORDS;
@@ -696,6 +753,8 @@ void decode_barriers(Trace& t, const SizedTrace& sized, const std::vector<std::u
     e.seen_arrivals = words[at + TM_B_RELEASE_RANK];
     e.arrival = word64(words, at + TM_B_ARRIVAL);
     e.release = word64(words, at + TM_B_RELEASE);
+    e.accesses_before = static_cast<std::uint32_t>(
+        strays.kept_before(std::min<std::uint64_t>(words[at + TM_B_ACCESSES], words[TM_H_ACCESS_COUNT])));
     if (e.block >= t.block_count() || !traced_bit[e.block])
       throw DeviceError(id + ": barrier record " + std::to_string(i) + " names block " + std::to_string(e.block) +
                         ", which was not traced");
@@ -798,8 +857,8 @@ Recording record_trace(Device& device, const Variant& variant, const Params& par
     check_trace_fits(sized, variant.id);
 
     const std::vector<std::uint8_t> traced_bit = traced_bitmap(t);
-    const SiteKeySet keys_seen = decode_accesses(t, sized, uploaded, plan.workload, traced_bit, variant.id);
-    decode_barriers(t, sized, traced_bit, variant.id);
+    const auto [keys_seen, strays] = decode_accesses(t, sized, uploaded, plan.workload, traced_bit, variant.id);
+    decode_barriers(t, sized, traced_bit, strays, variant.id);
     t.schedule = decode_schedule(sized.words, sized.layout, plan.cuda);
     name_sites(t, keys_seen, device.merged_accesses(plan.traced), plan.learner, options.source_text);
     phase("decoded");

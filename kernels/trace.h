@@ -48,6 +48,21 @@ struct BarrierEvent {
   std::uint32_t seen_arrivals = 0;  // arrivals the warp saw once released (>= all of them)
   std::uint64_t arrival = 0;        // Trace::barrier_clock units; 0 where there is no clock
   std::uint64_t release = 0;
+  // Trace::accesses made before the warp was released (an index into it):
+  // every access of the block before this barrier is below it, the warp's
+  // accesses after it at or above it. kNoAccessMark in recordings older than
+  // the mark.
+  std::uint32_t accesses_before = kNoAccessMark;
+  static constexpr std::uint32_t kNoAccessMark = 0xffffffffu;
+};
+
+// A global load or store in no buffer of the launch (one past the end of an
+// array, say). The traced run read or wrote there; it is kept apart from
+// Trace::accesses, whose (buffer, offset) always lie in a buffer.
+struct StrayAccess {
+  Access access;              // buffer: the buffer nearest the address; offset: 0
+  std::int64_t offset = 0;    // bytes from that buffer's start (negative: before it)
+  std::uint32_t position = 0; // Trace::accesses made before it, in device order
 };
 
 // One warp's passage through one barrier, as the clock pass saw it (CUDA):
@@ -124,6 +139,7 @@ struct Trace {
   std::vector<TracedBuffer> buffers;
   std::vector<AccessSite> sites;
   std::vector<Access> accesses;
+  std::vector<StrayAccess> strays;   // accesses in no buffer, in device order
   std::vector<BarrierEvent> barriers;
   std::vector<BlockSchedule> schedule;  // one per block of the grid (the clock pass's when there is one)
   // The clock pass: the passes of about one block in clock_block_stride
@@ -145,6 +161,9 @@ inline constexpr std::string_view kTracedPassName = "traced pass";
 struct TraceOptions {
   std::vector<std::uint32_t> blocks;  // linear block ids; empty: default_traced_blocks()
   bool all_blocks = false;
+  // With the default blocks (`blocks` empty), the grid's last block too:
+  // where an index one past the end shows (what `run` traces for problems).
+  bool last_block = false;
   // Access records the buffer holds; 0: count them in a first run and size
   // the buffer exactly. A smaller capacity is an overflow, reported as an error.
   std::uint64_t capacity = 0;

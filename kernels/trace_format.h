@@ -52,7 +52,9 @@
 #define TM_B_RELEASE_RANK 3
 #define TM_B_ARRIVAL 4       /* 2 words: CUDA clock64 of the SM; OpenCL 0 */
 #define TM_B_RELEASE 6       /* 2 words: CUDA clock64 after the wait; OpenCL 0 */
-#define TM_BARRIER_WORDS 8
+#define TM_B_ACCESSES 8      /* TM_H_ACCESS_COUNT read once released: every access of the block
+                                before the barrier has a lower slot, the warp's later ones a higher */
+#define TM_BARRIER_WORDS 10  /* even: the 64-bit words stay 8-byte aligned */
 
 /* access record, per load or store of one thread */
 #define TM_A_BLOCK 0

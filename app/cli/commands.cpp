@@ -22,6 +22,8 @@
 #include "kernels/runner.h"
 #include "kernels/output_file.h"
 #include "kernels/session.h"
+#include "kernels/trace.h"
+#include "viz/analysis/problems.h"
 
 namespace threadmap::cli {
 
@@ -356,6 +358,59 @@ int source_command(const std::string& kernel, const std::string& dialect) {
   });
 }
 
+namespace {
+
+// run --problems: a traced run of the first blocks and the last, after the
+// timed one, and the problems its trace shows (viz/analysis/problems.h).
+// nullopt where it was not asked for or the run did not complete.
+struct ProblemScan {
+  Trace trace;
+  analysis::Problems problems;
+  std::string error;  // the traced run failed: why
+};
+
+std::optional<ProblemScan> scan_for_problems(Device& device, const Variant& v, const Params& params,
+                                             const RunArgs& args, const RunOptions& options, const RunResult& r) {
+  const bool wanted = args.problems == "on" || (args.problems == "auto" && !args.source.empty());
+  if (!wanted || r.status != RunStatus::Ok) return std::nullopt;
+  TraceOptions trace;
+  trace.last_block = true;
+  trace.seed = options.seed;
+  trace.source_text = options.source_text;
+  trace.source_name = options.source_name;
+  Recording rec = record_trace(device, v, params, trace);
+  ProblemScan scan;
+  if (rec.status != RunStatus::Ok) {
+    scan.error = rec.error;
+    return scan;
+  }
+  scan.problems = analysis::find_problems(rec.trace);
+  scan.trace = std::move(rec.trace);
+  return scan;
+}
+
+void print_scan(const ProblemScan& scan, const RunResult& r, std::ostream& os) {
+  if (!scan.error.empty()) {
+    os << "  problems not looked for: the traced run failed: " << printable(scan.error) << '\n';
+    return;
+  }
+  if (r.verification.verified && !scan.problems.list.empty())
+    os << "  verified, but the trace shows problems: the result may differ on another device or run\n";
+  std::ostringstream lines;
+  print_problems(scan.trace, scan.problems, lines);
+  std::istringstream in(lines.str());
+  for (std::string line; std::getline(in, line);) os << "  " << line << '\n';
+}
+
+json scan_json(const ProblemScan& scan) {
+  if (!scan.error.empty()) return {{"error", scan.error}};
+  json out = analysis::to_json(scan.problems, scan.trace);
+  out["traced_blocks"] = scan.trace.traced_blocks;
+  return out;
+}
+
+}  // namespace
+
 int run_command(const std::string& kernel, const RunArgs& args) {
   return maybe_isolated(args, [&] { return guarded([&]() -> int {
     const Variant& v = variant_or_throw(kernel);
@@ -364,8 +419,11 @@ int run_command(const std::string& kernel, const RunArgs& args) {
     RunOptions options = options_from(args);
     read_source(args, options);
     const RunResult r = run_variant(*device, v, params, options);
+    const std::optional<ProblemScan> scan = scan_for_problems(*device, v, params, args, options, r);
     if (args.format == "json") {
-      std::cout << json_text(to_json(r)) << '\n';
+      json out = to_json(r);
+      if (scan) out["problems"] = scan_json(*scan);
+      std::cout << json_text(out) << '\n';
     } else if (args.format == "csv") {
       Table t;
       t.header = {"kernel", "device"};
@@ -378,6 +436,7 @@ int run_command(const std::string& kernel, const RunArgs& args) {
       t.print_csv(std::cout);
     } else if (r.status == RunStatus::Ok) {
       print_run_text(v, r);
+      if (scan) print_scan(*scan, r, std::cout);
     }
     if (r.status != RunStatus::Ok) error(r.error);
     return exit_code_for(r);

@@ -2,6 +2,7 @@
 // The CLI's subcommands. Each returns the process exit code.
 #include <cstdint>
 #include <functional>
+#include <iosfwd>
 #include <optional>
 #include <string>
 #include <utility>
@@ -10,6 +11,7 @@
 #include "kernels/catalog.h"
 #include "kernels/devices.h"
 #include "kernels/runner.h"
+#include "viz/analysis/problems.h"
 
 namespace threadmap::cli {
 
@@ -32,6 +34,7 @@ struct RunArgs {
   std::uint64_t seed = 20261122;
   std::string source;      // --source FILE: a learner's version of the kernel
   double timeout = 10;     // --timeout SECONDS for a --source run
+  std::string problems = "auto";  // run --problems: on, off, auto (with --source)
 };
 
 // trace_sets: NAME=VALUE for the traced run only, over args.sets.
@@ -69,6 +72,8 @@ int maybe_isolated(const RunArgs& args, const std::function<int()>& body);
 int print_devices(const std::vector<BackendReport>& backends, const std::string& format);
 
 // Shared by the subcommands.
+// The problems a trace shows (viz/analysis/problems.h), one a line, or "none".
+void print_problems(const Trace& trace, const analysis::Problems& problems, std::ostream& os);
 void error(const std::string& message);  // "threadmap-cli: error: ..." on stderr
 // "threadmap-cli: waiting for the GPU: N runs ahead" on stderr, and the
 // sandbox's watchdog told (RunOptions::on_wait).

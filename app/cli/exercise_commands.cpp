@@ -151,6 +151,9 @@ json grade(const Exercise& e, const std::string& text, const std::string& name, 
     if (t.term.metric != "verified") counters[t.term.metric] = t.value;
   g["counters"] = counters;
   g["reasons"] = failed_reasons(goal);
+  json problems = json::array();
+  for (const analysis::Problem& p : a.problems.list) problems.push_back(analysis::describe(p, rec.trace));
+  g["problems"] = problems;
   std::optional<std::string> failed_at;
   if (!rec.verification.verified) failed_at = set_text(sets) + ", " + first_mismatch(rec.verification);
   else failed_at = verify_sizes(e, v, *device, text, name, seed, g);
@@ -300,6 +303,10 @@ void print_grades(const Exercise& e, const json& rows, const std::string& format
     line.push_back(status);
     out.rows.push_back(line);
   }
+  std::ostringstream problems;  // after the table: each file's problems, one a line
+  for (const json& r : rows)
+    for (const json& p : r.value("problems", json::array()))
+      problems << "  " << r["file"].get<std::string>() << ": " << printable(p.get<std::string>()) << '\n';
   out.right_aligned.assign(out.header.size(), false);
   for (std::size_t k = 3; k + 1 < out.header.size(); ++k) out.right_aligned[k] = true;
   if (format == "csv") {
@@ -309,6 +316,7 @@ void print_grades(const Exercise& e, const json& rows, const std::string& format
   std::cout << "Exercise " << e.id << ": " << describe_goal(e) << "\nVerified with seed " << seed
             << " (--seed " << seed << " repeats it) at " << sizes_text(e) << "\n\n";
   out.print_text(std::cout);
+  if (!problems.str().empty()) std::cout << "\nProblems found in the traces:\n" << problems.str();
 }
 
 }  // namespace

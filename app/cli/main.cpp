@@ -112,6 +112,11 @@ int main(int argc, char** argv) {
   run->add_option("--set", args.sets, "parameter NAME=VALUE (repeatable), e.g. --set tile=32");
   add_run_options(run, args);
   add_source_options(run, args);
+  run->add_option("--problems", args.problems,
+                  "after the timed run, trace a few blocks (the first ones and the last) and print the problems "
+                  "the trace shows: races, uninitialised shared reads, accesses in no buffer, divergent barriers; "
+                  "auto (the default): with --source only")
+      ->check(CLI::IsMember({"auto", "on", "off"}));
   run->footer(kExitCodes);
 
   std::vector<std::string> vary;

@@ -92,6 +92,22 @@ void print_sites(const analysis::Analysis& a, std::ostream& os) {
   t.print_text(os);
 }
 
+}  // namespace
+
+void print_problems(const Trace& trace, const analysis::Problems& problems, std::ostream& os) {
+  if (!problems.list.empty()) {
+    os << "Problems found in the trace (" << problems.list.size() << "):\n";
+    for (const analysis::Problem& p : problems.list) os << "  " << printable(analysis::describe(p, trace)) << '\n';
+  } else {
+    os << "Problems found in the trace: none in the " << trace.traced_blocks.size() << " traced "
+       << (trace.traced_blocks.size() == 1 ? "block" : "blocks") << '\n';
+  }
+  if (!problems.races_checked)
+    os << "  (races not looked for: this recording's barriers do not say where they fall among the accesses)\n";
+}
+
+namespace {
+
 void print_summary(const Trace& trace, const analysis::Analysis& a, std::ostream& os) {
   os << "Kernel " << printable(trace.kernel) << " in " << printable(trace.source_file) << ", grid " << trace.grid[0] << " x "
      << trace.grid[1] << " x " << trace.grid[2] << " blocks of " << trace.block[0] << " x "
@@ -145,6 +161,8 @@ void print_summary(const Trace& trace, const analysis::Analysis& a, std::ostream
        << fixed(static_cast<double>(a.kernel_end - a.kernel_start) / 1000.0, 1)
        << " us; at most " << most << " blocks on one SM at once\n";
   }
+  os << '\n';
+  print_problems(trace, a.problems, os);
 }
 
 }  // namespace

@@ -161,6 +161,8 @@ extern "C" __device__ __noinline__ void threadmap_release(unsigned int* tm, unsi
       : "memory");
   unsigned int* r = tm + tm[TM_H_BARRIERS] + slot * TM_BARRIER_WORDS;
   r[TM_B_RELEASE_RANK] = seen;
+  // The access records made so far (cl/trace.clh's tm_release says why).
+  r[TM_B_ACCESSES] = atomicAdd(tm + TM_H_ACCESS_COUNT, 0u);
   r[TM_B_RELEASE] = static_cast<unsigned int>(t);
   r[TM_B_RELEASE + 1] = static_cast<unsigned int>(t >> 32);
 }

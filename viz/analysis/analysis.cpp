@@ -644,6 +644,7 @@ Analysis analyze(const Trace& t, const DeviceModel& model) {
   a.barriers_consistent = a.barriers_consistent && a.barrier_stats.release_after_arrivals;
 
   measure_schedule(t.schedule, a);
+  a.problems = find_problems(t);
   return a;
 }
 

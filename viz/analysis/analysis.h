@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "kernels/trace.h"
+#include "viz/analysis/problems.h"
 
 namespace threadmap::analysis {
 
@@ -146,6 +147,7 @@ struct Analysis {
   BarrierStats barrier_stats;
   std::vector<SmLoad> sms;                 // devices that name SMs
   std::uint64_t kernel_start = 0, kernel_end = 0;  // over every block, in schedule clock units
+  Problems problems;                       // races, uninitialised and stray accesses, divergent barriers
 
   std::span<const std::uint32_t> lanes_of(const Request& r) const {
     return std::span<const std::uint32_t>(request_lanes).subspan(r.lanes_begin, r.lanes);

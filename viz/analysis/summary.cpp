@@ -1,5 +1,7 @@
 #include "viz/analysis/summary.h"
 
+#include "viz/analysis/problems.h"
+
 namespace threadmap::analysis {
 
 using nlohmann::json;
@@ -77,7 +79,8 @@ json summary_json(const Trace& t, const Analysis& a) {
                         {"kernel_start", a.kernel_start},
                         {"kernel_end", a.kernel_end},
                         {"sms_used", a.sms.size()},
-                        {"most_blocks_on_one_sm_at_once", most}}}};
+                        {"most_blocks_on_one_sm_at_once", most}}},
+          {"problems", to_json(a.problems, t)}};
 }
 
 }  // namespace threadmap::analysis

@@ -1,0 +1,22 @@
+// reduce_interleaved loading only the first half of its partial sums: the
+// tree then reads the upper half before any thread wrote it.
+__kernel void reduce_interleaved(__global const ELEM* global_mem, __global ELEM* out,
+                                 int len) {
+  __local ELEM local_mem[WG];
+  const size_t local_id = get_local_id(0);
+  const size_t global_id = get_global_id(0);
+  if (local_id < WG / 2 && (2 * global_id) < (size_t)len) {
+    local_mem[local_id] = global_mem[2 * global_id] + global_mem[2 * global_id + 1];
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (size_t stride = 1; stride < WG; stride *= 2) {
+    const size_t idx = 2 * stride * local_id;
+    if (idx < WG) {
+      local_mem[idx] = local_mem[idx] + local_mem[idx + stride];
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  if (local_id == 0) {
+    out[get_group_id(0)] = local_mem[0];
+  }
+}

@@ -1,0 +1,9 @@
+// setRowReadCol with its barrier removed: a thread reads the tile's column
+// before (or after) the thread that stores that word, in one barrier interval.
+__kernel void setRowReadCol(__global ELEM* out_all) {
+  __global ELEM* out = out_all + get_group_id(0) * get_local_size(0) * get_local_size(1);
+  __local ELEM tile[BLOCK_Y][BLOCK_X];
+  const unsigned int idx = get_local_id(1) * get_local_size(0) + get_local_id(0);
+  tile[get_local_id(1)][get_local_id(0)] = idx;
+  out[idx] = tile[get_local_id(0)][get_local_id(1)];
+}

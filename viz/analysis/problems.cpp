@@ -1,0 +1,370 @@
+#include "viz/analysis/problems.h"
+
+#include <algorithm>
+#include <map>
+#include <numeric>
+#include <span>
+#include <tuple>
+
+#include "kernels/parallel.h"
+
+namespace threadmap::analysis {
+
+namespace {
+
+using json = nlohmann::json;
+
+// Problems of one kind at the same line(s) are one problem: its first
+// example (lowest block, earliest record) and how many there were.
+using ProblemKey = std::tuple<ProblemKind, std::uint16_t, std::uint16_t, std::uint8_t>;
+
+class ProblemSet {
+ public:
+  void add(const ProblemKey& key, const Problem& p) {
+    auto [it, added] = by_key_.try_emplace(key, p);
+    if (!added) {
+      if (std::tie(p.block, p.first.record) < std::tie(it->second.block, it->second.first.record)) {
+        const std::uint64_t seen = it->second.occurrences;
+        it->second = p;
+        it->second.occurrences += seen;
+      } else {
+        it->second.occurrences += p.occurrences;
+      }
+    }
+  }
+  void merge(const ProblemSet& other) {
+    for (const auto& [key, p] : other.by_key_) add(key, p);
+  }
+  std::vector<Problem> list() const {
+    std::vector<Problem> out;
+    for (const auto& entry : by_key_) out.push_back(entry.second);
+    return out;
+  }
+
+ private:
+  std::map<ProblemKey, Problem> by_key_;
+};
+
+// Each traced block's shared accesses, as indexes into Trace::accesses in
+// device order: a counting sort by block.
+std::vector<std::vector<std::uint32_t>> shared_accesses_by_block(const Trace& t) {
+  std::vector<std::uint32_t> slot_of(t.block_count(), 0);
+  for (std::size_t k = 0; k < t.traced_blocks.size(); ++k) slot_of[t.traced_blocks[k]] = static_cast<std::uint32_t>(k);
+  std::vector<std::vector<std::uint32_t>> out(t.traced_blocks.size());
+  for (std::uint32_t i = 0; i < t.accesses.size(); ++i)
+    if (t.accesses[i].space == Space::Shared) out[slot_of[t.accesses[i].block]].push_back(i);
+  return out;
+}
+
+// Each traced block's barrier records (indexes into Trace::barriers), per
+// warp, in the order the warp arrived.
+using WarpBarriers = std::vector<std::vector<std::uint32_t>>;  // [warp] -> records
+
+std::vector<WarpBarriers> barriers_by_block(const Trace& t, std::uint32_t warps) {
+  std::vector<std::uint32_t> slot_of(t.block_count(), 0);
+  for (std::size_t k = 0; k < t.traced_blocks.size(); ++k) slot_of[t.traced_blocks[k]] = static_cast<std::uint32_t>(k);
+  std::vector<WarpBarriers> out(t.traced_blocks.size(), WarpBarriers(warps));
+  for (std::uint32_t i = 0; i < t.barriers.size(); ++i) {
+    const BarrierEvent& e = t.barriers[i];
+    if (e.warp < warps) out[slot_of[e.block]][e.warp].push_back(i);
+  }
+  for (WarpBarriers& block : out)
+    for (std::vector<std::uint32_t>& warp : block)
+      std::sort(warp.begin(), warp.end(), [&](std::uint32_t x, std::uint32_t y) {
+        return t.barriers[x].arrival_rank < t.barriers[y].arrival_rank;
+      });
+  return out;
+}
+
+// Where each barrier interval of a block ends among Trace::accesses: the
+// earliest mark any warp read on release from its n-th barrier. Every access
+// of the block before that barrier is below it; none after it is.
+std::vector<std::uint32_t> interval_ends(const Trace& t, const WarpBarriers& warps) {
+  std::vector<std::uint32_t> ends;
+  for (const std::vector<std::uint32_t>& warp : warps)
+    for (std::size_t pass = 0; pass < warp.size(); ++pass) {
+      if (pass >= ends.size()) ends.push_back(BarrierEvent::kNoAccessMark);
+      ends[pass] = std::min(ends[pass], t.barriers[warp[pass]].accesses_before);
+    }
+  for (std::size_t k = ends.size(); k-- > 1;) ends[k - 1] = std::min(ends[k - 1], ends[k]);  // ascending
+  return ends;
+}
+
+// The unit of shared memory a block's accesses are compared in: the largest
+// that every access's offset and size are multiples of (4 bytes as a rule),
+// so an element is one entry, not four.
+std::uint32_t common_unit(const Trace& t, const std::vector<std::uint32_t>& accesses) {
+  std::uint64_t unit = 16;
+  for (std::uint32_t i : accesses) unit = std::gcd(unit, std::gcd(std::uint64_t{t.accesses[i].offset}, std::uint64_t{t.accesses[i].size}));
+  return static_cast<std::uint32_t>(std::max<std::uint64_t>(unit, 1));
+}
+
+// One unit of shared memory touched by one access: sorted by unit, then by
+// the access's place in device order.
+struct Touch {
+  std::uint32_t unit;
+  std::uint32_t order;  // position in the block's list
+  bool operator<(const Touch& o) const { return std::tie(unit, order) < std::tie(o.unit, o.order); }
+};
+
+Problem problem_at(ProblemKind kind, const Trace& t, std::uint32_t first, std::uint32_t second, std::uint64_t offset) {
+  Problem p;
+  p.kind = kind;
+  const Access& a = t.accesses[first];
+  p.block = a.block;
+  p.first = {a.line, a.thread, a.store, first};
+  if (second != ProblemSite::kNone) {
+    const Access& b = t.accesses[second];
+    p.second = {b.line, b.thread, b.store, second};
+  }
+  p.space = Space::Shared;
+  p.offset = static_cast<std::int64_t>(offset);
+  return p;
+}
+
+// What one block's shared accesses to one unit show: loads before any store
+// (uninitialised), and, in each barrier interval, a store and another
+// thread's access (a race). Each conflicting access is paired with the
+// interval's first store by another thread.
+struct UnitWalk {
+  const Trace& t;
+  const std::vector<std::uint32_t>& accesses;  // the block's, in device order
+  const std::vector<std::uint32_t>& interval;  // of each
+  bool races;
+  ProblemSet& found;
+
+  void operator()(std::span<const Touch> touches, std::uint64_t offset) const {
+    bool stored = false;
+    for (const Touch& touch : touches) {
+      const Access& a = t.accesses[accesses[touch.order]];
+      if (!a.store && !stored) report(ProblemKind::UninitializedRead, touch.order, ProblemSite::kNone, offset);
+      stored = stored || a.store;
+    }
+    if (!races) return;
+    for (std::size_t from = 0; from < touches.size();) {
+      std::size_t to = from;
+      while (to < touches.size() && interval[touches[to].order] == interval[touches[from].order]) ++to;
+      interval_races(touches.subspan(from, to - from), offset);
+      from = to;
+    }
+  }
+
+  void interval_races(std::span<const Touch> touches, std::uint64_t offset) const {
+    std::uint32_t writer = ProblemSite::kNone, other_writer = ProblemSite::kNone;  // orders of two threads' first stores
+    for (const Touch& touch : touches) {
+      const Access& a = t.accesses[accesses[touch.order]];
+      if (!a.store) continue;
+      if (writer == ProblemSite::kNone) writer = touch.order;
+      else if (other_writer == ProblemSite::kNone && a.thread != thread(writer)) other_writer = touch.order;
+    }
+    if (writer == ProblemSite::kNone) return;
+    for (const Touch& touch : touches) {
+      const Access& a = t.accesses[accesses[touch.order]];
+      const std::uint32_t partner = a.thread != thread(writer) ? writer : other_writer;
+      if (partner == ProblemSite::kNone || partner == touch.order) continue;
+      if (a.store && partner > touch.order) continue;  // a pair of stores counted once, at the later
+      const std::uint32_t first = std::min(partner, touch.order), second = std::max(partner, touch.order);
+      const ProblemKind kind = a.store ? ProblemKind::WriteAfterWrite
+                               : first == partner ? ProblemKind::ReadAfterWrite : ProblemKind::WriteAfterRead;
+      report(kind, first, second, offset);
+    }
+  }
+
+  std::uint16_t thread(std::uint32_t order) const { return t.accesses[accesses[order]].thread; }
+
+  void report(ProblemKind kind, std::uint32_t first, std::uint32_t second, std::uint64_t offset) const {
+    Problem p = problem_at(kind, t, accesses[first], second == ProblemSite::kNone ? second : accesses[second], offset);
+    p.interval = interval[first];
+    found.add({kind, p.first.line, p.second.line, 0}, p);
+  }
+};
+
+// Races and uninitialised loads in one block's shared memory.
+void shared_problems(const Trace& t, const std::vector<std::uint32_t>& accesses, const WarpBarriers& warps,
+                     bool races, ProblemSet& found) {
+  if (accesses.empty()) return;
+  const std::vector<std::uint32_t> ends = races ? interval_ends(t, warps) : std::vector<std::uint32_t>{};
+  std::vector<std::uint32_t> interval(accesses.size());
+  std::size_t pass = 0;
+  for (std::size_t k = 0; k < accesses.size(); ++k) {
+    while (pass < ends.size() && ends[pass] <= accesses[k]) ++pass;
+    interval[k] = static_cast<std::uint32_t>(pass);
+  }
+  const std::uint32_t unit = common_unit(t, accesses);
+  std::vector<Touch> touches;
+  touches.reserve(accesses.size());
+  for (std::uint32_t k = 0; k < accesses.size(); ++k) {
+    const Access& a = t.accesses[accesses[k]];
+    for (std::uint32_t u = 0; u < a.size / unit; ++u)
+      touches.push_back({static_cast<std::uint32_t>(a.offset / unit + u), k});
+  }
+  std::sort(touches.begin(), touches.end());
+  const UnitWalk walk{t, accesses, interval, races, found};
+  for (std::size_t from = 0; from < touches.size();) {
+    std::size_t to = from;
+    while (to < touches.size() && touches[to].unit == touches[from].unit) ++to;
+    walk(std::span<const Touch>(touches).subspan(from, to - from), std::uint64_t{touches[from].unit} * unit);
+    from = to;
+  }
+}
+
+// A barrier that some warps of the block reached and others did not: the
+// first pass at which the warps' barrier lines part.
+void divergent_barriers(const Trace& t, std::uint32_t block, const WarpBarriers& warps, ProblemSet& found) {
+  std::size_t most = 0;
+  for (const auto& w : warps) most = std::max(most, w.size());
+  for (std::size_t pass = 0; pass < most; ++pass) {
+    std::uint32_t reached = ProblemSite::kNone;  // the first warp's record at this pass
+    for (const auto& w : warps)
+      if (pass < w.size()) {
+        reached = w[pass];
+        break;
+      }
+    const std::uint16_t line = t.barriers[reached].line;
+    Problem p;
+    p.kind = ProblemKind::DivergentBarrier;
+    p.block = block;
+    p.first = {line, static_cast<std::uint16_t>(t.barriers[reached].warp * t.warp_width), false, reached};
+    p.interval = static_cast<std::uint32_t>(pass);
+    for (std::uint16_t w = 0; w < warps.size(); ++w)
+      if (pass >= warps[w].size() || t.barriers[warps[w][pass]].line != line) p.warps_missing.push_back(w);
+    if (p.warps_missing.empty()) continue;
+    found.add({p.kind, line, 0, 0}, p);
+    return;  // past the first parting, the passes no longer line up
+  }
+}
+
+// The global accesses in no buffer, one problem per line and buffer.
+void out_of_bounds(const Trace& t, ProblemSet& found) {
+  for (std::uint32_t k = 0; k < t.strays.size(); ++k) {
+    const StrayAccess& s = t.strays[k];
+    Problem p;
+    p.kind = ProblemKind::OutOfBounds;
+    p.block = s.access.block;
+    p.first = {s.access.line, s.access.thread, s.access.store, k};
+    p.space = Space::Global;
+    p.buffer = static_cast<std::uint8_t>(s.access.buffer);
+    p.offset = s.offset;
+    found.add({p.kind, p.first.line, s.access.store ? 1 : 0, p.buffer}, p);
+  }
+}
+
+std::string thread_text(const Trace& t, std::uint16_t thread) {
+  std::string s = "thread " + std::to_string(thread);
+  if (t.block[1] > 1 || t.block[2] > 1) {
+    s += " (" + std::to_string(thread % t.block[0]) + "," + std::to_string(thread / t.block[0] % t.block[1]);
+    if (t.block[2] > 1) s += "," + std::to_string(thread / (t.block[0] * t.block[1]));
+    s += ")";
+  }
+  return s;
+}
+
+std::string address_text(const Problem& p, const Trace& t) {
+  if (p.space == Space::Shared) return "shared offset " + std::to_string(p.offset);
+  const TracedBuffer& b = t.buffers.at(p.buffer);
+  return b.name + (p.offset < 0 ? " - " + std::to_string(-p.offset) : " + " + std::to_string(p.offset)) +
+         " bytes (the buffer holds " + std::to_string(b.bytes) + ")";
+}
+
+std::string verb(bool store) { return store ? "writes" : "reads"; }
+
+}  // namespace
+
+std::string_view problem_kind_name(ProblemKind kind) {
+  switch (kind) {
+    case ProblemKind::ReadAfterWrite: return "read-after-write";
+    case ProblemKind::WriteAfterRead: return "write-after-read";
+    case ProblemKind::WriteAfterWrite: return "write-after-write";
+    case ProblemKind::UninitializedRead: return "uninitialized-read";
+    case ProblemKind::OutOfBounds: return "out-of-bounds";
+    case ProblemKind::DivergentBarrier: return "divergent-barrier";
+  }
+  return "read-after-write";
+}
+
+Problems find_problems(const Trace& t) {
+  Problems out;
+  const std::uint32_t warps = (t.threads_per_block() + t.warp_width - 1) / std::max<std::uint32_t>(t.warp_width, 1);
+  out.races_checked = std::all_of(t.barriers.begin(), t.barriers.end(), [](const BarrierEvent& e) {
+    return e.accesses_before != BarrierEvent::kNoAccessMark;
+  });
+  const auto shared = shared_accesses_by_block(t);
+  const auto barriers = barriers_by_block(t, warps);
+  std::vector<ProblemSet> per_block(t.traced_blocks.size());
+  parallel_each(t.traced_blocks.size(), parallel_cores(), [&](std::uint64_t, std::uint64_t k) {
+    shared_problems(t, shared[k], barriers[k], out.races_checked, per_block[k]);
+    divergent_barriers(t, t.traced_blocks[k], barriers[k], per_block[k]);
+  });
+  ProblemSet all;
+  out_of_bounds(t, all);
+  for (const ProblemSet& s : per_block) all.merge(s);
+  out.list = all.list();
+  return out;
+}
+
+std::string describe(const Problem& p, const Trace& t) {
+  const std::string block = "block " + std::to_string(p.block);
+  const std::string times = p.occurrences > 1 ? "; " + std::to_string(p.occurrences) + " like it" : "";
+  const auto line = [](std::uint16_t l) { return "line " + std::to_string(l); };
+  switch (p.kind) {
+    case ProblemKind::ReadAfterWrite:
+    case ProblemKind::WriteAfterRead:
+    case ProblemKind::WriteAfterWrite:
+      return "data race (" + std::string(problem_kind_name(p.kind)) + ") on " + address_text(p, t) + ": " +
+             thread_text(t, p.first.thread) + " " + verb(p.first.store) + " it at " + line(p.first.line) + ", " +
+             thread_text(t, p.second.thread) + " " + verb(p.second.store) + " it at " + line(p.second.line) +
+             ", with no barrier between (" + block + ", barrier interval " + std::to_string(p.interval) + ")" + times;
+    case ProblemKind::UninitializedRead:
+      return "uninitialised read of " + address_text(p, t) + ": " + thread_text(t, p.first.thread) + " reads it at " +
+             line(p.first.line) + " before any thread of the block wrote it (" + block + ")" + times;
+    case ProblemKind::OutOfBounds:
+      return "out of bounds: " + thread_text(t, p.first.thread) + " " + verb(p.first.store) + " " + address_text(p, t) +
+             " at " + line(p.first.line) + ", in no buffer of the launch (" + block + ")" + times;
+    case ProblemKind::DivergentBarrier: {
+      std::string missing;
+      for (std::size_t k = 0; k < p.warps_missing.size() && k < 8; ++k) missing += (k ? ", " : "") + std::to_string(p.warps_missing[k]);
+      if (p.warps_missing.size() > 8) missing += ", ... (" + std::to_string(p.warps_missing.size()) + " warps)";
+      return "barrier in divergent code: the barrier at " + line(p.first.line) + " was reached by warp " +
+             std::to_string(p.first.thread / std::max<std::uint32_t>(t.warp_width, 1)) + " but not by warp" +
+             (p.warps_missing.size() > 1 ? "s " : " ") + missing + " (" + block + ", barrier " +
+             std::to_string(p.interval) + ")" + times;
+    }
+  }
+  return {};
+}
+
+json to_json(const Problem& p, const Trace& t) {
+  json lines = json::array({p.first.line});
+  json threads = json::array({p.first.thread});
+  json records = json::array({p.first.record});
+  if (p.second.record != ProblemSite::kNone) {
+    lines.push_back(p.second.line);
+    threads.push_back(p.second.thread);
+    records.push_back(p.second.record);
+  }
+  json address = p.kind == ProblemKind::DivergentBarrier ? json(nullptr)
+                 : p.space == Space::Shared ? json{{"space", "shared"}, {"offset", p.offset}}
+                                             : json{{"space", "global"}, {"buffer", t.buffers.at(p.buffer).name}, {"offset", p.offset}};
+  json out = {{"kind", problem_kind_name(p.kind)},
+              {"lines", lines},
+              {"block", p.block},
+              {"threads", threads},
+              {"address", address},
+              {"records", records},
+              {"occurrences", p.occurrences},
+              {"message", describe(p, t)}};
+  if (p.is_race()) out["interval"] = p.interval;
+  if (p.kind == ProblemKind::DivergentBarrier) {
+    out["barrier"] = p.interval;
+    out["warps_missing"] = p.warps_missing;
+  }
+  return out;
+}
+
+json to_json(const Problems& problems, const Trace& t) {
+  json list = json::array();
+  for (const Problem& p : problems.list) list.push_back(to_json(p, t));
+  return {{"races_checked", problems.races_checked}, {"list", list}};
+}
+
+}  // namespace threadmap::analysis

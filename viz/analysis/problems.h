@@ -1,0 +1,88 @@
+#pragma once
+// Why a kernel failed: the problems a recorded trace shows (docs/traces.md,
+// "Problems"). Like Oclgrind's plugins, each kind is one small observer of
+// the recorded accesses and barriers; nothing is run again or simulated.
+//
+//   data race        two threads of one block touch the same shared bytes in
+//                    one barrier interval, at least one of them writing:
+//                    read after write, write after read, write after write
+//                    (threads of one warp included: a warp's lanes are not in
+//                    lock-step since Volta, and OpenCL promises nothing)
+//   uninitialised    a shared load of bytes no thread of the block had
+//                    stored to before it, in device order
+//   out of bounds    a global load or store in no buffer of the launch
+//   divergent barrier  a barrier some warps of a block reached and others
+//                    did not (a barrier in a branch)
+//
+// The barrier intervals come from each barrier record's access mark
+// (BarrierEvent::accesses_before): a recording made before the mark has no
+// intervals, and its races are not looked for (Problems::races_checked).
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "kernels/trace.h"
+
+namespace threadmap::analysis {
+
+enum class ProblemKind : std::uint8_t {
+  ReadAfterWrite,
+  WriteAfterRead,
+  WriteAfterWrite,
+  UninitializedRead,
+  OutOfBounds,
+  DivergentBarrier,
+};
+
+// "read-after-write", ...: the JSON name.
+std::string_view problem_kind_name(ProblemKind kind);
+
+// One side of a problem: a thread at a line, and the record that shows it.
+struct ProblemSite {
+  std::uint16_t line = 0;
+  std::uint16_t thread = 0;   // linear thread id in the block (divergent barrier: a warp's first thread)
+  bool store = false;
+  // Index into Trace::accesses (out of bounds: Trace::strays; divergent
+  // barrier: Trace::barriers); kNone where there is no second site.
+  std::uint32_t record = kNone;
+  static constexpr std::uint32_t kNone = 0xffffffffu;
+};
+
+// One problem: the first example of its kind at its line (pair), with how
+// often the trace shows it. A race's `first` is the earlier access in device
+// order; the other kinds have only `first`.
+struct Problem {
+  ProblemKind kind = ProblemKind::ReadAfterWrite;
+  std::uint32_t block = 0;
+  ProblemSite first, second;
+  Space space = Space::Shared;
+  std::uint8_t buffer = 0;    // global: index into Trace::buffers
+  std::int64_t offset = 0;    // shared: bytes into the window; global: from the buffer's start
+  std::uint32_t interval = 0; // a race's barrier interval in its block (0: before the first barrier);
+                              // a divergent barrier's pass
+  std::uint64_t occurrences = 1;  // thread pairs (races), loads, accesses or blocks like it
+  std::vector<std::uint16_t> warps_missing;  // divergent barrier: warps that did not reach it
+
+  bool is_race() const { return kind <= ProblemKind::WriteAfterWrite; }
+};
+
+struct Problems {
+  std::vector<Problem> list;  // by kind, then lines
+  bool races_checked = true;  // the barrier intervals were known (barrier marks recorded)
+};
+
+// Every problem of the traced blocks. Linear in the accesses apart from a
+// sort of each block's shared accesses by address.
+Problems find_problems(const Trace& trace);
+
+// One line, as the CLI prints it: what, where (lines, block, threads,
+// address) and how often.
+std::string describe(const Problem& problem, const Trace& trace);
+nlohmann::json to_json(const Problem& problem, const Trace& trace);
+// {"checked_races": bool, "list": [...]}
+nlohmann::json to_json(const Problems& problems, const Trace& trace);
+
+}  // namespace threadmap::analysis
