@@ -84,9 +84,23 @@ std::string data_file(const ProblemCase& c) {
   return std::string(THREADMAP_SOURCE_DIR) + "/tests/data/problems/" + c.file;
 }
 
-std::string run_args(const ProblemCase& c) {
-  return std::string("run ") + c.kernel + " --source " + data_file(c) + " --device opencl:0:0 " + c.sets +
-         " --reps 1 --warmup 0 --timeout 120";
+std::string run_args(const ProblemCase& c, const std::string& device = "opencl:0:0",
+                     const std::string& file = "") {
+  return std::string("run ") + c.kernel + " --source " + (file.empty() ? data_file(c) : file) + " --device " +
+         device + " " + c.sets + " --reps 1 --warmup 0 --timeout 120";
+}
+
+// The CUDA twin of a case's OpenCL kernel (the same bug on the same lines), if there is one.
+std::string cuda_twin(const ProblemCase& c) {
+  std::string file = data_file(c);
+  file.replace(file.size() - 3, 3, ".cu");
+  return std::filesystem::exists(file) ? file : "";
+}
+
+bool cuda_present() {
+  for (const auto& b : threadmap::list_backends())
+    if (b.backend == "cuda" && b.available) return true;
+  return false;
 }
 
 // ThreadMap's problems list (analysis::to_json) by kind.
@@ -104,8 +118,9 @@ Found found_by_threadmap(const json& problems) {
   return f;
 }
 
-json threadmap_problems(const ProblemCase& c) {
-  const ProblemsOutcome o = run_shell(std::string(THREADMAP_CLI) + " " + run_args(c) + " --format json 2>&1");
+json threadmap_problems(const ProblemCase& c, const std::string& device = "opencl:0:0", const std::string& file = "") {
+  const ProblemsOutcome o =
+      run_shell(std::string(THREADMAP_CLI) + " " + run_args(c, device, file) + " --format json 2>&1");
   const std::size_t brace = o.out.find('{');
   if (brace == std::string::npos) return json();
   const json report = json::parse(o.out.substr(brace), nullptr, false);
@@ -158,6 +173,43 @@ TEST(Problems, TraceShowsEachKernelsBug) {
       EXPECT_FALSE(p["message"].get<std::string>().empty());
     }
   }
+}
+
+// The CUDA twins, traced through the PTX instrumenter: the same problems on
+// the same lines as their OpenCL kernels.
+TEST(Problems, CudaTwinsShowTheSameBugs) {
+  if (!cuda_present()) GTEST_SKIP() << "no CUDA device found (the CUDA twins run on an NVIDIA GPU)";
+  int twins = 0;
+  for (const ProblemCase& c : problem_cases()) {
+    const std::string twin = cuda_twin(c);
+    if (twin.empty()) continue;
+    SCOPED_TRACE(twin);
+    ++twins;
+    const json problems = threadmap_problems(c, "cuda:0", twin);
+    ASSERT_TRUE(problems.is_object() && !problems.contains("error")) << problems.dump();
+    EXPECT_TRUE(problems["races_checked"].get<bool>());
+    const Found f = found_by_threadmap(problems);
+    EXPECT_EQ(f.races, c.expected.races);
+    EXPECT_EQ(f.uninitialized, c.expected.uninitialized);
+    EXPECT_EQ(f.out_of_bounds, c.expected.out_of_bounds);
+  }
+  EXPECT_GE(twins, 7);
+}
+
+// A barrier only the lower half of the block's warps reach (CUDA: PoCL
+// cannot run a barrier in divergent code at all).
+TEST(Problems, CudaBarrierInABranchIsNamed) {
+  if (!cuda_present()) GTEST_SKIP() << "no CUDA device found (the CUDA twins run on an NVIDIA GPU)";
+  const ProblemCase c{"smem.setRowReadCol.divergent-barrier.cu", "smem.setRowReadCol", "--set blocks=2", {}};
+  const json problems = threadmap_problems(c, "cuda:0");
+  ASSERT_TRUE(problems.is_object() && !problems.contains("error")) << problems.dump();
+  bool divergent = false;
+  for (const json& p : problems.at("list"))
+    if (p.at("kind") == "divergent-barrier") {
+      divergent = true;
+      EXPECT_EQ(p.at("lines").at(0).get<int>(), 8) << p.dump();
+    }
+  EXPECT_TRUE(divergent) << problems.dump();
 }
 
 // A run that verified by luck still says it has a problem, and `record` keeps

@@ -1,0 +1,10 @@
+// The naive transpose reading one element further along its row: the last
+// thread reads one element past the end of `a`.
+template <typename ELEM> __global__ void transpose_naive(const ELEM* a, ELEM* trA,
+                                                         int columnsA, int rowsA) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  const int j = blockIdx.y * blockDim.y + threadIdx.y;
+  if (i < rowsA && j < columnsA) {
+    trA[j * rowsA + i] = a[i * columnsA + j + 1];
+  }
+}
