@@ -51,8 +51,16 @@ std::vector<Request> every_request() {
   copy.bytes = 1 << 20;
   copy.reps = 5;
   copy.warmup = 1;
+  CountersRequest counters(sample_run());
+  CountersRequest counters_few;
+  counters_few.blocks = {false, {0, 5}};
+  CheckRequest check{"smem-conflict-free", "opencl:0:0", {{"a/b.cl", "__kernel void k() {}\n"}, {"c.cl", "x"}}, 2.5, 3, 9};
+  CheckRequest check_fresh_seed;
+  check_fresh_seed.submissions = {{"only.cl", "y"}};
   return {PingRequest{}, DevicesRequest{}, ListRequest{}, run, RunRequest{}, copy, sweep,
-          record, record_all, CancelRequest{json("sweep-1")}, CancelRequest{json(3)}, QuitRequest{}};
+          record, record_all, CancelRequest{json("sweep-1")}, CancelRequest{json(3)}, QuitRequest{},
+          counters, counters_few, CountersRequest{}, check, check_fresh_seed, DoctorRequest{"sm_75,sm_90"},
+          DoctorRequest{}};
 }
 
 TEST(Protocol, EveryRequestReadsBackAsItWasWritten) {
@@ -187,6 +195,12 @@ std::vector<std::pair<Request, Result>> every_result() {
       {RecordRequest{}, RecordResult{"/tmp/a.threadmap", 12345, true, 250.5, {{"timed run", 10}, {"traced runs: access", 200}}}},
       {CancelRequest{}, CancelResult{json("sweep-1"), true}},
       {QuitRequest{}, QuitResult{}},
+      {CountersRequest{}, CountersResult{json{{"kernel_id", "smem.setRowReadCol"}, {"totals", {{"accesses", 3}}}},
+                                         "Kernel setRowReadCol in smem.cl\n", true}},
+      {CheckRequest{}, CheckResult{7, json::array({json{{"file", "a.cl"}, {"status", "goal met"}, {"compiled", true},
+                                                        {"counters", {{"shared_ld_conflicts", 0}}}, {"median_ms", 0.5}}})}},
+      {DoctorRequest{}, DoctorResult{json{{"ok", true}, {"targets", json::array()}, {"backends", json::array()},
+                                          {"jobs", 40}}}},
   };
 }
 
@@ -264,6 +278,14 @@ TEST(Protocol, AMalformedReplyIsAnErrorNamingTheField) {
       {RecordRequest{}, R"({"session":7})", "the record reply: \"session\" must be text"},
       {RecordRequest{}, R"({"session":"s","phases_ms":[["a"]]})", "the record reply: \"phases_ms\""},
       {CancelRequest{}, R"(null)", "the cancel reply must be a JSON object"},
+      {CountersRequest{}, R"({"text":"t"})", "the counters reply: \"summary\" must be an object"},
+      {CountersRequest{}, R"({"summary":{},"text":5})", "the counters reply: \"text\" must be text"},
+      {CheckRequest{}, R"({"submissions":[]})", "the check reply: \"seed\""},
+      {CheckRequest{}, R"({"seed":1,"submissions":[{"file":"a.cl"}]})", "each with its \"file\" and \"status\""},
+      {CheckRequest{}, R"({"seed":1,"submissions":[{"file":"a.cl","status":"ok","goal_met":1}]})",
+       "a submission's row: \"goal_met\" must be true or false"},
+      {DoctorRequest{}, R"({"ok":"yes"})", "the doctor report: \"ok\" must be true or false"},
+      {DoctorRequest{}, R"({"ok":true,"targets":{}})", "the doctor report: \"targets\" must be a list"},
   };
   for (const Case& c : cases) {
     try {
@@ -350,6 +372,48 @@ TEST(Protocol, StreamedChunksAndWaitsRoundTrip) {
   streamed.stream = true;
   const auto back = std::get<RecordRequest>(parse_request(to_json(Request(streamed), 3)));
   EXPECT_TRUE(back.stream);
+}
+
+// The requests added after protocol 1's first ops: each malformed field named.
+TEST(Protocol, MalformedCountersCheckAndDoctorRequestsNameTheField) {
+  struct Case {
+    const char* line;
+    const char* status;
+    const char* names;
+  };
+  const std::vector<Case> cases = {
+      {R"({"op":"counters","blocks":"some"})", kBadRequest, "\"blocks\""},
+      {R"({"op":"check","exercise":"e"})", kBadRequest, "check needs \"submissions\""},
+      {R"({"op":"check","submissions":[7]})", kBadRequest, "a submission is an object"},
+      {R"({"op":"check","submissions":[{"file":"a.cl"}]})", kBadRequest, "its \"text\""},
+      {R"({"op":"check","submissions":[],"timeout":0})", kInvalid, "timeout=0 is out of range"},
+      {R"({"op":"check","submissions":[],"reps":0})", kInvalid, "reps=0 is out of range"},
+      {R"({"op":"check","submissions":[],"seed":-1})", kInvalid, "\"seed\""},
+      {R"({"op":"doctor","architectures":75})", kBadRequest, "\"architectures\""},
+  };
+  for (const Case& c : cases) {
+    try {
+      parse_request(json::parse(c.line));
+      ADD_FAILURE() << c.line << " was accepted";
+    } catch (const ProtocolError& e) {
+      EXPECT_EQ(e.status(), c.status) << c.line;
+      EXPECT_NE(std::string(e.what()).find(c.names), std::string::npos) << c.line << ": " << e.what();
+    }
+  }
+  // counters traces every block unless told otherwise, as the command does.
+  EXPECT_TRUE(std::get<CountersRequest>(parse_request(json{{"op", "counters"}})).blocks.all);
+  EXPECT_FALSE(std::get<CheckRequest>(parse_request(json::parse(R"({"op":"check","submissions":[]})"))).seed);
+}
+
+// A worker from before an op answers "unknown op": the client's one line
+// says to upgrade threadmap-cli on the server; other errors are not that.
+TEST(Protocol, AnOlderWorkersUnknownOpSaysToUpgradeTheServer) {
+  const ErrorReply old{kBadRequest, "unknown op 'counters'; ops: ping, devices, list, run, copy, sweep, record, cancel, quit"};
+  const std::string line = missing_op_problem(CountersRequest{}, old, "gpu1", "0.9.0");
+  EXPECT_NE(line.find("the worker on gpu1 (threadmap-cli 0.9.0) has no \"counters\" request"), std::string::npos) << line;
+  EXPECT_NE(line.find("upgrade threadmap-cli on gpu1"), std::string::npos) << line;
+  EXPECT_EQ(missing_op_problem(DoctorRequest{}, old, "gpu1", "0.9.0"), "");
+  EXPECT_EQ(missing_op_problem(CountersRequest{}, {kInvalid, "unknown op 'counters'"}, "gpu1", "0.9.0"), "");
 }
 
 }  // namespace

@@ -14,7 +14,11 @@
 #include <sstream>
 #include <string>
 
+#include <nlohmann/json.hpp>
+
 namespace {
+
+using nlohmann::json;
 
 struct Ran {
   int code = -1;
@@ -83,6 +87,8 @@ class RemoteCli : public ::testing::Test {
                  " --remote 127.0.0.1:" + port_ + " " + args);
   }
 
+  static Ran local_cli(const std::string& args) { return shell(std::string(THREADMAP_CLI) + " " + args); }
+
   static inline std::string dir_, port_, ssh_, skip_;
 };
 
@@ -141,6 +147,100 @@ TEST_F(RemoteCli, AWorkerOfAnotherProtocolIsRefusedSayingWhatToUpgrade) {
   EXPECT_EQ(r.code, 2) << r.out << r.err;
   EXPECT_NE(r.err.find("speaks no protocol version"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("threadmap-cli 0.0.9"), std::string::npos) << r.err;
+}
+
+// Each newly remote command against the same command run here: the same
+// output, but for what names the server, and the same exit code.
+
+TEST_F(RemoteCli, SweepRowsAreTheLocalSweepsRows) {
+  const std::string args = "sweep transpose.naive --vary tile=8,16 --set width=64 --set height=64 --reps 2 "
+                           "--device opencl:0:0";
+  const Ran remote = remote_cli(args + " --format json");
+  const Ran here = local_cli(args + " --format json");
+  ASSERT_EQ(remote.code, 0) << remote.err;
+  ASSERT_EQ(here.code, 0) << here.err;
+  const json r = json::parse(remote.out), l = json::parse(here.out);
+  EXPECT_EQ(r["kernel"], l["kernel"]);
+  EXPECT_EQ(r["device"]["spec"], "opencl:0:0");
+  ASSERT_EQ(r["results"].size(), 2u) << remote.out;
+  for (std::size_t i = 0; i < 2; ++i) {
+    EXPECT_EQ(r["results"][i]["parameters"], l["results"][i]["parameters"]);
+    EXPECT_EQ(r["results"][i]["status"], "ok");
+    EXPECT_EQ(r["results"][i]["verification"], l["results"][i]["verification"]);
+  }
+  const Ran text = remote_cli(args);
+  ASSERT_EQ(text.code, 0) << text.err;
+  EXPECT_NE(text.out.find("(opencl:0:0, 127.0.0.1)\ntile    result"), std::string::npos) << text.out;
+}
+
+TEST_F(RemoteCli, CountersAreTheLocalCounters) {
+  const std::string args = "counters transpose.naive --set width=64 --set height=64 --device opencl:0:0";
+  for (const std::string format : {"text", "json"}) {
+    const Ran remote = remote_cli(args + " --format " + format);
+    const Ran here = local_cli(args + " --format " + format);
+    ASSERT_EQ(remote.code, 0) << remote.err;
+    EXPECT_EQ(remote.out, here.out);
+  }
+  // A kernel the catalog lacks is said as the local command says it.
+  const Ran unknown = remote_cli("counters transpose.nope --device opencl:0:0");
+  EXPECT_EQ(unknown.code, 2);
+  EXPECT_EQ(unknown.err, local_cli("counters transpose.nope --device opencl:0:0").err);
+}
+
+// The submission is read on this side; the server never sees its path.
+TEST_F(RemoteCli, CheckGradesASubmissionAsTheLocalCheckDoes) {
+  const std::string exercises = std::string(THREADMAP_SOURCE_DIR) + "/resources/exercises/";
+  const std::string mine = dir_ + "/mine.cl";
+  std::filesystem::copy_file(exercises + "smem-conflict-free.start.cl", mine,
+                             std::filesystem::copy_options::overwrite_existing);
+  const std::string solution = exercises + "smem-conflict-free.solution.cl";
+  const std::string args = "check smem-conflict-free " + solution + " " + mine + " " + dir_ +
+                           "/missing.cl --device opencl:0:0 --seed 9 --reps 2 --format json";
+  const Ran remote = remote_cli(args);
+  const Ran here = local_cli(args);
+  EXPECT_EQ(remote.code, 1) << remote.err;
+  EXPECT_EQ(here.code, 1) << here.err;
+  const json r = json::parse(remote.out), l = json::parse(here.out);
+  EXPECT_EQ(r["seed"], 9);
+  ASSERT_EQ(r["submissions"].size(), 3u) << remote.out;
+  for (std::size_t i = 0; i < 3; ++i)
+    for (const char* key : {"file", "status", "compiled", "verified", "goal_met", "counters"})
+      EXPECT_EQ(r["submissions"][i].value(key, json()), l["submissions"][i].value(key, json())) << i << " " << key;
+  EXPECT_EQ(r["submissions"][0]["status"], "goal met");
+  EXPECT_EQ(r["submissions"][1]["status"], "goal not met");
+  EXPECT_EQ(r["submissions"][2]["status"], "unreadable");
+  // A device the server lacks: one error, as here.
+  const Ran bad = remote_cli("check smem-conflict-free " + solution + " --device gpu0");
+  EXPECT_EQ(bad.code, 2);
+  EXPECT_EQ(bad.err, local_cli("check smem-conflict-free " + solution + " --device gpu0").err);
+}
+
+TEST_F(RemoteCli, DoctorDiagnosesTheServer) {
+  const Ran json_report = remote_cli("doctor --format json");
+  ASSERT_EQ(json_report.code, 0) << json_report.err;
+  const json report = json::parse(json_report.out);
+  EXPECT_TRUE(report["ok"].get<bool>());
+  ASSERT_FALSE(report["targets"].empty());
+  const Ran text = remote_cli("doctor");
+  ASSERT_EQ(text.code, 0) << text.err;
+  EXPECT_EQ(text.out.rfind("On 127.0.0.1:\nBackends and devices\n", 0), 0u) << text.out;
+  // The same lines as here, but for the heading and the time taken.
+  const Ran here = local_cli("doctor");
+  auto body = [](const std::string& out) { return out.substr(out.find("Backends"), out.rfind(" (") - out.find("Backends")); };
+  EXPECT_EQ(body(text.out), body(here.out));
+}
+
+// A worker from before an op answers "unknown op": one line, upgrade the server.
+TEST_F(RemoteCli, AnOlderWorkerWithoutTheOpSaysToUpgradeTheServer) {
+  const std::string old_worker = dir_ + "/old_worker.sh";
+  std::ofstream(old_worker)
+      << "read line; echo '{\"id\":1,\"type\":\"result\",\"result\":{\"pong\":true,\"version\":\"0.9.0\",\"protocol\":1}}'\n"
+      << "read line; echo '{\"id\":2,\"type\":\"error\",\"status\":\"bad-request\",\"error\":\"unknown op '\\''doctor'\\''; ops: ping\"}'\n"
+      << "read line\n";
+  const Ran r = remote_cli("doctor", "sh " + old_worker);
+  EXPECT_EQ(r.code, 2) << r.out << r.err;
+  EXPECT_NE(r.err.find("the worker on 127.0.0.1 (threadmap-cli 0.9.0) has no \"doctor\" request: upgrade threadmap-cli on 127.0.0.1"),
+            std::string::npos) << r.err;
 }
 
 }  // namespace

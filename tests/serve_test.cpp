@@ -14,6 +14,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <nlohmann/json.hpp>
+#include <fstream>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -802,6 +803,41 @@ TEST(ServeInProcess, RunsRepeatedlyOnMemoryWithNoDeviceAndLeavesNoThreads) {
   EXPECT_EXIT(std::exit(serve_in_process_without_devices()), ::testing::ExitedWithCode(0), "")
       << "1: serve_command failed, 2: a reply was not JSON, 3: not one reply per line, "
          "4: the last reply was not the pong, 5: threads were left running";
+}
+
+}  // namespace
+
+namespace {
+
+// check grades in forked processes: a worker whose reader thread waits on
+// stdin grades (the fork takes no lock that thread holds), and one that has
+// opened a device refuses, saying why, and goes on.
+TEST(Serve, CheckGradesInAFreshWorkerAndIsRefusedAfterADevice) {
+  REQUIRE_OPENCL();
+  std::ifstream in(std::string(THREADMAP_SOURCE_DIR) + "/resources/exercises/smem-conflict-free.solution.cl");
+  std::stringstream text;
+  text << in.rdbuf();
+  const json check = {{"id", 1}, {"op", "check"}, {"exercise", "smem-conflict-free"}, {"device", "opencl:0:0"},
+                      {"seed", 9}, {"reps", 2}, {"submissions", {{{"file", "mine/solution.cl"}, {"text", text.str()}}}}};
+  Worker fresh;
+  fresh.send(check.dump());
+  json reply = fresh.next(120);
+  while (reply.value("type", "") == "progress") reply = fresh.next(120);
+  ASSERT_EQ(reply.value("type", ""), "result") << reply.dump();
+  EXPECT_EQ(reply["result"]["seed"], 9);
+  ASSERT_EQ(reply["result"]["submissions"].size(), 1u);
+  EXPECT_EQ(reply["result"]["submissions"][0]["file"], "mine/solution.cl");
+  EXPECT_EQ(reply["result"]["submissions"][0]["status"], "goal met") << reply.dump();
+
+  Worker used;
+  used.send(R"({"id": 1, "op": "devices"})");
+  EXPECT_EQ(used.next().value("type", ""), "result");
+  used.send(check.dump());
+  const json refused = used.next();
+  EXPECT_EQ(refused.value("status", ""), "invalid") << refused.dump();
+  EXPECT_NE(refused.value("error", "").find("send it to a fresh worker"), std::string::npos) << refused.dump();
+  used.send(R"({"id": 2, "op": "ping"})");
+  EXPECT_EQ(used.next().value("type", ""), "result");
 }
 
 }  // namespace

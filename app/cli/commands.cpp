@@ -35,8 +35,20 @@ void error(const std::string& message) {
   std::cerr << "threadmap-cli: error: " << printable(message, Newlines::Keep) << '\n';
 }
 
+namespace {
+std::function<void(const std::string&)>& wait_sink() {
+  static std::function<void(const std::string&)> sink;
+  return sink;
+}
+}  // namespace
+
+void set_wait_sink(std::function<void(const std::string&)> sink) { wait_sink() = std::move(sink); }
+
 WaitNotice wait_notice() {
-  return watch_waits([](const std::string& line) { std::cerr << "threadmap-cli: " << line << std::endl; });
+  return watch_waits([](const std::string& line) {
+    if (wait_sink()) wait_sink()(line);
+    else std::cerr << "threadmap-cli: " << line << std::endl;
+  });
 }
 
 int exit_code_for(RunStatus status) {
@@ -66,6 +78,12 @@ int guarded(const std::function<int()>& body) {
     return kExitUnavailable;
   } catch (const DeviceError& e) {
     error(e.what());
+    return kExitDeviceFailure;
+  } catch (const ReportError& e) {  // a report a remote worker sent, malformed
+    error(e.what());
+    return kExitDeviceFailure;
+  } catch (const nlohmann::json::exception& e) {
+    error(std::string("a malformed report: ") + e.what());
     return kExitDeviceFailure;
   }
 }
@@ -198,40 +216,21 @@ void print_run_text(const Variant& v, const RunResult& r) {
   if (!r.note.empty()) std::cout << "  note: " << r.note << '\n';
 }
 
-std::vector<std::string> run_row_cells(const RunResult& r) {
-  if (r.status != RunStatus::Ok) return {verification_text(r), "", "", "", "", "", r.error};
-  return {verification_text(r),
-          fixed(r.kernel_ms.median, 4),
-          fixed(r.kernel_ms.min, 4),
-          fixed(r.kernel_ms.max, 4),
+// A row's cells from the run's report: what a local run made, or a worker sent.
+std::vector<std::string> run_row_cells(const RunReport& r) {
+  if (!r.ok()) return {r.status, "", "", "", "", "", r.error};
+  const ReportTiming timing = r.timing.value_or(ReportTiming{});
+  return {r.verified() ? "verified" : "FAILED (" + std::to_string(r.verification ? r.verification->mismatches : 0) + ")",
+          fixed(timing.kernel_ms.median, 4),
+          fixed(timing.kernel_ms.min, 4),
+          fixed(timing.kernel_ms.max, 4),
           fixed(r.bandwidth_gbps, 2),
-          fixed(r.end_to_end_ms.median, 4),
+          fixed(timing.end_to_end_ms.median, 4),
           r.cache_resident ? "working set fits in cache" : ""};
 }
 
 const std::vector<std::string> kRunColumns{"result",   "median ms", "min ms", "max ms",
                                            "GB/s",     "e2e ms",    "note"};
-
-// Progress on stderr once a command has taken more than a second.
-class Progress {
- public:
-  explicit Progress(std::size_t total) : total_(total), start_(Clock::now()) {}
-  void step(std::size_t done, const std::string& what) {
-    if (Clock::now() - start_ < std::chrono::seconds(1)) return;
-    std::cerr << "[" << done << "/" << total_ << "] " << what << (isatty(2) ? "\r" : "\n")
-              << std::flush;
-    shown_ = true;
-  }
-  ~Progress() {
-    if (shown_ && isatty(2)) std::cerr << '\n';
-  }
-
- private:
-  using Clock = std::chrono::steady_clock;
-  std::size_t total_;
-  Clock::time_point start_;
-  bool shown_ = false;
-};
 
 // A parameter varied twice, or varied and --set, would label rows with
 // values they did not run.
@@ -431,7 +430,7 @@ int run_command(const std::string& kernel, const RunArgs& args) {
       t.header.insert(t.header.end(), kRunColumns.begin(), kRunColumns.end());
       std::vector<std::string> row{r.kernel_id, r.device.spec};
       for (const ParamSpec& p : v.params) row.push_back(p.format(r.params.get(p.name)));
-      for (const std::string& c : run_row_cells(r)) row.push_back(c);
+      for (const std::string& c : run_row_cells(make_report(r))) row.push_back(c);
       t.rows.push_back(row);
       t.print_csv(std::cout);
     } else if (r.status == RunStatus::Ok) {
@@ -443,66 +442,97 @@ int run_command(const std::string& kernel, const RunArgs& args) {
   }); });
 }
 
+SweepPlan plan_sweep(const std::string& kernel, const std::vector<std::string>& sets,
+                     const std::vector<std::string>& vary) {
+  SweepPlan plan{&variant_or_throw(kernel), parse_assignments(sets), {}, {}};
+  const Variant& v = *plan.variant;
+  make_params(v.params, plan.base, v.id);  // reject bad --set before any run
+  // Each --vary is an axis; the sweep runs their cartesian product.
+  for (const std::string& spec : vary) {
+    const std::size_t eq = spec.find('=');
+    if (eq == std::string::npos || eq == 0 || eq + 1 == spec.size())
+      throw InvalidRequest("--vary " + spec + ": expected NAME=V1,V2,..., e.g. --vary tile=8,16,32");
+    SweepAxis axis{spec.substr(0, eq), {}};
+    std::stringstream ss(spec.substr(eq + 1));
+    for (std::string item; std::getline(ss, item, ',');) axis.values.push_back(item);
+    plan.axes.push_back(std::move(axis));
+  }
+  if (plan.axes.empty()) throw InvalidRequest("sweep needs at least one --vary NAME=V1,V2,...");
+  reject_repeated_parameters(plan.axes, plan.base);
+  plan.points = sweep_points(v.params, plan.axes, v.id);
+  return plan;
+}
+
+void StepProgress::step(std::size_t done, const std::string& what) {
+  if (Clock::now() - start_ < std::chrono::seconds(1)) return;
+  std::cerr << "[" << done << "/" << total_ << "] " << what << (isatty(2) ? "\r" : "\n") << std::flush;
+  shown_ = true;
+}
+
+StepProgress::~StepProgress() {
+  if (shown_ && isatty(2)) std::cerr << '\n';
+}
+
+void SweepProgress::starting(std::size_t point) {
+  if (point >= plan_.points.size()) return;
+  std::string label;
+  for (const auto& [name, value] : plan_.points[point]) label += (label.empty() ? "" : " ") + name + "=" + value;
+  step(point, plan_.variant->id + " " + label);
+}
+
+int exit_code_for(const RunReport& r) {
+  if (r.ok()) return r.verified() ? kExitOk : kExitNotVerified;
+  if (r.status == status_name(RunStatus::Unavailable)) return kExitUnavailable;
+  if (r.status == status_name(RunStatus::Invalid)) return kExitInvalid;
+  return kExitDeviceFailure;
+}
+
+int print_sweep(const SweepPlan& plan, const DeviceInfo& device, const std::vector<RunReport>& results,
+                const std::string& format, const std::string& host) {
+  Table t;
+  for (const auto& axis : plan.axes) t.header.push_back(axis.name);
+  t.header.insert(t.header.end(), kRunColumns.begin(), kRunColumns.end());
+  t.right_aligned.assign(t.header.size(), true);
+  t.right_aligned.back() = false;
+  json rows = json::array();
+  int code = kExitOk;
+  for (std::size_t i = 0; i < results.size() && i < plan.points.size(); ++i) {
+    code = worse(code, exit_code_for(results[i]));
+    rows.push_back(to_json(results[i]));
+    std::vector<std::string> row;
+    for (const auto& a : plan.points[i]) row.push_back(a.second);
+    for (const std::string& c : run_row_cells(results[i])) row.push_back(c);
+    t.rows.push_back(row);
+  }
+  if (format == "json") {
+    std::cout << json_text({{"kernel", plan.variant->id}, {"device", to_json(device)}, {"results", rows}}) << '\n';
+  } else if (format == "csv") {
+    t.print_csv(std::cout);
+  } else {
+    std::cout << plan.variant->id << " on " << printable(device.name) << " (" << device.spec
+              << (host.empty() ? "" : ", " + printable(host)) << ")\n";
+    t.print_text(std::cout);
+  }
+  return code;
+}
+
 int sweep_command(const std::string& kernel, const RunArgs& args,
                   const std::vector<std::string>& vary) {
   return maybe_isolated(args, [&] { return guarded([&]() -> int {
-    const Variant& v = variant_or_throw(kernel);
-    const auto base = parse_assignments(args.sets);
-    make_params(v.params, base, v.id);  // reject bad --set before any run
-
-    // Each --vary is an axis; the sweep runs their cartesian product.
-    std::vector<SweepAxis> axes;
-    for (const std::string& spec : vary) {
-      const std::size_t eq = spec.find('=');
-      if (eq == std::string::npos || eq == 0 || eq + 1 == spec.size())
-        throw InvalidRequest("--vary " + spec + ": expected NAME=V1,V2,..., e.g. --vary tile=8,16,32");
-      SweepAxis axis{spec.substr(0, eq), {}};
-      std::stringstream ss(spec.substr(eq + 1));
-      for (std::string item; std::getline(ss, item, ',');) axis.values.push_back(item);
-      axes.push_back(std::move(axis));
-    }
-    if (axes.empty()) throw InvalidRequest("sweep needs at least one --vary NAME=V1,V2,...");
-    reject_repeated_parameters(axes, base);
-    const auto points = sweep_points(v.params, axes, v.id);
-
+    const SweepPlan plan = plan_sweep(kernel, args.sets, vary);
+    const Variant& v = *plan.variant;
     auto device = watch_phases(open_device(args.device));
     RunOptions options = options_from(args);
     read_source(args, options);
-    Table t;
-    for (const auto& axis : axes) t.header.push_back(axis.name);
-    t.header.insert(t.header.end(), kRunColumns.begin(), kRunColumns.end());
-    t.right_aligned.assign(t.header.size(), true);
-    t.right_aligned.back() = false;
-    json results = json::array();
-    int code = kExitOk;
-    Progress progress(points.size());
-    for (std::size_t i = 0; i < points.size(); ++i) {
-      auto assignments = base;
-      std::string label;
-      for (const auto& a : points[i]) {
-        assignments.push_back(a);
-        label += (label.empty() ? "" : " ") + a.first + "=" + a.second;
-      }
-      progress.step(i, v.id + " " + label);
-      const Params params = make_params(v.params, assignments, v.id);
-      const RunResult r = run_variant(*device, v, params, options);
-      code = worse(code, exit_code_for(r));
-      results.push_back(to_json(r));
-      std::vector<std::string> row;
-      for (const auto& a : points[i]) row.push_back(a.second);
-      for (const std::string& c : run_row_cells(r)) row.push_back(c);
-      t.rows.push_back(row);
+    std::vector<RunReport> results;
+    SweepProgress progress(plan);
+    for (std::size_t i = 0; i < plan.points.size(); ++i) {
+      progress.starting(i);
+      auto assignments = plan.base;
+      assignments.insert(assignments.end(), plan.points[i].begin(), plan.points[i].end());
+      results.push_back(make_report(run_variant(*device, v, make_params(v.params, assignments, v.id), options)));
     }
-    if (args.format == "json") {
-      std::cout << json_text({{"kernel", v.id}, {"device", to_json(device->info())}, {"results", results}})
-                << '\n';
-    } else if (args.format == "csv") {
-      t.print_csv(std::cout);
-    } else {
-      std::cout << v.id << " on " << printable(device->info().name) << " (" << device->info().spec << ")\n";
-      t.print_text(std::cout);
-    }
-    return code;
+    return print_sweep(plan, device->info(), results, args.format);
   }); });
 }
 
@@ -541,7 +571,7 @@ int bench_command(const RunArgs& args, std::int64_t size) {
       return sets;
     };
 
-    Progress progress(variants.size() + 1);
+    StepProgress progress(variants.size() + 1);
     const Variant& copy_variant = variant_or_throw("transpose.copy");
     const Params copy_params = make_params(copy_variant.params, sized(copy_variant), copy_variant.id);
     const std::uint64_t copy_bytes = static_cast<std::uint64_t>(copy_params.get("width") *

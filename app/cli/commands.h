@@ -1,5 +1,6 @@
 #pragma once
 // The CLI's subcommands. Each returns the process exit code.
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <iosfwd>
@@ -8,9 +9,17 @@
 #include <utility>
 #include <vector>
 
+#include <map>
+
+#include <nlohmann/json.hpp>
+
+#include "app/protocol/replies.h"
+#include "app/protocol/requests.h"
 #include "kernels/catalog.h"
 #include "kernels/devices.h"
+#include "kernels/report.h"
 #include "kernels/runner.h"
+#include "kernels/trace.h"
 #include "viz/analysis/problems.h"
 
 namespace threadmap::cli {
@@ -78,6 +87,9 @@ void error(const std::string& message);  // "threadmap-cli: error: ..." on stder
 // "threadmap-cli: waiting for the GPU: N runs ahead" on stderr, and the
 // sandbox's watchdog told (RunOptions::on_wait).
 WaitNotice wait_notice();
+// Where wait_notice() says its lines: stderr, or (empty sink) stderr again;
+// a worker sends them as progress replies.
+void set_wait_sink(std::function<void(const std::string&)> sink);
 // Runs a subcommand's body; an engine or session error it throws is printed
 // and becomes the exit code its kind stands for (InvalidRequest and
 // SessionError 2, DeviceError 3, Unavailable 4).
@@ -93,6 +105,78 @@ int list_command(const std::string& format);
 int run_command(const std::string& kernel, const RunArgs& args);
 int sweep_command(const std::string& kernel, const RunArgs& args,
                   const std::vector<std::string>& vary);
+
+// --- What a command shares with its --remote form (remote_commands.h).
+
+// The exit code a run's report stands for.
+int exit_code_for(const RunReport& r);
+
+// A sweep's points, checked before any run: --set and --vary read, the
+// cartesian product of the axes, in the order they run.
+struct SweepPlan {
+  const Variant* variant = nullptr;
+  std::vector<std::pair<std::string, std::string>> base;  // --set
+  std::vector<SweepAxis> axes;                             // --vary
+  std::vector<std::vector<std::pair<std::string, std::string>>> points;
+};
+SweepPlan plan_sweep(const std::string& kernel, const std::vector<std::string>& sets,
+                     const std::vector<std::string>& vary);
+// The sweep's rows (text, csv or json); `host` names a remote worker in the
+// text's heading. Returns the exit code of the worst row.
+int print_sweep(const SweepPlan& plan, const DeviceInfo& device, const std::vector<RunReport>& results,
+                const std::string& format, const std::string& host = "");
+
+// "[3/10] what" on stderr, once a command has taken more than a second.
+class StepProgress {
+ public:
+  explicit StepProgress(std::size_t total) : total_(total) {}
+  ~StepProgress();
+  StepProgress(const StepProgress&) = delete;
+  StepProgress& operator=(const StepProgress&) = delete;
+  void step(std::size_t done, const std::string& what);
+
+ private:
+  using Clock = std::chrono::steady_clock;
+  std::size_t total_;
+  Clock::time_point start_ = Clock::now();
+  bool shown_ = false;
+};
+// The error a run's status stands for (InvalidRequest, Unavailable, DeviceError).
+[[noreturn]] void throw_run_error(RunStatus status, const std::string& message);
+
+// counters: `v` traced on `device` and its memory counters totalled, as the
+// command prints them (text and json). Throws the engine's errors.
+protocol::CountersResult count_memory(Device& device, const Variant& v, const Params& params, TraceOptions options);
+int print_counters_result(const protocol::CountersResult& counters, const std::string& format);
+
+// doctor: the report as --format json prints it, and either form of it printed.
+nlohmann::json doctor_report(const std::string& architectures);
+int print_doctor(const nlohmann::json& report, const std::string& format);
+
+// check: the submissions graded, each in a process of its own, on the
+// machine that runs this (the worker's, with --remote). Throws for an unknown
+// exercise or a device that cannot be opened.
+protocol::CheckResult grade_submissions(const protocol::CheckRequest& request);
+// The submitted files read on this side: the readable ones to grade, a row
+// for each other by its place among the files.
+struct ReadSubmissions {
+  std::vector<protocol::Submission> readable;
+  std::map<std::size_t, nlohmann::json> unreadable;
+  // Every file's row, in the order given: `graded` are the readable ones'.
+  nlohmann::json rows(const nlohmann::json& graded) const;
+};
+ReadSubmissions read_submissions(const std::vector<std::string>& files);
+int print_check(const std::string& exercise, const nlohmann::json& rows, std::uint64_t seed, const std::string& format);
+
+// A sweep's progress: the point about to run, by its values.
+class SweepProgress : StepProgress {
+ public:
+  explicit SweepProgress(const SweepPlan& plan) : StepProgress(plan.points.size()), plan_(plan) {}
+  void starting(std::size_t point);
+
+ private:
+  const SweepPlan& plan_;
+};
 int bench_command(const RunArgs& args, std::int64_t size);
 
 }  // namespace threadmap::cli

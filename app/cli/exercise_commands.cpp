@@ -17,6 +17,7 @@
 #include "app/cli/output.h"
 #include "app/cli/sandbox.h"
 #include "app/cli/table.h"
+#include "app/protocol/replies.h"
 #include "kernels/devices.h"
 #include "kernels/error.h"
 #include "kernels/runner.h"
@@ -188,16 +189,49 @@ std::string number(const json& v, int digits) {
   return os.str();
 }
 
+// Runs body in a process of its own (run_isolated) and returns the JSON it
+// made, or a discarded value when it made none (stopped, crashed). The JSON
+// comes back through a file in a folder of this call alone (mkdtemp: no name
+// in the shared temp folder anyone could plant).
+json in_child(const Limits& limits, const std::string& what, const std::function<json()>& body, Isolated& child) {
+  std::string folder = (std::filesystem::temp_directory_path() / "threadmap-check-XXXXXX").string();
+  if (!::mkdtemp(folder.data()))
+    throw DeviceError("cannot make a temporary folder in " + std::filesystem::temp_directory_path().string());
+  const std::filesystem::path result = std::filesystem::path(folder) / "result.json";
+  child = run_isolated(limits, what, [&]() -> int {
+    write_file(result, json_text(body(), -1), Durability::Scratch);
+    return 0;
+  });
+  std::ifstream back(result);
+  json made = json::parse(back, nullptr, false);
+  std::error_code ignored;
+  std::filesystem::remove_all(folder, ignored);
+  if (child.ending != Ending::Exited || child.code != 0) return json(json::value_t::discarded);
+  return made;
+}
+
 // A --device that cannot be opened is the grader's mistake, not the
-// learners': one message, before any file is graded. Opened in a child, as
-// every device here is: the parent starts no driver before it forks.
-int check_device(const std::string& device, const Limits& limits) {
-  return run_isolated(limits, "opening " + device, [&] {
-           return guarded([&] {
-             open_device(device);
-             return kExitOk;
-           });
-         }).code;
+// learners': one error, before any submission is graded. Opened in a child,
+// as every device here is: the parent starts no driver before it forks.
+void check_device(const std::string& device, const Limits& limits) {
+  Isolated child;
+  const json opened = in_child(limits, "opening " + device, [&]() -> json {
+    try {
+      open_device(device);
+      return {{"status", "ok"}};
+    } catch (const InvalidRequest& e) {
+      return {{"status", "invalid"}, {"error", e.what()}};
+    } catch (const Unavailable& e) {
+      return {{"status", "unavailable"}, {"error", e.what()}};
+    } catch (const std::exception& e) {
+      return {{"status", "device-failure"}, {"error", e.what()}};
+    }
+  }, child);
+  if (opened.is_discarded()) throw DeviceError("opening " + device + ": " + child.message);
+  const std::string status = opened.value("status", "");
+  if (status == "invalid") throw InvalidRequest(opened.value("error", ""));
+  if (status == "unavailable") throw Unavailable(opened.value("error", ""));
+  if (status != "ok") throw DeviceError(opened.value("error", ""));
 }
 
 // What a row says of a child that was stopped or died, or left no result.
@@ -217,42 +251,19 @@ void describe_stop(const Isolated& child, json& row) {
 
 // One submission, graded in a process of its own: an endless loop or a crash
 // ends that one, not the others. Its compile is timed apart from its run.
-json grade_file(const Exercise& e, const std::string& file, std::size_t n, const std::string& device,
-                const Limits& limits, int reps, std::uint64_t seed) {
-  json row = {{"file", file}, {"compiled", false}, {"verified", false}, {"goal_met", false}};
-  std::string text;
-  try {
-    text = read_text_file(file);
-  } catch (const InvalidRequest& e) {
-    row["status"] = "unreadable";
-    row["error"] = e.what();
-    return row;
-  }
-  // The child's grade comes back through a file in a folder of this grading
-  // alone (mkdtemp: no name in the shared temp folder anyone could plant).
-  std::string folder = (std::filesystem::temp_directory_path() / "threadmap-check-XXXXXX").string();
-  if (!::mkdtemp(folder.data())) {
-    row["status"] = "failed";
-    row["error"] = "cannot make a temporary folder in " + std::filesystem::temp_directory_path().string();
-    return row;
-  }
-  const std::filesystem::path result = std::filesystem::path(folder) / ("grade-" + std::to_string(n) + ".json");
-  const std::string name = std::filesystem::path(file).filename().string();
-  const Isolated child = run_isolated(limits, "grading " + file, [&]() -> int {
-    json g;
+json grade_submission(const Exercise& e, const protocol::Submission& submission, const std::string& device,
+                      const Limits& limits, int reps, std::uint64_t seed) {
+  json row = {{"file", submission.file}, {"compiled", false}, {"verified", false}, {"goal_met", false}};
+  const std::string name = std::filesystem::path(submission.file).filename().string();
+  Isolated child;
+  const json g = in_child(limits, "grading " + submission.file, [&]() -> json {
     try {
-      g = grade(e, text, name, device, reps, seed);
+      return grade(e, submission.text, name, device, reps, seed);
     } catch (const std::exception& x) {
-      g = {{"status", "failed"}, {"error", first_error(x.what())}};
+      return {{"status", "failed"}, {"error", first_error(x.what())}};
     }
-    write_file(result, json_text(g, -1), Durability::Scratch);
-    return 0;
-  });
-  std::ifstream back(result);
-  const json g = json::parse(back, nullptr, false);
-  std::error_code ignored;
-  std::filesystem::remove_all(folder, ignored);
-  if (child.ending != Ending::Exited || child.code != 0 || g.is_discarded())
+  }, child);
+  if (g.is_discarded())
     describe_stop(child, row);
   else
     for (auto& [key, value] : g.items()) row[key] = value;
@@ -291,15 +302,15 @@ void print_grades(const Exercise& e, const json& rows, const std::string& format
   out.header.insert(out.header.end(), metrics.begin(), metrics.end());
   out.header.insert(out.header.end(), {"goal met", "median ms", "GB/s", "status"});
   for (const json& r : rows) {
-    std::vector<std::string> line{r["file"].get<std::string>(), r["compiled"].get<bool>() ? "yes" : "no",
-                                  r["verified"].get<bool>() ? "yes" : "no"};
+    std::vector<std::string> line{printable(r.value("file", std::string())), r.value("compiled", false) ? "yes" : "no",
+                                  r.value("verified", false) ? "yes" : "no"};
     for (const std::string& m : metrics)
       line.push_back(r.contains("counters") && r["counters"].contains(m) ? number(r["counters"][m], 0) : "-");
-    line.push_back(r["goal_met"].get<bool>() ? "yes" : "no");
+    line.push_back(r.value("goal_met", false) ? "yes" : "no");
     line.push_back(number(r.value("median_ms", json()), 4));
     line.push_back(number(r.value("gbps", json()), 2));
     std::string status = r.value("status", std::string());
-    if (r.contains("error")) status += ": " + r["error"].get<std::string>();
+    if (r.contains("error")) status += ": " + r.value("error", std::string());
     line.push_back(status);
     out.rows.push_back(line);
   }
@@ -359,31 +370,64 @@ int exercises_command(const std::string& format, const std::string& language) {
   });
 }
 
+protocol::CheckResult grade_submissions(const protocol::CheckRequest& request) {
+  // A fresh seed per grading, so no submission can be fitted to the inputs
+  // it is graded on; printed, and --seed repeats it.
+  protocol::CheckResult result{request.seed ? *request.seed : fresh_seed(), json::array()};
+  const Exercise& e = exercise_or_throw(request.exercise);
+  const Limits limits = limits_for(request.timeout);
+  check_device(request.device, limits);
+  for (const protocol::Submission& submission : request.submissions)
+    result.submissions.push_back(grade_submission(e, submission, request.device, limits, request.reps, result.seed));
+  return result;
+}
+
+ReadSubmissions read_submissions(const std::vector<std::string>& files) {
+  ReadSubmissions read;
+  for (std::size_t n = 0; n < files.size(); ++n) {
+    try {
+      read.readable.push_back({files[n], read_text_file(files[n])});
+    } catch (const InvalidRequest& e) {
+      read.unreadable[n] = {{"file", files[n]}, {"compiled", false}, {"verified", false}, {"goal_met", false},
+                            {"status", "unreadable"}, {"error", e.what()}};
+    }
+  }
+  return read;
+}
+
+json ReadSubmissions::rows(const json& graded) const {
+  json rows = json::array();
+  std::size_t next = 0;
+  for (std::size_t n = 0; n < readable.size() + unreadable.size(); ++n) {
+    if (const auto it = unreadable.find(n); it != unreadable.end()) rows.push_back(it->second);
+    else if (next < graded.size()) rows.push_back(graded[next++]);
+  }
+  return rows;
+}
+
+int print_check(const std::string& exercise, const json& rows, std::uint64_t seed, const std::string& format) {
+  const Exercise& e = exercise_or_throw(exercise);
+  bool all_met = true;
+  for (const json& row : rows) all_met = all_met && row.value("goal_met", false);
+  if (format == "json")
+    std::cout << json_text({{"exercise", e.id},
+                            {"goal", describe_goal(e)},
+                            {"seed", seed},
+                            {"sizes", sizes_text(e)},
+                            {"submissions", rows}})
+              << '\n';
+  else
+    print_grades(e, rows, format, seed);
+  return all_met ? kExitOk : kExitNotVerified;
+}
+
 int check_command(const std::string& id, const std::vector<std::string>& files, const std::string& device,
                   const std::string& format, double timeout, int reps, std::optional<std::uint64_t> chosen_seed) {
   return guarded([&]() -> int {
-    // A fresh seed per grading, so no submission can be fitted to the inputs
-    // it is graded on; printed, and --seed repeats it.
-    const std::uint64_t seed = chosen_seed ? *chosen_seed : fresh_seed();
-    const Exercise& e = exercise_or_throw(id);
-    const Limits limits = limits_for(timeout);
-    if (const int code = check_device(device, limits); code != kExitOk) return code;
-    json rows = json::array();
-    bool all_met = true;
-    for (std::size_t n = 0; n < files.size(); ++n) {
-      rows.push_back(grade_file(e, files[n], n, device, limits, reps, seed));
-      all_met = all_met && rows.back().value("goal_met", false);
-    }
-    if (format == "json")
-      std::cout << json_text({{"exercise", e.id},
-                              {"goal", describe_goal(e)},
-                              {"seed", seed},
-                              {"sizes", sizes_text(e)},
-                              {"submissions", rows}})
-                << '\n';
-    else
-      print_grades(e, rows, format, seed);
-    return all_met ? kExitOk : kExitNotVerified;
+    const ReadSubmissions read = read_submissions(files);
+    const protocol::CheckResult graded =
+        grade_submissions({id, device, read.readable, timeout, reps, chosen_seed});
+    return print_check(id, read.rows(graded.submissions), graded.seed, format);
   });
 }
 

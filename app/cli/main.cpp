@@ -89,8 +89,9 @@ int main(int argc, char** argv) {
   // A GPU server reached through ssh runs the device commands (app/protocol/remote.h).
   RemoteArgs remote;
   app.add_option("--remote", remote.target,
-                 "[USER@]HOST[:PORT]: run devices, run and record on that GPU server's threadmap-cli, "
-                 "through ssh (your ssh config, keys and agent); a recording is written here");
+                 "[USER@]HOST[:PORT]: run devices, run, sweep, record, counters, check and doctor on that GPU "
+                 "server's threadmap-cli, through ssh (your ssh config, keys and agent); a recording is written "
+                 "here, check's files are read here; list, exercises, show and source run here");
   app.add_option("--ssh-command", remote.ssh_command,
                  "the ssh command line for --remote (default: $THREADMAP_SSH, else ssh), e.g. \"ssh -F lab.conf\"");
 
@@ -263,19 +264,34 @@ int main(int argc, char** argv) {
     return code == 0 ? kExitOk : kExitInvalid;
   }
 
+  if (!remote.target.empty() && (*serve || *pack || *bench || !packs.empty())) {
+    error("--remote runs devices, run, sweep, record, counters, check and doctor on the server; " +
+          std::string(*bench ? "bench" : !packs.empty() ? "--pack (the pack's folder is on this machine)"
+                                                         : app.get_subcommands().front()->get_name()) +
+          " runs here, without --remote");
+    return kExitInvalid;
+  }
   if (*serve) return serve_command(std::cin, std::cout);
   if (*pack_check) return pack_check_command(pack_folder, args.device);
   if (*pack_new) return pack_new_command(pack_folder);
   if (!packs.empty())
     if (const int code = guarded([&] { threadmap::pack::add_packs(packs); return kExitOk; }); code != kExitOk)
       return code;
+  const std::optional<std::uint64_t> check_seed = check->count("--seed") ? std::optional(args.seed) : std::nullopt;
+  const int check_reps = check->count("--reps") ? args.reps : 5;
   if (!remote.target.empty()) {
     if (*devices) return remote_devices_command(remote, format);
     if (*run) return remote_run_command(remote, kernel, args);
+    if (*sweep) return remote_sweep_command(remote, kernel, args, vary);
     if (*record) return remote_record_command(remote, kernel, args, blocks, output);
-    error("--remote takes devices, run and record; " + std::string(app.get_subcommands().front()->get_name()) +
-          " runs here, without --remote");
-    return kExitInvalid;
+    if (*counters) return remote_counters_command(remote, kernel, args, blocks.empty() ? "all" : blocks);
+    if (*check) return remote_check_command(remote, exercise, submissions, args.device, format, args.timeout,
+                                            check_reps, check_seed);
+    if (*doctor) return remote_doctor_command(remote, architectures, format);
+    // list, exercises, show and source need no device: they run here.
+    if (*source && dialect.empty())
+      std::cerr << "threadmap-cli: source runs here and picks its dialect by this machine's devices; "
+                   "--dialect cuda gives the CUDA version for the server's GPUs\n";
   }
   // A kernel compiled rather than loaded from the cache is worth a line: the
   // first use of each takes a moment (never counted in a timing).
@@ -283,9 +299,7 @@ int main(int argc, char** argv) {
       [](const std::string& message) { std::cerr << "threadmap-cli: " << message << "\n"; });
   if (*source) return source_command(kernel, dialect);
   if (*list_exercises) return exercises_command(format, language);
-  if (*check) return check_command(exercise, submissions, args.device, format, args.timeout,
-                                   check->count("--reps") ? args.reps : 5,
-                                   check->count("--seed") ? std::optional(args.seed) : std::nullopt);
+  if (*check) return check_command(exercise, submissions, args.device, format, args.timeout, check_reps, check_seed);
   if (*doctor) return guarded([&] { return doctor_command(architectures, format); });
   if (*devices) return devices_command(format);
   if (*record) return record_command(kernel, args, blocks, capacity, output, trace_sets);

@@ -34,6 +34,7 @@ class RemoteWorker {
     const auto ping = std::get<protocol::PingResult>(call(protocol::PingRequest{}, {}));
     if (const std::string problem = protocol::version_problem(ping); !problem.empty())
       throw InvalidRequest("on " + target_.host + ", " + problem);
+    version_ = ping.version;
   }
   ~RemoteWorker() {
     ssh_.write_line(protocol::encode_line(protocol::to_json(protocol::Request(protocol::QuitRequest{}), next_id_)));
@@ -58,6 +59,8 @@ class RemoteWorker {
         continue;
       }
       if (reply->kind == protocol::ReplyKind::Result) return protocol::read_result(request, reply->body);
+      if (const std::string older = protocol::missing_op_problem(request, reply->error, host(), version_); !older.empty())
+        throw InvalidRequest(older);
       throw_error(reply->error);
     }
   }
@@ -75,6 +78,7 @@ class RemoteWorker {
   }
 
   protocol::RemoteTarget target_;
+  std::string version_;  // the worker's threadmap-cli version
   LineProcess ssh_;
   int next_id_ = 1;
 };
@@ -87,7 +91,10 @@ void say_progress(const protocol::Progress& progress) {
     std::cerr << "threadmap-cli: " << printable(wait->message) << '\n';
 }
 
+// The catalog is the worker's too (the versions match): an unknown kernel is
+// said here, in the words the local command uses.
 protocol::KernelRun kernel_run(const std::string& kernel, const RunArgs& args) {
+  variant_or_throw(kernel);
   protocol::KernelRun run;
   run.kernel = kernel;
   run.device = args.device;
@@ -116,6 +123,14 @@ std::vector<std::uint32_t> block_ids(const std::string& blocks) {
     }
   }
   return ids;
+}
+
+// A sweep point arrived: the next one is running.
+std::function<void(const protocol::Progress&)> sweep_progress(SweepProgress& progress) {
+  return [&progress](const protocol::Progress& p) {
+    if (const auto* point = std::get_if<protocol::SweepPoint>(&p)) progress.starting(point->done);
+    else say_progress(p);
+  };
 }
 
 }  // namespace
@@ -147,6 +162,52 @@ int remote_run_command(const RemoteArgs& remote, const std::string& kernel, cons
                                                                                              : kExitDeviceFailure;
     }
     return report.verification && report.verification->verified ? kExitOk : kExitNotVerified;
+  });
+}
+
+int remote_sweep_command(const RemoteArgs& remote, const std::string& kernel, const RunArgs& args,
+                         const std::vector<std::string>& vary) {
+  return guarded([&] {
+    const SweepPlan plan = plan_sweep(kernel, args.sets, vary);
+    protocol::SweepRequest request{kernel_run(kernel, args)};
+    request.vary = plan.axes;
+    RemoteWorker worker(remote);
+    SweepProgress progress(plan);
+    progress.starting(0);
+    const auto swept = std::get<protocol::SweepResult>(worker.call(request, sweep_progress(progress)));
+    return print_sweep(plan, swept.device, swept.results, args.format, worker.host());
+  });
+}
+
+int remote_counters_command(const RemoteArgs& remote, const std::string& kernel, const RunArgs& args,
+                            const std::string& blocks) {
+  return guarded([&] {
+    protocol::CountersRequest request{kernel_run(kernel, args)};
+    request.blocks.all = blocks == "all";
+    if (!request.blocks.all) request.blocks.ids = block_ids(blocks);
+    RemoteWorker worker(remote);
+    return print_counters_result(std::get<protocol::CountersResult>(worker.call(request, say_progress)), args.format);
+  });
+}
+
+int remote_check_command(const RemoteArgs& remote, const std::string& exercise, const std::vector<std::string>& files,
+                         const std::string& device, const std::string& format, double timeout, int reps,
+                         std::optional<std::uint64_t> seed) {
+  return guarded([&] {
+    const ReadSubmissions read = read_submissions(files);
+    RemoteWorker worker(remote);
+    const protocol::CheckRequest request{exercise, device, read.readable, timeout, reps, seed};
+    const auto graded = std::get<protocol::CheckResult>(worker.call(request, say_progress));
+    return print_check(exercise, read.rows(graded.submissions), graded.seed, format);
+  });
+}
+
+int remote_doctor_command(const RemoteArgs& remote, const std::string& architectures, const std::string& format) {
+  return guarded([&] {
+    RemoteWorker worker(remote);
+    const auto doctor = std::get<protocol::DoctorResult>(worker.call(protocol::DoctorRequest{architectures}, say_progress));
+    if (format != "json") std::cout << "On " << printable(worker.host()) << ":\n";
+    return print_doctor(doctor.report, format);
   });
 }
 

@@ -4,6 +4,7 @@
 // their output here as if they had run here. A recording comes back over the
 // same stream and is written on this machine.
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -18,6 +19,15 @@ struct RemoteArgs {
 
 int remote_devices_command(const RemoteArgs& remote, const std::string& format);
 int remote_run_command(const RemoteArgs& remote, const std::string& kernel, const RunArgs& args);
+int remote_sweep_command(const RemoteArgs& remote, const std::string& kernel, const RunArgs& args,
+                         const std::vector<std::string>& vary);
+int remote_counters_command(const RemoteArgs& remote, const std::string& kernel, const RunArgs& args,
+                            const std::string& blocks);
+// The submission files are read here and their texts sent.
+int remote_check_command(const RemoteArgs& remote, const std::string& exercise, const std::vector<std::string>& files,
+                         const std::string& device, const std::string& format, double timeout, int reps,
+                         std::optional<std::uint64_t> seed);
+int remote_doctor_command(const RemoteArgs& remote, const std::string& architectures, const std::string& format);
 int remote_record_command(const RemoteArgs& remote, const std::string& kernel, const RunArgs& args,
                           const std::string& blocks, const std::string& output);
 

@@ -144,9 +144,13 @@ void read_phases(int& fd, Watchdog& watchdog) {
     code = body();
   } catch (...) {
   }
+  // The output written so far, once, not once by each process. Only stdout
+  // and stderr: flushing every stream would take stdin's lock, which a
+  // worker's reader thread holds while it waits for the next request.
   std::cout.flush();
   std::cerr.flush();
-  std::fflush(nullptr);
+  std::fflush(stdout);
+  std::fflush(stderr);
   _exit(code);
 }
 
@@ -205,9 +209,13 @@ Isolated run_isolated(const Limits& limits, const std::string& what, const std::
     error("could not start the process that runs " + what + ": " + std::strerror(errno));
     return {kExitDeviceFailure, Ending::Exited, false, {}};
   }
+  // The output written so far, once, not once by each process. Only stdout
+  // and stderr: flushing every stream would take stdin's lock, which a
+  // worker's reader thread holds while it waits for the next request.
   std::cout.flush();
   std::cerr.flush();
-  std::fflush(nullptr);
+  std::fflush(stdout);
+  std::fflush(stderr);
   const pid_t child = fork();
   if (child == 0) {
     close(pipe_fds[0]);

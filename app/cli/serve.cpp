@@ -25,6 +25,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "app/cli/commands.h"
 #include "app/cli/session_builder.h"
 #include "app/protocol/replies.h"
 #include "app/protocol/requests.h"
@@ -252,6 +253,8 @@ class Worker {
       reply_error(item.id, {protocol::kInvalid, e.what()});
     } catch (const DeviceError& e) {
       reply_error(item.id, {protocol::kDeviceFailure, e.what()});
+    } catch (const Unavailable& e) {
+      reply_error(item.id, {protocol::kUnavailable, e.what()});
     } catch (const SessionError& e) {
       reply_error(item.id, {protocol::kInvalid, e.what()});
     } catch (const std::exception& e) {
@@ -270,6 +273,7 @@ class Worker {
     wait_notice_ = [this, id = item.id](const std::string& message) {
       write(protocol::progress_line(id, protocol::WaitNotice{message}));
     };
+    drivers_started_ = drivers_started_ || opens_drivers(*item.request);
     const protocol::Result result =
         std::visit([&](const auto& request) -> protocol::Result { return answer(item, request); }, *item.request);
     write(protocol::result_line(item.id, result));
@@ -277,6 +281,15 @@ class Worker {
   }
 
   void reply_error(const RequestId& id, const ErrorReply& e) { write(protocol::error_line(id, e)); }
+
+  // Whether serving `request` starts a device driver in this process.
+  static bool opens_drivers(const protocol::Request& request) {
+    return !std::holds_alternative<protocol::PingRequest>(request) &&
+           !std::holds_alternative<protocol::ListRequest>(request) &&
+           !std::holds_alternative<protocol::CancelRequest>(request) &&
+           !std::holds_alternative<protocol::QuitRequest>(request) &&
+           !std::holds_alternative<protocol::CheckRequest>(request);
+  }
 
   // The one place replies are written.
   void write(const json& line) { out_ << protocol::encode_line(line) << '\n' << std::flush; }
@@ -391,6 +404,38 @@ class Worker {
     return result;
   }
 
+  // `threadmap-cli counters`: every traced block's counters, summarised here.
+  protocol::Result answer(const Incoming&, const protocol::CountersRequest& request) {
+    const Variant& v = variant_for(request.kernel);
+    const Params params = make_params(v.params, assignments(request.params), v.id);
+    const RunOptions run = options_for(request);
+    TraceOptions options;
+    options.seed = run.seed;
+    options.all_blocks = request.blocks.all;
+    options.blocks = request.blocks.ids;
+    options.source_text = run.source_text;
+    options.source_name = run.source_name;
+    return count_memory(device_for(request.device), v, params, options);
+  }
+
+  // Each submission is graded in a forked process (sandbox.h), which can
+  // use a device only when this one has opened none: a driver's threads do
+  // not survive a fork. The CLI's --remote check sends it first.
+  protocol::Result answer(const Incoming&, const protocol::CheckRequest& request) {
+    if (drivers_started_)
+      throw ProtocolError(protocol::kInvalid, "check grades in processes of its own, started before this worker "
+                                              "opens any device: send it to a fresh worker, before other device requests");
+    set_wait_sink([this](const std::string& message) { wait_notice_(message); });
+    struct Reset {
+      ~Reset() { set_wait_sink({}); }
+    } reset;
+    return grade_submissions(request);
+  }
+
+  static protocol::Result answer(const Incoming&, const protocol::DoctorRequest& request) {
+    return protocol::DoctorResult{doctor_report(request.architectures)};
+  }
+
   // A streamed recording: the file's bytes in progress lines, in order, then
   // the file is removed (it was written to the worker's temp folder only to
   // be sent).
@@ -468,6 +513,7 @@ class Worker {
   std::map<std::string, std::unique_ptr<Device>> devices_;
   WaitNotice wait_notice_;  // the request being served: its "waiting" progress line
   int recordings_ = 0;
+  bool drivers_started_ = false;  // a request has opened a device (or listed them) here
 };
 
 }  // namespace

@@ -11,6 +11,7 @@
 #include "app/cli/sandbox.h"
 #include "app/cli/session_builder.h"
 #include "app/cli/table.h"
+#include "app/protocol/replies.h"
 #include "kernels/devices.h"
 #include "kernels/error.h"
 #include "kernels/report.h"
@@ -232,37 +233,49 @@ int record_command(const std::string& kernel, const RunArgs& args, const std::st
   });
 }
 
+void throw_run_error(RunStatus status, const std::string& message) {
+  if (status == RunStatus::Invalid) throw InvalidRequest(message);
+  if (status == RunStatus::Unavailable) throw Unavailable(message);
+  throw DeviceError(message);
+}
+
+protocol::CountersResult count_memory(Device& device, const Variant& v, const Params& params, TraceOptions options) {
+  prepare_pack_trace(device, v, params, options);
+  const Recording rec = record_trace(device, v, params, options);
+  if (rec.status != RunStatus::Ok) throw_run_error(rec.status, rec.error);
+  const analysis::Analysis a = analysis::analyze(rec.trace, analysis::model_for(rec.trace));
+  protocol::CountersResult result;
+  result.summary = analysis::summary_json(rec.trace, a);
+  result.summary["kernel_id"] = v.id;
+  result.summary["device"] = to_json(device.info());
+  result.summary["params"] = to_json(v, params);
+  result.summary["verified"] = result.verified = rec.verification.verified;
+  std::ostringstream text;
+  print_summary(rec.trace, a, text);
+  result.text = text.str();
+  return result;
+}
+
+int print_counters_result(const protocol::CountersResult& counters, const std::string& format) {
+  if (format == "json") std::cout << json_text(counters.summary) << '\n';
+  else std::cout << printable(counters.text, Newlines::Keep);
+  if (counters.verified) return kExitOk;
+  const json kernel = counters.summary.value("kernel_id", json());
+  error((kernel.is_string() ? kernel.get<std::string>() : "the kernel") +
+        ": the traced run's output does not match the CPU reference");
+  return kExitNotVerified;
+}
+
 int counters_command(const std::string& kernel, const RunArgs& args, const std::string& blocks) {
   return guarded([&]() -> int {
     const Variant& v = variant_or_throw(kernel);
     const Params params = make_params(v.params, parse_assignments(args.sets), v.id);
     TraceOptions options = trace_options(blocks, 0, args.seed);
     std::tie(options.source_text, options.source_name) = read_source_file(args);
-    return maybe_isolated(args, [&]() -> int {
-    auto device = watch_phases(open_device(args.device));
-    prepare_pack_trace(*device, v, params, options);
-    const Recording rec = record_trace(*device, v, params, options);
-    if (rec.status != RunStatus::Ok) {
-      error(rec.error);
-      return exit_code_for(rec.status);
-    }
-    const analysis::Analysis a = analysis::analyze(rec.trace, analysis::model_for(rec.trace));
-    if (args.format == "json") {
-      json out = analysis::summary_json(rec.trace, a);
-      out["kernel_id"] = v.id;
-      out["device"] = to_json(device->info());
-      out["params"] = to_json(v, params);
-      out["verified"] = rec.verification.verified;
-      std::cout << json_text(out) << '\n';
-    } else {
-      print_summary(rec.trace, a, std::cout);
-    }
-    if (!rec.verification.verified) {
-      error(v.id + ": the traced run's output does not match the CPU reference");
-      return kExitNotVerified;
-    }
-    return kExitOk;
-    });
+    return maybe_isolated(args, [&] { return guarded([&] {
+      auto device = watch_phases(open_device(args.device));
+      return print_counters_result(count_memory(*device, v, params, options), args.format);
+    }); });
   });
 }
 

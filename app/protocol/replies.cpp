@@ -48,6 +48,13 @@ json body_of(const RecordResult& r) {
 json body_of(const CancelResult& c) { return {{"cancelled", c.target}, {"found", c.found}}; }
 json body_of(const QuitResult&) { return {{"bye", true}}; }
 
+json body_of(const CountersResult& c) {
+  return {{"summary", c.summary}, {"text", c.text}, {"verified", c.verified}};
+}
+
+json body_of(const CheckResult& c) { return {{"seed", c.seed}, {"submissions", c.submissions}}; }
+json body_of(const DoctorResult& d) { return d.report; }
+
 // --- Reading: one object's fields, each absent or of its type; anything
 // else is a malformed reply naming the field.
 class Fields {
@@ -160,6 +167,43 @@ Result read_body(const CancelRequest&, const json& body) {
 
 Result read_body(const QuitRequest&, const json&) { return QuitResult{}; }
 
+Result read_body(const CountersRequest&, const json& body) {
+  const Fields f(body, "the counters reply");
+  const json* summary = f.find("summary");
+  if (!summary || !summary->is_object()) f.fail("summary", "an object");
+  return CountersResult{*summary, f.text("text"), f.flag("verified")};
+}
+
+// A row has what the report prints of every submission; the rest is optional.
+void check_row(const Fields& reply, const json& row) {
+  if (!row.is_object() || !row.value("file", json()).is_string() || !row.value("status", json()).is_string())
+    reply.fail("submissions", "a list of rows, each with its \"file\" and \"status\" as text");
+  const Fields f(row, "a submission's row");
+  f.flag("compiled");
+  f.flag("verified");
+  f.flag("goal_met");
+  f.text("error");
+  f.number("median_ms");
+  f.number("gbps");
+  if (const json* counters = f.find("counters"); counters && !counters->is_object()) f.fail("counters", "an object");
+}
+
+Result read_body(const CheckRequest&, const json& body) {
+  const Fields f(body, "the check reply");
+  if (!f.find("seed")) f.fail("seed", "the grading's seed");
+  CheckResult c{f.count("seed"), f.list("submissions")};
+  for (const json& row : c.submissions) check_row(f, row);
+  return c;
+}
+
+Result read_body(const DoctorRequest&, const json& body) {
+  const Fields f(body, "the doctor report");
+  f.flag("ok");
+  f.list("targets");
+  f.list("backends");
+  return DoctorResult{body};
+}
+
 }  // namespace
 
 json result_line(const RequestId& id, const Result& result) {
@@ -250,6 +294,15 @@ Progress read_progress(const json& line) {
   if (!f.find("result")) f.fail("result", "a sweep point's run report");
   const json& report = *f.find("result");
   return SweepPoint{f.count("done"), f.count("total"), reported([&] { return report_from_json(report); })};
+}
+
+std::string missing_op_problem(const Request& request, const ErrorReply& error, const std::string& host,
+                               const std::string& worker_version) {
+  const std::string unknown = "unknown op '" + std::string(op_name(request)) + "'";
+  if (error.status != kBadRequest || !error.message.starts_with(unknown)) return "";
+  return "the worker on " + host + " (threadmap-cli " + (worker_version.empty() ? "of an unknown version" : worker_version) +
+         ") has no \"" + std::string(op_name(request)) + "\" request: upgrade threadmap-cli on " + host +
+         " to this one's version (" + THREADMAP_VERSION + ")";
 }
 
 std::string version_problem(const PingResult& ping) {

@@ -59,9 +59,27 @@ struct CancelResult {
   bool found = false;  // whether a request with that id was queued or running
 };
 struct QuitResult {};
+// "counters": what `threadmap-cli counters` prints, made where the trace is
+// (a trace of every block stays on the worker's machine): the JSON of
+// --format json and the text summary, both by the CLI's own functions.
+struct CountersResult {
+  nlohmann::json summary;  // kernel_id, device, params, verified and the analysis summary
+  std::string text;
+  bool verified = false;   // the traced run's output matched the CPU reference
+};
+// "check": the grading's seed and one row per submission, in order, as
+// `threadmap-cli check --format json` prints them under "submissions".
+struct CheckResult {
+  std::uint64_t seed = 0;
+  nlohmann::json submissions = nlohmann::json::array();
+};
+// "doctor": the report as `threadmap-cli doctor --format json` prints it.
+struct DoctorResult {
+  nlohmann::json report = nlohmann::json::object();
+};
 
 using Result = std::variant<PingResult, DevicesResult, ListResult, RunReport, CopyReport, SweepResult,
-                            RecordResult, CancelResult, QuitResult>;
+                            RecordResult, CancelResult, QuitResult, CountersResult, CheckResult, DoctorResult>;
 
 // What a "progress" line says: a kernel compiled on first use, or one point
 // of a sweep.
@@ -123,6 +141,11 @@ std::optional<ReplyLine> read_reply_line(const std::string& line);
 Result read_result(const Request& request, const nlohmann::json& body);
 // A progress line's content. Throws ProtocolError naming what is malformed.
 Progress read_progress(const nlohmann::json& line);
+
+// An "unknown op" error from a worker older than the op `request` needs:
+// one line saying to upgrade threadmap-cli on `host`; empty for any other error.
+std::string missing_op_problem(const Request& request, const ErrorReply& error, const std::string& host,
+                               const std::string& worker_version);
 
 // Empty when the worker speaks this protocol (its ping result says so),
 // else a message saying which versions the two speak and what to do.

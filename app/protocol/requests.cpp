@@ -61,15 +61,19 @@ struct Repetitions {
   std::optional<LearnerSource> source;
 };
 
+std::optional<std::uint64_t> seed_field(const json& line) {
+  const auto seed = line.find("seed");
+  if (seed == line.end()) return std::nullopt;
+  if (!seed->is_number_unsigned())
+    throw invalid("\"seed\" must be a whole number from 0 to 2^64 - 1; got " + shown(*seed));
+  return seed->get<std::uint64_t>();
+}
+
 Repetitions repetitions_fields(const json& line) {
   Repetitions r;
   r.reps = bounded_field(line, "reps", r.reps, 1, 100000);
   r.warmup = bounded_field(line, "warmup", r.warmup, 0, 1000);
-  if (const auto seed = line.find("seed"); seed != line.end()) {
-    if (!seed->is_number_unsigned())
-      throw invalid("\"seed\" must be a whole number from 0 to 2^64 - 1; got " + shown(*seed));
-    r.seed = seed->get<std::uint64_t>();
-  }
+  r.seed = seed_field(line);
   if (const auto source = line.find("source"); source != line.end()) {
     if (!source->is_string() || source->get_ref<const std::string&>().empty())
       throw bad_request("\"source\" must be the kernel's text");
@@ -176,6 +180,48 @@ RecordRequest record_fields(const json& line) {
   return r;
 }
 
+CountersRequest counters_fields(const json& line) {
+  CountersRequest c(kernel_run_fields(line));
+  if (line.contains("blocks")) c.blocks = blocks_field(line);
+  c.device = text_field(line, "device", "auto");
+  return c;
+}
+
+std::vector<Submission> submissions_field(const json& line) {
+  const json list = line.value("submissions", json());
+  // An empty list still checks the exercise and the device: every file given was unreadable.
+  if (!list.is_array())
+    throw bad_request("check needs \"submissions\": [{\"file\": \"NAME.cl\", \"text\": \"...\"}, ...]");
+  std::vector<Submission> submissions;
+  for (const json& item : list) {
+    if (!item.is_object()) throw bad_request("a submission is an object {\"file\": NAME, \"text\": TEXT}; got " + shown(item));
+    Submission s{text_field(item, "file", ""), text_field(item, "text", "")};
+    if (s.file.empty() || s.text.empty()) throw bad_request("a submission needs its \"file\" name and its \"text\"");
+    submissions.push_back(std::move(s));
+  }
+  return submissions;
+}
+
+double timeout_field(const json& line) {
+  const json value = line.value("timeout", json(CheckRequest{}.timeout));
+  if (!value.is_number() || !(value.get<double>() >= 0.1 && value.get<double>() <= 3600))
+    throw invalid("timeout=" + shown(value) + " is out of range: timeout must be a number of seconds from 0.1 to 3600");
+  return value.get<double>();
+}
+
+CheckRequest check_fields(const json& line) {
+  CheckRequest c;
+  c.exercise = text_field(line, "exercise", "");
+  c.device = text_field(line, "device", "auto");
+  c.submissions = submissions_field(line);
+  c.timeout = timeout_field(line);
+  c.reps = bounded_field(line, "reps", c.reps, 1, 1000);
+  c.seed = seed_field(line);
+  return c;
+}
+
+DoctorRequest doctor_fields(const json& line) { return {text_field(line, "architectures", "")}; }
+
 CancelRequest cancel_fields(const json& line) {
   const auto target = line.find("target");
   if (target != line.end() && !target->is_null() && id_problem(*target).empty()) return {*target};
@@ -248,6 +294,25 @@ json fields_of(const RecordRequest& r) {
 
 json fields_of(const CancelRequest& c) { return {{"target", c.target}}; }
 
+json fields_of(const CountersRequest& c) {
+  json j;
+  put_kernel_run(j, c);
+  if (c.blocks.all) j["blocks"] = "all";
+  else j["blocks"] = c.blocks.ids;  // an empty list: the few blocks that show the pattern
+  return j;
+}
+
+json fields_of(const CheckRequest& c) {
+  json submissions = json::array();
+  for (const Submission& s : c.submissions) submissions.push_back({{"file", s.file}, {"text", s.text}});
+  json j = {{"exercise", c.exercise}, {"device", c.device}, {"submissions", submissions},
+            {"timeout", c.timeout}, {"reps", c.reps}};
+  if (c.seed) j["seed"] = *c.seed;
+  return j;
+}
+
+json fields_of(const DoctorRequest& d) { return {{"architectures", d.architectures}}; }
+
 template <typename T>
 Request without_fields(const json&) {
   return T{};
@@ -268,6 +333,9 @@ constexpr std::array<Op, std::variant_size_v<Request>> kOps = {{
     {"record", [](const json& line) -> Request { return record_fields(line); }},
     {"cancel", [](const json& line) -> Request { return cancel_fields(line); }},
     {"quit", without_fields<QuitRequest>},
+    {"counters", [](const json& line) -> Request { return counters_fields(line); }},
+    {"check", [](const json& line) -> Request { return check_fields(line); }},
+    {"doctor", [](const json& line) -> Request { return doctor_fields(line); }},
 }};
 
 }  // namespace

@@ -84,9 +84,37 @@ struct CancelRequest {
   RequestId target;  // a queued or running request's id
 };
 struct QuitRequest {};
+// `threadmap-cli counters`: the blocks traced (blocks.all, the CLI's default)
+// and their memory counters totalled. reps and warmup are not used.
+struct CountersRequest : KernelRun {
+  CountersRequest() = default;
+  explicit CountersRequest(KernelRun run) : KernelRun(std::move(run)) {}
+  TracedBlocks blocks{true, {}};
+};
+// A learner's submission as the grader named it (the path given to `check`,
+// read on the client's side) and its text. The name's extension is the dialect.
+struct Submission {
+  std::string file;
+  std::string text;
+};
+// `threadmap-cli check`: the submissions graded against an exercise's goal,
+// each in a process of its own stopped after `timeout` seconds.
+struct CheckRequest {
+  std::string exercise;
+  std::string device = "auto";
+  std::vector<Submission> submissions;
+  double timeout = 10;
+  int reps = 5;
+  std::optional<std::uint64_t> seed;  // none: a fresh one, said in the result
+};
+// `threadmap-cli doctor`: what compiles where, on the worker's machine.
+struct DoctorRequest {
+  std::string architectures;  // "sm_75,sm_86", or empty for the devices present
+};
 
 using Request = std::variant<PingRequest, DevicesRequest, ListRequest, RunRequest, CopyRequest, SweepRequest,
-                             RecordRequest, CancelRequest, QuitRequest>;
+                             RecordRequest, CancelRequest, QuitRequest, CountersRequest, CheckRequest,
+                             DoctorRequest>;
 
 std::string_view op_name(const Request& request);
 std::string op_names();  // "ping, devices, ...", for messages and help

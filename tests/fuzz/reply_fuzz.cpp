@@ -23,7 +23,8 @@ namespace protocol = threadmap::protocol;
 // Every request a reply could answer (list's result is never read).
 std::vector<protocol::Request> every_request() {
   return {protocol::PingRequest{}, protocol::DevicesRequest{}, protocol::RunRequest{}, protocol::CopyRequest{},
-          protocol::SweepRequest{}, protocol::RecordRequest{}, protocol::CancelRequest{}, protocol::QuitRequest{}};
+          protocol::SweepRequest{}, protocol::RecordRequest{}, protocol::CancelRequest{}, protocol::QuitRequest{},
+          protocol::CountersRequest{}, protocol::CheckRequest{}, protocol::DoctorRequest{}};
 }
 
 void read_result_as_each_request(const protocol::ReplyLine& reply) {
