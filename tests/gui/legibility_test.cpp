@@ -11,6 +11,8 @@
 //   - no mark for the current request where the view has one to show.
 #include <QApplication>
 #include <QFile>
+#include <QProcess>
+#include <QTemporaryDir>
 #include <QScreen>
 #include <QSet>
 #include <QTabWidget>
@@ -30,6 +32,7 @@
 #include "viz/views/coalescing_view.h"
 #include "viz/views/grid_view.h"
 #include "viz/views/playback_controller.h"
+#include "viz/views/problems_view.h"
 #include "viz/views/schedule_view.h"
 #include "viz/views/trace_views_widget.h"
 
@@ -181,6 +184,8 @@ class LegibilityTest : public QObject {
             check(*view, *doc,
                   QString("%1 %2 %3 %4 step %5").arg(mode, QString::fromStdString(kernel), lang,
                                                      views.tabs().tabText(tab)).arg(step));
+            if (tab == 0 && step == steps.front() && views.problems().isVisible())
+              check(views.problems(), *doc, QString("%1 %2 %3 problems list").arg(mode, QString::fromStdString(kernel), lang));
             const QString name = kViewNames[static_cast<std::size_t>(tab)];
             if (kShownKernel.at(name) == kernel && has_current(*view, *doc) && !doc->analysis.requests[step].store)
               shoot(QString("presentation_%1_%2").arg(name, lang));
@@ -301,6 +306,48 @@ class LegibilityTest : public QObject {
     }
     gui::language::apply("en");
     report("Exported frames");
+  }
+
+  // The Problems list and the problem drawn in its view, on a race recorded
+  // here on PoCL (setRowReadCol without its barrier), every problem and both
+  // its accesses, in the Trace tab and in a presentation.
+  void problems_list() {
+    QTemporaryDir dir;
+    const QString path = dir.filePath("race.threadmap");
+    QProcess cli;
+    cli.setProcessChannelMode(QProcess::MergedChannels);
+    cli.start(THREADMAP_CLI, {"record", "smem.setRowReadCol", "--source",
+                              THREADMAP_SOURCE_DIR "/tests/data/problems/smem.setRowReadCol.no-barrier.cl",
+                              "--device", "opencl:0:0", "--set", "blocks=2", "--reps", "1", "-o", path});
+    QVERIFY(cli.waitForFinished(120000));
+    if (!QFileInfo::exists(path)) QSKIP(qPrintable("no recording on PoCL: " + QString::fromUtf8(cli.readAll())));
+    window_->chart_tabs().setCurrentWidget(&window_->trace_views());
+    auto& views = window_->trace_views();
+    QCOMPARE(views.open_file(path), QString());
+    const auto doc = views.document();
+    QVERIFY(!doc->analysis.problems.list.empty());
+    for (const bool presenting : {false, true}) {
+      if (presenting) {
+        window_->set_presentation(true);
+        QTRY_COMPARE(window_->size(), window_->screen()->geometry().size());
+      }
+      for (const QString& lang : kLanguages) {
+        gui::language::apply(lang);
+        for (std::size_t i = 0; i < doc->analysis.problems.list.size(); ++i)
+          for (int site = 0; site < 2; ++site) {
+            views.show_problem(i, site);
+            QCoreApplication::processEvents();
+            const QString where = QString("%1 %2 problem %3 site %4").arg(presenting ? "presentation" : "trace tab", lang).arg(i).arg(site);
+            QVERIFY(views.problems().isVisible());
+            check(views.problems(), *doc, where + " list");
+            check(*static_cast<TraceView*>(views.tabs().currentWidget()), *doc, where + " view");
+            if (presenting && lang == "en" && i == 0 && site == 0) shoot("presentation_problem_banks_en");
+          }
+      }
+      gui::language::apply("en");
+      if (presenting) window_->set_presentation(false);
+    }
+    report("Problems list");
   }
 
   void cleanupTestCase() { window_.reset(); }

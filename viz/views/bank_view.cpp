@@ -1,5 +1,6 @@
 #include "viz/views/bank_view.h"
 
+#include "viz/views/problems_view.h"
 #include "viz/views/timeline.h"
 
 #include <QFontMetricsF>
@@ -117,6 +118,21 @@ void BankView::paint_request(QPainter& p, qreal y) {
   const QString request = tr("block %1 warp %2, line %3 %4").arg(QString::fromStdString(block_name(doc_->trace(), f.block))).arg(f.warp).arg(f.line)
                               .arg(access_kind(f.store, f.merged, f.access_bytes));
   const int rows_wanted = std::min<int>(static_cast<int>(touched.size()), 4);
+  // The problem's key: the first wording that takes one line; else the
+  // fullest that leaves the grid its rows, else the shortest that leaves
+  // it one (the Problems list says it all).
+  if (shows_problem()) {
+    const QRectF area(margin, y, width_in, bottom - y);
+    const qreal one_line = QFontMetricsF(theme_.font(0.9, true)).height();
+    int chosen = -1;
+    for (int wording = 0; wording < kProblemKeyWordings && chosen < 0; ++wording)
+      if (draw_problem_key(p, area, wording, false) <= one_line + 0.5) chosen = wording;
+    if (chosen < 0 && rows_fitting(y + draw_problem_key(p, area, 0, false)) >= rows_wanted) chosen = 0;
+    if (chosen < 0 && rows_fitting(y + draw_problem_key(p, area, kProblemKeyWordings - 1, false)) >= 1)
+      chosen = kProblemKeyWordings - 1;
+    if (chosen >= 0) y += draw_problem_key(p, area, chosen, true);
+    p.setFont(theme_.font());
+  }
   p.setPen(theme_.muted);
   const qreal request_h = whole_height(p.font(), width_in, request);
   const bool show_request = rows_fitting(y + request_h + line_h) >= rows_wanted;
@@ -160,6 +176,7 @@ void BankView::paint_request(QPainter& p, qreal y) {
   draw_grid(p, shown, grid_x, grid_y, cell_w, cell_h, margin, label_w);
   draw_numbers(p, grid_x, header_y, cell_w, number_h, margin, label_w);
   draw_lanes(p, shown, grid_x, lanes_y, lane_h, grid_y, cell_w, cell_h);
+  if (shows_problem()) draw_problem_marks(p, shown, grid_x, lanes_y, lane_h, grid_y, cell_w, cell_h);
   if (!all_rows) draw_caption(p, shown, touched, QRectF(margin, grid_y + shown.size() * cell_h, width_in, line_h));
 }
 
@@ -283,6 +300,92 @@ void BankView::draw_served(QPainter& p, const BankLane& lane, QPointF at, qreal 
   p.drawEllipse(at, rx, ry);
   if (numbered)
     text(p, QRectF(at.x() - rx, at.y() - cell_h / 2, 2 * rx, cell_h), Qt::AlignCenter, number, Fit::Label);
+}
+
+bool BankView::shows_problem() const {
+  if (!problem_ || !frame_.has_request || !frame_.at_step) return false;
+  const analysis::Problem& pr = problem_->problem;
+  return pr.space == Space::Shared && pr.kind != analysis::ProblemKind::DivergentBarrier && pr.block == frame_.block &&
+         problem_->at(frame_.request);
+}
+
+qreal BankView::draw_problem_key(QPainter& p, const QRectF& area, int wording, bool draw) {
+  const analysis::Problem& pr = problem_->problem;
+  const Trace& t = doc_->trace();
+  p.setFont(theme_.font(0.9, true));
+  const QFontMetricsF metrics(p.font());
+  const qreal line_h = metrics.height(), box = line_h - 6, gap = line_h / 2;
+  struct Part {
+    int thread;  // -1: the word
+    bool dashed;
+    QString label;
+  };
+  std::vector<Part> parts;
+  // Wordings, fullest first: the word and each thread with its (x,y); the
+  // threads alone; the threads by number alone.
+  if (wording == 0)
+    parts.push_back({-1, false, problem_->element.empty() ? tr("shared offset %1").arg(pr.offset)
+                                                          : QString::fromStdString(problem_->element)});
+  const analysis::ProblemSite* sites[2] = {&pr.first, problem_->has_second() ? &pr.second : nullptr};
+  for (int s = 0; s < 2; ++s) {
+    if (!sites[s]) continue;
+    const QString who = wording < 2 ? ProblemsView::thread_text(t, sites[s]->thread) : tr("thread %1").arg(sites[s]->thread);
+    parts.push_back({sites[s]->thread, problem_->requests[s] != frame_.request,
+                     (sites[s]->store ? tr("%1 writes it, line %2") : tr("%1 reads it, line %2")).arg(who).arg(sites[s]->line)});
+  }
+  qreal x = area.left(), y = area.top();
+  for (const Part& part : parts) {
+    const qreal w = box + 4 + std::ceil(metrics.horizontalAdvance(part.label)) + 1;
+    if (x + w > area.right() && x > area.left()) {
+      x = area.left();
+      y += line_h;
+    }
+    if (draw) {
+      const QRectF swatch(x + 1, y + 3, box - 2, box - 2);
+      p.setBrush(Qt::NoBrush);
+      QPen pen(theme_.problem, 2.5 * theme_.stroke);
+      if (part.dashed) pen.setDashPattern({1.2, 1.0});  // short dashes: a small box keeps its corners
+      p.setPen(pen);
+      p.drawRect(swatch);
+      mark_problem(swatch, part.thread);
+      p.setPen(theme_.problem);
+      text(p, QRectF(x + box + 4, y, std::min(w - box - 4, area.right() - x - box - 4), line_h),
+           Qt::AlignLeft | Qt::AlignVCenter, part.label);
+    }
+    x += w + gap;
+  }
+  p.setPen(theme_.text);
+  return y + line_h - area.top();
+}
+
+void BankView::draw_problem_marks(QPainter& p, const std::vector<std::uint32_t>& shown, qreal grid_x, qreal lanes_y,
+                                  qreal lane_h, qreal grid_y, qreal cell_w, qreal cell_h) {
+  const BankFrame& f = frame_;
+  const analysis::Problem& pr = problem_->problem;
+  p.setBrush(Qt::NoBrush);
+  // The thread of this request: its lane box outlined.
+  const analysis::ProblemSite* sites[2] = {&pr.first, problem_->has_second() ? &pr.second : nullptr};
+  for (int s = 0; s < 2; ++s) {
+    if (!sites[s] || problem_->requests[s] != f.request) continue;
+    for (const BankLane& lane : f.lanes)
+      if (lane.thread == sites[s]->thread) {
+        const QRectF home = QRectF(grid_x + lane.lane * cell_w + 1, lanes_y, cell_w - 2, lane_h).adjusted(-2, -2, 2, 2);
+        p.setPen(QPen(theme_.problem, 3 * theme_.stroke));
+        p.drawRect(home);
+        mark_problem(home, lane.thread);
+      }
+  }
+  // The word they touch.
+  const std::uint64_t word = static_cast<std::uint64_t>(pr.offset) / f.bank_bytes;
+  const std::uint64_t row = word / f.banks;
+  if (row < f.first_row) return;
+  const auto at = std::find(shown.begin(), shown.end(), static_cast<std::uint32_t>(row - f.first_row));
+  if (at == shown.end()) return;
+  const QRectF cell(grid_x + (word % f.banks) * cell_w, grid_y + (at - shown.begin()) * cell_h, cell_w, cell_h);
+  p.setPen(QPen(theme_.problem, 3 * theme_.stroke));
+  p.drawRect(cell.adjusted(-1.5, -1.5, 1.5, 1.5));
+  mark_problem(cell, -1);
+  p.setPen(theme_.text);
 }
 
 // Which rows are drawn, where they are not all: the figures for the rows

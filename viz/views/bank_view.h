@@ -34,6 +34,16 @@ class BankView : public TraceView {
                   qreal grid_y, qreal cell_w, qreal cell_h);
   void draw_served(QPainter& p, const BankLane& lane, QPointF at, qreal cell_w, qreal cell_h, const QColor& colour,
                    bool alone);
+  // The chosen problem, where this frame shows one of its sites' requests.
+  bool shows_problem() const;
+  // The problem's key: the word, and each thread with its access and line,
+  // in one of kProblemKeyWordings wordings (0 the fullest); flows onto as
+  // many lines as `area` needs. Returns the height it takes.
+  static constexpr int kProblemKeyWordings = 3;
+  qreal draw_problem_key(QPainter& p, const QRectF& area, int wording, bool draw);
+  // The word outlined in its cell, the current request's thread outlined in its lane box.
+  void draw_problem_marks(QPainter& p, const std::vector<std::uint32_t>& shown, qreal grid_x, qreal lanes_y,
+                          qreal lane_h, qreal grid_y, qreal cell_w, qreal cell_h);
   void draw_caption(QPainter& p, const std::vector<std::uint32_t>& shown, const std::set<std::uint32_t>& touched,
                     const QRectF& box);
 

@@ -23,7 +23,14 @@ void SourcePane::set_source(const QString& file_name, const QString& text) {
   for (int i = 0; i < lines.size(); ++i) lines[i] = QString("%1  %2").arg(i + 1, 4).arg(lines[i]);
   setPlainText(lines.join('\n'));
   line_ = 0;
+  problem_lines_.clear();
   setExtraSelections({});
+}
+
+void SourcePane::set_problem_lines(std::vector<int> lines, const QColor& colour) {
+  problem_lines_ = std::move(lines);
+  problem_colour_ = colour;
+  highlight_line(line_);
 }
 
 void SourcePane::set_highlight_colour(const QColor& colour) {
@@ -38,15 +45,32 @@ void SourcePane::resizeEvent(QResizeEvent* event) {
 
 void SourcePane::highlight_line(int line) {
   line_ = line;
+  // The problem's lines first: the current line's tint goes over theirs,
+  // their bold text in the problem colour stays.
+  QList<QTextEdit::ExtraSelection> selections;
+  for (const int l : problem_lines_) {
+    if (l <= 0 || l > document()->blockCount()) continue;
+    QTextEdit::ExtraSelection s;
+    QColor tint = problem_colour_;
+    tint.setAlpha(45);
+    s.format.setBackground(tint);
+    s.format.setForeground(problem_colour_);
+    s.format.setFontWeight(QFont::Bold);
+    s.format.setProperty(QTextFormat::FullWidthSelection, true);
+    s.cursor = QTextCursor(document()->findBlockByNumber(l - 1));
+    s.cursor.movePosition(QTextCursor::EndOfBlock, QTextCursor::KeepAnchor);
+    selections << s;
+  }
   if (line <= 0 || line > document()->blockCount()) {
-    setExtraSelections({});
+    setExtraSelections(selections);
     return;
   }
   QTextEdit::ExtraSelection selection;
   selection.format.setBackground(colour_);
   selection.format.setProperty(QTextFormat::FullWidthSelection, true);
   selection.cursor = QTextCursor(document()->findBlockByNumber(line - 1));
-  setExtraSelections({selection});
+  selections << selection;
+  setExtraSelections(selections);
   setTextCursor(selection.cursor);
   if (viewport()->height() < 3 * fontMetrics().lineSpacing()) {
     // A strip of two lines: the highlighted line at its top. The scroll bar

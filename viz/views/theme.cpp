@@ -36,6 +36,7 @@ Theme Theme::standard() {
   t.padding = QColor(0x9a, 0x9a, 0x9a);
   t.current = kBlack;
   t.highlight = kYellow;
+  t.problem = QColor(0x9b, 0x00, 0x5c);  // dark magenta: apart from vermillion and the purple wavefront
   return t;
 }
 

@@ -29,6 +29,8 @@ struct Theme {
   QColor background, text, muted, grid;
   QColor read, write, earlier_read, earlier_write, other_block, untouched;
   QColor tile_even, tile_odd, padding, current, highlight;
+  // The chosen problem's marks: a colour no access, wavefront or tile has.
+  QColor problem;
 
   // The body font scaled, never under floor_px.
   QFont font(qreal scale = 1.0, bool bold = false) const;

@@ -16,6 +16,7 @@ TraceView::TraceView(QWidget* parent) : QWidget(parent) {
 
 void TraceView::set_document(std::shared_ptr<const analysis::TraceDocument> doc) {
   doc_ = std::move(doc);
+  problem_.reset();
   step_ = 0;
   phase_ = 1.0;
   if (doc_) {
@@ -30,6 +31,11 @@ void TraceView::set_step(std::size_t step, double phase) {
   step_ = step;
   phase_ = phase;
   if (doc_ && moved) step_changed();
+  update();
+}
+
+void TraceView::set_problem(std::optional<ProblemFocus> focus) {
+  problem_ = std::move(focus);
   update();
 }
 

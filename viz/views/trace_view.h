@@ -11,9 +11,11 @@
 #include <QWidget>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "viz/analysis/document.h"
+#include "viz/views/problem_focus.h"
 #include "viz/views/theme.h"
 
 class QPainter;
@@ -33,6 +35,10 @@ struct PaintedText {
 struct PaintedMark {
   QRectF rect;
   bool current = false;  // drawn for the current step's request
+  // Drawn for the chosen problem (ProblemFocus): a thread's lane or swatch
+  // (`thread`), or the word they touch (thread -1).
+  bool problem = false;
+  int thread = -1;
 };
 struct PaintRecord {
   std::vector<PaintedText> texts;
@@ -49,6 +55,10 @@ class TraceView : public QWidget {
   void set_step(std::size_t step, double phase);
   void set_theme(const Theme& theme);
   const Theme& theme() const { return theme_; }
+  // The problem chosen in the Problems list, drawn where the view shows one
+  // of its sites' requests (nullopt: none). A new document clears it.
+  void set_problem(std::optional<ProblemFocus> focus);
+  const std::optional<ProblemFocus>& problem() const { return problem_; }
   std::size_t step() const { return step_; }
   double phase() const { return phase_; }
   // "load", "store", or "store (4 merged by the compiler into one 16-byte
@@ -75,6 +85,8 @@ class TraceView : public QWidget {
   QRectF text(QPainter& p, const QRectF& box, int align, const QString& s, Fit fit = Fit::Whole);
   // Records a cell, lane or bar the caller painted.
   void mark(const QRectF& rect, bool current = false) { painted_.marks.push_back({rect, current}); }
+  // Records a mark drawn for the chosen problem: thread -1 is the word.
+  void mark_problem(const QRectF& rect, int thread) { painted_.marks.push_back({rect, false, true, thread}); }
   // The height of n lines of the painter's font.
   static qreal lines(const QPainter& p, qreal n);
   // The height text() gives `s` as Fit::Whole in `width` at `font`: one
@@ -112,6 +124,7 @@ class TraceView : public QWidget {
   std::size_t step_ = 0;
   double phase_ = 1.0;
   Theme theme_ = Theme::standard();
+  std::optional<ProblemFocus> problem_;
 
  private:
   PaintRecord painted_;

@@ -25,6 +25,7 @@
 #include "viz/views/grid_view.h"
 #include "viz/views/playback_bar.h"
 #include "viz/views/playback_controller.h"
+#include "viz/views/problems_view.h"
 #include "viz/views/schedule_view.h"
 #include "viz/views/source_pane.h"
 
@@ -42,6 +43,7 @@ TraceViewsWidget::TraceViewsWidget(QWidget* parent)
       schedule_(new ScheduleView),
       source_(new SourcePane),
       split_(new QSplitter(Qt::Horizontal, this)),
+      problems_(new ProblemsView(this)),
       playback_(new PlaybackController(this)),
       bar_(new PlaybackBar(*playback_, this)) {
   setFocusPolicy(Qt::StrongFocus);
@@ -78,9 +80,11 @@ TraceViewsWidget::TraceViewsWidget(QWidget* parent)
   column->setContentsMargins(4, 4, 4, 4);
   column->addLayout(header);
   column->addWidget(split_, 1);
+  column->addWidget(problems_);
   column->addWidget(bar_);
 
   connect(playback_, &PlaybackController::position_changed, this, &TraceViewsWidget::show_position);
+  connect(problems_, &ProblemsView::problem_chosen, this, &TraceViewsWidget::show_problem);
   connect(open_, &QToolButton::clicked, this, [this] {
     const QString path = QFileDialog::getOpenFileName(this, tr("Open recording"), QString(),
                                                       tr("ThreadMap recordings (*.threadmap)"));
@@ -127,6 +131,8 @@ void TraceViewsWidget::set_document(std::shared_ptr<const analysis::TraceDocumen
   if (doc_) timeline_.emplace(doc_->analysis);
   else timeline_.reset();
   for (TraceView* v : views()) v->set_document(doc_);
+  problems_->set_document(doc_);
+  fit_problems();
   bar_->set_timeline(timeline_ ? &*timeline_ : nullptr);
   if (doc_) {
     const Trace& t = doc_->trace();
@@ -156,6 +162,35 @@ void TraceViewsWidget::set_document(std::shared_ptr<const analysis::TraceDocumen
   playback_->set_steps(timeline_ ? timeline_->steps() : 0);
 }
 
+void TraceViewsWidget::show_problem(std::size_t index, int site) {
+  if (!doc_) return;
+  std::optional<ProblemFocus> focus = focus_on_problem(*doc_, index);
+  if (!focus) return;
+  site = site == 1 && focus->requests[1] ? 1 : 0;
+  if (problems_->chosen() != index || problems_->chosen_site() != site) {
+    problems_->choose(index, site);  // comes back here through problem_chosen
+    return;
+  }
+  focus->site = site;
+  const analysis::Problem& p = focus->problem;
+  for (TraceView* v : views()) v->set_problem(focus);
+  std::vector<int> lines{p.first.line};
+  if (focus->has_second() && p.second.line != p.first.line) lines.push_back(p.second.line);
+  source_->set_problem_lines(lines, theme_.problem);
+  // The view that draws it: the banks for shared memory, the grid for a
+  // global access, the barrier for a barrier.
+  if (p.kind == analysis::ProblemKind::DivergentBarrier) tabs_->setCurrentWidget(barrier_);
+  else tabs_->setCurrentWidget(p.space == Space::Shared ? static_cast<QWidget*>(banks_) : static_cast<QWidget*>(grid_));
+  playback_->pause();
+  if (const auto request = focus->requests[focus->site]) playback_->seek(*request);
+}
+
+void TraceViewsWidget::fit_problems() {
+  // A presentation shows the list only where there is a problem to choose.
+  problems_->setVisible(doc_ && (!theme_.presentation || problems_->count() > 0));
+  problems_->fit_height();
+}
+
 void TraceViewsWidget::show_position(std::size_t step, double phase) {
   for (TraceView* v : views()) v->set_step(step, phase);
   highlight_source();
@@ -174,6 +209,8 @@ void TraceViewsWidget::next_view(int direction) {
 
 void TraceViewsWidget::apply_theme() {
   for (TraceView* v : views()) v->set_theme(theme_);
+  problems_->set_theme(theme_);
+  fit_problems();
   QFont f = font();
   f.setPixelSize(theme_.presentation ? theme_.font_px : QFont().pixelSize() > 0 ? QFont().pixelSize() : 13);
   const std::array<QWidget*, 4> chrome{title_, bar_, tabs_->tabBar(), open_};

@@ -4,6 +4,10 @@
 // highlighted, and the playback bar under them. It draws a TraceDocument (a
 // session and its analysis); it never runs anything on a device.
 //
+// The Problems list (what the trace shows went wrong: races, uninitialised
+// reads, accesses out of bounds, divergent barriers) lies under the views;
+// choosing one steps the playback to it and draws it.
+//
 // Keys (while it or a child has focus): Space play/pause, Left/Right (and a
 // presenter's PageDown/PageUp) step, Home/End, + and - speed, V and Shift+V
 // the next and previous view. The main window's presentation mode (F11)
@@ -30,6 +34,7 @@ class CoalescingView;
 class GridView;
 class PlaybackBar;
 class PlaybackController;
+class ProblemsView;
 class ScheduleView;
 class SourcePane;
 class TraceView;
@@ -49,6 +54,8 @@ class TraceViewsWidget : public QWidget {
   ScheduleView& schedule() { return *schedule_; }
   QTabWidget& tabs() { return *tabs_; }
   SourcePane& source() { return *source_; }
+  // The Problems list under the views (docs/gui.md, "Problems").
+  ProblemsView& problems() { return *problems_; }
   PlaybackController& playback() { return *playback_; }
   PlaybackBar& playback_bar() { return *bar_; }
   // The views beside the source (or over its strip in a presentation).
@@ -63,6 +70,11 @@ class TraceViewsWidget : public QWidget {
   void set_presentation(bool on, int font_px = 0);
   // V, Shift+V: the next or previous of the five views.
   void next_view(int direction);
+  // Problem `index` of the document's list chosen (in the list or here):
+  // the view that draws its kind comes forward, the playback steps to the
+  // site's request and pauses, its lines are highlighted in the source and
+  // the views draw its threads and word.
+  void show_problem(std::size_t index, int site);
 
  protected:
   void resizeEvent(QResizeEvent* event) override;
@@ -73,6 +85,7 @@ class TraceViewsWidget : public QWidget {
   void lay_out_source();    // beside the views, or a strip under them in a presentation
   void give_back_beside_sizes();
   void highlight_source();  // the line the current view discusses
+  void fit_problems();      // the list's height and whether a presentation shows it
   std::vector<TraceView*> views() const;
 
   std::shared_ptr<const analysis::TraceDocument> doc_;
@@ -89,6 +102,7 @@ class TraceViewsWidget : public QWidget {
   ScheduleView* schedule_;
   SourcePane* source_;
   QSplitter* split_;
+  ProblemsView* problems_;
   QList<int> beside_sizes_;  // the views' and the source's widths before a presentation
   int beside_width_ = -1;    // the splitter's width then; -1 once they are given back
   QFont beside_source_font_;

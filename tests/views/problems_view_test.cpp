@@ -1,0 +1,227 @@
+// The Problems list under the trace views (docs/gui.md, "Problems"), on a
+// recording made here on PoCL of setRowReadCol without its barrier
+// (tests/data/problems): the list says the race with both lines, choosing it
+// steps the playback to the first access's request, highlights both lines,
+// and the Banks view marks the word and exactly the two threads.
+#include <QDir>
+#include <QProcess>
+#include <QTabWidget>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <algorithm>
+#include <set>
+
+#include "kernels/session.h"
+#include "tests/test_devices.h"
+#include "viz/views/bank_view.h"
+#include "viz/views/playback_controller.h"
+#include "viz/views/problems_view.h"
+#include "viz/views/source_pane.h"
+#include "viz/views/trace_views_widget.h"
+
+using namespace threadmap;
+using namespace threadmap::views;
+
+namespace {
+
+const PaintedText* painted_text(const TraceView& view, const QString& part) {
+  for (const PaintedText& t : view.painted().texts)
+    if (t.text.contains(part)) return &t;
+  return nullptr;
+}
+
+std::set<int> problem_threads(const TraceView& view) {
+  std::set<int> threads;
+  for (const PaintedMark& m : view.painted().marks)
+    if (m.problem && m.thread >= 0) threads.insert(m.thread);
+  return threads;
+}
+
+std::vector<QRectF> problem_marks_of(const TraceView& view, int thread) {
+  std::vector<QRectF> out;
+  for (const PaintedMark& m : view.painted().marks)
+    if (m.problem && m.thread == thread) out.push_back(m.rect);
+  return out;
+}
+
+// The lines the source pane tints, 1-based.
+std::set<int> tinted_lines(const SourcePane& source) {
+  std::set<int> lines;
+  for (const auto& s : source.extraSelections()) lines.insert(s.cursor.blockNumber() + 1);
+  return lines;
+}
+
+bool request_holds(const analysis::Analysis& a, std::size_t request, std::uint32_t access) {
+  const auto lanes = a.lanes_of(a.requests[request]);
+  return std::find(lanes.begin(), lanes.end(), access) != lanes.end();
+}
+
+}  // namespace
+
+class ProblemsViewTest : public QObject {
+  Q_OBJECT
+
+  QTemporaryDir dir_;
+  QString race_;  // the recording with the race
+
+  // THREADMAP_PROBLEMS_SHOTS=DIR: the widget with problem `index` chosen at
+  // its first access, saved as DIR/NAME for docs/gui.md.
+  void shoot(TraceViewsWidget& w, std::size_t index, const QString& name) {
+    const QString dir = qEnvironmentVariable("THREADMAP_PROBLEMS_SHOTS");
+    if (dir.isEmpty()) return;
+    w.show_problem(index, 0);
+    QCoreApplication::processEvents();
+    QVERIFY(w.grab().save(QDir(dir).filePath(name)));
+  }
+
+ private slots:
+  void initTestCase() {
+    auto td = testing::first_device("opencl");
+    if (!td.device) QSKIP(td.skip_reason.c_str());
+    race_ = dir_.filePath("race.threadmap");
+    QProcess cli;
+    cli.setProcessChannelMode(QProcess::MergedChannels);
+    cli.start(THREADMAP_CLI, {"record", "smem.setRowReadCol", "--source",
+                              THREADMAP_SOURCE_DIR "/tests/data/problems/smem.setRowReadCol.no-barrier.cl",
+                              "--device", "opencl:0:0", "--set", "blocks=2", "--reps", "1", "-o", race_});
+    QVERIFY(cli.waitForFinished(120000));
+    const QString out = QString::fromUtf8(cli.readAll());
+    if (out.contains("libclang")) QSKIP(qPrintable(out));
+    QVERIFY2(QFileInfo::exists(race_), qPrintable(out));
+  }
+
+  void race_is_listed_chosen_stepped_to_and_drawn() {
+    TraceViewsWidget w;
+    QCOMPARE(w.open_file(race_), QString());
+    w.resize(1024, 768);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    const auto doc = w.document();
+    const auto& list = doc->analysis.problems.list;
+    ProblemsView& problems = w.problems();
+    QVERIFY(problems.isVisible());
+    QCOMPARE(problems.count(), list.size());
+    const auto race = std::find_if(list.begin(), list.end(), [](const analysis::Problem& p) {
+      return p.kind == analysis::ProblemKind::ReadAfterWrite;
+    });
+    QVERIFY(race != list.end());
+    const std::size_t index = static_cast<std::size_t>(race - list.begin());
+    QCOMPARE(int{race->first.line}, 7);   // the tile's store
+    QCOMPARE(int{race->second.line}, 8);  // its column read
+
+    // The row: its kind, then both threads and both lines, in words.
+    problems.grab();
+    QVERIFY(painted_text(problems, "Data race: read after write"));
+    const PaintedText* row = painted_text(problems, "then thread");
+    QVERIFY(row);
+    const QString expected = QString("thread %1 (%2,%3) writes tile[").arg(race->first.thread)
+                                 .arg(race->first.thread % 32).arg(race->first.thread / 32);
+    QVERIFY2(row->text.startsWith(expected), qPrintable(row->text));
+    QVERIFY2(row->text.contains("(line 7), then thread") && row->text.contains("reads it (line 8) in the same barrier interval"),
+             qPrintable(row->text));
+    QVERIFY2(row->text.contains("block (0, 0)") && row->text.contains("more like it"), qPrintable(row->text));
+    QVERIFY(!row->elided);
+
+    // Chosen with a click: the banks come forward at the store's request.
+    QTest::mouseClick(&problems, Qt::LeftButton, {}, row->rect.center().toPoint());
+    QCOMPARE(problems.chosen(), std::optional<std::size_t>(index));
+    QCOMPARE(w.tabs().currentWidget(), static_cast<QWidget*>(&w.banks()));
+    const std::size_t step = w.playback().step();
+    QVERIFY(!w.playback().playing());
+    QVERIFY(request_holds(doc->analysis, step, race->first.record));
+    QCOMPARE(w.source().problem_lines(), (std::vector<int>{7, 8}));
+    QCOMPARE(tinted_lines(w.source()), (std::set<int>{7, 8}));
+    QCOMPARE(w.source().highlighted_line(), 7);
+
+    // The banks: the word outlined, the storing thread's lane outlined, both
+    // threads in the key, and no other thread marked.
+    BankView& banks = w.banks();
+    banks.grab();
+    QCOMPARE(problem_threads(banks), (std::set<int>{race->first.thread, race->second.thread}));
+    auto word = problem_marks_of(banks, -1);
+    QCOMPARE(word.size(), std::size_t{2});  // its key swatch and its cell
+    std::sort(word.begin(), word.end(), [](const QRectF& a, const QRectF& b) { return a.top() > b.top(); });
+    const auto first = problem_marks_of(banks, race->first.thread);
+    QCOMPARE(first.size(), std::size_t{2});  // its key swatch and its lane box
+    // Lane i sits over bank i: the word's bank is the storing lane's (offset / 4).
+    const QRectF lane_box = *std::max_element(first.begin(), first.end(), [](const QRectF& a, const QRectF& b) {
+      return a.width() < b.width();
+    });
+    QCOMPARE(static_cast<int>(race->offset / 4 % 32), race->first.thread % 32);
+
+    QVERIFY(std::abs(lane_box.center().x() - word.front().center().x()) < 1.0);
+    QVERIFY(word.front().top() > lane_box.bottom());
+    const QString element = QString::fromStdString(tile_element_name(*doc, race->offset));
+    QVERIFY(element.startsWith("tile["));
+    QVERIFY(painted_text(banks, element));
+    QVERIFY(painted_text(banks, QString("thread %1 (%2,%3) writes it, line 7").arg(race->first.thread)
+                                    .arg(race->first.thread % 32).arg(race->first.thread / 32)));
+    QVERIFY(painted_text(banks, QString("thread %1 (%2,%3) reads it, line 8").arg(race->second.thread)
+                                    .arg(race->second.thread % 32).arg(race->second.thread / 32)));
+
+    // Chosen again: the other access, the reading thread's lane outlined.
+    QTest::keyClick(&problems, Qt::Key_Return);
+    QCOMPARE(problems.chosen_site(), 1);
+    const std::size_t other = w.playback().step();
+    QVERIFY(other != step);
+    QVERIFY(request_holds(doc->analysis, other, race->second.record));
+    QCOMPARE(w.source().highlighted_line(), 8);
+    banks.grab();
+    QCOMPARE(problem_threads(banks), (std::set<int>{race->first.thread, race->second.thread}));
+    QCOMPARE(problem_marks_of(banks, race->second.thread).size(), std::size_t{2});
+    QCOMPARE(problem_marks_of(banks, race->first.thread).size(), std::size_t{1});
+
+    // Stepping on leaves the problem's requests: nothing of it is drawn.
+    std::size_t away = w.playback().steps() - 1;
+    while (away == step || away == other) --away;
+    w.playback().seek(away);
+    banks.grab();
+    QVERIFY(problem_threads(banks).empty());
+    QCOMPARE(tinted_lines(w.source()).count(7), std::size_t{1});  // the lines stay tinted
+
+    // A presentation keeps the list, at the room's type, the chosen row whole.
+    w.set_presentation(true);
+    QCoreApplication::processEvents();
+    QVERIFY(problems.isVisible());
+    problems.grab();
+    QVERIFY(!problems.painted().texts.empty());
+    for (const PaintedText& t : problems.painted().texts) {
+      QVERIFY2(t.pixel_size >= 24, qPrintable(t.text));
+      QVERIFY2(!t.elided && t.rect.height() <= t.box.height() + 1 && QRectF(problems.rect()).adjusted(-1, -1, 1, 1).contains(t.rect),
+               qPrintable(t.text));
+    }
+    QVERIFY(painted_text(problems, "Data race: read after write"));
+    shoot(w, index, "problems_banks_presentation.png");
+    w.set_presentation(false);
+    QCoreApplication::processEvents();
+    shoot(w, index, "problems_banks.png");
+  }
+
+  void empty_list_says_so() {
+    TraceViewsWidget w;
+    w.resize(1024, 768);
+    w.show();
+    QCOMPARE(w.open_file(THREADMAP_RECORDINGS "/transpose.naive.threadmap"), QString());
+    QCOMPARE(w.problems().count(), std::size_t{0});
+    w.problems().grab();
+    QCOMPARE(w.problems().painted().texts.size(), std::size_t{1});
+    QCOMPARE(w.problems().painted().texts.front().text, QString("No problems found in the traced blocks."));
+    // A recording older than the barriers' access marks: races were not looked for.
+    QCOMPARE(w.open_file(THREADMAP_RECORDINGS "/smem.setRowReadCol.threadmap"), QString());
+    QVERIFY(!w.document()->analysis.problems.races_checked);
+    w.problems().grab();
+    QVERIFY(painted_text(w.problems(), "No problems found in the traced blocks. Races were not looked for"));
+    // In a presentation an empty list gives its room to the views.
+    w.set_presentation(true);
+    QVERIFY(!w.problems().isVisible());
+  }
+};
+
+int main(int argc, char** argv) {
+  QApplication app(argc, argv);
+  ProblemsViewTest test;
+  return QTest::qExec(&test, argc, argv);
+}
+
+#include "problems_view_test.moc"
