@@ -89,7 +89,7 @@ int main(int argc, char** argv) {
   // A GPU server reached through ssh runs the device commands (app/protocol/remote.h).
   RemoteArgs remote;
   app.add_option("--remote", remote.target,
-                 "[USER@]HOST[:PORT]: run devices, run, sweep, record, counters, check and doctor on that GPU "
+                 "[USER@]HOST[:PORT]: run devices, run, sweep, bench, record, counters, check and doctor on that GPU "
                  "server's threadmap-cli, through ssh (your ssh config, keys and agent); a recording is written "
                  "here, check's files are read here; list, exercises, show and source run here");
   app.add_option("--ssh-command", remote.ssh_command,
