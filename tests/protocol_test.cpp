@@ -57,10 +57,13 @@ std::vector<Request> every_request() {
   CheckRequest check{"smem-conflict-free", "opencl:0:0", {{"a/b.cl", "__kernel void k() {}\n"}, {"c.cl", "x"}}, 2.5, 3, 9};
   CheckRequest check_fresh_seed;
   check_fresh_seed.submissions = {{"only.cl", "y"}};
+  RunRequest scanned(sample_run());
+  scanned.problems = true;
+  BenchRequest bench{"cuda:0", 1024, {{"type", "float"}}, 3, 1, 5};
   return {PingRequest{}, DevicesRequest{}, ListRequest{}, run, RunRequest{}, copy, sweep,
           record, record_all, CancelRequest{json("sweep-1")}, CancelRequest{json(3)}, QuitRequest{},
           counters, counters_few, CountersRequest{}, check, check_fresh_seed, DoctorRequest{"sm_75,sm_90"},
-          DoctorRequest{}};
+          DoctorRequest{}, scanned, bench, BenchRequest{}};
 }
 
 TEST(Protocol, EveryRequestReadsBackAsItWasWritten) {
@@ -180,6 +183,19 @@ RunReport refused_report() {
   return r;
 }
 
+// A run that asks for the problems its trace shows: its result is a ScannedRun.
+RunRequest scanning() {
+  RunRequest r;
+  r.problems = true;
+  return r;
+}
+
+json sample_scan() {
+  return {{"races_checked", true},
+          {"traced_blocks", {0, 1}},
+          {"list", json::array({json{{"kind", "read-after-write"}, {"lines", {7, 8}}, {"message", "data race ..."}}})}};
+}
+
 // Each request with a result of its type.
 std::vector<std::pair<Request, Result>> every_result() {
   BackendReport opencl{"opencl", true, "", {sample_report().device}};
@@ -201,6 +217,14 @@ std::vector<std::pair<Request, Result>> every_result() {
                                                         {"counters", {{"shared_ld_conflicts", 0}}}, {"median_ms", 0.5}}})}},
       {DoctorRequest{}, DoctorResult{json{{"ok", true}, {"targets", json::array()}, {"backends", json::array()},
                                           {"jobs", 40}}}},
+      {scanning(), ScannedRun{sample_report(), sample_scan()}},
+      {scanning(), ScannedRun{sample_report(), json{{"error", "the traced run failed"}}}},
+      {scanning(), ScannedRun{refused_report(), std::nullopt}},
+      {BenchRequest{}, BenchResult{sample_report().device, 20, 2, CopyReport{4096, {0.1, 0.1, 0.2, 3}, 80.5, ""},
+                                   {sample_report(), refused_report()},
+                                   {PeerMeasurement{"cublasSgeam transpose", "transpose", "64 x 64 float", 32768,
+                                                    {0.5, 0.4, 0.6, 20}, 65.5, true, ""}}}},
+      {BenchRequest{}, BenchResult{}},
   };
 }
 
@@ -285,6 +309,13 @@ TEST(Protocol, AMalformedReplyIsAnErrorNamingTheField) {
       {CheckRequest{}, R"({"seed":1,"submissions":[{"file":"a.cl","status":"ok","goal_met":1}]})",
        "a submission's row: \"goal_met\" must be true or false"},
       {DoctorRequest{}, R"({"ok":"yes"})", "the doctor report: \"ok\" must be true or false"},
+      {scanning(), R"({"kernel":"k","status":"ok","problems":[]})", "the run's \"problems\" must be a JSON object"},
+      {scanning(), R"({"kernel":"k","status":"ok","problems":{"races_checked":true}})", "the run's \"problems\": \"list\""},
+      {scanning(), R"({"kernel":"k","status":"ok","problems":{"list":[{"kind":"x"}]}})", "each with its \"message\""},
+      {scanning(), R"({"kernel":"k","status":"ok","problems":{"error":5}})", "the run's \"problems\": \"error\" must be text"},
+      {BenchRequest{}, R"({"results":{}})", "the bench reply: \"results\" must be a list"},
+      {BenchRequest{}, R"({"reps":-1})", "the bench reply: \"reps\" must be a whole number"},
+      {BenchRequest{}, R"({"peers":[{"name":"p","ms":{"median":"x"}}]})", "a peer's \"ms\": \"median\" must be a number"},
       {DoctorRequest{}, R"({"ok":true,"targets":{}})", "the doctor report: \"targets\" must be a list"},
   };
   for (const Case& c : cases) {
@@ -413,7 +444,42 @@ TEST(Protocol, AnOlderWorkersUnknownOpSaysToUpgradeTheServer) {
   EXPECT_NE(line.find("the worker on gpu1 (threadmap-cli 0.9.0) has no \"counters\" request"), std::string::npos) << line;
   EXPECT_NE(line.find("upgrade threadmap-cli on gpu1"), std::string::npos) << line;
   EXPECT_EQ(missing_op_problem(DoctorRequest{}, old, "gpu1", "0.9.0"), "");
+  const ErrorReply no_bench{kBadRequest, "unknown op 'bench'; ops: ping, devices"};
+  EXPECT_NE(missing_op_problem(BenchRequest{}, no_bench, "gpu1", "0.9.0")
+                .find("the worker on gpu1 (threadmap-cli 0.9.0) has no \"bench\" request: upgrade threadmap-cli on gpu1"),
+            std::string::npos);
   EXPECT_EQ(missing_op_problem(CountersRequest{}, {kInvalid, "unknown op 'counters'"}, "gpu1", "0.9.0"), "");
+}
+
+// run's "problems" and the bench op: each malformed field named; bench's
+// defaults are the command's.
+TEST(Protocol, MalformedBenchAndProblemsRequestsNameTheField) {
+  struct Case {
+    const char* line;
+    const char* status;
+    const char* names;
+  };
+  const std::vector<Case> cases = {
+      {R"({"op":"run","problems":"yes"})", kBadRequest, "\"problems\" must be true or false"},
+      {R"({"op":"bench","size":-1})", kInvalid, "size=-1 is out of range"},
+      {R"({"op":"bench","size":40000})", kInvalid, "size=40000 is out of range"},
+      {R"({"op":"bench","params":[1]})", kBadRequest, "\"params\" must be an object"},
+      {R"({"op":"bench","reps":0})", kInvalid, "reps=0 is out of range"},
+  };
+  for (const Case& c : cases) {
+    try {
+      parse_request(json::parse(c.line));
+      ADD_FAILURE() << c.line << " was accepted";
+    } catch (const ProtocolError& e) {
+      EXPECT_EQ(e.status(), c.status) << c.line;
+      EXPECT_NE(std::string(e.what()).find(c.names), std::string::npos) << c.line << ": " << e.what();
+    }
+  }
+  const auto bench = std::get<BenchRequest>(parse_request(json{{"op", "bench"}}));
+  EXPECT_EQ(bench.size, 0);
+  EXPECT_EQ(bench.device, "auto");
+  EXPECT_FALSE(bench.seed);
+  EXPECT_FALSE(std::get<RunRequest>(parse_request(json{{"op", "run"}})).problems);
 }
 
 }  // namespace

@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <regex>
 #include <sstream>
 #include <string>
 
@@ -173,6 +174,105 @@ TEST_F(RemoteCli, SweepRowsAreTheLocalSweepsRows) {
   EXPECT_NE(text.out.find("(opencl:0:0, 127.0.0.1)\ntile    result"), std::string::npos) << text.out;
 }
 
+// The run's text with its measured numbers (times, GB/s, timed samples) put as "#".
+std::string without_timings(const std::string& text) {
+  return std::regex_replace(std::regex_replace(text, std::regex("[0-9]+\\.[0-9]+"), "#"),
+                            std::regex("[0-9]+ runs\\)"), "# runs)");
+}
+
+TEST_F(RemoteCli, RunPrintsWhatTheLocalRunPrints) {
+  const std::string args = "run transpose.shared --set width=64 --set height=64 --reps 2 --problems on "
+                           "--device opencl:0:0";
+  const Ran remote = remote_cli(args);
+  const Ran here = local_cli(args);
+  ASSERT_EQ(remote.code, 0) << remote.err;
+  ASSERT_EQ(here.code, 0) << here.err;
+  // The same lines, but for the server named in the heading and the timings.
+  std::string expected = here.out;
+  expected.replace(expected.find("(opencl:0:0)"), 12, "(opencl:0:0, 127.0.0.1)");
+  EXPECT_EQ(without_timings(remote.out), without_timings(expected));
+  EXPECT_NE(remote.out.find("  verified: 4096 values"), std::string::npos) << remote.out;
+  EXPECT_NE(remote.out.find("  kernel      median "), std::string::npos) << remote.out;
+  EXPECT_NE(remote.out.find("  Problems found in the trace: none in the "), std::string::npos) << remote.out;
+
+  const Ran remote_json = remote_cli(args + " --format json");
+  const Ran here_json = local_cli(args + " --format json");
+  ASSERT_EQ(remote_json.code, 0) << remote_json.err;
+  const json r = json::parse(remote_json.out), l = json::parse(here_json.out);
+  for (const char* key : {"kernel", "status", "device", "parameters", "verification", "ideal_bytes", "problems"})
+    EXPECT_EQ(r.value(key, json()), l.value(key, json())) << key;
+  ASSERT_TRUE(r.contains("problems")) << remote_json.out;
+
+  const Ran remote_csv = remote_cli(args + " --format csv");
+  const Ran here_csv = local_cli(args + " --format csv");
+  EXPECT_EQ(without_timings(remote_csv.out), without_timings(here_csv.out));
+  EXPECT_EQ(remote_csv.out.rfind("kernel,device,width,height,tile,pad,type,result", 0), 0u) << remote_csv.out;
+}
+
+// A learner's kernel without its barrier: the same races as a run here shows.
+TEST_F(RemoteCli, RunShowsTheProblemsOfALearnersKernel) {
+  const std::string args = "run smem.setRowReadCol --source " + std::string(THREADMAP_SOURCE_DIR) +
+                           "/tests/data/problems/smem.setRowReadCol.no-barrier.cl --set blocks=2 --reps 2 "
+                           "--device opencl:0:0";
+  const Ran remote = remote_cli(args);
+  const Ran here = local_cli(args);
+  // Which values the race spoils differs run to run; the problems do not.
+  auto problem_lines = [](const std::string& out) {
+    return out.substr(out.find("  Problems found in the trace"));
+  };
+  ASSERT_NE(remote.out.find("  Problems found in the trace (3):"), std::string::npos) << remote.out << remote.err;
+  EXPECT_EQ(problem_lines(remote.out), problem_lines(here.out));
+  EXPECT_NE(remote.out.find("    data race (read-after-write) on shared offset 4"), std::string::npos) << remote.out;
+  EXPECT_NE(remote.out.find("at line 7, thread 32 (0,1) reads it at line 8"), std::string::npos) << remote.out;
+  EXPECT_EQ(remote.code, here.code);
+
+  const Ran remote_json = remote_cli(args + " --format json");
+  const Ran here_json = local_cli(args + " --format json");
+  const json r = json::parse(remote_json.out), l = json::parse(here_json.out);
+  EXPECT_EQ(r["problems"], l["problems"]);
+  ASSERT_EQ(r["problems"]["list"].size(), 3u) << remote_json.out;
+  EXPECT_EQ(r["problems"]["list"][0]["lines"], json::array({7, 8}));
+  // --problems off: no traced run, no problems, as here.
+  const Ran off = remote_cli(args + " --problems off --format json");
+  EXPECT_FALSE(json::parse(off.out).contains("problems")) << off.out;
+}
+
+// bench against bench here: the same rows in the same order, each with its
+// parameters and result, the same heading but for the server named.
+TEST_F(RemoteCli, BenchIsTheLocalBench) {
+  const std::string args = "bench --size 64 --reps 1 --warmup 0 --device opencl:0:0";
+  const Ran remote = remote_cli(args + " --format json");
+  const Ran here = local_cli(args + " --format json");
+  ASSERT_EQ(remote.code, here.code) << remote.err << here.err;
+  const json r = json::parse(remote.out), l = json::parse(here.out);
+  EXPECT_EQ(r["device"], l["device"]);
+  EXPECT_EQ(r["device_copy"]["bytes"], l["device_copy"]["bytes"]);
+  EXPECT_EQ(r["peers"], l["peers"]);
+  ASSERT_EQ(r["results"].size(), l["results"].size());
+  ASSERT_GT(r["results"].size(), 10u) << remote.out;
+  for (std::size_t i = 0; i < r["results"].size(); ++i) {
+    for (const char* key : {"kernel", "status", "parameters", "ideal_bytes", "error"})
+      EXPECT_EQ(r["results"][i].value(key, json()), l["results"][i].value(key, json())) << i << " " << key;
+    EXPECT_EQ(r["results"][i].contains("percent_of_device_copy"), l["results"][i].contains("percent_of_device_copy")) << i;
+  }
+
+  const Ran text = remote_cli(args);
+  const Ran text_here = local_cli(args);
+  ASSERT_EQ(text.code, text_here.code) << text.err;
+  EXPECT_NE(text.out.find(", 127.0.0.1)\nmedian of 1 timed runs after 0 warm-up runs"), std::string::npos) << text.out;
+  // Line by line the same, but for the server named, the numbers (each run's
+  // own) and the columns' widths, which follow the numbers.
+  auto shape = [](const std::string& out) {
+    return std::regex_replace(without_timings(out), std::regex(" +"), " ");
+  };
+  std::string expected = text_here.out;
+  const std::size_t heading_end = expected.find(")\nmedian of");
+  ASSERT_NE(heading_end, std::string::npos) << expected;
+  expected.insert(heading_end, ", 127.0.0.1");
+  EXPECT_EQ(shape(text.out), shape(expected));
+  EXPECT_NE(text.out.find("transpose.copy "), std::string::npos) << text.out;
+}
+
 TEST_F(RemoteCli, CountersAreTheLocalCounters) {
   const std::string args = "counters transpose.naive --set width=64 --set height=64 --device opencl:0:0";
   for (const std::string format : {"text", "json"}) {
@@ -241,6 +341,14 @@ TEST_F(RemoteCli, AnOlderWorkerWithoutTheOpSaysToUpgradeTheServer) {
   EXPECT_EQ(r.code, 2) << r.out << r.err;
   EXPECT_NE(r.err.find("the worker on 127.0.0.1 (threadmap-cli 0.9.0) has no \"doctor\" request: upgrade threadmap-cli on 127.0.0.1"),
             std::string::npos) << r.err;
+  std::ofstream(old_worker)
+      << "read line; echo '{\"id\":1,\"type\":\"result\",\"result\":{\"pong\":true,\"version\":\"0.9.0\",\"protocol\":1}}'\n"
+      << "read line; echo '{\"id\":2,\"type\":\"error\",\"status\":\"bad-request\",\"error\":\"unknown op '\\''bench'\\''; ops: ping\"}'\n"
+      << "read line\n";
+  const Ran bench = remote_cli("bench --size 64", "sh " + old_worker);
+  EXPECT_EQ(bench.code, 2) << bench.out << bench.err;
+  EXPECT_NE(bench.err.find("the worker on 127.0.0.1 (threadmap-cli 0.9.0) has no \"bench\" request: upgrade threadmap-cli on 127.0.0.1"),
+            std::string::npos) << bench.err;
 }
 
 }  // namespace

@@ -152,11 +152,6 @@ RunOptions options_from(const RunArgs& args) {
 }
 
 
-int exit_code_for(const RunResult& r) {
-  if (r.status != RunStatus::Ok) return cli::exit_code_for(r.status);
-  return r.verification.verified ? kExitOk : kExitNotVerified;
-}
-
 // The worse of two exit codes, for commands that run several variants.
 int worse(int a, int b) {
   auto rank = [](int c) {
@@ -171,27 +166,37 @@ int worse(int a, int b) {
   return rank(b) > rank(a) ? b : a;
 }
 
-std::string params_text(const Variant& v, const Params& p) {
-  std::string s;
-  for (const ParamSpec& spec : v.params)
-    s += (s.empty() ? "" : " ") + spec.name + "=" + spec.format(p.get(spec.name));
-  return s;
-}
-
-std::string verification_text(const RunResult& r) {
-  if (r.status != RunStatus::Ok) return std::string(status_name(r.status));
-  return r.verification.verified ? "verified"
-                                 : "FAILED (" + std::to_string(r.verification.mismatches) + ")";
-}
-
 std::string mib_text(std::uint64_t bytes) {
   return fixed(static_cast<double>(bytes) / (1024.0 * 1024.0), 1) + " MiB";
 }
 
-void print_run_text(const Variant& v, const RunResult& r) {
-  std::cout << r.kernel_id << " on " << printable(r.device.name) << " (" << r.device.spec << ")\n";
-  std::cout << "  " << params_text(v, r.params) << '\n';
-  const Verification& ver = r.verification;
+// A report's parameters in the catalog's order ("tile=32 type=float"); a
+// kernel this catalog lacks, in the report's.
+std::string params_text(const RunReport& r) {
+  std::string s;
+  auto add = [&s](const std::string& name, const ReportValue& value) {
+    s += (s.empty() ? "" : " ") + name + "=" + value_text(value);
+  };
+  if (const Variant* v = find_variant(r.kernel)) {
+    for (const ParamSpec& spec : v->params)
+      if (const auto it = r.parameters.find(spec.name); it != r.parameters.end()) add(spec.name, it->second);
+  } else {
+    for (const auto& [name, value] : r.parameters) add(name, value);
+  }
+  return s;
+}
+
+std::string verification_text(const RunReport& r) {
+  if (!r.ok()) return r.status;
+  return r.verified() ? "verified"
+                      : "FAILED (" + std::to_string(r.verification ? r.verification->mismatches : 0) + ")";
+}
+
+void print_run_text(const RunReport& r, const std::string& host) {
+  std::cout << r.kernel << " on " << printable(r.device.name) << " (" << r.device.spec
+            << (host.empty() ? "" : ", " + printable(host)) << ")\n";
+  std::cout << "  " << params_text(r) << '\n';
+  const Verification ver = r.verification.value_or(Verification{});
   if (ver.verified) {
     std::cout << "  verified: " << ver.checked << " values, " << ver.method << '\n';
   } else {
@@ -205,10 +210,11 @@ void print_run_text(const Variant& v, const RunResult& r) {
               << fixed(t.min, 4) << ", max " << fixed(t.max, 4) << ", " << t.samples
               << " runs)  " << fixed(gbps, 2) << " GB/s\n";
   };
-  timing("kernel     ", r.kernel_ms, r.bandwidth_gbps);
-  timing("end-to-end ", r.end_to_end_ms, r.end_to_end_gbps);
+  const ReportTiming times = r.timing.value_or(ReportTiming{});
+  timing("kernel     ", times.kernel_ms, r.bandwidth_gbps);
+  timing("end-to-end ", times.end_to_end_ms, r.end_to_end_gbps);
   std::cout << "  ideal bytes " << r.ideal_bytes << " (" << mib_text(r.ideal_bytes) << "), "
-            << r.launches << (r.launches == 1 ? " launch" : " launches") << " per run\n";
+            << times.launches_per_run << (times.launches_per_run == 1 ? " launch" : " launches") << " per run\n";
   if (r.cache_resident)
     std::cout << "  note: the working set (" << mib_text(r.working_set_bytes)
               << ") fits in the device's " << mib_text(r.device.last_level_cache_bytes)
@@ -357,58 +363,71 @@ int source_command(const std::string& kernel, const std::string& dialect) {
   });
 }
 
-namespace {
+bool problems_wanted(const RunArgs& args) {
+  return args.problems == "on" || (args.problems == "auto" && !args.source.empty());
+}
 
-// run --problems: a traced run of the first blocks and the last, after the
-// timed one, and the problems its trace shows (viz/analysis/problems.h).
-// nullopt where it was not asked for or the run did not complete.
-struct ProblemScan {
-  Trace trace;
-  analysis::Problems problems;
-  std::string error;  // the traced run failed: why
-};
-
-std::optional<ProblemScan> scan_for_problems(Device& device, const Variant& v, const Params& params,
-                                             const RunArgs& args, const RunOptions& options, const RunResult& r) {
-  const bool wanted = args.problems == "on" || (args.problems == "auto" && !args.source.empty());
-  if (!wanted || r.status != RunStatus::Ok) return std::nullopt;
+json scan_problems(Device& device, const Variant& v, const Params& params, const RunOptions& options) {
   TraceOptions trace;
   trace.last_block = true;
   trace.seed = options.seed;
   trace.source_text = options.source_text;
   trace.source_name = options.source_name;
-  Recording rec = record_trace(device, v, params, trace);
-  ProblemScan scan;
-  if (rec.status != RunStatus::Ok) {
-    scan.error = rec.error;
-    return scan;
-  }
-  scan.problems = analysis::find_problems(rec.trace);
-  scan.trace = std::move(rec.trace);
-  return scan;
+  const Recording rec = record_trace(device, v, params, trace);
+  if (rec.status != RunStatus::Ok) return {{"error", rec.error}};
+  json out = analysis::to_json(analysis::find_problems(rec.trace), rec.trace);
+  out["traced_blocks"] = rec.trace.traced_blocks;
+  return out;
 }
 
-void print_scan(const ProblemScan& scan, const RunResult& r, std::ostream& os) {
-  if (!scan.error.empty()) {
-    os << "  problems not looked for: the traced run failed: " << printable(scan.error) << '\n';
+namespace {
+
+void print_scan(const json& scan, bool verified, std::ostream& os) {
+  if (scan.contains("error")) {
+    os << "  problems not looked for: the traced run failed: " << printable(scan["error"].get<std::string>()) << '\n';
     return;
   }
-  if (r.verification.verified && !scan.problems.list.empty())
+  if (verified && !scan.value("list", json::array()).empty())
     os << "  verified, but the trace shows problems: the result may differ on another device or run\n";
   std::ostringstream lines;
-  print_problems(scan.trace, scan.problems, lines);
+  print_problems(scan, lines);
   std::istringstream in(lines.str());
   for (std::string line; std::getline(in, line);) os << "  " << line << '\n';
 }
 
-json scan_json(const ProblemScan& scan) {
-  if (!scan.error.empty()) return {{"error", scan.error}};
-  json out = analysis::to_json(scan.problems, scan.trace);
-  out["traced_blocks"] = scan.trace.traced_blocks;
-  return out;
-}
-
 }  // namespace
+
+int print_run(const RunReport& r, const std::optional<json>& problems, const std::string& format,
+              const std::string& host) {
+  if (format == "json") {
+    json out = to_json(r);
+    if (problems) out["problems"] = *problems;
+    std::cout << json_text(out) << '\n';
+  } else if (format == "csv") {
+    Table t;
+    t.header = {"kernel", "device"};
+    std::vector<std::string> row{r.kernel, r.device.spec};
+    auto add = [&](const std::string& name) {
+      t.header.push_back(name);
+      const auto it = r.parameters.find(name);
+      row.push_back(it == r.parameters.end() ? "" : value_text(it->second));
+    };
+    if (const Variant* v = find_variant(r.kernel)) {
+      for (const ParamSpec& p : v->params) add(p.name);
+    } else {
+      for (const auto& parameter : r.parameters) add(parameter.first);
+    }
+    t.header.insert(t.header.end(), kRunColumns.begin(), kRunColumns.end());
+    for (const std::string& c : run_row_cells(r)) row.push_back(c);
+    t.rows.push_back(row);
+    t.print_csv(std::cout);
+  } else if (r.ok()) {
+    print_run_text(r, host);
+    if (problems) print_scan(*problems, r.verified(), std::cout);
+  }
+  if (!r.ok()) error(r.error);
+  return exit_code_for(r);
+}
 
 int run_command(const std::string& kernel, const RunArgs& args) {
   return maybe_isolated(args, [&] { return guarded([&]() -> int {
@@ -418,27 +437,9 @@ int run_command(const std::string& kernel, const RunArgs& args) {
     RunOptions options = options_from(args);
     read_source(args, options);
     const RunResult r = run_variant(*device, v, params, options);
-    const std::optional<ProblemScan> scan = scan_for_problems(*device, v, params, args, options, r);
-    if (args.format == "json") {
-      json out = to_json(r);
-      if (scan) out["problems"] = scan_json(*scan);
-      std::cout << json_text(out) << '\n';
-    } else if (args.format == "csv") {
-      Table t;
-      t.header = {"kernel", "device"};
-      for (const ParamSpec& p : v.params) t.header.push_back(p.name);
-      t.header.insert(t.header.end(), kRunColumns.begin(), kRunColumns.end());
-      std::vector<std::string> row{r.kernel_id, r.device.spec};
-      for (const ParamSpec& p : v.params) row.push_back(p.format(r.params.get(p.name)));
-      for (const std::string& c : run_row_cells(make_report(r))) row.push_back(c);
-      t.rows.push_back(row);
-      t.print_csv(std::cout);
-    } else if (r.status == RunStatus::Ok) {
-      print_run_text(v, r);
-      if (scan) print_scan(*scan, r, std::cout);
-    }
-    if (r.status != RunStatus::Ok) error(r.error);
-    return exit_code_for(r);
+    std::optional<json> problems;
+    if (problems_wanted(args) && r.status == RunStatus::Ok) problems = scan_problems(*device, v, params, options);
+    return print_run(make_report(r), problems, args.format);
   }); });
 }
 
@@ -536,150 +537,185 @@ int sweep_command(const std::string& kernel, const RunArgs& args,
   }); });
 }
 
+protocol::BenchResult measure_bench(Device& device, const protocol::BenchRequest& request, WaitNotice on_wait,
+                                    const std::function<void(std::size_t, const std::string&)>& step) {
+  RunOptions options;
+  options.repetitions = request.reps;
+  options.warmup = request.warmup;
+  if (request.seed) options.seed = *request.seed;
+  options.on_wait = std::move(on_wait);
+  const std::int64_t size = request.size;
+  if (size < 0 || size > 32768)
+    throw InvalidRequest("--size " + std::to_string(size) + " is out of range: it must be from 0 to 32768");
+
+  // --size N: N x N matrices, N*N elements to sum, enough smem blocks for N*N threads.
+  // --set applies to every variant that has the parameter (e.g. type=float).
+  const std::vector<std::pair<std::string, std::string>> common_sets(request.params.begin(), request.params.end());
+  for (const auto& [name, value] : common_sets) {
+    bool used = false;
+    for (const Variant& v : catalog())
+      if (const ParamSpec* p = v.param(name)) {
+        parse_param_value(*p, value, v.id);
+        used = true;
+      }
+    if (!used) throw InvalidRequest("--set " + name + "=" + value + ": no kernel has a parameter '" + name + "'");
+  }
+  auto sized = [size, &common_sets](const Variant& v) {
+    std::vector<std::pair<std::string, std::string>> sets;
+    for (const auto& set : common_sets)
+      if (v.param(set.first)) sets.push_back(set);
+    if (size <= 0) return sets;
+    const std::string n = std::to_string(size);
+    if (v.param("width")) sets.emplace_back("width", n);
+    if (v.param("height")) sets.emplace_back("height", n);
+    if (v.param("n")) sets.emplace_back("n", std::to_string(size * size));
+    if (v.family == "smem-layout") {
+      const std::int64_t threads = v.param("block_x")->default_value * v.param("block_y")->default_value;
+      sets.emplace_back("blocks", std::to_string(std::max<std::int64_t>(1, size * size / threads)));
+    }
+    return sets;
+  };
+  auto say = [&step](std::size_t done, const std::string& what) {
+    if (step) step(done, what);
+  };
+
+  protocol::BenchResult bench;
+  bench.device = device.info();
+  bench.reps = options.repetitions;
+  bench.warmup = options.warmup;
+  const Variant& copy_variant = variant_or_throw("transpose.copy");
+  const Params copy_params = make_params(copy_variant.params, sized(copy_variant), copy_variant.id);
+  const std::uint64_t copy_bytes = static_cast<std::uint64_t>(copy_params.get("width") *
+                                                              copy_params.get("height")) *
+                                   element_size(copy_params.type());
+  say(0, "device-to-device copy");
+  bench.device_copy = make_copy_report(measure_device_copy(device, copy_bytes, options), copy_bytes);
+
+  const std::span<const Variant> variants = catalog();
+  for (std::size_t i = 0; i < variants.size(); ++i) {
+    say(i + 1, variants[i].id);
+    bench.results.push_back(make_report(run_sized(device, variants[i], sized(variants[i]), options)));
+  }
+  if (bench.device.backend == "cuda") {
+    const Variant& reduce = variant_or_throw("reduce.warp_shuffle");
+    const Params reduce_params = make_params(reduce.params, sized(reduce), reduce.id);
+    say(variants.size(), "peers (cuBLAS, CUB)");
+    bench.peers = measure_cuda_peers(std::stoi(bench.device.spec.substr(5)), copy_params.get("width"),
+                                     reduce_params.get("n"), options.warmup, options.repetitions);
+  }
+  return bench;
+}
+
+int print_bench(const protocol::BenchResult& bench, const std::string& format, const std::string& host) {
+  // The copy kernel's GB/s: the ceiling a kernel's own code reaches.
+  double ceiling = 0;
+  int code = kExitOk;
+  for (const RunReport& r : bench.results) {
+    code = worse(code, r.status == status_name(RunStatus::Unavailable) ? kExitOk : exit_code_for(r));
+    if (r.kernel == "transpose.copy" && r.ok()) ceiling = r.bandwidth_gbps;
+  }
+  const CopyReport& device_copy = bench.device_copy;
+
+  if (format == "json") {
+    json peer_rows = json::array();
+    for (const PeerMeasurement& p : bench.peers)
+      peer_rows.push_back({{"name", p.name}, {"family", p.family}, {"parameters", p.parameters},
+                           {"verified", p.verified}, {"ideal_bytes", p.ideal_bytes},
+                           {"ms", to_json(p.ms)}, {"bandwidth_gbps", p.bandwidth_gbps},
+                           {"error", p.error}});
+    json rows = json::array();
+    for (const RunReport& r : bench.results) {
+      json j = to_json(r);
+      if (r.ok() && ceiling > 0) j["percent_of_copy_kernel"] = 100 * r.bandwidth_gbps / ceiling;
+      if (r.ok() && device_copy.bandwidth_gbps > 0)
+        j["percent_of_device_copy"] = 100 * r.bandwidth_gbps / device_copy.bandwidth_gbps;
+      rows.push_back(j);
+    }
+    std::cout << json_text({{"device", to_json(bench.device)},
+                            {"device_copy", to_json(device_copy)},
+                            {"results", rows},
+                            {"peers", peer_rows}})
+              << '\n';
+    return code;
+  }
+
+  std::vector<std::string> footnotes;
+  Table t;
+  t.header = {"kernel", "parameters", "result", "median ms", "GB/s", "% copy kernel",
+              "% device copy", "note"};
+  t.right_aligned = {false, false, false, true, true, true, true, false};
+  t.rows.push_back({"device copy", mib_text(device_copy.bytes),
+                    device_copy.error.empty() ? "measured" : "failed",
+                    fixed(device_copy.ms.median, 4), fixed(device_copy.bandwidth_gbps, 2), "",
+                    "100.0", device_copy.error});
+  // One row per measurement; `error` replaces the numbers when it did not run.
+  auto add_row = [&](std::string name, std::string parameters, std::string result,
+                     double median_ms, double gbps, std::string note, const std::string& error) {
+    std::vector<std::string> row{std::move(name), std::move(parameters), std::move(result)};
+    if (error.empty()) {
+      row.push_back(fixed(median_ms, 4));
+      row.push_back(fixed(gbps, 2));
+      row.push_back(ceiling > 0 ? fixed(100 * gbps / ceiling, 1) : "");
+      row.push_back(device_copy.bandwidth_gbps > 0
+                        ? fixed(100 * gbps / device_copy.bandwidth_gbps, 1)
+                        : "");
+      row.push_back(std::move(note));
+    } else {
+      row.insert(row.end(), {"", "", "", "", error});
+    }
+    t.rows.push_back(std::move(row));
+  };
+  for (const RunReport& r : bench.results)
+    add_row(r.kernel, params_text(r), verification_text(r), r.timing ? r.timing->kernel_ms.median : 0,
+            r.bandwidth_gbps, r.cache_resident ? "fits in cache" : "", r.ok() ? "" : r.error);
+  for (const PeerMeasurement& p : bench.peers)
+    add_row("peer: " + p.name, p.parameters,
+            !p.error.empty() ? "failed" : p.verified ? "verified" : "FAILED", p.ms.median,
+            p.bandwidth_gbps, "", p.error);
+  if (format == "text") {
+    // Long messages go below the table, referenced from the note column.
+    for (auto& row : t.rows)
+      if (row.back().size() > 40) {
+        footnotes.push_back(row.back());
+        row.back() = "see [" + std::to_string(footnotes.size()) + "]";
+      }
+  }
+  if (format == "csv") {
+    t.print_csv(std::cout);
+  } else {
+    const DeviceInfo& d = bench.device;
+    std::cout << "ThreadMap benchmark on " << printable(d.name) << " (" << d.spec << ", " << printable(d.version)
+              << (host.empty() ? "" : ", " + printable(host)) << ")\nmedian of " << bench.reps
+              << " timed runs after " << bench.warmup
+              << " warm-up runs; GB/s = ideal bytes / median kernel time\n\n";
+    t.print_text(std::cout);
+    for (std::size_t i = 0; i < footnotes.size(); ++i)
+      std::cout << "[" << i + 1 << "] " << printable(footnotes[i]) << '\n';
+  }
+  return code;
+}
+
+protocol::BenchRequest bench_request(const RunArgs& args, std::int64_t size) {
+  protocol::BenchRequest request;
+  request.device = args.device;
+  request.size = size;
+  for (const auto& [name, value] : parse_assignments(args.sets)) request.params[name] = value;
+  request.reps = args.reps;
+  request.warmup = args.warmup;
+  request.seed = args.seed;
+  return request;
+}
+
 int bench_command(const RunArgs& args, std::int64_t size) {
   return guarded([&]() -> int {
+    const protocol::BenchRequest request = bench_request(args, size);
     auto device = open_device(args.device);
-    const RunOptions options = options_from(args);
-    std::vector<const Variant*> variants;
-    for (const Variant& v : catalog()) variants.push_back(&v);
-
-    // --size N: N x N matrices, N*N elements to sum, enough smem blocks for N*N threads.
-    // --set applies to every variant that has the parameter (e.g. type=float).
-    const auto common_sets = parse_assignments(args.sets);
-    for (const auto& [name, value] : common_sets) {
-      bool used = false;
-      for (const Variant& v : catalog())
-        if (const ParamSpec* p = v.param(name)) {
-          parse_param_value(*p, value, v.id);
-          used = true;
-        }
-      if (!used) throw InvalidRequest("--set " + name + "=" + value + ": no kernel has a parameter '" + name + "'");
-    }
-    auto sized = [size, &common_sets](const Variant& v) {
-      std::vector<std::pair<std::string, std::string>> sets;
-      for (const auto& set : common_sets)
-        if (v.param(set.first)) sets.push_back(set);
-      if (size <= 0) return sets;
-      const std::string n = std::to_string(size);
-      if (v.param("width")) sets.emplace_back("width", n);
-      if (v.param("height")) sets.emplace_back("height", n);
-      if (v.param("n")) sets.emplace_back("n", std::to_string(size * size));
-      if (v.family == "smem-layout") {
-        const std::int64_t threads = v.param("block_x")->default_value * v.param("block_y")->default_value;
-        sets.emplace_back("blocks", std::to_string(std::max<std::int64_t>(1, size * size / threads)));
-      }
-      return sets;
-    };
-
-    StepProgress progress(variants.size() + 1);
-    const Variant& copy_variant = variant_or_throw("transpose.copy");
-    const Params copy_params = make_params(copy_variant.params, sized(copy_variant), copy_variant.id);
-    const std::uint64_t copy_bytes = static_cast<std::uint64_t>(copy_params.get("width") *
-                                                                copy_params.get("height")) *
-                                     element_size(copy_params.type());
-    progress.step(0, "device-to-device copy");
-    const CopyResult device_copy = measure_device_copy(*device, copy_bytes, options);
-
-    std::vector<RunResult> results;
-    double ceiling = 0;
-    int code = kExitOk;
-    for (std::size_t i = 0; i < variants.size(); ++i) {
-      const Variant& v = *variants[i];
-      progress.step(i + 1, v.id);
-      results.push_back(run_sized(*device, v, sized(v), options));
-      const RunResult& r = results.back();
-      code = worse(code, r.status == RunStatus::Unavailable ? kExitOk : exit_code_for(r));
-      if (v.id == "transpose.copy" && r.status == RunStatus::Ok) ceiling = r.bandwidth_gbps;
-    }
-
-    std::vector<PeerMeasurement> peers;
-    if (device->info().backend == "cuda") {
-      const Variant& reduce = variant_or_throw("reduce.warp_shuffle");
-      const Params reduce_params = make_params(reduce.params, sized(reduce), reduce.id);
-      progress.step(variants.size(), "peers (cuBLAS, CUB)");
-      peers = measure_cuda_peers(std::stoi(device->info().spec.substr(5)), copy_params.get("width"),
-                                 reduce_params.get("n"), options.warmup, options.repetitions);
-    }
-
-    if (args.format == "json") {
-      json peer_rows = json::array();
-      for (const PeerMeasurement& p : peers)
-        peer_rows.push_back({{"name", p.name}, {"family", p.family}, {"parameters", p.parameters},
-                             {"verified", p.verified}, {"ideal_bytes", p.ideal_bytes},
-                             {"ms", to_json(p.ms)}, {"bandwidth_gbps", p.bandwidth_gbps},
-                             {"error", p.error}});
-      json rows = json::array();
-      for (const RunResult& r : results) {
-        json j = to_json(r);
-        if (r.status == RunStatus::Ok && ceiling > 0) j["percent_of_copy_kernel"] = 100 * r.bandwidth_gbps / ceiling;
-        if (r.status == RunStatus::Ok && device_copy.bandwidth_gbps > 0)
-          j["percent_of_device_copy"] = 100 * r.bandwidth_gbps / device_copy.bandwidth_gbps;
-        rows.push_back(j);
-      }
-      std::cout << json_text({{"device", to_json(device->info())},
-                              {"device_copy", to_json(device_copy, copy_bytes)},
-                              {"results", rows},
-                              {"peers", peer_rows}})
-                << '\n';
-      return code;
-    }
-
-    std::vector<std::string> footnotes;
-    Table t;
-    t.header = {"kernel", "parameters", "result", "median ms", "GB/s", "% copy kernel",
-                "% device copy", "note"};
-    t.right_aligned = {false, false, false, true, true, true, true, false};
-    t.rows.push_back({"device copy", mib_text(copy_bytes),
-                      device_copy.error.empty() ? "measured" : "failed",
-                      fixed(device_copy.ms.median, 4), fixed(device_copy.bandwidth_gbps, 2), "",
-                      "100.0", device_copy.error});
-    // One row per measurement; `error` replaces the numbers when it did not run.
-    auto add_row = [&](std::string name, std::string parameters, std::string result,
-                       double median_ms, double gbps, std::string note, const std::string& error) {
-      std::vector<std::string> row{std::move(name), std::move(parameters), std::move(result)};
-      if (error.empty()) {
-        row.push_back(fixed(median_ms, 4));
-        row.push_back(fixed(gbps, 2));
-        row.push_back(ceiling > 0 ? fixed(100 * gbps / ceiling, 1) : "");
-        row.push_back(device_copy.bandwidth_gbps > 0
-                          ? fixed(100 * gbps / device_copy.bandwidth_gbps, 1)
-                          : "");
-        row.push_back(std::move(note));
-      } else {
-        row.insert(row.end(), {"", "", "", "", error});
-      }
-      t.rows.push_back(std::move(row));
-    };
-    for (std::size_t i = 0; i < results.size(); ++i) {
-      const RunResult& r = results[i];
-      const Variant& v = *variants[i];
-      add_row(v.id, params_text(v, r.params), verification_text(r), r.kernel_ms.median,
-              r.bandwidth_gbps, r.cache_resident ? "fits in cache" : "", r.error);
-    }
-    for (const PeerMeasurement& p : peers)
-      add_row("peer: " + p.name, p.parameters,
-              !p.error.empty() ? "failed" : p.verified ? "verified" : "FAILED", p.ms.median,
-              p.bandwidth_gbps, "", p.error);
-    if (args.format == "text") {
-      // Long messages go below the table, referenced from the note column.
-      for (auto& row : t.rows)
-        if (row.back().size() > 40) {
-          footnotes.push_back(row.back());
-          row.back() = "see [" + std::to_string(footnotes.size()) + "]";
-        }
-    }
-    if (args.format == "csv") {
-      t.print_csv(std::cout);
-    } else {
-      const DeviceInfo& d = device->info();
-      std::cout << "ThreadMap benchmark on " << printable(d.name) << " (" << d.spec << ", " << printable(d.version)
-                << ")\nmedian of " << options.repetitions << " timed runs after " << options.warmup
-                << " warm-up runs; GB/s = ideal bytes / median kernel time\n\n";
-      t.print_text(std::cout);
-      for (std::size_t i = 0; i < footnotes.size(); ++i)
-        std::cout << "[" << i + 1 << "] " << printable(footnotes[i]) << '\n';
-    }
-    return code;
+    StepProgress progress(catalog().size() + 1);
+    const protocol::BenchResult bench = measure_bench(*device, request, wait_notice(),
+                                                      [&](std::size_t done, const std::string& what) {
+                                                        progress.step(done, what);
+                                                      });
+    return print_bench(bench, args.format);
   });
 }
 

@@ -83,6 +83,8 @@ int print_devices(const std::vector<BackendReport>& backends, const std::string&
 // Shared by the subcommands.
 // The problems a trace shows (viz/analysis/problems.h), one a line, or "none".
 void print_problems(const Trace& trace, const analysis::Problems& problems, std::ostream& os);
+// The same from a scan's JSON (scan_problems): {races_checked, list, traced_blocks}.
+void print_problems(const nlohmann::json& scan, std::ostream& os);
 void error(const std::string& message);  // "threadmap-cli: error: ..." on stderr
 // "threadmap-cli: waiting for the GPU: N runs ahead" on stderr, and the
 // sandbox's watchdog told (RunOptions::on_wait).
@@ -110,6 +112,19 @@ int sweep_command(const std::string& kernel, const RunArgs& args,
 
 // The exit code a run's report stands for.
 int exit_code_for(const RunReport& r);
+
+// run --problems: whether a traced run follows the timed one (on; auto with --source).
+bool problems_wanted(const RunArgs& args);
+// That traced run (the first blocks and the last) and the problems its trace
+// shows (viz/analysis/problems.h), as `run --format json` prints them under
+// "problems": {races_checked, list, traced_blocks}, or {error} where the
+// traced run failed.
+nlohmann::json scan_problems(Device& device, const Variant& v, const Params& params, const RunOptions& options);
+// run's output (text, csv or json) from its report and the problems scan
+// where one was made; `host` names a remote worker in the text's heading. A
+// run that did not complete is said on stderr. Returns the exit code.
+int print_run(const RunReport& r, const std::optional<nlohmann::json>& problems, const std::string& format,
+              const std::string& host = "");
 
 // A sweep's points, checked before any run: --set and --vary read, the
 // cartesian product of the axes, in the order they run.
@@ -178,5 +193,14 @@ class SweepProgress : StepProgress {
   const SweepPlan& plan_;
 };
 int bench_command(const RunArgs& args, std::int64_t size);
+// bench: what the command measures, as a worker sends it too. `step(done,
+// what)` comes before each measurement (catalog().size() + 1 of them).
+// Throws InvalidRequest for a --set no kernel has, or a size out of range.
+protocol::BenchRequest bench_request(const RunArgs& args, std::int64_t size);
+protocol::BenchResult measure_bench(Device& device, const protocol::BenchRequest& request, WaitNotice on_wait,
+                                    const std::function<void(std::size_t, const std::string&)>& step = {});
+// Its table (text or csv) or json; `host` names a remote worker in the text's
+// heading. Returns the exit code of the worst row (unavailable ones aside).
+int print_bench(const protocol::BenchResult& bench, const std::string& format, const std::string& host = "");
 
 }  // namespace threadmap::cli

@@ -89,7 +89,7 @@ int main(int argc, char** argv) {
   // A GPU server reached through ssh runs the device commands (app/protocol/remote.h).
   RemoteArgs remote;
   app.add_option("--remote", remote.target,
-                 "[USER@]HOST[:PORT]: run devices, run, sweep, record, counters, check and doctor on that GPU "
+                 "[USER@]HOST[:PORT]: run devices, run, sweep, bench, record, counters, check and doctor on that GPU "
                  "server's threadmap-cli, through ssh (your ssh config, keys and agent); a recording is written "
                  "here, check's files are read here; list, exercises, show and source run here");
   app.add_option("--ssh-command", remote.ssh_command,
@@ -264,10 +264,10 @@ int main(int argc, char** argv) {
     return code == 0 ? kExitOk : kExitInvalid;
   }
 
-  if (!remote.target.empty() && (*serve || *pack || *bench || !packs.empty())) {
-    error("--remote runs devices, run, sweep, record, counters, check and doctor on the server; " +
-          std::string(*bench ? "bench" : !packs.empty() ? "--pack (the pack's folder is on this machine)"
-                                                         : app.get_subcommands().front()->get_name()) +
+  if (!remote.target.empty() && (*serve || *pack || !packs.empty())) {
+    error("--remote runs devices, run, sweep, bench, record, counters, check and doctor on the server; " +
+          std::string(!packs.empty() ? "--pack (the pack's folder is on this machine)"
+                                     : app.get_subcommands().front()->get_name()) +
           " runs here, without --remote");
     return kExitInvalid;
   }
@@ -288,6 +288,7 @@ int main(int argc, char** argv) {
     if (*check) return remote_check_command(remote, exercise, submissions, args.device, format, args.timeout,
                                             check_reps, check_seed);
     if (*doctor) return remote_doctor_command(remote, architectures, format);
+    if (*bench) return remote_bench_command(remote, args, size);
     // list, exercises, show and source need no device: they run here.
     if (*source && dialect.empty())
       std::cerr << "threadmap-cli: source runs here and picks its dialect by this machine's devices; "

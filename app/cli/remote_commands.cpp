@@ -42,6 +42,7 @@ class RemoteWorker {
   }
 
   const std::string& host() const { return target_.host; }
+  const std::string& version() const { return version_; }
 
   // The request's result; progress lines go to `on_progress`. A worker error
   // reply throws what the local command would have thrown.
@@ -146,22 +147,26 @@ int remote_devices_command(const RemoteArgs& remote, const std::string& format) 
 
 int remote_run_command(const RemoteArgs& remote, const std::string& kernel, const RunArgs& args) {
   return guarded([&]() -> int {
-    const protocol::RunRequest request{kernel_run(kernel, args)};
+    protocol::RunRequest request{kernel_run(kernel, args)};
+    request.problems = problems_wanted(args);
     RemoteWorker worker(remote);
-    const auto report = std::get<RunReport>(worker.call(request, say_progress));
-    if (args.format == "json") {
-      std::cout << json_text(to_json(report)) << '\n';
-    } else if (report.ok() && report.timing && report.verification) {
-      std::cout << report.kernel << " on " << printable(report.device.name) << " (" << report.device.spec << ", "
-                << printable(worker.host()) << "): " << (report.verification->verified ? "verified" : "NOT verified")
-                << ", median " << report.timing->kernel_ms.median << " ms, " << report.bandwidth_gbps << " GB/s\n";
-    }
-    if (!report.ok()) {
-      error(report.error);
-      return report.status == "unavailable" ? kExitUnavailable : report.status == "invalid" ? kExitInvalid
-                                                                                             : kExitDeviceFailure;
-    }
-    return report.verification && report.verification->verified ? kExitOk : kExitNotVerified;
+    const protocol::Result result = worker.call(request, say_progress);
+    if (const auto* report = std::get_if<RunReport>(&result)) return print_run(*report, std::nullopt, args.format, worker.host());
+    const auto& scanned = std::get<protocol::ScannedRun>(result);
+    if (scanned.report.ok() && !scanned.problems)
+      std::cerr << "threadmap-cli: the worker on " << printable(worker.host()) << " (threadmap-cli "
+                << printable(worker.version()) << ") does not look for problems: upgrade threadmap-cli on "
+                << printable(worker.host()) << " to this one's version (" THREADMAP_VERSION ")\n";
+    return print_run(scanned.report, scanned.problems, args.format, worker.host());
+  });
+}
+
+int remote_bench_command(const RemoteArgs& remote, const RunArgs& args, std::int64_t size) {
+  return guarded([&] {
+    const protocol::BenchRequest request = bench_request(args, size);
+    RemoteWorker worker(remote);
+    const auto bench = std::get<protocol::BenchResult>(worker.call(request, say_progress));
+    return print_bench(bench, args.format, worker.host());
   });
 }
 

@@ -19,6 +19,7 @@ struct RemoteArgs {
 
 int remote_devices_command(const RemoteArgs& remote, const std::string& format);
 int remote_run_command(const RemoteArgs& remote, const std::string& kernel, const RunArgs& args);
+int remote_bench_command(const RemoteArgs& remote, const RunArgs& args, std::int64_t size);
 int remote_sweep_command(const RemoteArgs& remote, const std::string& kernel, const RunArgs& args,
                          const std::vector<std::string>& vary);
 int remote_counters_command(const RemoteArgs& remote, const std::string& kernel, const RunArgs& args,

@@ -333,7 +333,10 @@ class Worker {
       const std::uint64_t bytes = r.ideal_bytes / 2;
       report.device_copy = make_copy_report(measure_device_copy(device, bytes, options), bytes);
     }
-    return report;
+    if (!request.problems) return report;
+    protocol::ScannedRun scanned{std::move(report), std::nullopt};
+    if (r.status == RunStatus::Ok) scanned.problems = scan_problems(device, v, params, options);
+    return scanned;
   }
 
   protocol::Result answer(const Incoming&, const protocol::CopyRequest& request) {
@@ -430,6 +433,10 @@ class Worker {
       ~Reset() { set_wait_sink({}); }
     } reset;
     return grade_submissions(request);
+  }
+
+  protocol::Result answer(const Incoming&, const protocol::BenchRequest& request) {
+    return measure_bench(device_for(request.device), request, wait_notice_);
   }
 
   static protocol::Result answer(const Incoming&, const protocol::DoctorRequest& request) {

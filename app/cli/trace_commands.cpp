@@ -96,14 +96,22 @@ void print_sites(const analysis::Analysis& a, std::ostream& os) {
 }  // namespace
 
 void print_problems(const Trace& trace, const analysis::Problems& problems, std::ostream& os) {
-  if (!problems.list.empty()) {
-    os << "Problems found in the trace (" << problems.list.size() << "):\n";
-    for (const analysis::Problem& p : problems.list) os << "  " << printable(analysis::describe(p, trace)) << '\n';
+  nlohmann::json scan = analysis::to_json(problems, trace);
+  scan["traced_blocks"] = trace.traced_blocks;
+  print_problems(scan, os);
+}
+
+void print_problems(const nlohmann::json& scan, std::ostream& os) {
+  const nlohmann::json& list = scan.at("list");
+  if (!list.empty()) {
+    os << "Problems found in the trace (" << list.size() << "):\n";
+    for (const nlohmann::json& p : list) os << "  " << printable(p.at("message").get<std::string>()) << '\n';
   } else {
-    os << "Problems found in the trace: none in the " << trace.traced_blocks.size() << " traced "
-       << (trace.traced_blocks.size() == 1 ? "block" : "blocks") << '\n';
+    const std::size_t blocks = scan.value("traced_blocks", nlohmann::json::array()).size();
+    os << "Problems found in the trace: none in the " << blocks << " traced " << (blocks == 1 ? "block" : "blocks")
+       << '\n';
   }
-  if (!problems.races_checked)
+  if (!scan.value("races_checked", true))
     os << "  (races not looked for: this recording's barriers do not say where they fall among the accesses)\n";
 }
 

@@ -55,6 +55,27 @@ json body_of(const CountersResult& c) {
 json body_of(const CheckResult& c) { return {{"seed", c.seed}, {"submissions", c.submissions}}; }
 json body_of(const DoctorResult& d) { return d.report; }
 
+json body_of(const ScannedRun& run) {
+  json j = to_json(run.report);
+  if (run.problems) j["problems"] = *run.problems;
+  return j;
+}
+
+json peer_json(const PeerMeasurement& p) {
+  return {{"name", p.name}, {"family", p.family}, {"parameters", p.parameters}, {"verified", p.verified},
+          {"ideal_bytes", p.ideal_bytes}, {"ms", threadmap::to_json(p.ms)}, {"bandwidth_gbps", p.bandwidth_gbps},
+          {"error", p.error}};
+}
+
+json body_of(const BenchResult& b) {
+  json results = json::array();
+  for (const RunReport& r : b.results) results.push_back(threadmap::to_json(r));
+  json peers = json::array();
+  for (const PeerMeasurement& p : b.peers) peers.push_back(peer_json(p));
+  return {{"device", threadmap::to_json(b.device)}, {"reps", b.reps}, {"warmup", b.warmup},
+          {"device_copy", threadmap::to_json(b.device_copy)}, {"results", results}, {"peers", peers}};
+}
+
 // --- Reading: one object's fields, each absent or of its type; anything
 // else is a malformed reply naming the field.
 class Fields {
@@ -130,7 +151,31 @@ Result read_body(const DevicesRequest&, const json& body) {
 }
 
 Result read_body(const ListRequest&, const json&) { return ListResult{}; }
-Result read_body(const RunRequest&, const json& body) { return reported([&] { return report_from_json(body); }); }
+// What a run's problems scan must hold for `run` to print it.
+void check_scan(const json& scan) {
+  const Fields f(scan, "the run's \"problems\"");
+  if (f.find("error")) {
+    f.text("error");
+    return;
+  }
+  f.flag("races_checked");
+  f.list("traced_blocks");
+  if (!f.find("list")) f.fail("list", "a list of problems");
+  for (const json& problem : f.list("list"))
+    if (!problem.is_object() || !problem.value("message", json()).is_string())
+      f.fail("list", "a list of problems, each with its \"message\" as text");
+}
+
+Result read_body(const RunRequest& request, const json& body) {
+  RunReport report = reported([&] { return report_from_json(body); });
+  if (!request.problems) return report;
+  ScannedRun run{std::move(report), std::nullopt};
+  if (const auto it = body.find("problems"); it != body.end()) {
+    check_scan(*it);
+    run.problems = *it;
+  }
+  return run;
+}
 Result read_body(const CopyRequest&, const json& body) { return reported([&] { return copy_from_json(body); }); }
 
 Result read_body(const SweepRequest&, const json& body) {
@@ -194,6 +239,30 @@ Result read_body(const CheckRequest&, const json& body) {
   CheckResult c{f.count("seed"), f.list("submissions")};
   for (const json& row : c.submissions) check_row(f, row);
   return c;
+}
+
+Result read_body(const BenchRequest&, const json& body) {
+  const Fields f(body, "the bench reply");
+  BenchResult b;
+  if (const json* device = f.find("device")) b.device = reported([&] { return device_from_json(*device); });
+  b.reps = static_cast<int>(std::min<std::uint64_t>(f.count("reps"), 1 << 30));
+  b.warmup = static_cast<int>(std::min<std::uint64_t>(f.count("warmup"), 1 << 30));
+  if (const json* copy = f.find("device_copy")) b.device_copy = reported([&] { return copy_from_json(*copy); });
+  for (const json& r : f.list("results")) b.results.push_back(reported([&] { return report_from_json(r); }));
+  for (const json& peer : f.list("peers")) {
+    const Fields p(peer, "a peer's row");
+    PeerMeasurement m{p.text("name"), p.text("family"), p.text("parameters"), p.count("ideal_bytes"), {},
+                      p.number("bandwidth_gbps"), p.flag("verified"), p.text("error")};
+    if (const json* ms = p.find("ms")) {
+      const Fields t(*ms, "a peer's \"ms\"");
+      m.ms.median = t.number("median");
+      m.ms.min = t.number("min");
+      m.ms.max = t.number("max");
+      m.ms.samples = static_cast<int>(std::min<std::uint64_t>(t.count("samples"), 1 << 30));
+    }
+    b.peers.push_back(std::move(m));
+  }
+  return b;
 }
 
 Result read_body(const DoctorRequest&, const json& body) {

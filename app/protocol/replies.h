@@ -24,6 +24,7 @@
 #include "app/protocol/wire.h"
 #include "kernels/catalog.h"
 #include "kernels/devices.h"
+#include "kernels/peers.h"
 #include "kernels/report.h"
 
 namespace threadmap::protocol {
@@ -39,7 +40,7 @@ using DevicesResult = std::vector<BackendReport>;
 struct ListResult {
   std::span<const Variant> catalog;
 };
-// "run": the RunReport itself. "copy": a CopyReport.
+// "run": the RunReport itself (a ScannedRun with "problems"). "copy": a CopyReport.
 struct SweepResult {
   std::string kernel;
   DeviceInfo device;
@@ -77,9 +78,28 @@ struct CheckResult {
 struct DoctorResult {
   nlohmann::json report = nlohmann::json::object();
 };
+// "run" with "problems": the report and, where the run completed, the
+// problems scan beside it, as `threadmap-cli run --format json` prints them:
+// the report's fields with the scan under "problems" ({races_checked, list,
+// traced_blocks}, or {error} where the traced run failed).
+struct ScannedRun {
+  RunReport report;
+  std::optional<nlohmann::json> problems;  // none: the run did not complete (or an older worker ignored the ask)
+};
+// "bench": the measurements `threadmap-cli bench` prints (its percentages
+// are worked out from these where they are printed).
+struct BenchResult {
+  DeviceInfo device;
+  int reps = 0;
+  int warmup = 0;
+  CopyReport device_copy;          // a device-to-device copy of the copy kernel's bytes
+  std::vector<RunReport> results;  // every catalog kernel, in the catalog's order
+  std::vector<PeerMeasurement> peers;  // cuBLAS and CUB, on a CUDA device
+};
 
 using Result = std::variant<PingResult, DevicesResult, ListResult, RunReport, CopyReport, SweepResult,
-                            RecordResult, CancelResult, QuitResult, CountersResult, CheckResult, DoctorResult>;
+                            RecordResult, CancelResult, QuitResult, CountersResult, CheckResult, DoctorResult,
+                            ScannedRun, BenchResult>;
 
 // What a "progress" line says: a kernel compiled on first use, or one point
 // of a sweep.

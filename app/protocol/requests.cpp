@@ -139,6 +139,7 @@ std::optional<std::string> folder_field(const json& line) {
 RunRequest run_fields(const json& line) {
   RunRequest r(kernel_run_fields(line));
   r.device_copy = flag_field(line, "device_copy", false);
+  r.problems = flag_field(line, "problems", false);
   r.device = text_field(line, "device", "auto");
   return r;
 }
@@ -222,6 +223,21 @@ CheckRequest check_fields(const json& line) {
 
 DoctorRequest doctor_fields(const json& line) { return {text_field(line, "architectures", "")}; }
 
+BenchRequest bench_fields(const json& line) {
+  BenchRequest b;
+  b.device = text_field(line, "device", "auto");
+  const json size = line.value("size", json(0));
+  if (!size.is_number_integer() || size.get<std::int64_t>() < 0 || size.get<std::int64_t>() > 32768)
+    throw invalid("size=" + shown(size) + " is out of range: size must be a whole number from 0 to 32768");
+  b.size = size.get<std::int64_t>();
+  b.params = params_field(line);
+  const Repetitions r = repetitions_fields(line);
+  b.reps = r.reps;
+  b.warmup = r.warmup;
+  b.seed = r.seed;
+  return b;
+}
+
 CancelRequest cancel_fields(const json& line) {
   const auto target = line.find("target");
   if (target != line.end() && !target->is_null() && id_problem(*target).empty()) return {*target};
@@ -265,6 +281,7 @@ json fields_of(const RunRequest& r) {
   json j;
   put_kernel_run(j, r);
   if (r.device_copy) j["device_copy"] = true;
+  if (r.problems) j["problems"] = true;
   return j;
 }
 
@@ -313,6 +330,12 @@ json fields_of(const CheckRequest& c) {
 
 json fields_of(const DoctorRequest& d) { return {{"architectures", d.architectures}}; }
 
+json fields_of(const BenchRequest& b) {
+  json j = {{"device", b.device}, {"size", b.size}, {"params", b.params}, {"reps", b.reps}, {"warmup", b.warmup}};
+  if (b.seed) j["seed"] = *b.seed;
+  return j;
+}
+
 template <typename T>
 Request without_fields(const json&) {
   return T{};
@@ -336,6 +359,7 @@ constexpr std::array<Op, std::variant_size_v<Request>> kOps = {{
     {"counters", [](const json& line) -> Request { return counters_fields(line); }},
     {"check", [](const json& line) -> Request { return check_fields(line); }},
     {"doctor", [](const json& line) -> Request { return doctor_fields(line); }},
+    {"bench", [](const json& line) -> Request { return bench_fields(line); }},
 }};
 
 }  // namespace

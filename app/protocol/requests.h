@@ -58,6 +58,9 @@ struct RunRequest : KernelRun {
   RunRequest() = default;
   explicit RunRequest(KernelRun run) : KernelRun(std::move(run)) {}
   bool device_copy = false;  // also measure a device copy of half the ideal bytes
+  // `run --problems`: after the timed run, a traced one (the first blocks and
+  // the last) and the problems its trace shows; the result is a ScannedRun.
+  bool problems = false;
 };
 struct CopyRequest {
   std::string device = "auto";
@@ -111,10 +114,21 @@ struct CheckRequest {
 struct DoctorRequest {
   std::string architectures;  // "sm_75,sm_86", or empty for the devices present
 };
+// `threadmap-cli bench`: every catalog kernel run at one size (0: the
+// catalog's defaults), `params` given to each kernel that has the parameter,
+// beside a device-to-device copy (and, on CUDA, cuBLAS and CUB).
+struct BenchRequest {
+  std::string device = "auto";
+  std::int64_t size = 0;
+  std::map<std::string, std::string> params;  // NAME -> VALUE, as bench --set takes them
+  int reps = RunOptions{}.repetitions;
+  int warmup = RunOptions{}.warmup;
+  std::optional<std::uint64_t> seed;          // none: the engine's
+};
 
 using Request = std::variant<PingRequest, DevicesRequest, ListRequest, RunRequest, CopyRequest, SweepRequest,
                              RecordRequest, CancelRequest, QuitRequest, CountersRequest, CheckRequest,
-                             DoctorRequest>;
+                             DoctorRequest, BenchRequest>;
 
 std::string_view op_name(const Request& request);
 std::string op_names();  // "ping, devices, ...", for messages and help

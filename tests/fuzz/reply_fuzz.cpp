@@ -20,11 +20,19 @@ namespace {
 
 namespace protocol = threadmap::protocol;
 
+// A run asking for its problems scan: read as a ScannedRun.
+protocol::RunRequest scanning_run() {
+  protocol::RunRequest run;
+  run.problems = true;
+  return run;
+}
+
 // Every request a reply could answer (list's result is never read).
 std::vector<protocol::Request> every_request() {
   return {protocol::PingRequest{}, protocol::DevicesRequest{}, protocol::RunRequest{}, protocol::CopyRequest{},
           protocol::SweepRequest{}, protocol::RecordRequest{}, protocol::CancelRequest{}, protocol::QuitRequest{},
-          protocol::CountersRequest{}, protocol::CheckRequest{}, protocol::DoctorRequest{}};
+          protocol::CountersRequest{}, protocol::CheckRequest{}, protocol::DoctorRequest{},
+          scanning_run(), protocol::BenchRequest{}};
 }
 
 void read_result_as_each_request(const protocol::ReplyLine& reply) {
