@@ -50,15 +50,30 @@ struct Session {
   // (record --source): its file name and text. Empty for the catalog's.
   std::string source_name;
   std::string source_text;
+  // The built-in kernel file the session compiled and its text, as it was
+  // then (a learner's or a pack's is source_text): so the trace's lines keep
+  // their text when the file in the program changes. Empty in sessions
+  // recorded before sessions kept it, and where source_text is set.
+  std::string kernel_file;
+  std::string kernel_text;
 };
 
 // The parameters the trace was recorded with: trace_params, else params.
 const std::map<std::string, std::string>& traced_params(const Session& session);
 
 // The kernel text the trace's line numbers refer to, and its file name: the
-// learner's text where the session ran one, else the embedded source file.
+// learner's (or pack's) text where the session ran one, else the built-in
+// kernel text the session kept, else (older sessions) the file embedded in
+// this program.
 std::string_view traced_source_text(const Session& session);
 std::string traced_source_name(const Session& session);
+
+// Keeps in a session made before sessions kept their kernel text the
+// built-in text its trace was recorded from: refused (SessionError naming the
+// line) unless every access site's recorded text is that line of `text`, so
+// the kept text provably is the one the line numbers refer to. Adds the one
+// key to the file's map and changes nothing else in it (checked).
+std::vector<std::uint8_t> keep_kernel_text(std::span<const std::uint8_t> session_bytes, std::string_view text);
 
 std::vector<std::uint8_t> encode_session(const Session& session);
 // Throws SessionError naming what is wrong.

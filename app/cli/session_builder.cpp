@@ -3,6 +3,7 @@
 #include <ctime>
 
 #include "kernels/report.h"
+#include "kernels/sources.h"
 #include "viz/analysis/summary.h"
 
 namespace threadmap::cli {
@@ -41,6 +42,14 @@ Session build_session(const Variant& variant, const Params& params, const Params
   s.trace_verification = to_json(recording.verification);
   s.record_ms = recording.record_ms;
   return s;
+}
+
+// A built-in kernel's text as compiled now (the embedded file), kept so the
+// trace's lines keep their text when the file changes.
+void keep_built_in_text(Session& s) {
+  if (!s.source_text.empty() || !s.trace) return;
+  s.kernel_file = s.trace->source_file;
+  s.kernel_text = std::string(embedded_source(s.kernel_file));
 }
 
 }  // namespace
@@ -84,6 +93,7 @@ RecordedSession record_session(Device& device, const Variant& variant, const Par
                             r.analysis);
   r.session.source_name = bounded.source_name;
   r.session.source_text = bounded.source_text;
+  keep_built_in_text(r.session);
   phase("session built");
   return r;
 }
