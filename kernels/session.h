@@ -47,13 +47,13 @@ struct Session {
   double record_ms = 0;
   nlohmann::json analysis;                    // summary saved with it (recomputed on load by readers)
   // A learner's version of the kernel, run and traced in the catalog's place
-  // (record --source): its file name and text. Empty for the catalog's.
+  // (record --source): its file name and text. Empty for the kernel's own.
   std::string source_name;
   std::string source_text;
-  // The built-in kernel file the session compiled and its text, as it was
-  // then (a learner's or a pack's is source_text): so the trace's lines keep
-  // their text when the file in the program changes. Empty in sessions
-  // recorded before sessions kept it, and where source_text is set.
+  // The kernel's own file the session compiled and its text, as it was then
+  // (a built-in file's, or a pack's): so the trace's lines keep their text
+  // when the file changes. Empty where source_text (a learner's) is set, and
+  // in sessions recorded before sessions kept it.
   std::string kernel_file;
   std::string kernel_text;
 };
@@ -62,9 +62,8 @@ struct Session {
 const std::map<std::string, std::string>& traced_params(const Session& session);
 
 // The kernel text the trace's line numbers refer to, and its file name: the
-// learner's (or pack's) text where the session ran one, else the built-in
-// kernel text the session kept, else (older sessions) the file embedded in
-// this program.
+// learner's text where the session ran one, else the kernel's own text the
+// session kept, else (older sessions) the file embedded in this program.
 std::string_view traced_source_text(const Session& session);
 std::string traced_source_name(const Session& session);
 

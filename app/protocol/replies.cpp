@@ -47,6 +47,7 @@ json body_of(const RecordResult& r) {
 
 json body_of(const CancelResult& c) { return {{"cancelled", c.target}, {"found", c.found}}; }
 json body_of(const QuitResult&) { return {{"bye", true}}; }
+json body_of(const PackResult& p) { return {{"pack", p.pack}, {"variants", p.variants}}; }
 
 // --- Reading: one object's fields, each absent or of its type; anything
 // else is a malformed reply naming the field.
@@ -159,6 +160,16 @@ Result read_body(const CancelRequest&, const json& body) {
 }
 
 Result read_body(const QuitRequest&, const json&) { return QuitResult{}; }
+
+Result read_body(const PackRequest&, const json& body) {
+  const Fields f(body, "the pack reply");
+  PackResult p{f.text("pack"), {}};
+  for (const json& id : f.list("variants")) {
+    if (!id.is_string()) f.fail("variants", "a list of variant ids");
+    p.variants.push_back(id.get<std::string>());
+  }
+  return p;
+}
 
 }  // namespace
 

@@ -59,9 +59,14 @@ struct CancelResult {
   bool found = false;  // whether a request with that id was queued or running
 };
 struct QuitResult {};
+// "pack": the pack's name and the ids of the variants it added.
+struct PackResult {
+  std::string pack;
+  std::vector<std::string> variants;
+};
 
 using Result = std::variant<PingResult, DevicesResult, ListResult, RunReport, CopyReport, SweepResult,
-                            RecordResult, CancelResult, QuitResult>;
+                            RecordResult, CancelResult, QuitResult, PackResult>;
 
 // What a "progress" line says: a kernel compiled on first use, or one point
 // of a sweep.

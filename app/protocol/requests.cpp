@@ -248,6 +248,22 @@ json fields_of(const RecordRequest& r) {
 
 json fields_of(const CancelRequest& c) { return {{"target", c.target}}; }
 
+json fields_of(const PackRequest& p) { return {{"folder", p.folder}, {"manifest", p.manifest}, {"files", p.files}}; }
+
+PackRequest pack_fields(const json& line) {
+  PackRequest p;
+  p.folder = text_field(line, "folder", "");
+  p.manifest = text_field(line, "manifest", "");
+  if (p.folder.empty() || p.manifest.empty()) throw bad_request("pack needs \"folder\" and \"manifest\" (pack.toml's text)");
+  const json files = line.value("files", json::object());
+  if (!files.is_object()) throw bad_request("\"files\" must be an object: {\"NAME.cl\": \"its text\"}");
+  for (const auto& [name, text] : files.items()) {
+    if (!text.is_string()) throw bad_request("files." + excerpt(name) + " must be the file's text");
+    p.files[name] = text.get<std::string>();
+  }
+  return p;
+}
+
 template <typename T>
 Request without_fields(const json&) {
   return T{};
@@ -268,6 +284,7 @@ constexpr std::array<Op, std::variant_size_v<Request>> kOps = {{
     {"record", [](const json& line) -> Request { return record_fields(line); }},
     {"cancel", [](const json& line) -> Request { return cancel_fields(line); }},
     {"quit", without_fields<QuitRequest>},
+    {"pack", [](const json& line) -> Request { return pack_fields(line); }},
 }};
 
 }  // namespace
