@@ -15,7 +15,7 @@ namespace threadmap::protocol {
 
 // Changes whenever a request or reply changes its meaning or shape. The
 // worker says it in its "ping" reply; a client that speaks another refuses it.
-inline constexpr int kVersion = 2;
+inline constexpr int kVersion = 1;
 
 // The limits of one request line. A learner's kernel source travels inside a
 // line, so a line may be long, but not unbounded.
