@@ -558,11 +558,13 @@ void check_trace_verification(const json& v) {
 
 std::string_view traced_source_text(const Session& session) {
   if (!session.source_text.empty()) return session.source_text;
+  if (!session.kernel_text.empty()) return session.kernel_text;
   return session.trace ? embedded_source(session.trace->source_file) : std::string_view();
 }
 
 std::string traced_source_name(const Session& session) {
   if (!session.source_text.empty()) return session.source_name;
+  if (!session.kernel_text.empty()) return session.kernel_file;
   return session.trace ? session.trace->source_file : std::string();
 }
 
@@ -588,6 +590,7 @@ json session_json(const Session& s) {
   if (s.trace) j["trace"] = encode_trace(*s.trace);
   if (!s.trace_params.empty()) j["trace_params"] = s.trace_params;
   if (!s.source_text.empty()) j["source"] = {{"name", s.source_name}, {"text", s.source_text}};
+  if (!s.kernel_text.empty()) j["kernel_source"] = {{"name", s.kernel_file}, {"text", s.kernel_text}};
   return j;
 }
 
@@ -657,9 +660,8 @@ void check_cbor_shape(std::span<const std::uint8_t> bytes) {
   } while (!open.empty());
 }
 
-}  // namespace
-
-Session decode_session(std::span<const std::uint8_t> bytes) {
+// The file's map, its format and version checked; its fields are not yet.
+json parse_session_map(std::span<const std::uint8_t> bytes) {
   if (bytes.size() > kMaxSessionBytes)
     throw SessionError("the file is " + std::to_string(bytes.size()) + " bytes, over the limit of " +
                        std::to_string(kMaxSessionBytes));
@@ -682,6 +684,13 @@ Session decode_session(std::span<const std::uint8_t> bytes) {
   if (version != kSessionVersion)
     throw SessionError("session format version " + std::to_string(version) + " (this ThreadMap reads version " +
                        std::to_string(kSessionVersion) + ")");
+  return j;
+}
+
+}  // namespace
+
+Session decode_session(std::span<const std::uint8_t> bytes) {
+  const json j = parse_session_map(bytes);
   try {
     Session s;
     s.created_by = text(j, "created_by", "session");
@@ -722,10 +731,41 @@ Session decode_session(std::span<const std::uint8_t> bytes) {
       s.source_text = text(source, "text", "session.source");
       if (s.source_text.empty()) bad("session.source.text is empty");
     }
+    if (j.contains("kernel_source")) {
+      const json& kernel = field(j, "kernel_source", "session");
+      s.kernel_file = text(kernel, "name", "session.kernel_source");
+      s.kernel_text = text(kernel, "text", "session.kernel_source");
+      if (s.kernel_text.empty()) bad("session.kernel_source.text is empty");
+    }
     return s;
   } catch (const json::exception& e) {
     throw SessionError(std::string("not a valid session file: ") + e.what());
   }
+}
+
+std::vector<std::uint8_t> keep_kernel_text(std::span<const std::uint8_t> bytes, std::string_view text) {
+  if (text.empty()) throw SessionError("no kernel text to keep");
+  const Session s = decode_session(bytes);
+  if (!s.trace) throw SessionError("the session has no trace: there are no lines to keep the text of");
+  if (!s.source_text.empty()) throw SessionError("the session keeps its kernel text already (" + s.source_name + ")");
+  const std::string& file = s.trace->source_file;
+  if (s.kernel_text == text) return {bytes.begin(), bytes.end()};
+  if (!s.kernel_text.empty()) throw SessionError("the session keeps another text of " + file + " already");
+  for (const AccessSite& site : s.trace->sites)
+    if (const std::string line = text_line(text, site.line); line != site.text)
+      throw SessionError(file + " line " + std::to_string(site.line) + " is \"" + line + "\", but the trace recorded \"" +
+                         site.text + "\" there: not the text the trace was recorded from");
+  json j = parse_session_map(bytes);
+  if (!std::ranges::equal(json::to_cbor(j), bytes))
+    throw SessionError("the file does not encode back to its own bytes; nothing is changed");
+  j["kernel_source"] = {{"name", file}, {"text", text}};
+  std::vector<std::uint8_t> kept = json::to_cbor(j);
+  // Everything but the new key is the file's, byte for byte.
+  json again = parse_session_map(kept);
+  again.erase("kernel_source");
+  if (!std::ranges::equal(json::to_cbor(again), bytes)) throw SessionError("keeping the text changed the file's other fields");
+  decode_session(kept);
+  return kept;
 }
 
 std::uint64_t session_record_bytes(const Session& s) {

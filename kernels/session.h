@@ -47,18 +47,32 @@ struct Session {
   double record_ms = 0;
   nlohmann::json analysis;                    // summary saved with it (recomputed on load by readers)
   // A learner's version of the kernel, run and traced in the catalog's place
-  // (record --source): its file name and text. Empty for the catalog's.
+  // (record --source): its file name and text. Empty for the kernel's own.
   std::string source_name;
   std::string source_text;
+  // The kernel's own file the session compiled and its text, as it was then
+  // (a built-in file's, or a pack's): so the trace's lines keep their text
+  // when the file changes. Empty where source_text (a learner's) is set, and
+  // in sessions recorded before sessions kept it.
+  std::string kernel_file;
+  std::string kernel_text;
 };
 
 // The parameters the trace was recorded with: trace_params, else params.
 const std::map<std::string, std::string>& traced_params(const Session& session);
 
 // The kernel text the trace's line numbers refer to, and its file name: the
-// learner's text where the session ran one, else the embedded source file.
+// learner's text where the session ran one, else the kernel's own text the
+// session kept, else (older sessions) the file embedded in this program.
 std::string_view traced_source_text(const Session& session);
 std::string traced_source_name(const Session& session);
+
+// Keeps in a session made before sessions kept their kernel text the
+// built-in text its trace was recorded from: refused (SessionError naming the
+// line) unless every access site's recorded text is that line of `text`, so
+// the kept text provably is the one the line numbers refer to. Adds the one
+// key to the file's map and changes nothing else in it (checked).
+std::vector<std::uint8_t> keep_kernel_text(std::span<const std::uint8_t> session_bytes, std::string_view text);
 
 std::vector<std::uint8_t> encode_session(const Session& session);
 // Throws SessionError naming what is wrong.

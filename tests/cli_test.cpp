@@ -18,6 +18,8 @@
 
 #include "kernels/catalog.h"
 #include "kernels/devices.h"
+#include "kernels/sources.h"
+#include "kernels/session.h"
 
 namespace {
 
@@ -468,6 +470,34 @@ TEST(Cli, RecordWritesASessionThatShowReads) {
   EXPECT_EQ(j["totals"]["l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"], 3 * 32 * 32);
   EXPECT_EQ(j["totals"]["smsp__inst_executed_op_shared_ld.sum"], 3 * 32);
   EXPECT_EQ(j["run"]["status"], "ok");
+  std::remove(file.c_str());
+}
+
+// Every session keeps the text it compiled: a catalog kernel's built-in file
+// as it was; `keep-source` gives an older file (without it) the same text back.
+TEST(Cli, ACatalogSessionKeepsTheTextItCompiled) {
+  REQUIRE_OPENCL();
+  const std::string file = ::testing::TempDir() + "threadmap_kept_" + std::to_string(getpid()) + ".threadmap";
+  const Outcome rec = cli("record smem.setRowReadCol --device opencl:0:0 --set blocks=2 --reps 1 -o " + file);
+  ASSERT_EQ(rec.code, 0) << rec.err;
+  threadmap::Session s = threadmap::load_session(file);
+  EXPECT_EQ(s.kernel_file, "smem.cl");
+  EXPECT_EQ(s.kernel_text, threadmap::embedded_source("smem.cl"));
+  EXPECT_TRUE(s.source_text.empty()) << "not a learner's";
+  const Outcome shown = cli("show " + file + " --format json");
+  ASSERT_EQ(shown.code, 0) << shown.err;
+  EXPECT_EQ(nlohmann::json::parse(shown.out)["kernel_source"]["name"], "smem.cl");
+
+  s.kernel_file.clear();
+  s.kernel_text.clear();
+  threadmap::save_session(s, file);
+  const Outcome kept = cli("keep-source " + file);
+  ASSERT_EQ(kept.code, 0) << kept.err;
+  EXPECT_NE(kept.out.find("keeps the text of smem.cl"), std::string::npos) << kept.out;
+  EXPECT_EQ(threadmap::load_session(file).kernel_text, threadmap::embedded_source("smem.cl"));
+  const Outcome missing = cli("keep-source " + file + ".absent");
+  EXPECT_EQ(missing.code, 2);
+  EXPECT_NE(missing.err.find("cannot open"), std::string::npos) << missing.err;
   std::remove(file.c_str());
 }
 

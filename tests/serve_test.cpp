@@ -13,6 +13,8 @@
 #include <stdexcept>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <nlohmann/json.hpp>
 #include <fstream>
 #include <sstream>
@@ -328,6 +330,53 @@ TEST(Serve, RunsALearnersKernel) {
   EXPECT_EQ(s.source_name, "mine.cl");
   EXPECT_NE(s.source_text.find("BLOCK_X + 1"), std::string::npos);
   w.send(R"({"id": 4, "op": "ping"})");
+  EXPECT_EQ(w.next()["result"]["pong"], true);
+  EXPECT_EQ(w.finish(), 0);
+}
+
+// A pack travels in its request (a worker through ssh has none of its files):
+// its kernels then run verified and record like the catalog's; a mistake in
+// its manifest is one reply naming pack.toml:LINE:COL, and the worker goes on.
+TEST(Serve, APackSentInTheRequestRunsAndRecords) {
+  REQUIRE_OPENCL();
+  const auto read = [](const std::string& name) {
+    std::ifstream in(std::string(THREADMAP_SOURCE_DIR) + "/tests/data/packs/rowsum/" + name);
+    return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  };
+  Worker w;
+  // A folder no one has: only the texts sent are read.
+  json pack = {{"id", 1}, {"op", "pack"}, {"folder", "/nowhere/rowsum"}, {"manifest", read("pack.toml")},
+               {"files", {{"rowsum.cl", read("rowsum.cl")}}}};
+  w.send(pack.dump());
+  json r = w.next();
+  ASSERT_EQ(r["type"], "result") << r.dump();
+  EXPECT_EQ(r["result"]["pack"], "rowsum");
+  EXPECT_EQ(r["result"]["variants"], json({"rowsum.serial", "rowsum.tree", "rowsum.off_by_one"}));
+  const json params = {{"width", 100}, {"height", 5}, {"wg", 32}};
+  w.send(json({{"id", 2}, {"op", "run"}, {"kernel", "rowsum.tree"}, {"device", "opencl:0:0"},
+               {"params", params}, {"reps", 1}}).dump());
+  r = w.next();
+  EXPECT_EQ(r["result"]["status"], "ok") << r.dump();
+  EXPECT_TRUE(r["result"]["verification"]["verified"]) << r.dump();
+  w.send(json({{"id", 3}, {"op", "record"}, {"kernel", "rowsum.tree"}, {"device", "opencl:0:0"},
+               {"params", params}, {"reps", 1}, {"folder", ::testing::TempDir()}}).dump());
+  r = w.next();
+  if (r["type"] == "error" && r.dump().find("needs libclang") != std::string::npos) GTEST_SKIP() << r.dump();
+  ASSERT_EQ(r["type"], "result") << r.dump();
+  EXPECT_TRUE(r["result"]["verified"].get<bool>()) << r.dump();
+  const threadmap::Session s = threadmap::load_session(r["result"]["session"].get<std::string>());
+  EXPECT_EQ(s.kernel_file, "/nowhere/rowsum/rowsum.cl");
+  EXPECT_EQ(s.kernel_text, read("rowsum.cl"));
+  EXPECT_TRUE(s.source_text.empty()) << "the pack's own kernel, not a learner's";
+
+  pack["id"] = 4;
+  pack["folder"] = "/nowhere/other";
+  pack["manifest"] = "[pack]\nname = \"other\"\n[[family]]\nid = \"other\"\nopencl = \"missing.cl\"\n";
+  w.send(pack.dump());
+  r = w.next();
+  EXPECT_EQ(r["type"], "error") << r.dump();
+  EXPECT_NE(r["error"].get<std::string>().find("/nowhere/other/pack.toml:5:"), std::string::npos) << r.dump();
+  w.send(R"({"id": 5, "op": "ping"})");
   EXPECT_EQ(w.next()["result"]["pong"], true);
   EXPECT_EQ(w.finish(), 0);
 }

@@ -369,6 +369,55 @@ TEST(Session, BundledRecordingsPointAtTheCurrentSource) {
   EXPECT_GE(files, 22u);
 }
 
+// Every bundled recording keeps the kernel text its trace was recorded from:
+// each access site's recorded text is that line of the kept text.
+TEST(Session, BundledRecordingsKeepTheTextTheirLinesReferTo) {
+  for (const auto& entry : fs::recursive_directory_iterator(THREADMAP_RECORDINGS_DIR)) {
+    if (entry.path().extension() != ".threadmap") continue;
+    const Session s = load_session(entry.path());
+    ASSERT_TRUE(s.trace) << entry.path();
+    EXPECT_EQ(s.kernel_file, s.trace->source_file) << entry.path();
+    EXPECT_EQ(traced_source_text(s), s.kernel_text) << entry.path();
+    for (const AccessSite& site : s.trace->sites)
+      EXPECT_EQ(text_line(s.kernel_text, site.line), site.text) << entry.path().filename() << " line " << site.line;
+  }
+}
+
+// keep_kernel_text adds the text to an older file only where every site's
+// recorded text is its line, and changes nothing else in the file.
+TEST(Session, KeepKernelTextChecksEveryLineAndChangesNothingElse) {
+  Session older = load_session(fs::path(THREADMAP_RECORDINGS_DIR) / "h100" / "transpose.shared.threadmap");
+  const std::string text = older.kernel_text;
+  ASSERT_FALSE(text.empty());
+  older.kernel_file.clear();
+  older.kernel_text.clear();
+  const std::vector<std::uint8_t> bytes = encode_session(older);
+  EXPECT_EQ(traced_source_name(older), "transpose.cu") << "an older file reads the program's own";
+
+  const std::vector<std::uint8_t> kept = keep_kernel_text(bytes, text);
+  const Session again = decode_session(kept);
+  EXPECT_EQ(again.kernel_file, "transpose.cu");
+  EXPECT_EQ(again.kernel_text, text);
+  Session without = again;
+  without.kernel_file.clear();
+  without.kernel_text.clear();
+  EXPECT_EQ(encode_session(without), bytes) << "every other field as it was";
+  EXPECT_EQ(keep_kernel_text(kept, text), kept) << "kept twice: unchanged";
+
+  // A line moved: the sites' lines no longer hold what the trace recorded.
+  const auto refused = [&](std::span<const std::uint8_t> file, const std::string& other, const std::string& says) {
+    try {
+      keep_kernel_text(file, other);
+      ADD_FAILURE() << "kept a text that is not the recorded one";
+    } catch (const SessionError& e) {
+      EXPECT_NE(std::string(e.what()).find(says), std::string::npos) << e.what();
+    }
+  };
+  refused(bytes, "// one line more\n" + text, "but the trace recorded");
+  refused(kept, "// one line more\n" + text, "keeps another text");
+  refused(bytes, "", "no kernel text");
+}
+
 // What the first start shows must be each lesson's claim, measured: every
 // bundled recording was timed at a size far above the device's last-level
 // cache, and the variants order as their lessons say (docs/benchmarks.md).

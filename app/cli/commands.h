@@ -52,6 +52,9 @@ int record_command(const std::string& kernel, const RunArgs& args, const std::st
                    const std::vector<std::string>& trace_sets = {});
 int counters_command(const std::string& kernel, const RunArgs& args, const std::string& blocks);
 int show_command(const std::string& file, const std::string& format);
+// Keeps in each session file the built-in kernel text its trace was recorded
+// from (keep_kernel_text): for files older than sessions keeping it.
+int keep_source_command(const std::vector<std::string>& files);
 // dialect: "cuda", "opencl", or empty for the first device's.
 int source_command(const std::string& kernel, const std::string& dialect);
 // The exercises (viz/analysis/exercises.h), in a language where translated.

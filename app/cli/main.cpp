@@ -187,6 +187,13 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"text", "json"}))
       ->capture_default_str();
 
+  std::vector<std::string> kept_files;
+  auto* keep_source = app.add_subcommand(
+      "keep-source", "keep in older session files the kernel text their trace was recorded from (this "
+                     "program's built-in file, checked line by line against the trace), so later edits of "
+                     "the file change nothing they show");
+  keep_source->add_option("FILE", kept_files, "session files, rewritten in place")->required();
+
   std::string dialect;
   auto* source = app.add_subcommand(
       "source", "a kernel's source as you read and edit it (the code that is timed and traced): a start for --source");
@@ -306,6 +313,7 @@ int main(int argc, char** argv) {
   if (*record) return record_command(kernel, args, blocks, capacity, output, trace_sets);
   if (*counters) return counters_command(kernel, args, blocks.empty() ? "all" : blocks);
   if (*show) return show_command(file, format);
+  if (*keep_source) return keep_source_command(kept_files);
   if (*list) return list_command(format);
   if (*run) return run_command(kernel, args);
   if (*sweep) return sweep_command(kernel, args, vary);

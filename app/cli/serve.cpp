@@ -33,6 +33,8 @@
 #include "kernels/catalog.h"
 #include "kernels/devices.h"
 #include "kernels/error.h"
+#include "kernels/pack/manifest.h"
+#include "kernels/pack/pack_variants.h"
 #include "kernels/report.h"
 #include "kernels/runner.h"
 #include "kernels/session.h"
@@ -307,6 +309,23 @@ class Worker {
   }
 
   static protocol::Result answer(const Incoming&, const protocol::QuitRequest&) { return protocol::QuitResult{}; }
+
+  // A pack's variants join the catalog until the worker ends, read from the
+  // request's texts alone (the reader thread never reads the catalog).
+  static protocol::Result answer(const Incoming&, const protocol::PackRequest& request) {
+    const std::string manifest = (std::filesystem::path(request.folder) / "pack.toml").string();
+    const pack::PackManifest m = pack::parse_manifest(
+        request.manifest, manifest, request.folder, [&](const std::string& relative) -> std::optional<std::string> {
+          const auto file = request.files.find(relative);
+          if (file == request.files.end()) return std::nullopt;
+          return file->second;
+        });
+    std::vector<Variant> variants = pack::pack_variants(m);
+    protocol::PackResult out{m.name, {}};
+    for (const Variant& v : variants) out.variants.push_back(v.id);
+    add_variants(std::move(variants));
+    return out;
+  }
 
   static protocol::Result answer(const Incoming&, const protocol::DevicesRequest&) { return list_backends(); }
 

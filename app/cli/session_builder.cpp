@@ -3,6 +3,7 @@
 #include <ctime>
 
 #include "kernels/report.h"
+#include "kernels/sources.h"
 #include "viz/analysis/summary.h"
 
 namespace threadmap::cli {
@@ -41,6 +42,22 @@ Session build_session(const Variant& variant, const Params& params, const Params
   s.trace_verification = to_json(recording.verification);
   s.record_ms = recording.record_ms;
   return s;
+}
+
+// The text the session compiled, kept so the trace's lines keep their text
+// when a file changes: a learner's (`asked` had one), else the kernel's own,
+// a pack's (`traced` has it from prepare_pack_trace) or the built-in file.
+void keep_kernel_text(Session& s, const TraceOptions& asked, const TraceOptions& traced) {
+  if (!asked.source_text.empty()) {
+    s.source_name = asked.source_name;
+    s.source_text = asked.source_text;
+  } else if (!traced.source_text.empty()) {
+    s.kernel_file = traced.source_name;
+    s.kernel_text = traced.source_text;
+  } else if (s.trace) {
+    s.kernel_file = s.trace->source_file;
+    s.kernel_text = std::string(embedded_source(s.kernel_file));
+  }
 }
 
 }  // namespace
@@ -82,8 +99,7 @@ RecordedSession record_session(Device& device, const Variant& variant, const Par
   phase("analysis");
   r.session = build_session(variant, params, trace_params, device.info(), r.run, copy, r.recording,
                             r.analysis);
-  r.session.source_name = bounded.source_name;
-  r.session.source_text = bounded.source_text;
+  keep_kernel_text(r.session, trace_options, bounded);
   phase("session built");
   return r;
 }

@@ -1,6 +1,7 @@
 // record, counters and show: traces of what the kernels did, their analysis
 // in Nsight Compute's terms, and session files.
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <sstream>
 #include <iomanip>
@@ -17,6 +18,7 @@
 #include "kernels/report.h"
 #include "kernels/runner.h"
 #include "kernels/session.h"
+#include "kernels/sources.h"
 #include "kernels/trace.h"
 #include "kernels/trace_format.h"
 #include "viz/analysis/analysis.h"
@@ -306,6 +308,7 @@ int show_command(const std::string& file, const std::string& format) {
       out["device"] = s.device;
       out["run"] = s.run;
       if (!s.source_text.empty()) out["source"] = {{"name", s.source_name}, {"text", s.source_text}};
+      if (!s.kernel_text.empty()) out["kernel_source"] = {{"name", s.kernel_file}, {"text", s.kernel_text}};
       std::cout << json_text(out) << '\n';
       return kExitOk;
     }
@@ -333,6 +336,35 @@ int show_command(const std::string& file, const std::string& format) {
       for (std::string line; std::getline(lines, line);)
         std::cout << std::setw(4) << ++n << "  " << printable(line, Newlines::Keep) << '\n';
     }
+    return kExitOk;
+  });
+}
+
+namespace {
+
+// The built-in file's text kept in one session file; returns its name.
+std::string keep_source_in(const std::string& file) {
+  std::ifstream in(file, std::ios::binary);
+  if (!in) throw SessionError("cannot open " + file);
+  const std::string bytes{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  const std::span<const std::uint8_t> view(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size());
+  try {
+    const Session s = decode_session(view);
+    if (!s.trace) throw SessionError("the session has no trace: there are no lines to keep the text of");
+    const std::vector<std::uint8_t> kept = keep_kernel_text(view, embedded_source(s.trace->source_file));
+    write_file(file, std::string_view(reinterpret_cast<const char*>(kept.data()), kept.size()));
+    return s.trace->source_file;
+  } catch (const SessionError& e) {
+    throw SessionError(file + ": " + e.what());
+  }
+}
+
+}  // namespace
+
+int keep_source_command(const std::vector<std::string>& files) {
+  return guarded([&] {
+    for (const std::string& file : files)
+      std::cout << printable(file) << ": keeps the text of " << printable(keep_source_in(file)) << '\n';
     return kExitOk;
   });
 }

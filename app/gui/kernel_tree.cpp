@@ -13,41 +13,66 @@ KernelTree::KernelTree(QWidget* parent) : QTreeWidget(parent) {
   setObjectName("kernelTree");
   setColumnCount(2);
   header()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
-  QTreeWidgetItem* family_item = nullptr;
-  for (const Variant& v : catalog()) {
-    const QString family = QString::fromStdString(v.family);
-    if (!family_item || family_item->data(0, Qt::UserRole + 1).toString() != family) {
-      family_item = new QTreeWidgetItem(this, {family_title(v.family)});
-      family_item->setData(0, Qt::UserRole + 1, family);
-      family_item->setFlags(Qt::ItemIsEnabled);
-      QFont bold = family_item->font(0);
-      bold.setBold(true);
-      family_item->setFont(0, bold);
-    }
-    auto* item = new QTreeWidgetItem(
-        family_item, {QString::fromStdString(v.id), QString::fromStdString(v.lesson.section)});
-    item->setData(0, Qt::UserRole, QString::fromStdString(v.id));
-  }
-  expandAll();
+  list_new_variants();
   // Family titles, headers and the "corrected" note follow the language.
-  (new views::Retranslator(this))->add([this] {
-    setHeaderLabels({tr("Lesson / kernel"), tr("Lesson section")});
-    for (int i = 0; i < topLevelItemCount(); ++i) {
-      QTreeWidgetItem* family_item = topLevelItem(i);
-      family_item->setText(0, family_title(family_item->data(0, Qt::UserRole + 1).toString().toStdString()));
-      for (int j = 0; j < family_item->childCount(); ++j) {
-        QTreeWidgetItem* item = family_item->child(j);
-        const Variant* v = find_variant(item->data(0, Qt::UserRole).toString().toStdString());
-        if (!v) continue;
-        item->setToolTip(0, catalog_text::tooltip(*v));
-        item->setText(1, LessonPane::section_title(v->lesson, language::current()) +
-                             (v->lesson_original ? QString() : tr("  (corrected, not in the lesson)")));
-      }
-    }
-  });
+  (new views::Retranslator(this))->add([this] { retranslate(); });
   connect(this, &QTreeWidget::currentItemChanged, this, [this] {
     if (const Variant* v = current_variant()) emit variant_selected(*v);
   });
+}
+
+void KernelTree::add_new_variants() {
+  list_new_variants();
+  retranslate();
+}
+
+void KernelTree::list_new_variants() {
+  for (const Variant& v : catalog()) {
+    const QString id = QString::fromStdString(v.id);
+    if (!findItems(id, Qt::MatchExactly | Qt::MatchRecursive).isEmpty()) continue;
+    auto* item = new QTreeWidgetItem(family_item(v), {id, QString::fromStdString(v.lesson.section)});
+    item->setData(0, Qt::UserRole, id);
+  }
+  expandAll();
+}
+
+// The family's branch, made the first time one of its kernels is listed.
+QTreeWidgetItem* KernelTree::family_item(const Variant& v) {
+  const QString family = QString::fromStdString(v.family);
+  for (int i = 0; i < topLevelItemCount(); ++i)
+    if (topLevelItem(i)->data(0, Qt::UserRole + 1).toString() == family) return topLevelItem(i);
+  auto* item = new QTreeWidgetItem(this, {family_title(v.family, v.pack)});
+  item->setData(0, Qt::UserRole + 1, family);
+  item->setData(0, Qt::UserRole + 2, QString::fromStdString(v.pack));
+  item->setFlags(Qt::ItemIsEnabled);
+  QFont bold = item->font(0);
+  bold.setBold(true);
+  item->setFont(0, bold);
+  return item;
+}
+
+void KernelTree::texts_of(QTreeWidgetItem& item, const Variant& v) {
+  item.setToolTip(0, catalog_text::tooltip(v));
+  if (!v.pack.empty()) return;  // a pack's kernel has no lesson section
+  item.setText(1, LessonPane::section_title(v.lesson, language::current()) +
+                      (v.lesson_original ? QString() : tr("  (corrected, not in the lesson)")));
+}
+
+void KernelTree::retranslate() {
+  setHeaderLabels({tr("Lesson / kernel"), tr("Lesson section")});
+  for (int i = 0; i < topLevelItemCount(); ++i) {
+    QTreeWidgetItem* family = topLevelItem(i);
+    family->setText(0, family_title(family->data(0, Qt::UserRole + 1).toString().toStdString(),
+                                    family->data(0, Qt::UserRole + 2).toString().toStdString()));
+    for (int j = 0; j < family->childCount(); ++j)
+      if (const Variant* v = find_variant(family->child(j)->data(0, Qt::UserRole).toString().toStdString()))
+        texts_of(*family->child(j), *v);
+  }
+}
+
+QString KernelTree::family_title(const std::string& family, const std::string& pack) {
+  if (!pack.empty()) return tr("%1 (pack %2)").arg(QString::fromStdString(family), QString::fromStdString(pack));
+  return family_title(family);
 }
 
 QString KernelTree::family_title(const std::string& family) {

@@ -176,17 +176,35 @@ void LessonPane::show_lesson() {
   if (!in_original.isNull()) scroll_to(*lesson_, nth_heading(*lesson_->document(), heading_ordinal(in_original.block())));
 }
 
+// A kernel with no lesson (a pack's): its title and summary, and its pack.
+void LessonPane::show_pack_kernel(const Variant& variant) {
+  lesson_ref_.reset();
+  shown_resource_.clear();
+  original_->setVisible(false);
+  lesson_->setMarkdown(QString("## %1\n\n%2\n\n%3")
+                           .arg(QString::fromStdString(variant.title), QString::fromStdString(variant.summary),
+                                tr("From the pack %1; it brings no lesson text.")
+                                    .arg(QString::fromStdString(variant.pack))));
+}
+
 void LessonPane::show_variant(const Variant& variant, const std::string& backend) {
   {
     const QSignalBlocker quiet(original_);
     // Another lesson opens in the interface's language.
     if (!lesson_ref_ || lesson_ref_->file != variant.lesson.file) original_->setChecked(false);
   }
-  lesson_ref_ = variant.lesson;
-  show_lesson();
+  if (variant.lesson.file.empty()) {
+    show_pack_kernel(variant);
+  } else {
+    lesson_ref_ = variant.lesson;
+    show_lesson();
+  }
 
-  const std::string name = variant.source + (backend == "cuda" ? ".cu" : ".cl");
-  const std::string_view text = embedded_source(name);
+  // A pack's kernel: its own file in the device's dialect, else its other one.
+  const Variant::KernelText* own = pack_text(variant, backend);
+  if (!own && !variant.pack.empty()) own = pack_text(variant, backend == "cuda" ? "opencl" : "cuda");
+  const std::string name = own ? own->file : variant.source + (backend == "cuda" ? ".cu" : ".cl");
+  const std::string_view text = own ? std::string_view(own->text) : embedded_source(name);
   source_->setPlainText(text.empty() ? tr("No embedded source named %1.").arg(QString::fromStdString(name))
                                      : QString::fromUtf8(text.data(), static_cast<qsizetype>(text.size())));
   const QTextCursor found = kernel_definition(*source_->document(), QString::fromStdString(variant.kernel));

@@ -43,6 +43,7 @@ class LessonPane : public QSplitter {
 
  private:
   void show_lesson();
+  void show_pack_kernel(const Variant& variant);
 
   QTextBrowser* lesson_;
   QPlainTextEdit* source_;

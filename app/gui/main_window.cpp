@@ -118,6 +118,7 @@ MainWindow::MainWindow(const WindowOptions& options, QWidget* parent)
       options_(options),
       worker_(options.worker.isEmpty() ? WorkerClient::locate_worker() : options.worker,
               options.worker_timeout_ms),
+      packs_(worker_),
       runs_(worker_) {
   texts_ = new views::Retranslator(this);
   texts_->add([this] { setWindowTitle(tr("ThreadMap")); });
@@ -361,6 +362,7 @@ MainWindow::MainWindow(const WindowOptions& options, QWidget* parent)
     report(tr("worker %1 starting …").arg(WorkerClient::locate_worker()), false);
     runs_.list_devices();
   }
+  open_user_packs();  // after the worker's line: a bad pack's message is the one shown
   resize(default_size());
   // The chart and the trace views get most of the width: the controls about
   // a quarter, within what their widgets need.
@@ -627,6 +629,11 @@ void MainWindow::build_actions() {
                                ? variant_->id
                                : "transpose.shared");
   });
+  add(file, QT_TR_NOOP("Open &pack…"), QKeySequence(), [this] {
+    const QString folder = QFileDialog::getExistingDirectory(this, tr("Open pack (a folder with a pack.toml)"),
+                                                             PackLibrary::user_folder());
+    if (!folder.isEmpty()) open_pack(folder);
+  });
   add(file, QT_TR_NOOP("&Compare two recordings…"), QKeySequence(Qt::Key_F7), [this] { compare_now(); });
   add(file, QT_TR_NOOP("Connect to a &GPU server…"), QKeySequence(), [this] {
     bool ok = false;
@@ -790,6 +797,28 @@ void MainWindow::select_variant(const Variant& variant) {
   lesson_->show_variant(variant, backend());
   if (!same_family) refresh_family_chart();
   debounce_.start();
+}
+
+// The user's packs folder's packs, each beside the built-in catalog; a bad
+// one is named in the status area and the others open.
+void MainWindow::open_user_packs() {
+  const QStringList problems = packs_.open_user_packs();
+  tree_->add_new_variants();
+  if (!problems.isEmpty()) report(problems.join('\n'), true);
+  connect(&worker_, &WorkerClient::pack_refused, this,
+          [this](const QString& reason) { report(tr("The worker refused a pack: %1").arg(reason), true); });
+}
+
+QString MainWindow::open_pack(const QString& folder) {
+  std::vector<std::string> ids;
+  if (const QString problem = packs_.open(folder, &ids); !problem.isEmpty()) {
+    report(problem, true);
+    return problem;
+  }
+  tree_->add_new_variants();
+  report(tr("Pack %1 opened: %n kernel(s)", nullptr, static_cast<int>(ids.size())).arg(folder), false);
+  if (!ids.empty()) tree_->select(ids.front());
+  return {};
 }
 
 QString MainWindow::connect_to_server(const QString& target) {
@@ -1294,7 +1323,10 @@ void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
 void MainWindow::dropEvent(QDropEvent* event) {
   for (const QUrl& url : event->mimeData()->urls())
     if (url.isLocalFile()) {
-      open_from(url.toLocalFile());
+      // A folder is a pack; a file, a session.
+      const QString path = url.toLocalFile();
+      if (QFileInfo(path).isDir()) open_pack(path);
+      else open_from(path);
       break;
     }
 }

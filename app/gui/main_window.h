@@ -11,6 +11,7 @@
 #include <optional>
 
 #include "app/gui/learner_profile.h"
+#include "app/gui/pack_library.h"
 #include "app/gui/run_controller.h"
 #include "kernels/catalog.h"
 #include "kernels/session.h"
@@ -101,6 +102,10 @@ class MainWindow : public QMainWindow {
   // Two session files (or bundled recordings) of one family side by side in
   // the Side by side tab; "" or the message also shown.
   QString compare_files(const QString& first, const QString& second);
+  // Opens the pack (docs/packs.md) in `folder` (File ▸ Open pack…, or a folder
+  // dropped on the window): its kernels join the tree and the worker's
+  // catalog, and its first is selected. "" or the message also shown.
+  QString open_pack(const QString& folder);
   // Runs the kernels on that GPU server from now on (File ▸ Connect to a GPU
   // server…), or on this machine for an empty target. The problem, or empty.
   QString connect_to_server(const QString& target);
@@ -179,12 +184,14 @@ class MainWindow : public QMainWindow {
   QString load_session_file(const QString& path, const std::function<QString()>& origin, bool remember);
   QString show_session(Session session, const std::function<QString()>& origin);
   void open_first_start(const std::vector<BackendReport>& backends);
+  void open_user_packs();
   bool restore_kernel();  // the saved kernel and parameters; false when none was saved
 
   WindowOptions options_;
   views::Retranslator* texts_;  // the window's fixed texts, set again on a language change
   std::function<QString()> origin_line_;  // the status area's line on the shown session, if any
   WorkerClient worker_;
+  PackLibrary packs_;
   RunController runs_;
   const Variant* variant_ = nullptr;
   KernelTree* tree_;

@@ -14,6 +14,8 @@ namespace {
 // The handshake's id: each worker started is asked "ping" first, under an id
 // no request gets (they count from 1), and its protocol version is checked.
 constexpr int kHandshakeId = 0;
+// A pack's id: kFirstPackId - its index, below every request's.
+constexpr int kFirstPackId = -1;
 
 WorkerReply failed(int id, std::string status, std::string error) {
   WorkerReply out;
@@ -112,7 +114,15 @@ void WorkerClient::start() {
   buffer_.clear();
   process_.start();
   write(protocol::PingRequest{}, kHandshakeId);
+  for (std::size_t i = 0; i < packs_.size(); ++i) write_pack(i);
   for (const auto& [id, pending] : pending_) write(pending.request, id);
+}
+
+void WorkerClient::write_pack(std::size_t index) { write(packs_[index], kFirstPackId - static_cast<int>(index)); }
+
+void WorkerClient::add_pack(protocol::PackRequest pack) {
+  packs_.push_back(std::move(pack));
+  if (process_.state() != QProcess::NotRunning && incompatible_.isEmpty()) write_pack(packs_.size() - 1);
 }
 
 void WorkerClient::write(const protocol::Request& request, int id) {
@@ -175,6 +185,10 @@ void WorkerClient::handle_line(const QByteArray& line) {
   const int id = reply->id.get<int>();
   if (id == kHandshakeId) {
     handle_handshake(*reply);
+    return;
+  }
+  if (id <= kFirstPackId) {
+    if (reply->kind == protocol::ReplyKind::Error) emit pack_refused(QString::fromStdString(reply->error.message));
     return;
   }
   const auto pending = pending_.find(id);

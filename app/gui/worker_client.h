@@ -10,6 +10,7 @@
 #include <QTimer>
 
 #include <map>
+#include <vector>
 
 #include "app/protocol/replies.h"
 #include "app/protocol/requests.h"
@@ -59,6 +60,12 @@ class WorkerClient : public QObject {
   // shorter leash, and its own message, than a large sweep.
   int send(protocol::Request request, int timeout_ms = 0, QString on_timeout = {});
   void cancel(int id);
+  // A pack's variants join the worker's catalog: sent now to a running
+  // worker and again to every worker started later (a restart, another
+  // server), before any request; the files travel in the request, so a
+  // worker through ssh needs none of them. A worker's refusal is
+  // pack_refused().
+  void add_pack(protocol::PackRequest pack);
   qint64 pid() const { return process_.processId(); }
   int restarts() const { return restarts_; }
 
@@ -71,12 +78,15 @@ class WorkerClient : public QObject {
   // The worker answered the handshake in another protocol version: it is
   // stopped and every request fails with `reason` until the window closes.
   void incompatible(const QString& reason);
+  // The worker refused a pack add_pack sent (its manifest's message).
+  void pack_refused(const QString& reason);
 
  private:
   void write(const protocol::Request& request, int id);
   void read_lines();
   void handle_line(const QByteArray& line);
   void handle_handshake(const protocol::ReplyLine& reply);
+  void write_pack(std::size_t index);
   void on_finished();
   // Kills and restarts the worker; every pending request fails with `reason`,
   // except `timed_out`, which fails with its own on_timeout words.
@@ -98,6 +108,7 @@ class WorkerClient : public QObject {
     QString on_timeout;
   };
   std::map<int, Pending> pending_;  // by id, in send order
+  std::vector<protocol::PackRequest> packs_;  // every worker gets them, in order
   const Pending* current() const;  // the oldest pending request: the one the worker runs
   int next_id_ = 1;
   int restarts_ = 0;

@@ -47,6 +47,7 @@ json body_of(const RecordResult& r) {
 
 json body_of(const CancelResult& c) { return {{"cancelled", c.target}, {"found", c.found}}; }
 json body_of(const QuitResult&) { return {{"bye", true}}; }
+json body_of(const PackResult& p) { return {{"pack", p.pack}, {"variants", p.variants}}; }
 
 json body_of(const CountersResult& c) {
   return {{"summary", c.summary}, {"text", c.text}, {"verified", c.verified}};
@@ -271,6 +272,16 @@ Result read_body(const DoctorRequest&, const json& body) {
   f.list("targets");
   f.list("backends");
   return DoctorResult{body};
+}
+
+Result read_body(const PackRequest&, const json& body) {
+  const Fields f(body, "the pack reply");
+  PackResult p{f.text("pack"), {}};
+  for (const json& id : f.list("variants")) {
+    if (!id.is_string()) f.fail("variants", "a list of variant ids");
+    p.variants.push_back(id.get<std::string>());
+  }
+  return p;
 }
 
 }  // namespace

@@ -97,9 +97,15 @@ struct BenchResult {
   std::vector<PeerMeasurement> peers;  // cuBLAS and CUB, on a CUDA device
 };
 
+// "pack": the pack's name and the ids of the variants it added.
+struct PackResult {
+  std::string pack;
+  std::vector<std::string> variants;
+};
+
 using Result = std::variant<PingResult, DevicesResult, ListResult, RunReport, CopyReport, SweepResult,
                             RecordResult, CancelResult, QuitResult, CountersResult, CheckResult, DoctorResult,
-                            ScannedRun, BenchResult>;
+                            ScannedRun, BenchResult, PackResult>;
 
 // What a "progress" line says: a kernel compiled on first use, or one point
 // of a sweep.

@@ -336,6 +336,22 @@ json fields_of(const BenchRequest& b) {
   return j;
 }
 
+json fields_of(const PackRequest& p) { return {{"folder", p.folder}, {"manifest", p.manifest}, {"files", p.files}}; }
+
+PackRequest pack_fields(const json& line) {
+  PackRequest p;
+  p.folder = text_field(line, "folder", "");
+  p.manifest = text_field(line, "manifest", "");
+  if (p.folder.empty() || p.manifest.empty()) throw bad_request("pack needs \"folder\" and \"manifest\" (pack.toml's text)");
+  const json files = line.value("files", json::object());
+  if (!files.is_object()) throw bad_request("\"files\" must be an object: {\"NAME.cl\": \"its text\"}");
+  for (const auto& [name, text] : files.items()) {
+    if (!text.is_string()) throw bad_request("files." + excerpt(name) + " must be the file's text");
+    p.files[name] = text.get<std::string>();
+  }
+  return p;
+}
+
 template <typename T>
 Request without_fields(const json&) {
   return T{};
@@ -360,6 +376,7 @@ constexpr std::array<Op, std::variant_size_v<Request>> kOps = {{
     {"check", [](const json& line) -> Request { return check_fields(line); }},
     {"doctor", [](const json& line) -> Request { return doctor_fields(line); }},
     {"bench", [](const json& line) -> Request { return bench_fields(line); }},
+    {"pack", [](const json& line) -> Request { return pack_fields(line); }},
 }};
 
 }  // namespace

@@ -126,9 +126,19 @@ struct BenchRequest {
   std::optional<std::uint64_t> seed;          // none: the engine's
 };
 
+// A pack (docs/packs.md) whose variants join the worker's catalog for as long
+// as it runs: the manifest's text and each kernel file it names, by the name
+// it gives, so a worker on another machine needs none of the pack's files.
+// `folder` names the pack in messages and kernel file names (the client's).
+struct PackRequest {
+  std::string folder;
+  std::string manifest;
+  std::map<std::string, std::string> files;
+};
+
 using Request = std::variant<PingRequest, DevicesRequest, ListRequest, RunRequest, CopyRequest, SweepRequest,
                              RecordRequest, CancelRequest, QuitRequest, CountersRequest, CheckRequest,
-                             DoctorRequest, BenchRequest>;
+                             DoctorRequest, BenchRequest, PackRequest>;
 
 std::string_view op_name(const Request& request);
 std::string op_names();  // "ping, devices, ...", for messages and help

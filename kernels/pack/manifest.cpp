@@ -664,14 +664,23 @@ std::optional<std::string> read_small_file(const std::string& path, std::size_t 
 }
 
 PackManifest load_pack(const std::string& folder) {
+  PackFiles files;
+  return load_pack(folder, files);
+}
+
+PackManifest load_pack(const std::string& folder, PackFiles& files) {
   const std::string manifest = (std::filesystem::path(folder) / "pack.toml").string();
   std::error_code ec;
   if (!std::filesystem::is_directory(folder, ec))
     throw PackError(folder + ": not a folder (a pack is a folder with a pack.toml)");
   const std::optional<std::string> text = read_small_file(manifest, kMaxManifestBytes);
   if (!text) throw PackError(manifest + ": cannot read the pack's manifest");
+  files = {*text, {}};
   return parse_manifest(*text, manifest, folder, [&](const std::string& relative) {
-    return read_small_file((std::filesystem::path(folder) / relative).string(), kMaxKernelFileBytes);
+    std::optional<std::string> kernel =
+        read_small_file((std::filesystem::path(folder) / relative).string(), kMaxKernelFileBytes);
+    if (kernel) files.kernels[relative] = *kernel;
+    return kernel;
   });
 }
 

@@ -137,6 +137,16 @@ PackManifest parse_manifest(std::string_view text, const std::string& file_name,
 // Reads FOLDER/pack.toml. Throws PackError.
 PackManifest load_pack(const std::string& folder);
 
+// What a pack's folder held when it was read: the manifest's text and each
+// kernel file it names, by the name it gives (what a worker on another
+// machine is sent: parse_manifest of these makes the same pack).
+struct PackFiles {
+  std::string manifest;
+  std::map<std::string, std::string> kernels;
+};
+// load_pack, keeping the texts it read in `files`.
+PackManifest load_pack(const std::string& folder, PackFiles& files);
+
 // Kernel files larger than this are refused (a teaching kernel is a page).
 inline constexpr std::size_t kMaxKernelFileBytes = 1 << 20;
 inline constexpr std::size_t kMaxManifestBytes = 1 << 20;

@@ -9,12 +9,12 @@ _threadmap_cli() {
   local cur prev words cword
   _init_completion || return
 
-  local subcommands="devices list run sweep bench record counters show source doctor exercises check serve"
+  local subcommands="devices list run sweep bench record counters show keep-source source doctor exercises check serve"
   local run_opts="--device --reps --warmup --seed --format"
   local sub="" i
   for ((i = 1; i < cword; i++)); do
     case "${words[i]}" in
-      devices | list | run | sweep | bench | record | counters | show | source | doctor | exercises | check | serve)
+      devices | list | run | sweep | bench | record | counters | show | keep-source | source | doctor | exercises | check | serve)
         sub="${words[i]}"
         break
         ;;
@@ -81,7 +81,7 @@ _threadmap_cli() {
       done
       ((positional)) || COMPREPLY=($(compgen -W "$(_threadmap_cli_kernels "${words[0]}")" -- "$cur"))
       ;;
-    show)
+    show | keep-source)
       _filedir threadmap
       ;;
   esac

@@ -62,6 +62,7 @@
 #include "app/gui/language.h"
 #include "app/gui/lesson_pane.h"
 #include "app/gui/main_window.h"
+#include "app/gui/pack_library.h"
 #include "app/gui/param_panel.h"
 #include "app/gui/recording_panel.h"
 #include "app/gui/session_store.h"
@@ -275,6 +276,18 @@ void when_modal(std::function<void(T&)> act) {
     }
   });
   poll->start(50);
+}
+
+// tests/data/packs/rowsum copied into `folder` as the pack and family `name`
+// (the catalog is the process's: each test's pack needs its own ids).
+bool copy_rowsum_pack(const QString& folder, const QString& name) {
+  const QString from = QString(THREADMAP_SOURCE_DIR) + "/tests/data/packs/rowsum/";
+  if (!QDir().mkpath(folder) || !QFile::copy(from + "rowsum.cl", folder + "/rowsum.cl")) return false;
+  QFile in(from + "pack.toml"), out(folder + "/pack.toml");
+  if (!in.open(QIODevice::ReadOnly) || !out.open(QIODevice::WriteOnly)) return false;
+  QString text = QString::fromUtf8(in.readAll());
+  text.replace("name = \"rowsum\"", "name = \"" + name + "\"").replace("id = \"rowsum\"", "id = \"" + name + "\"");
+  return out.write(text.toUtf8()) > 0;
 }
 
 // Drops without a drag manager: the window's own handler, as a real drop reaches it.
@@ -1139,6 +1152,89 @@ class GuiTest : public QObject {
     // Back to this computer: the server's name leaves the device list.
     QVERIFY(w.connect_to_server("").isEmpty());
     QTRY_VERIFY_WITH_TIMEOUT(w.device_picker().count() > 0 && !w.device_picker().currentText().contains(" on "),
+                             kRunTimeoutMs);
+  }
+
+  // A pack opens in the window (File ▸ Open pack… and a dropped folder call
+  // open_pack): a bad one gets one pack.toml:LINE:COL message and the window
+  // goes on; a good one's kernels join the tree beside the built-in ones, run
+  // verified on PoCL through the worker, are recorded, and the views play.
+  void aPackOpensRunsVerifiedAndItsRecordingPlays() {
+    MainWindow w(small_runs());
+    QTemporaryDir bad;
+    QFile manifest(bad.filePath("pack.toml"));
+    QVERIFY(manifest.open(QIODevice::WriteOnly));
+    manifest.write("[pack]\nname = \"broken\"\n[[family]]\nid = \"broken\"\nopencl = \"missing.cl\"\n");
+    manifest.close();
+    const QString problem = w.open_pack(bad.path());
+    QVERIFY2(problem.contains(QRegularExpression("pack\\.toml:5:\\d+: ")), qPrintable(problem));
+    QVERIFY2(w.status().worker_text().contains(problem), qPrintable(w.status().worker_text()));
+    QVERIFY(!w.kernel_tree().select("broken.naive"));
+
+    const QString rowsum = QString(THREADMAP_SOURCE_DIR) + "/tests/data/packs/rowsum";
+    QTRY_VERIFY_WITH_TIMEOUT(w.device_picker().currentData().toString().startsWith("opencl"), kRunTimeoutMs);
+    QVERIFY2(w.open_pack(rowsum).isEmpty(), qPrintable(w.status().worker_text()));
+    QVERIFY(w.open_pack(rowsum).contains("open already"));
+    const auto family = w.kernel_tree().findItems("rowsum (pack rowsum)", Qt::MatchExactly);
+    QCOMPARE(family.size(), 1);
+    QCOMPARE(family.front()->childCount(), 3);
+    QVERIFY(w.kernel_tree().select("transpose.shared")) ;  // the built-in catalog is still there
+    QVERIFY(w.kernel_tree().select("rowsum.tree"));
+    QVERIFY(w.lesson().source_text().contains("row_sum_tree"));
+    QVERIFY(w.params().set_value("wg", "32"));
+    QTRY_VERIFY_WITH_TIMEOUT(latest(w, "rowsum.tree")["parameters"]["wg"] == 32 && !w.runs().running(), kRunTimeoutMs);
+    QCOMPARE(latest(w, "rowsum.tree")["verification"]["verified"], true);
+    QVERIFY(w.status().badge_text().contains("verified"));
+
+    QSignalSpy changed(&w, &MainWindow::traceDocumentChanged);
+    w.record_now();
+    QTRY_COMPARE_WITH_TIMEOUT(changed.count(), 1, kRunTimeoutMs);
+    const auto doc = w.trace_document();
+    QVERIFY(doc);
+    QCOMPARE(doc->session.kernel_id, std::string("rowsum.tree"));
+    QCOMPARE(doc->session.trace_verification["verified"], true);
+    QVERIFY(doc->session.kernel_file.ends_with("rowsum.cl"));
+    QVERIFY(w.trace_views().source().toPlainText().contains("row_sum_tree"));
+    auto& playback = w.trace_views().playback();
+    QVERIFY(playback.steps() > 3);
+    for (int i = 0; i < 3; ++i) playback.step_forward();
+    QCOMPARE(playback.step(), std::size_t{3});
+    const int line = w.trace_views().source().highlighted_line();
+    QVERIFY(line > 0);
+    // The highlighted line, numbered, is the kept text's line.
+    const QString shown = w.trace_views().source().document()->findBlockByNumber(line - 1).text();
+    const QString kept =
+        QString::fromStdString(threadmap::text_line(doc->session.kernel_text, static_cast<std::uint32_t>(line)));
+    QVERIFY(!kept.isEmpty());
+    QVERIFY2(shown.trimmed().startsWith(QString::number(line)) && shown.endsWith(kept), qPrintable(shown + " / " + kept));
+  }
+
+  // Every pack in the user's packs folder opens at start, a bad one named in
+  // the status area; a pack folder dropped on the window opens.
+  void packsInThePacksFolderOrDroppedOpen() {
+    const QString packs = PackLibrary::user_folder();
+    const auto cleanup = qScopeGuard([&] { QDir(packs).removeRecursively(); });
+    QVERIFY(copy_rowsum_pack(packs + "/sums", "rowsum_user"));
+    QVERIFY(QDir().mkpath(packs + "/broken"));
+    QFile broken(packs + "/broken/pack.toml");
+    QVERIFY(broken.open(QIODevice::WriteOnly));
+    broken.write("[pack]\nname = 7\n");
+    broken.close();
+    DropTarget w(small_runs());
+    QVERIFY(w.kernel_tree().select("rowsum_user.tree"));
+    QVERIFY2(w.status().worker_text().contains(QRegularExpression("broken/pack\\.toml:2:\\d+: ")),
+             qPrintable(w.status().worker_text()));
+
+    QTemporaryDir dropped;
+    QVERIFY(copy_rowsum_pack(dropped.filePath("dropped"), "rowsum_dropped"));
+    QMimeData mime;
+    mime.setUrls({QUrl::fromLocalFile(dropped.filePath("dropped"))});
+    QDropEvent drop(QPointF(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+    w.dropEvent(&drop);
+    QCOMPARE(w.kernel_tree().current_variant()->id, std::string("rowsum_dropped.serial"));
+    QTRY_VERIFY_WITH_TIMEOUT(w.device_picker().currentData().toString().startsWith("opencl"), kRunTimeoutMs);
+    QTRY_VERIFY_WITH_TIMEOUT(latest(w, "rowsum_dropped.serial")["verification"]["verified"] == true &&
+                                 !w.runs().running(),
                              kRunTimeoutMs);
   }
 

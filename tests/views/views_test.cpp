@@ -8,6 +8,7 @@
 #include <QSlider>
 #include <QSpinBox>
 #include <QTabWidget>
+#include <QTextBlock>
 #include <QTest>
 
 #include <algorithm>
@@ -17,6 +18,7 @@
 #include "kernels/catalog.h"
 #include "kernels/params.h"
 #include "kernels/session.h"
+#include "kernels/sources.h"
 #include "kernels/trace.h"
 #include "tests/test_devices.h"
 #include "viz/views/bank_model.h"
@@ -27,6 +29,7 @@
 #include "viz/views/coalescing_view.h"
 #include "viz/views/grid_model.h"
 #include "viz/views/grid_view.h"
+#include "viz/views/layout.h"
 #include "viz/views/playback_bar.h"
 #include "viz/views/playback_controller.h"
 #include "viz/views/schedule_model.h"
@@ -134,6 +137,32 @@ void check_models(const std::shared_ptr<const TraceDocument>& doc) {
   }
 }
 
+// What the views show of a recording's source: the source pane's file and
+// text, each step's highlighted line and its text, each barrier pass's line,
+// and each buffer's name (taken from the kernel's signature).
+std::vector<std::string> shown_source(const std::shared_ptr<const TraceDocument>& doc) {
+  TraceViewsWidget w;
+  w.set_document(doc);
+  std::vector<std::string> shown{w.source().documentTitle().toStdString(), w.source().toPlainText().toStdString()};
+  for (std::size_t step = 0; step < doc->analysis.requests.size(); ++step) {
+    w.playback().seek(step);
+    const int line = w.source().highlighted_line();
+    shown.push_back(std::to_string(line) + ": " +
+                    w.source().document()->findBlockByNumber(line - 1).text().toStdString());
+  }
+  const BarrierModel barriers(doc);
+  for (std::size_t pass = 0; pass < doc->analysis.barriers.size(); ++pass)
+    shown.push_back(barriers.frame(0, pass).source);
+  for (std::size_t b = 0; b < doc->trace().buffers.size(); ++b)
+    shown.push_back(buffer_name(*doc, static_cast<std::uint8_t>(b)));
+  return shown;
+}
+
+// The same kernel file in the other dialect: a text whose lines differ.
+std::string other_dialect(const std::string& file) {
+  return file.ends_with(".cu") ? file.substr(0, file.size() - 3) + ".cl" : file.substr(0, file.size() - 3) + ".cu";
+}
+
 std::vector<std::string> all_bundled() {
   std::vector<std::string> kernels;
   for (const QString& f : QDir(THREADMAP_RECORDINGS).entryList({"*.threadmap"}, QDir::Files, QDir::Name))
@@ -191,6 +220,28 @@ class ViewsTest : public QObject {
       QVERIFY2(doc, kernel.c_str());
       check_models(doc);
       if (QTest::currentTestFailed()) QFAIL(("in " + kernel).c_str());
+    }
+  }
+
+  // Moving a line in a kernel file changes no bundled recording's view: each
+  // keeps the text its lines refer to. The program's file is stood in for by
+  // a text whose lines differ (the family's file in the other dialect); the
+  // views draw from the kept text and show what they showed. Without it (a
+  // file older than sessions keeping it) they would show the other text's.
+  void a_kernel_file_edit_changes_no_bundled_view() {
+    for (const auto& kernel : all_bundled()) {
+      const Session kept = load_session(std::string(THREADMAP_RECORDINGS) + "/" + kernel + ".threadmap");
+      QVERIFY2(!kept.kernel_text.empty(), kernel.c_str());
+      QCOMPARE(kept.kernel_file, kept.trace->source_file);
+      Session moved = kept;
+      moved.trace->source_file = other_dialect(kept.trace->source_file);
+      QVERIFY(!threadmap::embedded_source(moved.trace->source_file).empty());
+      const auto shown = shown_source(analysis::make_document(kept, kernel));
+      QCOMPARE(shown_source(analysis::make_document(moved, kernel)), shown);
+      Session older = moved;
+      older.kernel_file.clear();
+      older.kernel_text.clear();
+      QVERIFY2(shown_source(analysis::make_document(older, kernel)) != shown, kernel.c_str());
     }
   }
 

@@ -1,0 +1,40 @@
+#pragma once
+// The packs the window has open (docs/packs.md): each one's variants join the
+// catalog here, for the kernel tree and the parameter controls, and in the
+// worker through WorkerClient::add_pack, which sends the pack's texts, so a
+// worker through ssh runs them too. Packs stay open until the program ends
+// (the catalog is the process's: a window made later gets them all).
+#include <QObject>
+#include <QString>
+#include <QStringList>
+
+#include <string>
+#include <vector>
+
+#include "app/gui/worker_client.h"
+
+namespace threadmap::gui {
+
+class PackLibrary : public QObject {
+  Q_OBJECT
+ public:
+  explicit PackLibrary(WorkerClient& worker, QObject* parent = nullptr);
+
+  // Where a user keeps packs that open at every start: `packs` in the
+  // application's data folder (~/.local/share/ThreadMap/ThreadMap/packs).
+  static QString user_folder();
+
+  // Opens the pack in `folder`: "" on success, else the one message that says
+  // why not (a manifest's mistake as pack.toml:LINE:COL: ...), and nothing of
+  // the pack is added. The ids of its variants, in manifest order, are
+  // appended to `variant_ids` when given.
+  QString open(const QString& folder, std::vector<std::string>* variant_ids = nullptr);
+  // Every folder with a pack.toml in user_folder(), by name: the problems,
+  // one message each (the good packs open either way).
+  QStringList open_user_packs();
+
+ private:
+  WorkerClient& worker_;
+};
+
+}  // namespace threadmap::gui
