@@ -47,6 +47,23 @@
             <numerusform>%1 on %2, %Ln traced blocks</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source>Pack %1 opened: %n kernel(s)</source>
+        <translation>
+            <numerusform>Pack %1 opened: %n kernel</numerusform>
+            <numerusform>Pack %1 opened: %n kernels</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>ProblemsView</name>
+    <message numerus="yes">
+        <source>%n more like it</source>
+        <translation>
+            <numerusform>%n more like it</numerusform>
+            <numerusform>%n more like it</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>RunController</name>

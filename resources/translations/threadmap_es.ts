@@ -98,6 +98,22 @@
         <source>%1 of %2 touched</source>
         <translation>%1 de %2 tocadas</translation>
     </message>
+    <message>
+        <source>shared offset %1</source>
+        <translation>desplazamiento compartido %1</translation>
+    </message>
+    <message>
+        <source>thread %1</source>
+        <translation>hilo %1</translation>
+    </message>
+    <message>
+        <source>%1 writes it, line %2</source>
+        <translation>%1 la escribe, línea %2</translation>
+    </message>
+    <message>
+        <source>%1 reads it, line %2</source>
+        <translation>%1 la lee, línea %2</translation>
+    </message>
 </context>
 <context>
     <name>BarrierView</name>
@@ -1069,6 +1085,10 @@
         <source>Shared-memory data layout</source>
         <translation>Disposición de datos en memoria compartida</translation>
     </message>
+    <message>
+        <source>%1 (pack %2)</source>
+        <translation>%1 (paquete %2)</translation>
+    </message>
 </context>
 <context>
     <name>LessonPane</name>
@@ -1091,6 +1111,10 @@
     <message>
         <source>No embedded source named %1.</source>
         <translation>No hay ningún código fuente incrustado llamado %1.</translation>
+    </message>
+    <message>
+        <source>From the pack %1; it brings no lesson text.</source>
+        <translation>Del paquete %1; no trae texto de lección.</translation>
     </message>
 </context>
 <context>
@@ -1532,6 +1556,32 @@ grabado en %2</translation>
         <source> on %1</source>
         <translation> en %1</translation>
     </message>
+    <message>
+        <source>Open &amp;pack…</source>
+        <translation>Abrir &amp;paquete…</translation>
+    </message>
+    <message>
+        <source>Open pack (a folder with a pack.toml)</source>
+        <translation>Abrir paquete (una carpeta con un pack.toml)</translation>
+    </message>
+    <message>
+        <source>The worker refused a pack: %1</source>
+        <translation>El proceso de trabajo rechazó un paquete: %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>Pack %1 opened: %n kernel(s)</source>
+        <translation>
+            <numerusform>Paquete %1 abierto: %n kernel</numerusform>
+            <numerusform>Paquete %1 abierto: %n kernels</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>PackLibrary</name>
+    <message>
+        <source>The pack in %1 is open already (start ThreadMap again to read it anew).</source>
+        <translation>El paquete de %1 ya está abierto (vuelva a iniciar ThreadMap para leerlo de nuevo).</translation>
+    </message>
 </context>
 <context>
     <name>PlaybackBar</name>
@@ -1586,6 +1636,108 @@ grabado en %2</translation>
     <message>
         <source>request %1 / %2 · shared wavefronts %3 / %4 · global sectors %5 / %6</source>
         <translation>solicitud %1 / %2 · frentes de onda compartidos %3 / %4 · sectores globales %5 / %6</translation>
+    </message>
+</context>
+<context>
+    <name>ProblemsView</name>
+    <message>
+        <source>Data race: read after write</source>
+        <translation>Carrera de datos: lectura tras escritura</translation>
+    </message>
+    <message>
+        <source>Data race: write after read</source>
+        <translation>Carrera de datos: escritura tras lectura</translation>
+    </message>
+    <message>
+        <source>Data race: write after write</source>
+        <translation>Carrera de datos: escritura tras escritura</translation>
+    </message>
+    <message>
+        <source>Uninitialised read</source>
+        <translation>Lectura sin inicializar</translation>
+    </message>
+    <message>
+        <source>Out of bounds</source>
+        <translation>Fuera de límites</translation>
+    </message>
+    <message>
+        <source>Barrier in divergent code</source>
+        <translation>Barrera en código divergente</translation>
+    </message>
+    <message>
+        <source>thread %1</source>
+        <translation>hilo %1</translation>
+    </message>
+    <message>
+        <source>thread %1 (%2,%3)</source>
+        <translation>hilo %1 (%2,%3)</translation>
+    </message>
+    <message>
+        <source>%1 - %2 bytes (before the buffer&apos;s start)</source>
+        <translation>%1 - %2 bytes (antes del inicio del búfer)</translation>
+    </message>
+    <message>
+        <source>%1 + %2 bytes (the buffer holds %3)</source>
+        <translation>%1 + %2 bytes (el búfer tiene %3)</translation>
+    </message>
+    <message>
+        <source>shared offset %1</source>
+        <translation>desplazamiento compartido %1</translation>
+    </message>
+    <message>
+        <source>%1 writes %2 (line %3), then %4 reads it (line %5) in the same barrier interval</source>
+        <translation>%1 escribe %2 (línea %3) y luego %4 lo lee (línea %5) en el mismo intervalo entre barreras</translation>
+    </message>
+    <message>
+        <source>%1 reads %2 (line %3) before %4 writes it (line %5) in the same barrier interval</source>
+        <translation>%1 lee %2 (línea %3) antes de que %4 lo escriba (línea %5) en el mismo intervalo entre barreras</translation>
+    </message>
+    <message>
+        <source>%1 writes %2 (line %3), and %4 writes it too (line %5) in the same barrier interval</source>
+        <translation>%1 escribe %2 (línea %3) y %4 también lo escribe (línea %5) en el mismo intervalo entre barreras</translation>
+    </message>
+    <message>
+        <source>%1 reads %2 (line %3) before any thread of the block wrote it</source>
+        <translation>%1 lee %2 (línea %3) antes de que ningún hilo del bloque lo escribiera</translation>
+    </message>
+    <message>
+        <source>%1 writes %2 (line %3), in no buffer of the launch</source>
+        <translation>%1 escribe %2 (línea %3), fuera de todo búfer del lanzamiento</translation>
+    </message>
+    <message>
+        <source>%1 reads %2 (line %3), in no buffer of the launch</source>
+        <translation>%1 lee %2 (línea %3), fuera de todo búfer del lanzamiento</translation>
+    </message>
+    <message>
+        <source>the barrier at line %1 was reached by warp %2 but not by warp(s) %3</source>
+        <translation>la barrera de la línea %1 la alcanzó el warp %2 pero no el/los warp(s) %3</translation>
+    </message>
+    <message>
+        <source>block %1</source>
+        <translation>bloque %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n more like it</source>
+        <translation>
+            <numerusform>%n más como este</numerusform>
+            <numerusform>%n más como este</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>No problems found in the traced blocks.</source>
+        <translation>No se encontraron problemas en los bloques trazados.</translation>
+    </message>
+    <message>
+        <source>Races were not looked for: this recording&apos;s barriers do not say where they fall among the accesses.</source>
+        <translation>No se buscaron carreras: las barreras de esta grabación no indican dónde caen entre los accesos.</translation>
+    </message>
+    <message>
+        <source>Problems found in the traced blocks: %1</source>
+        <translation>Problemas encontrados en los bloques trazados: %1</translation>
+    </message>
+    <message>
+        <source>Choose one to step to it; choose it again for the other access. Up/Down, Enter.</source>
+        <translation>Elija uno para ir a él; elíjalo otra vez para el otro acceso. Arriba/Abajo, Intro.</translation>
     </message>
 </context>
 <context>

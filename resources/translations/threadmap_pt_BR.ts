@@ -98,6 +98,22 @@
         <source>%1 of %2 touched</source>
         <translation>%1 de %2 tocadas</translation>
     </message>
+    <message>
+        <source>shared offset %1</source>
+        <translation>deslocamento compartilhado %1</translation>
+    </message>
+    <message>
+        <source>thread %1</source>
+        <translation>thread %1</translation>
+    </message>
+    <message>
+        <source>%1 writes it, line %2</source>
+        <translation>%1 a escreve, linha %2</translation>
+    </message>
+    <message>
+        <source>%1 reads it, line %2</source>
+        <translation>%1 a lê, linha %2</translation>
+    </message>
 </context>
 <context>
     <name>BarrierView</name>
@@ -1069,6 +1085,10 @@
         <source>Shared-memory data layout</source>
         <translation>Organização dos dados na memória compartilhada</translation>
     </message>
+    <message>
+        <source>%1 (pack %2)</source>
+        <translation>%1 (pacote %2)</translation>
+    </message>
 </context>
 <context>
     <name>LessonPane</name>
@@ -1091,6 +1111,10 @@
     <message>
         <source>No embedded source named %1.</source>
         <translation>Nenhum código-fonte embutido chamado %1.</translation>
+    </message>
+    <message>
+        <source>From the pack %1; it brings no lesson text.</source>
+        <translation>Do pacote %1; ele não traz texto de lição.</translation>
     </message>
 </context>
 <context>
@@ -1532,6 +1556,32 @@ gravado em %2</translation>
         <source> on %1</source>
         <translation> em %1</translation>
     </message>
+    <message>
+        <source>Open &amp;pack…</source>
+        <translation>Abrir &amp;pacote…</translation>
+    </message>
+    <message>
+        <source>Open pack (a folder with a pack.toml)</source>
+        <translation>Abrir pacote (uma pasta com um pack.toml)</translation>
+    </message>
+    <message>
+        <source>The worker refused a pack: %1</source>
+        <translation>O processo de trabalho recusou um pacote: %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>Pack %1 opened: %n kernel(s)</source>
+        <translation>
+            <numerusform>Pacote %1 aberto: %n kernel</numerusform>
+            <numerusform>Pacote %1 aberto: %n kernels</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>PackLibrary</name>
+    <message>
+        <source>The pack in %1 is open already (start ThreadMap again to read it anew).</source>
+        <translation>O pacote em %1 já está aberto (inicie o ThreadMap de novo para relê-lo).</translation>
+    </message>
 </context>
 <context>
     <name>PlaybackBar</name>
@@ -1586,6 +1636,108 @@ gravado em %2</translation>
     <message>
         <source>request %1 / %2 · shared wavefronts %3 / %4 · global sectors %5 / %6</source>
         <translation>requisição %1 / %2 · frentes de onda compartilhadas %3 / %4 · setores globais %5 / %6</translation>
+    </message>
+</context>
+<context>
+    <name>ProblemsView</name>
+    <message>
+        <source>Data race: read after write</source>
+        <translation>Condição de corrida: leitura após escrita</translation>
+    </message>
+    <message>
+        <source>Data race: write after read</source>
+        <translation>Condição de corrida: escrita após leitura</translation>
+    </message>
+    <message>
+        <source>Data race: write after write</source>
+        <translation>Condição de corrida: escrita após escrita</translation>
+    </message>
+    <message>
+        <source>Uninitialised read</source>
+        <translation>Leitura não inicializada</translation>
+    </message>
+    <message>
+        <source>Out of bounds</source>
+        <translation>Fora dos limites</translation>
+    </message>
+    <message>
+        <source>Barrier in divergent code</source>
+        <translation>Barreira em código divergente</translation>
+    </message>
+    <message>
+        <source>thread %1</source>
+        <translation>thread %1</translation>
+    </message>
+    <message>
+        <source>thread %1 (%2,%3)</source>
+        <translation>thread %1 (%2,%3)</translation>
+    </message>
+    <message>
+        <source>%1 - %2 bytes (before the buffer&apos;s start)</source>
+        <translation>%1 - %2 bytes (antes do início do buffer)</translation>
+    </message>
+    <message>
+        <source>%1 + %2 bytes (the buffer holds %3)</source>
+        <translation>%1 + %2 bytes (o buffer tem %3)</translation>
+    </message>
+    <message>
+        <source>shared offset %1</source>
+        <translation>deslocamento compartilhado %1</translation>
+    </message>
+    <message>
+        <source>%1 writes %2 (line %3), then %4 reads it (line %5) in the same barrier interval</source>
+        <translation>%1 escreve %2 (linha %3) e depois %4 o lê (linha %5) no mesmo intervalo entre barreiras</translation>
+    </message>
+    <message>
+        <source>%1 reads %2 (line %3) before %4 writes it (line %5) in the same barrier interval</source>
+        <translation>%1 lê %2 (linha %3) antes que %4 o escreva (linha %5) no mesmo intervalo entre barreiras</translation>
+    </message>
+    <message>
+        <source>%1 writes %2 (line %3), and %4 writes it too (line %5) in the same barrier interval</source>
+        <translation>%1 escreve %2 (linha %3) e %4 também o escreve (linha %5) no mesmo intervalo entre barreiras</translation>
+    </message>
+    <message>
+        <source>%1 reads %2 (line %3) before any thread of the block wrote it</source>
+        <translation>%1 lê %2 (linha %3) antes que qualquer thread do bloco o escrevesse</translation>
+    </message>
+    <message>
+        <source>%1 writes %2 (line %3), in no buffer of the launch</source>
+        <translation>%1 escreve %2 (linha %3), fora de todo buffer do lançamento</translation>
+    </message>
+    <message>
+        <source>%1 reads %2 (line %3), in no buffer of the launch</source>
+        <translation>%1 lê %2 (linha %3), fora de todo buffer do lançamento</translation>
+    </message>
+    <message>
+        <source>the barrier at line %1 was reached by warp %2 but not by warp(s) %3</source>
+        <translation>a barreira da linha %1 foi alcançada pelo warp %2, mas não pelo(s) warp(s) %3</translation>
+    </message>
+    <message>
+        <source>block %1</source>
+        <translation>bloco %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n more like it</source>
+        <translation>
+            <numerusform>mais %n como este</numerusform>
+            <numerusform>mais %n como este</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>No problems found in the traced blocks.</source>
+        <translation>Nenhum problema encontrado nos blocos rastreados.</translation>
+    </message>
+    <message>
+        <source>Races were not looked for: this recording&apos;s barriers do not say where they fall among the accesses.</source>
+        <translation>Condições de corrida não foram procuradas: as barreiras desta gravação não dizem onde caem entre os acessos.</translation>
+    </message>
+    <message>
+        <source>Problems found in the traced blocks: %1</source>
+        <translation>Problemas encontrados nos blocos rastreados: %1</translation>
+    </message>
+    <message>
+        <source>Choose one to step to it; choose it again for the other access. Up/Down, Enter.</source>
+        <translation>Escolha um para ir até ele; escolha-o de novo para o outro acesso. Cima/Baixo, Enter.</translation>
     </message>
 </context>
 <context>
