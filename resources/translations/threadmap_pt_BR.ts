@@ -108,11 +108,11 @@
     </message>
     <message>
         <source>%1 writes it, line %2</source>
-        <translation>%1 a escreve, linha %2</translation>
+        <translation>%1 escreve, linha %2</translation>
     </message>
     <message>
         <source>%1 reads it, line %2</source>
-        <translation>%1 a lê, linha %2</translation>
+        <translation>%1 lê, linha %2</translation>
     </message>
 </context>
 <context>
@@ -1642,15 +1642,15 @@ gravado em %2</translation>
     <name>ProblemsView</name>
     <message>
         <source>Data race: read after write</source>
-        <translation>Condição de corrida: leitura após escrita</translation>
+        <translation>Corrida de dados: leitura após escrita</translation>
     </message>
     <message>
         <source>Data race: write after read</source>
-        <translation>Condição de corrida: escrita após leitura</translation>
+        <translation>Corrida de dados: escrita após leitura</translation>
     </message>
     <message>
         <source>Data race: write after write</source>
-        <translation>Condição de corrida: escrita após escrita</translation>
+        <translation>Corrida de dados: escrita após escrita</translation>
     </message>
     <message>
         <source>Uninitialised read</source>
@@ -1729,7 +1729,7 @@ gravado em %2</translation>
     </message>
     <message>
         <source>Races were not looked for: this recording&apos;s barriers do not say where they fall among the accesses.</source>
-        <translation>Condições de corrida não foram procuradas: as barreiras desta gravação não dizem onde caem entre os acessos.</translation>
+        <translation>Corridas de dados não foram procuradas: as barreiras desta gravação não dizem onde caem entre os acessos.</translation>
     </message>
     <message>
         <source>Problems found in the traced blocks: %1</source>

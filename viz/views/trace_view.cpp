@@ -75,6 +75,9 @@ QRectF TraceView::text(QPainter& p, const QRectF& box, int align, const QString&
   const QRectF took = metrics.boundingRect(box, flags, shown);
   if (fit == Fit::Label) {
     if (took.height() > box.height() + 0.5) return {};
+    // A label the view's edge would cut is left out whole, like one that
+    // does not fit its box.
+    if (!QRectF(p.window()).adjusted(-0.5, -0.5, 0.5, 0.5).contains(took)) return {};
     for (const PaintedText& t : painted_.texts)
       if (t.rect.intersects(took)) return {};
   }
