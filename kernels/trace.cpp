@@ -858,9 +858,13 @@ Verification verify_last_run(Device& device, Workload& w, UploadedBuffers& up) {
   return w.verify(w.buffers);
 }
 
-std::uint64_t default_batch_records(const Workload& w) {
+// On CUDA the workload's buffers are in the GPU's memory and leave the
+// host's room as it is; an OpenCL device may be the host's CPU (PoCL), whose
+// buffers are host memory.
+std::uint64_t default_batch_records(const Workload& w, const DeviceInfo& device) {
   std::uint64_t buffers = 0;
-  for (const HostBuffer& b : w.buffers) buffers += b.bytes();
+  if (device.backend != "cuda")
+    for (const HostBuffer& b : w.buffers) buffers += b.bytes();
   const std::uint64_t left = kBatchMemory > buffers ? kBatchMemory - buffers : 0;
   return std::clamp(left / kBatchBytesPerRecord, kMinBatchRecords, kMaxBatchRecords);
 }
@@ -987,7 +991,7 @@ BatchedRecording record_trace_in_batches(Device& device, const Variant& variant,
       throw InvalidRequest(variant.id + ": a batch of " + std::to_string(batch_records) +
                            " access records: give 1 to " + std::to_string(kMaxTraceRecords) + ", or 0 for the default");
     TracePlan plan = plan_trace(device, variant, params, options);
-    if (batch_records == 0) batch_records = default_batch_records(plan.workload);
+    if (batch_records == 0) batch_records = default_batch_records(plan.workload, device.info());
     rec.batch_records = batch_records;
     Trace t;
     describe_traced_launch(t, plan, variant, device.info(), options);

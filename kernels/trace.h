@@ -252,9 +252,9 @@ Recording record_trace(Device& device, const Variant& variant, const Params& par
 // at the end, against inputs made again from the seed.
 //
 // `batch_records` 0: as many as fit, at kBatchBytesPerRecord, in what
-// kBatchMemory leaves beside the workload's buffers (which a CPU device
-// holds in the host's memory), between kMinBatchRecords and
-// kMaxBatchRecords. A batch holds, at its peak, the device's records and
+// kBatchMemory leaves beside the workload's buffers (on OpenCL, whose
+// device may be the host's CPU and its buffers host memory; a CUDA GPU's
+// are its own), between kMinBatchRecords and kMaxBatchRecords. A batch holds, at its peak, the device's records and
 // their copy read back (16 bytes each), then the decoded records and the
 // analysis' indexes of them.
 inline constexpr std::uint64_t kBatchMemory = std::uint64_t{672} << 20;

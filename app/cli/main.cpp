@@ -172,7 +172,8 @@ int main(int argc, char** argv) {
   counters->add_option("--batch-records", batch_records,
                        "at most N access records traced and analysed at once: the blocks are traced in "
                        "batches, each batch a run of the whole grid, so memory stays bounded at any size "
-                       "(default: as many as fit in 672 MiB beside the kernel's buffers, 1 Mi to 16 Mi); "
+                       "(default: as many as fit in 672 MiB beside the kernel's buffers on OpenCL, in 672 MiB "
+                       "on CUDA, 1 Mi to 16 Mi); "
                        "0: every block in one traced run")
       ->check(CLI::Range(std::uint64_t{0}, threadmap::kMaxTraceRecords));
   counters->add_option("--device", args.device, "auto, opencl:P:D or cuda:N")->capture_default_str();
