@@ -41,7 +41,7 @@ int record_command(const std::string& kernel, const RunArgs& args, const std::st
 // `batch_records`: none, batches sized to memory; 0, every block in one
 // traced run; N, batches of at most N access records.
 int counters_command(const std::string& kernel, const RunArgs& args, const std::string& blocks,
-                     std::optional<std::uint64_t> batch_records);
+                     std::optional<std::uint64_t> batch_records = std::nullopt);
 int show_command(const std::string& file, const std::string& format);
 // dialect: "cuda", "opencl", or empty for the first device's.
 int source_command(const std::string& kernel, const std::string& dialect);

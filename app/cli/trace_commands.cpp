@@ -316,13 +316,13 @@ int counters_command(const std::string& kernel, const RunArgs& args, const std::
       return exit_code_for(rec.status);
     }
     json batches = {{"count", rec.batches},
-                          {"records_per_batch", rec.batch_records},
-                          {"largest_records", rec.largest_batch},
-                          {"access_runs", rec.access_runs},
-                          {"verified", "the last run's output"},
-                          {"schedule", "the first batch's run"},
-                          {"record_ms", rec.record_ms},
-                          {"phases_ms", json::object()}};
+                    {"records_per_batch", rec.batch_records},
+                    {"largest_records", rec.largest_batch},
+                    {"access_runs", rec.access_runs},
+                    {"verified", "the last run's output"},
+                    {"schedule", "the first batch's run"},
+                    {"record_ms", rec.record_ms},
+                    {"phases_ms", json::object()}};
     for (const auto& [name, ms] : rec.phases_ms) batches["phases_ms"][name] = ms;
     return print_counters_result(v, params, *device, count.launch, count.analysis,
                                  {count.accesses, count.barrier_arrivals}, rec.verification.verified, &batches,
