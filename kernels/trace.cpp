@@ -9,6 +9,7 @@
 #include <functional>
 #include <iterator>
 #include <numeric>
+#include <optional>
 #include <random>
 #include <new>
 #include <set>
@@ -180,16 +181,17 @@ struct ClockSample {
 
 // The sampled blocks: drawn at random (a fixed seed, so a recording can be
 // made again), not every n-th, which would follow any pattern the block
-// numbers have on the SMs; and the traced blocks.
-ClockSample choose_clock_sample(const Trace& t, std::uint32_t warps) {
+// numbers have on the SMs; and the traced blocks. A batch of a whole grid
+// (record_trace_in_batches) samples its traced blocks alone.
+ClockSample choose_clock_sample(const Trace& t, std::uint32_t warps, bool random_blocks) {
   const std::uint32_t blocks = t.block_count();
   const std::uint64_t budget = std::max<std::uint64_t>(1, kClockSampleWarps / warps);
   ClockSample sample;
   std::vector<std::uint32_t>& chosen = sample.blocks;
-  if (blocks <= budget) {
+  if (random_blocks && blocks <= budget) {
     chosen.resize(blocks);
     std::iota(chosen.begin(), chosen.end(), 0u);
-  } else {
+  } else if (random_blocks) {
     std::vector<std::uint32_t> all(blocks);
     std::iota(all.begin(), all.end(), 0u);
     std::sample(all.begin(), all.end(), std::back_inserter(chosen), budget, std::mt19937(20261123));
@@ -326,10 +328,10 @@ std::vector<BlockSchedule> decode_clock_schedule(const TraceWords& words, const 
 // block's start, %globaltimer and clock64 at its end) replaces the access
 // pass's, which is kept as t.traced_schedule.
 template <class Run>
-void run_clock_pass(Trace& t, Run run, const std::function<double()>& mhz) {
+void run_clock_pass(Trace& t, Run run, const std::function<double()>& mhz, bool random_blocks = true) {
   const std::uint32_t blocks = t.block_count();
   const std::uint32_t warps = (t.threads_per_block() + 31) / 32;
-  const ClockSample sample = choose_clock_sample(t, warps);
+  const ClockSample sample = choose_clock_sample(t, warps, random_blocks);
   const Layout layout = Layout::clock(blocks, warps, sample.capacity);
   // The second of two runs: the first loads the code into the SMs' caches,
   // as every launch after the first of a timed run finds it.
@@ -462,14 +464,19 @@ struct UploadedBuffers {
   std::vector<std::uint64_t> bases;
 };
 
-UploadedBuffers upload_buffers(Device& device, Workload& w, Trace& t) {
+// Without `host_copies` (a whole grid in batches: the device holds the
+// inputs and receives the outputs, and the host's copies would be as large
+// again) an output gets none and an input's is given back once uploaded;
+// scratch buffers keep theirs.
+UploadedBuffers upload_buffers(Device& device, Workload& w, Trace& t, bool host_copies = true) {
   UploadedBuffers up;
   for (HostBuffer& b : w.buffers) {
-    materialize(b);  // outputs: the poisoned host copy receives the result
-    up.owned.push_back(device.allocate(b.data.size()));
+    if (host_copies || b.role != BufferRole::Output) materialize(b);  // outputs: the poisoned host copy receives the result
+    up.owned.push_back(device.allocate(b.bytes()));
     up.buffers.push_back(up.owned.back().get());
     up.bases.push_back(device.device_address(*up.owned.back()));
     if (b.role != BufferRole::Output) device.write(*up.owned.back(), b.data.data(), b.data.size());
+    if (!host_copies && b.role == BufferRole::Input) decltype(b.data)().swap(b.data);
     t.buffers.push_back({b.name, std::string(role_name(b.role)), b.type, b.bytes()});
   }
   return up;
@@ -869,6 +876,210 @@ Recording record_trace(Device& device, const Variant& variant, const Params& par
     phase("verified");
     if (plan.clock_pass) run_and_verify_clock_pass(t, traced_run, plan, phase);
   }, variant.id + ": recording the trace");
+  rec.status = outcome.status;
+  rec.error = outcome.error;
+  rec.record_ms = std::chrono::duration<double, std::milli>(Clock::now() - started).count();
+  return rec;
+}
+
+}  // namespace threadmap
+
+namespace threadmap {
+
+namespace {
+
+// Each phase's milliseconds added to the same phase's earlier batches'.
+void add_batch_phases(Phases& total, const Phases& batch) {
+  for (const auto& [name, ms] : batch) {
+    const auto same = std::find_if(total.begin(), total.end(), [&](const auto& p) { return p.first == name; });
+    if (same == total.end()) total.emplace_back(name, ms);
+    else same->second += ms;
+  }
+}
+
+// The last run's outputs, verified with as little held at once as can be:
+// the device's inputs freed, each output read back and its device buffer
+// freed, then the inputs made again (materialize makes the same values from
+// the same seed), so the check sees the inputs the kernel was given even
+// where it wrote over its own.
+Verification verify_last_run(Device& device, Workload& w, UploadedBuffers& up) {
+  for (std::size_t i = 0; i < w.buffers.size(); ++i)
+    if (w.buffers[i].role == BufferRole::Input) up.owned[i].reset();
+  for (std::size_t i = 0; i < w.buffers.size(); ++i) {
+    HostBuffer& b = w.buffers[i];
+    if (b.role != BufferRole::Output) continue;
+    b.data.resize(b.bytes());
+    device.read(*up.buffers[i], b.data.data(), b.data.size());
+    up.owned[i].reset();
+  }
+  for (HostBuffer& b : w.buffers)
+    if (b.role == BufferRole::Input) materialize(b);
+  return w.verify(w.buffers);
+}
+
+// On CUDA the workload's buffers are in the GPU's memory and leave the
+// host's room as it is; an OpenCL device may be the host's CPU (PoCL), whose
+// buffers are host memory.
+std::uint64_t default_batch_records(const Workload& w, const DeviceInfo& device) {
+  std::uint64_t buffers = 0;
+  if (device.backend != "cuda")
+    for (const HostBuffer& b : w.buffers) buffers += b.bytes();
+  const std::uint64_t left = kBatchMemory > buffers ? kBatchMemory - buffers : 0;
+  return std::clamp(left / kBatchBytesPerRecord, kMinBatchRecords, kMaxBatchRecords);
+}
+
+// How many blocks the next batch takes: as many as fit the batch's room at
+// the most records a block has made in any batch so far (before the first,
+// 16 a thread: record_trace's first guess), and room for their barrier
+// arrivals likewise.
+class BatchSizer {
+ public:
+  BatchSizer(std::uint64_t records, const Trace& t)
+      : records_(records),
+        access_per_block_(std::max<std::uint64_t>(1, std::uint64_t{t.threads_per_block()} * 16)),
+        barrier_per_block_(std::uint64_t{t.threads_per_block()} / std::max<std::uint32_t>(1, t.warp_width) * 16) {}
+
+  std::size_t blocks(std::size_t left) const {
+    return static_cast<std::size_t>(std::clamp<std::uint64_t>(records_ / access_per_block_, 1, left));
+  }
+  std::uint64_t barrier_room(std::size_t blocks) const { return barrier_per_block_ * blocks + 64; }
+  // What `blocks` blocks made: access records (attempts, also past the
+  // room) and barrier records.
+  void saw(std::size_t blocks, std::uint64_t accesses, std::uint64_t barriers) {
+    const auto per_block = [&](std::uint64_t n) { return std::max<std::uint64_t>(1, (n + blocks - 1) / blocks); };
+    access_per_block_ = measured_ ? std::max(access_per_block_, per_block(accesses)) : per_block(accesses);
+    barrier_per_block_ = measured_ ? std::max(barrier_per_block_, per_block(barriers)) : per_block(barriers);
+    measured_ = true;
+  }
+
+ private:
+  std::uint64_t records_;
+  std::uint64_t access_per_block_;
+  std::uint64_t barrier_per_block_;
+  bool measured_ = false;
+};
+
+// One batch's access pass, with room for `records` access records; run
+// again where its barrier arrivals did not fit the room guessed for them.
+// Empty where its access records did not fit: the batch is too large.
+std::optional<SizedTrace> run_batch_access(const TracedRun& run, const std::vector<LaunchCmd>& launches,
+                                           std::uint64_t records, BatchSizer& sizer, std::size_t& runs) {
+  const Trace& t = run.trace;
+  const std::size_t blocks = t.traced_blocks.size();
+  std::uint64_t barrier_room = sizer.barrier_room(blocks);
+  TraceWords words = run(Layout(t.block_count(), barrier_room, records), launches, {});
+  ++runs;
+  const std::uint64_t accesses = words[TM_H_ACCESS_COUNT], barriers = words[TM_H_BARRIER_COUNT];
+  sizer.saw(blocks, accesses, barriers);
+  if (accesses > records) return std::nullopt;
+  if (barriers > barrier_room) {
+    barrier_room = barriers;
+    words = run(Layout(t.block_count(), barrier_room, records), launches, {});
+    ++runs;
+  }
+  return SizedTrace{std::move(words), Layout(t.block_count(), barrier_room, records)};
+}
+
+// The trace made ready for the next batch: its blocks, and no records.
+void start_batch(Trace& t, const std::vector<std::uint32_t>& blocks, std::size_t first, std::size_t count) {
+  t.traced_blocks.assign(blocks.begin() + static_cast<std::ptrdiff_t>(first),
+                         blocks.begin() + static_cast<std::ptrdiff_t>(first + count));
+  t.accesses.clear();
+  t.barriers.clear();
+  t.sites.clear();
+  t.barrier_pass_timings.clear();
+  t.barrier_timings.clear();
+}
+
+// What every batch of one whole-grid trace shares.
+struct BatchRunner {
+  Device& device;
+  const Variant& variant;
+  const TraceOptions& options;
+  const TracePlan& plan;
+  const UploadedBuffers& uploaded;
+  const TracedRun& run;
+  const std::vector<Device::MergedAccess>& merges;
+  std::uint64_t records;  // room per batch
+  BatchSizer& sizer;
+  BatchedRecording& rec;
+
+  // The batch whose blocks `t` names, traced into `t`: on CUDA its clock
+  // pass first, so that the last run of all is an access pass, whose output
+  // verify_last_run checks. False where its records did not fit.
+  bool operator()(Trace& t, PhaseClock& phase) const {
+    if (plan.clock_pass) {
+      run_clock_pass(
+          t, [&](const Layout& l, const std::vector<std::uint32_t>& slots) { return run(l, plan.clock_launches, slots); },
+          [&] { return measure_sm_clock_mhz(device); }, false);
+      phase("clock pass");
+    }
+    std::optional<SizedTrace> sized = run_batch_access(run, plan.access_launches, records, sizer, rec.access_runs);
+    phase("traced runs and read back");
+    if (!sized) {
+      if (t.traced_blocks.size() == 1)
+        throw InvalidRequest(variant.id + ": block " + std::to_string(t.traced_blocks.front()) +
+                             " alone makes more than a batch's " + std::to_string(records) +
+                             " access records; give a batch more");
+      return false;
+    }
+    check_trace_fits(*sized, variant.id);
+    const std::vector<std::uint8_t> traced_bit = traced_bitmap(t);
+    const auto [keys_seen, strays] = decode_accesses(t, *sized, uploaded, plan.workload, traced_bit, variant.id);
+    decode_barriers(t, *sized, traced_bit, strays, variant.id);
+    // The clock pass's schedule is the one shown (run_clock_pass); the
+    // access pass's is kept beside it, as record_trace keeps it.
+    (plan.clock_pass ? t.traced_schedule : t.schedule) = decode_schedule(sized->words, sized->layout, plan.cuda);
+    name_sites(t, keys_seen, merges, plan.learner, options.source_text);
+    rec.largest_batch = std::max<std::uint64_t>(rec.largest_batch, t.accesses.size());
+    phase("decoded");
+    return true;
+  }
+};
+
+}  // namespace
+
+BatchedRecording record_trace_in_batches(Device& device, const Variant& variant, const Params& params,
+                                         const TraceOptions& options, std::uint64_t batch_records,
+                                         const TraceBatchSink& each) {
+  BatchedRecording rec;
+  const auto started = Clock::now();
+  PhaseClock phase(rec.phases_ms);
+  const Outcome outcome = run_capturing_errors([&] {
+    if (batch_records > kMaxTraceRecords)
+      throw InvalidRequest(variant.id + ": a batch of " + std::to_string(batch_records) +
+                           " access records: give 1 to " + std::to_string(kMaxTraceRecords) + ", or 0 for the default");
+    TracePlan plan = plan_trace(device, variant, params, options);
+    if (batch_records == 0) batch_records = default_batch_records(plan.workload, device.info());
+    rec.batch_records = batch_records;
+    Trace t;
+    describe_traced_launch(t, plan, variant, device.info(), options);
+    const std::vector<std::uint32_t> blocks = choose_traced_blocks(t, options, variant.id);
+    const std::vector<Device::MergedAccess> merges = device.merged_accesses(plan.traced);
+    phase("set-up");
+    UploadedBuffers uploaded = upload_buffers(device, plan.workload, t, false);
+    phase("inputs made and uploaded");
+
+    const TracedRun traced_run{device, variant.id, plan.workload, uploaded, t, plan.cuda};
+    BatchSizer sizer(batch_records, t);
+    const BatchRunner run_batch{device, variant, options, plan, uploaded, traced_run, merges, batch_records, sizer, rec};
+    Phases batches;
+    for (std::size_t next = 0; next < blocks.size();) {
+      PhaseClock batch_phase(batches);
+      const std::size_t count = sizer.blocks(blocks.size() - next);
+      start_batch(t, blocks, next, count);
+      if (!run_batch(t, batch_phase)) continue;  // the sizer now knows: fewer blocks
+      each(t);
+      batch_phase("analysed");
+      next += count;
+      ++rec.batches;
+    }
+    add_batch_phases(rec.phases_ms, batches);
+    PhaseClock end_phase(rec.phases_ms);
+    start_batch(t, {}, 0, 0);
+    rec.verification = verify_last_run(device, plan.workload, uploaded);
+    end_phase("outputs read back and verified");
+  }, variant.id + ": recording the trace in batches");
   rec.status = outcome.status;
   rec.error = outcome.error;
   rec.record_ms = std::chrono::duration<double, std::milli>(Clock::now() - started).count();

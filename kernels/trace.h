@@ -10,6 +10,7 @@
 #include <array>
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -248,6 +249,55 @@ std::vector<std::uint32_t> default_traced_blocks(const std::array<std::uint32_t,
 
 Recording record_trace(Device& device, const Variant& variant, const Params& params,
                        const TraceOptions& options);
+
+// A whole grid traced in batches of blocks, so that what the host holds
+// stays bounded whatever the grid: the traced launch runs once per batch
+// (the whole grid each time, on the same inputs), with only that batch's
+// blocks marked, and each batch's records go to `each` before the next
+// batch runs. A batch takes as many blocks as fit `batch_records` access
+// records at the most a block has made so far; a batch that made more is
+// run again with fewer blocks.
+//
+// `each` receives the launch described as record_trace describes it, the
+// batch's blocks as traced_blocks (ascending, batch after batch) with their
+// records and barrier arrivals, and the schedule of the batch's own run;
+// on CUDA its clock pass times the batch's blocks alone, so over every
+// batch each block's barrier passes are timed once. It may take what it
+// needs: the trace is cleared and reused for the next batch.
+//
+// The host's copies of the inputs and outputs are given back while the
+// batches run (the device holds its own), and the output of the last
+// traced run (the last batch's access pass) is read back and verified once,
+// at the end, against inputs made again from the seed.
+//
+// `batch_records` 0: as many as fit, at kBatchBytesPerRecord, in what
+// kBatchMemory leaves beside the workload's buffers (on OpenCL, whose
+// device may be the host's CPU and its buffers host memory; a CUDA GPU's
+// are its own), between kMinBatchRecords and kMaxBatchRecords. A batch holds, at its peak, the device's records and
+// their copy read back (16 bytes each), then the decoded records and the
+// analysis' indexes of them.
+inline constexpr std::uint64_t kBatchMemory = std::uint64_t{672} << 20;
+inline constexpr std::uint64_t kBatchBytesPerRecord = 32;
+inline constexpr std::uint64_t kMinBatchRecords = std::uint64_t{1} << 20;
+inline constexpr std::uint64_t kMaxBatchRecords = std::uint64_t{1} << 24;
+
+struct BatchedRecording {
+  RunStatus status = RunStatus::Ok;
+  std::string error;                // set unless status is Ok
+  Verification verification;        // the last traced run's output
+  std::size_t batches = 0;          // batches of blocks passed to `each`
+  std::size_t access_runs = 0;      // access passes run: a batch, and any batch that did not fit
+  std::uint64_t batch_records = 0;  // the room each batch had
+  std::uint64_t largest_batch = 0;  // access records
+  double record_ms = 0;             // host wall clock, `each` included
+  Phases phases_ms;                 // summed over the batches, phase by phase
+};
+
+using TraceBatchSink = std::function<void(Trace& batch)>;
+
+BatchedRecording record_trace_in_batches(Device& device, const Variant& variant, const Params& params,
+                                         const TraceOptions& options, std::uint64_t batch_records,
+                                         const TraceBatchSink& each);
 
 // The trimmed text of a 1-based line of `text` ("" if none).
 std::string text_line(std::string_view text, std::uint32_t line);

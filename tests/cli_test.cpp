@@ -515,6 +515,44 @@ TEST(Cli, CountersTotalTheWholeGrid) {
   EXPECT_NE(j["model"]["source"].get<std::string>().find("warp width"), std::string::npos);
 }
 
+// Counted in batches of blocks, each a traced run of the whole grid, a grid
+// prints what one traced run of every block prints, and says how it was
+// counted. The per-block list, written a block at a time, reads as the rest.
+TEST(Cli, CountersInBatchesPrintWhatOneTracedRunPrints) {
+  REQUIRE_OPENCL();
+  const std::string base = "counters transpose.shared --device opencl:0:0 --set width=128 --set height=96 --set tile=16";
+  const Outcome whole = cli(base + " --format json --batch-records 0");
+  if (whole.err.find("needs libclang") != std::string::npos) GTEST_SKIP() << whole.err;
+  const Outcome batched = cli(base + " --format json --batch-records 3000");
+  ASSERT_EQ(whole.code, 0) << whole.err;
+  ASSERT_EQ(batched.code, 0) << batched.err;
+  auto w = nlohmann::json::parse(whole.out);
+  auto b = nlohmann::json::parse(batched.out);
+  EXPECT_EQ(w.dump(2) + "\n", whole.out);
+  EXPECT_EQ(b.dump(2) + "\n", batched.out);
+  EXPECT_FALSE(w.contains("batches"));
+  ASSERT_TRUE(b.contains("batches")) << b.dump();
+  // 48 blocks of 1024 records: a first batch of one (the first guess is 16
+  // records a thread), then two a batch.
+  EXPECT_EQ(b["batches"]["count"], 25) << b["batches"].dump();
+  EXPECT_EQ(b["batches"]["largest_records"], 2048);
+  EXPECT_EQ(b["blocks"].size(), 48u);
+  b.erase("batches");
+  EXPECT_EQ(b, w);
+
+  const Outcome text = cli(base + " --batch-records 3000");
+  ASSERT_EQ(text.code, 0) << text.err;
+  EXPECT_NE(text.out.find("Traced 48 of 48 blocks: 49152 accesses in 1536 warp-level requests"), std::string::npos)
+      << text.out;
+  EXPECT_NE(text.out.find("Traced in 25 batches"), std::string::npos) << text.out;
+
+  const Outcome small = cli(base + " --batch-records 100");
+  EXPECT_EQ(small.code, 2);
+  EXPECT_NE(small.err.find("block 0 alone makes more than a batch's 100 access records; give a batch more"),
+            std::string::npos)
+      << small.err;
+}
+
 }  // namespace
 
 namespace {

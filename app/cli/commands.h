@@ -50,7 +50,10 @@ struct RunArgs {
 int record_command(const std::string& kernel, const RunArgs& args, const std::string& blocks,
                    std::uint64_t capacity, const std::string& output,
                    const std::vector<std::string>& trace_sets = {});
-int counters_command(const std::string& kernel, const RunArgs& args, const std::string& blocks);
+// `batch_records`: none, batches sized to memory; 0, every block in one
+// traced run; N, batches of at most N access records.
+int counters_command(const std::string& kernel, const RunArgs& args, const std::string& blocks,
+                     std::optional<std::uint64_t> batch_records = std::nullopt);
 int show_command(const std::string& file, const std::string& format);
 // Keeps in each session file the built-in kernel text its trace was recorded
 // from (keep_kernel_text): for files older than sessions keeping it.

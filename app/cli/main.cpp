@@ -12,6 +12,7 @@
 #include "app/cli/serve.h"
 #include "kernels/cuda/cuda_backend.h"
 #include "kernels/pack/pack_variants.h"
+#include "kernels/trace.h"
 
 namespace {
 
@@ -173,6 +174,14 @@ int main(int argc, char** argv) {
   counters->add_option("KERNEL_ID", kernel, "catalog id")->required();
   counters->add_option("--set", args.sets, "parameter NAME=VALUE (repeatable)");
   counters->add_option("--blocks", blocks, "blocks to trace (default all)");
+  std::uint64_t batch_records = 0;
+  counters->add_option("--batch-records", batch_records,
+                       "at most N access records traced and analysed at once: the blocks are traced in "
+                       "batches, each batch a run of the whole grid, so memory stays bounded at any size "
+                       "(default: as many as fit in 672 MiB beside the kernel's buffers on OpenCL, in 672 MiB "
+                       "on CUDA, 1 Mi to 16 Mi); "
+                       "0: every block in one traced run")
+      ->check(CLI::Range(std::uint64_t{0}, threadmap::kMaxTraceRecords));
   counters->add_option("--device", args.device, "auto, opencl:P:D or cuda:N")->capture_default_str();
   counters->add_option("--format", args.format, "text or json")
       ->check(CLI::IsMember({"text", "json"}))
@@ -311,7 +320,9 @@ int main(int argc, char** argv) {
   if (*doctor) return guarded([&] { return doctor_command(architectures, format); });
   if (*devices) return devices_command(format);
   if (*record) return record_command(kernel, args, blocks, capacity, output, trace_sets);
-  if (*counters) return counters_command(kernel, args, blocks.empty() ? "all" : blocks);
+  if (*counters) return counters_command(kernel, args, blocks.empty() ? "all" : blocks,
+                                          counters->count("--batch-records") ? std::optional(batch_records)
+                                                                             : std::nullopt);
   if (*show) return show_command(file, format);
   if (*keep_source) return keep_source_command(kept_files);
   if (*list) return list_command(format);

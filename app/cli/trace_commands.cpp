@@ -1,5 +1,7 @@
 // record, counters and show: traces of what the kernels did, their analysis
 // in Nsight Compute's terms, and session files.
+#include <malloc.h>
+
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -22,6 +24,7 @@
 #include "kernels/trace.h"
 #include "kernels/trace_format.h"
 #include "viz/analysis/analysis.h"
+#include "viz/analysis/grid_count.h"
 #include "viz/analysis/summary.h"
 
 namespace threadmap::cli {
@@ -119,13 +122,22 @@ void print_problems(const nlohmann::json& scan, std::ostream& os) {
 
 namespace {
 
-void print_summary(const Trace& trace, const analysis::Analysis& a, std::ostream& os) {
+// A trace's records, counted: those it holds, or (counters in batches)
+// those its batches held.
+struct RecordCounts {
+  std::uint64_t accesses = 0;
+  std::uint64_t barrier_arrivals = 0;
+};
+
+RecordCounts records_of(const Trace& trace) { return {trace.accesses.size(), trace.barriers.size()}; }
+
+void print_summary(const Trace& trace, const analysis::Analysis& a, RecordCounts records, std::ostream& os) {
   os << "Kernel " << printable(trace.kernel) << " in " << printable(trace.source_file) << ", grid " << trace.grid[0] << " x "
      << trace.grid[1] << " x " << trace.grid[2] << " blocks of " << trace.block[0] << " x "
      << trace.block[1] << " x " << trace.block[2] << " threads\n";
   os << "Traced " << trace.traced_blocks.size() << " of " << trace.block_count() << " blocks: "
-     << trace.accesses.size() << " accesses in " << a.requests.size() << " warp-level requests, "
-     << trace.barriers.size() << " barrier arrivals\n";
+     << records.accesses << " accesses in " << a.request_count() << " warp-level requests, "
+     << records.barrier_arrivals << " barrier arrivals\n";
   os << "Model: " << printable(a.model.source) << "\n\n";
   print_sites(a, os);
   os << "\n";
@@ -220,7 +232,7 @@ int record_command(const std::string& kernel, const RunArgs& args, const std::st
     const Recording& rec = recorded.recording;
     const analysis::Analysis& a = recorded.analysis;
 
-    print_summary(*recorded.session.trace, a, std::cout);
+    print_summary(*recorded.session.trace, a, records_of(*recorded.session.trace), std::cout);
     std::cout << "\nTimed run: median " << fixed(run.kernel_ms.median, 4) << " ms, "
               << fixed(run.bandwidth_gbps, 2) << " GB/s, "
               << (run.verification.verified ? "verified" : "NOT VERIFIED") << "; traced run "
@@ -249,34 +261,133 @@ void throw_run_error(RunStatus status, const std::string& message) {
   throw DeviceError(message);
 }
 
-protocol::CountersResult count_memory(Device& device, const Variant& v, const Params& params, TraceOptions options) {
+namespace {
+
+// The counters' JSON, as json_text prints it, with the per-block list
+// written a block at a time: a whole grid's hundreds of thousands of blocks
+// are too many to hold as one JSON value, or one string.
+void print_counters_json(json out, const std::vector<analysis::BlockTotals>& blocks, std::ostream& os) {
+  constexpr std::string_view kPlaceholder = "\"threadmap-blocks\"";
+  out["blocks"] = "threadmap-blocks";
+  const std::string text = json_text(out);
+  const std::size_t at = text.find(kPlaceholder);
+  os << std::string_view(text).substr(0, at);
+  if (blocks.empty()) {
+    os << "[]";
+  } else {
+    // Each entry indented as an element of a top-level key's array.
+    os << "[\n";
+    for (std::size_t i = 0; i < blocks.size(); ++i) {
+      const std::string entry = json_text(analysis::to_json(blocks[i]));
+      std::size_t line = 0;
+      for (std::size_t end; (end = entry.find('\n', line)) != std::string::npos; line = end + 1)
+        os << "    " << std::string_view(entry).substr(line, end + 1 - line);
+      os << "    " << std::string_view(entry).substr(line) << (i + 1 < blocks.size() ? ",\n" : "\n");
+    }
+    os << "  ]";
+  }
+  os << std::string_view(text).substr(at + kPlaceholder.size()) << '\n';
+}
+
+// A grid's memory counters: traced whole (batch_records 0) or in batches of
+// blocks, each batch's analysis merged into the grid's (viz/analysis/merge.h).
+struct CountedGrid {
+  Trace launch;  // the traced launch (in batches: without its records)
+  analysis::Analysis analysis;
+  RecordCounts records;
+  bool verified = false;
+  std::optional<json> batches;  // how the batches went; none when traced whole
+};
+
+json batches_json(const BatchedRecording& rec) {
+  json batches = {{"count", rec.batches},
+                  {"records_per_batch", rec.batch_records},
+                  {"largest_records", rec.largest_batch},
+                  {"access_runs", rec.access_runs},
+                  {"verified", "the last run's output"},
+                  {"schedule", "the first batch's run"},
+                  {"record_ms", rec.record_ms},
+                  {"phases_ms", json::object()}};
+  for (const auto& [name, ms] : rec.phases_ms) batches["phases_ms"][name] = ms;
+  return batches;
+}
+
+CountedGrid count_grid(Device& device, const Variant& v, const Params& params, TraceOptions options,
+                       std::optional<std::uint64_t> batch_records) {
   prepare_pack_trace(device, v, params, options);
-  const Recording rec = record_trace(device, v, params, options);
+  CountedGrid grid;
+  if (batch_records == 0u) {
+    Recording rec = record_trace(device, v, params, options);
+    if (rec.status != RunStatus::Ok) throw_run_error(rec.status, rec.error);
+    grid.analysis = analysis::analyze(rec.trace, analysis::model_for(rec.trace));
+    grid.records = records_of(rec.trace);
+    grid.verified = rec.verification.verified;
+    grid.launch = std::move(rec.trace);
+    return grid;
+  }
+  // Each batch frees and makes again buffers of tens of MiB: with glibc's
+  // default, the size at which memory is mapped on its own rises to the
+  // largest freed, and the heap then keeps the freed pages (resident
+  // memory crept up by about 100 MiB a few batches at 8192 x 8192). A
+  // fixed threshold gives each back to the system when it is freed.
+  mallopt(M_MMAP_THRESHOLD, 1 << 20);
+  analysis::GridCount count = analysis::count_in_batches(device, v, params, options, batch_records.value_or(0));
+  const BatchedRecording& rec = count.recording;
   if (rec.status != RunStatus::Ok) throw_run_error(rec.status, rec.error);
-  const analysis::Analysis a = analysis::analyze(rec.trace, analysis::model_for(rec.trace));
+  grid.batches = batches_json(rec);
+  grid.records = {count.accesses, count.barrier_arrivals};
+  grid.verified = rec.verification.verified;
+  grid.analysis = std::move(count.analysis);
+  grid.launch = std::move(count.launch);
+  return grid;
+}
+
+json counters_json(const Variant& v, const Params& params, const Device& device, const CountedGrid& grid) {
+  json out = analysis::summary_json(grid.launch, grid.analysis);
+  out["kernel_id"] = v.id;
+  out["device"] = to_json(device.info());
+  out["params"] = to_json(v, params);
+  out["verified"] = grid.verified;
+  if (grid.batches) out["batches"] = *grid.batches;
+  return out;
+}
+
+void print_counters_text(const CountedGrid& grid, std::ostream& os) {
+  print_summary(grid.launch, grid.analysis, grid.records, os);
+  if (grid.batches)
+    os << "Traced in " << (*grid.batches)["count"].get<std::size_t>() << " batches of blocks, at most "
+       << (*grid.batches)["largest_records"].get<std::uint64_t>()
+       << " access records each; each batch ran the whole grid, and the last run's output was verified\n";
+}
+
+int counters_exit(bool verified, const std::string& kernel) {
+  if (verified) return kExitOk;
+  error(kernel + ": the traced run's output does not match the CPU reference");
+  return kExitNotVerified;
+}
+
+}  // namespace
+
+protocol::CountersResult count_memory(Device& device, const Variant& v, const Params& params, TraceOptions options) {
+  const CountedGrid grid = count_grid(device, v, params, std::move(options), std::nullopt);
   protocol::CountersResult result;
-  result.summary = analysis::summary_json(rec.trace, a);
-  result.summary["kernel_id"] = v.id;
-  result.summary["device"] = to_json(device.info());
-  result.summary["params"] = to_json(v, params);
-  result.summary["verified"] = result.verified = rec.verification.verified;
+  result.summary = counters_json(v, params, device, grid);
   std::ostringstream text;
-  print_summary(rec.trace, a, text);
+  print_counters_text(grid, text);
   result.text = text.str();
+  result.verified = grid.verified;
   return result;
 }
 
 int print_counters_result(const protocol::CountersResult& counters, const std::string& format) {
   if (format == "json") std::cout << json_text(counters.summary) << '\n';
   else std::cout << printable(counters.text, Newlines::Keep);
-  if (counters.verified) return kExitOk;
   const json kernel = counters.summary.value("kernel_id", json());
-  error((kernel.is_string() ? kernel.get<std::string>() : "the kernel") +
-        ": the traced run's output does not match the CPU reference");
-  return kExitNotVerified;
+  return counters_exit(counters.verified, kernel.is_string() ? kernel.get<std::string>() : "the kernel");
 }
 
-int counters_command(const std::string& kernel, const RunArgs& args, const std::string& blocks) {
+int counters_command(const std::string& kernel, const RunArgs& args, const std::string& blocks,
+                     std::optional<std::uint64_t> batch_records) {
   return guarded([&]() -> int {
     const Variant& v = variant_or_throw(kernel);
     const Params params = make_params(v.params, parse_assignments(args.sets), v.id);
@@ -284,7 +395,15 @@ int counters_command(const std::string& kernel, const RunArgs& args, const std::
     std::tie(options.source_text, options.source_name) = read_source_file(args);
     return maybe_isolated(args, [&] { return guarded([&] {
       auto device = watch_phases(open_device(args.device));
-      return print_counters_result(count_memory(*device, v, params, options), args.format);
+      CountedGrid grid = count_grid(*device, v, params, options, batch_records);
+      if (args.format == "json") {
+        const std::vector<analysis::BlockTotals> blocks = std::move(grid.analysis.blocks);
+        grid.analysis.blocks.clear();
+        print_counters_json(counters_json(v, params, *device, grid), blocks, std::cout);
+      } else {
+        print_counters_text(grid, std::cout);
+      }
+      return counters_exit(grid.verified, v.id);
     }); });
   });
 }
@@ -326,7 +445,7 @@ int show_command(const std::string& file, const std::string& format) {
     if (const std::optional<RunReport> run = report_if_any(s.run); run && run->timing)
       std::cout << "Timed run: median " << run->timing->kernel_ms.median << " ms, " << run->bandwidth_gbps
                 << " GB/s\n";
-    print_summary(*s.trace, a, std::cout);
+    print_summary(*s.trace, a, records_of(*s.trace), std::cout);
     if (!s.source_text.empty()) {
       // The learner's kernel the session was made from, numbered as the
       // trace's lines are.

@@ -58,7 +58,7 @@ _threadmap_cli() {
     sweep) opts="--vary --set $run_opts" ;;
     bench) opts="--size --set $run_opts" ;;
     record) opts="--set --blocks --capacity -o --output --device --reps --warmup --seed" ;;
-    counters) opts="--set --blocks --device --format --source --timeout" ;;
+    counters) opts="--set --blocks --batch-records --device --format --source --timeout" ;;
     source) opts="--dialect" ;;
     doctor) opts="--arch --format" ;;
     exercises) opts="--format --lang" ;;

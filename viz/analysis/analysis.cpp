@@ -551,6 +551,8 @@ void measure_schedule(const std::vector<BlockSchedule>& schedule, Analysis& a) {
 
 }  // namespace
 
+void release_analysis_scratch() { analysis_scratch() = {}; }
+
 DeviceModel model_for(const Trace& trace) {
   DeviceModel m;
   m.warp_width = std::clamp<std::uint32_t>(trace.warp_width, 1, kMaxLanes);

@@ -148,6 +148,13 @@ struct Analysis {
   std::vector<SmLoad> sms;                 // devices that name SMs
   std::uint64_t kernel_start = 0, kernel_end = 0;  // over every block, in schedule clock units
   Problems problems;                       // races, uninitialised and stray accesses, divergent barriers
+  // A whole grid counted in batches of blocks (merge.h): how many batches,
+  // and their requests and barrier passes, counted but not kept.
+  std::size_t batches_merged = 0;
+  std::uint64_t requests_not_kept = 0, barrier_passes_not_kept = 0;
+
+  std::uint64_t request_count() const { return requests.size() + requests_not_kept; }
+  std::uint64_t barrier_pass_count() const { return barriers.size() + barrier_passes_not_kept; }
 
   std::span<const std::uint32_t> lanes_of(const Request& r) const {
     return std::span<const std::uint32_t>(request_lanes).subspan(r.lanes_begin, r.lanes);
@@ -158,6 +165,9 @@ struct Analysis {
 };
 
 Analysis analyze(const Trace& trace, const DeviceModel& model);
+// analyze keeps its scratch on the calling thread for the next call (a view
+// analysing again faults in no fresh pages); this gives it back.
+void release_analysis_scratch();
 
 // The building blocks, for one request: lanes' byte offsets (shared: into the
 // window; global: into one buffer) and the access size.

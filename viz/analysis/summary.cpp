@@ -24,6 +24,8 @@ json to_json(const Counters& c) {
           {"ideal_global_st_sectors", c.global_st_ideal_sectors}};
 }
 
+json to_json(const BlockTotals& b) { return {{"block", b.block}, {"counters", to_json(b.counters)}}; }
+
 json summary_json(const Trace& t, const Analysis& a) {
   json sites = json::array();
   for (const SiteTotals& s : a.sites)
@@ -34,9 +36,9 @@ json summary_json(const Trace& t, const Analysis& a) {
                      {"merged", s.merged},
                      {"counters", to_json(s.counters)}});
   json blocks = json::array();
-  for (const BlockTotals& b : a.blocks) blocks.push_back({{"block", b.block}, {"counters", to_json(b.counters)}});
+  for (const BlockTotals& b : a.blocks) blocks.push_back(to_json(b));
   const BarrierStats& st = a.barrier_stats;
-  json barriers = {{"passes", a.barriers.size()},
+  json barriers = {{"passes", a.barrier_pass_count()},
                    {"clock", t.barrier_clock},
                    {"timing_from", st.from},
                    {"timed_passes", st.passes},
@@ -69,7 +71,7 @@ json summary_json(const Trace& t, const Analysis& a) {
           {"whole_grid", a.whole_grid},
           {"traced_blocks", t.traced_blocks.size()},
           {"grid_blocks", t.block_count()},
-          {"requests", a.requests.size()},
+          {"requests", a.request_count()},
           {"totals", to_json(a.totals)},
           {"sites", sites},
           {"blocks", blocks},
