@@ -190,8 +190,12 @@ TEST(Problems, CudaTwinsShowTheSameBugs) {
     EXPECT_TRUE(problems["races_checked"].get<bool>());
     const Found f = found_by_threadmap(problems);
     EXPECT_EQ(f.races, c.expected.races);
-    EXPECT_EQ(f.uninitialized, c.expected.uninitialized);
     EXPECT_EQ(f.out_of_bounds, c.expected.out_of_bounds);
+    // A racing read finds its word unwritten only where this run ordered it
+    // before the store (the GPU's warps need not run as PoCL's do); a word
+    // no thread writes is unwritten in every run.
+    if (c.expected.races.empty()) EXPECT_EQ(f.uninitialized, c.expected.uninitialized);
+    for (const std::string& line : f.uninitialized) EXPECT_EQ(c.expected.uninitialized.count(line), 1u) << line;
   }
   EXPECT_GE(twins, 7);
 }
