@@ -785,10 +785,10 @@ void name_sites(Trace& t, const SiteKeySet& keys_seen, const std::vector<Device:
   }
 }
 
-// The clock pass (CUDA), run with the access pass's buffers; its output is
-// verified like the access pass's where that one verified (a kernel whose
-// output is wrong, a learner's with a bug, is wrong in both passes, and its
-// trace is what shows why).
+// The clock pass (CUDA), run with the access pass's buffers. A built-in
+// kernel's output must verify in it as in the access pass (else the clock
+// stamps broke it). A kernel brought by a learner or a pack may be wrong, or
+// race, and differ run to run: its trace is what shows why, so it is kept.
 void run_and_verify_clock_pass(Trace& t, const TracedRun& run, TracePlan& plan, PhaseClock& phase,
                                bool access_pass_verified) {
   int clock_runs = 0;
@@ -807,7 +807,7 @@ void run_and_verify_clock_pass(Trace& t, const TracedRun& run, TracePlan& plan, 
   phase("clock pass decoded");
   read_outputs(run.device, plan.workload, run.uploaded);
   const Verification clocked = plan.workload.verify(plan.workload.buffers);
-  if (access_pass_verified && !clocked.verified)
+  if (!plan.learner && access_pass_verified && !clocked.verified)
     throw DeviceError(run.id + ": the clock pass's output does not verify (" + std::to_string(clocked.mismatches) +
                       " of " + std::to_string(clocked.checked) + " elements differ)");
   phase("clock pass verified");
