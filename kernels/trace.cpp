@@ -893,10 +893,10 @@ namespace {
 
 // Each phase's milliseconds added to the same phase's earlier batches'.
 void add_batch_phases(Phases& total, const Phases& batch) {
-  for (const auto& [name, ms] : batch) {
-    const auto same = std::find_if(total.begin(), total.end(), [&](const auto& p) { return p.first == name; });
-    if (same == total.end()) total.emplace_back(name, ms);
-    else same->second += ms;
+  for (const auto& phase : batch) {
+    const auto same = std::find_if(total.begin(), total.end(), [&](const auto& p) { return p.first == phase.first; });
+    if (same == total.end()) total.push_back(phase);
+    else same->second += phase.second;
   }
 }
 
