@@ -9,41 +9,12 @@
 #include <sstream>
 
 #include "kernels/devices.h"
+#include "tests/cli_runner.h"
 
 namespace {
 
-struct Outcome {
-  int code = -1;
-  std::string out;
-  std::string err;
-};
-
-Outcome cli(const std::string& args) {
-  const std::string err_file =
-      ::testing::TempDir() + "threadmap_pack_cli_stderr_" + std::to_string(getpid()) + ".txt";
-  const std::string command = std::string(THREADMAP_CLI) + " " + args + " 2>" + err_file;
-  Outcome o;
-  FILE* pipe = popen(command.c_str(), "r");
-  if (!pipe) return o;
-  char buffer[4096];
-  for (std::size_t n; (n = fread(buffer, 1, sizeof buffer, pipe)) > 0;) o.out.append(buffer, n);
-  const int status = pclose(pipe);
-  o.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  std::ifstream err(err_file);
-  std::stringstream ss;
-  ss << err.rdbuf();
-  o.err = ss.str();
-  return o;
-}
-
-bool has_opencl_device() {
-  for (const auto& b : threadmap::list_backends())
-    if (b.backend == "opencl" && b.available) return true;
-  return false;
-}
-
-#define REQUIRE_OPENCL() \
-  if (!has_opencl_device()) GTEST_SKIP() << "no OpenCL device found"
+using threadmap::testing::cli;
+using threadmap::testing::Outcome;
 
 const std::string kRowsum = std::string(THREADMAP_SOURCE_DIR) + "/tests/data/packs/rowsum";
 

@@ -17,7 +17,7 @@
 #include <string>
 #include <vector>
 
-#include "kernels/devices.h"
+#include "tests/cli_runner.h"
 
 namespace {
 
@@ -39,11 +39,6 @@ ProblemsOutcome run_shell(const std::string& command) {
   return o;
 }
 
-bool opencl_present() {
-  for (const auto& b : threadmap::list_backends())
-    if (b.backend == "opencl" && b.available) return true;
-  return false;
-}
 
 // Lines as text: a race "7-8" (the two lines, lower first); one line "8".
 using Lines = std::set<std::string>;
@@ -97,11 +92,6 @@ std::string cuda_twin(const ProblemCase& c) {
   return std::filesystem::exists(file) ? file : "";
 }
 
-bool cuda_present() {
-  for (const auto& b : threadmap::list_backends())
-    if (b.backend == "cuda" && b.available) return true;
-  return false;
-}
 
 // ThreadMap's problems list (analysis::to_json) by kind.
 Found found_by_threadmap(const json& problems) {
@@ -155,7 +145,7 @@ Found found_by_oclgrind(const std::string& log) {
 }
 
 TEST(Problems, TraceShowsEachKernelsBug) {
-  if (!opencl_present()) GTEST_SKIP() << "no OpenCL device found";
+  if (!threadmap::testing::has_opencl_device()) GTEST_SKIP() << "no OpenCL device found";
   for (const ProblemCase& c : problem_cases()) {
     SCOPED_TRACE(c.file);
     const json problems = threadmap_problems(c);
@@ -178,7 +168,7 @@ TEST(Problems, TraceShowsEachKernelsBug) {
 // The CUDA twins, traced through the PTX instrumenter: the same problems on
 // the same lines as their OpenCL kernels.
 TEST(Problems, CudaTwinsShowTheSameBugs) {
-  if (!cuda_present()) GTEST_SKIP() << "no CUDA device found (the CUDA twins run on an NVIDIA GPU)";
+  if (!threadmap::testing::has_cuda_device()) GTEST_SKIP() << "no CUDA device found (the CUDA twins run on an NVIDIA GPU)";
   int twins = 0;
   for (const ProblemCase& c : problem_cases()) {
     const std::string twin = cuda_twin(c);
@@ -203,7 +193,7 @@ TEST(Problems, CudaTwinsShowTheSameBugs) {
 // A barrier only the lower half of the block's warps reach (CUDA: PoCL
 // cannot run a barrier in divergent code at all).
 TEST(Problems, CudaBarrierInABranchIsNamed) {
-  if (!cuda_present()) GTEST_SKIP() << "no CUDA device found (the CUDA twins run on an NVIDIA GPU)";
+  if (!threadmap::testing::has_cuda_device()) GTEST_SKIP() << "no CUDA device found (the CUDA twins run on an NVIDIA GPU)";
   const ProblemCase c{"smem.setRowReadCol.divergent-barrier.cu", "smem.setRowReadCol", "--set blocks=2", {}};
   const json problems = threadmap_problems(c, "cuda:0");
   ASSERT_TRUE(problems.is_object() && !problems.contains("error")) << problems.dump();
@@ -219,7 +209,7 @@ TEST(Problems, CudaBarrierInABranchIsNamed) {
 // A run that verified by luck still says it has a problem, and `record` keeps
 // what `show` needs to find the same problems in the session.
 TEST(Problems, RecordKeepsThemAndShowFindsThemAgain) {
-  if (!opencl_present()) GTEST_SKIP() << "no OpenCL device found";
+  if (!threadmap::testing::has_opencl_device()) GTEST_SKIP() << "no OpenCL device found";
   const ProblemCase& c = problem_cases().front();
   const std::string session = ::testing::TempDir() + "problems_" + std::to_string(getpid()) + ".threadmap";
   const ProblemsOutcome rec = run_shell(std::string(THREADMAP_CLI) + " record " + c.kernel + " --source " +
@@ -246,7 +236,7 @@ TEST(Problems, RecordKeepsThemAndShowFindsThemAgain) {
 TEST(Problems, MatchOclgrind) {
   if (run_shell("command -v oclgrind >/dev/null 2>&1").code != 0)
     GTEST_SKIP() << "oclgrind is not installed (Debian: apt install oclgrind; .ci/setup installs it)";
-  if (!opencl_present()) GTEST_SKIP() << "no OpenCL device found";
+  if (!threadmap::testing::has_opencl_device()) GTEST_SKIP() << "no OpenCL device found";
   for (const ProblemCase& c : problem_cases()) {
     SCOPED_TRACE(c.file);
     const std::string log = ::testing::TempDir() + "oclgrind_" + std::to_string(getpid()) + ".log";

@@ -1702,11 +1702,11 @@ grabado en %2</translation>
     </message>
     <message>
         <source>%1 writes %2 (line %3), in no buffer of the launch</source>
-        <translation>%1 escribe %2 (línea %3), fuera de todo búfer del lanzamiento</translation>
+        <translation>%1 escribe %2 (línea %3), fuera de los búferes del lanzamiento</translation>
     </message>
     <message>
         <source>%1 reads %2 (line %3), in no buffer of the launch</source>
-        <translation>%1 lee %2 (línea %3), fuera de todo búfer del lanzamiento</translation>
+        <translation>%1 lee %2 (línea %3), fuera de los búferes del lanzamiento</translation>
     </message>
     <message>
         <source>the barrier at line %1 was reached by warp %2 but not by warp(s) %3</source>

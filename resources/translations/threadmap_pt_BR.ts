@@ -1702,11 +1702,11 @@ gravado em %2</translation>
     </message>
     <message>
         <source>%1 writes %2 (line %3), in no buffer of the launch</source>
-        <translation>%1 escreve %2 (linha %3), fora de todo buffer do lançamento</translation>
+        <translation>%1 escreve %2 (linha %3), fora dos buffers do lançamento</translation>
     </message>
     <message>
         <source>%1 reads %2 (line %3), in no buffer of the launch</source>
-        <translation>%1 lê %2 (linha %3), fora de todo buffer do lançamento</translation>
+        <translation>%1 lê %2 (linha %3), fora dos buffers do lançamento</translation>
     </message>
     <message>
         <source>the barrier at line %1 was reached by warp %2 but not by warp(s) %3</source>
