@@ -399,12 +399,7 @@ class Worker {
     const Variant& v = variant_for(request.kernel);
     const Params params = make_params(v.params, assignments(request.params), v.id);
     const RunOptions options = options_for(request);
-    TraceOptions trace_options;
-    trace_options.seed = options.seed;
-    trace_options.all_blocks = request.blocks.all;
-    trace_options.blocks = request.blocks.ids;
-    trace_options.source_text = options.source_text;
-    trace_options.source_name = options.source_name;
+    const TraceOptions trace_options = trace_options_for(request, request.blocks);
     const std::filesystem::path folder = folder_for(request.folder);
     // A scratch file is read once and its folder removed (the GUI's
     // temporary recordings folder): not flushed to disk first.
@@ -430,14 +425,7 @@ class Worker {
   protocol::Result answer(const Incoming&, const protocol::CountersRequest& request) {
     const Variant& v = variant_for(request.kernel);
     const Params params = make_params(v.params, assignments(request.params), v.id);
-    const RunOptions run = options_for(request);
-    TraceOptions options;
-    options.seed = run.seed;
-    options.all_blocks = request.blocks.all;
-    options.blocks = request.blocks.ids;
-    options.source_text = run.source_text;
-    options.source_name = run.source_name;
-    return count_memory(device_for(request.device), v, params, options);
+    return count_memory(device_for(request.device), v, params, trace_options_for(request, request.blocks));
   }
 
   // Each submission is graded in a forked process (sandbox.h), which can
@@ -503,6 +491,18 @@ class Worker {
   // A learner's version of the kernel travels as its text and a file name
   // whose extension is the device's dialect (.cl, .cu). The worker is the
   // process the GUI kills and restarts when such a kernel hangs or crashes it.
+  // The blocks a record or counters request traces, with its seed and text.
+  TraceOptions trace_options_for(const protocol::KernelRun& request, const protocol::TracedBlocks& blocks) const {
+    const RunOptions run = options_for(request);
+    TraceOptions o;
+    o.seed = run.seed;
+    o.all_blocks = blocks.all;
+    o.blocks = blocks.ids;
+    o.source_text = run.source_text;
+    o.source_name = run.source_name;
+    return o;
+  }
+
   RunOptions options_for(const protocol::KernelRun& request) const {
     RunOptions o;
     o.on_wait = wait_notice_;
