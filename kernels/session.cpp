@@ -426,7 +426,9 @@ void decode_strays(const json& j, Trace& t, const TraceBounds& bounds) {
     s.access.buffer = st.get<std::uint8_t>();
     const auto size = st.get<std::uint8_t>();
     s.access.size = size;
-    s.access.store = st.get<std::uint8_t>() & 1;
+    const auto flags = st.get<std::uint8_t>();
+    s.access.store = flags & 1;
+    s.access.space = (flags & 2) ? Space::Shared : Space::Global;
     st.get<std::uint8_t>();
     s.offset = st.get<std::int64_t>();
     s.position = st.get<std::uint32_t>();

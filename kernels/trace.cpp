@@ -36,9 +36,17 @@ using Clock = std::chrono::steady_clock;
 using TraceWords = std::vector<std::uint32_t, BulkAllocator<std::uint32_t>>;
 
 // Where each section of the trace buffer starts, in 32-bit words.
+// The bounds section's room (trace_format.h): the buffers and __local
+// parameters a launch may have, each checked on the device.
+constexpr std::uint32_t kMaxBoundsBuffers = 64;
+constexpr std::uint32_t kMaxLocalParameters = 64;
+constexpr std::uint64_t kBoundsAt = 32;  // 128 bytes in: the sink is 128-byte aligned
+constexpr std::uint64_t kBoundsWords = TM_BD_TABLE + kMaxBoundsBuffers * TM_BD_BUFFER_WORDS + kMaxLocalParameters;
+
 struct Layout {
   std::uint32_t blocks = 0;
-  std::uint64_t bitmap = TM_HEADER_WORDS;
+  std::uint64_t bounds = kBoundsAt;
+  std::uint64_t bitmap = kBoundsAt + kBoundsWords;
   std::uint64_t schedule = 0;
   std::uint64_t slots = 0;  // the clock pass's slot table
   std::uint64_t barriers = 0;
@@ -488,10 +496,44 @@ void read_outputs(Device& device, Workload& w, const UploadedBuffers& up) {
       device.read(*up.buffers[i], w.buffers[i].data.data(), w.buffers[i].data.size());
 }
 
+// The access pass's bounds section: each buffer's first and end address as
+// the kernel's accesses name them, and the bytes of each __local parameter
+// (the k-th LocalArrayArg of a launch; the largest where launches differ).
+void write_bounds(TraceWords& words, const Layout& layout, const UploadedBuffers& uploaded,
+                  const std::vector<HostBuffer>& buffers, const std::vector<LaunchCmd>& launches) {
+  if (uploaded.bases.size() > kMaxBoundsBuffers)
+    throw InvalidRequest("a traced launch may have at most " + std::to_string(kMaxBoundsBuffers) + " buffers, this one has " +
+                         std::to_string(uploaded.bases.size()));
+  std::vector<std::uint64_t> local_bytes;
+  for (const LaunchCmd& l : launches) {
+    std::size_t k = 0;
+    for (const KernelArg& a : l.args)
+      if (const auto* local = std::get_if<LocalArrayArg>(&a)) {
+        if (k >= kMaxLocalParameters) throw InvalidRequest("a traced kernel may have at most 64 __local parameters");
+        if (k >= local_bytes.size()) local_bytes.resize(k + 1, 0);
+        local_bytes[k] = std::max<std::uint64_t>(local_bytes[k], local->bytes);
+        ++k;
+      }
+  }
+  std::uint32_t* b = &words[layout.bounds];
+  b[TM_BD_BUFFERS] = static_cast<std::uint32_t>(uploaded.bases.size());
+  b[TM_BD_LOCALS] = static_cast<std::uint32_t>(local_bytes.size());
+  for (std::size_t k = 0; k < uploaded.bases.size(); ++k) {
+    std::uint32_t* e = b + TM_BD_TABLE + k * TM_BD_BUFFER_WORDS;
+    const std::uint64_t first = uploaded.bases[k], end = first + buffers[k].bytes();
+    e[0] = static_cast<std::uint32_t>(first);
+    e[1] = static_cast<std::uint32_t>(first >> 32);
+    e[2] = static_cast<std::uint32_t>(end);
+    e[3] = static_cast<std::uint32_t>(end >> 32);
+  }
+  for (std::size_t k = 0; k < local_bytes.size(); ++k)
+    b[TM_BD_TABLE + uploaded.bases.size() * TM_BD_BUFFER_WORDS + k] = static_cast<std::uint32_t>(local_bytes[k]);
+}
+
 // The trace buffer as the kernel must find it: the header, and for the
-// access pass the bitmap and schedule initialised (the record areas need no
-// initial contents); the clock pass starts from a zeroed barrier section
-// (its slots say whether a warp wrote them) with its slot table after it.
+// access pass the bounds, bitmap and schedule initialised (the record areas
+// need no initial contents); the clock pass starts from a zeroed barrier
+// section (its slots say whether a warp wrote them) with its slot table after it.
 TraceWords initial_trace_words(const Layout& layout, const Trace& t, const std::vector<std::uint32_t>& clock_slots,
                                bool cuda) {
   TraceWords words(clock_slots.empty() ? layout.barriers : layout.accesses, 0);
@@ -506,6 +548,7 @@ TraceWords initial_trace_words(const Layout& layout, const Trace& t, const std::
   words[TM_H_BARRIERS] = static_cast<std::uint32_t>(layout.barriers);
   words[TM_H_ACCESSES] = static_cast<std::uint32_t>(layout.accesses);
   words[TM_H_CLOCK_SLOTS] = static_cast<std::uint32_t>(layout.slots);
+  if (clock_slots.empty()) words[TM_H_BOUNDS] = static_cast<std::uint32_t>(layout.bounds);
   if (clock_slots.empty())
     for (std::uint32_t b : t.traced_blocks) words[layout.bitmap + b / 32] |= 1u << (b % 32);
   if (cuda && clock_slots.empty())  // the start is a minimum over warps
@@ -535,6 +578,7 @@ struct TracedRun {
       throw InvalidRequest(id + ": the trace needs " + std::to_string(bytes) +
                            " bytes, more than the largest allocation on " + info.name + "; trace fewer blocks");
     TraceWords words = initial_trace_words(layout, trace, clock_slots, cuda);
+    if (clock_slots.empty()) write_bounds(words, layout, uploaded, workload.buffers, launches);
     auto trace_buffer = device.allocate(bytes);
     device.write(*trace_buffer, words.data(), words.size() * 4);
     for (std::size_t i = 0; i < workload.buffers.size(); ++i)
@@ -636,7 +680,7 @@ BadAccess decode_access(const std::uint32_t* r, const AccessBounds& bounds, Acce
     return BadAccess::NotTraced;
   if (a.space == Space::Shared) {
     a.offset = address;
-    return BadAccess::None;
+    return (flags & TM_F_OUTSIDE) ? BadAccess::NoBuffer : BadAccess::None;
   }
   for (std::size_t k = 0; k < bounds.bases.size(); ++k)
     if (address >= bounds.bases[k] && address + a.size <= bounds.bases[k] + bounds.buffers[k].bytes()) {
@@ -653,6 +697,11 @@ StrayAccess stray_access(const std::uint32_t* r, const AccessBounds& bounds, con
   const std::uint64_t address = access_address(r);
   StrayAccess s;
   s.access = decoded;
+  if (decoded.space == Space::Shared) {  // outside every shared array: its offset, as the 56 bits recorded it
+    s.access.offset = 0;
+    s.offset = static_cast<std::int64_t>(address << 8) >> 8;
+    return s;
+  }
   std::uint64_t best = UINT64_MAX;
   for (std::size_t k = 0; k < bounds.bases.size(); ++k) {
     const std::uint64_t begin = bounds.bases[k], end = begin + bounds.buffers[k].bytes();

@@ -4,6 +4,7 @@
  * Everything is 32-bit words, little-endian.
  *
  *   header   TM_HEADER_WORDS words (below)
+ *   bounds   the access pass: what the kernel may touch (TM_BD_*), and a sink
  *   bitmap   one bit per block of the grid: 1 = trace this block's accesses
  *   schedule TM_SCHEDULE_WORDS per block, for EVERY block (the clock pass:
  *            TM_CLOCK_SCHEDULE_WORDS per warp)
@@ -33,7 +34,20 @@
 #define TM_H_START_ORDER 11     /* atomic: OpenCL block start order */
 #define TM_H_END_ORDER 12       /* atomic: OpenCL block end order */
 #define TM_H_CLOCK_SLOTS 13     /* clock pass: word offset of the slot table (one word per block) */
+#define TM_H_BOUNDS 14          /* access pass: word offset of the bounds section (128-byte aligned) */
 #define TM_HEADER_WORDS 16
+
+/* bounds section, access pass: the traced build checks every access against
+ * it before the access, and an access outside them is recorded with
+ * TM_F_OUTSIDE and made on the sink instead (a load reads it, a store writes
+ * it), so a wrong index is seen, not a crash or a clobbered buffer. */
+#define TM_BD_SINK 0           /* TM_SINK_WORDS words, 128-byte aligned */
+#define TM_SINK_WORDS 32
+#define TM_BD_BUFFERS 32       /* the launch's global buffers */
+#define TM_BD_LOCALS 33        /* the kernel's __local pointer parameters (OpenCL) */
+#define TM_BD_TABLE 34         /* per buffer 4 words: first address (lo, hi), end (lo, hi);
+                                  then per __local parameter its bytes */
+#define TM_BD_BUFFER_WORDS 4
 
 /* schedule record, per block (8-byte aligned: the times take 64-bit atomics) */
 #define TM_S_START 0     /* 2 words. CUDA: %globaltimer ns, min over warps. OpenCL: start order */
@@ -103,5 +117,6 @@
 #define TM_F_SHARED 2u
 #define TM_F_SIZE_SHIFT 2u   /* log2(bytes), 3 bits: 1..16-byte accesses */
 #define TM_F_SIZE_MASK 7u
+#define TM_F_OUTSIDE 32u     /* outside every buffer or shared array: skipped (made on the sink) */
 
 #endif

@@ -71,6 +71,9 @@ const std::vector<ProblemCase>& problem_cases() {
       {"transpose.naive.one-past.cl", "transpose.naive", "--set width=64 --set height=64", {{}, {}, {"8"}}},
       {"matadd.rows.one-past.cl", "matadd.rows", "--set width=64 --set height=64 --set wg=32", {{}, {}, {"8"}}},
       {"matadd.rows.clean.cl", "matadd.rows", "--set width=64 --set height=64 --set wg=32", {}},
+      {"smem.setRowReadCol.past-the-tile.cl", "smem.setRowReadCol", "--set blocks=2", {{}, {}, {"9"}}},
+      // Its run crashes PoCL: the traced run, which skips what is outside, says why.
+      {"matadd.rows.far-past.cl", "matadd.rows", "--set width=64 --set height=64 --set wg=32", {{}, {}, {"9"}}},
   };
   return cases;
 }
@@ -254,7 +257,11 @@ TEST(Problems, MatchOclgrind) {
     EXPECT_EQ(threadmap.races, oclgrind.races);
     EXPECT_EQ(threadmap.out_of_bounds, oclgrind.out_of_bounds);
     for (const std::string& line : threadmap.uninitialized) EXPECT_EQ(oclgrind.uninitialized.count(line), 1u) << line;
-    const bool reads_outside = c.expected.out_of_bounds.size() && std::string(c.file).find("naive") != std::string::npos;
+    // A read outside every buffer or array yields a value no one wrote, and
+    // Oclgrind says so too.
+    bool reads_outside = false;
+    for (const json& p : problems["list"])
+      reads_outside = reads_outside || (p["kind"] == "out-of-bounds" && p["message"].get<std::string>().find(" reads ") != std::string::npos);
     EXPECT_EQ(!oclgrind.uninitialized.empty(), !threadmap.uninitialized.empty() || reads_outside);
   }
 }

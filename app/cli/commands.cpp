@@ -429,8 +429,34 @@ int print_run(const RunReport& r, const std::optional<json>& problems, const std
   return exit_code_for(r);
 }
 
+namespace {
+
+// After a learner's run crashed: the traced run alone, in a child of its
+// own. Its build checks every access before making it and makes none
+// outside the buffers and shared arrays, so it shows the index that crashed
+// the run rather than crashing too.
+void explain_crash(const std::string& kernel, const RunArgs& args) {
+  run_isolated(limits_for(args.timeout), "the traced run of " + args.source, [&] { return guarded([&]() -> int {
+    const Variant& v = variant_or_throw(kernel);
+    const Params params = make_params(v.params, parse_assignments(args.sets), v.id);
+    auto device = watch_phases(open_device(args.device));
+    RunOptions options = options_from(args);
+    read_source(args, options);
+    const json scan = scan_problems(*device, v, params, options);
+    if (args.format == "json") {
+      std::cout << json_text(json{{"kernel", v.id}, {"crashed", true}, {"problems", scan}}) << '\n';
+    } else {
+      std::cout << "The traced run, which makes no access outside the buffers and shared arrays, shows:\n";
+      print_scan(scan, false, std::cout);
+    }
+    return kExitOk;
+  }); });
+}
+
+}  // namespace
+
 int run_command(const std::string& kernel, const RunArgs& args) {
-  return maybe_isolated(args, [&] { return guarded([&]() -> int {
+  auto body = [&] { return guarded([&]() -> int {
     const Variant& v = variant_or_throw(kernel);
     const Params params = make_params(v.params, parse_assignments(args.sets), v.id);
     auto device = watch_phases(open_device(args.device));
@@ -440,7 +466,11 @@ int run_command(const std::string& kernel, const RunArgs& args) {
     std::optional<json> problems;
     if (problems_wanted(args) && r.status == RunStatus::Ok) problems = scan_problems(*device, v, params, options);
     return print_run(make_report(r), problems, args.format);
-  }); });
+  }); };
+  if (args.source.empty()) return body();
+  const Isolated run = run_isolated(limits_for(args.timeout), "the run of " + args.source, body);
+  if (run.ending == Ending::Crashed && args.problems != "off") explain_crash(kernel, args);
+  return run.code;
 }
 
 SweepPlan plan_sweep(const std::string& kernel, const std::vector<std::string>& sets,

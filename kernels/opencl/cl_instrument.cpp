@@ -360,30 +360,29 @@ class HookEdits {
     if (close == 0) return;
     edits_.push_back({tokens_[close - 1].begin, 0, " TM_TRACE_PARAM"});
     std::string begin = " TM_BEGIN();";
+    int local_parameters = 0;
     for (int c : n.children) {
       const Node& p = node(c);
-      if (p.kind == CXCursor_ParmDecl && p.type.rfind("__local ", 0) == 0 && begin.find("SHARED") == std::string::npos)
-        begin += " TM_SHARED_ARRAY(" + p.spelling + ");";
+      if (p.kind == CXCursor_ParmDecl && p.type.rfind("__local ", 0) == 0)
+        begin += " TM_LOCAL_PARAMETER(" + p.spelling + ", " + std::to_string(local_parameters++) + ");";
     }
-    const bool local_parameter = begin.find("SHARED") != std::string::npos;
     edits_.push_back({b.begin + 1, 0, begin});
     edits_.push_back({b.end - 1, 0, " TM_END(); "});
-    body_hooks(body, local_parameter);
+    body_hooks(body);
   }
 
   // Everything inside a kernel's body.
-  void body_hooks(int body, bool local_array) {
+  void body_hooks(int body) {
     std::vector<int> pending{body};
+    std::vector<const Node*> local_arrays;
     while (!pending.empty()) {
       const int id = pending.back();
       const Node& m = node(id);
       pending.pop_back();
       for (int c : m.children) pending.push_back(c);
       if (!m.in_main) continue;
-      if (m.kind == CXCursor_VarDecl && !local_array && m.type.rfind("__local ", 0) == 0 &&
-          m.type.find('[') != std::string::npos) {
-        local_array = true;
-        edits_.push_back({tokens_.semicolon_after(m.end), 0, " TM_SHARED_ARRAY(" + m.spelling + ");"});
+      if (m.kind == CXCursor_VarDecl && m.type.rfind("__local ", 0) == 0 && m.type.find('[') != std::string::npos) {
+        local_arrays.push_back(&m);
       } else if (m.kind == CXCursor_CallExpr && (m.spelling == "barrier" || m.spelling == "work_group_barrier")) {
         edits_.push_back({m.begin, 1000000, "{ TM_ARRIVE(); "});
         edits_.push_back({tokens_.semicolon_after(m.end), -1000000, " TM_RELEASE(); }"});
@@ -394,6 +393,10 @@ class HookEdits {
         access_hook(id);
       }
     }
+    // Registered in the order declared: the first is where shared offsets count from.
+    std::sort(local_arrays.begin(), local_arrays.end(), [](const Node* x, const Node* y) { return x->begin < y->begin; });
+    for (const Node* m : local_arrays)
+      edits_.push_back({tokens_.semicolon_after(m->end), 0, " TM_LOCAL_ARRAY(" + m->spelling + ");"});
   }
 
   // A load, a store, or both (x op= y, ++x), by the expression the access

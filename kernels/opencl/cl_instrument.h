@@ -7,7 +7,7 @@
 //   a load or store of a __global / __local element   LDG/STG/LDS/STS(...)
 //   (x op= y, ++x: both)                              STG(LDG...) forms
 //   barrier(...);                                     TM_ARRIVE(); ... TM_RELEASE();
-//   the first __local array, or a __local pointer     TM_SHARED_ARRAY(name);
+//   each __local array, each __local pointer          TM_LOCAL_ARRAY(name); TM_LOCAL_PARAMETER(name, k);
 //   each __kernel's parameters and body               TM_TRACE_PARAM, TM_BEGIN(), TM_END()
 // libclang is opened at run time (libclang-14.so.1, or THREADMAP_LIBCLANG):
 // without it everything else works and tracing a learner's OpenCL kernel says

@@ -1739,6 +1739,14 @@ grabado en %2</translation>
         <source>Choose one to step to it; choose it again for the other access. Up/Down, Enter.</source>
         <translation>Elija uno para ir a él; elíjalo otra vez para el otro acceso. Arriba/Abajo, Intro.</translation>
     </message>
+    <message>
+        <source>%1 writes %2 (line %3), in no shared array of the block</source>
+        <translation>%1 escribe %2 (línea %3), fuera de los arrays compartidos del bloque</translation>
+    </message>
+    <message>
+        <source>%1 reads %2 (line %3), in no shared array of the block</source>
+        <translation>%1 lee %2 (línea %3), fuera de los arrays compartidos del bloque</translation>
+    </message>
 </context>
 <context>
     <name>QObject</name>

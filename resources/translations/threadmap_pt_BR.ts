@@ -1739,6 +1739,14 @@ gravado em %2</translation>
         <source>Choose one to step to it; choose it again for the other access. Up/Down, Enter.</source>
         <translation>Escolha um para ir até ele; escolha-o de novo para o outro acesso. Cima/Baixo, Enter.</translation>
     </message>
+    <message>
+        <source>%1 writes %2 (line %3), in no shared array of the block</source>
+        <translation>%1 escreve %2 (linha %3), fora dos arrays compartilhados do bloco</translation>
+    </message>
+    <message>
+        <source>%1 reads %2 (line %3), in no shared array of the block</source>
+        <translation>%1 lê %2 (linha %3), fora dos arrays compartilhados do bloco</translation>
+    </message>
 </context>
 <context>
     <name>QObject</name>

@@ -234,7 +234,8 @@ void divergent_barriers(const Trace& t, std::uint32_t block, const WarpBarriers&
   }
 }
 
-// The global accesses in no buffer, one problem per line and buffer.
+// The accesses in no buffer or shared array, one problem per line and
+// buffer (shared ones: per line).
 void out_of_bounds(const Trace& t, ProblemSet& found) {
   for (std::uint32_t k = 0; k < t.strays.size(); ++k) {
     const StrayAccess& s = t.strays[k];
@@ -242,10 +243,11 @@ void out_of_bounds(const Trace& t, ProblemSet& found) {
     p.kind = ProblemKind::OutOfBounds;
     p.block = s.access.block;
     p.first = {s.access.line, s.access.thread, s.access.store, k};
-    p.space = Space::Global;
+    p.space = s.access.space;
     p.buffer = static_cast<std::uint8_t>(s.access.buffer);
     p.offset = s.offset;
-    found.add({p.kind, p.first.line, s.access.store ? 1 : 0, p.buffer}, p);
+    const int store_and_space = (s.access.store ? 1 : 0) + (p.space == Space::Shared ? 2 : 0);
+    found.add({p.kind, p.first.line, static_cast<std::uint16_t>(store_and_space), p.buffer}, p);
   }
 }
 
@@ -319,7 +321,9 @@ std::string describe(const Problem& p, const Trace& t) {
              line(p.first.line) + " before any thread of the block wrote it (" + block + ")" + times;
     case ProblemKind::OutOfBounds:
       return "out of bounds: " + thread_text(t, p.first.thread) + " " + verb(p.first.store) + " " + address_text(p, t) +
-             " at " + line(p.first.line) + ", in no buffer of the launch (" + block + ")" + times;
+             " at " + line(p.first.line) +
+             (p.space == Space::Shared ? ", in no shared array of the block (" : ", in no buffer of the launch (") + block +
+             ")" + times;
     case ProblemKind::DivergentBarrier: {
       std::string missing;
       for (std::size_t k = 0; k < p.warps_missing.size() && k < 8; ++k) missing += (k ? ", " : "") + std::to_string(p.warps_missing[k]);

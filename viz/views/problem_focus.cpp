@@ -68,7 +68,7 @@ std::optional<ProblemFocus> focus_on_problem(const analysis::TraceDocument& doc,
         f.requests[0] = request_before(a, p.block, static_cast<std::uint16_t>(p.first.thread / width), std::nullopt,
                                        std::uint64_t{s.position} + 1);
       }
-      f.buffer = buffer_name(doc, p.buffer);
+      if (p.space == Space::Global) f.buffer = buffer_name(doc, p.buffer);
       break;
     case analysis::ProblemKind::DivergentBarrier:
       if (p.first.record < t.barriers.size()) {

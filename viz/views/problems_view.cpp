@@ -43,7 +43,7 @@ QString ProblemsView::thread_text(const Trace& trace, std::uint16_t thread) {
 
 QString ProblemsView::address_text(const analysis::TraceDocument& doc, const ProblemFocus& focus) {
   const analysis::Problem& p = focus.problem;
-  if (p.kind == ProblemKind::OutOfBounds) {
+  if (p.kind == ProblemKind::OutOfBounds && p.space == Space::Global) {
     const auto& buffers = doc.trace().buffers;
     const std::uint64_t holds = p.buffer < buffers.size() ? buffers[p.buffer].bytes : 0;
     const QString name = QString::fromStdString(focus.buffer);
@@ -72,6 +72,10 @@ QString ProblemsView::sentence(const analysis::TraceDocument& doc, const Problem
     case ProblemKind::UninitializedRead:
       return tr("%1 reads %2 (line %3) before any thread of the block wrote it").arg(first, what).arg(p.first.line);
     case ProblemKind::OutOfBounds:
+      if (p.space == Space::Shared)
+        return (p.first.store ? tr("%1 writes %2 (line %3), in no shared array of the block")
+                              : tr("%1 reads %2 (line %3), in no shared array of the block"))
+            .arg(first, what).arg(p.first.line);
       return (p.first.store ? tr("%1 writes %2 (line %3), in no buffer of the launch")
                             : tr("%1 reads %2 (line %3), in no buffer of the launch"))
           .arg(first, what).arg(p.first.line);
