@@ -41,9 +41,19 @@ TEST(PackCli, SourcePrintsThePacksFile) {
   std::stringstream file;
   file << std::ifstream(kRowsum + "/rowsum.cl").rdbuf();
   EXPECT_EQ(o.out, file.str());
-  const Outcome cuda = cli("source rowsum.tree --pack " + kRowsum + " --dialect cuda");
+  EXPECT_EQ(cli("source rowsum.tree --pack " + kRowsum + " --dialect cuda").code, 0);
+  // The same pack with its OpenCL kernels only.
+  const auto folder = fresh_folder("opencl_only");
+  std::filesystem::copy_file(kRowsum + "/rowsum.cl", folder / "rowsum.cl");
+  std::stringstream manifest;
+  manifest << std::ifstream(kRowsum + "/pack.toml").rdbuf();
+  std::string text = manifest.str();
+  text.erase(text.find("cuda = \"rowsum.cu\"\n"), 19);
+  std::ofstream(folder / "pack.toml") << text;
+  const Outcome cuda = cli("source rowsum.tree --pack " + folder.string() + " --dialect cuda");
   EXPECT_EQ(cuda.code, 2);
   EXPECT_NE(cuda.err.find("pack 'rowsum' has no CUDA (.cu) kernel file"), std::string::npos) << cuda.err;
+  std::filesystem::remove_all(folder);
 }
 
 TEST(PackCli, RunsVerifiedOnPoclAndTheKnownWrongKernelFails) {
@@ -176,6 +186,57 @@ TEST(PackCli, PackNewWritesAPackThatChecksAndRuns) {
   EXPECT_EQ(again.code, 2) << "never over an existing folder";
   const Outcome bad_name = cli("pack new " + (folder / "Bad Name").string());
   EXPECT_EQ(bad_name.code, 2);
+  std::filesystem::remove_all(folder);
+}
+
+}  // namespace
+
+namespace {
+
+// The test pack's CUDA kernels compiled for two architectures, timed, traced
+// and clock pass, with no GPU; a broken copy fails naming its line.
+TEST(PackCli, PackCheckArchCompilesTheCudaKernelsWithoutAGpu) {
+  const Outcome o = cli("pack check " + kRowsum + " --arch sm_75,sm_90");
+  if (o.out.find("compiling its CUDA kernels") == std::string::npos) GTEST_SKIP() << "no CUDA compiler: " << o.err;
+  EXPECT_EQ(o.code, 0) << o.out << o.err;
+  EXPECT_NE(o.out.find("ok    rowsum.tree: compiled"), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("pack check --arch: passed"), std::string::npos) << o.out;
+
+  const auto folder = fresh_folder("broken_cuda");
+  std::filesystem::copy(kRowsum, folder, std::filesystem::copy_options::recursive);
+  std::ifstream in(folder / "rowsum.cu");
+  std::stringstream text;
+  text << in.rdbuf();
+  std::string broken = text.str();
+  const std::size_t at = broken.find("scratch[t] = s;");
+  ASSERT_NE(at, std::string::npos);
+  broken.replace(at, 15, "scratch[t] = s +;");
+  std::ofstream(folder / "rowsum.cu") << broken;
+  const Outcome bad = cli("pack check " + folder.string() + " --arch sm_90");
+  EXPECT_EQ(bad.code, 1) << bad.out << bad.err;
+  EXPECT_NE(bad.out.find("FAIL  rowsum.tree: does not compile for sm_90"), std::string::npos) << bad.out;
+  EXPECT_NE(bad.out.find("rowsum.cu(21): error"), std::string::npos) << bad.out;
+  std::filesystem::remove_all(folder);
+}
+
+// On a CUDA device the pack's .cu kernels run verified, the known-wrong one
+// fails, and a traced recording names the .cu file's lines.
+TEST(PackCli, PackRunsOnCuda) {
+  if (!threadmap::testing::has_cuda_device()) GTEST_SKIP() << "no CUDA device found (the pack's .cu kernels run on an NVIDIA GPU)";
+  const Outcome check = cli("pack check " + kRowsum + " --device cuda:0");
+  EXPECT_EQ(check.code, 0) << check.out << check.err;
+  EXPECT_NE(check.out.find("ok    rowsum.off_by_one: known_wrong, and it fails verification, as it must"),
+            std::string::npos) << check.out;
+  EXPECT_NE(check.out.find("pack check: passed, 9 runs"), std::string::npos) << check.out;
+  const auto folder = fresh_folder("cuda_record");
+  const std::string session = (folder / "tree.threadmap").string();
+  const Outcome rec = cli("record rowsum.tree --pack " + kRowsum +
+                          " --device cuda:0 --set width=300 --set height=6 --set wg=32 --reps 1 -o " + session);
+  ASSERT_EQ(rec.code, 0) << rec.out << rec.err;
+  EXPECT_NE(rec.out.find("verified; traced run verified"), std::string::npos) << rec.out;
+  const Outcome show = cli("show " + session);
+  EXPECT_NE(show.out.find("rowsum.cu"), std::string::npos) << show.out;
+  EXPECT_NE(show.out.find("scratch[t] += scratch[t + active]"), std::string::npos) << show.out;
   std::filesystem::remove_all(folder);
 }
 

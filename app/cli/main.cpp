@@ -264,8 +264,13 @@ int main(int argc, char** argv) {
       "check", "validate a pack's manifest, compile every variant, run its check points verified, and "
                "require its known-wrong kernels to fail");
   pack_check->add_option("DIR", pack_folder, "the pack's folder")->required();
-  pack_check->add_option("--device", args.device, "auto (the first OpenCL device) or opencl:P:D")
+  std::string pack_arch;
+  auto* pack_device = pack_check->add_option("--device", args.device, "auto (the first OpenCL device), opencl:P:D or cuda:N")
       ->capture_default_str();
+  pack_check->add_option("--arch", pack_arch,
+                         "compile every CUDA kernel of the pack (timed, traced, clock pass) for these GPU "
+                         "architectures, no GPU needed: sm_75,sm_90")
+      ->excludes(pack_device);
   pack_check->footer("Exit codes: 0 every check passed; 1 a variant did not verify, or a known-wrong one "
                      "did; 2 a mistake in the manifest, bad usage or device; 3 the device failed.");
   auto* pack_new = pack->add_subcommand("new", "write a working one-kernel pack to start from");
@@ -288,7 +293,7 @@ int main(int argc, char** argv) {
     return kExitInvalid;
   }
   if (*serve) return serve_command(std::cin, std::cout);
-  if (*pack_check) return pack_check_command(pack_folder, args.device);
+  if (*pack_check) return pack_check_command(pack_folder, args.device, pack_arch);
   if (*pack_new) return pack_new_command(pack_folder);
   if (!packs.empty())
     if (const int code = guarded([&] { threadmap::pack::add_packs(packs); return kExitOk; }); code != kExitOk)

@@ -2,10 +2,13 @@
 
 #include <filesystem>
 #include <iostream>
+#include <set>
+#include <sstream>
 
 #include "app/cli/commands.h"
 #include "app/cli/output.h"
 #include "app/cli/table.h"
+#include "kernels/cuda/cuda_backend.h"
 #include "kernels/devices.h"
 #include "kernels/error.h"
 #include "kernels/output_file.h"
@@ -16,13 +19,14 @@ namespace threadmap::cli {
 
 namespace {
 
-// The pack's kernels run on OpenCL devices: "auto" is the first of them.
+// "auto" is the first OpenCL device (every pack has OpenCL kernels or CUDA
+// ones; cuda:N picks a CUDA device for the CUDA ones).
 std::string pack_device(const std::string& spec) {
   if (spec != "auto") return spec;
   for (const BackendReport& b : list_backends())
     if (b.backend == "opencl" && b.available && !b.devices.empty()) return b.devices.front().spec;
-  throw InvalidRequest("no OpenCL device: a pack's kernels run on OpenCL devices (`threadmap-cli "
-                       "devices` says why a backend is missing)");
+  throw InvalidRequest("no OpenCL device for `--device auto` (`threadmap-cli devices` says why a backend is "
+                       "missing); name a CUDA device with --device cuda:N, or compile with --arch");
 }
 
 std::string describe(const Verification& v) {
@@ -36,13 +40,78 @@ std::string describe(const Verification& v) {
   return s;
 }
 
+// The check points of a family: its defaults, then its own.
+std::vector<pack::CheckPoint> check_points(const pack::FamilySpec& family) {
+  std::vector<pack::CheckPoint> points{{"defaults", {}, family.place}};
+  points.insert(points.end(), family.checks.begin(), family.checks.end());
+  return points;
+}
+
+// pack check --arch: every CUDA kernel compiled, as a device of each
+// architecture would compile it, at every check point.
+int compile_for_architectures(const pack::PackManifest& manifest, const std::string& architectures) {
+  std::vector<std::pair<std::string, std::string>> targets;  // (as named, NVRTC's target)
+  std::stringstream list(architectures);
+  for (std::string arch; std::getline(list, arch, ',');)
+    if (!arch.empty()) targets.emplace_back(arch, cuda_target_for(arch));  // InvalidRequest for a bad name
+  if (targets.empty()) throw InvalidRequest("--arch: name one architecture at least, e.g. --arch sm_90");
+  DeviceInfo cuda;
+  cuda.backend = "cuda";
+  int compiled = 0, failures = 0;
+  std::cout << "pack " << printable(manifest.name) << ": compiling its CUDA kernels for " << architectures << "\n";
+  for (const pack::FamilySpec& family : manifest.families) {
+    if (family.cuda_file.empty()) {
+      std::cout << "  --    " << printable(family.id) << ": no CUDA kernel file (opencl only)\n";
+      continue;
+    }
+    for (const pack::VariantSpec& spec : family.variants) {
+      const Variant& v = *find_variant(family.id + "." + spec.id);
+      std::set<std::string> seen;  // one compile per distinct program and target
+      std::string outcome = "ok";
+      for (const pack::CheckPoint& point : check_points(family)) {
+        if (outcome != "ok") break;  // the first failure says it
+        Workload w = v.build(v, make_params(v.params, point.assignments, v.id), 1);
+        use_pack_text(w, v, cuda);
+        std::vector<LaunchCmd> launches = w.launches;
+        launches.insert(launches.end(), w.reference.launches.begin(), w.reference.launches.end());
+        for (const LaunchCmd& launch : launches)
+          for (int pass : {0, kAccessPass, kClockPass}) {
+            if (outcome != "ok") break;
+            LaunchCmd l = launch;
+            if (pass) l.program.defines.emplace_back(std::string(kTraceDefine), pass);
+            for (const auto& [name, target] : targets) {
+              std::string key = l.kernel + "|" + target + "|" + std::to_string(pass) + "|" +
+                                std::string(element_name(l.program.type));
+              for (const auto& [d, value] : l.program.defines) key += "|" + d + "=" + std::to_string(value);
+              if (!seen.insert(key).second) continue;
+              try {
+                compile_cuda_kernel(l, target);
+                ++compiled;
+              } catch (const std::exception& e) {
+                ++failures;
+                outcome = std::string("does not compile for ") + name + (pass ? " (traced)" : "") + ": " + e.what();
+                break;
+              }
+            }
+          }
+      }
+      std::cout << "  " << (outcome == "ok" ? "ok    " : "FAIL  ") << printable(v.id) << ": "
+                << (outcome == "ok" ? "compiled" : printable(outcome, Newlines::Keep)) << "\n";
+    }
+  }
+  std::cout << "pack check --arch: " << (failures ? "FAILED, " : "passed, ") << compiled
+            << (compiled == 1 ? " build" : " builds") << "\n";
+  return failures ? kExitNotVerified : kExitOk;
+}
+
 }  // namespace
 
-int pack_check_command(const std::string& folder, const std::string& device_spec) {
+int pack_check_command(const std::string& folder, const std::string& device_spec, const std::string& architectures) {
   return guarded([&]() -> int {
     const pack::PackManifest manifest = pack::load_pack(folder);
     std::vector<Variant> variants = pack::pack_variants(manifest);
     add_variants(variants);
+    if (!architectures.empty()) return compile_for_architectures(manifest, architectures);
     auto device = open_device(pack_device(device_spec));
     std::size_t variant_count = 0;
     for (const auto& f : manifest.families) variant_count += f.variants.size();
@@ -59,8 +128,7 @@ int pack_check_command(const std::string& folder, const std::string& device_spec
     int runs = 0, failures = 0;
     bool device_failed = false;
     for (const pack::FamilySpec& family : manifest.families) {
-      std::vector<pack::CheckPoint> points{{"defaults", {}, family.place}};
-      points.insert(points.end(), family.checks.begin(), family.checks.end());
+      const std::vector<pack::CheckPoint> points = check_points(family);
       for (const pack::VariantSpec& spec : family.variants) {
         const Variant& v = *find_variant(family.id + "." + spec.id);
         bool failed_somewhere = false, verified_somewhere = false;

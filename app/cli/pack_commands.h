@@ -10,7 +10,10 @@ namespace threadmap::cli {
 // one, a known_wrong variant must fail at one at least. Exit 0 when all is as
 // expected, 1 when not, 2 for a manifest's mistake or bad usage, 3 when the
 // device fails. device: a spec, or "auto" for the first OpenCL device.
-int pack_check_command(const std::string& folder, const std::string& device);
+// architectures ("sm_75,sm_90"): instead of running, compiles every CUDA
+// kernel of the pack at every check point, timed, traced and clock pass, for
+// each (no GPU needed).
+int pack_check_command(const std::string& folder, const std::string& device, const std::string& architectures = "");
 
 // Writes a working one-kernel pack into the new folder NAME (its last
 // component is the pack's name): pack.toml, scale.cl and scale.cu.

@@ -28,11 +28,64 @@ namespace threadmap {
 
 namespace {
 
+bool is_pack(const ProgramKey& program) { return program.source.starts_with("pack:"); }
+
 // A learner's text must define the catalog kernel's name: NVRTC's message for
 // a name expression it cannot find does not say which name it wanted.
 void require_kernel_name(const cuda_kernels::KernelSpec& spec, const ProgramKey& program) {
+  if (is_pack(program) && !names_identifier(program.text, spec.kernel))
+    throw InvalidRequest(program.text_name + " defines no kernel " + std::string(spec.kernel) +
+                         ", which the pack's manifest names");
   if (!program.text.empty() && !names_identifier(program.text, spec.kernel))
     throw missing_kernel(program.text_name, std::string(spec.source) + ".cu", std::string(spec.kernel));
+}
+
+// A pack's CUDA kernel (kernels/pack): an extern "C" __global__ function of
+// the pack's .cu text. Its parameters are read off the launch ('b' a buffer,
+// 'i' an int; a __local argument is its dynamic shared memory), as the
+// table of cuda_kernels.h states them for the catalog's. Kept for the
+// program's life: a KernelSpec holds views.
+struct PackKernel {
+  std::string source, kernel, parameters;
+  cuda_kernels::KernelSpec spec;
+};
+
+const cuda_kernels::KernelSpec* pack_kernel_spec(const LaunchCmd& launch) {
+  std::string parameters;
+  bool dynamic = false;
+  for (const KernelArg& a : launch.args) {
+    if (std::holds_alternative<BufferArg>(a)) parameters += 'b';
+    else if (std::holds_alternative<std::int32_t>(a)) parameters += 'i';
+    else dynamic = true;
+  }
+  const auto shared = dynamic ? cuda_kernels::SharedMemory::Dynamic : cuda_kernels::SharedMemory::Static;
+  static std::mutex mutex;
+  static std::vector<std::unique_ptr<PackKernel>> known;
+  std::lock_guard lock(mutex);
+  for (const auto& k : known)
+    if (k->source == launch.program.source && k->kernel == launch.kernel && k->parameters == parameters &&
+        k->spec.shared == shared)
+      return &k->spec;
+  auto k = std::make_unique<PackKernel>();
+  k->source = launch.program.source;
+  k->kernel = launch.kernel;
+  k->parameters = parameters;
+  k->spec = {k->source, k->kernel, {}, k->parameters, shared, false, false};
+  known.push_back(std::move(k));
+  return &known.back()->spec;
+}
+
+// The kernel a launch names: the catalog's, or a pack's. Throws InvalidRequest when there is none.
+const cuda_kernels::KernelSpec& kernel_spec(const LaunchCmd& launch) {
+  if (is_pack(launch.program)) {
+    if (launch.program.text.empty())
+      throw InvalidRequest(launch.program.source + " has no CUDA kernel file: its manifest names only an OpenCL one");
+    return *pack_kernel_spec(launch);
+  }
+  const cuda_kernels::KernelSpec* spec = cuda_kernels::find_kernel(launch.program.source, launch.kernel);
+  if (!spec)
+    throw InvalidRequest("there is no CUDA kernel " + launch.kernel + " in source " + launch.program.source);
+  return *spec;
 }
 
 // What NVRTC compiles for a launch: the kernel's text (the catalog's, or a
@@ -42,9 +95,15 @@ void require_kernel_name(const cuda_kernels::KernelSpec& spec, const ProgramKey&
 cuda::CompileRequest kernel_request(const cuda_kernels::KernelSpec& spec, const LaunchCmd& launch,
                                     const std::string& target) {
   const bool traced = cuda_kernels::trace_pass(launch.program) != 0;
+  const bool pack = is_pack(launch.program);
   cuda::CompileRequest request = cuda_kernels::compile_request(
-      spec.source, {cuda_kernels::name_expression(spec, launch.program)},
+      spec.source, {pack ? std::string(spec.kernel) : cuda_kernels::name_expression(spec, launch.program)},
       traced ? "compute_" + std::to_string(cuda::Nvrtc::architecture_number(target)) : target, &launch.program);
+  if (pack) {  // as its OpenCL build: ELEM the element type, then the manifest's values
+    request.defines.push_back("ELEM=" + std::string(element_name(launch.program.type)));
+    for (const auto& [name, value] : launch.program.defines)
+      if (name != kTraceDefine) request.defines.push_back(name + "=" + std::to_string(value));
+  }
   if (traced) request.options.push_back("-lineinfo");
   return request;
 }
@@ -368,12 +427,10 @@ class CudaDevice final : public Device {
       key += "|" + std::to_string(threads_of(launch)) + "|" + std::to_string(dynamic_shared_of(launch));
     if (auto found = resolved_.find(key); found != resolved_.end()) return found->second;
 
-    const KernelSpec* spec = cuda_kernels::find_kernel(launch.program.source, launch.kernel);
-    if (!spec)
-      throw DeviceError("there is no CUDA kernel " + launch.kernel + " in source " +
-                        launch.program.source);
+    const KernelSpec* spec = &kernel_spec(launch);
     require_kernel_name(*spec, launch.program);
-    const std::string expression = cuda_kernels::name_expression(*spec, launch.program);
+    const std::string expression =
+        is_pack(launch.program) ? std::string(spec->kernel) : cuda_kernels::name_expression(*spec, launch.program);
     const cuda::CompileRequest request = kernel_request(*spec, launch, target());
     const cuda::Nvrtc& nvrtc = cuda::Nvrtc::get();
     std::optional<cuda::CompileResult> compiled = nvrtc.cached(request);
@@ -697,13 +754,9 @@ std::string cuda_target_for(const std::string& architecture) {
 }
 
 CudaCompileCheck compile_cuda_kernel(const LaunchCmd& launch, const std::string& target) {
-  const cuda_kernels::KernelSpec* spec =
-      cuda_kernels::find_kernel(launch.program.source, launch.kernel);
-  if (!spec)
-    throw InvalidRequest("there is no CUDA kernel " + launch.kernel + " in source " +
-                         launch.program.source);
-  require_kernel_name(*spec, launch.program);
-  const cuda::CompileRequest request = kernel_request(*spec, launch, target);
+  const cuda_kernels::KernelSpec& spec = kernel_spec(launch);
+  require_kernel_name(spec, launch.program);
+  const cuda::CompileRequest request = kernel_request(spec, launch, target);
   try {
     cuda::CompileResult r = cuda::Nvrtc::get().compile(request);
     if (const int pass = cuda_kernels::trace_pass(launch.program)) instrument(r, pass, cuda::Nvrtc::get());

@@ -327,6 +327,8 @@ class OpenclDevice final : public Device {
     if (auto it = programs_.find(cache_key); it != programs_.end()) return it->second;
 
     const bool learner = !key.text.empty();
+    if (!learner && key.source.starts_with("pack:"))
+      throw InvalidRequest(key.source + " has no OpenCL kernel file: its manifest names only a CUDA one");
     const std::string file = learner ? key.text_name : key.source + ".cl";
     const std::string_view text = learner ? std::string_view(key.text) : embedded_source(file);
     if (text.empty()) throw DeviceError("no embedded OpenCL source named " + file);
