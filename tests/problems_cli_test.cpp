@@ -114,10 +114,17 @@ Found found_by_threadmap(const json& problems) {
 json threadmap_problems(const ProblemCase& c, const std::string& device = "opencl:0:0", const std::string& file = "") {
   const ProblemsOutcome o =
       run_shell(std::string(THREADMAP_CLI) + " " + run_args(c, device, file) + " --format json 2>&1");
-  const std::size_t brace = o.out.find('{');
-  if (brace == std::string::npos) return json();
-  const json report = json::parse(o.out.substr(brace), nullptr, false);
-  return report.is_object() && report.contains("problems") ? report["problems"] : json();
+  // The run's report, or (a run that crashed or failed on the device) the
+  // traced run's that follows it: the last object holding problems.
+  json found;
+  for (std::size_t brace = o.out.find('{'); brace != std::string::npos; brace = o.out.find("\n{", brace + 1)) {
+    if (o.out[brace] == '\n') ++brace;
+    const std::size_t end = o.out.find("\n}", brace);
+    const json report = json::parse(o.out.substr(brace, end == std::string::npos ? std::string::npos : end + 2 - brace),
+                                    nullptr, false);
+    if (report.is_object() && report.contains("problems")) found = report["problems"];
+  }
+  return found;
 }
 
 // Oclgrind's log: each report's first line, then "At line N" per entity

@@ -182,6 +182,35 @@ std::string previous_statement(const std::vector<std::string>& body, std::size_t
   return {};
 }
 
+// What the access pass puts between an access call and the instruction it
+// may skip: the call's answer read, the "may it be made" predicate, and
+// where the instruction has a guard of its own, the two combined.
+bool is_skip_glue(const std::string& l) {
+  for (const char* glue : {"ld.param.b32 \t%threadmap_inside", "setp.ne.u32 \t%threadmap_may",
+                           "not.pred \t%threadmap_not_guard", "and.pred \t%threadmap_guarded"})
+    if (l.find(glue) != std::string::npos) return true;
+  return false;
+}
+
+// The statement before `i`, past the skip glue; and the instruction's own
+// guard, as the glue combined it ("@%p1", "@!%p1" or "").
+std::string statement_before_glue(const std::vector<std::string>& body, std::size_t i, std::string* own_guard) {
+  static const std::regex combined(R"(and\.pred \t%threadmap_guarded, (%\w+), )");
+  static const std::regex negated(R"(not\.pred \t%threadmap_not_guard, (%\w+);)");
+  own_guard->clear();
+  while (i > 0) {
+    std::string l = previous_statement(body, i);
+    std::size_t at = i;
+    while (at > 0 && body[at - 1] != l) --at;
+    i = at - 1;
+    std::smatch m;
+    if (std::regex_search(l, m, negated)) *own_guard = "@!" + m[1].str();
+    else if (std::regex_search(l, m, combined) && m[1] != "%threadmap_not_guard") *own_guard = "@" + m[1].str();
+    if (!is_skip_glue(l)) return l;
+  }
+  return {};
+}
+
 std::string file_label(std::string s) {
   for (char& c : s)
     if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
@@ -254,7 +283,7 @@ TEST_P(CatalogKernel, InstrumentsEveryMemoryInstructionAndAssembles) {
   const std::vector<std::string> body = entry_lines(out.ptx, entry);
   std::map<int, int> called;
   static const std::regex line_argument(R"(st\.param\.b32\s+\[threadmap_arg4\], (\d+);)");
-  static const std::regex access_call(R"(call threadmap_access, )");
+  static const std::regex access_call(R"(call \(threadmap_result\), threadmap_access, )");
   static const std::regex memory(R"(^\s*(@!?%\w+\s+)?(ld|st)\.(global|shared)[.\w:]*\s)");
   int pending_line = -1;
   std::size_t uncalled_shared_stores = 0;
@@ -262,20 +291,26 @@ TEST_P(CatalogKernel, InstrumentsEveryMemoryInstructionAndAssembles) {
     std::smatch m;
     if (std::regex_search(body[i], m, line_argument)) pending_line = std::stoi(m[1]);
     if (std::regex_search(body[i], access_call)) ++called[pending_line];
-    if (std::regex_search(body[i], m, memory) && body[i].find("threadmap") == std::string::npos) {
+    if (std::regex_search(body[i], m, memory) && body[i].find("[threadmap") == std::string::npos &&
+        body[i].find(", %threadmap") == std::string::npos && body[i].find("\t%threadmap") == std::string::npos) {
+      // Every memory instruction is made only where its access may be (the
+      // skip glue's predicate, which carries its own guard).
+      const std::string guard = m[1].str();
+      EXPECT_TRUE(guard.starts_with("@%threadmap_may") || guard.starts_with("@%threadmap_guarded"))
+          << c.label << ": `" << body[i] << "` is not made under the skip predicate";
       // A merged access is recorded once, before the first of its
       // instructions; a folded store with the store it is folded into.
-      const std::string before = previous_statement(body, i);
-      const bool called_before = before.find("call threadmap_access, ") != std::string::npos ||
+      std::string own_guard;
+      const std::string before = statement_before_glue(body, i, &own_guard);
+      const bool called_before = before.find("threadmap_access, ") != std::string::npos ||
                                  std::regex_search(before, memory);
       if (!called_before && m[2] == "st" && m[3] == "shared") {
         ++uncalled_shared_stores;
         continue;
       }
       EXPECT_TRUE(called_before) << c.label << ": no access call before `" << body[i] << "`";
-      const std::string guard = m[1].str();
-      if (!guard.empty())
-        EXPECT_NE(before.find(guard + "call threadmap_access, "), std::string::npos)
+      if (!own_guard.empty() && before.find("threadmap_access, ") != std::string::npos)
+        EXPECT_NE(before.find(own_guard + " call (threadmap_result), threadmap_access, "), std::string::npos)
             << c.label << ": the call does not carry the guard of `" << body[i] << "`";
     }
   }
@@ -693,7 +728,7 @@ TEST(PtxInstrument, EveryFormOnAHandWrittenKernel) {
                         {"ld.shared.u32", "1"},       {"ld.f32", "2"},
                         {"ld.u32", "2"},              {"ld.global.u32", "0"},
                         {"st.global.u64", "0"},       {"st.global.u8", "0"}}));
-  EXPECT_NE(out.ptx.find("\t@!%p1 call threadmap_access, "), std::string::npos);
+  EXPECT_NE(out.ptx.find("\t@!%p1 call (threadmap_result), threadmap_access, "), std::string::npos);
   EXPECT_NE(out.ptx.find("\t@%p1 call threadmap_end, "), std::string::npos);
   EXPECT_NE(out.ptx.find("\t@%p2 call threadmap_end, "), std::string::npos);
   EXPECT_NE(out.ptx.find("forms_param_1,\n\t.param .u64 threadmap_trace_buffer\n)\n.maxntid"),
@@ -916,3 +951,18 @@ TEST(PtxInstrument, InstrumentsAWholeCompiledBuild) {
 
 }  // namespace
 }  // namespace threadmap
+
+// The sizes of the shared arrays the access pass checks shared accesses
+// against, read off their declarations; a dynamic one has none.
+TEST(PtxParse, VariablesKnowTheirBytes) {
+  using threadmap::cuda::ptx::parse_variable;
+  EXPECT_EQ(parse_variable(".shared .align 4 .b8 _ZZ4tileE4tile[4096];")->bytes, 4096u);
+  EXPECT_EQ(parse_variable(".shared .align 4 .f32 t[32][33];")->bytes, 32u * 33u * 4u);
+  EXPECT_EQ(parse_variable(".shared .align 16 .v4 .f32 quad[8];")->bytes, 8u * 16u);
+  EXPECT_EQ(parse_variable(".global .align 8 .b8 counters[64];")->bytes, 64u);
+  const auto dynamic = parse_variable(".extern .shared .align 16 .b8 dyn[];");
+  ASSERT_TRUE(dynamic);
+  EXPECT_TRUE(dynamic->external);
+  EXPECT_EQ(dynamic->bytes, 0u);
+  EXPECT_EQ(parse_variable(".shared .u32 one;")->bytes, 4u);
+}

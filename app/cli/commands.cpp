@@ -469,7 +469,10 @@ int run_command(const std::string& kernel, const RunArgs& args) {
   }); };
   if (args.source.empty()) return body();
   const Isolated run = run_isolated(limits_for(args.timeout), "the run of " + args.source, body);
-  if (run.ending == Ending::Crashed && args.problems != "off") explain_crash(kernel, args);
+  // A crash (a CPU device) or a failed device (a GPU's illegal address): the
+  // traced run, in a process of its own, says which access it was.
+  if (run.compiled && (run.ending == Ending::Crashed || run.code == kExitDeviceFailure) && args.problems != "off")
+    explain_crash(kernel, args);
   return run.code;
 }
 

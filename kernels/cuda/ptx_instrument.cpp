@@ -406,6 +406,7 @@ class EntryWalk {
       throw PtxError(line_prefix(m_.text, m_.statements[f_.open].begin) + "the body of " + f_.name +
                      " has no instructions");
     record_runs();
+    if (glue_) glue_->shared_arrays(shared_arrays_named());
     finish_report();
   }
 
@@ -634,9 +635,35 @@ class EntryWalk {
                             bytes / low.type_bytes, merged, 0};
     ++recorded_[site];
     if (!glue_) return;
-    glue_->access({&m_.statements[earliest.statement], low.opcode, low.guard, low.address,
-                   low.address.base == Address::Base::Register ? registers_.bits(low.address.name) : 0,
-                   low.space_code, low.store, bytes, static_cast<int>(chunk.size()), merged, earliest.line});
+    MachineAccess machine{&m_.statements[earliest.statement], low.opcode, low.guard, low.address,
+                          low.address.base == Address::Base::Register ? registers_.bits(low.address.name) : 0,
+                          low.space_code, low.store, bytes, static_cast<int>(chunk.size()), merged, earliest.line, {}};
+    for (const std::size_t k : chunk) {
+      machine.statements.push_back(&m_.statements[accesses_[k].statement]);
+      for (const auto& [folded, into] : folded_into_)
+        if (into == accesses_[k].statement) machine.statements.push_back(&m_.statements[folded]);
+    }
+    glue_->access(machine);
+  }
+
+  // The shared variables whose names the entry's instructions use.
+  std::vector<ptx::Variable> shared_arrays_named() const {
+    std::vector<ptx::Variable> named;
+    for (const auto& [name, v] : variables_) {
+      if (v.space != StateSpace::Shared) continue;
+      for (std::size_t i = f_.open + 1; i < f_.close; ++i) {
+        const Statement& s = m_.statements[i];
+        if (s.kind != StatementKind::Instruction) continue;
+        const std::size_t at = s.text.find(name);
+        const std::size_t end = at + name.size();
+        if (at != std::string_view::npos && (at == 0 || !ptx::is_identifier_char(s.text[at - 1])) &&
+            (end >= s.text.size() || !ptx::is_identifier_char(s.text[end]))) {
+          named.push_back(v);
+          break;
+        }
+      }
+    }
+    return named;
   }
 
   StateSpace symbol_space(const Statement& s, const std::string& name) const {

@@ -428,16 +428,32 @@ std::optional<Variable> parse_variable(std::string_view statement) {
   if (!space || *space == StateSpace::Param) return std::nullopt;
   v.space = *space;
   // The name is the first word that is not a directive or a number, before any '=' or '['.
+  std::uint64_t element = 0, vector = 1;
   for (++i; i < words.size(); ++i) {
     std::string_view w = words[i];
     if (w.starts_with('.') || w == "=") {
       if (w == "=") break;
       if (w == ".align" && i + 1 < words.size()) v.align = parse_int(words[++i]).value_or(0);
+      else if (w.size() >= 3 && (w[1] == 'b' || w[1] == 'u' || w[1] == 's' || w[1] == 'f'))
+        element = parse_int(w.substr(2)).value_or(0) / 8;  // .b8 .u32 .f64 ...
+      else if (w.size() >= 3 && w[1] == 'v') vector = parse_int(w.substr(2)).value_or(1);  // .v2 .v4
       continue;
     }
     std::size_t end = 0;
     while (end < w.size() && is_identifier_char(w[end])) ++end;
     v.name = w.substr(0, end);
+    // Its dimensions: name[N][M] (a word may also be split at the brackets).
+    std::string rest(w.substr(end));
+    for (std::size_t k = i + 1; k < words.size() && words[k] != "=" && words[k].starts_with('['); ++k) rest += words[k];
+    std::uint64_t count = 1;
+    bool known = element > 0;
+    for (std::size_t open = rest.find('['); open != std::string::npos; open = rest.find('[', open + 1)) {
+      const std::size_t close = rest.find(']', open);
+      const auto n = close == std::string::npos ? std::nullopt : parse_int(rest.substr(open + 1, close - open - 1));
+      if (!n || *n <= 0) known = false;
+      else count *= static_cast<std::uint64_t>(*n);
+    }
+    if (known) v.bytes = element * vector * count;
     break;
   }
   if (v.name.empty()) return std::nullopt;

@@ -13,6 +13,7 @@
 #include <map>
 #include <optional>
 #include <stdexcept>
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -75,6 +76,7 @@ struct Variable {
   std::string name;
   int align = 0;          // .align N; 0 when not given
   bool external = false;  // .extern (dynamic shared memory)
+  std::uint64_t bytes = 0;  // its type's size times its dimensions; 0 when not known ([])
 };
 
 struct Module {

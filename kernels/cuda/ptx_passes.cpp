@@ -56,6 +56,14 @@ constexpr std::string_view kThread = "%threadmap_thread";
 constexpr std::string_view kOn = "%threadmap_on";
 constexpr std::string_view kSlot = "%threadmap_slot";
 constexpr std::string_view kAddress = "%threadmap_address";
+constexpr std::string_view kInside = "%threadmap_inside";          // threadmap_access's answer
+constexpr std::string_view kMay = "%threadmap_may";                // per machine access: may it be made
+constexpr std::string_view kGuarded = "%threadmap_guarded";        // an instruction's own guard, and may
+constexpr std::string_view kNotGuard = "%threadmap_not_guard";
+constexpr std::string_view kSharedFirst = "%threadmap_shared_first";  // the shared arrays' bytes
+constexpr std::string_view kSharedEnd = "%threadmap_shared_end";
+constexpr std::string_view kSharedAt = "%threadmap_shared_at";
+constexpr std::string_view kDynamicBytes = "%threadmap_dynamic_bytes";
 
 // The clock pass's registers (what each holds: ClockPass::clock_values);
 // per barrier site i, %threadmap_arrived<i>, %threadmap_left<i> and
@@ -153,6 +161,7 @@ class AccessPass final : public PassGlue {
     glue += ptx::runtime_call("thread id", {}, "threadmap_thread_id", {}, kThread);
     glue += ptx::runtime_call("begin", {}, "threadmap_begin", {text(kBuffer), text(kBlock), text(kThread)}, kOn);
     splice_.before(first, glue);
+    first_ = &first;
   }
 
   void barrier(const Barrier& b) override {
@@ -179,18 +188,49 @@ class AccessPass final : public PassGlue {
       what += " x" + std::to_string(a.members) + " (one " + std::to_string(a.bytes) +
               "-byte access: contiguous and aligned)";
     if (a.merged > a.members) what += " (with the conditional store to the same address after it)";
+    const std::string may = text(kMay) + std::to_string(accesses_++);
     splice_.before(*a.first, ptx::runtime_call(what + ", line " + std::to_string(a.line), a.guard, "threadmap_access",
                                                {text(kBuffer), text(kOn), text(kBlock), text(kThread),
                                                 std::to_string(a.line), std::to_string(flags), text(kAddress),
-                                                std::to_string(a.space_code)},
-                                               {}, address_prelude(a)));
+                                                std::to_string(a.space_code), text(kSharedFirst), text(kSharedEnd)},
+                                               kInside, address_prelude(a)) +
+                                 "\tsetp.ne.u32 \t" + may + ", " + text(kInside) + ", 0;\n");
+    // A module variable named directly (`ld.global [counters+8]`) lies in no
+    // buffer the host knows of: made whatever the answer.
+    if (a.address.base == Address::Base::Symbol && a.space_code != kSpaceShared) return;
+    for (const ptx::Statement* s : a.statements) made_only_if(*s, may);
   }
 
-  void end(const ControlFlow&) override {}
+  void shared_arrays(const std::vector<ptx::Variable>& arrays) override { shared_arrays_ = arrays; }
+
+  // The shared window's bytes the entry's arrays take, for threadmap_access:
+  // from the lowest array's first byte to the highest one's end (an
+  // .extern array ends %dynamic_smem_size bytes on).
+  void end(const ControlFlow&) override {
+    if (!first_) return;
+    std::string glue = comment("the shared arrays' bytes, which a shared access must fall in");
+    glue += "\tmov.u32 \t" + text(kSharedFirst) + ", -1;\n\tmov.u32 \t" + text(kSharedEnd) + ", 0;\n";
+    for (const ptx::Variable& v : shared_arrays_) {
+      if (v.bytes == 0 && !v.external) continue;
+      glue += "\tmov.u32 \t" + text(kSharedAt) + ", " + v.name + ";\n";
+      glue += "\tmin.u32 \t" + text(kSharedFirst) + ", " + text(kSharedFirst) + ", " + text(kSharedAt) + ";\n";
+      if (v.external) {
+        glue += "\tmov.u32 \t" + text(kDynamicBytes) + ", %dynamic_smem_size;\n";
+        glue += "\tadd.u32 \t" + text(kSharedAt) + ", " + text(kSharedAt) + ", " + text(kDynamicBytes) + ";\n";
+      } else {
+        glue += "\tadd.u32 \t" + text(kSharedAt) + ", " + text(kSharedAt) + ", " + std::to_string(v.bytes) + ";\n";
+      }
+      glue += "\tmax.u32 \t" + text(kSharedEnd) + ", " + text(kSharedEnd) + ", " + text(kSharedAt) + ";\n";
+    }
+    splice_.before(*first_, glue);
+  }
 
   std::string declarations() const override {
     std::string decl = "\n\t.reg .b64 \t" + text(kBuffer) + ";\n";
-    for (std::string_view r : {kBlock, kThread, kOn, kSlot}) decl += "\t.reg .b32 \t" + text(r) + ";\n";
+    for (std::string_view r : {kBlock, kThread, kOn, kSlot, kInside, kSharedFirst, kSharedEnd, kSharedAt, kDynamicBytes})
+      decl += "\t.reg .b32 \t" + text(r) + ";\n";
+    for (std::string_view r : {kGuarded, kNotGuard}) decl += "\t.reg .pred \t" + text(r) + ";\n";
+    if (accesses_) decl += "\t.reg .pred \t" + text(kMay) + "<" + std::to_string(accesses_) + ">;\n";
     return decl;
   }
 
@@ -215,7 +255,26 @@ class AccessPass final : public PassGlue {
     return prelude;
   }
 
+  // The instruction, made only where `may` holds (and its own guard, if any).
+  void made_only_if(const ptx::Statement& s, const std::string& may) {
+    const ptx::Instruction in = ptx::parse_instruction(s.text);
+    std::string guard = "@" + may;
+    if (!in.guard.empty()) {
+      const bool negated = in.guard.starts_with("@!");
+      const std::string own(in.guard.substr(negated ? 2 : 1));
+      std::string combine;
+      if (negated) combine += "\tnot.pred \t" + text(kNotGuard) + ", " + own + ";\n";
+      combine += "\tand.pred \t" + text(kGuarded) + ", " + (negated ? text(kNotGuard) : own) + ", " + may + ";\n";
+      splice_.before(s, combine);
+      guard = "@" + text(kGuarded);
+    }
+    splice_.replace(s, guard + " " + std::string(in.opcode) + " \t" + std::string(in.operands) + ";");
+  }
+
   Splice& splice_;
+  const ptx::Statement* first_ = nullptr;
+  std::vector<ptx::Variable> shared_arrays_;
+  int accesses_ = 0;
 };
 
 // The clock pass's templates. Nothing before the first barrier but the

@@ -78,6 +78,9 @@ struct MachineAccess {
   int members = 1;
   int merged = 1;                         // PTX accesses in all, folded stores included
   int line = 0;                           // of the earliest
+  // Every PTX instruction it is made of, folded stores included: the access
+  // pass makes them only where the access is inside the launch's memory.
+  std::vector<const ptx::Statement*> statements;
 };
 
 // A barrier (bar.sync, barrier.sync, bar.red) at a source line.
@@ -111,6 +114,8 @@ class PassGlue {
   virtual void barrier(const Barrier& barrier) = 0;
   virtual void exit(const Exit& exit) = 0;
   virtual void access(const MachineAccess& access) = 0;  // after the walk, once runs are merged
+  // The shared variables the entry names (.shared, static or .extern), before end().
+  virtual void shared_arrays(const std::vector<ptx::Variable>&) {}
   virtual void end(const ControlFlow& flow) = 0;         // after every other event
   virtual std::string declarations() const = 0;          // the glue's registers, at the body's start
 };

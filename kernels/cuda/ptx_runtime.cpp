@@ -19,7 +19,7 @@ const std::vector<RuntimeSignature>& runtime_signatures() {
       {"threadmap_thread_id", ".b32", {}},
       {"threadmap_begin", ".b32", {".b64", ".b32", ".b32"}},
       {"threadmap_end", "", {".b64", ".b32", ".b32"}},
-      {"threadmap_access", "", {".b64", ".b32", ".b32", ".b32", ".b32", ".b32", ".b64", ".b32"}},
+      {"threadmap_access", ".b32", {".b64", ".b32", ".b32", ".b32", ".b32", ".b32", ".b64", ".b32", ".b32", ".b32"}},
       {"threadmap_arrive", ".b32", {".b64", ".b32", ".b32", ".b32", ".b32"}},
       {"threadmap_release", "", {".b64", ".b32", ".b32"}},
   };
@@ -58,8 +58,10 @@ std::string runtime_call(std::string_view what, std::string_view guard, std::str
   if (!s.returns.empty()) {
     out += "\t.param " + std::string(s.returns) + " threadmap_result;\n";
     out += "\t" + g + "call (threadmap_result), " + std::string(function) + ", (" + list + ");\n";
-    out += "\t" + g + "ld.param" + std::string(s.returns) + " \t" + std::string(result) +
-           ", [threadmap_result];\n";
+    // Read unguarded (ptxas does not predicate a read of a call's result):
+    // under a false guard the value is stale, and the glue uses it only
+    // under the same guard.
+    out += "\tld.param" + std::string(s.returns) + " \t" + std::string(result) + ", [threadmap_result];\n";
   } else {
     out += "\t" + g + "call " + std::string(function) + ", (" + list + ");\n";
   }

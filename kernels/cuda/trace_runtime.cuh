@@ -88,29 +88,57 @@ extern "C" __device__ __noinline__ void threadmap_end(unsigned int* tm, unsigned
   }
 }
 
-// One load or store of one thread of a traced block. flags: TM_F_STORE and
-// the size (log2 bytes << TM_F_SIZE_SHIFT); space: TM_SPACE_*. A generic
-// address that is neither shared nor global (a local variable reached through
-// a pointer) is no access the trace models and is not recorded.
-extern "C" __device__ __noinline__ void threadmap_access(unsigned int* tm, unsigned int on,
-                                                         unsigned int block, unsigned int thread,
-                                                         unsigned int line, unsigned int flags,
-                                                         unsigned long long address,
-                                                         unsigned int space) {
+namespace threadmap_runtime {
+
+// Whether [address, address + bytes) lies in one of the launch's buffers
+// (the bounds section the host wrote: trace_format.h).
+__device__ inline bool in_buffers(const unsigned int* tm, unsigned long long address, unsigned int bytes) {
+  const unsigned int* b = tm + tm[TM_H_BOUNDS];
+  for (unsigned int k = 0; k < b[TM_BD_BUFFERS]; ++k) {
+    const unsigned int* e = b + TM_BD_TABLE + k * TM_BD_BUFFER_WORDS;
+    const unsigned long long first = e[0] | (static_cast<unsigned long long>(e[1]) << 32);
+    const unsigned long long end = e[2] | (static_cast<unsigned long long>(e[3]) << 32);
+    if (address >= first && address + bytes <= end) return true;
+  }
+  return false;
+}
+
+}  // namespace threadmap_runtime
+
+// One load or store of one thread, in every block, before it is made.
+// flags: TM_F_STORE and the size (log2 bytes << TM_F_SIZE_SHIFT); space:
+// TM_SPACE_*; [shared_first, shared_end): the shared window's bytes the
+// kernel's shared arrays take (the glue computes them at the entry). Returns
+// 1 when the access may be made, 0 when it is outside every buffer of the
+// launch or every shared array: the glue then skips it (its instruction's
+// predicate), and a traced block records it with TM_F_OUTSIDE. A generic
+// address that is neither shared nor global (a local variable reached
+// through a pointer) is no access the trace models: made, not recorded.
+extern "C" __device__ __noinline__ unsigned int threadmap_access(unsigned int* tm, unsigned int on,
+                                                                 unsigned int block, unsigned int thread,
+                                                                 unsigned int line, unsigned int flags,
+                                                                 unsigned long long address,
+                                                                 unsigned int space, unsigned int shared_first,
+                                                                 unsigned int shared_end) {
   using namespace threadmap_runtime;
-  if (!on) return;
   if (space == TM_SPACE_GENERIC) {
     const void* p = reinterpret_cast<const void*>(address);
     if (__isShared(p)) {
       address = static_cast<unsigned long long>(__cvta_generic_to_shared(p));
       space = TM_SPACE_SHARED;
     } else if (!__isGlobal(p)) {
-      return;
+      return 1u;
     }
   } else if (space == TM_SPACE_GLOBAL) {
     address = global_to_generic(address);
   }
+  const unsigned int bytes = 1u << ((flags >> TM_F_SIZE_SHIFT) & TM_F_SIZE_MASK);
+  const bool inside = space == TM_SPACE_SHARED
+                          ? address >= shared_first && address + bytes <= shared_end
+                          : in_buffers(tm, address, bytes);
+  if (!on) return inside ? 1u : 0u;
   if (space == TM_SPACE_SHARED) flags |= TM_F_SHARED;
+  if (!inside) flags |= TM_F_OUTSIDE;
   const unsigned int slot = atomicAdd(tm + TM_H_ACCESS_COUNT, 1u);
   if (slot < tm[TM_H_ACCESS_CAPACITY]) {
     unsigned int* r = tm + tm[TM_H_ACCESSES] + slot * TM_ACCESS_WORDS;
@@ -119,6 +147,7 @@ extern "C" __device__ __noinline__ void threadmap_access(unsigned int* tm, unsig
     r[TM_A_ADDRESS_LO] = static_cast<unsigned int>(address);
     r[TM_A_ADDRESS_HI] = (static_cast<unsigned int>(address >> 32) & 0xffffffu) | (flags << 24);
   }
+  return inside ? 1u : 0u;
 }
 
 // A warp's arrival at a barrier (its leader records it). Returns the record's
