@@ -383,8 +383,14 @@ TEST_P(CatalogKernel, ClockPassReadsTheClockAroundEveryBarrierAndAssembles) {
         << c.label << ": no end stores before `" << body[i] << "`";
   }
   EXPECT_EQ(exits, report.exits) << c.label;
-  // Each exit: the warp's schedule record and its slot, each marked written.
-  EXPECT_EQ(count_matching(body, std::regex(std::to_string(TM_CLOCK_WRITTEN) + ";")), 2 * exits) << c.label;
+  // Each exit: the warp's schedule record and its slot, each marked written,
+  // in each of its copies (two where the kernel leaves ids past x unread:
+  // one for extents of 1, one that reads them), each ending with the SM.
+  const int copies = count_matching(body, std::regex(R"(^\$threadmap_sm_\d+:)"));
+  EXPECT_GE(copies, exits) << c.label;
+  EXPECT_LE(copies, 2 * exits) << c.label;
+  EXPECT_EQ(count_matching(body, std::regex(std::to_string(TM_CLOCK_WRITTEN) + ";")), 2 * copies) << c.label;
+  EXPECT_EQ(count_matching(body, std::regex(R"(mov\.u32\s+%threadmap_word, %smid;)")), copies) << c.label;
   if (ptxas_path().empty()) GTEST_SKIP() << "ptxas not found (CUDA Toolkit bin/ or PATH): not assembled";
   const auto errors = assemble_errors(out.ptx, file_label(c.name_expression) + "_clock");
   EXPECT_FALSE(errors) << c.label << "\n" << errors.value_or("");
