@@ -280,7 +280,8 @@ mov.u32 {site_release}, 0;
 //     `@p mov %tid.z` read in setRowReadCol's warps with no z extent);
 //   - only warp 0 of a block reads %smid (every warp of a block runs on one
 //     SM) and writes it into each warp's record (kBlockSm).
-// The test of the extents reads the constant bank only.
+// The test of the extents ((extent - 1) | ..., 0 where each is 1) reads the
+// constant bank only.
 constexpr std::string_view kFlatExtents = R"(
 setp.ne.u32 {keep}, {special}, 0;
 @{keep} bra.uni {general};
@@ -642,7 +643,6 @@ class ClockPass final : public PassGlue {
     std::string extents;
     for (std::size_t i = 0; i < reads_.size(); ++i) {
       if (reads_[i]) continue;
-      // (extent - 1) | ...: 0 where each is 1.
       if (extents.empty()) {
         extents = fill("mov.u32 {special}, " + std::string(kExtents[i]) + ";", values);
         extents += fill("sub.u32 {special}, {special}, 1;", values);
