@@ -336,8 +336,10 @@ mov.u32 {special}, %smid;
 {sm_next}:
 setp.ge.u32 {keep}, {lane}, {warps_per_block};
 @{keep} bra {sm_written};
-mad.lo.u32 {record_index}, {block}, {warps_per_block}, {lane};
-mul.wide.u32 {record_offset}, {record_index}, {schedule_record_bytes};
+mul.wide.u32 {record_offset}, {block}, {warps_per_block};
+cvt.u64.u32 {warp_wide}, {lane};
+add.s64 {record_offset}, {record_offset}, {warp_wide};
+mul.lo.u64 {record_offset}, {record_offset}, {schedule_record_bytes};
 add.s64 {schedule_record}, {buffer}, {record_offset};
 st.global.u32 [{schedule_record}+{sm_at}], {special};
 add.u32 {lane}, {lane}, 32;
@@ -491,7 +493,6 @@ class ClockPass final : public PassGlue {
     share(kWord, {"result_word", "special", "slot", "site_bit_set", "site_pass_word"});
     share(kTemp, {"thread", "warps_per_block", "warp_passes"});
     share(kKeep, {"has_z", "unsampled", "site_passed"});
-    share(kBlocks, {"record_index"});
     share(kCount, {"block"});
     share(kArrival, {"slot_table", "stamps_section", "slot_offset"});
     share(kRelease, {"record_offset", "slot_entry", "blocks_wide"});
