@@ -418,8 +418,34 @@ TEST_P(CatalogKernel, ClockPassReadsTheClockAroundEveryBarrierAndAssembles) {
         << c.label << ": no end stores before `" << body[i] << "`";
   }
   EXPECT_EQ(exits, report.exits) << c.label;
-  // Each exit: the warp's schedule record and its slot, each marked written.
-  EXPECT_EQ(count_matching(body, std::regex(std::to_string(TM_CLOCK_WRITTEN) + ";")), 2 * exits) << c.label;
+  // Each exit: the warp's schedule record and its slot, each marked written,
+  // in each of its copies (two where the kernel leaves ids past x unread:
+  // one for extents of 1, one that reads them), each ending with the SM.
+  const int copies = count_matching(body, std::regex(R"(^\$threadmap_sm_\d+:)"));
+  EXPECT_GE(copies, exits) << c.label;
+  EXPECT_LE(copies, 2 * exits) << c.label;
+  EXPECT_EQ(count_matching(body, std::regex(std::to_string(TM_CLOCK_WRITTEN) + ";")), 2 * copies) << c.label;
+  EXPECT_EQ(count_matching(body, std::regex(R"(mov\.u32\s+%threadmap_word, %smid;)")), copies) << c.label;
+  // The copy for extents of 1 (from the branch to $threadmap_ids_N to that
+  // label) reads no id the kernel does not read itself: at the end of a
+  // block such a read is queued with the next block's first reads.
+  std::string input_text;
+  for (const std::string& line : input) input_text += line + "\n";
+  static const std::regex to_general(R"(bra\.uni\s+(\$threadmap_ids_\d+);)");
+  std::string general;  // the label that ends the copy being read, or none
+  for (const std::string& line : body) {
+    std::smatch m;
+    if (general.empty() && std::regex_search(line, m, to_general)) {
+      general = m[1];
+    } else if (!general.empty() && line.starts_with(general + ":")) {
+      general.clear();
+    } else if (!general.empty()) {
+      for (const char* id : {"%tid.y", "%tid.z", "%ctaid.y", "%ctaid.z"})
+        EXPECT_FALSE(line.find(std::string(id) + ";") != std::string::npos &&
+                     input_text.find(id) == std::string::npos)
+            << c.label << ": the kernel does not read " << id << ", its exit does: `" << line << "`";
+    }
+  }
   if (ptxas_path().empty()) GTEST_SKIP() << "ptxas not found (CUDA Toolkit bin/ or PATH): not assembled";
   const auto errors = assemble_errors(out.ptx, file_label(c.name_expression) + "_clock");
   EXPECT_FALSE(errors) << c.label << "\n" << errors.value_or("");

@@ -13,6 +13,7 @@ Exit 1 otherwise.
 import glob
 import json
 import os
+import re
 import statistics
 import sys
 
@@ -48,7 +49,12 @@ def main(folder):
           "| probe: release median | ThreadMap: release median | difference | ThreadMap from | passes (probe / ThreadMap) |")
     print("|---|---|---|---|---|---|---|---|---|---|")
     ok = True
-    for key in sorted(probe):
+    def by_size(key):
+        # "blocks=8" before "blocks=264": numbers compared as numbers.
+        kernel, sets = key
+        return kernel, [(int(v) if v.isdigit() else 0, v) for v in re.split(r"[= ]", sets)]
+
+    for key in sorted(probe, key=by_size):
         kernel, sets = key
         p, t = probe[key], ours.get(key, [])
         if not t:

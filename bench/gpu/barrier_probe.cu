@@ -314,8 +314,10 @@ int main() {
   CHECK(cudaGetDeviceProperties(&prop, 0));
   std::fprintf(stderr, "barrier_probe on %s\n", prop.name);
   load_kernels();
-  probe_set_row_read_col(264);
-  probe_set_row_read_col(65536);
+  // One wave and less (8; 264 is two blocks on each of the H100's 132 SMs),
+  // a few waves (1024) and many (65536): blocks that start beside a block
+  // that is ending.
+  for (int blocks : {8, 264, 1024, 65536}) probe_set_row_read_col(blocks);
   probe_transpose_shared(1024);
   probe_reduce_sequential(1 << 20);
   return 0;

@@ -159,7 +159,8 @@ learner)
 barriers)
   # The clock pass against an independent probe (bench/gpu/barrier_probe.cu,
   # built here by nvcc): arrival spread and release latency of three kernels
-  # with barriers, three runs of each side.
+  # with barriers (setRowReadCol at 8, 264, 1024 and 65536 blocks), three
+  # runs of each side.
   mkdir -p "$OUT/b"
   arch=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader | head -1 | tr -d .)
   nvcc -O3 -std=c++17 -o "$OUT/b/barrier_probe" bench/gpu/barrier_probe.cu -lnvrtc -lcuda
@@ -172,7 +173,9 @@ barriers)
       $cli show "$OUT/b/$id.$rep.threadmap" --format json > "$OUT/b/$id.${sets// /_}.$rep.json"
     done
   done <<'CONFIGS'
+smem.setRowReadCol --set blocks=8
 smem.setRowReadCol --set blocks=264
+smem.setRowReadCol --set blocks=1024
 smem.setRowReadCol --set blocks=65536
 transpose.shared --set width=1024 --set height=1024
 reduce.sequential --set n=1048576

@@ -110,7 +110,9 @@ struct EntryReport {
 //     never before the wait ended. Each of the first TM_CLOCK_PASSES barrier
 //     sites has three registers for its first pass (arrival, release, pass
 //     number). At each exit, lane 0 writes with plain stores its warp's
-//     schedule record and, in the blocks the host chose, its stamps.
+//     schedule record and, in the blocks the host chose, its stamps; warp 0
+//     reads %smid and writes it into each warp's record. No other special
+//     register is read there that the kernel does not read itself.
 enum class Pass { Access, Clock };
 
 struct InstrumentedPtx {

@@ -1,6 +1,7 @@
 #include "kernels/cuda/ptx_passes.h"
 
 #include <algorithm>
+#include <array>
 #include <stdexcept>
 
 #include "kernels/cuda/ptx_instrument.h"
@@ -87,6 +88,7 @@ constexpr std::string_view kSiteArrival = "%threadmap_arrived";
 constexpr std::string_view kSiteRelease = "%threadmap_left";
 constexpr std::string_view kSitePass = "%threadmap_pass";
 constexpr std::string_view kPassed = "%threadmap_passed";
+constexpr std::string_view kLane = "%threadmap_lane";
 
 std::string text(std::string_view s) { return std::string(s); }
 
@@ -323,45 +325,41 @@ mov.u32 {site_arrival}, 0;
 mov.u32 {site_release}, 0;
 )";
 
-// At an exit: the thread's linear id, x fastest; its warp, and whether it
-// is lane 0, which alone goes on. %tid.z is read only in blocks that have a
-// z extent: a special-register read here is queued with the first reads of
-// the next block on the SM, and moves its arrivals (setRowReadCol at 65536
-// blocks: a median spread of 405 cycles with the read, 258 without).
+// At an exit, what runs on the SM beside the next block's first warps (a
+// block that ends is replaced by one that starts, and that one's warps are
+// issuing their first special-register reads on the way to the barrier). So
+// the exit reads as few special registers as it can:
+//   - the ids the kernel reads itself (%tid.x, %ctaid.x, ...) are read again
+//     where the kernel's reads reach, and ptxas reuses them;
+//   - the ids it does not read (%tid.y, %tid.z, %ctaid.y, %ctaid.z) are 0
+//     where their extents are 1: one path for that case reads none of them,
+//     another reads them all. Each path is a whole copy of the exit's stores,
+//     so that ptxas keeps the branch: a short guarded read it turns into an
+//     unconditional one (at the barrier's release, in every warp: an
+//     `@p mov %tid.z` read in setRowReadCol's warps with no z extent);
+//   - only warp 0 of a block reads %smid (every warp of a block runs on one
+//     SM) and writes it into each warp's record (kBlockSm).
+// The test of the extents ((extent - 1) | ..., 0 where each is 1) reads the
+// constant bank only.
+constexpr std::string_view kFlatExtents = R"(
+setp.ne.u32 {keep}, {special}, 0;
+@{keep} bra.uni {general};
+)";
+
+// The thread's warp, and whether it is lane 0, which alone writes the
+// warp's record; the others go on to kBlockSm. The end clock, and the
+// buffer's address, read here: no register is held through the kernel for it.
 constexpr std::string_view kLaneZero = R"(
-mov.u32 {special}, %ntid.z;
-setp.ne.u32 {has_z}, {special}, 1;
-mov.u32 {thread}, 0;
-@{has_z} mov.u32 {thread}, %tid.z;
-mov.u32 {special}, %ntid.y;
-mul.lo.u32 {thread}, {thread}, {special};
-mov.u32 {special}, %tid.y;
-add.u32 {thread}, {thread}, {special};
-mov.u32 {special}, %ntid.x;
-mul.lo.u32 {thread}, {thread}, {special};
-mov.u32 {special}, %tid.x;
-add.u32 {thread}, {thread}, {special};
 shr.u32 {warp}, {thread}, 5;
 and.b32 {lane}, {thread}, 31;
 setp.eq.u32 {lead}, {lane}, 0;
-@!{lead} bra {done};
-)";
-
-// The end clock, and the buffer's address, read here: no register is held
-// through the kernel for it. Then the block (x fastest) and the warps per
-// block.
-constexpr std::string_view kBlockAndWarps = R"(
+@!{lead} bra {sm_part};
 mov.u64 {end_clock}, %clock64;
 ld.param.u64 {buffer}, [{buffer_parameter}];
-mov.u32 {block_so_far}, %ctaid.z;
-mov.u32 {special}, %nctaid.y;
-mul.lo.u32 {block_so_far}, {block_so_far}, {special};
-mov.u32 {special}, %ctaid.y;
-add.u32 {block_so_far}, {block_so_far}, {special};
-mov.u32 {special}, %nctaid.x;
-mul.lo.u32 {block_so_far}, {block_so_far}, {special};
-mov.u32 {special}, %ctaid.x;
-add.u32 {block}, {block_so_far}, {special};
+)";
+
+// The warps per block (from the constant bank).
+constexpr std::string_view kWarpsPerBlock = R"(
 mov.u32 {warps_per_block}, %ntid.x;
 mov.u32 {special}, %ntid.y;
 mul.lo.u32 {warps_per_block}, {warps_per_block}, {special};
@@ -373,24 +371,46 @@ shr.u32 {warps_per_block}, {warps_per_block}, 5;
 
 // The warp's schedule record: record block * warps + warp of the section
 // after the header.
-constexpr std::string_view kScheduleRecord = R"(
+constexpr std::string_view kScheduleRecordAddress = R"(
 mul.wide.u32 {record_offset}, {block}, {warps_per_block};
 cvt.u64.u32 {warp_wide}, {warp};
 add.s64 {record_offset}, {record_offset}, {warp_wide};
 mul.lo.u64 {record_offset}, {record_offset}, {schedule_record_bytes};
 add.s64 {schedule_record}, {buffer}, {record_offset};
-st.global.u64 [{schedule_record}+{start_at}], {start};
-st.global.u64 [{schedule_record}+{end_clock_at}], {end_clock};
-mov.u64 {end_time}, %globaltimer;
-st.global.u64 [{schedule_record}+{end_time_at}], {end_time};
-mov.u32 {special}, %smid;
-st.global.u32 [{schedule_record}+{sm_at}], {special};
-st.global.u32 [{schedule_record}+{written_at}], {written};
 )";
 
-// The slot table follows the schedule (blocks * warps records): the
-// block's first slot, or none, and then no stamps to write.
-constexpr std::string_view kBlockSlot = R"(
+// The block's SM, after the records and stamps (their registers are free
+// by then): warp 0 reads %smid, and its lane w writes it into warp w's
+// record (w + 32 ... for blocks of more warps). A loop, so that ptxas keeps
+// the branch around it: a short guarded %smid read it makes in every warp,
+// guarded or not. Then the block's ids again, and the warps per block.
+constexpr std::string_view kBlockSmStart = R"(
+{sm_part}:
+setp.ne.u32 {keep}, {warp}, 0;
+@{keep} bra.uni {sm_written};
+ld.param.u64 {buffer}, [{buffer_parameter}];
+)";
+constexpr std::string_view kBlockSm = R"(
+mov.u32 {special}, %smid;
+{sm_next}:
+setp.ge.u32 {keep}, {lane}, {warps_per_block};
+@{keep} bra {sm_written};
+mul.wide.u32 {record_offset}, {block}, {warps_per_block};
+cvt.u64.u32 {warp_wide}, {lane};
+add.s64 {record_offset}, {record_offset}, {warp_wide};
+mul.lo.u64 {record_offset}, {record_offset}, {schedule_record_bytes};
+add.s64 {schedule_record}, {buffer}, {record_offset};
+st.global.u32 [{schedule_record}+{sm_at}], {special};
+add.u32 {lane}, {lane}, 32;
+bra {sm_next};
+{sm_written}:
+)";
+
+// After the record's stores: the slot table, which follows the schedule
+// (blocks * warps records), and the block's entry in it. (Loaded before the
+// stores, its value and the table's place would be held through them, and
+// the nine-barrier reductions would spill past their 32 registers.)
+constexpr std::string_view kSlotTable = R"(
 mov.u32 {blocks}, %nctaid.x;
 mov.u32 {special}, %nctaid.y;
 mul.lo.u32 {blocks}, {blocks}, {special};
@@ -399,13 +419,25 @@ mul.lo.u32 {blocks}, {blocks}, {special};
 mul.wide.u32 {slot_table}, {blocks}, {warps_per_block};
 mul.lo.u64 {slot_table}, {slot_table}, {schedule_record_words};
 add.s64 {slot_table}, {slot_table}, {header_words};
+)";
+// The block's first slot, or none, and then no stamps to write.
+constexpr std::string_view kBlockSlot = R"(
 cvt.u64.u32 {slot_entry}, {block};
 add.s64 {slot_entry}, {slot_entry}, {slot_table};
 shl.b64 {slot_entry}, {slot_entry}, 2;
 add.s64 {slot_entry}, {slot_entry}, {buffer};
 ld.global.u32 {slot}, [{slot_entry}];
 setp.eq.u32 {unsampled}, {slot}, {no_slot};
-@{unsampled} bra {done};
+@{unsampled} bra {sm_part};
+)";
+
+// The record's other words.
+constexpr std::string_view kScheduleRecord = R"(
+st.global.u64 [{schedule_record}+{start_at}], {start};
+st.global.u64 [{schedule_record}+{end_clock_at}], {end_clock};
+mov.u64 {end_time}, %globaltimer;
+st.global.u64 [{schedule_record}+{end_time_at}], {end_time};
+st.global.u32 [{schedule_record}+{written_at}], {written};
 )";
 
 // The stamps follow the table (blocks words, to an 8-byte boundary); the
@@ -444,7 +476,6 @@ st.global.u32 [{stamps_record}+{pass_at}], {site_pass_word};
 )";
 constexpr std::string_view kStampsWritten = R"(
 st.global.u32 [{stamps_record}+{written_at}], {written};
-{done}:
 )";
 
 std::string word_offset(int word) { return std::to_string(word * 4); }
@@ -468,13 +499,14 @@ class ClockPass final : public PassGlue {
     for (const Barrier& site : sites_) looped_ = looped_ || flow.in_loop(site.index);
     for (std::size_t i = 0; i < sites_.size(); ++i) site_glue(sites_[i], i);
     if (first_) splice_.before(*first_, site_registers_start());
+    find_reads();
     for (const Exit& e : exits_) splice_.before(*e.statement, end_glue(e));
   }
 
   std::string declarations() const override {
     std::string decl = "\n\t.reg .b64 \t" + text(kBuffer) + ";\n";
     for (std::string_view r : {kStart, kArrival, kRelease, kEnd, kAddress64}) decl += "\t.reg .b64 \t" + text(r) + ";\n";
-    for (std::string_view r : {kPasses, kWarp, kWord, kCount, kTemp, kBlocks}) decl += "\t.reg .b32 \t" + text(r) + ";\n";
+    for (std::string_view r : {kPasses, kWarp, kWord, kCount, kTemp, kBlocks, kLane}) decl += "\t.reg .b32 \t" + text(r) + ";\n";
     if (!looped_) decl += "\t.reg .b32 \t" + text(kPassed) + ";\n";
     if (const std::size_t n = timed_sites())
       for (std::string_view r : {kSiteArrival, kSiteRelease, kSitePass})
@@ -507,7 +539,8 @@ class ClockPass final : public PassGlue {
                   {"passed", text(kPassed)},
                   {"warp", text(kWarp)},
                   {"lead", text(kLead)},
-                  {"blocks", text(kBlocks)}};
+                  {"blocks", text(kBlocks)},
+                  {"lane", text(kLane)}};
     // Short-lived values share registers, each dead before the next one in
     // its register is written. Giving each its own register changes the
     // machine code ptxas makes of the pass (the hand-written forms kernel:
@@ -517,12 +550,12 @@ class ClockPass final : public PassGlue {
       for (std::string_view name : names) values.emplace(std::string(name), text(reg));
     };
     share(kWord, {"result_word", "special", "slot", "site_bit_set", "site_pass_word"});
-    share(kTemp, {"thread", "lane", "block_so_far", "warps_per_block", "warp_passes"});
+    share(kTemp, {"thread", "warps_per_block", "warp_passes"});
     share(kKeep, {"has_z", "unsampled", "site_passed"});
     share(kCount, {"block"});
-    share(kArrival, {"warp_wide", "slot_table", "stamps_section", "slot_offset"});
+    share(kArrival, {"slot_table", "stamps_section", "slot_offset"});
     share(kRelease, {"record_offset", "slot_entry", "blocks_wide"});
-    share(kAddress64, {"schedule_record", "stamps_record"});
+    share(kAddress64, {"warp_wide", "schedule_record", "stamps_record"});
     share(kEnd, {"end_clock", "end_time"});
     return values;
   }
@@ -622,12 +655,79 @@ class ClockPass final : public PassGlue {
     return init;
   }
 
+  // Which of the ids past x the kernel reads itself: y and z of %tid, then
+  // of %ctaid. Found in its text from its first statement to its last exit.
+  void find_reads() {
+    if (!first_) return;
+    std::size_t end = first_->end;
+    for (const Exit& e : exits_) end = std::max(end, e.statement->end);
+    const std::string_view body = splice_.text().substr(first_->begin, end - first_->begin);
+    // "%tid.y" is not part of "%ntid.y", nor "%ctaid.y" of "%nctaid.y".
+    constexpr std::string_view kIds[] = {"%tid.y", "%tid.z", "%ctaid.y", "%ctaid.z"};
+    for (std::size_t i = 0; i < reads_.size(); ++i) reads_[i] = body.find(kIds[i]) != std::string_view::npos;
+  }
+
+  // A PTX template: {into} = the linear id (x fastest) of `id` (%tid or
+  // %ctaid), reading x and, where `read` says so, y and z; the others are
+  // taken as 0. Horner's rule from z: into = (z * n.y + y) * n.x + x.
+  static std::string linear_id(std::string_view into, std::string_view id, std::string_view extent,
+                               std::array<bool, 2> read) {
+    const std::string to = "{" + std::string(into) + "}";
+    std::string code;
+    bool zero = true;
+    for (int d = 2; d >= 0; --d) {
+      const std::string axis(1, "xyz"[d]);
+      if (!zero)
+        code += "mov.u32 {special}, " + std::string(extent) + "." + axis + ";\nmul.lo.u32 " + to + ", " + to +
+                ", {special};\n";
+      if (d > 0 && !read[static_cast<std::size_t>(d - 1)]) continue;
+      const std::string value = std::string(id) + "." + axis;
+      code += zero ? "mov.u32 " + to + ", " + value + ";\n"
+                   : "mov.u32 {special}, " + value + ";\nadd.u32 " + to + ", " + to + ", {special};\n";
+      zero = false;
+    }
+    return code;
+  }
+
   // At an exit: lane 0 writes its warp's schedule record and, in the blocks
-  // the host chose (slot table), its stamps, with plain stores.
+  // the host chose (slot table), its stamps, with plain stores. Where the
+  // kernel leaves ids unread, two copies: one for extents of 1 (those ids
+  // are 0, not read), one that reads them (kFlatExtents).
   std::string end_glue(const Exit& e) {
     Values values = clock_values();
     values["done"] = "$threadmap_end_" + std::to_string(++labels_);
     const Skip skip = skip_unless(e.guard);
+    std::string glue = comment(std::string(e.op) + ": the warp's schedule record, and its stamps where sampled") +
+                       skip.branch;
+    constexpr std::array<std::string_view, 4> kExtents = {"%ntid.y", "%ntid.z", "%nctaid.y", "%nctaid.z"};
+    std::string extents;
+    for (std::size_t i = 0; i < reads_.size(); ++i) {
+      if (reads_[i]) continue;
+      if (extents.empty()) {
+        extents = fill("mov.u32 {special}, " + std::string(kExtents[i]) + ";", values);
+        extents += fill("sub.u32 {special}, {special}, 1;", values);
+      } else {
+        extents += fill("mov.u32 {blocks}, " + std::string(kExtents[i]) + ";", values);
+        extents += fill("sub.u32 {blocks}, {blocks}, 1;", values);
+        extents += fill("or.b32 {special}, {special}, {blocks};", values);
+      }
+    }
+    if (extents.empty()) return glue + end_path(values, reads_) + fill("{done}:", values) + skip.label;
+    values["general"] = "$threadmap_ids_" + std::to_string(++labels_);
+    glue += comment("the ids the kernel does not read are 0 where their extents are 1") + extents +
+            fill(kFlatExtents, values);
+    glue += end_path(values, reads_) + fill("bra.uni {done};", values);
+    glue += fill("{general}:", values) + end_path(values, {true, true, true, true});
+    return glue + fill("{done}:", values) + skip.label;
+  }
+
+  // One copy of an exit's stores, with the ids in `read` (y, z of %tid and
+  // of %ctaid) read and the others taken as 0.
+  std::string end_path(Values values, std::array<bool, 4> read) {
+    const std::string n = std::to_string(++labels_);
+    values["sm_part"] = "$threadmap_sm_" + n;
+    values["sm_next"] = "$threadmap_sm_next_" + n;
+    values["sm_written"] = "$threadmap_sm_written_" + n;
     values["sites"] = std::to_string(timed_sites());
     // The schedule record's words lie after the header; the stamps' from the record's start.
     values["start_at"] = word_offset(TM_HEADER_WORDS + TM_CS_START);
@@ -635,10 +735,11 @@ class ClockPass final : public PassGlue {
     values["end_time_at"] = word_offset(TM_HEADER_WORDS + TM_CS_END);
     values["sm_at"] = word_offset(TM_HEADER_WORDS + TM_CS_SM);
     values["written_at"] = word_offset(TM_HEADER_WORDS + TM_CS_WRITTEN);
-    std::string glue = comment(std::string(e.op) + ": the warp's schedule record, and its stamps where sampled") +
-                       skip.branch;
-    glue += fill(kLaneZero, values) + fill(kBlockAndWarps, values) + fill(kScheduleRecord, values) +
-            fill(kBlockSlot, values);
+    std::string glue = fill(linear_id("thread", "%tid", "%ntid", {read[0], read[1]}), values);
+    glue += fill(kLaneZero, values);
+    glue += fill(linear_id("block", "%ctaid", "%nctaid", {read[2], read[3]}), values);
+    glue += fill(kWarpsPerBlock, values) + fill(kScheduleRecordAddress, values) + fill(kScheduleRecord, values) +
+            fill(kSlotTable, values) + fill(kBlockSlot, values);
     values["block_at"] = word_offset(TM_CW_BLOCK);
     values["warp_passes_at"] = word_offset(TM_CW_WARP_PASSES);
     values["start_clock_at"] = word_offset(TM_CW_START_CLOCK);
@@ -655,8 +756,9 @@ class ClockPass final : public PassGlue {
       glue += fill(kSiteStamps, values) + fill(looped_ ? kSiteFirstPass : kSitePassedInOrder, values);
     }
     values["written_at"] = word_offset(TM_CW_WRITTEN);
-    glue += fill(kStampsWritten, values) + skip.label;
-    return glue;
+    glue += fill(kStampsWritten, values) + fill(kBlockSmStart, values);
+    glue += fill(linear_id("block", "%ctaid", "%nctaid", {read[2], read[3]}), values);
+    return glue + fill(kWarpsPerBlock, values) + fill(kBlockSm, values);
   }
 
   Splice& splice_;
@@ -665,6 +767,7 @@ class ClockPass final : public PassGlue {
   std::vector<Barrier> sites_;
   std::vector<Exit> exits_;
   bool looped_ = false;  // a barrier sits in a loop
+  std::array<bool, 4> reads_{};  // the kernel reads %tid.y, %tid.z, %ctaid.y, %ctaid.z
 };
 
 }  // namespace
