@@ -432,8 +432,8 @@ void ExercisePanel::follow_device(const std::string& backend) {
   if (wanted == dialect()) return;
   if (edited() || running()) {
     // The learner's text is never replaced: it stays, in its own dialect.
-    set_verdict(tr("Your %1 stays open as you edited it, in %2; the picked device runs %3: pick a %2 device "
-                   "to run it")
+    set_verdict(tr("Your edited %1 stays open: it is %2, and the picked device runs %3; pick a device that "
+                   "runs %2 to run it")
                     .arg(file_name_, dialect_label(dialect()), dialect_label(wanted)),
                 0);
     return;

@@ -1450,7 +1450,7 @@ class GuiTest : public QObject {
     panel.follow_device("cuda");
     QCOMPARE(panel.editor().toPlainText(), mine);
     QCOMPARE(panel.file_name(), QString("transpose-pad.cl"));
-    QVERIFY2(panel.verdict_text().contains("stays open as you edited it, in OpenCL C"), qPrintable(panel.verdict_text()));
+    QVERIFY2(panel.verdict_text().contains("Your edited transpose-pad.cl stays open: it is OpenCL C, and the picked device runs CUDA"), qPrintable(panel.verdict_text()));
     QDir(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation)).removeRecursively();
   }
 
