@@ -25,6 +25,7 @@
 namespace {
 
 using threadmap::testing::cli;
+using threadmap::testing::has_cuda_device;
 using threadmap::testing::has_opencl_device;
 using threadmap::testing::Outcome;
 
@@ -631,6 +632,99 @@ TEST(Exercises, CheckDrawsAFreshSeedAndVerifiesEverySize) {
   EXPECT_EQ(sizes[0]["set"], "height=70 pad=0 tile=32 width=33");
   const Outcome text = cli("check transpose-pad " + solution + " --device opencl:0:0 --seed 42");
   EXPECT_NE(text.out.find("Verified with seed 42 (--seed 42 repeats it)"), std::string::npos) << text.out;
+}
+
+// Every exercise in both dialects: the JSON lists each dialect's start by
+// name (the OpenCL C one is also `start`, as before), the text says which.
+TEST(Exercises, ListsTheStartInBothDialects) {
+  const Outcome o = cli("exercises --format json");
+  ASSERT_EQ(o.code, 0) << o.err;
+  const std::string dir = std::string(THREADMAP_SOURCE_DIR) + "/resources/exercises/";
+  for (const auto& e : nlohmann::json::parse(o.out)) {
+    const std::string id = e["id"];
+    EXPECT_EQ(e["dialects"], nlohmann::json({"cuda", "opencl"})) << id;
+    EXPECT_EQ(e["start_files"]["cuda"], id + ".start.cu") << id;
+    EXPECT_EQ(e["start_files"]["opencl"], id + ".start.cl") << id;
+    EXPECT_EQ(e["starts"]["opencl"], e["start"]) << id;
+    for (const std::string dialect : {"cuda", "opencl"}) {
+      std::ifstream in(dir + e["start_files"][dialect].get<std::string>());
+      const std::string file((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+      EXPECT_FALSE(file.empty()) << id << " " << dialect;
+      EXPECT_EQ(e["starts"][dialect], file) << id << ": the embedded " << dialect << " start is the file";
+    }
+  }
+  const Outcome text = cli("exercises");
+  EXPECT_NE(text.out.find("starts in CUDA (transpose-pad.start.cu), OpenCL C (transpose-pad.start.cl)"),
+            std::string::npos)
+      << text.out;
+}
+
+// With --device auto each file goes to a device of its dialect. Where there
+// is no CUDA device, a .cu file is one row saying so (the .cl beside it is
+// graded on OpenCL); a --device that does not exist is still exit 2.
+TEST(Exercises, CheckSaysACudaFileNeedsACudaDevice) {
+  if (has_cuda_device()) GTEST_SKIP() << "a CUDA device is present: the .cu file is graded on it";
+  REQUIRE_OPENCL();
+  const std::string dir = std::string(THREADMAP_SOURCE_DIR) + "/resources/exercises/";
+  const Outcome o = cli("check smem-conflict-free " + dir + "smem-conflict-free.solution.cu " + dir +
+                        "smem-conflict-free.solution.cl --format json");
+  EXPECT_EQ(o.code, 1) << o.out << o.err;
+  const auto j = nlohmann::json::parse(o.out, nullptr, false);
+  ASSERT_FALSE(j.is_discarded()) << o.out << o.err;
+  const auto rows = j["submissions"];
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_EQ(rows[0]["status"], "no device") << rows[0].dump();
+  EXPECT_FALSE(rows[0]["goal_met"].get<bool>());
+  EXPECT_NE(rows[0]["error"].get<std::string>().find(
+                "smem-conflict-free.solution.cu is CUDA and there is no CUDA device here: grade it on a machine "
+                "with an NVIDIA GPU, or submit the exercise's OpenCL C version (.cl)"),
+            std::string::npos)
+      << rows[0].dump();
+  EXPECT_TRUE(rows[1]["goal_met"].get<bool>()) << rows[1].dump();
+  EXPECT_EQ(rows[1]["device_spec"].get<std::string>().rfind("opencl:", 0), 0u) << rows[1].dump();
+  const Outcome text = cli("check smem-conflict-free " + dir + "smem-conflict-free.solution.cu");
+  EXPECT_EQ(text.code, 1);
+  EXPECT_NE(text.out.find("no device: smem-conflict-free.solution.cu is CUDA"), std::string::npos) << text.out;
+  EXPECT_EQ(cli("check smem-conflict-free " + dir + "smem-conflict-free.solution.cu --device cuda:0").code, 2);
+  EXPECT_EQ(cli("check smem-conflict-free " + dir + "smem-conflict-free.solution.cl --device opencl:9:9").code, 2);
+}
+
+// On a GPU: every exercise's .cu solution meets its goal and its .cu start
+// does not, graded with --device auto on the first CUDA device (traced by
+// the PTX instrumenter, clock pass included), with a fresh seed and every
+// verify_at size; a .cl file in the same grading goes to OpenCL where there
+// is an OpenCL device. Without a GPU, exercise_cuda_tests compiles them.
+TEST(Exercises, CheckGradesCudaSolutionsAndStarts) {
+  if (!has_cuda_device()) GTEST_SKIP() << "no CUDA device here: the .cu solutions and starts are graded on a GPU "
+                                          "(ExerciseCuda.EveryStartAndSolutionCompilesAndInstrumentsForCompute90 "
+                                          "compiles them without one)";
+  const auto list = nlohmann::json::parse(cli("exercises --format json").out);
+  const std::string dir = std::string(THREADMAP_SOURCE_DIR) + "/resources/exercises/";
+  for (const auto& e : list) {
+    const std::string id = e["id"];
+    const Outcome o = cli("check " + id + " " + dir + id + ".solution.cu " + dir + id + ".start.cu " + dir + id +
+                          ".solution.cl --format json");
+    EXPECT_EQ(o.code, 1) << id << ": the start does not meet the goal\n" << o.out << o.err;
+    const auto j = nlohmann::json::parse(o.out, nullptr, false);
+    ASSERT_FALSE(j.is_discarded()) << o.out << o.err;
+    const auto rows = j["submissions"];
+    ASSERT_EQ(rows.size(), 3u);
+    EXPECT_TRUE(rows[0]["goal_met"].get<bool>()) << id << " .cu solution: " << rows[0].dump();
+    EXPECT_FALSE(rows[1]["goal_met"].get<bool>()) << id << " .cu start: " << rows[1].dump();
+    EXPECT_TRUE(rows[1]["compiled"].get<bool>()) << id << " .cu start: " << rows[1].dump();
+    for (int r : {0, 1}) EXPECT_EQ(rows[r].value("device_spec", std::string()).rfind("cuda:", 0), 0u) << rows[r].dump();
+    // The solution verified at every other size too (a start that fails at the traced size goes no further).
+    EXPECT_EQ(rows[0]["sizes"].size(), e["verify_at"].size()) << rows[0].dump();
+    for (const auto& size : rows[0]["sizes"]) EXPECT_TRUE(size["verified"].get<bool>()) << rows[0].dump();
+    if (has_opencl_device()) {
+      EXPECT_EQ(rows[2].value("device_spec", std::string()).rfind("opencl:", 0), 0u) << rows[2].dump();
+      // Tracing OpenCL needs libclang on the grading machine; without it the row says what to install.
+      if (rows[2].value("error", std::string()).find("libclang") == std::string::npos)
+        EXPECT_TRUE(rows[2]["goal_met"].get<bool>()) << id << " .cl solution: " << rows[2].dump();
+    } else {
+      EXPECT_EQ(rows[2]["status"], "no device") << rows[2].dump();
+    }
+  }
 }
 
 }  // namespace

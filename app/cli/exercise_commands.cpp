@@ -128,6 +128,7 @@ json grade(const Exercise& e, const std::string& text, const std::string& name, 
   const Params params = make_params(v.params, sets, v.id);
   auto device = watch_phases(open_device(device_spec));
   g["device"] = device->info().name;
+  g["device_spec"] = device->info().spec;
   TraceOptions trace;
   trace.all_blocks = true;
   trace.seed = seed;
@@ -234,6 +235,76 @@ void check_device(const std::string& device, const Limits& limits) {
   if (status != "ok") throw DeviceError(opened.value("error", ""));
 }
 
+// With --device auto each submission runs on a device of its own dialect: a
+// .cu file on the first CUDA device, a .cl file on the first OpenCL device.
+// Which of those open is learned in a child, as check_device does.
+struct AutoDevices {
+  std::map<std::string, std::string> spec;    // by dialect: the device that opened
+  std::map<std::string, std::string> reason;  // by dialect: why there is none
+};
+
+AutoDevices auto_devices(const Limits& limits) {
+  Isolated child;
+  const json found = in_child(limits, "looking for devices", [&]() -> json {
+    json out = json::object();
+    for (const BackendReport& b : list_backends()) {
+      if (!b.available || b.devices.empty()) {
+        out[b.backend] = {{"reason", b.available ? "no device found" : b.reason}};
+        continue;
+      }
+      const std::string spec = b.devices.front().spec;
+      try {
+        open_device(spec);
+        out[b.backend] = {{"spec", spec}};
+      } catch (const std::exception& e) {
+        out[b.backend] = {{"reason", spec + ": " + e.what()}};
+      }
+    }
+    return out;
+  }, child);
+  if (found.is_discarded()) throw DeviceError("looking for devices: " + child.message);
+  AutoDevices devices;
+  for (const auto& [dialect, d] : found.items()) {
+    if (d.contains("spec")) devices.spec[dialect] = d.value("spec", "");
+    else devices.reason[dialect] = d.value("reason", "");
+  }
+  // No device at all is the grader's problem, as an explicit --device that
+  // cannot be opened is: one message, before any file.
+  if (devices.spec.empty())
+    throw InvalidRequest("no device to run on: CUDA: " + devices.reason["cuda"] + "; OpenCL: " +
+                         devices.reason["opencl"]);
+  return devices;
+}
+
+// The device `file` is graded on with --device auto: its dialect's first;
+// a file of neither dialect on the first of any (its grading says how to name
+// it). Empty when its dialect has none here.
+std::string auto_device_for(const AutoDevices& devices, const std::string& file) {
+  const std::string dialect = source_dialect(file);
+  if (!dialect.empty()) {
+    const auto found = devices.spec.find(dialect);
+    return found != devices.spec.end() ? found->second : std::string();
+  }
+  return devices.spec.count("cuda") ? devices.spec.at("cuda") : devices.spec.begin()->second;
+}
+
+// A submission whose dialect has no device here: the row says so, and what to do.
+json no_device_row(const protocol::Submission& submission, const AutoDevices& devices) {
+  const std::string dialect = source_dialect(submission.file);
+  const auto reason = devices.reason.find(dialect);
+  const bool cuda = dialect == "cuda";
+  const std::string why = reason != devices.reason.end() && !reason->second.empty()
+                              ? std::string(cuda ? " (CUDA: " : " (OpenCL: ") + reason->second + ")"
+                              : "";
+  return {{"file", submission.file}, {"compiled", false}, {"verified", false}, {"goal_met", false},
+          {"status", "no device"},
+          {"error", std::filesystem::path(submission.file).filename().string() + " is " + dialect_name(dialect) +
+                        " and there is no " + (cuda ? "CUDA" : "OpenCL") + " device here: grade it on a machine " +
+                        (cuda ? "with an NVIDIA GPU, or submit the exercise's OpenCL C version (.cl)"
+                              : "with an OpenCL device, or submit the exercise's CUDA version (.cu)") +
+                        why}};
+}
+
 // What a row says of a child that was stopped or died, or left no result.
 void describe_stop(const Isolated& child, json& row) {
   row["compiled"] = child.compiled;
@@ -287,6 +358,13 @@ json term_json(const GoalTerm& g) {
   return t;
 }
 
+// {"cuda": ..., "opencl": ...}: one field of each dialect's file.
+json files_by_dialect(const std::map<std::string, ExerciseFile>& files, std::string ExerciseFile::*field) {
+  json out = json::object();
+  for (const auto& [dialect, file] : files) out[dialect] = file.*field;
+  return out;
+}
+
 std::uint64_t fresh_seed() {
   std::random_device device;
   return (std::uint64_t{device()} << 32) | device();
@@ -324,8 +402,16 @@ void print_grades(const Exercise& e, const json& rows, const std::string& format
     out.print_csv(std::cout);
     return;
   }
+  std::string devices;  // each device graded on, once: "NVIDIA H100 (cuda:0), pthread-... (opencl:0:0)"
+  for (const json& r : rows) {
+    if (!r.contains("device_spec")) continue;
+    const std::string device = printable(r.value("device", std::string())) + " (" + r.value("device_spec", std::string()) + ")";
+    if (devices.find(device) == std::string::npos) devices += (devices.empty() ? "" : ", ") + device;
+  }
   std::cout << "Exercise " << e.id << ": " << describe_goal(e) << "\nVerified with seed " << seed
-            << " (--seed " << seed << " repeats it) at " << sizes_text(e) << "\n\n";
+            << " (--seed " << seed << " repeats it) at " << sizes_text(e) << "\n";
+  if (!devices.empty()) std::cout << "Graded on " << devices << "\n";
+  std::cout << "\n";
   out.print_text(std::cout);
   if (!problems.str().empty()) std::cout << "\nProblems found in the traces:\n" << problems.str();
 }
@@ -350,7 +436,14 @@ int exercises_command(const std::string& format, const std::string& language) {
                        {"goal", goal},
                        {"goal_text", describe_goal(e)},
                        {"verify_at", e.verify_at},
-                       {"start", e.start},
+                       {"start", e.start_in("opencl").text},
+                       {"starts", files_by_dialect(e.starts, &ExerciseFile::text)},
+                       {"start_files", files_by_dialect(e.starts, &ExerciseFile::name)},
+                       {"dialects", [&] {
+                          json d = json::array();
+                          for (const auto& [dialect, file] : e.starts) d.push_back(dialect);
+                          return d;
+                        }()},
                        {"languages", [&] {
                           json l = json::array();
                           for (const auto& [name, text] : e.text) l.push_back(name);
@@ -362,9 +455,12 @@ int exercises_command(const std::string& format, const std::string& language) {
     }
     for (const Exercise& e : exercises()) {
       const ExerciseText& t = e.in(language);
+      std::string starts;
+      for (const auto& [dialect, file] : e.starts)
+        starts += (starts.empty() ? "" : ", ") + dialect_name(dialect) + " (" + file.name + ")";
       std::cout << e.id << "  " << t.title << "\n    kernel " << e.kernel_id << ", lesson " << e.lesson_file
-                << ", \"" << e.lesson_section << "\"\n    goal: " << describe_goal(e) << "\n    " << t.task
-                << "\n";
+                << ", \"" << e.lesson_section << "\"\n    goal: " << describe_goal(e) << "\n    starts in "
+                << starts << "\n    " << t.task << "\n";
     }
     return kExitOk;
   });
@@ -376,9 +472,15 @@ protocol::CheckResult grade_submissions(const protocol::CheckRequest& request) {
   protocol::CheckResult result{request.seed ? *request.seed : fresh_seed(), json::array()};
   const Exercise& e = exercise_or_throw(request.exercise);
   const Limits limits = limits_for(request.timeout);
-  check_device(request.device, limits);
-  for (const protocol::Submission& submission : request.submissions)
-    result.submissions.push_back(grade_submission(e, submission, request.device, limits, request.reps, result.seed));
+  std::optional<AutoDevices> automatic;
+  if (request.device == "auto") automatic = auto_devices(limits);
+  else check_device(request.device, limits);
+  for (const protocol::Submission& submission : request.submissions) {
+    const std::string device = automatic ? auto_device_for(*automatic, submission.file) : request.device;
+    result.submissions.push_back(device.empty() ? no_device_row(submission, *automatic)
+                                                : grade_submission(e, submission, device, limits, request.reps,
+                                                                   result.seed));
+  }
   return result;
 }
 

@@ -239,8 +239,11 @@ int main(int argc, char** argv) {
   auto* check = app.add_subcommand(
       "check", "grade learners' kernels against an exercise's goal, each in a process of its own");
   check->add_option("EXERCISE", exercise, "exercise id (`threadmap-cli exercises`)")->required();
-  check->add_option("FILE", submissions, "submitted kernels (OpenCL C)")->required();
-  check->add_option("--device", args.device, "auto, opencl:P:D or cuda:N")->capture_default_str();
+  check->add_option("FILE", submissions, "submitted kernels: .cl (OpenCL C) or .cu (CUDA)")->required();
+  check->add_option("--device", args.device,
+                    "auto (each .cu file on the first CUDA device, each .cl file on the first OpenCL device), "
+                    "opencl:P:D or cuda:N")
+      ->capture_default_str();
   check->add_option("--format", format, "text, json or csv")
       ->check(CLI::IsMember({"text", "json", "csv"}))
       ->capture_default_str();
@@ -252,7 +255,8 @@ int main(int argc, char** argv) {
   check->add_option("--seed", args.seed,
                     "seed of the random inputs (default: a fresh one per grading, printed in the report)");
   check->footer("Exit codes: 0 every file met the goal; 1 some did not (not compiled, not verified, "
-                "goal not met, timed out or crashed); 2 bad usage or exercise id.");
+                "goal not met, timed out, crashed, or no device of its dialect); 2 bad usage, exercise id or "
+                "--device.");
 
   std::vector<std::string> packs;
   for (CLI::App* cmd : {list, run, sweep, bench, record, counters, source}) add_pack_option(cmd, packs);

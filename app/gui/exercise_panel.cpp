@@ -72,7 +72,11 @@ ExercisePanel::ExercisePanel(WorkerClient& worker, LearnerProfile& profile, QWid
   compare_button_ = new QPushButton(this);
   compare_button_->setObjectName("exerciseCompare");
   compare_button_->setEnabled(false);
+  dialect_ = new QLabel(this);
+  dialect_->setObjectName("exerciseDialect");
+  dialect_->setTextFormat(Qt::PlainText);
   bar->addWidget(picker_, 1);
+  bar->addWidget(dialect_);
   bar->addWidget(run_button_);
   bar->addWidget(reset_button_);
   bar->addWidget(compare_button_);
@@ -259,6 +263,7 @@ void ExercisePanel::retranslate() {
   info_tabs_->setTabText(0, tr("Task"));
   info_tabs_->setTabText(1, tr("Prediction"));
   info_tabs_->setTabText(2, tr("Result"));
+  show_dialect();
   if (result_->text().isEmpty() || !result_doc_)
     result_->setText(tr("Press F5 to compile and run your kernel on the picked device."));
   show_task();
@@ -339,6 +344,19 @@ QString ExercisePanel::metric_name(const std::string& metric) const {
   return q(metric);
 }
 
+QString ExercisePanel::dialect_label(const std::string& dialect) const {
+  return dialect == "cuda" ? tr("CUDA") : tr("OpenCL C");
+}
+
+void ExercisePanel::show_dialect() {
+  const QString suffix = dialect() == "cuda" ? QStringLiteral(".cu") : QStringLiteral(".cl");
+  dialect_->setText(variant_ ? QStringLiteral("%1 (%2)").arg(dialect_label(dialect()), suffix) : QString());
+  dialect_->setToolTip(tr("%1 is written in %2: a CUDA device runs an exercise's .cu text, an OpenCL device its "
+                          ".cl text, and an exercise opens in the picked device's")
+                           .arg(file_name_, dialect_label(dialect())));
+  dialect_->setVisible(variant_ != nullptr);
+}
+
 QString ExercisePanel::goal_term_text(const GoalTerm& term) const {
   const QString at_most = QString::number(term.at_most);
   if (term.metric == "verified") return tr("the output is verified");
@@ -381,6 +399,7 @@ void ExercisePanel::load_text(const QString& original, const QString& autosave_k
   }
   show_task();
   fill_picker();
+  show_dialect();
 }
 
 void ExercisePanel::open_kernel(const Variant& variant, const std::string& backend) {
@@ -396,12 +415,33 @@ void ExercisePanel::open_kernel(const Variant& variant, const std::string& backe
   load_text(text, "kernel/" + file_name_);
 }
 
-void ExercisePanel::open_exercise(const Exercise& exercise) {
+void ExercisePanel::open_exercise(const Exercise& exercise, const std::string& backend) {
   exercise_ = &exercise;
   variant_ = find_variant(exercise.kernel_id);
-  file_name_ = q(exercise.start_name).replace(".start", "");
+  const ExerciseFile& start = exercise.start_in(backend == "cuda" ? "cuda" : "opencl");
+  file_name_ = q(start.name).replace(".start", "");
   hints_shown_ = 0;
-  load_text(q(exercise.start), "exercise/" + file_name_);
+  load_text(q(start.text), "exercise/" + file_name_);
+}
+
+bool ExercisePanel::edited() const { return editor_->toPlainText() != original_text_; }
+
+void ExercisePanel::follow_device(const std::string& backend) {
+  if (!exercise_) return;
+  const std::string wanted = source_dialect(exercise_->start_in(backend == "cuda" ? "cuda" : "opencl").name);
+  if (wanted == dialect()) return;
+  if (edited() || running()) {
+    // The learner's text is never replaced: it stays, in its own dialect.
+    set_verdict(tr("Your edited %1 stays open: it is %2, and the picked device runs %3; pick a device that "
+                   "runs %2 to run it")
+                    .arg(file_name_, dialect_label(dialect()), dialect_label(wanted)),
+                0);
+    return;
+  }
+  const int hints = hints_shown_;
+  open_exercise(*exercise_, backend);
+  hints_shown_ = hints;
+  show_task();
 }
 
 void ExercisePanel::open_session_source(const Session& session) {
@@ -411,7 +451,7 @@ void ExercisePanel::open_session_source(const Session& session) {
   const Exercise* answered = nullptr;
   const std::string dialect = session.source_name.ends_with(".cu") ? "cuda" : "opencl";
   for (const Exercise& e : exercises()) {
-    if (answered || e.kernel_id != session.kernel_id || e.sets.empty() || dialect != "opencl") continue;
+    if (answered || e.kernel_id != session.kernel_id || e.sets.empty() || !e.starts.count(dialect)) continue;
     bool same = true;
     for (const auto& [name, value] : e.sets) {
       const auto it = session.params.find(name);
@@ -423,7 +463,7 @@ void ExercisePanel::open_session_source(const Session& session) {
   variant_ = v;
   const std::string backend = device_or_default(session.device).backend;
   file_name_ = q(session.source_name.empty() ? v->source + (backend == "cuda" ? ".cu" : ".cl") : session.source_name);
-  original_text_ = answered ? q(answered->start) : q(session.source_text);
+  original_text_ = answered ? q(answered->start_in(dialect).text) : q(session.source_text);
   // A handed-in text is not the learner's own draft: edits to it are kept
   // apart, per session file name, so reopening the exercise finds the draft.
   autosave_key_ = "session/" + file_name_;
@@ -436,6 +476,7 @@ void ExercisePanel::open_session_source(const Session& session) {
   fill_picker();
   result_doc_.reset();
   compare_button_->setEnabled(false);
+  show_dialect();
   result_->setText(tr("The text this session was recorded with."));
   set_verdict(tr("A recorded session's text: F5 runs it again here."), 0);
 }
@@ -493,7 +534,7 @@ QString ExercisePanel::run(const LearnerRun& run) {
   // The starting kernel's bandwidth, for a faster-or-slower prediction.
   if (predicted_.faster != 0) {
     protocol::RunRequest baseline{kernel_run};
-    if (exercise_) baseline.source = protocol::LearnerSource{exercise_->start, file_name_.toStdString()};
+    if (exercise_) baseline.source = protocol::LearnerSource{exercise_->start_in(dialect()).text, file_name_.toStdString()};
     baseline_id_ = worker_.send(baseline, timeout_->value() * 1000, on_timeout);
   }
   protocol::RecordRequest record{kernel_run};

@@ -61,8 +61,15 @@ class ExercisePanel : public QWidget {
   // else .cl), as the learner reads it (no trace hooks); the autosaved edit
   // of that file when there is one.
   void open_kernel(const Variant& variant, const std::string& backend);
-  // An exercise: its starting kernel (or the autosaved edit of it).
-  void open_exercise(const Exercise& exercise);
+  // An exercise: its starting kernel in the dialect of the backend ("cuda":
+  // the .cu start, else the .cl one), or the autosaved edit of it.
+  void open_exercise(const Exercise& exercise, const std::string& backend);
+  // The window's device changed to `backend`: an open exercise whose text the
+  // learner has not edited switches to the start in that device's dialect; an
+  // edited text stays, and the verdict says which dialect it needs.
+  void follow_device(const std::string& backend);
+  // Whether the text differs from the start (or the kernel's file) it opened with.
+  bool edited() const;
   // A session's own source (a handed-in session): the text as it was run.
   void open_session_source(const Session& session);
 
@@ -120,6 +127,8 @@ class ExercisePanel : public QWidget {
   QString profile_key() const;
   QString goal_term_text(const GoalTerm& term) const;
   QString metric_name(const std::string& metric) const;  // short, for the verdict
+  QString dialect_label(const std::string& dialect) const;  // "CUDA", "OpenCL C"
+  void show_dialect();  // the label naming the text's dialect and file
 
   WorkerClient& worker_;
   LearnerProfile& profile_;
@@ -129,6 +138,7 @@ class ExercisePanel : public QWidget {
   bool loading_ = false;
 
   QComboBox* picker_;
+  QLabel* dialect_;
   QPushButton* run_button_;
   QPushButton* reset_button_;
   QPushButton* compare_button_;

@@ -291,6 +291,7 @@ MainWindow::MainWindow(const WindowOptions& options, QWidget* parent)
   connect(sweep_button, &QPushButton::clicked, this, &MainWindow::sweep_now);
   connect(tree_, &KernelTree::variant_selected, this, &MainWindow::select_variant);
   connect(devices_, &QComboBox::currentIndexChanged, this, [this] {
+    exercise_panel_->follow_device(backend());
     if (variant_) lesson_->show_variant(*variant_, backend());
     refresh_family_chart();
     debounce_.start();
@@ -857,6 +858,7 @@ void MainWindow::show_devices(const std::vector<BackendReport>& backends) {
   for (int i = 0; index < 0 && i < devices_->count(); ++i)
     if (model->item(i)->isEnabled()) index = i;
   devices_->setCurrentIndex(index);
+  exercise_panel_->follow_device(backend());  // the signal is blocked here
   if (index < 0) report(tr("no device is available: see the reasons in the device list"), true);
   if (!std::exchange(devices_listed_before_, true) && options_.first_start)
     if (!options_.restore_settings || !restore_kernel()) open_first_start(backends);
@@ -978,7 +980,7 @@ void MainWindow::open_exercise(const Exercise* exercise) {
     const QSignalBlocker block(params_);
     for (const auto& [name, value] : exercise->sets) params_->set_value(name, value);
   }
-  exercise_panel_->open_exercise(*exercise);
+  exercise_panel_->open_exercise(*exercise, backend());
   chart_tabs_->setCurrentWidget(exercise_panel_);
   exercise_panel_->editor().setFocus();
 }

@@ -1285,7 +1285,7 @@ class GuiTest : public QObject {
     w.open_exercise(e);
     ExercisePanel& panel = w.exercise_panel();
     QCOMPARE(w.chart_tabs().currentWidget(), static_cast<QWidget*>(&panel));
-    QCOMPARE(panel.editor().toPlainText().toStdString(), e->start);
+    QCOMPARE(panel.editor().toPlainText().toStdString(), e->start_in("opencl").text);
     QCOMPARE(w.profile().state(e->id), LearnerProfile::State::NotStarted);
     QCOMPARE(w.kernel_tree().current_variant()->id, e->kernel_id);
 
@@ -1298,7 +1298,7 @@ class GuiTest : public QObject {
     QVERIFY(panel.prediction_text().contains("32 on 50 %"));
     const auto doc = w.trace_document();
     QVERIFY(doc);
-    QCOMPARE(doc->session.source_text, e->start);
+    QCOMPARE(doc->session.source_text, e->start_in("opencl").text);
     const auto unlike = threadmap::first_request_unlike(doc->analysis, threadmap::Space::Shared, 1);
     QVERIFY(unlike);
     QCOMPARE(doc->analysis.requests[*unlike].wavefronts, 32);
@@ -1308,7 +1308,7 @@ class GuiTest : public QObject {
     // The trace views show the learner's text, whose lines the trace's are.
     const QString shown = w.trace_views().source().toPlainText();
     QVERIFY2(shown.contains("5    __local ELEM tile[BLOCK_Y][BLOCK_X];"), qPrintable(shown));
-    QCOMPARE(shown.count('\n'), QString::fromStdString(e->start).count('\n'));
+    QCOMPARE(shown.count('\n'), QString::fromStdString(e->start_in("opencl").text).count('\n'));
 
     // 2. A typo on the column read: not compiled, marked at its line.
     QTextCursor c = panel.editor().document()->find("out[idx] = tile[");
@@ -1330,7 +1330,7 @@ class GuiTest : public QObject {
     // Undo takes the typo back.
     panel.editor().undo();
     QVERIFY(panel.editor().marks().empty());  // an edit takes the stale marks away
-    QCOMPARE(panel.editor().toPlainText().toStdString(), e->start);
+    QCOMPARE(panel.editor().toPlainText().toStdString(), e->start_in("opencl").text);
 
     // 3. The fix: one word more per row. Conflict-free, as predicted; the goal met.
     QTextCursor tile = panel.editor().document()->find("[BLOCK_X]");
@@ -1375,7 +1375,7 @@ class GuiTest : public QObject {
     QCOMPARE(lecturer.trace_document()->session.source_text, fixed);
     // Reset brings the starting kernel back, as one undoable edit.
     panel.reset_text();
-    QCOMPARE(panel.editor().toPlainText().toStdString(), e->start);
+    QCOMPARE(panel.editor().toPlainText().toStdString(), e->start_in("opencl").text);
     panel.editor().undo();
     QCOMPARE(panel.editor().toPlainText().toStdString(), fixed);
   }
@@ -1406,6 +1406,52 @@ class GuiTest : public QObject {
     // The restarted worker runs the next request.
     w.run_now();
     QTRY_VERIFY_WITH_TIMEOUT(latest(w, "smem.setRowReadCol").is_object(), kRunTimeoutMs);
+  }
+
+  // An exercise opens in the dialect of the picked device: on PoCL, every
+  // exercise's .cl start, its label saying OpenCL C. A device of the other
+  // dialect (as the window reports one when it is picked) switches an
+  // unedited start to its .cu start and back; an edited text is never replaced.
+  void exerciseOpensTheStartInTheDevicesDialect() {
+    QDir(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation)).removeRecursively();
+    MainWindow w(small_runs());
+    w.show();
+    QTRY_VERIFY_WITH_TIMEOUT(w.device_picker().currentData().toString().startsWith("opencl"), kRunTimeoutMs);
+    ExercisePanel& panel = w.exercise_panel();
+    auto* label = panel.findChild<QLabel*>("exerciseDialect");
+    QVERIFY(label);
+    for (const threadmap::Exercise& e : threadmap::exercises()) {
+      w.open_exercise(&e);
+      QCOMPARE(panel.exercise(), &e);
+      QCOMPARE(panel.dialect(), std::string("opencl"));
+      QCOMPARE(panel.file_name(), QString::fromStdString(e.id + ".cl"));
+      QCOMPARE(panel.editor().toPlainText().toStdString(), e.start_in("opencl").text);
+      QCOMPARE(label->text(), QString("OpenCL C (.cl)"));
+      QVERIFY(label->toolTip().startsWith(QString::fromStdString(e.id + ".cl is written in OpenCL C")));
+      QVERIFY(!panel.edited());
+    }
+    const threadmap::Exercise* e = threadmap::find_exercise("transpose-pad");
+    QVERIFY(e);
+    w.open_exercise(e);
+    QVERIFY(e->start_in("cuda").text != e->start_in("opencl").text);
+    panel.follow_device("cuda");
+    QCOMPARE(panel.dialect(), std::string("cuda"));
+    QCOMPARE(panel.file_name(), QString("transpose-pad.cu"));
+    QCOMPARE(panel.editor().toPlainText().toStdString(), e->start_in("cuda").text);
+    QCOMPARE(label->text(), QString("CUDA (.cu)"));
+    panel.follow_device("opencl");
+    QCOMPARE(panel.editor().toPlainText().toStdString(), e->start_in("opencl").text);
+    // The learner's edit stays, in its dialect, whatever device is picked.
+    QTextCursor c = panel.editor().document()->find("barrier(CLK_LOCAL_MEM_FENCE);");
+    QVERIFY(!c.isNull());
+    c.insertText("barrier(CLK_LOCAL_MEM_FENCE);  // mine");
+    const QString mine = panel.editor().toPlainText();
+    QVERIFY(panel.edited());
+    panel.follow_device("cuda");
+    QCOMPARE(panel.editor().toPlainText(), mine);
+    QCOMPARE(panel.file_name(), QString("transpose-pad.cl"));
+    QVERIFY2(panel.verdict_text().contains("Your edited transpose-pad.cl stays open: it is OpenCL C, and the picked device runs CUDA"), qPrintable(panel.verdict_text()));
+    QDir(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation)).removeRecursively();
   }
 
   void recordTraceFollowsTheTracedBlocks() {

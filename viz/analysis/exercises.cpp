@@ -55,8 +55,9 @@ Exercise parse(const std::string& file) {
     e.lesson_file = j.at("lesson").at("file").get<std::string>();
     e.lesson_section = j.at("lesson").at("section").get<std::string>();
     e.sets = j.value("set", std::map<std::string, std::string>{});
-    e.start_name = j.at("start").get<std::string>();
-    e.solution_name = j.at("solution").get<std::string>();
+    for (const auto& [dialect, name] : j.at("starts").items()) e.starts[dialect].name = name.get<std::string>();
+    for (const auto& [dialect, name] : j.at("solutions").items())
+      e.solutions[dialect].name = name.get<std::string>();
     for (const json& term : j.at("goal")) e.goal.push_back(parse_term(term, bad));
     e.verify_at = j.value("verify_at", std::vector<std::map<std::string, std::string>>{});
     for (const auto& [language, t] : j.at("text").items())
@@ -66,13 +67,33 @@ Exercise parse(const std::string& file) {
     bad(x.what());
   }
   if (!e.text.count("en")) bad("no English text");
-  e.start = std::string(embedded_exercise(e.start_name));
-  e.solution = std::string(embedded_exercise(e.solution_name));
-  if (e.start.empty() || e.solution.empty()) bad("its start or solution file is not embedded");
+  if (!e.starts.count("opencl")) bad("no OpenCL C start");
+  for (auto* files : {&e.starts, &e.solutions})
+    for (auto& [dialect, file] : *files) {
+      if (source_dialect(file.name) != dialect) bad(file.name + " is not a " + dialect + " file name");
+      file.text = std::string(embedded_exercise(file.name));
+      if (file.text.empty()) bad(file.name + " is not embedded");
+    }
+  for (const auto& [dialect, file] : e.starts)
+    if (!e.solutions.count(dialect)) bad("a " + dialect + " start with no " + dialect + " solution");
+  if (e.starts.size() != e.solutions.size()) bad("a solution with no start in its dialect");
   return e;
 }
 
 }  // namespace
+
+std::string source_dialect(std::string_view file_name) {
+  if (file_name.ends_with(".cu")) return "cuda";
+  if (file_name.ends_with(".cl")) return "opencl";
+  return {};
+}
+
+std::string dialect_name(std::string_view dialect) { return dialect == "cuda" ? "CUDA" : "OpenCL C"; }
+
+const ExerciseFile& Exercise::start_in(std::string_view dialect) const {
+  const auto found = starts.find(std::string(dialect));
+  return found != starts.end() ? found->second : starts.at("opencl");
+}
 
 const ExerciseText& Exercise::in(std::string_view language) const {
   const auto found = text.find(std::string(language));

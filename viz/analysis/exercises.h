@@ -2,9 +2,10 @@
 // Exercises: a starting kernel a learner edits, the lesson section it belongs
 // to, hints, and a goal stated in ThreadMap's own measured numbers
 // ("verified, and no shared-memory bank conflicts on the loads"). Each is
-// data: resources/exercises/ID.json with ID.start.cl and ID.solution.cl,
-// embedded in the binary. Goals are counts, so they hold on every device,
-// the CPU's included.
+// data: resources/exercises/ID.json with a start and a solution in each
+// dialect (ID.start.cl and ID.solution.cl in OpenCL C, ID.start.cu and
+// ID.solution.cu in CUDA), embedded in the binary. Goals are counts, so they
+// hold on every device, the CPU's included.
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -39,13 +40,27 @@ struct GoalTerm {
   std::string reason_in(std::string_view language) const;
 };
 
+// One of an exercise's kernel files: its name and text.
+struct ExerciseFile {
+  std::string name;  // "smem-conflict-free.start.cu"
+  std::string text;
+};
+
+// The dialect a kernel file is written in, by its extension: "cuda" (.cu),
+// "opencl" (.cl), or empty for neither.
+std::string source_dialect(std::string_view file_name);
+// "CUDA", "OpenCL C": a dialect as messages name it.
+std::string dialect_name(std::string_view dialect);
+
 struct Exercise {
   std::string id;
   std::string kernel_id;  // the catalog variant it replaces
   std::string lesson_file, lesson_section;
   std::map<std::string, std::string> sets;  // its parameters
-  std::string start_name, start;            // file name and text (OpenCL C)
-  std::string solution_name, solution;
+  // By dialect ("cuda", "opencl"): the starting kernel and a solution, each
+  // in the form of the catalog kernel it replaces (its name, parameters and
+  // compile-time values). Every exercise has both dialects (a test keeps it so).
+  std::map<std::string, ExerciseFile> starts, solutions;
   std::vector<GoalTerm> goal;
   // Further parameter sets (over `sets`) that `check` verifies a submission
   // at, with a fresh seed: other sizes, odd ones and ones off the tile.
@@ -54,6 +69,8 @@ struct Exercise {
 
   // The learner's language where there is a translation, else English.
   const ExerciseText& in(std::string_view language) const;
+  // The start in `dialect`, else the OpenCL C one.
+  const ExerciseFile& start_in(std::string_view dialect) const;
 };
 
 // Every exercise, in id order. Throws std::runtime_error naming the file when
