@@ -913,6 +913,22 @@
         <source>the recording of your kernel could not be opened; the status bar says why</source>
         <translation>no se pudo abrir la grabación de su kernel; la barra de estado dice por qué</translation>
     </message>
+    <message>
+        <source>CUDA</source>
+        <translation>CUDA</translation>
+    </message>
+    <message>
+        <source>OpenCL C</source>
+        <translation>OpenCL C</translation>
+    </message>
+    <message>
+        <source>%1 is written in %2: a CUDA device runs an exercise&apos;s .cu text, an OpenCL device its .cl text, and an exercise opens in the picked device&apos;s</source>
+        <translation>%1 está escrito en %2: un dispositivo CUDA ejecuta el texto .cu de un ejercicio, uno OpenCL su texto .cl, y el ejercicio se abre en el del dispositivo elegido</translation>
+    </message>
+    <message>
+        <source>Your edited %1 stays open: it is %2, and the picked device runs %3; pick a device that runs %2 to run it</source>
+        <translation>Su %1 editado sigue abierto: es %2, y el dispositivo elegido ejecuta %3; elija un dispositivo que ejecute %2 para ejecutarlo</translation>
+    </message>
 </context>
 <context>
     <name>Export</name>

@@ -913,6 +913,22 @@
         <source>the recording of your kernel could not be opened; the status bar says why</source>
         <translation>a gravação do seu kernel não pôde ser aberta; a barra de status diz por quê</translation>
     </message>
+    <message>
+        <source>CUDA</source>
+        <translation>CUDA</translation>
+    </message>
+    <message>
+        <source>OpenCL C</source>
+        <translation>OpenCL C</translation>
+    </message>
+    <message>
+        <source>%1 is written in %2: a CUDA device runs an exercise&apos;s .cu text, an OpenCL device its .cl text, and an exercise opens in the picked device&apos;s</source>
+        <translation>%1 está escrito em %2: um dispositivo CUDA executa o texto .cu de um exercício, um OpenCL o texto .cl, e o exercício abre no do dispositivo escolhido</translation>
+    </message>
+    <message>
+        <source>Your edited %1 stays open: it is %2, and the picked device runs %3; pick a device that runs %2 to run it</source>
+        <translation>Seu %1 editado continua aberto: é %2, e o dispositivo escolhido executa %3; escolha um dispositivo que execute %2 para executá-lo</translation>
+    </message>
 </context>
 <context>
     <name>Export</name>
