@@ -35,6 +35,7 @@
 #define TM_H_END_ORDER 12       /* atomic: OpenCL block end order */
 #define TM_H_CLOCK_SLOTS 13     /* clock pass: word offset of the slot table (one word per block) */
 #define TM_H_BOUNDS 14          /* access pass: word offset of the bounds section (128-byte aligned) */
+#define TM_H_OUTSIDE 15         /* atomic, access pass: accesses outside the bounds, every block */
 #define TM_HEADER_WORDS 16
 
 /* bounds section, access pass: the traced build checks every access against

@@ -53,7 +53,13 @@ struct PackKernel {
 const cuda_kernels::KernelSpec* pack_kernel_spec(const LaunchCmd& launch) {
   std::string parameters;
   bool dynamic = false;
-  for (const KernelArg& a : launch.args) {
+  // A trace pass's launch carries the trace buffer last: no parameter of the kernel's own.
+  const std::size_t own = launch.args.size() - (cuda_kernels::trace_pass(launch.program) != 0 && !launch.args.empty() &&
+                                                        std::holds_alternative<BufferArg>(launch.args.back())
+                                                    ? 1
+                                                    : 0);
+  for (std::size_t i = 0; i < own; ++i) {
+    const KernelArg& a = launch.args[i];
     if (std::holds_alternative<BufferArg>(a)) parameters += 'b';
     else if (std::holds_alternative<std::int32_t>(a)) parameters += 'i';
     else dynamic = true;
