@@ -1,5 +1,6 @@
-// Row sums: sums[r] = sum of m[r][0 .. width-1], three ways (the pictures
-// are in rowsum.cl). The manifest's __local argument `scratch` is this
+// The rowsum pack's kernels for CUDA devices (the pictures are in
+// ../rowsum/rowsum.cl). The tests add them to a copy of that pack
+// (`cuda = "rowsum.cu"`). The manifest's __local argument `scratch` is this
 // file's dynamic shared memory: the launch sizes it, the kernels take no
 // parameter for it. ELEM is the element type, WG the block size (-D).
 
