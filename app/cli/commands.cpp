@@ -431,18 +431,32 @@ int print_run(const RunReport& r, const std::optional<json>& problems, const std
 
 namespace {
 
+// What `run` runs: the variant, its parameters, the device and the options
+// (with a learner's text).
+struct RunSetUp {
+  const Variant& variant;
+  Params params;
+  std::unique_ptr<Device> device;
+  RunOptions options;
+};
+
+RunSetUp set_up_run(const std::string& kernel, const RunArgs& args) {
+  const Variant& v = variant_or_throw(kernel);
+  RunSetUp s{v, make_params(v.params, parse_assignments(args.sets), v.id), watch_phases(open_device(args.device)),
+             options_from(args)};
+  read_source(args, s.options);
+  return s;
+}
+
 // After a learner's run crashed: the traced run alone, in a child of its
 // own. Its build checks every access before making it and makes none
 // outside the buffers and shared arrays, so it shows the index that crashed
 // the run rather than crashing too.
 void explain_crash(const std::string& kernel, const RunArgs& args) {
   run_isolated(limits_for(args.timeout), "the traced run of " + args.source, [&] { return guarded([&]() -> int {
-    const Variant& v = variant_or_throw(kernel);
-    const Params params = make_params(v.params, parse_assignments(args.sets), v.id);
-    auto device = watch_phases(open_device(args.device));
-    RunOptions options = options_from(args);
-    read_source(args, options);
-    const json scan = scan_problems(*device, v, params, options);
+    RunSetUp s = set_up_run(kernel, args);
+    const Variant& v = s.variant;
+    const json scan = scan_problems(*s.device, v, s.params, s.options);
     if (args.format == "json") {
       std::cout << json_text(json{{"kernel", v.id}, {"crashed", true}, {"problems", scan}}) << '\n';
     } else {
@@ -457,14 +471,11 @@ void explain_crash(const std::string& kernel, const RunArgs& args) {
 
 int run_command(const std::string& kernel, const RunArgs& args) {
   auto body = [&] { return guarded([&]() -> int {
-    const Variant& v = variant_or_throw(kernel);
-    const Params params = make_params(v.params, parse_assignments(args.sets), v.id);
-    auto device = watch_phases(open_device(args.device));
-    RunOptions options = options_from(args);
-    read_source(args, options);
-    const RunResult r = run_variant(*device, v, params, options);
+    RunSetUp s = set_up_run(kernel, args);
+    const RunResult r = run_variant(*s.device, s.variant, s.params, s.options);
     std::optional<json> problems;
-    if (problems_wanted(args) && r.status == RunStatus::Ok) problems = scan_problems(*device, v, params, options);
+    if (problems_wanted(args) && r.status == RunStatus::Ok)
+      problems = scan_problems(*s.device, s.variant, s.params, s.options);
     return print_run(make_report(r), problems, args.format);
   }); };
   if (args.source.empty()) return body();
