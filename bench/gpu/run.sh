@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Usage: [IDS="id ..."] bench/gpu/run.sh STAGE
 #   (STAGE: tables | tune | ncu | sanitize | counters | traces | bundle | compile | learner | barriers
-#    | predication)
+#    | factors | predication)
 # Expects threadmap-cli and engine_tests built with CUDA in $BIN (default
 # .device/bin); writes logs to $OUT. NVIDIA's OpenCL driver is registered with
 # the ICD loader first.
@@ -183,6 +183,14 @@ CONFIGS
   python3 bench/gpu/barrier_compare.py "$OUT/b" | tee "$OUT/barriers.md"
   rm -f "$OUT"/b/*.threadmap "$OUT/b/barrier_probe" "$OUT/b/barrier_variants"
   tar -C "$OUT" -czf "$OUT/barrier_logs.tgz" b && rm -rf "$OUT/b"
+  ;;
+factors)
+  # Which of the clock pass's choices widen setRowReadCol's arrival spread
+  # (bench/gpu/barrier_factors.cu): three runs, each line's three medians.
+  nvcc -O2 -std=c++17 -o /tmp/barrier_factors bench/gpu/barrier_factors.cu -lnvrtc -lcuda || exit 1
+  for rep in 1 2 3; do /tmp/barrier_factors; done | sort |
+    awk '{k=$1" "$2" "$3" "$4" "$5; v[k]=v[k]" "$NF} END {for (k in v) print k, v[k]}' | sort -k3,3 -k5,5n |
+    tee "$OUT/factors.txt"
   ;;
 predication)
   # What ncu's pred_on_any counters count for shared-memory instructions
