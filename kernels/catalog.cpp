@@ -270,6 +270,22 @@ void add_variants(std::vector<Variant> variants) {
   for (Variant& v : variants) all.push_back(std::move(v));
 }
 
+void update_pack_variants(std::vector<Variant> variants) {
+  if (variants.empty()) return;
+  const std::string pack = variants.front().pack;
+  std::vector<Variant*> held;
+  for (Variant& v : entries())
+    if (!pack.empty() && v.pack == pack) held.push_back(&v);
+  if (held.empty()) return add_variants(std::move(variants));
+  const bool same = held.size() == variants.size() &&
+                    std::equal(held.begin(), held.end(), variants.begin(),
+                               [](const Variant* a, const Variant& b) { return a->id == b.id && a->pack == b.pack; });
+  if (!same)
+    throw InvalidRequest("pack '" + pack + "': its variants are not the ones read before (added, removed or renamed); "
+                         "start ThreadMap again to read them");
+  for (std::size_t i = 0; i < held.size(); ++i) *held[i] = std::move(variants[i]);
+}
+
 const Variant::KernelText* pack_text(const Variant& v, std::string_view backend) {
   if (v.pack.empty()) return nullptr;
   const Variant::KernelText& t = backend == "cuda" ? v.cuda_text : v.opencl_text;

@@ -66,6 +66,13 @@ inline constexpr std::size_t kMaxCatalogVariants = 4096;
 // in the catalog or the catalog would be full. Call it before any other
 // thread reads the catalog (the CLI does, at start-up).
 void add_variants(std::vector<Variant> variants);
+// A pack's variants read again (its files edited): where the catalog holds
+// that pack, each of its variants is replaced in place by the new one of the
+// same id, so pointers to them stay valid and show the new text; else they
+// are added. Throws InvalidRequest, changing nothing, when the pack's
+// variants are not the same ids in the same order (added, removed, renamed:
+// a restart reads those). Not while another thread reads the catalog.
+void update_pack_variants(std::vector<Variant> variants);
 
 // The kernel text a pack variant brings for a backend ("opencl", "cuda");
 // nullptr for a built-in variant or a dialect its pack has no file for.

@@ -381,6 +381,49 @@ TEST(Serve, APackSentInTheRequestRunsAndRecords) {
   EXPECT_EQ(w.finish(), 0);
 }
 
+// The same pack sent again with its files edited (the window's Reload
+// packs): the worker's variants take the new text; a pack whose variants
+// changed is refused, and the old ones stay.
+TEST(Serve, APackSentAgainReplacesItsTexts) {
+  REQUIRE_OPENCL();
+  const auto read = [](const std::string& name) {
+    std::ifstream in(std::string(THREADMAP_SOURCE_DIR) + "/tests/data/packs/rowsum/" + name);
+    return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  };
+  Worker w;
+  json pack = {{"id", 1}, {"op", "pack"}, {"folder", "/nowhere/rowsum"}, {"manifest", read("pack.toml")},
+               {"files", {{"rowsum.cl", read("rowsum.cl")}}}};
+  w.send(pack.dump());
+  ASSERT_EQ(w.next()["type"], "result");
+  const std::string edited = read("rowsum.cl") + "\n// edited\n";
+  pack["id"] = 2;
+  pack["files"]["rowsum.cl"] = edited;
+  w.send(pack.dump());
+  json r = w.next();
+  ASSERT_EQ(r["type"], "result") << r.dump();
+  w.send(json({{"id", 3}, {"op", "record"}, {"kernel", "rowsum.tree"}, {"device", "opencl:0:0"},
+               {"params", {{"width", 100}, {"height", 5}, {"wg", 32}}}, {"reps", 1}, {"folder", ::testing::TempDir()}})
+             .dump());
+  r = w.next();
+  if (r["type"] == "error" && r.dump().find("needs libclang") != std::string::npos) GTEST_SKIP() << r.dump();
+  ASSERT_EQ(r["type"], "result") << r.dump();
+  EXPECT_EQ(threadmap::load_session(r["result"]["session"].get<std::string>()).kernel_text, edited);
+
+  std::string fewer = read("pack.toml");
+  const std::size_t wrong = fewer.find("  [[family.variant]]\n  id = \"off_by_one\"");
+  ASSERT_NE(wrong, std::string::npos);
+  fewer.erase(wrong, fewer.find("  [[family.check]]") - wrong);
+  pack["id"] = 4;
+  pack["manifest"] = fewer;
+  w.send(pack.dump());
+  r = w.next();
+  EXPECT_EQ(r["type"], "error") << r.dump();
+  EXPECT_NE(r["error"].get<std::string>().find("start ThreadMap again"), std::string::npos) << r.dump();
+  w.send(json({{"id", 5}, {"op", "list"}}).dump());
+  EXPECT_NE(w.next().dump().find("rowsum.off_by_one"), std::string::npos);
+  EXPECT_EQ(w.finish(), 0);
+}
+
 TEST(Serve, ErrorsAreRepliesAndTheWorkerGoesOn) {
   Worker w;
   w.send("this is not json {");

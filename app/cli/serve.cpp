@@ -311,7 +311,8 @@ class Worker {
   static protocol::Result answer(const Incoming&, const protocol::QuitRequest&) { return protocol::QuitResult{}; }
 
   // A pack's variants join the catalog until the worker ends, read from the
-  // request's texts alone (the reader thread never reads the catalog).
+  // request's texts alone (the reader thread never reads the catalog); the
+  // same pack sent again (its files edited) replaces them.
   static protocol::Result answer(const Incoming&, const protocol::PackRequest& request) {
     const std::string manifest = (std::filesystem::path(request.folder) / "pack.toml").string();
     const pack::PackManifest m = pack::parse_manifest(
@@ -323,7 +324,7 @@ class Worker {
     std::vector<Variant> variants = pack::pack_variants(m);
     protocol::PackResult out{m.name, {}};
     for (const Variant& v : variants) out.variants.push_back(v.id);
-    add_variants(std::move(variants));
+    update_pack_variants(std::move(variants));
     return out;
   }
 

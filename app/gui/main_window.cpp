@@ -635,6 +635,7 @@ void MainWindow::build_actions() {
                                                              PackLibrary::user_folder());
     if (!folder.isEmpty()) open_pack(folder);
   });
+  add(file, QT_TR_NOOP("Re&load packs"), QKeySequence(), [this] { reload_packs(); });
   add(file, QT_TR_NOOP("&Compare two recordings…"), QKeySequence(Qt::Key_F7), [this] { compare_now(); });
   add(file, QT_TR_NOOP("Connect to a &GPU server…"), QKeySequence(), [this] {
     bool ok = false;
@@ -772,6 +773,15 @@ void MainWindow::build_actions() {
     }
   });
   add(exercise, QT_TR_NOOP("&Run your kernel"), QKeySequence(Qt::CTRL | Qt::Key_F5), [this] { run_learner(); });
+  add(exercise, QT_TR_NOOP("&New kernel…"), QKeySequence(), [this] {
+    bool ok = false;
+    const QString name = QInputDialog::getText(
+        this, tr("New kernel"),
+        tr("A pack of your own, with a kernel to start from (CUDA and OpenCL C), in your packs folder. "
+           "Its name (lowercase letters, digits, '_' or '-'):"),
+        QLineEdit::Normal, QString("mykernel"), &ok);
+    if (ok) new_kernel(name.trimmed());
+  });
   add(exercise, QT_TR_NOOP("Re&set to the lesson's version"), QKeySequence(),
       [this] { exercise_panel_->reset_text(); });
 
@@ -819,6 +829,30 @@ QString MainWindow::open_pack(const QString& folder) {
   tree_->add_new_variants();
   report(tr("Pack %1 opened: %n kernel(s)", nullptr, static_cast<int>(ids.size())).arg(folder), false);
   if (!ids.empty()) tree_->select(ids.front());
+  return {};
+}
+
+QString MainWindow::reload_packs() {
+  const QStringList problems = packs_.reload();
+  if (variant_) select_variant(*variant_);  // the lesson pane shows the text read anew
+  if (!problems.isEmpty()) {
+    report(problems.join('\n'), true);
+    return problems.join('\n');
+  }
+  report(tr("Packs read again from their folders"), false);
+  return {};
+}
+
+QString MainWindow::new_kernel(const QString& name) {
+  std::vector<std::string> ids;
+  QString folder;
+  if (const QString problem = packs_.create(name, &ids, &folder); !problem.isEmpty()) {
+    report(problem, true);
+    return problem;
+  }
+  tree_->add_new_variants();
+  if (!ids.empty()) tree_->select(ids.front());
+  report(tr("New kernel %1: edit %2/scale.cl or scale.cu, then File ▸ Reload packs").arg(name, folder), false);
   return {};
 }
 

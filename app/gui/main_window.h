@@ -106,6 +106,13 @@ class MainWindow : public QMainWindow {
   // dropped on the window): its kernels join the tree and the worker's
   // catalog, and its first is selected. "" or the message also shown.
   QString open_pack(const QString& folder);
+  // Every open pack read again from its folder (File ▸ Reload packs): the
+  // tree's kernels show their edited texts. The problems, or empty.
+  QString reload_packs();
+  // Exercise ▸ New kernel…: a working one-kernel pack named `name` in the
+  // user's packs folder, opened and its first kernel selected; the status
+  // area says where its files are. "" or the message also shown.
+  QString new_kernel(const QString& name);
   // Runs the kernels on that GPU server from now on (File ▸ Connect to a GPU
   // server…), or on this machine for an empty target. The problem, or empty.
   QString connect_to_server(const QString& target);

@@ -6,6 +6,7 @@
 
 #include "kernels/catalog.h"
 #include "kernels/pack/manifest.h"
+#include "kernels/pack/pack_template.h"
 #include "kernels/pack/pack_variants.h"
 
 namespace threadmap::gui {
@@ -37,7 +38,7 @@ QString PackLibrary::open(const QString& folder, std::vector<std::string>* varia
   const QString canonical = QFileInfo(folder).canonicalFilePath();
   for (const OpenPack& p : open_packs())
     if (!canonical.isEmpty() && p.canonical == canonical)
-      return tr("The pack in %1 is open already (start ThreadMap again to read it anew).").arg(folder);
+      return tr("The pack in %1 is open already (File ▸ Reload packs reads its files anew).").arg(folder);
   pack::PackFiles files;
   std::vector<std::string> ids;
   try {
@@ -52,6 +53,33 @@ QString PackLibrary::open(const QString& folder, std::vector<std::string>* varia
   worker_.add_pack(open_packs().back().request);
   if (variant_ids) variant_ids->insert(variant_ids->end(), ids.begin(), ids.end());
   return {};
+}
+
+QStringList PackLibrary::reload() {
+  QStringList problems;
+  for (OpenPack& p : open_packs()) {
+    pack::PackFiles files;
+    try {
+      const pack::PackManifest manifest = pack::load_pack(p.request.folder, files);
+      update_pack_variants(pack::pack_variants(manifest));
+    } catch (const InvalidRequest& e) {  // PackError too
+      problems << QString::fromStdString(e.what());
+      continue;
+    }
+    p.request = {p.request.folder, files.manifest, files.kernels};
+    worker_.update_pack(p.request);
+  }
+  return problems;
+}
+
+QString PackLibrary::create(const QString& name, std::vector<std::string>* variant_ids, QString* folder) {
+  *folder = QDir(user_folder()).filePath(name);
+  try {
+    pack::write_pack_template(folder->toStdString());
+  } catch (const InvalidRequest& e) {
+    return QString::fromStdString(e.what());
+  }
+  return open(*folder, variant_ids);
 }
 
 QStringList PackLibrary::open_user_packs() {

@@ -32,6 +32,14 @@ class PackLibrary : public QObject {
   // Every folder with a pack.toml in user_folder(), by name: the problems,
   // one message each (the good packs open either way).
   QStringList open_user_packs();
+  // Every open pack read again from its folder (its files edited): the
+  // variants keep their places and show the new texts, and the worker gets
+  // them. The problems, one message each (a pack that fails keeps its old
+  // texts; one whose variants were added or removed needs a restart).
+  QStringList reload();
+  // Exercise > New kernel: a working one-kernel pack (pack_template.h) in
+  // the user's packs folder under `name`, opened. "" on success, else why not.
+  QString create(const QString& name, std::vector<std::string>* variant_ids, QString* folder);
 
  private:
   WorkerClient& worker_;

@@ -1,5 +1,7 @@
 #include "app/gui/worker_client.h"
 
+#include <algorithm>
+
 #include "app/protocol/remote.h"
 
 #include <QCoreApplication>
@@ -123,6 +125,15 @@ void WorkerClient::write_pack(std::size_t index) { write(packs_[index], kFirstPa
 void WorkerClient::add_pack(protocol::PackRequest pack) {
   packs_.push_back(std::move(pack));
   if (process_.state() != QProcess::NotRunning && incompatible_.isEmpty()) write_pack(packs_.size() - 1);
+}
+
+void WorkerClient::update_pack(protocol::PackRequest pack) {
+  const auto same = std::find_if(packs_.begin(), packs_.end(),
+                                 [&](const protocol::PackRequest& p) { return p.folder == pack.folder; });
+  if (same == packs_.end()) return add_pack(std::move(pack));
+  *same = std::move(pack);
+  if (process_.state() != QProcess::NotRunning && incompatible_.isEmpty())
+    write_pack(static_cast<std::size_t>(same - packs_.begin()));
 }
 
 void WorkerClient::write(const protocol::Request& request, int id) {

@@ -66,6 +66,10 @@ class WorkerClient : public QObject {
   // worker through ssh needs none of them. A worker's refusal is
   // pack_refused().
   void add_pack(protocol::PackRequest pack);
+  // The same pack (by folder) read again, its files edited: kept for later
+  // workers in the place of the old, and sent now to a running one, whose
+  // catalog then holds the new texts.
+  void update_pack(protocol::PackRequest pack);
   qint64 pid() const { return process_.processId(); }
   int restarts() const { return restarts_; }
 

@@ -1591,12 +1591,36 @@ grabado en %2</translation>
             <numerusform>Paquete %1 abierto: %n kernels</numerusform>
         </translation>
     </message>
+    <message>
+        <source>Re&amp;load packs</source>
+        <translation>Re&amp;cargar paquetes</translation>
+    </message>
+    <message>
+        <source>&amp;New kernel…</source>
+        <translation>&amp;Nuevo kernel…</translation>
+    </message>
+    <message>
+        <source>New kernel</source>
+        <translation>Nuevo kernel</translation>
+    </message>
+    <message>
+        <source>A pack of your own, with a kernel to start from (CUDA and OpenCL C), in your packs folder. Its name (lowercase letters, digits, &apos;_&apos; or &apos;-&apos;):</source>
+        <translation>Un paquete propio, con un kernel para empezar (CUDA y OpenCL C), en su carpeta de paquetes. Su nombre (minúsculas, dígitos, &apos;_&apos; o &apos;-&apos;):</translation>
+    </message>
+    <message>
+        <source>Packs read again from their folders</source>
+        <translation>Paquetes leídos de nuevo desde sus carpetas</translation>
+    </message>
+    <message>
+        <source>New kernel %1: edit %2/scale.cl or scale.cu, then File ▸ Reload packs</source>
+        <translation>Nuevo kernel %1: edite %2/scale.cl o scale.cu, luego Archivo ▸ Recargar paquetes</translation>
+    </message>
 </context>
 <context>
     <name>PackLibrary</name>
     <message>
-        <source>The pack in %1 is open already (start ThreadMap again to read it anew).</source>
-        <translation>El paquete de %1 ya está abierto (vuelva a iniciar ThreadMap para leerlo de nuevo).</translation>
+        <source>The pack in %1 is open already (File ▸ Reload packs reads its files anew).</source>
+        <translation>El paquete de %1 ya está abierto (Archivo ▸ Recargar paquetes vuelve a leer sus archivos).</translation>
     </message>
 </context>
 <context>

@@ -1591,12 +1591,36 @@ gravado em %2</translation>
             <numerusform>Pacote %1 aberto: %n kernels</numerusform>
         </translation>
     </message>
+    <message>
+        <source>Re&amp;load packs</source>
+        <translation>Re&amp;carregar pacotes</translation>
+    </message>
+    <message>
+        <source>&amp;New kernel…</source>
+        <translation>&amp;Novo kernel…</translation>
+    </message>
+    <message>
+        <source>New kernel</source>
+        <translation>Novo kernel</translation>
+    </message>
+    <message>
+        <source>A pack of your own, with a kernel to start from (CUDA and OpenCL C), in your packs folder. Its name (lowercase letters, digits, &apos;_&apos; or &apos;-&apos;):</source>
+        <translation>Um pacote seu, com um kernel para começar (CUDA e OpenCL C), na sua pasta de pacotes. O nome (letras minúsculas, dígitos, &apos;_&apos; ou &apos;-&apos;):</translation>
+    </message>
+    <message>
+        <source>Packs read again from their folders</source>
+        <translation>Pacotes lidos de novo das suas pastas</translation>
+    </message>
+    <message>
+        <source>New kernel %1: edit %2/scale.cl or scale.cu, then File ▸ Reload packs</source>
+        <translation>Novo kernel %1: edite %2/scale.cl ou scale.cu, depois Arquivo ▸ Recarregar pacotes</translation>
+    </message>
 </context>
 <context>
     <name>PackLibrary</name>
     <message>
-        <source>The pack in %1 is open already (start ThreadMap again to read it anew).</source>
-        <translation>O pacote em %1 já está aberto (inicie o ThreadMap de novo para relê-lo).</translation>
+        <source>The pack in %1 is open already (File ▸ Reload packs reads its files anew).</source>
+        <translation>O pacote em %1 já está aberto (Arquivo ▸ Recarregar pacotes lê os arquivos de novo).</translation>
     </message>
 </context>
 <context>

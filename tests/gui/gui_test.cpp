@@ -1209,6 +1209,43 @@ class GuiTest : public QObject {
     QVERIFY2(shown.trimmed().startsWith(QString::number(line)) && shown.endsWith(kept), qPrintable(shown + " / " + kept));
   }
 
+  // Exercise > New kernel: a pack of the learner's own in the packs folder,
+  // whose kernel runs verified; edited, File > Reload packs shows the new
+  // text and the worker records it.
+  void newKernelRunsAndReloadReadsItsEdits() {
+    const QString packs = PackLibrary::user_folder();
+    const auto cleanup = qScopeGuard([&] { QDir(packs).removeRecursively(); });
+    MainWindow w(small_runs());
+    QTRY_VERIFY_WITH_TIMEOUT(w.device_picker().currentData().toString().startsWith("opencl"), kRunTimeoutMs);
+    QVERIFY2(w.new_kernel("learnerkernel").isEmpty(), qPrintable(w.status().worker_text()));
+    QVERIFY(w.status().worker_text().contains("scale.cl"));
+    QVERIFY(w.new_kernel("learnerkernel").contains("exists already"));
+    QVERIFY(w.kernel_tree().select("learnerkernel.grid_stride"));
+    QVERIFY(w.lesson().source_text().contains("scale_grid_stride"));
+    QVERIFY(w.params().set_value("n", "1000"));
+    QTRY_VERIFY_WITH_TIMEOUT(latest(w, "learnerkernel.grid_stride")["parameters"]["n"] == 1000 && !w.runs().running(),
+                             kRunTimeoutMs);
+    QCOMPARE(latest(w, "learnerkernel.grid_stride")["verification"]["verified"], true);
+
+    QFile kernel(packs + "/learnerkernel/scale.cl");
+    QVERIFY(kernel.open(QIODevice::ReadOnly));
+    QString text = QString::fromUtf8(kernel.readAll());
+    kernel.close();
+    text.replace("y[i] = (ELEM)a * x[i];\n}\n", "y[i] = (ELEM)a * x[i];  // edited by the learner\n}\n");
+    QVERIFY(kernel.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    kernel.write(text.toUtf8());
+    kernel.close();
+    QVERIFY2(w.reload_packs().isEmpty(), qPrintable(w.status().worker_text()));
+    QVERIFY(w.lesson().source_text().contains("edited by the learner"));
+    QSignalSpy changed(&w, &MainWindow::traceDocumentChanged);
+    w.record_now();
+    QTRY_COMPARE_WITH_TIMEOUT(changed.count(), 1, kRunTimeoutMs);
+    const auto doc = w.trace_document();
+    QVERIFY(doc);
+    QCOMPARE(doc->session.kernel_id, std::string("learnerkernel.grid_stride"));
+    QVERIFY(doc->session.kernel_text.find("edited by the learner") != std::string::npos);
+  }
+
   // Every pack in the user's packs folder opens at start, a bad one named in
   // the status area; a pack folder dropped on the window opens.
   void packsInThePacksFolderOrDroppedOpen() {
