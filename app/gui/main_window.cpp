@@ -635,7 +635,7 @@ void MainWindow::build_actions() {
                                                              PackLibrary::user_folder());
     if (!folder.isEmpty()) open_pack(folder);
   });
-  add(file, QT_TR_NOOP("Re&load packs"), QKeySequence(), [this] { reload_packs(); });
+  add(file, QT_TR_NOOP("Reloa&d packs"), QKeySequence(), [this] { reload_packs(); });
   add(file, QT_TR_NOOP("&Compare two recordings…"), QKeySequence(Qt::Key_F7), [this] { compare_now(); });
   add(file, QT_TR_NOOP("Connect to a &GPU server…"), QKeySequence(), [this] {
     bool ok = false;

@@ -1592,10 +1592,6 @@ grabado en %2</translation>
         </translation>
     </message>
     <message>
-        <source>Re&amp;load packs</source>
-        <translation>Re&amp;cargar paquetes</translation>
-    </message>
-    <message>
         <source>&amp;New kernel…</source>
         <translation>&amp;Nuevo kernel…</translation>
     </message>
@@ -1614,6 +1610,10 @@ grabado en %2</translation>
     <message>
         <source>New kernel %1: edit %2/scale.cl or scale.cu, then File ▸ Reload packs</source>
         <translation>Nuevo kernel %1: edite %2/scale.cl o scale.cu, luego Archivo ▸ Recargar paquetes</translation>
+    </message>
+    <message>
+        <source>Reloa&amp;d packs</source>
+        <translation>Recargar pa&amp;quetes</translation>
     </message>
 </context>
 <context>

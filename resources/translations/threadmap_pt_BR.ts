@@ -1592,10 +1592,6 @@ gravado em %2</translation>
         </translation>
     </message>
     <message>
-        <source>Re&amp;load packs</source>
-        <translation>Re&amp;carregar pacotes</translation>
-    </message>
-    <message>
         <source>&amp;New kernel…</source>
         <translation>&amp;Novo kernel…</translation>
     </message>
@@ -1614,6 +1610,10 @@ gravado em %2</translation>
     <message>
         <source>New kernel %1: edit %2/scale.cl or scale.cu, then File ▸ Reload packs</source>
         <translation>Novo kernel %1: edite %2/scale.cl ou scale.cu, depois Arquivo ▸ Recarregar pacotes</translation>
+    </message>
+    <message>
+        <source>Reloa&amp;d packs</source>
+        <translation>Recarregar pac&amp;otes</translation>
     </message>
 </context>
 <context>
