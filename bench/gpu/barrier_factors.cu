@@ -6,6 +6,7 @@
 //   V1 + a clock64 read at the warp's start (kept, stored at the end)
 //   V2 + the slot table's global load at the end (the stamps' place)
 //   V3 both
+//   V4 the slot table's load made at the warp's start, its value used at the end
 // each loaded as is and with the JIT's register cap of 32 the pass gets, at
 // 8, 264, 1024 and 65536 blocks. Prints the median arrival spread (cycles).
 //   nvcc -O2 -std=c++17 -o barrier_factors bench/gpu/barrier_factors.cu -lnvrtc -lcuda
@@ -31,6 +32,8 @@ __device__ __forceinline__ unsigned long long release_clock() {
 }
 template <int V> __device__ void body(int* out_all, Stamp* stamps, unsigned long long* starts, const unsigned* slots) {
   unsigned long long start = 0;
+  unsigned early = 0;
+  if (V == 4) early = slots[blockIdx.x];
   if (V == 1 || V == 3) start = now();
   int* out = out_all + (size_t)(blockIdx.x) * 32 * 32;
   __shared__ int tile[32][32];
@@ -44,6 +47,7 @@ template <int V> __device__ void body(int* out_all, Stamp* stamps, unsigned long
   if (thread % 32 != 0) return;
   size_t at = (size_t)blockIdx.x * 32 + thread / 32;
   if (V == 2 || V == 3) at = (size_t)slots[blockIdx.x] * 32 + thread / 32;
+  if (V == 4) at = (size_t)early * 32 + thread / 32;
   stamps[at] = s;
   if (V == 1 || V == 3) starts[at] = start;
 }
@@ -51,6 +55,7 @@ extern "C" __global__ void k0(int* o, Stamp* s, unsigned long long* t, const uns
 extern "C" __global__ void k1(int* o, Stamp* s, unsigned long long* t, const unsigned* q) { body<1>(o, s, t, q); }
 extern "C" __global__ void k2(int* o, Stamp* s, unsigned long long* t, const unsigned* q) { body<2>(o, s, t, q); }
 extern "C" __global__ void k3(int* o, Stamp* s, unsigned long long* t, const unsigned* q) { body<3>(o, s, t, q); }
+extern "C" __global__ void k4(int* o, Stamp* s, unsigned long long* t, const unsigned* q) { body<4>(o, s, t, q); }
 )CUDA";
 int main() {
   CHECK(cudaFree(nullptr));
@@ -62,7 +67,7 @@ int main() {
     CUmodule m;
     CUjit_option o[] = {CU_JIT_MAX_REGISTERS}; void* v[] = {(void*)(size_t)cap};
     if (cuModuleLoadDataEx(&m, ptx.c_str(), cap ? 1 : 0, cap ? o : nullptr, cap ? v : nullptr) != CUDA_SUCCESS) return 2;
-    for (int V = 0; V < 4; ++V) {
+    for (int V = 0; V < 5; ++V) {
       CUfunction f; cuModuleGetFunction(&f, m, ("k" + std::to_string(V)).c_str());
       for (int blocks : {8, 264, 1024, 65536}) {
         int* out; Stamp* st; unsigned long long* t; unsigned* q;
