@@ -9,7 +9,10 @@
 // Exercises.CheckGradesCudaSolutionsAndStarts (tests/cli_test.cpp).
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -104,6 +107,31 @@ TEST(ExerciseCuda, EveryStartAndSolutionCompilesAndInstrumentsForCompute90) {
   }
   EXPECT_GE(compiled, 10) << "every exercise's start and solution, at least once each";
   if (!assemble) GTEST_SKIP() << "ptxas not found at " << THREADMAP_PTXAS << ": compiled and instrumented, not assembled";
+}
+
+
+// A kernel named by its whole path (a pack's, a learner's) is compiled into
+// the cache folder, never beside its file.
+TEST(CudaCompiler, CacheEntriesStayInTheCacheFolder) {
+  const cuda::Nvrtc& nvrtc = cuda::Nvrtc::get();
+  if (!nvrtc.available()) GTEST_SKIP() << "NVRTC is not available";
+  const fs::path work = fs::temp_directory_path() / ("threadmap-cache-test-" + std::to_string(getpid()));
+  fs::remove_all(work);
+  fs::create_directories(work / "cache");
+  fs::create_directories(work / "pack");
+  setenv("THREADMAP_CACHE_DIR", (work / "cache").c_str(), 1);
+  cuda::CompileRequest request;
+  request.file_name = (work / "pack" / "mine.cu").string();
+  request.text = "extern \"C\" __global__ void k(int* p) { p[threadIdx.x] = 1; }\n";
+  request.name_expressions = {"k"};
+  request.target = kTarget;
+  nvrtc.compile(request);
+  unsetenv("THREADMAP_CACHE_DIR");
+  EXPECT_TRUE(fs::is_empty(work / "pack")) << "a cache entry beside the kernel's file";
+  std::size_t entries = 0;
+  for (const auto& e : fs::directory_iterator(work / "cache")) entries += e.path().filename().string().starts_with("mine-");
+  EXPECT_EQ(entries, 1u);
+  fs::remove_all(work);
 }
 
 }  // namespace

@@ -163,10 +163,13 @@ void write_atomically(const fs::path& path, const std::string& bytes) {
   }
 }
 
+// The name a cache entry starts with: the file's own name without its
+// folder (a pack's or a learner's file is named by its whole path, and a
+// path would take the entry out of the cache folder) and extension.
 std::string file_stem(std::string_view file_name) {
-  std::string stem(file_name);
+  std::string stem = fs::path(file_name).filename().string();
   if (const auto dot = stem.rfind('.'); dot != std::string::npos) stem.resize(dot);
-  return stem;
+  return stem.empty() ? std::string("kernel") : stem;
 }
 
 }  // namespace
