@@ -14,6 +14,14 @@ std::string learner_source(std::string_view file_name) {
   return std::string(text);
 }
 
+std::string source_dialect(std::string_view file_name) {
+  if (file_name.ends_with(".cu")) return "cuda";
+  if (file_name.ends_with(".cl")) return "opencl";
+  return {};
+}
+
+std::string dialect_name(std::string_view dialect) { return dialect == "cuda" ? "CUDA" : "OpenCL C"; }
+
 namespace {
 
 bool is_identifier_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }

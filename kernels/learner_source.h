@@ -21,6 +21,12 @@ std::string learner_source(std::string_view file_name);
 // is setRowReadCol(__global ELEM* out_all)); keep its name and parameters".
 InvalidRequest missing_kernel(const std::string& learner_file, std::string_view catalog_file,
                               const std::string& kernel);
+// The dialect a kernel file is written in, by its extension: "cuda" (.cu),
+// "opencl" (.cl), or empty for neither.
+std::string source_dialect(std::string_view file_name);
+// "CUDA", "OpenCL C": a dialect as messages name it.
+std::string dialect_name(std::string_view dialect);
+
 // Whether `name` appears in `text` as a whole identifier.
 bool names_identifier(std::string_view text, std::string_view name);
 

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "kernels/error.h"
+#include "kernels/learner_source.h"
 
 namespace threadmap {
 
@@ -107,16 +108,14 @@ void validate_launch(const Variant& v, const Params& p, const Workload& w,
 }
 
 void check_source_dialect(const std::string& name, const DeviceInfo& device) {
-  const auto dot = name.rfind('.');
-  const std::string extension = dot == std::string::npos ? "" : name.substr(dot);
-  const std::string dialect = device.backend == "cuda" ? ".cu" : ".cl";
-  if (extension != ".cl" && extension != ".cu")
+  const std::string dialect = source_dialect(name);
+  const std::string wanted = device.backend == "cuda" ? "cuda" : "opencl";
+  if (dialect.empty())
     throw InvalidRequest(name + ": name the file .cl (OpenCL C) or .cu (CUDA), the dialect of the " +
                          "device it runs on");
-  if (extension != dialect)
-    throw InvalidRequest(name + " is " + (extension == ".cl" ? "OpenCL C" : "CUDA") + ", but " +
-                         device.spec + " (" + device.name + ") compiles " +
-                         (dialect == ".cl" ? "OpenCL C (.cl)" : "CUDA (.cu)"));
+  if (dialect != wanted)
+    throw InvalidRequest(name + " is " + dialect_name(dialect) + ", but " + device.spec + " (" + device.name +
+                         ") compiles " + dialect_name(wanted) + (wanted == "cuda" ? " (.cu)" : " (.cl)"));
 }
 
 void use_source(Workload& work, const Variant& variant, const std::string& text,

@@ -449,7 +449,7 @@ void ExercisePanel::open_session_source(const Session& session) {
   if (!v || session.source_text.empty()) return;
   // The exercise it answers, when the kernel and the exercise's parameters match.
   const Exercise* answered = nullptr;
-  const std::string dialect = session.source_name.ends_with(".cu") ? "cuda" : "opencl";
+  const std::string dialect = source_dialect(session.source_name) == "cuda" ? "cuda" : "opencl";
   for (const Exercise& e : exercises()) {
     if (answered || e.kernel_id != session.kernel_id || e.sets.empty() || !e.starts.count(dialect)) continue;
     bool same = true;

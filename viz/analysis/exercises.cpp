@@ -82,14 +82,6 @@ Exercise parse(const std::string& file) {
 
 }  // namespace
 
-std::string source_dialect(std::string_view file_name) {
-  if (file_name.ends_with(".cu")) return "cuda";
-  if (file_name.ends_with(".cl")) return "opencl";
-  return {};
-}
-
-std::string dialect_name(std::string_view dialect) { return dialect == "cuda" ? "CUDA" : "OpenCL C"; }
-
 const ExerciseFile& Exercise::start_in(std::string_view dialect) const {
   const auto found = starts.find(std::string(dialect));
   return found != starts.end() ? found->second : starts.at("opencl");

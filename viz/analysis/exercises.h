@@ -13,6 +13,7 @@
 #include <string_view>
 #include <vector>
 
+#include "kernels/learner_source.h"  // source_dialect, dialect_name
 #include "viz/analysis/analysis.h"
 
 namespace threadmap {
@@ -45,12 +46,6 @@ struct ExerciseFile {
   std::string name;  // "smem-conflict-free.start.cu"
   std::string text;
 };
-
-// The dialect a kernel file is written in, by its extension: "cuda" (.cu),
-// "opencl" (.cl), or empty for neither.
-std::string source_dialect(std::string_view file_name);
-// "CUDA", "OpenCL C": a dialect as messages name it.
-std::string dialect_name(std::string_view dialect);
 
 struct Exercise {
   std::string id;
