@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cmath>
 #include <new>
+#include <set>
 #include <sstream>
 
 #include "kernels/error.h"
@@ -137,6 +138,20 @@ void use_pack_text(Workload& work, const Variant& variant, const DeviceInfo& dev
       l.program.text = text ? text->text : std::string();
       l.program.text_name = text ? text->file : std::string();
     }
+}
+
+std::vector<Build> builds_of(const std::vector<LaunchCmd>& launches) {
+  std::vector<Build> builds;
+  std::set<std::string> seen;
+  for (int pass : {0, kAccessPass, kClockPass})
+    for (LaunchCmd launch : launches) {
+      if (pass) launch.program.defines.emplace_back(std::string(kTraceDefine), pass);
+      std::string key = launch.program.source + "|" + launch.kernel + "|" +
+                        std::to_string(static_cast<int>(launch.program.type)) + "|" + launch.program.text;
+      for (const auto& [name, value] : launch.program.defines) key += "|" + name + "=" + std::to_string(value);
+      if (seen.insert(key).second) builds.push_back({pass, std::move(launch)});
+    }
+  return builds;
 }
 
 void run_reference(Device& device, const Variant& variant, const Params& params,

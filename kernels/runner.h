@@ -44,10 +44,19 @@ void check_source_dialect(const std::string& name, const DeviceInfo& device);
 void use_source(Workload& work, const Variant& variant, const std::string& text,
                 const std::string& name);
 // A pack variant's launches (and its reference's) get the pack's text in the
-// device's dialect (validate_launch refuses a dialect the pack lacks, and
-// CUDA, which does not run a pack's kernels yet). Nothing for a built-in
-// variant.
+// device's dialect (validate_launch refuses a dialect the pack lacks).
+// Nothing for a built-in variant.
 void use_pack_text(Workload& work, const Variant& variant, const DeviceInfo& device);
+
+// One build a launch needs: timed (pass 0) or for a trace pass (kAccessPass,
+// kClockPass: kTraceDefine among its defines).
+struct Build {
+  int pass = 0;
+  LaunchCmd launch;
+};
+// Every distinct build `launches` need, each timed and in both trace passes,
+// in order: the same program and kernel at the same values once.
+std::vector<Build> builds_of(const std::vector<LaunchCmd>& launches);
 
 enum class RunStatus { Ok, Invalid, Unavailable, DeviceFailure };
 

@@ -66,21 +66,11 @@ struct Target {
 
 std::vector<Job> catalog_jobs() {
   std::vector<Job> jobs;
-  std::set<std::string> seen;
   for (const Variant& v : catalog()) {
     const Params params = make_params(v.params, {}, v.id);
     const Workload work = v.build(v, params, 1);
-    for (int pass : {0, kAccessPass, kClockPass}) {
-      for (LaunchCmd launch : work.launches) {
-        if (pass) launch.program.defines.emplace_back(std::string(kTraceDefine), pass);
-        std::string key = v.id + "|" + launch.program.source + "|" + launch.kernel + "|" +
-                          std::to_string(static_cast<int>(launch.program.type));
-        for (const auto& [name, value] : launch.program.defines)
-          key += "|" + name + "=" + std::to_string(value);
-        if (!seen.insert(key).second) continue;
-        jobs.push_back({v.id, launch.kernel, pass, std::move(launch), v.availability});
-      }
-    }
+    for (Build& b : builds_of(work.launches))
+      jobs.push_back({v.id, b.launch.kernel, b.pass, std::move(b.launch), v.availability});
   }
   return jobs;
 }

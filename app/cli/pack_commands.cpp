@@ -2,7 +2,6 @@
 
 #include <filesystem>
 #include <iostream>
-#include <set>
 #include <sstream>
 
 #include "app/cli/commands.h"
@@ -67,34 +66,26 @@ int compile_for_architectures(const pack::PackManifest& manifest, const std::str
     }
     for (const pack::VariantSpec& spec : family.variants) {
       const Variant& v = *find_variant(family.id + "." + spec.id);
-      std::set<std::string> seen;  // one compile per distinct program and target
-      std::string outcome = "ok";
+      std::vector<LaunchCmd> launches;
       for (const pack::CheckPoint& point : check_points(family)) {
-        if (outcome != "ok") break;  // the first failure says it
         Workload w = v.build(v, make_params(v.params, point.assignments, v.id), 1);
         use_pack_text(w, v, cuda);
-        std::vector<LaunchCmd> launches = w.launches;
+        launches.insert(launches.end(), w.launches.begin(), w.launches.end());
         launches.insert(launches.end(), w.reference.launches.begin(), w.reference.launches.end());
-        for (const LaunchCmd& launch : launches)
-          for (int pass : {0, kAccessPass, kClockPass}) {
-            if (outcome != "ok") break;
-            LaunchCmd l = launch;
-            if (pass) l.program.defines.emplace_back(std::string(kTraceDefine), pass);
-            for (const auto& [name, target] : targets) {
-              std::string key = l.kernel + "|" + target + "|" + std::to_string(pass) + "|" +
-                                std::string(element_name(l.program.type));
-              for (const auto& [d, value] : l.program.defines) key += "|" + d + "=" + std::to_string(value);
-              if (!seen.insert(key).second) continue;
-              try {
-                compile_cuda_kernel(l, target);
-                ++compiled;
-              } catch (const std::exception& e) {
-                ++failures;
-                outcome = std::string("does not compile for ") + name + (pass ? " (traced)" : "") + ": " + e.what();
-                break;
-              }
-            }
+      }
+      std::string outcome = "ok";  // the first failure says it
+      for (const Build& b : builds_of(launches)) {
+        for (const auto& [name, target] : targets) {
+          try {
+            compile_cuda_kernel(b.launch, target);
+            ++compiled;
+          } catch (const std::exception& e) {
+            ++failures;
+            outcome = std::string("does not compile for ") + name + (b.pass ? " (traced)" : "") + ": " + e.what();
+            break;
           }
+        }
+        if (outcome != "ok") break;
       }
       std::cout << "  " << (outcome == "ok" ? "ok    " : "FAIL  ") << printable(v.id) << ": "
                 << (outcome == "ok" ? "compiled" : printable(outcome, Newlines::Keep)) << "\n";
