@@ -115,7 +115,10 @@ bool exercise_shots(MainWindow& w, const QDir& out, const QString& lang) {
   ExercisePanel& panel = w.exercise_panel();
   auto run = [&](const char* shown) {
     w.run_learner();
-    return QTest::qWaitFor([&] { return !panel.running() && panel.result_text().contains(shown); }, 120000);
+    if (QTest::qWaitFor([&] { return !panel.running() && panel.result_text().contains(shown); }, 120000)) return true;
+    std::fprintf(stderr, "gui_screenshots: the exercise's run did not show %s; the panel says: %s\n", shown,
+                 qPrintable(panel.result_text()));
+    return false;
   };
   panel.set_prediction(1, 4, 1);
   if (!run("<br><br>")) return false;

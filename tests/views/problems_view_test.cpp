@@ -198,6 +198,37 @@ class ProblemsViewTest : public QObject {
     shoot(w, index, "problems_banks.png");
   }
 
+  // A read past the end of the tile: one row naming the thread, the shared
+  // offset and the line; choosing it steps to that thread's request.
+  void shared_out_of_bounds_is_listed() {
+    const QString file = dir_.filePath("past.threadmap");
+    QProcess cli;
+    cli.setProcessChannelMode(QProcess::MergedChannels);
+    cli.start(THREADMAP_CLI, {"record", "smem.setRowReadCol", "--source",
+                              THREADMAP_SOURCE_DIR "/tests/data/problems/smem.setRowReadCol.past-the-tile.cl",
+                              "--device", "opencl:0:0", "--set", "blocks=2", "--reps", "1", "-o", file});
+    QVERIFY(cli.waitForFinished(120000));
+    QVERIFY2(QFileInfo::exists(file), qPrintable(QString::fromUtf8(cli.readAll())));
+    TraceViewsWidget w;
+    QCOMPARE(w.open_file(file), QString());
+    w.resize(1024, 768);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    const auto& list = w.document()->analysis.problems.list;
+    QCOMPARE(list.size(), std::size_t{1});
+    QCOMPARE(list.front().kind, analysis::ProblemKind::OutOfBounds);
+    QCOMPARE(list.front().space, Space::Shared);
+    w.problems().grab();
+    QVERIFY(painted_text(w.problems(), "Out of bounds"));
+    const PaintedText* row = painted_text(w.problems(), "in no shared array of the block");
+    QVERIFY(row);
+    QVERIFY2(row->text.startsWith("thread 1023 (31,31) reads shared offset 4096 (line 9)"), qPrintable(row->text));
+    QVERIFY(!row->elided);
+    w.show_problem(0, 0);
+    QCOMPARE(w.source().highlighted_line(), 9);
+    shoot(w, 0, "problems_shared_out_of_bounds.png");
+  }
+
   void empty_list_says_so() {
     TraceViewsWidget w;
     w.resize(1024, 768);

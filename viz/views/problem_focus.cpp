@@ -8,15 +8,16 @@ namespace threadmap::views {
 
 namespace {
 
-// The latest request of `block` (of `warp`, at `line`, where given) that
-// began before access position `position`; else the block's first request.
+// The latest request of `block` (of `warp`, at `line`, in `space`, where
+// given) that began before access position `position`; else the first such.
 std::optional<std::size_t> request_before(const analysis::Analysis& a, std::uint32_t block,
                                           std::optional<std::uint16_t> warp, std::optional<std::uint16_t> line,
-                                          std::uint64_t position) {
+                                          std::uint64_t position, std::optional<Space> space = std::nullopt) {
   std::optional<std::size_t> before, first;
   for (std::size_t i = 0; i < a.requests.size(); ++i) {
     const analysis::Request& r = a.requests[i];
-    if (r.block != block || (warp && r.warp != *warp) || (line && r.line != *line)) continue;
+    if (r.block != block || (warp && r.warp != *warp) || (line && r.line != *line) || (space && r.space != *space))
+      continue;
     if (!first) first = i;
     if (r.first_access < position) before = i;
   }
@@ -64,9 +65,12 @@ std::optional<ProblemFocus> focus_on_problem(const analysis::TraceDocument& doc,
   switch (p.kind) {
     case analysis::ProblemKind::OutOfBounds:
       if (p.first.record < t.strays.size()) {
+        // The request its warp made at its line and in its space (its other
+        // lanes', the stray set apart), else the warp's latest before it.
         const StrayAccess& s = t.strays[p.first.record];
-        f.requests[0] = request_before(a, p.block, static_cast<std::uint16_t>(p.first.thread / width), std::nullopt,
-                                       std::uint64_t{s.position} + 1);
+        const auto warp = static_cast<std::uint16_t>(p.first.thread / width);
+        f.requests[0] = request_before(a, p.block, warp, s.access.line, std::uint64_t{s.position} + 1, s.access.space);
+        if (!f.requests[0]) f.requests[0] = request_before(a, p.block, warp, std::nullopt, std::uint64_t{s.position} + 1);
       }
       if (p.space == Space::Global) f.buffer = buffer_name(doc, p.buffer);
       break;
