@@ -111,7 +111,7 @@ std::vector<BlockSchedule> decode_schedule(const TraceWords& words,
 // this many, drawn at random, and the traced blocks'. A recording keeps 24
 // bytes per sampled block and barrier, and the traced blocks' stamps (28
 // bytes per warp and barrier).
-constexpr std::uint64_t kClockSampleWarps = 32768;
+constexpr std::uint64_t kClockSampleWarps = TM_CLOCK_SAMPLE_WARPS;
 
 // The SM clock against %globaltimer (diagnostic.cu's sm_clock_rate), in
 // MHz: one thread spins for 200 us reading both.
@@ -185,12 +185,18 @@ struct ClockSample {
   std::vector<std::uint32_t> blocks;  // ascending
   std::vector<std::uint32_t> slots;   // per block of the grid
   std::uint64_t capacity = 0;         // slots in all: sampled blocks x warps
+  // A grid of at most kClockSampleWarps warps: every block writes its
+  // stamps, block b's at slot b * warps (the kernel computes it, loading
+  // nothing); those of `blocks` are kept.
+  bool dense = false;
 };
 
 // The sampled blocks: drawn at random (a fixed seed, so a recording can be
 // made again), not every n-th, which would follow any pattern the block
 // numbers have on the SMs; and the traced blocks. A batch of a whole grid
-// (record_trace_in_batches) samples its traced blocks alone.
+// (record_trace_in_batches) samples its traced blocks alone. A grid of at
+// most kClockSampleWarps warps is sampled whole, its slots in block order
+// (`dense`: the kernel computes its slot), and a batch keeps its own.
 ClockSample choose_clock_sample(const Trace& t, std::uint32_t warps, bool random_blocks) {
   const std::uint32_t blocks = t.block_count();
   const std::uint64_t budget = std::max<std::uint64_t>(1, kClockSampleWarps / warps);
@@ -207,6 +213,13 @@ ClockSample choose_clock_sample(const Trace& t, std::uint32_t warps, bool random
   for (std::uint32_t b : t.traced_blocks) chosen.push_back(b);
   std::sort(chosen.begin(), chosen.end());
   chosen.erase(std::unique(chosen.begin(), chosen.end()), chosen.end());
+  sample.dense = std::uint64_t{blocks} * warps <= kClockSampleWarps;
+  if (sample.dense) {
+    sample.slots.resize(blocks);
+    for (std::uint32_t b = 0; b < blocks; ++b) sample.slots[b] = b * warps;
+    sample.capacity = std::uint64_t{blocks} * warps;
+    return sample;
+  }
   sample.slots.assign(blocks, TM_NO_SLOT);
   for (std::uint32_t b : chosen) {
     sample.slots[b] = static_cast<std::uint32_t>(sample.capacity);
@@ -295,6 +308,7 @@ void decode_clock_stamps(Trace& t, const TraceWords& words, const Layout& layout
       throw DeviceError(t.kernel_id + ": clock record " + std::to_string(i) + " names block " +
                         std::to_string(block) + ", warp " + std::to_string(warp) + ", " +
                         std::to_string(sites) + " barrier sites, not the slot's");
+    if (sample.dense && !std::binary_search(sample.blocks.begin(), sample.blocks.end(), block)) continue;
     const WarpStamps stamps = decode_warp_stamps(words, at, i, t.kernel_id);
     t.barrier_timings.insert(t.barrier_timings.end(), stamps.kept.begin(), stamps.kept.end());
     t.clock_passes_dropped += stamps.dropped;

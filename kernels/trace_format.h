@@ -87,9 +87,14 @@
  *     block b at b * warps-per-block + w; the host takes each block's
  *     earliest start, latest end and the SM;
  *   - in the blocks the host chose, its stamps into its own slot of the
- *     barrier section: the slot table (TM_H_CLOCK_SLOTS) gives each block's
- *     first slot, or TM_NO_SLOT, and its warps follow it
- *     (TM_H_BARRIER_CAPACITY slots). */
+ *     barrier section (TM_H_BARRIER_CAPACITY slots), its block's first slot
+ *     + its warp. Where the grid has at most TM_CLOCK_SAMPLE_WARPS warps,
+ *     every block is chosen and block b's first slot is b * warps-per-block,
+ *     computed: a load at a warp's end keeps its block on the SM while the
+ *     next blocks pass their barriers (docs/traces.md). In a larger grid the
+ *     slot table (TM_H_CLOCK_SLOTS) gives each block's first slot, or
+ *     TM_NO_SLOT. */
+#define TM_CLOCK_SAMPLE_WARPS 32768u
 #define TM_NO_SLOT 0xffffffffu
 #define TM_CLOCK_WRITTEN 0x600dc10cu
 #define TM_CS_START 0        /* 2 words: clock64 at the warp's start */

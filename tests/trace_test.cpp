@@ -259,10 +259,13 @@ TEST_P(ClockPass, BarrierTimesComeFromARunWithClockStampsOnly) {
   std::string why;
   if (GetParam() == "opencl" && !opencl_instrumenter_available(&why)) GTEST_SKIP() << why;
   const bool cuda = td.device->info().backend == "cuda";
-  const std::vector<std::pair<std::string, std::vector<std::pair<std::string, std::string>>>> kernels{
+  // Grids of at most TM_CLOCK_SAMPLE_WARPS warps (every block's stamps at a
+  // slot the kernel computes), and on CUDA a larger one (the slot table's).
+  std::vector<std::pair<std::string, std::vector<std::pair<std::string, std::string>>>> kernels{
       {"smem.setRowReadCol", {{"blocks", "264"}}},
       {"transpose.shared", {{"width", "1024"}, {"height", "1024"}}},
       {"reduce.sequential", {{"n", "1048576"}}}};
+  if (cuda) kernels.push_back({"smem.setRowReadCol", {{"blocks", "65536"}}});
   for (const auto& [id, sets] : kernels) {
     SCOPED_TRACE(id);
     const Variant* v = find_variant(id);

@@ -420,8 +420,16 @@ mul.wide.u32 {slot_table}, {blocks}, {warps_per_block};
 mul.lo.u64 {slot_table}, {slot_table}, {schedule_record_words};
 add.s64 {slot_table}, {slot_table}, {header_words};
 )";
-// The block's first slot, or none, and then no stamps to write.
+// The block's first slot, or none, and then no stamps to write. Where the
+// grid has at most TM_CLOCK_SAMPLE_WARPS warps, every block is sampled and
+// its first slot is block * warps-per-block, loaded from nowhere: a load at
+// the warp's end would keep its block on the SM while the next blocks pass
+// their barriers. Else the slot table's entry.
 constexpr std::string_view kBlockSlot = R"(
+mul.wide.u32 {slot_entry}, {blocks}, {warps_per_block};
+setp.le.u64 {dense}, {slot_entry}, {sample_warps};
+@{dense} mul.lo.u32 {slot}, {block}, {warps_per_block};
+@{dense} bra.uni {slot_found};
 cvt.u64.u32 {slot_entry}, {block};
 add.s64 {slot_entry}, {slot_entry}, {slot_table};
 shl.b64 {slot_entry}, {slot_entry}, 2;
@@ -429,6 +437,7 @@ add.s64 {slot_entry}, {slot_entry}, {buffer};
 ld.global.u32 {slot}, [{slot_entry}];
 setp.eq.u32 {unsampled}, {slot}, {no_slot};
 @{unsampled} bra {sm_part};
+{slot_found}:
 )";
 
 // The record's other words.
@@ -523,6 +532,7 @@ class ClockPass final : public PassGlue {
                   {"in_order", std::to_string(TM_PASS_IN_ORDER)},
                   {"written", std::to_string(TM_CLOCK_WRITTEN)},
                   {"no_slot", std::to_string(TM_NO_SLOT)},
+                  {"sample_warps", std::to_string(TM_CLOCK_SAMPLE_WARPS)},
                   {"header_words", std::to_string(TM_HEADER_WORDS)},
                   {"schedule_record_words", std::to_string(TM_CLOCK_SCHEDULE_WORDS)},
                   {"schedule_record_bytes", std::to_string(TM_CLOCK_SCHEDULE_WORDS * 4)},
@@ -551,7 +561,7 @@ class ClockPass final : public PassGlue {
     };
     share(kWord, {"result_word", "special", "slot", "site_bit_set", "site_pass_word"});
     share(kTemp, {"thread", "warps_per_block", "warp_passes"});
-    share(kKeep, {"has_z", "unsampled", "site_passed"});
+    share(kKeep, {"has_z", "unsampled", "dense", "site_passed"});
     share(kCount, {"block"});
     share(kArrival, {"slot_table", "stamps_section", "slot_offset"});
     share(kRelease, {"record_offset", "slot_entry", "blocks_wide"});
@@ -728,6 +738,7 @@ class ClockPass final : public PassGlue {
     values["sm_part"] = "$threadmap_sm_" + n;
     values["sm_next"] = "$threadmap_sm_next_" + n;
     values["sm_written"] = "$threadmap_sm_written_" + n;
+    values["slot_found"] = "$threadmap_slot_" + n;
     values["sites"] = std::to_string(timed_sites());
     // The schedule record's words lie after the header; the stamps' from the record's start.
     values["start_at"] = word_offset(TM_HEADER_WORDS + TM_CS_START);
