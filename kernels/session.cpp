@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <array>
 #include <cerrno>
+#include <charconv>
 #include <cstring>
 #include <fstream>
 
@@ -152,7 +153,12 @@ json encode_trace(const Trace& t) {
   }
   json buffers = json::array();
   for (const TracedBuffer& b : t.buffers)
-    buffers.push_back({{"name", b.name}, {"role", b.role}, {"type", element_name(b.type)}, {"bytes", b.bytes}});
+    buffers.push_back({{"name", b.name},
+                       {"role", b.role},
+                       {"type", element_name(b.type)},
+                       {"bytes", b.bytes},
+                       {"row", b.row_elements},
+                       {"argument", b.argument == TracedBuffer::kNotPassed ? json(nullptr) : json(b.argument)}});
   json sites = json::array();
   for (const AccessSite& s : t.sites)
   {
@@ -172,6 +178,8 @@ json encode_trace(const Trace& t) {
           {"schedule_clock", t.schedule_clock},
           {"barrier_clock", t.barrier_clock},
           {"buffers", buffers},
+          {"tile", t.tile ? json{{"rows", t.tile->rows}, {"cols", t.tile->cols}, {"data_cols", t.tile->data_cols}}
+                          : json(nullptr)},
           {"sites", sites},
           {"traced_blocks", blocks.take()},
           {"accesses", nullptr},
@@ -284,9 +292,16 @@ TraceBounds decode_launch(const json& j, Trace& t) {
   return bounds;
 }
 
+// Whether the trace carries its layouts: every trace written since they
+// exist has the key "tile" (null where the kernel declares none); an older
+// one has none of the layout keys, and decode_session fills them in
+// (fill_older_layouts).
+bool has_layouts(const json& j) { return j.is_object() && j.contains("tile"); }
+
 std::vector<TracedBuffer> decode_buffers(const json& j) {
   const json& buffers = field(j, "buffers", "trace");
   if (!buffers.is_array() || buffers.size() > 255) bad("trace.buffers is not a list of at most 255");
+  const bool layouts = has_layouts(j);
   std::vector<TracedBuffer> out;
   for (const json& b : buffers) {
     TracedBuffer tb;
@@ -296,8 +311,44 @@ std::vector<TracedBuffer> decode_buffers(const json& j) {
     if (!type) bad("trace.buffers[].type is not int, float or double");
     tb.type = *type;
     tb.bytes = number(b, "bytes", "trace.buffers[]", std::uint64_t{1} << 40);
+    if (layouts) {
+      tb.row_elements = number(b, "row", "trace.buffers[]", std::uint64_t{1} << 40);
+      if (!field(b, "argument", "trace.buffers[]").is_null()) {
+        tb.argument = static_cast<int>(number(b, "argument", "trace.buffers[]", 254));
+        for (const TracedBuffer& other : out)
+          if (other.argument == tb.argument)
+            bad("trace.buffers[].argument " + std::to_string(tb.argument) + " is given to buffers " + other.name +
+                " and " + tb.name);
+      }
+    }
     out.push_back(std::move(tb));
   }
+  return out;
+}
+
+// A tile's sides and size, checked wherever it came from (`where`).
+void check_tile(const SharedTile& tile, const std::string& where) {
+  if (tile.rows == 0 || tile.cols == 0 || tile.data_cols == 0 || tile.rows > kMaxTileSide || tile.cols > kMaxTileSide)
+    bad(where + " is tile[" + std::to_string(tile.rows) + "][" + std::to_string(tile.cols) +
+        "]: each side must be 1 to " + std::to_string(kMaxTileSide) + ", and data_cols at least 1");
+  if (tile.data_cols > tile.cols)
+    bad(where + ".data_cols = " + std::to_string(tile.data_cols) + " is more than its " + std::to_string(tile.cols) +
+        " columns");
+  if (std::uint64_t{tile.rows} * tile.cols > kMaxTileElements)
+    bad(where + " holds " + std::to_string(std::uint64_t{tile.rows} * tile.cols) + " elements, over the limit of " +
+        std::to_string(kMaxTileElements));
+}
+
+// The shared tile: null, or {rows, cols, data_cols}.
+std::optional<SharedTile> decode_tile(const json& j) {
+  const json& tile = field(j, "tile", "trace");
+  if (tile.is_null()) return std::nullopt;
+  if (!tile.is_object()) bad("trace.tile is neither null nor a map");
+  SharedTile out;
+  out.rows = static_cast<std::uint32_t>(number(tile, "rows", "trace.tile", kMaxTileSide));
+  out.cols = static_cast<std::uint32_t>(number(tile, "cols", "trace.tile", kMaxTileSide));
+  out.data_cols = static_cast<std::uint32_t>(number(tile, "data_cols", "trace.tile", kMaxTileSide));
+  check_tile(out, "trace.tile");
   return out;
 }
 
@@ -535,6 +586,7 @@ Trace decode_trace(const json& j) {
   Trace t;
   const TraceBounds bounds = decode_launch(j, t);
   t.buffers = decode_buffers(j);
+  if (has_layouts(j)) t.tile = decode_tile(j);
   t.sites = decode_sites(j);
   t.traced_blocks = decode_traced_blocks(j, bounds);
   decode_accesses(j, t, bounds);
@@ -557,6 +609,53 @@ void check_trace_verification(const json& v) {
 }
 
 }  // namespace
+
+void fill_older_layouts(Trace& t, const std::map<std::string, std::string>& params) {
+  const auto param = [&](const char* name, std::int64_t fallback) {
+    const auto it = params.find(name);
+    if (it == params.end()) return fallback;
+    std::int64_t value = fallback;
+    const std::string& text = it->second;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+    return ec == std::errc() ? value : fallback;
+  };
+  const std::string family = t.kernel_id.substr(0, t.kernel_id.find('.'));
+  const std::int64_t width = param("width", 0), height = param("height", 0);
+  for (std::size_t k = 0; k < t.buffers.size(); ++k) {
+    TracedBuffer& b = t.buffers[k];
+    // Rows: a transpose reads height x width and writes width x height (the
+    // copy height x width); matadd's three are height x width; smem's output
+    // is each block's block_x-wide slice; the rest are no matrices.
+    std::int64_t row = 0;
+    if (family == "transpose" && width > 0 && height > 0)
+      row = b.role == "output" && t.kernel_id != "transpose.copy" ? height : width;
+    else if (family == "matadd" && width > 0)
+      row = width;
+    else if (family == "smem")
+      row = param("block_x", 32);
+    if (row > (std::int64_t{1} << 40))
+      bad("trace.buffers[].row from the older session's parameters is " + std::to_string(row) + ", over 2^40");
+    b.row_elements = row > 0 ? static_cast<std::uint64_t>(row) : 0;
+    // A reduction's launch L reads buffer L and writes buffer L + 1, its
+    // only two; every other kernel takes its buffers in order.
+    const std::int64_t argument = static_cast<std::int64_t>(k) - (family == "reduce" ? t.launch : 0);
+    b.argument = argument >= 0 && (family != "reduce" || argument < 2) ? static_cast<int>(argument)
+                                                                        : TracedBuffer::kNotPassed;
+  }
+  const auto side = [](std::int64_t n) { return static_cast<std::uint32_t>(n); };
+  const std::uint32_t pad = side(param("pad", 0));
+  t.tile.reset();
+  if (family == "transpose") {
+    // tile[T][T + PAD]; transpose.shared_dynamic sizes its tile T * T at launch.
+    const std::uint32_t tile = side(param("tile", t.block[0]));
+    t.tile = SharedTile{tile, tile + (t.kernel_id == "transpose.shared_dynamic" ? 0 : pad), tile};
+  } else if (family == "smem") {
+    const std::uint32_t bx = side(param("block_x", t.block[0])), by = side(param("block_y", t.block[1]));
+    // setColReadCol declares tile[BX][BY]; the others tile[BY][BX + PAD].
+    t.tile = t.kernel_id == "smem.setColReadCol" ? SharedTile{bx, by, by} : SharedTile{by, bx + pad, bx};
+  }
+  if (t.tile) check_tile(*t.tile, "trace.tile from the older session's parameters");
+}
 
 std::string_view traced_source_text(const Session& session) {
   if (!session.source_text.empty()) return session.source_text;
@@ -719,7 +818,10 @@ Session decode_session(std::span<const std::uint8_t> bytes) {
     if (!s.run.is_null())
       if (const std::string problem = report_problem(s.run); !problem.empty()) bad("session.run: " + problem);
     const json& trace = field(j, "trace", "session");
-    if (!trace.is_null()) s.trace = decode_trace(trace);
+    if (!trace.is_null()) {
+      s.trace = decode_trace(trace);
+      if (!has_layouts(trace)) fill_older_layouts(*s.trace, traced_params(s));
+    }
     s.trace_verification = field(j, "trace_verification", "session");
     if (s.trace_verification.is_null()) s.trace_verification = json::object();
     check_trace_verification(s.trace_verification);

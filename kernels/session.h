@@ -58,6 +58,16 @@ struct Session {
   std::string kernel_text;
 };
 
+// Reads the older format's layouts (sessions recorded before traces carried
+// them: no "tile" key in the trace, as in the bundled recordings): fills in
+// each buffer's row length and parameter place and the shared tile from the
+// catalog id and the traced parameters, by the rules the views used before
+// the workloads declared their layouts, so an older file draws as it always
+// did. A kernel the rules do not know (a pack's) gets 1-D buffers passed in
+// order and no tile. decode_session calls it; throws SessionError where the
+// parameters give a tile outside the limits (kMaxTileSide, kMaxTileElements).
+void fill_older_layouts(Trace& trace, const std::map<std::string, std::string>& traced_params);
+
 // The parameters the trace was recorded with: trace_params, else params.
 const std::map<std::string, std::string>& traced_params(const Session& session);
 

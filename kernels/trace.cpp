@@ -453,6 +453,7 @@ void describe_traced_launch(Trace& t, const TracePlan& plan, const Variant& vari
   t.schedule_clock = plan.cuda ? "globaltimer ns" : "order";
   t.barrier_clock = plan.cuda ? "clock64 cycles" : "order";
   t.timing_pass = plan.clock_pass ? kClockPassName : kTracedPassName;
+  t.tile = plan.workload.tile;
 }
 
 // The blocks asked for, ascending, each checked against the grid.
@@ -489,9 +490,22 @@ struct UploadedBuffers {
 // Without `host_copies` (a whole grid in batches: the device holds the
 // inputs and receives the outputs, and the host's copies would be as large
 // again) an output gets none and an input's is given back once uploaded;
-// scratch buffers keep theirs.
-UploadedBuffers upload_buffers(Device& device, Workload& w, Trace& t, bool host_copies = true) {
+// scratch buffers keep theirs. Each buffer goes into the trace with its
+// layout: its row length, and which of the kernel's buffer parameters the
+// traced launch passes it as (its place among the launch's buffer
+// arguments: the trace buffer comes last and names no buffer of `w`).
+UploadedBuffers upload_buffers(Device& device, Workload& w, const LaunchCmd& traced, Trace& t,
+                               bool host_copies = true) {
   UploadedBuffers up;
+  std::vector<int> argument(w.buffers.size(), TracedBuffer::kNotPassed);
+  int buffer_arguments = 0;
+  for (const KernelArg& a : traced.args)
+    if (const auto* b = std::get_if<BufferArg>(&a)) {
+      if (b->buffer >= 0 && static_cast<std::size_t>(b->buffer) < argument.size() &&
+          argument[b->buffer] == TracedBuffer::kNotPassed)
+        argument[b->buffer] = buffer_arguments;
+      ++buffer_arguments;
+    }
   for (HostBuffer& b : w.buffers) {
     if (host_copies || b.role != BufferRole::Output) materialize(b);  // outputs: the poisoned host copy receives the result
     up.owned.push_back(device.allocate(b.bytes()));
@@ -499,7 +513,8 @@ UploadedBuffers upload_buffers(Device& device, Workload& w, Trace& t, bool host_
     up.bases.push_back(device.device_address(*up.owned.back()));
     if (b.role != BufferRole::Output) device.write(*up.owned.back(), b.data.data(), b.data.size());
     if (!host_copies && b.role == BufferRole::Input) decltype(b.data)().swap(b.data);
-    t.buffers.push_back({b.name, std::string(role_name(b.role)), b.type, b.bytes()});
+    t.buffers.push_back({b.name, std::string(role_name(b.role)), b.type, b.bytes(), b.row_elements,
+                         argument[up.owned.size() - 1]});
   }
   return up;
 }
@@ -921,7 +936,7 @@ Recording record_trace(Device& device, const Variant& variant, const Params& par
     t.traced_blocks = choose_traced_blocks(t, options, variant.id);
     phase("set-up");
 
-    const UploadedBuffers uploaded = upload_buffers(device, plan.workload, t);
+    const UploadedBuffers uploaded = upload_buffers(device, plan.workload, plan.traced, t);
     phase("inputs made and uploaded");
 
     const TracedRun traced_run{device, variant.id, plan.workload, uploaded, t, plan.cuda};
@@ -1133,7 +1148,7 @@ BatchedRecording record_trace_in_batches(Device& device, const Variant& variant,
     const std::vector<std::uint32_t> blocks = choose_traced_blocks(t, options, variant.id);
     const std::vector<Device::MergedAccess> merges = device.merged_accesses(plan.traced);
     phase("set-up");
-    UploadedBuffers uploaded = upload_buffers(device, plan.workload, t, false);
+    UploadedBuffers uploaded = upload_buffers(device, plan.workload, plan.traced, t, false);
     phase("inputs made and uploaded");
 
     const TracedRun traced_run{device, variant.id, plan.workload, uploaded, t, plan.cuda};

@@ -11,6 +11,7 @@
 #include <chrono>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -105,6 +106,15 @@ struct TracedBuffer {
   std::string role;        // input, output, scratch
   ElementType type = ElementType::Int;
   std::uint64_t bytes = 0;
+  // Its layout, as the workload declared it (HostBuffer::row_elements):
+  // elements per row of the matrix it holds, 0 where it is none.
+  std::uint64_t row_elements = 0;
+  // Which of the traced kernel's buffer parameters (its global pointer
+  // parameters, in signature order: 0 the first) the traced launch passes
+  // it as; kNotPassed where that launch does not take it (a reduction's
+  // later partial sums). What names it as the kernel does.
+  int argument = kNotPassed;
+  static constexpr int kNotPassed = -1;
 };
 
 // A source line the trace hit: a load or store there, as the learner reads it.
@@ -138,6 +148,8 @@ struct Trace {
   double sm_clock_mhz = 0;            // clock64 cycles per microsecond of %globaltimer, measured just after the clock pass; 0 unknown
   std::vector<std::uint32_t> traced_blocks;  // sorted
   std::vector<TracedBuffer> buffers;
+  // The traced launch's shared tile as the workload declared it (Workload::tile).
+  std::optional<SharedTile> tile;
   std::vector<AccessSite> sites;
   std::vector<Access> accesses;
   std::vector<StrayAccess> strays;   // accesses in no buffer, in device order

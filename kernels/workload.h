@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -34,6 +35,10 @@ struct HostBuffer {
   // iota, constant or random range): called by materialize() once `data`
   // has its size.
   std::function<void(HostBuffer&)> fill;
+  // How the kernel lays the buffer out, for the views: the elements of one
+  // row of the matrix it holds (a height x width input: width), or 0 where
+  // it is no matrix (the views wrap it at 32 elements, a warp).
+  std::uint64_t row_elements = 0;
 
   std::uint64_t bytes() const { return elements * element_size(type); }
 };
@@ -42,6 +47,23 @@ struct HostBuffer {
 // in [-1, 1)), a poison pattern for outputs (all bits set: -1 / NaN), zeros
 // for scratch.
 void materialize(HostBuffer& buffer);
+
+// The 2-D shared array the kernel declares, as the learner reads it:
+// tile[rows][cols], of which the first data_cols columns hold data and the
+// rest is padding (the bank view hatches it). Declared by whoever builds the
+// workload (the family builders, a pack's [family.tile]); the trace carries
+// it to the views (Trace::tile).
+struct SharedTile {
+  std::uint32_t rows = 0;
+  std::uint32_t cols = 0;       // padding included
+  std::uint32_t data_cols = 0;  // at most cols
+  bool operator==(const SharedTile&) const = default;
+};
+
+// The largest tile a layout may declare: a side, and rows x cols (far above
+// any GPU's shared memory; bounds what the views walk).
+inline constexpr std::uint32_t kMaxTileSide = 65536;
+inline constexpr std::uint64_t kMaxTileElements = std::uint64_t{1} << 22;
 
 struct Mismatch {
   std::string where;     // "row 3, column 17" / "element 12" / "sum"
@@ -65,6 +87,10 @@ struct Workload {
   std::uint64_t static_local_bytes = 0;  // per group, declared in the kernel text
   std::uint64_t dynamic_local_bytes = 0; // per group, given at launch
   std::string note;                      // a property of this run worth showing (e.g. padding)
+  // The shared tile of the first launch (the one a recording traces), for
+  // the views; none where the kernel has no 2-D tile (its shared memory is
+  // drawn as a 1-D array of words). Each buffer's row length is in `buffers`.
+  std::optional<SharedTile> tile;
   // Compares buffers (outputs filled in) against the CPU reference.
   std::function<Verification(const std::vector<HostBuffer>&)> verify;
 

@@ -289,6 +289,18 @@ TEST(PackManifest, EachMistakeIsOneMessageWithLineAndColumn) {
       {"a choice that is no element type", replaced(m, "name = \"wg\"\n  values = [32, 64]\n  default = 64",
                                                   "name = \"type\"\n  choices = [\"float\", \"half\"]\n  default = \"float\""),
        "pack.toml:18:23: the type parameter's choices are element types: int, float or double, not 'half'"},
+      {"a row that is no expression", replaced(m, "count = \"n\"\n\n  [[family.buffer]]", "count = \"n\"\n  row = \"wg +\"\n\n  [[family.buffer]]"),
+       "pack.toml:25:14: buffer 'x' row: the expression ends where a value was expected"},
+      {"a row naming no parameter", replaced(m, "count = \"n\"\n\n  [[family.buffer]]", "count = \"n\"\n  row = \"wdth\"\n\n  [[family.buffer]]"),
+       "pack.toml:25:10: buffer 'x' row: unknown name 'wdth'"},
+      {"a tile that is no table", replaced(m, "ideal_bytes = \"2 * n * sizeof(float)\"", "ideal_bytes = \"2 * n * sizeof(float)\"\ntile = \"32x33\""),
+       "pack.toml:9:8: tile in family 1 must be a table, not a string"},
+      {"a tile key misspelt", replaced(m, "  [[family.launch]]", "  [family.tile]\n  rows = \"wg\"\n  colums = \"wg + 1\"\n\n  [[family.launch]]"),
+       "pack.toml:38:3: unknown key 'colums' in the tile of family 'scale'; did you mean 'cols'?"},
+      {"a tile without cols", replaced(m, "  [[family.launch]]", "  [family.tile]\n  rows = \"wg\"\n\n  [[family.launch]]"),
+       "pack.toml:36:3: the tile of family 'scale' needs the key 'cols'"},
+      {"a tile's data_cols naming no parameter", replaced(m, "  reference = true", "  reference = true\n  tile = { rows = 8, cols = 9, data_cols = \"eight\" }"),
+       "pack.toml:44:45: tile data_cols: unknown name 'eight'"},
       {"a variant without any launch", replaced(m, "  [[family.launch]]\n  grid = [\"ceil_div(n, wg)\"]\n  block = [\"wg\"]\n", ""),
        "pack.toml:37:3: variant 'naive' has no launch"},
   };
@@ -330,6 +342,9 @@ TEST(PackVariants, BuildFromTheManifest) {
   const threadmap::Workload w = tree.build(tree, p, 7);
   ASSERT_EQ(w.buffers.size(), 2u);
   EXPECT_EQ(w.buffers[0].elements, 900u);
+  EXPECT_EQ(w.buffers[0].row_elements, 100u);  // row = "width": the views draw m 100 wide
+  EXPECT_EQ(w.buffers[1].row_elements, 0u);    // sums declares none: a 1-D buffer
+  EXPECT_FALSE(w.tile);
   EXPECT_EQ(w.buffers[1].role, threadmap::BufferRole::Output);
   EXPECT_EQ(w.ideal_bytes, (900u + 9u) * 4u);
   ASSERT_EQ(w.launches.size(), 1u);
@@ -350,6 +365,37 @@ TEST(PackVariants, BuildFromTheManifest) {
     ADD_FAILURE() << "built";
   } catch (const threadmap::InvalidRequest& e) {
     EXPECT_NE(std::string(e.what()).find("the matrix holds at most 2^26 elements"), std::string::npos) << e.what();
+  }
+}
+
+// A tile declared by the family, replaced by a variant's own, and its limits
+// checked with the parameters' values when the workload is built.
+TEST(PackVariants, TheTileIsTheVariantsOrElseTheFamilys) {
+  std::string text = replaced(kManifest, "  [[family.launch]]",
+                              "  [family.tile]\n  rows = \"wg\"\n  cols = \"wg + 1\"\n  data_cols = \"wg\"\n\n  [[family.launch]]");
+  text += "\n  [[family.variant]]\n  id = \"square\"\n  kernel = \"scale_naive\"\n"
+          "  tile = { rows = \"n / 8\", cols = \"n / 8\" }\n";
+  const auto variants = threadmap::pack::pack_variants(parse(text));
+  ASSERT_EQ(variants.size(), 2u);
+  const auto build = [&](const threadmap::Variant& v, const std::string& n) {
+    return v.build(v, threadmap::make_params(v.params, {{"n", n}, {"wg", "32"}}, v.id), 1);
+  };
+  EXPECT_EQ(build(variants[0], "1000").tile, (threadmap::SharedTile{32, 33, 32}));
+  EXPECT_EQ(build(variants[1], "1000").tile, (threadmap::SharedTile{125, 125, 125}));  // no data_cols: all data
+  EXPECT_EQ(build(variants[0], "1000").buffers[0].row_elements, 0u);
+  try {
+    build(variants[1], "7");  // a side of 0
+    ADD_FAILURE() << "built";
+  } catch (const threadmap::InvalidRequest& e) {
+    EXPECT_NE(std::string(e.what()).find("tile rows = n / 8 is 0, outside 1 to 65536 [pack.toml:"), std::string::npos)
+        << e.what();
+  }
+  const auto wide = threadmap::pack::pack_variants(parse(replaced(text, "data_cols = \"wg\"", "data_cols = \"wg + 2\"")));
+  try {
+    build(wide[0], "1000");
+    ADD_FAILURE() << "built";
+  } catch (const threadmap::InvalidRequest& e) {
+    EXPECT_NE(std::string(e.what()).find("tile data_cols = wg + 2 is 34, outside 1 to 33"), std::string::npos) << e.what();
   }
 }
 

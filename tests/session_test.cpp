@@ -573,5 +573,160 @@ TEST(Session, TraceParamsRoundTrip) {
   EXPECT_EQ(traced_params(plain).at("width"), "8192");
 }
 
+// The layouts the workload declared travel with the recording: a PoCL
+// recording of transpose.shared (40 wide, 24 high, tile 8) carries each
+// buffer's row and parameter place and the tile, and keeps them through a
+// save and a load.
+TEST_F(SessionTest, LayoutsRoundTrip) {
+  const Trace& a = *session_.trace;
+  ASSERT_EQ(a.buffers.size(), 2u);
+  EXPECT_EQ(a.buffers[0].row_elements, 40u);  // the input: height x width
+  EXPECT_EQ(a.buffers[1].row_elements, 24u);  // the output: width x height
+  EXPECT_EQ(a.buffers[0].argument, 0);
+  EXPECT_EQ(a.buffers[1].argument, 1);
+  ASSERT_TRUE(a.tile);
+  EXPECT_EQ(*a.tile, (SharedTile{8, 8, 8}));
+  const Session back = decode_session(bytes_);
+  const Trace& b = *back.trace;
+  for (std::size_t k = 0; k < a.buffers.size(); ++k) {
+    EXPECT_EQ(b.buffers[k].row_elements, a.buffers[k].row_elements);
+    EXPECT_EQ(b.buffers[k].argument, a.buffers[k].argument);
+  }
+  EXPECT_EQ(b.tile, a.tile);
+  // Other layouts, and none: a buffer the traced launch does not take, no
+  // tile. The file says so; it is not read as an older one.
+  Session s = session_;
+  s.trace->buffers[0].row_elements = 0;
+  s.trace->buffers[1].argument = TracedBuffer::kNotPassed;
+  s.trace->tile = SharedTile{16, 17, 16};
+  Trace t = *decode_session(encode_session(s)).trace;
+  EXPECT_EQ(t.buffers[0].row_elements, 0u);
+  EXPECT_EQ(t.buffers[1].argument, TracedBuffer::kNotPassed);
+  EXPECT_EQ(t.tile, (SharedTile{16, 17, 16}));
+  s.trace->tile.reset();
+  t = *decode_session(encode_session(s)).trace;
+  EXPECT_FALSE(t.tile);
+  EXPECT_EQ(t.buffers[0].row_elements, 0u);
+}
+
+// A mistyped or impossible layout field is refused by its name, never met
+// by the views.
+TEST_F(SessionTest, MistypedLayoutFieldsAreRefusedByName) {
+  const json j = valid_json(bytes_);
+  const auto refused_with = [&](const char* pointer, const json& value, const std::string& words) {
+    json h = j;
+    h[json::json_pointer(pointer)] = value;
+    const std::string why = refusal(h);
+    EXPECT_NE(why.find(words), std::string::npos) << pointer << " = " << value.dump() << ": " << why;
+  };
+  refused_with("/trace/buffers/0/row", "width", "trace.buffers[].row is not a whole number");
+  refused_with("/trace/buffers/0/row", -3, "trace.buffers[].row is not a whole number");
+  refused_with("/trace/buffers/1/row", std::uint64_t{1} << 41, "trace.buffers[].row = 2199023255552 is over the limit");
+  refused_with("/trace/buffers/0/argument", "a", "trace.buffers[].argument is not a whole number");
+  refused_with("/trace/buffers/0/argument", 300, "trace.buffers[].argument = 300 is over the limit of 254");
+  refused_with("/trace/buffers/1/argument", 0, "trace.buffers[].argument 0 is given to buffers in and out");
+  refused_with("/trace/tile", "tile[8][9]", "trace.tile is neither null nor a map");
+  refused_with("/trace/tile/rows", "8", "trace.tile.rows is not a whole number");
+  refused_with("/trace/tile/cols", 1 << 20, "trace.tile.cols = 1048576 is over the limit of 65536");
+  refused_with("/trace/tile/rows", 0, "trace.tile is tile[0][8]: each side must be 1 to 65536");
+  refused_with("/trace/tile/data_cols", 9, "trace.tile.data_cols = 9 is more than its 8 columns");
+  refused_with("/trace/tile", json{{"rows", 4096}, {"cols", 4096}, {"data_cols", 1}},
+               "trace.tile holds 16777216 elements, over the limit of 4194304");
+  json missing = j;
+  missing["trace"]["tile"].erase("data_cols");
+  EXPECT_NE(refusal(missing).find("trace.tile.data_cols is missing"), std::string::npos) << refusal(missing);
+  missing = j;
+  missing["trace"]["buffers"][1].erase("row");
+  EXPECT_NE(refusal(missing).find("trace.buffers[].row is missing"), std::string::npos) << refusal(missing);
+}
+
+// A session written before traces carried layouts (no "tile", no buffer
+// "row" or "argument") gets them from its parameters by the rules the views
+// used before: here the same as the recording declared.
+TEST_F(SessionTest, AnOlderSessionGetsItsLayoutsFromItsParameters) {
+  json older = valid_json(bytes_);
+  older["trace"].erase("tile");
+  for (json& b : older["trace"]["buffers"]) {
+    b.erase("row");
+    b.erase("argument");
+  }
+  const Session s = decode_session(json::to_cbor(older));
+  const Trace& a = *session_.trace;
+  const Trace& b = *s.trace;
+  for (std::size_t k = 0; k < a.buffers.size(); ++k) {
+    EXPECT_EQ(b.buffers[k].row_elements, a.buffers[k].row_elements) << k;
+    EXPECT_EQ(b.buffers[k].argument, a.buffers[k].argument) << k;
+  }
+  EXPECT_EQ(b.tile, a.tile);
+  // Parameters that make an impossible tile are refused, named.
+  older["params"]["tile"] = "-1";
+  EXPECT_NE(refusal(older).find("trace.tile from the older session's parameters"), std::string::npos) << refusal(older);
+}
+
+// Each built-in family declares its layouts by the rules older sessions are
+// read with (fill_older_layouts), for every catalog variant at its defaults
+// and at sizes where the rules could part: width != height, a pad, a
+// rectangular block, a smaller tile. The arguments are the buffers' places
+// among the first launch's buffer arguments.
+TEST(SessionLayouts, TheFamiliesDeclareWhatOlderSessionsAreReadWith) {
+  const std::vector<std::vector<std::pair<std::string, std::string>>> sets = {
+      {},
+      {{"width", "96"}, {"height", "64"}},
+      {{"width", "64"}, {"height", "96"}, {"pad", "1"}},
+      {{"block_x", "16"}, {"block_y", "8"}},
+      {{"block_x", "16"}, {"block_y", "8"}, {"pad", "2"}},
+      {{"tile", "16"}, {"width", "80"}, {"height", "48"}},
+      {{"n", "100000"}, {"wg", "64"}}};
+  std::size_t compared = 0, with_tile = 0, matrices = 0;
+  for (const Variant& v : catalog()) {
+    if (!v.pack.empty()) continue;
+    for (const auto& set : sets) {
+      std::vector<std::pair<std::string, std::string>> usable;
+      for (const auto& [name, value] : set)
+        if (std::any_of(v.params.begin(), v.params.end(), [&](const ParamSpec& p) { return p.name == name; }))
+          usable.emplace_back(name, value);
+      Workload w;
+      Params params;
+      try {
+        params = make_params(v.params, usable, v.id);
+        w = v.build(v, params, 1);
+      } catch (const InvalidRequest&) {
+        continue;  // a set this variant refuses (a square-tile kernel given a rectangle)
+      }
+      SCOPED_TRACE(v.id + " " + ::testing::PrintToString(usable));
+      std::map<std::string, std::string> text;
+      for (const auto& [name, value] : params.values()) text[name] = std::to_string(value);
+      Trace t;
+      t.kernel_id = v.id;
+      t.block = {static_cast<std::uint32_t>(w.launches.front().group_size[0]),
+                 static_cast<std::uint32_t>(w.launches.front().group_size[1]),
+                 static_cast<std::uint32_t>(w.launches.front().group_size[2])};
+      for (const HostBuffer& b : w.buffers)
+        t.buffers.push_back({b.name,
+                             b.role == BufferRole::Output  ? "output"
+                             : b.role == BufferRole::Input ? "input"
+                                                           : "scratch",
+                             b.type, b.bytes()});
+      fill_older_layouts(t, text);
+      int place = 0;
+      std::vector<int> argument(w.buffers.size(), TracedBuffer::kNotPassed);
+      for (const KernelArg& a : w.launches.front().args)
+        if (const auto* b = std::get_if<BufferArg>(&a)) argument[b->buffer] = place++;
+      for (std::size_t k = 0; k < w.buffers.size(); ++k) {
+        const std::uint64_t declared = w.buffers[k].row_elements;
+        EXPECT_EQ(t.buffers[k].row_elements, declared) << w.buffers[k].name;
+        EXPECT_EQ(t.buffers[k].argument, argument[k]) << w.buffers[k].name;
+        matrices += declared > 0;
+      }
+      EXPECT_EQ(t.tile, w.tile);
+      with_tile += w.tile.has_value();
+      ++compared;
+    }
+  }
+  EXPECT_GT(compared, 40u);
+  EXPECT_GT(with_tile, 20u);
+  EXPECT_GT(matrices, 20u);
+}
+
 }  // namespace
 }  // namespace threadmap

@@ -16,6 +16,7 @@ Workload build_matadd(const Variant& v, const Params& p, std::uint64_t seed) {
   w.buffers.push_back(random_input("a", type, elements, seed));
   w.buffers.push_back(random_input("b", type, elements, seed ^ 0x5DEECE66Dull));
   w.buffers.push_back(poisoned_output("res", type, elements));
+  for (HostBuffer& b : w.buffers) b.row_elements = static_cast<std::uint64_t>(width);  // height x width each
   w.ideal_bytes = 3 * elements * element_size(type);
   w.working_set_bytes = w.ideal_bytes;
 

@@ -24,9 +24,15 @@ Workload build_smem(const Variant& v, const Params& p, std::uint64_t seed) {
   const std::uint64_t per_block = static_cast<std::uint64_t>(bx * by);
   Workload w;
   w.buffers.push_back(poisoned_output("out", type, per_block * blocks));
+  w.buffers[0].row_elements = static_cast<std::uint64_t>(bx);  // each block writes its BX x BY slice row by row
   w.ideal_bytes = per_block * blocks * size;
   w.working_set_bytes = w.ideal_bytes;
   const std::uint64_t tile_bytes = static_cast<std::uint64_t>(by * (bx + pad)) * size;
+  // setColReadCol declares tile[BX][BY]; the others tile[BY][BX + PAD]
+  // (the Dyn kernels index their extern array so).
+  const auto u32 = [](std::int64_t n) { return static_cast<std::uint32_t>(n); };
+  if (v.kernel == "setColReadCol") w.tile = SharedTile{u32(bx), u32(by), u32(by)};
+  else w.tile = SharedTile{u32(by), u32(bx + pad), u32(bx)};
 
   LaunchCmd launch;
   launch.program = {"smem", type, {{"BLOCK_X", bx}, {"BLOCK_Y", by}, {"PAD", pad}}};

@@ -73,6 +73,15 @@ Workload build_transpose(const Variant& v, const Params& p, std::uint64_t seed) 
   Workload w;
   w.buffers.push_back(random_input("in", type, elements, seed));
   w.buffers.push_back(poisoned_output("out", type, elements));
+  // A is height x width; a transpose writes width x height, the copy height x width.
+  w.buffers[0].row_elements = static_cast<std::uint64_t>(width);
+  w.buffers[1].row_elements = static_cast<std::uint64_t>(v.kernel == "transpose_copy" ? width : height);
+  // tile[TILE][TILE + PAD]; transpose_shared_dynamic sizes its tile TILE * TILE
+  // at launch, with no pad. The copy and the naive kernel declare no shared
+  // array; they keep the family's tile shape, which the bank view has always
+  // drawn for them (empty: they make no shared access).
+  const auto t = static_cast<std::uint32_t>(tile);
+  w.tile = SharedTile{t, t + static_cast<std::uint32_t>(v.kernel == "transpose_shared_dynamic" ? 0 : pad), t};
   w.ideal_bytes = 2 * elements * size;
   w.working_set_bytes = w.ideal_bytes;
 

@@ -251,6 +251,7 @@ class Reader {
   }
   FamilySpec family(const toml::table& t, std::size_t index) const;
   std::vector<LaunchSpec> launches(const Fields& f, const ExpressionScope& scope) const;
+  std::optional<TileSpec> tile(const Fields& f, const ExpressionScope& scope, const std::string& what) const;
 };
 
 ParamSpec Reader::parameter(const toml::table& t, std::size_t index) const {
@@ -339,6 +340,19 @@ ParamSpec Reader::parameter(const toml::table& t, std::size_t index) const {
   return p;
 }
 
+// [family.tile] or a variant's tile, of `what` ("family 'x'").
+std::optional<TileSpec> Reader::tile(const Fields& f, const ExpressionScope& scope, const std::string& what) const {
+  const toml::table* table = f.table("tile");
+  if (!table) return std::nullopt;
+  Fields t(*this, *table, "the tile of " + what, {"rows", "cols", "data_cols"});
+  TileSpec spec;
+  spec.place = t.place();
+  spec.rows = expression(t.required("rows"), "tile rows", scope);
+  spec.cols = expression(t.required("cols"), "tile cols", scope);
+  if (const toml::node* n = t.find("data_cols")) spec.data_cols = expression(*n, "tile data_cols", scope);
+  return spec;
+}
+
 std::vector<LaunchSpec> Reader::launches(const Fields& f, const ExpressionScope& scope) const {
   std::vector<LaunchSpec> out;
   const std::vector<const toml::table*> tables = f.tables("launch");
@@ -366,7 +380,7 @@ std::vector<LaunchSpec> Reader::launches(const Fields& f, const ExpressionScope&
 FamilySpec Reader::family(const toml::table& t, std::size_t index) const {
   Fields f(*this, t, "family " + std::to_string(index + 1),
            {"id", "title", "opencl", "cuda", "defines", "parameter", "buffer", "scalar", "local", "arguments",
-            "launch", "ideal_bytes", "require", "atol", "rtol", "tolerance_scale", "variant", "check"});
+            "launch", "ideal_bytes", "require", "atol", "rtol", "tolerance_scale", "tile", "variant", "check"});
   FamilySpec fam;
   fam.place = f.place();
   fam.id = f.string("id");
@@ -412,7 +426,7 @@ FamilySpec Reader::family(const toml::table& t, std::size_t index) const {
     const auto tables = f.tables("buffer");
     for (std::size_t i = 0; i < tables.size(); ++i) {
       Fields b(*this, *tables[i], "buffer " + std::to_string(i + 1) + " of " + what,
-               {"name", "type", "count", "role", "fill", "range", "value"});
+               {"name", "type", "count", "role", "fill", "range", "value", "row"});
       BufferSpec spec;
       spec.name = b.string("name");
       const std::string type = b.string("type");
@@ -422,6 +436,7 @@ FamilySpec Reader::family(const toml::table& t, std::size_t index) const {
                                      "' is not int, float, double or the parameter 'type'" +
                                      (scope.type_names.empty() ? " (this family declares none)" : ""));
       spec.count = expression(b.required("count"), "buffer '" + spec.name + "' count", scope);
+      if (const toml::node* row = b.find("row")) spec.row = expression(*row, "buffer '" + spec.name + "' row", scope);
       const std::string role = b.string("role", false, "input");
       if (role != "input" && role != "output")
         fail(b.required("role"), "buffer '" + spec.name + "': role '" + role + "' is not input or output" +
@@ -517,6 +532,7 @@ FamilySpec Reader::family(const toml::table& t, std::size_t index) const {
 
   fam.launches = launches(f, scope);
   fam.defines = defines(f, scope);
+  fam.tile = tile(f, scope, what);
   if (const toml::node* n = f.find("ideal_bytes")) fam.ideal_bytes = expression(*n, "ideal_bytes", scope);
   fam.atol = f.number("atol").value_or(0);
   fam.rtol = f.number("rtol").value_or(0);
@@ -542,7 +558,7 @@ FamilySpec Reader::family(const toml::table& t, std::size_t index) const {
     if (tables.empty()) fail(f.place(), what + " has no [[family.variant]]");
     for (std::size_t i = 0; i < tables.size(); ++i) {
       Fields v(*this, *tables[i], "variant " + std::to_string(i + 1) + " of " + what,
-               {"id", "title", "summary", "kernel", "defines", "launch", "reference", "known_wrong"});
+               {"id", "title", "summary", "kernel", "defines", "launch", "reference", "known_wrong", "tile"});
       VariantSpec spec;
       spec.place = v.place();
       spec.id = v.string("id");
@@ -556,6 +572,7 @@ FamilySpec Reader::family(const toml::table& t, std::size_t index) const {
         fail(v.required("kernel"), "the kernel name '" + spec.kernel + "' is not a C identifier");
       spec.defines = defines(v, scope);
       spec.launches = launches(v, scope);
+      spec.tile = tile(v, scope, "variant '" + spec.id + "' of " + what);
       spec.reference = v.boolean("reference").value_or(false);
       spec.known_wrong = v.boolean("known_wrong").value_or(false);
       if (spec.reference && spec.known_wrong)

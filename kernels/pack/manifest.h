@@ -53,6 +53,18 @@ struct BufferSpec {
   bool range_given = false;       // else [-1, 1) for reals, [-2^20, 2^20) for integers
   double low = -1, high = 1;      // Random: [low, high) (integers: low..high-1)
   double value = 0;               // Constant
+  // For the views: elements per row of the matrix it holds ("width"); absent:
+  // no matrix (drawn wrapped at 32 elements).
+  std::optional<PlacedExpression> row;
+};
+
+// For the views: the 2-D shared array the kernels declare, tile[rows][cols],
+// the first data_cols columns data and the rest padding ([family.tile]).
+struct TileSpec {
+  PlacedExpression rows;
+  PlacedExpression cols;                     // padding included
+  std::optional<PlacedExpression> data_cols; // absent: cols (no padding)
+  Place place;
 };
 
 // One kernel argument in signature order.
@@ -84,6 +96,7 @@ struct VariantSpec {
   std::vector<LaunchSpec> launches;  // empty: the family's
   bool reference = false;    // the family's reference: what the others are compared with
   bool known_wrong = false;  // pack check requires it to fail verification
+  std::optional<TileSpec> tile;  // [family.variant.tile]: replaces the family's
   Place place;
 };
 
@@ -111,6 +124,7 @@ struct FamilySpec {
   std::vector<RequireSpec> requires_;
   double atol = 0, rtol = 0;  // float buffers: |actual - expected| <= atol + rtol * |expected|
   std::optional<PlacedExpression> tolerance_scale;  // multiplies atol and rtol
+  std::optional<TileSpec> tile;  // [family.tile]: every variant's unless it gives its own
   std::vector<VariantSpec> variants;
   std::vector<CheckPoint> checks;
   Place place;

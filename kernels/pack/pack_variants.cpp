@@ -104,6 +104,22 @@ void fill_buffer(HostBuffer& b, const BufferSpec& spec) {
   });
 }
 
+// The tile a variant declares, each side within the views' limits.
+SharedTile tile_of(const Context& c, const Variant& v, const TileSpec& spec, const Params& p) {
+  const auto side = [&](const PlacedExpression& e, std::int64_t most) {
+    return static_cast<std::uint32_t>(evaluate_in(c, v, e, p, 1, most));
+  };
+  SharedTile tile;
+  tile.rows = side(spec.rows, kMaxTileSide);
+  tile.cols = side(spec.cols, kMaxTileSide);
+  tile.data_cols = spec.data_cols ? side(*spec.data_cols, tile.cols) : tile.cols;
+  if (std::uint64_t{tile.rows} * tile.cols > kMaxTileElements)
+    throw InvalidRequest(v.id + ": the tile is " + std::to_string(tile.rows) + " x " + std::to_string(tile.cols) +
+                         " elements, over the limit of " + std::to_string(kMaxTileElements) + " [" +
+                         where(c, spec.rows) + "]");
+  return tile;
+}
+
 LaunchCmd make_launch(const Context& c, const Variant& v, const VariantSpec& spec, const LaunchSpec& l,
                       const Params& p, const std::vector<KernelArg>& args) {
   LaunchCmd launch;
@@ -180,6 +196,7 @@ Workload build(const Context& c, const Variant& v, const Params& p, std::uint64_
     b.role = spec.output ? BufferRole::Output : BufferRole::Input;
     b.type = spec.type.value_or(p.type());
     b.elements = static_cast<std::uint64_t>(evaluate_in(c, v, spec.count, p, 1, kMaxElements));
+    if (spec.row) b.row_elements = static_cast<std::uint64_t>(evaluate_in(c, v, *spec.row, p, 1, kMaxElements));
     b.seed = seed ^ (0x5DEECE66Dull * (i + 1));
     if (!spec.output) b.fill = [spec](HostBuffer& buffer) { fill_buffer(buffer, spec); };
     w.working_set_bytes += b.bytes();
@@ -202,6 +219,8 @@ Workload build(const Context& c, const Variant& v, const Params& p, std::uint64_
     }
   }
   w.launches = launches_of(c, v, *c.variant, p, args);
+  if (const TileSpec* tile = c.variant->tile ? &*c.variant->tile : fam.tile ? &*fam.tile : nullptr)
+    w.tile = tile_of(c, v, *tile, p);
   // The reference is compared with a second run of itself: a race or a
   // read of what it never wrote shows as a difference.
   w.reference.launches = launches_of(c, v, *fam.reference(), p, args);

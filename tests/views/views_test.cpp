@@ -16,6 +16,8 @@
 #include <set>
 
 #include "kernels/catalog.h"
+#include "kernels/pack/manifest.h"
+#include "kernels/pack/pack_variants.h"
 #include "kernels/params.h"
 #include "kernels/session.h"
 #include "kernels/sources.h"
@@ -597,6 +599,96 @@ class ViewsTest : public QObject {
     for (const PaintedMark& m : c.marks)
       for (const PaintedText& t : c.texts)
         if (!t.label) QVERIFY2(!m.rect.intersects(t.rect), qPrintable(t.text));
+  }
+
+  // The bundled recordings predate traces carrying layouts: read, they get
+  // them from their parameters (fill_older_layouts), and draw exactly what
+  // a recording of today, carrying what the family builder declares for the
+  // same parameters, draws: every buffer's shape and name, and the tile.
+  void older_recordings_draw_as_the_families_declare() {
+    std::size_t tiles = 0, matrices = 0;
+    for (const auto& kernel : all_bundled()) {
+      const Session older = load_session(std::string(THREADMAP_RECORDINGS) + "/" + kernel + ".threadmap");
+      const Variant* v = find_variant(older.kernel_id);
+      QVERIFY2(v, kernel.c_str());
+      std::vector<std::pair<std::string, std::string>> sets(traced_params(older).begin(), traced_params(older).end());
+      const Workload w = v->build(*v, make_params(v->params, sets, v->id), 1);
+      Session today = older;
+      Trace& t = *today.trace;
+      QCOMPARE(t.buffers.size(), w.buffers.size());
+      for (std::size_t k = 0; k < w.buffers.size(); ++k) {
+        t.buffers[k].row_elements = w.buffers[k].row_elements;
+        t.buffers[k].argument = TracedBuffer::kNotPassed;
+      }
+      int place = 0;
+      for (const KernelArg& a : w.launches.at(static_cast<std::size_t>(t.launch)).args)
+        if (const auto* b = std::get_if<BufferArg>(&a)) t.buffers[static_cast<std::size_t>(b->buffer)].argument = place++;
+      t.tile = w.tile;
+      const auto old_doc = analysis::make_document(older, kernel);
+      const auto new_doc = analysis::make_document(today, kernel);
+      for (std::size_t k = 0; k < w.buffers.size(); ++k) {
+        const auto b = static_cast<std::uint8_t>(k);
+        const MatrixShape a = matrix_shape(*old_doc, b), n = matrix_shape(*new_doc, b);
+        QVERIFY2(a.rows == n.rows && a.cols == n.cols && a.element_bytes == n.element_bytes, kernel.c_str());
+        QCOMPARE(buffer_name(*old_doc, b), buffer_name(*new_doc, b));
+        matrices += a.cols != 32;
+      }
+      const TileShape a = tile_shape(*old_doc), n = tile_shape(*new_doc);
+      QCOMPARE(a.known, n.known);
+      QCOMPARE(a.declaration, n.declaration);
+      QVERIFY2(a.rows == n.rows && a.cols == n.cols && a.data_cols == n.data_cols, kernel.c_str());
+      tiles += a.known;
+    }
+    QVERIFY(tiles >= 10 && matrices >= 8);
+    // What they draw, as the lessons have it.
+    const auto shared = bundled("transpose.shared");
+    const std::uint64_t width = param_or(*shared, "width", 0), height = param_or(*shared, "height", 0);
+    QCOMPARE(matrix_shape(*shared, 0).cols, width);
+    QCOMPARE(matrix_shape(*shared, 1).cols, height);
+    QCOMPARE(tile_shape(*shared).declaration, "tile[" + std::to_string(param_or(*shared, "tile", 0)) + "][" +
+                                                  std::to_string(param_or(*shared, "tile", 0) + param_or(*shared, "pad", 0)) + "]");
+    QCOMPARE(tile_shape(*bundled("smem.setColReadCol")).declaration, std::string("tile[32][32]"));
+    QCOMPARE(tile_shape(*bundled("smem.setRowReadColRectPad")).data_cols,
+             static_cast<std::uint32_t>(param_or(*bundled("smem.setRowReadColRectPad"), "block_x", 0)));
+    QVERIFY(!tile_shape(*bundled("reduce.sequential")).known);
+    const auto reduce = bundled("reduce.sequential");
+    QCOMPARE(matrix_shape(*reduce, 0).cols, std::uint64_t{32});  // 1-D: wrapped at a warp
+    QCOMPARE(buffer_name(*reduce, 0), std::string("global_mem"));
+    QCOMPARE(buffer_name(*reduce, 1), std::string("out"));
+    if (reduce->trace().buffers.size() > 2) QCOMPARE(buffer_name(*reduce, 2), reduce->trace().buffers[2].name);
+  }
+
+  // A pack's buffer with a declared row (tests/data/packs/rowsum: m has
+  // row = "width") is drawn as that matrix: a recording on PoCL carries the
+  // row, and the grid view's m is width wide; sums, declaring none, wraps at 32.
+  void a_packs_declared_row_draws_its_matrix() {
+    auto td = testing::first_device("opencl");
+    if (!td.device) QSKIP(td.skip_reason.c_str());
+    const auto variants = pack::pack_variants(pack::load_pack(THREADMAP_TEST_DATA "/packs/rowsum"));
+    const auto tree = std::find_if(variants.begin(), variants.end(), [](const Variant& v) { return v.id == "rowsum.tree"; });
+    QVERIFY(tree != variants.end());
+    const std::vector<std::pair<std::string, std::string>> sets = {{"width", "300"}, {"height", "6"}, {"wg", "32"}};
+    const Recording rec = record_trace(*td.device, *tree, make_params(tree->params, sets, tree->id), {});
+    QVERIFY2(rec.status == RunStatus::Ok, rec.error.c_str());
+    QCOMPARE(rec.trace.buffers.at(0).row_elements, std::uint64_t{300});
+    QVERIFY(!rec.trace.tile);
+    Session session;
+    session.kernel_id = tree->id;
+    for (const auto& [name, value] : sets) session.params[name] = value;
+    session.kernel_file = rec.trace.source_file;  // the pack's own file, kept as `record` keeps it
+    session.kernel_text = tree->opencl_text.text;
+    session.trace = rec.trace;
+    // Through a file, as the window opens it.
+    const auto doc = analysis::make_document(decode_session(encode_session(session)), "rowsum.tree");
+    QVERIFY(doc);
+    const GridFrame f = GridModel(doc).frame(0);
+    const auto m = std::find_if(f.matrices.begin(), f.matrices.end(), [](const GridMatrix& g) { return g.name == "m"; });
+    QVERIFY(m != f.matrices.end());
+    QCOMPARE(m->shape.cols, std::uint64_t{300});
+    QCOMPARE(m->shape.rows, std::uint64_t{6});
+    QCOMPARE(matrix_shape(*doc, 1).cols, std::uint64_t{32});
+    QCOMPARE(buffer_name(*doc, 1), std::string("sums"));
+    QVERIFY(!tile_shape(*doc).known);
   }
 };
 

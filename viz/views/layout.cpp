@@ -19,10 +19,6 @@ std::int64_t param_or(const analysis::TraceDocument& doc, const std::string& nam
 
 namespace {
 
-std::string family_of(const std::string& kernel_id) {
-  return kernel_id.substr(0, kernel_id.find('.'));
-}
-
 std::uint32_t element_bytes_of(const analysis::TraceDocument& doc) {
   const auto& params = traced_params(doc.session);
   const auto it = params.find("type");
@@ -59,15 +55,14 @@ std::vector<std::string> pointer_params(std::string_view source, const std::stri
 
 std::string buffer_name(const analysis::TraceDocument& doc, std::uint8_t buffer) {
   const Trace& trace = doc.trace();
-  const std::string fallback = buffer < trace.buffers.size() ? trace.buffers[buffer].name : "buffer";
-  // A reduction's launch k reads buffer k (the input or the last partials)
-  // and writes buffer k + 1; every other family passes its buffers in order.
-  std::int64_t position = buffer;
-  if (family_of(trace.kernel_id) == "reduce") position -= trace.launch;
+  if (buffer >= trace.buffers.size()) return "buffer";
+  const TracedBuffer& b = trace.buffers[buffer];
+  // The parameter the traced launch passes the buffer as (the recording
+  // says which); the workload's name where it passes it as none.
   const auto names = pointer_params(traced_source_text(doc.session), trace.kernel);
-  if (position < 0 || position >= static_cast<std::int64_t>(names.size())) return fallback;
-  const std::string& name = names[static_cast<std::size_t>(position)];
-  return name.empty() ? fallback : name;
+  if (b.argument < 0 || b.argument >= static_cast<int>(names.size())) return b.name;
+  const std::string& name = names[static_cast<std::size_t>(b.argument)];
+  return name.empty() ? b.name : name;
 }
 
 MatrixShape matrix_shape(const analysis::TraceDocument& doc, std::uint8_t buffer) {
@@ -77,20 +72,9 @@ MatrixShape matrix_shape(const analysis::TraceDocument& doc, std::uint8_t buffer
     shape.element_bytes = static_cast<std::uint32_t>(element_size(trace.buffers[buffer].type));
   const std::uint64_t elements =
       buffer < trace.buffers.size() ? trace.buffers[buffer].bytes / shape.element_bytes : 0;
-  const std::string family = family_of(trace.kernel_id);
-  const std::int64_t width = param_or(doc, "width", 0);
-  const std::int64_t height = param_or(doc, "height", 0);
-  std::int64_t cols = 32;
-  if (family == "transpose" && width > 0 && height > 0) {
-    // The input is height x width; a transpose writes width x height.
-    const bool output = buffer < trace.buffers.size() && trace.buffers[buffer].role == "output";
-    cols = output && trace.kernel_id != "transpose.copy" ? height : width;
-  } else if (family == "matadd" && width > 0) {
-    cols = width;
-  } else if (family == "smem") {
-    cols = param_or(doc, "block_x", 32);  // each block writes its BX x BY slice row by row
-  }
-  shape.cols = static_cast<std::uint64_t>(cols > 0 ? cols : 32);
+  // The row length the workload declared; a buffer that is no matrix wraps at a warp.
+  const std::uint64_t row = buffer < trace.buffers.size() ? trace.buffers[buffer].row_elements : 0;
+  shape.cols = row > 0 ? row : 32;
   shape.rows = (elements + shape.cols - 1) / shape.cols;
   return shape;
 }
@@ -99,24 +83,13 @@ TileShape tile_shape(const analysis::TraceDocument& doc) {
   const Trace& trace = doc.trace();
   TileShape tile;
   tile.element_bytes = element_bytes_of(doc);
-  const std::string family = family_of(trace.kernel_id);
-  const auto pad = static_cast<std::uint32_t>(param_or(doc, "pad", 0));
-  if (family == "transpose") {
-    const auto t = static_cast<std::uint32_t>(param_or(doc, "tile", trace.block[0]));
-    // transpose.shared_dynamic sizes its tile T*T at launch: no pad.
-    const std::uint32_t p = trace.kernel_id == "transpose.shared_dynamic" ? 0 : pad;
-    tile = {t, t + p, t, tile.element_bytes, "", true};
-  } else if (family == "smem") {
-    const auto bx = static_cast<std::uint32_t>(param_or(doc, "block_x", trace.block[0]));
-    const auto by = static_cast<std::uint32_t>(param_or(doc, "block_y", trace.block[1]));
-    // setColReadCol declares tile[BX][BY]; the others tile[BY][BX + PAD].
-    if (trace.kernel_id == "smem.setColReadCol")
-      tile = {bx, by, by, tile.element_bytes, "", true};
-    else
-      tile = {by, bx + pad, bx, tile.element_bytes, "", true};
-  }
-  if (tile.known)
+  if (trace.tile) {
+    tile.rows = trace.tile->rows;
+    tile.cols = trace.tile->cols;
+    tile.data_cols = trace.tile->data_cols;
+    tile.known = true;
     tile.declaration = "tile[" + std::to_string(tile.rows) + "][" + std::to_string(tile.cols) + "]";
+  }
   return tile;
 }
 

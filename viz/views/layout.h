@@ -1,9 +1,11 @@
 #pragma once
-// How the kernel lays out its data, from the recorded run's parameters: the
-// row length of each global matrix (so a byte offset becomes a cell) and the
-// shared tile as the kernel declares it (so a word gets its tile element or
-// its padding). The trace holds offsets only; these shapes come from the
-// catalog parameters the session was recorded with.
+// How the kernel lays out its data, as the trace carries it: the row length
+// of each global matrix (so a byte offset becomes a cell) and the shared tile
+// as the kernel declares it (so a word gets its tile element or its padding).
+// Whoever builds the workload declares them (a family builder, a pack's
+// manifest: Workload::tile, HostBuffer::row_elements); the recording keeps
+// them in the trace, and a session recorded before that gets them from its
+// parameters when it is read (fill_older_layouts, kernels/session.h).
 #include <cstdint>
 #include <string>
 
@@ -31,9 +33,10 @@ struct TileShape {
 
 TileShape tile_shape(const analysis::TraceDocument& doc);
 
-// What the kernel calls a global buffer: its pointer parameter ("a", "trA"),
-// read from the signature of the traced source; the workload's name ("in",
-// "out") where the signature does not say.
+// What the kernel calls a global buffer: the pointer parameter the traced
+// launch passes it as ("a", "trA"; TracedBuffer::argument), read from the
+// signature of the traced source; the workload's name ("in", "out") where
+// the launch passes it as none or the signature does not say.
 std::string buffer_name(const analysis::TraceDocument& doc, std::uint8_t buffer);
 
 // A session parameter as a number, or `fallback` when the run had none.
