@@ -3,6 +3,7 @@
 #include <QFontMetricsF>
 
 #include <QPainter>
+#include <QPolygonF>
 
 #include <algorithm>
 #include <cmath>
@@ -36,6 +37,7 @@ void TraceView::set_step(std::size_t step, double phase) {
 
 void TraceView::set_problem(std::optional<ProblemFocus> focus) {
   problem_ = std::move(focus);
+  if (doc_) problem_changed();
   update();
 }
 
@@ -185,6 +187,71 @@ void TraceView::draw_time_axis(QPainter& p, qreal x0, qreal x1, qreal y, qreal t
     text(p, QRectF(left, y + 4, w, text_h), Qt::AlignCenter, label, Fit::Label);
   }
   text(p, QRectF(x0, y + 4 + text_h, x1 - x0, text_h), Qt::AlignCenter, caption, Fit::Elide);
+}
+
+qreal TraceView::outside_height(const OutsideMark& m, qreal width, int wording) const {
+  if (wording >= 2) return 0;
+  const QFont bold = theme_.font(0.9, true), body = theme_.font(0.9);
+  const qreal cell = std::max<qreal>(12, QFontMetricsF(theme_.font()).height());
+  const qreal arrow = m.arrow ? (wording == 0 ? 1.2 : 0.8) * cell : 0;
+  if (wording == 1) {
+    const qreal beside = width - (m.arrow ? cell + cell / 2 : 0);
+    return 4 + arrow + std::max(m.arrow ? cell : 0.0, whole_height(bold, beside, m.place)) + 2;
+  }
+  return 4 + arrow + (m.arrow ? cell + 2 : 0) + whole_height(bold, width, m.place) + whole_height(body, width, m.who);
+}
+
+void TraceView::draw_outside(QPainter& p, const OutsideMark& m, const QRectF& band, qreal x, qreal edge_y, int wording) {
+  if (wording >= 2) return;
+  const QFont bold = theme_.font(0.9, true), body = theme_.font(0.9);
+  const qreal cell = std::max<qreal>(12, QFontMetricsF(theme_.font()).height());
+  const qreal arrow = m.arrow ? (wording == 0 ? 1.2 : 0.8) * cell : 0;
+  // Under the picture: arrow, cell, words; over it (before its start) the
+  // same from the picture's edge upwards.
+  const qreal cell_top = m.up ? band.bottom() - 4 - arrow - cell : band.top() + 4 + arrow;
+  const QRectF ghost(std::clamp(x - cell / 2, band.left(), band.right() - cell), cell_top, cell, cell);
+  if (m.arrow) {
+    const QPointF from(ghost.center().x(), edge_y + (m.up ? -2 : 2));
+    const QPointF to(ghost.center().x(), m.up ? ghost.bottom() + 2 : ghost.top() - 2);
+    p.setPen(QPen(theme_.problem, 2.5 * theme_.stroke, m.dashed ? Qt::DashLine : Qt::SolidLine));
+    p.drawLine(from, to);
+    const qreal head = std::max<qreal>(4, cell / 3), dir = m.up ? 1 : -1;
+    p.setPen(QPen(theme_.problem, theme_.stroke));
+    p.setBrush(theme_.problem);
+    p.drawPolygon(QPolygonF({to, QPointF(to.x() - head, to.y() + dir * head), QPointF(to.x() + head, to.y() + dir * head)}));
+    // The cell in the access's colour, hatched: nothing of the picture.
+    p.fillRect(ghost, m.fill);
+    p.fillRect(ghost, QBrush(theme_.background, Qt::BDiagPattern));
+    p.setBrush(Qt::NoBrush);
+    p.setPen(QPen(theme_.problem, 2.5 * theme_.stroke));
+    p.drawRect(ghost);
+    for (const int thread : m.threads) mark_problem(ghost, thread);
+  }
+  p.setPen(theme_.problem);
+  if (wording == 1) {
+    // Beside the cell, on the side with more room.
+    QRectF words = band;
+    if (m.arrow) {
+      const bool right = ghost.center().x() - band.left() <= band.right() - ghost.center().x();
+      words = right ? QRectF(ghost.right() + cell / 2, band.top(), band.right() - ghost.right() - cell / 2, band.height())
+                    : QRectF(band.left(), band.top(), ghost.left() - cell / 2 - band.left(), band.height());
+      words.setTop(m.up ? band.top() : cell_top);
+      words.setBottom(m.up ? ghost.bottom() : band.bottom());
+    }
+    p.setFont(bold);
+    const qreal h = whole_height(bold, band.width() - (m.arrow ? cell + cell / 2 : 0), m.place);
+    text(p, QRectF(words.left(), words.top(), words.width(), std::max(h, std::min(words.height(), cell))),
+         Qt::AlignLeft | Qt::AlignVCenter, m.place);
+    p.setPen(theme_.text);
+    return;
+  }
+  const qreal place_h = whole_height(bold, band.width(), m.place), who_h = whole_height(body, band.width(), m.who);
+  const qreal words_top = m.up ? band.top() : band.bottom() - place_h - who_h;
+  p.setFont(bold);
+  text(p, QRectF(band.left(), words_top, band.width(), place_h), Qt::AlignLeft | Qt::AlignVCenter, m.place);
+  p.setFont(body);
+  text(p, QRectF(band.left(), words_top + place_h, band.width(), who_h), Qt::AlignLeft | Qt::AlignVCenter, m.who);
+  p.setPen(theme_.text);
 }
 
 }  // namespace threadmap::views
