@@ -125,20 +125,32 @@ void BankView::paint_request(QPainter& p, qreal y) {
                               .arg(access_kind(f.store, f.merged, f.access_bytes));
   const int rows_wanted = std::min<int>(static_cast<int>(touched.size()), 4);
   // The stray's band: the fullest wording that leaves the grid its rows
-  // under the shortest key, else one that leaves it one row.
+  // under the shortest key, else one that leaves it one row; where none
+  // does, the band without the key (it names the offset and the thread
+  // too), else no band (the Problems list names it).
+  bool with_key = shows_problem();
   if (off) {
-    const qreal key_h = shows_problem() ? QFontMetricsF(theme_.font(0.9, true)).height() : 0;
-    for (int w = 0; w < kOutsideWordings; ++w) {
-      band_h = outside_height(off->mark, width_in, w);
-      wording = w;
-      bottom = height() - margin / 2.0 - band_h;
-      if (rows_fitting(y + key_h) >= (w == 0 ? rows_wanted : 1)) break;
+    const qreal key_h = with_key ? QFontMetricsF(theme_.font(0.9, true)).height() : 0;
+    bool placed = false;
+    for (int pass = 0; pass < 2 && !placed; ++pass)
+      for (int w = 0; w < kOutsideWordings - 1 && !placed; ++w) {
+        band_h = outside_height(off->mark, width_in, w);
+        bottom = height() - margin / 2.0 - band_h;
+        if (rows_fitting(y + (pass == 0 ? key_h : 0) + line_h) >= (w == 0 ? rows_wanted : 1)) {
+          placed = true;
+          wording = w;
+          with_key = with_key && pass == 0;
+        }
+      }
+    if (!placed) {
+      band_h = 0;
+      bottom = height() - margin / 2.0;
     }
   }
   // The problem's key: the first wording that takes one line; else the
   // fullest that leaves the grid its rows, else the shortest that leaves
   // it one (the Problems list says it all).
-  if (shows_problem()) {
+  if (with_key) {
     const QRectF area(margin, y, width_in, bottom - y);
     const qreal one_line = QFontMetricsF(theme_.font(0.9, true)).height();
     int chosen = -1;
