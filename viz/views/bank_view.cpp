@@ -127,21 +127,28 @@ void BankView::paint_request(QPainter& p, qreal y) {
   // The stray's band: the fullest wording that leaves the grid its rows
   // under the shortest key, else one that leaves it one row; where none
   // does, the band without the key (it names the offset and the thread
-  // too), else no band (the Problems list names it).
-  bool with_key = shows_problem();
+  // too), then without the caption of the rows drawn; else no band (the
+  // Problems list names it).
+  bool with_key = shows_problem(), with_caption = true;
   if (off) {
     const qreal key_h = with_key ? QFontMetricsF(theme_.font(0.9, true)).height() : 0;
+    struct Try {
+      int wording;
+      bool key, caption;
+    };
     bool placed = false;
-    for (int pass = 0; pass < 2 && !placed; ++pass)
-      for (int w = 0; w < kOutsideWordings - 1 && !placed; ++w) {
-        band_h = outside_height(off->mark, width_in, w);
-        bottom = height() - margin / 2.0 - band_h;
-        if (rows_fitting(y + (pass == 0 ? key_h : 0) + line_h) >= (w == 0 ? rows_wanted : 1)) {
-          placed = true;
-          wording = w;
-          with_key = with_key && pass == 0;
-        }
+    for (const Try t : {Try{0, true, true}, Try{1, true, true}, Try{0, false, true}, Try{1, false, true},
+                        Try{1, false, false}}) {
+      band_h = outside_height(off->mark, width_in, t.wording);
+      bottom = height() - margin / 2.0 - band_h;
+      if (rows_fitting(y + (t.key ? key_h : 0) + (t.caption ? line_h : 0)) >= (t.wording == 0 ? rows_wanted : 1)) {
+        placed = true;
+        wording = t.wording;
+        with_key = with_key && t.key;
+        with_caption = t.caption;
+        break;
       }
+    }
     if (!placed) {
       band_h = 0;
       bottom = height() - margin / 2.0;
@@ -181,7 +188,7 @@ void BankView::paint_request(QPainter& p, qreal y) {
 
   // Which rows are drawn: all where they fit at a legible height, else the
   // rows the request touches, as many as fit, the caption saying which.
-  const int can = std::max(1, rows_fitting(y + line_h));
+  const int can = std::max(1, rows_fitting(y + (with_caption ? line_h : 0)));
   std::vector<std::uint32_t> shown;
   if (static_cast<int>(f.rows) <= std::max(1, rows_fitting(y))) {
     for (std::uint32_t r = 0; r < f.rows; ++r) shown.push_back(r);
@@ -199,7 +206,7 @@ void BankView::paint_request(QPainter& p, qreal y) {
   const qreal lanes_y = y;
   const qreal header_y = lanes_y + lane_h + 4;
   const qreal grid_y = header_y + number_h;
-  const qreal caption_h = all_rows ? 0 : line_h;
+  const qreal caption_h = all_rows || !with_caption ? 0 : line_h;
   const qreal room = bottom - grid_y - caption_h;
   const qreal cell_h = std::max<qreal>(3.0, std::min(std::max(cell_w, min_row_h), room / std::max<std::size_t>(shown.size(), 1)));
   draw_grid(p, shown, grid_x, grid_y, cell_w, cell_h, margin, label_w);
@@ -220,7 +227,8 @@ void BankView::paint_request(QPainter& p, qreal y) {
     draw_outside(p, o, QRectF(margin, grid_bottom, width_in, band_h), grid_x + (off->word % f.banks + 0.5) * cell_w,
                  grid_bottom, wording);
   }
-  if (!all_rows) draw_caption(p, shown, touched, QRectF(margin, grid_bottom + band_h, width_in, line_h));
+  if (!all_rows && with_caption)
+    draw_caption(p, shown, touched, QRectF(margin, grid_bottom + band_h, width_in, line_h));
 }
 
 std::optional<BankView::Stray> BankView::stray() const {
@@ -236,7 +244,8 @@ std::optional<BankView::Stray> BankView::stray() const {
   OutsideMark& o = s.mark;
   o.fill = pr.first.store ? theme_.write : theme_.read;
   o.threads = {-1};  // the cell is the word's
-  o.place = s.before ? tr("shared offset %1: in no array").arg(pr.offset)
+  o.place_short = tr("shared offset %1: in no array").arg(pr.offset);
+  o.place = s.before ? o.place_short
                      : tr("shared offset %1 (bank %2, row %3): in no array")
                            .arg(pr.offset)
                            .arg(s.word % banks)

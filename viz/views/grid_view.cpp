@@ -181,18 +181,33 @@ void GridView::paint(QPainter& p) {
   p.setFont(theme_.font(1.0, true));
   const qreal head_h = lines(p, 1);
   p.setFont(theme_.font(0.85));
-  const qreal range_h = ranges_fit ? lines(p, 1) : 0;
+  qreal range_h = ranges_fit ? lines(p, 1) : 0;
   qreal cells_top = body.top() + head_h + range_h + 2;
   // The chosen problem's stray access: a band over or under the cells, in
-  // the fullest wording that leaves the cells a window of 8 a side.
+  // the fullest wording that leaves the cells a window of 8 a side, the
+  // windows' row and column ranges given up before the band.
   const std::optional<Stray> off = stray();
   const qreal least_cells = 8 * std::max(4, theme_.font_px / 3);
   int wording = kOutsideWordings - 1;
   qreal band_h = 0;
-  for (int w = 0; off && w < kOutsideWordings; ++w) {
-    band_h = outside_height(off->mark, body.width(), w);
-    wording = w;
-    if (body.bottom() - cells_top - band_h >= least_cells) break;
+  if (off) {
+    struct Try {
+      int wording;
+      bool ranges;
+    };
+    for (const Try t : {Try{0, true}, Try{1, true}, Try{1, false}}) {
+      const qreal top = body.top() + head_h + (t.ranges ? range_h : 0) + 2;
+      const qreal h = outside_height(off->mark, body.width(), t.wording);
+      if (body.bottom() - top - h < least_cells) continue;
+      wording = t.wording;
+      band_h = h;
+      cells_top = top;
+      if (!t.ranges) {
+        ranges_fit = false;
+        range_h = 0;
+      }
+      break;
+    }
   }
   if (off && off->mark.up) cells_top += band_h;
   const qreal avail_h = body.bottom() - cells_top - (off && !off->mark.up ? band_h : 0);
@@ -263,6 +278,8 @@ std::optional<GridView::Stray> GridView::stray() const {
   for (const std::uint32_t k : problem_->strays) o.threads.push_back(t.strays[k].access.thread);
   const QString name = QString::fromStdString(problem_->buffer.empty() ? t.buffers[pr.buffer].name : problem_->buffer);
   const auto bytes = static_cast<qulonglong>(t.buffers[pr.buffer].bytes);
+  o.place_short = o.up ? tr("outside: '%1' − %2 bytes").arg(name).arg(-pr.offset)
+                       : tr("outside: '%1' + %2 bytes").arg(name).arg(pr.offset);
   o.place = o.up ? tr("outside: buffer '%1' − %2 bytes (holds %3)").arg(name).arg(-pr.offset).arg(bytes)
                      : tr("outside: buffer '%1' + %2 bytes (holds %3)").arg(name).arg(pr.offset).arg(bytes);
   const QString thread = ProblemsView::thread_text(t, pr.first.thread);

@@ -124,10 +124,11 @@ class TraceView : public QWidget {
   // An access of the chosen problem outside the picture (a matrix, the
   // bank grid): an arrow off the picture's edge to a hatched cell for it,
   // in `fill`, then `place` (where it went) and `who` (the threads) named.
-  // Wording 0: the cell, both lines under it; 1: the cell and `place` beside
-  // it; 2: nothing (the Problems list names it).
+  // Wording 0: the cell, both lines under it; 1: the arrow pointing at
+  // `place_short` alone; 2: nothing (the Problems list names it).
   struct OutsideMark {
     QString place, who;
+    QString place_short;   // wording 1's, where shorter ("" : `place`)
     bool up = false;       // before the picture's start: drawn over it, the arrow up
     bool arrow = true;     // false: the place named only (the word is in the picture)
     bool dashed = false;   // rows or cells left out between the edge and it
