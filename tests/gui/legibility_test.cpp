@@ -311,7 +311,8 @@ class LegibilityTest : public QObject {
   // The Problems list and the problem drawn in its view, every problem and
   // both its accesses, in the Trace tab and in a presentation: a race, a
   // shared and a global access out of bounds, recorded here on PoCL, and a
-  // barrier in divergent code recorded on an H100 (PoCL cannot run one).
+  // barrier in divergent code and four lanes of a store out of bounds
+  // recorded on an H100 (PoCL crashes on both).
   void problems_list() {
     QTemporaryDir dir;
     struct Recording {
@@ -337,6 +338,8 @@ class LegibilityTest : public QObject {
     }
     files.push_back({"divergent_barrier", THREADMAP_SOURCE_DIR
                      "/tests/data/problems/recorded/smem.setRowReadCol.divergent-barrier.h100.threadmap"});
+    files.push_back({"global_out_of_bounds_lanes", THREADMAP_SOURCE_DIR
+                     "/tests/data/problems/recorded/matadd.cols.last-row-shifted.h100.threadmap"});
     window_->chart_tabs().setCurrentWidget(&window_->trace_views());
     auto& views = window_->trace_views();
     for (const auto& [name, path] : files) {

@@ -356,6 +356,42 @@ class ProblemsViewTest : public QObject {
     QVERIFY(!painted_text(grid, "outside: buffer"));
   }
 
+  // The last row stored four elements to the right, recorded on the H100
+  // (PoCL's heap aborts on it): lanes 28-31 of one store go past the end of
+  // `res` together, its 28 other lanes stay in it. The step is that store
+  // (the 64th, i = 63), and its four stray lanes are one cell, named.
+  void global_out_of_bounds_of_several_lanes() {
+    TraceViewsWidget w;
+    QCOMPARE(w.open_file(THREADMAP_SOURCE_DIR "/tests/data/problems/recorded/matadd.cols.last-row-shifted.h100.threadmap"),
+             QString());
+    w.resize(1024, 768);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    const auto doc = w.document();
+    const auto& list = doc->analysis.problems.list;
+    QCOMPARE(list.size(), std::size_t{1});
+    QCOMPARE(list.front().kind, analysis::ProblemKind::OutOfBounds);
+    QCOMPARE(list.front().occurrences, std::uint64_t{4});
+    w.show_problem(0, 0);
+    const auto focus = w.grid().problem();
+    QVERIFY(focus);
+    QCOMPARE(focus->strays.size(), std::size_t{4});
+    std::set<int> threads;
+    for (const std::uint32_t k : focus->strays) threads.insert(doc->trace().strays[k].access.thread);
+    QCOMPARE(threads, (std::set<int>{28, 29, 30, 31}));
+    const auto& r = doc->analysis.requests[w.playback().step()];
+    QCOMPARE(int{r.line}, 9);
+    QVERIFY(r.store);
+    QCOMPARE(r.block, list.front().block);
+    QCOMPARE(r.instance, std::uint32_t{63});
+    QCOMPARE(int{r.lanes}, 28);
+    GridView& grid = w.grid();
+    grid.grab();
+    QCOMPARE(problem_threads(grid), threads);
+    QVERIFY(painted_text(grid, "outside: buffer 'res' + 16384 bytes (holds 16384)"));
+    QVERIFY(painted_text(grid, "thread 28 writes there, line 9 (and 3 more lanes of its warp)"));
+  }
+
   // setRowReadCol with its barrier in a branch, recorded on the H100 (PoCL
   // cannot run it): the lower 16 warps reach the barrier, the upper 16
   // never do. The Barrier view opens on that barrier and draws the
