@@ -5,6 +5,7 @@
 
 #include <QFontMetricsF>
 #include <QPainter>
+#include <QPolygonF>
 #include <algorithm>
 #include <cmath>
 #include <set>
@@ -81,7 +82,12 @@ void BankView::paint_request(QPainter& p, qreal y) {
   const BankFrame& f = frame_;
   const int margin = theme_.font_px / 2 + 4;
   const qreal width_in = width() - 2.0 * margin;
-  const qreal bottom = height() - margin / 2.0;
+  // The chosen problem's stray word: a band under the grid (its wording
+  // chosen below, once the rows the grid needs are known).
+  std::optional<Stray> off = stray();
+  qreal bottom = height() - margin / 2.0;
+  int wording = kOutsideWordings - 1;
+  qreal band_h = 0;
 
   // The figure of the picture, read whole: shrunk, then wrapped.
   const int replays = f.wavefronts - f.ideal_wavefronts;
@@ -118,10 +124,40 @@ void BankView::paint_request(QPainter& p, qreal y) {
   const QString request = tr("block %1 warp %2, line %3 %4").arg(QString::fromStdString(block_name(doc_->trace(), f.block))).arg(f.warp).arg(f.line)
                               .arg(access_kind(f.store, f.merged, f.access_bytes));
   const int rows_wanted = std::min<int>(static_cast<int>(touched.size()), 4);
+  // The stray's band: the fullest wording that leaves the grid its rows
+  // under the shortest key, else one that leaves it one row; where none
+  // does, the band without the key (it names the offset and the thread
+  // too), then without the caption of the rows drawn; else no band (the
+  // Problems list names it).
+  bool with_key = shows_problem(), with_caption = true;
+  if (off) {
+    const qreal key_h = with_key ? QFontMetricsF(theme_.font(0.9, true)).height() : 0;
+    struct Try {
+      int wording;
+      bool key, caption;
+    };
+    bool placed = false;
+    for (const Try t : {Try{0, true, true}, Try{1, true, true}, Try{0, false, true}, Try{1, false, true},
+                        Try{1, false, false}}) {
+      band_h = outside_height(off->mark, width_in, t.wording);
+      bottom = height() - margin / 2.0 - band_h;
+      if (rows_fitting(y + (t.key ? key_h : 0) + (t.caption ? line_h : 0)) >= (t.wording == 0 ? rows_wanted : 1)) {
+        placed = true;
+        wording = t.wording;
+        with_key = with_key && t.key;
+        with_caption = t.caption;
+        break;
+      }
+    }
+    if (!placed) {
+      band_h = 0;
+      bottom = height() - margin / 2.0;
+    }
+  }
   // The problem's key: the first wording that takes one line; else the
   // fullest that leaves the grid its rows, else the shortest that leaves
   // it one (the Problems list says it all).
-  if (shows_problem()) {
+  if (with_key) {
     const QRectF area(margin, y, width_in, bottom - y);
     const qreal one_line = QFontMetricsF(theme_.font(0.9, true)).height();
     int chosen = -1;
@@ -152,7 +188,7 @@ void BankView::paint_request(QPainter& p, qreal y) {
 
   // Which rows are drawn: all where they fit at a legible height, else the
   // rows the request touches, as many as fit, the caption saying which.
-  const int can = std::max(1, rows_fitting(y + line_h));
+  const int can = std::max(1, rows_fitting(y + (with_caption ? line_h : 0)));
   std::vector<std::uint32_t> shown;
   if (static_cast<int>(f.rows) <= std::max(1, rows_fitting(y))) {
     for (std::uint32_t r = 0; r < f.rows; ++r) shown.push_back(r);
@@ -170,14 +206,77 @@ void BankView::paint_request(QPainter& p, qreal y) {
   const qreal lanes_y = y;
   const qreal header_y = lanes_y + lane_h + 4;
   const qreal grid_y = header_y + number_h;
-  const qreal caption_h = all_rows ? 0 : line_h;
+  const qreal caption_h = all_rows || !with_caption ? 0 : line_h;
   const qreal room = bottom - grid_y - caption_h;
   const qreal cell_h = std::max<qreal>(3.0, std::min(std::max(cell_w, min_row_h), room / std::max<std::size_t>(shown.size(), 1)));
   draw_grid(p, shown, grid_x, grid_y, cell_w, cell_h, margin, label_w);
   draw_numbers(p, grid_x, header_y, cell_w, number_h, margin, label_w);
   draw_lanes(p, shown, grid_x, lanes_y, lane_h, grid_y, cell_w, cell_h);
   if (shows_problem()) draw_problem_marks(p, shown, grid_x, lanes_y, lane_h, grid_y, cell_w, cell_h);
-  if (!all_rows) draw_caption(p, shown, touched, QRectF(margin, grid_y + shown.size() * cell_h, width_in, line_h));
+  const qreal grid_bottom = grid_y + shown.size() * cell_h;
+  if (off) {
+    // The word's row drawn: outlined there, named only. Past the last row
+    // drawn: an arrow down from the grid's foot under its bank, dashed
+    // where rows left out lie between.
+    OutsideMark& o = off->mark;
+    const std::uint64_t row = off->word / f.banks;
+    const bool shown_row = !off->before && std::find(shown.begin(), shown.end(), row - f.first_row) != shown.end();
+    o.arrow = !off->before && !shown_row;
+    o.dashed = !shown.empty() && shown.back() + 1 < f.rows;
+    draw_stray_lanes(p, grid_x, lanes_y, lane_h, cell_w);
+    draw_outside(p, o, QRectF(margin, grid_bottom, width_in, band_h), grid_x + (off->word % f.banks + 0.5) * cell_w,
+                 grid_bottom, wording);
+  }
+  if (!all_rows && with_caption)
+    draw_caption(p, shown, touched, QRectF(margin, grid_bottom + band_h, width_in, line_h));
+}
+
+std::optional<BankView::Stray> BankView::stray() const {
+  if (!problem_ || problem_->strays.empty() || problem_->problem.kind != analysis::ProblemKind::OutOfBounds ||
+      !shows_problem())
+    return std::nullopt;
+  const analysis::Problem& pr = problem_->problem;
+  const Trace& t = doc_->trace();
+  const std::uint32_t banks = std::max<std::uint32_t>(frame_.banks, 1);
+  Stray s;
+  s.word = static_cast<std::uint64_t>(std::max<std::int64_t>(pr.offset, 0)) / std::max<std::uint32_t>(frame_.bank_bytes, 1);
+  s.before = s.word / banks < frame_.first_row;
+  OutsideMark& o = s.mark;
+  o.fill = pr.first.store ? theme_.write : theme_.read;
+  o.threads = {-1};  // the cell is the word's
+  o.place_short = tr("shared offset %1: in no array").arg(pr.offset);
+  o.place = s.before ? o.place_short
+                     : tr("shared offset %1 (bank %2, row %3): in no array")
+                           .arg(pr.offset)
+                           .arg(s.word % banks)
+                           .arg(s.word / banks - frame_.first_row);
+  const QString thread = ProblemsView::thread_text(t, pr.first.thread);
+  o.who = (pr.first.store ? tr("%1 writes there, line %2") : tr("%1 reads there, line %2")).arg(thread).arg(pr.first.line);
+  if (problem_->strays.size() > 1)
+    o.who += QLatin1Char(' ') + (problem_->strays.size() == 2 ? tr("(and 1 more lane of its warp)")
+                                                              : tr("(and %1 more lanes of its warp)").arg(problem_->strays.size() - 1));
+  return s;
+}
+
+// The stray lanes' boxes in the lane row (lane i over bank i), hatched in
+// the problem's colour: the request drawn has no lane of theirs.
+void BankView::draw_stray_lanes(QPainter& p, qreal grid_x, qreal lanes_y, qreal lane_h, qreal cell_w) {
+  const Trace& t = doc_->trace();
+  const std::uint32_t width = std::max<std::uint32_t>(t.warp_width, 1);
+  for (const std::uint32_t k : problem_->strays) {
+    const std::uint16_t thread = t.strays[k].access.thread;
+    const std::uint32_t lane = thread % width;
+    if (lane >= frame_.banks) continue;
+    const QRectF home(grid_x + lane * cell_w + 1, lanes_y, cell_w - 2, lane_h);
+    p.setBrush(QBrush(theme_.problem, Qt::BDiagPattern));
+    p.setPen(QPen(theme_.problem, 3 * theme_.stroke));
+    p.drawRect(home);
+    p.setBrush(Qt::NoBrush);
+    mark_problem(home, thread);
+    p.setFont(theme_.font(0.7, true));
+    p.setPen(theme_.text);
+    text(p, home, Qt::AlignCenter, QString::number(lane), Fit::Label);
+  }
 }
 
 // Word cells: alternate tile rows in two tints so a tile row's wrap onto

@@ -44,6 +44,17 @@ class BankView : public TraceView {
   // The word outlined in its cell, the current request's thread outlined in its lane box.
   void draw_problem_marks(QPainter& p, const std::vector<std::uint32_t>& shown, qreal grid_x, qreal lanes_y,
                           qreal lane_h, qreal grid_y, qreal cell_w, qreal cell_h);
+  // The chosen problem's shared access in no array, where the frame shows
+  // its warp's request: its lanes' boxes hatched in the lane row, and under
+  // the grid an arrow off the grid's foot (past its last row) to a cell for
+  // the stray word, the offset and the threads named (TraceView::OutsideMark).
+  struct Stray {
+    OutsideMark mark;
+    std::uint64_t word = 0;  // in the window
+    bool before = false;     // before the first row
+  };
+  std::optional<Stray> stray() const;
+  void draw_stray_lanes(QPainter& p, qreal grid_x, qreal lanes_y, qreal lane_h, qreal cell_w);
   void draw_caption(QPainter& p, const std::vector<std::uint32_t>& shown, const std::set<std::uint32_t>& touched,
                     const QRectF& box);
 

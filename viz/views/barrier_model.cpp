@@ -32,7 +32,15 @@ std::size_t BarrierModel::widest_pass(std::size_t step) const {
   return best;
 }
 
-BarrierFrame BarrierModel::frame(std::size_t step, std::size_t pass_in_block) const {
+std::optional<std::size_t> BarrierModel::pass_of_instance(std::uint32_t block, std::uint32_t instance) const {
+  const auto passes = passes_of(block);
+  const auto& barriers = doc_->analysis.barriers;
+  for (std::size_t k = 0; k < passes.size(); ++k)
+    if (barriers[passes[k]].instance == instance) return k;
+  return std::nullopt;
+}
+
+BarrierFrame BarrierModel::frame(std::size_t step, std::size_t pass_in_block, const analysis::Problem* divergent) const {
   BarrierFrame f;
   const Trace& trace = doc_->trace();
   f.block = block_at(step);
@@ -94,6 +102,13 @@ BarrierFrame BarrierModel::frame(std::size_t step, std::size_t pass_in_block) co
   f.barrier_at = pass.timed ? static_cast<double>(pass.spread()) : (f.lanes.empty() ? 0.0 : f.lanes.size() - 1.0);
   f.release_at = pass.timed ? static_cast<double>(pass.last_release - pass.first_arrival) : -1;
   f.axis_end = std::max(1.0, std::max(f.barrier_at, f.release_at) * 1.1 + (pass.timed ? 0.0 : 1.0));
+
+  if (divergent && divergent->kind == analysis::ProblemKind::DivergentBarrier && divergent->block == f.block &&
+      divergent->interval == pass.instance) {
+    for (const std::uint16_t w : divergent->warps_missing)
+      if (std::none_of(f.lanes.begin(), f.lanes.end(), [&](const BarrierLane& l) { return l.warp == w; }))
+        f.never_arrived.push_back(w);
+  }
 
   const analysis::BarrierStats& st = doc_->analysis.barrier_stats;
   BarrierFigures& g = f.figures;

@@ -7,6 +7,7 @@
 // of arrival spreads and release latencies, and the warp most often last.
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -51,19 +52,29 @@ struct BarrierFrame {
   bool release_after_arrivals = false;  // every warp saw every arrival once released
   bool from_clock_pass = false;       // the lanes' times are the clock pass's
   BarrierFigures figures;
+  // A barrier in divergent code (analysis::ProblemKind::DivergentBarrier)
+  // at this pass: the block's warps that never arrived, by warp. `lanes`
+  // holds the warps that did.
+  std::vector<std::uint16_t> never_arrived;
 };
 
 class BarrierModel {
  public:
   explicit BarrierModel(std::shared_ptr<const analysis::TraceDocument> doc);
-  // The `pass_in_block`-th barrier (clamped) of the block running at `step`.
-  BarrierFrame frame(std::size_t step, std::size_t pass_in_block) const;
+  // The `pass_in_block`-th barrier (clamped) of the block running at `step`;
+  // with `divergent` (a divergent-barrier problem) its missing warps where
+  // it is this block's and this pass's.
+  BarrierFrame frame(std::size_t step, std::size_t pass_in_block,
+                     const analysis::Problem* divergent = nullptr) const;
+  // Which of the block's passes (pass_in_block) is its n-th barrier
+  // (BarrierPass::instance); nullopt where the block has none such.
+  std::optional<std::size_t> pass_of_instance(std::uint32_t block, std::uint32_t instance) const;
+  std::uint32_t block_at(std::size_t step) const;
   // The pass of that block with the widest arrival spread: the one to show first.
   std::size_t widest_pass(std::size_t step) const;
 
  private:
   std::vector<std::size_t> passes_of(std::uint32_t block) const;
-  std::uint32_t block_at(std::size_t step) const;
   std::shared_ptr<const analysis::TraceDocument> doc_;
 };
 

@@ -57,10 +57,45 @@ void BarrierView::step_changed() {
     const QSignalBlocker quiet(pass_);
     pass_->setRange(1, std::max<int>(1, static_cast<int>(probe.passes_in_block)));
     pass_->setSuffix(tr(" of %1").arg(probe.passes_in_block));
-    pass_->setValue(static_cast<int>(model_->widest_pass(step_)) + 1);
+    // A divergent barrier chosen in the Problems list opens on its pass.
+    const std::optional<std::size_t> chosen = divergent_pass(probe.block);
+    pass_->setValue(static_cast<int>(chosen ? *chosen : model_->widest_pass(step_)) + 1);
     place_picker();
   }
-  frame_ = model_->frame(step_, static_cast<std::size_t>(pass_->value() - 1));
+  frame_ = model_->frame(step_, static_cast<std::size_t>(pass_->value() - 1), divergent());
+}
+
+void BarrierView::problem_changed() {
+  if (const std::optional<std::size_t> pass = divergent_pass(shown_block_)) {
+    const QSignalBlocker quiet(pass_);
+    pass_->setValue(static_cast<int>(*pass) + 1);
+  }
+  step_changed();
+}
+
+const analysis::Problem* BarrierView::divergent() const {
+  return problem_ && problem_->problem.kind == analysis::ProblemKind::DivergentBarrier ? &problem_->problem : nullptr;
+}
+
+std::optional<std::size_t> BarrierView::divergent_pass(std::uint32_t block) const {
+  const analysis::Problem* p = divergent();
+  if (!p || p->block != block || !model_) return std::nullopt;
+  return model_->pass_of_instance(block, p->interval);
+}
+
+std::vector<BarrierView::Row> BarrierView::rows(const BarrierFrame& f) {
+  std::vector<Row> out;
+  for (const BarrierLane& lane : f.lanes) out.push_back({lane.warp, &lane});
+  for (const std::uint16_t w : f.never_arrived) out.push_back({w, nullptr});
+  std::stable_sort(out.begin(), out.end(), [](const Row& a, const Row& b) { return a.warp < b.warp; });
+  return out;
+}
+
+QString BarrierView::never_arrived_text(const BarrierFrame& f) const {
+  // "n of m warps" reads whole for one warp too: no plural forms to fill.
+  return tr("%1 of %2 warps never arrived: a barrier in divergent code")
+      .arg(f.never_arrived.size())
+      .arg(f.lanes.size() + f.never_arrived.size());
 }
 
 // "Barrier: block (1, 0)".
@@ -69,6 +104,7 @@ QString BarrierView::block_title(const BarrierFrame& f) const {
 }
 
 QString BarrierView::slowest_text(const BarrierFrame& f) const {
+  if (!f.never_arrived.empty()) return never_arrived_text(f);
   return f.timed ? tr("slowest: warp %1 (+%2)").arg(f.slowest_warp).arg(cycles(f.spread, f.figures.sm_clock_mhz))
                  : tr("slowest: warp %1 (last of %2)").arg(f.slowest_warp).arg(f.lanes.size());
 }
@@ -81,6 +117,9 @@ QString BarrierView::caption_text(const BarrierFrame& f) const {
 }
 
 QString BarrierView::note_text(const BarrierFrame& f) const {
+  if (!f.never_arrived.empty())
+    return tr("the %1 warps that arrived were let go without the others: a barrier not every warp reaches is undefined behaviour")
+        .arg(f.lanes.size());
   if (!f.release_after_arrivals) return tr("a warp was released before all arrived: inconsistent recording");
   return (f.release_at >= 0 ? tr("green: each warp's recorded release, all after the last of %1 arrivals")
                             : tr("every warp released after all %1 arrived (each saw every arrival)"))
@@ -127,7 +166,7 @@ BarrierView::Layout BarrierView::layout(const BarrierFrame& f) const {
   const qreal axis_h = 6 + 4 + l.tick_h + caption_h;  // the axis line 6 below the lanes, labels 4 below it
   qreal note_h = whole_height(theme_.font(), full, note_text(f));
   const qreal label_h = std::ceil(QFontMetricsF(theme_.font(0.9, true)).height());
-  const qreal lanes_min = std::max(kMinLane * static_cast<qreal>(f.lanes.size()), label_h);
+  const qreal lanes_min = std::max(kMinLane * static_cast<qreal>(rows(f).size()), label_h);
   const qreal bottom = height() - l.gap;
   const auto lanes_top = [&] {
     const qreal y = l.title.bottom() + source_h + l.gap;
@@ -151,7 +190,7 @@ BarrierView::Layout BarrierView::layout(const BarrierFrame& f) const {
   if (with_figures) {
     // Lanes roomier than comfortable give the rest to the figures' plots,
     // up to three lines of their labels each.
-    const qreal comfortable = label_h * 0.75 * static_cast<qreal>(f.lanes.size());
+    const qreal comfortable = label_h * 0.75 * static_cast<qreal>(rows(f).size());
     const qreal spare = lanes_h - all.height - l.gap - std::max(comfortable, lanes_min);
     const qreal most = static_cast<qreal>(all.strips.size()) * all.plot_h;
     figures_h = all.height + std::clamp(spare, 0.0, most);
@@ -180,6 +219,7 @@ void BarrierView::place_columns(Layout& l, const BarrierFrame& f) const {
   const qreal left = l.lanes.left(), full = l.lanes.width(), label_h = std::ceil(label_m.height());
   std::uint32_t last_warp = 10;
   for (const BarrierLane& lane : f.lanes) last_warp = std::max<std::uint32_t>(last_warp, lane.warp);
+  for (const std::uint16_t w : f.never_arrived) last_warp = std::max<std::uint32_t>(last_warp, w);
   l.x0 = left + std::ceil(label_m.horizontalAdvance(tr("warp %1").arg(last_warp))) + l.gap;
   const qreal released_w = std::ceil(label_m.horizontalAdvance(tr("released"))) + 1;
   l.x1 = left + full - released_w - l.pad;
@@ -212,7 +252,7 @@ void BarrierView::paint(QPainter& p) {
 
   if (!l.note.isEmpty()) {
     p.setFont(theme_.font());
-    p.setPen(f.release_after_arrivals ? theme_.muted : theme_.write);
+    p.setPen(!f.never_arrived.empty() ? theme_.problem : f.release_after_arrivals ? theme_.muted : theme_.write);
     text(p, l.note, Qt::AlignLeft | Qt::AlignVCenter, note_text(f));
   }
   if (!l.figures.isEmpty()) draw_figures(p, l.figures, f);
@@ -229,12 +269,13 @@ void BarrierView::draw_heading_rows(QPainter& p, const Layout& l, const BarrierF
     text(p, l.source, Qt::AlignLeft | Qt::AlignVCenter, QString::fromStdString(f.source).trimmed(), Fit::Elide);
   }
   p.setFont(theme_.font(1.25, true));
-  p.setPen(theme_.write);
+  p.setPen(f.never_arrived.empty() ? theme_.write : theme_.problem);
   text(p, l.slowest, Qt::AlignLeft | Qt::AlignVCenter, slowest_text(f));
 }
 
 void BarrierView::draw_lanes(QPainter& p, const Layout& l, const BarrierFrame& f) {
-  const std::size_t n = std::max<std::size_t>(f.lanes.size(), 1);
+  const std::vector<Row> all = rows(f);
+  const std::size_t n = std::max<std::size_t>(all.size(), 1);
   const qreal lane_h = l.lanes.height() / n;
   const qreal y0 = l.lanes.top();
   auto x_of = [&](double v) { return l.x0 + (l.x1 - l.x0) * v / f.axis_end; };
@@ -249,35 +290,48 @@ void BarrierView::draw_lanes(QPainter& p, const Layout& l, const BarrierFrame& f
     const qreal top = std::max(y0, std::min(mid - label_h / 2, l.lanes.bottom() - label_h));
     return QRectF(l.lanes.left(), top, l.x0 - l.lanes.left(), label_h);
   };
-  for (std::size_t i = 0; i < f.lanes.size(); ++i)
-    if (f.lanes[i].slowest) {
+  const auto slowest = [&](std::size_t i) { return all[i].lane && all[i].lane->slowest && f.never_arrived.empty(); };
+  for (std::size_t i = 0; i < all.size(); ++i)
+    if (slowest(i)) {
       p.setFont(slowest_font);
       p.setPen(theme_.write);
-      text(p, label_box(i), Qt::AlignLeft | Qt::AlignVCenter, tr("warp %1").arg(f.lanes[i].warp));
+      text(p, label_box(i), Qt::AlignLeft | Qt::AlignVCenter, tr("warp %1").arg(all[i].warp));
     }
   const std::size_t label_every = static_cast<std::size_t>(std::max(1.0, std::ceil(label_h * 1.1 / lane_h)));
   p.setFont(label_font);
-  p.setPen(theme_.text);
   // A regular label moved off its lane's middle would name the lane next
   // to it: those are left out (the slowest's is in its colour).
   const auto centred = [&](std::size_t i) { return std::abs(label_box(i).center().y() - (y0 + (i + 0.5) * lane_h)) < 0.5; };
   const auto first = static_cast<std::size_t>(std::max(0.0, std::ceil(label_h / 2 / lane_h - 0.5)));
-  for (std::size_t i = first; i < f.lanes.size(); i += label_every)
-    if (!f.lanes[i].slowest && centred(i))
-      text(p, label_box(i), Qt::AlignLeft | Qt::AlignVCenter, tr("warp %1").arg(f.lanes[i].warp), Fit::Label);
+  for (std::size_t i = first; i < all.size(); i += label_every)
+    if (!slowest(i) && centred(i)) {
+      p.setPen(all[i].lane ? theme_.text : theme_.problem);
+      text(p, label_box(i), Qt::AlignLeft | Qt::AlignVCenter, tr("warp %1").arg(all[i].warp), Fit::Label);
+    }
 
-  for (std::size_t i = 0; i < f.lanes.size(); ++i) {
-    const BarrierLane& lane = f.lanes[i];
+  const std::uint32_t width = std::max<std::uint32_t>(doc_->trace().warp_width, 1);
+  const qreal bar_h = std::max<qreal>(2.0, lane_h * 0.5);
+  for (std::size_t i = 0; i < all.size(); ++i) {
     const qreal mid = y0 + (i + 0.5) * lane_h;
-    const qreal bar_h = std::max<qreal>(2.0, lane_h * 0.5);
+    if (!all[i].lane) {
+      // Never arrived: hatched across the whole axis, past the barrier line.
+      const QRectF bar(l.x0, mid - bar_h / 2, l.x1 - l.x0, bar_h);
+      p.fillRect(bar, QBrush(theme_.problem, Qt::BDiagPattern));
+      p.setPen(QPen(theme_.problem, theme_.stroke));
+      p.drawRect(bar);
+      mark_problem(bar, static_cast<int>(all[i].warp * width));
+      continue;
+    }
+    const BarrierLane& lane = *all[i].lane;
+    const bool last = slowest(i);
     // Running until its arrival, then waiting at the barrier.
     const QRectF bar(l.x0, mid - bar_h / 2, x_of(lane.arrival) - l.x0, bar_h);
-    p.fillRect(bar, lane.slowest ? theme_.write : theme_.read);
+    p.fillRect(bar, last ? theme_.write : theme_.read);
     mark(bar, true);
     p.setPen(QPen(theme_.muted, theme_.stroke, Qt::DotLine));
     p.drawLine(QPointF(x_of(lane.arrival), mid), QPointF(x_of(f.barrier_at), mid));
     p.setPen(QPen(theme_.text, theme_.stroke));
-    p.setBrush(lane.slowest ? theme_.write : theme_.read);
+    p.setBrush(last ? theme_.write : theme_.read);
     const qreal r = std::max<qreal>(2.5, std::min<qreal>(lane_h * 0.35, 7));
     p.drawEllipse(QPointF(x_of(lane.arrival), mid), r, r);
     if (lane.release >= 0) {
@@ -301,6 +355,31 @@ void BarrierView::draw_lanes(QPainter& p, const Layout& l, const BarrierFrame& f
     p.setFont(slowest_font);
     p.setPen(theme_.text);
     text(p, l.released, Qt::AlignLeft | Qt::AlignVCenter, tr("released"));
+  }
+
+  // Each run of warps that never arrived named over its hatching, in the
+  // plot's middle, on a plate where the run is tall enough for a line.
+  p.setFont(slowest_font);
+  for (std::size_t i = 0; i < all.size();) {
+    if (all[i].lane) {
+      ++i;
+      continue;
+    }
+    std::size_t j = i;
+    while (j < all.size() && !all[j].lane) ++j;
+    const QString label = j - i == 1 ? tr("warp %1 never arrived").arg(all[i].warp)
+                                     : tr("warps %1–%2 never arrived").arg(all[i].warp).arg(all[j - 1].warp);
+    const qreal w = l.x1 - l.x0;
+    const qreal run_top = y0 + i * lane_h, run_h = (j - i) * lane_h;
+    const QFontMetricsF m(p.font());
+    if (run_h >= label_h && w > 0 && m.horizontalAdvance(label) + 8 <= w) {
+      const qreal plate_w = m.horizontalAdvance(label) + 8;
+      const QRectF plate(l.x0 + (w - plate_w) / 2, run_top + (run_h - label_h) / 2, plate_w, label_h);
+      p.fillRect(plate, theme_.background);
+      p.setPen(theme_.problem);
+      text(p, plate, Qt::AlignCenter, label, Fit::Label);
+    }
+    i = j;
   }
 }
 

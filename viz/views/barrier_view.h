@@ -28,6 +28,7 @@ class BarrierView : public TraceView {
  protected:
   void document_changed() override;
   void step_changed() override;
+  void problem_changed() override;
   void paint(QPainter& p) override;
   void resizeEvent(QResizeEvent*) override;
 
@@ -71,6 +72,18 @@ class BarrierView : public TraceView {
   Figures figures(const BarrierFrame& f, qreal width) const;
   void draw_figures(QPainter& p, const QRectF& area, const BarrierFrame& f);
   void draw_strip(QPainter& p, const QRectF& area, const Strip& s, bool timed);
+  // The chosen problem where it is a divergent barrier (else nullptr), and
+  // which of the block's passes is its barrier.
+  const analysis::Problem* divergent() const;
+  std::optional<std::size_t> divergent_pass(std::uint32_t block) const;
+  // The lanes top to bottom, by warp: those that arrived (frame().lanes)
+  // and those that never did (frame().never_arrived).
+  struct Row {
+    std::uint16_t warp = 0;
+    const BarrierLane* lane = nullptr;  // nullptr: never arrived
+  };
+  static std::vector<Row> rows(const BarrierFrame& f);
+  QString never_arrived_text(const BarrierFrame& f) const;
   std::optional<BarrierModel> model_;
   BarrierFrame frame_;
   QSpinBox* pass_;

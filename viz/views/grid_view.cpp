@@ -3,11 +3,13 @@
 #include <QHelpEvent>
 #include <QFontMetricsF>
 #include <QPainter>
+#include <QPolygonF>
 
 #include <algorithm>
 #include <cmath>
 #include <QToolTip>
 
+#include "viz/views/problems_view.h"
 #include "viz/views/timeline.h"
 
 namespace threadmap::views {
@@ -179,9 +181,36 @@ void GridView::paint(QPainter& p) {
   p.setFont(theme_.font(1.0, true));
   const qreal head_h = lines(p, 1);
   p.setFont(theme_.font(0.85));
-  const qreal range_h = ranges_fit ? lines(p, 1) : 0;
-  const qreal cells_top = body.top() + head_h + range_h + 2;
-  const qreal avail_h = body.bottom() - cells_top;
+  qreal range_h = ranges_fit ? lines(p, 1) : 0;
+  qreal cells_top = body.top() + head_h + range_h + 2;
+  // The chosen problem's stray access: a band over or under the cells, in
+  // the fullest wording that leaves the cells a window of 8 a side, the
+  // windows' row and column ranges given up before the band.
+  const std::optional<Stray> off = stray();
+  const qreal least_cells = 8 * std::max(4, theme_.font_px / 3);
+  int wording = kOutsideWordings - 1;
+  qreal band_h = 0;
+  if (off) {
+    struct Try {
+      int wording;
+      bool ranges;
+    };
+    for (const Try t : {Try{0, true}, Try{1, true}, Try{1, false}}) {
+      const qreal top = body.top() + head_h + (t.ranges ? range_h : 0) + 2;
+      const qreal h = outside_height(off->mark, body.width(), t.wording);
+      if (body.bottom() - top - h < least_cells) continue;
+      wording = t.wording;
+      band_h = h;
+      cells_top = top;
+      if (!t.ranges) {
+        ranges_fit = false;
+        range_h = 0;
+      }
+      break;
+    }
+  }
+  if (off && off->mark.up) cells_top += band_h;
+  const qreal avail_h = body.bottom() - cells_top - (off && !off->mark.up ? band_h : 0);
 
   // Cells big enough to see: fewer of them (the current block's tile and its
   // neighbours) where the room is small.
@@ -196,6 +225,8 @@ void GridView::paint(QPainter& p) {
   }
 
   qreal cells_bottom = cells_top;
+  std::optional<QRectF> stray_matrix;  // where the stray's matrix was drawn
+  qreal stray_cell = 0;
   for (int i = 0; i < n; ++i) {
     const GridMatrix& m = frame_.matrices[static_cast<std::size_t>(i)];
     const qreal x0 = body.left() + i * (slot_w + margin);
@@ -214,9 +245,61 @@ void GridView::paint(QPainter& p) {
     draw_matrix(p, m, origin, cell);
     draw_outlines(p, m, origin, cell);
     cells_bottom = std::max(cells_bottom, origin.y() + cell * m.rows);
+    if (off && off->matrix == i) {
+      stray_matrix = QRectF(origin, QSizeF(cell * m.cols, cell * m.rows));
+      stray_cell = cell;
+    }
+  }
+  if (off && band_h > 0) {
+    const bool up = off->mark.up;
+    const QRectF band(body.left(), up ? cells_top - band_h : cells_bottom, body.width(), band_h);
+    const qreal x = stray_matrix ? stray_matrix->left() + off->column * stray_cell : band.left();
+    const qreal edge = stray_matrix ? (up ? stray_matrix->top() : stray_matrix->bottom()) : (up ? band.bottom() : band.top());
+    draw_outside(p, off->mark, band, x, edge, wording);
+    if (!up) cells_bottom += band_h;
   }
   if (!(beside > under))
     draw_legend(p, QRectF(body.left(), cells_bottom + margin / 4, body.width(), under_h), false, true);
+}
+
+std::optional<GridView::Stray> GridView::stray() const {
+  if (!problem_ || !frame_.has_request || problem_->strays.empty()) return std::nullopt;
+  const analysis::Problem& pr = problem_->problem;
+  const auto& requests = doc_->analysis.requests;
+  if (pr.kind != analysis::ProblemKind::OutOfBounds || pr.space != Space::Global || requests.empty() ||
+      !problem_->at(std::min(step_, requests.size() - 1)))
+    return std::nullopt;
+  const Trace& t = doc_->trace();
+  if (pr.buffer >= t.buffers.size()) return std::nullopt;
+  Stray s;
+  OutsideMark& o = s.mark;
+  o.up = pr.offset < 0;
+  o.fill = pr.first.store ? theme_.write : theme_.read;
+  for (const std::uint32_t k : problem_->strays) o.threads.push_back(t.strays[k].access.thread);
+  const QString name = QString::fromStdString(problem_->buffer.empty() ? t.buffers[pr.buffer].name : problem_->buffer);
+  const auto bytes = static_cast<qulonglong>(t.buffers[pr.buffer].bytes);
+  o.place_short = o.up ? tr("outside: '%1' − %2 bytes").arg(name).arg(-pr.offset)
+                       : tr("outside: '%1' + %2 bytes").arg(name).arg(pr.offset);
+  o.place = o.up ? tr("outside: buffer '%1' − %2 bytes (holds %3)").arg(name).arg(-pr.offset).arg(bytes)
+                     : tr("outside: buffer '%1' + %2 bytes (holds %3)").arg(name).arg(pr.offset).arg(bytes);
+  const QString thread = ProblemsView::thread_text(t, pr.first.thread);
+  o.who = (pr.first.store ? tr("%1 writes there, line %2") : tr("%1 reads there, line %2")).arg(thread).arg(pr.first.line);
+  if (o.threads.size() > 1)
+    o.who += QLatin1Char(' ') + (o.threads.size() == 2 ? tr("(and 1 more lane of its warp)")
+                                                       : tr("(and %1 more lanes of its warp)").arg(o.threads.size() - 1));
+  for (std::size_t i = 0; i < frame_.matrices.size(); ++i) {
+    const GridMatrix& m = frame_.matrices[i];
+    if (m.buffer != pr.buffer || m.cols == 0) continue;
+    s.matrix = static_cast<int>(i);
+    // The column the address would have in the matrix's rows, where the
+    // window shows it; else the window's nearest edge.
+    const std::int64_t element_bytes = std::max<std::int64_t>(m.shape.element_bytes, 1);
+    const std::int64_t cols = static_cast<std::int64_t>(std::max<std::uint64_t>(m.shape.cols, 1));
+    const std::int64_t element = pr.offset >= 0 ? pr.offset / element_bytes : -((-pr.offset + element_bytes - 1) / element_bytes);
+    const std::int64_t col = ((element % cols) + cols) % cols - static_cast<std::int64_t>(m.col0);
+    s.column = std::clamp<double>(static_cast<double>(col), 0.0, static_cast<double>(m.cols) - 1.0) + 0.5;
+  }
+  return s;
 }
 
 void GridView::draw_matrix(QPainter& p, const GridMatrix& m, QPointF origin, qreal cell) {

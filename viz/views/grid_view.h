@@ -48,6 +48,17 @@ class GridView : public TraceView {
   void draw_outlines(QPainter& p, const GridMatrix& m, QPointF origin, qreal cell);
   QString role_name(const std::string& role) const;
 
+  // An access of the chosen problem outside every buffer, where the frame
+  // shows its warp's request: its lanes drawn as one cell off the matrix's
+  // edge (past its end below, before its start above), with an arrow to it
+  // and the address and the threads named (TraceView::OutsideMark).
+  struct Stray {
+    OutsideMark mark;
+    int matrix = -1;      // frame_.matrices index of the nearest buffer (-1: not drawn)
+    double column = 0.5;  // the window's column (cells, from its left) the cell stands under
+  };
+  std::optional<Stray> stray() const;
+
   std::optional<GridModel> model_;
   GridFrame frame_;
   std::uint64_t side_ = GridModel::kMaxSide;  // the window's side the last paint had room for

@@ -24,6 +24,43 @@ std::optional<std::size_t> request_before(const analysis::Analysis& a, std::uint
   return before ? before : first;
 }
 
+// The strays of the warp-level access stray `k` belongs to, `k` first, and
+// that access's instance: a lane's n-th execution of a site joins its
+// warp's n-th request there (analysis.cpp), so a stray counts the
+// executions its lane made in bounds before it. One walk over the accesses.
+struct StrayGroup {
+  std::vector<std::uint32_t> strays;
+  std::uint32_t instance = 0;
+};
+StrayGroup stray_group(const Trace& t, std::uint32_t k) {
+  const Access& own = t.strays[k].access;
+  const std::uint32_t width = std::max<std::uint32_t>(t.warp_width, 1);
+  const auto same_site = [&](const Access& x) {
+    return x.block == own.block && x.thread / width == own.thread / width && x.line == own.line && x.space == own.space &&
+           x.store == own.store;
+  };
+  std::vector<std::uint32_t> candidates;  // in device order, as Trace::strays is
+  for (std::uint32_t i = 0; i < t.strays.size(); ++i)
+    if (same_site(t.strays[i].access)) candidates.push_back(i);
+  std::vector<std::uint32_t> executions(width, 0);
+  std::vector<std::uint32_t> instance(candidates.size(), 0);
+  std::size_t next = 0;
+  for (std::uint32_t i = 0; i <= t.accesses.size() && next < candidates.size(); ++i) {
+    while (next < candidates.size() && t.strays[candidates[next]].position <= i) {
+      instance[next] = executions[t.strays[candidates[next]].access.thread % width];
+      ++next;
+    }
+    if (i < t.accesses.size() && same_site(t.accesses[i])) ++executions[t.accesses[i].thread % width];
+  }
+  StrayGroup g;
+  const auto own_at = std::find(candidates.begin(), candidates.end(), k) - candidates.begin();
+  g.instance = instance[static_cast<std::size_t>(own_at)];
+  g.strays.push_back(k);
+  for (std::size_t c = 0; c < candidates.size(); ++c)
+    if (candidates[c] != k && instance[c] == g.instance) g.strays.push_back(candidates[c]);
+  return g;
+}
+
 }  // namespace
 
 std::optional<std::size_t> request_of_access(const analysis::Analysis& analysis, std::uint32_t access) {
@@ -69,7 +106,16 @@ std::optional<ProblemFocus> focus_on_problem(const analysis::TraceDocument& doc,
         // lanes', the stray set apart), else the warp's latest before it.
         const StrayAccess& s = t.strays[p.first.record];
         const auto warp = static_cast<std::uint16_t>(p.first.thread / width);
-        f.requests[0] = request_before(a, p.block, warp, s.access.line, std::uint64_t{s.position} + 1, s.access.space);
+        StrayGroup g = stray_group(t, p.first.record);
+        f.strays = std::move(g.strays);
+        for (std::size_t i = 0; i < a.requests.size() && !f.requests[0]; ++i) {
+          const analysis::Request& r = a.requests[i];
+          if (r.block == p.block && r.warp == warp && r.line == s.access.line && r.space == s.access.space &&
+              r.store == s.access.store && r.instance == g.instance)
+            f.requests[0] = i;
+        }
+        if (!f.requests[0])
+          f.requests[0] = request_before(a, p.block, warp, s.access.line, std::uint64_t{s.position} + 1, s.access.space);
         if (!f.requests[0]) f.requests[0] = request_before(a, p.block, warp, std::nullopt, std::uint64_t{s.position} + 1);
       }
       if (p.space == Space::Global) f.buffer = buffer_name(doc, p.buffer);

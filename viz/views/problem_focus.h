@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "viz/analysis/document.h"
 
@@ -17,12 +18,18 @@ struct ProblemFocus {
   analysis::Problem problem;
   // The requests (Analysis::requests) of the first and second sites. A race
   // or an uninitialised read: the requests holding the two accesses. Out of
-  // bounds and a divergent barrier: the thread's (warp's) latest request in
-  // the block before it, or the block's first after it.
+  // bounds: the request of the stray's warp-level access (its other lanes,
+  // the same execution of the site), else the warp's latest before it. A
+  // divergent barrier: the warp's latest request in the block before it, or
+  // the block's first after it.
   std::array<std::optional<std::size_t>, 2> requests;
   int site = 0;            // which site the playback was sent to (0 or 1)
   std::string element;     // shared: the tile element ("tile[1][0]"), "" where the tile is not known
   std::string buffer;      // out of bounds: the kernel's name for the nearest buffer
+  // Out of bounds: the strays (Trace::strays) of the warp-level access the
+  // problem's stray is part of (its warp's execution of the site), the
+  // problem's own first: the lanes the views draw outside their cells.
+  std::vector<std::uint32_t> strays;
 
   bool has_second() const { return problem.second.record != analysis::ProblemSite::kNone; }
   // Whether `request` is one of the problem's sites' requests.

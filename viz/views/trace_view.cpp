@@ -3,6 +3,7 @@
 #include <QFontMetricsF>
 
 #include <QPainter>
+#include <QPolygonF>
 
 #include <algorithm>
 #include <cmath>
@@ -36,6 +37,7 @@ void TraceView::set_step(std::size_t step, double phase) {
 
 void TraceView::set_problem(std::optional<ProblemFocus> focus) {
   problem_ = std::move(focus);
+  if (doc_) problem_changed();
   update();
 }
 
@@ -185,6 +187,64 @@ void TraceView::draw_time_axis(QPainter& p, qreal x0, qreal x1, qreal y, qreal t
     text(p, QRectF(left, y + 4, w, text_h), Qt::AlignCenter, label, Fit::Label);
   }
   text(p, QRectF(x0, y + 4 + text_h, x1 - x0, text_h), Qt::AlignCenter, caption, Fit::Elide);
+}
+
+qreal TraceView::outside_height(const OutsideMark& m, qreal width, int wording) const {
+  if (wording >= 2) return 0;
+  const QFont bold = theme_.font(0.9, true), body = theme_.font(0.9);
+  const qreal cell = std::max<qreal>(12, QFontMetricsF(theme_.font()).height());
+  if (wording == 1) {
+    const QString& place = m.place_short.isEmpty() ? m.place : m.place_short;
+    return 4 + (m.arrow ? 0.8 * cell : 0) + whole_height(bold, width, place);
+  }
+  return 4 + (m.arrow ? 2.2 * cell + 2 : 0) + whole_height(bold, width, m.place) + whole_height(body, width, m.who);
+}
+
+void TraceView::draw_outside(QPainter& p, const OutsideMark& m, const QRectF& band, qreal x, qreal edge_y, int wording) {
+  if (wording >= 2) return;
+  const QFont bold = theme_.font(0.9, true), body = theme_.font(0.9);
+  const qreal cell = std::max<qreal>(12, QFontMetricsF(theme_.font()).height());
+  const QString& place = wording == 1 && !m.place_short.isEmpty() ? m.place_short : m.place;
+  const qreal place_h = whole_height(bold, band.width(), place);
+  const qreal who_h = wording == 0 ? whole_height(body, band.width(), m.who) : 0;
+  // Under the picture: arrow, cell, words; over it (before its start) the
+  // same from the picture's edge upwards. Wording 1 has no cell: the arrow
+  // points at the words.
+  const qreal arrow = m.arrow ? (wording == 0 ? 1.2 : 0.8) * cell : 0;
+  const qreal ghost_h = m.arrow && wording == 0 ? cell : 0;
+  const qreal words_top = m.up ? band.top() : band.bottom() - place_h - who_h;
+  if (m.arrow) {
+    const qreal cx = std::clamp(x, band.left() + cell / 2, band.right() - cell / 2);
+    const qreal ghost_top = m.up ? band.bottom() - 4 - arrow - ghost_h : band.top() + 4 + arrow;
+    const QRectF ghost(cx - cell / 2, ghost_top, cell, ghost_h);
+    const QPointF from(cx, edge_y + (m.up ? -2 : 2));
+    const QPointF to(cx, m.up ? ghost.bottom() + 2 : ghost.top() - 2);
+    p.setPen(QPen(theme_.problem, 2.5 * theme_.stroke, m.dashed ? Qt::DashLine : Qt::SolidLine));
+    p.drawLine(from, to);
+    const qreal head = std::max<qreal>(4, cell / 3), dir = m.up ? 1 : -1;
+    p.setPen(QPen(theme_.problem, theme_.stroke));
+    p.setBrush(theme_.problem);
+    const QPolygonF tip({to, QPointF(to.x() - head, to.y() + dir * head), QPointF(to.x() + head, to.y() + dir * head)});
+    p.drawPolygon(tip);
+    p.setBrush(Qt::NoBrush);
+    if (ghost_h > 0) {
+      // The cell in the access's colour, hatched: nothing of the picture.
+      p.fillRect(ghost, m.fill);
+      p.fillRect(ghost, QBrush(theme_.background, Qt::BDiagPattern));
+      p.setPen(QPen(theme_.problem, 2.5 * theme_.stroke));
+      p.drawRect(ghost);
+    }
+    const QRectF marked = ghost_h > 0 ? ghost : tip.boundingRect();
+    for (const int thread : m.threads) mark_problem(marked, thread);
+  }
+  p.setPen(theme_.problem);
+  p.setFont(bold);
+  text(p, QRectF(band.left(), words_top, band.width(), place_h), Qt::AlignLeft | Qt::AlignVCenter, place);
+  if (who_h > 0) {
+    p.setFont(body);
+    text(p, QRectF(band.left(), words_top + place_h, band.width(), who_h), Qt::AlignLeft | Qt::AlignVCenter, m.who);
+  }
+  p.setPen(theme_.text);
 }
 
 }  // namespace threadmap::views

@@ -69,6 +69,7 @@ class TraceView : public QWidget {
  protected:
   virtual void document_changed() = 0;  // build the model
   virtual void step_changed() = 0;      // build the frame
+  virtual void problem_changed() {}     // the chosen problem changed (a view whose frame shows it)
   void paintEvent(QPaintEvent*) override;
   virtual void paint(QPainter& p) = 0;
 
@@ -119,6 +120,26 @@ class TraceView : public QWidget {
   void draw_time_axis(QPainter& p, qreal x0, qreal x1, qreal y, qreal text_h, double end,
                       bool timed, const std::function<QString(double)>& label_of,
                       const QString& caption);
+
+  // An access of the chosen problem outside the picture (a matrix, the
+  // bank grid): an arrow off the picture's edge to a hatched cell for it,
+  // in `fill`, then `place` (where it went) and `who` (the threads) named.
+  // Wording 0: the cell, both lines under it; 1: the arrow pointing at
+  // `place_short` alone; 2: nothing (the Problems list names it).
+  struct OutsideMark {
+    QString place, who;
+    QString place_short;   // wording 1's, where shorter ("" : `place`)
+    bool up = false;       // before the picture's start: drawn over it, the arrow up
+    bool arrow = true;     // false: the place named only (the word is in the picture)
+    bool dashed = false;   // rows or cells left out between the edge and it
+    QColor fill;
+    std::vector<int> threads;  // marked on the cell (-1: the word)
+  };
+  static constexpr int kOutsideWordings = 3;
+  qreal outside_height(const OutsideMark& m, qreal width, int wording) const;
+  // Draws it in `band` (as high as outside_height), the arrow from the
+  // picture's edge at `edge_y` under (or over) x.
+  void draw_outside(QPainter& p, const OutsideMark& m, const QRectF& band, qreal x, qreal edge_y, int wording);
 
   std::shared_ptr<const analysis::TraceDocument> doc_;
   std::size_t step_ = 0;
