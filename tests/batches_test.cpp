@@ -30,8 +30,18 @@ namespace fs = std::filesystem;
 Trace blocks_of(const Trace& t, std::uint32_t first, std::uint32_t end) {
   const auto outside = [&](const auto& record) { return record.block < first || record.block >= end; };
   Trace part = t;
+  // A barrier's access mark counts the accesses before it in the batch's
+  // own trace: the kept accesses below the whole trace's mark.
+  std::vector<std::uint32_t> kept_below(t.accesses.size() + 1, 0);
+  for (std::size_t i = 0; i < t.accesses.size(); ++i)
+    kept_below[i + 1] = kept_below[i] + (outside(t.accesses[i]) ? 0 : 1);
+  for (BarrierEvent& b : part.barriers)
+    if (b.accesses_before != BarrierEvent::kNoAccessMark)
+      b.accesses_before = kept_below[std::min<std::size_t>(b.accesses_before, t.accesses.size())];
+  for (StrayAccess& s : part.strays) s.position = kept_below[std::min<std::size_t>(s.position, t.accesses.size())];
   std::erase_if(part.accesses, outside);
   std::erase_if(part.barriers, outside);
+  std::erase_if(part.strays, [&](const StrayAccess& s) { return outside(s.access); });
   std::erase_if(part.barrier_timings, outside);
   std::erase_if(part.barrier_pass_timings, outside);
   std::erase_if(part.traced_blocks, [&](std::uint32_t b) { return b < first || b >= end; });

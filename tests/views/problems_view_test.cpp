@@ -453,8 +453,14 @@ class ProblemsViewTest : public QObject {
     w.problems().grab();
     QCOMPARE(w.problems().painted().texts.size(), std::size_t{1});
     QCOMPARE(w.problems().painted().texts.front().text, QString("No problems found in the traced blocks."));
-    // A recording older than the barriers' access marks: races were not looked for.
+    // A bundled recording with barriers: races were looked for, none found.
     QCOMPARE(w.open_file(THREADMAP_RECORDINGS "/smem.setRowReadCol.threadmap"), QString());
+    QVERIFY(w.document()->analysis.problems.races_checked);
+    QCOMPARE(w.problems().count(), std::size_t{0});
+    // A recording older than the barriers' access marks (the bundled one as
+    // it was): races were not looked for.
+    QCOMPARE(w.open_file(THREADMAP_SOURCE_DIR "/tests/data/older/smem.setRowReadCol.no-access-marks.h100.threadmap"),
+             QString());
     QVERIFY(!w.document()->analysis.problems.races_checked);
     w.problems().grab();
     QVERIFY(painted_text(w.problems(), "No problems found in the traced blocks. Races were not looked for"));
