@@ -11,8 +11,8 @@
 
 #include "kernels/catalog.h"
 #include "kernels/devices.h"
-#include "kernels/trace.h"
-#include "viz/analysis/analysis.h"
+#include "kernels/record.h"
+#include "kernels/analysis/analysis.h"
 
 namespace {
 

@@ -6,6 +6,17 @@
 
 namespace threadmap {
 
+// The run status as reports, sessions and the protocol name it (declared in runner.h).
+std::string_view status_name(RunStatus s) {
+  switch (s) {
+    case RunStatus::Ok: return "ok";
+    case RunStatus::Invalid: return "invalid";
+    case RunStatus::Unavailable: return "unavailable";
+    case RunStatus::DeviceFailure: return "device-failure";
+  }
+  return "ok";
+}
+
 using nlohmann::json;
 
 json to_json(const DeviceInfo& d) {

@@ -70,16 +70,6 @@ int repeats_for(double single_ms, double min_sample_ms) {
   return static_cast<int>(std::clamp(wanted, 1.0, static_cast<double>(kMaxRepeatsPerSample)));
 }
 
-std::string_view status_name(RunStatus s) {
-  switch (s) {
-    case RunStatus::Ok: return "ok";
-    case RunStatus::Invalid: return "invalid";
-    case RunStatus::Unavailable: return "unavailable";
-    case RunStatus::DeviceFailure: return "device-failure";
-  }
-  return "ok";
-}
-
 void validate_launch(const Variant& v, const Params& p, const Workload& w,
                      const DeviceInfo& d) {
   if (v.availability == Availability::NeedsSubgroupShuffle && !d.has_subgroup_shuffle)

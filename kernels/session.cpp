@@ -192,7 +192,7 @@ json encode_trace(const Trace& t) {
           {"barrier_pass_timings", pass_timings.take()},
           {"barrier_timings", timings.take()},
           {"traced_schedule", traced_schedule.take()}};
-  // Since the problems (viz/analysis/problems.h): where each barrier falls
+  // Since the problems (kernels/analysis/problems.h): where each barrier falls
   // among the accesses, and the accesses in no buffer.
   if (!t.barriers.empty() && t.barriers.front().accesses_before != BarrierEvent::kNoAccessMark)
     out["barrier_marks"] = marks.take();

@@ -1,5 +1,5 @@
 /* The layout of a trace buffer: what a traced kernel writes, and what the
- * host decodes (kernels/trace.cpp). Written in the subset that C++, CUDA and
+ * host decodes (kernels/record.cpp). Written in the subset that C++, CUDA and
  * OpenCL C all read, so the device code and the decoder share one definition.
  * Everything is 32-bit words, little-endian.
  *

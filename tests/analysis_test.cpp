@@ -5,8 +5,8 @@
 #include <numeric>
 #include <random>
 
-#include "viz/analysis/analysis.h"
-#include "viz/analysis/exercises.h"
+#include "kernels/analysis/analysis.h"
+#include "kernels/analysis/exercises.h"
 
 namespace threadmap::analysis {
 namespace {

@@ -1,4 +1,4 @@
-// A whole grid counted in batches of blocks (viz/analysis/grid_count.h)
+// A whole grid counted in batches of blocks (kernels/analysis/grid_count.h)
 // holds against the same grid traced in one run and analysed whole: the
 // same totals, sites, blocks, requests and barrier passes, to the last
 // count. First the merge alone, on the bundled recordings split by block;
@@ -13,12 +13,12 @@
 #include "kernels/catalog.h"
 #include "kernels/opencl/cl_instrument.h"
 #include "kernels/session.h"
-#include "kernels/trace.h"
+#include "kernels/record.h"
 #include "tests/test_devices.h"
-#include "viz/analysis/analysis.h"
-#include "viz/analysis/grid_count.h"
-#include "viz/analysis/merge.h"
-#include "viz/analysis/summary.h"
+#include "kernels/analysis/analysis.h"
+#include "kernels/analysis/grid_count.h"
+#include "kernels/analysis/merge.h"
+#include "kernels/analysis/summary.h"
 
 namespace threadmap {
 namespace {

@@ -24,7 +24,7 @@
 #include "kernels/error.h"
 #include "kernels/params.h"
 #include "kernels/runner.h"
-#include "viz/analysis/exercises.h"
+#include "kernels/analysis/exercises.h"
 
 namespace threadmap {
 namespace {

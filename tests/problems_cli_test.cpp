@@ -1,4 +1,4 @@
-// The problems a trace shows (viz/analysis/problems.h), on real traced runs
+// The problems a trace shows (kernels/analysis/problems.h), on real traced runs
 // of the kernels in tests/data/problems: each a lesson's kernel with one of
 // the learners' common bugs (a barrier removed, a tile read before it is
 // written, an index one past the end), or clean. ThreadMap's findings are

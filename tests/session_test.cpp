@@ -10,10 +10,10 @@
 
 #include "kernels/catalog.h"
 #include "kernels/session.h"
-#include "kernels/trace.h"
+#include "kernels/record.h"
 #include "tests/test_devices.h"
-#include "viz/analysis/analysis.h"
-#include "viz/analysis/summary.h"
+#include "kernels/analysis/analysis.h"
+#include "kernels/analysis/summary.h"
 
 namespace threadmap {
 namespace {

@@ -13,9 +13,9 @@
 #include "kernels/learner_source.h"
 #include "kernels/opencl/cl_instrument.h"
 #include "kernels/sources.h"
-#include "kernels/trace.h"
+#include "kernels/record.h"
 #include "tests/test_devices.h"
-#include "viz/analysis/analysis.h"
+#include "kernels/analysis/analysis.h"
 
 namespace threadmap {
 namespace {

@@ -22,8 +22,8 @@
 #include "kernels/runner.h"
 #include "kernels/output_file.h"
 #include "kernels/session.h"
-#include "kernels/trace.h"
-#include "viz/analysis/problems.h"
+#include "kernels/record.h"
+#include "kernels/analysis/problems.h"
 
 namespace threadmap::cli {
 

@@ -19,8 +19,8 @@
 #include "kernels/devices.h"
 #include "kernels/report.h"
 #include "kernels/runner.h"
-#include "kernels/trace.h"
-#include "viz/analysis/problems.h"
+#include "kernels/record.h"
+#include "kernels/analysis/problems.h"
 
 namespace threadmap::cli {
 
@@ -60,7 +60,7 @@ int show_command(const std::string& file, const std::string& format);
 int keep_source_command(const std::vector<std::string>& files);
 // dialect: "cuda", "opencl", or empty for the first device's.
 int source_command(const std::string& kernel, const std::string& dialect);
-// The exercises (viz/analysis/exercises.h), in a language where translated.
+// The exercises (kernels/analysis/exercises.h), in a language where translated.
 int exercises_command(const std::string& format, const std::string& language);
 // Grades each FILE against an exercise's goal, each in a process of its own:
 // compiled, verified, the goal's counters, goal met, median time, GB/s. Exit
@@ -87,7 +87,7 @@ int maybe_isolated(const RunArgs& args, const std::function<int()>& body);
 int print_devices(const std::vector<BackendReport>& backends, const std::string& format);
 
 // Shared by the subcommands.
-// The problems a trace shows (viz/analysis/problems.h), one a line, or "none".
+// The problems a trace shows (kernels/analysis/problems.h), one a line, or "none".
 void print_problems(const Trace& trace, const analysis::Problems& problems, std::ostream& os);
 // The same from a scan's JSON (scan_problems): {races_checked, list, traced_blocks}.
 void print_problems(const nlohmann::json& scan, std::ostream& os);
@@ -122,7 +122,7 @@ int exit_code_for(const RunReport& r);
 // run --problems: whether a traced run follows the timed one (on; auto with --source).
 bool problems_wanted(const RunArgs& args);
 // That traced run (the first blocks and the last) and the problems its trace
-// shows (viz/analysis/problems.h), as `run --format json` prints them under
+// shows (kernels/analysis/problems.h), as `run --format json` prints them under
 // "problems": {races_checked, list, traced_blocks}, or {error} where the
 // traced run failed.
 nlohmann::json scan_problems(Device& device, const Variant& v, const Params& params, const RunOptions& options);

@@ -21,9 +21,9 @@
 #include "kernels/devices.h"
 #include "kernels/error.h"
 #include "kernels/runner.h"
-#include "kernels/trace.h"
-#include "viz/analysis/analysis.h"
-#include "viz/analysis/exercises.h"
+#include "kernels/record.h"
+#include "kernels/analysis/analysis.h"
+#include "kernels/analysis/exercises.h"
 
 namespace threadmap::cli {
 

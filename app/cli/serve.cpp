@@ -38,8 +38,8 @@
 #include "kernels/report.h"
 #include "kernels/runner.h"
 #include "kernels/session.h"
-#include "kernels/trace.h"
-#include "viz/analysis/analysis.h"
+#include "kernels/record.h"
+#include "kernels/analysis/analysis.h"
 
 namespace threadmap::cli {
 

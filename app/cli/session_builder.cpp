@@ -4,7 +4,7 @@
 
 #include "kernels/report.h"
 #include "kernels/sources.h"
-#include "viz/analysis/summary.h"
+#include "kernels/analysis/summary.h"
 
 namespace threadmap::cli {
 

@@ -8,8 +8,8 @@
 #include "kernels/device.h"
 #include "kernels/runner.h"
 #include "kernels/session.h"
-#include "kernels/trace.h"
-#include "viz/analysis/analysis.h"
+#include "kernels/record.h"
+#include "kernels/analysis/analysis.h"
 
 namespace threadmap::cli {
 

@@ -21,11 +21,11 @@
 #include "kernels/runner.h"
 #include "kernels/session.h"
 #include "kernels/sources.h"
-#include "kernels/trace.h"
+#include "kernels/record.h"
 #include "kernels/trace_format.h"
-#include "viz/analysis/analysis.h"
-#include "viz/analysis/grid_count.h"
-#include "viz/analysis/summary.h"
+#include "kernels/analysis/analysis.h"
+#include "kernels/analysis/grid_count.h"
+#include "kernels/analysis/summary.h"
 
 namespace threadmap::cli {
 
@@ -290,7 +290,7 @@ void print_counters_json(json out, const std::vector<analysis::BlockTotals>& blo
 }
 
 // A grid's memory counters: traced whole (batch_records 0) or in batches of
-// blocks, each batch's analysis merged into the grid's (viz/analysis/merge.h).
+// blocks, each batch's analysis merged into the grid's (kernels/analysis/merge.h).
 struct CountedGrid {
   Trace launch;  // the traced launch (in batches: without its records)
   analysis::Analysis analysis;

@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "app/gui/side_by_side.h"
-#include "viz/analysis/document.h"
+#include "kernels/analysis/document.h"
 #include "viz/views/theme.h"
 #include "viz/views/timeline.h"
 

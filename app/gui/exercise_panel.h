@@ -26,8 +26,8 @@
 #include "app/gui/worker_client.h"
 #include "app/protocol/requests.h"
 #include "kernels/catalog.h"
-#include "viz/analysis/document.h"
-#include "viz/analysis/exercises.h"
+#include "kernels/analysis/document.h"
+#include "kernels/analysis/exercises.h"
 
 class QComboBox;
 class QLabel;

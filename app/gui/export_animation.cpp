@@ -28,7 +28,7 @@
 #include "kernels/output_file.h"
 #include "kernels/report.h"
 #include "kernels/session.h"
-#include "viz/analysis/document.h"
+#include "kernels/analysis/document.h"
 #include "viz/views/theme.h"
 
 namespace threadmap::gui {

@@ -12,7 +12,7 @@
 #include <memory>
 #include <vector>
 
-#include "viz/analysis/document.h"
+#include "kernels/analysis/document.h"
 
 namespace threadmap::gui {
 

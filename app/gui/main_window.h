@@ -15,8 +15,8 @@
 #include "app/gui/run_controller.h"
 #include "kernels/catalog.h"
 #include "kernels/session.h"
-#include "viz/analysis/exercises.h"
-#include "viz/analysis/document.h"
+#include "kernels/analysis/exercises.h"
+#include "kernels/analysis/document.h"
 
 class QComboBox;
 class QLineEdit;

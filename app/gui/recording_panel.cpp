@@ -75,7 +75,7 @@ void RecordingPanel::show_document(const analysis::TraceDocument& doc) {
                 .arg(number(c.global_ld_sectors + c.global_st_sectors), number(global_requests),
                      number(c.global_ld_ideal_sectors + c.global_st_ideal_sectors));
   if (!a.whole_grid) text += tr("<br><i>Totals of the traced blocks only.</i>");
-  // The analysis' model (viz/analysis model_for), said in the interface's language.
+  // The analysis' model (kernels/analysis model_for), said in the interface's language.
   const QString model =
       t.warp_width_assumed
           ? tr("warp width %1 assumed (the device does not report one); 32 banks of 4 bytes and "

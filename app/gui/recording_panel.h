@@ -4,7 +4,7 @@
 // wavefronts or sectors it cost (the analysis of its trace).
 #include <QWidget>
 
-#include "viz/analysis/document.h"
+#include "kernels/analysis/document.h"
 
 class QLabel;
 class QTableView;

@@ -10,7 +10,7 @@
 #include <optional>
 #include <vector>
 
-#include "viz/analysis/document.h"
+#include "kernels/analysis/document.h"
 #include "viz/views/trace_view.h"
 
 namespace threadmap::gui {

@@ -6,7 +6,7 @@
 
 #include <vector>
 
-#include "viz/analysis/analysis.h"
+#include "kernels/analysis/analysis.h"
 
 namespace threadmap::gui {
 

@@ -1,4 +1,4 @@
-// libFuzzer target for the compiler-message reader (viz/analysis/exercises.h):
+// libFuzzer target for the compiler-message reader (kernels/analysis/exercises.h):
 // any compiler log gives messages that each name a place (a line from 1, a
 // column from 0) and a severity the editor knows, and nothing else. The reader
 // throws nothing.
@@ -7,7 +7,7 @@
 #include <cstdlib>
 #include <string_view>
 
-#include "viz/analysis/exercises.h"
+#include "kernels/analysis/exercises.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string_view log(reinterpret_cast<const char*>(data), size);

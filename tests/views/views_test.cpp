@@ -21,7 +21,7 @@
 #include "kernels/params.h"
 #include "kernels/session.h"
 #include "kernels/sources.h"
-#include "kernels/trace.h"
+#include "kernels/record.h"
 #include "tests/test_devices.h"
 #include "viz/views/bank_model.h"
 #include "viz/views/bank_view.h"

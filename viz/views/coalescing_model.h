@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "viz/analysis/document.h"
+#include "kernels/analysis/document.h"
 #include "viz/views/timeline.h"
 
 namespace threadmap::views {

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "viz/analysis/document.h"
+#include "kernels/analysis/document.h"
 #include "viz/views/layout.h"
 
 namespace threadmap::views {

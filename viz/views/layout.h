@@ -9,7 +9,7 @@
 #include <cstdint>
 #include <string>
 
-#include "viz/analysis/document.h"
+#include "kernels/analysis/document.h"
 
 namespace threadmap::views {
 

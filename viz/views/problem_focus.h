@@ -1,5 +1,5 @@
 #pragma once
-// A problem the trace shows (viz/analysis/problems.h) as the views draw it:
+// A problem the trace shows (kernels/analysis/problems.h) as the views draw it:
 // the requests its two sites belong to, for the playback to step to, and the
 // shared word they touch named as the kernel declares it ("tile[1][0]").
 // Plain data, computed from the TraceDocument when the problem is chosen.
@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "viz/analysis/document.h"
+#include "kernels/analysis/document.h"
 
 namespace threadmap::views {
 

@@ -1,5 +1,5 @@
 #pragma once
-// The Problems list: what viz/analysis/problems.h found in the trace, one row
+// The Problems list: what kernels/analysis/problems.h found in the trace, one row
 // a problem, as a compiler's problems pane lists errors: its kind, then a
 // sentence a learner reads ("thread 32 writes tile[1][0] (line 7), then
 // thread 1 reads it (line 8) in the same barrier interval"), the block and

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "viz/analysis/document.h"
+#include "kernels/analysis/document.h"
 
 namespace threadmap::views {
 

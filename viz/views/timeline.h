@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "viz/analysis/analysis.h"
+#include "kernels/analysis/analysis.h"
 
 namespace threadmap::views {
 

@@ -14,7 +14,7 @@
 #include <optional>
 #include <vector>
 
-#include "viz/analysis/document.h"
+#include "kernels/analysis/document.h"
 #include "viz/views/problem_focus.h"
 #include "viz/views/theme.h"
 

@@ -17,7 +17,7 @@
 #include <memory>
 #include <optional>
 
-#include "viz/analysis/document.h"
+#include "kernels/analysis/document.h"
 #include "viz/views/theme.h"
 #include "viz/views/timeline.h"
 

@@ -11,7 +11,7 @@
 //              every release came after the last arrival;
 //   the first  batch's model and schedule (blocks per SM, the kernel's span):
 //              each batch runs the whole grid, and the first's run is shown.
-#include "viz/analysis/analysis.h"
+#include "kernels/analysis/analysis.h"
 
 namespace threadmap::analysis {
 

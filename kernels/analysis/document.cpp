@@ -1,4 +1,4 @@
-#include "viz/analysis/document.h"
+#include "kernels/analysis/document.h"
 
 namespace threadmap::analysis {
 

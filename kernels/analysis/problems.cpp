@@ -1,4 +1,4 @@
-#include "viz/analysis/problems.h"
+#include "kernels/analysis/problems.h"
 
 #include <algorithm>
 #include <map>

@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "kernels/learner_source.h"  // source_dialect, dialect_name
-#include "viz/analysis/analysis.h"
+#include "kernels/analysis/analysis.h"
 
 namespace threadmap {
 

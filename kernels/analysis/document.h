@@ -6,7 +6,7 @@
 #include <string>
 
 #include "kernels/session.h"
-#include "viz/analysis/analysis.h"
+#include "kernels/analysis/analysis.h"
 
 namespace threadmap::analysis {
 

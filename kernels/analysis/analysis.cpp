@@ -1,4 +1,4 @@
-#include "viz/analysis/analysis.h"
+#include "kernels/analysis/analysis.h"
 
 #include <algorithm>
 #include <array>

@@ -1,8 +1,8 @@
-#include "viz/analysis/grid_count.h"
+#include "kernels/analysis/grid_count.h"
 
 #include <algorithm>
 
-#include "viz/analysis/merge.h"
+#include "kernels/analysis/merge.h"
 
 namespace threadmap::analysis {
 

@@ -1,4 +1,4 @@
-#include "viz/analysis/exercises.h"
+#include "kernels/analysis/exercises.h"
 
 #include <nlohmann/json.hpp>
 

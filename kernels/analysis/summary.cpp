@@ -1,6 +1,6 @@
-#include "viz/analysis/summary.h"
+#include "kernels/analysis/summary.h"
 
-#include "viz/analysis/problems.h"
+#include "kernels/analysis/problems.h"
 
 namespace threadmap::analysis {
 

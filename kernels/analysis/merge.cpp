@@ -1,4 +1,4 @@
-#include "viz/analysis/merge.h"
+#include "kernels/analysis/merge.h"
 
 #include <algorithm>
 #include <iterator>

@@ -18,7 +18,7 @@
 #include <vector>
 
 #include "kernels/trace.h"
-#include "viz/analysis/problems.h"
+#include "kernels/analysis/problems.h"
 
 namespace threadmap::analysis {
 

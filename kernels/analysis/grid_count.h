@@ -1,12 +1,12 @@
 #pragma once
 // The counters of a whole grid in bounded memory: the grid traced batch of
-// blocks by batch (kernels/trace.h, record_trace_in_batches), each batch
+// blocks by batch (kernels/record.h, record_trace_in_batches), each batch
 // analysed while its records are held, the analyses merged (merge.h).
 // What `threadmap-cli counters` prints.
 #include <cstdint>
 
-#include "kernels/trace.h"
-#include "viz/analysis/analysis.h"
+#include "kernels/record.h"
+#include "kernels/analysis/analysis.h"
 
 namespace threadmap::analysis {
 

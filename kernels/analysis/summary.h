@@ -3,7 +3,7 @@
 // json` print and what a session file keeps beside its trace.
 #include <nlohmann/json.hpp>
 
-#include "viz/analysis/analysis.h"
+#include "kernels/analysis/analysis.h"
 
 namespace threadmap::analysis {
 
