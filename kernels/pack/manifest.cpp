@@ -250,6 +250,20 @@ class Reader {
     return out;
   }
   FamilySpec family(const toml::table& t, std::size_t index) const;
+  using Declared = std::map<std::string, std::pair<ArgumentSpec, bool>>;  // name -> (argument, used)
+  void kernel_files(const Fields& f, FamilySpec& fam, const std::string& what) const;
+  ExpressionScope family_parameters(const Fields& f, FamilySpec& fam, const std::string& what) const;
+  void declare(Declared& declared, const toml::node& at, ArgumentSpec arg, const std::string& what) const;
+  BufferSpec buffer(const Fields& b, const ExpressionScope& scope) const;
+  void buffers(const Fields& f, FamilySpec& fam, Declared& declared, const ExpressionScope& scope,
+               const std::string& what) const;
+  void scalars_and_locals(const Fields& f, Declared& declared, const ExpressionScope& scope,
+                          const std::string& what) const;
+  void arguments(const Fields& f, FamilySpec& fam, Declared& declared, const std::string& what) const;
+  void tolerances(const Fields& f, FamilySpec& fam, const ExpressionScope& scope) const;
+  void requirements(const Fields& f, FamilySpec& fam, const ExpressionScope& scope, const std::string& what) const;
+  void variants(const Fields& f, FamilySpec& fam, const ExpressionScope& scope, const std::string& what) const;
+  void checks(const Fields& f, FamilySpec& fam, const ExpressionScope& scope, const std::string& what) const;
   std::vector<LaunchSpec> launches(const Fields& f, const ExpressionScope& scope) const;
   std::optional<TileSpec> tile(const Fields& f, const ExpressionScope& scope, const std::string& what) const;
 };
@@ -377,17 +391,8 @@ std::vector<LaunchSpec> Reader::launches(const Fields& f, const ExpressionScope&
   return out;
 }
 
-FamilySpec Reader::family(const toml::table& t, std::size_t index) const {
-  Fields f(*this, t, "family " + std::to_string(index + 1),
-           {"id", "title", "opencl", "cuda", "defines", "parameter", "buffer", "scalar", "local", "arguments",
-            "launch", "ideal_bytes", "require", "atol", "rtol", "tolerance_scale", "tile", "variant", "check"});
-  FamilySpec fam;
-  fam.place = f.place();
-  fam.id = f.string("id");
-  check_id(f.required("id"), fam.id, "the family id");
-  fam.title = f.string("title", false, fam.id);
-  const std::string what = "family '" + fam.id + "'";
-
+// A family's kernel files, read beside the manifest.
+void Reader::kernel_files(const Fields& f, FamilySpec& fam, const std::string& what) const {
   fam.opencl_file = f.string("opencl", false);
   fam.cuda_file = f.string("cuda", false);
   if (fam.opencl_file.empty() && fam.cuda_file.empty())
@@ -400,96 +405,109 @@ FamilySpec Reader::family(const toml::table& t, std::size_t index) const {
     if (!fam.cuda_file.ends_with(".cu")) fail(*f.find("cuda"), "the CUDA kernel file must end in .cu");
     fam.cuda_text = read_kernel(*f.find("cuda"), fam.cuda_file);
   }
+}
 
+// The family's parameters: its sliders, and the names its expressions take.
+ExpressionScope Reader::family_parameters(const Fields& f, FamilySpec& fam, const std::string& what) const {
   ExpressionScope scope;
-  {
-    const auto tables = f.tables("parameter");
-    for (std::size_t i = 0; i < tables.size(); ++i) {
-      ParamSpec p = parameter(*tables[i], i);
-      if (std::find(scope.names.begin(), scope.names.end(), p.name) != scope.names.end())
-        fail(*tables[i]->get("name"), what + ": the parameter '" + p.name + "' is declared twice");
-      scope.names.push_back(p.name);
-      if (p.name == "type") scope.type_names.push_back(p.name);
-      fam.parameters.push_back(std::move(p));
-    }
+  const auto tables = f.tables("parameter");
+  for (std::size_t i = 0; i < tables.size(); ++i) {
+    ParamSpec p = parameter(*tables[i], i);
+    if (std::find(scope.names.begin(), scope.names.end(), p.name) != scope.names.end())
+      fail(*tables[i]->get("name"), what + ": the parameter '" + p.name + "' is declared twice");
+    scope.names.push_back(p.name);
+    if (p.name == "type") scope.type_names.push_back(p.name);
+    fam.parameters.push_back(std::move(p));
   }
+  return scope;
+}
 
-  // Buffers, scalars and locals share one name space: the arguments list them.
-  std::map<std::string, std::pair<ArgumentSpec, bool>> declared;  // name -> (argument, used)
-  auto declare = [&](const toml::node& at, ArgumentSpec arg) {
-    if (!is_identifier(arg.name)) fail(at, "the name '" + arg.name + "' must be letters, digits and '_'");
-    if (declared.count(arg.name)) fail(at, what + ": '" + arg.name + "' is declared twice");
-    std::string name = arg.name;
-    declared.emplace(std::move(name), std::make_pair(std::move(arg), false));
-  };
-  {
-    const auto tables = f.tables("buffer");
-    for (std::size_t i = 0; i < tables.size(); ++i) {
-      Fields b(*this, *tables[i], "buffer " + std::to_string(i + 1) + " of " + what,
-               {"name", "type", "count", "role", "fill", "range", "value", "row"});
-      BufferSpec spec;
-      spec.name = b.string("name");
-      const std::string type = b.string("type");
-      if (auto fixed = parse_element_type(type)) spec.type = fixed;
-      else if (type != "type" || scope.type_names.empty())
-        fail(b.required("type"), "buffer '" + spec.name + "': type '" + type +
-                                     "' is not int, float, double or the parameter 'type'" +
-                                     (scope.type_names.empty() ? " (this family declares none)" : ""));
-      spec.count = expression(b.required("count"), "buffer '" + spec.name + "' count", scope);
-      if (const toml::node* row = b.find("row")) spec.row = expression(*row, "buffer '" + spec.name + "' row", scope);
-      const std::string role = b.string("role", false, "input");
-      if (role != "input" && role != "output")
-        fail(b.required("role"), "buffer '" + spec.name + "': role '" + role + "' is not input or output" +
-                                     (closest_name(role, {"input", "output"}).empty()
-                                          ? std::string()
-                                          : "; did you mean '" + closest_name(role, {"input", "output"}) + "'?"));
-      spec.output = role == "output";
-      const std::string fill = b.string("fill", false, spec.output ? "" : "random");
-      if (spec.output && (b.find("fill") || b.find("range") || b.find("value")))
-        fail(*(b.find("fill") ? b.find("fill") : b.find("range") ? b.find("range") : b.find("value")),
-             "buffer '" + spec.name + "' is an output: it is poisoned before each run, so it takes no fill, range or value");
-      if (!spec.output) {
-        static const std::vector<std::string> kFills{"zeros", "iota", "random", "constant"};
-        if (fill == "zeros") spec.fill = Fill::Zeros;
-        else if (fill == "iota") spec.fill = Fill::Iota;
-        else if (fill == "random") spec.fill = Fill::Random;
-        else if (fill == "constant") spec.fill = Fill::Constant;
-        else {
-          const std::string near = closest_name(fill, kFills);
-          fail(b.required("fill"), "buffer '" + spec.name + "': fill '" + fill +
-                                       "' is not zeros, iota, random or constant" +
-                                       (near.empty() ? "" : "; did you mean '" + near + "'?"));
-        }
-        if (const toml::array* range = b.array("range", false)) {
-          if (spec.fill != Fill::Random) fail(*range, "range is for fill = \"random\"");
-          if (range->size() != 2 || !(range->get(0)->is_number()) || !(range->get(1)->is_number()))
-            fail(*range, "range is two numbers [low, high]");
-          auto number = [](const toml::node& n) {
-            return n.is_integer() ? static_cast<double>(n.as_integer()->get()) : n.as_floating_point()->get();
-          };
-          spec.low = number(*range->get(0));
-          spec.high = number(*range->get(1));
-          spec.range_given = true;
-          if (!std::isfinite(spec.low) || !std::isfinite(spec.high) || !(spec.low < spec.high) ||
-              std::fabs(spec.low) > 1e15 || std::fabs(spec.high) > 1e15)
-            fail(*range, "range [low, high] needs finite low < high, each within 1e15");
-        }
-        if (b.find("value")) {
-          if (spec.fill != Fill::Constant) fail(*b.find("value"), "value is for fill = \"constant\"");
-          spec.value = *b.number("value");
-        } else if (spec.fill == Fill::Constant) {
-          fail(b.place(), "buffer '" + spec.name + "' with fill = \"constant\" needs the key 'value'");
-        }
-      }
-      ArgumentSpec arg;
-      arg.kind = ArgumentSpec::Kind::Buffer;
-      arg.name = spec.name;
-      arg.buffer = static_cast<int>(fam.buffers.size());
-      arg.place = b.place();
-      declare(b.required("name"), std::move(arg));
-      fam.buffers.push_back(std::move(spec));
+// Buffers, scalars and locals share one name space: the arguments list them.
+void Reader::declare(Declared& declared, const toml::node& at, ArgumentSpec arg, const std::string& what) const {
+  if (!is_identifier(arg.name)) fail(at, "the name '" + arg.name + "' must be letters, digits and '_'");
+  if (declared.count(arg.name)) fail(at, what + ": '" + arg.name + "' is declared twice");
+  std::string name = arg.name;
+  declared.emplace(std::move(name), std::make_pair(std::move(arg), false));
+}
+
+// One [[family.buffer]]: its type, count, layout, role and initial contents.
+BufferSpec Reader::buffer(const Fields& b, const ExpressionScope& scope) const {
+  BufferSpec spec;
+  spec.name = b.string("name");
+  const std::string type = b.string("type");
+  if (auto fixed = parse_element_type(type)) spec.type = fixed;
+  else if (type != "type" || scope.type_names.empty())
+    fail(b.required("type"), "buffer '" + spec.name + "': type '" + type +
+                                 "' is not int, float, double or the parameter 'type'" +
+                                 (scope.type_names.empty() ? " (this family declares none)" : ""));
+  spec.count = expression(b.required("count"), "buffer '" + spec.name + "' count", scope);
+  if (const toml::node* row = b.find("row")) spec.row = expression(*row, "buffer '" + spec.name + "' row", scope);
+  const std::string role = b.string("role", false, "input");
+  if (role != "input" && role != "output")
+    fail(b.required("role"), "buffer '" + spec.name + "': role '" + role + "' is not input or output" +
+                                 (closest_name(role, {"input", "output"}).empty()
+                                      ? std::string()
+                                      : "; did you mean '" + closest_name(role, {"input", "output"}) + "'?"));
+  spec.output = role == "output";
+  const std::string fill = b.string("fill", false, spec.output ? "" : "random");
+  if (spec.output && (b.find("fill") || b.find("range") || b.find("value")))
+    fail(*(b.find("fill") ? b.find("fill") : b.find("range") ? b.find("range") : b.find("value")),
+         "buffer '" + spec.name + "' is an output: it is poisoned before each run, so it takes no fill, range or value");
+  if (!spec.output) {
+    static const std::vector<std::string> kFills{"zeros", "iota", "random", "constant"};
+    if (fill == "zeros") spec.fill = Fill::Zeros;
+    else if (fill == "iota") spec.fill = Fill::Iota;
+    else if (fill == "random") spec.fill = Fill::Random;
+    else if (fill == "constant") spec.fill = Fill::Constant;
+    else {
+      const std::string near = closest_name(fill, kFills);
+      fail(b.required("fill"), "buffer '" + spec.name + "': fill '" + fill +
+                                   "' is not zeros, iota, random or constant" +
+                                   (near.empty() ? "" : "; did you mean '" + near + "'?"));
+    }
+    if (const toml::array* range = b.array("range", false)) {
+      if (spec.fill != Fill::Random) fail(*range, "range is for fill = \"random\"");
+      if (range->size() != 2 || !(range->get(0)->is_number()) || !(range->get(1)->is_number()))
+        fail(*range, "range is two numbers [low, high]");
+      auto number = [](const toml::node& n) {
+        return n.is_integer() ? static_cast<double>(n.as_integer()->get()) : n.as_floating_point()->get();
+      };
+      spec.low = number(*range->get(0));
+      spec.high = number(*range->get(1));
+      spec.range_given = true;
+      if (!std::isfinite(spec.low) || !std::isfinite(spec.high) || !(spec.low < spec.high) ||
+          std::fabs(spec.low) > 1e15 || std::fabs(spec.high) > 1e15)
+        fail(*range, "range [low, high] needs finite low < high, each within 1e15");
+    }
+    if (b.find("value")) {
+      if (spec.fill != Fill::Constant) fail(*b.find("value"), "value is for fill = \"constant\"");
+      spec.value = *b.number("value");
+    } else if (spec.fill == Fill::Constant) {
+      fail(b.place(), "buffer '" + spec.name + "' with fill = \"constant\" needs the key 'value'");
     }
   }
+  return spec;
+}
+
+void Reader::buffers(const Fields& f, FamilySpec& fam, Declared& declared, const ExpressionScope& scope,
+                     const std::string& what) const {
+  const auto tables = f.tables("buffer");
+  for (std::size_t i = 0; i < tables.size(); ++i) {
+    Fields b(*this, *tables[i], "buffer " + std::to_string(i + 1) + " of " + what,
+             {"name", "type", "count", "role", "fill", "range", "value", "row"});
+    BufferSpec spec = buffer(b, scope);
+    ArgumentSpec arg;
+    arg.kind = ArgumentSpec::Kind::Buffer;
+    arg.name = spec.name;
+    arg.buffer = static_cast<int>(fam.buffers.size());
+    arg.place = b.place();
+    declare(declared, b.required("name"), std::move(arg), what);
+    fam.buffers.push_back(std::move(spec));
+  }
+}
+
+void Reader::scalars_and_locals(const Fields& f, Declared& declared, const ExpressionScope& scope,
+                                const std::string& what) const {
   for (const char* kind : {"scalar", "local"}) {
     const bool scalar = std::string(kind) == "scalar";
     const auto tables = f.tables(kind);
@@ -502,126 +520,155 @@ FamilySpec Reader::family(const toml::table& t, std::size_t index) const {
       arg.name = s.string("name");
       arg.value = expression(s.required(value_key), std::string(kind) + " '" + arg.name + "' " + value_key, scope);
       arg.place = s.place();
-      declare(s.required("name"), std::move(arg));
+      declare(declared, s.required("name"), std::move(arg), what);
     }
   }
-  {
-    const toml::array* args = f.array("arguments", true);
-    for (const toml::node& a : *args) {
-      if (!a.is_string()) fail(a, "arguments lists names of buffers, scalars and locals, as strings");
-      const std::string name(*a.as_string());
-      const auto it = declared.find(name);
-      if (it == declared.end()) {
-        std::vector<std::string> known;
-        for (const auto& [k, v] : declared) known.push_back(k);
-        const std::string near = closest_name(name, known);
-        fail(a, "the argument '" + name + "' is no buffer, scalar or local of " + what +
-                    (near.empty() ? "" : "; did you mean '" + near + "'?"));
-      }
-      if (it->second.second) fail(a, "the argument '" + name + "' is listed twice");
-      it->second.second = true;
-      ArgumentSpec arg = it->second.first;
-      arg.place = place_of(a);
-      fam.arguments.push_back(std::move(arg));
-    }
-    if (fam.arguments.size() > 64) fail(*args, "a kernel takes at most 64 arguments here");
-    for (const auto& [name, entry] : declared)
-      if (!entry.second)
-        fail(entry.first.place, what + ": '" + name + "' is declared but not in arguments");
-  }
+}
 
-  fam.launches = launches(f, scope);
-  fam.defines = defines(f, scope);
-  fam.tile = tile(f, scope, what);
-  if (const toml::node* n = f.find("ideal_bytes")) fam.ideal_bytes = expression(*n, "ideal_bytes", scope);
+// The kernel's arguments in its signature's order, each declared once and
+// every declared name used.
+void Reader::arguments(const Fields& f, FamilySpec& fam, Declared& declared, const std::string& what) const {
+  const toml::array* args = f.array("arguments", true);
+  for (const toml::node& a : *args) {
+    if (!a.is_string()) fail(a, "arguments lists names of buffers, scalars and locals, as strings");
+    const std::string name(*a.as_string());
+    const auto it = declared.find(name);
+    if (it == declared.end()) {
+      std::vector<std::string> known;
+      for (const auto& [k, v] : declared) known.push_back(k);
+      const std::string near = closest_name(name, known);
+      fail(a, "the argument '" + name + "' is no buffer, scalar or local of " + what +
+                  (near.empty() ? "" : "; did you mean '" + near + "'?"));
+    }
+    if (it->second.second) fail(a, "the argument '" + name + "' is listed twice");
+    it->second.second = true;
+    ArgumentSpec arg = it->second.first;
+    arg.place = place_of(a);
+    fam.arguments.push_back(std::move(arg));
+  }
+  if (fam.arguments.size() > 64) fail(*args, "a kernel takes at most 64 arguments here");
+  for (const auto& [name, entry] : declared)
+    if (!entry.second)
+      fail(entry.first.place, what + ": '" + name + "' is declared but not in arguments");
+}
+
+// Verification: absolute and relative tolerances, and what scales them.
+void Reader::tolerances(const Fields& f, FamilySpec& fam, const ExpressionScope& scope) const {
   fam.atol = f.number("atol").value_or(0);
   fam.rtol = f.number("rtol").value_or(0);
   if (fam.atol < 0) fail(*f.find("atol"), "atol must not be negative");
   if (fam.rtol < 0) fail(*f.find("rtol"), "rtol must not be negative");
   if (const toml::node* n = f.find("tolerance_scale"))
     fam.tolerance_scale = expression(*n, "tolerance_scale", scope);
+}
 
-  {
-    const auto tables = f.tables("require");
-    for (std::size_t i = 0; i < tables.size(); ++i) {
-      Fields r(*this, *tables[i], "require " + std::to_string(i + 1) + " of " + what, {"holds", "message"});
-      RequireSpec spec;
-      spec.holds = expression(r.required("holds"), "require", scope);
-      spec.message = r.string("message");
-      if (spec.message.empty()) fail(r.required("message"), "a require rule's message says what to change; it is empty");
-      fam.requires_.push_back(std::move(spec));
-    }
+void Reader::requirements(const Fields& f, FamilySpec& fam, const ExpressionScope& scope, const std::string& what) const {
+  const auto tables = f.tables("require");
+  for (std::size_t i = 0; i < tables.size(); ++i) {
+    Fields r(*this, *tables[i], "require " + std::to_string(i + 1) + " of " + what, {"holds", "message"});
+    RequireSpec spec;
+    spec.holds = expression(r.required("holds"), "require", scope);
+    spec.message = r.string("message");
+    if (spec.message.empty()) fail(r.required("message"), "a require rule's message says what to change; it is empty");
+    fam.requires_.push_back(std::move(spec));
   }
+}
 
-  {
-    const auto tables = f.tables("variant");
-    if (tables.empty()) fail(f.place(), what + " has no [[family.variant]]");
-    for (std::size_t i = 0; i < tables.size(); ++i) {
-      Fields v(*this, *tables[i], "variant " + std::to_string(i + 1) + " of " + what,
-               {"id", "title", "summary", "kernel", "defines", "launch", "reference", "known_wrong", "tile"});
-      VariantSpec spec;
-      spec.place = v.place();
-      spec.id = v.string("id");
-      check_id(v.required("id"), spec.id, "the variant id");
-      for (const VariantSpec& other : fam.variants)
-        if (other.id == spec.id) fail(v.required("id"), what + ": the variant id '" + spec.id + "' is used twice");
-      spec.title = v.string("title", false, spec.id);
-      spec.summary = v.string("summary", false);
-      spec.kernel = v.string("kernel");
-      if (!is_identifier(spec.kernel))
-        fail(v.required("kernel"), "the kernel name '" + spec.kernel + "' is not a C identifier");
-      spec.defines = defines(v, scope);
-      spec.launches = launches(v, scope);
-      spec.tile = tile(v, scope, "variant '" + spec.id + "' of " + what);
-      spec.reference = v.boolean("reference").value_or(false);
-      spec.known_wrong = v.boolean("known_wrong").value_or(false);
-      if (spec.reference && spec.known_wrong)
-        fail(*v.find("known_wrong"), "the reference variant cannot be known_wrong: the others are compared with it");
-      if (spec.launches.empty() && fam.launches.empty())
-        fail(v.place(), "variant '" + spec.id + "' has no launch, and " + what + " gives none ([[family.launch]])");
-      if (spec.reference && fam.reference())
-        fail(*v.find("reference"), what + " already has a reference variant, '" + fam.reference()->id + "'");
-      fam.variants.push_back(std::move(spec));
-    }
-    if (!fam.reference())
-      fail(f.place(), what + " has no variant with reference = true: the others are verified against it");
+void Reader::variants(const Fields& f, FamilySpec& fam, const ExpressionScope& scope, const std::string& what) const {
+  const auto tables = f.tables("variant");
+  if (tables.empty()) fail(f.place(), what + " has no [[family.variant]]");
+  for (std::size_t i = 0; i < tables.size(); ++i) {
+    Fields v(*this, *tables[i], "variant " + std::to_string(i + 1) + " of " + what,
+             {"id", "title", "summary", "kernel", "defines", "launch", "reference", "known_wrong", "tile"});
+    VariantSpec spec;
+    spec.place = v.place();
+    spec.id = v.string("id");
+    check_id(v.required("id"), spec.id, "the variant id");
+    for (const VariantSpec& other : fam.variants)
+      if (other.id == spec.id) fail(v.required("id"), what + ": the variant id '" + spec.id + "' is used twice");
+    spec.title = v.string("title", false, spec.id);
+    spec.summary = v.string("summary", false);
+    spec.kernel = v.string("kernel");
+    if (!is_identifier(spec.kernel))
+      fail(v.required("kernel"), "the kernel name '" + spec.kernel + "' is not a C identifier");
+    spec.defines = defines(v, scope);
+    spec.launches = launches(v, scope);
+    spec.tile = tile(v, scope, "variant '" + spec.id + "' of " + what);
+    spec.reference = v.boolean("reference").value_or(false);
+    spec.known_wrong = v.boolean("known_wrong").value_or(false);
+    if (spec.reference && spec.known_wrong)
+      fail(*v.find("known_wrong"), "the reference variant cannot be known_wrong: the others are compared with it");
+    if (spec.launches.empty() && fam.launches.empty())
+      fail(v.place(), "variant '" + spec.id + "' has no launch, and " + what + " gives none ([[family.launch]])");
+    if (spec.reference && fam.reference())
+      fail(*v.find("reference"), what + " already has a reference variant, '" + fam.reference()->id + "'");
+    fam.variants.push_back(std::move(spec));
   }
+  if (!fam.reference())
+    fail(f.place(), what + " has no variant with reference = true: the others are verified against it");
+}
 
-  {
-    const auto tables = f.tables("check");
-    for (std::size_t i = 0; i < tables.size(); ++i) {
-      Fields c(*this, *tables[i], "check " + std::to_string(i + 1) + " of " + what, {"name", "set"});
-      CheckPoint point;
-      point.place = c.place();
-      point.name = c.string("name");
-      for (const CheckPoint& other : fam.checks)
-        if (other.name == point.name) fail(c.required("name"), what + ": the check '" + point.name + "' is named twice");
-      const toml::node& set_node = c.required("set");
-      if (!set_node.is_table()) fail(set_node, "set is a table of parameter values, e.g. { n = 1000 }");
-      for (const auto& [key, node] : *set_node.as_table()) {
-        const std::string name(key.str());
-        const Place at{static_cast<int>(key.source().begin.line), static_cast<int>(key.source().begin.column)};
-        const auto spec = std::find_if(fam.parameters.begin(), fam.parameters.end(),
-                                       [&](const ParamSpec& p) { return p.name == name; });
-        if (spec == fam.parameters.end()) {
-          const std::string near = closest_name(name, scope.names);
-          fail(at, "the check '" + point.name + "' sets '" + name + "', no parameter of " + what +
-                       (near.empty() ? "" : "; did you mean '" + near + "'?"));
-        }
-        std::string value;
-        if (node.is_integer()) value = std::to_string(node.as_integer()->get());
-        else if (node.is_string()) value = std::string(*node.as_string());
-        else fail(node, "a check's value is an integer or a choice's name, not " + type_name(node));
-        try {
-          parse_param_value(*spec, value, fam.id);
-        } catch (const InvalidRequest& e) {
-          fail(node, e.what());
-        }
-        point.assignments.emplace_back(name, value);
+// Named parameter sets that `pack check` runs.
+void Reader::checks(const Fields& f, FamilySpec& fam, const ExpressionScope& scope, const std::string& what) const {
+  const auto tables = f.tables("check");
+  for (std::size_t i = 0; i < tables.size(); ++i) {
+    Fields c(*this, *tables[i], "check " + std::to_string(i + 1) + " of " + what, {"name", "set"});
+    CheckPoint point;
+    point.place = c.place();
+    point.name = c.string("name");
+    for (const CheckPoint& other : fam.checks)
+      if (other.name == point.name) fail(c.required("name"), what + ": the check '" + point.name + "' is named twice");
+    const toml::node& set_node = c.required("set");
+    if (!set_node.is_table()) fail(set_node, "set is a table of parameter values, e.g. { n = 1000 }");
+    for (const auto& [key, node] : *set_node.as_table()) {
+      const std::string name(key.str());
+      const Place at{static_cast<int>(key.source().begin.line), static_cast<int>(key.source().begin.column)};
+      const auto spec = std::find_if(fam.parameters.begin(), fam.parameters.end(),
+                                     [&](const ParamSpec& p) { return p.name == name; });
+      if (spec == fam.parameters.end()) {
+        const std::string near = closest_name(name, scope.names);
+        fail(at, "the check '" + point.name + "' sets '" + name + "', no parameter of " + what +
+                     (near.empty() ? "" : "; did you mean '" + near + "'?"));
       }
-      fam.checks.push_back(std::move(point));
+      std::string value;
+      if (node.is_integer()) value = std::to_string(node.as_integer()->get());
+      else if (node.is_string()) value = std::string(*node.as_string());
+      else fail(node, "a check's value is an integer or a choice's name, not " + type_name(node));
+      try {
+        parse_param_value(*spec, value, fam.id);
+      } catch (const InvalidRequest& e) {
+        fail(node, e.what());
+      }
+      point.assignments.emplace_back(name, value);
     }
+    fam.checks.push_back(std::move(point));
   }
+}
+
+FamilySpec Reader::family(const toml::table& t, std::size_t index) const {
+  Fields f(*this, t, "family " + std::to_string(index + 1),
+           {"id", "title", "opencl", "cuda", "defines", "parameter", "buffer", "scalar", "local", "arguments",
+            "launch", "ideal_bytes", "require", "atol", "rtol", "tolerance_scale", "tile", "variant", "check"});
+  FamilySpec fam;
+  fam.place = f.place();
+  fam.id = f.string("id");
+  check_id(f.required("id"), fam.id, "the family id");
+  fam.title = f.string("title", false, fam.id);
+  const std::string what = "family '" + fam.id + "'";
+  kernel_files(f, fam, what);
+  const ExpressionScope scope = family_parameters(f, fam, what);
+  Declared declared;  // name -> (argument, used)
+  buffers(f, fam, declared, scope, what);
+  scalars_and_locals(f, declared, scope, what);
+  arguments(f, fam, declared, what);
+  fam.launches = launches(f, scope);
+  fam.defines = defines(f, scope);
+  fam.tile = tile(f, scope, what);
+  if (const toml::node* n = f.find("ideal_bytes")) fam.ideal_bytes = expression(*n, "ideal_bytes", scope);
+  tolerances(f, fam, scope);
+  requirements(f, fam, scope, what);
+  variants(f, fam, scope, what);
+  checks(f, fam, scope, what);
   return fam;
 }
 
