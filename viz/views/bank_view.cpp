@@ -132,27 +132,15 @@ void BankView::paint_request(QPainter& p, qreal y) {
   bool with_key = shows_problem(), with_caption = true;
   if (off) {
     const qreal key_h = with_key ? QFontMetricsF(theme_.font(0.9, true)).height() : 0;
-    struct Try {
-      int wording;
-      bool key, caption;
-    };
-    bool placed = false;
-    for (const Try t : {Try{0, true, true}, Try{1, true, true}, Try{0, false, true}, Try{1, false, true},
-                        Try{1, false, false}}) {
-      band_h = outside_height(off->mark, width_in, t.wording);
-      bottom = height() - margin / 2.0 - band_h;
-      if (rows_fitting(y + (t.key ? key_h : 0) + (t.caption ? line_h : 0)) >= (t.wording == 0 ? rows_wanted : 1)) {
-        placed = true;
-        wording = t.wording;
-        with_key = with_key && t.key;
-        with_caption = t.caption;
-        break;
-      }
-    }
-    if (!placed) {
-      band_h = 0;
-      bottom = height() - margin / 2.0;
-    }
+    const StrayBand band = place_stray_band(off->mark, width_in, [&](const StrayBand& b) {
+      bottom = height() - margin / 2.0 - b.height;
+      return rows_fitting(y + (b.key ? key_h : 0) + (b.caption ? line_h : 0)) >= (b.wording == 0 ? rows_wanted : 1);
+    });
+    band_h = band.height;
+    bottom = height() - margin / 2.0 - band_h;
+    wording = band.placed ? band.wording : wording;
+    with_key = with_key && band.key;
+    with_caption = band.caption;
   }
   // The problem's key: the first wording that takes one line; else the
   // fullest that leaves the grid its rows, else the shortest that leaves
@@ -188,20 +176,8 @@ void BankView::paint_request(QPainter& p, qreal y) {
 
   // Which rows are drawn: all where they fit at a legible height, else the
   // rows the request touches, as many as fit, the caption saying which.
-  const int can = std::max(1, rows_fitting(y + (with_caption ? line_h : 0)));
-  std::vector<std::uint32_t> shown;
-  if (static_cast<int>(f.rows) <= std::max(1, rows_fitting(y))) {
-    for (std::uint32_t r = 0; r < f.rows; ++r) shown.push_back(r);
-  } else if (!touched.empty() && static_cast<int>(*touched.rbegin() - *touched.begin()) < can) {
-    // The touched rows in one run that fits, with the rows around them.
-    const std::uint32_t count = std::min<std::uint32_t>(static_cast<std::uint32_t>(can), f.rows);
-    const std::uint32_t span = *touched.rbegin() - *touched.begin() + 1;
-    const std::uint32_t first = std::min(*touched.begin() - std::min(*touched.begin(), (count - span) / 2), f.rows - count);
-    for (std::uint32_t r = first; r < first + count; ++r) shown.push_back(r);
-  } else {
-    for (const std::uint32_t r : touched)
-      if (static_cast<int>(shown.size()) < can) shown.push_back(r);
-  }
+  const std::vector<std::uint32_t> shown = rows_to_draw(
+      touched, std::max(1, rows_fitting(y)), std::max(1, rows_fitting(y + (with_caption ? line_h : 0))));
   const bool all_rows = shown.size() == f.rows;
   const qreal lanes_y = y;
   const qreal header_y = lanes_y + lane_h + 4;
@@ -229,6 +205,41 @@ void BankView::paint_request(QPainter& p, qreal y) {
   }
   if (!all_rows && with_caption)
     draw_caption(p, shown, touched, QRectF(margin, grid_bottom + band_h, width_in, line_h));
+}
+
+// The stray's band: the first of its forms, fullest first, under which
+// `fits` says the grid keeps the rows it needs; none placed: no band.
+BankView::StrayBand BankView::place_stray_band(const OutsideMark& mark, qreal width_in,
+                                               const std::function<bool(const StrayBand&)>& fits) const {
+  for (StrayBand b : {StrayBand{0, true, true}, StrayBand{1, true, true}, StrayBand{0, false, true},
+                      StrayBand{1, false, true}, StrayBand{1, false, false}}) {
+    b.height = outside_height(mark, width_in, b.wording);
+    if (fits(b)) {
+      b.placed = true;
+      return b;
+    }
+  }
+  return StrayBand{kOutsideWordings - 1, true, true};  // height 0, not placed
+}
+
+// Which word rows are drawn: every row where `all_fit` rows fit, else the
+// rows the request touches in one run of at most `can` with the rows around
+// them, else as many of the touched rows as fit.
+std::vector<std::uint32_t> BankView::rows_to_draw(const std::set<std::uint32_t>& touched, int all_fit, int can) const {
+  const std::uint32_t rows = frame_.rows;
+  std::vector<std::uint32_t> shown;
+  if (static_cast<int>(rows) <= all_fit) {
+    for (std::uint32_t r = 0; r < rows; ++r) shown.push_back(r);
+  } else if (!touched.empty() && static_cast<int>(*touched.rbegin() - *touched.begin()) < can) {
+    const std::uint32_t count = std::min<std::uint32_t>(static_cast<std::uint32_t>(can), rows);
+    const std::uint32_t span = *touched.rbegin() - *touched.begin() + 1;
+    const std::uint32_t first = std::min(*touched.begin() - std::min(*touched.begin(), (count - span) / 2), rows - count);
+    for (std::uint32_t r = first; r < first + count; ++r) shown.push_back(r);
+  } else {
+    for (const std::uint32_t r : touched)
+      if (static_cast<int>(shown.size()) < can) shown.push_back(r);
+  }
+  return shown;
 }
 
 std::optional<BankView::Stray> BankView::stray() const {

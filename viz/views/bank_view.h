@@ -3,6 +3,7 @@
 // tile as the kernel declares it (padding hatched). The current shared
 // request's lanes fly onto their banks, one wavefront at a time: lanes that
 // share a bank with a different word wait for a later wavefront (a replay).
+#include <functional>
 #include <optional>
 #include <set>
 #include <vector>
@@ -54,6 +55,17 @@ class BankView : public TraceView {
     bool before = false;     // before the first row
   };
   std::optional<Stray> stray() const;
+  // A form of the stray's band: its wording (0 the fullest), with the
+  // problem's key above the grid or not, with the rows' caption or not.
+  struct StrayBand {
+    int wording = 0;
+    bool key = true, caption = true;
+    qreal height = 0;
+    bool placed = false;
+  };
+  StrayBand place_stray_band(const OutsideMark& mark, qreal width_in,
+                             const std::function<bool(const StrayBand&)>& fits) const;
+  std::vector<std::uint32_t> rows_to_draw(const std::set<std::uint32_t>& touched, int all_fit, int can) const;
   void draw_stray_lanes(QPainter& p, qreal grid_x, qreal lanes_y, qreal lane_h, qreal cell_w);
   void draw_caption(QPainter& p, const std::vector<std::uint32_t>& shown, const std::set<std::uint32_t>& touched,
                     const QRectF& box);

@@ -127,6 +127,27 @@ qreal GridView::draw_legend(QPainter& p, const QRectF& area, bool column, bool d
   return y + line_h - area.top();
 }
 
+// Each matrix's caption in a slot `slot_w` wide: its name and role (its
+// size where it fits), and its window's rows and columns where they fit.
+GridView::Captions GridView::captions(QPainter& p, qreal slot_w) const {
+  Captions c;
+  for (const auto& m : frame_.matrices) {
+    const QString name = QString::fromStdString(m.name);
+    const QString role = role_name(m.role);
+    p.setFont(theme_.font(1.0, true));
+    const QString head = first_fitting(p, {tr("%1 (%2), %3 x %4").arg(name, role).arg(m.shape.rows).arg(m.shape.cols),
+                                           tr("%1 (%2)").arg(name, role)}, slot_w);
+    c.heads << (head.isEmpty() ? name : head);
+    p.setFont(theme_.font(0.85));
+    const QString range = first_fitting(p, {tr("rows %1-%2, cols %3-%4").arg(m.row0).arg(m.row0 + m.rows - 1).arg(m.col0).arg(m.col0 + m.cols - 1),
+                                            QString("[%1-%2, %3-%4]").arg(m.row0).arg(m.row0 + m.rows - 1).arg(m.col0).arg(m.col0 + m.cols - 1)},
+                                        slot_w);
+    c.ranges_fit &= !range.isEmpty();
+    c.ranges << range;
+  }
+  return c;
+}
+
 void GridView::paint(QPainter& p) {
   const qreal margin = theme_.font_px / 2 + 4;
   const qreal top = draw_heading_lines(p, margin);
@@ -161,23 +182,7 @@ void GridView::paint(QPainter& p) {
   // Captions: the matrix's name and role (its size where it fits), then the
   // window's rows and columns where they fit.
   const qreal slot_w = (body.width() - margin * (n - 1)) / n;
-  QStringList heads, ranges;
-  p.setFont(theme_.font(0.85));
-  bool ranges_fit = true;
-  for (const auto& m : frame_.matrices) {
-    const QString name = QString::fromStdString(m.name);
-    const QString role = role_name(m.role);
-    p.setFont(theme_.font(1.0, true));
-    const QString head = first_fitting(p, {tr("%1 (%2), %3 x %4").arg(name, role).arg(m.shape.rows).arg(m.shape.cols),
-                                           tr("%1 (%2)").arg(name, role)}, slot_w);
-    heads << (head.isEmpty() ? name : head);
-    p.setFont(theme_.font(0.85));
-    const QString range = first_fitting(p, {tr("rows %1-%2, cols %3-%4").arg(m.row0).arg(m.row0 + m.rows - 1).arg(m.col0).arg(m.col0 + m.cols - 1),
-                                            QString("[%1-%2, %3-%4]").arg(m.row0).arg(m.row0 + m.rows - 1).arg(m.col0).arg(m.col0 + m.cols - 1)},
-                                        slot_w);
-    ranges_fit &= !range.isEmpty();
-    ranges << range;
-  }
+  auto [heads, ranges, ranges_fit] = captions(p, slot_w);
   p.setFont(theme_.font(1.0, true));
   const qreal head_h = lines(p, 1);
   p.setFont(theme_.font(0.85));

@@ -47,6 +47,11 @@ class GridView : public TraceView {
   void draw_matrix(QPainter& p, const GridMatrix& m, QPointF origin, qreal cell);
   void draw_outlines(QPainter& p, const GridMatrix& m, QPointF origin, qreal cell);
   QString role_name(const std::string& role) const;
+  struct Captions {
+    QStringList heads, ranges;
+    bool ranges_fit = true;
+  };
+  Captions captions(QPainter& p, qreal slot_w) const;
 
   // An access of the chosen problem outside every buffer, where the frame
   // shows its warp's request: its lanes drawn as one cell off the matrix's
