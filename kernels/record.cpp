@@ -19,7 +19,6 @@
 
 #include "kernels/bulk_allocator.h"
 #include "kernels/error.h"
-#include "kernels/opencl/cl_instrument.h"
 #include "kernels/parallel.h"
 #include "kernels/runner.h"
 #include "kernels/sources.h"
@@ -397,17 +396,9 @@ TracePlan plan_trace(Device& device, const Variant& variant, const Params& param
   LaunchCmd& traced = plan.traced;
   traced = w.launches.front();
   plan.learner = !traced.program.text.empty();
-  if (info.backend == "opencl") {
-    // The kernel's text (the catalog's or the learner's), with the trace
-    // hooks of cl/trace.clh put in by libclang on the lines they belong to.
-    if (!plan.learner) {
-      traced.program.text_name = source_file_for(variant, info.backend);
-      traced.program.text = std::string(embedded_source(traced.program.text_name));
-    }
-    traced.program.text = instrument_opencl(traced.program.text, traced.program.text_name, opencl_trace_prelude(),
-                                            opencl_defines(traced.program, info.has_subgroup_shuffle));
-  }
-  traced.program.defines.emplace_back(std::string(kTraceDefine), 1);
+  // The device makes the traced build from the define: OpenCL puts the
+  // hooks into the kernel's text, CUDA instruments its PTX.
+  traced.program.defines.emplace_back(std::string(kTraceDefine), kAccessPass);
   traced.args.push_back(BufferArg{static_cast<int>(w.buffers.size())});
   plan.access_launches = w.launches;
   plan.access_launches.front() = traced;

@@ -5,6 +5,7 @@
 
 #include <CL/cl.h>
 
+#include <algorithm>
 #include <cstring>
 #include <map>
 #include <string>
@@ -316,6 +317,13 @@ class OpenclDevice final : public Device {
     return options;
   }
 
+  // A build for the access pass: kTraceDefine among its defines (OpenCL has
+  // no clock pass).
+  static bool traced(const ProgramKey& key) {
+    return std::any_of(key.defines.begin(), key.defines.end(),
+                       [](const auto& d) { return d.first == kTraceDefine && d.second == kAccessPass; });
+  }
+
   // The embedded sources are told apart by name; a learner's by its text.
   static std::string program_cache_key(const ProgramKey& key, const std::string& options) {
     return key.source + "|" + options + (key.text.empty() ? "" : "|learner|" + key.text);
@@ -330,8 +338,17 @@ class OpenclDevice final : public Device {
     if (!learner && key.source.starts_with("pack:"))
       throw InvalidRequest(key.source + " has no OpenCL kernel file: its manifest names only a CUDA one");
     const std::string file = learner ? key.text_name : key.source + ".cl";
-    const std::string_view text = learner ? std::string_view(key.text) : embedded_source(file);
+    std::string_view text = learner ? std::string_view(key.text) : embedded_source(file);
     if (text.empty()) throw DeviceError("no embedded OpenCL source named " + file);
+    // The access pass's build: the kernel's text (the catalog's or the
+    // learner's) with the trace hooks of opencl/trace.clh put in by libclang on
+    // the lines they belong to (cl_instrument.h), as the CUDA device
+    // instruments its PTX for a trace pass.
+    std::string instrumented;
+    if (traced(key)) {
+      instrumented = instrument_opencl(text, file, opencl_trace_prelude(), opencl_defines(key, info_.has_subgroup_shuffle));
+      text = instrumented;
+    }
     // The prelude (trace layout and hooks) comes first; #line keeps __LINE__,
     // which names a traced access's source line, counting in the .cl file,
     // and makes the compiler name that file in its messages.
