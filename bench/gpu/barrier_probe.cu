@@ -84,7 +84,7 @@ __device__ __forceinline__ void keep(Stamp* stamps, int passes, int pass, const 
   stamps[((size_t)(blockIdx.x + gridDim.x * blockIdx.y) * passes + pass) * warps + thread / 32] = s;
 }
 
-// smem.setRowReadCol, int, 32 x 32 (kernels/cuda/smem.cu).
+// smem.setRowReadCol, int, 32 x 32 (kernels/lessons/smem.cu).
 extern "C" __global__ void set_row_read_col(int* out_all, Stamp* stamps) {
   int* out = out_all + (size_t)(blockIdx.x) * 32 * 32;
   __shared__ int tile[32][32];
@@ -97,7 +97,7 @@ extern "C" __global__ void set_row_read_col(int* out_all, Stamp* stamps) {
   keep(stamps, 1, 0, s);
 }
 
-// transpose.shared, int, TILE 16, PAD 0 (kernels/cuda/transpose.cu).
+// transpose.shared, int, TILE 16, PAD 0 (kernels/lessons/transpose.cu).
 extern "C" __global__ void transpose_shared(const int* a, int* trA, int columnsA, int rowsA, Stamp* stamps) {
   __shared__ int tile[16][16];
   const int loc_i = threadIdx.x, loc_j = threadIdx.y;
@@ -113,7 +113,7 @@ extern "C" __global__ void transpose_shared(const int* a, int* trA, int columnsA
   keep(stamps, 1, 0, s);
 }
 
-// reduce.sequential, float, WG 256 (kernels/cuda/reduce.cu): 9 barriers.
+// reduce.sequential, float, WG 256 (kernels/lessons/reduce.cu): 9 barriers.
 constexpr int kWg = 256;
 constexpr int kReducePasses = 9;
 extern "C" __global__ void reduce_sequential(const float* in, float* out, int len, Stamp* stamps) {

@@ -26,7 +26,7 @@
 constexpr int N = 8192;  // N x N 4-byte elements, 256 MiB per matrix
 
 // ---- matrix addition ------------------------------------------------------------
-// The catalog's kernel, as timed (kernels/cuda/matadd.cu).
+// The catalog's kernel, as timed (kernels/lessons/matadd.cu).
 __global__ void add_elements(const int* a, const int* b, int* res, int width, int height) {
   const int j = blockIdx.x * blockDim.x + threadIdx.x;
   const int i = blockIdx.y * blockDim.y + threadIdx.y;
@@ -85,7 +85,7 @@ __global__ void add_vec4x2(const int4* __restrict__ a, const int4* __restrict__ 
 }
 
 // ---- transpose --------------------------------------------------------------------
-// The catalog's kernel, as timed (kernels/cuda/transpose.cu).
+// The catalog's kernel, as timed (kernels/lessons/transpose.cu).
 template <int TILE, int PAD>
 __global__ void tr_coalesced(const float* in, float* out, int width, int height) {
   __shared__ float tile[TILE][TILE + PAD];

@@ -5,7 +5,7 @@
 // They are compiled by NVRTC on their own (relocatable, so every one is kept
 // with its signature as written here) and their PTX is merged into the
 // instrumented module. They write the records of kernels/trace_format.h with
-// the same meaning as the OpenCL hooks of cl/trace.clh:
+// the same meaning as the OpenCL hooks of opencl/trace.clh:
 //
 //   entry        threadmap_block_id, threadmap_thread_id, threadmap_begin
 //   ld / st      threadmap_access (before the instruction, when it executes)
@@ -15,7 +15,7 @@
 // The clock pass (Pass::Clock) calls none of them: its clock reads, stamps
 // and end-of-warp stores are written inline, in registers and plain stores.
 //
-// What differs from cl/trace.clh is only what the PTX can say: an access comes
+// What differs from opencl/trace.clh is only what the PTX can say: an access comes
 // as an address in its state space, its size in bytes as log2 and a space
 // code, rather than as a typed C++ pointer. Generic addresses are classified
 // here, at run time, as the hardware would route them.
@@ -191,7 +191,7 @@ extern "C" __device__ __noinline__ void threadmap_release(unsigned int* tm, unsi
       : "memory");
   unsigned int* r = tm + tm[TM_H_BARRIERS] + slot * TM_BARRIER_WORDS;
   r[TM_B_RELEASE_RANK] = seen;
-  // The access records made so far (cl/trace.clh's tm_release says why).
+  // The access records made so far (opencl/trace.clh's tm_release says why).
   r[TM_B_ACCESSES] = atomicAdd(tm + TM_H_ACCESS_COUNT, 0u);
   r[TM_B_RELEASE] = static_cast<unsigned int>(t);
   r[TM_B_RELEASE + 1] = static_cast<unsigned int>(t >> 32);

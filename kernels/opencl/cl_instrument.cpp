@@ -283,7 +283,7 @@ class Tokens {
   std::vector<Token> tokens_;
 };
 
-// Where the hooks of cl/trace.clh go: the edits, from the syntax tree and
+// Where the hooks of opencl/trace.clh go: the edits, from the syntax tree and
 // the tokens.
 class HookEdits {
  public:

@@ -1,7 +1,7 @@
 #pragma once
 // Tracing an OpenCL C kernel that carries no trace hooks, as a learner writes
 // it: libclang parses the text (with the build's -D options and the OpenCL
-// builtins), and the hooks of cl/trace.clh are inserted where the accesses and
+// builtins), and the hooks of opencl/trace.clh are inserted where the accesses and
 // barriers are, on the lines they are on, so a traced access's __LINE__ is
 // the learner's line:
 //   a load or store of a __global / __local element   LDG/STG/LDS/STS(...)
