@@ -1,6 +1,8 @@
 #pragma once
-// Errors inside the engine are exceptions; the public entry points (runner.h,
-// devices.h) turn them into values, so nothing throws across the engine's edge.
+// Errors inside the engine are exceptions. run_variant (runner.h) returns them
+// as a status with the message; make_params, load_session and open_device
+// throw them to their caller, and every caller catches them at its own edge
+// (a command, a worker request, a window's loader): docs/ARCHITECTURE.md, "Errors".
 #include <stdexcept>
 #include <string>
 
