@@ -35,8 +35,7 @@ LaunchCmd lesson_launch(bool traced) {
 }
 
 const fs::path& scratch_root() {
-  static const fs::path root =
-      fs::temp_directory_path() / ("threadmap_compile_bench_" + std::to_string(getpid()));
+  static const fs::path root = fs::temp_directory_path() / ("threadmap_compile_bench_" + std::to_string(getpid()));
   return root;
 }
 
@@ -52,8 +51,7 @@ void use_empty_cache() {
 std::string device_target() {
   for (const BackendReport& b : list_backends())
     if (b.backend == "cuda" && b.available)
-      if (const std::string arch = cuda_architecture_of(b.devices.front()); !arch.empty())
-        return cuda_target_for(arch);
+      if (const std::string arch = cuda_architecture_of(b.devices.front()); !arch.empty()) return cuda_target_for(arch);
   return {};
 }
 

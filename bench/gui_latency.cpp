@@ -89,10 +89,10 @@ int main(int argc, char** argv) {
   }
   std::sort(ms.begin(), ms.end());
   const auto report = latest(w, kernel);
-  std::printf("slider change -> updated chart: median %.1f ms, min %.1f ms, max %.1f ms "
-              "(%zu moves; %s %lldx%lld, %d reps, debounce %d ms, on %s)\n",
-              ms[ms.size() / 2], ms.front(), ms.back(), ms.size(), kernel.c_str(),
-              options.size, options.size, options.reps, options.debounce_ms,
-              report["device"].value("name", "?").c_str());
+  std::printf(
+      "slider change -> updated chart: median %.1f ms, min %.1f ms, max %.1f ms "
+      "(%zu moves; %s %lldx%lld, %d reps, debounce %d ms, on %s)\n",
+      ms[ms.size() / 2], ms.front(), ms.back(), ms.size(), kernel.c_str(), options.size, options.size, options.reps,
+      options.debounce_ms, report["device"].value("name", "?").c_str());
   return 0;
 }

@@ -9,8 +9,7 @@ namespace {
 threadmap::Workload workload(const char* id, std::int64_t n) {
   const threadmap::Variant* v = threadmap::find_variant(id);
   const std::string size = std::to_string(n);
-  const threadmap::Params p = threadmap::make_params(
-      v->params, {{"width", size}, {"height", size}}, v->id);
+  const threadmap::Params p = threadmap::make_params(v->params, {{"width", size}, {"height", size}}, v->id);
   return v->build(*v, p, 1);
 }
 

@@ -97,7 +97,8 @@ int main(int argc, char** argv) {
     std::puts("remote_latency [--rounds N] [--record-width W]: the slider loop local vs through ssh to 127.0.0.1");
     return 0;
   }
-  const std::string dir = (std::filesystem::temp_directory_path() / ("threadmap_bench_sshd_" + std::to_string(getpid()))).string();
+  const std::string dir =
+      (std::filesystem::temp_directory_path() / ("threadmap_bench_sshd_" + std::to_string(getpid()))).string();
   if (std::system(("bash " THREADMAP_SOURCE_DIR "/tests/remote/start_sshd.sh " + dir + " >/dev/null").c_str()) != 0) {
     std::fprintf(stderr, "no sshd: install openssh-server\n");
     return 2;
@@ -110,8 +111,10 @@ int main(int argc, char** argv) {
   const double local_ms = median(slider_loop(local, rounds));
   cli::LineProcess remote(protocol::ssh_argv(target, ssh));
   const double remote_ms = median(slider_loop(remote, rounds));
-  std::printf("slider loop (run smem.setRowReadCol on opencl:0:0, %d rounds): local median %.2f ms, through ssh %.2f ms, "
-              "difference %.2f ms\n", rounds, local_ms, remote_ms, remote_ms - local_ms);
+  std::printf(
+      "slider loop (run smem.setRowReadCol on opencl:0:0, %d rounds): local median %.2f ms, through ssh %.2f ms, "
+      "difference %.2f ms\n",
+      rounds, local_ms, remote_ms, remote_ms - local_ms);
 
   // The link: bytes through the same ssh, as fast as it carries them; then
   // a recording streamed back, timed from its first chunk to its result.
@@ -138,15 +141,17 @@ int main(int argc, char** argv) {
     link_rates.push_back(kLinkBytes / 1e6 / (ms_since(link_start) / 1000));
     std::uint64_t line_bytes = 0;
     Clock::time_point first_chunk{};
-    if (!exchange(remote, record, 1000 + round, &line_bytes, &first_chunk)) std::fprintf(stderr, "the recording failed\n");
+    if (!exchange(remote, record, 1000 + round, &line_bytes, &first_chunk))
+      std::fprintf(stderr, "the recording failed\n");
     file_mb = line_bytes * 0.75 / 1e6;  // base64: 4 characters carry 3 bytes
     file_rates.push_back(file_mb / (ms_since(first_chunk) / 1000));
   }
   std::printf("link (ssh head -c 100 MB /dev/zero): median %.0f MB/s of 3\n", median(link_rates));
-  std::printf("recording streamed (transpose.shared %sx%s, all blocks, %.1f MB file): median %.0f MB/s of the file "
-              "from its first chunk to its result, %.0f%% of the link\n",
-              record_width.c_str(), record_width.c_str(), file_mb, median(file_rates),
-              100 * median(file_rates) / median(link_rates));
+  std::printf(
+      "recording streamed (transpose.shared %sx%s, all blocks, %.1f MB file): median %.0f MB/s of the file "
+      "from its first chunk to its result, %.0f%% of the link\n",
+      record_width.c_str(), record_width.c_str(), file_mb, median(file_rates),
+      100 * median(file_rates) / median(link_rates));
   std::system(("kill $(cat " + dir + "/sshd.pid) 2>/dev/null").c_str());
   std::error_code ignored;  // sshd removes its pid file as it goes
   std::filesystem::remove_all(dir, ignored);

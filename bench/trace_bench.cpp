@@ -40,8 +40,7 @@ const Trace& whole_grid(const std::string& id) {
     const Variant& v = *find_variant(id);
     TraceOptions o;
     o.all_blocks = true;
-    Recording r = record_trace(device(), v,
-                               params_for(v, {{"width", "1024"}, {"height", "1024"}, {"tile", "32"}}), o);
+    Recording r = record_trace(device(), v, params_for(v, {{"width", "1024"}, {"height", "1024"}, {"tile", "32"}}), o);
     if (r.status != RunStatus::Ok) throw std::runtime_error(r.error);
     it = traces.emplace(id, std::move(r.trace)).first;
   }

@@ -16,9 +16,15 @@ class DepthBoundedSax : public nlohmann::detail::json_sax_dom_parser<nlohmann::j
  public:
   DepthBoundedSax(nlohmann::json& result, std::size_t max_depth) : Base(result, false), max_depth_(max_depth) {}
   bool start_object(std::size_t n) { return ++depth_ <= max_depth_ && Base::start_object(n); }
-  bool end_object() { --depth_; return Base::end_object(); }
+  bool end_object() {
+    --depth_;
+    return Base::end_object();
+  }
   bool start_array(std::size_t n) { return ++depth_ <= max_depth_ && Base::start_array(n); }
-  bool end_array() { --depth_; return Base::end_array(); }
+  bool end_array() {
+    --depth_;
+    return Base::end_array();
+  }
   bool parse_error(std::size_t position, const std::string& token, const nlohmann::detail::exception& e) {
     message_ = e.what();
     return Base::parse_error(position, token, e);

@@ -52,7 +52,9 @@ struct BulkAllocator {
   }
 
   template <class U>
-  bool operator==(const BulkAllocator<U>&) const { return true; }
+  bool operator==(const BulkAllocator<U>&) const {
+    return true;
+  }
 };
 
 // Room for `n` elements in a std::vector whose allocator cannot change (a

@@ -14,9 +14,9 @@
 namespace threadmap {
 
 struct LessonRef {
-  std::string file;     // lesson file under resources/lessons (embedded as :/lessons/FILE)
-  std::string section;  // heading in that lesson
-  std::string language; // "en", "pt", "es"
+  std::string file;      // lesson file under resources/lessons (embedded as :/lessons/FILE)
+  std::string section;   // heading in that lesson
+  std::string language;  // "en", "pt", "es"
 };
 
 class Variant;
@@ -28,13 +28,13 @@ enum class Availability { Always, NeedsSubgroupShuffle };
 
 class Variant {
  public:
-  std::string id;          // family.variant
-  std::string family;      // transpose, coalescing, reduction, smem-layout
+  std::string id;      // family.variant
+  std::string family;  // transpose, coalescing, reduction, smem-layout
   std::string title;
-  std::string summary;     // what a learner should see, in one or two lines
+  std::string summary;  // what a learner should see, in one or two lines
   LessonRef lesson;
-  std::string source;      // kernel source stem: "transpose" -> transpose.cl / transpose.cu
-  std::string kernel;      // kernel function name in that source
+  std::string source;  // kernel source stem: "transpose" -> transpose.cl / transpose.cu
+  std::string kernel;  // kernel function name in that source
   std::vector<ParamSpec> params;
   WorkloadBuilder build = nullptr;
   Availability availability = Availability::Always;

@@ -17,12 +17,12 @@
 namespace threadmap {
 
 struct DeviceInfo {
-  std::string backend;             // "opencl" or "cuda"
-  std::string spec;                // "opencl:0:0", "cuda:0": what --device takes
+  std::string backend;  // "opencl" or "cuda"
+  std::string spec;     // "opencl:0:0", "cuda:0": what --device takes
   std::string name;
   std::string vendor;
-  std::string platform;            // OpenCL platform name, or "CUDA <runtime version>"
-  std::string version;             // device/driver version text
+  std::string platform;  // OpenCL platform name, or "CUDA <runtime version>"
+  std::string version;   // device/driver version text
   std::uint64_t global_memory_bytes = 0;
   std::uint64_t max_allocation_bytes = 0;
   std::uint64_t local_memory_bytes = 0;      // shared/local memory per group
@@ -31,10 +31,10 @@ struct DeviceInfo {
   std::array<std::size_t, 3> max_group_dims{};
   std::array<std::uint64_t, 3> max_grid_groups{};  // blocks per grid dimension
   int compute_units = 0;
-  int warp_width = 0;              // CUDA warp size; OpenCL: sub-group size when known, else 0
+  int warp_width = 0;  // CUDA warp size; OpenCL: sub-group size when known, else 0
   bool has_double = false;
   bool has_subgroup_shuffle = false;
-  std::string subgroup_note;       // why shuffles are unavailable, when they are
+  std::string subgroup_note;  // why shuffles are unavailable, when they are
   double timer_resolution_ns = 0;
   // The device's UUID in hex where it reports one (CUDA; OpenCL with
   // cl_khr_device_uuid), else empty. Names its timing lock (timing_lock.h).
@@ -47,7 +47,7 @@ std::string uuid_text(const unsigned char* bytes, std::size_t count);
 // A compiled program is named by its source file and the compile-time values
 // the kernel text needs (tile, pad, block sizes) plus the element type.
 struct ProgramKey {
-  std::string source;                                    // "transpose.cl" / "transpose" family
+  std::string source;  // "transpose.cl" / "transpose" family
   ElementType type = ElementType::Int;
   std::vector<std::pair<std::string, std::int64_t>> defines;  // e.g. {"TILE",16},{"PAD",1}
   // A learner's version of the source (run --source): compiled instead of the
@@ -68,13 +68,17 @@ inline constexpr std::string_view kTraceDefine = "THREADMAP_TRACE";
 inline constexpr int kAccessPass = 1;
 inline constexpr int kClockPass = 2;
 
-struct BufferArg { int buffer; };            // index into Workload::buffers
-struct LocalArrayArg { std::size_t bytes; }; // dynamically sized shared/local memory
+struct BufferArg {
+  int buffer;
+};  // index into Workload::buffers
+struct LocalArrayArg {
+  std::size_t bytes;
+};  // dynamically sized shared/local memory
 using KernelArg = std::variant<BufferArg, std::int32_t, LocalArrayArg>;
 
 struct LaunchCmd {
   ProgramKey program;
-  std::string kernel;                        // function name in the source
+  std::string kernel;                              // function name in the source
   std::array<std::size_t, 3> groups{1, 1, 1};      // blocks per grid dimension
   std::array<std::size_t, 3> group_size{1, 1, 1};  // threads per block dimension
   std::vector<KernelArg> args;
@@ -102,13 +106,11 @@ class Device {
   virtual void fill(DeviceBuffer& dst, std::uint8_t value, std::size_t bytes) = 0;
   // Copies device to device `repeat` times back to back (the practical
   // bandwidth limit); returns the device milliseconds of all of them.
-  virtual double copy_timed(const DeviceBuffer& src, DeviceBuffer& dst, std::size_t bytes,
-                            int repeat) = 0;
+  virtual double copy_timed(const DeviceBuffer& src, DeviceBuffer& dst, std::size_t bytes, int repeat) = 0;
   // Enqueues the launches in order and waits. Returns the device time in
   // milliseconds from the start of the first to the end of the last, measured
   // with the backend's events (cudaEvent / OpenCL profiling).
-  virtual double execute(const std::vector<LaunchCmd>& launches,
-                         const std::vector<DeviceBuffer*>& buffers) = 0;
+  virtual double execute(const std::vector<LaunchCmd>& launches, const std::vector<DeviceBuffer*>& buffers) = 0;
   // Waits for all work queued so far.
   virtual void finish() = 0;
   // The address a kernel sees for the start of the buffer (what a traced

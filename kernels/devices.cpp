@@ -18,7 +18,6 @@ std::string uuid_text(const unsigned char* bytes, std::size_t count) {
   return text;
 }
 
-
 namespace {
 
 bool parse_index(std::string_view text, int& out) {
@@ -34,9 +33,7 @@ bool parse_index(std::string_view text, int& out) {
 
 }  // namespace
 
-std::vector<BackendReport> list_backends() {
-  return {cuda_backend_report(), opencl_backend_report()};
-}
+std::vector<BackendReport> list_backends() { return {cuda_backend_report(), opencl_backend_report()}; }
 
 std::unique_ptr<Device> open_device(const std::string& spec) {
   if (spec == "auto") {
@@ -44,8 +41,7 @@ std::unique_ptr<Device> open_device(const std::string& spec) {
     if (cuda.available) return open_cuda_device(0);
     const BackendReport opencl = opencl_backend_report();
     if (opencl.available) return open_opencl_device(0, 0);
-    throw InvalidRequest("no device to run on: CUDA: " + cuda.reason + "; OpenCL: " +
-                         opencl.reason);
+    throw InvalidRequest("no device to run on: CUDA: " + cuda.reason + "; OpenCL: " + opencl.reason);
   }
   const std::string_view s = spec;
   if (s.starts_with("cuda:")) {

@@ -9,9 +9,9 @@
 namespace threadmap {
 
 struct BackendReport {
-  std::string backend;            // "opencl", "cuda"
+  std::string backend;  // "opencl", "cuda"
   bool available = false;
-  std::string reason;             // why not, when not available
+  std::string reason;  // why not, when not available
   std::vector<DeviceInfo> devices;
 };
 

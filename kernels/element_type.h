@@ -7,9 +7,7 @@ namespace threadmap {
 
 enum class ElementType { Int, Float, Double };
 
-constexpr std::size_t element_size(ElementType t) {
-  return t == ElementType::Double ? 8 : 4;
-}
+constexpr std::size_t element_size(ElementType t) { return t == ElementType::Double ? 8 : 4; }
 
 constexpr std::string_view element_name(ElementType t) {
   switch (t) {

@@ -66,8 +66,7 @@ InvalidRequest missing_kernel(const std::string& learner_file, std::string_view 
                               const std::string& kernel) {
   const std::string signature = signature_in(embedded_source(catalog_file), kernel);
   return InvalidRequest(learner_file + " has no kernel named " + kernel + " (the catalog's kernel is " +
-                        (signature.empty() ? kernel : signature) +
-                        "): keep the catalog kernel's name and parameters");
+                        (signature.empty() ? kernel : signature) + "): keep the catalog kernel's name and parameters");
 }
 
 }  // namespace threadmap

@@ -139,9 +139,7 @@ std::string kind_of(mode_t mode) {
   return "not a regular file";
 }
 
-fs::path folder_of(const fs::path& target) {
-  return target.has_parent_path() ? target.parent_path() : fs::path(".");
-}
+fs::path folder_of(const fs::path& target) { return target.has_parent_path() ? target.parent_path() : fs::path("."); }
 
 }  // namespace
 
@@ -286,7 +284,8 @@ void OutputFile::commit() {
   if (closed != 0) fail(cannot + errno_text(errno));
   // The target is checked again: what appeared there meanwhile is not replaced.
   if (const std::string problem = output_problem(target_, inputs_); !problem.empty()) fail(problem);
-  if (::rename(temp_.c_str(), target_.c_str()) != 0) fail("cannot replace " + target_.string() + ": " + errno_text(errno));
+  if (::rename(temp_.c_str(), target_.c_str()) != 0)
+    fail("cannot replace " + target_.string() + ": " + errno_text(errno));
   temp_.clear();
   unregister_temporary(slot_);
   slot_ = -1;

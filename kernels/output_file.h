@@ -41,8 +41,7 @@ enum class Durability { Synced, Scratch };
 // Why `target` cannot be written, or empty: it exists and is not a regular
 // file (a device, FIFO, socket, folder or symbolic link), it is the same file
 // as one of `inputs`, or its folder does not exist.
-std::string output_problem(const std::filesystem::path& target,
-                           std::span<const std::filesystem::path> inputs = {});
+std::string output_problem(const std::filesystem::path& target, std::span<const std::filesystem::path> inputs = {});
 
 class OutputFile {
  public:
@@ -50,10 +49,8 @@ class OutputFile {
   // the temporary file cannot be created. `max_bytes`: writing more than
   // this fails (the stream goes bad; commit() then throws).
   OutputFile(std::filesystem::path target, Durability durability = Durability::Synced,
-             std::span<const std::filesystem::path> inputs = {},
-             std::uint64_t max_bytes = UINT64_MAX);
-  OutputFile(std::filesystem::path target, Durability durability,
-             std::initializer_list<std::filesystem::path> inputs,
+             std::span<const std::filesystem::path> inputs = {}, std::uint64_t max_bytes = UINT64_MAX);
+  OutputFile(std::filesystem::path target, Durability durability, std::initializer_list<std::filesystem::path> inputs,
              std::uint64_t max_bytes = UINT64_MAX)
       : OutputFile(std::move(target), durability, std::span(inputs.begin(), inputs.size()), max_bytes) {}
   ~OutputFile();  // removes the temporary file unless committed
@@ -93,8 +90,7 @@ class OutputFile {
 };
 
 // `bytes` into `target` through an OutputFile, committed. Throws OutputError.
-void write_file(const std::filesystem::path& target, std::string_view bytes,
-                Durability durability = Durability::Synced,
+void write_file(const std::filesystem::path& target, std::string_view bytes, Durability durability = Durability::Synced,
                 std::span<const std::filesystem::path> inputs = {});
 
 // The end of a temporary file's name: ".NAME.PID.RANDOM.threadmap-tmp" in

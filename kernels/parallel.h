@@ -10,9 +10,7 @@
 
 namespace threadmap {
 
-inline std::uint64_t parallel_cores() {
-  return std::max(1u, std::min(16u, std::thread::hardware_concurrency()));
-}
+inline std::uint64_t parallel_cores() { return std::max(1u, std::min(16u, std::thread::hardware_concurrency())); }
 
 // How many parts `count` items are split into: one per core, none smaller
 // than `min_part` items (at least one part).

@@ -65,8 +65,7 @@ std::string ParamSpec::describe_range() const {
 
 std::int64_t Params::get(std::string_view name) const {
   auto it = values_.find(name);
-  if (it == values_.end())
-    throw InvalidRequest("internal: parameter '" + std::string(name) + "' is not set");
+  if (it == values_.end()) throw InvalidRequest("internal: parameter '" + std::string(name) + "' is not set");
   return it->second;
 }
 
@@ -77,38 +76,29 @@ ElementType Params::type() const {
   return it == values_.end() ? ElementType::Int : static_cast<ElementType>(it->second);
 }
 
-std::int64_t parse_param_value(const ParamSpec& spec, std::string_view text,
-                               std::string_view kernel_id) {
+std::int64_t parse_param_value(const ParamSpec& spec, std::string_view text, std::string_view kernel_id) {
   const std::string where = std::string(kernel_id) + ": " + spec.name + "=" + std::string(text);
   if (spec.is_choice()) {
     for (std::size_t i = 0; i < spec.choices.size(); ++i)
       if (spec.choices[i] == text) return static_cast<std::int64_t>(i);
-    throw InvalidRequest(where + " is not valid: " + spec.name + " must be " +
-                         spec.describe_range());
+    throw InvalidRequest(where + " is not valid: " + spec.name + " must be " + spec.describe_range());
   }
   std::int64_t value = 0;
   const char* first = text.data();
   const char* last = text.data() + text.size();
   auto [end, ec] = std::from_chars(first, last, value);
   if (text.empty() || ec == std::errc::invalid_argument || end != last)
-    throw InvalidRequest(where + " is not a whole number: " + spec.name + " must be " +
-                         spec.describe_range());
-  const bool in_range = ec != std::errc::result_out_of_range && value >= spec.min &&
-                        value <= spec.max;
+    throw InvalidRequest(where + " is not a whole number: " + spec.name + " must be " + spec.describe_range());
+  const bool in_range = ec != std::errc::result_out_of_range && value >= spec.min && value <= spec.max;
   if (!spec.allowed.empty() &&
-      (!in_range ||
-       std::find(spec.allowed.begin(), spec.allowed.end(), value) == spec.allowed.end()))
-    throw InvalidRequest(where + " is not allowed: " + spec.name + " must be " +
-                         spec.describe_range());
-  if (!in_range)
-    throw InvalidRequest(where + " is out of range: " + spec.name + " must be " +
-                         spec.describe_range());
+      (!in_range || std::find(spec.allowed.begin(), spec.allowed.end(), value) == spec.allowed.end()))
+    throw InvalidRequest(where + " is not allowed: " + spec.name + " must be " + spec.describe_range());
+  if (!in_range) throw InvalidRequest(where + " is out of range: " + spec.name + " must be " + spec.describe_range());
   return value;
 }
 
 Params make_params(const std::vector<ParamSpec>& specs,
-                   const std::vector<std::pair<std::string, std::string>>& assignments,
-                   std::string_view kernel_id) {
+                   const std::vector<std::pair<std::string, std::string>>& assignments, std::string_view kernel_id) {
   Params p;
   for (const ParamSpec& s : specs) p.set(s.name, s.default_value);
   for (const auto& [name, text] : assignments) {
@@ -116,17 +106,16 @@ Params make_params(const std::vector<ParamSpec>& specs,
     if (!spec) {
       std::string names;
       for (const ParamSpec& s : specs) names += (names.empty() ? "" : ", ") + s.name;
-      throw InvalidRequest(std::string(kernel_id) + " has no parameter '" + name +
-                           "'; its parameters are: " + names);
+      throw InvalidRequest(std::string(kernel_id) + " has no parameter '" + name + "'; its parameters are: " + names);
     }
     p.set(spec->name, parse_param_value(*spec, text, kernel_id));
   }
   return p;
 }
 
-std::vector<std::vector<std::pair<std::string, std::string>>> sweep_points(
-    const std::vector<ParamSpec>& specs, const std::vector<SweepAxis>& axes,
-    std::string_view kernel_id) {
+std::vector<std::vector<std::pair<std::string, std::string>>> sweep_points(const std::vector<ParamSpec>& specs,
+                                                                           const std::vector<SweepAxis>& axes,
+                                                                           std::string_view kernel_id) {
   std::size_t count = 1;
   std::string sizes;
   for (const SweepAxis& axis : axes) {
@@ -138,8 +127,7 @@ std::vector<std::vector<std::pair<std::string, std::string>>> sweep_points(
   }
   std::vector<std::vector<std::pair<std::string, std::string>>> points{{}};
   for (const SweepAxis& axis : axes) {
-    const auto spec = std::find_if(specs.begin(), specs.end(),
-                                   [&](const ParamSpec& p) { return p.name == axis.name; });
+    const auto spec = std::find_if(specs.begin(), specs.end(), [&](const ParamSpec& p) { return p.name == axis.name; });
     if (spec == specs.end())
       throw InvalidRequest(std::string(kernel_id) + " has no parameter '" + axis.name + "' to vary");
     if (axis.values.empty())

@@ -10,9 +10,9 @@
 namespace threadmap {
 
 struct PeerMeasurement {
-  std::string name;          // "cublasSgeam transpose"
-  std::string family;        // the catalog family it stands beside
-  std::string parameters;    // "8192 x 8192 float"
+  std::string name;        // "cublasSgeam transpose"
+  std::string family;      // the catalog family it stands beside
+  std::string parameters;  // "8192 x 8192 float"
   std::uint64_t ideal_bytes = 0;
   TimingStats ms;
   double bandwidth_gbps = 0;
@@ -23,7 +23,7 @@ struct PeerMeasurement {
 // cuBLAS Sgeam (transpose of an edge x edge float matrix) and CUB
 // DeviceReduce::Sum (sum_length floats), timed with CUDA events like the
 // variants. Empty when the build has no CUDA backend.
-std::vector<PeerMeasurement> measure_cuda_peers(int device_index, std::int64_t edge,
-                                                std::int64_t sum_length, int warmup, int reps);
+std::vector<PeerMeasurement> measure_cuda_peers(int device_index, std::int64_t edge, std::int64_t sum_length,
+                                                int warmup, int reps);
 
 }  // namespace threadmap

@@ -94,8 +94,7 @@ std::uint64_t word64(const TraceWords& w, std::uint64_t at) {
   return std::uint64_t{w[at]} | (std::uint64_t{w[at + 1]} << 32);
 }
 
-std::vector<BlockSchedule> decode_schedule(const TraceWords& words,
-                                           const Layout& layout, bool named_sms) {
+std::vector<BlockSchedule> decode_schedule(const TraceWords& words, const Layout& layout, bool named_sms) {
   std::vector<BlockSchedule> schedule(layout.blocks);
   for (std::uint32_t b = 0; b < layout.blocks; ++b) {
     const std::uint64_t at = layout.schedule + std::uint64_t{b} * TM_SCHEDULE_WORDS;
@@ -143,8 +142,7 @@ void summarize_passes(Trace& t, std::uint32_t warps) {
   // By block, pass, arrival. The clock pass writes its stamps block by block
   // (the slots are in block order), so each block's few are sorted alone.
   const auto by_block = [](const BarrierTiming& x, const BarrierTiming& y) { return x.block < y.block; };
-  if (!std::is_sorted(stamps.begin(), stamps.end(), by_block))
-    std::stable_sort(stamps.begin(), stamps.end(), by_block);
+  if (!std::is_sorted(stamps.begin(), stamps.end(), by_block)) std::stable_sort(stamps.begin(), stamps.end(), by_block);
   for (auto from = stamps.begin(); from != stamps.end();) {
     const auto to = std::upper_bound(from, stamps.end(), *from, by_block);
     std::sort(from, to, [](const BarrierTiming& x, const BarrierTiming& y) {
@@ -302,11 +300,10 @@ void decode_clock_stamps(Trace& t, const TraceWords& words, const Layout& layout
     const std::uint32_t block = words[at + TM_CW_BLOCK];
     const std::uint32_t warp = words[at + TM_CW_WARP_PASSES] & 0xffffu;
     const std::uint32_t sites = words[at + TM_CW_SITES];
-    if (block >= blocks || warp >= warps || std::uint64_t{sample.slots[block]} + warp != i ||
-        sites > TM_CLOCK_PASSES)
-      throw DeviceError(t.kernel_id + ": clock record " + std::to_string(i) + " names block " +
-                        std::to_string(block) + ", warp " + std::to_string(warp) + ", " +
-                        std::to_string(sites) + " barrier sites, not the slot's");
+    if (block >= blocks || warp >= warps || std::uint64_t{sample.slots[block]} + warp != i || sites > TM_CLOCK_PASSES)
+      throw DeviceError(t.kernel_id + ": clock record " + std::to_string(i) + " names block " + std::to_string(block) +
+                        ", warp " + std::to_string(warp) + ", " + std::to_string(sites) +
+                        " barrier sites, not the slot's");
     if (sample.dense && !std::binary_search(sample.blocks.begin(), sample.blocks.end(), block)) continue;
     const WarpStamps stamps = decode_warp_stamps(words, at, i, t.kernel_id);
     t.barrier_timings.insert(t.barrier_timings.end(), stamps.kept.begin(), stamps.kept.end());
@@ -317,8 +314,8 @@ void decode_clock_stamps(Trace& t, const TraceWords& words, const Layout& layout
 // Each block: its warps' earliest start and latest end, and its SM; its
 // start in %globaltimer time is its end, less its cycles at the measured
 // clock.
-std::vector<BlockSchedule> decode_clock_schedule(const TraceWords& words, const Layout& layout,
-                                                 const Trace& t, std::uint32_t warps) {
+std::vector<BlockSchedule> decode_clock_schedule(const TraceWords& words, const Layout& layout, const Trace& t,
+                                                 std::uint32_t warps) {
   std::vector<BlockSchedule> schedule(t.block_count());
   for (std::uint32_t b = 0; b < t.block_count(); ++b) {
     std::uint64_t start_clock = UINT64_MAX, end_clock = 0, end_ns = 0;
@@ -336,7 +333,8 @@ std::vector<BlockSchedule> decode_clock_schedule(const TraceWords& words, const 
     }
     if (sm == kNoSm || end_clock < start_clock || end_ns == 0)
       throw DeviceError(t.kernel_id + ": the clock pass did not stamp block " + std::to_string(b));
-    const auto ns = static_cast<std::uint64_t>(static_cast<double>(end_clock - start_clock) * 1000.0 / t.sm_clock_mhz + 0.5);
+    const auto ns =
+        static_cast<std::uint64_t>(static_cast<double>(end_clock - start_clock) * 1000.0 / t.sm_clock_mhz + 0.5);
     schedule[b] = {end_ns > ns ? end_ns - ns : 0, end_ns, sm};
   }
   return schedule;
@@ -371,10 +369,10 @@ void run_clock_pass(Trace& t, Run run, const std::function<double()>& mhz, bool 
 // build of its first launch, and the launches of each pass.
 struct TracePlan {
   Workload workload;
-  LaunchCmd traced;                       // the access pass's build of the first launch
-  std::vector<LaunchCmd> access_launches; // the workload's launches, `traced` first
-  std::vector<LaunchCmd> clock_launches;  // the same with the clock pass's build first (CUDA)
-  bool learner = false;                   // the kernel text is a learner's
+  LaunchCmd traced;                        // the access pass's build of the first launch
+  std::vector<LaunchCmd> access_launches;  // the workload's launches, `traced` first
+  std::vector<LaunchCmd> clock_launches;   // the same with the clock pass's build first (CUDA)
+  bool learner = false;                    // the kernel text is a learner's
   bool cuda = false;
   bool clock_pass = false;
 };
@@ -441,8 +439,7 @@ void describe_traced_launch(Trace& t, const TracePlan& plan, const Variant& vari
 }
 
 // The blocks asked for, ascending, each checked against the grid.
-std::vector<std::uint32_t> choose_traced_blocks(const Trace& t, const TraceOptions& options,
-                                                const std::string& id) {
+std::vector<std::uint32_t> choose_traced_blocks(const Trace& t, const TraceOptions& options, const std::string& id) {
   const std::uint32_t blocks = t.block_count();
   std::vector<std::uint32_t> chosen;
   if (options.all_blocks) {
@@ -456,10 +453,9 @@ std::vector<std::uint32_t> choose_traced_blocks(const Trace& t, const TraceOptio
   chosen.erase(std::unique(chosen.begin(), chosen.end()), chosen.end());
   for (std::uint32_t b : chosen)
     if (b >= blocks)
-      throw InvalidRequest(id + ": block " + std::to_string(b) + " is outside the grid of " +
-                           std::to_string(blocks) + " blocks (" + std::to_string(t.grid[0]) + " x " +
-                           std::to_string(t.grid[1]) + "); blocks are numbered x + " +
-                           std::to_string(t.grid[0]) + " * y");
+      throw InvalidRequest(id + ": block " + std::to_string(b) + " is outside the grid of " + std::to_string(blocks) +
+                           " blocks (" + std::to_string(t.grid[0]) + " x " + std::to_string(t.grid[1]) +
+                           "); blocks are numbered x + " + std::to_string(t.grid[0]) + " * y");
   return chosen;
 }
 
@@ -491,14 +487,15 @@ UploadedBuffers upload_buffers(Device& device, Workload& w, const LaunchCmd& tra
       ++buffer_arguments;
     }
   for (HostBuffer& b : w.buffers) {
-    if (host_copies || b.role != BufferRole::Output) materialize(b);  // outputs: the poisoned host copy receives the result
+    if (host_copies || b.role != BufferRole::Output)
+      materialize(b);  // outputs: the poisoned host copy receives the result
     up.owned.push_back(device.allocate(b.bytes()));
     up.buffers.push_back(up.owned.back().get());
     up.bases.push_back(device.device_address(*up.owned.back()));
     if (b.role != BufferRole::Output) device.write(*up.owned.back(), b.data.data(), b.data.size());
     if (!host_copies && b.role == BufferRole::Input) decltype(b.data)().swap(b.data);
-    t.buffers.push_back({b.name, std::string(role_name(b.role)), b.type, b.bytes(), b.row_elements,
-                         argument[up.owned.size() - 1]});
+    t.buffers.push_back(
+        {b.name, std::string(role_name(b.role)), b.type, b.bytes(), b.row_elements, argument[up.owned.size() - 1]});
   }
   return up;
 }
@@ -515,8 +512,8 @@ void read_outputs(Device& device, Workload& w, const UploadedBuffers& up) {
 void write_bounds(TraceWords& words, const Layout& layout, const UploadedBuffers& uploaded,
                   const std::vector<HostBuffer>& buffers, const std::vector<LaunchCmd>& launches) {
   if (uploaded.bases.size() > kMaxBoundsBuffers)
-    throw InvalidRequest("a traced launch may have at most " + std::to_string(kMaxBoundsBuffers) + " buffers, this one has " +
-                         std::to_string(uploaded.bases.size()));
+    throw InvalidRequest("a traced launch may have at most " + std::to_string(kMaxBoundsBuffers) +
+                         " buffers, this one has " + std::to_string(uploaded.bases.size()));
   std::vector<std::uint64_t> local_bytes;
   for (const LaunchCmd& l : launches) {
     std::size_t k = 0;
@@ -602,8 +599,7 @@ struct TracedRun {
     device.execute(launches, with_trace);
     device.read(*trace_buffer, words.data(), TM_HEADER_WORDS * 4);
     const std::uint64_t written =
-        layout.accesses +
-        std::min<std::uint64_t>(words[TM_H_ACCESS_COUNT], layout.access_capacity) * TM_ACCESS_WORDS;
+        layout.accesses + std::min<std::uint64_t>(words[TM_H_ACCESS_COUNT], layout.access_capacity) * TM_ACCESS_WORDS;
     reserve_on_huge_pages(words, written);
     words.resize(written);
     device.read(*trace_buffer, words.data(), written * 4);
@@ -631,9 +627,8 @@ SizedTrace run_and_size(const TracedRun& run, const std::vector<LaunchCmd>& laun
   const std::uint64_t barrier_needed = words[TM_H_BARRIER_COUNT];
   if (const std::uint64_t limit = std::min(kMaxTraceRecords, options.max_records); needed > limit)
     throw InvalidRequest(run.id + ": tracing " + std::to_string(t.traced_blocks.size()) + " blocks makes " +
-                         std::to_string(needed) + " access records, more than the limit of " +
-                         std::to_string(limit) + (limit < kMaxTraceRecords ? " a session file holds" : "") +
-                         "; trace fewer blocks");
+                         std::to_string(needed) + " access records, more than the limit of " + std::to_string(limit) +
+                         (limit < kMaxTraceRecords ? " a session file holds" : "") + "; trace fewer blocks");
   std::uint64_t barrier_capacity = barrier_guess;
   if ((!options.capacity && needed > capacity) || barrier_needed > barrier_guess) {
     if (!options.capacity) capacity = needed;
@@ -648,9 +643,9 @@ SizedTrace run_and_size(const TracedRun& run, const std::vector<LaunchCmd>& laun
 void check_trace_fits(const SizedTrace& sized, const std::string& id) {
   const std::uint64_t attempts = sized.words[TM_H_ACCESS_COUNT];
   if (attempts > sized.layout.access_capacity)
-    throw InvalidRequest(id + ": trace buffer overflow: room for " +
-                         std::to_string(sized.layout.access_capacity) + " access records, the kernel made " +
-                         std::to_string(attempts) + "; raise the capacity or trace fewer blocks");
+    throw InvalidRequest(id + ": trace buffer overflow: room for " + std::to_string(sized.layout.access_capacity) +
+                         " access records, the kernel made " + std::to_string(attempts) +
+                         "; raise the capacity or trace fewer blocks");
   if (sized.words[TM_H_BARRIER_COUNT] > sized.layout.barrier_capacity)
     throw DeviceError(id + ": the traced run made " + std::to_string(sized.words[TM_H_BARRIER_COUNT]) +
                       " barrier records, the " + "first run " + std::to_string(sized.layout.barrier_capacity));
@@ -718,7 +713,9 @@ StrayAccess stray_access(const std::uint32_t* r, const AccessBounds& bounds, con
   std::uint64_t best = UINT64_MAX;
   for (std::size_t k = 0; k < bounds.bases.size(); ++k) {
     const std::uint64_t begin = bounds.bases[k], end = begin + bounds.buffers[k].bytes();
-    const std::uint64_t distance = address < begin ? begin - address : address + decoded.size > end ? address + decoded.size - end : 0;
+    const std::uint64_t distance = address < begin                ? begin - address
+                                   : address + decoded.size > end ? address + decoded.size - end
+                                                                  : 0;
     if (distance < best) {
       best = distance;
       s.access.buffer = static_cast<std::uint8_t>(k);
@@ -791,7 +788,8 @@ std::pair<SiteKeySet, Strays> decode_accesses(Trace& t, const SizedTrace& sized,
       keys_seen[part].add(site_key(a));
     }
   });
-  if (const auto bad = std::min_element(first_bad.begin(), first_bad.end()); bad != first_bad.end() && *bad < attempts) {
+  if (const auto bad = std::min_element(first_bad.begin(), first_bad.end());
+      bad != first_bad.end() && *bad < attempts) {
     Access a;
     decode_access(record(*bad), bounds, a);
     throw DeviceError(id + ": trace record " + std::to_string(*bad) + " names block " + std::to_string(a.block) +
@@ -877,46 +875,47 @@ void run_and_verify_clock_pass(Trace& t, const TracedRun& run, TracePlan& plan, 
 
 }  // namespace
 
-Recording record_trace(Device& device, const Variant& variant, const Params& params,
-                       const TraceOptions& options) {
+Recording record_trace(Device& device, const Variant& variant, const Params& params, const TraceOptions& options) {
   Recording rec;
   const auto started = Clock::now();
   PhaseClock phase(rec.phases_ms);
   Trace& t = rec.trace;
-  const Outcome outcome = run_capturing_errors([&] {
-    TracePlan plan = plan_trace(device, variant, params, options);
-    describe_traced_launch(t, plan, variant, device.info(), options);
-    t.traced_blocks = choose_traced_blocks(t, options, variant.id);
-    phase("set-up");
+  const Outcome outcome = run_capturing_errors(
+      [&] {
+        TracePlan plan = plan_trace(device, variant, params, options);
+        describe_traced_launch(t, plan, variant, device.info(), options);
+        t.traced_blocks = choose_traced_blocks(t, options, variant.id);
+        phase("set-up");
 
-    const UploadedBuffers uploaded = upload_buffers(device, plan.workload, plan.traced, t);
-    phase("inputs made and uploaded");
+        const UploadedBuffers uploaded = upload_buffers(device, plan.workload, plan.traced, t);
+        phase("inputs made and uploaded");
 
-    const TracedRun traced_run{device, variant.id, plan.workload, uploaded, t, plan.cuda};
-    const SizedTrace sized = run_and_size(traced_run, plan.access_launches, options);
-    phase("traced run and read back");
-    check_trace_fits(sized, variant.id);
+        const TracedRun traced_run{device, variant.id, plan.workload, uploaded, t, plan.cuda};
+        const SizedTrace sized = run_and_size(traced_run, plan.access_launches, options);
+        phase("traced run and read back");
+        check_trace_fits(sized, variant.id);
 
-    const std::vector<std::uint8_t> traced_bit = traced_bitmap(t);
-    const auto [keys_seen, strays] = decode_accesses(t, sized, uploaded, plan.workload, traced_bit, variant.id);
-    decode_barriers(t, sized, traced_bit, strays, variant.id);
-    t.schedule = decode_schedule(sized.words, sized.layout, plan.cuda);
-    name_sites(t, keys_seen, device.merged_accesses(plan.traced), plan.learner, options.source_text);
-    phase("decoded");
+        const std::vector<std::uint8_t> traced_bit = traced_bitmap(t);
+        const auto [keys_seen, strays] = decode_accesses(t, sized, uploaded, plan.workload, traced_bit, variant.id);
+        decode_barriers(t, sized, traced_bit, strays, variant.id);
+        t.schedule = decode_schedule(sized.words, sized.layout, plan.cuda);
+        name_sites(t, keys_seen, device.merged_accesses(plan.traced), plan.learner, options.source_text);
+        phase("decoded");
 
-    read_outputs(device, plan.workload, uploaded);
-    phase("outputs read back");
-    rec.verification = plan.workload.verify(plan.workload.buffers);
-    phase("verified");
-    // An access outside the launch's memory, in any block: the access pass
-    // skipped it, the clock pass (which checks nothing) would make it. The
-    // barrier times and schedule are then the access pass's own.
-    if (plan.clock_pass && sized.words[TM_H_OUTSIDE] > 0) {
-      plan.clock_pass = false;
-      t.timing_pass = kTracedPassName;
-    }
-    if (plan.clock_pass) run_and_verify_clock_pass(t, traced_run, plan, phase, rec.verification.verified);
-  }, variant.id + ": recording the trace");
+        read_outputs(device, plan.workload, uploaded);
+        phase("outputs read back");
+        rec.verification = plan.workload.verify(plan.workload.buffers);
+        phase("verified");
+        // An access outside the launch's memory, in any block: the access pass
+        // skipped it, the clock pass (which checks nothing) would make it. The
+        // barrier times and schedule are then the access pass's own.
+        if (plan.clock_pass && sized.words[TM_H_OUTSIDE] > 0) {
+          plan.clock_pass = false;
+          t.timing_pass = kTracedPassName;
+        }
+        if (plan.clock_pass) run_and_verify_clock_pass(t, traced_run, plan, phase, rec.verification.verified);
+      },
+      variant.id + ": recording the trace");
   rec.status = outcome.status;
   rec.error = outcome.error;
   rec.record_ms = std::chrono::duration<double, std::milli>(Clock::now() - started).count();
@@ -1051,7 +1050,8 @@ struct BatchRunner {
   bool operator()(Trace& t, PhaseClock& phase) const {
     if (plan.clock_pass) {
       run_clock_pass(
-          t, [&](const Layout& l, const std::vector<std::uint32_t>& slots) { return run(l, plan.clock_launches, slots); },
+          t,
+          [&](const Layout& l, const std::vector<std::uint32_t>& slots) { return run(l, plan.clock_launches, slots); },
           [&] { return measure_sm_clock_mhz(device); }, false);
       phase("clock pass");
     }
@@ -1086,44 +1086,48 @@ BatchedRecording record_trace_in_batches(Device& device, const Variant& variant,
   BatchedRecording rec;
   const auto started = Clock::now();
   PhaseClock phase(rec.phases_ms);
-  const Outcome outcome = run_capturing_errors([&] {
-    if (batch_records > kMaxTraceRecords)
-      throw InvalidRequest(variant.id + ": a batch of " + std::to_string(batch_records) +
-                           " access records: give 1 to " + std::to_string(kMaxTraceRecords) + ", or 0 for the default");
-    TracePlan plan = plan_trace(device, variant, params, options);
-    // A learner's kernel may reach outside the launch's memory, which only
-    // the access pass guards against: no clock pass for it in batches.
-    if (plan.learner) plan.clock_pass = false;
-    if (batch_records == 0) batch_records = default_batch_records(plan.workload, device.info());
-    rec.batch_records = batch_records;
-    Trace t;
-    describe_traced_launch(t, plan, variant, device.info(), options);
-    const std::vector<std::uint32_t> blocks = choose_traced_blocks(t, options, variant.id);
-    const std::vector<Device::MergedAccess> merges = device.merged_accesses(plan.traced);
-    phase("set-up");
-    UploadedBuffers uploaded = upload_buffers(device, plan.workload, plan.traced, t, false);
-    phase("inputs made and uploaded");
+  const Outcome outcome = run_capturing_errors(
+      [&] {
+        if (batch_records > kMaxTraceRecords)
+          throw InvalidRequest(variant.id + ": a batch of " + std::to_string(batch_records) +
+                               " access records: give 1 to " + std::to_string(kMaxTraceRecords) +
+                               ", or 0 for the default");
+        TracePlan plan = plan_trace(device, variant, params, options);
+        // A learner's kernel may reach outside the launch's memory, which only
+        // the access pass guards against: no clock pass for it in batches.
+        if (plan.learner) plan.clock_pass = false;
+        if (batch_records == 0) batch_records = default_batch_records(plan.workload, device.info());
+        rec.batch_records = batch_records;
+        Trace t;
+        describe_traced_launch(t, plan, variant, device.info(), options);
+        const std::vector<std::uint32_t> blocks = choose_traced_blocks(t, options, variant.id);
+        const std::vector<Device::MergedAccess> merges = device.merged_accesses(plan.traced);
+        phase("set-up");
+        UploadedBuffers uploaded = upload_buffers(device, plan.workload, plan.traced, t, false);
+        phase("inputs made and uploaded");
 
-    const TracedRun traced_run{device, variant.id, plan.workload, uploaded, t, plan.cuda};
-    BatchSizer sizer(batch_records, t);
-    const BatchRunner run_batch{device, variant, options, plan, uploaded, traced_run, merges, batch_records, sizer, rec};
-    Phases batches;
-    for (std::size_t next = 0; next < blocks.size();) {
-      PhaseClock batch_phase(batches);
-      const std::size_t count = sizer.blocks(blocks.size() - next);
-      start_batch(t, blocks, next, count);
-      if (!run_batch(t, batch_phase)) continue;  // the sizer now knows: fewer blocks
-      each(t);
-      batch_phase("analysed");
-      next += count;
-      ++rec.batches;
-    }
-    add_batch_phases(rec.phases_ms, batches);
-    PhaseClock end_phase(rec.phases_ms);
-    start_batch(t, {}, 0, 0);
-    rec.verification = verify_last_run(device, plan.workload, uploaded);
-    end_phase("outputs read back and verified");
-  }, variant.id + ": recording the trace in batches");
+        const TracedRun traced_run{device, variant.id, plan.workload, uploaded, t, plan.cuda};
+        BatchSizer sizer(batch_records, t);
+        const BatchRunner run_batch{device,     variant, options,       plan,  uploaded,
+                                    traced_run, merges,  batch_records, sizer, rec};
+        Phases batches;
+        for (std::size_t next = 0; next < blocks.size();) {
+          PhaseClock batch_phase(batches);
+          const std::size_t count = sizer.blocks(blocks.size() - next);
+          start_batch(t, blocks, next, count);
+          if (!run_batch(t, batch_phase)) continue;  // the sizer now knows: fewer blocks
+          each(t);
+          batch_phase("analysed");
+          next += count;
+          ++rec.batches;
+        }
+        add_batch_phases(rec.phases_ms, batches);
+        PhaseClock end_phase(rec.phases_ms);
+        start_batch(t, {}, 0, 0);
+        rec.verification = verify_last_run(device, plan.workload, uploaded);
+        end_phase("outputs read back and verified");
+      },
+      variant.id + ": recording the trace in batches");
   rec.status = outcome.status;
   rec.error = outcome.error;
   rec.record_ms = std::chrono::duration<double, std::milli>(Clock::now() - started).count();

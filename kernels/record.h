@@ -63,8 +63,7 @@ struct Recording {
   Phases phases_ms;           // where record_ms went
 };
 
-Recording record_trace(Device& device, const Variant& variant, const Params& params,
-                       const TraceOptions& options);
+Recording record_trace(Device& device, const Variant& variant, const Params& params, const TraceOptions& options);
 
 // A whole grid traced in batches of blocks, so that what the host holds
 // stays bounded whatever the grid: the traced launch runs once per batch

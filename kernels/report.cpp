@@ -45,8 +45,7 @@ json to_json(const DeviceInfo& d) {
 json to_json(const BackendReport& b) {
   json devices = json::array();
   for (const DeviceInfo& d : b.devices) devices.push_back(to_json(d));
-  return {{"backend", b.backend}, {"available", b.available}, {"reason", b.reason},
-          {"devices", devices}};
+  return {{"backend", b.backend}, {"available", b.available}, {"reason", b.reason}, {"devices", devices}};
 }
 
 json to_json(const ParamSpec& p) {
@@ -70,8 +69,7 @@ json to_json(const Variant& v) {
           {"family", v.family},
           {"title", v.title},
           {"summary", v.summary},
-          {"lesson", {{"file", v.lesson.file}, {"section", v.lesson.section},
-                      {"language", v.lesson.language}}},
+          {"lesson", {{"file", v.lesson.file}, {"section", v.lesson.section}, {"language", v.lesson.language}}},
           {"source", v.source},
           {"kernel", v.kernel},
           {"from_lesson", v.lesson_original},
@@ -83,10 +81,8 @@ json to_json(const Variant& v, const Params& p) {
   json j = json::object();
   for (const ParamSpec& spec : v.params) {
     if (!p.has(spec.name)) continue;
-    if (spec.is_choice())
-      j[spec.name] = spec.format(p.get(spec.name));
-    else
-      j[spec.name] = p.get(spec.name);
+    if (spec.is_choice()) j[spec.name] = spec.format(p.get(spec.name));
+    else j[spec.name] = p.get(spec.name);
   }
   return j;
 }
@@ -96,8 +92,11 @@ json to_json(const TimingStats& t) {
 }
 
 json to_json(const ExclusiveSection& s) {
-  json j = {{"exclusive", s.exclusive}, {"waited_ms", s.waited_ms}, {"runs_ahead", s.runs_ahead},
-            {"start_ns", s.start_ns},   {"end_ns", s.end_ns}};
+  json j = {{"exclusive", s.exclusive},
+            {"waited_ms", s.waited_ms},
+            {"runs_ahead", s.runs_ahead},
+            {"start_ns", s.start_ns},
+            {"end_ns", s.end_ns}};
   if (!s.note.empty()) j["note"] = s.note;
   return j;
 }
@@ -193,8 +192,7 @@ std::string stats_problem(const json& parent, const char* key, const std::string
   const auto it = parent.find(key);
   if (it == parent.end() || !it->is_object()) return {};
   for (const char* field : {"median", "min", "max", "samples"})
-    if (it->contains(field) && !(*it)[field].is_number())
-      return prefix + key + "." + field + " must be a number";
+    if (it->contains(field) && !(*it)[field].is_number()) return prefix + key + "." + field + " must be a number";
   return {};
 }
 
@@ -215,9 +213,8 @@ std::string copy_problem(const json& copy, const std::string& prefix) {
 std::string device_problem(const json& device) {
   if (!device.is_object()) return "a device description is a JSON object";
   for (const auto& [key, value] : device.items()) {
-    const bool text = key == "backend" || key == "spec" || key == "name" || key == "vendor" ||
-                      key == "platform" || key == "version" || key == "subgroup_note" ||
-                      key == "uuid";
+    const bool text = key == "backend" || key == "spec" || key == "name" || key == "vendor" || key == "platform" ||
+                      key == "version" || key == "subgroup_note" || key == "uuid";
     const bool flag = key == "double" || key == "subgroup_shuffle";
     if (text && !value.is_string()) return "device." + key + " must be text";
     if (flag && !value.is_boolean()) return "device." + key + " must be true or false";
@@ -228,9 +225,7 @@ std::string device_problem(const json& device) {
 
 std::string report_problem(const json& report) {
   if (!report.is_object()) return "a run report is a JSON object";
-  auto wrong = [&](const json& j, const char* key, auto is_type) {
-    return j.contains(key) && !is_type(j[key]);
-  };
+  auto wrong = [&](const json& j, const char* key, auto is_type) { return j.contains(key) && !is_type(j[key]); };
   const auto is_string = [](const json& v) { return v.is_string(); };
   const auto is_number = [](const json& v) { return v.is_number(); };
   const auto is_object = [](const json& v) { return v.is_object(); };
@@ -295,8 +290,8 @@ std::uint64_t count_of(const json& v) {
 
 int whole_of(const json& v, int fallback) {
   if (!v.is_number()) return fallback;
-  const double d = std::clamp(v.get<double>(), double{std::numeric_limits<int>::min()},
-                              double{std::numeric_limits<int>::max()});
+  const double d =
+      std::clamp(v.get<double>(), double{std::numeric_limits<int>::min()}, double{std::numeric_limits<int>::max()});
   return static_cast<int>(d);
 }
 
@@ -342,8 +337,11 @@ std::array<T, 3> three_of(const json& j, const char* key) {
 
 ExclusiveSection lock_from(const json& j) {
   if (!j.is_object()) return {};
-  return {flag_or(j, "exclusive"), number_or(j, "waited_ms"), whole_or(j, "runs_ahead"),
-          static_cast<std::int64_t>(count_or(j, "start_ns")), static_cast<std::int64_t>(count_or(j, "end_ns")),
+  return {flag_or(j, "exclusive"),
+          number_or(j, "waited_ms"),
+          whole_or(j, "runs_ahead"),
+          static_cast<std::int64_t>(count_or(j, "start_ns")),
+          static_cast<std::int64_t>(count_or(j, "end_ns")),
           text_or(j, "note")};
 }
 
@@ -426,7 +424,8 @@ RunReport report_from_json(const json& j) {
   if (j.contains("device")) r.device = device_from_json(j["device"]);
   const json parameters = j.value("parameters", json::object());
   for (const auto& [name, value] : parameters.items())
-    r.parameters[name] = value.is_string() ? ReportValue(value.get<std::string>()) : ReportValue(value.get<std::int64_t>());
+    r.parameters[name] =
+        value.is_string() ? ReportValue(value.get<std::string>()) : ReportValue(value.get<std::int64_t>());
   if (j.contains("verification")) r.verification = verification_from_json(j["verification"]);
   if (j.contains("timing")) r.timing = timing_from(j["timing"]);
   r.ideal_bytes = count_or(j, "ideal_bytes");

@@ -65,7 +65,7 @@ struct CopyReport {
   std::uint64_t bytes = 0;
   TimingStats ms;
   double bandwidth_gbps = 0;
-  std::string error;  // empty: measured
+  std::string error;                            // empty: measured
   std::optional<ExclusiveSection> device_lock;  // none in reports from before the lock
 };
 

@@ -33,33 +33,28 @@ std::string mib(std::uint64_t bytes) {
   return os.str();
 }
 
-void check_launch(const Variant& v, const Params& p, const Workload& w, const LaunchCmd& l,
-                  const DeviceInfo& d) {
+void check_launch(const Variant& v, const Params& p, const Workload& w, const LaunchCmd& l, const DeviceInfo& d) {
   const std::string on = " on " + d.name + " (" + d.spec + ")";
   const std::string with = shape_params(v, p);
   const std::size_t threads = l.group_size[0] * l.group_size[1] * l.group_size[2];
   std::ostringstream block;
   block << l.group_size[0] << " x " << l.group_size[1];
   if (threads > d.max_group_size)
-    throw InvalidRequest(v.id + ": a block of " + block.str() + " = " + std::to_string(threads) +
-                         " threads (" + with + ") exceeds the maximum of " +
-                         std::to_string(d.max_group_size) + " threads per block" + on);
+    throw InvalidRequest(v.id + ": a block of " + block.str() + " = " + std::to_string(threads) + " threads (" + with +
+                         ") exceeds the maximum of " + std::to_string(d.max_group_size) + " threads per block" + on);
   for (int dim = 0; dim < 3; ++dim) {
     if (d.max_group_dims[dim] && l.group_size[dim] > d.max_group_dims[dim])
       throw InvalidRequest(v.id + ": block dimension " + std::to_string(dim) + " of " +
-                           std::to_string(l.group_size[dim]) + " threads (" + with +
-                           ") exceeds the maximum of " + std::to_string(d.max_group_dims[dim]) +
-                           on);
+                           std::to_string(l.group_size[dim]) + " threads (" + with + ") exceeds the maximum of " +
+                           std::to_string(d.max_group_dims[dim]) + on);
     if (d.max_grid_groups[dim] && l.groups[dim] > d.max_grid_groups[dim])
-      throw InvalidRequest(v.id + ": grid dimension " + std::to_string(dim) + " of " +
-                           std::to_string(l.groups[dim]) + " blocks exceeds the maximum of " +
-                           std::to_string(d.max_grid_groups[dim]) + on);
+      throw InvalidRequest(v.id + ": grid dimension " + std::to_string(dim) + " of " + std::to_string(l.groups[dim]) +
+                           " blocks exceeds the maximum of " + std::to_string(d.max_grid_groups[dim]) + on);
   }
   const std::uint64_t local = w.static_local_bytes + w.dynamic_local_bytes;
   if (d.local_memory_bytes && local > d.local_memory_bytes)
-    throw InvalidRequest(v.id + ": " + std::to_string(local) + " bytes of shared memory per block (" +
-                         with + ") exceed the limit of " + std::to_string(d.local_memory_bytes) +
-                         " bytes" + on);
+    throw InvalidRequest(v.id + ": " + std::to_string(local) + " bytes of shared memory per block (" + with +
+                         ") exceed the limit of " + std::to_string(d.local_memory_bytes) + " bytes" + on);
 }
 
 }  // namespace
@@ -70,17 +65,14 @@ int repeats_for(double single_ms, double min_sample_ms) {
   return static_cast<int>(std::clamp(wanted, 1.0, static_cast<double>(kMaxRepeatsPerSample)));
 }
 
-void validate_launch(const Variant& v, const Params& p, const Workload& w,
-                     const DeviceInfo& d) {
+void validate_launch(const Variant& v, const Params& p, const Workload& w, const DeviceInfo& d) {
   if (v.availability == Availability::NeedsSubgroupShuffle && !d.has_subgroup_shuffle)
-    throw Unavailable(v.id + " is unavailable on " + d.name + " (" + d.spec + "): it needs " +
-                      "sub-group shuffles" +
+    throw Unavailable(v.id + " is unavailable on " + d.name + " (" + d.spec + "): it needs " + "sub-group shuffles" +
                       (d.subgroup_note.empty() ? std::string() : "; " + d.subgroup_note));
   if (!v.pack.empty()) {
     if (!pack_text(v, d.backend))
-      throw Unavailable(v.id + ": pack '" + v.pack + "' has no " +
-                        (d.backend == "cuda" ? "CUDA" : "OpenCL") + " kernel file, which " +
-                        d.name + " (" + d.spec + ") needs");
+      throw Unavailable(v.id + ": pack '" + v.pack + "' has no " + (d.backend == "cuda" ? "CUDA" : "OpenCL") +
+                        " kernel file, which " + d.name + " (" + d.spec + ") needs");
   }
   if (p.type() == ElementType::Double && !d.has_double)
     throw Unavailable(v.id + ": type=double is not supported by " + d.name + " (" + d.spec +
@@ -94,8 +86,7 @@ void validate_launch(const Variant& v, const Params& p, const Workload& w,
                          mib(d.global_memory_bytes) + " of device memory on " + d.name);
   if (d.max_allocation_bytes && largest > d.max_allocation_bytes)
     throw InvalidRequest(v.id + ": one buffer of " + mib(largest) + " exceeds the largest " +
-                         "allocation the device allows, " + mib(d.max_allocation_bytes) +
-                         ", on " + d.name);
+                         "allocation the device allows, " + mib(d.max_allocation_bytes) + ", on " + d.name);
 }
 
 void check_source_dialect(const std::string& name, const DeviceInfo& device) {
@@ -109,8 +100,7 @@ void check_source_dialect(const std::string& name, const DeviceInfo& device) {
                          ") compiles " + dialect_name(wanted) + (wanted == "cuda" ? " (.cu)" : " (.cl)"));
 }
 
-void use_source(Workload& work, const Variant& variant, const std::string& text,
-                const std::string& name) {
+void use_source(Workload& work, const Variant& variant, const std::string& text, const std::string& name) {
   for (LaunchCmd& l : work.launches) {
     if (l.kernel != variant.kernel) continue;
     l.program.text = text;
@@ -144,8 +134,7 @@ std::vector<Build> builds_of(const std::vector<LaunchCmd>& launches) {
   return builds;
 }
 
-void run_reference(Device& device, const Variant& variant, const Params& params,
-                   std::uint64_t seed) {
+void run_reference(Device& device, const Variant& variant, const Params& params, std::uint64_t seed) {
   Workload w = variant.build(variant, params, seed);
   if (w.reference.launches.empty()) return;
   use_pack_text(w, variant, device.info());
@@ -169,92 +158,90 @@ void run_reference(Device& device, const Variant& variant, const Params& params,
   *w.reference.outputs = std::move(expected);
 }
 
-RunResult run_variant(Device& device, const Variant& variant, const Params& params,
-                      const RunOptions& options) {
+RunResult run_variant(Device& device, const Variant& variant, const Params& params, const RunOptions& options) {
   RunResult r;
   r.kernel_id = variant.id;
   r.device = device.info();
   r.params = params;
-  const Outcome outcome = run_capturing_errors([&] {
-    if (!options.source_text.empty()) check_source_dialect(options.source_name, device.info());
-    Workload w = variant.build(variant, params, options.seed);
-    use_pack_text(w, variant, device.info());
-    if (!options.source_text.empty()) use_source(w, variant, options.source_text, options.source_name);
-    validate_launch(variant, params, w, device.info());
-    for (const LaunchCmd& l : w.reference.launches) device.prepare(l);
-    for (const LaunchCmd& l : w.launches) device.prepare(l);
-    r.ideal_bytes = w.ideal_bytes;
-    r.working_set_bytes = w.working_set_bytes;
-    r.launches = static_cast<int>(w.launches.size());
-    r.note = w.note;
-    r.cache_resident = device.info().last_level_cache_bytes &&
-                       w.working_set_bytes <= device.info().last_level_cache_bytes;
+  const Outcome outcome = run_capturing_errors(
+      [&] {
+        if (!options.source_text.empty()) check_source_dialect(options.source_name, device.info());
+        Workload w = variant.build(variant, params, options.seed);
+        use_pack_text(w, variant, device.info());
+        if (!options.source_text.empty()) use_source(w, variant, options.source_text, options.source_name);
+        validate_launch(variant, params, w, device.info());
+        for (const LaunchCmd& l : w.reference.launches) device.prepare(l);
+        for (const LaunchCmd& l : w.launches) device.prepare(l);
+        r.ideal_bytes = w.ideal_bytes;
+        r.working_set_bytes = w.working_set_bytes;
+        r.launches = static_cast<int>(w.launches.size());
+        r.note = w.note;
+        r.cache_resident =
+            device.info().last_level_cache_bytes && w.working_set_bytes <= device.info().last_level_cache_bytes;
 
-    for (HostBuffer& b : w.buffers) materialize(b);
-    // From the first upload to the last timed sample the device is this
-    // process's alone among ThreadMap's; compiling (above) is not.
-    TimingLock lock(device.info(), options.on_wait);
-    std::vector<std::unique_ptr<DeviceBuffer>> owned;
-    std::vector<DeviceBuffer*> buffers;
-    for (HostBuffer& b : w.buffers) {
-      owned.push_back(device.allocate(b.data.size()));
-      buffers.push_back(owned.back().get());
-      device.write(*owned.back(), b.data.data(), b.data.size());
-    }
-    auto read_outputs = [&] {
-      for (std::size_t i = 0; i < w.buffers.size(); ++i)
-        if (w.buffers[i].role == BufferRole::Output)
-          device.read(*buffers[i], w.buffers[i].data.data(), w.buffers[i].data.size());
-    };
+        for (HostBuffer& b : w.buffers) materialize(b);
+        // From the first upload to the last timed sample the device is this
+        // process's alone among ThreadMap's; compiling (above) is not.
+        TimingLock lock(device.info(), options.on_wait);
+        std::vector<std::unique_ptr<DeviceBuffer>> owned;
+        std::vector<DeviceBuffer*> buffers;
+        for (HostBuffer& b : w.buffers) {
+          owned.push_back(device.allocate(b.data.size()));
+          buffers.push_back(owned.back().get());
+          device.write(*owned.back(), b.data.data(), b.data.size());
+        }
+        auto read_outputs = [&] {
+          for (std::size_t i = 0; i < w.buffers.size(); ++i)
+            if (w.buffers[i].role == BufferRole::Output)
+              device.read(*buffers[i], w.buffers[i].data.data(), w.buffers[i].data.size());
+        };
 
-    if (!w.reference.launches.empty()) {
-      // The reference kernel on the same inputs; its outputs are kept, then
-      // poisoned again (the host copies still hold the poison) for the run
-      // that is verified.
-      device.execute(w.reference.launches, buffers);
-      std::vector<HostBuffer>& expected = *w.reference.outputs;
-      expected.assign(w.buffers.size(), HostBuffer{});
-      for (std::size_t i = 0; i < w.buffers.size(); ++i) {
-        if (w.buffers[i].role != BufferRole::Output) continue;
-        expected[i] = w.buffers[i];
-        device.read(*buffers[i], expected[i].data.data(), expected[i].data.size());
-        device.write(*buffers[i], w.buffers[i].data.data(), w.buffers[i].data.size());
-      }
-    }
-    device.execute(w.launches, buffers);
-    read_outputs();
-    r.verification = w.verify(w.buffers);
+        if (!w.reference.launches.empty()) {
+          // The reference kernel on the same inputs; its outputs are kept, then
+          // poisoned again (the host copies still hold the poison) for the run
+          // that is verified.
+          device.execute(w.reference.launches, buffers);
+          std::vector<HostBuffer>& expected = *w.reference.outputs;
+          expected.assign(w.buffers.size(), HostBuffer{});
+          for (std::size_t i = 0; i < w.buffers.size(); ++i) {
+            if (w.buffers[i].role != BufferRole::Output) continue;
+            expected[i] = w.buffers[i];
+            device.read(*buffers[i], expected[i].data.data(), expected[i].data.size());
+            device.write(*buffers[i], w.buffers[i].data.data(), w.buffers[i].data.size());
+          }
+        }
+        device.execute(w.launches, buffers);
+        read_outputs();
+        r.verification = w.verify(w.buffers);
 
-    // The last warm-up run (at least one) sizes the timed samples.
-    double single_ms = 0;
-    for (int i = 0; i < std::max(options.warmup, 1); ++i)
-      single_ms = device.execute(w.launches, buffers);
-    r.repeats_per_sample = repeats_for(single_ms, options.min_sample_ms);
-    std::vector<LaunchCmd> batch;
-    for (int i = 0; i < r.repeats_per_sample; ++i)
-      batch.insert(batch.end(), w.launches.begin(), w.launches.end());
-    std::vector<double> samples;
-    for (int i = 0; i < options.repetitions; ++i)
-      samples.push_back(device.execute(batch, buffers) / r.repeats_per_sample);
-    r.kernel_ms = summarize(std::move(samples));
+        // The last warm-up run (at least one) sizes the timed samples.
+        double single_ms = 0;
+        for (int i = 0; i < std::max(options.warmup, 1); ++i) single_ms = device.execute(w.launches, buffers);
+        r.repeats_per_sample = repeats_for(single_ms, options.min_sample_ms);
+        std::vector<LaunchCmd> batch;
+        for (int i = 0; i < r.repeats_per_sample; ++i) batch.insert(batch.end(), w.launches.begin(), w.launches.end());
+        std::vector<double> samples;
+        for (int i = 0; i < options.repetitions; ++i)
+          samples.push_back(device.execute(batch, buffers) / r.repeats_per_sample);
+        r.kernel_ms = summarize(std::move(samples));
 
-    std::vector<double> end_to_end;
-    for (int i = 0; i < options.end_to_end_repetitions; ++i) {
-      const auto start = Clock::now();
-      for (std::size_t b = 0; b < w.buffers.size(); ++b)
-        if (w.buffers[b].role == BufferRole::Input)
-          device.write(*buffers[b], w.buffers[b].data.data(), w.buffers[b].data.size());
-      device.execute(w.launches, buffers);
-      read_outputs();
-      device.finish();
-      end_to_end.push_back(std::chrono::duration<double, std::milli>(Clock::now() - start).count());
-    }
-    r.end_to_end_ms = summarize(std::move(end_to_end));
-    r.exclusive = lock.release();
-    r.bandwidth_gbps = gigabytes_per_second(static_cast<double>(r.ideal_bytes), r.kernel_ms.median);
-    r.end_to_end_gbps =
-        gigabytes_per_second(static_cast<double>(r.ideal_bytes), r.end_to_end_ms.median);
-  }, variant.id + ": preparing the inputs and references");
+        std::vector<double> end_to_end;
+        for (int i = 0; i < options.end_to_end_repetitions; ++i) {
+          const auto start = Clock::now();
+          for (std::size_t b = 0; b < w.buffers.size(); ++b)
+            if (w.buffers[b].role == BufferRole::Input)
+              device.write(*buffers[b], w.buffers[b].data.data(), w.buffers[b].data.size());
+          device.execute(w.launches, buffers);
+          read_outputs();
+          device.finish();
+          end_to_end.push_back(std::chrono::duration<double, std::milli>(Clock::now() - start).count());
+        }
+        r.end_to_end_ms = summarize(std::move(end_to_end));
+        r.exclusive = lock.release();
+        r.bandwidth_gbps = gigabytes_per_second(static_cast<double>(r.ideal_bytes), r.kernel_ms.median);
+        r.end_to_end_gbps = gigabytes_per_second(static_cast<double>(r.ideal_bytes), r.end_to_end_ms.median);
+      },
+      variant.id + ": preparing the inputs and references");
   r.status = outcome.status;
   r.error = outcome.error;
   return r;
@@ -284,13 +271,11 @@ CopyResult measure_device_copy(Device& device, std::uint64_t bytes, const RunOpt
     auto dst = device.allocate(bytes);
     device.fill(*src, 0x5A, bytes);  // on the device: no host buffer of that size
     double single_ms = 0;
-    for (int i = 0; i < std::max(options.warmup, 1); ++i)
-      single_ms = device.copy_timed(*src, *dst, bytes, 1);
+    for (int i = 0; i < std::max(options.warmup, 1); ++i) single_ms = device.copy_timed(*src, *dst, bytes, 1);
     c.repeats_per_sample = repeats_for(single_ms, options.min_sample_ms);
     std::vector<double> samples;
     for (int i = 0; i < options.repetitions; ++i)
-      samples.push_back(device.copy_timed(*src, *dst, bytes, c.repeats_per_sample) /
-                        c.repeats_per_sample);
+      samples.push_back(device.copy_timed(*src, *dst, bytes, c.repeats_per_sample) / c.repeats_per_sample);
     c.ms = summarize(std::move(samples));
     c.exclusive = lock.release();
     c.bandwidth_gbps = gigabytes_per_second(2.0 * static_cast<double>(bytes), c.ms.median);

@@ -41,8 +41,7 @@ struct RunOptions {
 // OpenCL, .cu for CUDA.
 void check_source_dialect(const std::string& name, const DeviceInfo& device);
 // Points every launch of the variant's own kernel at `text`.
-void use_source(Workload& work, const Variant& variant, const std::string& text,
-                const std::string& name);
+void use_source(Workload& work, const Variant& variant, const std::string& text, const std::string& name);
 // A pack variant's launches (and its reference's) get the pack's text in the
 // device's dialect (validate_launch refuses a dialect the pack lacks).
 // Nothing for a built-in variant.
@@ -65,35 +64,32 @@ struct RunResult {
   DeviceInfo device;
   Params params;
   RunStatus status = RunStatus::Ok;
-  std::string error;                 // set unless status is Ok
+  std::string error;  // set unless status is Ok
   Verification verification;
-  TimingStats kernel_ms;             // device events, kernels only
-  TimingStats end_to_end_ms;         // host clock: upload inputs, kernels, read outputs
+  TimingStats kernel_ms;      // device events, kernels only
+  TimingStats end_to_end_ms;  // host clock: upload inputs, kernels, read outputs
   std::uint64_t ideal_bytes = 0;
   std::uint64_t working_set_bytes = 0;
-  double bandwidth_gbps = 0;         // ideal_bytes / median kernel time
-  double end_to_end_gbps = 0;        // ideal_bytes / median end-to-end time
-  bool cache_resident = false;       // working set fits in the last-level cache
+  double bandwidth_gbps = 0;    // ideal_bytes / median kernel time
+  double end_to_end_gbps = 0;   // ideal_bytes / median end-to-end time
+  bool cache_resident = false;  // working set fits in the last-level cache
   std::string note;
-  int launches = 0;                  // kernels per run (multi-pass reductions > 1)
-  int repeats_per_sample = 1;        // runs back to back in one timed sample
-  ExclusiveSection exclusive;        // the device's timing lock: waited, held from, to
+  int launches = 0;            // kernels per run (multi-pass reductions > 1)
+  int repeats_per_sample = 1;  // runs back to back in one timed sample
+  ExclusiveSection exclusive;  // the device's timing lock: waited, held from, to
 };
 
 // Checks the workload against the device's limits; throws InvalidRequest.
-void validate_launch(const Variant& variant, const Params& params, const Workload& work,
-                     const DeviceInfo& device);
+void validate_launch(const Variant& variant, const Params& params, const Workload& work, const DeviceInfo& device);
 
-RunResult run_variant(Device& device, const Variant& variant, const Params& params,
-                      const RunOptions& options = {});
+RunResult run_variant(Device& device, const Variant& variant, const Params& params, const RunOptions& options = {});
 
 // For a variant verified against a reference kernel on the device (a pack's,
 // Workload::reference): runs the reference on the inputs of (params, seed),
 // so that a traced run of the same inputs (record_trace, which runs no
 // reference) verifies. Nothing for the built-in variants. Throws the
 // engine's errors.
-void run_reference(Device& device, const Variant& variant, const Params& params,
-                   std::uint64_t seed);
+void run_reference(Device& device, const Variant& variant, const Params& params, std::uint64_t seed);
 
 // Device-to-device copy of `bytes` (read + write counted), the practical limit.
 

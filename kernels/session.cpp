@@ -160,38 +160,37 @@ json encode_trace(const Trace& t) {
                        {"row", b.row_elements},
                        {"argument", b.argument == TracedBuffer::kNotPassed ? json(nullptr) : json(b.argument)}});
   json sites = json::array();
-  for (const AccessSite& s : t.sites)
-  {
+  for (const AccessSite& s : t.sites) {
     json site = {{"line", s.line}, {"space", space_name(s.space)}, {"store", s.store}, {"text", s.text}};
     if (s.merged > 1) site["merged"] = s.merged;
     sites.push_back(std::move(site));
   }
   json out = {{"kernel_id", t.kernel_id},
-          {"kernel", t.kernel},
-          {"source_file", t.source_file},
-          {"backend", t.backend},
-          {"grid", t.grid},
-          {"block", t.block},
-          {"launch", t.launch},
-          {"warp_width", t.warp_width},
-          {"warp_width_assumed", t.warp_width_assumed},
-          {"schedule_clock", t.schedule_clock},
-          {"barrier_clock", t.barrier_clock},
-          {"buffers", buffers},
-          {"tile", t.tile ? json{{"rows", t.tile->rows}, {"cols", t.tile->cols}, {"data_cols", t.tile->data_cols}}
-                          : json(nullptr)},
-          {"sites", sites},
-          {"traced_blocks", blocks.take()},
-          {"accesses", nullptr},
-          {"barriers", barriers.take()},
-          {"schedule", schedule.take()},
-          {"timing_pass", t.timing_pass},
-          {"sm_clock_mhz", t.sm_clock_mhz},
-          {"clock_block_stride", t.clock_block_stride},
-          {"clock_passes_dropped", t.clock_passes_dropped},
-          {"barrier_pass_timings", pass_timings.take()},
-          {"barrier_timings", timings.take()},
-          {"traced_schedule", traced_schedule.take()}};
+              {"kernel", t.kernel},
+              {"source_file", t.source_file},
+              {"backend", t.backend},
+              {"grid", t.grid},
+              {"block", t.block},
+              {"launch", t.launch},
+              {"warp_width", t.warp_width},
+              {"warp_width_assumed", t.warp_width_assumed},
+              {"schedule_clock", t.schedule_clock},
+              {"barrier_clock", t.barrier_clock},
+              {"buffers", buffers},
+              {"tile", t.tile ? json{{"rows", t.tile->rows}, {"cols", t.tile->cols}, {"data_cols", t.tile->data_cols}}
+                              : json(nullptr)},
+              {"sites", sites},
+              {"traced_blocks", blocks.take()},
+              {"accesses", nullptr},
+              {"barriers", barriers.take()},
+              {"schedule", schedule.take()},
+              {"timing_pass", t.timing_pass},
+              {"sm_clock_mhz", t.sm_clock_mhz},
+              {"clock_block_stride", t.clock_block_stride},
+              {"clock_passes_dropped", t.clock_passes_dropped},
+              {"barrier_pass_timings", pass_timings.take()},
+              {"barrier_timings", timings.take()},
+              {"traced_schedule", traced_schedule.take()}};
   // Since the problems (kernels/analysis/problems.h): where each barrier falls
   // among the accesses, and the accesses in no buffer.
   if (!t.barriers.empty() && t.barriers.front().accesses_before != BarrierEvent::kNoAccessMark)
@@ -218,8 +217,7 @@ std::string text(const json& object, const char* name, const std::string& where)
   return v.get<std::string>();
 }
 
-std::uint64_t number(const json& object, const char* name, const std::string& where,
-                     std::uint64_t max) {
+std::uint64_t number(const json& object, const char* name, const std::string& where, std::uint64_t max) {
   const json& v = field(object, name, where);
   if (!v.is_number_unsigned() && !(v.is_number_integer() && v.get<std::int64_t>() >= 0))
     bad(where + "." + name + " is not a whole number");
@@ -248,8 +246,7 @@ const std::vector<std::uint8_t>& blob(const json& object, const char* name, cons
   return bytes;
 }
 
-std::array<std::uint32_t, 3> dims(const json& object, const char* name, const std::string& where,
-                                  std::uint32_t max) {
+std::array<std::uint32_t, 3> dims(const json& object, const char* name, const std::string& where, std::uint32_t max) {
   const json& v = field(object, name, where);
   if (!v.is_array() || v.size() != 3) bad(where + "." + name + " is not three numbers");
   std::array<std::uint32_t, 3> d{};
@@ -364,7 +361,8 @@ std::vector<AccessSite> decode_sites(const json& j) {
     site.space = space == "shared" ? Space::Shared : Space::Global;
     site.store = flag(s, "store", "trace.sites[]");
     site.text = text(s, "text", "trace.sites[]");
-    if (s.contains("merged")) site.merged = static_cast<std::uint8_t>(std::max<std::uint64_t>(1, number(s, "merged", "trace.sites[]", 16)));
+    if (s.contains("merged"))
+      site.merged = static_cast<std::uint8_t>(std::max<std::uint64_t>(1, number(s, "merged", "trace.sites[]", 16)));
     out.push_back(std::move(site));
   }
   return out;
@@ -376,7 +374,8 @@ std::vector<std::uint32_t> decode_traced_blocks(const json& j, const TraceBounds
   std::vector<std::uint32_t> out;
   for (std::size_t i = 0; i < traced.size() / 4; ++i) {
     const auto b = tb.get<std::uint32_t>();
-    if (b >= bounds.blocks) bad("trace.traced_blocks names block " + std::to_string(b) + " of " + std::to_string(bounds.blocks));
+    if (b >= bounds.blocks)
+      bad("trace.traced_blocks names block " + std::to_string(b) + " of " + std::to_string(bounds.blocks));
     if (!out.empty() && b <= out.back()) bad("trace.traced_blocks is not ascending");
     out.push_back(b);
   }
@@ -406,7 +405,8 @@ Access unpack_access(Unpacker& ac, std::size_t i, const Trace& t, const TraceBou
   const auto at = [i] { return "trace.accesses[" + std::to_string(i) + "]"; };
   if (i == 0 || a.block != t.accesses.back().block)  // records come in runs of one block
     if (!is_traced(t, a.block)) bad(at() + " names block " + std::to_string(a.block) + ", which was not traced");
-  if (a.thread >= bounds.threads) bad(at() + " names thread " + std::to_string(a.thread) + " of " + std::to_string(bounds.threads));
+  if (a.thread >= bounds.threads)
+    bad(at() + " names thread " + std::to_string(a.thread) + " of " + std::to_string(bounds.threads));
   if (offset >= (std::uint64_t{1} << 48)) bad(at() + " has an offset beyond 2^48 bytes");
   if (size == 0 || size > 16 || (size & (size - 1))) bad(at() + " has size " + std::to_string(size));
   if (a.space == Space::Global) {
@@ -423,7 +423,8 @@ void decode_accesses(const json& j, Trace& t, const TraceBounds& bounds) {
   const auto& accesses = blob(j, "accesses", "trace", kAccessBytes, kMaxTraceRecords);
   Unpacker ac(accesses);
   reserve_on_huge_pages(t.accesses, accesses.size() / kAccessBytes);
-  for (std::size_t i = 0; i < accesses.size() / kAccessBytes; ++i) t.accesses.push_back(unpack_access(ac, i, t, bounds));
+  for (std::size_t i = 0; i < accesses.size() / kAccessBytes; ++i)
+    t.accesses.push_back(unpack_access(ac, i, t, bounds));
 }
 
 void decode_barriers(const json& j, Trace& t, const TraceBounds& bounds) {
@@ -440,7 +441,8 @@ void decode_barriers(const json& j, Trace& t, const TraceBounds& bounds) {
     e.release = ba.get<std::uint64_t>();
     const std::string at = "trace.barriers[" + std::to_string(i) + "]";
     if (!is_traced(t, e.block)) bad(at + " names block " + std::to_string(e.block) + ", which was not traced");
-    if (e.warp >= bounds.warps) bad(at + " names warp " + std::to_string(e.warp) + " of " + std::to_string(bounds.warps));
+    if (e.warp >= bounds.warps)
+      bad(at + " names warp " + std::to_string(e.warp) + " of " + std::to_string(bounds.warps));
     t.barriers.push_back(e);
   }
 }
@@ -457,7 +459,8 @@ void decode_barrier_marks(const json& j, Trace& t) {
   for (std::size_t i = 0; i < t.barriers.size(); ++i) {
     const auto mark = m.get<std::uint32_t>();
     if (mark > t.accesses.size())
-      bad("trace.barrier_marks[" + std::to_string(i) + "] is past the " + std::to_string(t.accesses.size()) + " accesses");
+      bad("trace.barrier_marks[" + std::to_string(i) + "] is past the " + std::to_string(t.accesses.size()) +
+          " accesses");
     t.barriers[i].accesses_before = mark;
   }
 }
@@ -484,7 +487,8 @@ void decode_strays(const json& j, Trace& t, const TraceBounds& bounds) {
     s.offset = st.get<std::int64_t>();
     s.position = st.get<std::uint32_t>();
     const std::string at = "trace.strays[" + std::to_string(i) + "]";
-    if (!is_traced(t, s.access.block)) bad(at + " names block " + std::to_string(s.access.block) + ", which was not traced");
+    if (!is_traced(t, s.access.block))
+      bad(at + " names block " + std::to_string(s.access.block) + ", which was not traced");
     if (s.access.thread >= bounds.threads) bad(at + " names thread " + std::to_string(s.access.thread));
     if (s.access.buffer >= t.buffers.size()) bad(at + " names buffer " + std::to_string(s.access.buffer));
     if (size == 0 || size > 16 || (size & (size - 1))) bad(at + " has size " + std::to_string(size));
@@ -528,8 +532,10 @@ std::vector<BarrierPassTiming> decode_pass_timings(const json& j, const TraceBou
     const auto flags = pt.get<std::uint32_t>();
     p.release_after_arrivals = flags & 1u;
     const std::string at = "trace.barrier_pass_timings[" + std::to_string(i) + "]";
-    if (p.block >= bounds.blocks) bad(at + " names block " + std::to_string(p.block) + " of " + std::to_string(bounds.blocks));
-    if (p.slowest_warp >= bounds.warps) bad(at + " names warp " + std::to_string(p.slowest_warp) + " of " + std::to_string(bounds.warps));
+    if (p.block >= bounds.blocks)
+      bad(at + " names block " + std::to_string(p.block) + " of " + std::to_string(bounds.blocks));
+    if (p.slowest_warp >= bounds.warps)
+      bad(at + " names warp " + std::to_string(p.slowest_warp) + " of " + std::to_string(bounds.warps));
     if (flags > 1u) bad(at + " has unknown flags");
     if (p.pass >= TM_CLOCK_PASSES) bad(at + " names barrier " + std::to_string(p.pass) + " of a block");
     out.push_back(p);
@@ -550,8 +556,10 @@ std::vector<BarrierTiming> decode_barrier_timings(const json& j, const Trace& t,
     b.arrival = ti.get<std::uint64_t>();
     b.release = ti.get<std::uint64_t>();
     const std::string at = "trace.barrier_timings[" + std::to_string(i) + "]";
-    if (b.block >= bounds.blocks) bad(at + " names block " + std::to_string(b.block) + " of " + std::to_string(bounds.blocks));
-    if (b.warp >= bounds.warps) bad(at + " names warp " + std::to_string(b.warp) + " of " + std::to_string(bounds.warps));
+    if (b.block >= bounds.blocks)
+      bad(at + " names block " + std::to_string(b.block) + " of " + std::to_string(bounds.blocks));
+    if (b.warp >= bounds.warps)
+      bad(at + " names warp " + std::to_string(b.warp) + " of " + std::to_string(bounds.warps));
     if (!is_traced(t, b.block)) bad(at + " names block " + std::to_string(b.block) + ", which was not traced");
     if (b.pass >= TM_CLOCK_PASSES) bad(at + " names barrier " + std::to_string(b.pass) + " of a block");
     out.push_back(b);
@@ -604,7 +612,8 @@ void check_trace_verification(const json& v) {
   if (!v.is_object()) bad("session.trace_verification is not a map");
   if (v.contains("verified")) flag(v, "verified", "session.trace_verification");
   for (const char* key : {"checked", "mismatches"})
-    if (v.contains(key) && !v[key].is_number()) bad(std::string("session.trace_verification.") + key + " is not a number");
+    if (v.contains(key) && !v[key].is_number())
+      bad(std::string("session.trace_verification.") + key + " is not a number");
   if (v.contains("method") && !v["method"].is_string()) bad("session.trace_verification.method is not text");
 }
 
@@ -629,18 +638,16 @@ void fill_older_layouts(Trace& t, const std::map<std::string, std::string>& para
     std::int64_t row = 0;
     if (family == "transpose" && width > 0 && height > 0)
       row = b.role == "output" && t.kernel_id != "transpose.copy" ? height : width;
-    else if (family == "matadd" && width > 0)
-      row = width;
-    else if (family == "smem")
-      row = param("block_x", 32);
+    else if (family == "matadd" && width > 0) row = width;
+    else if (family == "smem") row = param("block_x", 32);
     if (row > (std::int64_t{1} << 40))
       bad("trace.buffers[].row from the older session's parameters is " + std::to_string(row) + ", over 2^40");
     b.row_elements = row > 0 ? static_cast<std::uint64_t>(row) : 0;
     // A reduction's launch L reads buffer L and writes buffer L + 1, its
     // only two; every other kernel takes its buffers in order.
     const std::int64_t argument = static_cast<std::int64_t>(k) - (family == "reduce" ? t.launch : 0);
-    b.argument = argument >= 0 && (family != "reduce" || argument < 2) ? static_cast<int>(argument)
-                                                                        : TracedBuffer::kNotPassed;
+    b.argument =
+        argument >= 0 && (family != "reduce" || argument < 2) ? static_cast<int>(argument) : TracedBuffer::kNotPassed;
   }
   const auto side = [](std::int64_t n) { return static_cast<std::uint32_t>(n); };
   const std::uint32_t pad = side(param("pad", 0));
@@ -676,18 +683,12 @@ const std::map<std::string, std::string>& traced_params(const Session& session) 
 namespace {
 
 json session_json(const Session& s) {
-  json j = {{"format", kFormatName},
-            {"version", kSessionVersion},
-            {"created_by", s.created_by},
-            {"created_at", s.created_at},
-            {"kernel_id", s.kernel_id},
-            {"params", s.params},
-            {"device", s.device},
-            {"run", s.run},
-            {"trace", nullptr},
-            {"trace_verification", s.trace_verification},
-            {"record_ms", s.record_ms},
-            {"analysis", s.analysis}};
+  json j = {{"format", kFormatName},      {"version", kSessionVersion},
+            {"created_by", s.created_by}, {"created_at", s.created_at},
+            {"kernel_id", s.kernel_id},   {"params", s.params},
+            {"device", s.device},         {"run", s.run},
+            {"trace", nullptr},           {"trace_verification", s.trace_verification},
+            {"record_ms", s.record_ms},   {"analysis", s.analysis}};
   if (s.trace) j["trace"] = encode_trace(*s.trace);
   if (!s.trace_params.empty()) j["trace_params"] = s.trace_params;
   if (!s.source_text.empty()) j["source"] = {{"name", s.source_name}, {"text", s.source_text}};
@@ -707,9 +708,7 @@ namespace {
 // called. ThreadMap writes definite lengths only; an indefinite-length
 // string, nesting deeper than kMaxDepth, or an item past the end is refused.
 void check_cbor_shape(std::span<const std::uint8_t> bytes) {
-  const auto refuse = [](const std::string& why) {
-    throw SessionError("not a ThreadMap session file (CBOR): " + why);
-  };
+  const auto refuse = [](const std::string& why) { throw SessionError("not a ThreadMap session file (CBOR): " + why); };
   constexpr std::uint64_t kUntilBreak = UINT64_MAX;
   std::vector<std::uint64_t> open;  // items still to come in each open array, map or tag
   std::size_t at = 0;
@@ -775,7 +774,8 @@ json parse_session_map(std::span<const std::uint8_t> bytes) {
   } catch (const json::exception& e) {
     throw SessionError(std::string("not a ThreadMap session file (CBOR): ") + e.what());
   }
-  if (sax.too_deep()) throw SessionError("not a valid session file: nested deeper than " + std::to_string(kMaxDepth) + " levels");
+  if (sax.too_deep())
+    throw SessionError("not a valid session file: nested deeper than " + std::to_string(kMaxDepth) + " levels");
   if (!parsed || sax.is_errored())
     throw SessionError("not a ThreadMap session file (truncated or corrupt CBOR" +
                        (sax.message().empty() ? std::string(")") : "): " + sax.message()));
@@ -857,8 +857,9 @@ std::vector<std::uint8_t> keep_kernel_text(std::span<const std::uint8_t> bytes, 
   if (!s.kernel_text.empty()) throw SessionError("the session keeps another text of " + file + " already");
   for (const AccessSite& site : s.trace->sites)
     if (const std::string line = text_line(text, site.line); line != site.text)
-      throw SessionError(file + " line " + std::to_string(site.line) + " is \"" + line + "\", but the trace recorded \"" +
-                         site.text + "\" there: not the text the trace was recorded from");
+      throw SessionError(file + " line " + std::to_string(site.line) + " is \"" + line +
+                         "\", but the trace recorded \"" + site.text +
+                         "\" there: not the text the trace was recorded from");
   json j = parse_session_map(bytes);
   if (!std::ranges::equal(json::to_cbor(j), bytes))
     throw SessionError("the file does not encode back to its own bytes; nothing is changed");
@@ -867,7 +868,8 @@ std::vector<std::uint8_t> keep_kernel_text(std::span<const std::uint8_t> bytes, 
   // Everything but the new key is the file's, byte for byte.
   json again = parse_session_map(kept);
   again.erase("kernel_source");
-  if (!std::ranges::equal(json::to_cbor(again), bytes)) throw SessionError("keeping the text changed the file's other fields");
+  if (!std::ranges::equal(json::to_cbor(again), bytes))
+    throw SessionError("keeping the text changed the file's other fields");
   decode_session(kept);
   return kept;
 }
@@ -876,8 +878,7 @@ std::uint64_t session_record_bytes(const Session& s) {
   if (!s.trace) return 0;
   const Trace& t = *s.trace;
   return t.accesses.size() * kAccessBytes + t.barriers.size() * (kBarrierBytes + kMarkBytes) +
-         t.strays.size() * kStrayBytes +
-         (t.schedule.size() + t.traced_schedule.size()) * kScheduleBytes +
+         t.strays.size() * kStrayBytes + (t.schedule.size() + t.traced_schedule.size()) * kScheduleBytes +
          t.barrier_timings.size() * kTimingBytes + t.barrier_pass_timings.size() * kPassTimingBytes +
          t.traced_blocks.size() * 4;
 }

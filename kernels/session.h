@@ -32,20 +32,20 @@ inline constexpr std::uint64_t kMaxSessionBytes = std::uint64_t{1} << 30;
 inline constexpr std::uint64_t kMaxSessionAccessRecords = kMaxSessionBytes / 16 * 15 / 20;
 
 struct Session {
-  std::string created_by;                     // "threadmap-cli 0.1.0"
-  std::string created_at;                     // UTC, ISO 8601
+  std::string created_by;  // "threadmap-cli 0.1.0"
+  std::string created_at;  // UTC, ISO 8601
   std::string kernel_id;
   std::map<std::string, std::string> params;  // NAME -> VALUE, as --set takes them
   // The traced run's parameters when they differ from the timed run's (a
   // smaller size, so a recording timed at a size far above the caches keeps
   // a small trace); empty when the trace was made with `params`.
   std::map<std::string, std::string> trace_params;
-  nlohmann::json device;                      // to_json(DeviceInfo)
-  nlohmann::json run;                         // to_json(RunResult), or null when not timed
+  nlohmann::json device;  // to_json(DeviceInfo)
+  nlohmann::json run;     // to_json(RunResult), or null when not timed
   std::optional<Trace> trace;
-  nlohmann::json trace_verification;          // the traced run's output check
+  nlohmann::json trace_verification;  // the traced run's output check
   double record_ms = 0;
-  nlohmann::json analysis;                    // summary saved with it (recomputed on load by readers)
+  nlohmann::json analysis;  // summary saved with it (recomputed on load by readers)
   // A learner's version of the kernel, run and traced in the catalog's place
   // (record --source): its file name and text. Empty for the kernel's own.
   std::string source_name;
@@ -93,8 +93,7 @@ Session decode_session(std::span<const std::uint8_t> bytes);
 // learner's kernel a recording ran). Throws SessionError naming what failed,
 // before writing anything when the session would be over kMaxSessionBytes,
 // the limit its readers take.
-void save_session(const Session& session, const std::filesystem::path& path,
-                  Durability durability = Durability::Synced,
+void save_session(const Session& session, const std::filesystem::path& path, Durability durability = Durability::Synced,
                   std::span<const std::filesystem::path> inputs = {});
 // The bytes a session's bulk records take in its file (a little less than
 // the whole file).

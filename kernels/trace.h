@@ -58,9 +58,9 @@ struct BarrierEvent {
 // array, say). The traced run read or wrote there; it is kept apart from
 // Trace::accesses, whose (buffer, offset) always lie in a buffer.
 struct StrayAccess {
-  Access access;              // buffer: the buffer nearest the address; offset: 0
-  std::int64_t offset = 0;    // bytes from that buffer's start (negative: before it)
-  std::uint32_t position = 0; // Trace::accesses made before it, in device order
+  Access access;               // buffer: the buffer nearest the address; offset: 0
+  std::int64_t offset = 0;     // bytes from that buffer's start (negative: before it)
+  std::uint32_t position = 0;  // Trace::accesses made before it, in device order
 };
 
 // One warp's passage through one barrier, as the clock pass saw it (CUDA):
@@ -71,16 +71,16 @@ struct BarrierTiming {
   std::uint32_t block = 0;
   std::uint16_t warp = 0;
   std::uint16_t line = 0;
-  std::uint32_t pass = 0;        // the warp's n-th barrier in the block, from 0
-  std::uint64_t arrival = 0;     // clock64 cycles of the block's SM, before the barrier
-  std::uint64_t release = 0;     // after a shared-memory load the barrier orders
+  std::uint32_t pass = 0;     // the warp's n-th barrier in the block, from 0
+  std::uint64_t arrival = 0;  // clock64 cycles of the block's SM, before the barrier
+  std::uint64_t release = 0;  // after a shared-memory load the barrier orders
 };
 
 // One block's passage through one barrier, as the clock pass saw it: what
 // the distributions in the barrier view are made of.
 struct BarrierPassTiming {
   std::uint32_t block = 0;
-  std::uint32_t pass = 0;             // the block's n-th barrier, from 0
+  std::uint32_t pass = 0;  // the block's n-th barrier, from 0
   std::uint16_t line = 0;
   std::uint16_t slowest_warp = 0;     // the last to arrive
   std::uint32_t spread = 0;           // cycles from the first warp's arrival to the last's
@@ -93,13 +93,13 @@ struct BarrierPassTiming {
 struct BlockSchedule {
   std::uint64_t start = 0;  // Trace::schedule_clock units
   std::uint64_t end = 0;
-  std::uint32_t sm = 0;     // kNoSm where the device has no id to read
+  std::uint32_t sm = 0;  // kNoSm where the device has no id to read
 };
 inline constexpr std::uint32_t kNoSm = 0xffffffffu;
 
 struct TracedBuffer {
-  std::string name;        // the workload's name: "a", "trA", "out", ...
-  std::string role;        // input, output, scratch
+  std::string name;  // the workload's name: "a", "trA", "out", ...
+  std::string role;  // input, output, scratch
   ElementType type = ElementType::Int;
   std::uint64_t bytes = 0;
   // Its layout, as the workload declared it (HostBuffer::row_elements):
@@ -126,29 +126,30 @@ struct AccessSite {
 };
 
 struct Trace {
-  std::string kernel_id;     // catalog id
-  std::string kernel;        // function name
-  std::string source_file;   // "transpose.cu" / "transpose.cl": what `line` refers to
+  std::string kernel_id;    // catalog id
+  std::string kernel;       // function name
+  std::string source_file;  // "transpose.cu" / "transpose.cl": what `line` refers to
   std::string backend;
   std::array<std::uint32_t, 3> grid{1, 1, 1};   // blocks per dimension of the traced launch
   std::array<std::uint32_t, 3> block{1, 1, 1};  // threads per block dimension
-  int launch = 0;                     // which launch of the workload (reductions have several)
-  std::uint32_t warp_width = 32;      // lanes per warp the per-warp records used
-  bool warp_width_assumed = false;    // the device did not say; 32 was used
-  std::string schedule_clock;         // "globaltimer ns" or "order"
-  std::string barrier_clock;          // "clock64 cycles" or "order"
+  int launch = 0;                               // which launch of the workload (reductions have several)
+  std::uint32_t warp_width = 32;                // lanes per warp the per-warp records used
+  bool warp_width_assumed = false;              // the device did not say; 32 was used
+  std::string schedule_clock;                   // "globaltimer ns" or "order"
+  std::string barrier_clock;                    // "clock64 cycles" or "order"
   // Where the barrier times and the schedule come from: kClockPassName (a
   // second run with clock stamps only: barrier_timings, schedule) or
   // kTracedPassName (the access pass's own stamps: older recordings, OpenCL).
   std::string timing_pass;
-  double sm_clock_mhz = 0;            // clock64 cycles per microsecond of %globaltimer, measured just after the clock pass; 0 unknown
+  double sm_clock_mhz =
+      0;  // clock64 cycles per microsecond of %globaltimer, measured just after the clock pass; 0 unknown
   std::vector<std::uint32_t> traced_blocks;  // sorted
   std::vector<TracedBuffer> buffers;
   // The traced launch's shared tile as the workload declared it (Workload::tile).
   std::optional<SharedTile> tile;
   std::vector<AccessSite> sites;
   std::vector<Access> accesses;
-  std::vector<StrayAccess> strays;   // accesses in no buffer, in device order
+  std::vector<StrayAccess> strays;  // accesses in no buffer, in device order
   std::vector<BarrierEvent> barriers;
   std::vector<BlockSchedule> schedule;  // one per block of the grid (the clock pass's when there is one)
   // The clock pass: the passes of about one block in clock_block_stride
@@ -157,7 +158,7 @@ struct Trace {
   std::vector<BarrierPassTiming> barrier_pass_timings;
   std::vector<BarrierTiming> barrier_timings;
   std::uint32_t clock_block_stride = 0;
-  std::uint64_t clock_passes_dropped = 0;  // warp passes through barriers the clock pass did not keep
+  std::uint64_t clock_passes_dropped = 0;      // warp passes through barriers the clock pass did not keep
   std::vector<BlockSchedule> traced_schedule;  // the access pass's schedule, kept beside the clock pass's
 
   std::uint32_t block_count() const { return grid[0] * grid[1] * grid[2]; }
@@ -193,8 +194,8 @@ class SiteKeySet {
     std::vector<Site> out;
     for (std::size_t key = 0; key < kSiteKeys; ++key)
       if (bits_[key / 64] >> (key % 64) & 1)
-        out.push_back({key, static_cast<std::uint16_t>(key / 4), (key & 2) ? Space::Shared : Space::Global,
-                       (key & 1) != 0});
+        out.push_back(
+            {key, static_cast<std::uint16_t>(key / 4), (key & 2) ? Space::Shared : Space::Global, (key & 1) != 0});
     return out;
   }
 

@@ -66,27 +66,27 @@ inline constexpr std::uint32_t kMaxTileSide = 65536;
 inline constexpr std::uint64_t kMaxTileElements = std::uint64_t{1} << 22;
 
 struct Mismatch {
-  std::string where;     // "row 3, column 17" / "element 12" / "sum"
+  std::string where;  // "row 3, column 17" / "element 12" / "sum"
   std::string expected;
   std::string actual;
 };
 
 struct Verification {
   bool verified = false;
-  std::uint64_t checked = 0;     // elements compared
+  std::uint64_t checked = 0;  // elements compared
   std::uint64_t mismatches = 0;
-  std::vector<Mismatch> first;   // at most a few
-  std::string method;            // "exact" / "relative error <= 1e-5 against a double-precision sum"
+  std::vector<Mismatch> first;  // at most a few
+  std::string method;           // "exact" / "relative error <= 1e-5 against a double-precision sum"
 };
 
 struct Workload {
   std::vector<HostBuffer> buffers;
   std::vector<LaunchCmd> launches;
-  std::uint64_t ideal_bytes = 0;         // each input read once, each output written once
-  std::uint64_t working_set_bytes = 0;   // all buffers the launches touch
-  std::uint64_t static_local_bytes = 0;  // per group, declared in the kernel text
-  std::uint64_t dynamic_local_bytes = 0; // per group, given at launch
-  std::string note;                      // a property of this run worth showing (e.g. padding)
+  std::uint64_t ideal_bytes = 0;          // each input read once, each output written once
+  std::uint64_t working_set_bytes = 0;    // all buffers the launches touch
+  std::uint64_t static_local_bytes = 0;   // per group, declared in the kernel text
+  std::uint64_t dynamic_local_bytes = 0;  // per group, given at launch
+  std::string note;                       // a property of this run worth showing (e.g. padding)
   // The shared tile of the first launch (the one a recording traces), for
   // the views; none where the kernel has no 2-D tile (its shared memory is
   // drawn as a 1-D array of words). Each buffer's row length is in `buffers`.

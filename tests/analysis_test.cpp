@@ -256,7 +256,7 @@ TEST(Predictions, FindTheFirstRequestUnlikeThePrediction) {
     a.requests.push_back(r);
   };
   request(threadmap::Space::Global, 4);
-  request(threadmap::Space::Shared, 1);  // the row-wise store
+  request(threadmap::Space::Shared, 1);   // the row-wise store
   request(threadmap::Space::Shared, 32);  // the column read
   request(threadmap::Space::Global, 4);
   const auto shared = threadmap::per_request(a, threadmap::Space::Shared);

@@ -174,8 +174,8 @@ TEST_P(Batches, CountTheWholeGridAsOneTracedRunDoes) {
   if (backend == "cuda") {
     // Clock readings differ from run to run: the same passes, other times.
     for (nlohmann::json* j : {&batched, &expected}) {
-      for (const char* key : {"arrival_spread_median", "widest_spread", "release_latency_median",
-                              "release_latency_max", "most_often_last_warp", "most_often_last_share", "sm_clock_mhz"})
+      for (const char* key : {"arrival_spread_median", "widest_spread", "release_latency_median", "release_latency_max",
+                              "most_often_last_warp", "most_often_last_share", "sm_clock_mhz"})
         (*j)["barriers"].erase(key);
       (*j)["schedule"].erase("kernel_start");
       (*j)["schedule"].erase("kernel_end");
@@ -193,10 +193,9 @@ std::vector<std::tuple<std::string, BatchCase>> every_backend_case() {
   return out;
 }
 
-INSTANTIATE_TEST_SUITE_P(Backends, Batches, ::testing::ValuesIn(every_backend_case()),
-                         [](const auto& info) {
-                           return std::get<0>(info.param) + "_" + std::get<1>(info.param).label;
-                         });
+INSTANTIATE_TEST_SUITE_P(Backends, Batches, ::testing::ValuesIn(every_backend_case()), [](const auto& info) {
+  return std::get<0>(info.param) + "_" + std::get<1>(info.param).label;
+});
 
 TEST(BatchRecords, TooFewForOneBlockSayWhichBlockAndWhatToDo) {
   auto td = testing::first_device("opencl");
@@ -209,8 +208,9 @@ TEST(BatchRecords, TooFewForOneBlockSayWhichBlockAndWhatToDo) {
   options.all_blocks = true;
   const analysis::GridCount count = analysis::count_in_batches(*td.device, *v, params, options, 1000);
   EXPECT_EQ(count.recording.status, RunStatus::Invalid);
-  EXPECT_NE(count.recording.error.find("block 0 alone makes more than a batch's 1000 access records; give a batch more"),
-            std::string::npos)
+  EXPECT_NE(
+      count.recording.error.find("block 0 alone makes more than a batch's 1000 access records; give a batch more"),
+      std::string::npos)
       << count.recording.error;
 }
 

@@ -19,13 +19,28 @@ TEST(Catalog, IdsAreUniqueAndNamedFamilyDotVariant) {
 }
 
 TEST(Catalog, HoldsEveryVariantOfTheDesign) {
-  for (const char* id :
-       {"transpose.copy", "transpose.naive", "transpose.shared", "transpose.shared_dynamic",
-        "transpose.coalesced", "matadd.rows", "matadd.cols", "matadd.elements",
-        "reduce.interleaved", "reduce.divergent", "reduce.sequential", "reduce.warp_shuffle",
-        "smem.setRowReadRow", "smem.setColReadCol", "smem.setRowReadCol", "smem.setRowReadColDyn",
-        "smem.setRowReadColPad", "smem.setRowReadColDynPad", "smem.setRowReadColRect",
-        "smem.setRowReadColRectDyn", "smem.setRowReadColRectPad", "smem.setRowReadColRectDynPad"})
+  for (const char* id : {"transpose.copy",
+                         "transpose.naive",
+                         "transpose.shared",
+                         "transpose.shared_dynamic",
+                         "transpose.coalesced",
+                         "matadd.rows",
+                         "matadd.cols",
+                         "matadd.elements",
+                         "reduce.interleaved",
+                         "reduce.divergent",
+                         "reduce.sequential",
+                         "reduce.warp_shuffle",
+                         "smem.setRowReadRow",
+                         "smem.setColReadCol",
+                         "smem.setRowReadCol",
+                         "smem.setRowReadColDyn",
+                         "smem.setRowReadColPad",
+                         "smem.setRowReadColDynPad",
+                         "smem.setRowReadColRect",
+                         "smem.setRowReadColRectDyn",
+                         "smem.setRowReadColRectPad",
+                         "smem.setRowReadColRectDynPad"})
     EXPECT_NE(find_variant(id), nullptr) << id;
   EXPECT_EQ(find_variant("transpose.nope"), nullptr);
 }

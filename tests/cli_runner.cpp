@@ -14,8 +14,7 @@ namespace threadmap::testing {
 
 Outcome cli(const std::string& args) {
   // One file per process: ctest runs these tests in parallel.
-  const std::string err_file =
-      ::testing::TempDir() + "threadmap_cli_stderr_" + std::to_string(getpid()) + ".txt";
+  const std::string err_file = ::testing::TempDir() + "threadmap_cli_stderr_" + std::to_string(getpid()) + ".txt";
   const std::string command = std::string(THREADMAP_CLI) + " " + args + " 2>" + err_file;
   Outcome o;
   FILE* pipe = popen(command.c_str(), "r");

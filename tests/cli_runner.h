@@ -19,5 +19,5 @@ bool has_cuda_device();
 
 }  // namespace threadmap::testing
 
-#define REQUIRE_OPENCL()                                            \
+#define REQUIRE_OPENCL() \
   if (!threadmap::testing::has_opencl_device()) GTEST_SKIP() << "no OpenCL device found"

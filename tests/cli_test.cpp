@@ -57,8 +57,8 @@ Doctor doctor_with_empty_cache(const std::string& architectures) {
   return d;
 }
 
-#define SKIP_WITHOUT_NVRTC(j)                   \
-  if (!(j)["nvrtc"]["available"].get<bool>())   \
+#define SKIP_WITHOUT_NVRTC(j)                 \
+  if (!(j)["nvrtc"]["available"].get<bool>()) \
   GTEST_SKIP() << "no CUDA compiler: " << (j)["nvrtc"]["reason"].get<std::string>()
 
 // The check a lecturer runs before class: every catalog kernel compiles,
@@ -128,7 +128,9 @@ std::string learner_file(const std::string& name, const std::string& read, const
                          "  tile[get_local_id(1)][get_local_id(0)] = idx;\n" +
                              extra +
                              "  barrier(CLK_LOCAL_MEM_FENCE);\n"
-                             "  out[idx] = " + read + ";\n"
+                             "  out[idx] = " +
+                             read +
+                             ";\n"
                              "}\n";
   return path;
 }
@@ -185,8 +187,8 @@ TEST(Cli, LearnerSourceRecordKeepsTheSourceInTheSession) {
   REQUIRE_OPENCL();
   const std::string file = learner_file("pad_record.cl", kColumnRead);
   const std::string session = ::testing::TempDir() + std::to_string(getpid()) + "_learner.threadmap";
-  const Outcome o = cli("record smem.setRowReadCol --device opencl:0:0 --set blocks=4 --reps 2 --source " + file +
-                        " -o " + session);
+  const Outcome o =
+      cli("record smem.setRowReadCol --device opencl:0:0 --set blocks=4 --reps 2 --source " + file + " -o " + session);
   if (o.err.find("needs libclang") != std::string::npos) GTEST_SKIP() << o.err;
   ASSERT_EQ(o.code, 0) << o.out << o.err;
   const Outcome text = cli("show " + session);
@@ -224,12 +226,10 @@ TEST(Cli, LearnerSourceCompileErrorNamesItsLine) {
 
 TEST(Cli, LearnerSourceEndlessLoopIsStoppedAtTheTimeout) {
   REQUIRE_OPENCL();
-  const std::string file =
-      learner_file("loop.cl", kColumnRead, "  while (idx < 100000u) { out[0] = 1; }\n");
+  const std::string file = learner_file("loop.cl", kColumnRead, "  while (idx < 100000u) { out[0] = 1; }\n");
   const auto started = std::chrono::steady_clock::now();
   const Outcome o = cli("run smem.setRowReadCol --device opencl:0:0 --set blocks=16 --timeout 2 --source " + file);
-  const double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   EXPECT_EQ(o.code, 5) << o.out << o.err;
   EXPECT_NE(o.err.find("did not finish within 2 s"), std::string::npos) << o.err;
   EXPECT_LT(seconds, 10.0);
@@ -237,9 +237,10 @@ TEST(Cli, LearnerSourceEndlessLoopIsStoppedAtTheTimeout) {
 
 TEST(Cli, LearnerSourceOverTheLocalMemoryLimitIsRefused) {
   REQUIRE_OPENCL();
-  const std::string file = learner_file("huge.cl", kColumnRead,
-                                        "  __local ELEM huge[1 << 24]; huge[(idx * 7919u) % (1u << 24)] = idx;\n"
-                                        "  barrier(CLK_LOCAL_MEM_FENCE); out[idx] = huge[(idx * 104729u) % (1u << 24)];\n");
+  const std::string file =
+      learner_file("huge.cl", kColumnRead,
+                   "  __local ELEM huge[1 << 24]; huge[(idx * 7919u) % (1u << 24)] = idx;\n"
+                   "  barrier(CLK_LOCAL_MEM_FENCE); out[idx] = huge[(idx * 104729u) % (1u << 24)];\n");
   const Outcome o = cli("run smem.setRowReadCol --device opencl:0:0 --set blocks=16 --timeout 20 --source " + file);
   EXPECT_NE(o.code, 0) << o.out << o.err;
   EXPECT_NE(o.code, 5) << "refused with a message, not stopped: " << o.err;
@@ -336,21 +337,20 @@ INSTANTIATE_TEST_SUITE_P(
         BadCall{"run transpose.naive --device opencl:0:7", 2, "has no device 7"},
         BadCall{"run transpose.naive --device cuda:7", 2, "cuda:7"},
         BadCall{"run transpose.naive --reps 0", 2, "--reps"},
-        BadCall{"run transpose.naive --format xml", 2, "--format"},
-        BadCall{"run", 2, "KERNEL_ID"},
+        BadCall{"run transpose.naive --format xml", 2, "--format"}, BadCall{"run", 2, "KERNEL_ID"},
         BadCall{"frobnicate", 2, "subcommand"},
         BadCall{"sweep transpose.shared --vary tile=8,33", 2, "tile=33 is not allowed"},
         BadCall{"sweep transpose.shared --vary nope=1", 2, "no parameter 'nope'"},
-        BadCall{"run matadd.elements --device opencl:0:0 --set block_x=1024 --set block_y=1024", 2,
-                "1048576 threads"},
-        BadCall{"run smem.setRowReadColPad --device opencl:0:0 --set block_y=16", 2,
-                "needs block_x = block_y"},
+        BadCall{"run matadd.elements --device opencl:0:0 --set block_x=1024 --set block_y=1024", 2, "1048576 threads"},
+        BadCall{"run smem.setRowReadColPad --device opencl:0:0 --set block_y=16", 2, "needs block_x = block_y"},
         BadCall{"record transpose.naive --device opencl:0:0 --blocks 0,x -o /tmp/x.threadmap", 2,
                 "'x' is not a block number"},
         BadCall{"record transpose.naive --device opencl:0:0 --set width=64 --set height=64 --blocks 999 "
-                "-o /tmp/x.threadmap", 2, "block 999 is outside the grid of 16 blocks"},
+                "-o /tmp/x.threadmap",
+                2, "block 999 is outside the grid of 16 blocks"},
         BadCall{"record transpose.naive --device opencl:0:0 --set width=64 --set height=64 --capacity 5 "
-                "-o /tmp/x.threadmap", 2, "trace buffer overflow: room for 5 access records"},
+                "-o /tmp/x.threadmap",
+                2, "trace buffer overflow: room for 5 access records"},
         BadCall{"record transpose.naive --device opencl:0:0", 2, "--output"},
         BadCall{"show /nonexistent/file.threadmap", 2, "cannot open"},
         BadCall{"show /etc/hostname", 2, "not a ThreadMap session file"},
@@ -361,8 +361,7 @@ INSTANTIATE_TEST_SUITE_P(
                 "--set tile=32 and --vary tile name the same parameter"},
         // A timeout that is not a finite number would disable the watchdog.
         BadCall{"run transpose.naive --device nope --timeout nan", 2, "--timeout: nan is not a finite number"},
-        BadCall{"counters transpose.naive --device nope --timeout inf", 2,
-                "--timeout: inf is not a finite number"},
+        BadCall{"counters transpose.naive --device nope --timeout inf", 2, "--timeout: inf is not a finite number"},
         BadCall{"record transpose.naive --device nope --timeout -1 -o /tmp/x.threadmap", 2,
                 "--timeout: -1 is out of range: give a value from 0.1 to 3600"},
         BadCall{"check smem-conflict-free x.cl --device nope --timeout NaN", 2,
@@ -370,8 +369,9 @@ INSTANTIATE_TEST_SUITE_P(
 
 TEST(Cli, RunJsonReportsVerifiedTimings) {
   REQUIRE_OPENCL();
-  const Outcome o = cli("run transpose.shared --device opencl:0:0 --set width=1000 --set height=777 "
-                        "--set pad=1 --reps 3 --format json");
+  const Outcome o =
+      cli("run transpose.shared --device opencl:0:0 --set width=1000 --set height=777 "
+          "--set pad=1 --reps 3 --format json");
   ASSERT_EQ(o.code, 0) << o.err;
   const auto j = nlohmann::json::parse(o.out);
   EXPECT_EQ(j["kernel"], "transpose.shared");
@@ -390,8 +390,9 @@ TEST(Cli, RunJsonReportsVerifiedTimings) {
 
 TEST(Cli, SweepGivesOneRowPerValue) {
   REQUIRE_OPENCL();
-  const Outcome o = cli("sweep transpose.coalesced --device opencl:0:0 --set width=300 --set height=200 "
-                        "--vary tile=8,16,32 --vary pad=0,1 --reps 2 --format csv");
+  const Outcome o =
+      cli("sweep transpose.coalesced --device opencl:0:0 --set width=300 --set height=200 "
+          "--vary tile=8,16,32 --vary pad=0,1 --reps 2 --format csv");
   ASSERT_EQ(o.code, 0) << o.err;
   std::stringstream ss(o.out);
   std::string line;
@@ -421,10 +422,8 @@ TEST(Cli, BenchTableHasEveryVariantAndTheCeilings) {
   const Outcome o = cli("bench --device opencl:0:0 --size 128 --reps 2 --format csv");
   ASSERT_EQ(o.code, 0) << o.err;
   EXPECT_NE(o.out.find("device copy,"), std::string::npos);
-  for (const auto& v : threadmap::catalog())
-    EXPECT_NE(o.out.find("\n" + v.id + ","), std::string::npos) << v.id;
-  EXPECT_NE(o.out.find("transpose.copy,width=128 height=128 tile=64 strips=4 type=int,verified,"),
-            std::string::npos);
+  for (const auto& v : threadmap::catalog()) EXPECT_NE(o.out.find("\n" + v.id + ","), std::string::npos) << v.id;
+  EXPECT_NE(o.out.find("transpose.copy,width=128 height=128 tile=64 strips=4 type=int,verified,"), std::string::npos);
 }
 
 TEST(Cli, RecordWritesASessionThatShowReads) {
@@ -475,8 +474,9 @@ TEST(Cli, ACatalogSessionKeepsTheTextItCompiled) {
 
 TEST(Cli, CountersTotalTheWholeGrid) {
   REQUIRE_OPENCL();
-  const Outcome o = cli("counters transpose.naive --device opencl:0:0 --set width=64 --set height=64 "
-                        "--set tile=32 --format json");
+  const Outcome o =
+      cli("counters transpose.naive --device opencl:0:0 --set width=64 --set height=64 "
+          "--set tile=32 --format json");
   ASSERT_EQ(o.code, 0) << o.err;
   const auto j = nlohmann::json::parse(o.out);
   EXPECT_TRUE(j["whole_grid"].get<bool>());
@@ -492,7 +492,8 @@ TEST(Cli, CountersTotalTheWholeGrid) {
 // counted. The per-block list, written a block at a time, reads as the rest.
 TEST(Cli, CountersInBatchesPrintWhatOneTracedRunPrints) {
   REQUIRE_OPENCL();
-  const std::string base = "counters transpose.shared --device opencl:0:0 --set width=128 --set height=96 --set tile=16";
+  const std::string base =
+      "counters transpose.shared --device opencl:0:0 --set width=128 --set height=96 --set tile=16";
   const Outcome whole = cli(base + " --format json --batch-records 0");
   if (whole.err.find("needs libclang") != std::string::npos) GTEST_SKIP() << whole.err;
   const Outcome batched = cli(base + " --format json --batch-records 3000");
@@ -613,8 +614,8 @@ TEST(Exercises, CheckGradesKnownCheatsAsNotMet) {
   }
   // The default-seed cheat does meet the goal on the inputs it was fitted
   // to: the fresh seed, not the terms, is what finds it.
-  const Outcome fitted =
-      cli("check transpose-pad " + dir + "transpose-pad.default-seed.cl --device opencl:0:0 --seed 20261122 --format json");
+  const Outcome fitted = cli("check transpose-pad " + dir +
+                             "transpose-pad.default-seed.cl --device opencl:0:0 --seed 20261122 --format json");
   EXPECT_EQ(fitted.code, 0) << fitted.out << fitted.err;
 }
 
@@ -623,8 +624,10 @@ TEST(Exercises, CheckGradesKnownCheatsAsNotMet) {
 TEST(Exercises, CheckDrawsAFreshSeedAndVerifiesEverySize) {
   REQUIRE_OPENCL();
   const std::string solution = std::string(THREADMAP_SOURCE_DIR) + "/resources/exercises/transpose-pad.solution.cl";
-  const auto first = nlohmann::json::parse(cli("check transpose-pad " + solution + " --device opencl:0:0 --format json").out);
-  const auto second = nlohmann::json::parse(cli("check transpose-pad " + solution + " --device opencl:0:0 --format json").out);
+  const auto first =
+      nlohmann::json::parse(cli("check transpose-pad " + solution + " --device opencl:0:0 --format json").out);
+  const auto second =
+      nlohmann::json::parse(cli("check transpose-pad " + solution + " --device opencl:0:0 --format json").out);
   EXPECT_NE(first["seed"], second["seed"]);
   const auto sizes = first["submissions"][0]["sizes"];
   ASSERT_EQ(sizes.size(), 3u) << first.dump();
@@ -695,9 +698,10 @@ TEST(Exercises, CheckSaysACudaFileNeedsACudaDevice) {
 // verify_at size; a .cl file in the same grading goes to OpenCL where there
 // is an OpenCL device. Without a GPU, exercise_cuda_tests compiles them.
 TEST(Exercises, CheckGradesCudaSolutionsAndStarts) {
-  if (!has_cuda_device()) GTEST_SKIP() << "no CUDA device here: the .cu solutions and starts are graded on a GPU "
-                                          "(ExerciseCuda.EveryStartAndSolutionCompilesAndInstrumentsForCompute90 "
-                                          "compiles them without one)";
+  if (!has_cuda_device())
+    GTEST_SKIP() << "no CUDA device here: the .cu solutions and starts are graded on a GPU "
+                    "(ExerciseCuda.EveryStartAndSolutionCompilesAndInstrumentsForCompute90 "
+                    "compiles them without one)";
   const auto list = nlohmann::json::parse(cli("exercises --format json").out);
   const std::string dir = std::string(THREADMAP_SOURCE_DIR) + "/resources/exercises/";
   for (const auto& e : list) {
@@ -734,9 +738,7 @@ namespace {
 // Hostile and clumsy use (issue 25): text that is not UTF-8, values that are
 // not numbers, caches that are cold, files that are not kernels.
 
-std::string temp_path(const std::string& name) {
-  return ::testing::TempDir() + std::to_string(getpid()) + "_" + name;
-}
+std::string temp_path(const std::string& name) { return ::testing::TempDir() + std::to_string(getpid()) + "_" + name; }
 
 std::string copy_of(const std::string& from, const std::string& to) {
   std::ifstream in(from, std::ios::binary);
@@ -751,8 +753,7 @@ const std::string kSolution = kExercises + "smem-conflict-free.solution.cl";
 TEST(Hostile, CheckJsonSurvivesALatin1FileName) {
   REQUIRE_OPENCL();
   const std::string file = copy_of(kSolution, temp_path("jo\xe3o.cl"));
-  const Outcome o = cli("check smem-conflict-free " + file + " " + kSolution +
-                        " --device opencl:0:0 --format json");
+  const Outcome o = cli("check smem-conflict-free " + file + " " + kSolution + " --device opencl:0:0 --format json");
   EXPECT_EQ(o.code, 0) << o.out << o.err;
   const auto j = nlohmann::json::parse(o.out, nullptr, false);
   ASSERT_FALSE(j.is_discarded()) << "not JSON: " << o.out << o.err;
@@ -768,8 +769,8 @@ TEST(Hostile, ShowJsonSurvivesALatin1Source) {
   REQUIRE_OPENCL();
   const std::string file = learner_file("latin1.cl", kColumnRead, "  // r\xe9sum\xe9 of the tile\n");
   const std::string session = temp_path("latin1.threadmap");
-  const Outcome rec = cli("record smem.setRowReadCol --device opencl:0:0 --set blocks=2 --reps 1 --source " +
-                          file + " -o " + session);
+  const Outcome rec =
+      cli("record smem.setRowReadCol --device opencl:0:0 --set blocks=2 --reps 1 --source " + file + " -o " + session);
   if (rec.err.find("needs libclang") != std::string::npos) GTEST_SKIP() << rec.err;
   ASSERT_EQ(rec.code, 0) << rec.out << rec.err;
   const Outcome shown = cli("show " + session + " --format json");
@@ -822,8 +823,8 @@ std::string slow_to_compile_solution(int kernels) {
 TEST(Hostile, CheckDoesNotCountACompileAgainstTheTimeout) {
   REQUIRE_OPENCL();
   const std::string file = slow_to_compile_solution(500);
-  const Outcome o = cli_with_cold_caches("check smem-conflict-free " + file +
-                                         " --device opencl:0:0 --timeout 2 --format json");
+  const Outcome o =
+      cli_with_cold_caches("check smem-conflict-free " + file + " --device opencl:0:0 --timeout 2 --format json");
   EXPECT_EQ(o.code, 0) << o.out << o.err;
   const auto j = nlohmann::json::parse(o.out, nullptr, false);
   ASSERT_FALSE(j.is_discarded()) << o.out << o.err;
@@ -878,7 +879,8 @@ TEST(Hostile, SourceWithoutTheKernelsNameSaysWhichNameItNeeds) {
   const std::string file = temp_path("renamed.cl");
   std::ofstream(file) << "__kernel void mine(__global ELEM* out_all) { out_all[get_global_id(0)] = 0; }\n";
   for (const char* command : {"run", "counters"}) {
-    const Outcome o = cli(std::string(command) + " smem.setRowReadCol --device opencl:0:0 --set blocks=2 --source " + file);
+    const Outcome o =
+        cli(std::string(command) + " smem.setRowReadCol --device opencl:0:0 --set blocks=2 --source " + file);
     if (o.err.find("needs libclang") != std::string::npos) continue;
     EXPECT_EQ(o.code, 2) << command << ": " << o.err;
     EXPECT_NE(o.err.find("renamed.cl has no kernel named setRowReadCol (the catalog's kernel is "
@@ -898,11 +900,13 @@ TEST(Hostile, SourceThatIsNoTextFileSaysWhatItIs) {
   EXPECT_NE(o.err.find("folder.cl is a folder, not a file"), std::string::npos) << o.err;
 
   const std::string binary = temp_path("binary.cl");
-  std::ofstream(binary, std::ios::binary) << std::string("\x7f" "ELF\x02\x01\x01\0\0\0", 10);
+  std::ofstream(binary, std::ios::binary) << std::string(
+      "\x7f"
+      "ELF\x02\x01\x01\0\0\0",
+      10);
   o = cli("run smem.setRowReadCol --device opencl:0:0 --source " + binary);
   EXPECT_EQ(o.code, 2) << o.err;
-  EXPECT_NE(o.err.find("binary.cl is not a text file: it holds a NUL byte at offset 7"), std::string::npos)
-      << o.err;
+  EXPECT_NE(o.err.find("binary.cl is not a text file: it holds a NUL byte at offset 7"), std::string::npos) << o.err;
 
   if (geteuid() == 0) return;  // root reads every file
   const std::string locked = copy_of(kSolution, temp_path("locked.cl"));
@@ -916,8 +920,7 @@ TEST(Hostile, SourceThatIsNoTextFileSaysWhatItIs) {
 // retitle the window: show and check print control characters as \x1b.
 TEST(Hostile, TextOutputShowsControlCharactersInsteadOfObeyingThem) {
   REQUIRE_OPENCL();
-  const std::string file =
-      learner_file("esc\x1b[2J.cl", kColumnRead, "  // \x1b]0;owned\x07\x1b[2J a comment\r\n");
+  const std::string file = learner_file("esc\x1b[2J.cl", kColumnRead, "  // \x1b]0;owned\x07\x1b[2J a comment\r\n");
   const std::string session = temp_path("esc.threadmap");
   const Outcome rec = cli("record smem.setRowReadCol --device opencl:0:0 --set blocks=2 --reps 1 --source '" + file +
                           "' -o " + session);
@@ -1016,8 +1019,8 @@ TEST(SharedDevice, TwentyConcurrentRunsTimeOneAtATime) {
   std::vector<FILE*> pipes;
   for (int i = 0; i < kRuns; ++i) {
     const std::string command = std::string(THREADMAP_CLI) +
-                                " run smem.setRowReadCol --device opencl:0:0 --reps 5 --format json 2>" +
-                                locks + "/stderr_" + std::to_string(i);
+                                " run smem.setRowReadCol --device opencl:0:0 --reps 5 --format json 2>" + locks +
+                                "/stderr_" + std::to_string(i);
     pipes.push_back(popen(command.c_str(), "r"));
     ASSERT_NE(pipes.back(), nullptr);
   }
@@ -1042,8 +1045,8 @@ TEST(SharedDevice, TwentyConcurrentRunsTimeOneAtATime) {
     EXPECT_TRUE(j["verification"]["verified"].get<bool>()) << j.dump();
     const auto& lock = j["timing"]["device_lock"];
     EXPECT_TRUE(lock["exclusive"].get<bool>()) << lock.dump();
-    sections.push_back({lock["start_ns"].get<std::int64_t>(), lock["end_ns"].get<std::int64_t>(),
-                        lock["waited_ms"].get<double>(), i});
+    sections.push_back(
+        {lock["start_ns"].get<std::int64_t>(), lock["end_ns"].get<std::int64_t>(), lock["waited_ms"].get<double>(), i});
     if (lock["runs_ahead"].get<int>() > 0) {
       ++waited;
       EXPECT_NE(err.find("waiting for the GPU: "), std::string::npos) << err;

@@ -32,8 +32,7 @@ int trap_and_report() {
   } catch (const DeviceError& e) {
     const std::string message = e.what();
     std::cerr << "first: " << message << '\n';
-    if (message.find("cudaError") == std::string::npos || message.find("sticky") == std::string::npos)
-      return 1;
+    if (message.find("cudaError") == std::string::npos || message.find("sticky") == std::string::npos) return 1;
   }
   try {
     d.allocate(64);

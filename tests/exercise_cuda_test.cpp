@@ -39,8 +39,8 @@ std::string assembly_errors(const std::string& ptx, const std::string& name) {
   fs::create_directories(dir);
   const fs::path file = dir / (name + ".ptx");
   std::ofstream(file) << ptx;
-  const std::string command = std::string(THREADMAP_PTXAS) + " -arch=sm_90 -o " +
-                              (dir / (name + ".cubin")).string() + " " + file.string() + " 2>&1";
+  const std::string command = std::string(THREADMAP_PTXAS) + " -arch=sm_90 -o " + (dir / (name + ".cubin")).string() +
+                              " " + file.string() + " 2>&1";
   std::string output;
   FILE* pipe = popen(command.c_str(), "r");
   if (!pipe) return "could not run " + command;
@@ -97,7 +97,8 @@ TEST(ExerciseCuda, EveryStartAndSolutionCompilesAndInstrumentsForCompute90) {
             if (pass == cuda::Pass::Access)
               EXPECT_GT(traced.entries[0].recorded_count(), 0) << label << ": no access recorded";
             if (!assemble) continue;
-            const std::string errors = assembly_errors(traced.ptx, e.id + "_" + std::to_string(compiled) + "_" + pass_name);
+            const std::string errors =
+                assembly_errors(traced.ptx, e.id + "_" + std::to_string(compiled) + "_" + pass_name);
             EXPECT_TRUE(errors.empty()) << label << ", " << pass_name << " pass:\n" << errors;
           }
         }
@@ -106,9 +107,9 @@ TEST(ExerciseCuda, EveryStartAndSolutionCompilesAndInstrumentsForCompute90) {
     }
   }
   EXPECT_GE(compiled, 10) << "every exercise's start and solution, at least once each";
-  if (!assemble) GTEST_SKIP() << "ptxas not found at " << THREADMAP_PTXAS << ": compiled and instrumented, not assembled";
+  if (!assemble)
+    GTEST_SKIP() << "ptxas not found at " << THREADMAP_PTXAS << ": compiled and instrumented, not assembled";
 }
-
 
 // A kernel named by its whole path (a pack's, a learner's) is compiled into
 // the cache folder, never beside its file.
@@ -129,7 +130,8 @@ TEST(CudaCompiler, CacheEntriesStayInTheCacheFolder) {
   unsetenv("THREADMAP_CACHE_DIR");
   EXPECT_TRUE(fs::is_empty(work / "pack")) << "a cache entry beside the kernel's file";
   std::size_t entries = 0;
-  for (const auto& e : fs::directory_iterator(work / "cache")) entries += e.path().filename().string().starts_with("mine-");
+  for (const auto& e : fs::directory_iterator(work / "cache"))
+    entries += e.path().filename().string().starts_with("mine-");
   EXPECT_EQ(entries, 1u);
   fs::remove_all(work);
 }

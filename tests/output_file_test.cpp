@@ -117,8 +117,8 @@ TEST_F(OutputFileTest, APlantedLinkIsNeverFollowed) {
   const fs::path victim = dir_ / "victim.txt";
   put(victim, "precious");
   const fs::path target = dir_ / "t.threadmap";
-  for (const std::string& guess : {target.string() + ".tmp-" + std::to_string(::getpid()),
-                                   target.string() + ".tmp", (dir_ / ".t.threadmap.threadmap-tmp").string()})
+  for (const std::string& guess : {target.string() + ".tmp-" + std::to_string(::getpid()), target.string() + ".tmp",
+                                   (dir_ / ".t.threadmap.threadmap-tmp").string()})
     fs::create_symlink(victim, guess);
   OutputFile out(target);
   out.stream() << "session";

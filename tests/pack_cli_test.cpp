@@ -19,8 +19,8 @@ using threadmap::testing::Outcome;
 const std::string kRowsum = std::string(THREADMAP_SOURCE_DIR) + "/tests/data/packs/rowsum";
 
 std::filesystem::path fresh_folder(const std::string& name) {
-  const auto folder = std::filesystem::path(::testing::TempDir()) /
-                      ("threadmap_pack_" + name + "_" + std::to_string(getpid()));
+  const auto folder =
+      std::filesystem::path(::testing::TempDir()) / ("threadmap_pack_" + name + "_" + std::to_string(getpid()));
   std::filesystem::remove_all(folder);
   std::filesystem::create_directories(folder);
   return folder;
@@ -29,7 +29,8 @@ std::filesystem::path fresh_folder(const std::string& name) {
 TEST(PackCli, ListShowsAPacksVariants) {
   const Outcome o = cli("list --pack " + kRowsum);
   ASSERT_EQ(o.code, 0) << o.err;
-  EXPECT_NE(o.out.find("rowsum.tree  A block per row, tree in local memory  [pack rowsum]"), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("rowsum.tree  A block per row, tree in local memory  [pack rowsum]"), std::string::npos)
+      << o.out;
   EXPECT_NE(o.out.find("transpose.naive"), std::string::npos) << "the built-in catalog stays";
   const Outcome json = cli("list --format json --pack " + kRowsum);
   EXPECT_NE(json.out.find("\"rowsum.off_by_one\""), std::string::npos);
@@ -59,22 +60,28 @@ TEST(PackCli, RunsVerifiedOnPoclAndTheKnownWrongKernelFails) {
                             " --device opencl:0:0 --set width=777 --set height=33 --set type=int --reps 1");
   EXPECT_EQ(wrong.code, 1) << wrong.out << wrong.err;
 
-  const Outcome sweep = cli("sweep rowsum.tree --pack " + kRowsum +
-                            " --device opencl:0:0 --vary wg=32,64 --set width=100 --set height=7 --reps 1 --format csv");
+  const Outcome sweep =
+      cli("sweep rowsum.tree --pack " + kRowsum +
+          " --device opencl:0:0 --vary wg=32,64 --set width=100 --set height=7 --reps 1 --format csv");
   EXPECT_EQ(sweep.code, 0) << sweep.err;
   EXPECT_EQ(std::count(sweep.out.begin(), sweep.out.end(), '\n'), 3) << sweep.out;
 }
 
 TEST(PackCli, ARequireRuleAndAnUnknownIdAreUsageErrors) {
-  const Outcome rule = cli("run rowsum.tree --pack " + kRowsum + " --set width=65536 --set height=65536 --device opencl:0:0");
+  const Outcome rule =
+      cli("run rowsum.tree --pack " + kRowsum + " --set width=65536 --set height=65536 --device opencl:0:0");
   EXPECT_EQ(rule.code, 2);
-  EXPECT_NE(rule.err.find("the matrix holds at most 2^26 elements (width * height <= 67108864 with width=65536, height=65536)"),
-            std::string::npos) << rule.err;
+  EXPECT_NE(rule.err.find(
+                "the matrix holds at most 2^26 elements (width * height <= 67108864 with width=65536, height=65536)"),
+            std::string::npos)
+      << rule.err;
   const Outcome without = cli("run rowsum.tree");
   EXPECT_EQ(without.code, 2) << "without --pack the catalog has no such kernel";
   const Outcome twice = cli("list --pack " + kRowsum + " --pack " + kRowsum);
   EXPECT_EQ(twice.code, 2);
-  EXPECT_NE(twice.err.find("rowsum.serial (pack 'rowsum') is already in the catalog, from pack 'rowsum'"), std::string::npos) << twice.err;
+  EXPECT_NE(twice.err.find("rowsum.serial (pack 'rowsum') is already in the catalog, from pack 'rowsum'"),
+            std::string::npos)
+      << twice.err;
 }
 
 TEST(PackCli, RecordTracesAPacksKernel) {
@@ -109,7 +116,9 @@ TEST(PackCli, PackCheckPassesOnTheTestPack) {
   REQUIRE_OPENCL();
   const Outcome o = cli("pack check " + kRowsum);
   EXPECT_EQ(o.code, 0) << o.out << o.err;
-  EXPECT_NE(o.out.find("ok    rowsum.off_by_one: known_wrong, and it fails verification, as it must"), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("ok    rowsum.off_by_one: known_wrong, and it fails verification, as it must"),
+            std::string::npos)
+      << o.out;
   EXPECT_NE(o.out.find("pack check: passed, 9 runs"), std::string::npos) << o.out;
 }
 
@@ -122,11 +131,14 @@ TEST(PackCli, PackCheckFailsWhenAKnownWrongKernelVerifiesOrAGoodOneDoesNot) {
   text << std::ifstream(manifest).rdbuf();
   std::string edited = text.str();
   // The good tree marked known_wrong: it verifies everywhere, which fails the check.
-  edited.replace(edited.find("  kernel = \"row_sum_tree\"\n"), 26, "  kernel = \"row_sum_tree\"\n  known_wrong = true\n");
+  edited.replace(edited.find("  kernel = \"row_sum_tree\"\n"), 26,
+                 "  kernel = \"row_sum_tree\"\n  known_wrong = true\n");
   std::ofstream(manifest) << edited;
   const Outcome o = cli("pack check " + (folder / "rowsum").string());
   EXPECT_EQ(o.code, 1) << o.out << o.err;
-  EXPECT_NE(o.out.find("FAIL  rowsum.tree: marked known_wrong, but it verified at every check point"), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("FAIL  rowsum.tree: marked known_wrong, but it verified at every check point"),
+            std::string::npos)
+      << o.out;
 
   // A good kernel broken: the tree skips every other stride of the row.
   std::filesystem::remove_all(folder / "rowsum");
@@ -136,7 +148,8 @@ TEST(PackCli, PackCheckFailsWhenAKnownWrongKernelVerifiesOrAGoodOneDoesNot) {
   source << std::ifstream(kernel).rdbuf();
   std::string broken = source.str();
   const std::string good_loop = "for (int x = t; x < width; x += WG) s += m[r * width + x];";
-  broken.replace(broken.find(good_loop), good_loop.size(), "for (int x = t; x < width; x += 2 * WG) s += m[r * width + x];");
+  broken.replace(broken.find(good_loop), good_loop.size(),
+                 "for (int x = t; x < width; x += 2 * WG) s += m[r * width + x];");
   std::ofstream(kernel) << broken;
   const Outcome bad = cli("pack check " + (folder / "rowsum").string());
   EXPECT_EQ(bad.code, 1) << bad.out << bad.err;
@@ -228,12 +241,14 @@ TEST(PackCli, PackCheckArchCompilesTheCudaKernelsWithoutAGpu) {
 // On a CUDA device the pack's .cu kernels run verified, the known-wrong one
 // fails, and a traced recording names the .cu file's lines.
 TEST(PackCli, PackRunsOnCuda) {
-  if (!threadmap::testing::has_cuda_device()) GTEST_SKIP() << "no CUDA device found (the pack's .cu kernels run on an NVIDIA GPU)";
+  if (!threadmap::testing::has_cuda_device())
+    GTEST_SKIP() << "no CUDA device found (the pack's .cu kernels run on an NVIDIA GPU)";
   const auto pack = rowsum_with_cuda("cuda_check");
   const Outcome check = cli("pack check " + pack.string() + " --device cuda:0");
   EXPECT_EQ(check.code, 0) << check.out << check.err;
   EXPECT_NE(check.out.find("ok    rowsum.off_by_one: known_wrong, and it fails verification, as it must"),
-            std::string::npos) << check.out;
+            std::string::npos)
+      << check.out;
   EXPECT_NE(check.out.find("pack check: passed, 9 runs"), std::string::npos) << check.out;
   const auto folder = fresh_folder("cuda_record");
   const std::string session = (folder / "tree.threadmap").string();

@@ -21,8 +21,7 @@ using threadmap::pack::ExpressionError;
 using threadmap::pack::ExpressionScope;
 
 const ExpressionScope kScope{{"n", "wg", "width", "height", "type"}, {"type"}};
-const threadmap::pack::ExpressionValues kValues{
-    {"n", 1000}, {"wg", 64}, {"width", 7}, {"height", 3}, {"type", 2}};
+const threadmap::pack::ExpressionValues kValues{{"n", 1000}, {"wg", 64}, {"width", 7}, {"height", 3}, {"type", 2}};
 
 struct Evaluates {
   const char* text;
@@ -35,10 +34,10 @@ TEST(PackExpression, Evaluates) {
       {"n", 1000},
       {"n + wg * 2", 1128},
       {"(n + wg) * 2", 2128},
-      {"n - wg - 1", 935},            // left to right
+      {"n - wg - 1", 935},  // left to right
       {"n / wg", 15},
       {"n % wg", 40},
-      {"-7 / 2", -3},                 // truncates toward zero, as C
+      {"-7 / 2", -3},  // truncates toward zero, as C
       {"-7 % 2", -1},
       {"ceil_div(n, wg)", 16},
       {"ceil_div(1024, wg)", 16},
@@ -49,11 +48,11 @@ TEST(PackExpression, Evaluates) {
       {"sizeof(int)", 4},
       {"sizeof(float) * n", 4000},
       {"sizeof(double)", 8},
-      {"sizeof(type)", 8},            // type = 2: double
+      {"sizeof(type)", 8},  // type = 2: double
       {"n % wg == 40", 1},
       {"n % wg != 40", 0},
       {"width < height || height <= 3", 1},
-      {"width > 7 && 1 / 0", 0},      // && does not evaluate its right side when the left decides
+      {"width > 7 && 1 / 0", 0},  // && does not evaluate its right side when the left decides
       {"!0 + !5", 1},
       {"--3", 3},
       {"9223372036854775807", INT64_MAX},
@@ -188,8 +187,7 @@ ideal_bytes = "2 * n * sizeof(float)"
 
 threadmap::pack::PackManifest parse(const std::string& text) {
   return threadmap::pack::parse_manifest(text, "pack.toml", "demo", [](const std::string& file) {
-    return file == "scale.cl" ? std::optional<std::string>("__kernel void scale_naive() {}")
-                              : std::nullopt;
+    return file == "scale.cl" ? std::optional<std::string>("__kernel void scale_naive() {}") : std::nullopt;
   });
 }
 
@@ -245,8 +243,7 @@ TEST(PackManifest, EachMistakeIsOneMessageWithLineAndColumn) {
        "pack.toml:14:13: the default 5000 of 'n' is not 1 to 4096"},
       {"default not among the values", replaced(m, "default = 64", "default = 48"),
        "pack.toml:19:13: the default 48 of 'wg' is not one of 32 or 64"},
-      {"min above max", replaced(m, "max = 4096", "max = 0"),
-       "pack.toml:13:9: parameter 'n': max 0 is below min 1"},
+      {"min above max", replaced(m, "max = 4096", "max = 0"), "pack.toml:13:9: parameter 'n': max 0 is below min 1"},
       {"duplicate parameter", replaced(m, "name = \"wg\"", "name = \"n\""),
        "pack.toml:17:10: family 'scale': the parameter 'n' is declared twice"},
       {"duplicate variant id", m + "\n  [[family.variant]]\n  id = \"naive\"\n  kernel = \"k\"\n",
@@ -263,7 +260,8 @@ TEST(PackManifest, EachMistakeIsOneMessageWithLineAndColumn) {
        "pack.toml:32:3: family 'scale': 'n' is declared but not in arguments"},
       {"unknown buffer role", replaced(m, "role = \"output\"", "role = \"ouput\""),
        "pack.toml:30:10: buffer 'y': role 'ouput' is not input or output; did you mean 'output'?"},
-      {"unknown fill", replaced(m, "count = \"n\"\n\n  [[family.buffer]]", "count = \"n\"\n  fill = \"iotta\"\n\n  [[family.buffer]]"),
+      {"unknown fill",
+       replaced(m, "count = \"n\"\n\n  [[family.buffer]]", "count = \"n\"\n  fill = \"iotta\"\n\n  [[family.buffer]]"),
        "pack.toml:25:10: buffer 'x': fill 'iotta' is not zeros, iota, random or constant; did you mean 'iota'?"},
       {"fill on an output", replaced(m, "role = \"output\"", "role = \"output\"\n  fill = \"zeros\""),
        "pack.toml:31:10: buffer 'y' is an output"},
@@ -286,22 +284,32 @@ TEST(PackManifest, EachMistakeIsOneMessageWithLineAndColumn) {
        "pack.toml:44:15: the define 'ELEM' must be a C identifier other than ELEM"},
       {"a type parameter that is a number", replaced(m, "name = \"wg\"", "name = \"type\""),
        "pack.toml:16:3: the parameter 'type' is the element type: give it choices"},
-      {"a choice that is no element type", replaced(m, "name = \"wg\"\n  values = [32, 64]\n  default = 64",
-                                                  "name = \"type\"\n  choices = [\"float\", \"half\"]\n  default = \"float\""),
+      {"a choice that is no element type",
+       replaced(m, "name = \"wg\"\n  values = [32, 64]\n  default = 64",
+                "name = \"type\"\n  choices = [\"float\", \"half\"]\n  default = \"float\""),
        "pack.toml:18:23: the type parameter's choices are element types: int, float or double, not 'half'"},
-      {"a row that is no expression", replaced(m, "count = \"n\"\n\n  [[family.buffer]]", "count = \"n\"\n  row = \"wg +\"\n\n  [[family.buffer]]"),
+      {"a row that is no expression",
+       replaced(m, "count = \"n\"\n\n  [[family.buffer]]", "count = \"n\"\n  row = \"wg +\"\n\n  [[family.buffer]]"),
        "pack.toml:25:14: buffer 'x' row: the expression ends where a value was expected"},
-      {"a row naming no parameter", replaced(m, "count = \"n\"\n\n  [[family.buffer]]", "count = \"n\"\n  row = \"wdth\"\n\n  [[family.buffer]]"),
+      {"a row naming no parameter",
+       replaced(m, "count = \"n\"\n\n  [[family.buffer]]", "count = \"n\"\n  row = \"wdth\"\n\n  [[family.buffer]]"),
        "pack.toml:25:10: buffer 'x' row: unknown name 'wdth'"},
-      {"a tile that is no table", replaced(m, "ideal_bytes = \"2 * n * sizeof(float)\"", "ideal_bytes = \"2 * n * sizeof(float)\"\ntile = \"32x33\""),
+      {"a tile that is no table",
+       replaced(m, "ideal_bytes = \"2 * n * sizeof(float)\"",
+                "ideal_bytes = \"2 * n * sizeof(float)\"\ntile = \"32x33\""),
        "pack.toml:9:8: tile in family 1 must be a table, not a string"},
-      {"a tile key misspelt", replaced(m, "  [[family.launch]]", "  [family.tile]\n  rows = \"wg\"\n  colums = \"wg + 1\"\n\n  [[family.launch]]"),
+      {"a tile key misspelt",
+       replaced(m, "  [[family.launch]]",
+                "  [family.tile]\n  rows = \"wg\"\n  colums = \"wg + 1\"\n\n  [[family.launch]]"),
        "pack.toml:38:3: unknown key 'colums' in the tile of family 'scale'; did you mean 'cols'?"},
-      {"a tile without cols", replaced(m, "  [[family.launch]]", "  [family.tile]\n  rows = \"wg\"\n\n  [[family.launch]]"),
+      {"a tile without cols",
+       replaced(m, "  [[family.launch]]", "  [family.tile]\n  rows = \"wg\"\n\n  [[family.launch]]"),
        "pack.toml:36:3: the tile of family 'scale' needs the key 'cols'"},
-      {"a tile's data_cols naming no parameter", replaced(m, "  reference = true", "  reference = true\n  tile = { rows = 8, cols = 9, data_cols = \"eight\" }"),
+      {"a tile's data_cols naming no parameter",
+       replaced(m, "  reference = true", "  reference = true\n  tile = { rows = 8, cols = 9, data_cols = \"eight\" }"),
        "pack.toml:44:45: tile data_cols: unknown name 'eight'"},
-      {"a variant without any launch", replaced(m, "  [[family.launch]]\n  grid = [\"ceil_div(n, wg)\"]\n  block = [\"wg\"]\n", ""),
+      {"a variant without any launch",
+       replaced(m, "  [[family.launch]]\n  grid = [\"ceil_div(n, wg)\"]\n  block = [\"wg\"]\n", ""),
        "pack.toml:37:3: variant 'naive' has no launch"},
   };
   ASSERT_GE(mistakes.size(), 20u);
@@ -338,7 +346,8 @@ TEST(PackVariants, BuildFromTheManifest) {
   EXPECT_EQ(tree.pack, "rowsum");
   EXPECT_EQ(tree.kernel, "row_sum_tree");
   EXPECT_NE(tree.opencl_text.text.find("row_sum_tree"), std::string::npos);
-  const threadmap::Params p = threadmap::make_params(tree.params, {{"width", "100"}, {"height", "9"}, {"wg", "32"}}, tree.id);
+  const threadmap::Params p =
+      threadmap::make_params(tree.params, {{"width", "100"}, {"height", "9"}, {"wg", "32"}}, tree.id);
   const threadmap::Workload w = tree.build(tree, p, 7);
   ASSERT_EQ(w.buffers.size(), 2u);
   EXPECT_EQ(w.buffers[0].elements, 900u);
@@ -348,13 +357,13 @@ TEST(PackVariants, BuildFromTheManifest) {
   EXPECT_EQ(w.buffers[1].role, threadmap::BufferRole::Output);
   EXPECT_EQ(w.ideal_bytes, (900u + 9u) * 4u);
   ASSERT_EQ(w.launches.size(), 1u);
-  EXPECT_EQ(w.launches[0].groups[0], 9u);            // a block per row
+  EXPECT_EQ(w.launches[0].groups[0], 9u);  // a block per row
   EXPECT_EQ(w.launches[0].group_size[0], 32u);
   ASSERT_EQ(w.launches[0].args.size(), 5u);
   EXPECT_EQ(std::get<threadmap::LocalArrayArg>(w.launches[0].args[2]).bytes, 32u * 4u);
   EXPECT_EQ(std::get<std::int32_t>(w.launches[0].args[3]), 100);
   EXPECT_EQ(w.launches[0].program.defines, (std::vector<std::pair<std::string, std::int64_t>>{{"WG", 32}}));
-  ASSERT_EQ(w.reference.launches.size(), 1u);        // the serial reference: a thread per row
+  ASSERT_EQ(w.reference.launches.size(), 1u);  // the serial reference: a thread per row
   EXPECT_EQ(w.reference.launches[0].kernel, "row_sum_serial");
   EXPECT_EQ(w.reference.launches[0].groups[0], 1u);
 
@@ -371,10 +380,12 @@ TEST(PackVariants, BuildFromTheManifest) {
 // A tile declared by the family, replaced by a variant's own, and its limits
 // checked with the parameters' values when the workload is built.
 TEST(PackVariants, TheTileIsTheVariantsOrElseTheFamilys) {
-  std::string text = replaced(kManifest, "  [[family.launch]]",
-                              "  [family.tile]\n  rows = \"wg\"\n  cols = \"wg + 1\"\n  data_cols = \"wg\"\n\n  [[family.launch]]");
-  text += "\n  [[family.variant]]\n  id = \"square\"\n  kernel = \"scale_naive\"\n"
-          "  tile = { rows = \"n / 8\", cols = \"n / 8\" }\n";
+  std::string text =
+      replaced(kManifest, "  [[family.launch]]",
+               "  [family.tile]\n  rows = \"wg\"\n  cols = \"wg + 1\"\n  data_cols = \"wg\"\n\n  [[family.launch]]");
+  text +=
+      "\n  [[family.variant]]\n  id = \"square\"\n  kernel = \"scale_naive\"\n"
+      "  tile = { rows = \"n / 8\", cols = \"n / 8\" }\n";
   const auto variants = threadmap::pack::pack_variants(parse(text));
   ASSERT_EQ(variants.size(), 2u);
   const auto build = [&](const threadmap::Variant& v, const std::string& n) {
@@ -390,12 +401,14 @@ TEST(PackVariants, TheTileIsTheVariantsOrElseTheFamilys) {
     EXPECT_NE(std::string(e.what()).find("tile rows = n / 8 is 0, outside 1 to 65536 [pack.toml:"), std::string::npos)
         << e.what();
   }
-  const auto wide = threadmap::pack::pack_variants(parse(replaced(text, "data_cols = \"wg\"", "data_cols = \"wg + 2\"")));
+  const auto wide =
+      threadmap::pack::pack_variants(parse(replaced(text, "data_cols = \"wg\"", "data_cols = \"wg + 2\"")));
   try {
     build(wide[0], "1000");
     ADD_FAILURE() << "built";
   } catch (const threadmap::InvalidRequest& e) {
-    EXPECT_NE(std::string(e.what()).find("tile data_cols = wg + 2 is 34, outside 1 to 33"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("tile data_cols = wg + 2 is 34, outside 1 to 33"), std::string::npos)
+        << e.what();
   }
 }
 

@@ -34,23 +34,22 @@ TEST_P(RejectedValues, NameTheParameterTheValueAndTheLimit) {
   EXPECT_NE(message.find(c.message_part), std::string::npos) << message;
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Params, RejectedValues,
-    ::testing::Values(BadValue{"transpose.shared", "tile", "0", "one of 4, 8, 16 or 32"},
-                      BadValue{"transpose.shared", "tile", "1", "one of 4, 8, 16 or 32"},
-                      BadValue{"transpose.shared", "tile", "33", "one of 4, 8, 16 or 32"},
-                      BadValue{"transpose.shared", "tile", "64", "one of 4, 8, 16 or 32"},
-                      BadValue{"transpose.coalesced", "tile", "33", "one of 8, 16, 32 or 64"},
-                      BadValue{"transpose.naive", "width", "0", "1 to 32768"},
-                      BadValue{"transpose.naive", "height", "-5", "1 to 32768"},
-                      BadValue{"transpose.naive", "width", "abc", "not a whole number"},
-                      BadValue{"transpose.naive", "width", "12x", "not a whole number"},
-                      BadValue{"transpose.naive", "width", "", "not a whole number"},
-                      BadValue{"transpose.naive", "width", "99999999999999999999", "out of range"},
-                      BadValue{"reduce.sequential", "n", "0", "1 to"},
-                      BadValue{"reduce.sequential", "wg", "100", "one of 32, 64"},
-                      BadValue{"matadd.rows", "type", "half", "int, float or double"},
-                      BadValue{"smem.setRowReadColPad", "pad", "3", "one of 0, 1 or 2"}));
+INSTANTIATE_TEST_SUITE_P(Params, RejectedValues,
+                         ::testing::Values(BadValue{"transpose.shared", "tile", "0", "one of 4, 8, 16 or 32"},
+                                           BadValue{"transpose.shared", "tile", "1", "one of 4, 8, 16 or 32"},
+                                           BadValue{"transpose.shared", "tile", "33", "one of 4, 8, 16 or 32"},
+                                           BadValue{"transpose.shared", "tile", "64", "one of 4, 8, 16 or 32"},
+                                           BadValue{"transpose.coalesced", "tile", "33", "one of 8, 16, 32 or 64"},
+                                           BadValue{"transpose.naive", "width", "0", "1 to 32768"},
+                                           BadValue{"transpose.naive", "height", "-5", "1 to 32768"},
+                                           BadValue{"transpose.naive", "width", "abc", "not a whole number"},
+                                           BadValue{"transpose.naive", "width", "12x", "not a whole number"},
+                                           BadValue{"transpose.naive", "width", "", "not a whole number"},
+                                           BadValue{"transpose.naive", "width", "99999999999999999999", "out of range"},
+                                           BadValue{"reduce.sequential", "n", "0", "1 to"},
+                                           BadValue{"reduce.sequential", "wg", "100", "one of 32, 64"},
+                                           BadValue{"matadd.rows", "type", "half", "int, float or double"},
+                                           BadValue{"smem.setRowReadColPad", "pad", "3", "one of 0, 1 or 2"}));
 
 TEST(Params, UnknownNameListsTheKernelsParameters) {
   const std::string message = rejection("transpose.naive", "pad", "1");

@@ -39,7 +39,6 @@ ProblemsOutcome run_shell(const std::string& command) {
   return o;
 }
 
-
 // Lines as text: a race "7-8" (the two lines, lower first); one line "8".
 using Lines = std::set<std::string>;
 
@@ -82,10 +81,9 @@ std::string data_file(const ProblemCase& c) {
   return std::string(THREADMAP_SOURCE_DIR) + "/tests/data/problems/" + c.file;
 }
 
-std::string run_args(const ProblemCase& c, const std::string& device = "opencl:0:0",
-                     const std::string& file = "") {
-  return std::string("run ") + c.kernel + " --source " + (file.empty() ? data_file(c) : file) + " --device " +
-         device + " " + c.sets + " --reps 1 --warmup 0 --timeout 120";
+std::string run_args(const ProblemCase& c, const std::string& device = "opencl:0:0", const std::string& file = "") {
+  return std::string("run ") + c.kernel + " --source " + (file.empty() ? data_file(c) : file) + " --device " + device +
+         " " + c.sets + " --reps 1 --warmup 0 --timeout 120";
 }
 
 // The CUDA twin of a case's OpenCL kernel (the same bug on the same lines), if there is one.
@@ -94,7 +92,6 @@ std::string cuda_twin(const ProblemCase& c) {
   file.replace(file.size() - 3, 3, ".cu");
   return std::filesystem::exists(file) ? file : "";
 }
-
 
 // ThreadMap's problems list (analysis::to_json) by kind.
 Found found_by_threadmap(const json& problems) {
@@ -178,7 +175,8 @@ TEST(Problems, TraceShowsEachKernelsBug) {
 // The CUDA twins, traced through the PTX instrumenter: the same problems on
 // the same lines as their OpenCL kernels.
 TEST(Problems, CudaTwinsShowTheSameBugs) {
-  if (!threadmap::testing::has_cuda_device()) GTEST_SKIP() << "no CUDA device found (the CUDA twins run on an NVIDIA GPU)";
+  if (!threadmap::testing::has_cuda_device())
+    GTEST_SKIP() << "no CUDA device found (the CUDA twins run on an NVIDIA GPU)";
   int twins = 0;
   for (const ProblemCase& c : problem_cases()) {
     const std::string twin = cuda_twin(c);
@@ -203,7 +201,8 @@ TEST(Problems, CudaTwinsShowTheSameBugs) {
 // A barrier only the lower half of the block's warps reach (CUDA: PoCL
 // cannot run a barrier in divergent code at all).
 TEST(Problems, CudaBarrierInABranchIsNamed) {
-  if (!threadmap::testing::has_cuda_device()) GTEST_SKIP() << "no CUDA device found (the CUDA twins run on an NVIDIA GPU)";
+  if (!threadmap::testing::has_cuda_device())
+    GTEST_SKIP() << "no CUDA device found (the CUDA twins run on an NVIDIA GPU)";
   const ProblemCase c{"smem.setRowReadCol.divergent-barrier.cu", "smem.setRowReadCol", "--set blocks=2", {}};
   const json problems = threadmap_problems(c, "cuda:0");
   ASSERT_TRUE(problems.is_object() && !problems.contains("error")) << problems.dump();
@@ -222,8 +221,9 @@ TEST(Problems, RecordKeepsThemAndShowFindsThemAgain) {
   if (!threadmap::testing::has_opencl_device()) GTEST_SKIP() << "no OpenCL device found";
   const ProblemCase& c = problem_cases().front();
   const std::string session = ::testing::TempDir() + "problems_" + std::to_string(getpid()) + ".threadmap";
-  const ProblemsOutcome rec = run_shell(std::string(THREADMAP_CLI) + " record " + c.kernel + " --source " +
-                                        data_file(c) + " --device opencl:0:0 " + c.sets + " --reps 1 -o " + session + " 2>&1");
+  const ProblemsOutcome rec =
+      run_shell(std::string(THREADMAP_CLI) + " record " + c.kernel + " --source " + data_file(c) +
+                " --device opencl:0:0 " + c.sets + " --reps 1 -o " + session + " 2>&1");
   if (rec.out.find("libclang") != std::string::npos) GTEST_SKIP() << rec.out;
   EXPECT_NE(rec.out.find("data race (read-after-write) on shared offset"), std::string::npos) << rec.out;
   EXPECT_NE(rec.out.find("at line 7"), std::string::npos) << rec.out;
@@ -250,8 +250,8 @@ TEST(Problems, MatchOclgrind) {
   for (const ProblemCase& c : problem_cases()) {
     SCOPED_TRACE(c.file);
     const std::string log = ::testing::TempDir() + "oclgrind_" + std::to_string(getpid()) + ".log";
-    const ProblemsOutcome o = run_shell("oclgrind --data-races --uninitialized --max-errors 1000000 --log " + log + " " +
-                                        THREADMAP_CLI + " " + run_args(c) + " --problems off 2>&1");
+    const ProblemsOutcome o = run_shell("oclgrind --data-races --uninitialized --max-errors 1000000 --log " + log +
+                                        " " + THREADMAP_CLI + " " + run_args(c) + " --problems off 2>&1");
     std::ifstream in(log);
     std::stringstream text;
     text << in.rdbuf();
@@ -268,7 +268,8 @@ TEST(Problems, MatchOclgrind) {
     // Oclgrind says so too.
     bool reads_outside = false;
     for (const json& p : problems["list"])
-      reads_outside = reads_outside || (p["kind"] == "out-of-bounds" && p["message"].get<std::string>().find(" reads ") != std::string::npos);
+      reads_outside = reads_outside || (p["kind"] == "out-of-bounds" &&
+                                        p["message"].get<std::string>().find(" reads ") != std::string::npos);
     EXPECT_EQ(!oclgrind.uninitialized.empty(), !threadmap.uninitialized.empty() || reads_outside);
   }
 }

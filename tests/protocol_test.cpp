@@ -54,16 +54,35 @@ std::vector<Request> every_request() {
   CountersRequest counters(sample_run());
   CountersRequest counters_few;
   counters_few.blocks = {false, {0, 5}};
-  CheckRequest check{"smem-conflict-free", "opencl:0:0", {{"a/b.cl", "__kernel void k() {}\n"}, {"c.cl", "x"}}, 2.5, 3, 9};
+  CheckRequest check{
+      "smem-conflict-free", "opencl:0:0", {{"a/b.cl", "__kernel void k() {}\n"}, {"c.cl", "x"}}, 2.5, 3, 9};
   CheckRequest check_fresh_seed;
   check_fresh_seed.submissions = {{"only.cl", "y"}};
   RunRequest scanned(sample_run());
   scanned.problems = true;
   BenchRequest bench{"cuda:0", 1024, {{"type", "float"}}, 3, 1, 5};
-  return {PingRequest{}, DevicesRequest{}, ListRequest{}, run, RunRequest{}, copy, sweep,
-          record, record_all, CancelRequest{json("sweep-1")}, CancelRequest{json(3)}, QuitRequest{},
-          counters, counters_few, CountersRequest{}, check, check_fresh_seed, DoctorRequest{"sm_75,sm_90"},
-          DoctorRequest{}, scanned, bench, BenchRequest{}};
+  return {PingRequest{},
+          DevicesRequest{},
+          ListRequest{},
+          run,
+          RunRequest{},
+          copy,
+          sweep,
+          record,
+          record_all,
+          CancelRequest{json("sweep-1")},
+          CancelRequest{json(3)},
+          QuitRequest{},
+          counters,
+          counters_few,
+          CountersRequest{},
+          check,
+          check_fresh_seed,
+          DoctorRequest{"sm_75,sm_90"},
+          DoctorRequest{},
+          scanned,
+          bench,
+          BenchRequest{}};
 }
 
 TEST(Protocol, EveryRequestReadsBackAsItWasWritten) {
@@ -91,7 +110,8 @@ TEST(Protocol, AbsentFieldsTakeTheWorkersDefaults) {
   ASSERT_TRUE(record.source);
   EXPECT_EQ(record.source->name, "learner.cl");
   // Numbers and names are both parameter values; the worker reads them as --set does.
-  const auto numbers = std::get<RunRequest>(parse_request(json::parse(R"({"op":"run","params":{"tile":16,"type":"int"}})")));
+  const auto numbers =
+      std::get<RunRequest>(parse_request(json::parse(R"({"op":"run","params":{"tile":16,"type":"int"}})")));
   EXPECT_EQ(numbers.params, (std::map<std::string, std::string>{{"tile", "16"}, {"type", "int"}}));
 }
 
@@ -104,7 +124,8 @@ TEST(Protocol, AMalformedRequestIsAnErrorNamingTheField) {
   };
   const std::vector<Case> cases = {
       {R"({"op":7})", kBadRequest, "\"op\""},
-      {R"({"op":"fly"})", kBadRequest, "unknown op 'fly'; ops: ping, devices, list, run, copy, sweep, record, cancel, quit"},
+      {R"({"op":"fly"})", kBadRequest,
+       "unknown op 'fly'; ops: ping, devices, list, run, copy, sweep, record, cancel, quit"},
       {R"({"op":"run","kernel":5})", kBadRequest, "\"kernel\""},
       {R"({"op":"run","device":[1]})", kBadRequest, "\"device\""},
       {R"({"op":"run","params":[1]})", kBadRequest, "\"params\""},
@@ -207,23 +228,33 @@ std::vector<std::pair<Request, Result>> every_result() {
       {RunRequest{}, refused_report()},
       {CopyRequest{}, CopyReport{1 << 20, {0.1, 0.1, 0.2, 5}, 90, ""}},
       {CopyRequest{}, CopyReport{1 << 20, {}, 0, "out of memory"}},
-      {SweepRequest{}, SweepResult{"transpose.naive", sample_report().device, {sample_report(), refused_report()}, 4, true}},
-      {RecordRequest{}, RecordResult{"/tmp/a.threadmap", 12345, true, 250.5, {{"timed run", 10}, {"traced runs: access", 200}}}},
+      {SweepRequest{},
+       SweepResult{"transpose.naive", sample_report().device, {sample_report(), refused_report()}, 4, true}},
+      {RecordRequest{},
+       RecordResult{"/tmp/a.threadmap", 12345, true, 250.5, {{"timed run", 10}, {"traced runs: access", 200}}}},
       {CancelRequest{}, CancelResult{json("sweep-1"), true}},
       {QuitRequest{}, QuitResult{}},
       {CountersRequest{}, CountersResult{json{{"kernel_id", "smem.setRowReadCol"}, {"totals", {{"accesses", 3}}}},
                                          "Kernel setRowReadCol in smem.cl\n", true}},
-      {CheckRequest{}, CheckResult{7, json::array({json{{"file", "a.cl"}, {"status", "goal met"}, {"compiled", true},
-                                                        {"counters", {{"shared_ld_conflicts", 0}}}, {"median_ms", 0.5}}})}},
-      {DoctorRequest{}, DoctorResult{json{{"ok", true}, {"targets", json::array()}, {"backends", json::array()},
-                                          {"jobs", 40}}}},
+      {CheckRequest{}, CheckResult{7, json::array({json{{"file", "a.cl"},
+                                                        {"status", "goal met"},
+                                                        {"compiled", true},
+                                                        {"counters", {{"shared_ld_conflicts", 0}}},
+                                                        {"median_ms", 0.5}}})}},
+      {DoctorRequest{},
+       DoctorResult{json{{"ok", true}, {"targets", json::array()}, {"backends", json::array()}, {"jobs", 40}}}},
       {scanning(), ScannedRun{sample_report(), sample_scan()}},
       {scanning(), ScannedRun{sample_report(), json{{"error", "the traced run failed"}}}},
       {scanning(), ScannedRun{refused_report(), std::nullopt}},
-      {BenchRequest{}, BenchResult{sample_report().device, 20, 2, CopyReport{4096, {0.1, 0.1, 0.2, 3}, 80.5, ""},
-                                   {sample_report(), refused_report()},
-                                   {PeerMeasurement{"cublasSgeam transpose", "transpose", "64 x 64 float", 32768,
-                                                    {0.5, 0.4, 0.6, 20}, 65.5, true, ""}}}},
+      {BenchRequest{},
+       BenchResult{
+           sample_report().device,
+           20,
+           2,
+           CopyReport{4096, {0.1, 0.1, 0.2, 3}, 80.5, ""},
+           {sample_report(), refused_report()},
+           {PeerMeasurement{
+               "cublasSgeam transpose", "transpose", "64 x 64 float", 32768, {0.5, 0.4, 0.6, 20}, 65.5, true, ""}}}},
       {BenchRequest{}, BenchResult{}},
   };
 }
@@ -310,12 +341,15 @@ TEST(Protocol, AMalformedReplyIsAnErrorNamingTheField) {
        "a submission's row: \"goal_met\" must be true or false"},
       {DoctorRequest{}, R"({"ok":"yes"})", "the doctor report: \"ok\" must be true or false"},
       {scanning(), R"({"kernel":"k","status":"ok","problems":[]})", "the run's \"problems\" must be a JSON object"},
-      {scanning(), R"({"kernel":"k","status":"ok","problems":{"races_checked":true}})", "the run's \"problems\": \"list\""},
+      {scanning(), R"({"kernel":"k","status":"ok","problems":{"races_checked":true}})",
+       "the run's \"problems\": \"list\""},
       {scanning(), R"({"kernel":"k","status":"ok","problems":{"list":[{"kind":"x"}]}})", "each with its \"message\""},
-      {scanning(), R"({"kernel":"k","status":"ok","problems":{"error":5}})", "the run's \"problems\": \"error\" must be text"},
+      {scanning(), R"({"kernel":"k","status":"ok","problems":{"error":5}})",
+       "the run's \"problems\": \"error\" must be text"},
       {BenchRequest{}, R"({"results":{}})", "the bench reply: \"results\" must be a list"},
       {BenchRequest{}, R"({"reps":-1})", "the bench reply: \"reps\" must be a whole number"},
-      {BenchRequest{}, R"({"peers":[{"name":"p","ms":{"median":"x"}}]})", "a peer's \"ms\": \"median\" must be a number"},
+      {BenchRequest{}, R"({"peers":[{"name":"p","ms":{"median":"x"}}]})",
+       "a peer's \"ms\": \"median\" must be a number"},
       {DoctorRequest{}, R"({"ok":true,"targets":{}})", "the doctor report: \"targets\" must be a list"},
   };
   for (const Case& c : cases) {
@@ -371,7 +405,8 @@ TEST(Protocol, Base64RoundTripsEveryByteAndRefusesWhatIsNot) {
   EXPECT_EQ(base64_encode("Man"), "TWFu");
   EXPECT_EQ(base64_encode("Ma"), "TWE=");
   EXPECT_EQ(base64_encode("M"), "TQ==");
-  for (const char* bad : {"TWF", "TW=u", "T===", "TWFu!A==", "TQ==TQ=="}) EXPECT_EQ(base64_decode(bad), std::nullopt) << bad;
+  for (const char* bad : {"TWF", "TW=u", "T===", "TWFu!A==", "TQ==TQ=="})
+    EXPECT_EQ(base64_decode(bad), std::nullopt) << bad;
 }
 
 // A streamed recording's progress lines and the wait for a shared GPU read
@@ -383,7 +418,8 @@ TEST(Protocol, StreamedChunksAndWaitsRoundTrip) {
   EXPECT_EQ(read.offset, 1024u);
   EXPECT_EQ(read.total, 4096u);
   EXPECT_EQ(read.bytes, bytes);
-  const auto wait = std::get<WaitNotice>(read_progress(progress_line(5, WaitNotice{"waiting for the GPU: 2 runs ahead"})));
+  const auto wait =
+      std::get<WaitNotice>(read_progress(progress_line(5, WaitNotice{"waiting for the GPU: 2 runs ahead"})));
   EXPECT_EQ(wait.message, "waiting for the GPU: 2 runs ahead");
   json bad = chunk;
   bad["chunk"] = "not base64!";
@@ -439,15 +475,18 @@ TEST(Protocol, MalformedCountersCheckAndDoctorRequestsNameTheField) {
 // A worker from before an op answers "unknown op": the client's one line
 // says to upgrade threadmap-cli on the server; other errors are not that.
 TEST(Protocol, AnOlderWorkersUnknownOpSaysToUpgradeTheServer) {
-  const ErrorReply old{kBadRequest, "unknown op 'counters'; ops: ping, devices, list, run, copy, sweep, record, cancel, quit"};
+  const ErrorReply old{kBadRequest,
+                       "unknown op 'counters'; ops: ping, devices, list, run, copy, sweep, record, cancel, quit"};
   const std::string line = missing_op_problem(CountersRequest{}, old, "gpu1", "0.9.0");
-  EXPECT_NE(line.find("the worker on gpu1 (threadmap-cli 0.9.0) has no \"counters\" request"), std::string::npos) << line;
+  EXPECT_NE(line.find("the worker on gpu1 (threadmap-cli 0.9.0) has no \"counters\" request"), std::string::npos)
+      << line;
   EXPECT_NE(line.find("upgrade threadmap-cli on gpu1"), std::string::npos) << line;
   EXPECT_EQ(missing_op_problem(DoctorRequest{}, old, "gpu1", "0.9.0"), "");
   const ErrorReply no_bench{kBadRequest, "unknown op 'bench'; ops: ping, devices"};
-  EXPECT_NE(missing_op_problem(BenchRequest{}, no_bench, "gpu1", "0.9.0")
-                .find("the worker on gpu1 (threadmap-cli 0.9.0) has no \"bench\" request: upgrade threadmap-cli on gpu1"),
-            std::string::npos);
+  EXPECT_NE(
+      missing_op_problem(BenchRequest{}, no_bench, "gpu1", "0.9.0")
+          .find("the worker on gpu1 (threadmap-cli 0.9.0) has no \"bench\" request: upgrade threadmap-cli on gpu1"),
+      std::string::npos);
   EXPECT_EQ(missing_op_problem(CountersRequest{}, {kInvalid, "unknown op 'counters'"}, "gpu1", "0.9.0"), "");
 }
 

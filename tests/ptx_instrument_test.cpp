@@ -53,8 +53,7 @@ std::vector<KernelCase> catalog_cases() {
   for (const Variant& v : catalog()) {
     const ParamSpec* type = v.param("type");
     const ParamSpec* pad = v.param("pad");
-    const std::vector<std::string> types =
-        type ? type->choices : std::vector<std::string>{std::string()};
+    const std::vector<std::string> types = type ? type->choices : std::vector<std::string>{std::string()};
     const std::vector<std::int64_t> pads = pad ? pad->allowed : std::vector<std::int64_t>{-1};
     for (const std::string& t : types) {
       for (std::int64_t p : pads) {
@@ -67,8 +66,8 @@ std::vector<KernelCase> catalog_cases() {
           if (!spec) continue;
           const std::string e = cuda_kernels::name_expression(*spec, launch.program);
           if (!seen.insert(e).second) continue;
-          std::string label = v.id + (t.empty() ? "" : " " + t) +
-                              (p >= 0 ? " pad " + std::to_string(p) : "") + ": " + e;
+          std::string label =
+              v.id + (t.empty() ? "" : " " + t) + (p >= 0 ? " pad " + std::to_string(p) : "") + ": " + e;
           cases.push_back({label, std::string(spec->source), e});
         }
       }
@@ -89,8 +88,7 @@ const cuda::CompileResult& compiled(const std::string& source) {
 }
 
 const std::string& runtime_ptx() {
-  static const std::string ptx =
-      cuda::Nvrtc::get().compile(cuda::trace_runtime_request(kTarget)).image;
+  static const std::string ptx = cuda::Nvrtc::get().compile(cuda::trace_runtime_request(kTarget)).image;
   return ptx;
 }
 
@@ -118,8 +116,8 @@ std::optional<std::string> assemble_errors(const std::string& ptx, const std::st
   fs::create_directories(dir);
   const fs::path file = dir / (name + ".ptx");
   std::ofstream(file) << ptx;
-  const std::string command = ptxas_path() + " -arch=sm_90 -o " + (dir / (name + ".cubin")).string() +
-                              " " + file.string() + " 2>&1";
+  const std::string command =
+      ptxas_path() + " -arch=sm_90 -o " + (dir / (name + ".cubin")).string() + " " + file.string() + " 2>&1";
   std::string output;
   FILE* pipe = popen(command.c_str(), "r");
   if (!pipe) return "could not run " + command;
@@ -166,9 +164,8 @@ std::map<int, int> memory_instructions_per_line(const std::vector<std::string>& 
 }
 
 int count_matching(const std::vector<std::string>& body, const std::regex& pattern) {
-  return static_cast<int>(std::count_if(body.begin(), body.end(), [&](const std::string& l) {
-    return std::regex_search(l, pattern);
-  }));
+  return static_cast<int>(
+      std::count_if(body.begin(), body.end(), [&](const std::string& l) { return std::regex_search(l, pattern); }));
 }
 
 // The statement before line i, skipping blank lines and the glue's closing brace.
@@ -302,8 +299,8 @@ TEST_P(CatalogKernel, InstrumentsEveryMemoryInstructionAndAssembles) {
       // instructions; a folded store with the store it is folded into.
       std::string own_guard;
       const std::string before = statement_before_glue(body, i, &own_guard);
-      const bool called_before = before.find("threadmap_access, ") != std::string::npos ||
-                                 std::regex_search(before, memory);
+      const bool called_before =
+          before.find("threadmap_access, ") != std::string::npos || std::regex_search(before, memory);
       if (!called_before && m[2] == "st" && m[3] == "shared") {
         ++uncalled_shared_stores;
         continue;
@@ -328,11 +325,10 @@ TEST_P(CatalogKernel, InstrumentsEveryMemoryInstructionAndAssembles) {
   // kernel's own; end right before every exit.
   static const std::regex begin(R"(call \(threadmap_result\), threadmap_begin, )");
   EXPECT_EQ(count_matching(body, begin), 1) << c.label;
-  const auto begin_at = std::find_if(body.begin(), body.end(),
-                                     [](const std::string& l) { return std::regex_search(l, begin); });
-  const auto first_label = std::find_if(body.begin(), body.end(), [](const std::string& l) {
-    return std::regex_search(l, std::regex(R"(^\$L\w*:)"));
-  });
+  const auto begin_at =
+      std::find_if(body.begin(), body.end(), [](const std::string& l) { return std::regex_search(l, begin); });
+  const auto first_label = std::find_if(
+      body.begin(), body.end(), [](const std::string& l) { return std::regex_search(l, std::regex(R"(^\$L\w*:)")); });
   const auto first_own = std::find_if(body.begin(), body.end(), [&](const std::string& l) {
     return l.find("ld.param") != std::string::npos && l.find("threadmap") == std::string::npos;
   });
@@ -441,8 +437,7 @@ TEST_P(CatalogKernel, ClockPassReadsTheClockAroundEveryBarrierAndAssembles) {
       general.clear();
     } else if (!general.empty()) {
       for (const char* id : {"%tid.y", "%tid.z", "%ctaid.y", "%ctaid.z"})
-        EXPECT_FALSE(line.find(std::string(id) + ";") != std::string::npos &&
-                     input_text.find(id) == std::string::npos)
+        EXPECT_FALSE(line.find(std::string(id) + ";") != std::string::npos && input_text.find(id) == std::string::npos)
             << c.label << ": the kernel does not read " << id << ", its exit does: `" << line << "`";
     }
   }
@@ -458,8 +453,7 @@ INSTANTIATE_TEST_SUITE_P(Catalog, CatalogKernel, ::testing::ValuesIn(catalog_cas
 
 TEST(PtxInstrument, CoversEveryCatalogCudaKernel) {
   std::set<std::string> kernels;
-  for (const KernelCase& c : catalog_cases())
-    kernels.insert(c.name_expression.substr(0, c.name_expression.find('<')));
+  for (const KernelCase& c : catalog_cases()) kernels.insert(c.name_expression.substr(0, c.name_expression.find('<')));
   for (const auto& spec : cuda_kernels::all_kernels())
     if (spec.catalog) EXPECT_TRUE(kernels.count(std::string(spec.kernel))) << spec.kernel;
 }
@@ -504,8 +498,7 @@ std::map<std::string, MachineCounts> read_sass_summary(const fs::path& path) {
 
 MachineCounts predicted(const EntryReport& report) {
   MachineCounts out;
-  for (const MemoryInstructions& m : report.recorded)
-    out[{m.line, m.space, m.store, m.bytes}] += m.count;
+  for (const MemoryInstructions& m : report.recorded) out[{m.line, m.space, m.store, m.bytes}] += m.count;
   return out;
 }
 
@@ -523,9 +516,12 @@ struct KnownDifference {
 constexpr KnownDifference kKnownDifferences[] = {
     {"_Z11matadd_rows", "ptxas unrolls the row loop further (the same accesses per thread)", Difference::Unrolling},
     {"_Z11matadd_cols", "ptxas unrolls the column loop further (the same accesses per thread)", Difference::Unrolling},
-    {"_Z18reduce_interleaved", "the folded `local_mem[lid] = 0` store: ptxas gives it the loop's line", Difference::StoreLine},
-    {"_Z16reduce_divergent", "the folded `local_mem[lid] = 0` store: ptxas gives it the loop's line", Difference::StoreLine},
-    {"_Z17reduce_sequential", "the folded `local_mem[lid] = 0` store: ptxas gives it the loop's line", Difference::StoreLine},
+    {"_Z18reduce_interleaved", "the folded `local_mem[lid] = 0` store: ptxas gives it the loop's line",
+     Difference::StoreLine},
+    {"_Z16reduce_divergent", "the folded `local_mem[lid] = 0` store: ptxas gives it the loop's line",
+     Difference::StoreLine},
+    {"_Z17reduce_sequential", "the folded `local_mem[lid] = 0` store: ptxas gives it the loop's line",
+     Difference::StoreLine},
 };
 
 // The counts with every shared store's line taken away.
@@ -593,8 +589,7 @@ TEST(PtxInstrument, StripTransposesMergeTheirSharedStores) {
   // The line of `text` in the kernel that `kernel` opens.
   const auto line_of = [&](std::string_view text, std::string_view kernel = "transpose_coalesced(") {
     const auto at = source.find(text, source.find(kernel));
-    return at == std::string::npos ? -1
-                                   : static_cast<int>(std::count(source.begin(), source.begin() + at, '\n')) + 1;
+    return at == std::string::npos ? -1 : static_cast<int>(std::count(source.begin(), source.begin() + at, '\n')) + 1;
   };
   const int store_line = line_of("tile[ty + k * ROWS][s + c] = strips[k].e[c]");
   ASSERT_GT(store_line, 0);
@@ -619,10 +614,9 @@ TEST(PtxInstrument, StripTransposesMergeTheirSharedStores) {
     EXPECT_EQ(stores[0].count, e.count) << e.expression;
   }
   // The strips' global loads are 16-byte vectors in the PTX already.
-  for (const std::string expression :
-       {"transpose_copy<int, 64, 16>", "transpose_coalesced<float, 64, 16, 1>"}) {
-    const int load_line = line_of("strips[k] = strip_at(in + row + x);",
-                                  expression.substr(0, expression.find('<')) + "(");
+  for (const std::string expression : {"transpose_copy<int, 64, 16>", "transpose_coalesced<float, 64, 16, 1>"}) {
+    const int load_line =
+        line_of("strips[k] = strip_at(in + row + x);", expression.substr(0, expression.find('<')) + "(");
     ASSERT_GT(load_line, 0) << expression;
     const EntryReport r = cuda::memory_instructions(timed.image, lowered_name(timed, expression));
     const auto strip = std::find_if(r.recorded.begin(), r.recorded.end(), [&](const auto& m) {
@@ -748,17 +742,20 @@ TEST(PtxInstrument, EveryFormOnAHandWrittenKernel) {
       R"(\{ // threadmap: (\S+), line \d+\n(?:[^}]*\n)*?\tst\.param\.b32 \t\[threadmap_arg7\], (\d);)");
   for (std::sregex_iterator i(out.ptx.begin(), out.ptx.end(), call), end; i != end; ++i)
     spaces.emplace_back((*i)[1], (*i)[2]);
-  EXPECT_EQ(spaces, (std::vector<std::pair<std::string, std::string>>{
-                        {"ld.global.nc.v4.f32", "0"}, {"st.shared.v4.f32", "1"},
-                        {"st.shared.v2.f32", "1"},    {"st.shared.u32", "1"},
-                        {"ld.shared.u32", "1"},       {"ld.f32", "2"},
-                        {"ld.u32", "2"},              {"ld.global.u32", "0"},
-                        {"st.global.u64", "0"},       {"st.global.u8", "0"}}));
+  EXPECT_EQ(spaces, (std::vector<std::pair<std::string, std::string>>{{"ld.global.nc.v4.f32", "0"},
+                                                                      {"st.shared.v4.f32", "1"},
+                                                                      {"st.shared.v2.f32", "1"},
+                                                                      {"st.shared.u32", "1"},
+                                                                      {"ld.shared.u32", "1"},
+                                                                      {"ld.f32", "2"},
+                                                                      {"ld.u32", "2"},
+                                                                      {"ld.global.u32", "0"},
+                                                                      {"st.global.u64", "0"},
+                                                                      {"st.global.u8", "0"}}));
   EXPECT_NE(out.ptx.find("\t@!%p1 call (threadmap_result), threadmap_access, "), std::string::npos);
   EXPECT_NE(out.ptx.find("\t@%p1 call threadmap_end, "), std::string::npos);
   EXPECT_NE(out.ptx.find("\t@%p2 call threadmap_end, "), std::string::npos);
-  EXPECT_NE(out.ptx.find("forms_param_1,\n\t.param .u64 threadmap_trace_buffer\n)\n.maxntid"),
-            std::string::npos);
+  EXPECT_NE(out.ptx.find("forms_param_1,\n\t.param .u64 threadmap_trace_buffer\n)\n.maxntid"), std::string::npos);
   if (ptxas_path().empty()) GTEST_SKIP() << "ptxas not found: not assembled";
   const auto errors = assemble_errors(out.ptx, "forms");
   EXPECT_FALSE(errors) << *errors;
@@ -816,8 +813,8 @@ TEST(PtxInstrument, OutputIsTheStoredPtxByteForByte) {
 }
 
 // A message that names what is wrong, never a crash or a silent result.
-void expect_error(std::string_view ptx, const std::vector<std::string>& entries,
-                  std::string_view runtime, std::string_view message) {
+void expect_error(std::string_view ptx, const std::vector<std::string>& entries, std::string_view runtime,
+                  std::string_view message) {
   try {
     cuda::instrument_ptx(ptx, entries, runtime);
     ADD_FAILURE() << "no error; expected one saying: " << message;

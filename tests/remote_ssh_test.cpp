@@ -135,8 +135,8 @@ TEST_F(RemoteCli, ARefusedKeyIsOneClearLine) {
 
 // The worker answers the handshake, then its connection is gone.
 TEST_F(RemoteCli, AConnectionLostMidRequestIsOneClearLine) {
-  const Ran r = remote_cli("run smem.setRowReadCol --device opencl:0:0",
-                           "head -n 1 | " + std::string(THREADMAP_CLI) + " serve");
+  const Ran r =
+      remote_cli("run smem.setRowReadCol --device opencl:0:0", "head -n 1 | " + std::string(THREADMAP_CLI) + " serve");
   EXPECT_EQ(r.code, 3) << r.out << r.err;
   EXPECT_NE(r.err.find("the GPU server 127.0.0.1 did not answer"), std::string::npos) << r.err;
 }
@@ -154,8 +154,9 @@ TEST_F(RemoteCli, AWorkerOfAnotherProtocolIsRefusedSayingWhatToUpgrade) {
 // output, but for what names the server, and the same exit code.
 
 TEST_F(RemoteCli, SweepRowsAreTheLocalSweepsRows) {
-  const std::string args = "sweep transpose.naive --vary tile=8,16 --set width=64 --set height=64 --reps 2 "
-                           "--device opencl:0:0";
+  const std::string args =
+      "sweep transpose.naive --vary tile=8,16 --set width=64 --set height=64 --reps 2 "
+      "--device opencl:0:0";
   const Ran remote = remote_cli(args + " --format json");
   const Ran here = local_cli(args + " --format json");
   ASSERT_EQ(remote.code, 0) << remote.err;
@@ -176,13 +177,14 @@ TEST_F(RemoteCli, SweepRowsAreTheLocalSweepsRows) {
 
 // The run's text with its measured numbers (times, GB/s, timed samples) put as "#".
 std::string without_timings(const std::string& text) {
-  return std::regex_replace(std::regex_replace(text, std::regex("[0-9]+\\.[0-9]+"), "#"),
-                            std::regex("[0-9]+ runs\\)"), "# runs)");
+  return std::regex_replace(std::regex_replace(text, std::regex("[0-9]+\\.[0-9]+"), "#"), std::regex("[0-9]+ runs\\)"),
+                            "# runs)");
 }
 
 TEST_F(RemoteCli, RunPrintsWhatTheLocalRunPrints) {
-  const std::string args = "run transpose.shared --set width=64 --set height=64 --reps 2 --problems on "
-                           "--device opencl:0:0";
+  const std::string args =
+      "run transpose.shared --set width=64 --set height=64 --reps 2 --problems on "
+      "--device opencl:0:0";
   const Ran remote = remote_cli(args);
   const Ran here = local_cli(args);
   ASSERT_EQ(remote.code, 0) << remote.err;
@@ -217,9 +219,7 @@ TEST_F(RemoteCli, RunShowsTheProblemsOfALearnersKernel) {
   const Ran remote = remote_cli(args);
   const Ran here = local_cli(args);
   // Which values the race spoils differs run to run; the problems do not.
-  auto problem_lines = [](const std::string& out) {
-    return out.substr(out.find("  Problems found in the trace"));
-  };
+  auto problem_lines = [](const std::string& out) { return out.substr(out.find("  Problems found in the trace")); };
   ASSERT_NE(remote.out.find("  Problems found in the trace (3):"), std::string::npos) << remote.out << remote.err;
   EXPECT_EQ(problem_lines(remote.out), problem_lines(here.out));
   EXPECT_NE(remote.out.find("    data race (read-after-write) on shared offset 4"), std::string::npos) << remote.out;
@@ -253,7 +253,8 @@ TEST_F(RemoteCli, BenchIsTheLocalBench) {
   for (std::size_t i = 0; i < r["results"].size(); ++i) {
     for (const char* key : {"kernel", "status", "parameters", "ideal_bytes", "error"})
       EXPECT_EQ(r["results"][i].value(key, json()), l["results"][i].value(key, json())) << i << " " << key;
-    EXPECT_EQ(r["results"][i].contains("percent_of_device_copy"), l["results"][i].contains("percent_of_device_copy")) << i;
+    EXPECT_EQ(r["results"][i].contains("percent_of_device_copy"), l["results"][i].contains("percent_of_device_copy"))
+        << i;
   }
 
   const Ran text = remote_cli(args);
@@ -339,7 +340,9 @@ TEST_F(RemoteCli, DoctorDiagnosesTheServer) {
   EXPECT_EQ(text.out.rfind("On 127.0.0.1:\nBackends and devices\n", 0), 0u) << text.out;
   // The same lines as here, but for the heading and the time taken.
   const Ran here = local_cli("doctor");
-  auto body = [](const std::string& out) { return out.substr(out.find("Backends"), out.rfind(" (") - out.find("Backends")); };
+  auto body = [](const std::string& out) {
+    return out.substr(out.find("Backends"), out.rfind(" (") - out.find("Backends"));
+  };
   EXPECT_EQ(body(text.out), body(here.out));
 }
 
@@ -352,16 +355,22 @@ TEST_F(RemoteCli, AnOlderWorkerWithoutTheOpSaysToUpgradeTheServer) {
       << "read line\n";
   const Ran r = remote_cli("doctor", "sh " + old_worker);
   EXPECT_EQ(r.code, 2) << r.out << r.err;
-  EXPECT_NE(r.err.find("the worker on 127.0.0.1 (threadmap-cli 0.9.0) has no \"doctor\" request: upgrade threadmap-cli on 127.0.0.1"),
-            std::string::npos) << r.err;
+  EXPECT_NE(
+      r.err.find(
+          "the worker on 127.0.0.1 (threadmap-cli 0.9.0) has no \"doctor\" request: upgrade threadmap-cli on 127.0.0.1"),
+      std::string::npos)
+      << r.err;
   std::ofstream(old_worker)
       << "read line; echo '{\"id\":1,\"type\":\"result\",\"result\":{\"pong\":true,\"version\":\"0.9.0\",\"protocol\":1}}'\n"
       << "read line; echo '{\"id\":2,\"type\":\"error\",\"status\":\"bad-request\",\"error\":\"unknown op '\\''bench'\\''; ops: ping\"}'\n"
       << "read line\n";
   const Ran bench = remote_cli("bench --size 64", "sh " + old_worker);
   EXPECT_EQ(bench.code, 2) << bench.out << bench.err;
-  EXPECT_NE(bench.err.find("the worker on 127.0.0.1 (threadmap-cli 0.9.0) has no \"bench\" request: upgrade threadmap-cli on 127.0.0.1"),
-            std::string::npos) << bench.err;
+  EXPECT_NE(
+      bench.err.find(
+          "the worker on 127.0.0.1 (threadmap-cli 0.9.0) has no \"bench\" request: upgrade threadmap-cli on 127.0.0.1"),
+      std::string::npos)
+      << bench.err;
 }
 
 }  // namespace

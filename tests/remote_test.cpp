@@ -16,8 +16,8 @@ namespace threadmap::cli {
 namespace {
 
 using protocol::parse_remote_target;
-using protocol::RemoteTarget;
 using protocol::remote_failure_text;
+using protocol::RemoteTarget;
 using protocol::ssh_argv;
 
 TEST(Remote, TargetsParseUserHostAndPort) {
@@ -46,8 +46,8 @@ TEST(Remote, SshCommandLineKeepsQuotedWordsAndRunsNothing) {
   unsetenv("THREADMAP_SSH");
   unsetenv("THREADMAP_REMOTE_COMMAND");
   const auto argv = ssh_argv(parse_remote_target("gpu1:2222"), "ssh -F '/tmp/my config' -o BatchMode=yes");
-  const std::vector<std::string> expected{"ssh", "-F", "/tmp/my config", "-o", "BatchMode=yes", "-p", "2222",
-                                          "--", "gpu1", "threadmap-cli serve"};
+  const std::vector<std::string> expected{"ssh", "-F",   "/tmp/my config",     "-o", "BatchMode=yes", "-p", "2222",
+                                          "--",  "gpu1", "threadmap-cli serve"};
   EXPECT_EQ(argv, expected);
   setenv("THREADMAP_SSH", "ssh -i key", 1);
   EXPECT_EQ(ssh_argv(parse_remote_target("gpu1"), "").at(2), "key") << "THREADMAP_SSH replaces ssh";

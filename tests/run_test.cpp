@@ -39,8 +39,7 @@ std::vector<Case> cases() {
     } else {
       for (const char* blocks : {"1", "5"}) add(v, {{"blocks", blocks}});
       for (const char* t : {"float", "double"}) add(v, {{"blocks", "3"}, {"type", t}});
-      const bool square = v.id.find("Rect") == std::string::npos &&
-                          v.id.find("ReadCol") != std::string::npos;
+      const bool square = v.id.find("Rect") == std::string::npos && v.id.find("ReadCol") != std::string::npos;
       if (square) {
         add(v, {{"blocks", "2"}, {"block_x", "8"}, {"block_y", "8"}});
         add(v, {{"blocks", "2"}, {"block_x", "16"}, {"block_y", "16"}});
@@ -99,8 +98,7 @@ std::string case_name(const ::testing::TestParamInfo<EveryVariant::ParamType>& i
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, EveryVariant,
-                         ::testing::Combine(::testing::Values("opencl", "cuda"),
-                                            ::testing::ValuesIn(cases())),
+                         ::testing::Combine(::testing::Values("opencl", "cuda"), ::testing::ValuesIn(cases())),
                          case_name);
 
 }  // namespace

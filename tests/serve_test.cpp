@@ -129,9 +129,8 @@ class Worker {
 };
 
 // Skips with the reason when no OpenCL device is there (e.g. no ICD installed).
-#define REQUIRE_OPENCL()                                                     \
-  if (const auto probe = threadmap::testing::first_device("opencl"); !probe.device) \
-  GTEST_SKIP() << probe.skip_reason
+#define REQUIRE_OPENCL() \
+  if (const auto probe = threadmap::testing::first_device("opencl"); !probe.device) GTEST_SKIP() << probe.skip_reason
 
 // Both sides check the version: a client that says it speaks another
 // protocol is told what to install; one that says nothing is served.
@@ -219,7 +218,8 @@ class TypedWorker {
         progress.push_back(protocol::read_progress(line->body));
         continue;
       }
-      if (line->kind == protocol::ReplyKind::Error) throw std::runtime_error(line->error.status + ": " + line->error.message);
+      if (line->kind == protocol::ReplyKind::Error)
+        throw std::runtime_error(line->error.status + ": " + line->error.message);
       return protocol::read_result(request, line->body);
     }
   }
@@ -300,8 +300,9 @@ TEST(Serve, RunsALearnersKernel) {
            "  out[idx] = tile[get_local_id(0)][get_local_id(1)];\n"
            "}\n";
   };
-  const json run = {{"op", "run"}, {"kernel", "smem.setRowReadCol"}, {"device", "opencl:0:0"},
-                    {"params", {{"blocks", 8}}}, {"reps", 2}, {"source_name", "mine.cl"}};
+  const json run = {
+      {"op", "run"}, {"kernel", "smem.setRowReadCol"}, {"device", "opencl:0:0"}, {"params", {{"blocks", 8}}},
+      {"reps", 2},   {"source_name", "mine.cl"}};
   json request = run;
   request["id"] = 1;
   request["source"] = source("");
@@ -345,7 +346,10 @@ TEST(Serve, APackSentInTheRequestRunsAndRecords) {
   };
   Worker w;
   // A folder no one has: only the texts sent are read.
-  json pack = {{"id", 1}, {"op", "pack"}, {"folder", "/nowhere/rowsum"}, {"manifest", read("pack.toml")},
+  json pack = {{"id", 1},
+               {"op", "pack"},
+               {"folder", "/nowhere/rowsum"},
+               {"manifest", read("pack.toml")},
                {"files", {{"rowsum.cl", read("rowsum.cl")}}}};
   w.send(pack.dump());
   json r = w.next();
@@ -353,13 +357,24 @@ TEST(Serve, APackSentInTheRequestRunsAndRecords) {
   EXPECT_EQ(r["result"]["pack"], "rowsum");
   EXPECT_EQ(r["result"]["variants"], json({"rowsum.serial", "rowsum.tree", "rowsum.off_by_one"}));
   const json params = {{"width", 100}, {"height", 5}, {"wg", 32}};
-  w.send(json({{"id", 2}, {"op", "run"}, {"kernel", "rowsum.tree"}, {"device", "opencl:0:0"},
-               {"params", params}, {"reps", 1}}).dump());
+  w.send(json({{"id", 2},
+               {"op", "run"},
+               {"kernel", "rowsum.tree"},
+               {"device", "opencl:0:0"},
+               {"params", params},
+               {"reps", 1}})
+             .dump());
   r = w.next();
   EXPECT_EQ(r["result"]["status"], "ok") << r.dump();
   EXPECT_TRUE(r["result"]["verification"]["verified"]) << r.dump();
-  w.send(json({{"id", 3}, {"op", "record"}, {"kernel", "rowsum.tree"}, {"device", "opencl:0:0"},
-               {"params", params}, {"reps", 1}, {"folder", ::testing::TempDir()}}).dump());
+  w.send(json({{"id", 3},
+               {"op", "record"},
+               {"kernel", "rowsum.tree"},
+               {"device", "opencl:0:0"},
+               {"params", params},
+               {"reps", 1},
+               {"folder", ::testing::TempDir()}})
+             .dump());
   r = w.next();
   if (r["type"] == "error" && r.dump().find("needs libclang") != std::string::npos) GTEST_SKIP() << r.dump();
   ASSERT_EQ(r["type"], "result") << r.dump();
@@ -391,7 +406,10 @@ TEST(Serve, APackSentAgainReplacesItsTexts) {
     return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
   };
   Worker w;
-  json pack = {{"id", 1}, {"op", "pack"}, {"folder", "/nowhere/rowsum"}, {"manifest", read("pack.toml")},
+  json pack = {{"id", 1},
+               {"op", "pack"},
+               {"folder", "/nowhere/rowsum"},
+               {"manifest", read("pack.toml")},
                {"files", {{"rowsum.cl", read("rowsum.cl")}}}};
   w.send(pack.dump());
   ASSERT_EQ(w.next()["type"], "result");
@@ -401,8 +419,13 @@ TEST(Serve, APackSentAgainReplacesItsTexts) {
   w.send(pack.dump());
   json r = w.next();
   ASSERT_EQ(r["type"], "result") << r.dump();
-  w.send(json({{"id", 3}, {"op", "record"}, {"kernel", "rowsum.tree"}, {"device", "opencl:0:0"},
-               {"params", {{"width", 100}, {"height", 5}, {"wg", 32}}}, {"reps", 1}, {"folder", ::testing::TempDir()}})
+  w.send(json({{"id", 3},
+               {"op", "record"},
+               {"kernel", "rowsum.tree"},
+               {"device", "opencl:0:0"},
+               {"params", {{"width", 100}, {"height", 5}, {"wg", 32}}},
+               {"reps", 1},
+               {"folder", ::testing::TempDir()}})
              .dump());
   r = w.next();
   if (r["type"] == "error" && r.dump().find("needs libclang") != std::string::npos) GTEST_SKIP() << r.dump();
@@ -488,9 +511,14 @@ TEST(Serve, SweepReportsProgressAndStopsOnCancel) {
   // Many points; cancel after the first progress line.
   json widths = json::array();
   for (int width = 128; width < 128 + 200; ++width) widths.push_back(width);
-  w.send(json{{"id", 2}, {"op", "sweep"}, {"kernel", "transpose.naive"},
-              {"params", {{"height", 128}}}, {"vary", {{"width", widths}}}, {"reps", 2}}
-             .dump());
+  w.send(json{
+      {"id", 2},
+      {"op", "sweep"},
+      {"kernel", "transpose.naive"},
+      {"params", {{"height", 128}}},
+      {"vary", {{"width", widths}}},
+      {"reps",
+       2}}.dump());
   EXPECT_EQ(w.next()["type"], "progress");
   w.send(R"({"id": 3, "op": "cancel", "target": 2})");
   for (r = w.next(); r["type"] == "progress"; r = w.next()) ASSERT_EQ(r["id"], 2);
@@ -510,9 +538,14 @@ TEST(Serve, RecordWritesASessionWithTheTrace) {
       std::filesystem::temp_directory_path() / ("serve_record_" + std::to_string(::getpid()));
   std::filesystem::create_directories(folder);
   Worker w;
-  w.send(json{{"id", "rec-1"}, {"op", "record"}, {"kernel", "transpose.shared"},
-              {"device", "opencl:0:0"}, {"params", {{"width", 64}, {"height", 48}, {"tile", 8}}},
-              {"blocks", {0, 1, 8}}, {"reps", 2}, {"folder", folder.string()}}
+  w.send(json{{"id", "rec-1"},
+              {"op", "record"},
+              {"kernel", "transpose.shared"},
+              {"device", "opencl:0:0"},
+              {"params", {{"width", 64}, {"height", 48}, {"tile", 8}}},
+              {"blocks", {0, 1, 8}},
+              {"reps", 2},
+              {"folder", folder.string()}}
              .dump());
   json r = w.next();
   ASSERT_EQ(r["id"], "rec-1");
@@ -555,9 +588,16 @@ TEST(Serve, RecordWritesASessionWithTheTrace) {
 
   // A scratch recording (the GUI's temporary folder) is written whole and
   // renamed into place like any other, only not flushed to disk first.
-  w.send(json{{"id", "scratch"}, {"op", "record"}, {"kernel", "reduce.sequential"}, {"device", "opencl:0:0"},
-              {"params", {{"n", 4096}}}, {"reps", 1}, {"folder", folder.string()}, {"scratch", true}}
-             .dump());
+  w.send(json{
+      {"id", "scratch"},
+      {"op", "record"},
+      {"kernel", "reduce.sequential"},
+      {"device", "opencl:0:0"},
+      {"params", {{"n", 4096}}},
+      {"reps", 1},
+      {"folder", folder.string()},
+      {"scratch",
+       true}}.dump());
   r = w.next();
   ASSERT_EQ(r["type"], "result") << r.dump();
   const std::string scratch = r["result"]["session"];
@@ -664,12 +704,12 @@ TEST(Serve, FieldsOfTheWrongTypeAreErrorsNamingTheField) {
 TEST(Serve, InvalidUtf8IsAnErrorReplyNotADeath) {
   static constexpr char kNulLine[] = "{\"id\":5,\"op\":\"ping\"\0}";
   const std::vector<std::string> lines = {
-      "{\"id\":1,\"op\":\"\xff\"}",                      // a byte never in UTF-8
-      "\xff\xfe{}",                                       // outside any string
-      "{\"id\":\"\xc3\x28\",\"op\":\"ping\"}",            // a broken two-byte sequence
+      "{\"id\":1,\"op\":\"\xff\"}",                         // a byte never in UTF-8
+      "\xff\xfe{}",                                         // outside any string
+      "{\"id\":\"\xc3\x28\",\"op\":\"ping\"}",              // a broken two-byte sequence
       "{\"id\":3,\"op\":\"ping\",\"x\":\"\xed\xa0\x80\"}",  // an encoded surrogate
       "{\"id\":4,\"op\":\"ping\",\"x\":\"\xc0\xaf\"}",      // an overlong '/'
-      std::string(kNulLine, sizeof kNulLine - 1),        // a NUL byte
+      std::string(kNulLine, sizeof kNulLine - 1),           // a NUL byte
   };
   Worker w;
   for (const std::string& line : lines) {
@@ -688,8 +728,8 @@ TEST(Serve, InvalidUtf8IsAnErrorReplyNotADeath) {
 // anything else is refused with "id": null in the reply.
 TEST(Serve, AnIdIsANumberAShortStringOrNull) {
   Worker w;
-  for (const std::string& bad_id : {std::string("[1]"), std::string(R"({"a":1})"), std::string("true"),
-                                    "\"" + std::string(257, 'a') + "\""}) {
+  for (const std::string& bad_id :
+       {std::string("[1]"), std::string(R"({"a":1})"), std::string("true"), "\"" + std::string(257, 'a') + "\""}) {
     const std::string line = "{\"id\":" + bad_id + ",\"op\":\"ping\"}";
     w.send(line);
     const json r = w.next();
@@ -775,9 +815,14 @@ TEST(Serve, CancelStopsAQueuedRequestAndItsMarkClears) {
   Worker w;
   json widths = json::array();
   for (int width = 128; width < 128 + 200; ++width) widths.push_back(width);
-  w.send(json{{"id", 1}, {"op", "sweep"}, {"kernel", "transpose.naive"},
-              {"params", {{"height", 128}}}, {"vary", {{"width", widths}}}, {"reps", 2}}
-             .dump());
+  w.send(json{
+      {"id", 1},
+      {"op", "sweep"},
+      {"kernel", "transpose.naive"},
+      {"params", {{"height", 128}}},
+      {"vary", {{"width", widths}}},
+      {"reps",
+       2}}.dump());
   ASSERT_EQ(w.next()["type"], "progress");
   w.send(R"({"id":"q","op":"ping"})");
   w.send(R"({"id":"c1","op":"cancel","target":"q"})");
@@ -858,8 +903,7 @@ int serve_in_process_without_devices() {
   std::filesystem::create_directories(empty);
   ::setenv("OCL_ICD_VENDORS", empty.c_str(), 1);
   const auto threads = [] {
-    return std::distance(std::filesystem::directory_iterator("/proc/self/task"),
-                         std::filesystem::directory_iterator());
+    return std::distance(std::filesystem::directory_iterator("/proc/self/task"), std::filesystem::directory_iterator());
   };
   const auto threads_before = threads();
   std::string input;
@@ -868,9 +912,12 @@ int serve_in_process_without_devices() {
     input += line + "\n";
     ++requests;
   }
-  input += R"({"id":"run","op":"run","kernel":"transpose.naive"})" "\n"
-           R"({"id":"devices","op":"devices"})" "\n"
-           R"({"id":"last","op":"ping"})" "\n";
+  input += R"({"id":"run","op":"run","kernel":"transpose.naive"})"
+           "\n"
+           R"({"id":"devices","op":"devices"})"
+           "\n"
+           R"({"id":"last","op":"ping"})"
+           "\n";
   requests += 3;
   for (int round = 0; round < 3; ++round) {
     std::istringstream in(round == 2 ? input + "{\"op\":\"quit\"}\nnot read\n" : input);
@@ -909,8 +956,13 @@ TEST(Serve, CheckGradesInAFreshWorkerAndIsRefusedAfterADevice) {
   std::ifstream in(std::string(THREADMAP_SOURCE_DIR) + "/resources/exercises/smem-conflict-free.solution.cl");
   std::stringstream text;
   text << in.rdbuf();
-  const json check = {{"id", 1}, {"op", "check"}, {"exercise", "smem-conflict-free"}, {"device", "opencl:0:0"},
-                      {"seed", 9}, {"reps", 2}, {"submissions", {{{"file", "mine/solution.cl"}, {"text", text.str()}}}}};
+  const json check = {{"id", 1},
+                      {"op", "check"},
+                      {"exercise", "smem-conflict-free"},
+                      {"device", "opencl:0:0"},
+                      {"seed", 9},
+                      {"reps", 2},
+                      {"submissions", {{{"file", "mine/solution.cl"}, {"text", text.str()}}}}};
   Worker fresh;
   fresh.send(check.dump());
   json reply = fresh.next(120);

@@ -171,7 +171,8 @@ TEST_F(SessionTest, HostileCountsAndSizesAreRefused) {
     h["trace"]["accesses"] = json::binary(blob);
     const std::string why = refusal(h);
     EXPECT_TRUE(why.find("is outside buffer") != std::string::npos ||
-                why.find("beyond any shared window") != std::string::npos) << why;
+                why.find("beyond any shared window") != std::string::npos)
+        << why;
     blob[6] = 0x7f;  // past what an offset can hold
     h["trace"]["accesses"] = json::binary(blob);
     EXPECT_NE(refusal(h).find("has an offset beyond 2^48 bytes"), std::string::npos) << refusal(h);
@@ -363,8 +364,8 @@ TEST(Session, BundledRecordingsPointAtTheCurrentSource) {
     ASSERT_FALSE(s.trace->sites.empty()) << entry.path();
     for (const AccessSite& site : s.trace->sites)
       EXPECT_EQ(source_line(s.trace->source_file, site.line), site.text)
-          << entry.path().filename() << ": " << s.trace->source_file << " line " << site.line
-          << " was recorded as \"" << site.text << "\"";
+          << entry.path().filename() << ": " << s.trace->source_file << " line " << site.line << " was recorded as \""
+          << site.text << "\"";
   }
   EXPECT_GE(files, 22u);
 }
@@ -441,9 +442,8 @@ TEST(Session, BundledRecordingsTellEachLessonsStory) {
   ASSERT_GE(gbps.size(), 22u);
   const auto faster = [&](const std::string& fast, const std::string& slow, double factor) {
     ASSERT_TRUE(gbps.count(fast) && gbps.count(slow)) << fast << " / " << slow;
-    EXPECT_GE(gbps[fast], factor * gbps[slow])
-        << fast << " (" << gbps[fast] << " GB/s) should be at least " << factor << "x " << slow
-        << " (" << gbps[slow] << " GB/s)";
+    EXPECT_GE(gbps[fast], factor * gbps[slow]) << fast << " (" << gbps[fast] << " GB/s) should be at least " << factor
+                                               << "x " << slow << " (" << gbps[slow] << " GB/s)";
   };
   // Transpose: the corrected kernel well above the naive one, and the
   // lessons' tiled kernels (strided on both sides) below the naive one.
@@ -547,8 +547,7 @@ TEST(Session, ClockPassRoundTrip) {
     decode_session(encode_session(s));
     ADD_FAILURE() << "a warp outside the block was accepted";
   } catch (const SessionError& e) {
-    EXPECT_NE(std::string(e.what()).find("trace.barrier_timings[0] names warp 2 of 2"), std::string::npos)
-        << e.what();
+    EXPECT_NE(std::string(e.what()).find("trace.barrier_timings[0] names warp 2 of 2"), std::string::npos) << e.what();
   }
 }
 

@@ -97,7 +97,11 @@ TEST(TimingLock, ASymlinkAtTheLocksNameIsNotFollowed) {
   const DeviceInfo device = some_device();
   const std::string target = folder.path() + "/precious";
   std::filesystem::create_directories(folder.path());
-  { std::FILE* f = std::fopen(target.c_str(), "w"); std::fputs("keep", f); std::fclose(f); }
+  {
+    std::FILE* f = std::fopen(target.c_str(), "w");
+    std::fputs("keep", f);
+    std::fclose(f);
+  }
   std::filesystem::create_symlink(target, timing_lock_path(device));
   TimingLock lock(device, {});
   const ExclusiveSection section = lock.release();

@@ -63,34 +63,70 @@ std::vector<Case> cases() {
       {"RectDyn", "smem.setRowReadColRectDyn", rect, {{S, ST, 1}, {S, LD, 16}, {G, ST, 4}}, 6144},
       {"RectPad1", "smem.setRowReadColRectPad", with(rect, {{"pad", "1"}}), {{S, ST, 1}, {S, LD, 2}, {G, ST, 4}}, 6144},
       {"RectPad2", "smem.setRowReadColRectPad", with(rect, {{"pad", "2"}}), {{S, ST, 1}, {S, LD, 1}, {G, ST, 4}}, 6144},
-      {"RectDynPad2", "smem.setRowReadColRectDynPad", with(rect, {{"pad", "2"}}), {{S, ST, 1}, {S, LD, 1}, {G, ST, 4}}, 6144},
+      {"RectDynPad2",
+       "smem.setRowReadColRectDynPad",
+       with(rect, {{"pad", "2"}}),
+       {{S, ST, 1}, {S, LD, 1}, {G, ST, 4}},
+       6144},
       // 8-byte elements: a warp's 256 bytes take two wavefronts at best.
-      {"RowRowDouble", "smem.setRowReadRow", {{"blocks", "2"}, {"type", "double"}}, {{S, ST, 2}, {S, LD, 2}, {G, ST, 8}}, 6144},
+      {"RowRowDouble",
+       "smem.setRowReadRow",
+       {{"blocks", "2"}, {"type", "double"}},
+       {{S, ST, 2}, {S, LD, 2}, {G, ST, 8}},
+       6144},
       // Transposes: i (the row of A) comes from thread x.
       {"NaiveT32", "transpose.naive", with(m256, {{"tile", "32"}}), {{G, LD, 32}, {G, ST, 4}}, 131072},
       {"NaiveT16", "transpose.naive", with(m256, {{"tile", "16"}}), {{G, LD, 16}, {G, ST, 4}}, 131072},
-      {"SharedT32P0", "transpose.shared", with(m256, {{"tile", "32"}, {"pad", "0"}}),
-       {{G, LD, 32}, {S, ST, 1}, {S, LD, 32}, {G, ST, 32}}, 262144},
-      {"SharedT32P1", "transpose.shared", with(m256, {{"tile", "32"}, {"pad", "1"}}),
-       {{G, LD, 32}, {S, ST, 1}, {S, LD, 1}, {G, ST, 32}}, 262144},
-      {"SharedT16P0", "transpose.shared", with(m256, {{"tile", "16"}, {"pad", "0"}}),
-       {{G, LD, 16}, {S, ST, 1}, {S, LD, 8}, {G, ST, 16}}, 262144},
-      {"SharedT16P1", "transpose.shared", with(m256, {{"tile", "16"}, {"pad", "1"}}),
-       {{G, LD, 16}, {S, ST, 2}, {S, LD, 2}, {G, ST, 16}}, 262144},
+      {"SharedT32P0",
+       "transpose.shared",
+       with(m256, {{"tile", "32"}, {"pad", "0"}}),
+       {{G, LD, 32}, {S, ST, 1}, {S, LD, 32}, {G, ST, 32}},
+       262144},
+      {"SharedT32P1",
+       "transpose.shared",
+       with(m256, {{"tile", "32"}, {"pad", "1"}}),
+       {{G, LD, 32}, {S, ST, 1}, {S, LD, 1}, {G, ST, 32}},
+       262144},
+      {"SharedT16P0",
+       "transpose.shared",
+       with(m256, {{"tile", "16"}, {"pad", "0"}}),
+       {{G, LD, 16}, {S, ST, 1}, {S, LD, 8}, {G, ST, 16}},
+       262144},
+      {"SharedT16P1",
+       "transpose.shared",
+       with(m256, {{"tile", "16"}, {"pad", "1"}}),
+       {{G, LD, 16}, {S, ST, 2}, {S, LD, 2}, {G, ST, 16}},
+       262144},
       // copy and coalesced move 16-byte strips: 8 lanes per tile row at T = 32, so a
       // warp request covers four 128-byte row segments, 16 sectors (its ideal).
-      {"CoalescedT32", "transpose.coalesced", with(m256, {{"tile", "32"}, {"strips", "4"}, {"pad", "1"}}),
-       {{G, LD, 16}, {S, ST, 1}, {S, LD, 1}, {G, ST, 16}}, 163840},
+      {"CoalescedT32",
+       "transpose.coalesced",
+       with(m256, {{"tile", "32"}, {"strips", "4"}, {"pad", "1"}}),
+       {{G, LD, 16}, {S, ST, 1}, {S, LD, 1}, {G, ST, 16}},
+       163840},
       // T = 64: 16 lanes per tile row, 4 words apart: lanes 8 apart share a bank,
       // 2-way conflicts both ways with pad 1, the default.
-      {"CoalescedT64", "transpose.coalesced", with(m256, {{"tile", "64"}, {"strips", "4"}, {"pad", "1"}}),
-       {{G, LD, 16}, {S, ST, 2}, {S, LD, 2}, {G, ST, 16}}, 163840},
+      {"CoalescedT64",
+       "transpose.coalesced",
+       with(m256, {{"tile", "64"}, {"strips", "4"}, {"pad", "1"}}),
+       {{G, LD, 16}, {S, ST, 2}, {S, LD, 2}, {G, ST, 16}},
+       163840},
       {"Copy", "transpose.copy", with(m256, {{"tile", "32"}, {"strips", "4"}}), {{G, LD, 16}, {G, ST, 16}}, 32768},
-      {"MataddCols", "matadd.cols", {{"width", "64"}, {"height", "8"}, {"type", "int"}}, {{G, LD, 4}, {G, ST, 4}}, 1536},
-      {"MataddElementsK2", "matadd.elements",
+      {"MataddCols",
+       "matadd.cols",
+       {{"width", "64"}, {"height", "8"}, {"type", "int"}},
+       {{G, LD, 4}, {G, ST, 4}},
+       1536},
+      {"MataddElementsK2",
+       "matadd.elements",
        {{"width", "256"}, {"height", "4"}, {"block_x", "32"}, {"block_y", "1"}, {"per_thread", "2"}, {"type", "int"}},
-       {{G, LD, 4}, {G, ST, 4}}, 3072},
-      {"MataddRows", "matadd.rows", {{"width", "8"}, {"height", "64"}, {"type", "int"}}, {{G, LD, 32}, {G, ST, 32}}, 1536},
+       {{G, LD, 4}, {G, ST, 4}},
+       3072},
+      {"MataddRows",
+       "matadd.rows",
+       {{"width", "8"}, {"height", "64"}, {"type", "int"}},
+       {{G, LD, 32}, {G, ST, 32}},
+       1536},
   };
 }
 
@@ -126,8 +162,8 @@ TEST_P(TraceTest, CountsMatchTheLessons) {
       if (s.space != e.space || s.store != e.store) continue;
       found = true;
       EXPECT_EQ(per_request(s), static_cast<std::uint64_t>(e.per_request * 1000))
-          << (e.space == Space::Shared ? "shared " : "global ") << (e.store ? "store" : "load") << " at line "
-          << s.line << ": " << s.text;
+          << (e.space == Space::Shared ? "shared " : "global ") << (e.store ? "store" : "load") << " at line " << s.line
+          << ": " << s.text;
     }
     EXPECT_TRUE(found) << "no " << (e.store ? "store" : "load") << " site recorded";
   }
@@ -135,9 +171,8 @@ TEST_P(TraceTest, CountsMatchTheLessons) {
 
   // Barriers: each block's warps all arrive before any is released.
   for (const analysis::BarrierPass& p : a.barriers)
-    EXPECT_TRUE(p.release_after_arrivals)
-        << "block " << p.block << " barrier " << p.instance << ": first release " << p.first_release
-        << ", last arrival " << p.last_arrival;
+    EXPECT_TRUE(p.release_after_arrivals) << "block " << p.block << " barrier " << p.instance << ": first release "
+                                          << p.first_release << ", last arrival " << p.last_arrival;
   // Schedule: every block of the grid ran once.
   ASSERT_EQ(t.schedule.size(), t.block_count());
   if (t.schedule_clock == "order") {
@@ -158,8 +193,7 @@ std::string name(const ::testing::TestParamInfo<TraceTest::ParamType>& info) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Lessons, TraceTest,
-                         ::testing::Combine(::testing::Values("opencl", "cuda"), ::testing::ValuesIn(cases())),
-                         name);
+                         ::testing::Combine(::testing::Values("opencl", "cuda"), ::testing::ValuesIn(cases())), name);
 
 // Every site a trace hits is an access the instrumenter marked on that line
 // of the plain kernel text (opencl/cl_instrument.h): the hook of its space
@@ -171,8 +205,11 @@ TEST(InstrumentedSites, TracesHitOnlyTheAccessesTheInstrumenterMarked) {
   if (!td.device) GTEST_SKIP() << td.skip_reason;
   for (const char* id : {"transpose.shared", "reduce.sequential", "matadd.elements", "smem.setRowReadCol"}) {
     const Variant* v = find_variant(id);
-    const Params p = make_params(v->params, {{v->param("n") ? "n" : v->param("width") ? "width" : "blocks",
-                                              v->param("blocks") ? "4" : "200"}},
+    const Params p = make_params(v->params,
+                                 {{v->param("n")       ? "n"
+                                   : v->param("width") ? "width"
+                                                       : "blocks",
+                                   v->param("blocks") ? "4" : "200"}},
                                  v->id);
     const Recording rec = record_trace(*td.device, *v, p, {});
     ASSERT_EQ(rec.status, RunStatus::Ok) << rec.error;
@@ -334,11 +371,15 @@ namespace {
 const std::map<std::string, std::vector<std::pair<std::string, std::string>>>& small_launches(
     const std::string& backend) {
   static const std::map<std::string, std::vector<std::pair<std::string, std::string>>> opencl{
-      {"transpose", {{"width", "96"}, {"height", "64"}}}, {"matadd", {{"width", "64"}, {"height", "32"}}},
-      {"reduce", {{"n", "4096"}}}, {"smem", {{"blocks", "4"}}}};
+      {"transpose", {{"width", "96"}, {"height", "64"}}},
+      {"matadd", {{"width", "64"}, {"height", "32"}}},
+      {"reduce", {{"n", "4096"}}},
+      {"smem", {{"blocks", "4"}}}};
   static const std::map<std::string, std::vector<std::pair<std::string, std::string>>> cuda{
-      {"transpose", {{"width", "256"}, {"height", "256"}}}, {"matadd", {{"width", "128"}, {"height", "64"}}},
-      {"reduce", {{"n", "65536"}}}, {"smem", {{"blocks", "8"}}}};
+      {"transpose", {{"width", "256"}, {"height", "256"}}},
+      {"matadd", {{"width", "128"}, {"height", "64"}}},
+      {"reduce", {{"n", "65536"}}},
+      {"smem", {{"blocks", "8"}}}};
   return backend == "cuda" ? cuda : opencl;
 }
 
@@ -450,8 +491,11 @@ TEST(LearnerTrace, PlainCudaTextTracesTheMachinesAccesses) {
   const Variant* v = find_variant("transpose.coalesced");
   TraceOptions all;
   all.all_blocks = true;
-  const Recording r = record_trace(*td.device, *v, make_params(v->params, {{"width", "256"}, {"height", "256"},
-                                                                        {"tile", "64"}, {"strips", "4"}, {"pad", "0"}}, v->id), all);
+  const Recording r = record_trace(
+      *td.device, *v,
+      make_params(v->params, {{"width", "256"}, {"height", "256"}, {"tile", "64"}, {"strips", "4"}, {"pad", "0"}},
+                  v->id),
+      all);
   ASSERT_EQ(r.status, RunStatus::Ok) << r.error;
   const auto a = analysis::analyze(r.trace, analysis::model_for(r.trace));
   for (const analysis::Request& q : a.requests) wide += q.space == Space::Shared && q.store && q.size == 16;

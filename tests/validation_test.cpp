@@ -25,8 +25,7 @@ DeviceInfo small_gpu() {
   return d;
 }
 
-std::string validation_error(const std::string& id,
-                             const std::vector<std::pair<std::string, std::string>>& sets,
+std::string validation_error(const std::string& id, const std::vector<std::pair<std::string, std::string>>& sets,
                              const DeviceInfo& d) {
   const Variant* v = find_variant(id);
   const Params p = make_params(v->params, sets, id);
@@ -40,13 +39,13 @@ std::string validation_error(const std::string& id,
 }
 
 TEST(Validation, DefaultsPassOnTheModel) {
-  EXPECT_EQ(validation_error("transpose.coalesced", {{"width", "512"}, {"height", "512"}, {"tile", "32"}}, small_gpu()), "");
+  EXPECT_EQ(validation_error("transpose.coalesced", {{"width", "512"}, {"height", "512"}, {"tile", "32"}}, small_gpu()),
+            "");
 }
 
 TEST(Validation, BlockOverTheThreadLimitNamesParametersAndLimit) {
   const std::string m = validation_error(
-      "matadd.elements", {{"block_x", "64"}, {"block_y", "32"}, {"width", "64"}, {"height", "64"}},
-      small_gpu());
+      "matadd.elements", {{"block_x", "64"}, {"block_y", "32"}, {"width", "64"}, {"height", "64"}}, small_gpu());
   EXPECT_NE(m.find("64 x 32 = 2048 threads"), std::string::npos) << m;
   EXPECT_NE(m.find("block_x=64, block_y=32"), std::string::npos) << m;
   EXPECT_NE(m.find("maximum of 1024 threads per block"), std::string::npos) << m;
@@ -55,8 +54,7 @@ TEST(Validation, BlockOverTheThreadLimitNamesParametersAndLimit) {
 TEST(Validation, SharedMemoryOverTheLimit) {
   // 64 x (64 + 2) doubles = 33792 bytes > 16 KiB.
   const std::string m = validation_error(
-      "transpose.coalesced",
-      {{"tile", "64"}, {"pad", "2"}, {"type", "double"}, {"width", "64"}, {"height", "64"}},
+      "transpose.coalesced", {{"tile", "64"}, {"pad", "2"}, {"type", "double"}, {"width", "64"}, {"height", "64"}},
       small_gpu());
   EXPECT_NE(m.find("33792 bytes of shared memory per block"), std::string::npos) << m;
   EXPECT_NE(m.find("limit of 16384 bytes"), std::string::npos) << m;
@@ -70,11 +68,9 @@ TEST(Validation, DynamicSharedMemoryCountsToo) {
 }
 
 TEST(Validation, MemoryAndAllocationLimits) {
-  const std::string m = validation_error("matadd.elements", {{"width", "4096"}, {"height", "4096"}},
-                                         small_gpu());
+  const std::string m = validation_error("matadd.elements", {{"width", "4096"}, {"height", "4096"}}, small_gpu());
   EXPECT_NE(m.find("MiB"), std::string::npos) << m;
-  const std::string a = validation_error("transpose.naive", {{"width", "4096"}, {"height", "2048"}},
-                                         small_gpu());
+  const std::string a = validation_error("transpose.naive", {{"width", "4096"}, {"height", "2048"}}, small_gpu());
   EXPECT_NE(a.find("largest allocation"), std::string::npos) << a;
 }
 
@@ -100,9 +96,8 @@ TEST(Validation, RealDeviceRefusesAnOversizedWorkGroupBeforeRunning) {
   auto t = testing::first_device("opencl");
   if (!t.device) GTEST_SKIP() << t.skip_reason;
   const Variant* v = find_variant("matadd.elements");
-  const Params p = make_params(v->params,
-                               {{"block_x", "1024"}, {"block_y", "1024"}, {"width", "16"}, {"height", "16"}},
-                               v->id);
+  const Params p =
+      make_params(v->params, {{"block_x", "1024"}, {"block_y", "1024"}, {"width", "16"}, {"height", "16"}}, v->id);
   const RunResult r = run_variant(*t.device, *v, p, {});
   EXPECT_EQ(r.status, RunStatus::Invalid);
   EXPECT_NE(r.error.find("1048576 threads"), std::string::npos) << r.error;

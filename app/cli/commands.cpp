@@ -93,8 +93,7 @@ const Variant& variant_or_throw(const std::string& id) {
   throw InvalidRequest("unknown kernel '" + id + "'; `threadmap-cli list` shows the catalog");
 }
 
-std::vector<std::pair<std::string, std::string>> parse_assignments(
-    const std::vector<std::string>& sets) {
+std::vector<std::pair<std::string, std::string>> parse_assignments(const std::vector<std::string>& sets) {
   std::vector<std::pair<std::string, std::string>> out;
   for (const std::string& s : sets) {
     const std::size_t eq = s.find('=');
@@ -151,7 +150,6 @@ RunOptions options_from(const RunArgs& args) {
   return o;
 }
 
-
 // The worse of two exit codes, for commands that run several variants.
 int worse(int a, int b) {
   auto rank = [](int c) {
@@ -166,9 +164,7 @@ int worse(int a, int b) {
   return rank(b) > rank(a) ? b : a;
 }
 
-std::string mib_text(std::uint64_t bytes) {
-  return fixed(static_cast<double>(bytes) / (1024.0 * 1024.0), 1) + " MiB";
-}
+std::string mib_text(std::uint64_t bytes) { return fixed(static_cast<double>(bytes) / (1024.0 * 1024.0), 1) + " MiB"; }
 
 // A report's parameters in the catalog's order ("tile=32 type=float"); a
 // kernel this catalog lacks, in the report's.
@@ -188,8 +184,7 @@ std::string params_text(const RunReport& r) {
 
 std::string verification_text(const RunReport& r) {
   if (!r.ok()) return r.status;
-  return r.verified() ? "verified"
-                      : "FAILED (" + std::to_string(r.verification ? r.verification->mismatches : 0) + ")";
+  return r.verified() ? "verified" : "FAILED (" + std::to_string(r.verification ? r.verification->mismatches : 0) + ")";
 }
 
 void print_run_text(const RunReport& r, const std::string& host) {
@@ -200,24 +195,23 @@ void print_run_text(const RunReport& r, const std::string& host) {
   if (ver.verified) {
     std::cout << "  verified: " << ver.checked << " values, " << ver.method << '\n';
   } else {
-    std::cout << "  NOT VERIFIED: " << ver.mismatches << " of " << ver.checked
-              << " values differ (" << ver.method << ")\n";
+    std::cout << "  NOT VERIFIED: " << ver.mismatches << " of " << ver.checked << " values differ (" << ver.method
+              << ")\n";
     for (const Mismatch& m : ver.first)
       std::cout << "    " << m.where << ": expected " << m.expected << ", got " << m.actual << '\n';
   }
   auto timing = [](const char* label, const TimingStats& t, double gbps) {
-    std::cout << "  " << label << " median " << fixed(t.median, 4) << " ms (min "
-              << fixed(t.min, 4) << ", max " << fixed(t.max, 4) << ", " << t.samples
-              << " runs)  " << fixed(gbps, 2) << " GB/s\n";
+    std::cout << "  " << label << " median " << fixed(t.median, 4) << " ms (min " << fixed(t.min, 4) << ", max "
+              << fixed(t.max, 4) << ", " << t.samples << " runs)  " << fixed(gbps, 2) << " GB/s\n";
   };
   const ReportTiming times = r.timing.value_or(ReportTiming{});
   timing("kernel     ", times.kernel_ms, r.bandwidth_gbps);
   timing("end-to-end ", times.end_to_end_ms, r.end_to_end_gbps);
-  std::cout << "  ideal bytes " << r.ideal_bytes << " (" << mib_text(r.ideal_bytes) << "), "
-            << times.launches_per_run << (times.launches_per_run == 1 ? " launch" : " launches") << " per run\n";
+  std::cout << "  ideal bytes " << r.ideal_bytes << " (" << mib_text(r.ideal_bytes) << "), " << times.launches_per_run
+            << (times.launches_per_run == 1 ? " launch" : " launches") << " per run\n";
   if (r.cache_resident)
-    std::cout << "  note: the working set (" << mib_text(r.working_set_bytes)
-              << ") fits in the device's " << mib_text(r.device.last_level_cache_bytes)
+    std::cout << "  note: the working set (" << mib_text(r.working_set_bytes) << ") fits in the device's "
+              << mib_text(r.device.last_level_cache_bytes)
               << " last-level cache: the bandwidth may be cache bandwidth, not memory bandwidth\n";
   if (!r.note.empty()) std::cout << "  note: " << r.note << '\n';
 }
@@ -226,17 +220,17 @@ void print_run_text(const RunReport& r, const std::string& host) {
 std::vector<std::string> run_row_cells(const RunReport& r) {
   if (!r.ok()) return {r.status, "", "", "", "", "", r.error};
   const ReportTiming timing = r.timing.value_or(ReportTiming{});
-  return {r.verified() ? "verified" : "FAILED (" + std::to_string(r.verification ? r.verification->mismatches : 0) + ")",
-          fixed(timing.kernel_ms.median, 4),
-          fixed(timing.kernel_ms.min, 4),
-          fixed(timing.kernel_ms.max, 4),
-          fixed(r.bandwidth_gbps, 2),
-          fixed(timing.end_to_end_ms.median, 4),
-          r.cache_resident ? "working set fits in cache" : ""};
+  return {
+      r.verified() ? "verified" : "FAILED (" + std::to_string(r.verification ? r.verification->mismatches : 0) + ")",
+      fixed(timing.kernel_ms.median, 4),
+      fixed(timing.kernel_ms.min, 4),
+      fixed(timing.kernel_ms.max, 4),
+      fixed(r.bandwidth_gbps, 2),
+      fixed(timing.end_to_end_ms.median, 4),
+      r.cache_resident ? "working set fits in cache" : ""};
 }
 
-const std::vector<std::string> kRunColumns{"result",   "median ms", "min ms", "max ms",
-                                           "GB/s",     "e2e ms",    "note"};
+const std::vector<std::string> kRunColumns{"result", "median ms", "min ms", "max ms", "GB/s", "e2e ms", "note"};
 
 // A parameter varied twice, or varied and --set, would label rows with
 // values they did not run.
@@ -301,14 +295,11 @@ int print_devices(const std::vector<BackendReport>& backends, const std::string&
     for (const DeviceInfo& d : b.devices) {
       std::cout << d.spec << "  " << printable(d.name) << " (" << printable(d.platform) << ")\n"
                 << "    " << printable(d.version) << "\n"
-                << "    " << d.compute_units << " compute units, "
-                << mib_text(d.global_memory_bytes) << " memory, "
-                << mib_text(d.last_level_cache_bytes) << " last-level cache, "
-                << d.local_memory_bytes / 1024 << " KiB shared per block, up to "
-                << d.max_group_size << " threads per block\n"
+                << "    " << d.compute_units << " compute units, " << mib_text(d.global_memory_bytes) << " memory, "
+                << mib_text(d.last_level_cache_bytes) << " last-level cache, " << d.local_memory_bytes / 1024
+                << " KiB shared per block, up to " << d.max_group_size << " threads per block\n"
                 << "    double: " << (d.has_double ? "yes" : "no")
-                << ", sub-group shuffles: "
-                << (d.has_subgroup_shuffle ? "yes" : "no (" + d.subgroup_note + ")")
+                << ", sub-group shuffles: " << (d.has_subgroup_shuffle ? "yes" : "no (" + d.subgroup_note + ")")
                 << ", timer resolution " << d.timer_resolution_ns << " ns\n";
     }
   }
@@ -329,14 +320,14 @@ int list_command(const std::string& format) {
       std::cout << (family == catalog().front().family ? "" : "\n") << family << "\n";
     }
     std::cout << "  " << v.id << "  " << v.title
-              << (!v.pack.empty() ? "  [pack " + v.pack + "]"
-                                  : v.lesson_original ? "" : "  [not in the lessons]")
+              << (!v.pack.empty()     ? "  [pack " + v.pack + "]"
+                  : v.lesson_original ? ""
+                                      : "  [not in the lessons]")
               << "\n      " << v.summary << "\n";
-    if (v.pack.empty())
-      std::cout << "      lesson: " << v.lesson.file << ", \"" << v.lesson.section << "\"\n";
+    if (v.pack.empty()) std::cout << "      lesson: " << v.lesson.file << ", \"" << v.lesson.section << "\"\n";
     for (const ParamSpec& p : v.params)
-      std::cout << "      --set " << p.name << "=" << p.format(p.default_value) << "  ("
-                << p.describe_range() << ") " << p.meaning << "\n";
+      std::cout << "      --set " << p.name << "=" << p.format(p.default_value) << "  (" << p.describe_range() << ") "
+                << p.meaning << "\n";
   }
   return kExitOk;
 }
@@ -453,31 +444,35 @@ RunSetUp set_up_run(const std::string& kernel, const RunArgs& args) {
 // outside the buffers and shared arrays, so it shows the index that crashed
 // the run rather than crashing too.
 void explain_crash(const std::string& kernel, const RunArgs& args) {
-  run_isolated(limits_for(args.timeout), "the traced run of " + args.source, [&] { return guarded([&]() -> int {
-    RunSetUp s = set_up_run(kernel, args);
-    const Variant& v = s.variant;
-    const json scan = scan_problems(*s.device, v, s.params, s.options);
-    if (args.format == "json") {
-      std::cout << json_text(json{{"kernel", v.id}, {"crashed", true}, {"problems", scan}}) << '\n';
-    } else {
-      std::cout << "The traced run, which makes no access outside the buffers and shared arrays, shows:\n";
-      print_scan(scan, false, std::cout);
-    }
-    return kExitOk;
-  }); });
+  run_isolated(limits_for(args.timeout), "the traced run of " + args.source, [&] {
+    return guarded([&]() -> int {
+      RunSetUp s = set_up_run(kernel, args);
+      const Variant& v = s.variant;
+      const json scan = scan_problems(*s.device, v, s.params, s.options);
+      if (args.format == "json") {
+        std::cout << json_text(json{{"kernel", v.id}, {"crashed", true}, {"problems", scan}}) << '\n';
+      } else {
+        std::cout << "The traced run, which makes no access outside the buffers and shared arrays, shows:\n";
+        print_scan(scan, false, std::cout);
+      }
+      return kExitOk;
+    });
+  });
 }
 
 }  // namespace
 
 int run_command(const std::string& kernel, const RunArgs& args) {
-  auto body = [&] { return guarded([&]() -> int {
-    RunSetUp s = set_up_run(kernel, args);
-    const RunResult r = run_variant(*s.device, s.variant, s.params, s.options);
-    std::optional<json> problems;
-    if (problems_wanted(args) && r.status == RunStatus::Ok)
-      problems = scan_problems(*s.device, s.variant, s.params, s.options);
-    return print_run(make_report(r), problems, args.format);
-  }); };
+  auto body = [&] {
+    return guarded([&]() -> int {
+      RunSetUp s = set_up_run(kernel, args);
+      const RunResult r = run_variant(*s.device, s.variant, s.params, s.options);
+      std::optional<json> problems;
+      if (problems_wanted(args) && r.status == RunStatus::Ok)
+        problems = scan_problems(*s.device, s.variant, s.params, s.options);
+      return print_run(make_report(r), problems, args.format);
+    });
+  };
   if (args.source.empty()) return body();
   const Isolated run = run_isolated(limits_for(args.timeout), "the run of " + args.source, body);
   // A crash (a CPU device) or a failed device (a GPU's illegal address): the
@@ -561,24 +556,25 @@ int print_sweep(const SweepPlan& plan, const DeviceInfo& device, const std::vect
   return code;
 }
 
-int sweep_command(const std::string& kernel, const RunArgs& args,
-                  const std::vector<std::string>& vary) {
-  return maybe_isolated(args, [&] { return guarded([&]() -> int {
-    const SweepPlan plan = plan_sweep(kernel, args.sets, vary);
-    const Variant& v = *plan.variant;
-    auto device = watch_phases(open_device(args.device));
-    RunOptions options = options_from(args);
-    read_source(args, options);
-    std::vector<RunReport> results;
-    SweepProgress progress(plan);
-    for (std::size_t i = 0; i < plan.points.size(); ++i) {
-      progress.starting(i);
-      auto assignments = plan.base;
-      assignments.insert(assignments.end(), plan.points[i].begin(), plan.points[i].end());
-      results.push_back(make_report(run_variant(*device, v, make_params(v.params, assignments, v.id), options)));
-    }
-    return print_sweep(plan, device->info(), results, args.format);
-  }); });
+int sweep_command(const std::string& kernel, const RunArgs& args, const std::vector<std::string>& vary) {
+  return maybe_isolated(args, [&] {
+    return guarded([&]() -> int {
+      const SweepPlan plan = plan_sweep(kernel, args.sets, vary);
+      const Variant& v = *plan.variant;
+      auto device = watch_phases(open_device(args.device));
+      RunOptions options = options_from(args);
+      read_source(args, options);
+      std::vector<RunReport> results;
+      SweepProgress progress(plan);
+      for (std::size_t i = 0; i < plan.points.size(); ++i) {
+        progress.starting(i);
+        auto assignments = plan.base;
+        assignments.insert(assignments.end(), plan.points[i].begin(), plan.points[i].end());
+        results.push_back(make_report(run_variant(*device, v, make_params(v.params, assignments, v.id), options)));
+      }
+      return print_sweep(plan, device->info(), results, args.format);
+    });
+  });
 }
 
 protocol::BenchResult measure_bench(Device& device, const protocol::BenchRequest& request, WaitNotice on_wait,
@@ -629,8 +625,7 @@ protocol::BenchResult measure_bench(Device& device, const protocol::BenchRequest
   bench.warmup = options.warmup;
   const Variant& copy_variant = variant_or_throw("transpose.copy");
   const Params copy_params = make_params(copy_variant.params, sized(copy_variant), copy_variant.id);
-  const std::uint64_t copy_bytes = static_cast<std::uint64_t>(copy_params.get("width") *
-                                                              copy_params.get("height")) *
+  const std::uint64_t copy_bytes = static_cast<std::uint64_t>(copy_params.get("width") * copy_params.get("height")) *
                                    element_size(copy_params.type());
   say(0, "device-to-device copy");
   bench.device_copy = make_copy_report(measure_device_copy(device, copy_bytes, options), copy_bytes);
@@ -663,9 +658,13 @@ int print_bench(const protocol::BenchResult& bench, const std::string& format, c
   if (format == "json") {
     json peer_rows = json::array();
     for (const PeerMeasurement& p : bench.peers)
-      peer_rows.push_back({{"name", p.name}, {"family", p.family}, {"parameters", p.parameters},
-                           {"verified", p.verified}, {"ideal_bytes", p.ideal_bytes},
-                           {"ms", to_json(p.ms)}, {"bandwidth_gbps", p.bandwidth_gbps},
+      peer_rows.push_back({{"name", p.name},
+                           {"family", p.family},
+                           {"parameters", p.parameters},
+                           {"verified", p.verified},
+                           {"ideal_bytes", p.ideal_bytes},
+                           {"ms", to_json(p.ms)},
+                           {"bandwidth_gbps", p.bandwidth_gbps},
                            {"error", p.error}});
     json rows = json::array();
     for (const RunReport& r : bench.results) {
@@ -685,24 +684,20 @@ int print_bench(const protocol::BenchResult& bench, const std::string& format, c
 
   std::vector<std::string> footnotes;
   Table t;
-  t.header = {"kernel", "parameters", "result", "median ms", "GB/s", "% copy kernel",
-              "% device copy", "note"};
+  t.header = {"kernel", "parameters", "result", "median ms", "GB/s", "% copy kernel", "% device copy", "note"};
   t.right_aligned = {false, false, false, true, true, true, true, false};
-  t.rows.push_back({"device copy", mib_text(device_copy.bytes),
-                    device_copy.error.empty() ? "measured" : "failed",
-                    fixed(device_copy.ms.median, 4), fixed(device_copy.bandwidth_gbps, 2), "",
-                    "100.0", device_copy.error});
+  t.rows.push_back({"device copy", mib_text(device_copy.bytes), device_copy.error.empty() ? "measured" : "failed",
+                    fixed(device_copy.ms.median, 4), fixed(device_copy.bandwidth_gbps, 2), "", "100.0",
+                    device_copy.error});
   // One row per measurement; `error` replaces the numbers when it did not run.
-  auto add_row = [&](std::string name, std::string parameters, std::string result,
-                     double median_ms, double gbps, std::string note, const std::string& error) {
+  auto add_row = [&](std::string name, std::string parameters, std::string result, double median_ms, double gbps,
+                     std::string note, const std::string& error) {
     std::vector<std::string> row{std::move(name), std::move(parameters), std::move(result)};
     if (error.empty()) {
       row.push_back(fixed(median_ms, 4));
       row.push_back(fixed(gbps, 2));
       row.push_back(ceiling > 0 ? fixed(100 * gbps / ceiling, 1) : "");
-      row.push_back(device_copy.bandwidth_gbps > 0
-                        ? fixed(100 * gbps / device_copy.bandwidth_gbps, 1)
-                        : "");
+      row.push_back(device_copy.bandwidth_gbps > 0 ? fixed(100 * gbps / device_copy.bandwidth_gbps, 1) : "");
       row.push_back(std::move(note));
     } else {
       row.insert(row.end(), {"", "", "", "", error});
@@ -710,12 +705,14 @@ int print_bench(const protocol::BenchResult& bench, const std::string& format, c
     t.rows.push_back(std::move(row));
   };
   for (const RunReport& r : bench.results)
-    add_row(r.kernel, params_text(r), verification_text(r), r.timing ? r.timing->kernel_ms.median : 0,
-            r.bandwidth_gbps, r.cache_resident ? "fits in cache" : "", r.ok() ? "" : r.error);
+    add_row(r.kernel, params_text(r), verification_text(r), r.timing ? r.timing->kernel_ms.median : 0, r.bandwidth_gbps,
+            r.cache_resident ? "fits in cache" : "", r.ok() ? "" : r.error);
   for (const PeerMeasurement& p : bench.peers)
     add_row("peer: " + p.name, p.parameters,
-            !p.error.empty() ? "failed" : p.verified ? "verified" : "FAILED", p.ms.median,
-            p.bandwidth_gbps, "", p.error);
+            !p.error.empty() ? "failed"
+            : p.verified     ? "verified"
+                             : "FAILED",
+            p.ms.median, p.bandwidth_gbps, "", p.error);
   if (format == "text") {
     // Long messages go below the table, referenced from the note column.
     for (auto& row : t.rows)
@@ -729,9 +726,8 @@ int print_bench(const protocol::BenchResult& bench, const std::string& format, c
   } else {
     const DeviceInfo& d = bench.device;
     std::cout << "ThreadMap benchmark on " << printable(d.name) << " (" << d.spec << ", " << printable(d.version)
-              << (host.empty() ? "" : ", " + printable(host)) << ")\nmedian of " << bench.reps
-              << " timed runs after " << bench.warmup
-              << " warm-up runs; GB/s = ideal bytes / median kernel time\n\n";
+              << (host.empty() ? "" : ", " + printable(host)) << ")\nmedian of " << bench.reps << " timed runs after "
+              << bench.warmup << " warm-up runs; GB/s = ideal bytes / median kernel time\n\n";
     t.print_text(std::cout);
     for (std::size_t i = 0; i < footnotes.size(); ++i)
       std::cout << "[" << i + 1 << "] " << printable(footnotes[i]) << '\n';
@@ -755,10 +751,8 @@ int bench_command(const RunArgs& args, std::int64_t size) {
     const protocol::BenchRequest request = bench_request(args, size);
     auto device = open_device(args.device);
     StepProgress progress(catalog().size() + 1);
-    const protocol::BenchResult bench = measure_bench(*device, request, wait_notice(),
-                                                      [&](std::size_t done, const std::string& what) {
-                                                        progress.step(done, what);
-                                                      });
+    const protocol::BenchResult bench = measure_bench(
+        *device, request, wait_notice(), [&](std::size_t done, const std::string& what) { progress.step(done, what); });
     return print_bench(bench, args.format);
   });
 }

@@ -26,30 +26,29 @@ namespace threadmap::cli {
 
 // Exit codes (documented in docs/cli.md and `threadmap-cli --help`).
 enum ExitCode : int {
-  kExitOk = 0,            // every run verified
-  kExitNotVerified = 1,   // a run completed but its output did not match the CPU reference
-  kExitInvalid = 2,       // bad usage, parameter, kernel id, device spec or launch configuration
-  kExitDeviceFailure = 3, // the backend or device failed (build error, launch error, lost device)
-  kExitUnavailable = 4,   // the variant cannot run on this device (no shuffles, no double)
-  kExitStopped = 5,       // a --source run ran past --timeout or crashed, and was stopped
+  kExitOk = 0,             // every run verified
+  kExitNotVerified = 1,    // a run completed but its output did not match the CPU reference
+  kExitInvalid = 2,        // bad usage, parameter, kernel id, device spec or launch configuration
+  kExitDeviceFailure = 3,  // the backend or device failed (build error, launch error, lost device)
+  kExitUnavailable = 4,    // the variant cannot run on this device (no shuffles, no double)
+  kExitStopped = 5,        // a --source run ran past --timeout or crashed, and was stopped
 };
 
 struct RunArgs {
   std::string device = "auto";
-  std::vector<std::string> sets;   // NAME=VALUE
+  std::vector<std::string> sets;  // NAME=VALUE
   int reps = 20;
   int warmup = 2;
   std::string format = "text";
   std::uint64_t seed = 20261122;
-  std::string source;      // --source FILE: a learner's version of the kernel
-  double timeout = 10;     // --timeout SECONDS for a --source run
+  std::string source;             // --source FILE: a learner's version of the kernel
+  double timeout = 10;            // --timeout SECONDS for a --source run
   std::string problems = "auto";  // run --problems: on, off, auto (with --source)
 };
 
 // trace_sets: NAME=VALUE for the traced run only, over args.sets.
-int record_command(const std::string& kernel, const RunArgs& args, const std::string& blocks,
-                   std::uint64_t capacity, const std::string& output,
-                   const std::vector<std::string>& trace_sets = {});
+int record_command(const std::string& kernel, const RunArgs& args, const std::string& blocks, std::uint64_t capacity,
+                   const std::string& output, const std::vector<std::string>& trace_sets = {});
 // `batch_records`: none, batches sized to memory; 0, every block in one
 // traced run; N, batches of at most N access records.
 int counters_command(const std::string& kernel, const RunArgs& args, const std::string& blocks,
@@ -67,8 +66,8 @@ int exercises_command(const std::string& format, const std::string& language);
 // 0 only when every file met the goal.
 // Each is verified with one seed (chosen_seed, else a fresh random one) at the
 // exercise's size and at its verify_at sizes.
-int check_command(const std::string& exercise, const std::vector<std::string>& files,
-                  const std::string& device, const std::string& format, double timeout, int reps,
+int check_command(const std::string& exercise, const std::vector<std::string>& files, const std::string& device,
+                  const std::string& format, double timeout, int reps,
                   std::optional<std::uint64_t> chosen_seed = std::nullopt);
 // architectures: "sm_75,sm_86" (no GPU needed), or empty for the devices present.
 int doctor_command(const std::string& architectures, const std::string& format);
@@ -105,14 +104,12 @@ int guarded(const std::function<int()>& body);
 // The exit code a run's status stands for (kExitOk for a run that completed).
 int exit_code_for(RunStatus status);
 const Variant& variant_or_throw(const std::string& id);
-std::vector<std::pair<std::string, std::string>> parse_assignments(
-    const std::vector<std::string>& sets);
+std::vector<std::pair<std::string, std::string>> parse_assignments(const std::vector<std::string>& sets);
 
 int devices_command(const std::string& format);
 int list_command(const std::string& format);
 int run_command(const std::string& kernel, const RunArgs& args);
-int sweep_command(const std::string& kernel, const RunArgs& args,
-                  const std::vector<std::string>& vary);
+int sweep_command(const std::string& kernel, const RunArgs& args, const std::vector<std::string>& vary);
 
 // --- What a command shares with its --remote form (remote_commands.h).
 
@@ -137,7 +134,7 @@ int print_run(const RunReport& r, const std::optional<nlohmann::json>& problems,
 struct SweepPlan {
   const Variant* variant = nullptr;
   std::vector<std::pair<std::string, std::string>> base;  // --set
-  std::vector<SweepAxis> axes;                             // --vary
+  std::vector<SweepAxis> axes;                            // --vary
   std::vector<std::vector<std::pair<std::string, std::string>>> points;
 };
 SweepPlan plan_sweep(const std::string& kernel, const std::vector<std::string>& sets,

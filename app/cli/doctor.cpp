@@ -56,11 +56,11 @@ struct Outcome {
 
 // Where a check compiles: an architecture (CUDA, no device) or a device present.
 struct Target {
-  std::string name;     // "sm_86", "cuda:0", "opencl:0:0"
-  std::string backend;  // "cuda" or "opencl"
-  std::string detail;   // "cubin for sm_86", "PTX for compute_120 (the driver finishes it)"
-  std::string cuda_target;  // sm_XY / compute_XY
-  std::string problem;      // set when nothing can be compiled for it
+  std::string name;               // "sm_86", "cuda:0", "opencl:0:0"
+  std::string backend;            // "cuda" or "opencl"
+  std::string detail;             // "cubin for sm_86", "PTX for compute_120 (the driver finishes it)"
+  std::string cuda_target;        // sm_XY / compute_XY
+  std::string problem;            // set when nothing can be compiled for it
   std::vector<Outcome> outcomes;  // one per job
 };
 
@@ -82,8 +82,7 @@ std::string one_line(const std::string& message) {
   while (std::getline(in, line)) {
     if (first.empty() && !line.empty()) first = line;
     if (line.find("error") != std::string::npos) {
-      if (line != first && first.find(':') != std::string::npos && first.size() < 120)
-        return first + " " + line;
+      if (line != first && first.find(':') != std::string::npos && first.size() < 120) return first + " " + line;
       return line;
     }
   }
@@ -106,8 +105,8 @@ std::vector<std::string> split_list(const std::string& text) {
 
 std::string cuda_detail(const std::string& asked, const std::string& target) {
   if (target.starts_with("sm_")) return "cubin for " + target;
-  return "PTX for " + target + (asked == target ? "" : " (NVRTC does not know " + asked +
-                                                           "; the driver compiles the PTX for it)");
+  return "PTX for " + target +
+         (asked == target ? "" : " (NVRTC does not know " + asked + "; the driver compiles the PTX for it)");
 }
 
 struct Icd {
@@ -176,8 +175,7 @@ void check_opencl(Target& t, const std::vector<Job>& jobs) {
       t.outcomes.push_back(std::move(o));
       continue;
     }
-    if (job.availability == Availability::NeedsSubgroupShuffle &&
-        !device->info().has_subgroup_shuffle) {
+    if (job.availability == Availability::NeedsSubgroupShuffle && !device->info().has_subgroup_shuffle) {
       o.unavailable = true;
       o.error = "needs sub-group shuffles: " + device->info().subgroup_note;
       t.outcomes.push_back(std::move(o));
@@ -190,8 +188,7 @@ void check_opencl(Target& t, const std::vector<Job>& jobs) {
     } catch (const std::exception& e) {
       o.error = one_line(e.what());
     }
-    o.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started)
-               .count();
+    o.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
     t.outcomes.push_back(std::move(o));
   }
 }
@@ -203,17 +200,14 @@ json target_json(const Target& t, const std::vector<Job>& jobs) {
   for (std::size_t i = 0; i < t.outcomes.size(); ++i) {
     const Outcome& o = t.outcomes[i];
     compiled += o.ok;
-    json k = {{"variant", jobs[i].variant},
-              {"kernel", jobs[i].kernel},
-              {"build", build_name(jobs[i].pass)},
-              {"compiled", o.ok},
-              {"unavailable", o.unavailable},
-              {"cached", o.cached},
+    json k = {{"variant", jobs[i].variant}, {"kernel", jobs[i].kernel},     {"build", build_name(jobs[i].pass)},
+              {"compiled", o.ok},           {"unavailable", o.unavailable}, {"cached", o.cached},
               {"compile_ms", o.ms}};
     if (!o.ok) k["error"] = o.error;
     kernels.push_back(std::move(k));
   }
-  json jt = {{"name", t.name}, {"backend", t.backend}, {"detail", t.detail}, {"compiled", compiled}, {"kernels", kernels}};
+  json jt = {
+      {"name", t.name}, {"backend", t.backend}, {"detail", t.detail}, {"compiled", compiled}, {"kernels", kernels}};
   if (!t.cuda_target.empty()) jt["cuda_target"] = t.cuda_target;
   if (!t.problem.empty()) jt["problem"] = t.problem;
   return jt;
@@ -354,8 +348,7 @@ json doctor_report(const std::string& architectures) {
   });
   for (Target& t : targets)
     if (t.backend == "opencl") check_opencl(t, jobs);
-  const double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
 
   bool all_ok = !targets.empty();
   for (const Target& t : targets) {

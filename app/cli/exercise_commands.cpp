@@ -94,8 +94,9 @@ std::optional<std::string> verify_sizes(const Exercise& e, const Variant& v, Dev
     if (r.status != RunStatus::Ok) size["error"] = first_error(r.error);
     else if (!ok) size["mismatch"] = first_mismatch(r.verification);
     sizes.push_back(size);
-    if (!ok && !failed) failed = set_text(sets) + (size.contains("error") ? ": " + size["error"].get<std::string>()
-                                                                          : ", " + size["mismatch"].get<std::string>());
+    if (!ok && !failed)
+      failed = set_text(sets) + (size.contains("error") ? ": " + size["error"].get<std::string>()
+                                                        : ", " + size["mismatch"].get<std::string>());
   }
   row["sizes"] = sizes;
   return failed;
@@ -216,18 +217,21 @@ json in_child(const Limits& limits, const std::string& what, const std::function
 // as every device here is: the parent starts no driver before it forks.
 void check_device(const std::string& device, const Limits& limits) {
   Isolated child;
-  const json opened = in_child(limits, "opening " + device, [&]() -> json {
-    try {
-      open_device(device);
-      return {{"status", "ok"}};
-    } catch (const InvalidRequest& e) {
-      return {{"status", "invalid"}, {"error", e.what()}};
-    } catch (const Unavailable& e) {
-      return {{"status", "unavailable"}, {"error", e.what()}};
-    } catch (const std::exception& e) {
-      return {{"status", "device-failure"}, {"error", e.what()}};
-    }
-  }, child);
+  const json opened = in_child(
+      limits, "opening " + device,
+      [&]() -> json {
+        try {
+          open_device(device);
+          return {{"status", "ok"}};
+        } catch (const InvalidRequest& e) {
+          return {{"status", "invalid"}, {"error", e.what()}};
+        } catch (const Unavailable& e) {
+          return {{"status", "unavailable"}, {"error", e.what()}};
+        } catch (const std::exception& e) {
+          return {{"status", "device-failure"}, {"error", e.what()}};
+        }
+      },
+      child);
   if (opened.is_discarded()) throw DeviceError("opening " + device + ": " + child.message);
   const std::string status = opened.value("status", "");
   if (status == "invalid") throw InvalidRequest(opened.value("error", ""));
@@ -245,23 +249,26 @@ struct AutoDevices {
 
 AutoDevices auto_devices(const Limits& limits) {
   Isolated child;
-  const json found = in_child(limits, "looking for devices", [&]() -> json {
-    json out = json::object();
-    for (const BackendReport& b : list_backends()) {
-      if (!b.available || b.devices.empty()) {
-        out[b.backend] = {{"reason", b.available ? "no device found" : b.reason}};
-        continue;
-      }
-      const std::string spec = b.devices.front().spec;
-      try {
-        open_device(spec);
-        out[b.backend] = {{"spec", spec}};
-      } catch (const std::exception& e) {
-        out[b.backend] = {{"reason", spec + ": " + e.what()}};
-      }
-    }
-    return out;
-  }, child);
+  const json found = in_child(
+      limits, "looking for devices",
+      [&]() -> json {
+        json out = json::object();
+        for (const BackendReport& b : list_backends()) {
+          if (!b.available || b.devices.empty()) {
+            out[b.backend] = {{"reason", b.available ? "no device found" : b.reason}};
+            continue;
+          }
+          const std::string spec = b.devices.front().spec;
+          try {
+            open_device(spec);
+            out[b.backend] = {{"spec", spec}};
+          } catch (const std::exception& e) {
+            out[b.backend] = {{"reason", spec + ": " + e.what()}};
+          }
+        }
+        return out;
+      },
+      child);
   if (found.is_discarded()) throw DeviceError("looking for devices: " + child.message);
   AutoDevices devices;
   for (const auto& [dialect, d] : found.items()) {
@@ -271,8 +278,8 @@ AutoDevices auto_devices(const Limits& limits) {
   // No device at all is the grader's problem, as an explicit --device that
   // cannot be opened is: one message, before any file.
   if (devices.spec.empty())
-    throw InvalidRequest("no device to run on: CUDA: " + devices.reason["cuda"] + "; OpenCL: " +
-                         devices.reason["opencl"]);
+    throw InvalidRequest("no device to run on: CUDA: " + devices.reason["cuda"] +
+                         "; OpenCL: " + devices.reason["opencl"]);
   return devices;
 }
 
@@ -296,7 +303,10 @@ json no_device_row(const protocol::Submission& submission, const AutoDevices& de
   const std::string why = reason != devices.reason.end() && !reason->second.empty()
                               ? std::string(cuda ? " (CUDA: " : " (OpenCL: ") + reason->second + ")"
                               : "";
-  return {{"file", submission.file}, {"compiled", false}, {"verified", false}, {"goal_met", false},
+  return {{"file", submission.file},
+          {"compiled", false},
+          {"verified", false},
+          {"goal_met", false},
           {"status", "no device"},
           {"error", std::filesystem::path(submission.file).filename().string() + " is " + dialect_name(dialect) +
                         " and there is no " + (cuda ? "CUDA" : "OpenCL") + " device here: grade it on a machine " +
@@ -327,15 +337,17 @@ json grade_submission(const Exercise& e, const protocol::Submission& submission,
   json row = {{"file", submission.file}, {"compiled", false}, {"verified", false}, {"goal_met", false}};
   const std::string name = std::filesystem::path(submission.file).filename().string();
   Isolated child;
-  const json g = in_child(limits, "grading " + submission.file, [&]() -> json {
-    try {
-      return grade(e, submission.text, name, device, reps, seed);
-    } catch (const std::exception& x) {
-      return {{"status", "failed"}, {"error", first_error(x.what())}};
-    }
-  }, child);
-  if (g.is_discarded())
-    describe_stop(child, row);
+  const json g = in_child(
+      limits, "grading " + submission.file,
+      [&]() -> json {
+        try {
+          return grade(e, submission.text, name, device, reps, seed);
+        } catch (const std::exception& x) {
+          return {{"status", "failed"}, {"error", first_error(x.what())}};
+        }
+      },
+      child);
+  if (g.is_discarded()) describe_stop(child, row);
   else
     for (auto& [key, value] : g.items()) row[key] = value;
   return row;
@@ -405,11 +417,12 @@ void print_grades(const Exercise& e, const json& rows, const std::string& format
   std::string devices;  // each device graded on, once: "NVIDIA H100 (cuda:0), pthread-... (opencl:0:0)"
   for (const json& r : rows) {
     if (!r.contains("device_spec")) continue;
-    const std::string device = printable(r.value("device", std::string())) + " (" + r.value("device_spec", std::string()) + ")";
+    const std::string device =
+        printable(r.value("device", std::string())) + " (" + r.value("device_spec", std::string()) + ")";
     if (devices.find(device) == std::string::npos) devices += (devices.empty() ? "" : ", ") + device;
   }
-  std::cout << "Exercise " << e.id << ": " << describe_goal(e) << "\nVerified with seed " << seed
-            << " (--seed " << seed << " repeats it) at " << sizes_text(e) << "\n";
+  std::cout << "Exercise " << e.id << ": " << describe_goal(e) << "\nVerified with seed " << seed << " (--seed " << seed
+            << " repeats it) at " << sizes_text(e) << "\n";
   if (!devices.empty()) std::cout << "Graded on " << devices << "\n";
   std::cout << "\n";
   out.print_text(std::cout);
@@ -439,7 +452,8 @@ int exercises_command(const std::string& format, const std::string& language) {
                        {"start", e.start_in("opencl").text},
                        {"starts", files_by_dialect(e.starts, &ExerciseFile::text)},
                        {"start_files", files_by_dialect(e.starts, &ExerciseFile::name)},
-                       {"dialects", [&] {
+                       {"dialects",
+                        [&] {
                           json d = json::array();
                           for (const auto& [dialect, file] : e.starts) d.push_back(dialect);
                           return d;
@@ -458,9 +472,9 @@ int exercises_command(const std::string& format, const std::string& language) {
       std::string starts;
       for (const auto& [dialect, file] : e.starts)
         starts += (starts.empty() ? "" : ", ") + dialect_name(dialect) + " (" + file.name + ")";
-      std::cout << e.id << "  " << t.title << "\n    kernel " << e.kernel_id << ", lesson " << e.lesson_file
-                << ", \"" << e.lesson_section << "\"\n    goal: " << describe_goal(e) << "\n    starts in "
-                << starts << "\n    " << t.task << "\n";
+      std::cout << e.id << "  " << t.title << "\n    kernel " << e.kernel_id << ", lesson " << e.lesson_file << ", \""
+                << e.lesson_section << "\"\n    goal: " << describe_goal(e) << "\n    starts in " << starts << "\n    "
+                << t.task << "\n";
     }
     return kExitOk;
   });
@@ -477,9 +491,9 @@ protocol::CheckResult grade_submissions(const protocol::CheckRequest& request) {
   else check_device(request.device, limits);
   for (const protocol::Submission& submission : request.submissions) {
     const std::string device = automatic ? auto_device_for(*automatic, submission.file) : request.device;
-    result.submissions.push_back(device.empty() ? no_device_row(submission, *automatic)
-                                                : grade_submission(e, submission, device, limits, request.reps,
-                                                                   result.seed));
+    result.submissions.push_back(device.empty()
+                                     ? no_device_row(submission, *automatic)
+                                     : grade_submission(e, submission, device, limits, request.reps, result.seed));
   }
   return result;
 }
@@ -490,8 +504,8 @@ ReadSubmissions read_submissions(const std::vector<std::string>& files) {
     try {
       read.readable.push_back({files[n], read_text_file(files[n])});
     } catch (const InvalidRequest& e) {
-      read.unreadable[n] = {{"file", files[n]}, {"compiled", false}, {"verified", false}, {"goal_met", false},
-                            {"status", "unreadable"}, {"error", e.what()}};
+      read.unreadable[n] = {{"file", files[n]},  {"compiled", false},      {"verified", false},
+                            {"goal_met", false}, {"status", "unreadable"}, {"error", e.what()}};
     }
   }
   return read;
@@ -518,8 +532,7 @@ int print_check(const std::string& exercise, const json& rows, std::uint64_t see
                             {"sizes", sizes_text(e)},
                             {"submissions", rows}})
               << '\n';
-  else
-    print_grades(e, rows, format, seed);
+  else print_grades(e, rows, format, seed);
   return all_met ? kExitOk : kExitNotVerified;
 }
 
@@ -527,8 +540,7 @@ int check_command(const std::string& id, const std::vector<std::string>& files, 
                   const std::string& format, double timeout, int reps, std::optional<std::uint64_t> chosen_seed) {
   return guarded([&]() -> int {
     const ReadSubmissions read = read_submissions(files);
-    const protocol::CheckResult graded =
-        grade_submissions({id, device, read.readable, timeout, reps, chosen_seed});
+    const protocol::CheckResult graded = grade_submissions({id, device, read.readable, timeout, reps, chosen_seed});
     return print_check(id, read.rows(graded.submissions), graded.seed, format);
   });
 }

@@ -32,8 +32,7 @@ CLI::Validator finite_range(double min, double max) {
       [=](std::string& text) -> std::string {
         double value = 0;
         if (!CLI::detail::lexical_cast(text, value)) return text + " is not a number";
-        if (!std::isfinite(value))
-          return text + " is not a finite number: give a value from " + limits;
+        if (!std::isfinite(value)) return text + " is not a finite number: give a value from " + limits;
         if (value < min || value > max) return text + " is out of range: give a value from " + limits;
         return {};
       },
@@ -41,8 +40,7 @@ CLI::Validator finite_range(double min, double max) {
 }
 
 void add_run_options(CLI::App* cmd, threadmap::cli::RunArgs& args, bool with_formats = true) {
-  cmd->add_option("--device", args.device,
-                  "auto (first CUDA device, else first OpenCL device), opencl:P:D or cuda:N")
+  cmd->add_option("--device", args.device, "auto (first CUDA device, else first OpenCL device), opencl:P:D or cuda:N")
       ->capture_default_str();
   cmd->add_option("--reps", args.reps, "timed repetitions (median, min and max are reported)")
       ->check(CLI::Range(1, 100000))
@@ -73,16 +71,14 @@ void add_source_options(CLI::App* cmd, threadmap::cli::RunArgs& args) {
 
 // A pack's variants join the catalog for this command (docs/packs.md).
 void add_pack_option(CLI::App* cmd, std::vector<std::string>& packs) {
-  cmd->add_option("--pack", packs,
-                  "DIR: a pack folder (with pack.toml) whose kernels join the catalog (repeatable)");
+  cmd->add_option("--pack", packs, "DIR: a pack folder (with pack.toml) whose kernels join the catalog (repeatable)");
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
   using namespace threadmap::cli;
-  CLI::App app{"ThreadMap: teaching kernels run, verified and timed on CUDA and OpenCL devices",
-               "threadmap-cli"};
+  CLI::App app{"ThreadMap: teaching kernels run, verified and timed on CUDA and OpenCL devices", "threadmap-cli"};
   app.footer(kExitCodes);
   app.set_version_flag("--version", std::string("threadmap-cli ") + THREADMAP_VERSION);
   app.require_subcommand(1);
@@ -103,9 +99,7 @@ int main(int argc, char** argv) {
       ->capture_default_str();
 
   auto* list = app.add_subcommand("list", "the kernel catalog with parameters and lessons");
-  list->add_option("--format", format, "text or json")
-      ->check(CLI::IsMember({"text", "json"}))
-      ->capture_default_str();
+  list->add_option("--format", format, "text or json")->check(CLI::IsMember({"text", "json"}))->capture_default_str();
 
   RunArgs args;
   std::string kernel;
@@ -124,8 +118,7 @@ int main(int argc, char** argv) {
   std::vector<std::string> vary;
   auto* sweep = app.add_subcommand("sweep", "run one kernel over parameter values, one row each");
   sweep->add_option("KERNEL_ID", kernel, "catalog id")->required();
-  sweep->add_option("--vary", vary,
-                    "NAME=V1,V2,... (repeatable; several axes run their cartesian product)")
+  sweep->add_option("--vary", vary, "NAME=V1,V2,... (repeatable; several axes run their cartesian product)")
       ->required();
   sweep->add_option("--set", args.sets, "fixed parameter NAME=VALUE (repeatable)");
   add_run_options(sweep, args);
@@ -133,25 +126,25 @@ int main(int argc, char** argv) {
   sweep->footer(kExitCodes);
 
   std::int64_t size = 0;
-  auto* bench = app.add_subcommand(
-      "bench", "every kernel at its defaults: GB/s and % of the copy kernel and device copy");
-  bench->add_option("--size", size,
-                    "N: N x N matrices, N*N elements to sum (0: the catalog's defaults). A variant "
-                    "that cannot run at N (a parameter N takes past its range, such as "
-                    "smem.setRowReadColRect's blocks above N = 23170, or more memory than the device "
-                    "has) gets an invalid row saying why, and the others run")
+  auto* bench =
+      app.add_subcommand("bench", "every kernel at its defaults: GB/s and % of the copy kernel and device copy");
+  bench
+      ->add_option("--size", size,
+                   "N: N x N matrices, N*N elements to sum (0: the catalog's defaults). A variant "
+                   "that cannot run at N (a parameter N takes past its range, such as "
+                   "smem.setRowReadColRect's blocks above N = 23170, or more memory than the device "
+                   "has) gets an invalid row saying why, and the others run")
       ->check(CLI::Range(0, 32768))
       ->capture_default_str();
-  bench->add_option("--set", args.sets,
-                    "NAME=VALUE for every kernel that has the parameter, e.g. --set type=float");
+  bench->add_option("--set", args.sets, "NAME=VALUE for every kernel that has the parameter, e.g. --set type=float");
   add_run_options(bench, args);
   bench->footer(kExitCodes);
 
   std::string blocks = "";
   std::string output;
   std::uint64_t capacity = 0;
-  auto* record = app.add_subcommand(
-      "record", "run one kernel timed, then traced: save device, timings, trace and analysis");
+  auto* record =
+      app.add_subcommand("record", "run one kernel timed, then traced: save device, timings, trace and analysis");
   record->add_option("KERNEL_ID", kernel, "catalog id")->required();
   record->add_option("--set", args.sets, "parameter NAME=VALUE (repeatable)");
   record->add_option("--blocks", blocks,
@@ -175,12 +168,13 @@ int main(int argc, char** argv) {
   counters->add_option("--set", args.sets, "parameter NAME=VALUE (repeatable)");
   counters->add_option("--blocks", blocks, "blocks to trace (default all)");
   std::uint64_t batch_records = 0;
-  counters->add_option("--batch-records", batch_records,
-                       "at most N access records traced and analysed at once: the blocks are traced in "
-                       "batches, each batch a run of the whole grid, so memory stays bounded at any size "
-                       "(default: as many as fit in 672 MiB beside the kernel's buffers on OpenCL, in 672 MiB "
-                       "on CUDA, 1 Mi to 16 Mi); "
-                       "0: every block in one traced run")
+  counters
+      ->add_option("--batch-records", batch_records,
+                   "at most N access records traced and analysed at once: the blocks are traced in "
+                   "batches, each batch a run of the whole grid, so memory stays bounded at any size "
+                   "(default: as many as fit in 672 MiB beside the kernel's buffers on OpenCL, in 672 MiB "
+                   "on CUDA, 1 Mi to 16 Mi); "
+                   "0: every block in one traced run")
       ->check(CLI::Range(std::uint64_t{0}, threadmap::kMaxTraceRecords));
   counters->add_option("--device", args.device, "auto, opencl:P:D or cuda:N")->capture_default_str();
   counters->add_option("--format", args.format, "text or json")
@@ -192,37 +186,34 @@ int main(int argc, char** argv) {
   std::string file;
   auto* show = app.add_subcommand("show", "summarise a session file");
   show->add_option("FILE", file, "session file")->required();
-  show->add_option("--format", format, "text or json")
-      ->check(CLI::IsMember({"text", "json"}))
-      ->capture_default_str();
+  show->add_option("--format", format, "text or json")->check(CLI::IsMember({"text", "json"}))->capture_default_str();
 
   std::vector<std::string> kept_files;
-  auto* keep_source = app.add_subcommand(
-      "keep-source", "keep in older session files the kernel text their trace was recorded from (this "
-                     "program's built-in file, checked line by line against the trace), so later edits of "
-                     "the file change nothing they show");
+  auto* keep_source =
+      app.add_subcommand("keep-source",
+                         "keep in older session files the kernel text their trace was recorded from (this "
+                         "program's built-in file, checked line by line against the trace), so later edits of "
+                         "the file change nothing they show");
   keep_source->add_option("FILE", kept_files, "session files, rewritten in place")->required();
 
   std::string dialect;
   auto* source = app.add_subcommand(
       "source", "a kernel's source as you read and edit it (the code that is timed and traced): a start for --source");
   source->add_option("KERNEL_ID", kernel, "catalog id")->required();
-  source->add_option("--dialect", dialect,
-                     "cuda or opencl (default: cuda when a CUDA device is present, else opencl)")
+  source->add_option("--dialect", dialect, "cuda or opencl (default: cuda when a CUDA device is present, else opencl)")
       ->check(CLI::IsMember({"cuda", "opencl"}));
 
   std::string architectures;
-  auto* doctor = app.add_subcommand(
-      "doctor", "backends, devices, drivers, OpenCL ICDs, and whether every catalog kernel "
-                "compiles (timed and traced) for each device or each architecture named");
+  auto* doctor = app.add_subcommand("doctor",
+                                    "backends, devices, drivers, OpenCL ICDs, and whether every catalog kernel "
+                                    "compiles (timed and traced) for each device or each architecture named");
   doctor->add_option("--arch", architectures,
                      "GPU architectures to compile the CUDA kernels for, no GPU needed, e.g. "
                      "sm_75,sm_86,sm_90 (default: the devices present)");
-  doctor->add_option("--format", format, "text or json")
-      ->check(CLI::IsMember({"text", "json"}))
-      ->capture_default_str();
-  doctor->footer("Exit codes: 0 everything asked for compiles; 2 bad usage or architecture name; "
-                 "3 something does not compile, or there is nothing to compile for.");
+  doctor->add_option("--format", format, "text or json")->check(CLI::IsMember({"text", "json"}))->capture_default_str();
+  doctor->footer(
+      "Exit codes: 0 everything asked for compiles; 2 bad usage or architecture name; "
+      "3 something does not compile, or there is nothing to compile for.");
 
   std::string language = "en";
   auto* list_exercises = app.add_subcommand(
@@ -236,13 +227,14 @@ int main(int argc, char** argv) {
 
   std::string exercise;
   std::vector<std::string> submissions;
-  auto* check = app.add_subcommand(
-      "check", "grade learners' kernels against an exercise's goal, each in a process of its own");
+  auto* check =
+      app.add_subcommand("check", "grade learners' kernels against an exercise's goal, each in a process of its own");
   check->add_option("EXERCISE", exercise, "exercise id (`threadmap-cli exercises`)")->required();
   check->add_option("FILE", submissions, "submitted kernels: .cl (OpenCL C) or .cu (CUDA)")->required();
-  check->add_option("--device", args.device,
-                    "auto (each .cu file on the first CUDA device, each .cl file on the first OpenCL device), "
-                    "opencl:P:D or cuda:N")
+  check
+      ->add_option("--device", args.device,
+                   "auto (each .cu file on the first CUDA device, each .cl file on the first OpenCL device), "
+                   "opencl:P:D or cuda:N")
       ->capture_default_str();
   check->add_option("--format", format, "text, json or csv")
       ->check(CLI::IsMember({"text", "json", "csv"}))
@@ -250,13 +242,13 @@ int main(int argc, char** argv) {
   check->add_option("--timeout", args.timeout, "seconds one submission may take before it is stopped")
       ->check(finite_range(0.1, 3600.0))
       ->capture_default_str();
-  check->add_option("--reps", args.reps, "timed repetitions per submission")
-      ->check(CLI::Range(1, 1000));
+  check->add_option("--reps", args.reps, "timed repetitions per submission")->check(CLI::Range(1, 1000));
   check->add_option("--seed", args.seed,
                     "seed of the random inputs (default: a fresh one per grading, printed in the report)");
-  check->footer("Exit codes: 0 every file met the goal; 1 some did not (not compiled, not verified, "
-                "goal not met, timed out, crashed, or no device of its dialect); 2 bad usage, exercise id or "
-                "--device.");
+  check->footer(
+      "Exit codes: 0 every file met the goal; 1 some did not (not compiled, not verified, "
+      "goal not met, timed out, crashed, or no device of its dialect); 2 bad usage, exercise id or "
+      "--device.");
 
   std::vector<std::string> packs;
   for (CLI::App* cmd : {list, run, sweep, bench, record, counters, source}) add_pack_option(cmd, packs);
@@ -264,19 +256,23 @@ int main(int argc, char** argv) {
   std::string pack_folder;
   auto* pack = app.add_subcommand("pack", "kernel packs: folders of kernels, lessons and a manifest (docs/packs.md)");
   pack->require_subcommand(1);
-  auto* pack_check = pack->add_subcommand(
-      "check", "validate a pack's manifest, compile every variant, run its check points verified, and "
-               "require its known-wrong kernels to fail");
+  auto* pack_check =
+      pack->add_subcommand("check",
+                           "validate a pack's manifest, compile every variant, run its check points verified, and "
+                           "require its known-wrong kernels to fail");
   pack_check->add_option("DIR", pack_folder, "the pack's folder")->required();
   std::string pack_arch;
-  auto* pack_device = pack_check->add_option("--device", args.device, "auto (the first OpenCL device), opencl:P:D or cuda:N")
-      ->capture_default_str();
-  pack_check->add_option("--arch", pack_arch,
-                         "compile every CUDA kernel of the pack (timed, traced, clock pass) for these GPU "
-                         "architectures, no GPU needed: sm_75,sm_90")
+  auto* pack_device =
+      pack_check->add_option("--device", args.device, "auto (the first OpenCL device), opencl:P:D or cuda:N")
+          ->capture_default_str();
+  pack_check
+      ->add_option("--arch", pack_arch,
+                   "compile every CUDA kernel of the pack (timed, traced, clock pass) for these GPU "
+                   "architectures, no GPU needed: sm_75,sm_90")
       ->excludes(pack_device);
-  pack_check->footer("Exit codes: 0 every check passed; 1 a variant did not verify, or a known-wrong one "
-                     "did; 2 a mistake in the manifest, bad usage or device; 3 the device failed.");
+  pack_check->footer(
+      "Exit codes: 0 every check passed; 1 a variant did not verify, or a known-wrong one "
+      "did; 2 a mistake in the manifest, bad usage or device; 3 the device failed.");
   auto* pack_new = pack->add_subcommand("new", "write a working one-kernel pack to start from");
   pack_new->add_option("NAME", pack_folder, "the new folder; its name is the pack's")->required();
 
@@ -300,7 +296,11 @@ int main(int argc, char** argv) {
   if (*pack_check) return pack_check_command(pack_folder, args.device, pack_arch);
   if (*pack_new) return pack_new_command(pack_folder);
   if (!packs.empty())
-    if (const int code = guarded([&] { threadmap::pack::add_packs(packs); return kExitOk; }); code != kExitOk)
+    if (const int code = guarded([&] {
+          threadmap::pack::add_packs(packs);
+          return kExitOk;
+        });
+        code != kExitOk)
       return code;
   const std::optional<std::uint64_t> check_seed = check->count("--seed") ? std::optional(args.seed) : std::nullopt;
   const int check_reps = check->count("--reps") ? args.reps : 5;
@@ -310,8 +310,9 @@ int main(int argc, char** argv) {
     if (*sweep) return remote_sweep_command(remote, kernel, args, vary);
     if (*record) return remote_record_command(remote, kernel, args, blocks, output);
     if (*counters) return remote_counters_command(remote, kernel, args, blocks.empty() ? "all" : blocks);
-    if (*check) return remote_check_command(remote, exercise, submissions, args.device, format, args.timeout,
-                                            check_reps, check_seed);
+    if (*check)
+      return remote_check_command(remote, exercise, submissions, args.device, format, args.timeout, check_reps,
+                                  check_seed);
     if (*doctor) return remote_doctor_command(remote, architectures, format);
     if (*bench) return remote_bench_command(remote, args, size);
     // list, exercises, show and source need no device: they run here.
@@ -329,9 +330,9 @@ int main(int argc, char** argv) {
   if (*doctor) return guarded([&] { return doctor_command(architectures, format); });
   if (*devices) return devices_command(format);
   if (*record) return record_command(kernel, args, blocks, capacity, output, trace_sets);
-  if (*counters) return counters_command(kernel, args, blocks.empty() ? "all" : blocks,
-                                          counters->count("--batch-records") ? std::optional(batch_records)
-                                                                             : std::nullopt);
+  if (*counters)
+    return counters_command(kernel, args, blocks.empty() ? "all" : blocks,
+                            counters->count("--batch-records") ? std::optional(batch_records) : std::nullopt);
   if (*show) return show_command(file, format);
   if (*keep_source) return keep_source_command(kept_files);
   if (*list) return list_command(format);

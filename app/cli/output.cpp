@@ -16,10 +16,7 @@ std::string hex_escape(unsigned char byte) {
 std::size_t utf8_length(std::string_view text, std::size_t at) {
   const auto byte = [&](std::size_t i) { return static_cast<unsigned char>(text[i]); };
   const unsigned char lead = byte(at);
-  const std::size_t length = lead >= 0xf0 && lead <= 0xf4   ? 4
-                             : lead >= 0xe0                ? 3
-                             : lead >= 0xc2 && lead < 0xe0 ? 2
-                                                           : 0;
+  const std::size_t length = lead >= 0xf0 && lead <= 0xf4 ? 4 : lead >= 0xe0 ? 3 : lead >= 0xc2 && lead < 0xe0 ? 2 : 0;
   if (length == 0 || at + length > text.size()) return 0;
   for (std::size_t i = 1; i < length; ++i)
     if ((byte(at + i) & 0xc0) != 0x80) return 0;
@@ -56,7 +53,8 @@ std::string printable(std::string_view text, Newlines newlines) {
     const std::size_t length = utf8_length(text, at);
     const std::string_view sequence = text.substr(at, length ? length : 1);
     if (length && !is_c1_control(sequence)) out += sequence;
-    else for (unsigned char b : sequence) out += hex_escape(b);
+    else
+      for (unsigned char b : sequence) out += hex_escape(b);
     at += sequence.size();
   }
   return out;

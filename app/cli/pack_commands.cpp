@@ -25,14 +25,15 @@ std::string pack_device(const std::string& spec) {
   if (spec != "auto") return spec;
   for (const BackendReport& b : list_backends())
     if (b.backend == "opencl" && b.available && !b.devices.empty()) return b.devices.front().spec;
-  throw InvalidRequest("no OpenCL device for `--device auto` (`threadmap-cli devices` says why a backend is "
-                       "missing); name a CUDA device with --device cuda:N, or compile with --arch");
+  throw InvalidRequest(
+      "no OpenCL device for `--device auto` (`threadmap-cli devices` says why a backend is "
+      "missing); name a CUDA device with --device cuda:N, or compile with --arch");
 }
 
 std::string describe(const Verification& v) {
   if (v.verified) return "verified (" + std::to_string(v.checked) + " elements)";
-  std::string s = "NOT verified: " + std::to_string(v.mismatches) + " of " + std::to_string(v.checked) +
-                  " elements differ";
+  std::string s =
+      "NOT verified: " + std::to_string(v.mismatches) + " of " + std::to_string(v.checked) + " elements differ";
   if (!v.first.empty())
     s += ", first at " + v.first.front().where + ": expected " + v.first.front().expected + ", got " +
          v.first.front().actual;
@@ -109,8 +110,8 @@ int pack_check_command(const std::string& folder, const std::string& device_spec
     for (const auto& f : manifest.families) variant_count += f.variants.size();
     std::cout << "pack " << printable(manifest.name) << ": " << manifest.families.size()
               << (manifest.families.size() == 1 ? " family, " : " families, ") << variant_count
-              << (variant_count == 1 ? " variant" : " variants") << ", on "
-              << printable(device->info().name) << " (" << device->info().spec << ")\n";
+              << (variant_count == 1 ? " variant" : " variants") << ", on " << printable(device->info().name) << " ("
+              << device->info().spec << ")\n";
 
     RunOptions options;
     options.warmup = 0;
@@ -145,8 +146,8 @@ int pack_check_command(const std::string& folder, const std::string& device_spec
             verified_somewhere = verified_somewhere || r.verification.verified;
           }
           if (!good) ++failures;
-          std::cout << "  " << (good ? "ok    " : "FAIL  ") << printable(v.id) << "  " << printable(label)
-                    << ": " << printable(outcome, Newlines::Keep) << "\n";
+          std::cout << "  " << (good ? "ok    " : "FAIL  ") << printable(v.id) << "  " << printable(label) << ": "
+                    << printable(outcome, Newlines::Keep) << "\n";
           if (stop) break;
         }
         if (spec.known_wrong && !failed_somewhere && verified_somewhere) {

@@ -21,7 +21,6 @@ constexpr std::size_t kKeptStderr = 4096;
 
 }  // namespace
 
-
 LineProcess::LineProcess(const std::vector<std::string>& argv) {
   int in[2], out[2], err[2];
   if (pipe2(in, O_CLOEXEC) != 0 || pipe2(out, O_CLOEXEC) != 0 || pipe2(err, O_CLOEXEC) != 0)
@@ -93,7 +92,8 @@ std::optional<std::string> LineProcess::read_line(std::chrono::milliseconds time
       return line;
     }
     if (out_ < 0) return std::nullopt;
-    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+    const auto left =
+        std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
     if (left.count() <= 0) return std::nullopt;
     std::array<pollfd, 2> fds{{{out_, POLLIN, 0}, {err_, POLLIN, 0}}};
     const int ready = poll(fds.data(), err_ >= 0 ? 2 : 1, static_cast<int>(std::min<long long>(left.count(), 1000)));

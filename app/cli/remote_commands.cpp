@@ -29,8 +29,7 @@ constexpr std::chrono::minutes kReplyTimeout{60};
 class RemoteWorker {
  public:
   explicit RemoteWorker(const RemoteArgs& args)
-      : target_(protocol::parse_remote_target(args.target)),
-        ssh_(protocol::ssh_argv(target_, args.ssh_command)) {
+      : target_(protocol::parse_remote_target(args.target)), ssh_(protocol::ssh_argv(target_, args.ssh_command)) {
     const auto ping = std::get<protocol::PingResult>(call(protocol::PingRequest{}, {}));
     if (const std::string problem = protocol::version_problem(ping); !problem.empty())
       throw InvalidRequest("on " + target_.host + ", " + problem);
@@ -60,7 +59,8 @@ class RemoteWorker {
         continue;
       }
       if (reply->kind == protocol::ReplyKind::Result) return protocol::read_result(request, reply->body);
-      if (const std::string older = protocol::missing_op_problem(request, reply->error, host(), version_); !older.empty())
+      if (const std::string older = protocol::missing_op_problem(request, reply->error, host(), version_);
+          !older.empty())
         throw InvalidRequest(older);
       throw_error(reply->error);
     }
@@ -151,7 +151,8 @@ int remote_run_command(const RemoteArgs& remote, const std::string& kernel, cons
     request.problems = problems_wanted(args);
     RemoteWorker worker(remote);
     const protocol::Result result = worker.call(request, say_progress);
-    if (const auto* report = std::get_if<RunReport>(&result)) return print_run(*report, std::nullopt, args.format, worker.host());
+    if (const auto* report = std::get_if<RunReport>(&result))
+      return print_run(*report, std::nullopt, args.format, worker.host());
     const auto& scanned = std::get<protocol::ScannedRun>(result);
     if (scanned.report.ok() && !scanned.problems)
       std::cerr << "threadmap-cli: the worker on " << printable(worker.host()) << " (threadmap-cli "
@@ -210,7 +211,8 @@ int remote_check_command(const RemoteArgs& remote, const std::string& exercise, 
 int remote_doctor_command(const RemoteArgs& remote, const std::string& architectures, const std::string& format) {
   return guarded([&] {
     RemoteWorker worker(remote);
-    const auto doctor = std::get<protocol::DoctorResult>(worker.call(protocol::DoctorRequest{architectures}, say_progress));
+    const auto doctor =
+        std::get<protocol::DoctorResult>(worker.call(protocol::DoctorRequest{architectures}, say_progress));
     if (format != "json") std::cout << "On " << printable(worker.host()) << ":\n";
     return print_doctor(doctor.report, format);
   });

@@ -200,8 +200,7 @@ WaitNotice watch_waits(WaitNotice notice) {
 
 Isolated run_isolated(const Limits& limits, const std::string& what, const std::function<int()>& body) {
   if (!std::isfinite(limits.run_s) || !std::isfinite(limits.compile_s) || limits.run_s <= 0) {
-    error("the time limit for " + what + " must be a positive number of seconds, not " +
-          seconds_text(limits.run_s));
+    error("the time limit for " + what + " must be a positive number of seconds, not " + seconds_text(limits.run_s));
     return {kExitInvalid, Ending::Exited, false, {}};
   }
   int pipe_fds[2];

@@ -27,7 +27,7 @@ Limits limits_for(double timeout_s);
 
 enum class Ending { Exited, TimedOut, CompileTimedOut, Crashed };
 struct Isolated {
-  int code = 0;           // the child's exit code; kExitStopped when stopped or crashed
+  int code = 0;  // the child's exit code; kExitStopped when stopped or crashed
   Ending ending = Ending::Exited;
   bool compiled = false;  // it got as far as launching a kernel
   std::string message;    // what happened, when it did not exit on its own

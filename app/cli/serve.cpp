@@ -57,8 +57,8 @@ constexpr std::size_t kReadChunk = std::size_t{64} << 10;  // a line is read in 
 struct Incoming {
   RequestId id;                              // the reply's id: null when the line has none that can be used
   std::optional<protocol::Request> request;  // the line as a request, unless a problem says otherwise
-  ErrorReply problem;   // the line has no usable id (status empty: none); answered, never cancelled
-  ErrorReply refusal;   // the request cannot be served as sent (a field, an op); its id can be cancelled
+  ErrorReply problem;         // the line has no usable id (status empty: none); answered, never cancelled
+  ErrorReply refusal;         // the request cannot be served as sent (a field, an op); its id can be cancelled
   std::uint64_t seq = 0;      // its place in the input, when it has an id a cancel can name
   bool cancel_found = false;  // a cancel: whether its target was queued or running when it was read
   bool end_of_input = false;
@@ -112,12 +112,14 @@ Incoming parse_request(const std::string& line) {
   Incoming item;
   try {
     if (line.find_first_not_of(" \t\r") == std::string::npos)
-      throw ProtocolError(protocol::kBadRequest, "empty line: a request is a JSON object on one line, e.g. " +
-                                                     protocol::encode_line(protocol::to_json(protocol::PingRequest{}, 1)));
+      throw ProtocolError(protocol::kBadRequest,
+                          "empty line: a request is a JSON object on one line, e.g. " +
+                              protocol::encode_line(protocol::to_json(protocol::PingRequest{}, 1)));
     json request = protocol::parse_line(line);
     if (!request.is_object())
-      throw ProtocolError(protocol::kBadRequest, "a request is a JSON object, e.g. " +
-                                                     protocol::encode_line(protocol::to_json(protocol::PingRequest{}, 1)));
+      throw ProtocolError(
+          protocol::kBadRequest,
+          "a request is a JSON object, e.g. " + protocol::encode_line(protocol::to_json(protocol::PingRequest{}, 1)));
     RequestId id = protocol::id_of(request);
     if (const std::string problem = protocol::id_problem(id); !problem.empty())
       throw ProtocolError(protocol::kBadRequest, problem);
@@ -137,10 +139,9 @@ Incoming parse_request(const std::string& line) {
 
 Incoming too_long_line() {
   Incoming item;
-  item.problem = {protocol::kBadRequest,
-                  "the line is longer than " + std::to_string(protocol::kMaxLineBytes >> 20) + " MiB (" +
-                      std::to_string(protocol::kMaxLineBytes) +
-                      " bytes), the limit of a request; it was read and thrown away"};
+  item.problem = {protocol::kBadRequest, "the line is longer than " + std::to_string(protocol::kMaxLineBytes >> 20) +
+                                             " MiB (" + std::to_string(protocol::kMaxLineBytes) +
+                                             " bytes), the limit of a request; it was read and thrown away"};
   return item;
 }
 
@@ -301,10 +302,10 @@ class Worker {
   static protocol::Result answer(const Incoming&, const protocol::PingRequest& ping) {
     // Both sides check: a client of another protocol is told what to install.
     if (ping.protocol && *ping.protocol != protocol::kVersion)
-      throw ProtocolError(protocol::kInvalid,
-                          "this worker (threadmap-cli " THREADMAP_VERSION ") speaks protocol " +
-                              std::to_string(protocol::kVersion) + " and the client speaks protocol " +
-                              std::to_string(*ping.protocol) + ": install the same ThreadMap version on both machines");
+      throw ProtocolError(protocol::kInvalid, "this worker (threadmap-cli " THREADMAP_VERSION ") speaks protocol " +
+                                                  std::to_string(protocol::kVersion) +
+                                                  " and the client speaks protocol " + std::to_string(*ping.protocol) +
+                                                  ": install the same ThreadMap version on both machines");
     return protocol::PingResult{THREADMAP_VERSION, protocol::kVersion};
   }
 
@@ -315,12 +316,12 @@ class Worker {
   // same pack sent again (its files edited) replaces them.
   static protocol::Result answer(const Incoming&, const protocol::PackRequest& request) {
     const std::string manifest = (std::filesystem::path(request.folder) / "pack.toml").string();
-    const pack::PackManifest m = pack::parse_manifest(
-        request.manifest, manifest, request.folder, [&](const std::string& relative) -> std::optional<std::string> {
-          const auto file = request.files.find(relative);
-          if (file == request.files.end()) return std::nullopt;
-          return file->second;
-        });
+    const pack::PackManifest m = pack::parse_manifest(request.manifest, manifest, request.folder,
+                                                      [&](const std::string& relative) -> std::optional<std::string> {
+                                                        const auto file = request.files.find(relative);
+                                                        if (file == request.files.end()) return std::nullopt;
+                                                        return file->second;
+                                                      });
     std::vector<Variant> variants = pack::pack_variants(m);
     protocol::PackResult out{m.name, {}};
     for (const Variant& v : variants) out.variants.push_back(v.id);
@@ -413,9 +414,11 @@ class Worker {
     save_recorded_session(recorded, path, request.stream ? Durability::Scratch : durability);
     const std::uint64_t bytes = std::filesystem::file_size(path);
     if (request.stream) stream_file(item.id, path);
-    protocol::RecordResult result{request.stream ? path.filename().string() : path.string(), bytes,
+    protocol::RecordResult result{request.stream ? path.filename().string() : path.string(),
+                                  bytes,
                                   recorded.run.verification.verified && recorded.recording.verification.verified,
-                                  recorded.recording.record_ms, {}};
+                                  recorded.recording.record_ms,
+                                  {}};
     for (const auto& [name, ms] : recorded.phases_ms) result.phases_ms.emplace_back(name, ms);
     for (const auto& [name, ms] : recorded.recording.phases_ms)
       result.phases_ms.emplace_back("traced runs: " + name, ms);
@@ -434,8 +437,9 @@ class Worker {
   // not survive a fork. The CLI's --remote check sends it first.
   protocol::Result answer(const Incoming&, const protocol::CheckRequest& request) {
     if (drivers_started_)
-      throw ProtocolError(protocol::kInvalid, "check grades in processes of its own, started before this worker "
-                                              "opens any device: send it to a fresh worker, before other device requests");
+      throw ProtocolError(protocol::kInvalid,
+                          "check grades in processes of its own, started before this worker "
+                          "opens any device: send it to a fresh worker, before other device requests");
     set_wait_sink([this](const std::string& message) { wait_notice_(message); });
     struct Reset {
       ~Reset() { set_wait_sink({}); }
@@ -485,7 +489,8 @@ class Worker {
                          std::string(protocol::op_name(protocol::ListRequest{})) + "\" request shows the catalog");
   }
 
-  static std::vector<std::pair<std::string, std::string>> assignments(const std::map<std::string, std::string>& params) {
+  static std::vector<std::pair<std::string, std::string>> assignments(
+      const std::map<std::string, std::string>& params) {
     return {params.begin(), params.end()};
   }
 
@@ -531,8 +536,8 @@ class Worker {
   std::filesystem::path session_path(const std::filesystem::path& folder, const Variant& v) {
     std::string stamp = utc_now();
     std::erase(stamp, ':');
-    return folder / (v.id + "-" + stamp + "-" + std::to_string(::getpid()) + "-" +
-                     std::to_string(++recordings_) + ".threadmap");
+    return folder /
+           (v.id + "-" + stamp + "-" + std::to_string(::getpid()) + "-" + std::to_string(++recordings_) + ".threadmap");
   }
 
   std::ostream& out_;
@@ -546,8 +551,8 @@ class Worker {
 }  // namespace
 
 CLI::App* add_serve_subcommand(CLI::App& app) {
-  auto* serve = app.add_subcommand(
-      "serve", "worker mode: JSON-line requests on stdin, replies on stdout (docs/cli.md)");
+  auto* serve =
+      app.add_subcommand("serve", "worker mode: JSON-line requests on stdin, replies on stdout (docs/cli.md)");
   protocol::RunRequest example;
   example.kernel = "transpose.shared";
   example.params = {{"tile", "32"}};

@@ -20,17 +20,15 @@ std::string utc_now() {
 namespace {
 
 Session build_session(const Variant& variant, const Params& params, const Params* trace_params,
-                      const DeviceInfo& device,
-                      const RunResult& run, const CopyResult& copy,
-                      Recording& recording, const analysis::Analysis& analysis) {
+                      const DeviceInfo& device, const RunResult& run, const CopyResult& copy, Recording& recording,
+                      const analysis::Analysis& analysis) {
   Session s;
   s.created_by = std::string("threadmap-cli ") + THREADMAP_VERSION;
   s.created_at = utc_now();
   s.kernel_id = variant.id;
   for (const ParamSpec& p : variant.params) s.params[p.name] = p.format(params.get(p.name));
   if (trace_params) {
-    for (const ParamSpec& p : variant.params)
-      s.trace_params[p.name] = p.format(trace_params->get(p.name));
+    for (const ParamSpec& p : variant.params) s.trace_params[p.name] = p.format(trace_params->get(p.name));
     if (s.trace_params == s.params) s.trace_params.clear();
   }
   s.device = to_json(device);
@@ -80,9 +78,9 @@ RecordedSession record_session(Device& device, const Variant& variant, const Par
   // before the traced run that would fill it.
   TraceOptions bounded = trace_options;
   bounded.max_records = std::min(bounded.max_records, kMaxSessionAccessRecords);
-  const Outcome prepared = run_capturing_errors(
-      [&] { prepare_pack_trace(device, variant, trace_params ? *trace_params : params, bounded); },
-      variant.id + ": running the reference");
+  const Outcome prepared =
+      run_capturing_errors([&] { prepare_pack_trace(device, variant, trace_params ? *trace_params : params, bounded); },
+                           variant.id + ": running the reference");
   if (prepared.status != RunStatus::Ok) {
     r.status = prepared.status;
     r.error = prepared.error;
@@ -97,15 +95,13 @@ RecordedSession record_session(Device& device, const Variant& variant, const Par
   }
   r.analysis = analysis::analyze(r.recording.trace, analysis::model_for(r.recording.trace));
   phase("analysis");
-  r.session = build_session(variant, params, trace_params, device.info(), r.run, copy, r.recording,
-                            r.analysis);
+  r.session = build_session(variant, params, trace_params, device.info(), r.run, copy, r.recording, r.analysis);
   keep_kernel_text(r.session, trace_options, bounded);
   phase("session built");
   return r;
 }
 
-void prepare_pack_trace(Device& device, const Variant& variant, const Params& params,
-                        TraceOptions& options) {
+void prepare_pack_trace(Device& device, const Variant& variant, const Params& params, TraceOptions& options) {
   if (variant.pack.empty()) return;
   if (options.source_text.empty())
     if (const Variant::KernelText* text = pack_text(variant, device.info().backend)) {

@@ -47,8 +47,7 @@ void save_recorded_session(RecordedSession& r, const std::filesystem::path& path
 // trace names the pack's file and lines) unless a learner's is given, and
 // its reference runs on the traced inputs, so the traced run verifies.
 // Throws the engine's errors.
-void prepare_pack_trace(Device& device, const Variant& variant, const Params& params,
-                        TraceOptions& options);
+void prepare_pack_trace(Device& device, const Variant& variant, const Params& params, TraceOptions& options);
 
 // UTC now, ISO 8601 ("2026-11-22T20:41:07Z").
 std::string utc_now();

@@ -87,12 +87,11 @@ void print_sites(const analysis::Analysis& a, std::ostream& os) {
     const bool shared = s.space == Space::Shared;
     const std::uint64_t requests = s.requests(), work = s.work();
     t.rows.push_back({std::to_string(s.line),
-                      std::string(shared ? "shared " : "global ") + (s.store ? "store" : "load"),
-                      count(requests), shared ? count(work) : "", shared ? "" : count(work),
-                      shared ? "" : count(s.ideal_work()),
+                      std::string(shared ? "shared " : "global ") + (s.store ? "store" : "load"), count(requests),
+                      shared ? count(work) : "", shared ? "" : count(work), shared ? "" : count(s.ideal_work()),
                       requests ? fixed(static_cast<double>(work) / static_cast<double>(requests), 2) : "",
-                      s.text + (s.merged > 1 ? "  [the compiler merged " + std::to_string(s.merged) +
-                                                   " of these " + (s.store ? "stores" : "loads") + " into each]"
+                      s.text + (s.merged > 1 ? "  [the compiler merged " + std::to_string(s.merged) + " of these " +
+                                                   (s.store ? "stores" : "loads") + " into each]"
                                              : "")});
   }
   t.print_text(os);
@@ -132,12 +131,12 @@ struct RecordCounts {
 RecordCounts records_of(const Trace& trace) { return {trace.accesses.size(), trace.barriers.size()}; }
 
 void print_summary(const Trace& trace, const analysis::Analysis& a, RecordCounts records, std::ostream& os) {
-  os << "Kernel " << printable(trace.kernel) << " in " << printable(trace.source_file) << ", grid " << trace.grid[0] << " x "
-     << trace.grid[1] << " x " << trace.grid[2] << " blocks of " << trace.block[0] << " x "
-     << trace.block[1] << " x " << trace.block[2] << " threads\n";
-  os << "Traced " << trace.traced_blocks.size() << " of " << trace.block_count() << " blocks: "
-     << records.accesses << " accesses in " << a.request_count() << " warp-level requests, "
-     << records.barrier_arrivals << " barrier arrivals\n";
+  os << "Kernel " << printable(trace.kernel) << " in " << printable(trace.source_file) << ", grid " << trace.grid[0]
+     << " x " << trace.grid[1] << " x " << trace.grid[2] << " blocks of " << trace.block[0] << " x " << trace.block[1]
+     << " x " << trace.block[2] << " threads\n";
+  os << "Traced " << trace.traced_blocks.size() << " of " << trace.block_count() << " blocks: " << records.accesses
+     << " accesses in " << a.request_count() << " warp-level requests, " << records.barrier_arrivals
+     << " barrier arrivals\n";
   os << "Model: " << printable(a.model.source) << "\n\n";
   print_sites(a, os);
   os << "\n";
@@ -149,12 +148,10 @@ void print_summary(const Trace& trace, const analysis::Analysis& a, RecordCounts
     // "130 cycles (66 ns)": nanoseconds at the SM clock the run measured.
     auto cycles = [&](std::uint64_t c) {
       std::string s = std::to_string(c) + " cycles";
-      if (trace.sm_clock_mhz > 0)
-        s += " (" + fixed(static_cast<double>(c) * 1000.0 / trace.sm_clock_mhz, 0) + " ns)";
+      if (trace.sm_clock_mhz > 0) s += " (" + fixed(static_cast<double>(c) * 1000.0 / trace.sm_clock_mhz, 0) + " ns)";
       return s;
     };
-    os << "\nBarriers: " << st.passes << " passes in " << st.blocks << " blocks, from the "
-       << st.from;
+    os << "\nBarriers: " << st.passes << " passes in " << st.blocks << " blocks, from the " << st.from;
     if (trace.sm_clock_mhz > 0) os << " (SM clock " << fixed(trace.sm_clock_mhz, 0) << " MHz)";
     os << "\n";
     if (st.timed) {
@@ -164,16 +161,17 @@ void print_summary(const Trace& trace, const analysis::Analysis& a, RecordCounts
          << cycles(analysis::BarrierStats::median(st.release_latencies)) << ", max "
          << cycles(st.release_latencies.back()) << "\n";
     } else {
-      os << "  arrival order only (no clock on this device): widest spread "
-         << st.spreads.back() << " places\n";
+      os << "  arrival order only (no clock on this device): widest spread " << st.spreads.back() << " places\n";
     }
     os << "  last to arrive most often: warp " << st.most_often_last() << ", in "
        << fixed(100.0 * st.most_often_last_share(), 0) << "% of the passes\n"
-       << "  " << (a.barriers_consistent ? "every warp released after the last arrival"
-                                          : "SOME RELEASES PRECEDE THE LAST ARRIVAL")
+       << "  "
+       << (a.barriers_consistent ? "every warp released after the last arrival"
+                                 : "SOME RELEASES PRECEDE THE LAST ARRIVAL")
        << "\n";
     if (trace.clock_passes_dropped)
-      os << "  (" << trace.clock_passes_dropped << " warp passes were not timed: the clock pass keeps each warp's first pass"
+      os << "  (" << trace.clock_passes_dropped
+         << " warp passes were not timed: the clock pass keeps each warp's first pass"
          << " through each of a kernel's first " << TM_CLOCK_PASSES << " barriers, numbered below " << TM_CLOCK_PASSES
          << ")\n";
   }
@@ -181,8 +179,8 @@ void print_summary(const Trace& trace, const analysis::Analysis& a, RecordCounts
     std::uint32_t most = 0;
     for (const auto& s : a.sms) most = std::max(most, s.most_at_once);
     os << "Schedule: " << trace.block_count() << " blocks on " << a.sms.size() << " SMs over "
-       << fixed(static_cast<double>(a.kernel_end - a.kernel_start) / 1000.0, 1)
-       << " us; at most " << most << " blocks on one SM at once\n";
+       << fixed(static_cast<double>(a.kernel_end - a.kernel_start) / 1000.0, 1) << " us; at most " << most
+       << " blocks on one SM at once\n";
   }
   os << '\n';
   print_problems(trace, a.problems, os);
@@ -190,9 +188,8 @@ void print_summary(const Trace& trace, const analysis::Analysis& a, RecordCounts
 
 }  // namespace
 
-int record_command(const std::string& kernel, const RunArgs& args, const std::string& blocks,
-                   std::uint64_t capacity, const std::string& output,
-                   const std::vector<std::string>& trace_sets) {
+int record_command(const std::string& kernel, const RunArgs& args, const std::string& blocks, std::uint64_t capacity,
+                   const std::string& output, const std::vector<std::string>& trace_sets) {
   return guarded([&]() -> int {
     const Variant& v = variant_or_throw(kernel);
     auto assignments = parse_assignments(args.sets);
@@ -209,48 +206,46 @@ int record_command(const std::string& kernel, const RunArgs& args, const std::st
     // or the learner's own kernel file.
     std::vector<std::filesystem::path> inputs;
     if (!args.source.empty()) inputs.emplace_back(args.source);
-    if (const std::string problem = output_problem(output, inputs); !problem.empty())
-      throw InvalidRequest(problem);
+    if (const std::string problem = output_problem(output, inputs); !problem.empty()) throw InvalidRequest(problem);
     return maybe_isolated(args, [&]() -> int {
-    auto device = watch_phases(open_device(args.device));
-    RunOptions run_options;
-    run_options.repetitions = args.reps;
-    run_options.warmup = args.warmup;
-    run_options.seed = args.seed;
-    run_options.source_text = options.source_text;
-    run_options.source_name = options.source_name;
-    run_options.on_wait = wait_notice();
-    RecordedSession recorded = record_session(*device, v, params, run_options, options,
-                                              trace_params ? &*trace_params : nullptr);
-    if (recorded.status != RunStatus::Ok) {
-      error(recorded.error);
-      return exit_code_for(recorded.status);
-    }
-    save_recorded_session(recorded, output, Durability::Synced, inputs);
-    const Phases& phases = recorded.phases_ms;
-    const RunResult& run = recorded.run;
-    const Recording& rec = recorded.recording;
-    const analysis::Analysis& a = recorded.analysis;
-
-    print_summary(*recorded.session.trace, a, records_of(*recorded.session.trace), std::cout);
-    std::cout << "\nTimed run: median " << fixed(run.kernel_ms.median, 4) << " ms, "
-              << fixed(run.bandwidth_gbps, 2) << " GB/s, "
-              << (run.verification.verified ? "verified" : "NOT VERIFIED") << "; traced run "
-              << (rec.verification.verified ? "verified" : "NOT VERIFIED") << ", recorded in "
-              << fixed(rec.record_ms, 1) << " ms\nWrote " << output << " ("
-              << std::filesystem::file_size(output) << " bytes)\nWhere the time went (ms):";
-    for (const auto& [name, ms] : phases) {
-      std::cout << " " << name << " " << fixed(ms, 1);
-      if (name == "traced runs") {
-        std::cout << " (";
-        for (std::size_t i = 0; i < rec.phases_ms.size(); ++i)
-          std::cout << (i ? ", " : "") << rec.phases_ms[i].first << " " << fixed(rec.phases_ms[i].second, 1);
-        std::cout << ")";
+      auto device = watch_phases(open_device(args.device));
+      RunOptions run_options;
+      run_options.repetitions = args.reps;
+      run_options.warmup = args.warmup;
+      run_options.seed = args.seed;
+      run_options.source_text = options.source_text;
+      run_options.source_name = options.source_name;
+      run_options.on_wait = wait_notice();
+      RecordedSession recorded =
+          record_session(*device, v, params, run_options, options, trace_params ? &*trace_params : nullptr);
+      if (recorded.status != RunStatus::Ok) {
+        error(recorded.error);
+        return exit_code_for(recorded.status);
       }
-      std::cout << (&name == &phases.back().first ? "\n" : ",");
-    }
-    if (!run.verification.verified || !rec.verification.verified) return kExitNotVerified;
-    return kExitOk;
+      save_recorded_session(recorded, output, Durability::Synced, inputs);
+      const Phases& phases = recorded.phases_ms;
+      const RunResult& run = recorded.run;
+      const Recording& rec = recorded.recording;
+      const analysis::Analysis& a = recorded.analysis;
+
+      print_summary(*recorded.session.trace, a, records_of(*recorded.session.trace), std::cout);
+      std::cout << "\nTimed run: median " << fixed(run.kernel_ms.median, 4) << " ms, " << fixed(run.bandwidth_gbps, 2)
+                << " GB/s, " << (run.verification.verified ? "verified" : "NOT VERIFIED") << "; traced run "
+                << (rec.verification.verified ? "verified" : "NOT VERIFIED") << ", recorded in "
+                << fixed(rec.record_ms, 1) << " ms\nWrote " << output << " (" << std::filesystem::file_size(output)
+                << " bytes)\nWhere the time went (ms):";
+      for (const auto& [name, ms] : phases) {
+        std::cout << " " << name << " " << fixed(ms, 1);
+        if (name == "traced runs") {
+          std::cout << " (";
+          for (std::size_t i = 0; i < rec.phases_ms.size(); ++i)
+            std::cout << (i ? ", " : "") << rec.phases_ms[i].first << " " << fixed(rec.phases_ms[i].second, 1);
+          std::cout << ")";
+        }
+        std::cout << (&name == &phases.back().first ? "\n" : ",");
+      }
+      if (!run.verification.verified || !rec.verification.verified) return kExitNotVerified;
+      return kExitOk;
     });
   });
 }
@@ -393,18 +388,20 @@ int counters_command(const std::string& kernel, const RunArgs& args, const std::
     const Params params = make_params(v.params, parse_assignments(args.sets), v.id);
     TraceOptions options = trace_options(blocks, 0, args.seed);
     std::tie(options.source_text, options.source_name) = read_source_file(args);
-    return maybe_isolated(args, [&] { return guarded([&] {
-      auto device = watch_phases(open_device(args.device));
-      CountedGrid grid = count_grid(*device, v, params, options, batch_records);
-      if (args.format == "json") {
-        const std::vector<analysis::BlockTotals> blocks = std::move(grid.analysis.blocks);
-        grid.analysis.blocks.clear();
-        print_counters_json(counters_json(v, params, *device, grid), blocks, std::cout);
-      } else {
-        print_counters_text(grid, std::cout);
-      }
-      return counters_exit(grid.verified, v.id);
-    }); });
+    return maybe_isolated(args, [&] {
+      return guarded([&] {
+        auto device = watch_phases(open_device(args.device));
+        CountedGrid grid = count_grid(*device, v, params, options, batch_records);
+        if (args.format == "json") {
+          const std::vector<analysis::BlockTotals> blocks = std::move(grid.analysis.blocks);
+          grid.analysis.blocks.clear();
+          print_counters_json(counters_json(v, params, *device, grid), blocks, std::cout);
+        } else {
+          print_counters_text(grid, std::cout);
+        }
+        return counters_exit(grid.verified, v.id);
+      });
+    });
   });
 }
 
@@ -432,9 +429,9 @@ int show_command(const std::string& file, const std::string& format) {
       return kExitOk;
     }
     const DeviceInfo device = device_or_default(s.device);
-    std::cout << printable(s.kernel_id) << " recorded " << printable(s.created_at) << " by "
-              << printable(s.created_by) << " on " << printable(or_unknown(device.name)) << " ("
-              << printable(or_unknown(device.spec)) << ")\nParameters:";
+    std::cout << printable(s.kernel_id) << " recorded " << printable(s.created_at) << " by " << printable(s.created_by)
+              << " on " << printable(or_unknown(device.name)) << " (" << printable(or_unknown(device.spec))
+              << ")\nParameters:";
     for (const auto& [name, value] : s.params) std::cout << ' ' << printable(name) << '=' << printable(value);
     std::cout << '\n';
     if (!s.trace_params.empty()) {
@@ -443,8 +440,7 @@ int show_command(const std::string& file, const std::string& format) {
       std::cout << " (a smaller run than the timed one)\n";
     }
     if (const std::optional<RunReport> run = report_if_any(s.run); run && run->timing)
-      std::cout << "Timed run: median " << run->timing->kernel_ms.median << " ms, " << run->bandwidth_gbps
-                << " GB/s\n";
+      std::cout << "Timed run: median " << run->timing->kernel_ms.median << " ms, " << run->bandwidth_gbps << " GB/s\n";
     print_summary(*s.trace, a, records_of(*s.trace), std::cout);
     if (!s.source_text.empty()) {
       // The learner's kernel the session was made from, numbered as the

@@ -12,29 +12,53 @@ namespace {
 // language_tests; lupdate reads the strings from here.
 const char* const kTexts[] = {
     QT_TRANSLATE_NOOP("Catalog", "Copy (bandwidth ceiling)"),
-    QT_TRANSLATE_NOOP("Catalog", "A plain copy with the coalesced kernel's tiling and 16-byte strips: both sides coalesced. Every transpose chart measures against it."),
+    QT_TRANSLATE_NOOP(
+        "Catalog",
+        "A plain copy with the coalesced kernel's tiling and 16-byte strips: both sides coalesced. Every transpose chart measures against it."),
     QT_TRANSLATE_NOOP("Catalog", "Naive transpose"),
-    QT_TRANSLATE_NOOP("Catalog", "Thread x walks down the rows: every read is strided (one sector per thread), every write coalesced."),
+    QT_TRANSLATE_NOOP(
+        "Catalog",
+        "Thread x walks down the rows: every read is strided (one sector per thread), every write coalesced."),
     QT_TRANSLATE_NOOP("Catalog", "Shared-memory tile (lesson)"),
-    QT_TRANSLATE_NOOP("Catalog", "tile[T][T+P] with the lessons' mapping: i still comes from thread x, so BOTH global sides are strided and it runs slower than naive on a GPU. P=0 the OpenCL lesson (column reads conflict), P=1 the CUDA lesson (no conflicts)."),
+    QT_TRANSLATE_NOOP(
+        "Catalog",
+        "tile[T][T+P] with the lessons' mapping: i still comes from thread x, so BOTH global sides are strided and it runs slower than naive on a GPU. P=0 the OpenCL lesson (column reads conflict), P=1 the CUDA lesson (no conflicts)."),
     QT_TRANSLATE_NOOP("Catalog", "Dynamic shared-memory tile (lesson)"),
-    QT_TRANSLATE_NOOP("Catalog", "The CUDA lesson's extern __shared__ tile sized at launch (T*T elements, no padding): the same mapping and the same strided global accesses."),
+    QT_TRANSLATE_NOOP(
+        "Catalog",
+        "The CUDA lesson's extern __shared__ tile sized at launch (T*T elements, no padding): the same mapping and the same strided global accesses."),
     QT_TRANSLATE_NOOP("Catalog", "Coalesced transpose"),
-    QT_TRANSLATE_NOOP("Catalog", "The corrected mapping: thread x walks contiguous addresses on the read and on the write; the swap happens in the padded tile. Each thread moves 16-byte strips (4 ints or floats, 2 doubles), S of them, all loaded before the first store."),
+    QT_TRANSLATE_NOOP(
+        "Catalog",
+        "The corrected mapping: thread x walks contiguous addresses on the read and on the write; the swap happens in the padded tile. Each thread moves 16-byte strips (4 ints or floats, 2 doubles), S of them, all loaded before the first store."),
     QT_TRANSLATE_NOOP("Catalog", "One thread per row"),
-    QT_TRANSLATE_NOOP("Catalog", "The CPU habit: each thread walks its own row, so a warp touches 32 rows at each step: uncoalesced."),
+    QT_TRANSLATE_NOOP(
+        "Catalog",
+        "The CPU habit: each thread walks its own row, so a warp touches 32 rows at each step: uncoalesced."),
     QT_TRANSLATE_NOOP("Catalog", "One thread per column"),
-    QT_TRANSLATE_NOOP("Catalog", "Each thread walks down a column: a warp touches 32 neighbours of one row, coalesced, but there are only `width` threads."),
+    QT_TRANSLATE_NOOP(
+        "Catalog",
+        "Each thread walks down a column: a warp touches 32 neighbours of one row, coalesced, but there are only `width` threads."),
     QT_TRANSLATE_NOOP("Catalog", "K elements per thread"),
-    QT_TRANSLATE_NOOP("Catalog", "A 2-D grid, x fastest: coalesced and enough threads to fill the device. K=1 is one thread per element; with K=2 each thread loads two pairs before it stores, and twice the loads are in flight."),
+    QT_TRANSLATE_NOOP(
+        "Catalog",
+        "A 2-D grid, x fastest: coalesced and enough threads to fill the device. K=1 is one thread per element; with K=2 each thread loads two pairs before it stores, and twice the loads are in flight."),
     QT_TRANSLATE_NOOP("Catalog", "Interleaved tree (lesson)"),
-    QT_TRANSLATE_NOOP("Catalog", "The lesson's tree: idx = 2*stride*lid. Active threads spread out and shared accesses conflict more at every step."),
+    QT_TRANSLATE_NOOP(
+        "Catalog",
+        "The lesson's tree: idx = 2*stride*lid. Active threads spread out and shared accesses conflict more at every step."),
     QT_TRANSLATE_NOOP("Catalog", "Divergent tree"),
-    QT_TRANSLATE_NOOP("Catalog", "if (lid % (2*stride) == 0): the same pairs, but the active threads are scattered over all warps, which diverge."),
+    QT_TRANSLATE_NOOP(
+        "Catalog",
+        "if (lid % (2*stride) == 0): the same pairs, but the active threads are scattered over all warps, which diverge."),
     QT_TRANSLATE_NOOP("Catalog", "Sequential addressing"),
-    QT_TRANSLATE_NOOP("Catalog", "The stride halves from wg/2: active threads are contiguous, whole warps retire, no bank conflicts."),
+    QT_TRANSLATE_NOOP(
+        "Catalog",
+        "The stride halves from wg/2: active threads are contiguous, whole warps retire, no bank conflicts."),
     QT_TRANSLATE_NOOP("Catalog", "Grid-stride + warp shuffles"),
-    QT_TRANSLATE_NOOP("Catalog", "More work per thread (a grid-stride sum), a shared-memory tree down to one warp, then shuffles: the one to aim at."),
+    QT_TRANSLATE_NOOP(
+        "Catalog",
+        "More work per thread (a grid-stride sum), a shared-memory tree down to one warp, then shuffles: the one to aim at."),
     QT_TRANSLATE_NOOP("Catalog", "Store and load along rows: 1 wavefront each."),
     QT_TRANSLATE_NOOP("Catalog", "Store and load along columns: 32-way conflicts both ways."),
     QT_TRANSLATE_NOOP("Catalog", "Store by rows (free), load by columns (32-way conflicts)."),
@@ -48,7 +72,9 @@ const char* const kTexts[] = {
     QT_TRANSLATE_NOOP("Catalog", "matrix width (columns of the input)"),
     QT_TRANSLATE_NOOP("Catalog", "matrix height (rows of the input)"),
     QT_TRANSLATE_NOOP("Catalog", "tile edge T of the T x T tile one block moves"),
-    QT_TRANSLATE_NOOP("Catalog", "16-byte strips S each thread moves (V = 4 ints or floats or 2 doubles per strip; a T/V x T/S block)"),
+    QT_TRANSLATE_NOOP(
+        "Catalog",
+        "16-byte strips S each thread moves (V = 4 ints or floats or 2 doubles per strip; a T/V x T/S block)"),
     QT_TRANSLATE_NOOP("Catalog", "element type (double shows 8-byte bank behaviour)"),
     QT_TRANSLATE_NOOP("Catalog", "tile edge T: a T x T block of threads per tile"),
     QT_TRANSLATE_NOOP("Catalog", "elements of padding P added to each tile row"),
@@ -63,9 +89,7 @@ const char* const kTexts[] = {
 
 }  // namespace
 
-QString text(const std::string& english) {
-  return QCoreApplication::translate("Catalog", english.c_str());
-}
+QString text(const std::string& english) { return QCoreApplication::translate("Catalog", english.c_str()); }
 
 QString range(const ParamSpec& spec) {
   QStringList items;
@@ -75,7 +99,8 @@ QString range(const ParamSpec& spec) {
     for (std::int64_t v : spec.allowed) items << QLocale().toString(static_cast<qlonglong>(v));
   else
     return QCoreApplication::translate("Catalog", "%1 to %2")
-        .arg(QLocale().toString(static_cast<qlonglong>(spec.min)), QLocale().toString(static_cast<qlonglong>(spec.max)));
+        .arg(QLocale().toString(static_cast<qlonglong>(spec.min)),
+             QLocale().toString(static_cast<qlonglong>(spec.max)));
   QString list = items.value(0);
   if (items.size() > 1) {
     list = QStringList(items.mid(0, items.size() - 1)).join(", ");

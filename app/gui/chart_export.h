@@ -12,6 +12,6 @@ namespace threadmap::gui {
 QString export_chart(QCustomPlot& plot, const QString& path);
 QString export_text(const std::string& text, const QString& path);
 bool is_chart_format(const QString& path);  // png, pdf, svg
-QString export_filters();                    // for QFileDialog
+QString export_filters();                   // for QFileDialog
 
 }  // namespace threadmap::gui

@@ -75,8 +75,8 @@ QStringList name_pieces(const QString& name) {
 
 // `pieces` joined into at most `max_lines` lines no wider than `width`, each
 // joined with `glue`; what does not fit is elided (and `elided` set).
-QString wrap_pieces(const QStringList& pieces, const QString& glue, const QFontMetrics& fm, int width,
-                    int max_lines, bool* elided = nullptr) {
+QString wrap_pieces(const QStringList& pieces, const QString& glue, const QFontMetrics& fm, int width, int max_lines,
+                    bool* elided = nullptr) {
   QStringList lines;
   QString line;
   for (const QString& piece : pieces) {
@@ -112,14 +112,12 @@ QString wrap_title(const QString& title, const QFont& font, int width, int max_l
   return out.join('\n');
 }
 
-const QColor kPalette[] = {QColor(31, 119, 180), QColor(214, 39, 40),  QColor(44, 160, 44),
-                           QColor(255, 127, 14), QColor(148, 103, 189), QColor(140, 86, 75),
-                           QColor(227, 119, 194), QColor(127, 127, 127), QColor(188, 189, 34),
-                           QColor(23, 190, 207)};
+const QColor kPalette[] = {QColor(31, 119, 180),  QColor(214, 39, 40), QColor(44, 160, 44),   QColor(255, 127, 14),
+                           QColor(148, 103, 189), QColor(140, 86, 75), QColor(227, 119, 194), QColor(127, 127, 127),
+                           QColor(188, 189, 34),  QColor(23, 190, 207)};
 
 QString unit_of(const std::string& parameter) {
-  if (parameter == "wg" || parameter == "block_x" || parameter == "block_y")
-    return QObject::tr("threads");
+  if (parameter == "wg" || parameter == "block_x" || parameter == "block_y") return QObject::tr("threads");
   if (parameter == "blocks") return QObject::tr("blocks");
   if (parameter == "strips") return QObject::tr("16-byte strips per thread");
   if (parameter == "per_thread") return QObject::tr("elements per thread");
@@ -217,15 +215,15 @@ void FittedChart::fit_x_labels() {
   QFont font = *tick_font_;
   std::map<double, QString> fitted;
   for (double scale = 1.0; scale > min_tick_scale_ - 0.01; scale -= 0.05) {
-    if (tick_font_->pixelSize() > 0)
-      font.setPixelSize(static_cast<int>(tick_font_->pixelSize() * scale + 0.5));
-    else
-      font.setPointSizeF(tick_font_->pointSizeF() * scale);
+    if (tick_font_->pixelSize() > 0) font.setPixelSize(static_cast<int>(tick_font_->pixelSize() * scale + 0.5));
+    else font.setPointSizeF(tick_font_->pointSizeF() * scale);
     const QFontMetrics fm(font);
     bool elided = false;
     fitted.clear();
     for (const auto& [key, text] : x_labels_)
-      fitted[key] = fm.horizontalAdvance(text) <= room ? text : wrap_pieces(name_pieces(text), "", fm, room, tick_lines_, &elided);
+      fitted[key] = fm.horizontalAdvance(text) <= room
+                        ? text
+                        : wrap_pieces(name_pieces(text), "", fm, room, tick_lines_, &elided);
     if (!elided) break;
   }
   xAxis->setTickLabelFont(font);
@@ -289,8 +287,7 @@ void FamilyChart::set_scale(Scale scale) {
   show_family(family_, drawn_, ceiling_);
 }
 
-void FamilyChart::show_family(const QString& family, const std::vector<Bar>& bars,
-                              std::optional<double> ceiling_gbps) {
+void FamilyChart::show_family(const QString& family, const std::vector<Bar>& bars, std::optional<double> ceiling_gbps) {
   family_ = family;
   drawn_ = bars;
   ceiling_ = ceiling_gbps;
@@ -335,8 +332,8 @@ void FamilyChart::show_family(const QString& family, const std::vector<Bar>& bar
   double lowest = top;
   for (const Bar& b : bars)
     if (b.gbps > 0) lowest = std::min(lowest, b.gbps);
-  const bool log = lowest > 0 && (scale_ == Scale::Logarithmic ||
-                                  (scale_ == Scale::Automatic && lowest < kVisibleShare * top));
+  const bool log =
+      lowest > 0 && (scale_ == Scale::Logarithmic || (scale_ == Scale::Automatic && lowest < kVisibleShare * top));
   if (log) {
     // Whole decades around the bars and the ceiling; the bars rise from the floor.
     const double floor = std::pow(10.0, std::floor(std::log10(lowest / 1.5)));
@@ -358,8 +355,7 @@ void FamilyChart::show_family(const QString& family, const std::vector<Bar>& bar
     const QString value = QLocale().toString(*ceiling_gbps, 'f', 0);
     set_full_title(tr("%1 · device copy %2 GB/s").arg(one_line, value),
                    tr("%1 · device copy %2 GB/s").arg(QString(), value));
-  } else if (presentation_)
-    set_full_title(QString(family).replace('\n', " · "));
+  } else if (presentation_) set_full_title(QString(family).replace('\n', " · "));
   else
     set_full_title(bars.empty() ? tr("%1: no runs yet (F5 runs the selected kernel)").arg(family)
                                 : tr("%1: measured bandwidth").arg(family));
@@ -401,10 +397,8 @@ void SweepChart::show_sweep(const QString& title, const SweepData& data) {
   // Powers of two (tile, wg) spread evenly on a log axis; pad 0, 1, 2 cannot.
   const bool logarithmic = !xs.empty() && *xs.begin() > 0 && *xs.rbegin() >= 4 * *xs.begin();
   xAxis->setScaleType(logarithmic ? QCPAxis::stLogarithmic : QCPAxis::stLinear);
-  if (logarithmic)
-    xAxis->setRange(*xs.begin() / 1.4, *xs.rbegin() * 1.4);
-  else if (!xs.empty())
-    xAxis->setRange(*xs.begin() - 0.5, *xs.rbegin() + 0.5);
+  if (logarithmic) xAxis->setRange(*xs.begin() / 1.4, *xs.rbegin() * 1.4);
+  else if (!xs.empty()) xAxis->setRange(*xs.begin() - 0.5, *xs.rbegin() + 0.5);
   yAxis->setRange(0, top > 0 ? top * 1.15 : 1);
   legend->setVisible(!data.lines().empty());
   std::map<double, QString> labels;

@@ -72,8 +72,7 @@ class FamilyChart : public FittedChart {
   static constexpr double kVisibleShare = 0.05;
 
   explicit FamilyChart(QWidget* parent = nullptr);
-  void show_family(const QString& family, const std::vector<Bar>& bars,
-                   std::optional<double> ceiling_gbps);
+  void show_family(const QString& family, const std::vector<Bar>& bars, std::optional<double> ceiling_gbps);
   // Draws the shown family again on the chosen axis.
   void set_scale(Scale scale);
   // The presentation mode: type of `font_px` pixels (titles larger), the

@@ -39,10 +39,8 @@ CodeEditor::CodeEditor(QWidget* parent) : QPlainTextEdit(parent), gutter_(new Gu
   highlighter_ = new SourceHighlighter(document());
   connect(this, &QPlainTextEdit::blockCountChanged, this, [this] { setViewportMargins(gutter_width(), 0, 0, 0); });
   connect(this, &QPlainTextEdit::updateRequest, this, [this](const QRect& rect, int dy) {
-    if (dy != 0)
-      gutter_->scroll(0, dy);
-    else
-      gutter_->update(0, rect.y(), gutter_->width(), rect.height());
+    if (dy != 0) gutter_->scroll(0, dy);
+    else gutter_->update(0, rect.y(), gutter_->width(), rect.height());
   });
   // An edit makes the marks stale (their lines may have moved): they go, and
   // the list under the editor keeps the compiler's words until the next compile.
@@ -54,8 +52,7 @@ CodeEditor::CodeEditor(QWidget* parent) : QPlainTextEdit(parent), gutter_(new Gu
 
 int CodeEditor::gutter_width() const {
   const int digits = QString::number(std::max(1, blockCount())).size();
-  return 10 + fontMetrics().horizontalAdvance(QLatin1Char('9')) * std::max(3, digits) +
-         fontMetrics().height() / 2;
+  return 10 + fontMetrics().horizontalAdvance(QLatin1Char('9')) * std::max(3, digits) + fontMetrics().height() / 2;
 }
 
 void CodeEditor::resizeEvent(QResizeEvent* event) {
@@ -83,8 +80,7 @@ void CodeEditor::paint_gutter(QPaintEvent* event) {
         painter.drawEllipse(QRect(3, top + (fontMetrics().height() - marker) / 2, marker, marker));
       }
       painter.setPen(error ? kErrorColour : palette().color(QPalette::PlaceholderText));
-      painter.drawText(0, top, gutter_->width() - 4, fontMetrics().height(), Qt::AlignRight,
-                       QString::number(line));
+      painter.drawText(0, top, gutter_->width() - 4, fontMetrics().height(), Qt::AlignRight, QString::number(line));
     }
     block = block.next();
     top = bottom;

@@ -15,8 +15,8 @@ class CodeEditor : public QPlainTextEdit {
   Q_OBJECT
  public:
   struct Mark {
-    int line = 0;    // 1-based
-    int column = 0;  // 1-based; 0: the whole line
+    int line = 0;       // 1-based
+    int column = 0;     // 1-based; 0: the whole line
     bool error = true;  // else a warning
     QString message;
   };

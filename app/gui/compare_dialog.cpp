@@ -28,7 +28,8 @@ CompareDialog::CompareDialog(const std::vector<Choice>& choices, int first, int 
     // "Other file…" asks for a file and adds it to both lists.
     connect(box, &QComboBox::activated, this, [this, box](int index) {
       if (!box->itemData(index).toString().isEmpty()) return;
-      const QString path = QFileDialog::getOpenFileName(this, tr("Compare a recording"), {}, SessionStore::file_filter());
+      const QString path =
+          QFileDialog::getOpenFileName(this, tr("Compare a recording"), {}, SessionStore::file_filter());
       if (path.isEmpty()) {
         box->setCurrentIndex(0);
         return;

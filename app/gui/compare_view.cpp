@@ -182,8 +182,12 @@ void CompareView::show_pane(int i, std::size_t step, double phase) {
     captions_[i]->setText(name + " · " + tr("nothing at this step"));
   } else {
     const analysis::Request& r = doc.analysis.requests[*own];
-    captions_[i]->setText(name + " · " + tr("block %1 warp %2 · request %3 of %4")
-                                             .arg(QString::fromStdString(views::block_name(doc.trace(), r.block))).arg(r.warp).arg(*own + 1).arg(doc.analysis.requests.size()));
+    captions_[i]->setText(name + " · " +
+                          tr("block %1 warp %2 · request %3 of %4")
+                              .arg(QString::fromStdString(views::block_name(doc.trace(), r.block)))
+                              .arg(r.warp)
+                              .arg(*own + 1)
+                              .arg(doc.analysis.requests.size()));
   }
   // Its current site's own figures (loads and stores apart), or what it
   // lacks of the other's; then its timed run.
@@ -224,8 +228,9 @@ void CompareView::lay_out_sources() {
 
 void CompareView::show_texts() {
   if (empty()) {
-    title_->setText(tr("Compare… (F7) puts two recordings of a family here, side by side, stepping "
-                       "together; so does <code>threadmap A.threadmap B.threadmap</code>."));
+    title_->setText(
+        tr("Compare… (F7) puts two recordings of a family here, side by side, stepping "
+           "together; so does <code>threadmap A.threadmap B.threadmap</code>."));
     title_->show();
     difference_->clear();
     for (int i = 0; i < 2; ++i) {
@@ -250,8 +255,8 @@ void CompareView::set_presentation(bool on, int font_px) {
   for (views::TraceView* v : views_) v->set_theme(theme_);
   QFont f = font();
   if (on) f.setPixelSize(theme_.font_px);
-  for (QWidget* w : std::initializer_list<QWidget*>{title_, kinds_, captions_[0], captions_[1], counters_[0],
-                                                    counters_[1], bar_})
+  for (QWidget* w :
+       std::initializer_list<QWidget*>{title_, kinds_, captions_[0], captions_[1], counters_[0], counters_[1], bar_})
     w->setFont(on ? f : QFont());
   QFont big = on ? f : QFont();
   big.setBold(true);

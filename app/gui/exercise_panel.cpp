@@ -249,7 +249,8 @@ void ExercisePanel::retranslate() {
   reset_button_->setToolTip(tr("back to the lesson's version of the text (Ctrl+Z undoes it)"));
   compare_button_->setText(tr("Side by side"));
   compare_button_->setToolTip(tr("record the lesson's kernel too and show both recordings side by side"));
-  prediction_heading_->setText(tr("Before you press F5: what will the trace show? Leave a field at \"none\" to skip it."));
+  prediction_heading_->setText(
+      tr("Before you press F5: what will the trace show? Leave a field at \"none\" to skip it."));
   shared_label_->setText(tr("&Wavefronts per shared-memory request"));
   global_label_->setText(tr("&Sectors per global-memory request"));
   speed_label_->setText(tr("Against the starting &kernel"));
@@ -310,9 +311,8 @@ void ExercisePanel::show_task() {
   QString section = q(exercise_->lesson_section);
   for (const Variant& v : catalog())
     if (v.lesson.file == exercise_->lesson_file) {
-      section = LessonPane::section_title(LessonRef{exercise_->lesson_file, exercise_->lesson_section,
-                                                    v.lesson.language},
-                                          language::current());
+      section = LessonPane::section_title(
+          LessonRef{exercise_->lesson_file, exercise_->lesson_section, v.lesson.language}, language::current());
       break;
     }
   QStringList goal;
@@ -517,7 +517,9 @@ QString ExercisePanel::run(const LearnerRun& run) {
   run_key_ = profile_key();
   run_file_ = file_name_;
   predicted_ = {shared_prediction_->value(), global_prediction_->value(),
-                speed_prediction_->currentIndex() == 1 ? 1 : speed_prediction_->currentIndex() == 2 ? -1 : 0};
+                speed_prediction_->currentIndex() == 1   ? 1
+                : speed_prediction_->currentIndex() == 2 ? -1
+                                                         : 0};
   baseline_gbps_.reset();
   result_doc_.reset();
   clear_compiler_output();
@@ -534,7 +536,8 @@ QString ExercisePanel::run(const LearnerRun& run) {
   // The starting kernel's bandwidth, for a faster-or-slower prediction.
   if (predicted_.faster != 0) {
     protocol::RunRequest baseline{kernel_run};
-    if (exercise_) baseline.source = protocol::LearnerSource{exercise_->start_in(dialect()).text, file_name_.toStdString()};
+    if (exercise_)
+      baseline.source = protocol::LearnerSource{exercise_->start_in(dialect()).text, file_name_.toStdString()};
     baseline_id_ = worker_.send(baseline, timeout_->value() * 1000, on_timeout);
   }
   protocol::RecordRequest record{kernel_run};
@@ -572,10 +575,8 @@ void ExercisePanel::on_reply(const WorkerReply& reply) {
     return;
   }
   const QString text = q(reply.error);
-  if (reply.status == protocol::kInvalid && !compiler_messages(reply.error).empty())
-    show_compile_error(text);
-  else
-    show_problem(text);
+  if (reply.status == protocol::kInvalid && !compiler_messages(reply.error).empty()) show_compile_error(text);
+  else show_problem(text);
   if (!run_key_.isEmpty()) {
     json attempt = {{"goal_met", false}, {"device", last_run_.device}, {"outcome", reply.status}};
     attempt["error"] = QString::fromStdString(reply.error).left(400).toStdString();
@@ -611,9 +612,9 @@ void ExercisePanel::show_compile_error(const QString& text) {
                                          .arg(first_line)
                                    : tr("Not compiled: %1").arg(text.toHtmlEscaped())));
   if (first_error) editor_->go_to_line(first_line, first_error->column);
-  set_verdict(first_error ? tr("✘ Not compiled: line %1: %2").arg(first_line).arg(first_error->message)
-                             : tr("✘ Not compiled"),
-              -1);
+  set_verdict(
+      first_error ? tr("✘ Not compiled: line %1: %2").arg(first_line).arg(first_error->message) : tr("✘ Not compiled"),
+      -1);
   emit message(tr("%1 does not compile (line %2)").arg(run_file_).arg(first_line), true);
 }
 
@@ -659,7 +660,8 @@ void ExercisePanel::finish_result() {
   if (goal) {
     for (const GoalCheck::Term& t : goal->terms) {
       if (t.term.metric == "verified") continue;
-      QString line = mark(t.met) + " " + goal_term_text(t.term) + ": " + tr("measured %1").arg(QLocale().toString(t.value));
+      QString line =
+          mark(t.met) + " " + goal_term_text(t.term) + ": " + tr("measured %1").arg(QLocale().toString(t.value));
       if (!t.met && !t.term.reason.empty())
         line += " — " + q(t.term.reason_in(language::current().toStdString())).toHtmlEscaped();
       lines << line;
@@ -670,7 +672,8 @@ void ExercisePanel::finish_result() {
   const double gbps = run ? run->bandwidth_gbps : 0.0;
   const double median_ms = run && run->timing ? run->timing->kernel_ms.median : 0.0;
   if (run && run->timing)
-    lines << tr("median %1 ms, %2 GB/s").arg(QLocale().toString(median_ms, 'g', 4)).arg(QLocale().toString(gbps, 'f', 2));
+    lines
+        << tr("median %1 ms, %2 GB/s").arg(QLocale().toString(median_ms, 'g', 4)).arg(QLocale().toString(gbps, 'f', 2));
   measured["median_ms"] = median_ms;
   measured["gbps"] = gbps;
 
@@ -689,32 +692,39 @@ void ExercisePanel::finish_result() {
     }
     const auto unlike = first_request_unlike(a, space, static_cast<std::uint32_t>(predicted));
     if (!unlike) {
-      reveal << mark(true) + " " + tr("%1: you predicted %2; every one of the %3 requests took %2.")
-                                       .arg(what).arg(predicted).arg(p.requests);
+      reveal << mark(true) + " " +
+                    tr("%1: you predicted %2; every one of the %3 requests took %2.")
+                        .arg(what)
+                        .arg(predicted)
+                        .arg(p.requests);
     } else {
       reveal << mark(false) + " " +
                     tr("%1: you predicted %2; measured %3 (mean %4). The trace views are at request %5, "
                        "the first that differs: <a href='trace'>see it (Ctrl+4)</a>.")
-                        .arg(what).arg(predicted).arg(distribution(p)).arg(QLocale().toString(p.mean, 'g', 3)).arg(*unlike + 1);
+                        .arg(what)
+                        .arg(predicted)
+                        .arg(distribution(p))
+                        .arg(QLocale().toString(p.mean, 'g', 3))
+                        .arg(*unlike + 1);
       if (!step) step = std::make_pair(*unlike, space);
     }
   };
   reveal_space(predicted_.shared, Space::Shared, tr("Wavefronts per shared-memory request"),
                "shared_wavefronts_per_request");
-  reveal_space(predicted_.global, Space::Global, tr("Sectors per global-memory request"),
-               "global_sectors_per_request");
+  reveal_space(predicted_.global, Space::Global, tr("Sectors per global-memory request"), "global_sectors_per_request");
   if (predicted_.faster != 0) {
     prediction["faster"] = predicted_.faster > 0;
     if (baseline_gbps_ && *baseline_gbps_ > 0 && gbps > 0) {
       const double ratio = gbps / *baseline_gbps_;
       const bool faster = ratio > 1;
       measured["bandwidth_vs_start"] = ratio;
-      reveal << mark(faster == (predicted_.faster > 0)) + " " +
-                    tr("Against the starting kernel: you predicted %1; measured %2× its bandwidth (%3 against %4 GB/s).")
-                        .arg(predicted_.faster > 0 ? tr("faster") : tr("slower"))
-                        .arg(QLocale().toString(ratio, 'f', 2))
-                        .arg(QLocale().toString(gbps, 'f', 2))
-                        .arg(QLocale().toString(*baseline_gbps_, 'f', 2));
+      reveal
+          << mark(faster == (predicted_.faster > 0)) + " " +
+                 tr("Against the starting kernel: you predicted %1; measured %2× its bandwidth (%3 against %4 GB/s).")
+                     .arg(predicted_.faster > 0 ? tr("faster") : tr("slower"))
+                     .arg(QLocale().toString(ratio, 'f', 2))
+                     .arg(QLocale().toString(gbps, 'f', 2))
+                     .arg(QLocale().toString(*baseline_gbps_, 'f', 2));
     } else {
       reveal << tr("The starting kernel could not be timed on this device, so the speed prediction stays open.");
     }
@@ -738,8 +748,12 @@ void ExercisePanel::finish_result() {
     connect(result_, &QLabel::linkActivated, this, [this, step] { emit step_to(step->first, step->second, true); });
   if (!first_time) return;  // a language change redraws; it records nothing
   if (!run_key_.isEmpty()) {
-    json attempt = {{"goal_met", run_exercise_ ? met : verified}, {"verified", verified}, {"device", last_run_.device},
-                    {"prediction", prediction}, {"measured", measured}, {"outcome", "ran"}};
+    json attempt = {{"goal_met", run_exercise_ ? met : verified},
+                    {"verified", verified},
+                    {"device", last_run_.device},
+                    {"prediction", prediction},
+                    {"measured", measured},
+                    {"outcome", "ran"}};
     if (const QString error = profile_.add_attempt(run_key_.toStdString(), attempt); !error.isEmpty())
       emit message(error, true);
   }
@@ -747,7 +761,7 @@ void ExercisePanel::finish_result() {
   fill_picker();
   if (step) emit step_to(step->first, step->second, false);
   emit message(run_exercise_ ? (met ? tr("%1: goal met").arg(run_file_) : tr("%1: goal not met yet").arg(run_file_))
-                         : tr("%1 ran: %2").arg(run_file_, verified ? tr("verified") : tr("not verified")),
+                             : tr("%1 ran: %2").arg(run_file_, verified ? tr("verified") : tr("not verified")),
                !verified);
 }
 

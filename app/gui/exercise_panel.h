@@ -102,13 +102,13 @@ class ExercisePanel : public QWidget {
   void reset_text();
 
  signals:
-  void recorded(const QString& session_path);   // the window opens it, then calls show_result
+  void recorded(const QString& session_path);                 // the window opens it, then calls show_result
   void exercise_chosen(const threadmap::Exercise* exercise);  // null: free editing
   // The first request unlike the prediction: the trace views step there;
   // `show`: the learner asked to see it (the Trace tab comes to the front).
   void step_to(std::size_t request, threadmap::Space space, bool show);
-  void compare_requested();  // side by side with the catalog variant
-  void run_requested();      // the Run button: the window gathers the device and parameters
+  void compare_requested();                            // side by side with the catalog variant
+  void run_requested();                                // the Run button: the window gathers the device and parameters
   void message(const QString& text, bool is_problem);  // for the status bar
 
  protected:
@@ -126,9 +126,9 @@ class ExercisePanel : public QWidget {
   void finish_result();
   QString profile_key() const;
   QString goal_term_text(const GoalTerm& term) const;
-  QString metric_name(const std::string& metric) const;  // short, for the verdict
+  QString metric_name(const std::string& metric) const;     // short, for the verdict
   QString dialect_label(const std::string& dialect) const;  // "CUDA", "OpenCL C"
-  void show_dialect();  // the label naming the text's dialect and file
+  void show_dialect();                                      // the label naming the text's dialect and file
 
   WorkerClient& worker_;
   LearnerProfile& profile_;

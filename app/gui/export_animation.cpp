@@ -37,9 +37,7 @@ namespace {
 
 using analysis::TraceDocument;
 
-void say(const QString& text) {
-  std::fprintf(stderr, "threadmap export: %s\n", qPrintable(text));
-}
+void say(const QString& text) { std::fprintf(stderr, "threadmap export: %s\n", qPrintable(text)); }
 
 // What the first frame (and every frame) says the animation is: the kernel,
 // then "NVIDIA H100 80GB HBM3 · block_x=32 block_y=32 ...".
@@ -47,8 +45,7 @@ QString device_and_parameters(const TraceDocument& doc) {
   const std::string device = device_or_default(doc.session.device).name;
   const QString name = QString::fromStdString(device.empty() ? doc.trace().backend : device);
   QStringList params;
-  for (const auto& [key, value] : traced_params(doc.session))
-    params << QString::fromStdString(key + "=" + value);
+  for (const auto& [key, value] : traced_params(doc.session)) params << QString::fromStdString(key + "=" + value);
   return name + " · " + params.join(' ');
 }
 
@@ -57,8 +54,8 @@ int caption_line_height(int height) { return std::max(18, height / 28); }
 
 // One pane: the view at `step`, under its caption; its second line is
 // `note` where there is one (what this pane lacks of the other's step).
-void paint_pane(QPainter& p, const QRect& area, views::TraceView& view, const TraceDocument& doc,
-                std::size_t step, const QString& note, const views::Theme& theme) {
+void paint_pane(QPainter& p, const QRect& area, views::TraceView& view, const TraceDocument& doc, std::size_t step,
+                const QString& note, const views::Theme& theme) {
   const int line_h = caption_line_height(area.height());
   const int caption_h = 2 * line_h + line_h / 2;
   const int left = area.left() + 12, width = area.width() - 24;
@@ -69,13 +66,12 @@ void paint_pane(QPainter& p, const QRect& area, views::TraceView& view, const Tr
   p.setPen(theme.text);
   p.setFont(title);
   p.drawText(QRect(left, area.top() + line_h / 4, width, line_h), Qt::AlignVCenter | Qt::AlignLeft,
-             QFontMetrics(title).elidedText(QString::fromStdString(doc.session.kernel_id),
-                                            Qt::ElideRight, width));
+             QFontMetrics(title).elidedText(QString::fromStdString(doc.session.kernel_id), Qt::ElideRight, width));
   p.setPen(theme.muted);
   p.setFont(detail);
-  p.drawText(QRect(left, area.top() + line_h / 4 + line_h, width, line_h),
-             Qt::AlignVCenter | Qt::AlignLeft,
-             QFontMetrics(detail).elidedText(note.isEmpty() ? device_and_parameters(doc) : note, Qt::ElideRight, width));
+  p.drawText(
+      QRect(left, area.top() + line_h / 4 + line_h, width, line_h), Qt::AlignVCenter | Qt::AlignLeft,
+      QFontMetrics(detail).elidedText(note.isEmpty() ? device_and_parameters(doc) : note, Qt::ElideRight, width));
   const QRect body(area.left(), area.top() + caption_h, area.width(), area.height() - caption_h);
   view.resize(body.size());
   view.set_step(step, 1.0);
@@ -110,8 +106,7 @@ std::vector<GifColorType> shared_palette(const std::vector<QImage>& frames) {
   int colours = 256;
   std::vector<GifColorType> palette(256);
   std::vector<GifByteType> ignored(r.size());
-  if (GifQuantizeBuffer(w, rows, &colours, r.data(), g.data(), b.data(), ignored.data(),
-                        palette.data()) == GIF_ERROR)
+  if (GifQuantizeBuffer(w, rows, &colours, r.data(), g.data(), b.data(), ignored.data(), palette.data()) == GIF_ERROR)
     return {};
   return palette;
 }
@@ -124,8 +119,7 @@ class NearestColour {
     if (hit != cache_.end()) return hit->second;
     int best = 0, best_d = 1 << 30;
     for (int i = 0; i < static_cast<int>(palette_.size()); ++i) {
-      const int dr = palette_[i].Red - qRed(c), dg = palette_[i].Green - qGreen(c),
-                db = palette_[i].Blue - qBlue(c);
+      const int dr = palette_[i].Red - qRed(c), dg = palette_[i].Green - qGreen(c), db = palette_[i].Blue - qBlue(c);
       const int d = dr * dr + dg * dg + db * db;
       if (d < best_d) best_d = d, best = i;
     }
@@ -165,8 +159,8 @@ QString write_gif(OutputFile& out, const std::vector<QImage>& frames, int delay_
   // Loop for ever (the NETSCAPE2.0 application extension).
   const unsigned char loop[] = {1, 0, 0};
   if (EGifPutExtensionLeader(gif, APPLICATION_EXT_FUNC_CODE) == GIF_ERROR ||
-      EGifPutExtensionBlock(gif, 11, "NETSCAPE2.0") == GIF_ERROR ||
-      EGifPutExtensionBlock(gif, 3, loop) == GIF_ERROR || EGifPutExtensionTrailer(gif) == GIF_ERROR)
+      EGifPutExtensionBlock(gif, 11, "NETSCAPE2.0") == GIF_ERROR || EGifPutExtensionBlock(gif, 3, loop) == GIF_ERROR ||
+      EGifPutExtensionTrailer(gif) == GIF_ERROR)
     return fail("the loop extension");
   NearestColour nearest(palette);
   std::vector<GifByteType> previous, index(static_cast<std::size_t>(w) * h);
@@ -203,8 +197,7 @@ QString write_gif(OutputFile& out, const std::vector<QImage>& frames, int delay_
         return fail("EGifPutLine");
     previous = index;
   }
-  if (EGifCloseFile(gif, &error) == GIF_ERROR)
-    return QString("closing %1 failed: %2").arg(path, GifErrorString(error));
+  if (EGifCloseFile(gif, &error) == GIF_ERROR) return QString("closing %1 failed: %2").arg(path, GifErrorString(error));
   return {};
 }
 
@@ -245,9 +238,11 @@ AnimationResult write_animation(const std::vector<std::shared_ptr<const TraceDoc
                                 const std::function<bool(int done, int total)>& progress) {
   const auto refuse = [](const QString& why) { return AnimationResult{2, why}; };
   if (docs.empty() || docs.size() > 2) return refuse("give one session file, or two to show side by side");
-  if (!make_view(request.view)) return refuse("--view " + request.view + ": use grid, banks, barrier, coalescing or schedule");
+  if (!make_view(request.view))
+    return refuse("--view " + request.view + ": use grid, banks, barrier, coalescing or schedule");
   const QString& format = request.format;
-  if (format != "gif" && format != "webm" && format != "png") return refuse("--format " + format + ": use gif, webm or png");
+  if (format != "gif" && format != "webm" && format != "png")
+    return refuse("--format " + format + ": use gif, webm or png");
   if (request.output.isEmpty()) return refuse("-o OUT is required");
   const int width = request.size.width(), height = request.size.height();
   if (width < 320 || height < 240 || width > 7680 || height > 4320)
@@ -277,8 +272,8 @@ AnimationResult write_animation(const std::vector<std::shared_ptr<const TraceDoc
   }
   // A pair steps through corresponding requests (side_by_side.h); one
   // recording through its own.
-  const std::vector<PairedStep> paired = docs.size() == 2 ? pair_steps(docs[0]->analysis, docs[1]->analysis)
-                                                          : one_recording_steps(docs[0]->analysis);
+  const std::vector<PairedStep> paired =
+      docs.size() == 2 ? pair_steps(docs[0]->analysis, docs[1]->analysis) : one_recording_steps(docs[0]->analysis);
   const std::size_t steps = paired.size();
   if (steps == 0) return refuse(QCoreApplication::translate("Export", "the trace has no requests to step through"));
   const std::size_t count = std::min<std::size_t>(steps, static_cast<std::size_t>(request.max_frames));
@@ -291,13 +286,16 @@ AnimationResult write_animation(const std::vector<std::shared_ptr<const TraceDoc
     for (std::size_t i = 0; i < panes.size(); ++i) {
       const int side = static_cast<int>(i);
       const std::optional<std::size_t> other = docs.size() == 2 ? paired[step].request[1 - side] : std::nullopt;
-      const QString note = !paired[step].request[side] && other ? missing_text(*docs[i], *docs[1 - i], *other) : QString();
+      const QString note =
+          !paired[step].request[side] && other ? missing_text(*docs[i], *docs[1 - i], *other) : QString();
       paint_pane(p, QRect(side * pane_w, 0, pane_w, height), *panes[i], *docs[i],
                  shown_request(paired, step, side).value_or(0), note, theme);
     }
     return frame;
   };
-  const auto go_on = [&](std::size_t done) { return !progress || progress(static_cast<int>(done), static_cast<int>(count)); };
+  const auto go_on = [&](std::size_t done) {
+    return !progress || progress(static_cast<int>(done), static_cast<int>(count));
+  };
   const AnimationResult cancelled{4, "cancelled"};
 
   if (format == "png") {
@@ -321,7 +319,12 @@ AnimationResult write_animation(const std::vector<std::shared_ptr<const TraceDoc
     const QString codec = video.codec_name();
     if (const QString problem = video.close(); !problem.isEmpty()) return {3, problem};
     return {0, QString("wrote %1: %2 frames at %3x%4, %5 per second (WebM, %6)")
-                   .arg(request.output).arg(count).arg(width).arg(height).arg(request.fps).arg(codec)};
+                   .arg(request.output)
+                   .arg(count)
+                   .arg(width)
+                   .arg(height)
+                   .arg(request.fps)
+                   .arg(codec)};
   }
   std::vector<QImage> frames;
   for (std::size_t f = 0; f < count; ++f) {
@@ -337,7 +340,11 @@ AnimationResult write_animation(const std::vector<std::shared_ptr<const TraceDoc
     return {3, QString::fromStdString(e.what())};
   }
   return {0, QString("wrote %1: %2 frames at %3x%4, %5 per second")
-                 .arg(request.output).arg(count).arg(width).arg(height).arg(request.fps)};
+                 .arg(request.output)
+                 .arg(count)
+                 .arg(width)
+                 .arg(height)
+                 .arg(request.fps)};
 }
 
 QSize exported_view_size(QSize frame, int panes) {
@@ -352,13 +359,13 @@ int export_animation(const QStringList& args) {
       "recording (or two side by side, stepping together) as an animated GIF, a WebM video or numbered PNGs");
   parser.addHelpOption();
   const QCommandLineOption view_option("view", "grid, banks, barrier, coalescing or schedule", "VIEW", "banks");
-  const QCommandLineOption format_option(
-      "format", "gif, webm (VP9) or png (a numbered PNG sequence: OUT-0001.png ...)", "FORMAT", "gif");
+  const QCommandLineOption format_option("format", "gif, webm (VP9) or png (a numbered PNG sequence: OUT-0001.png ...)",
+                                         "FORMAT", "gif");
   const QCommandLineOption output_option({"o", "output"}, "the file to write (png: the sequence's prefix)", "OUT");
   const QCommandLineOption size_option("size", "frame size", "WxH", "1920x1080");
   const QCommandLineOption fps_option("fps", "frames per second", "N", "4");
-  const QCommandLineOption frames_option("max-frames", "at most this many frames (steps are sampled evenly)",
-                                         "N", "240");
+  const QCommandLineOption frames_option("max-frames", "at most this many frames (steps are sampled evenly)", "N",
+                                         "240");
   parser.addOptions({view_option, format_option, output_option, size_option, fps_option, frames_option});
   parser.addPositionalArgument("sessions", "one or two .threadmap files", "SESSION [SESSION2]");
   QStringList argv{"threadmap export"};

@@ -17,12 +17,12 @@
 namespace threadmap::gui {
 
 struct AnimationRequest {
-  QString view = "banks";    // grid, banks, barrier, coalescing, schedule
-  QString format = "gif";    // gif, webm, png
-  QString output;            // the file (png: the sequence's prefix)
+  QString view = "banks";  // grid, banks, barrier, coalescing, schedule
+  QString format = "gif";  // gif, webm, png
+  QString output;          // the file (png: the sequence's prefix)
   QSize size{1920, 1080};
   int fps = 4;
-  int max_frames = 240;      // longer traces are sampled evenly
+  int max_frames = 240;  // longer traces are sampled evenly
 };
 
 struct AnimationResult {

@@ -19,8 +19,7 @@ namespace {
 // This translator looks a context up by its last component.
 class ThreadMapTranslator : public QTranslator {
  public:
-  QString translate(const char* context, const char* source, const char* disambiguation,
-                    int n) const override {
+  QString translate(const char* context, const char* source, const char* disambiguation, int n) const override {
     if (context) {
       const char* bare = context;
       for (const char* p = context; *p; ++p)

@@ -93,13 +93,12 @@ QString LearnerProfile::add_attempt(const std::string& exercise, json attempt) {
   if (list.size() > kMaxAttempts) list.erase(list.begin(), list.end() - kMaxAttempts);
   entry["attempts"] = list;
   // Once met, a goal stays met: a later experiment does not undo it.
-  if (state(exercise) != State::GoalMet)
-    entry["state"] = attempt.value("goal_met", false) ? "goal met" : "attempted";
+  if (state(exercise) != State::GoalMet) entry["state"] = attempt.value("goal_met", false) ? "goal met" : "attempted";
   // Text that is not valid UTF-8 (a compiler's echo of a line cut short) is
   // written with replacement characters, never refused.
   try {
-    return write_atomically(profile_path(),
-                            QByteArray::fromStdString(data_.dump(2, ' ', false, json::error_handler_t::replace) + "\n"));
+    return write_atomically(
+        profile_path(), QByteArray::fromStdString(data_.dump(2, ' ', false, json::error_handler_t::replace) + "\n"));
   } catch (const std::exception& e) {
     data_ = before;  // the attempt that could not be written does not spoil the next
     return QObject::tr("cannot save the learner profile: %1").arg(QString::fromUtf8(e.what()));

@@ -159,8 +159,7 @@ void LessonPane::show_lesson() {
     const QString text = read_resource(resource);
     if (text.isEmpty())
       lesson_->setPlainText(tr("The lesson %1 is not bundled with this build.").arg(QString::fromStdString(ref.file)));
-    else
-      lesson_->setMarkdown(text);
+    else lesson_->setMarkdown(text);
     shown_resource_ = resource;
   }
   // The section is named as the original names it; in a translation, the
@@ -173,7 +172,8 @@ void LessonPane::show_lesson() {
   QTextDocument source_doc;
   source_doc.setMarkdown(read_resource(original));
   const QTextCursor in_original = source_doc.find(section);
-  if (!in_original.isNull()) scroll_to(*lesson_, nth_heading(*lesson_->document(), heading_ordinal(in_original.block())));
+  if (!in_original.isNull())
+    scroll_to(*lesson_, nth_heading(*lesson_->document(), heading_ordinal(in_original.block())));
 }
 
 // A kernel with no lesson (a pack's): its title and summary, and its pack.
@@ -181,10 +181,10 @@ void LessonPane::show_pack_kernel(const Variant& variant) {
   lesson_ref_.reset();
   shown_resource_.clear();
   original_->setVisible(false);
-  lesson_->setMarkdown(QString("## %1\n\n%2\n\n%3")
-                           .arg(QString::fromStdString(variant.title), QString::fromStdString(variant.summary),
-                                tr("From the pack %1; it brings no lesson text.")
-                                    .arg(QString::fromStdString(variant.pack))));
+  lesson_->setMarkdown(
+      QString("## %1\n\n%2\n\n%3")
+          .arg(QString::fromStdString(variant.title), QString::fromStdString(variant.summary),
+               tr("From the pack %1; it brings no lesson text.").arg(QString::fromStdString(variant.pack))));
 }
 
 void LessonPane::show_variant(const Variant& variant, const std::string& backend) {

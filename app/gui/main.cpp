@@ -40,23 +40,32 @@ int main(int argc, char** argv) {
 
   // The options' help in the interface's language.
   QCommandLineParser parser;
-  parser.setApplicationDescription(QCoreApplication::translate("main", "ThreadMap: GPU teaching kernels run, verified and timed"));
+  parser.setApplicationDescription(
+      QCoreApplication::translate("main", "ThreadMap: GPU teaching kernels run, verified and timed"));
   parser.addHelpOption();
   parser.addVersionOption();
-  QCommandLineOption size({"s", "size"}, QCoreApplication::translate("main", "N: N x N matrices and N*N elements to sum"), "N", "0");
+  QCommandLineOption size({"s", "size"},
+                          QCoreApplication::translate("main", "N: N x N matrices and N*N elements to sum"), "N", "0");
   QCommandLineOption reps({"r", "reps"}, QCoreApplication::translate("main", "timed repetitions per run"), "N", "10");
-  QCommandLineOption worker("worker", QCoreApplication::translate("main", "the threadmap-cli to run as the worker"), "PATH");
-  QCommandLineOption kernel({"k", "kernel"}, QCoreApplication::translate("main", "kernel to select at start, e.g. transpose.shared"), "ID");
-  QCommandLineOption timeout("worker-timeout", QCoreApplication::translate("main", "seconds without a reply before the worker is restarted"),
-                             "S", "120");
-  QCommandLineOption quit_after("quit-after", QCoreApplication::translate("main", "quit after MS milliseconds (to check that an installed copy starts)"),
-                                "MS");
-  QCommandLineOption remote("remote", QCoreApplication::translate("main", "run the kernels on this GPU server, through ssh"),
+  QCommandLineOption worker("worker", QCoreApplication::translate("main", "the threadmap-cli to run as the worker"),
+                            "PATH");
+  QCommandLineOption kernel(
+      {"k", "kernel"}, QCoreApplication::translate("main", "kernel to select at start, e.g. transpose.shared"), "ID");
+  QCommandLineOption timeout(
+      "worker-timeout", QCoreApplication::translate("main", "seconds without a reply before the worker is restarted"),
+      "S", "120");
+  QCommandLineOption quit_after(
+      "quit-after",
+      QCoreApplication::translate("main", "quit after MS milliseconds (to check that an installed copy starts)"), "MS");
+  QCommandLineOption remote("remote",
+                            QCoreApplication::translate("main", "run the kernels on this GPU server, through ssh"),
                             "[USER@]HOST[:PORT]");
-  QCommandLineOption ssh_command("ssh-command", QCoreApplication::translate("main", "the ssh command line for --remote"),
-                                 "COMMAND");
+  QCommandLineOption ssh_command("ssh-command",
+                                 QCoreApplication::translate("main", "the ssh command line for --remote"), "COMMAND");
   parser.addOptions({size, reps, worker, kernel, timeout, quit_after, remote, ssh_command});
-  parser.addPositionalArgument("session", QCoreApplication::translate("main", "a session file to open, or two to compare side by side"), "[A.threadmap [B.threadmap]]");
+  parser.addPositionalArgument(
+      "session", QCoreApplication::translate("main", "a session file to open, or two to compare side by side"),
+      "[A.threadmap [B.threadmap]]");
   parser.process(app);
 
   threadmap::gui::WindowOptions options;
@@ -79,7 +88,8 @@ int main(int argc, char** argv) {
   if (files.size() == 2 && window.open_from(files[0]).isEmpty()) window.compare_files(files[0], files[1]);
   if (files.size() > 2)
     window.status().set_worker_state(
-        QCoreApplication::translate("main", "%1 files given: open one session, or compare two").arg(files.size()), true);
+        QCoreApplication::translate("main", "%1 files given: open one session, or compare two").arg(files.size()),
+        true);
   if (parser.isSet(kernel)) window.kernel_tree().select(parser.value(kernel).toStdString());
   if (parser.isSet(quit_after)) {
     QTimer::singleShot(std::max(0, parser.value(quit_after).toInt()), &app, [&window] {

@@ -78,7 +78,6 @@ constexpr int kControlsMinWidth = 320;
 constexpr int kStripWidth = 28;
 constexpr const char* kBundledRecordings = ":/recordings/h100";
 
-
 }  // namespace
 
 std::string learner_bar_name(const Session& session);
@@ -101,8 +100,9 @@ std::optional<protocol::TracedBlocks> traced_blocks_from(const QString& text, QS
     bool ok = false;
     const uint id = part.toUInt(&ok);
     if (!ok) {
-      error = QObject::tr("traced blocks: \"%1\" is not a block id; give \"all\", or ids "
-                          "such as 0, 1, 64, or leave the field empty for the default blocks")
+      error = QObject::tr(
+                  "traced blocks: \"%1\" is not a block id; give \"all\", or ids "
+                  "such as 0, 1, 64, or leave the field empty for the default blocks")
                   .arg(part);
       return std::nullopt;
     }
@@ -116,8 +116,7 @@ std::optional<protocol::TracedBlocks> traced_blocks_from(const QString& text, QS
 MainWindow::MainWindow(const WindowOptions& options, QWidget* parent)
     : QMainWindow(parent),
       options_(options),
-      worker_(options.worker.isEmpty() ? WorkerClient::locate_worker() : options.worker,
-              options.worker_timeout_ms),
+      worker_(options.worker.isEmpty() ? WorkerClient::locate_worker() : options.worker, options.worker_timeout_ms),
       packs_(worker_),
       runs_(worker_) {
   texts_ = new views::Retranslator(this);
@@ -246,8 +245,10 @@ MainWindow::MainWindow(const WindowOptions& options, QWidget* parent)
   chart_tabs_->setElideMode(Qt::ElideRight);
   // A click on a tab, as Ctrl+1…6 do, hands the keys to the page (queued:
   // the bar reports the click before it changes the page).
-  connect(chart_tabs_->tabBar(), &QTabBar::tabBarClicked, this,
-          [this] { QMetaObject::invokeMethod(this, [this] { focus_tab_page(); }, Qt::QueuedConnection); });
+  connect(chart_tabs_->tabBar(), &QTabBar::tabBarClicked, this, [this] {
+    QMetaObject::invokeMethod(
+        this, [this] { focus_tab_page(); }, Qt::QueuedConnection);
+  });
   family_chart_ = new FamilyChart;
   sweep_chart_ = new SweepChart;
   recording_panel_ = new RecordingPanel;
@@ -315,11 +316,13 @@ MainWindow::MainWindow(const WindowOptions& options, QWidget* parent)
       compare_files(path, std::exchange(compare_with_, QString()));
       return;
     }
-    load_session_file(path, [] { return tr("Recorded just now"); }, false);
+    load_session_file(
+        path, [] { return tr("Recorded just now"); }, false);
   });
   connect(exercise_panel_, &ExercisePanel::recorded, this, [this](const QString& path) {
     learner_session_ = path;
-    const QString error = load_session_file(path, [] { return tr("Your kernel, run just now"); }, false);
+    const QString error = load_session_file(
+        path, [] { return tr("Your kernel, run just now"); }, false);
     exercise_panel_->show_result(error.isEmpty() ? document_ : nullptr);
   });
   connect(exercise_panel_, &ExercisePanel::exercise_chosen, this, &MainWindow::open_exercise);
@@ -465,12 +468,10 @@ void MainWindow::set_controls_collapsed(bool collapsed) {
 bool MainWindow::controls_collapsed() const { return controls_->isHidden(); }
 
 void MainWindow::title_tabs() {
-  const std::pair<QWidget*, QString> titles[] = {{family_chart_, tr("Variants (Ctrl+1)")},
-                                                 {sweep_chart_, tr("Sweep (Ctrl+2)")},
-                                                 {recording_panel_, tr("Recording (Ctrl+3)")},
-                                                 {trace_views_, tr("Trace (Ctrl+4)")},
-                                                 {compare_view_, tr("Side by side (Ctrl+5)")},
-                                                 {exercise_panel_, tr("Exercise (Ctrl+6)")}};
+  const std::pair<QWidget*, QString> titles[] = {
+      {family_chart_, tr("Variants (Ctrl+1)")},     {sweep_chart_, tr("Sweep (Ctrl+2)")},
+      {recording_panel_, tr("Recording (Ctrl+3)")}, {trace_views_, tr("Trace (Ctrl+4)")},
+      {compare_view_, tr("Side by side (Ctrl+5)")}, {exercise_panel_, tr("Exercise (Ctrl+6)")}};
   // The tab shows the name alone, so six fit a projector's width in every
   // language; the tooltip keeps the whole text with its key (one string to translate).
   static const QRegularExpression key(QStringLiteral("\\s*\\(Ctrl\\+\\d\\)$"));
@@ -485,12 +486,9 @@ void MainWindow::title_tabs() {
 // Right and Left scroll them and the trace cannot be stepped by keys.
 void MainWindow::focus_tab_page() {
   QWidget* page = chart_tabs_->currentWidget();
-  if (page == exercise_panel_)
-    exercise_panel_->editor().setFocus();
-  else if (page == trace_views_ || page == compare_view_)
-    page->setFocus();
-  else
-    chart_tabs_->tabBar()->setFocus();  // the arrows then go from tab to tab
+  if (page == exercise_panel_) exercise_panel_->editor().setFocus();
+  else if (page == trace_views_ || page == compare_view_) page->setFocus();
+  else chart_tabs_->tabBar()->setFocus();  // the arrows then go from tab to tab
 }
 
 int MainWindow::presentation_font_px() const {
@@ -502,8 +500,8 @@ void MainWindow::set_presentation(bool on) {
   if (on == presenting()) return;
   if (on) {
     tab_before_presentation_ = chart_tabs_->currentIndex();
-    layout_before_ = LayoutBefore{size(), main_split_->sizes(), right_split_->sizes(), controls_split_->sizes(),
-                                  lesson_->sizes()};
+    layout_before_ =
+        LayoutBefore{size(), main_split_->sizes(), right_split_->sizes(), controls_split_->sizes(), lesson_->sizes()};
     was_full_screen_ = isFullScreen();
     was_maximized_ = isMaximized();
     debounce_.stop();
@@ -511,7 +509,7 @@ void MainWindow::set_presentation(bool on) {
     statusBar()->hide();
     // The pair when the Side by side tab is shown, else the trace views.
     presented_views_ = chart_tabs_->currentWidget() == compare_view_ ? static_cast<QWidget*>(compare_view_)
-                                                                      : static_cast<QWidget*>(trace_views_);
+                                                                     : static_cast<QWidget*>(trace_views_);
     // Each leaves its tab; the pair takes the whole screen (its difference
     // line gives the bandwidths), the trace views share it with the chart.
     if (presented_views_ == trace_views_) {
@@ -624,11 +622,11 @@ void MainWindow::build_actions() {
     if (recent->isEmpty()) recent->addAction(tr("(none)"))->setEnabled(false);
   });
   add(file, QT_TR_NOOP("Open &bundled H100 recording"), QKeySequence(), [this] {
-    open_bundled_recording(variant_ && QFileInfo::exists(QString("%1/%2.threadmap")
-                                                             .arg(kBundledRecordings)
-                                                             .arg(QString::fromStdString(variant_->id)))
-                               ? variant_->id
-                               : "transpose.shared");
+    open_bundled_recording(
+        variant_ && QFileInfo::exists(
+                        QString("%1/%2.threadmap").arg(kBundledRecordings).arg(QString::fromStdString(variant_->id)))
+            ? variant_->id
+            : "transpose.shared");
   });
   add(file, QT_TR_NOOP("Open &pack…"), QKeySequence(), [this] {
     const QString folder = QFileDialog::getExistingDirectory(this, tr("Open pack (a folder with a pack.toml)"),
@@ -639,19 +637,18 @@ void MainWindow::build_actions() {
   add(file, QT_TR_NOOP("&Compare two recordings…"), QKeySequence(Qt::Key_F7), [this] { compare_now(); });
   add(file, QT_TR_NOOP("Connect to a &GPU server…"), QKeySequence(), [this] {
     bool ok = false;
-    const QString target = QInputDialog::getText(
-        this, tr("Connect to a GPU server"),
-        tr("The server's [user@]host[:port], reached with ssh (your keys and ssh config); "
-           "ThreadMap must be installed there. Empty: this computer."),
-        QLineEdit::Normal, worker_.remote_host(), &ok);
+    const QString target =
+        QInputDialog::getText(this, tr("Connect to a GPU server"),
+                              tr("The server's [user@]host[:port], reached with ssh (your keys and ssh config); "
+                                 "ThreadMap must be installed there. Empty: this computer."),
+                              QLineEdit::Normal, worker_.remote_host(), &ok);
     if (ok)
       if (const QString problem = connect_to_server(target.trimmed()); !problem.isEmpty()) report(problem, true);
   });
   add(file, QT_TR_NOOP("&Save session…"), QKeySequence::Save, [this] {
     const QString name = current_session_ ? QString::fromStdString(current_session_->kernel_id) + ".threadmap"
                                           : QString("threadmap.threadmap");
-    const QString path = QFileDialog::getSaveFileName(this, tr("Save session"), name,
-                                                      SessionStore::file_filter());
+    const QString path = QFileDialog::getSaveFileName(this, tr("Save session"), name, SessionStore::file_filter());
     if (!path.isEmpty()) save_to(path);
   });
   add(file, QT_TR_NOOP("&Export chart or data…"), QKeySequence(Qt::CTRL | Qt::Key_E), [this] {
@@ -672,19 +669,15 @@ void MainWindow::build_actions() {
   QMenu* run = titled(menuBar()->addMenu(QString()), QT_TR_NOOP("&Run"));
   // F5 runs what is shown: the learner's text in the Exercise tab, else the selected kernel.
   add(run, QT_TR_NOOP("&Run the selected kernel"), QKeySequence(Qt::Key_F5), [this] {
-    if (!presenting() && chart_tabs_->currentWidget() == exercise_panel_)
-      run_learner();
-    else
-      run_now();
+    if (!presenting() && chart_tabs_->currentWidget() == exercise_panel_) run_learner();
+    else run_now();
   });
   add(run, QT_TR_NOOP("&Sweep the family over the chosen parameter"), QKeySequence(Qt::Key_F6),
       [this] { sweep_now(); });
   // Esc leaves the presentation mode, else cancels a sweep.
   add(run, QT_TR_NOOP("&Cancel the sweep"), QKeySequence(Qt::Key_Escape), [this] {
-    if (presenting())
-      set_presentation(false);
-    else
-      runs_.cancel_sweep();
+    if (presenting()) set_presentation(false);
+    else runs_.cancel_sweep();
   });
   add(run, QT_TR_NOOP("Record &trace of the selected kernel"), QKeySequence(Qt::CTRL | Qt::Key_R),
       [this] { record_now(); });
@@ -713,14 +706,14 @@ void MainWindow::build_actions() {
   });
   add(view, QT_TR_NOOP("&Hide or show the controls"), QKeySequence(Qt::Key_F9),
       [this] { set_controls_collapsed(!controls_collapsed()); });
-  add(view, QT_TR_NOOP("Presentatio&n mode"), QKeySequence(Qt::Key_F11),
-      [this] { set_presentation(!presenting()); });
+  add(view, QT_TR_NOOP("Presentatio&n mode"), QKeySequence(Qt::Key_F11), [this] { set_presentation(!presenting()); });
   // In a presentation C gives the views the whole screen, and brings the chart back.
   // Enabled only then: elsewhere C belongs to the fields and the kernel list's search.
   auto* chart_key = chart_key_ = new QShortcut(QKeySequence(Qt::Key_C), this);
   chart_key->setEnabled(false);
   connect(chart_key, &QShortcut::activated, this, [this] {
-    if (presenting() && presentation_split_->indexOf(family_chart_) >= 0) family_chart_->setVisible(!family_chart_->isVisible());
+    if (presenting() && presentation_split_->indexOf(family_chart_) >= 0)
+      family_chart_->setVisible(!family_chart_->isVisible());
   });
   // The bandwidth axis: automatic (logarithmic when a bar would vanish under
   // the ceiling), or linear or logarithmic by hand; exports draw the same.
@@ -765,9 +758,8 @@ void MainWindow::build_actions() {
     const std::string lang = language::current().toStdString();
     for (const Exercise& e : exercises()) {
       const LearnerProfile::State state = profile_.state(e.id);
-      QAction* a = list->addAction(QString::fromStdString(e.in(lang).title), this, [this, id = e.id] {
-        open_exercise(find_exercise(id));
-      });
+      QAction* a = list->addAction(QString::fromStdString(e.in(lang).title), this,
+                                   [this, id = e.id] { open_exercise(find_exercise(id)); });
       a->setCheckable(true);
       a->setChecked(state == LearnerProfile::State::GoalMet);
     }
@@ -803,8 +795,7 @@ void MainWindow::select_variant(const Variant& variant) {
   }
   sweep_parameter_->clear();
   for (const ParamSpec& spec : variant.params)
-    if (!spec.is_choice() && !spec.valid_values().empty())
-      sweep_parameter_->addItem(QString::fromStdString(spec.name));
+    if (!spec.is_choice() && !spec.valid_values().empty()) sweep_parameter_->addItem(QString::fromStdString(spec.name));
   lesson_->show_variant(variant, backend());
   if (!same_family) refresh_family_chart();
   debounce_.start();
@@ -870,9 +861,8 @@ QString MainWindow::connect_to_server(const QString& target) {
 
 void MainWindow::show_devices(const std::vector<BackendReport>& backends) {
   const bool first_listing = !devices_listed_before_;
-  const QString previous = first_listing && options_.restore_settings
-                               ? QSettings().value("run/device").toString()
-                               : devices_->currentData().toString();
+  const QString previous = first_listing && options_.restore_settings ? QSettings().value("run/device").toString()
+                                                                      : devices_->currentData().toString();
   const QSignalBlocker block(devices_);
   devices_->clear();
   auto* model = qobject_cast<QStandardItemModel*>(devices_->model());
@@ -941,9 +931,7 @@ std::vector<std::string> MainWindow::chart_kernels() const {
   return ids;
 }
 
-std::string learner_bar_name(const Session& session) {
-  return session.kernel_id + " (" + session.source_name + ")";
-}
+std::string learner_bar_name(const Session& session) { return session.kernel_id + " (" + session.source_name + ")"; }
 
 // The panel's values where the variant has the parameter and takes the value;
 // the variant's defaults elsewhere (a sweep runs siblings with other ranges).
@@ -1079,8 +1067,7 @@ void MainWindow::refresh_family_chart() {
                             : tr("%1\nrecorded on %2")
                                   .arg(KernelTree::family_title(variant_->family),
                                        QString::fromStdString(recorded_on.empty() ? shown_device_ : recorded_on));
-  family_chart_->show_family(title,
-                             runs_.history().latest_bars(kernels, device),
+  family_chart_->show_family(title, runs_.history().latest_bars(kernels, device),
                              runs_.history().device_copy_gbps(kernels, device));
 }
 
@@ -1088,8 +1075,7 @@ void MainWindow::refresh_sweep_chart() {
   const SweepData& data = runs_.sweep_data();
   sweep_chart_->show_sweep(
       variant_ ? tr("%1: bandwidth over %2")
-                     .arg(KernelTree::family_title(variant_->family),
-                          QString::fromStdString(data.parameter()))
+                     .arg(KernelTree::family_title(variant_->family), QString::fromStdString(data.parameter()))
                : QString(),
       data);
 }
@@ -1109,12 +1095,10 @@ QString MainWindow::export_to(const QString& path) {
   } else {
     const QString suffix = QFileInfo(path).suffix().toLower();
     const auto& history = runs_.history();
-    if (suffix == "csv")
-      error = export_text(sweep ? runs_.sweep_data().to_csv() : history.to_csv(), path);
+    if (suffix == "csv") error = export_text(sweep ? runs_.sweep_data().to_csv() : history.to_csv(), path);
     else if (suffix == "json")
       error = export_text((sweep ? runs_.sweep_data().to_json() : history.to_json()).dump(2) + "\n", path);
-    else
-      error = tr("%1: export as .png, .pdf, .svg, .csv or .json").arg(path);
+    else error = tr("%1: export as .png, .pdf, .svg, .csv or .json").arg(path);
   }
   report(error.isEmpty() ? tr("exported %1").arg(path) : error, !error.isEmpty());
   return error;
@@ -1162,19 +1146,20 @@ QString MainWindow::export_animation_to(const QString& path) {
 }
 
 QString MainWindow::save_to(const QString& path) {
-  const QString error = current_session_
-                            ? SessionStore::save(path, *current_session_)
-                            : tr("nothing to save yet: run a kernel (F5) or record its trace (Ctrl+R)");
+  const QString error = current_session_ ? SessionStore::save(path, *current_session_)
+                                         : tr("nothing to save yet: run a kernel (F5) or record its trace (Ctrl+R)");
   report(error.isEmpty() ? tr("saved %1").arg(path) : error, !error.isEmpty());
   return error;
 }
 
 QString MainWindow::open_from(const QString& path) {
   const QString name = QFileInfo(path).fileName();
-  const QString error = load_session_file(path, [name] { return tr("Opened %1").arg(name); }, true);
+  const QString error = load_session_file(
+      path, [name] { return tr("Opened %1").arg(name); }, true);
   // A session made from a learner's text (a handed-in exercise) brings that
   // text to the Exercise tab.
-  if (error.isEmpty() && !current_session_->source_text.empty()) exercise_panel_->open_session_source(*current_session_);
+  if (error.isEmpty() && !current_session_->source_text.empty())
+    exercise_panel_->open_session_source(*current_session_);
   return error;
 }
 
@@ -1189,8 +1174,9 @@ QString MainWindow::open_bundled_recording(const std::string& kernel_id) {
     if (!SessionStore::load(QString("%1/%2").arg(kBundledRecordings, name), sibling).isEmpty()) continue;
     if (std::optional<RunReport> run = report_if_any(sibling.run)) runs_.history().add(std::move(*run));
   }
-  return load_session_file(QString("%1/%2.threadmap").arg(kBundledRecordings).arg(QString::fromStdString(kernel_id)),
-                           [] { return tr("Bundled recording"); }, false);
+  return load_session_file(
+      QString("%1/%2.threadmap").arg(kBundledRecordings).arg(QString::fromStdString(kernel_id)),
+      [] { return tr("Bundled recording"); }, false);
 }
 
 QString MainWindow::load_session_file(const QString& path, const std::function<QString()>& origin, bool remember) {
@@ -1214,10 +1200,10 @@ QString MainWindow::load_session_file(const QString& path, const std::function<Q
   const QString kernel = QString::fromStdString(s.kernel_id);
   const std::string device_name = device_or_default(s.device).name;
   const QString device = QString::fromStdString(device_name.empty() ? "?" : device_name);
-  const QString summary = s.trace ? tr("%1 on %2, %Ln traced block(s)", nullptr,
-                                       static_cast<int>(s.trace->traced_blocks.size()))
-                                        .arg(kernel, device)
-                                  : tr("%1 on %2").arg(kernel, device);
+  const QString summary =
+      s.trace ? tr("%1 on %2, %Ln traced block(s)", nullptr, static_cast<int>(s.trace->traced_blocks.size()))
+                    .arg(kernel, device)
+              : tr("%1 on %2").arg(kernel, device);
   report(tr("%1: %2").arg(origin(), summary), false);
   return {};
 }
@@ -1263,8 +1249,7 @@ QString MainWindow::show_session(Session session, const std::function<QString()>
   origin_line_ = [origin, device = device.name.empty() ? std::string("?") : device.name, spec = shown_device_,
                   created = session.created_at, by = session.created_by] {
     return tr("%1: a recording made on %2 (%3) at %4 by %5. F5 runs it live on the device picked above.")
-        .arg(origin(), QString::fromStdString(device), QString::fromStdString(spec),
-             language::date_time(created),
+        .arg(origin(), QString::fromStdString(device), QString::fromStdString(spec), language::date_time(created),
              QString::fromStdString(by));
   };
   status_panel_->set_origin(origin_line_());
@@ -1283,8 +1268,8 @@ QString MainWindow::compare_files(const QString& first, const QString& second) {
   QString error;
   for (int i = 0; i < 2 && error.isEmpty(); ++i) {
     const QString path = i == 0 ? first : second;
-    const QString name = path.startsWith(":/") ? tr("the bundled %1").arg(QFileInfo(path).fileName())
-                                              : QFileInfo(path).fileName();
+    const QString name =
+        path.startsWith(":/") ? tr("the bundled %1").arg(QFileInfo(path).fileName()) : QFileInfo(path).fileName();
     Session session;
     error = SessionStore::load(path, session);
     if (!error.isEmpty()) break;
@@ -1302,9 +1287,10 @@ QString MainWindow::compare_files(const QString& first, const QString& second) {
   }
   chart_tabs_->setCurrentWidget(compare_view_);
   compare_view_->setFocus();
-  report(tr("Side by side: %1 and %2").arg(QString::fromStdString(docs[0]->session.kernel_id),
-                                           QString::fromStdString(docs[1]->session.kernel_id)),
-         false);
+  report(
+      tr("Side by side: %1 and %2")
+          .arg(QString::fromStdString(docs[0]->session.kernel_id), QString::fromStdString(docs[1]->session.kernel_id)),
+      false);
   return {};
 }
 
@@ -1333,9 +1319,7 @@ void MainWindow::compare_now() {
   if (accepted) compare_files(dialog.first_path(), dialog.second_path());
 }
 
-void MainWindow::set_language(const QString& code) {
-  QSettings().setValue("language", language::apply(code));
-}
+void MainWindow::set_language(const QString& code) { QSettings().setValue("language", language::apply(code)); }
 
 // The fixed texts follow through texts_; what was computed from a run, a
 // session or the catalog is computed again in the new language.
@@ -1344,8 +1328,9 @@ void MainWindow::changeEvent(QEvent* event) {
   if (event->type() != QEvent::LanguageChange) return;
   if (devices_->count() == 1 && devices_->itemData(0).toString() == "auto")
     devices_->setItemText(0, tr("auto (asking the worker …)"));
-  if (variant_) lesson_->show_variant(*variant_, shown_device_.empty() ? backend()
-                                                                      : shown_device_.substr(0, shown_device_.find(':')));
+  if (variant_)
+    lesson_->show_variant(*variant_,
+                          shown_device_.empty() ? backend() : shown_device_.substr(0, shown_device_.find(':')));
   refresh_family_chart();
   if (!runs_.sweep_data().parameter().empty()) refresh_sweep_chart();
   if (origin_line_) status_panel_->set_origin(origin_line_());

@@ -30,7 +30,7 @@ class QToolButton;
 namespace threadmap::views {
 class Retranslator;
 class TraceViewsWidget;
-}
+}  // namespace threadmap::views
 
 namespace threadmap::gui {
 
@@ -45,15 +45,15 @@ class StatusPanel;
 class SweepChart;
 
 struct WindowOptions {
-  QString worker;                  // the threadmap-cli to serve
+  QString worker;  // the threadmap-cli to serve
   // [USER@]HOST[:PORT]: the worker runs on that GPU server, through ssh
   // (app/protocol/remote.h); empty: on this machine.
   QString remote;
-  QString ssh_command;             // --ssh-command (else $THREADMAP_SSH, else ssh)
+  QString ssh_command;  // --ssh-command (else $THREADMAP_SSH, else ssh)
   // A run with no reply for this long counts as a hung worker (a large matrix
   // on a CPU device takes seconds; a deadlocked device never answers).
   int worker_timeout_ms = 120000;
-  std::int64_t size = 0;           // N: N x N matrices, N*N elements (0: catalog defaults)
+  std::int64_t size = 0;  // N: N x N matrices, N*N elements (0: catalog defaults)
   int reps = 10;
   int debounce_ms = 150;  // a dragged slider settles before a run starts
   // No file or kernel was asked for: once the worker lists the devices, open
@@ -174,8 +174,8 @@ class MainWindow : public QMainWindow {
 
  private:
   void build_actions();
-  void title_tabs();  // the chart tabs' titles, in the current language
-  void focus_tab_page();  // the keys go to what the current tab shows
+  void title_tabs();        // the chart tabs' titles, in the current language
+  void focus_tab_page();    // the keys go to what the current tab shows
   void give_back_layout();  // the splitters as the presentation found them
   void select_variant(const Variant& variant);
   void show_devices(const std::vector<BackendReport>& backends);
@@ -195,7 +195,7 @@ class MainWindow : public QMainWindow {
   bool restore_kernel();  // the saved kernel and parameters; false when none was saved
 
   WindowOptions options_;
-  views::Retranslator* texts_;  // the window's fixed texts, set again on a language change
+  views::Retranslator* texts_;            // the window's fixed texts, set again on a language change
   std::function<QString()> origin_line_;  // the status area's line on the shown session, if any
   WorkerClient worker_;
   PackLibrary packs_;
@@ -217,13 +217,15 @@ class MainWindow : public QMainWindow {
   views::TraceViewsWidget* trace_views_;
   CompareView* compare_view_;
   QWidget* presented_views_ = nullptr;  // the trace views or the pair, while presenting
-  QString shown_path_;  // the file of the shown session, if it came from one  // what the traced threads did, fed by traceDocumentChanged
+  QString shown_path_;  // the file of the shown session, if it came from one  // what the traced threads did, fed by
+                        // traceDocumentChanged
   std::shared_ptr<const analysis::TraceDocument> document_;
   std::optional<Session> current_session_;  // what Save writes: the run shown
-  std::string shown_device_;  // the recording's device while its run is shown; empty for live runs
+  std::string shown_device_;                // the recording's device while its run is shown; empty for live runs
   bool devices_listed_before_ = false;
   bool shown_before_ = false;
-  QByteArray default_main_split_, default_right_split_, default_lesson_split_, default_controls_split_;  // as first laid out
+  QByteArray default_main_split_, default_right_split_, default_lesson_split_,
+      default_controls_split_;  // as first laid out
   QSplitter* main_split_;
   QWidget* controls_;  // the controls over the run's status (controls_split_)
   QSplitter* controls_split_;

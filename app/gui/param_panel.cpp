@@ -105,12 +105,9 @@ void ParamPanel::show_variant(const Variant& variant) {
 std::map<std::string, std::string> ParamPanel::values() const {
   std::map<std::string, std::string> out;
   for (const Control& c : controls_) {
-    if (auto* combo = qobject_cast<QComboBox*>(c.widget))
-      out[c.spec->name] = combo->currentText().toStdString();
-    else if (auto* spin = qobject_cast<QSpinBox*>(c.widget))
-      out[c.spec->name] = std::to_string(spin->value());
-    else
-      out[c.spec->name] = std::to_string(static_cast<ValueSlider*>(c.widget)->value());
+    if (auto* combo = qobject_cast<QComboBox*>(c.widget)) out[c.spec->name] = combo->currentText().toStdString();
+    else if (auto* spin = qobject_cast<QSpinBox*>(c.widget)) out[c.spec->name] = std::to_string(spin->value());
+    else out[c.spec->name] = std::to_string(static_cast<ValueSlider*>(c.widget)->value());
   }
   return out;
 }

@@ -25,9 +25,7 @@ class ParamPanel : public QWidget {
   // The controls for tests: object names are "param_<name>".
   QWidget* control(const std::string& name) const;
   // Overrides the sizes of the current and later variants (width, height, n, blocks).
-  void set_size_overrides(std::map<std::string, std::int64_t> overrides) {
-    size_overrides_ = std::move(overrides);
-  }
+  void set_size_overrides(std::map<std::string, std::int64_t> overrides) { size_overrides_ = std::move(overrides); }
 
  signals:
   void changed();

@@ -26,8 +26,9 @@ RecordingPanel::RecordingPanel(QWidget* parent) : QWidget(parent) {
   summary_ = new QLabel(this);
   (new views::Retranslator(this))->add([this] {
     if (!showing_)
-      summary_->setText(tr("No recording open. Ctrl+R records the selected kernel's trace; "
-                           "Ctrl+O opens a .threadmap session."));
+      summary_->setText(
+          tr("No recording open. Ctrl+R records the selected kernel's trace; "
+             "Ctrl+O opens a .threadmap session."));
   });
   summary_->setObjectName("recordingSummary");
   summary_->setWordWrap(true);
@@ -53,8 +54,7 @@ void RecordingPanel::show_document(const analysis::TraceDocument& doc) {
   const auto or_unknown = [](const std::string& text) { return QString::fromStdString(text.empty() ? "?" : text); };
   QString text = tr("<b>%1</b> recorded on %2 (%3), %4, by %5")
                      .arg(QString::fromStdString(s.kernel_id), or_unknown(device.name), or_unknown(device.spec),
-                          language::date_time(s.created_at),
-                          QString::fromStdString(s.created_by));
+                          language::date_time(s.created_at), QString::fromStdString(s.created_by));
   text += tr("<br>%1 in %2: grid %3 × %4 blocks of %5 × %6 threads")
               .arg(QString::fromStdString(t.kernel), QString::fromStdString(t.source_file))
               .arg(t.grid[0])
@@ -76,14 +76,13 @@ void RecordingPanel::show_document(const analysis::TraceDocument& doc) {
                      number(c.global_ld_ideal_sectors + c.global_st_ideal_sectors));
   if (!a.whole_grid) text += tr("<br><i>Totals of the traced blocks only.</i>");
   // The analysis' model (kernels/analysis model_for), said in the interface's language.
-  const QString model =
-      t.warp_width_assumed
-          ? tr("warp width %1 assumed (the device does not report one); 32 banks of 4 bytes and "
-               "32-byte sectors, as on NVIDIA GPUs")
-                .arg(a.model.warp_width)
-          : tr("warp width %1 read from the device (%2); 32 banks of 4 bytes and 32-byte sectors")
-                .arg(a.model.warp_width)
-                .arg(QString::fromStdString(t.backend));
+  const QString model = t.warp_width_assumed
+                            ? tr("warp width %1 assumed (the device does not report one); 32 banks of 4 bytes and "
+                                 "32-byte sectors, as on NVIDIA GPUs")
+                                  .arg(a.model.warp_width)
+                            : tr("warp width %1 read from the device (%2); 32 banks of 4 bytes and 32-byte sectors")
+                                  .arg(a.model.warp_width)
+                                  .arg(QString::fromStdString(t.backend));
   text += tr("<br>Traced run %1. Model: %2")
               .arg(verification_from_json(s.trace_verification).verified ? tr("verified") : tr("NOT verified"), model);
   summary_->setText(text);

@@ -2,16 +2,14 @@
 
 namespace threadmap::gui {
 
-RunController::RunController(WorkerClient& worker, QObject* parent)
-    : QObject(parent), worker_(worker) {
+RunController::RunController(WorkerClient& worker, QObject* parent) : QObject(parent), worker_(worker) {
   connect(&worker_, &WorkerClient::replied, this, &RunController::on_reply);
   connect(&worker_, &WorkerClient::progressed, this, &RunController::on_progress);
   connect(&worker_, &WorkerClient::progress_malformed, this, [this](int id, const QString& problem) {
     if (sweep_ids_.count(id)) emit refused(tr("the worker sent a malformed report: %1").arg(problem));
   });
   connect(&worker_, &WorkerClient::restarted, this, [this](const QString& reason) {
-    emit worker_state(tr("Worker restarted (%1 so far): %2").arg(worker_.restarts()).arg(reason),
-                      true);
+    emit worker_state(tr("Worker restarted (%1 so far): %2").arg(worker_.restarts()).arg(reason), true);
     list_devices();
   });
   connect(&worker_, &WorkerClient::incompatible, this,
@@ -25,8 +23,7 @@ QString RunController::ready_text() const {
                             ? tr("worker ready (pid %1)").arg(worker_.pid())
                             : tr("worker ready on %1: the kernels run there").arg(worker_.remote_host());
   return worker_.restarts() == 0 ? ready
-                                 : tr("%1; restarted %n time(s) this session", nullptr, worker_.restarts())
-                                       .arg(ready);
+                                 : tr("%1; restarted %n time(s) this session", nullptr, worker_.restarts()).arg(ready);
 }
 
 void RunController::list_devices() { devices_id_ = worker_.send(protocol::DevicesRequest{}); }
@@ -138,8 +135,7 @@ void RunController::on_reply(const WorkerReply& reply) {
     return;
   }
   if (sweep_ids_.erase(reply.id)) {
-    if (!reply.ok && reply.status != protocol::kCancelled)
-      emit refused(QString::fromStdString(reply.error));
+    if (!reply.ok && reply.status != protocol::kCancelled) emit refused(QString::fromStdString(reply.error));
     if (sweep_ids_.empty()) {
       emit worker_state(sweep_cancelled_ ? tr("sweep cancelled") : tr("sweep done"), false);
       emit sweep_finished(sweep_cancelled_);
@@ -178,10 +174,8 @@ void RunController::on_run_reply(const WorkerReply& reply) {
   } else {
     emit refused(QString::fromStdString(reply.error));
     // A refused worker stays the news: "running …" must not outlive the refusal.
-    if (reply.status == kIncompatible)
-      emit worker_state(QString::fromStdString(reply.error), true);
-    else if (reply.status != kWorkerRestarted)
-      emit worker_state(ready_text(), false);
+    if (reply.status == kIncompatible) emit worker_state(QString::fromStdString(reply.error), true);
+    else if (reply.status != kWorkerRestarted) emit worker_state(ready_text(), false);
   }
   if (queued_run_) {
     const protocol::KernelRun next = *queued_run_;

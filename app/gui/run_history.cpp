@@ -31,7 +31,8 @@ bool on_device(const RunReport& report, const std::string& device_spec) { return
 
 std::string parameters_text(const RunReport& report) {
   std::string text;
-  for (const auto& [name, value] : report.parameters) text += (text.empty() ? "" : " ") + name + "=" + value_text(value);
+  for (const auto& [name, value] : report.parameters)
+    text += (text.empty() ? "" : " ") + name + "=" + value_text(value);
   return text;
 }
 
@@ -81,8 +82,8 @@ std::string RunHistory::to_csv() const {
     const std::string max = r.timing ? number(r.timing->kernel_ms.max) : "";
     const std::string copy = r.device_copy ? number(r.device_copy->bandwidth_gbps) : "";
     os << csv_cell(r.kernel) << ',' << csv_cell(r.device.spec) << ',' << csv_cell(parameters_text(r)) << ','
-       << csv_cell(r.status) << ',' << verified << ',' << mismatches << ',' << median << ',' << min << ',' << max
-       << ',' << gbps << ',' << copy << ',' << csv_cell(r.error) << '\n';
+       << csv_cell(r.status) << ',' << verified << ',' << mismatches << ',' << median << ',' << min << ',' << max << ','
+       << gbps << ',' << copy << ',' << csv_cell(r.error) << '\n';
   }
   return os.str();
 }
@@ -97,10 +98,8 @@ json RunHistory::to_json() const {
 RunHistory RunHistory::from_json(const json& j) {
   // (A "format" that is not text is not a run file either: compared, not read as text.)
   if (!j.is_object() || !j.contains("format") || j["format"] != kFormat)
-    throw std::runtime_error(std::string("not a ThreadMap run file (\"format\" is not \"") +
-                             kFormat + "\")");
-  if (!j.contains("runs") || !j["runs"].is_array())
-    throw std::runtime_error("the file has no \"runs\" array");
+    throw std::runtime_error(std::string("not a ThreadMap run file (\"format\" is not \"") + kFormat + "\")");
+  if (!j.contains("runs") || !j["runs"].is_array()) throw std::runtime_error("the file has no \"runs\" array");
   RunHistory h;
   for (const json& r : j["runs"]) {
     try {
@@ -112,9 +111,8 @@ RunHistory RunHistory::from_json(const json& j) {
   const json copies = j.value("device_copies", json::array());
   if (!copies.is_array()) throw std::runtime_error("\"device_copies\" must be a list");
   for (const json& c : copies) {
-    if (!c.is_object() || !c.contains("device") || !c["device"].is_string() ||
-        !c.contains("bytes") || !c["bytes"].is_number_unsigned() ||
-        !c.contains("bandwidth_gbps") || !c["bandwidth_gbps"].is_number())
+    if (!c.is_object() || !c.contains("device") || !c["device"].is_string() || !c.contains("bytes") ||
+        !c["bytes"].is_number_unsigned() || !c.contains("bandwidth_gbps") || !c["bandwidth_gbps"].is_number())
       throw std::runtime_error("a device copy needs \"device\", \"bytes\" and \"bandwidth_gbps\"");
     h.add_copy(c["device"], c["bytes"], c["bandwidth_gbps"]);
   }
@@ -125,8 +123,7 @@ void SweepData::add(const RunReport& report) {
   if (!report.ok()) return;
   const auto value = report.parameters.find(parameter_);
   if (value == report.parameters.end() || !std::holds_alternative<std::int64_t>(value->second)) return;
-  auto line = std::find_if(lines_.begin(), lines_.end(),
-                           [&](const SweepLine& l) { return l.kernel == report.kernel; });
+  auto line = std::find_if(lines_.begin(), lines_.end(), [&](const SweepLine& l) { return l.kernel == report.kernel; });
   if (line == lines_.end()) line = lines_.insert(lines_.end(), SweepLine{report.kernel, {}});
   line->points.emplace_back(static_cast<double>(std::get<std::int64_t>(value->second)), report.bandwidth_gbps);
 }

@@ -40,12 +40,10 @@ class RunHistory {
 
   // The latest completed run (status ok, verified or not) of each of
   // `kernels` on `device_spec`, in the order given.
-  std::vector<Bar> latest_bars(const std::vector<std::string>& kernels,
-                               const std::string& device_spec) const;
+  std::vector<Bar> latest_bars(const std::vector<std::string>& kernels, const std::string& device_spec) const;
   // The device-to-device copy of as many bytes as the latest run among
   // `kernels` moved (ideal bytes: each byte read once and written once).
-  std::optional<double> device_copy_gbps(const std::vector<std::string>& kernels,
-                                         const std::string& device_spec) const;
+  std::optional<double> device_copy_gbps(const std::vector<std::string>& kernels, const std::string& device_spec) const;
 
   // Rows for CSV export: one per report.
   std::string to_csv() const;

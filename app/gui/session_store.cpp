@@ -20,8 +20,7 @@ QString SessionStore::save(const QString& path, const Session& session) {
 // Read through QFile so that embedded recordings (":/...") load like files.
 QString SessionStore::load(const QString& path, Session& session) {
   QFile file(path);
-  if (!file.open(QIODevice::ReadOnly))
-    return QObject::tr("could not open %1: %2").arg(path, file.errorString());
+  if (!file.open(QIODevice::ReadOnly)) return QObject::tr("could not open %1: %2").arg(path, file.errorString());
   if (static_cast<std::uint64_t>(file.size()) > kMaxSessionBytes)
     return QObject::tr("%1 is not a ThreadMap session: %2 bytes is larger than any session (%3)")
         .arg(path)
@@ -29,11 +28,10 @@ QString SessionStore::load(const QString& path, Session& session) {
         .arg(kMaxSessionBytes);
   const QByteArray bytes = file.readAll();
   try {
-    session = decode_session(std::span(reinterpret_cast<const std::uint8_t*>(bytes.constData()),
-                                       static_cast<std::size_t>(bytes.size())));
+    session = decode_session(
+        std::span(reinterpret_cast<const std::uint8_t*>(bytes.constData()), static_cast<std::size_t>(bytes.size())));
   } catch (const std::exception& e) {
-    return QObject::tr("%1 is not a readable ThreadMap session: %2")
-        .arg(path, QString::fromStdString(e.what()));
+    return QObject::tr("%1 is not a readable ThreadMap session: %2").arg(path, QString::fromStdString(e.what()));
   }
   return {};
 }

@@ -29,9 +29,7 @@ namespace {
 bool whole(double v) { return v == std::floor(v); }
 
 // 32, 16.5, 1.25: whole numbers bare, else up to two decimals.
-QString number(double v) {
-  return QLocale().toString(v, 'f', whole(v) ? 0 : v < 10 ? 2 : 1);
-}
+QString number(double v) { return QLocale().toString(v, 'f', whole(v) ? 0 : v < 10 ? 2 : 1); }
 
 double ratio(std::uint64_t a, std::uint64_t b) { return b == 0 ? 0 : static_cast<double>(a) / static_cast<double>(b); }
 
@@ -64,10 +62,13 @@ const SiteTotals* site_at(const Analysis& a, AccessKind kind, std::size_t rank) 
 QString per_request(double v, Space space) {
   if (whole(v)) {
     const int n = static_cast<int>(v);
-    if (space == Space::Shared) return QCoreApplication::translate("SideBySide", "%n wavefront(s) per request", nullptr, n);
+    if (space == Space::Shared)
+      return QCoreApplication::translate("SideBySide", "%n wavefront(s) per request", nullptr, n);
     return QCoreApplication::translate("SideBySide", "%n sector(s) per request", nullptr, n);
   }
-  return (space == Space::Shared ? QCoreApplication::translate("SideBySide", "%1 wavefronts per request") : QCoreApplication::translate("SideBySide", "%1 sectors per request")).arg(number(v));
+  return (space == Space::Shared ? QCoreApplication::translate("SideBySide", "%1 wavefronts per request")
+                                 : QCoreApplication::translate("SideBySide", "%1 sectors per request"))
+      .arg(number(v));
 }
 
 // One pair of corresponding sites where they differ, else "". Sites that
@@ -82,16 +83,23 @@ QString site_difference(const SiteTotals& a, const SiteTotals& b) {
   const bool shared = a.space == Space::Shared;
   QString measure;
   if (same_bytes)
-    measure = shared ? QCoreApplication::translate("SideBySide", "wavefronts per request") : QCoreApplication::translate("SideBySide", "sectors per request");
+    measure = shared ? QCoreApplication::translate("SideBySide", "wavefronts per request")
+                     : QCoreApplication::translate("SideBySide", "sectors per request");
   else  // a wavefront serves 128 bytes; a sector holds 32
-    measure = (shared ? QCoreApplication::translate("SideBySide", "wavefronts per %1 bytes") : QCoreApplication::translate("SideBySide", "sectors per %1 bytes"))
+    measure = (shared ? QCoreApplication::translate("SideBySide", "wavefronts per %1 bytes")
+                      : QCoreApplication::translate("SideBySide", "sectors per %1 bytes"))
                   .arg(number(ideal_a * (shared ? 128 : 32)));
-  QString text = QCoreApplication::translate("SideBySide", "%1, %2: %3 → %4").arg(kind_name(kind_of(a.space, a.store)), measure, number(work_a), number(work_b));
+  QString text = QCoreApplication::translate("SideBySide", "%1, %2: %3 → %4")
+                     .arg(kind_name(kind_of(a.space, a.store)), measure, number(work_a), number(work_b));
   // The lesson in words, where one side is ideal and the other not.
   const bool a_ideal = a.work() == a.ideal_work(), b_ideal = b.work() == b.ideal_work();
   if (a_ideal != b_ideal) {
-    if (shared) text += b_ideal ? QCoreApplication::translate("SideBySide", " (bank conflicts → none)") : QCoreApplication::translate("SideBySide", " (no bank conflicts → conflicts)");
-    else text += b_ideal ? QCoreApplication::translate("SideBySide", " (uncoalesced → coalesced)") : QCoreApplication::translate("SideBySide", " (coalesced → uncoalesced)");
+    if (shared)
+      text += b_ideal ? QCoreApplication::translate("SideBySide", " (bank conflicts → none)")
+                      : QCoreApplication::translate("SideBySide", " (no bank conflicts → conflicts)");
+    else
+      text += b_ideal ? QCoreApplication::translate("SideBySide", " (uncoalesced → coalesced)")
+                      : QCoreApplication::translate("SideBySide", " (coalesced → uncoalesced)");
   }
   return text;
 }
@@ -115,7 +123,8 @@ QString kind_name(AccessKind kind) {
 
 std::vector<SitePair> matched_sites(const Analysis& a, const Analysis& b) {
   std::vector<SitePair> pairs;
-  for (AccessKind kind : {AccessKind::GlobalLoad, AccessKind::GlobalStore, AccessKind::SharedLoad, AccessKind::SharedStore})
+  for (AccessKind kind :
+       {AccessKind::GlobalLoad, AccessKind::GlobalStore, AccessKind::SharedLoad, AccessKind::SharedStore})
     for (std::size_t rank = 0;; ++rank) {
       const SitePair pair{site_at(a, kind, rank), site_at(b, kind, rank)};
       if (!pair[0] && !pair[1]) break;
@@ -207,10 +216,17 @@ QString missing_text(const TraceDocument& own, const TraceDocument& other, std::
   const auto same_warp = [&](const Request& o) {
     return o.block == r.block && o.warp == r.warp && own.analysis.site_of(o) == site;
   };
-  const int times = static_cast<int>(std::count_if(own.analysis.requests.begin(), own.analysis.requests.end(), same_warp));
-  if (times == 0) return QCoreApplication::translate("SideBySide", "no block %1 warp %2 %3 in %4").arg(block).arg(r.warp).arg(kind_name(kind), name);
+  const int times =
+      static_cast<int>(std::count_if(own.analysis.requests.begin(), own.analysis.requests.end(), same_warp));
+  if (times == 0)
+    return QCoreApplication::translate("SideBySide", "no block %1 warp %2 %3 in %4")
+        .arg(block)
+        .arg(r.warp)
+        .arg(kind_name(kind), name);
   return QCoreApplication::translate("SideBySide", "block %1 warp %2 did this %3 only %n time(s) in %4", nullptr, times)
-      .arg(block).arg(r.warp).arg(kind_name(kind), name);
+      .arg(block)
+      .arg(r.warp)
+      .arg(kind_name(kind), name);
 }
 
 QString timing_text(const PaneNumbers& n) {
@@ -234,11 +250,13 @@ QString difference_text(const TraceDocument& a, const TraceDocument& b) {
   if (parts.isEmpty()) parts << QCoreApplication::translate("SideBySide", "the same work at every corresponding site");
   for (int side = 0; side < 2; ++side)
     if (!only[side].isEmpty())
-      parts << QCoreApplication::translate("SideBySide", "%1 only in %2").arg(only[side].join(", "), QString::fromStdString((side ? b : a).session.kernel_id));
+      parts << QCoreApplication::translate("SideBySide", "%1 only in %2")
+                   .arg(only[side].join(", "), QString::fromStdString((side ? b : a).session.kernel_id));
   const PaneNumbers na = numbers_of(a), nb = numbers_of(b);
   if (na.gbps && nb.gbps && *na.gbps > 0) {
     const double times = *nb.gbps / *na.gbps;
-    parts << QCoreApplication::translate("SideBySide", "%1× the bandwidth").arg(QLocale().toString(times, 'f', times < 10 ? 1 : 0));
+    parts << QCoreApplication::translate("SideBySide", "%1× the bandwidth")
+                 .arg(QLocale().toString(times, 'f', times < 10 ? 1 : 0));
   }
   return parts.join(" · ");
 }
@@ -251,7 +269,8 @@ QString comparable(const analysis::TraceDocument& a, const analysis::TraceDocume
       return QCoreApplication::translate("SideBySide", "%1: the kernel '%2' is not in this catalog")
           .arg(QString::fromStdString(doc->origin), QString::fromStdString(doc->session.kernel_id));
   if (va->family != vb->family)
-    return QCoreApplication::translate("SideBySide", "%1 and %2 are of different lessons (%3, %4): compare two variants of one family")
+    return QCoreApplication::translate(
+               "SideBySide", "%1 and %2 are of different lessons (%3, %4): compare two variants of one family")
         .arg(QString::fromStdString(va->id), QString::fromStdString(vb->id), QString::fromStdString(va->family),
              QString::fromStdString(vb->family));
   return {};

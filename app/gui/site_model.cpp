@@ -23,16 +23,16 @@ QVariant SiteModel::data(const QModelIndex& index, int role) const {
   const analysis::SiteTotals& s = sites_[static_cast<std::size_t>(index.row())];
   const bool shared = s.space == Space::Shared;
   if (role == Qt::TextAlignmentRole)
-    return index.column() == Access || index.column() == Source
-               ? QVariant(Qt::AlignLeft | Qt::AlignVCenter)
-               : QVariant(Qt::AlignRight | Qt::AlignVCenter);
+    return index.column() == Access || index.column() == Source ? QVariant(Qt::AlignLeft | Qt::AlignVCenter)
+                                                                : QVariant(Qt::AlignRight | Qt::AlignVCenter);
   if (role != Qt::DisplayRole) return {};
   const std::uint64_t n = s.requests();
   switch (index.column()) {
     case Line: return s.line;
     case Access:
       //: %1 the memory space (shared, global), %2 the direction (load, store)
-      return tr("%1 %2", "space direction").arg(shared ? tr("shared") : tr("global"), views::TraceView::access_kind(s.store, 1, 0));
+      return tr("%1 %2", "space direction")
+          .arg(shared ? tr("shared") : tr("global"), views::TraceView::access_kind(s.store, 1, 0));
     case Requests: return QVariant::fromValue<qulonglong>(n);
     case Wavefronts: return shared ? QVariant::fromValue<qulonglong>(s.work()) : QVariant();
     case Sectors: return shared ? QVariant() : QVariant::fromValue<qulonglong>(s.work());

@@ -35,8 +35,7 @@ void SourceHighlighter::highlightBlock(const QString& text) {
   for (const Rule& rule : rules_)
     for (auto it = rule.pattern.globalMatch(text); it.hasNext();) {
       const auto match = it.next();
-      setFormat(static_cast<int>(match.capturedStart()), static_cast<int>(match.capturedLength()),
-                rule.format);
+      setFormat(static_cast<int>(match.capturedStart()), static_cast<int>(match.capturedLength()), rule.format);
     }
   // Block comments may span lines: state 1 means "inside /* */".
   setCurrentBlockState(0);

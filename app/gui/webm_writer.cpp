@@ -51,7 +51,8 @@ struct WebmWriter::State {
 
   // Sends `f` (null: flush) and writes every packet the encoder gives back.
   QString encode(const AVFrame* f) {
-    if (const int e = avcodec_send_frame(codec, f); e < 0) return QCoreApplication::translate("Export", "encoding a frame failed: %1").arg(av_error(e));
+    if (const int e = avcodec_send_frame(codec, f); e < 0)
+      return QCoreApplication::translate("Export", "encoding a frame failed: %1").arg(av_error(e));
     for (;;) {
       const int e = avcodec_receive_packet(codec, packet);
       if (e == AVERROR(EAGAIN) || e == AVERROR_EOF) return {};
@@ -72,8 +73,7 @@ QString WebmWriter::codec_name() const {
   return state_ && state_->codec ? QString::fromUtf8(state_->codec->codec->name) : QString();
 }
 
-QString WebmWriter::open(const QString& path, QSize size, int fps,
-                         std::span<const std::filesystem::path> inputs) {
+QString WebmWriter::open(const QString& path, QSize size, int fps, std::span<const std::filesystem::path> inputs) {
   if (size.width() % 2 || size.height() % 2)
     return QString("WebM needs an even width and height, not %1x%2").arg(size.width()).arg(size.height());
   av_log_set_level(AV_LOG_ERROR);  // the encoder's banner is not news; errors come back as messages
@@ -83,7 +83,8 @@ QString WebmWriter::open(const QString& path, QSize size, int fps,
   const AVCodec* codec = avcodec_find_encoder_by_name("libvpx-vp9");
   if (!codec) codec = avcodec_find_encoder_by_name("libvpx");
   if (!codec)
-    return QCoreApplication::translate("Export", "this libavcodec has no VP9 or VP8 encoder (Debian's libavcodec59 has libvpx's)");
+    return QCoreApplication::translate(
+        "Export", "this libavcodec has no VP9 or VP8 encoder (Debian's libavcodec59 has libvpx's)");
   const QByteArray file = QFile::encodeName(path);
   if (const int e = avformat_alloc_output_context2(&s.format, nullptr, "webm", file.constData()); e < 0)
     return "libavformat has no WebM muxer: " + av_error(e);
@@ -107,7 +108,11 @@ QString WebmWriter::open(const QString& path, QSize size, int fps,
   if (s.format->oformat->flags & AVFMT_GLOBALHEADER) s.codec->flags |= AV_CODEC_FLAG_GLOBAL_HEADER;
   if (const int e = avcodec_open2(s.codec, codec, nullptr); e < 0)
     return QString("the %1 encoder refused %2x%3 at %4 fps: %5")
-        .arg(codec->name).arg(size.width()).arg(size.height()).arg(fps).arg(av_error(e));
+        .arg(codec->name)
+        .arg(size.width())
+        .arg(size.height())
+        .arg(fps)
+        .arg(av_error(e));
   if (const int e = avcodec_parameters_from_context(s.stream->codecpar, s.codec); e < 0)
     return "the WebM stream's parameters: " + av_error(e);
   s.stream->time_base = s.codec->time_base;
@@ -127,9 +132,9 @@ QString WebmWriter::open(const QString& path, QSize size, int fps,
   s.frame->height = size.height();
   if (const int e = av_frame_get_buffer(s.frame, 0); e < 0) return "a frame buffer: " + av_error(e);
   // QImage::Format_RGB32 is 0xffRRGGBB words: B, G, R, A bytes on little-endian machines.
-  s.scale = sws_getContext(size.width(), size.height(),
-                           Q_BYTE_ORDER == Q_LITTLE_ENDIAN ? AV_PIX_FMT_BGRA : AV_PIX_FMT_ARGB, size.width(),
-                           size.height(), AV_PIX_FMT_YUV420P, SWS_BICUBIC, nullptr, nullptr, nullptr);
+  s.scale =
+      sws_getContext(size.width(), size.height(), Q_BYTE_ORDER == Q_LITTLE_ENDIAN ? AV_PIX_FMT_BGRA : AV_PIX_FMT_ARGB,
+                     size.width(), size.height(), AV_PIX_FMT_YUV420P, SWS_BICUBIC, nullptr, nullptr, nullptr);
   if (!s.scale) return "libswscale cannot convert the frames to YUV 4:2:0";
   return {};
 }
@@ -139,7 +144,11 @@ QString WebmWriter::add(const QImage& image) {
   State& s = *state_;
   const QImage rgb = image.convertToFormat(QImage::Format_RGB32);
   if (rgb.width() != s.codec->width || rgb.height() != s.codec->height)
-    return QString("a frame of %1x%2 in a %3x%4 video").arg(rgb.width()).arg(rgb.height()).arg(s.codec->width).arg(s.codec->height);
+    return QString("a frame of %1x%2 in a %3x%4 video")
+        .arg(rgb.width())
+        .arg(rgb.height())
+        .arg(s.codec->width)
+        .arg(s.codec->height);
   if (const int e = av_frame_make_writable(s.frame); e < 0) return "a frame buffer: " + av_error(e);
   const uint8_t* planes[] = {rgb.constBits()};
   const int strides[] = {static_cast<int>(rgb.bytesPerLine())};

@@ -20,8 +20,7 @@ class WebmWriter {
   // Opens `path` for frames of `size` (even width and height) at `fps`,
   // through an OutputFile that is never one of `inputs`; "" or the reason.
   // The file appears at `path` only when close() succeeds.
-  QString open(const QString& path, QSize size, int fps,
-               std::span<const std::filesystem::path> inputs = {});
+  QString open(const QString& path, QSize size, int fps, std::span<const std::filesystem::path> inputs = {});
   // One frame of the opened size; "" or the reason.
   QString add(const QImage& frame);
   // Flushes the encoder and writes the file's index; "" or the reason.

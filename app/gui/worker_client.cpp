@@ -66,9 +66,8 @@ QString WorkerClient::locate_worker() {
   const QString from_env = qEnvironmentVariable("THREADMAP_WORKER");
   if (!from_env.isEmpty()) return from_env;
   const QDir here(QCoreApplication::applicationDirPath());
-  for (const QString& candidate :
-       {here.filePath("threadmap-cli"), here.filePath("../cli/threadmap-cli"),
-        here.filePath("../app/cli/threadmap-cli")})
+  for (const QString& candidate : {here.filePath("threadmap-cli"), here.filePath("../cli/threadmap-cli"),
+                                   here.filePath("../app/cli/threadmap-cli")})
     if (QFileInfo(candidate).isExecutable()) return QFileInfo(candidate).canonicalFilePath();
   const QString on_path = QStandardPaths::findExecutable("threadmap-cli");
   return on_path.isEmpty() ? here.filePath("threadmap-cli") : on_path;
@@ -105,8 +104,8 @@ void WorkerClient::connect_to(const QString& remote_target, const QString& ssh_c
   // A local worker's notes (PoCL's) go to our stderr; ssh's are kept to say
   // why a remote one ended.
   process_.setProcessChannelMode(host.isEmpty() ? QProcess::ForwardedErrorChannel : QProcess::SeparateChannels);
-  const std::string why = host.isEmpty() ? "the window went back to its local worker"
-                                         : "the window connected to " + host.toStdString();
+  const std::string why =
+      host.isEmpty() ? "the window went back to its local worker" : "the window connected to " + host.toStdString();
   for (const auto& [id, pending] : dropped) emit replied(failed(id, kWorkerRestarted, why));
 }
 
@@ -148,10 +147,8 @@ int WorkerClient::send(protocol::Request request, int timeout_ms, QString on_tim
     return id;
   }
   pending_.emplace(id, Pending{std::move(request), timeout_ms > 0 ? timeout_ms : timeout_ms_, std::move(on_timeout)});
-  if (process_.state() != QProcess::NotRunning)
-    write(pending_.at(id).request, id);
-  else if (!delayed_start_)
-    start();
+  if (process_.state() != QProcess::NotRunning) write(pending_.at(id).request, id);
+  else if (!delayed_start_) start();
   arm_watchdog();
   return id;
 }
@@ -168,10 +165,8 @@ const WorkerClient::Pending* WorkerClient::current() const {
 }
 
 void WorkerClient::arm_watchdog() {
-  if (const Pending* p = current())
-    watchdog_.start(p->timeout_ms);
-  else
-    watchdog_.stop();
+  if (const Pending* p = current()) watchdog_.start(p->timeout_ms);
+  else watchdog_.stop();
 }
 
 void WorkerClient::read_lines() {
@@ -192,7 +187,8 @@ void WorkerClient::read_lines() {
 
 void WorkerClient::handle_line(const QByteArray& line) {
   const std::optional<protocol::ReplyLine> reply = protocol::read_reply_line(line.toStdString());
-  if (!reply || !reply->id.is_number_integer()) return;  // cancel acknowledgements and foreign lines carry no pending id
+  if (!reply || !reply->id.is_number_integer())
+    return;  // cancel acknowledgements and foreign lines carry no pending id
   const int id = reply->id.get<int>();
   if (id == kHandshakeId) {
     handle_handshake(*reply);
@@ -306,10 +302,8 @@ void WorkerClient::restart(const QString& reason, int timed_out) {
   const bool own_words = culprit != stopped.end() && !culprit->second.on_timeout.isEmpty();
   emit restarted(own_words ? culprit->second.on_timeout : reason);
   for (const auto& [id, pending] : stopped) {
-    if (id == timed_out && own_words)
-      emit replied(failed(id, kTimedOut, pending.on_timeout.toStdString()));
-    else
-      emit replied(failed(id, kWorkerRestarted, reason.toStdString() + "; the worker was restarted"));
+    if (id == timed_out && own_words) emit replied(failed(id, kTimedOut, pending.on_timeout.toStdString()));
+    else emit replied(failed(id, kWorkerRestarted, reason.toStdString() + "; the worker was restarted"));
   }
 }
 

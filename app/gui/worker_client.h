@@ -26,10 +26,10 @@ inline constexpr char kIncompatible[] = "incompatible-worker";  // the worker sp
 
 struct WorkerReply {
   int id = 0;
-  bool ok = false;                 // a result (true) or an error (false)
-  protocol::Result result;         // when ok: the result of the request sent
-  std::string status;              // the error's status
-  std::string error;               // the error's message
+  bool ok = false;          // a result (true) or an error (false)
+  protocol::Result result;  // when ok: the result of the request sent
+  std::string status;       // the error's status
+  std::string error;        // the error's message
 };
 
 class WorkerClient : public QObject {
@@ -111,9 +111,9 @@ class WorkerClient : public QObject {
     int timeout_ms = 0;
     QString on_timeout;
   };
-  std::map<int, Pending> pending_;  // by id, in send order
+  std::map<int, Pending> pending_;            // by id, in send order
   std::vector<protocol::PackRequest> packs_;  // every worker gets them, in order
-  const Pending* current() const;  // the oldest pending request: the one the worker runs
+  const Pending* current() const;             // the oldest pending request: the one the worker runs
   int next_id_ = 1;
   int restarts_ = 0;
   QElapsedTimer since_restart_;

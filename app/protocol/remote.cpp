@@ -37,7 +37,8 @@ std::string last_line(const std::string& text) {
   std::size_t end = text.find_last_not_of("\r\n \t");
   if (end == std::string::npos) return {};
   const std::size_t start = text.rfind('\n', end);
-  return text.substr(start == std::string::npos ? 0 : start + 1, end - (start == std::string::npos ? 0 : start + 1) + 1);
+  return text.substr(start == std::string::npos ? 0 : start + 1,
+                     end - (start == std::string::npos ? 0 : start + 1) + 1);
 }
 
 }  // namespace
@@ -68,7 +69,8 @@ RemoteTarget parse_remote_target(const std::string& text) {
   if (t.port.empty() && !text.empty() && text.back() == ':')
     throw InvalidRequest("--remote " + text + ": no port after the colon");
   if (t.host.front() == '-') throw InvalidRequest("--remote " + text + ": a host does not begin with -");
-  if (!t.port.empty() && (!all_digits(t.port) || t.port.size() > 5 || std::stoi(t.port) < 1 || std::stoi(t.port) > 65535))
+  if (!t.port.empty() &&
+      (!all_digits(t.port) || t.port.size() > 5 || std::stoi(t.port) < 1 || std::stoi(t.port) > 65535))
     throw InvalidRequest("--remote " + text + ": the port must be a number from 1 to 65535, not " + t.port);
   t.host = user + t.host;
   return t;
@@ -96,13 +98,12 @@ std::string remote_failure_text(const std::string& host, const std::string& ssh_
     advice = "install ThreadMap on " + host + " (threadmap-cli must be on the PATH of a non-interactive ssh session)";
   else if (said.find("Permission denied") != std::string::npos)
     advice = "the server refused the key: check `ssh " + host + "` works without a password (ssh-copy-id, ssh-agent)";
-  else if (said.find("Could not resolve") != std::string::npos || said.find("Connection refused") != std::string::npos ||
-           said.find("timed out") != std::string::npos || said.find("No route") != std::string::npos)
+  else if (said.find("Could not resolve") != std::string::npos ||
+           said.find("Connection refused") != std::string::npos || said.find("timed out") != std::string::npos ||
+           said.find("No route") != std::string::npos)
     advice = "the server cannot be reached: check the host name, the port and that its ssh server runs";
-  else if (code == 255)
-    advice = "ssh could not connect: try `ssh " + host + "` by hand to see why";
-  else
-    advice = "the worker on " + host + " ended";
+  else if (code == 255) advice = "ssh could not connect: try `ssh " + host + "` by hand to see why";
+  else advice = "the worker on " + host + " ended";
   return "the GPU server " + host + " did not answer" + (said.empty() ? "" : " (ssh: " + said + ")") + ": " + advice;
 }
 

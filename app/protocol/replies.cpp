@@ -34,24 +34,28 @@ json body_of(const CopyReport& copy) { return to_json(copy); }
 json body_of(const SweepResult& s) {
   json results = json::array();
   for (const RunReport& r : s.results) results.push_back(to_json(r));
-  return {{"kernel", s.kernel}, {"device", to_json(s.device)}, {"results", results},
-          {"cancelled", s.cancelled}, {"total", s.total}};
+  return {{"kernel", s.kernel},
+          {"device", to_json(s.device)},
+          {"results", results},
+          {"cancelled", s.cancelled},
+          {"total", s.total}};
 }
 
 json body_of(const RecordResult& r) {
   json phases = json::array();
   for (const auto& [name, ms] : r.phases_ms) phases.push_back({name, ms});
-  return {{"session", r.session}, {"bytes", r.bytes}, {"verified", r.verified},
-          {"record_ms", r.record_ms}, {"phases_ms", phases}};
+  return {{"session", r.session},
+          {"bytes", r.bytes},
+          {"verified", r.verified},
+          {"record_ms", r.record_ms},
+          {"phases_ms", phases}};
 }
 
 json body_of(const CancelResult& c) { return {{"cancelled", c.target}, {"found", c.found}}; }
 json body_of(const QuitResult&) { return {{"bye", true}}; }
 json body_of(const PackResult& p) { return {{"pack", p.pack}, {"variants", p.variants}}; }
 
-json body_of(const CountersResult& c) {
-  return {{"summary", c.summary}, {"text", c.text}, {"verified", c.verified}};
-}
+json body_of(const CountersResult& c) { return {{"summary", c.summary}, {"text", c.text}, {"verified", c.verified}}; }
 
 json body_of(const CheckResult& c) { return {{"seed", c.seed}, {"submissions", c.submissions}}; }
 json body_of(const DoctorResult& d) { return d.report; }
@@ -63,8 +67,13 @@ json body_of(const ScannedRun& run) {
 }
 
 json peer_json(const PeerMeasurement& p) {
-  return {{"name", p.name}, {"family", p.family}, {"parameters", p.parameters}, {"verified", p.verified},
-          {"ideal_bytes", p.ideal_bytes}, {"ms", threadmap::to_json(p.ms)}, {"bandwidth_gbps", p.bandwidth_gbps},
+  return {{"name", p.name},
+          {"family", p.family},
+          {"parameters", p.parameters},
+          {"verified", p.verified},
+          {"ideal_bytes", p.ideal_bytes},
+          {"ms", threadmap::to_json(p.ms)},
+          {"bandwidth_gbps", p.bandwidth_gbps},
           {"error", p.error}};
 }
 
@@ -73,7 +82,7 @@ json body_of(const BenchResult& b) {
   for (const RunReport& r : b.results) results.push_back(threadmap::to_json(r));
   json peers = json::array();
   for (const PeerMeasurement& p : b.peers) peers.push_back(peer_json(p));
-  return {{"device", threadmap::to_json(b.device)}, {"reps", b.reps}, {"warmup", b.warmup},
+  return {{"device", threadmap::to_json(b.device)},           {"reps", b.reps},     {"warmup", b.warmup},
           {"device_copy", threadmap::to_json(b.device_copy)}, {"results", results}, {"peers", peers}};
 }
 
@@ -177,7 +186,9 @@ Result read_body(const RunRequest& request, const json& body) {
   }
   return run;
 }
-Result read_body(const CopyRequest&, const json& body) { return reported([&] { return copy_from_json(body); }); }
+Result read_body(const CopyRequest&, const json& body) {
+  return reported([&] { return copy_from_json(body); });
+}
 
 Result read_body(const SweepRequest&, const json& body) {
   const Fields f(body, "the sweep reply");
@@ -252,8 +263,14 @@ Result read_body(const BenchRequest&, const json& body) {
   for (const json& r : f.list("results")) b.results.push_back(reported([&] { return report_from_json(r); }));
   for (const json& peer : f.list("peers")) {
     const Fields p(peer, "a peer's row");
-    PeerMeasurement m{p.text("name"), p.text("family"), p.text("parameters"), p.count("ideal_bytes"), {},
-                      p.number("bandwidth_gbps"), p.flag("verified"), p.text("error")};
+    PeerMeasurement m{p.text("name"),
+                      p.text("family"),
+                      p.text("parameters"),
+                      p.count("ideal_bytes"),
+                      {},
+                      p.number("bandwidth_gbps"),
+                      p.flag("verified"),
+                      p.text("error")};
     if (const json* ms = p.find("ms")) {
       const Fields t(*ms, "a peer's \"ms\"");
       m.ms.median = t.number("median");
@@ -296,10 +313,16 @@ json progress_line(const RequestId& id, const Progress& progress) {
   if (const auto* wait = std::get_if<WaitNotice>(&progress))
     return {{"id", id}, {"type", "progress"}, {"waiting", wait->message}};
   if (const auto* chunk = std::get_if<SessionChunk>(&progress))
-    return {{"id", id}, {"type", "progress"}, {"chunk", base64_encode(chunk->bytes)}, {"offset", chunk->offset},
+    return {{"id", id},
+            {"type", "progress"},
+            {"chunk", base64_encode(chunk->bytes)},
+            {"offset", chunk->offset},
             {"total", chunk->total}};
   const auto& point = std::get<SweepPoint>(progress);
-  return {{"id", id}, {"type", "progress"}, {"done", point.done}, {"total", point.total},
+  return {{"id", id},
+          {"type", "progress"},
+          {"done", point.done},
+          {"total", point.total},
           {"result", to_json(point.result)}};
 }
 
@@ -380,9 +403,10 @@ std::string missing_op_problem(const Request& request, const ErrorReply& error, 
                                const std::string& worker_version) {
   const std::string unknown = "unknown op '" + std::string(op_name(request)) + "'";
   if (error.status != kBadRequest || !error.message.starts_with(unknown)) return "";
-  return "the worker on " + host + " (threadmap-cli " + (worker_version.empty() ? "of an unknown version" : worker_version) +
-         ") has no \"" + std::string(op_name(request)) + "\" request: upgrade threadmap-cli on " + host +
-         " to this one's version (" + THREADMAP_VERSION + ")";
+  return "the worker on " + host + " (threadmap-cli " +
+         (worker_version.empty() ? "of an unknown version" : worker_version) + ") has no \"" +
+         std::string(op_name(request)) + "\" request: upgrade threadmap-cli on " + host + " to this one's version (" +
+         THREADMAP_VERSION + ")";
 }
 
 std::string version_problem(const PingResult& ping) {

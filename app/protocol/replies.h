@@ -31,8 +31,8 @@ namespace threadmap::protocol {
 
 // The result of each request type.
 struct PingResult {
-  std::string version;            // the worker's threadmap-cli version
-  std::optional<int> protocol;    // none: a worker older than protocol versions
+  std::string version;          // the worker's threadmap-cli version
+  std::optional<int> protocol;  // none: a worker older than protocol versions
 };
 using DevicesResult = std::vector<BackendReport>;
 // "list": the catalog as `threadmap-cli list --format json` prints it. A
@@ -66,7 +66,7 @@ struct QuitResult {};
 struct CountersResult {
   nlohmann::json summary;  // kernel_id, device, params, verified and the analysis summary
   std::string text;
-  bool verified = false;   // the traced run's output matched the CPU reference
+  bool verified = false;  // the traced run's output matched the CPU reference
 };
 // "check": the grading's seed and one row per submission, in order, as
 // `threadmap-cli check --format json` prints them under "submissions".
@@ -92,8 +92,8 @@ struct BenchResult {
   DeviceInfo device;
   int reps = 0;
   int warmup = 0;
-  CopyReport device_copy;          // a device-to-device copy of the copy kernel's bytes
-  std::vector<RunReport> results;  // every catalog kernel, in the catalog's order
+  CopyReport device_copy;              // a device-to-device copy of the copy kernel's bytes
+  std::vector<RunReport> results;      // every catalog kernel, in the catalog's order
   std::vector<PeerMeasurement> peers;  // cuBLAS and CUB, on a CUDA device
 };
 
@@ -103,9 +103,9 @@ struct PackResult {
   std::vector<std::string> variants;
 };
 
-using Result = std::variant<PingResult, DevicesResult, ListResult, RunReport, CopyReport, SweepResult,
-                            RecordResult, CancelResult, QuitResult, CountersResult, CheckResult, DoctorResult,
-                            ScannedRun, BenchResult, PackResult>;
+using Result =
+    std::variant<PingResult, DevicesResult, ListResult, RunReport, CopyReport, SweepResult, RecordResult, CancelResult,
+                 QuitResult, CountersResult, CheckResult, DoctorResult, ScannedRun, BenchResult, PackResult>;
 
 // What a "progress" line says: a kernel compiled on first use, or one point
 // of a sweep.

@@ -117,8 +117,9 @@ TracedBlocks blocks_field(const json& line) {
   } else if (value.is_array()) {
     for (const json& b : value) {
       if (!b.is_number_unsigned() || b.get<std::uint64_t>() > 0xffffffffULL)
-        throw invalid("blocks: " + shown(b) +
-                      " is not a block number; give \"all\" or numbers like [0, 1, 64] (block (x, y) is x + gridX * y)");
+        throw invalid(
+            "blocks: " + shown(b) +
+            " is not a block number; give \"all\" or numbers like [0, 1, 64] (block (x, y) is x + gridX * y)");
       blocks.ids.push_back(b.get<std::uint32_t>());
     }
   } else if (!value.is_null()) {
@@ -195,7 +196,8 @@ std::vector<Submission> submissions_field(const json& line) {
     throw bad_request("check needs \"submissions\": [{\"file\": \"NAME.cl\", \"text\": \"...\"}, ...]");
   std::vector<Submission> submissions;
   for (const json& item : list) {
-    if (!item.is_object()) throw bad_request("a submission is an object {\"file\": NAME, \"text\": TEXT}; got " + shown(item));
+    if (!item.is_object())
+      throw bad_request("a submission is an object {\"file\": NAME, \"text\": TEXT}; got " + shown(item));
     Submission s{text_field(item, "file", ""), text_field(item, "text", "")};
     if (s.file.empty() || s.text.empty()) throw bad_request("a submission needs its \"file\" name and its \"text\"");
     submissions.push_back(std::move(s));
@@ -241,9 +243,8 @@ BenchRequest bench_fields(const json& line) {
 CancelRequest cancel_fields(const json& line) {
   const auto target = line.find("target");
   if (target != line.end() && !target->is_null() && id_problem(*target).empty()) return {*target};
-  throw bad_request("cancel needs \"target\": the id (a number or a string of at most " +
-                    std::to_string(kMaxIdBytes) + " bytes) of a queued or running request" +
-                    (target == line.end() ? "" : "; got " + shown(*target)));
+  throw bad_request("cancel needs \"target\": the id (a number or a string of at most " + std::to_string(kMaxIdBytes) +
+                    " bytes) of a queued or running request" + (target == line.end() ? "" : "; got " + shown(*target)));
 }
 
 // --- Writing.
@@ -322,8 +323,11 @@ json fields_of(const CountersRequest& c) {
 json fields_of(const CheckRequest& c) {
   json submissions = json::array();
   for (const Submission& s : c.submissions) submissions.push_back({{"file", s.file}, {"text", s.text}});
-  json j = {{"exercise", c.exercise}, {"device", c.device}, {"submissions", submissions},
-            {"timeout", c.timeout}, {"reps", c.reps}};
+  json j = {{"exercise", c.exercise},
+            {"device", c.device},
+            {"submissions", submissions},
+            {"timeout", c.timeout},
+            {"reps", c.reps}};
   if (c.seed) j["seed"] = *c.seed;
   return j;
 }
@@ -342,7 +346,8 @@ PackRequest pack_fields(const json& line) {
   PackRequest p;
   p.folder = text_field(line, "folder", "");
   p.manifest = text_field(line, "manifest", "");
-  if (p.folder.empty() || p.manifest.empty()) throw bad_request("pack needs \"folder\" and \"manifest\" (pack.toml's text)");
+  if (p.folder.empty() || p.manifest.empty())
+    throw bad_request("pack needs \"folder\" and \"manifest\" (pack.toml's text)");
   const json files = line.value("files", json::object());
   if (!files.is_object()) throw bad_request("\"files\" must be an object: {\"NAME.cl\": \"its text\"}");
   for (const auto& [name, text] : files.items()) {

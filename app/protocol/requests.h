@@ -36,8 +36,8 @@ struct KernelRun {
   std::map<std::string, std::string> params;  // NAME -> VALUE, as --set takes them
   int reps = RunOptions{}.repetitions;
   int warmup = RunOptions{}.warmup;
-  std::optional<std::uint64_t> seed;          // none: the engine's
-  std::optional<LearnerSource> source;        // none: the catalog's kernel
+  std::optional<std::uint64_t> seed;    // none: the engine's
+  std::optional<LearnerSource> source;  // none: the catalog's kernel
 };
 
 // The blocks a recording traces: `all`, the `ids` listed (x + gridX * y), or
@@ -123,7 +123,7 @@ struct BenchRequest {
   std::map<std::string, std::string> params;  // NAME -> VALUE, as bench --set takes them
   int reps = RunOptions{}.repetitions;
   int warmup = RunOptions{}.warmup;
-  std::optional<std::uint64_t> seed;          // none: the engine's
+  std::optional<std::uint64_t> seed;  // none: the engine's
 };
 
 // A pack (docs/packs.md) whose variants join the worker's catalog for as long
@@ -136,9 +136,9 @@ struct PackRequest {
   std::map<std::string, std::string> files;
 };
 
-using Request = std::variant<PingRequest, DevicesRequest, ListRequest, RunRequest, CopyRequest, SweepRequest,
-                             RecordRequest, CancelRequest, QuitRequest, CountersRequest, CheckRequest,
-                             DoctorRequest, BenchRequest, PackRequest>;
+using Request =
+    std::variant<PingRequest, DevicesRequest, ListRequest, RunRequest, CopyRequest, SweepRequest, RecordRequest,
+                 CancelRequest, QuitRequest, CountersRequest, CheckRequest, DoctorRequest, BenchRequest, PackRequest>;
 
 std::string_view op_name(const Request& request);
 std::string op_names();  // "ping, devices, ...", for messages and help

@@ -13,17 +13,15 @@ using nlohmann::json;
 std::string id_problem(const RequestId& id) {
   if (id.is_null() || id.is_number() || (id.is_string() && id.get_ref<const std::string&>().size() <= kMaxIdBytes))
     return "";
-  return "\"id\" must be a number, a string of at most " + std::to_string(kMaxIdBytes) +
-         " bytes, or null; got " + shown(id);
+  return "\"id\" must be a number, a string of at most " + std::to_string(kMaxIdBytes) + " bytes, or null; got " +
+         shown(id);
 }
 
 std::string excerpt(const std::string& text) {
   return text.size() <= kMaxEcho ? text : text.substr(0, kMaxEcho) + "...";
 }
 
-std::string shown(const json& value) {
-  return excerpt(value.dump(-1, ' ', false, json::error_handler_t::replace));
-}
+std::string shown(const json& value) { return excerpt(value.dump(-1, ' ', false, json::error_handler_t::replace)); }
 
 json parse_line(const std::string& line) {
   json j;
@@ -35,8 +33,8 @@ json parse_line(const std::string& line) {
     throw ProtocolError(kBadRequest, "bad JSON: " + excerpt(e.what()));
   }
   if (sax.too_deep())
-    throw ProtocolError(kBadRequest, "bad JSON: nested deeper than " + std::to_string(kMaxDepth) +
-                                         " levels, the limit of a request");
+    throw ProtocolError(
+        kBadRequest, "bad JSON: nested deeper than " + std::to_string(kMaxDepth) + " levels, the limit of a request");
   if (!parsed || sax.is_errored()) throw ProtocolError(kBadRequest, "bad JSON: " + excerpt(sax.message()));
   return j;
 }
@@ -57,7 +55,8 @@ std::string base64_encode(const std::string& bytes) {
     const std::uint32_t v = static_cast<unsigned char>(bytes[i]) << 16;
     out += {kAlphabet[v >> 18], kAlphabet[(v >> 12) & 63], '=', '='};
   } else if (i + 2 == bytes.size()) {
-    const std::uint32_t v = (static_cast<unsigned char>(bytes[i]) << 16) | (static_cast<unsigned char>(bytes[i + 1]) << 8);
+    const std::uint32_t v =
+        (static_cast<unsigned char>(bytes[i]) << 16) | (static_cast<unsigned char>(bytes[i + 1]) << 8);
     out += {kAlphabet[v >> 18], kAlphabet[(v >> 12) & 63], kAlphabet[(v >> 6) & 63], '='};
   }
   return out;

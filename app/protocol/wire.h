@@ -20,14 +20,14 @@ inline constexpr int kVersion = 1;
 // The limits of one request line. A learner's kernel source travels inside a
 // line, so a line may be long, but not unbounded.
 inline constexpr std::size_t kMaxLineBytes = std::size_t{16} << 20;  // 16 MiB
-inline constexpr std::size_t kMaxDepth = 64;                          // nesting of arrays and objects
-inline constexpr std::size_t kMaxIdBytes = 256;                       // a string id
-inline constexpr std::size_t kMaxEcho = 200;                          // bytes of a line quoted in a message
+inline constexpr std::size_t kMaxDepth = 64;                         // nesting of arrays and objects
+inline constexpr std::size_t kMaxIdBytes = 256;                      // a string id
+inline constexpr std::size_t kMaxEcho = 200;                         // bytes of a line quoted in a message
 
 // The statuses of an "error" reply.
-inline constexpr char kBadRequest[] = "bad-request";        // malformed; the message names the field
-inline constexpr char kInvalid[] = "invalid";               // a value that cannot work: the message names the limit
-inline constexpr char kUnavailable[] = "unavailable";       // the kernel cannot run on that device
+inline constexpr char kBadRequest[] = "bad-request";   // malformed; the message names the field
+inline constexpr char kInvalid[] = "invalid";          // a value that cannot work: the message names the limit
+inline constexpr char kUnavailable[] = "unavailable";  // the kernel cannot run on that device
 inline constexpr char kDeviceFailure[] = "device-failure";
 inline constexpr char kCancelled[] = "cancelled";
 // Not the worker's: the status a client gives a reply it cannot read.

@@ -47,8 +47,7 @@ struct Wavefronts {
 };
 
 Wavefronts count_wavefronts(SmallSet& words, std::span<const std::uint64_t> offsets,
-                            std::span<const std::uint16_t> lanes, std::uint32_t size,
-                            const DeviceModel& model) {
+                            std::span<const std::uint16_t> lanes, std::uint32_t size, const DeviceModel& model) {
   const std::uint32_t words_per_lane = std::max<std::uint32_t>(1, size / model.bank_bytes);
   const std::uint32_t lanes_per_phase =
       std::max<std::uint32_t>(1, model.banks * model.bank_bytes / std::max(size, model.bank_bytes));
@@ -86,8 +85,8 @@ std::uint32_t count_sectors(SmallSet& sectors, std::span<const std::uint64_t> of
 
 // A traced block's threads as the model's warps see them.
 struct WarpShape {
-  std::uint32_t warp;             // lanes per warp
-  std::uint32_t threads;          // per block
+  std::uint32_t warp;     // lanes per warp
+  std::uint32_t threads;  // per block
   std::uint32_t warps_per_block;
 
   WarpShape(const Trace& t, const DeviceModel& model)
@@ -119,7 +118,8 @@ SiteTable site_table(const SiteKeySet& seen) {
   SiteTable sites;
   sites.keys = seen.sites();
   sites.number.assign(kSiteKeys, -1);
-  for (std::size_t id = 0; id < sites.keys.size(); ++id) sites.number[sites.keys[id].key] = static_cast<std::int32_t>(id);
+  for (std::size_t id = 0; id < sites.keys.size(); ++id)
+    sites.number[sites.keys[id].key] = static_cast<std::int32_t>(id);
   return sites;
 }
 
@@ -185,10 +185,12 @@ WarpRecords group_by_warp(const Trace& t, const WarpShape& shape, std::vector<st
   const std::uint64_t buckets = records.buckets;
   // No more parts than keep the per-part counts within the records' size.
   const std::uint64_t n = acc.size();
-  records.partition = {n, std::max<std::uint64_t>(1, std::min(parallel_parts(n), n / std::max<std::uint64_t>(1, buckets)))};
+  records.partition = {
+      n, std::max<std::uint64_t>(1, std::min(parallel_parts(n), n / std::max<std::uint64_t>(1, buckets)))};
   const Partition& partition = records.partition;
   std::vector<SiteKeySet> keys_seen(partition.parts);
-  std::vector<std::uint32_t> place(partition.parts * buckets, 0);  // per part: its count, then where its next record goes
+  std::vector<std::uint32_t> place(partition.parts * buckets,
+                                   0);  // per part: its count, then where its next record goes
   parallel_each(partition.parts, partition.parts, [&](std::uint64_t, std::uint64_t part) {
     std::uint32_t* count = place.data() + part * buckets;
     const auto [begin, end] = partition.range(part);
@@ -479,8 +481,8 @@ std::vector<BarrierPass> barrier_passes(const Trace& t, std::uint32_t warps_per_
       continue;
     }
     BarrierPass p = clock_pass_of(key, stamps->second, warps_per_block);
-    p.release_after_arrivals = p.release_after_arrivals && saw_all_arrivals(events, key, warps_per_block) &&
-                               joined(events, stamps->second);
+    p.release_after_arrivals =
+        p.release_after_arrivals && saw_all_arrivals(events, key, warps_per_block) && joined(events, stamps->second);
     out.push_back(std::move(p));
   }
   return out;
@@ -556,12 +558,11 @@ void release_analysis_scratch() { analysis_scratch() = {}; }
 DeviceModel model_for(const Trace& trace) {
   DeviceModel m;
   m.warp_width = std::clamp<std::uint32_t>(trace.warp_width, 1, kMaxLanes);
-  m.source = trace.warp_width_assumed
-                 ? "warp width " + std::to_string(m.warp_width) +
-                       " assumed (the device does not report one); 32 banks of 4 bytes and "
-                       "32-byte sectors, as on NVIDIA GPUs"
-                 : "warp width " + std::to_string(m.warp_width) + " read from the device (" +
-                       trace.backend + "); 32 banks of 4 bytes and 32-byte sectors";
+  m.source = trace.warp_width_assumed ? "warp width " + std::to_string(m.warp_width) +
+                                            " assumed (the device does not report one); 32 banks of 4 bytes and "
+                                            "32-byte sectors, as on NVIDIA GPUs"
+                                      : "warp width " + std::to_string(m.warp_width) + " read from the device (" +
+                                            trace.backend + "); 32 banks of 4 bytes and 32-byte sectors";
   return m;
 }
 
@@ -605,22 +606,19 @@ const SiteTotals* Analysis::site_of(const Request& r) const {
 // Accesses wider than a bank are served a part of the warp at a time: as
 // many lanes as fill the banks once (16 lanes of 8 bytes, 8 of 16 bytes).
 // Within each part, a bank serves one distinct word per wavefront.
-std::uint32_t shared_wavefronts(std::span<const std::uint64_t> offsets,
-                                std::span<const std::uint16_t> lanes, std::uint32_t size,
-                                const DeviceModel& model) {
+std::uint32_t shared_wavefronts(std::span<const std::uint64_t> offsets, std::span<const std::uint16_t> lanes,
+                                std::uint32_t size, const DeviceModel& model) {
   SmallSet words;
   return count_wavefronts(words, offsets, lanes, size, model).served;
 }
 
-std::uint32_t global_sectors(std::span<const std::uint64_t> offsets, std::uint32_t size,
-                             const DeviceModel& model) {
+std::uint32_t global_sectors(std::span<const std::uint64_t> offsets, std::uint32_t size, const DeviceModel& model) {
   SmallSet sectors;
   return count_sectors(sectors, offsets, size, model);
 }
 
 std::uint16_t BarrierStats::most_often_last() const {
-  return static_cast<std::uint16_t>(
-      std::max_element(last_by_warp.begin(), last_by_warp.end()) - last_by_warp.begin());
+  return static_cast<std::uint16_t>(std::max_element(last_by_warp.begin(), last_by_warp.end()) - last_by_warp.begin());
 }
 
 double BarrierStats::most_often_last_share() const {

@@ -39,16 +39,16 @@ struct Request {
   std::uint32_t block = 0;
   std::uint16_t warp = 0;
   std::uint16_t line = 0;
-  std::uint32_t instance = 0;      // the n-th execution of this site by this warp
+  std::uint32_t instance = 0;  // the n-th execution of this site by this warp
   Space space = Space::Global;
   bool store = false;
-  std::uint8_t size = 0;           // bytes per lane
-  std::uint8_t lanes = 0;          // active lanes
-  std::uint16_t wavefronts = 0;    // shared
+  std::uint8_t size = 0;               // bytes per lane
+  std::uint8_t lanes = 0;              // active lanes
+  std::uint16_t wavefronts = 0;        // shared
   std::uint16_t ideal_wavefronts = 0;  // shared
-  std::uint16_t sectors = 0;       // global
-  std::uint16_t ideal_sectors = 0; // global
-  std::uint32_t lanes_begin = 0;   // into Analysis::request_lanes
+  std::uint16_t sectors = 0;           // global
+  std::uint16_t ideal_sectors = 0;     // global
+  std::uint32_t lanes_begin = 0;       // into Analysis::request_lanes
 };
 
 struct Counters {
@@ -89,12 +89,12 @@ struct BlockTotals {
 struct BarrierPass {
   std::uint32_t block = 0;
   std::uint16_t line = 0;
-  std::uint32_t instance = 0;        // the block's n-th barrier
-  std::uint32_t warps = 0;           // arrivals recorded
+  std::uint32_t instance = 0;                // the block's n-th barrier
+  std::uint32_t warps = 0;                   // arrivals recorded
   std::vector<std::uint16_t> arrival_order;  // warps, first to last
-  std::uint16_t slowest_warp = 0;    // the last to arrive
-  bool timed = false;                // arrival/release are clock readings, not only order
-  bool from_clock_pass = false;      // the readings are the clock pass's (else the access pass's)
+  std::uint16_t slowest_warp = 0;            // the last to arrive
+  bool timed = false;                        // arrival/release are clock readings, not only order
+  bool from_clock_pass = false;              // the readings are the clock pass's (else the access pass's)
   std::uint64_t first_arrival = 0, last_arrival = 0;
   std::uint64_t first_release = 0, last_release = 0;
   // Every warp was released only after all had arrived: each saw every
@@ -111,21 +111,21 @@ struct BarrierPass {
 // Every barrier pass a recording timed: the clock pass's (every n-th block
 // of the grid), else the traced blocks' own.
 struct BarrierStats {
-  std::string from;                 // kClockPassName or kTracedPassName
-  bool timed = false;               // cycles; else places in the arrival order
+  std::string from;    // kClockPassName or kTracedPassName
+  bool timed = false;  // cycles; else places in the arrival order
   std::size_t passes = 0;
   std::size_t blocks = 0;
-  std::vector<std::uint64_t> spreads;             // per pass, ascending
-  std::vector<std::uint64_t> release_latencies;   // per pass, ascending; empty where untimed
-  std::vector<std::uint32_t> last_by_warp;        // how many passes each warp arrived last at
-  bool release_after_arrivals = true;             // in every pass
+  std::vector<std::uint64_t> spreads;            // per pass, ascending
+  std::vector<std::uint64_t> release_latencies;  // per pass, ascending; empty where untimed
+  std::vector<std::uint32_t> last_by_warp;       // how many passes each warp arrived last at
+  bool release_after_arrivals = true;            // in every pass
 
   // The lower median of an ascending list (0 for none).
   static std::uint64_t median(const std::vector<std::uint64_t>& sorted) {
     return sorted.empty() ? 0 : sorted[(sorted.size() - 1) / 2];
   }
-  std::uint16_t most_often_last() const;          // the warp most often last
-  double most_often_last_share() const;           // in how many of the passes, 0..1
+  std::uint16_t most_often_last() const;  // the warp most often last
+  double most_often_last_share() const;   // in how many of the passes, 0..1
 };
 
 struct SmLoad {
@@ -136,18 +136,18 @@ struct SmLoad {
 
 struct Analysis {
   DeviceModel model;
-  bool whole_grid = false;                 // every block traced: totals are the kernel's
-  std::vector<Request> requests;           // in device order
+  bool whole_grid = false;                   // every block traced: totals are the kernel's
+  std::vector<Request> requests;             // in device order
   std::vector<std::uint32_t> request_lanes;  // access indexes, each request's lanes together
   Counters totals;
-  std::vector<SiteTotals> sites;           // by line
-  std::vector<BlockTotals> blocks;         // traced blocks, ascending
-  std::vector<BarrierPass> barriers;       // by block, then instance
-  bool barriers_consistent = true;         // every pass has release_after_arrivals (both passes)
+  std::vector<SiteTotals> sites;      // by line
+  std::vector<BlockTotals> blocks;    // traced blocks, ascending
+  std::vector<BarrierPass> barriers;  // by block, then instance
+  bool barriers_consistent = true;    // every pass has release_after_arrivals (both passes)
   BarrierStats barrier_stats;
-  std::vector<SmLoad> sms;                 // devices that name SMs
+  std::vector<SmLoad> sms;                         // devices that name SMs
   std::uint64_t kernel_start = 0, kernel_end = 0;  // over every block, in schedule clock units
-  Problems problems;                       // races, uninitialised and stray accesses, divergent barriers
+  Problems problems;                               // races, uninitialised and stray accesses, divergent barriers
   // A whole grid counted in batches of blocks (merge.h): how many batches,
   // and their requests and barrier passes, counted but not kept.
   std::size_t batches_merged = 0;
@@ -171,10 +171,8 @@ void release_analysis_scratch();
 
 // The building blocks, for one request: lanes' byte offsets (shared: into the
 // window; global: into one buffer) and the access size.
-std::uint32_t shared_wavefronts(std::span<const std::uint64_t> offsets,
-                                std::span<const std::uint16_t> lanes, std::uint32_t size,
-                                const DeviceModel& model);
-std::uint32_t global_sectors(std::span<const std::uint64_t> offsets, std::uint32_t size,
-                             const DeviceModel& model);
+std::uint32_t shared_wavefronts(std::span<const std::uint64_t> offsets, std::span<const std::uint16_t> lanes,
+                                std::uint32_t size, const DeviceModel& model);
+std::uint32_t global_sectors(std::span<const std::uint64_t> offsets, std::uint32_t size, const DeviceModel& model);
 
 }  // namespace threadmap::analysis

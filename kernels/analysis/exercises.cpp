@@ -15,10 +15,15 @@ namespace {
 
 using json = nlohmann::json;
 
-const std::vector<std::string_view> kMetrics{"verified",           "shared_ld_conflicts", "shared_st_conflicts",
-                                             "global_ld_excess_sectors", "global_st_excess_sectors",
-                                             "shared_ld_requests", "shared_st_requests",
-                                             "global_ld_requests", "global_st_requests"};
+const std::vector<std::string_view> kMetrics{"verified",
+                                             "shared_ld_conflicts",
+                                             "shared_st_conflicts",
+                                             "global_ld_excess_sectors",
+                                             "global_st_excess_sectors",
+                                             "shared_ld_requests",
+                                             "shared_st_requests",
+                                             "global_ld_requests",
+                                             "global_st_requests"};
 
 bool known_metric(const std::string& m) { return std::find(kMetrics.begin(), kMetrics.end(), m) != kMetrics.end(); }
 
@@ -56,8 +61,7 @@ Exercise parse(const std::string& file) {
     e.lesson_section = j.at("lesson").at("section").get<std::string>();
     e.sets = j.value("set", std::map<std::string, std::string>{});
     for (const auto& [dialect, name] : j.at("starts").items()) e.starts[dialect].name = name.get<std::string>();
-    for (const auto& [dialect, name] : j.at("solutions").items())
-      e.solutions[dialect].name = name.get<std::string>();
+    for (const auto& [dialect, name] : j.at("solutions").items()) e.solutions[dialect].name = name.get<std::string>();
     for (const json& term : j.at("goal")) e.goal.push_back(parse_term(term, bad));
     e.verify_at = j.value("verify_at", std::vector<std::map<std::string, std::string>>{});
     for (const auto& [language, t] : j.at("text").items())
@@ -254,9 +258,7 @@ std::vector<CompilerMessage> compiler_messages(std::string_view log) {
 namespace {
 
 bool counted(const analysis::Request& r, Space space) { return r.space == space && r.lanes > 0; }
-std::uint32_t value_of(const analysis::Request& r) {
-  return r.space == Space::Shared ? r.wavefronts : r.sectors;
-}
+std::uint32_t value_of(const analysis::Request& r) { return r.space == Space::Shared ? r.wavefronts : r.sectors; }
 
 }  // namespace
 
@@ -273,8 +275,7 @@ PerRequest per_request(const analysis::Analysis& a, Space space) {
   return out;
 }
 
-std::optional<std::size_t> first_request_unlike(const analysis::Analysis& a, Space space,
-                                                std::uint32_t predicted) {
+std::optional<std::size_t> first_request_unlike(const analysis::Analysis& a, Space space, std::uint32_t predicted) {
   for (std::size_t i = 0; i < a.requests.size(); ++i)
     if (counted(a.requests[i], space) && value_of(a.requests[i]) != predicted) return i;
   return std::nullopt;

@@ -102,9 +102,9 @@ GoalCheck check_goal(const Exercise& e, bool verified, const analysis::Counters&
 struct CompilerMessage {
   std::string file;
   int line = 0;
-  int column = 0;           // 0 when the compiler gives none
-  std::string severity;     // "error", "warning" or "note"
-  std::string text;         // the message after the severity
+  int column = 0;        // 0 when the compiler gives none
+  std::string severity;  // "error", "warning" or "note"
+  std::string text;      // the message after the severity
 };
 std::vector<CompilerMessage> compiler_messages(std::string_view log);
 
@@ -120,7 +120,6 @@ PerRequest per_request(const analysis::Analysis& a, Space space);
 
 // The first request, in the recorded order the animation steps through,
 // whose value differs from `predicted`; none when every request matches.
-std::optional<std::size_t> first_request_unlike(const analysis::Analysis& a, Space space,
-                                                std::uint32_t predicted);
+std::optional<std::size_t> first_request_unlike(const analysis::Analysis& a, Space space, std::uint32_t predicted);
 
 }  // namespace threadmap

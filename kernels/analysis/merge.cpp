@@ -79,8 +79,7 @@ static void merge_problems(Problems& whole, const Problems& batch, bool first) {
     };
     if (const auto found = std::find_if(whole.list.begin(), whole.list.end(), same); found != whole.list.end())
       found->occurrences += p.occurrences;
-    else
-      whole.list.push_back(p);
+    else whole.list.push_back(p);
   }
   std::stable_sort(whole.list.begin(), whole.list.end(), [](const Problem& a, const Problem& b) {
     return std::tie(a.kind, a.first.line, a.second.line) < std::tie(b.kind, b.first.line, b.second.line);

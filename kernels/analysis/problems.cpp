@@ -95,7 +95,8 @@ std::vector<std::uint32_t> interval_ends(const Trace& t, const WarpBarriers& war
 // so an element is one entry, not four.
 std::uint32_t common_unit(const Trace& t, const std::vector<std::uint32_t>& accesses) {
   std::uint64_t unit = 16;
-  for (std::uint32_t i : accesses) unit = std::gcd(unit, std::gcd(std::uint64_t{t.accesses[i].offset}, std::uint64_t{t.accesses[i].size}));
+  for (std::uint32_t i : accesses)
+    unit = std::gcd(unit, std::gcd(std::uint64_t{t.accesses[i].offset}, std::uint64_t{t.accesses[i].size}));
   return static_cast<std::uint32_t>(std::max<std::uint64_t>(unit, 1));
 }
 
@@ -150,7 +151,8 @@ struct UnitWalk {
   }
 
   void interval_races(std::span<const Touch> touches, std::uint64_t offset) const {
-    std::uint32_t writer = ProblemSite::kNone, other_writer = ProblemSite::kNone;  // orders of two threads' first stores
+    std::uint32_t writer = ProblemSite::kNone,
+                  other_writer = ProblemSite::kNone;  // orders of two threads' first stores
     for (const Touch& touch : touches) {
       const Access& a = t.accesses[accesses[touch.order]];
       if (!a.store) continue;
@@ -164,8 +166,9 @@ struct UnitWalk {
       if (partner == ProblemSite::kNone || partner == touch.order) continue;
       if (a.store && partner > touch.order) continue;  // a pair of stores counted once, at the later
       const std::uint32_t first = std::min(partner, touch.order), second = std::max(partner, touch.order);
-      const ProblemKind kind = a.store ? ProblemKind::WriteAfterWrite
-                               : first == partner ? ProblemKind::ReadAfterWrite : ProblemKind::WriteAfterRead;
+      const ProblemKind kind = a.store            ? ProblemKind::WriteAfterWrite
+                               : first == partner ? ProblemKind::ReadAfterWrite
+                                                  : ProblemKind::WriteAfterRead;
       report(kind, first, second, offset);
     }
   }
@@ -180,8 +183,8 @@ struct UnitWalk {
 };
 
 // Races and uninitialised loads in one block's shared memory.
-void shared_problems(const Trace& t, const std::vector<std::uint32_t>& accesses, const WarpBarriers& warps,
-                     bool races, ProblemSet& found) {
+void shared_problems(const Trace& t, const std::vector<std::uint32_t>& accesses, const WarpBarriers& warps, bool races,
+                     ProblemSet& found) {
   if (accesses.empty()) return;
   const std::vector<std::uint32_t> ends = races ? interval_ends(t, warps) : std::vector<std::uint32_t>{};
   std::vector<std::uint32_t> interval(accesses.size());
@@ -322,11 +325,12 @@ std::string describe(const Problem& p, const Trace& t) {
     case ProblemKind::OutOfBounds:
       return "out of bounds: " + thread_text(t, p.first.thread) + " " + verb(p.first.store) + " " + address_text(p, t) +
              " at " + line(p.first.line) +
-             (p.space == Space::Shared ? ", in no shared array of the block (" : ", in no buffer of the launch (") + block +
-             ")" + times;
+             (p.space == Space::Shared ? ", in no shared array of the block (" : ", in no buffer of the launch (") +
+             block + ")" + times;
     case ProblemKind::DivergentBarrier: {
       std::string missing;
-      for (std::size_t k = 0; k < p.warps_missing.size() && k < 8; ++k) missing += (k ? ", " : "") + std::to_string(p.warps_missing[k]);
+      for (std::size_t k = 0; k < p.warps_missing.size() && k < 8; ++k)
+        missing += (k ? ", " : "") + std::to_string(p.warps_missing[k]);
       if (p.warps_missing.size() > 8) missing += ", ... (" + std::to_string(p.warps_missing.size()) + " warps)";
       return "barrier in divergent code: the barrier at " + line(p.first.line) + " was reached by warp " +
              std::to_string(p.first.thread / std::max<std::uint32_t>(t.warp_width, 1)) + " but not by warp" +
@@ -347,8 +351,9 @@ json to_json(const Problem& p, const Trace& t) {
     records.push_back(p.second.record);
   }
   json address = p.kind == ProblemKind::DivergentBarrier ? json(nullptr)
-                 : p.space == Space::Shared ? json{{"space", "shared"}, {"offset", p.offset}}
-                                             : json{{"space", "global"}, {"buffer", t.buffers.at(p.buffer).name}, {"offset", p.offset}};
+                 : p.space == Space::Shared
+                     ? json{{"space", "shared"}, {"offset", p.offset}}
+                     : json{{"space", "global"}, {"buffer", t.buffers.at(p.buffer).name}, {"offset", p.offset}};
   json out = {{"kind", problem_kind_name(p.kind)},
               {"lines", lines},
               {"block", p.block},

@@ -43,7 +43,7 @@ std::string_view problem_kind_name(ProblemKind kind);
 // One side of a problem: a thread at a line, and the record that shows it.
 struct ProblemSite {
   std::uint16_t line = 0;
-  std::uint16_t thread = 0;   // linear thread id in the block (divergent barrier: a warp's first thread)
+  std::uint16_t thread = 0;  // linear thread id in the block (divergent barrier: a warp's first thread)
   bool store = false;
   // Index into Trace::accesses (out of bounds: Trace::strays; divergent
   // barrier: Trace::barriers); kNone where there is no second site.
@@ -59,11 +59,11 @@ struct Problem {
   std::uint32_t block = 0;
   ProblemSite first, second;
   Space space = Space::Shared;
-  std::uint8_t buffer = 0;    // global: index into Trace::buffers
-  std::int64_t offset = 0;    // shared: bytes into the window; global: from the buffer's start
-  std::uint32_t interval = 0; // a race's barrier interval in its block (0: before the first barrier);
-                              // a divergent barrier's pass
-  std::uint64_t occurrences = 1;  // thread pairs (races), loads, accesses or blocks like it
+  std::uint8_t buffer = 0;                   // global: index into Trace::buffers
+  std::int64_t offset = 0;                   // shared: bytes into the window; global: from the buffer's start
+  std::uint32_t interval = 0;                // a race's barrier interval in its block (0: before the first barrier);
+                                             // a divergent barrier's pass
+  std::uint64_t occurrences = 1;             // thread pairs (races), loads, accesses or blocks like it
   std::vector<std::uint16_t> warps_missing;  // divergent barrier: warps that did not reach it
 
   bool is_race() const { return kind <= ProblemKind::WriteAfterWrite; }

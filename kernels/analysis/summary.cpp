@@ -63,11 +63,12 @@ json summary_json(const Trace& t, const Analysis& a) {
   json sms = json::array();
   std::uint32_t most = 0;
   for (const SmLoad& s : a.sms) most = std::max(most, s.most_at_once);
-  return {{"model", {{"warp_width", a.model.warp_width},
-                     {"banks", a.model.banks},
-                     {"bank_bytes", a.model.bank_bytes},
-                     {"sector_bytes", a.model.sector_bytes},
-                     {"source", a.model.source}}},
+  return {{"model",
+           {{"warp_width", a.model.warp_width},
+            {"banks", a.model.banks},
+            {"bank_bytes", a.model.bank_bytes},
+            {"sector_bytes", a.model.sector_bytes},
+            {"source", a.model.source}}},
           {"whole_grid", a.whole_grid},
           {"traced_blocks", t.traced_blocks.size()},
           {"grid_blocks", t.block_count()},
@@ -76,12 +77,13 @@ json summary_json(const Trace& t, const Analysis& a) {
           {"sites", sites},
           {"blocks", blocks},
           {"barriers", barriers},
-          {"schedule", {{"clock", t.schedule_clock},
-                        {"from", t.timing_pass},
-                        {"kernel_start", a.kernel_start},
-                        {"kernel_end", a.kernel_end},
-                        {"sms_used", a.sms.size()},
-                        {"most_blocks_on_one_sm_at_once", most}}},
+          {"schedule",
+           {{"clock", t.schedule_clock},
+            {"from", t.timing_pass},
+            {"kernel_start", a.kernel_start},
+            {"kernel_end", a.kernel_end},
+            {"sms_used", a.sms.size()},
+            {"most_blocks_on_one_sm_at_once", most}}},
           {"problems", to_json(a.problems, t)}};
 }
 

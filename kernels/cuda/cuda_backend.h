@@ -61,8 +61,7 @@ inline std::string cuda_architecture_of(const DeviceInfo& device) {
   const std::string marker = "compute capability ";
   const auto at = device.version.find(marker);
   int major = 0, minor = 0;
-  if (at == std::string::npos ||
-      std::sscanf(device.version.c_str() + at + marker.size(), "%d.%d", &major, &minor) != 2)
+  if (at == std::string::npos || std::sscanf(device.version.c_str() + at + marker.size(), "%d.%d", &major, &minor) != 2)
     return {};
   return "sm_" + std::to_string(major * 10 + minor);
 }

@@ -57,13 +57,11 @@ std::string library_name() { return "libnvrtc.so." + std::to_string(THREADMAP_CU
 // The soname first (ld.so.conf, LD_LIBRARY_PATH), then the toolkits' usual homes.
 std::vector<std::string> library_candidates() {
   // A library named by hand (an unusual install) is the only one tried.
-  if (const char* chosen = std::getenv("THREADMAP_NVRTC_LIBRARY"); chosen && *chosen)
-    return {chosen};
+  if (const char* chosen = std::getenv("THREADMAP_NVRTC_LIBRARY"); chosen && *chosen) return {chosen};
   const std::string name = library_name();
   std::vector<std::string> paths{name};
   for (const char* variable : {"CUDA_HOME", "CUDA_PATH"})
-    if (const char* home = std::getenv(variable); home && *home)
-      paths.push_back(std::string(home) + "/lib64/" + name);
+    if (const char* home = std::getenv(variable); home && *home) paths.push_back(std::string(home) + "/lib64/" + name);
   paths.push_back(std::string(THREADMAP_CUDA_LIBRARY_DIR) + "/" + name);
   paths.push_back("/usr/local/cuda/lib64/" + name);
   paths.push_back("/usr/local/cuda-" + std::to_string(THREADMAP_CUDA_MAJOR) + "/lib64/" + name);
@@ -109,8 +107,7 @@ constexpr std::string_view kCacheMagic = "threadmap-cuda-cache 1";
 //   name expression TAB lowered name (one line each) / image size / image
 std::string serialize(const CompileResult& r) {
   std::string s(kCacheMagic);
-  s += "\n" + r.target + "\n" + (r.ptx ? "ptx" : "cubin") + "\n" +
-       std::to_string(r.kernels.size()) + "\n";
+  s += "\n" + r.target + "\n" + (r.ptx ? "ptx" : "cubin") + "\n" + std::to_string(r.kernels.size()) + "\n";
   for (const CompiledKernel& k : r.kernels) s += k.name_expression + "\t" + k.lowered_name + "\n";
   s += std::to_string(r.image.size()) + "\n";
   return s + r.image;
@@ -176,10 +173,8 @@ std::string file_stem(std::string_view file_name) {
 
 std::string cuda_cache_dir() {
   if (const char* dir = std::getenv("THREADMAP_CACHE_DIR"); dir && *dir) return dir;
-  if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg)
-    return std::string(xdg) + "/threadmap/cuda";
-  if (const char* home = std::getenv("HOME"); home && *home)
-    return std::string(home) + "/.cache/threadmap/cuda";
+  if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg) return std::string(xdg) + "/threadmap/cuda";
+  if (const char* home = std::getenv("HOME"); home && *home) return std::string(home) + "/.cache/threadmap/cuda";
   return (fs::temp_directory_path() / "threadmap-cuda-cache").string();
 }
 
@@ -197,11 +192,11 @@ Nvrtc::Nvrtc() {
     tried += (tried.empty() ? "" : ", ") + path;
   }
   if (!handle) {
-    error_ = "NVRTC (" + library_name() + ", the CUDA Toolkit's runtime compiler) is missing: " +
-             "looked for " + tried + ". Install the toolkit's NVRTC (Debian/Ubuntu package " +
-             "cuda-nvrtc-" + std::to_string(THREADMAP_CUDA_MAJOR) + "-" +
-             std::to_string(THREADMAP_CUDA_MINOR) + " from NVIDIA's repository, or the CUDA Toolkit " +
-             std::to_string(THREADMAP_CUDA_MAJOR) + "), or set CUDA_HOME to the toolkit's folder";
+    error_ = "NVRTC (" + library_name() + ", the CUDA Toolkit's runtime compiler) is missing: " + "looked for " +
+             tried + ". Install the toolkit's NVRTC (Debian/Ubuntu package " + "cuda-nvrtc-" +
+             std::to_string(THREADMAP_CUDA_MAJOR) + "-" + std::to_string(THREADMAP_CUDA_MINOR) +
+             " from NVIDIA's repository, or the CUDA Toolkit " + std::to_string(THREADMAP_CUDA_MAJOR) +
+             "), or set CUDA_HOME to the toolkit's folder";
     return;
   }
   static Api api;
@@ -222,8 +217,8 @@ Nvrtc::Nvrtc() {
   bind(handle, "nvrtcGetPTX", api.ptx, missing);
   bind(handle, "nvrtcGetLoweredName", api.lowered_name, missing);
   if (!missing.empty()) {
-    error_ = "the NVRTC library found lacks " + missing + ": install NVRTC " +
-             std::to_string(THREADMAP_CUDA_MAJOR) + ".x";
+    error_ =
+        "the NVRTC library found lacks " + missing + ": install NVRTC " + std::to_string(THREADMAP_CUDA_MAJOR) + ".x";
     return;
   }
   api.version(&major_, &minor_);
@@ -240,9 +235,7 @@ Nvrtc::Nvrtc() {
   api_ = &api;
 }
 
-std::string Nvrtc::version() const {
-  return std::to_string(major_) + "." + std::to_string(minor_);
-}
+std::string Nvrtc::version() const { return std::to_string(major_) + "." + std::to_string(minor_); }
 
 int Nvrtc::architecture_number(std::string_view name) {
   for (std::string_view prefix : {"sm_", "compute_"})
@@ -265,17 +258,14 @@ std::string Nvrtc::target_for(int major, int minor) const {
     if (a < wanted) below = a;
   if (below == 0)
     throw std::runtime_error(
-        "NVRTC " + version() + " compiles for compute capability " +
-        std::to_string(architectures_.front() / 10) + "." +
-        std::to_string(architectures_.front() % 10) + " and newer; this GPU is " +
-        std::to_string(major) + "." + std::to_string(minor) +
-        ". Use a CUDA Toolkit that still supports it, or the OpenCL backend");
+        "NVRTC " + version() + " compiles for compute capability " + std::to_string(architectures_.front() / 10) + "." +
+        std::to_string(architectures_.front() % 10) + " and newer; this GPU is " + std::to_string(major) + "." +
+        std::to_string(minor) + ". Use a CUDA Toolkit that still supports it, or the OpenCL backend");
   return "compute_" + std::to_string(below);
 }
 
 std::vector<std::string> Nvrtc::options_for(const CompileRequest& request) const {
-  std::vector<std::string> options{"--gpu-architecture=" + request.target, "-std=c++20",
-                                   "-lineinfo"};
+  std::vector<std::string> options{"--gpu-architecture=" + request.target, "-std=c++20", "-lineinfo"};
   for (const std::string& define : request.defines) options.push_back("-D" + define);
   options.insert(options.end(), request.options.begin(), request.options.end());
   return options;
@@ -295,8 +285,7 @@ std::string Nvrtc::cache_entry(const CompileRequest& request) const {
   }
   const bool ptx = request.target.starts_with("compute_");
   return (fs::path(cuda_cache_dir()) /
-          (file_stem(request.file_name) + "-" + request.target + "-" + key.hex() +
-           (ptx ? ".ptx.bin" : ".cubin.bin")))
+          (file_stem(request.file_name) + "-" + request.target + "-" + key.hex() + (ptx ? ".ptx.bin" : ".cubin.bin")))
       .string();
 }
 
@@ -322,20 +311,17 @@ CompileResult Nvrtc::compile(const CompileRequest& request) const {
     header_texts.push_back(text.c_str());
   }
   nvrtcProgram program = nullptr;
-  nvrtcResult code = api.create_program(&program, request.text.c_str(), request.file_name.c_str(),
-                                        static_cast<int>(header_texts.size()),
-                                        header_texts.data(), header_names.data());
+  nvrtcResult code =
+      api.create_program(&program, request.text.c_str(), request.file_name.c_str(),
+                         static_cast<int>(header_texts.size()), header_texts.data(), header_names.data());
   if (code != NVRTC_SUCCESS)
-    throw std::runtime_error("nvrtcCreateProgram(" + request.file_name +
-                             ") failed: " + api.get_error_string(code));
-  std::unique_ptr<_nvrtcProgram, void (*)(_nvrtcProgram*)> owner(program, [](_nvrtcProgram* p) {
-    Nvrtc::get().api_->destroy_program(&p);
-  });
+    throw std::runtime_error("nvrtcCreateProgram(" + request.file_name + ") failed: " + api.get_error_string(code));
+  std::unique_ptr<_nvrtcProgram, void (*)(_nvrtcProgram*)> owner(
+      program, [](_nvrtcProgram* p) { Nvrtc::get().api_->destroy_program(&p); });
   for (const std::string& e : request.name_expressions) {
     code = api.add_name_expression(program, e.c_str());
     if (code != NVRTC_SUCCESS)
-      throw std::runtime_error("nvrtcAddNameExpression(" + e + ") failed: " +
-                               api.get_error_string(code));
+      throw std::runtime_error("nvrtcAddNameExpression(" + e + ") failed: " + api.get_error_string(code));
   }
   std::vector<const char*> option_pointers;
   for (const std::string& o : options) option_pointers.push_back(o.c_str());
@@ -349,12 +335,11 @@ CompileResult Nvrtc::compile(const CompileRequest& request) const {
   if (api.program_log_size(program, &log_size) == NVRTC_SUCCESS && log_size > 1) {
     result.log.resize(log_size);
     api.program_log(program, result.log.data());
-    while (!result.log.empty() && (result.log.back() == '\0' || result.log.back() == '\n'))
-      result.log.pop_back();
+    while (!result.log.empty() && (result.log.back() == '\0' || result.log.back() == '\n')) result.log.pop_back();
   }
   if (compiled != NVRTC_SUCCESS)
-    throw CompileError("NVRTC " + version() + " could not compile " + request.file_name +
-                           " for " + request.target + ":\n" + result.log,
+    throw CompileError("NVRTC " + version() + " could not compile " + request.file_name + " for " + request.target +
+                           ":\n" + result.log,
                        result.log);
 
   std::size_t size = 0;
@@ -376,8 +361,7 @@ CompileResult Nvrtc::compile(const CompileRequest& request) const {
                          result.log);
     result.kernels.push_back({e, lowered});
   }
-  result.compile_ms =
-      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
+  result.compile_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
   write_atomically(entry, serialize(result));
   return result;
 }

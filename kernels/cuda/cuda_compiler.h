@@ -21,12 +21,12 @@ namespace threadmap::cuda {
 // functions named as C++ expressions ("transpose_shared<float, 16, 1>"), for
 // one target ("sm_90" for a cubin, "compute_90" for PTX).
 struct CompileRequest {
-  std::string file_name;               // what messages and #line name: "transpose.cu"
-  std::string text;                    // the source
+  std::string file_name;  // what messages and #line name: "transpose.cu"
+  std::string text;       // the source
   std::vector<std::string> name_expressions;
-  std::string target;                  // sm_XY or compute_XY
-  std::vector<std::string> defines;    // "-D" values: "NAME=1"
-  std::vector<std::string> options;    // further NVRTC options: "-rdc=true"
+  std::string target;                // sm_XY or compute_XY
+  std::vector<std::string> defines;  // "-D" values: "NAME=1"
+  std::vector<std::string> options;  // further NVRTC options: "-rdc=true"
   // What the source may #include: {"kernels/trace_format.h", its text}, ...
   std::vector<std::pair<std::string, std::string>> headers;
 };
@@ -38,19 +38,18 @@ struct CompiledKernel {
 
 struct CompileResult {
   std::string target;
-  bool ptx = false;           // PTX (the driver finishes it) rather than a cubin
-  std::string image;          // the cubin, or the PTX text
+  bool ptx = false;   // PTX (the driver finishes it) rather than a cubin
+  std::string image;  // the cubin, or the PTX text
   std::vector<CompiledKernel> kernels;
-  std::string log;            // NVRTC's messages (warnings too)
+  std::string log;  // NVRTC's messages (warnings too)
   bool from_cache = false;
-  double compile_ms = 0;      // 0 when loaded from the cache
+  double compile_ms = 0;  // 0 when loaded from the cache
 };
 
 // A compiler error: the message carries NVRTC's log (file:line: error: ...).
 class CompileError : public std::runtime_error {
  public:
-  CompileError(const std::string& message, std::string log)
-      : std::runtime_error(message), log_(std::move(log)) {}
+  CompileError(const std::string& message, std::string log) : std::runtime_error(message), log_(std::move(log)) {}
   const std::string& log() const { return log_; }
 
  private:

@@ -89,8 +89,7 @@ const cuda_kernels::KernelSpec& kernel_spec(const LaunchCmd& launch) {
     return *pack_kernel_spec(launch);
   }
   const cuda_kernels::KernelSpec* spec = cuda_kernels::find_kernel(launch.program.source, launch.kernel);
-  if (!spec)
-    throw InvalidRequest("there is no CUDA kernel " + launch.kernel + " in source " + launch.program.source);
+  if (!spec) throw InvalidRequest("there is no CUDA kernel " + launch.kernel + " in source " + launch.program.source);
   return *spec;
 }
 
@@ -151,8 +150,7 @@ DeviceInfo query_device_info(int index) {
   const cudaError_t code = cudaGetDeviceProperties(&prop, index);
   if (code != cudaSuccess) {
     cudaGetLastError();
-    throw DeviceError("cuda:" + std::to_string(index) +
-                      ": cudaGetDeviceProperties failed: " + error_text(code));
+    throw DeviceError("cuda:" + std::to_string(index) + ": cudaGetDeviceProperties failed: " + error_text(code));
   }
   int runtime = 0, driver = 0;
   cudaRuntimeGetVersion(&runtime);
@@ -164,8 +162,8 @@ DeviceInfo query_device_info(int index) {
   d.name = prop.name;
   d.vendor = "NVIDIA";
   d.platform = "CUDA " + version_text(runtime);
-  d.version = "compute capability " + std::to_string(prop.major) + "." +
-              std::to_string(prop.minor) + ", driver for CUDA " + version_text(driver);
+  d.version = "compute capability " + std::to_string(prop.major) + "." + std::to_string(prop.minor) +
+              ", driver for CUDA " + version_text(driver);
   d.global_memory_bytes = prop.totalGlobalMem;
   // CUDA has no per-allocation limit below the device's memory.
   d.max_allocation_bytes = prop.totalGlobalMem;
@@ -189,8 +187,7 @@ DeviceInfo query_device_info(int index) {
 
 class CudaBuffer final : public DeviceBuffer {
  public:
-  CudaBuffer(int device, void* data, std::size_t bytes)
-      : device_(device), data_(data), bytes_(bytes) {}
+  CudaBuffer(int device, void* data, std::size_t bytes) : device_(device), data_(data), bytes_(bytes) {}
   CudaBuffer(const CudaBuffer&) = delete;
   CudaBuffer& operator=(const CudaBuffer&) = delete;
   ~CudaBuffer() override {
@@ -302,8 +299,7 @@ class CudaDevice final : public Device {
           "cudaMemcpy of " + std::to_string(bytes) + " bytes from the device");
   }
 
-  double copy_timed(const DeviceBuffer& src, DeviceBuffer& dst, std::size_t bytes,
-                    int repeat) override {
+  double copy_timed(const DeviceBuffer& src, DeviceBuffer& dst, std::size_t bytes, int repeat) override {
     select();
     const CudaBuffer& from = own(src, "copy");
     CudaBuffer& to = own(dst, "copy");
@@ -317,8 +313,7 @@ class CudaDevice final : public Device {
     return elapsed_ms(what);
   }
 
-  double execute(const std::vector<LaunchCmd>& launches,
-                 const std::vector<DeviceBuffer*>& buffers) override {
+  double execute(const std::vector<LaunchCmd>& launches, const std::vector<DeviceBuffer*>& buffers) override {
     select();
     if (launches.empty()) throw InvalidRequest(info_.spec + ": execute was given no launches");
     // Every check and lookup happens before the first event: host work
@@ -339,8 +334,7 @@ class CudaDevice final : public Device {
     check(cudaEventRecord(stop_, nullptr), "cudaEventRecord");
     std::string names;
     for (const ReadyLaunch& r : ready)
-      if (names.find(r.kernel->name) == std::string::npos)
-        names += (names.empty() ? "" : ", ") + r.kernel->name;
+      if (names.find(r.kernel->name) == std::string::npos) names += (names.empty() ? "" : ", ") + r.kernel->name;
     return elapsed_ms("running " + names);
   }
 
@@ -358,8 +352,8 @@ class CudaDevice final : public Device {
 
   void select() {
     if (!broken_.empty())
-      throw DeviceError(where() + " is unusable after an earlier error that corrupted its " +
-                        "CUDA context (" + broken_ + "); restart the program to use it again");
+      throw DeviceError(where() + " is unusable after an earlier error that corrupted its " + "CUDA context (" +
+                        broken_ + "); restart the program to use it again");
     const cudaError_t code = cudaSetDevice(index_);
     if (code != cudaSuccess) check(code, "cudaSetDevice");
   }
@@ -391,8 +385,7 @@ class CudaDevice final : public Device {
   CudaBuffer& own(DeviceBuffer& buffer, const char* operation) {
     auto* b = dynamic_cast<CudaBuffer*>(&buffer);
     if (!b)
-      throw InvalidRequest(where() + ": " + operation +
-                           " was given a buffer that the CUDA backend did not allocate");
+      throw InvalidRequest(where() + ": " + operation + " was given a buffer that the CUDA backend did not allocate");
     return *b;
   }
   const CudaBuffer& own(const DeviceBuffer& buffer, const char* operation) {
@@ -402,8 +395,7 @@ class CudaDevice final : public Device {
   void check_size(const CudaBuffer& buffer, std::size_t bytes, const char* operation) const {
     if (bytes > buffer.bytes())
       throw InvalidRequest(where() + ": " + operation + " of " + std::to_string(bytes) +
-                           " bytes exceeds the buffer's " + std::to_string(buffer.bytes()) +
-                           " bytes");
+                           " bytes exceeds the buffer's " + std::to_string(buffer.bytes()) + " bytes");
   }
 
   // The target NVRTC compiles for: this GPU's own cubin, or PTX when NVRTC
@@ -411,8 +403,7 @@ class CudaDevice final : public Device {
   const std::string& target() {
     if (target_.empty()) {
       const cuda::Nvrtc& nvrtc = cuda::Nvrtc::get();
-      if (!nvrtc.available())
-        throw DeviceError(where() + " needs NVRTC to compile its kernels: " + nvrtc.error());
+      if (!nvrtc.available()) throw DeviceError(where() + " needs NVRTC to compile its kernels: " + nvrtc.error());
       try {
         target_ = nvrtc.target_for(major_, minor_);
       } catch (const std::runtime_error& e) {
@@ -427,8 +418,8 @@ class CudaDevice final : public Device {
     const int pass = cuda_kernels::trace_pass(launch.program);
     // The clock pass is loaded for the launch's shape: its registers are
     // capped so that it keeps the timed kernel's occupancy for that shape.
-    std::string key = launch.program.source + "/" + name +
-                      (launch.program.text.empty() ? "" : "|learner|" + launch.program.text);
+    std::string key =
+        launch.program.source + "/" + name + (launch.program.text.empty() ? "" : "|learner|" + launch.program.text);
     if (pass == kClockPass)
       key += "|" + std::to_string(threads_of(launch)) + "|" + std::to_string(dynamic_shared_of(launch));
     if (auto found = resolved_.find(key); found != resolved_.end()) return found->second;
@@ -442,16 +433,17 @@ class CudaDevice final : public Device {
     std::optional<cuda::CompileResult> compiled = nvrtc.cached(request);
     if (!compiled) {
       notify("compiling " + expression +
-             (pass == kAccessPass ? " (traced build)" : pass == kClockPass ? " (clock pass)" : "") +
-             " for " + target() +
-             " with NVRTC " + nvrtc.version() + " (first use; kept in " + cuda::cuda_cache_dir() +
+             (pass == kAccessPass  ? " (traced build)"
+              : pass == kClockPass ? " (clock pass)"
+                                   : "") +
+             " for " + target() + " with NVRTC " + nvrtc.version() + " (first use; kept in " + cuda::cuda_cache_dir() +
              ")");
       try {
         compiled = nvrtc.compile(request);
       } catch (const cuda::CompileError& e) {
         if (!launch.program.text.empty())
-          throw CompileError(request.file_name + " does not compile for " + where() + " (" +
-                             target() + "):\n" + e.log());
+          throw CompileError(request.file_name + " does not compile for " + where() + " (" + target() + "):\n" +
+                             e.log());
         throw DeviceError(where() + ": " + e.what());
       } catch (const std::runtime_error& e) {
         throw DeviceError(where() + ": " + e.what());
@@ -477,8 +469,7 @@ class CudaDevice final : public Device {
     r.parameters = std::string(spec->parameters) + (pass ? "b" : "");
     load(r, *compiled, name, pass == kClockPass ? clock_register_cap(launch) : 0);
     if (spec->prefer_shared)
-      check(cudaFuncSetAttribute(static_cast<const void*>(r.function),
-                                 cudaFuncAttributePreferredSharedMemoryCarveout,
+      check(cudaFuncSetAttribute(static_cast<const void*>(r.function), cudaFuncAttributePreferredSharedMemoryCarveout,
                                  cudaSharedmemCarveoutMaxShared),
             "asking for the largest shared-memory carveout for " + name);
     return resolved_.emplace(key, std::move(r)).first->second;
@@ -510,8 +501,7 @@ class CudaDevice final : public Device {
   int clock_register_cap(const LaunchCmd& launch) {
     LaunchCmd timed = launch;
     auto& defines = timed.program.defines;
-    defines.erase(std::remove_if(defines.begin(), defines.end(),
-                                 [](const auto& d) { return d.first == kTraceDefine; }),
+    defines.erase(std::remove_if(defines.begin(), defines.end(), [](const auto& d) { return d.first == kTraceDefine; }),
                   defines.end());
     const int blocks = resident_blocks(timed);
     const int warps = static_cast<int>((threads_of(launch) + 31) / 32);
@@ -562,10 +552,9 @@ class CudaDevice final : public Device {
         given += 'b';
         if (buffer->buffer < 0 || static_cast<std::size_t>(buffer->buffer) >= buffers.size() ||
             !buffers[buffer->buffer])
-          throw InvalidRequest(kernel.name + ": parameter " + std::to_string(given.size()) +
-                               " names buffer " + std::to_string(buffer->buffer) +
-                               ", but the launch was given " + std::to_string(buffers.size()) +
-                               " buffers");
+          throw InvalidRequest(kernel.name + ": parameter " + std::to_string(given.size()) + " names buffer " +
+                               std::to_string(buffer->buffer) + ", but the launch was given " +
+                               std::to_string(buffers.size()) + " buffers");
         ArgumentValue v;
         v.pointer = own(*buffers[buffer->buffer], "a launch").data();
         r.values.push_back(v);
@@ -577,20 +566,19 @@ class CudaDevice final : public Device {
       }
     }
     if (given != kernel.parameters)
-      throw InvalidRequest(kernel.name + " takes " + parameter_list(kernel.parameters) +
-                           " but the launch passes " + parameter_list(given));
+      throw InvalidRequest(kernel.name + " takes " + parameter_list(kernel.parameters) + " but the launch passes " +
+                           parameter_list(given));
     if (kernel.spec->shared == SharedMemory::Dynamic && r.dynamic_shared == 0)
       throw InvalidRequest(kernel.name + " declares extern __shared__ memory; the launch must " +
                            "size it with a local array argument");
     if (kernel.spec->shared == SharedMemory::Static && r.dynamic_shared != 0)
-      throw InvalidRequest(kernel.name + " has no dynamic shared memory, yet the launch asks " +
-                           "for " + std::to_string(r.dynamic_shared) + " bytes");
+      throw InvalidRequest(kernel.name + " has no dynamic shared memory, yet the launch asks " + "for " +
+                           std::to_string(r.dynamic_shared) + " bytes");
 
     check_geometry(kernel, launch);
     r.grid = dim3(static_cast<unsigned>(launch.groups[0]), static_cast<unsigned>(launch.groups[1]),
                   static_cast<unsigned>(launch.groups[2]));
-    r.block = dim3(static_cast<unsigned>(launch.group_size[0]),
-                   static_cast<unsigned>(launch.group_size[1]),
+    r.block = dim3(static_cast<unsigned>(launch.group_size[0]), static_cast<unsigned>(launch.group_size[1]),
                    static_cast<unsigned>(launch.group_size[2]));
     if (r.dynamic_shared) ensure_dynamic_shared(kernel, r.dynamic_shared);
     return r;
@@ -603,25 +591,22 @@ class CudaDevice final : public Device {
       const std::size_t size = launch.group_size[i];
       const std::size_t groups = launch.groups[i];
       if (size == 0 || groups == 0)
-        throw InvalidRequest(kernel.name + ": a launch of " + std::to_string(groups) +
-                             " blocks of " + std::to_string(size) + " threads along " + axis[i] +
-                             " is empty");
+        throw InvalidRequest(kernel.name + ": a launch of " + std::to_string(groups) + " blocks of " +
+                             std::to_string(size) + " threads along " + axis[i] + " is empty");
       if (size > info_.max_group_dims[i])
-        throw InvalidRequest(kernel.name + ": " + std::to_string(size) + " threads per block " +
-                             "along " + axis[i] + " exceed the limit of " +
-                             std::to_string(info_.max_group_dims[i]) + " on " + where());
+        throw InvalidRequest(kernel.name + ": " + std::to_string(size) + " threads per block " + "along " + axis[i] +
+                             " exceed the limit of " + std::to_string(info_.max_group_dims[i]) + " on " + where());
       if (groups > info_.max_grid_groups[i])
-        throw InvalidRequest(kernel.name + ": " + std::to_string(groups) + " blocks along " +
-                             axis[i] + " exceed the limit of " +
-                             std::to_string(info_.max_grid_groups[i]) + " on " + where());
+        throw InvalidRequest(kernel.name + ": " + std::to_string(groups) + " blocks along " + axis[i] +
+                             " exceed the limit of " + std::to_string(info_.max_grid_groups[i]) + " on " + where());
       threads *= size;
     }
     // The kernel's own limit can be below the device's when it uses many registers.
     const auto kernel_limit = static_cast<std::size_t>(kernel.attributes.maxThreadsPerBlock);
     if (threads > kernel_limit)
       throw InvalidRequest(kernel.name + ": a block of " + std::to_string(threads) +
-                           " threads exceeds the kernel's limit of " +
-                           std::to_string(kernel_limit) + " threads per block on " + where());
+                           " threads exceeds the kernel's limit of " + std::to_string(kernel_limit) +
+                           " threads per block on " + where());
   }
 
   // Above 48 KB a kernel must opt in to more dynamic shared memory, up to
@@ -629,27 +614,23 @@ class CudaDevice final : public Device {
   void ensure_dynamic_shared(const ResolvedKernel& kernel, std::size_t bytes) {
     const std::size_t static_bytes = kernel.attributes.sharedSizeBytes;
     if (static_bytes + bytes > info_.local_memory_bytes)
-      throw InvalidRequest(
-          kernel.name + ": " + std::to_string(bytes) + " bytes of dynamic " +
-          "shared memory plus " + std::to_string(static_bytes) + " static exceed the limit of " +
-          std::to_string(info_.local_memory_bytes) + " bytes per block on " + where());
+      throw InvalidRequest(kernel.name + ": " + std::to_string(bytes) + " bytes of dynamic " + "shared memory plus " +
+                           std::to_string(static_bytes) + " static exceed the limit of " +
+                           std::to_string(info_.local_memory_bytes) + " bytes per block on " + where());
     int& allowed = dynamic_shared_allowed_[kernel.function];
     if (allowed == 0) allowed = kernel.attributes.maxDynamicSharedSizeBytes;
     if (bytes <= static_cast<std::size_t>(allowed)) return;
-    check(cudaFuncSetAttribute(static_cast<const void*>(kernel.function),
-                               cudaFuncAttributeMaxDynamicSharedMemorySize,
+    check(cudaFuncSetAttribute(static_cast<const void*>(kernel.function), cudaFuncAttributeMaxDynamicSharedMemorySize,
                                static_cast<int>(bytes)),
-          "raising the dynamic shared memory of " + kernel.name + " to " + std::to_string(bytes) +
-              " bytes");
+          "raising the dynamic shared memory of " + kernel.name + " to " + std::to_string(bytes) + " bytes");
     allowed = static_cast<int>(bytes);
   }
 
   static std::string launch_shape(const ReadyLaunch& r) {
-    return " with " + std::to_string(r.grid.x) + "x" + std::to_string(r.grid.y) + "x" +
-           std::to_string(r.grid.z) + " blocks of " + std::to_string(r.block.x) + "x" +
-           std::to_string(r.block.y) + "x" + std::to_string(r.block.z) + " threads" +
-           (r.dynamic_shared ? ", " + std::to_string(r.dynamic_shared) + " bytes dynamic shared"
-                             : std::string());
+    return " with " + std::to_string(r.grid.x) + "x" + std::to_string(r.grid.y) + "x" + std::to_string(r.grid.z) +
+           " blocks of " + std::to_string(r.block.x) + "x" + std::to_string(r.block.y) + "x" +
+           std::to_string(r.block.z) + " threads" +
+           (r.dynamic_shared ? ", " + std::to_string(r.dynamic_shared) + " bytes dynamic shared" : std::string());
   }
 
   int index_;
@@ -679,15 +660,14 @@ BackendReport cuda_backend_report() {
     // insufficient driver, the usual case on a build or CI machine.
     int driver = 0;
     cudaDriverGetVersion(&driver);
-    const std::string why =
-        code == cudaErrorNoDevice ? "no CUDA device"
-        : code == cudaErrorInsufficientDriver && driver == 0
-            ? "no NVIDIA driver (libcuda.so.1 was not found): install the NVIDIA driver to use "
-              "an NVIDIA GPU"
-        : code == cudaErrorInsufficientDriver
-            ? "the NVIDIA driver supports CUDA " + version_text(driver) + ", older than the CUDA " +
-                  version_text(runtime) + " this build needs: update the NVIDIA driver"
-            : "CUDA cannot start";
+    const std::string why = code == cudaErrorNoDevice ? "no CUDA device"
+                            : code == cudaErrorInsufficientDriver && driver == 0
+                                ? "no NVIDIA driver (libcuda.so.1 was not found): install the NVIDIA driver to use "
+                                  "an NVIDIA GPU"
+                            : code == cudaErrorInsufficientDriver
+                                ? "the NVIDIA driver supports CUDA " + version_text(driver) + ", older than the CUDA " +
+                                      version_text(runtime) + " this build needs: update the NVIDIA driver"
+                                : "CUDA cannot start";
     report.reason = why + ": " + error_text(code);
     return report;
   }
@@ -713,13 +693,11 @@ void set_cuda_compile_notice(std::function<void(const std::string&)> notice) {
 
 std::unique_ptr<Device> open_cuda_device(int index) {
   const BackendReport report = cuda_backend_report();
-  if (!report.available)
-    throw InvalidRequest("cuda:" + std::to_string(index) + ": " + report.reason);
+  if (!report.available) throw InvalidRequest("cuda:" + std::to_string(index) + ": " + report.reason);
   if (index < 0 || index >= static_cast<int>(report.devices.size()))
-    throw InvalidRequest(
-        "cuda:" + std::to_string(index) + " does not exist: this machine has " +
-        std::to_string(report.devices.size()) +
-        " CUDA device(s), cuda:0 to cuda:" + std::to_string(report.devices.size() - 1));
+    throw InvalidRequest("cuda:" + std::to_string(index) + " does not exist: this machine has " +
+                         std::to_string(report.devices.size()) +
+                         " CUDA device(s), cuda:0 to cuda:" + std::to_string(report.devices.size() - 1));
   return std::make_unique<CudaDevice>(index);
 }
 
@@ -746,8 +724,7 @@ std::string cuda_target_for(const std::string& architecture) {
   if (!nvrtc.available()) throw InvalidRequest(nvrtc.error());
   const int number = cuda::Nvrtc::architecture_number(architecture);
   if (number < 10)
-    throw InvalidRequest("\"" + architecture + "\" is not a GPU architecture: write sm_86, " +
-                         "compute_86 or 86");
+    throw InvalidRequest("\"" + architecture + "\" is not a GPU architecture: write sm_86, " + "compute_86 or 86");
   if (architecture.starts_with("compute_")) {
     for (int known : nvrtc.architectures())
       if (known == number) return architecture;

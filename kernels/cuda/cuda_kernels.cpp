@@ -70,11 +70,11 @@ int trace_pass(const ProgramKey& key) {
 std::string name_expression(const KernelSpec& spec, const ProgramKey& key) {
   std::string e = std::string(spec.kernel) + "<" + std::string(element_name(key.type));
   for (std::string_view name : spec.template_values) {
-    const auto found = std::find_if(key.defines.begin(), key.defines.end(),
-                                    [&](const auto& define) { return define.first == name; });
+    const auto found =
+        std::find_if(key.defines.begin(), key.defines.end(), [&](const auto& define) { return define.first == name; });
     if (found == key.defines.end())
-      throw InvalidRequest("CUDA kernel " + std::string(spec.kernel) + " needs " +
-                           std::string(name) + ", which the launch does not give");
+      throw InvalidRequest("CUDA kernel " + std::string(spec.kernel) + " needs " + std::string(name) +
+                           ", which the launch does not give");
     e += ", " + std::to_string(found->second);
   }
   return e + ">";

@@ -34,8 +34,6 @@ CudaCompilerReport cuda_compiler_report() {
 
 std::string cuda_target_for(const std::string&) { throw InvalidRequest(kNoCudaBackend); }
 
-CudaCompileCheck compile_cuda_kernel(const LaunchCmd&, const std::string&) {
-  throw InvalidRequest(kNoCudaBackend);
-}
+CudaCompileCheck compile_cuda_kernel(const LaunchCmd&, const std::string&) { throw InvalidRequest(kNoCudaBackend); }
 
 }  // namespace threadmap

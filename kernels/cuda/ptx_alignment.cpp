@@ -41,20 +41,18 @@ KnownAlignment::KnownAlignment(const Module& module, const Function& function,
     const std::string_view first = operands.front();
     const std::string_view op = opcode_words(in.opcode).front();
     // Instructions whose first operand is not a destination.
-    if (op == "st" || op == "red" || op == "bar" || op == "barrier" || op == "bra" ||
-        op == "call" || op == "ret" || op == "exit" || first.starts_with('['))
+    if (op == "st" || op == "red" || op == "bar" || op == "barrier" || op == "bra" || op == "call" || op == "ret" ||
+        op == "exit" || first.starts_with('['))
       continue;
     if (first.starts_with('{')) {
       // A vector destination (ld.v4, mov.b64 {lo, hi}): nothing known.
       std::string_view list = first.substr(1, first.size() >= 2 ? first.size() - 2 : 0);
-      for (std::string_view r : split_operands(list))
-        definitions.push_back({std::string(r), {}, {}});
+      for (std::string_view r : split_operands(list)) definitions.push_back({std::string(r), {}, {}});
       continue;
     }
     // setp's "%p1|%p2" and other predicate pairs carry no address.
     if (first.find('|') != std::string_view::npos) continue;
-    definitions.push_back(
-        {std::string(first), in.opcode, {operands.begin() + 1, operands.end()}});
+    definitions.push_back({std::string(first), in.opcode, {operands.begin() + 1, operands.end()}});
   }
   for (const Definition& d : definitions) registers_[d.destination] = kCap;
   // Each round can only lower counts, from at most kCap: it ends.
@@ -84,8 +82,7 @@ int KnownAlignment::zero_bits(std::string_view operand) const {
   return 0;
 }
 
-int KnownAlignment::evaluate(std::string_view opcode,
-                             const std::vector<std::string_view>& sources) const {
+int KnownAlignment::evaluate(std::string_view opcode, const std::vector<std::string_view>& sources) const {
   const std::vector<std::string_view> words = opcode_words(opcode);
   const std::string_view op = words.front();
   auto source = [&](std::size_t i) { return i < sources.size() ? zero_bits(sources[i]) : 0; };
@@ -97,19 +94,16 @@ int KnownAlignment::evaluate(std::string_view opcode,
   if (op == "add" || op == "sub" || op == "or" || op == "xor") return std::min(source(0), source(1));
   if (op == "and") return std::max(source(0), source(1));
   if (op == "selp") return std::min(source(0), source(1));
-  if (op == "mul" && (has_word(words, "lo") || has_word(words, "wide")))
-    return capped(source(0) + source(1));
+  if (op == "mul" && (has_word(words, "lo") || has_word(words, "wide"))) return capped(source(0) + source(1));
   if (op == "mad" && (has_word(words, "lo") || has_word(words, "wide")))
     return std::min(capped(source(0) + source(1)), source(2));
   if (op == "shl" && sources.size() == 2) {
     const auto shift = parse_immediate(sources[1]);
-    return shift && *shift >= 0 ? capped(source(0) + static_cast<int>(std::min(*shift, 64ll)))
-                                : source(0);
+    return shift && *shift >= 0 ? capped(source(0) + static_cast<int>(std::min(*shift, 64ll))) : source(0);
   }
   if (op == "shr" && sources.size() == 2) {
     const auto shift = parse_immediate(sources[1]);
-    return shift && *shift >= 0 ? std::max(0, source(0) - static_cast<int>(std::min(*shift, 64ll)))
-                                : 0;
+    return shift && *shift >= 0 ? std::max(0, source(0) - static_cast<int>(std::min(*shift, 64ll))) : 0;
   }
   return 0;
 }

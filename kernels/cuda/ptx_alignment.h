@@ -34,8 +34,7 @@ class KnownAlignment {
 
   // symbols: the known zero bits of each variable's address (a shared tile
   // placed at offset 0 has kCap).
-  KnownAlignment(const Module& module, const Function& function,
-                 std::map<std::string, int, std::less<>> symbols);
+  KnownAlignment(const Module& module, const Function& function, std::map<std::string, int, std::less<>> symbols);
 
   // Known zero bits of a register, an immediate or a variable's address; 0
   // for anything else (special registers, parameters, loaded values).

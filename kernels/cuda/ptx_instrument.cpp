@@ -30,8 +30,8 @@ constexpr std::string_view kReservedPrefix = "threadmap_";
 int type_bytes(std::string_view type) {
   if (type == "b8" || type == "u8" || type == "s8") return 1;
   if (type == "b16" || type == "u16" || type == "s16" || type == "f16" || type == "bf16") return 2;
-  if (type == "b32" || type == "u32" || type == "s32" || type == "f32" || type == "f16x2" ||
-      type == "bf16x2" || type == "tf32")
+  if (type == "b32" || type == "u32" || type == "s32" || type == "f32" || type == "f16x2" || type == "bf16x2" ||
+      type == "tf32")
     return 4;
   if (type == "b64" || type == "u64" || type == "s64" || type == "f64") return 8;
   if (type == "b128") return 16;
@@ -97,8 +97,7 @@ class Registers {
       start = i + 1;
       if (const auto angle = name.find('<'); angle != std::string_view::npos)
         families_[std::string(name.substr(0, angle))] = bits;
-      else if (!name.empty())
-        names_[std::string(name)] = bits;
+      else if (!name.empty()) names_[std::string(name)] = bits;
     }
   }
 
@@ -117,9 +116,9 @@ class Registers {
   std::map<std::string, int, std::less<>> families_;
 };
 
-constexpr std::string_view kOtherMemoryOpcodes[] = {
-    "prefetch", "prefetchu", "cp",       "ldmatrix", "stmatrix", "tex",     "tld4",  "suld",
-    "sust",     "sured",     "mbarrier", "multimem", "wgmma",    "tcgen05"};
+constexpr std::string_view kOtherMemoryOpcodes[] = {"prefetch", "prefetchu", "cp",    "ldmatrix", "stmatrix",
+                                                    "tex",      "tld4",      "suld",  "sust",     "sured",
+                                                    "mbarrier", "multimem",  "wgmma", "tcgen05"};
 
 bool is_barrier(const std::vector<std::string_view>& words) {
   if (words.empty() || (words[0] != "bar" && words[0] != "barrier")) return false;
@@ -135,8 +134,7 @@ bool is_barrier(const std::vector<std::string_view>& words) {
 std::string callee_of(std::string_view operands) {
   std::size_t i = 0;
   while (i < operands.size()) {
-    while (i < operands.size() && (operands[i] == ' ' || operands[i] == '\t' || operands[i] == ','))
-      ++i;
+    while (i < operands.size() && (operands[i] == ' ' || operands[i] == '\t' || operands[i] == ',')) ++i;
     if (i < operands.size() && operands[i] == '(') {
       const auto close = operands.find(')', i);
       if (close == std::string_view::npos) return {};
@@ -194,8 +192,7 @@ std::pair<int, int> version_number(std::string_view version) {
   int major = 0, minor = 0;
   const auto dot = version.find('.');
   std::from_chars(version.data(), version.data() + version.size(), major);
-  if (dot != std::string_view::npos)
-    std::from_chars(version.data() + dot + 1, version.data() + version.size(), minor);
+  if (dot != std::string_view::npos) std::from_chars(version.data() + dot + 1, version.data() + version.size(), minor);
   return {major, minor};
 }
 
@@ -244,8 +241,8 @@ bool leaves_shared_memory_alone(const ptx::Instruction& in, std::string_view bas
   if (op == "ld" || op == "st" || op == "ldu") {
     const MemoryShape shape = memory_shape(words);
     if (shape.async || !shape.space ||
-        (*shape.space != StateSpace::Global && *shape.space != StateSpace::Param &&
-         *shape.space != StateSpace::Local && *shape.space != StateSpace::Const))
+        (*shape.space != StateSpace::Global && *shape.space != StateSpace::Param && *shape.space != StateSpace::Local &&
+         *shape.space != StateSpace::Const))
       return false;
   }
   return !writes_register(in, base);
@@ -276,8 +273,8 @@ std::size_t store_folded_into(const Module& m, const Function& f, std::size_t fi
     const Statement& s = m.statements[i];
     if (s.kind == StatementKind::Directive) continue;
     if (s.kind == StatementKind::Label) {
-      const bool folds = !label.empty() && second != 0 &&
-                         ptx::trim(s.text.substr(0, s.text.find(':'))) == label && targeted[label] == 1;
+      const bool folds = !label.empty() && second != 0 && ptx::trim(s.text.substr(0, s.text.find(':'))) == label &&
+                         targeted[label] == 1;
       return folds ? second : 0;
     }
     if (s.kind != StatementKind::Instruction) return 0;
@@ -348,8 +345,8 @@ bool uses(const Module& m, const Function& f, std::string_view name) {
 // Where the assembler puts the variables: a kernel's one static shared
 // variable starts its shared window, 16-byte aligned; any other variable
 // is known only by its declared .align.
-std::map<std::string, int, std::less<>> symbol_alignments(const Module& m, const Function& f,
-                                                          const std::map<std::string, ptx::Variable, std::less<>>& variables) {
+std::map<std::string, int, std::less<>> symbol_alignments(
+    const Module& m, const Function& f, const std::map<std::string, ptx::Variable, std::less<>>& variables) {
   std::map<std::string, int, std::less<>> bits;
   std::vector<std::string> static_shared;
   for (const auto& [name, v] : variables) {
@@ -375,8 +372,7 @@ std::map<std::string, int, std::less<>> symbol_alignments(const Module& m, const
 class EntryWalk {
  public:
   // `glue` null: the report only.
-  EntryWalk(const Module& module, const Function& entry, PassGlue* glue)
-      : m_(module), f_(entry), glue_(glue) {
+  EntryWalk(const Module& module, const Function& entry, PassGlue* glue) : m_(module), f_(entry), glue_(glue) {
     report_.entry = entry.name;
     for (const auto& [name, v] : module.variables) variables_[name] = v;
   }
@@ -459,8 +455,8 @@ class EntryWalk {
                std::end(kOtherMemoryOpcodes)) {
       end_run();
       unrecorded("other memory", in.opcode);
-    } else if (op == "bra" || op == "brx" || op == "membar" || op == "fence" || op == "trap" ||
-               op == "bar" || op == "barrier") {
+    } else if (op == "bra" || op == "brx" || op == "membar" || op == "fence" || op == "trap" || op == "bar" ||
+               op == "barrier") {
       end_run();
     } else if (!run_.empty()) {
       // Arithmetic between a run's accesses ends it only by changing its
@@ -561,9 +557,9 @@ class EntryWalk {
     if (glue_ && address->base == Address::Base::Register) {
       const int bits = registers_.bits(address->name);
       if (bits != 32 && bits != 64)
-        throw PtxError(line_prefix(m_.text, s.begin) + "the address register " + address->name +
-                       (bits == 0 ? " is not declared in " + f_.name
-                                  : " has " + std::to_string(bits) + " bits, not 32 or 64"));
+        throw PtxError(
+            line_prefix(m_.text, s.begin) + "the address register " + address->name +
+            (bits == 0 ? " is not declared in " + f_.name : " has " + std::to_string(bits) + " bits, not 32 or 64"));
     }
     return *address;
   }
@@ -631,13 +627,22 @@ class EntryWalk {
     const int bytes = low.access_bytes * static_cast<int>(chunk.size());
     int merged = 0;
     for (const std::size_t k : chunk) merged += 1 + accesses_[k].absorbed;
-    MemoryInstructions site{earliest.file, earliest.line, low.written, low.store, bytes,
-                            bytes / low.type_bytes, merged, 0};
+    MemoryInstructions site{earliest.file, earliest.line,          low.written, low.store,
+                            bytes,         bytes / low.type_bytes, merged,      0};
     ++recorded_[site];
     if (!glue_) return;
-    MachineAccess machine{&m_.statements[earliest.statement], low.opcode, low.guard, low.address,
+    MachineAccess machine{&m_.statements[earliest.statement],
+                          low.opcode,
+                          low.guard,
+                          low.address,
                           low.address.base == Address::Base::Register ? registers_.bits(low.address.name) : 0,
-                          low.space_code, low.store, bytes, static_cast<int>(chunk.size()), merged, earliest.line, {}};
+                          low.space_code,
+                          low.store,
+                          bytes,
+                          static_cast<int>(chunk.size()),
+                          merged,
+                          earliest.line,
+                          {}};
     for (const std::size_t k : chunk) {
       machine.statements.push_back(&m_.statements[accesses_[k].statement]);
       for (const auto& [folded, into] : folded_into_)
@@ -773,8 +778,7 @@ void check_reserved_names(const Module& m) {
          at = s.text.find(kReservedPrefix, at + 1)) {
       if (at == 0 || !ptx::is_identifier_char(s.text[at - 1]) || s.text[at - 1] == '%')
         throw PtxError(line_prefix(m.text, s.begin) + "the PTX already uses the name prefix " +
-                       std::string(kReservedPrefix) +
-                       ", which the instrumenter reserves (instrumented twice?)");
+                       std::string(kReservedPrefix) + ", which the instrumenter reserves (instrumented twice?)");
     }
   }
 }
@@ -817,11 +821,11 @@ InstrumentedPtx instrument_ptx(std::string_view kernel_ptx, const std::vector<st
   check_reserved_names(m);
   const ptx::Runtime runtime = ptx::read_runtime(without_trailing_nuls(runtime_ptx));
   if (runtime.target != m.target)
-    throw PtxError("the trace runtime was compiled for .target " + runtime.target +
-                   ", the kernel for " + m.target + ": compile the runtime for the kernel's target");
+    throw PtxError("the trace runtime was compiled for .target " + runtime.target + ", the kernel for " + m.target +
+                   ": compile the runtime for the kernel's target");
   if (version_number(runtime.version) > version_number(m.version))
-    throw PtxError("the trace runtime is PTX " + runtime.version + ", newer than the kernel's " +
-                   m.version + ": compile both with the same NVRTC");
+    throw PtxError("the trace runtime is PTX " + runtime.version + ", newer than the kernel's " + m.version +
+                   ": compile both with the same NVRTC");
 
   InstrumentedPtx out;
   // The clock pass calls nothing: only the access pass takes the runtime.
@@ -858,8 +862,7 @@ CompileRequest trace_runtime_request(std::string target) {
 
 InstrumentedPtx instrument_compiled(const CompileResult& timed, const Nvrtc& nvrtc, Pass pass) {
   if (!timed.ptx)
-    throw PtxError("the instrumenter rewrites PTX; this build is a " + timed.target +
-                   " cubin: compile for compute_" +
+    throw PtxError("the instrumenter rewrites PTX; this build is a " + timed.target + " cubin: compile for compute_" +
                    std::to_string(Nvrtc::architecture_number(timed.target)) + " instead");
   const CompileResult runtime = nvrtc.compile(trace_runtime_request(timed.target));
   std::vector<std::string> entries;

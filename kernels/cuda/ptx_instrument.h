@@ -55,8 +55,8 @@ std::string_view space_name(MemorySpace space);  // "global", "shared", "generic
 // what lets the views say that the compiler merged four element stores into
 // one 16-byte store there.
 struct MemoryInstructions {
-  std::string file;      // as .file names it ("transpose.cu"); empty without line info
-  int line = 0;          // the nearest preceding .loc's line; 0 without one
+  std::string file;                         // as .file names it ("transpose.cu"); empty without line info
+  int line = 0;                             // the nearest preceding .loc's line; 0 without one
   MemorySpace space = MemorySpace::Global;  // the PTX instruction's space
   bool store = false;
   int bytes = 0;         // per thread
@@ -88,14 +88,14 @@ struct FoldedStore {
 };
 
 struct EntryReport {
-  std::string entry;                             // the mangled name
-  std::vector<MemoryInstructions> recorded;      // by file, line, space, load before store, bytes
+  std::string entry;                         // the mangled name
+  std::vector<MemoryInstructions> recorded;  // by file, line, space, load before store, bytes
   std::vector<UnrecordedInstructions> unrecorded;
-  std::vector<FoldedStore> folded;               // in program order
-  int barriers = 0;  // bar.sync and its forms, each with arrive and release calls
-  int exits = 0;     // ret and exit, each with an end call
+  std::vector<FoldedStore> folded;  // in program order
+  int barriers = 0;                 // bar.sync and its forms, each with arrive and release calls
+  int exits = 0;                    // ret and exit, each with an end call
 
-  int recorded_count() const;      // machine accesses: each gets one access call
+  int recorded_count() const;         // machine accesses: each gets one access call
   int ptx_instruction_count() const;  // the PTX ld/st they are made of
 };
 

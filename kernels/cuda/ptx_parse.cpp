@@ -10,13 +10,11 @@ namespace {
 bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
 
 // Directives that end at the end of their line rather than at a ';'.
-constexpr std::string_view kLineDirectives[] = {".loc", ".file", ".version", ".target",
-                                                ".address_size"};
+constexpr std::string_view kLineDirectives[] = {".loc", ".file", ".version", ".target", ".address_size"};
 
 std::string excerpt(std::string_view text, std::size_t begin) {
   std::string_view rest = text.substr(begin, 60);
-  if (const auto newline = rest.find('\n'); newline != std::string_view::npos)
-    rest = rest.substr(0, newline);
+  if (const auto newline = rest.find('\n'); newline != std::string_view::npos) rest = rest.substr(0, newline);
   return std::string(trim(rest));
 }
 
@@ -87,8 +85,7 @@ class Scanner {
     while (end < text_.size() && is_identifier_char(text_[end])) ++end;
     if (end == at_) return false;
     while (end < text_.size() && (text_[end] == ' ' || text_[end] == '\t')) ++end;
-    return end < text_.size() && text_[end] == ':' &&
-           (end + 1 >= text_.size() || text_[end + 1] != ':');
+    return end < text_.size() && text_[end] == ':' && (end + 1 >= text_.size() || text_[end + 1] != ':');
   }
 
   StatementKind next_statement() {
@@ -99,8 +96,7 @@ class Scanner {
     }
     if (c == '.') {
       const std::string_view word = word_here();
-      if (std::find(std::begin(kLineDirectives), std::end(kLineDirectives), word) !=
-          std::end(kLineDirectives)) {
+      if (std::find(std::begin(kLineDirectives), std::end(kLineDirectives), word) != std::end(kLineDirectives)) {
         line_directive();
         return StatementKind::Directive;
       }
@@ -265,8 +261,7 @@ std::optional<Parameter> parse_parameter(std::string_view declaration) {
   for (std::size_t i = 1; i + 1 < words.size(); ++i)
     if (words[i].starts_with('.') && words[i] != ".align" && words[i] != ".ptr") p.type = words[i];
   std::string_view name = words.back();
-  if (const auto bracket = name.find('['); bracket != std::string_view::npos)
-    name = name.substr(0, bracket);
+  if (const auto bracket = name.find('['); bracket != std::string_view::npos) name = name.substr(0, bracket);
   p.name = name;
   if (p.type.empty() || p.name.empty()) return std::nullopt;
   return p;
@@ -274,8 +269,7 @@ std::optional<Parameter> parse_parameter(std::string_view declaration) {
 
 // Finds the parenthesised group starting at or after `from` in the header;
 // returns the offsets of '(' and ')' relative to the header.
-std::optional<std::pair<std::size_t, std::size_t>> group_after(std::string_view header,
-                                                                std::size_t from) {
+std::optional<std::pair<std::size_t, std::size_t>> group_after(std::string_view header, std::size_t from) {
   std::size_t i = from;
   while (i < header.size() && is_space(header[i])) ++i;
   if (i >= header.size() || header[i] != '(') return std::nullopt;
@@ -287,8 +281,7 @@ std::optional<std::pair<std::size_t, std::size_t>> group_after(std::string_view 
   return std::nullopt;
 }
 
-std::vector<Parameter> parameters_in(std::string_view list, std::string_view text,
-                                     std::size_t offset) {
+std::vector<Parameter> parameters_in(std::string_view list, std::string_view text, std::size_t offset) {
   std::vector<Parameter> out;
   for (std::string_view part : split_top_level(list)) {
     const auto p = parse_parameter(part);
@@ -320,8 +313,7 @@ Function parse_header(const Statement& s, std::string_view text) {
   std::size_t at = kind_at;
   if (!f.entry) {
     if (const auto returns = group_after(h, at)) {
-      f.returns = parameters_in(h.substr(returns->first + 1, returns->second - returns->first - 1),
-                                text, s.begin);
+      f.returns = parameters_in(h.substr(returns->first + 1, returns->second - returns->first - 1), text, s.begin);
       at = returns->second + 1;
     }
   }
@@ -332,8 +324,7 @@ Function parse_header(const Statement& s, std::string_view text) {
   if (f.name.empty()) fail_at(text, s.begin, "a function header without a name");
   f.name_end = s.begin + at;
   if (const auto list = group_after(h, at)) {
-    f.parameters = parameters_in(h.substr(list->first + 1, list->second - list->first - 1), text,
-                                 s.begin);
+    f.parameters = parameters_in(h.substr(list->first + 1, list->second - list->first - 1), text, s.begin);
     f.parameters_open = s.begin + list->first;
     f.parameters_close = s.begin + list->second;
   }
@@ -370,8 +361,7 @@ std::string_view trim(std::string_view s) {
 }
 
 bool is_identifier_char(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
-         c == '$' || c == '%';
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '$' || c == '%';
 }
 
 std::size_t line_at(std::string_view text, std::size_t offset) {
@@ -418,8 +408,7 @@ std::optional<Variable> parse_variable(std::string_view statement) {
   Variable v;
   std::size_t i = 0;
   while (i < words.size() &&
-         (words[i] == ".visible" || words[i] == ".extern" || words[i] == ".weak" ||
-          words[i] == ".common")) {
+         (words[i] == ".visible" || words[i] == ".extern" || words[i] == ".weak" || words[i] == ".common")) {
     if (words[i] == ".extern") v.external = true;
     ++i;
   }
@@ -435,7 +424,7 @@ std::optional<Variable> parse_variable(std::string_view statement) {
       if (w == "=") break;
       if (w == ".align" && i + 1 < words.size()) v.align = parse_int(words[++i]).value_or(0);
       else if (w.size() >= 3 && (w[1] == 'b' || w[1] == 'u' || w[1] == 's' || w[1] == 'f'))
-        element = parse_int(w.substr(2)).value_or(0) / 8;  // .b8 .u32 .f64 ...
+        element = parse_int(w.substr(2)).value_or(0) / 8;                                  // .b8 .u32 .f64 ...
       else if (w.size() >= 3 && w[1] == 'v') vector = parse_int(w.substr(2)).value_or(1);  // .v2 .v4
       continue;
     }
@@ -479,9 +468,7 @@ Instruction parse_instruction(std::string_view statement) {
   return in;
 }
 
-std::vector<std::string_view> split_operands(std::string_view operands) {
-  return split_top_level(operands);
-}
+std::vector<std::string_view> split_operands(std::string_view operands) { return split_top_level(operands); }
 
 std::vector<std::string_view> opcode_words(std::string_view opcode) {
   std::vector<std::string_view> words;
@@ -529,9 +516,8 @@ Module parse_module(std::string_view text) {
           const auto index = words.empty() ? std::nullopt : parse_int(words.front());
           if (index && quote != std::string_view::npos) {
             const auto close = value.find('"', quote + 1);
-            m.files[*index] = value.substr(quote + 1, close == std::string_view::npos
-                                                          ? std::string_view::npos
-                                                          : close - quote - 1);
+            m.files[*index] =
+                value.substr(quote + 1, close == std::string_view::npos ? std::string_view::npos : close - quote - 1);
           }
         } else if (const auto v = parse_variable(s.text)) {
           m.variables[v->name] = *v;
@@ -551,8 +537,7 @@ Module parse_module(std::string_view text) {
           if (st[j].kind == StatementKind::CloseBrace && --depth == 0) break;
         }
         if (j >= st.size())
-          fail_at(text, s.begin, "the PTX ends inside the body of " + f.name +
-                                     " (a '{' without its '}': truncated?)");
+          fail_at(text, s.begin, "the PTX ends inside the body of " + f.name + " (a '{' without its '}': truncated?)");
         f.close = j;
         i = j;
         m.functions.push_back(std::move(f));
@@ -561,8 +546,7 @@ Module parse_module(std::string_view text) {
       case StatementKind::OpenBrace:
       case StatementKind::CloseBrace:
       case StatementKind::Label:
-      case StatementKind::Instruction:
-        fail_at(text, s.begin, "`" + excerpt(text, s.begin) + "` outside any function");
+      case StatementKind::Instruction: fail_at(text, s.begin, "`" + excerpt(text, s.begin) + "` outside any function");
     }
   }
   if (m.version.empty()) throw PtxError("not PTX: no .version directive");

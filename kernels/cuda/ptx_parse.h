@@ -55,8 +55,8 @@ struct Parameter {
 
 struct Function {
   std::string name;
-  bool entry = false;       // .entry (a kernel) rather than .func
-  std::size_t header = 0;   // statement indices: the header, its '{' and matching '}'
+  bool entry = false;      // .entry (a kernel) rather than .func
+  std::size_t header = 0;  // statement indices: the header, its '{' and matching '}'
   std::size_t open = 0;
   std::size_t close = 0;
   std::vector<Parameter> returns;  // .func only
@@ -74,18 +74,18 @@ enum class StateSpace { Generic, Global, Shared, SharedCluster, Local, Param, Co
 struct Variable {
   StateSpace space = StateSpace::Other;
   std::string name;
-  int align = 0;          // .align N; 0 when not given
-  bool external = false;  // .extern (dynamic shared memory)
+  int align = 0;            // .align N; 0 when not given
+  bool external = false;    // .extern (dynamic shared memory)
   std::uint64_t bytes = 0;  // its type's size times its dimensions; 0 when not known ([])
 };
 
 struct Module {
   std::string_view text;
   std::vector<Statement> statements;
-  std::string version;        // "9.0"
-  std::string target;         // "sm_90" (with any further words: "sm_90a, debug")
-  int address_size = 0;       // 64
-  std::size_t header_end = 0; // byte offset just past the last of .version/.target/.address_size
+  std::string version;         // "9.0"
+  std::string target;          // "sm_90" (with any further words: "sm_90a, debug")
+  int address_size = 0;        // 64
+  std::size_t header_end = 0;  // byte offset just past the last of .version/.target/.address_size
   std::vector<Function> functions;
   // Module-scope variables by name (.global, .shared, .const).
   std::map<std::string, Variable, std::less<>> variables;

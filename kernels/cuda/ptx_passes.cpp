@@ -17,18 +17,14 @@ std::string line_prefix(std::string_view text, std::size_t offset) {
 void Splice::before(const ptx::Statement& s, std::string glue) {
   std::size_t line_start = s.begin;
   while (line_start > 0 && (text_[line_start - 1] == ' ' || text_[line_start - 1] == '\t')) --line_start;
-  if (line_start == 0 || text_[line_start - 1] == '\n')
-    out_.push_back({line_start, std::move(glue)});
-  else
-    out_.push_back({s.begin, "\n" + glue + "\t"});
+  if (line_start == 0 || text_[line_start - 1] == '\n') out_.push_back({line_start, std::move(glue)});
+  else out_.push_back({s.begin, "\n" + glue + "\t"});
 }
 
 void Splice::after(const ptx::Statement& s, std::string glue) {
   const auto newline = text_.find('\n', s.end);
-  if (newline == std::string_view::npos)
-    out_.push_back({text_.size(), "\n" + glue});
-  else
-    out_.push_back({newline + 1, std::move(glue)});
+  if (newline == std::string_view::npos) out_.push_back({text_.size(), "\n" + glue});
+  else out_.push_back({newline + 1, std::move(glue)});
 }
 
 void Splice::replace(const ptx::Statement& s, std::string text) {
@@ -57,9 +53,9 @@ constexpr std::string_view kThread = "%threadmap_thread";
 constexpr std::string_view kOn = "%threadmap_on";
 constexpr std::string_view kSlot = "%threadmap_slot";
 constexpr std::string_view kAddress = "%threadmap_address";
-constexpr std::string_view kInside = "%threadmap_inside";          // threadmap_access's answer
-constexpr std::string_view kMay = "%threadmap_may";                // per machine access: may it be made
-constexpr std::string_view kGuarded = "%threadmap_guarded";        // an instruction's own guard, and may
+constexpr std::string_view kInside = "%threadmap_inside";    // threadmap_access's answer
+constexpr std::string_view kMay = "%threadmap_may";          // per machine access: may it be made
+constexpr std::string_view kGuarded = "%threadmap_guarded";  // an instruction's own guard, and may
 constexpr std::string_view kNotGuard = "%threadmap_not_guard";
 constexpr std::string_view kSharedFirst = "%threadmap_shared_first";  // the shared arrays' bytes
 constexpr std::string_view kSharedEnd = "%threadmap_shared_end";
@@ -137,7 +133,8 @@ std::string fill(std::string_view ptx_template, const Values& values) {
         rest = ptx::trim(rest.substr(rest.find(' ')));
       }
       const std::size_t space = rest.find(' ');
-      out += "\t" + guard + std::string(rest.substr(0, space)) + " \t" + std::string(ptx::trim(rest.substr(space))) + "\n";
+      out +=
+          "\t" + guard + std::string(rest.substr(0, space)) + " \t" + std::string(ptx::trim(rest.substr(space))) + "\n";
     }
   }
   return out;
@@ -169,10 +166,9 @@ class AccessPass final : public PassGlue {
   void barrier(const Barrier& b) override {
     const std::string line = std::to_string(b.line);
     const std::string opcode(b.instruction.opcode);
-    splice_.before(*b.statement, ptx::runtime_call(opcode + " arrival, line " + line, b.instruction.guard,
-                                                   "threadmap_arrive",
-                                                   {text(kBuffer), text(kOn), text(kBlock), text(kThread), line},
-                                                   kSlot));
+    splice_.before(*b.statement,
+                   ptx::runtime_call(opcode + " arrival, line " + line, b.instruction.guard, "threadmap_arrive",
+                                     {text(kBuffer), text(kOn), text(kBlock), text(kThread), line}, kSlot));
     splice_.after(*b.statement, ptx::runtime_call(opcode + " release, line " + line, b.instruction.guard,
                                                   "threadmap_release", {text(kBuffer), text(kSlot), text(kBlock)}));
   }
@@ -183,8 +179,7 @@ class AccessPass final : public PassGlue {
   }
 
   void access(const MachineAccess& a) override {
-    const unsigned flags =
-        (a.store ? TM_F_STORE : 0u) | (static_cast<unsigned>(log2_of(a.bytes)) << TM_F_SIZE_SHIFT);
+    const unsigned flags = (a.store ? TM_F_STORE : 0u) | (static_cast<unsigned>(log2_of(a.bytes)) << TM_F_SIZE_SHIFT);
     std::string what(a.opcode);
     if (a.members > 1)
       what += " x" + std::to_string(a.members) + " (one " + std::to_string(a.bytes) +
@@ -229,7 +224,8 @@ class AccessPass final : public PassGlue {
 
   std::string declarations() const override {
     std::string decl = "\n\t.reg .b64 \t" + text(kBuffer) + ";\n";
-    for (std::string_view r : {kBlock, kThread, kOn, kSlot, kInside, kSharedFirst, kSharedEnd, kSharedAt, kDynamicBytes})
+    for (std::string_view r :
+         {kBlock, kThread, kOn, kSlot, kInside, kSharedFirst, kSharedEnd, kSharedAt, kDynamicBytes})
       decl += "\t.reg .b32 \t" + text(r) + ";\n";
     for (std::string_view r : {kGuarded, kNotGuard}) decl += "\t.reg .pred \t" + text(r) + ";\n";
     if (accesses_) decl += "\t.reg .pred \t" + text(kMay) + "<" + std::to_string(accesses_) + ">;\n";
@@ -246,9 +242,7 @@ class AccessPass final : public PassGlue {
       case Address::Base::Register:
         prelude.push_back((access.address_bits == 64 ? "mov.b64 \t" : "cvt.u64.u32 \t") + to + ", " + a.name + ";");
         break;
-      case Address::Base::Symbol:
-        prelude.push_back("mov.u64 \t" + to + ", " + a.name + ";");
-        break;
+      case Address::Base::Symbol: prelude.push_back("mov.u64 \t" + to + ", " + a.name + ";"); break;
       case Address::Base::Absolute:
         prelude.push_back("mov.u64 \t" + to + ", " + std::to_string(a.offset) + ";");
         return prelude;
@@ -514,8 +508,10 @@ class ClockPass final : public PassGlue {
 
   std::string declarations() const override {
     std::string decl = "\n\t.reg .b64 \t" + text(kBuffer) + ";\n";
-    for (std::string_view r : {kStart, kArrival, kRelease, kEnd, kAddress64}) decl += "\t.reg .b64 \t" + text(r) + ";\n";
-    for (std::string_view r : {kPasses, kWarp, kWord, kCount, kTemp, kBlocks, kLane}) decl += "\t.reg .b32 \t" + text(r) + ";\n";
+    for (std::string_view r : {kStart, kArrival, kRelease, kEnd, kAddress64})
+      decl += "\t.reg .b64 \t" + text(r) + ";\n";
+    for (std::string_view r : {kPasses, kWarp, kWord, kCount, kTemp, kBlocks, kLane})
+      decl += "\t.reg .b32 \t" + text(r) + ";\n";
     if (!looped_) decl += "\t.reg .b32 \t" + text(kPassed) + ";\n";
     if (const std::size_t n = timed_sites())
       for (std::string_view r : {kSiteArrival, kSiteRelease, kSitePass})
@@ -609,8 +605,8 @@ class ClockPass final : public PassGlue {
     // The release's skip label is numbered before the arrival's.
     const Skip release_skip = skip_unless(in.guard);
     if (index >= TM_CLOCK_PASSES) {
-      splice_.after(s, comment(what + ": a pass, counted, not timed") + release_skip.branch +
-                           fill(kCountPass, values) + release_skip.label);
+      splice_.after(s, comment(what + ": a pass, counted, not timed") + release_skip.branch + fill(kCountPass, values) +
+                           release_skip.label);
       return;
     }
     bind_site(values, index);
@@ -638,7 +634,8 @@ class ClockPass final : public PassGlue {
     if (std::find(words.begin(), words.end(), "red") != words.end()) {
       const std::vector<std::string_view> operands = ptx::split_operands(in.operands);
       if (operands.empty())
-        throw ptx::PtxError(line_prefix(splice_.text(), site.statement->begin) + "a barrier reduction without operands");
+        throw ptx::PtxError(line_prefix(splice_.text(), site.statement->begin) +
+                            "a barrier reduction without operands");
       values["result"] = std::string(operands.front());
       return std::find(words.begin(), words.end(), "pred") != words.end();
     }
@@ -707,8 +704,8 @@ class ClockPass final : public PassGlue {
     Values values = clock_values();
     values["done"] = "$threadmap_end_" + std::to_string(++labels_);
     const Skip skip = skip_unless(e.guard);
-    std::string glue = comment(std::string(e.op) + ": the warp's schedule record, and its stamps where sampled") +
-                       skip.branch;
+    std::string glue =
+        comment(std::string(e.op) + ": the warp's schedule record, and its stamps where sampled") + skip.branch;
     constexpr std::array<std::string_view, 4> kExtents = {"%ntid.y", "%ntid.z", "%nctaid.y", "%nctaid.z"};
     std::string extents;
     for (std::size_t i = 0; i < reads_.size(); ++i) {
@@ -777,7 +774,7 @@ class ClockPass final : public PassGlue {
   const ptx::Statement* first_ = nullptr;  // where the sites' registers start
   std::vector<Barrier> sites_;
   std::vector<Exit> exits_;
-  bool looped_ = false;  // a barrier sits in a loop
+  bool looped_ = false;          // a barrier sits in a loop
   std::array<bool, 4> reads_{};  // the kernel reads %tid.y, %tid.z, %ctaid.y, %ctaid.z
 };
 

@@ -70,14 +70,14 @@ struct MachineAccess {
   const ptx::Statement* first = nullptr;  // the earliest of its PTX accesses
   std::string_view opcode;                // of the one at the lowest offset
   std::string_view guard;
-  Address address;                        // of the one at the lowest offset
-  int address_bits = 0;                   // of a register address: 32 or 64
+  Address address;       // of the one at the lowest offset
+  int address_bits = 0;  // of a register address: 32 or 64
   unsigned space_code = kSpaceGeneric;
   bool store = false;
   int bytes = 0;
   int members = 1;
-  int merged = 1;                         // PTX accesses in all, folded stores included
-  int line = 0;                           // of the earliest
+  int merged = 1;  // PTX accesses in all, folded stores included
+  int line = 0;    // of the earliest
   // Every PTX instruction it is made of, folded stores included: the access
   // pass makes them only where the access is inside the launch's memory.
   std::vector<const ptx::Statement*> statements;
@@ -116,8 +116,8 @@ class PassGlue {
   virtual void access(const MachineAccess& access) = 0;  // after the walk, once runs are merged
   // The shared variables the entry names (.shared, static or .extern), before end().
   virtual void shared_arrays(const std::vector<ptx::Variable>&) {}
-  virtual void end(const ControlFlow& flow) = 0;         // after every other event
-  virtual std::string declarations() const = 0;          // the glue's registers, at the body's start
+  virtual void end(const ControlFlow& flow) = 0;  // after every other event
+  virtual std::string declarations() const = 0;   // the glue's registers, at the body's start
 };
 
 // Calls into the recording runtime (trace_runtime.cuh) at every access,

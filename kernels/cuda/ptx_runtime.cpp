@@ -37,7 +37,6 @@ std::string describe(const std::vector<std::string_view>& types) {
   return s + ")";
 }
 
-
 }  // namespace
 
 std::string runtime_call(std::string_view what, std::string_view guard, std::string_view function,
@@ -85,9 +84,9 @@ Runtime read_runtime(std::string_view runtime_ptx) {
     for (const Parameter& p : f->parameters) types.push_back(p.type);
     const std::string_view returns = f->returns.empty() ? std::string_view() : f->returns[0].type;
     if (types != expected.parameters || returns != expected.returns || f->returns.size() > 1)
-      throw PtxError("the trace runtime's " + std::string(expected.name) + " takes " +
-                     describe(types) + (returns.empty() ? "" : " -> " + std::string(returns)) +
-                     "; the instrumenter passes " + describe(expected.parameters) +
+      throw PtxError("the trace runtime's " + std::string(expected.name) + " takes " + describe(types) +
+                     (returns.empty() ? "" : " -> " + std::string(returns)) + "; the instrumenter passes " +
+                     describe(expected.parameters) +
                      (expected.returns.empty() ? "" : " -> " + std::string(expected.returns)));
   }
   Runtime r{{}, m.version, m.target};
@@ -112,8 +111,7 @@ Runtime read_runtime(std::string_view runtime_ptx) {
       const Statement& s = m.statements[i];
       if (s.kind == StatementKind::Directive && directive_word(s.text) == ".loc") {
         std::size_t line_start = s.begin;
-        while (line_start > copied &&
-               (runtime_ptx[line_start - 1] == ' ' || runtime_ptx[line_start - 1] == '\t'))
+        while (line_start > copied && (runtime_ptx[line_start - 1] == ' ' || runtime_ptx[line_start - 1] == '\t'))
           --line_start;
         r.text += runtime_ptx.substr(copied, line_start - copied);
         copied = s.end;

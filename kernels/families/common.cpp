@@ -31,8 +31,7 @@ HostBuffer describe(std::string name, BufferRole role, ElementType type, std::ui
 
 }  // namespace
 
-HostBuffer random_input(std::string name, ElementType type, std::uint64_t count,
-                        std::uint64_t seed) {
+HostBuffer random_input(std::string name, ElementType type, std::uint64_t count, std::uint64_t seed) {
   HostBuffer b = describe(std::move(name), BufferRole::Input, type, count);
   b.random_elements = count;
   b.seed = seed;
@@ -64,9 +63,10 @@ void materialize(HostBuffer& b) {
     return;
   }
   auto fill = [&](std::uint64_t from, int value) {
-    parallel_for(b.data.size() - from, [&](std::uint64_t begin, std::uint64_t end) {
-      std::memset(b.data.data() + from + begin, value, end - begin);
-    }, std::uint64_t{4} << 20);
+    parallel_for(
+        b.data.size() - from,
+        [&](std::uint64_t begin, std::uint64_t end) { std::memset(b.data.data() + from + begin, value, end - begin); },
+        std::uint64_t{4} << 20);
   };
   if (b.role != BufferRole::Input) {
     fill(0, b.role == BufferRole::Output ? 0xFF : 0);
@@ -96,8 +96,6 @@ void materialize(HostBuffer& b) {
 
 namespace threadmap::families {
 
-void reject(const Variant& v, const std::string& message) {
-  throw InvalidRequest(v.id + ": " + message);
-}
+void reject(const Variant& v, const std::string& message) { throw InvalidRequest(v.id + ": " + message); }
 
 }  // namespace threadmap::families

@@ -40,16 +40,14 @@ std::span<T> view(HostBuffer& b) {
 }
 
 // Buffer descriptions; see materialize() in workload.h for their contents.
-HostBuffer random_input(std::string name, ElementType type, std::uint64_t count,
-                        std::uint64_t seed);
+HostBuffer random_input(std::string name, ElementType type, std::uint64_t count, std::uint64_t seed);
 HostBuffer poisoned_output(std::string name, ElementType type, std::uint64_t count);
 HostBuffer zero_scratch(std::string name, ElementType type, std::uint64_t count);
 
 // Bit-exact comparison of `actual` against `expected` (same element type);
 // row_length > 0 reports mismatches as row/column.
 template <class T>
-Verification compare_exact(std::span<const T> actual, std::span<const T> expected,
-                           std::uint64_t row_length);
+Verification compare_exact(std::span<const T> actual, std::span<const T> expected, std::uint64_t row_length);
 
 std::string format_value(double v);
 

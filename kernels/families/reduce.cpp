@@ -39,8 +39,7 @@ Verification verify_sum(const std::vector<HostBuffer>& buffers, std::int64_t n) 
     ok = std::isfinite(static_cast<double>(actual)) &&
          std::fabs(static_cast<long double>(actual) - exact) <= tol * magnitude;
     expected_text = format_value(static_cast<double>(exact));
-    v.method = "|sum - reference| <= " + format_value(tol) +
-               " * sum(|x|), reference summed in extended precision";
+    v.method = "|sum - reference| <= " + format_value(tol) + " * sum(|x|), reference summed in extended precision";
   }
   v.verified = ok;
   if (!ok) {
@@ -94,8 +93,7 @@ Workload build_reduce(const Variant& v, const Params& p, std::uint64_t seed) {
         launch_pass(current, out, len, 1);
         break;
       }
-      w.buffers.push_back(zero_scratch("partials " + std::to_string(pass), type,
-                                       groups + groups % 2));
+      w.buffers.push_back(zero_scratch("partials " + std::to_string(pass), type, groups + groups % 2));
       launch_pass(current, out, len, groups);
       current = out;
       len = static_cast<std::int64_t>(groups);

@@ -17,8 +17,8 @@ namespace {
 // both sides stay in cache; only when something differs is the output walked
 // again in row order to name the first mismatches.
 template <class T>
-Verification verify_transpose(const std::vector<HostBuffer>& buffers, std::int64_t width,
-                              std::int64_t height, bool transposed) {
+Verification verify_transpose(const std::vector<HostBuffer>& buffers, std::int64_t width, std::int64_t height,
+                              bool transposed) {
   std::span<const T> in = view<T>(buffers[0]);
   std::span<const T> out = view<T>(buffers[1]);
   if (!transposed) return compare_exact<T>(out, in, static_cast<std::uint64_t>(width));
@@ -29,15 +29,19 @@ Verification verify_transpose(const std::vector<HostBuffer>& buffers, std::int64
   std::atomic<std::uint64_t> mismatches = out.size() < in.size() ? in.size() : 0;
   const std::uint64_t bands = static_cast<std::uint64_t>((height + kTile - 1) / kTile);
   if (mismatches == 0)
-    parallel_for(bands, [&](std::uint64_t first, std::uint64_t last) {
-      std::uint64_t differ = 0;
-      for (std::int64_t r0 = static_cast<std::int64_t>(first) * kTile;
-           r0 < std::min<std::int64_t>(height, static_cast<std::int64_t>(last) * kTile); r0 += kTile)
-        for (std::int64_t c0 = 0; c0 < width; c0 += kTile)
-          for (std::int64_t r = r0; r < std::min(height, r0 + kTile); ++r)
-            for (std::int64_t c = c0; c < std::min(width, c0 + kTile); ++c) differ += !same(r, c);
-      mismatches += differ;
-    }, std::max<std::uint64_t>(1, (std::uint64_t{1} << 20) / static_cast<std::uint64_t>(kTile * std::max<std::int64_t>(width, 1))));
+    parallel_for(
+        bands,
+        [&](std::uint64_t first, std::uint64_t last) {
+          std::uint64_t differ = 0;
+          for (std::int64_t r0 = static_cast<std::int64_t>(first) * kTile;
+               r0 < std::min<std::int64_t>(height, static_cast<std::int64_t>(last) * kTile); r0 += kTile)
+            for (std::int64_t c0 = 0; c0 < width; c0 += kTile)
+              for (std::int64_t r = r0; r < std::min(height, r0 + kTile); ++r)
+                for (std::int64_t c = c0; c < std::min(width, c0 + kTile); ++c) differ += !same(r, c);
+          mismatches += differ;
+        },
+        std::max<std::uint64_t>(
+            1, (std::uint64_t{1} << 20) / static_cast<std::uint64_t>(kTile * std::max<std::int64_t>(width, 1))));
   if (mismatches == 0) {
     Verification v;
     v.method = "bit-exact against the CPU reference";
@@ -65,8 +69,8 @@ Workload build_transpose(const Variant& v, const Params& p, std::uint64_t seed) 
   const std::size_t size = element_size(type);
   if (strips > tile)
     reject(v, "strips=" + std::to_string(strips) + " exceeds tile=" + std::to_string(tile) +
-                  ": a thread moves one strip per tile row it covers, and the tile has only " +
-                  std::to_string(tile) + " rows");
+                  ": a thread moves one strip per tile row it covers, and the tile has only " + std::to_string(tile) +
+                  " rows");
   const std::int64_t rows = tile / strips;
 
   const std::uint64_t elements = static_cast<std::uint64_t>(width * height);
@@ -88,8 +92,7 @@ Workload build_transpose(const Variant& v, const Params& p, std::uint64_t seed) 
   LaunchCmd launch;
   launch.program = {"transpose", type, {{"TILE", tile}, {"ROWS", rows}, {"PAD", pad}}};
   launch.kernel = v.kernel;
-  launch.args = {BufferArg{0}, BufferArg{1}, static_cast<std::int32_t>(width),
-                 static_cast<std::int32_t>(height)};
+  launch.args = {BufferArg{0}, BufferArg{1}, static_cast<std::int32_t>(width), static_cast<std::int32_t>(height)};
   const bool row_major_grid = v.kernel == "transpose_copy" || v.kernel == "transpose_coalesced";
   if (row_major_grid) {
     // Dimension 0 walks the columns of A: a warp reads along a row, each
@@ -112,9 +115,7 @@ Workload build_transpose(const Variant& v, const Params& p, std::uint64_t seed) 
 
   const bool transposed = v.kernel != "transpose_copy";
   w.verify = [type, width, height, transposed](const std::vector<HostBuffer>& b) {
-    return with_type(type, [&](auto tag) {
-      return verify_transpose<decltype(tag)>(b, width, height, transposed);
-    });
+    return with_type(type, [&](auto tag) { return verify_transpose<decltype(tag)>(b, width, height, transposed); });
   };
   return w;
 }

@@ -18,18 +18,17 @@ namespace {
 
 // libclang's C API, opened at run time. The function types come from its
 // own header, so nothing here restates a prototype.
-#define TM_LIBCLANG_FUNCTIONS(X)                                                          \
-  X(clang_createIndex) X(clang_disposeIndex) X(clang_parseTranslationUnit2)              \
-  X(clang_disposeTranslationUnit) X(clang_getNumDiagnostics) X(clang_getDiagnostic)      \
-  X(clang_getDiagnosticSeverity) X(clang_getDiagnosticSpelling) X(clang_getDiagnosticLocation) \
-  X(clang_disposeDiagnostic) X(clang_getTranslationUnitCursor) X(clang_visitChildren)    \
-  X(clang_getCursorKind) X(clang_getCursorType) X(clang_getTypeSpelling)                 \
-  X(clang_getCursorSpelling) X(clang_getCString) X(clang_disposeString)                  \
-  X(clang_getCursorExtent) X(clang_getRangeStart) X(clang_getRangeEnd)                   \
-  X(clang_getSpellingLocation) X(clang_getExpansionLocation) X(clang_getFile)            \
-  X(clang_getLocationForOffset) X(clang_getRange) X(clang_tokenize)                      \
-  X(clang_getTokenSpelling) X(clang_getTokenExtent) X(clang_getTokenKind)                \
-  X(clang_disposeTokens) X(clang_getFileContents)
+#define TM_LIBCLANG_FUNCTIONS(X)                                                                                    \
+  X(clang_createIndex)                                                                                              \
+  X(clang_disposeIndex) X(clang_parseTranslationUnit2) X(clang_disposeTranslationUnit) X(clang_getNumDiagnostics)   \
+      X(clang_getDiagnostic) X(clang_getDiagnosticSeverity) X(clang_getDiagnosticSpelling)                          \
+          X(clang_getDiagnosticLocation) X(clang_disposeDiagnostic) X(clang_getTranslationUnitCursor)               \
+              X(clang_visitChildren) X(clang_getCursorKind) X(clang_getCursorType) X(clang_getTypeSpelling)         \
+                  X(clang_getCursorSpelling) X(clang_getCString) X(clang_disposeString) X(clang_getCursorExtent)    \
+                      X(clang_getRangeStart) X(clang_getRangeEnd) X(clang_getSpellingLocation)                      \
+                          X(clang_getExpansionLocation) X(clang_getFile) X(clang_getLocationForOffset)              \
+                              X(clang_getRange) X(clang_tokenize) X(clang_getTokenSpelling) X(clang_getTokenExtent) \
+                                  X(clang_getTokenKind) X(clang_disposeTokens) X(clang_getFileContents)
 
 struct Libclang {
 #define TM_DECLARE(f) decltype(&::f) f = nullptr;
@@ -52,13 +51,12 @@ struct Libclang {
     for (const std::string& name : names)
       if ((handle = dlopen(name.c_str(), RTLD_NOW | RTLD_LOCAL))) break;
     if (!handle) {
-      lib.error = "libclang could not be opened (tried " + names.front() +
-                  (names.size() > 1 ? " and others" : "") +
+      lib.error = "libclang could not be opened (tried " + names.front() + (names.size() > 1 ? " and others" : "") +
                   "); install Debian's libclang1-14, or set THREADMAP_LIBCLANG to the library";
       return lib;
     }
-#define TM_LOAD(f)                                                              \
-  lib.f = reinterpret_cast<decltype(lib.f)>(dlsym(handle, #f));                 \
+#define TM_LOAD(f)                                              \
+  lib.f = reinterpret_cast<decltype(lib.f)>(dlsym(handle, #f)); \
   if (!lib.f && lib.error.empty()) lib.error = "libclang has no " #f;
     TM_LIBCLANG_FUNCTIONS(TM_LOAD)
 #undef TM_LOAD
@@ -82,10 +80,10 @@ std::string text_of(const Libclang& lib, CXString s) {
 // One node of the syntax tree, as the rewrite needs it.
 struct Node {
   CXCursorKind kind;
-  std::string type;      // its type's spelling: "__global float", "__local int[32][33]"
-  std::string spelling;  // a call's callee, a declaration's name
+  std::string type;             // its type's spelling: "__global float", "__local int[32][33]"
+  std::string spelling;         // a call's callee, a declaration's name
   unsigned begin = 0, end = 0;  // offsets in the parsed buffer
-  bool in_main = false;  // written in the parsed text itself, not in a macro
+  bool in_main = false;         // written in the parsed text itself, not in a macro
   int parent = -1;
   std::vector<int> children;
 };
@@ -99,10 +97,8 @@ struct Walk {
   unsigned offset(CXSourceLocation loc, bool expansion, bool* here) const {
     CXFile file;
     unsigned line, column, at;
-    if (expansion)
-      lib.clang_getExpansionLocation(loc, &file, &line, &column, &at);
-    else
-      lib.clang_getSpellingLocation(loc, &file, &line, &column, &at);
+    if (expansion) lib.clang_getExpansionLocation(loc, &file, &line, &column, &at);
+    else lib.clang_getSpellingLocation(loc, &file, &line, &column, &at);
     if (here) *here = file == main_file;
     return at;
   }
@@ -149,8 +145,7 @@ struct Edit {
 // "__global int", "const __global float4", "__local int".
 bool in_space(const std::string& type, std::string_view space) {
   const std::size_t at = type.find(space);
-  return at != std::string::npos && (at == 0 || type[at - 1] == ' ') &&
-         type.find_first_of("[(*") == std::string::npos;
+  return at != std::string::npos && (at == 0 || type[at - 1] == ' ') && type.find_first_of("[(*") == std::string::npos;
 }
 
 // The name libclang is given for the text it parses.
@@ -164,8 +159,9 @@ std::vector<std::string> clang_arguments(const std::vector<std::pair<std::string
   std::vector<std::string> args{"-x", "cl", subgroups ? "-cl-std=CL2.0" : "-cl-std=CL1.2", "-Xclang",
                                 "-finclude-default-header"};
   if (subgroups)
-    args.insert(args.end(), {"-Xclang", "-cl-ext=+cl_khr_subgroups,+cl_khr_subgroup_shuffle,+cl_khr_subgroup_shuffle_relative",
-                             "-Dcl_khr_subgroups=1", "-Dcl_khr_subgroup_shuffle=1", "-Dcl_khr_subgroup_shuffle_relative=1"});
+    args.insert(args.end(),
+                {"-Xclang", "-cl-ext=+cl_khr_subgroups,+cl_khr_subgroup_shuffle,+cl_khr_subgroup_shuffle_relative",
+                 "-Dcl_khr_subgroups=1", "-Dcl_khr_subgroup_shuffle=1", "-Dcl_khr_subgroup_shuffle_relative=1"});
   for (const auto& [define, value] : defines) args.push_back("-D" + define + "=" + value);
   return args;
 }
@@ -264,9 +260,9 @@ class Tokens {
 
   // The first token at or after an offset (size() if none).
   std::size_t from(unsigned offset) const {
-    return static_cast<std::size_t>(
-        std::lower_bound(tokens_.begin(), tokens_.end(), offset, [](const Token& t, unsigned o) { return t.begin < o; }) -
-        tokens_.begin());
+    return static_cast<std::size_t>(std::lower_bound(tokens_.begin(), tokens_.end(), offset,
+                                                     [](const Token& t, unsigned o) { return t.begin < o; }) -
+                                    tokens_.begin());
   }
   std::string at(unsigned offset) const {
     const std::size_t k = from(offset);
@@ -394,7 +390,8 @@ class HookEdits {
       }
     }
     // Registered in the order declared: the first is where shared offsets count from.
-    std::sort(local_arrays.begin(), local_arrays.end(), [](const Node* x, const Node* y) { return x->begin < y->begin; });
+    std::sort(local_arrays.begin(), local_arrays.end(),
+              [](const Node* x, const Node* y) { return x->begin < y->begin; });
     for (const Node* m : local_arrays)
       edits_.push_back({tokens_.semicolon_after(m->end), 0, " TM_LOCAL_ARRAY(" + m->spelling + ");"});
   }
@@ -413,13 +410,11 @@ class HookEdits {
     const bool lhs = parent && !parent->children.empty() && parent->children[0] == self;
     if (parent && parent->kind == CXCursor_UnaryOperator && op == "&") return;
     std::string hook;
-    if (parent && parent->kind == CXCursor_BinaryOperator && lhs && op == "=")
-      hook = global ? "STG(" : "STS(";
+    if (parent && parent->kind == CXCursor_BinaryOperator && lhs && op == "=") hook = global ? "STG(" : "STS(";
     else if ((parent && parent->kind == CXCursor_CompoundAssignOperator && lhs) ||
              (parent && parent->kind == CXCursor_UnaryOperator && (op == "++" || op == "--")))
       hook = global ? "LDSTG(" : "LDSTS(";
-    else
-      hook = global ? "LDG(" : "LDS(";
+    else hook = global ? "LDG(" : "LDS(";
     wrap(m, hook, ")");
   }
 
@@ -432,9 +427,8 @@ class HookEdits {
 
 // The text with the edits, each on the line it belongs to.
 std::string with_edits(const ParsedBuffer& buffer, std::vector<Edit> edits) {
-  std::stable_sort(edits.begin(), edits.end(), [](const Edit& x, const Edit& y) {
-    return x.at != y.at ? x.at < y.at : x.order < y.order;
-  });
+  std::stable_sort(edits.begin(), edits.end(),
+                   [](const Edit& x, const Edit& y) { return x.at != y.at ? x.at < y.at : x.order < y.order; });
   std::string out;
   unsigned at = buffer.skip;
   for (const Edit& e : edits) {

@@ -50,8 +50,7 @@ const char* error_name(cl_int code) {
 }
 
 void check(cl_int code, const std::string& what) {
-  if (code != CL_SUCCESS)
-    throw DeviceError(what + " failed: " + error_name(code) + " (" + std::to_string(code) + ")");
+  if (code != CL_SUCCESS) throw DeviceError(what + " failed: " + error_name(code) + " (" + std::to_string(code) + ")");
 }
 
 std::string device_string(cl_device_id d, cl_device_info param) {
@@ -100,8 +99,7 @@ T device_value(cl_device_id d, cl_device_info param) {
 
 bool has_extension(const std::string& extensions, const char* name) {
   const std::size_t n = std::strlen(name);
-  for (std::size_t pos = extensions.find(name); pos != std::string::npos;
-       pos = extensions.find(name, pos + 1)) {
+  for (std::size_t pos = extensions.find(name); pos != std::string::npos; pos = extensions.find(name, pos + 1)) {
     const bool starts = pos == 0 || extensions[pos - 1] == ' ';
     const bool ends = pos + n == extensions.size() || extensions[pos + n] == ' ';
     if (starts && ends) return true;
@@ -138,8 +136,7 @@ DeviceInfo describe(cl_platform_id p, cl_device_id d, int pi, int di) {
   info.name = device_string(d, CL_DEVICE_NAME);
   info.vendor = device_string(d, CL_DEVICE_VENDOR);
   info.platform = platform_string(p, CL_PLATFORM_NAME);
-  info.version = device_string(d, CL_DEVICE_VERSION) + ", driver " +
-                 device_string(d, CL_DRIVER_VERSION);
+  info.version = device_string(d, CL_DEVICE_VERSION) + ", driver " + device_string(d, CL_DRIVER_VERSION);
   info.global_memory_bytes = device_value<cl_ulong>(d, CL_DEVICE_GLOBAL_MEM_SIZE);
   info.max_allocation_bytes = device_value<cl_ulong>(d, CL_DEVICE_MAX_MEM_ALLOC_SIZE);
   info.local_memory_bytes = device_value<cl_ulong>(d, CL_DEVICE_LOCAL_MEM_SIZE);
@@ -149,8 +146,7 @@ DeviceInfo describe(cl_platform_id p, cl_device_id d, int pi, int di) {
   clGetDeviceInfo(d, CL_DEVICE_MAX_WORK_ITEM_SIZES, sizeof(dims), dims, nullptr);
   info.max_group_dims = {dims[0], dims[1], dims[2]};
   info.compute_units = static_cast<int>(device_value<cl_uint>(d, CL_DEVICE_MAX_COMPUTE_UNITS));
-  info.timer_resolution_ns =
-      static_cast<double>(device_value<std::size_t>(d, CL_DEVICE_PROFILING_TIMER_RESOLUTION));
+  info.timer_resolution_ns = static_cast<double>(device_value<std::size_t>(d, CL_DEVICE_PROFILING_TIMER_RESOLUTION));
   const std::string extensions = device_string(d, CL_DEVICE_EXTENSIONS);
   if (has_extension(extensions, "cl_khr_device_uuid")) {
     unsigned char uuid[16] = {};
@@ -161,11 +157,12 @@ DeviceInfo describe(cl_platform_id p, cl_device_id d, int pi, int di) {
                     device_value<cl_ulong>(d, 0x1032 /* CL_DEVICE_DOUBLE_FP_CONFIG */) != 0;
   if (has_extension(extensions, "cl_nv_device_attribute_query"))
     info.warp_width = static_cast<int>(device_value<cl_uint>(d, kWarpSizeNv));
-  info.has_subgroup_shuffle = has_extension(extensions, "cl_khr_subgroups") &&
-                              has_extension(extensions, "cl_khr_subgroup_shuffle_relative");
+  info.has_subgroup_shuffle =
+      has_extension(extensions, "cl_khr_subgroups") && has_extension(extensions, "cl_khr_subgroup_shuffle_relative");
   if (!info.has_subgroup_shuffle)
-    info.subgroup_note = "the device does not list cl_khr_subgroups and "
-                         "cl_khr_subgroup_shuffle_relative among its OpenCL extensions";
+    info.subgroup_note =
+        "the device does not list cl_khr_subgroups and "
+        "cl_khr_subgroup_shuffle_relative among its OpenCL extensions";
   return info;
 }
 
@@ -183,8 +180,7 @@ class OpenclBuffer final : public DeviceBuffer {
 
 class OpenclDevice final : public Device {
  public:
-  OpenclDevice(cl_platform_id p, cl_device_id d, int pi, int di)
-      : device_(d), info_(describe(p, d, pi, di)) {
+  OpenclDevice(cl_platform_id p, cl_device_id d, int pi, int di) : device_(d), info_(describe(p, d, pi, di)) {
     cl_int err = CL_SUCCESS;
     context_ = clCreateContext(nullptr, 1, &device_, nullptr, nullptr, &err);
     check(err, "clCreateContext(" + info_.name + ")");
@@ -220,31 +216,25 @@ class OpenclDevice final : public Device {
 
   void fill(DeviceBuffer& dst, std::uint8_t value, std::size_t bytes) override {
     const cl_uchar pattern = value;
-    check(clEnqueueFillBuffer(queue_, as_cl(dst), &pattern, 1, 0, bytes, 0, nullptr, nullptr),
-          "clEnqueueFillBuffer");
+    check(clEnqueueFillBuffer(queue_, as_cl(dst), &pattern, 1, 0, bytes, 0, nullptr, nullptr), "clEnqueueFillBuffer");
     check(clFinish(queue_), "clFinish");
   }
 
   void read(const DeviceBuffer& src, void* dst, std::size_t bytes) override {
-    check(clEnqueueReadBuffer(queue_, as_cl(src), CL_TRUE, 0, bytes, dst, 0, nullptr, nullptr),
-          "clEnqueueReadBuffer");
+    check(clEnqueueReadBuffer(queue_, as_cl(src), CL_TRUE, 0, bytes, dst, 0, nullptr, nullptr), "clEnqueueReadBuffer");
   }
 
-  double copy_timed(const DeviceBuffer& src, DeviceBuffer& dst, std::size_t bytes,
-                    int repeat) override {
+  double copy_timed(const DeviceBuffer& src, DeviceBuffer& dst, std::size_t bytes, int repeat) override {
     std::vector<cl_event> events(static_cast<std::size_t>(repeat), nullptr);
     for (cl_event& e : events)
-      check(clEnqueueCopyBuffer(queue_, as_cl(src), as_cl(dst), 0, 0, bytes, 0, nullptr, &e),
-            "clEnqueueCopyBuffer");
-    check(clWaitForEvents(static_cast<cl_uint>(events.size()), events.data()),
-          "clWaitForEvents(copy)");
+      check(clEnqueueCopyBuffer(queue_, as_cl(src), as_cl(dst), 0, 0, bytes, 0, nullptr, &e), "clEnqueueCopyBuffer");
+    check(clWaitForEvents(static_cast<cl_uint>(events.size()), events.data()), "clWaitForEvents(copy)");
     const double ms = elapsed_ms(events.front(), events.back());
     for (cl_event e : events) clReleaseEvent(e);
     return ms;
   }
 
-  double execute(const std::vector<LaunchCmd>& launches,
-                 const std::vector<DeviceBuffer*>& buffers) override {
+  double execute(const std::vector<LaunchCmd>& launches, const std::vector<DeviceBuffer*>& buffers) override {
     std::vector<cl_event> events;
     try {
       for (const LaunchCmd& l : launches) events.push_back(enqueue(l, buffers));
@@ -278,8 +268,7 @@ class OpenclDevice final : public Device {
       const char* ptr = kSource;
       address_program_ = clCreateProgramWithSource(context_, 1, &ptr, nullptr, &err);
       check(err, "clCreateProgramWithSource(threadmap_address)");
-      check(clBuildProgram(address_program_, 1, &device_, "", nullptr, nullptr),
-            "clBuildProgram(threadmap_address)");
+      check(clBuildProgram(address_program_, 1, &device_, "", nullptr, nullptr), "clBuildProgram(threadmap_address)");
       address_kernel_ = clCreateKernel(address_program_, "threadmap_address", &err);
       check(err, "clCreateKernel(threadmap_address)");
     }
@@ -289,8 +278,7 @@ class OpenclDevice final : public Device {
     check(clSetKernelArg(address_kernel_, 0, sizeof(cl_mem), &in_mem), "clSetKernelArg");
     check(clSetKernelArg(address_kernel_, 1, sizeof(cl_mem), &out_mem), "clSetKernelArg");
     const std::size_t one = 1;
-    check(clEnqueueNDRangeKernel(queue_, address_kernel_, 1, nullptr, &one, &one, 0, nullptr,
-                                 nullptr),
+    check(clEnqueueNDRangeKernel(queue_, address_kernel_, 1, nullptr, &one, &one, 0, nullptr, nullptr),
           "clEnqueueNDRangeKernel(threadmap_address)");
     cl_ulong address = 0;
     read(*out, &address, sizeof(address));
@@ -346,16 +334,16 @@ class OpenclDevice final : public Device {
     // instruments its PTX for a trace pass.
     std::string instrumented;
     if (traced(key)) {
-      instrumented = instrument_opencl(text, file, opencl_trace_prelude(), opencl_defines(key, info_.has_subgroup_shuffle));
+      instrumented =
+          instrument_opencl(text, file, opencl_trace_prelude(), opencl_defines(key, info_.has_subgroup_shuffle));
       text = instrumented;
     }
     // The prelude (trace layout and hooks) comes first; #line keeps __LINE__,
     // which names a traced access's source line, counting in the .cl file,
     // and makes the compiler name that file in its messages.
-    const std::string source = std::string(embedded_source("trace_format.h")) + "\n" +
-                               std::string(embedded_source("common.clh")) + "\n" +
-                               std::string(embedded_source("trace.clh")) + "\n#line 1 \"" +
-                               file + "\"\n" + std::string(text);
+    const std::string source =
+        std::string(embedded_source("trace_format.h")) + "\n" + std::string(embedded_source("common.clh")) + "\n" +
+        std::string(embedded_source("trace.clh")) + "\n#line 1 \"" + file + "\"\n" + std::string(text);
     const char* ptr = source.c_str();
     const std::size_t length = source.size();
     cl_int err = CL_SUCCESS;
@@ -369,10 +357,9 @@ class OpenclDevice final : public Device {
       clGetProgramBuildInfo(program, device_, CL_PROGRAM_BUILD_LOG, size, log.data(), nullptr);
       clReleaseProgram(program);
       if (learner)
-        throw CompileError(file + " does not compile for " + info_.spec + " (" + info_.name +
-                           "):\n" + compiler_errors(log));
-      throw DeviceError("building " + file + " with \"" + options + "\" failed: " +
-                        error_name(err) + "\n" + log);
+        throw CompileError(file + " does not compile for " + info_.spec + " (" + info_.name + "):\n" +
+                           compiler_errors(log));
+      throw DeviceError("building " + file + " with \"" + options + "\" failed: " + error_name(err) + "\n" + log);
     }
     programs_.emplace(cache_key, program);
     return program;
@@ -380,8 +367,7 @@ class OpenclDevice final : public Device {
 
   cl_kernel kernel_for(const LaunchCmd& launch) {
     cl_program program = program_for(launch.program);
-    const std::string key = program_cache_key(launch.program, build_options(launch.program)) +
-                            "|" + launch.kernel;
+    const std::string key = program_cache_key(launch.program, build_options(launch.program)) + "|" + launch.kernel;
     if (auto it = kernels_.find(key); it != kernels_.end()) return it->second;
     cl_int err = CL_SUCCESS;
     cl_kernel kernel = clCreateKernel(program, launch.kernel.c_str(), &err);
@@ -392,13 +378,12 @@ class OpenclDevice final : public Device {
     // some drivers would run it anyway. Refuse it with both numbers.
     cl_ulong declared = 0;
     if (!launch.program.text.empty() &&
-        clGetKernelWorkGroupInfo(kernel, device_, CL_KERNEL_LOCAL_MEM_SIZE, sizeof declared,
-                                 &declared, nullptr) == CL_SUCCESS &&
+        clGetKernelWorkGroupInfo(kernel, device_, CL_KERNEL_LOCAL_MEM_SIZE, sizeof declared, &declared, nullptr) ==
+            CL_SUCCESS &&
         declared > info_.local_memory_bytes) {
       clReleaseKernel(kernel);
-      throw InvalidRequest(launch.program.text_name + ": " + launch.kernel + " declares " +
-                           std::to_string(declared) + " bytes of __local memory; " + info_.spec +
-                           " (" + info_.name + ") allows " +
+      throw InvalidRequest(launch.program.text_name + ": " + launch.kernel + " declares " + std::to_string(declared) +
+                           " bytes of __local memory; " + info_.spec + " (" + info_.name + ") allows " +
                            std::to_string(info_.local_memory_bytes) + " per work-group");
     }
     kernels_.emplace(key, kernel);
@@ -457,8 +442,9 @@ BackendReport opencl_backend_report() {
   }
   report.available = !report.devices.empty();
   if (!report.available && report.reason.empty())
-    report.reason = "the OpenCL ICD loader found no platform with a device (no driver is "
-                    "registered in /etc/OpenCL/vendors)";
+    report.reason =
+        "the OpenCL ICD loader found no platform with a device (no driver is "
+        "registered in /etc/OpenCL/vendors)";
   return report;
 }
 
@@ -470,11 +456,11 @@ std::unique_ptr<Device> open_opencl_device(int platform, int device) {
                          std::to_string(ps.size()) + " found)");
   const auto ds = devices_of(ps[static_cast<std::size_t>(platform)]);
   if (device < 0 || device >= static_cast<int>(ds.size()))
-    throw InvalidRequest("opencl:" + std::to_string(platform) + ":" + std::to_string(device) +
-                         ": platform " + std::to_string(platform) + " has no device " +
-                         std::to_string(device) + " (" + std::to_string(ds.size()) + " found)");
-  return std::make_unique<OpenclDevice>(ps[static_cast<std::size_t>(platform)],
-                                        ds[static_cast<std::size_t>(device)], platform, device);
+    throw InvalidRequest("opencl:" + std::to_string(platform) + ":" + std::to_string(device) + ": platform " +
+                         std::to_string(platform) + " has no device " + std::to_string(device) + " (" +
+                         std::to_string(ds.size()) + " found)");
+  return std::make_unique<OpenclDevice>(ps[static_cast<std::size_t>(platform)], ds[static_cast<std::size_t>(device)],
+                                        platform, device);
 }
 
 }  // namespace threadmap

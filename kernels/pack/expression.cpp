@@ -50,8 +50,7 @@ class Parser {
     Node root = parse_or(0);
     skip_space();
     if (!at_end())
-      throw ExpressionError(column(), "unexpected '" + std::string(1, text_[pos_]) +
-                                          "' after a complete expression");
+      throw ExpressionError(column(), "unexpected '" + std::string(1, text_[pos_]) + "' after a complete expression");
     return root;
   }
 
@@ -90,8 +89,8 @@ class Parser {
 
   void check_depth(int depth) const {
     if (depth > Expression::kMaxDepth)
-      throw ExpressionError(column(), "the expression nests deeper than " +
-                                          std::to_string(Expression::kMaxDepth) + " levels");
+      throw ExpressionError(column(),
+                            "the expression nests deeper than " + std::to_string(Expression::kMaxDepth) + " levels");
   }
 
   Node parse_or(int depth) {
@@ -119,8 +118,8 @@ class Parser {
     Node left = parse_sum(depth);
     skip_space();
     const int at = column();
-    static const std::pair<std::string_view, Op> kComparisons[] = {
-        {"==", Op::Eq}, {"!=", Op::Ne}, {"<=", Op::Le}, {">=", Op::Ge}, {"<", Op::Lt}, {">", Op::Gt}};
+    static const std::pair<std::string_view, Op> kComparisons[] = {{"==", Op::Eq}, {"!=", Op::Ne}, {"<=", Op::Le},
+                                                                   {">=", Op::Ge}, {"<", Op::Lt},  {">", Op::Gt}};
     for (const auto& [token, op] : kComparisons)
       if (accept(token)) return operation(op, at, {left, parse_sum(depth)});
     return left;
@@ -187,8 +186,8 @@ class Parser {
       value = value * 10 + digit;
       ++pos_;
     }
-    if (!at_end() && (std::isalpha(static_cast<unsigned char>(text_[pos_])) || text_[pos_] == '.' ||
-                      text_[pos_] == '_'))
+    if (!at_end() &&
+        (std::isalpha(static_cast<unsigned char>(text_[pos_])) || text_[pos_] == '.' || text_[pos_] == '_'))
       throw ExpressionError(column(), "expressions take whole numbers only (no suffix, no decimal point)");
     auto n = std::make_shared<ExpressionNode>();
     n->column = at;
@@ -198,13 +197,11 @@ class Parser {
 
   std::string read_name() {
     const std::size_t begin = pos_;
-    while (!at_end() && (std::isalnum(static_cast<unsigned char>(text_[pos_])) || text_[pos_] == '_'))
-      ++pos_;
+    while (!at_end() && (std::isalnum(static_cast<unsigned char>(text_[pos_])) || text_[pos_] == '_')) ++pos_;
     return std::string(text_.substr(begin, pos_ - begin));
   }
 
-  std::string unknown(const std::string& name, const std::vector<std::string>& known,
-                      const std::string& what) const {
+  std::string unknown(const std::string& name, const std::vector<std::string>& known, const std::string& what) const {
     std::string message = "unknown " + what + " '" + name + "'";
     const std::string near = closest_name(name, known);
     if (!near.empty()) return message + "; did you mean '" + near + "'?";
@@ -232,8 +229,7 @@ class Parser {
         n->leaf = std::int64_t{4};
       } else if (type == "double") {
         n->leaf = std::int64_t{8};
-      } else if (std::find(scope_.type_names.begin(), scope_.type_names.end(), type) !=
-                 scope_.type_names.end()) {
+      } else if (std::find(scope_.type_names.begin(), scope_.type_names.end(), type) != scope_.type_names.end()) {
         n->leaf = type;
         n->is_sizeof_parameter = true;
       } else {
@@ -248,16 +244,14 @@ class Parser {
       if (name == "ceil_div") op = Op::CeilDiv;
       else if (name == "min") op = Op::Min;
       else if (name == "max") op = Op::Max;
-      else
-        throw ExpressionError(at, unknown(name, {"ceil_div", "min", "max", "sizeof"}, "function"));
+      else throw ExpressionError(at, unknown(name, {"ceil_div", "min", "max", "sizeof"}, "function"));
       ++pos_;
       std::vector<Node> args{parse_or(depth + 1)};
       while (accept(",")) args.push_back(parse_or(depth + 1));
       expect(')', "')' or ','");
       if (op == Op::CeilDiv && args.size() != 2)
         throw ExpressionError(at, "ceil_div takes 2 arguments, not " + std::to_string(args.size()));
-      if (op != Op::CeilDiv && args.size() < 2)
-        throw ExpressionError(at, name + " takes 2 or more arguments");
+      if (op != Op::CeilDiv && args.size() < 2) throw ExpressionError(at, name + " takes 2 or more arguments");
       return operation(op, at, std::move(args));
     }
     if (std::find(scope_.names.begin(), scope_.names.end(), name) == scope_.names.end()) {
@@ -273,8 +267,8 @@ class Parser {
 };
 
 [[noreturn]] void overflow(const ExpressionNode& n, std::int64_t a, std::int64_t b) {
-  throw ExpressionError(n.column, std::to_string(a) + " " + describe_op(n.op) + " " + std::to_string(b) +
-                                      " overflows 64-bit integers");
+  throw ExpressionError(
+      n.column, std::to_string(a) + " " + describe_op(n.op) + " " + std::to_string(b) + " overflows 64-bit integers");
 }
 
 std::int64_t value_of(const ExpressionNode& n, const ExpressionValues& values) {
@@ -311,8 +305,8 @@ std::int64_t value_of(const ExpressionNode& n, const ExpressionValues& values) {
     case Op::Mod:
     case Op::CeilDiv:
       if (v[1] == 0)
-        throw ExpressionError(n.column, describe_op(n.op) + " by zero (" + std::to_string(v[0]) + " " +
-                                            describe_op(n.op) + " 0)");
+        throw ExpressionError(
+            n.column, describe_op(n.op) + " by zero (" + std::to_string(v[0]) + " " + describe_op(n.op) + " 0)");
       if (v[0] == std::numeric_limits<std::int64_t>::min() && v[1] == -1) overflow(n, v[0], v[1]);
       if (n.op == Op::Div) return v[0] / v[1];
       if (n.op == Op::Mod) return v[0] % v[1];
@@ -365,8 +359,7 @@ Expression Expression::parse(std::string_view text, const ExpressionScope& scope
   if (text.size() > kMaxLength)
     throw ExpressionError(1, "the expression is longer than " + std::to_string(kMaxLength) + " characters");
   for (std::size_t i = 0; i < text.size(); ++i)
-    if (text[i] == '\n' || text[i] == '\r')
-      throw ExpressionError(static_cast<int>(i) + 1, "an expression is one line");
+    if (text[i] == '\n' || text[i] == '\r') throw ExpressionError(static_cast<int>(i) + 1, "an expression is one line");
   Expression e;
   e.text_ = std::string(text);
   e.root_ = Parser(text, scope).parse();
@@ -391,8 +384,7 @@ std::string closest_name(std::string_view name, const std::vector<std::string>& 
   for (const std::string& k : known) {
     if (k.size() > 256) continue;
     // A name cut short ("ceil" for "ceil_div") is what was meant.
-    if (name.size() >= 3 && k.size() > name.size() && k.compare(0, name.size(), name) == 0 && best.empty())
-      best = k;
+    if (name.size() >= 3 && k.size() > name.size() && k.compare(0, name.size(), name) == 0 && best.empty()) best = k;
     const std::size_t d = edit_distance(name, k);
     if (d < best_distance) {
       best_distance = d;

@@ -32,8 +32,7 @@ namespace threadmap::pack {
 // within the expression's text.
 class ExpressionError : public std::runtime_error {
  public:
-  ExpressionError(int column, const std::string& message)
-      : std::runtime_error(message), column_(column) {}
+  ExpressionError(int column, const std::string& message) : std::runtime_error(message), column_(column) {}
   int column() const { return column_; }
 
  private:

@@ -47,9 +47,7 @@ class Reader {
     }
     throw PackError(file_ + ":" + std::to_string(at.line) + ":" + std::to_string(at.column) + ": " + line);
   }
-  [[noreturn]] void fail(const toml::node& at, const std::string& message) const {
-    fail(place_of(at), message);
-  }
+  [[noreturn]] void fail(const toml::node& at, const std::string& message) const { fail(place_of(at), message); }
 
   PackManifest read(std::string_view text);
 
@@ -61,8 +59,7 @@ class Reader {
   // A table's keys, each taken at most once; what is left over is unknown.
   class Fields {
    public:
-    Fields(const Reader& reader, const toml::table& table, std::string what,
-           std::vector<std::string> known)
+    Fields(const Reader& reader, const toml::table& table, std::string what, std::vector<std::string> known)
         : r_(reader), table_(table), what_(std::move(what)), known_(std::move(known)) {
       for (const auto& [key, node] : table_) {
         const std::string name(key.str());
@@ -72,12 +69,11 @@ class Reader {
         if (!near.empty()) message += "; did you mean '" + near + "'?";
         else {
           message += "; it takes ";
-          for (std::size_t i = 0; i < known_.size(); ++i)
-            message += (i ? ", " : "") + known_[i];
+          for (std::size_t i = 0; i < known_.size(); ++i) message += (i ? ", " : "") + known_[i];
         }
-        r_.fail(key.source().begin.line ? Place{static_cast<int>(key.source().begin.line),
-                                                static_cast<int>(key.source().begin.column)}
-                                        : place_of(node),
+        r_.fail(key.source().begin.line
+                    ? Place{static_cast<int>(key.source().begin.line), static_cast<int>(key.source().begin.column)}
+                    : place_of(node),
                 message);
       }
     }
@@ -95,8 +91,7 @@ class Reader {
     std::string string(std::string_view key, bool needed = true, std::string fallback = {}) const {
       const toml::node* n = needed ? &required(key) : find(key);
       if (!n) return fallback;
-      if (!n->is_string())
-        r_.fail(*n, std::string(key) + " in " + what_ + " must be a string, not " + type_name(*n));
+      if (!n->is_string()) r_.fail(*n, std::string(key) + " in " + what_ + " must be a string, not " + type_name(*n));
       return std::string(*n->as_string());
     }
 
@@ -130,16 +125,14 @@ class Reader {
     const toml::array* array(std::string_view key, bool needed) const {
       const toml::node* n = needed ? &required(key) : find(key);
       if (!n) return nullptr;
-      if (!n->is_array())
-        r_.fail(*n, std::string(key) + " in " + what_ + " must be an array, not " + type_name(*n));
+      if (!n->is_array()) r_.fail(*n, std::string(key) + " in " + what_ + " must be an array, not " + type_name(*n));
       return n->as_array();
     }
 
     const toml::table* table(std::string_view key) const {
       const toml::node* n = find(key);
       if (!n) return nullptr;
-      if (!n->is_table())
-        r_.fail(*n, std::string(key) + " in " + what_ + " must be a table, not " + type_name(*n));
+      if (!n->is_table()) r_.fail(*n, std::string(key) + " in " + what_ + " must be a table, not " + type_name(*n));
       return n->as_table();
     }
 
@@ -150,8 +143,8 @@ class Reader {
       if (!a) return out;
       for (const toml::node& e : *a) {
         if (!e.is_table())
-          r_.fail(e, "each " + std::string(key) + " in " + what_ + " must be a table ([[" +
-                         std::string(key) + "]]), not " + type_name(e));
+          r_.fail(e, "each " + std::string(key) + " in " + what_ + " must be a table ([[" + std::string(key) +
+                         "]]), not " + type_name(e));
         out.push_back(e.as_table());
       }
       return out;
@@ -178,25 +171,22 @@ class Reader {
 
   static bool is_identifier(std::string_view s) {
     if (s.empty() || s.size() > 64 || std::isdigit(static_cast<unsigned char>(s[0]))) return false;
-    return std::all_of(s.begin(), s.end(), [](char c) {
-      return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
-    });
+    return std::all_of(s.begin(), s.end(),
+                       [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
   }
   static bool is_id(std::string_view s) {
     if (s.empty() || s.size() > 64) return false;
     return std::all_of(s.begin(), s.end(), [](char c) {
-      return std::islower(static_cast<unsigned char>(c)) || std::isdigit(static_cast<unsigned char>(c)) ||
-             c == '_' || c == '-';
+      return std::islower(static_cast<unsigned char>(c)) || std::isdigit(static_cast<unsigned char>(c)) || c == '_' ||
+             c == '-';
     });
   }
 
   void check_id(const toml::node& at, const std::string& id, const std::string& what) const {
-    if (!is_id(id))
-      fail(at, what + " '" + id + "' must be 1 to 64 lowercase letters, digits, '_' or '-'");
+    if (!is_id(id)) fail(at, what + " '" + id + "' must be 1 to 64 lowercase letters, digits, '_' or '-'");
   }
 
-  PlacedExpression expression(const toml::node& node, const std::string& key,
-                              const ExpressionScope& scope) const {
+  PlacedExpression expression(const toml::node& node, const std::string& key, const ExpressionScope& scope) const {
     PlacedExpression e;
     e.place = place_of(node);
     e.key = key;
@@ -213,8 +203,7 @@ class Reader {
     try {
       e.expression = Expression::parse(text, scope);
     } catch (const ExpressionError& error) {
-      fail(Place{e.place.line, e.place.column + offset + error.column() - 1},
-           key + ": " + error.what());
+      fail(Place{e.place.line, e.place.column + offset + error.column() - 1}, key + ": " + error.what());
     }
     return e;
   }
@@ -227,16 +216,14 @@ class Reader {
       fail(at, "cannot read the kernel file '" + relative + "' in " +
                    (folder_.empty() ? std::string("the pack's folder") : folder_));
     if (text->size() > kMaxKernelFileBytes)
-      fail(at, "the kernel file '" + relative + "' is larger than " +
-                   std::to_string(kMaxKernelFileBytes) + " bytes");
+      fail(at, "the kernel file '" + relative + "' is larger than " + std::to_string(kMaxKernelFileBytes) + " bytes");
     if (text->find('\0') != std::string::npos || text->empty())
       fail(at, "the kernel file '" + relative + "' is empty or not text");
     return *text;
   }
 
   ParamSpec parameter(const toml::table& t, std::size_t index) const;
-  std::vector<std::pair<std::string, PlacedExpression>> defines(const Fields& f,
-                                                                const ExpressionScope& scope) const {
+  std::vector<std::pair<std::string, PlacedExpression>> defines(const Fields& f, const ExpressionScope& scope) const {
     std::vector<std::pair<std::string, PlacedExpression>> out;
     if (const toml::table* table = f.table("defines")) {
       for (const auto& [key, node] : *table) {
@@ -283,7 +270,8 @@ ParamSpec Reader::parameter(const toml::table& t, std::size_t index) const {
   const toml::array* values = f.array("values", false);
   const toml::array* choices = f.array("choices", false);
   if (int(has_range) + int(values != nullptr) + int(choices != nullptr) != 1)
-    fail(f.place(), "parameter '" + p.name + "' needs exactly one of: min and max (a range), values (a list), choices (names)");
+    fail(f.place(),
+         "parameter '" + p.name + "' needs exactly one of: min and max (a range), values (a list), choices (names)");
   const toml::node& def = f.required("default");
   if (p.name == "type" && !choices)
     fail(f.place(), "the parameter 'type' is the element type: give it choices from \"int\", \"float\", \"double\"");
@@ -291,8 +279,8 @@ ParamSpec Reader::parameter(const toml::table& t, std::size_t index) const {
     p.min = *f.integer("min", true);
     p.max = *f.integer("max", true);
     if (p.min > p.max)
-      fail(*f.find("max"), "parameter '" + p.name + "': max " + std::to_string(p.max) + " is below min " +
-                               std::to_string(p.min));
+      fail(*f.find("max"),
+           "parameter '" + p.name + "': max " + std::to_string(p.max) + " is below min " + std::to_string(p.min));
   } else if (values) {
     if (values->empty()) fail(*values, "parameter '" + p.name + "': values is empty");
     for (const toml::node& v : *values) {
@@ -322,8 +310,8 @@ ParamSpec Reader::parameter(const toml::table& t, std::size_t index) const {
       for (std::size_t i = 0; i < names.size(); ++i) {
         const auto type = parse_element_type(names[i]);
         if (!type)
-          fail(*choices->get(i), "the type parameter's choices are element types: int, float or double, not '" +
-                                     names[i] + "'");
+          fail(*choices->get(i),
+               "the type parameter's choices are element types: int, float or double, not '" + names[i] + "'");
         p.allowed.push_back(static_cast<std::int64_t>(*type));
       }
       std::sort(p.allowed.begin(), p.allowed.end());
@@ -346,10 +334,8 @@ ParamSpec Reader::parameter(const toml::table& t, std::size_t index) const {
     if (!def.is_integer()) fail(def, "the default of '" + p.name + "' must be an integer, not " + type_name(def));
     p.default_value = def.as_integer()->get();
     if (p.default_value < p.min || p.default_value > p.max ||
-        (!p.allowed.empty() &&
-         std::find(p.allowed.begin(), p.allowed.end(), p.default_value) == p.allowed.end()))
-      fail(def, "the default " + std::to_string(p.default_value) + " of '" + p.name + "' is not " +
-                    p.describe_range());
+        (!p.allowed.empty() && std::find(p.allowed.begin(), p.allowed.end(), p.default_value) == p.allowed.end()))
+      fail(def, "the default " + std::to_string(p.default_value) + " of '" + p.name + "' is not " + p.describe_range());
   }
   return p;
 }
@@ -377,8 +363,8 @@ std::vector<LaunchSpec> Reader::launches(const Fields& f, const ExpressionScope&
     for (const char* key : {"grid", "block"}) {
       const toml::array* a = l.array(key, true);
       if (a->empty() || a->size() > 3)
-        fail(*a, std::string(key) + " must list 1 to 3 dimensions (x, then y, then z), not " +
-                     std::to_string(a->size()));
+        fail(*a,
+             std::string(key) + " must list 1 to 3 dimensions (x, then y, then z), not " + std::to_string(a->size()));
       auto& into = std::string(key) == "grid" ? spec.grid : spec.block;
       for (std::size_t d = 0; d < a->size(); ++d)
         into.push_back(expression(*a->get(d), std::string(key) + "[" + std::to_string(d) + "]", scope));
@@ -451,8 +437,11 @@ BufferSpec Reader::buffer(const Fields& b, const ExpressionScope& scope) const {
   spec.output = role == "output";
   const std::string fill = b.string("fill", false, spec.output ? "" : "random");
   if (spec.output && (b.find("fill") || b.find("range") || b.find("value")))
-    fail(*(b.find("fill") ? b.find("fill") : b.find("range") ? b.find("range") : b.find("value")),
-         "buffer '" + spec.name + "' is an output: it is poisoned before each run, so it takes no fill, range or value");
+    fail(
+        *(b.find("fill")    ? b.find("fill")
+          : b.find("range") ? b.find("range")
+                            : b.find("value")),
+        "buffer '" + spec.name + "' is an output: it is poisoned before each run, so it takes no fill, range or value");
   if (!spec.output) {
     static const std::vector<std::string> kFills{"zeros", "iota", "random", "constant"};
     if (fill == "zeros") spec.fill = Fill::Zeros;
@@ -513,8 +502,7 @@ void Reader::scalars_and_locals(const Fields& f, Declared& declared, const Expre
     const auto tables = f.tables(kind);
     for (std::size_t i = 0; i < tables.size(); ++i) {
       const char* value_key = scalar ? "value" : "bytes";
-      Fields s(*this, *tables[i], std::string(kind) + " " + std::to_string(i + 1) + " of " + what,
-               {"name", value_key});
+      Fields s(*this, *tables[i], std::string(kind) + " " + std::to_string(i + 1) + " of " + what, {"name", value_key});
       ArgumentSpec arg;
       arg.kind = scalar ? ArgumentSpec::Kind::Scalar : ArgumentSpec::Kind::Local;
       arg.name = s.string("name");
@@ -548,8 +536,7 @@ void Reader::arguments(const Fields& f, FamilySpec& fam, Declared& declared, con
   }
   if (fam.arguments.size() > 64) fail(*args, "a kernel takes at most 64 arguments here");
   for (const auto& [name, entry] : declared)
-    if (!entry.second)
-      fail(entry.first.place, what + ": '" + name + "' is declared but not in arguments");
+    if (!entry.second) fail(entry.first.place, what + ": '" + name + "' is declared but not in arguments");
 }
 
 // Verification: absolute and relative tolerances, and what scales them.
@@ -558,11 +545,11 @@ void Reader::tolerances(const Fields& f, FamilySpec& fam, const ExpressionScope&
   fam.rtol = f.number("rtol").value_or(0);
   if (fam.atol < 0) fail(*f.find("atol"), "atol must not be negative");
   if (fam.rtol < 0) fail(*f.find("rtol"), "rtol must not be negative");
-  if (const toml::node* n = f.find("tolerance_scale"))
-    fam.tolerance_scale = expression(*n, "tolerance_scale", scope);
+  if (const toml::node* n = f.find("tolerance_scale")) fam.tolerance_scale = expression(*n, "tolerance_scale", scope);
 }
 
-void Reader::requirements(const Fields& f, FamilySpec& fam, const ExpressionScope& scope, const std::string& what) const {
+void Reader::requirements(const Fields& f, FamilySpec& fam, const ExpressionScope& scope,
+                          const std::string& what) const {
   const auto tables = f.tables("require");
   for (std::size_t i = 0; i < tables.size(); ++i) {
     Fields r(*this, *tables[i], "require " + std::to_string(i + 1) + " of " + what, {"holds", "message"});
@@ -647,8 +634,8 @@ void Reader::checks(const Fields& f, FamilySpec& fam, const ExpressionScope& sco
 
 FamilySpec Reader::family(const toml::table& t, std::size_t index) const {
   Fields f(*this, t, "family " + std::to_string(index + 1),
-           {"id", "title", "opencl", "cuda", "defines", "parameter", "buffer", "scalar", "local", "arguments",
-            "launch", "ideal_bytes", "require", "atol", "rtol", "tolerance_scale", "tile", "variant", "check"});
+           {"id", "title", "opencl", "cuda", "defines", "parameter", "buffer", "scalar", "local", "arguments", "launch",
+            "ideal_bytes", "require", "atol", "rtol", "tolerance_scale", "tile", "variant", "check"});
   FamilySpec fam;
   fam.place = f.place();
   fam.id = f.string("id");
@@ -705,8 +692,8 @@ PackManifest Reader::read(std::string_view text) {
 
 }  // namespace
 
-PackManifest parse_manifest(std::string_view text, const std::string& file_name,
-                            const std::string& folder, const ReadKernelFile& read_file) {
+PackManifest parse_manifest(std::string_view text, const std::string& file_name, const std::string& folder,
+                            const ReadKernelFile& read_file) {
   PackManifest m = Reader(file_name, folder, read_file).read(text);
   m.folder = folder;
   m.manifest_path = file_name;

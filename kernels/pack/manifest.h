@@ -46,13 +46,13 @@ enum class Fill { Zeros, Iota, Random, Constant };
 
 struct BufferSpec {
   std::string name;
-  bool output = false;            // poisoned before the run, read back, verified
+  bool output = false;              // poisoned before the run, read back, verified
   std::optional<ElementType> type;  // fixed; else the `type` parameter's
-  PlacedExpression count;         // elements
-  Fill fill = Fill::Random;       // inputs only
-  bool range_given = false;       // else [-1, 1) for reals, [-2^20, 2^20) for integers
-  double low = -1, high = 1;      // Random: [low, high) (integers: low..high-1)
-  double value = 0;               // Constant
+  PlacedExpression count;           // elements
+  Fill fill = Fill::Random;         // inputs only
+  bool range_given = false;         // else [-1, 1) for reals, [-2^20, 2^20) for integers
+  double low = -1, high = 1;        // Random: [low, high) (integers: low..high-1)
+  double value = 0;                 // Constant
   // For the views: elements per row of the matrix it holds ("width"); absent:
   // no matrix (drawn wrapped at 32 elements).
   std::optional<PlacedExpression> row;
@@ -62,8 +62,8 @@ struct BufferSpec {
 // the first data_cols columns data and the rest padding ([family.tile]).
 struct TileSpec {
   PlacedExpression rows;
-  PlacedExpression cols;                     // padding included
-  std::optional<PlacedExpression> data_cols; // absent: cols (no padding)
+  PlacedExpression cols;                      // padding included
+  std::optional<PlacedExpression> data_cols;  // absent: cols (no padding)
   Place place;
 };
 
@@ -71,8 +71,8 @@ struct TileSpec {
 struct ArgumentSpec {
   enum class Kind { Buffer, Scalar, Local } kind = Kind::Buffer;
   std::string name;
-  int buffer = -1;                // Buffer: index into FamilySpec::buffers
-  PlacedExpression value;         // Scalar: its value (an int); Local: bytes
+  int buffer = -1;         // Buffer: index into FamilySpec::buffers
+  PlacedExpression value;  // Scalar: its value (an int); Local: bytes
   Place place;
 };
 
@@ -88,14 +88,14 @@ struct RequireSpec {
 };
 
 struct VariantSpec {
-  std::string id;        // within the family: "naive" (the catalog's is family.naive)
+  std::string id;  // within the family: "naive" (the catalog's is family.naive)
   std::string title;
   std::string summary;
-  std::string kernel;    // function name, the same in every dialect
+  std::string kernel;                                             // function name, the same in every dialect
   std::vector<std::pair<std::string, PlacedExpression>> defines;  // compile-time constants
-  std::vector<LaunchSpec> launches;  // empty: the family's
-  bool reference = false;    // the family's reference: what the others are compared with
-  bool known_wrong = false;  // pack check requires it to fail verification
+  std::vector<LaunchSpec> launches;                               // empty: the family's
+  bool reference = false;        // the family's reference: what the others are compared with
+  bool known_wrong = false;      // pack check requires it to fail verification
   std::optional<TileSpec> tile;  // [family.variant.tile]: replaces the family's
   Place place;
 };
@@ -122,9 +122,9 @@ struct FamilySpec {
   std::vector<LaunchSpec> launches;
   std::optional<PlacedExpression> ideal_bytes;  // absent: every buffer once
   std::vector<RequireSpec> requires_;
-  double atol = 0, rtol = 0;  // float buffers: |actual - expected| <= atol + rtol * |expected|
+  double atol = 0, rtol = 0;                        // float buffers: |actual - expected| <= atol + rtol * |expected|
   std::optional<PlacedExpression> tolerance_scale;  // multiplies atol and rtol
-  std::optional<TileSpec> tile;  // [family.tile]: every variant's unless it gives its own
+  std::optional<TileSpec> tile;                     // [family.tile]: every variant's unless it gives its own
   std::vector<VariantSpec> variants;
   std::vector<CheckPoint> checks;
   Place place;
@@ -146,8 +146,8 @@ using ReadKernelFile = std::function<std::optional<std::string>(const std::strin
 
 // Reads `text` as the manifest of the pack in `folder`, its kernel files
 // through read_file. `file_name` is what messages call the manifest.
-PackManifest parse_manifest(std::string_view text, const std::string& file_name,
-                            const std::string& folder, const ReadKernelFile& read_file);
+PackManifest parse_manifest(std::string_view text, const std::string& file_name, const std::string& folder,
+                            const ReadKernelFile& read_file);
 // Reads FOLDER/pack.toml. Throws PackError.
 PackManifest load_pack(const std::string& folder);
 

@@ -37,12 +37,10 @@ struct Context {
 };
 
 std::string where(const Context& c, const PlacedExpression& e) {
-  return c.manifest->manifest_path + ":" + std::to_string(e.place.line) + ":" +
-         std::to_string(e.place.column);
+  return c.manifest->manifest_path + ":" + std::to_string(e.place.line) + ":" + std::to_string(e.place.column);
 }
 
-std::int64_t evaluate(const Context& c, const Variant& v, const PlacedExpression& e,
-                      const Params& p) {
+std::int64_t evaluate(const Context& c, const Variant& v, const PlacedExpression& e, const Params& p) {
   try {
     return e.expression.evaluate(p.values());
   } catch (const ExpressionError& error) {
@@ -54,13 +52,12 @@ std::int64_t evaluate(const Context& c, const Variant& v, const PlacedExpression
   }
 }
 
-std::int64_t evaluate_in(const Context& c, const Variant& v, const PlacedExpression& e,
-                         const Params& p, std::int64_t low, std::int64_t high) {
+std::int64_t evaluate_in(const Context& c, const Variant& v, const PlacedExpression& e, const Params& p,
+                         std::int64_t low, std::int64_t high) {
   const std::int64_t value = evaluate(c, v, e, p);
   if (value < low || value > high)
-    throw InvalidRequest(v.id + ": " + e.key + " = " + e.expression.text() + " is " +
-                         std::to_string(value) + ", outside " + std::to_string(low) + " to " +
-                         std::to_string(high) + " [" + where(c, e) + "]");
+    throw InvalidRequest(v.id + ": " + e.key + " = " + e.expression.text() + " is " + std::to_string(value) +
+                         ", outside " + std::to_string(low) + " to " + std::to_string(high) + " [" + where(c, e) + "]");
   return value;
 }
 
@@ -89,9 +86,9 @@ void fill_buffer(HostBuffer& b, const BufferSpec& spec) {
               const std::int64_t lo = static_cast<std::int64_t>(std::ceil(low));
               const std::int64_t hi = static_cast<std::int64_t>(std::ceil(high));  // exclusive
               const std::uint64_t span = static_cast<std::uint64_t>(std::max<std::int64_t>(hi - lo, 1));
-              out[i] = static_cast<T>(std::clamp<std::int64_t>(
-                  lo + static_cast<std::int64_t>(z % span), std::numeric_limits<T>::min(),
-                  std::numeric_limits<T>::max()));
+              out[i] = static_cast<T>(std::clamp<std::int64_t>(lo + static_cast<std::int64_t>(z % span),
+                                                               std::numeric_limits<T>::min(),
+                                                               std::numeric_limits<T>::max()));
             } else {
               const double unit = static_cast<double>(z >> 11) * 0x1.0p-53;
               out[i] = static_cast<T>(low + (high - low) * unit);
@@ -120,8 +117,8 @@ SharedTile tile_of(const Context& c, const Variant& v, const TileSpec& spec, con
   return tile;
 }
 
-LaunchCmd make_launch(const Context& c, const Variant& v, const VariantSpec& spec, const LaunchSpec& l,
-                      const Params& p, const std::vector<KernelArg>& args) {
+LaunchCmd make_launch(const Context& c, const Variant& v, const VariantSpec& spec, const LaunchSpec& l, const Params& p,
+                      const std::vector<KernelArg>& args) {
   LaunchCmd launch;
   launch.program.source = "pack:" + c.manifest->name + "/" + c.family->id;
   launch.program.type = p.type();
@@ -146,8 +143,8 @@ LaunchCmd make_launch(const Context& c, const Variant& v, const VariantSpec& spe
   return launch;
 }
 
-std::vector<LaunchCmd> launches_of(const Context& c, const Variant& v, const VariantSpec& spec,
-                                   const Params& p, const std::vector<KernelArg>& args) {
+std::vector<LaunchCmd> launches_of(const Context& c, const Variant& v, const VariantSpec& spec, const Params& p,
+                                   const std::vector<KernelArg>& args) {
   std::vector<LaunchCmd> out;
   for (const LaunchSpec& l : spec.launches.empty() ? c.family->launches : spec.launches)
     out.push_back(make_launch(c, v, spec, l, p, args));
@@ -155,8 +152,7 @@ std::vector<LaunchCmd> launches_of(const Context& c, const Variant& v, const Var
 }
 
 template <class T>
-void compare(const HostBuffer& actual, const HostBuffer& expected, double atol, double rtol,
-             Verification& result) {
+void compare(const HostBuffer& actual, const HostBuffer& expected, double atol, double rtol, Verification& result) {
   std::span<const T> a = families::view<T>(actual);
   std::span<const T> e = families::view<T>(expected);
   for (std::size_t i = 0; i < a.size(); ++i) {
@@ -234,13 +230,10 @@ Workload build(const Context& c, const Variant& v, const Params& p, std::uint64_
     }
     w.reference.outputs = c.cache->outputs;
   }
-  w.ideal_bytes = fam.ideal_bytes
-                      ? static_cast<std::uint64_t>(evaluate_in(c, v, *fam.ideal_bytes, p, 0,
-                                                               std::numeric_limits<std::int64_t>::max()))
-                      : w.working_set_bytes;
-  const double scale = fam.tolerance_scale
-                           ? static_cast<double>(evaluate(c, v, *fam.tolerance_scale, p))
-                           : 1.0;
+  w.ideal_bytes = fam.ideal_bytes ? static_cast<std::uint64_t>(evaluate_in(c, v, *fam.ideal_bytes, p, 0,
+                                                                           std::numeric_limits<std::int64_t>::max()))
+                                  : w.working_set_bytes;
+  const double scale = fam.tolerance_scale ? static_cast<double>(evaluate(c, v, *fam.tolerance_scale, p)) : 1.0;
   const double atol = fam.atol * scale, rtol = fam.rtol * scale;
   const std::string reference_id = fam.id + "." + fam.reference()->id;
   const bool is_reference = c.variant->reference;
@@ -253,15 +246,13 @@ Workload build(const Context& c, const Variant& v, const Params& p, std::uint64_
     method << ": integers exact, reals within " << atol << " + " << rtol << " x |expected|";
     result.method = method.str();
     if (outputs->size() != buffers.size()) {
-      result.method = "not verified: the reference " + reference_id +
-                      " did not run on these inputs (run_reference)";
+      result.method = "not verified: the reference " + reference_id + " did not run on these inputs (run_reference)";
       return result;
     }
     for (std::size_t i = 0; i < buffers.size(); ++i) {
       if (buffers[i].role != BufferRole::Output) continue;
-      families::with_type(buffers[i].type, [&](auto tag) {
-        compare<decltype(tag)>(buffers[i], (*outputs)[i], atol, rtol, result);
-      });
+      families::with_type(buffers[i].type,
+                          [&](auto tag) { compare<decltype(tag)>(buffers[i], (*outputs)[i], atol, rtol, result); });
     }
     result.verified = result.mismatches == 0 && result.checked > 0;
     return result;
@@ -291,9 +282,7 @@ std::vector<Variant> pack_variants(const PackManifest& manifest) {
       if (!fam.opencl_file.empty()) v.opencl_text = {(folder / fam.opencl_file).string(), fam.opencl_text};
       if (!fam.cuda_file.empty()) v.cuda_text = {(folder / fam.cuda_file).string(), fam.cuda_text};
       Context c{shared, cache, &fam, &spec};
-      v.build = [c](const Variant& variant, const Params& p, std::uint64_t seed) {
-        return build(c, variant, p, seed);
-      };
+      v.build = [c](const Variant& variant, const Params& p, std::uint64_t seed) { return build(c, variant, p, seed); };
       out.push_back(std::move(v));
     }
   }

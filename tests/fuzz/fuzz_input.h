@@ -19,8 +19,7 @@ namespace threadmap::fuzz {
 // of this process; the fuzz build has no CUDA): requests end at their checks
 // or at "no device", and nothing slow runs. For LLVMFuzzerInitialize.
 inline void hide_every_device() {
-  static std::string vendors =
-      (std::filesystem::temp_directory_path() / "threadmap-fuzz-no-opencl-XXXXXX").string();
+  static std::string vendors = (std::filesystem::temp_directory_path() / "threadmap-fuzz-no-opencl-XXXXXX").string();
   if (!::mkdtemp(vendors.data())) std::abort();
   ::setenv("OCL_ICD_VENDORS", vendors.c_str(), 1);
 }

@@ -31,8 +31,7 @@ int main(int argc, char** argv) {
           for (int k = 0; k < 1 + round % 8; ++k) m[rng() % m.size()] ^= static_cast<std::uint8_t>(1u << (rng() % 8));
           break;
         case 1: m.resize(rng() % m.size()); break;
-        default:
-          m.insert(m.begin() + static_cast<std::ptrdiff_t>(rng() % m.size()), static_cast<std::uint8_t>(rng()));
+        default: m.insert(m.begin() + static_cast<std::ptrdiff_t>(rng() % m.size()), static_cast<std::uint8_t>(rng()));
       }
       LLVMFuzzerTestOneInput(m.data(), m.size());
       ++runs;

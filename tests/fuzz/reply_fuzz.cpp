@@ -29,10 +29,10 @@ protocol::RunRequest scanning_run() {
 
 // Every request a reply could answer (list's result is never read).
 std::vector<protocol::Request> every_request() {
-  return {protocol::PingRequest{}, protocol::DevicesRequest{}, protocol::RunRequest{}, protocol::CopyRequest{},
-          protocol::SweepRequest{}, protocol::RecordRequest{}, protocol::CancelRequest{}, protocol::QuitRequest{},
-          protocol::CountersRequest{}, protocol::CheckRequest{}, protocol::DoctorRequest{},
-          scanning_run(), protocol::BenchRequest{}};
+  return {protocol::PingRequest{},     protocol::DevicesRequest{}, protocol::RunRequest{},    protocol::CopyRequest{},
+          protocol::SweepRequest{},    protocol::RecordRequest{},  protocol::CancelRequest{}, protocol::QuitRequest{},
+          protocol::CountersRequest{}, protocol::CheckRequest{},   protocol::DoctorRequest{}, scanning_run(),
+          protocol::BenchRequest{}};
 }
 
 void read_result_as_each_request(const protocol::ReplyLine& reply) {

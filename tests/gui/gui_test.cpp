@@ -114,13 +114,11 @@ json latest(MainWindow& w, const std::string& kernel) {
 // the run the change starts lands first, so a later one cannot replace the
 // status of a recording made next.
 void select_small_shared_transpose(MainWindow& w) {
-  QTRY_VERIFY_WITH_TIMEOUT(w.device_picker().currentData().toString().startsWith("opencl"),
-                           kRunTimeoutMs);
+  QTRY_VERIFY_WITH_TIMEOUT(w.device_picker().currentData().toString().startsWith("opencl"), kRunTimeoutMs);
   QVERIFY(w.kernel_tree().select("transpose.shared"));
   QVERIFY(w.params().set_value("tile", "8"));
-  QTRY_VERIFY_WITH_TIMEOUT(
-      latest(w, "transpose.shared")["parameters"]["tile"] == 8 && !w.runs().running(),
-      kRunTimeoutMs);
+  QTRY_VERIFY_WITH_TIMEOUT(latest(w, "transpose.shared")["parameters"]["tile"] == 8 && !w.runs().running(),
+                           kRunTimeoutMs);
 }
 
 std::optional<double> bar_of(MainWindow& w, const std::string& kernel) {
@@ -151,13 +149,18 @@ QStringList widgets_outside(QWidget& window) {
     if (qobject_cast<QLabel*>(w) && w->parentWidget()->layout())
       for (QWidget* other : w->parentWidget()->findChildren<QWidget*>(Qt::FindDirectChildrenOnly))
         if (other != w && other->isVisible() && !other->isWindow() && other->geometry().intersects(w->geometry()))
-          out << QString("%1 '%2' overlaps %3").arg(w->metaObject()->className(), qobject_cast<QLabel*>(w)->text().left(40),
-                                                   other->metaObject()->className());
+          out << QString("%1 '%2' overlaps %3")
+                     .arg(w->metaObject()->className(), qobject_cast<QLabel*>(w)->text().left(40),
+                          other->metaObject()->className());
     if (!window.rect().contains(in_window) || !w->parentWidget()->rect().contains(in_parent))
       out << QString("%1 %2 at (%3,%4) %5x%6 in a %7x%8 window")
                  .arg(w->metaObject()->className(), w->objectName())
-                 .arg(in_window.x()).arg(in_window.y()).arg(w->width()).arg(w->height())
-                 .arg(window.width()).arg(window.height());
+                 .arg(in_window.x())
+                 .arg(in_window.y())
+                 .arg(w->width())
+                 .arg(w->height())
+                 .arg(window.width())
+                 .arg(window.height());
   }
   return out;
 }
@@ -229,8 +232,9 @@ DecodedVideo decode_video(const QString& path) {
     while (avcodec_receive_frame(codec, frame) == 0) {
       if (v.frames++ == 0) {
         QImage rgb(frame->width, frame->height, QImage::Format_RGB32);
-        SwsContext* sws = sws_getContext(frame->width, frame->height, static_cast<AVPixelFormat>(frame->format),
-                                         frame->width, frame->height, AV_PIX_FMT_BGRA, SWS_BICUBIC, nullptr, nullptr, nullptr);
+        SwsContext* sws =
+            sws_getContext(frame->width, frame->height, static_cast<AVPixelFormat>(frame->format), frame->width,
+                           frame->height, AV_PIX_FMT_BGRA, SWS_BICUBIC, nullptr, nullptr, nullptr);
         uint8_t* planes[] = {rgb.bits()};
         const int strides[] = {static_cast<int>(rgb.bytesPerLine())};
         sws_scale(sws, frame->data, frame->linesize, 0, frame->height, planes, strides);
@@ -293,8 +297,8 @@ bool copy_rowsum_pack(const QString& folder, const QString& name) {
 // Drops without a drag manager: the window's own handler, as a real drop reaches it.
 class DropTarget : public MainWindow {
  public:
-  using MainWindow::MainWindow;
   using MainWindow::dropEvent;
+  using MainWindow::MainWindow;
 };
 
 }  // namespace
@@ -320,8 +324,13 @@ class GuiTest : public QObject {
     const QString pad = QString(THREADMAP_RECORDINGS) + "/smem.setRowReadColPad.threadmap";
     for (const QStringList& sessions : {QStringList{plain}, QStringList{plain, pad}}) {
       const QString gif = dir.filePath(QString("banks%1.gif").arg(sessions.size()));
-      QCOMPARE(export_animation(QStringList(sessions) << "--view" << "banks" << "--format" << "gif"
-                                                      << "--max-frames" << "24" << "-o" << gif),
+      QCOMPARE(export_animation(QStringList(sessions) << "--view"
+                                                      << "banks"
+                                                      << "--format"
+                                                      << "gif"
+                                                      << "--max-frames"
+                                                      << "24"
+                                                      << "-o" << gif),
                0);
       QImageReader reader(gif);
       QVERIFY(reader.supportsAnimation());
@@ -330,8 +339,8 @@ class GuiTest : public QObject {
       for (QImage frame; reader.read(&frame); ++frames) QCOMPARE(frame.size(), QSize(1920, 1080));
       QCOMPARE(frames, 24);
     }
-    QCOMPARE(export_animation({plain, "--view", "grid", "--format", "png", "--size", "800x600",
-                               "--max-frames", "12", "-o", dir.filePath("grid")}),
+    QCOMPARE(export_animation({plain, "--view", "grid", "--format", "png", "--size", "800x600", "--max-frames", "12",
+                               "-o", dir.filePath("grid")}),
              0);
     QCOMPARE(QImage(dir.filePath("grid-0012.png")).size(), QSize(800, 600));
     QVERIFY(!QFile::exists(dir.filePath("grid-0013.png")));
@@ -341,8 +350,8 @@ class GuiTest : public QObject {
     QCOMPARE(export_animation({plain, pad, "--view", "banks", "--format", "webm", "--max-frames", "12", "-o",
                                dir.filePath("pair.webm")}),
              0);
-    QCOMPARE(export_animation({plain, pad, "--view", "banks", "--format", "png", "--max-frames", "12", "-o",
-                               dir.filePath("pair")}),
+    QCOMPARE(export_animation(
+                 {plain, pad, "--view", "banks", "--format", "png", "--max-frames", "12", "-o", dir.filePath("pair")}),
              0);
     const DecodedVideo video = decode_video(dir.filePath("pair.webm"));
     QVERIFY2(video.error.isEmpty(), qPrintable(video.error));
@@ -427,7 +436,8 @@ class GuiTest : public QObject {
   void layoutFitsProjectorScreens() {
     MainWindow w(small_runs());
     QVERIFY(w.compare_files(QString(THREADMAP_RECORDINGS) + "/smem.setRowReadCol.threadmap",
-                            QString(THREADMAP_RECORDINGS) + "/smem.setRowReadColPad.threadmap").isEmpty());
+                            QString(THREADMAP_RECORDINGS) + "/smem.setRowReadColPad.threadmap")
+                .isEmpty());
     QVERIFY(w.open_bundled_recording("smem.setRowReadCol").isEmpty());
     QCOMPARE(w.family_chart().drawn_bars().size(), std::size_t{10});
     w.show();
@@ -444,7 +454,10 @@ class GuiTest : public QObject {
         for (int tab = 0; tab < w.chart_tabs().count(); ++tab) {
           w.chart_tabs().setCurrentIndex(tab);
           QTest::qWait(50);
-          const QString where = QString("%1x%2, tab %3%4").arg(size.width()).arg(size.height()).arg(tab)
+          const QString where = QString("%1x%2, tab %3%4")
+                                    .arg(size.width())
+                                    .arg(size.height())
+                                    .arg(tab)
                                     .arg(collapsed ? ", controls collapsed" : "");
           const QStringList outside = widgets_outside(w);
           QVERIFY2(outside.isEmpty(), qPrintable(where + ": " + outside.join("; ")));
@@ -459,8 +472,12 @@ class GuiTest : public QObject {
           QVERIFY2(headline.isVisible() && headline.text().contains("GB/s") && headline.text().contains("median"),
                    qPrintable(where + ": " + headline.text()));
           if (!shots.isEmpty())
-            w.grab().save(QString("%1/layout-%2x%3-%4%5.png").arg(shots).arg(size.width()).arg(size.height())
-                              .arg(tab).arg(collapsed ? "-collapsed" : ""));
+            w.grab().save(QString("%1/layout-%2x%3-%4%5.png")
+                              .arg(shots)
+                              .arg(size.width())
+                              .arg(size.height())
+                              .arg(tab)
+                              .arg(collapsed ? "-collapsed" : ""));
         }
         w.chart_tabs().setCurrentIndex(0);
         QTest::qWait(50);
@@ -496,8 +513,7 @@ class GuiTest : public QObject {
           const QStringList cut = cut_tabs(*bar);
           QVERIFY2(cut.isEmpty(), qPrintable(QString("%1, tab %2: %3").arg(lang).arg(tab).arg(cut.join("; "))));
         }
-        if (!shots.isEmpty())
-          w.grab().save(QString("%1/layout-%2-1024x768-%3.png").arg(shots, lang).arg(tab));
+        if (!shots.isEmpty()) w.grab().save(QString("%1/layout-%2-1024x768-%3.png").arg(shots, lang).arg(tab));
       }
     }
     w.set_language(language_before);
@@ -584,8 +600,12 @@ class GuiTest : public QObject {
     QTest::qWait(50);
     auto layout = [&w] {
       auto& views = w.trace_views();
-      return std::tuple{w.size(), views.geometry(), views.splitter().sizes(), views.tabs().geometry(),
-                        w.findChild<QSplitter*>("mainSplitter")->sizes(), w.chart_tabs().currentIndex()};
+      return std::tuple{w.size(),
+                        views.geometry(),
+                        views.splitter().sizes(),
+                        views.tabs().geometry(),
+                        w.findChild<QSplitter*>("mainSplitter")->sizes(),
+                        w.chart_tabs().currentIndex()};
     };
     const auto before = layout();
     QTest::keyClick(&w, Qt::Key_F11);
@@ -612,8 +632,10 @@ class GuiTest : public QObject {
     // The highlighted source line is inside the source pane's visible part.
     auto& source = w.trace_views().source();
     QVERIFY(source.isVisible() && source.highlighted_line() > 0);
-    const QRect line = source.cursorRect(QTextCursor(source.document()->findBlockByNumber(source.highlighted_line() - 1)));
-    QVERIFY2(source.viewport()->rect().contains(line), qPrintable(QString("line at y %1 of %2").arg(line.y()).arg(source.viewport()->height())));
+    const QRect line =
+        source.cursorRect(QTextCursor(source.document()->findBlockByNumber(source.highlighted_line() - 1)));
+    QVERIFY2(source.viewport()->rect().contains(line),
+             qPrintable(QString("line at y %1 of %2").arg(line.y()).arg(source.viewport()->height())));
     // Large type everywhere the room reads.
     FamilyChart& chart = w.family_chart();
     QVERIFY(chart.presentation());
@@ -670,7 +692,8 @@ class GuiTest : public QObject {
     // views came back about 15 % narrower).
     QTest::qWait(50);
     QVERIFY2(layout() == before, qPrintable(QString("trace views %1 px wide, were %2; splitter %3, was %4")
-                                                .arg(w.trace_views().width()).arg(std::get<1>(before).width())
+                                                .arg(w.trace_views().width())
+                                                .arg(std::get<1>(before).width())
                                                 .arg(w.trace_views().splitter().sizes().value(0))
                                                 .arg(std::get<2>(before).value(0))));
     // The trace's keys work at once: the focus left the controls.
@@ -707,10 +730,12 @@ class GuiTest : public QObject {
     QCOMPARE(pair.document(0)->session.kernel_id, std::string("smem.setRowReadCol"));
     QCOMPARE(pair.document(1)->session.kernel_id, std::string("smem.setRowReadColPad"));
     // The lesson: the column read's 32-way conflict gone with one word of padding.
-    QVERIFY2(pair.difference_text().startsWith("shared load, wavefronts per request: 32 → 1"), qPrintable(pair.difference_text()));
+    QVERIFY2(pair.difference_text().startsWith("shared load, wavefronts per request: 32 → 1"),
+             qPrintable(pair.difference_text()));
     const PaneNumbers a = numbers_of(*pair.document(0)), b = numbers_of(*pair.document(1));
     QVERIFY(a.gbps && b.gbps);
-    QVERIFY2(pair.difference_text().contains(QString("%1× the bandwidth").arg(QLocale().toString(*b.gbps / *a.gbps, 'f', 1))),
+    QVERIFY2(pair.difference_text().contains(
+                 QString("%1× the bandwidth").arg(QLocale().toString(*b.gbps / *a.gbps, 'f', 1))),
              qPrintable(pair.difference_text()));
     QVERIFY(pair.counters_text(0).contains(QLocale().toString(*a.gbps, 'f', 2)));
     QVERIFY(pair.counters_text(1).contains(QLocale().toString(*b.gbps, 'f', 2)));
@@ -907,8 +932,7 @@ class GuiTest : public QObject {
 
   void sliderChangeRunsAndUpdatesChart() {
     MainWindow w(small_runs());
-    QTRY_VERIFY_WITH_TIMEOUT(w.device_picker().currentData().toString().startsWith("opencl"),
-                             kRunTimeoutMs);
+    QTRY_VERIFY_WITH_TIMEOUT(w.device_picker().currentData().toString().startsWith("opencl"), kRunTimeoutMs);
     QVERIFY(w.kernel_tree().select("transpose.shared"));
     QTRY_VERIFY_WITH_TIMEOUT(bar_of(w, "transpose.shared").has_value(), kRunTimeoutMs);
     QCOMPARE(latest(w, "transpose.shared")["parameters"]["tile"].get<int>(), 16);
@@ -919,8 +943,8 @@ class GuiTest : public QObject {
     QCOMPARE(report["status"].get<std::string>(), std::string("ok"));
     QCOMPARE(report["parameters"]["width"].get<int>(), 256);
     QVERIFY(report["bandwidth_gbps"].get<double>() > 0);
-    QTRY_COMPARE_WITH_TIMEOUT(bar_of(w, "transpose.shared").value_or(-1),
-                              report["bandwidth_gbps"].get<double>(), kRunTimeoutMs);
+    QTRY_COMPARE_WITH_TIMEOUT(bar_of(w, "transpose.shared").value_or(-1), report["bandwidth_gbps"].get<double>(),
+                              kRunTimeoutMs);
     QVERIFY(w.status().badge_text().contains("verified"));
     QVERIFY(w.status().numbers_text().contains("GB/s"));
     // The ceiling line comes from a device copy the worker measured.
@@ -934,11 +958,9 @@ class GuiTest : public QObject {
     QTRY_VERIFY_WITH_TIMEOUT(bar_of(w, "matadd.elements").has_value(), kRunTimeoutMs);
     QTemporaryDir dir;
     QVERIFY(dir.isValid());
-    const QString png = dir.filePath("chart.png"), pdf = dir.filePath("chart.pdf"),
-                  svg = dir.filePath("chart.svg"), csv = dir.filePath("runs.csv"),
-                  json_path = dir.filePath("runs.json");
-    for (const QString& path : {png, pdf, svg, csv, json_path})
-      QVERIFY2(w.export_to(path).isEmpty(), qPrintable(path));
+    const QString png = dir.filePath("chart.png"), pdf = dir.filePath("chart.pdf"), svg = dir.filePath("chart.svg"),
+                  csv = dir.filePath("runs.csv"), json_path = dir.filePath("runs.json");
+    for (const QString& path : {png, pdf, svg, csv, json_path}) QVERIFY2(w.export_to(path).isEmpty(), qPrintable(path));
 
     const QImage image(png);
     QVERIFY(!image.isNull());
@@ -1005,8 +1027,7 @@ class GuiTest : public QObject {
     QVERIFY(!saved.trace);
 
     MainWindow w(small_runs());
-    QTRY_VERIFY_WITH_TIMEOUT(w.device_picker().currentData().toString().startsWith("opencl"),
-                             kRunTimeoutMs);
+    QTRY_VERIFY_WITH_TIMEOUT(w.device_picker().currentData().toString().startsWith("opencl"), kRunTimeoutMs);
     QVERIFY(w.open_from(path).isEmpty());
     QCOMPARE(bar_of(w, "reduce.sequential").value_or(-1), gbps);
     QVERIFY(w.status().badge_text().contains("verified"));
@@ -1082,8 +1103,7 @@ class GuiTest : public QObject {
     QVERIFY(w.recording().summary_text().contains("bank conflicts"));
     // The controls hold the recording's parameters, so F5 runs the same live here.
     QCOMPARE(w.params().values().at("width"), doc->session.params.at("width"));
-    QTRY_VERIFY_WITH_TIMEOUT(w.device_picker().currentData().toString().startsWith("opencl"),
-                             kRunTimeoutMs);
+    QTRY_VERIFY_WITH_TIMEOUT(w.device_picker().currentData().toString().startsWith("opencl"), kRunTimeoutMs);
     w.run_now();
     QTRY_VERIFY_WITH_TIMEOUT(latest(w, "transpose.shared")["device"]["spec"].get<std::string>().starts_with("opencl"),
                              kRunTimeoutMs);
@@ -1178,7 +1198,7 @@ class GuiTest : public QObject {
     const auto family = w.kernel_tree().findItems("rowsum (pack rowsum)", Qt::MatchExactly);
     QCOMPARE(family.size(), 1);
     QCOMPARE(family.front()->childCount(), 3);
-    QVERIFY(w.kernel_tree().select("transpose.shared")) ;  // the built-in catalog is still there
+    QVERIFY(w.kernel_tree().select("transpose.shared"));  // the built-in catalog is still there
     QVERIFY(w.kernel_tree().select("rowsum.tree"));
     QVERIFY(w.lesson().source_text().contains("row_sum_tree"));
     QVERIFY(w.params().set_value("wg", "32"));
@@ -1206,7 +1226,8 @@ class GuiTest : public QObject {
     const QString kept =
         QString::fromStdString(threadmap::text_line(doc->session.kernel_text, static_cast<std::uint32_t>(line)));
     QVERIFY(!kept.isEmpty());
-    QVERIFY2(shown.trimmed().startsWith(QString::number(line)) && shown.endsWith(kept), qPrintable(shown + " / " + kept));
+    QVERIFY2(shown.trimmed().startsWith(QString::number(line)) && shown.endsWith(kept),
+             qPrintable(shown + " / " + kept));
   }
 
   // Exercise > New kernel: a pack of the learner's own in the packs folder,
@@ -1270,9 +1291,8 @@ class GuiTest : public QObject {
     w.dropEvent(&drop);
     QCOMPARE(w.kernel_tree().current_variant()->id, std::string("rowsum_dropped.serial"));
     QTRY_VERIFY_WITH_TIMEOUT(w.device_picker().currentData().toString().startsWith("opencl"), kRunTimeoutMs);
-    QTRY_VERIFY_WITH_TIMEOUT(latest(w, "rowsum_dropped.serial")["verification"]["verified"] == true &&
-                                 !w.runs().running(),
-                             kRunTimeoutMs);
+    QTRY_VERIFY_WITH_TIMEOUT(
+        latest(w, "rowsum_dropped.serial")["verification"]["verified"] == true && !w.runs().running(), kRunTimeoutMs);
   }
 
   void recordTraceOpensTheSession() {
@@ -1376,7 +1396,8 @@ class GuiTest : public QObject {
     QTest::mouseClick(panel.findChild<QPushButton*>("exerciseRun"), Qt::LeftButton);  // the Run button, this time
     QTRY_VERIFY_WITH_TIMEOUT(!panel.running() && panel.result_text().contains("Goal met."), kRunTimeoutMs);
     QVERIFY(panel.editor().marks().empty());
-    QVERIFY2(panel.prediction_text().contains("you predicted 1; every one of the"), qPrintable(panel.prediction_text()));
+    QVERIFY2(panel.prediction_text().contains("you predicted 1; every one of the"),
+             qPrintable(panel.prediction_text()));
     QVERIFY(panel.verdict_text().startsWith("✔ Goal met"));
     QCOMPARE(w.profile().state(e->id), LearnerProfile::State::GoalMet);
     const json attempts = w.profile().attempts(e->id);
@@ -1487,7 +1508,9 @@ class GuiTest : public QObject {
     panel.follow_device("cuda");
     QCOMPARE(panel.editor().toPlainText(), mine);
     QCOMPARE(panel.file_name(), QString("transpose-pad.cl"));
-    QVERIFY2(panel.verdict_text().contains("Your edited transpose-pad.cl stays open: it is OpenCL C, and the picked device runs CUDA"), qPrintable(panel.verdict_text()));
+    QVERIFY2(panel.verdict_text().contains(
+                 "Your edited transpose-pad.cl stays open: it is OpenCL C, and the picked device runs CUDA"),
+             qPrintable(panel.verdict_text()));
     QDir(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation)).removeRecursively();
   }
 
@@ -1502,8 +1525,7 @@ class GuiTest : public QObject {
     blocks->setText("0, five");
     w.record_now();
     QVERIFY(!w.runs().recording());
-    QVERIFY2(w.status().worker_text().contains("\"five\" is not a block id"),
-             qPrintable(w.status().worker_text()));
+    QVERIFY2(w.status().worker_text().contains("\"five\" is not a block id"), qPrintable(w.status().worker_text()));
     // Block ids: exactly those blocks are traced.
     blocks->setText("5 0");
     w.record_now();
@@ -1616,9 +1638,10 @@ class GuiTest : public QObject {
     const QString script = dir.filePath("future-worker");
     QFile file(script);
     QVERIFY(file.open(QIODevice::WriteOnly));
-    file.write("#!/bin/sh\nread line\n"
-               "echo '{\"id\":0,\"type\":\"result\",\"result\":{\"pong\":true,\"version\":\"9.0.0\",\"protocol\":999}}'\n"
-               "exec sleep 600\n");
+    file.write(
+        "#!/bin/sh\nread line\n"
+        "echo '{\"id\":0,\"type\":\"result\",\"result\":{\"pong\":true,\"version\":\"9.0.0\",\"protocol\":999}}'\n"
+        "exec sleep 600\n");
     file.close();
     file.setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
     WindowOptions o = small_runs();
@@ -1626,7 +1649,8 @@ class GuiTest : public QObject {
     o.worker_timeout_ms = 300;
     MainWindow w(o);
     QTRY_VERIFY_WITH_TIMEOUT(w.status().worker_text().contains("speaks protocol 999"), 10000);
-    QVERIFY2(w.status().worker_text().contains("this threadmap speaks protocol 1"), qPrintable(w.status().worker_text()));
+    QVERIFY2(w.status().worker_text().contains("this threadmap speaks protocol 1"),
+             qPrintable(w.status().worker_text()));
     QTest::qWait(1000);  // past the hung-worker timeout: nothing is restarted
     QCOMPARE(w.worker().restarts(), 0);
     QVERIFY(w.kernel_tree().select("transpose.copy"));
@@ -1656,8 +1680,7 @@ class GuiTest : public QObject {
     QVERIFY(w.params().set_value("tile", "8"));
     QVERIFY(w.params().set_value("strips", "16"));
     w.run_now();
-    QTRY_VERIFY_WITH_TIMEOUT(latest(w, "transpose.coalesced")["parameters"]["strips"] == 16,
-                             kRunTimeoutMs);
+    QTRY_VERIFY_WITH_TIMEOUT(latest(w, "transpose.coalesced")["parameters"]["strips"] == 16, kRunTimeoutMs);
     QCOMPARE(latest(w, "transpose.coalesced")["status"].get<std::string>(), std::string("invalid"));
     QVERIFY(w.status().badge_text().contains("invalid"));
     QVERIFY(w.status().detail_text().contains("strips"));
@@ -1671,7 +1694,8 @@ class GuiTest : public QObject {
     MainWindow w(small_runs());
     QVERIFY(w.open_bundled_recording("smem.setRowReadCol").isEmpty());
     QVERIFY(w.compare_files(QString(THREADMAP_RECORDINGS) + "/smem.setRowReadCol.threadmap",
-                            QString(THREADMAP_RECORDINGS) + "/smem.setRowReadColPad.threadmap").isEmpty());
+                            QString(THREADMAP_RECORDINGS) + "/smem.setRowReadColPad.threadmap")
+                .isEmpty());
     w.show();
     QVERIFY(QTest::qWaitForWindowExposed(&w));
     w.activateWindow();
@@ -1686,9 +1710,10 @@ class GuiTest : public QObject {
       const int view = w.trace_views().tabs().currentIndex();
       press(Qt::Key_Right);
       press(Qt::Key_V);
-      const QString where = QString("after %1, focus on %2").arg(after, QApplication::focusWidget()
-                                                                            ? QApplication::focusWidget()->metaObject()->className()
-                                                                            : "nothing");
+      const QString where =
+          QString("after %1, focus on %2")
+              .arg(after,
+                   QApplication::focusWidget() ? QApplication::focusWidget()->metaObject()->className() : "nothing");
       QVERIFY2(trace.step() == step + 1, qPrintable(where));
       QVERIFY2(w.trace_views().tabs().currentIndex() == (view + 1) % 5, qPrintable(where));
     };
@@ -1728,8 +1753,9 @@ class GuiTest : public QObject {
     LessonPane pane;
     auto* source = pane.findChild<QPlainTextEdit*>("kernelSource");
     QVERIFY(source);
-    for (const auto& [id, backend] : {std::pair{"smem.setRowReadCol", "opencl"}, std::pair{"smem.setRowReadCol", "cuda"},
-                                      std::pair{"smem.setRowReadColPad", "opencl"}, std::pair{"transpose.naive", "opencl"}}) {
+    for (const auto& [id, backend] :
+         {std::pair{"smem.setRowReadCol", "opencl"}, std::pair{"smem.setRowReadCol", "cuda"},
+          std::pair{"smem.setRowReadColPad", "opencl"}, std::pair{"transpose.naive", "opencl"}}) {
       const threadmap::Variant* v = threadmap::find_variant(id);
       QVERIFY(v);
       pane.show_variant(*v, backend);
@@ -1765,14 +1791,18 @@ class GuiTest : public QObject {
       const QString title = chart.shown_title();
       const QFontMetrics title_metrics(qobject_cast<QCPTextElement*>(chart.plotLayout()->element(0, 0))->font());
       const QString value = QLocale().toString(*chart.drawn_ceiling(), 'f', 0) + " GB/s";
-      QVERIFY2(!title.contains('\n') && title_metrics.horizontalAdvance(title) <= chart.width() && title.endsWith(value),
-               qPrintable(QString("%1: '%2' (%3 of %4 px)").arg(lang, title).arg(title_metrics.horizontalAdvance(title))
-                              .arg(chart.width())));
+      QVERIFY2(
+          !title.contains('\n') && title_metrics.horizontalAdvance(title) <= chart.width() && title.endsWith(value),
+          qPrintable(QString("%1: '%2' (%3 of %4 px)")
+                         .arg(lang, title)
+                         .arg(title_metrics.horizontalAdvance(title))
+                         .arg(chart.width())));
       const QString caption = chart.yAxis->label();
       const int caption_px = QFontMetrics(chart.yAxis->labelFont()).horizontalAdvance(caption);
-      QVERIFY2(caption_px <= chart.axisRect()->height(),
-               qPrintable(QString("%1: '%2' is %3 px on a %4 px axis").arg(lang, caption).arg(caption_px)
-                              .arg(chart.axisRect()->height())));
+      QVERIFY2(caption_px <= chart.axisRect()->height(), qPrintable(QString("%1: '%2' is %3 px on a %4 px axis")
+                                                                        .arg(lang, caption)
+                                                                        .arg(caption_px)
+                                                                        .arg(chart.axisRect()->height())));
       if (const QString shots = qEnvironmentVariable("THREADMAP_LAYOUT_SHOTS"); !shots.isEmpty())
         w.grab().save(QString("%1/presentation-%2.png").arg(shots, lang));
       w.set_presentation(false);
@@ -1786,8 +1816,12 @@ class GuiTest : public QObject {
       const int needed = bar.fontMetrics().horizontalAdvance(bar.tabText(i)) + padding;
       const QRect r = bar.tabRect(i);
       if (r.width() < needed || r.right() >= bar.width())
-        out << QString("'%1' (%2 of %3 px, ends at %4 in %5)").arg(bar.tabText(i)).arg(r.width()).arg(needed)
-                   .arg(r.right()).arg(bar.width());
+        out << QString("'%1' (%2 of %3 px, ends at %4 in %5)")
+                   .arg(bar.tabText(i))
+                   .arg(r.width())
+                   .arg(needed)
+                   .arg(r.right())
+                   .arg(bar.width());
     }
     return out;
   }

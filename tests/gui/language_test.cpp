@@ -55,9 +55,7 @@ QStringList menu_titles(MainWindow& w) {
   return titles;
 }
 
-QAction* language_action(MainWindow& w, const QString& code) {
-  return w.findChild<QAction*>("language_" + code);
-}
+QAction* language_action(MainWindow& w, const QString& code) { return w.findChild<QAction*>("language_" + code); }
 
 QString read(const QString& path) {
   QFile file(path);
@@ -192,8 +190,9 @@ class LanguageTest : public QObject {
           keys << key;
           const QString id = QString::number(reinterpret_cast<quintptr>(a));
           if (code == "en") english[id] = a->text();
-          else QVERIFY2(a->text() != english[id] || a->text().startsWith("&Kernel"),
-                        qPrintable(code + ": untranslated " + a->text()));
+          else
+            QVERIFY2(a->text() != english[id] || a->text().startsWith("&Kernel"),
+                     qPrintable(code + ": untranslated " + a->text()));
         }
       }
     }
@@ -242,7 +241,9 @@ class LanguageTest : public QObject {
         }
         const QString text = read(path);
         const QString first = text.section('\n', 0, 0);
-        const QString marker = code == "en" ? "translation of the" : code == "es" ? "Traducción al español del original" : "Tradução para o português do Brasil do original";
+        const QString marker = code == "en"   ? "translation of the"
+                               : code == "es" ? "Traducción al español del original"
+                                              : "Tradução para o português do Brasil do original";
         QVERIFY2(first.contains(marker), qPrintable(path + ": " + first));
         for (const QString& part : parts)
           QVERIFY2(text.contains(part), qPrintable(path + " lacks, verbatim: " + part.left(80)));
@@ -331,10 +332,12 @@ class LanguageTest : public QObject {
 
     MainWindow w(first);
     w.show();
-    QVERIFY(QTest::qWaitFor([&] {
-      const threadmap::Variant* v = w.kernel_tree().current_variant();
-      return v && v->id == "transpose.coalesced";
-    }, 60000));
+    QVERIFY(QTest::qWaitFor(
+        [&] {
+          const threadmap::Variant* v = w.kernel_tree().current_variant();
+          return v && v->id == "transpose.coalesced";
+        },
+        60000));
     QCOMPARE(w.device_picker().currentData().toString(), device);
     QCOMPARE(w.params().values().at("tile"), std::string("32"));
     QCOMPARE(w.params().values().at("strips"), std::string("2"));
@@ -370,8 +373,10 @@ class LanguageTest : public QObject {
     QCOMPARE(got.size(), expected.size());
     for (int i = 0; i < got.size(); ++i)
       for (int j = 0; j < got[i].size(); ++j)
-        QVERIFY2(std::abs(got[i][j] - expected[i][j]) <= 40,
-                 qPrintable(QString("splitter %1: %2 after reset, %3 in a new window").arg(i).arg(got[i][j]).arg(expected[i][j])));
+        QVERIFY2(
+            std::abs(got[i][j] - expected[i][j]) <= 40,
+            qPrintable(
+                QString("splitter %1: %2 after reset, %3 in a new window").arg(i).arg(got[i][j]).arg(expected[i][j])));
     QVERIFY(!QSettings().contains("window/geometry"));
     QVERIFY(QSettings().contains("run/kernel"));  // the room stays; only the layout is reset
   }

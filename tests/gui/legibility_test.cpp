@@ -77,7 +77,11 @@ bool has_current(const TraceView& view, const analysis::TraceDocument& doc) {
 }
 
 QString rect_text(const QRectF& r) {
-  return QString("(%1,%2 %3x%4)").arg(r.x(), 0, 'f', 0).arg(r.y(), 0, 'f', 0).arg(r.width(), 0, 'f', 0).arg(r.height(), 0, 'f', 0);
+  return QString("(%1,%2 %3x%4)")
+      .arg(r.x(), 0, 'f', 0)
+      .arg(r.y(), 0, 'f', 0)
+      .arg(r.width(), 0, 'f', 0)
+      .arg(r.height(), 0, 'f', 0);
 }
 
 // What is wrong with the view's last paint, each problem one line.
@@ -88,7 +92,8 @@ QStringList problems_of(TraceView& view, const analysis::TraceDocument& doc, boo
   const QRectF bounds = QRectF(view.rect()).adjusted(-0.5, -0.5, 0.5, 0.5);
   std::vector<std::pair<QRectF, QString>> taken;  // texts and the child widgets over the view
   for (const QWidget* child : view.findChildren<QWidget*>(Qt::FindDirectChildrenOnly))
-    if (child->isVisible()) taken.push_back({QRectF(child->geometry()), QString("[%1]").arg(child->metaObject()->className())});
+    if (child->isVisible())
+      taken.push_back({QRectF(child->geometry()), QString("[%1]").arg(child->metaObject()->className())});
   for (const views::PaintedText& t : record.texts) {
     const QString name = "\"" + t.text + "\"";
     if (!bounds.contains(t.rect)) out << name + " clipped by the view " + rect_text(t.rect);
@@ -119,8 +124,10 @@ const std::vector<QString> kLanguages{"en", "pt_BR", "es"};
 // the docs: each view on the recording that teaches with it, at the first
 // load the view has of its own to draw (presentation_VIEW_LANG.png),
 // and each pair in its lesson's view (presentation_pair_KERNEL_VIEW_LANG.png).
-const std::map<QString, std::string> kShownKernel{{"grid", "transpose.coalesced"}, {"banks", "smem.setRowReadCol"},
-                                                  {"barrier", "smem.setRowReadCol"}, {"coalescing", "transpose.naive"},
+const std::map<QString, std::string> kShownKernel{{"grid", "transpose.coalesced"},
+                                                  {"banks", "smem.setRowReadCol"},
+                                                  {"barrier", "smem.setRowReadCol"},
+                                                  {"coalescing", "transpose.naive"},
                                                   {"schedule", "transpose.shared"}};
 const std::vector<QString> kViewNames{"grid", "banks", "barrier", "coalescing", "schedule"};
 
@@ -135,13 +142,13 @@ class LegibilityTest : public QObject {
 
   void check(TraceView& view, const analysis::TraceDocument& doc, const QString& where) {
     ++paints_;
-    for (const QString& problem : problems_of(view, doc, window_->presenting()))
-      failures_ << where + ": " + problem;
+    for (const QString& problem : problems_of(view, doc, window_->presenting())) failures_ << where + ": " + problem;
   }
 
   // Fails with the first problems found, and how many in all.
   void report(const QString& what) {
-    const QString size = QString("%1x%2").arg(window_->screen()->geometry().width()).arg(window_->screen()->geometry().height());
+    const QString size =
+        QString("%1x%2").arg(window_->screen()->geometry().width()).arg(window_->screen()->geometry().height());
     qInfo("%s at %s: %d paints, %d problems", qPrintable(what), qPrintable(size), paints_,
           static_cast<int>(failures_.size()));
     // THREADMAP_LEGIBILITY_LOG=FILE: every problem, appended to FILE.
@@ -182,10 +189,12 @@ class LegibilityTest : public QObject {
             views.playback().seek(step);
             QCoreApplication::processEvents();
             check(*view, *doc,
-                  QString("%1 %2 %3 %4 step %5").arg(mode, QString::fromStdString(kernel), lang,
-                                                     views.tabs().tabText(tab)).arg(step));
+                  QString("%1 %2 %3 %4 step %5")
+                      .arg(mode, QString::fromStdString(kernel), lang, views.tabs().tabText(tab))
+                      .arg(step));
             if (tab == 0 && step == steps.front() && views.problems().isVisible())
-              check(views.problems(), *doc, QString("%1 %2 %3 problems list").arg(mode, QString::fromStdString(kernel), lang));
+              check(views.problems(), *doc,
+                    QString("%1 %2 %3 problems list").arg(mode, QString::fromStdString(kernel), lang));
             const QString name = kViewNames[static_cast<std::size_t>(tab)];
             if (kShownKernel.at(name) == kernel && has_current(*view, *doc) && !doc->analysis.requests[step].store)
               shoot(QString("presentation_%1_%2").arg(name, lang));
@@ -214,7 +223,10 @@ class LegibilityTest : public QObject {
             QCoreApplication::processEvents();
             for (int side = 0; side < 2; ++side)
               check(pair.pane(side), *pair.document(side),
-                    QString("%1 %2 | %3 %4 %5 step %6 pane %7").arg(mode, a, b, lang, pair.view_name()).arg(step).arg(side));
+                    QString("%1 %2 | %3 %4 %5 step %6 pane %7")
+                        .arg(mode, a, b, lang, pair.view_name())
+                        .arg(step)
+                        .arg(side));
             if (pair.view_name() == (QString(a).startsWith("smem") ? "banks" : "coalescing") &&
                 has_current(pair.pane(0), *pair.document(0)) && pair.pane_request(0) &&
                 !pair.document(0)->analysis.requests[*pair.pane_request(0)].store)
@@ -297,8 +309,12 @@ class LegibilityTest : public QObject {
                 // The frames are drawn in the projector theme: 24 px at least.
                 for (const QString& problem : problems_of(*view, *doc, true))
                   failures_ << QString("export %1x%2 %3 pane(s) %4 %5 %6 step %7: %8")
-                                   .arg(frame.width()).arg(frame.height()).arg(panes)
-                                   .arg(QString::fromStdString(kernel), lang, name).arg(step).arg(problem);
+                                   .arg(frame.width())
+                                   .arg(frame.height())
+                                   .arg(panes)
+                                   .arg(QString::fromStdString(kernel), lang, name)
+                                   .arg(step)
+                                   .arg(problem);
               }
             }
         }
@@ -326,8 +342,9 @@ class LegibilityTest : public QObject {
     std::vector<std::pair<QString, QString>> files;  // name, session file
     for (const Recording& r : on_pocl) {
       const QString path = dir.filePath(r.name + ".threadmap");
-      QStringList args{"record", r.kernel, "--source", THREADMAP_SOURCE_DIR "/tests/data/problems/" + r.file,
-                       "--device", "opencl:0:0", "--reps", "1", "-o", path};
+      QStringList args{"record",   r.kernel,     "--source", THREADMAP_SOURCE_DIR "/tests/data/problems/" + r.file,
+                       "--device", "opencl:0:0", "--reps",   "1",
+                       "-o",       path};
       for (const QString& set : r.sets) args << "--set" << set;
       QProcess cli;
       cli.setProcessChannelMode(QProcess::MergedChannels);
@@ -338,8 +355,8 @@ class LegibilityTest : public QObject {
     }
     files.push_back({"divergent_barrier", THREADMAP_SOURCE_DIR
                      "/tests/data/problems/recorded/smem.setRowReadCol.divergent-barrier.h100.threadmap"});
-    files.push_back({"global_out_of_bounds_lanes", THREADMAP_SOURCE_DIR
-                     "/tests/data/problems/recorded/matadd.cols.last-row-shifted.h100.threadmap"});
+    files.push_back({"global_out_of_bounds_lanes",
+                     THREADMAP_SOURCE_DIR "/tests/data/problems/recorded/matadd.cols.last-row-shifted.h100.threadmap"});
     window_->chart_tabs().setCurrentWidget(&window_->trace_views());
     auto& views = window_->trace_views();
     for (const auto& [name, path] : files) {
@@ -358,15 +375,19 @@ class LegibilityTest : public QObject {
               views.show_problem(i, site);
               QCoreApplication::processEvents();
               const QString where = QString("%1 %2 %3 problem %4 site %5")
-                                        .arg(name, presenting ? "presentation" : "trace tab", lang).arg(i).arg(site);
+                                        .arg(name, presenting ? "presentation" : "trace tab", lang)
+                                        .arg(i)
+                                        .arg(site);
               QVERIFY(views.problems().isVisible());
               check(views.problems(), *doc, where + " list");
               check(*static_cast<TraceView*>(views.tabs().currentWidget()), *doc, where + " view");
               // The race's shot keeps its old name; each other kind its own.
-              const bool shown_kind = name == "race" ? i == 0
-                                      : doc->analysis.problems.list[i].kind != analysis::ProblemKind::ReadAfterWrite;
+              const bool shown_kind =
+                  name == "race" ? i == 0
+                                 : doc->analysis.problems.list[i].kind != analysis::ProblemKind::ReadAfterWrite;
               if (presenting && lang == "en" && shown_kind && site == 0)
-                shoot(name == "race" ? QString("presentation_problem_banks_en") : "presentation_problem_" + name + "_en");
+                shoot(name == "race" ? QString("presentation_problem_banks_en")
+                                     : "presentation_problem_" + name + "_en");
             }
         }
         gui::language::apply("en");

@@ -77,7 +77,8 @@ bool projector_shots(MainWindow& w, const QDir& out) {
   // The column read of block 0 warp 0: the 32-way conflict the lesson is about.
   const auto& requests = w.trace_views().document()->analysis.requests;
   for (std::size_t i = 0; i < requests.size(); ++i)
-    if (requests[i].space == threadmap::Space::Shared && !requests[i].store && requests[i].block == 0 && requests[i].warp == 0) {
+    if (requests[i].space == threadmap::Space::Shared && !requests[i].store && requests[i].block == 0 &&
+        requests[i].warp == 0) {
       w.trace_views().playback().seek(i);
       break;
     }
@@ -94,7 +95,8 @@ bool projector_shots(MainWindow& w, const QDir& out) {
     pair.playback().seek(step);
     const auto r = pair.pane_request(0);
     const auto& req = pair.document(0)->analysis.requests;
-    if (r && req[*r].space == threadmap::Space::Shared && !req[*r].store && req[*r].block == 0 && req[*r].warp == 0) break;
+    if (r && req[*r].space == threadmap::Space::Shared && !req[*r].store && req[*r].block == 0 && req[*r].warp == 0)
+      break;
   }
   ok &= save(w, out.filePath("side_by_side_1024x768.png"));
   w.set_presentation(true);
@@ -198,8 +200,8 @@ int main(int argc, char** argv) {
   w.run_now();
   if (!QTest::qWaitFor([&] { return w.status().origin_text().isEmpty(); }, 120000)) return 1;
 
-  for (const char* kernel : {"transpose.copy", "transpose.naive", "transpose.shared_dynamic",
-                             "transpose.coalesced", "transpose.shared"}) {
+  for (const char* kernel :
+       {"transpose.copy", "transpose.naive", "transpose.shared_dynamic", "transpose.coalesced", "transpose.shared"}) {
     w.kernel_tree().select(kernel);
     if (!QTest::qWaitFor([&] { return shows_run_of(w, kernel); }, 120000)) {
       std::fprintf(stderr, "gui_screenshots: %s did not run\n", kernel);

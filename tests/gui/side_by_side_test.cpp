@@ -37,8 +37,12 @@ QString check_pairing(const Analysis& a, const Analysis& b, const std::vector<Pa
     if (!ia || !ib) continue;
     const Request &ra = a.requests[*ia], &rb = b.requests[*ib];
     if (ra.block != rb.block || ra.warp != rb.warp || ra.instance != rb.instance || kind(ra) != kind(rb))
-      return QString("step %1 pairs block %2 warp %3 with block %4 warp %5").arg(s).arg(ra.block).arg(ra.warp)
-          .arg(rb.block).arg(rb.warp);
+      return QString("step %1 pairs block %2 warp %3 with block %4 warp %5")
+          .arg(s)
+          .arg(ra.block)
+          .arg(ra.warp)
+          .arg(rb.block)
+          .arg(rb.warp);
   }
   if (seen[0].size() != a.requests.size() || seen[1].size() != b.requests.size()) return "a request has no step";
   return {};
@@ -81,7 +85,8 @@ class SideBySideTest : public QObject {
       QCOMPARE(rb.block, 0u);
       QCOMPARE(rb.warp, std::uint16_t{0});
       QCOMPARE(kind(rb), gui::AccessKind::SharedLoad);
-      QCOMPARE(gui::site_text(*a->analysis.site_of(ra)), QString("line 71 shared load: 32 wavefront(s) per request (ideal 1)"));
+      QCOMPARE(gui::site_text(*a->analysis.site_of(ra)),
+               QString("line 71 shared load: 32 wavefront(s) per request (ideal 1)"));
       found = true;
     }
     QVERIFY(found);
@@ -108,7 +113,8 @@ class SideBySideTest : public QObject {
       const Request& rb = b->analysis.requests[*s.request[1]];
       const QString why = gui::missing_text(*a, *b, *s.request[1]);
       if (kind(rb) == gui::AccessKind::SharedLoad) QCOMPARE(why, QString("no shared load here in transpose.naive"));
-      if (rb.block == 16 && rb.space == Space::Global) QCOMPARE(why, QString("transpose.naive traced no block (0, 1)"));  // block 16 of a 16-wide grid
+      if (rb.block == 16 && rb.space == Space::Global)
+        QCOMPARE(why, QString("transpose.naive traced no block (0, 1)"));  // block 16 of a 16-wide grid
       QVERIFY(!why.isEmpty());
     }
     const QString difference = gui::difference_text(*a, *b);
@@ -135,7 +141,8 @@ class SideBySideTest : public QObject {
     using O = std::optional<std::size_t>;
     const std::vector<std::array<O, 2>> expected{{O{}, 1}, {0, 2}, {1, 0}, {2, 3}, {O{}, 4}};
     QCOMPARE(steps.size(), expected.size());
-    for (std::size_t s = 0; s < steps.size(); ++s) QVERIFY2(steps[s].request == expected[s], qPrintable(QString::number(s)));
+    for (std::size_t s = 0; s < steps.size(); ++s)
+      QVERIFY2(steps[s].request == expected[s], qPrintable(QString::number(s)));
     QCOMPARE(gui::shown_request(steps, 0, 0), O{0});  // none yet: the first to come
     QCOMPARE(gui::shown_request(steps, 1, 0), O{0});
     QCOMPARE(gui::shown_request(steps, 4, 0), O{2});

@@ -56,8 +56,9 @@ std::set<int> tinted_lines(const SourcePane& source) {
 
 // Records `kernel` from tests/data/problems/`file` on PoCL into `out`.
 QString record_on_pocl(const QString& kernel, const QString& file, const QStringList& sets, const QString& out) {
-  QStringList args{"record", kernel, "--source", THREADMAP_SOURCE_DIR "/tests/data/problems/" + file,
-                   "--device", "opencl:0:0", "--reps", "1", "-o", out};
+  QStringList args{"record",   kernel,       "--source", THREADMAP_SOURCE_DIR "/tests/data/problems/" + file,
+                   "--device", "opencl:0:0", "--reps",   "1",
+                   "-o",       out};
   for (const QString& set : sets) args << "--set" << set;
   QProcess cli;
   cli.setProcessChannelMode(QProcess::MergedChannels);
@@ -104,8 +105,8 @@ class ProblemsViewTest : public QObject {
     QProcess cli;
     cli.setProcessChannelMode(QProcess::MergedChannels);
     cli.start(THREADMAP_CLI, {"record", "smem.setRowReadCol", "--source",
-                              THREADMAP_SOURCE_DIR "/tests/data/problems/smem.setRowReadCol.no-barrier.cl",
-                              "--device", "opencl:0:0", "--set", "blocks=2", "--reps", "1", "-o", race_});
+                              THREADMAP_SOURCE_DIR "/tests/data/problems/smem.setRowReadCol.no-barrier.cl", "--device",
+                              "opencl:0:0", "--set", "blocks=2", "--reps", "1", "-o", race_});
     QVERIFY(cli.waitForFinished(120000));
     const QString out = QString::fromUtf8(cli.readAll());
     if (out.contains("libclang")) QSKIP(qPrintable(out));
@@ -136,10 +137,13 @@ class ProblemsViewTest : public QObject {
     QVERIFY(painted_text(problems, "Data race: read after write"));
     const PaintedText* row = painted_text(problems, "then thread");
     QVERIFY(row);
-    const QString expected = QString("thread %1 (%2,%3) writes tile[").arg(race->first.thread)
-                                 .arg(race->first.thread % 32).arg(race->first.thread / 32);
+    const QString expected = QString("thread %1 (%2,%3) writes tile[")
+                                 .arg(race->first.thread)
+                                 .arg(race->first.thread % 32)
+                                 .arg(race->first.thread / 32);
     QVERIFY2(row->text.startsWith(expected), qPrintable(row->text));
-    QVERIFY2(row->text.contains("(line 7), then thread") && row->text.contains("reads it (line 8) in the same barrier interval"),
+    QVERIFY2(row->text.contains("(line 7), then thread") &&
+                 row->text.contains("reads it (line 8) in the same barrier interval"),
              qPrintable(row->text));
     QVERIFY2(row->text.contains("block (0, 0)") && row->text.contains("more like it"), qPrintable(row->text));
     QVERIFY(!row->elided);
@@ -166,9 +170,8 @@ class ProblemsViewTest : public QObject {
     const auto first = problem_marks_of(banks, race->first.thread);
     QCOMPARE(first.size(), std::size_t{2});  // its key swatch and its lane box
     // Lane i sits over bank i: the word's bank is the storing lane's (offset / 4).
-    const QRectF lane_box = *std::max_element(first.begin(), first.end(), [](const QRectF& a, const QRectF& b) {
-      return a.width() < b.width();
-    });
+    const QRectF lane_box = *std::max_element(first.begin(), first.end(),
+                                              [](const QRectF& a, const QRectF& b) { return a.width() < b.width(); });
     QCOMPARE(static_cast<int>(race->offset / 4 % 32), race->first.thread % 32);
 
     QVERIFY(std::abs(lane_box.center().x() - word.front().center().x()) < 1.0);
@@ -176,10 +179,14 @@ class ProblemsViewTest : public QObject {
     const QString element = QString::fromStdString(tile_element_name(*doc, race->offset));
     QVERIFY(element.startsWith("tile["));
     QVERIFY(painted_text(banks, element));
-    QVERIFY(painted_text(banks, QString("thread %1 (%2,%3) writes it, line 7").arg(race->first.thread)
-                                    .arg(race->first.thread % 32).arg(race->first.thread / 32)));
-    QVERIFY(painted_text(banks, QString("thread %1 (%2,%3) reads it, line 8").arg(race->second.thread)
-                                    .arg(race->second.thread % 32).arg(race->second.thread / 32)));
+    QVERIFY(painted_text(banks, QString("thread %1 (%2,%3) writes it, line 7")
+                                    .arg(race->first.thread)
+                                    .arg(race->first.thread % 32)
+                                    .arg(race->first.thread / 32)));
+    QVERIFY(painted_text(banks, QString("thread %1 (%2,%3) reads it, line 8")
+                                    .arg(race->second.thread)
+                                    .arg(race->second.thread % 32)
+                                    .arg(race->second.thread / 32)));
 
     // Chosen again: the other access, the reading thread's lane outlined.
     QTest::keyClick(&problems, Qt::Key_Return);
@@ -209,7 +216,8 @@ class ProblemsViewTest : public QObject {
     QVERIFY(!problems.painted().texts.empty());
     for (const PaintedText& t : problems.painted().texts) {
       QVERIFY2(t.pixel_size >= 24, qPrintable(t.text));
-      QVERIFY2(!t.elided && t.rect.height() <= t.box.height() + 1 && QRectF(problems.rect()).adjusted(-1, -1, 1, 1).contains(t.rect),
+      QVERIFY2(!t.elided && t.rect.height() <= t.box.height() + 1 &&
+                   QRectF(problems.rect()).adjusted(-1, -1, 1, 1).contains(t.rect),
                qPrintable(t.text));
     }
     QVERIFY(painted_text(problems, "Data race: read after write"));
@@ -260,23 +268,21 @@ class ProblemsViewTest : public QObject {
     QCOMPARE(lanes.size(), std::size_t{31});  // lanes 0-30 read tile[lane + 1][0]
     const auto stray_lane = problem_marks_of(banks, 1023);
     QCOMPARE(stray_lane.size(), std::size_t{2});  // its key swatch and its lane box
-    const QRectF lane_box = *std::max_element(stray_lane.begin(), stray_lane.end(), [](const QRectF& a, const QRectF& b) {
-      return a.center().x() < b.center().x();
-    });
-    const QRectF lane0 = *std::min_element(lanes.begin(), lanes.end(), [](const QRectF& a, const QRectF& b) {
-      return a.center().x() < b.center().x();
-    });
+    const QRectF lane_box =
+        *std::max_element(stray_lane.begin(), stray_lane.end(),
+                          [](const QRectF& a, const QRectF& b) { return a.center().x() < b.center().x(); });
+    const QRectF lane0 = *std::min_element(
+        lanes.begin(), lanes.end(), [](const QRectF& a, const QRectF& b) { return a.center().x() < b.center().x(); });
     for (const QRectF& lane : lanes) {
       QVERIFY(lane_box.center().x() > lane.right());  // lane 31: right of every other lane
       QVERIFY(std::abs(lane_box.center().y() - lane.center().y()) < 1.0);
     }
     auto word = problem_marks_of(banks, -1);
     QCOMPARE(word.size(), std::size_t{2});  // its key swatch and the stray word's cell
-    const QRectF ghost = *std::max_element(word.begin(), word.end(), [](const QRectF& a, const QRectF& b) {
-      return a.top() < b.top();
-    });
+    const QRectF ghost =
+        *std::max_element(word.begin(), word.end(), [](const QRectF& a, const QRectF& b) { return a.top() < b.top(); });
     QVERIFY(std::abs(ghost.center().x() - lane0.center().x()) < 1.0);  // bank 0
-    const PaintedText* row_label = nullptr;  // the last row drawn
+    const PaintedText* row_label = nullptr;                            // the last row drawn
     for (const PaintedText& t : banks.painted().texts)
       if (t.text.startsWith("row ") && (!row_label || t.rect.top() > row_label->rect.top())) row_label = &t;
     QVERIFY(row_label);
@@ -299,8 +305,8 @@ class ProblemsViewTest : public QObject {
   // off the matrix's foot to it, and the address and the thread named.
   void global_out_of_bounds_is_drawn_outside_the_matrix() {
     const QString file = dir_.filePath("one-past.threadmap");
-    const QString out = record_on_pocl("matadd.rows", "matadd.rows.one-past.cl",
-                                       {"width=64", "height=64", "wg=32"}, file);
+    const QString out =
+        record_on_pocl("matadd.rows", "matadd.rows.one-past.cl", {"width=64", "height=64", "wg=32"}, file);
     QVERIFY2(QFileInfo::exists(file), qPrintable(out));
     TraceViewsWidget w;
     QCOMPARE(w.open_file(file), QString());
@@ -362,8 +368,9 @@ class ProblemsViewTest : public QObject {
   // (the 64th, i = 63), and its four stray lanes are one cell, named.
   void global_out_of_bounds_of_several_lanes() {
     TraceViewsWidget w;
-    QCOMPARE(w.open_file(THREADMAP_SOURCE_DIR "/tests/data/problems/recorded/matadd.cols.last-row-shifted.h100.threadmap"),
-             QString());
+    QCOMPARE(
+        w.open_file(THREADMAP_SOURCE_DIR "/tests/data/problems/recorded/matadd.cols.last-row-shifted.h100.threadmap"),
+        QString());
     w.resize(1024, 768);
     w.show();
     QVERIFY(QTest::qWaitForWindowExposed(&w));
@@ -398,7 +405,8 @@ class ProblemsViewTest : public QObject {
   // missing warps' lanes hatched, named "never arrived".
   void divergent_barrier_marks_the_warps_that_never_arrived() {
     TraceViewsWidget w;
-    QCOMPARE(w.open_file(THREADMAP_SOURCE_DIR "/tests/data/problems/recorded/smem.setRowReadCol.divergent-barrier.h100.threadmap"),
+    QCOMPARE(w.open_file(THREADMAP_SOURCE_DIR
+                         "/tests/data/problems/recorded/smem.setRowReadCol.divergent-barrier.h100.threadmap"),
              QString());
     w.resize(1024, 768);
     w.show();

@@ -206,7 +206,9 @@ QString compare_golden(const QImage& image, const QString& name) {
   if (fraction > 0.01) {
     image.save(QDir::temp().filePath(name + ".actual.png"));
     return QString("%1: %2% of pixels differ (actual in %3)")
-        .arg(name).arg(fraction * 100, 0, 'f', 2).arg(QDir::temp().filePath(name + ".actual.png"));
+        .arg(name)
+        .arg(fraction * 100, 0, 'f', 2)
+        .arg(QDir::temp().filePath(name + ".actual.png"));
   }
   return {};
 }
@@ -361,7 +363,8 @@ class ViewsTest : public QObject {
     const GridMatrix& in = f.matrices[0];
     QCOMPARE(in.role, std::string("input"));
     QVERIFY(in.row0 <= 64 && in.row0 + in.rows >= 128 && in.col0 <= 64 && in.col0 + in.cols >= 128);
-    const auto outline = std::find_if(in.outlines.begin(), in.outlines.end(), [&](const BlockOutline& o) { return o.current; });
+    const auto outline =
+        std::find_if(in.outlines.begin(), in.outlines.end(), [&](const BlockOutline& o) { return o.current; });
     QVERIFY(outline != in.outlines.end());
     QCOMPARE(outline->block, block);
     QCOMPARE(outline->rows, std::uint64_t{64});
@@ -399,9 +402,8 @@ class ViewsTest : public QObject {
           QVERIFY2(text.find("read by thread (") != std::string::npos, text.c_str());
           // The line of transpose_shared's global load, wherever the source puts it.
           const auto& sites = doc->trace().sites;
-          const auto load = std::find_if(sites.begin(), sites.end(), [](const auto& s) {
-            return s.space == threadmap::Space::Global && !s.store;
-          });
+          const auto load = std::find_if(sites.begin(), sites.end(),
+                                         [](const auto& s) { return s.space == threadmap::Space::Global && !s.store; });
           QVERIFY(load != sites.end());
           const std::string line = "line " + std::to_string(load->line);
           QVERIFY2(text.find(line) != std::string::npos, (text + " lacks " + line).c_str());
@@ -509,7 +511,8 @@ class ViewsTest : public QObject {
   void live_pocl_recording() {
     auto td = testing::first_device("opencl");
     if (!td.device) QSKIP(td.skip_reason.c_str());
-    for (const auto& [kernel, sets] : std::vector<std::pair<std::string, std::vector<std::pair<std::string, std::string>>>>{
+    for (const auto& [kernel, sets] :
+         std::vector<std::pair<std::string, std::vector<std::pair<std::string, std::string>>>>{
              {"transpose.shared", {{"width", "64"}, {"height", "48"}, {"tile", "16"}, {"pad", "1"}}},
              {"smem.setRowReadCol", {{"block_x", "32"}, {"block_y", "32"}, {"blocks", "4"}}}}) {
       const Variant* v = find_variant(kernel);
@@ -531,7 +534,8 @@ class ViewsTest : public QObject {
       QVERIFY(!ScheduleModel(doc).frame(0).timed);
       if (kernel == "smem.setRowReadCol") {
         BankModel banks(doc);
-        for (const std::size_t i : requests_where(*doc, Space::Shared, false)) QCOMPARE(int{banks.frame(i).wavefronts}, 32);
+        for (const std::size_t i : requests_where(*doc, Space::Shared, false))
+          QCOMPARE(int{banks.frame(i).wavefronts}, 32);
       }
       TraceViewsWidget w;
       w.set_document(doc);
@@ -622,7 +626,8 @@ class ViewsTest : public QObject {
       }
       int place = 0;
       for (const KernelArg& a : w.launches.at(static_cast<std::size_t>(t.launch)).args)
-        if (const auto* b = std::get_if<BufferArg>(&a)) t.buffers[static_cast<std::size_t>(b->buffer)].argument = place++;
+        if (const auto* b = std::get_if<BufferArg>(&a))
+          t.buffers[static_cast<std::size_t>(b->buffer)].argument = place++;
       t.tile = w.tile;
       const auto old_doc = analysis::make_document(older, kernel);
       const auto new_doc = analysis::make_document(today, kernel);
@@ -645,8 +650,9 @@ class ViewsTest : public QObject {
     const std::uint64_t width = param_or(*shared, "width", 0), height = param_or(*shared, "height", 0);
     QCOMPARE(matrix_shape(*shared, 0).cols, width);
     QCOMPARE(matrix_shape(*shared, 1).cols, height);
-    QCOMPARE(tile_shape(*shared).declaration, "tile[" + std::to_string(param_or(*shared, "tile", 0)) + "][" +
-                                                  std::to_string(param_or(*shared, "tile", 0) + param_or(*shared, "pad", 0)) + "]");
+    QCOMPARE(tile_shape(*shared).declaration,
+             "tile[" + std::to_string(param_or(*shared, "tile", 0)) + "][" +
+                 std::to_string(param_or(*shared, "tile", 0) + param_or(*shared, "pad", 0)) + "]");
     QCOMPARE(tile_shape(*bundled("smem.setColReadCol")).declaration, std::string("tile[32][32]"));
     QCOMPARE(tile_shape(*bundled("smem.setRowReadColRectPad")).data_cols,
              static_cast<std::uint32_t>(param_or(*bundled("smem.setRowReadColRectPad"), "block_x", 0)));
@@ -665,7 +671,8 @@ class ViewsTest : public QObject {
     auto td = testing::first_device("opencl");
     if (!td.device) QSKIP(td.skip_reason.c_str());
     const auto variants = pack::pack_variants(pack::load_pack(THREADMAP_TEST_DATA "/packs/rowsum"));
-    const auto tree = std::find_if(variants.begin(), variants.end(), [](const Variant& v) { return v.id == "rowsum.tree"; });
+    const auto tree =
+        std::find_if(variants.begin(), variants.end(), [](const Variant& v) { return v.id == "rowsum.tree"; });
     QVERIFY(tree != variants.end());
     const std::vector<std::pair<std::string, std::string>> sets = {{"width", "300"}, {"height", "6"}, {"wg", "32"}};
     const Recording rec = record_trace(*td.device, *tree, make_params(tree->params, sets, tree->id), {});
@@ -682,7 +689,8 @@ class ViewsTest : public QObject {
     const auto doc = analysis::make_document(decode_session(encode_session(session)), "rowsum.tree");
     QVERIFY(doc);
     const GridFrame f = GridModel(doc).frame(0);
-    const auto m = std::find_if(f.matrices.begin(), f.matrices.end(), [](const GridMatrix& g) { return g.name == "m"; });
+    const auto m =
+        std::find_if(f.matrices.begin(), f.matrices.end(), [](const GridMatrix& g) { return g.name == "m"; });
     QVERIFY(m != f.matrices.end());
     QCOMPARE(m->shape.cols, std::uint64_t{300});
     QCOMPARE(m->shape.rows, std::uint64_t{6});

@@ -22,14 +22,18 @@ BankModel::BankModel(std::shared_ptr<const analysis::TraceDocument> doc)
   for (const auto& a : doc_->trace().accesses)
     if (a.space == Space::Shared) {
       lowest = std::min<std::uint64_t>(lowest, a.offset / model.bank_bytes);
-      end = std::max<std::uint64_t>(end, (a.offset + std::max<std::uint8_t>(a.size, 1) + model.bank_bytes - 1) / model.bank_bytes);
+      end = std::max<std::uint64_t>(
+          end, (a.offset + std::max<std::uint8_t>(a.size, 1) + model.bank_bytes - 1) / model.bank_bytes);
     }
   if (lowest == UINT64_MAX) lowest = 0;
   empty_.first_row = static_cast<std::uint32_t>(lowest / empty_.banks);
   const std::uint64_t first_word = std::uint64_t{empty_.first_row} * empty_.banks;
-  if (tile.known) end = std::max<std::uint64_t>(end, lowest + std::uint64_t{tile.rows} * tile.cols * tile.element_bytes / model.bank_bytes);
+  if (tile.known)
+    end = std::max<std::uint64_t>(
+        end, lowest + std::uint64_t{tile.rows} * tile.cols * tile.element_bytes / model.bank_bytes);
   const std::uint64_t words = end > first_word ? end - first_word : 0;
-  empty_.rows = static_cast<std::uint32_t>(std::min<std::uint64_t>((words + empty_.banks - 1) / empty_.banks, kMaxRows));
+  empty_.rows =
+      static_cast<std::uint32_t>(std::min<std::uint64_t>((words + empty_.banks - 1) / empty_.banks, kMaxRows));
   empty_.words.assign(std::size_t{empty_.rows} * empty_.banks, {});
   if (tile.known) {
     const std::uint32_t words_per_element = std::max<std::uint32_t>(1, tile.element_bytes / model.bank_bytes);

@@ -25,7 +25,7 @@ struct BankWord {
 struct BankLane {
   std::uint16_t lane = 0;
   std::uint16_t thread = 0;
-  std::uint64_t word = 0;       // first word the lane touches
+  std::uint64_t word = 0;  // first word the lane touches
   std::uint32_t bank = 0;
   std::uint32_t row = 0;        // word / banks - BankFrame::first_row
   std::uint16_t wavefront = 0;  // 0-based: which pass of the banks serves it
@@ -34,12 +34,12 @@ struct BankLane {
 
 struct BankFrame {
   std::uint32_t banks = 32, bank_bytes = 4;
-  std::uint32_t first_row = 0;     // the window's word row the drawing starts at (the tile's first)
-  std::uint32_t rows = 0;          // word rows drawn
-  std::vector<BankWord> words;     // rows * banks
+  std::uint32_t first_row = 0;  // the window's word row the drawing starts at (the tile's first)
+  std::uint32_t rows = 0;       // word rows drawn
+  std::vector<BankWord> words;  // rows * banks
   TileShape tile;
   bool has_request = false;
-  std::size_t request = 0;         // Analysis::requests index
+  std::size_t request = 0;  // Analysis::requests index
   // Whether `request` is the step's own; else the step is another kind of
   // access (step_space, step_store) and `request` only the nearest shared one.
   bool at_step = false;
@@ -47,13 +47,13 @@ struct BankFrame {
   bool step_store = false;
   bool store = false;
   std::uint16_t line = 0;
-  std::string source;              // the access site's text
-  std::uint8_t merged = 1;         // the source's accesses in this one (the compiler merged them)
-  std::uint8_t access_bytes = 0;   // per lane
+  std::string source;             // the access site's text
+  std::uint8_t merged = 1;        // the source's accesses in this one (the compiler merged them)
+  std::uint8_t access_bytes = 0;  // per lane
   std::uint32_t block = 0;
   std::uint16_t warp = 0;
   std::uint16_t wavefronts = 0, ideal_wavefronts = 0;  // the analysis' numbers
-  std::vector<BankLane> lanes;     // active lanes, by lane
+  std::vector<BankLane> lanes;                         // active lanes, by lane
   std::uint64_t shared_requests_total = 0;
   Progress so_far, total;
 };

@@ -102,7 +102,8 @@ void BankView::paint_request(QPainter& p, qreal y) {
   p.setFont(theme_.font(0.8));
   QString widest_row = tr("row %1").arg(std::max<std::uint32_t>(f.rows, 1) - 1);
   const qreal label_w = std::max(QFontMetricsF(p.font()).horizontalAdvance(widest_row),
-                                 QFontMetricsF(p.font()).horizontalAdvance(tr("bank"))) + 6;
+                                 QFontMetricsF(p.font()).horizontalAdvance(tr("bank"))) +
+                        6;
   const qreal grid_x = margin + label_w;
   const qreal cell_w = (width() - grid_x - margin) / static_cast<qreal>(f.banks);
   const qreal number_h = lines(p, 1);
@@ -117,11 +118,16 @@ void BankView::paint_request(QPainter& p, qreal y) {
   std::set<std::uint32_t> touched;
   for (const BankLane& lane : f.lanes) touched.insert(std::min(lane.row, f.rows ? f.rows - 1 : 0));
   const qreal fixed = lane_h + 4 + number_h;
-  const auto rows_fitting = [&](qreal below) { return static_cast<int>(std::floor((bottom - below - fixed) / min_row_h)); };
+  const auto rows_fitting = [&](qreal below) {
+    return static_cast<int>(std::floor((bottom - below - fixed) / min_row_h));
+  };
 
   // Secondary lines go in while the grid keeps the rows it needs (all the
   // request touches, or four): first the request line, then the tile's.
-  const QString request = tr("block %1 warp %2, line %3 %4").arg(QString::fromStdString(block_name(doc_->trace(), f.block))).arg(f.warp).arg(f.line)
+  const QString request = tr("block %1 warp %2, line %3 %4")
+                              .arg(QString::fromStdString(block_name(doc_->trace(), f.block)))
+                              .arg(f.warp)
+                              .arg(f.line)
                               .arg(access_kind(f.store, f.merged, f.access_bytes));
   const int rows_wanted = std::min<int>(static_cast<int>(touched.size()), 4);
   // The stray's band: the fullest wording that leaves the grid its rows
@@ -165,26 +171,30 @@ void BankView::paint_request(QPainter& p, qreal y) {
     y += request_h;
   }
   QStringList tile_parts{f.tile.known ? QString::fromStdString(f.tile.declaration) : tr("shared array"),
-                         tr("wavefronts so far %1 / %2 (ideal %3)").arg(f.so_far.shared_wavefronts)
-                             .arg(f.total.shared_wavefronts).arg(f.total.shared_ideal_wavefronts)};
+                         tr("wavefronts so far %1 / %2 (ideal %3)")
+                             .arg(f.so_far.shared_wavefronts)
+                             .arg(f.total.shared_wavefronts)
+                             .arg(f.total.shared_ideal_wavefronts)};
   if (f.tile.known && f.tile.cols > f.tile.data_cols) tile_parts.insert(1, tr("padding hatched"));
   if (rows_fitting(y + 2 * line_h) >= rows_wanted) {
-    text(p, QRectF(margin, y, width_in, line_h), Qt::AlignLeft | Qt::AlignVCenter, parts_that_fit(p, tile_parts, width_in));
+    text(p, QRectF(margin, y, width_in, line_h), Qt::AlignLeft | Qt::AlignVCenter,
+         parts_that_fit(p, tile_parts, width_in));
     y += line_h;
   }
   y += 4;
 
   // Which rows are drawn: all where they fit at a legible height, else the
   // rows the request touches, as many as fit, the caption saying which.
-  const std::vector<std::uint32_t> shown = rows_to_draw(
-      touched, std::max(1, rows_fitting(y)), std::max(1, rows_fitting(y + (with_caption ? line_h : 0))));
+  const std::vector<std::uint32_t> shown =
+      rows_to_draw(touched, std::max(1, rows_fitting(y)), std::max(1, rows_fitting(y + (with_caption ? line_h : 0))));
   const bool all_rows = shown.size() == f.rows;
   const qreal lanes_y = y;
   const qreal header_y = lanes_y + lane_h + 4;
   const qreal grid_y = header_y + number_h;
   const qreal caption_h = all_rows || !with_caption ? 0 : line_h;
   const qreal room = bottom - grid_y - caption_h;
-  const qreal cell_h = std::max<qreal>(3.0, std::min(std::max(cell_w, min_row_h), room / std::max<std::size_t>(shown.size(), 1)));
+  const qreal cell_h =
+      std::max<qreal>(3.0, std::min(std::max(cell_w, min_row_h), room / std::max<std::size_t>(shown.size(), 1)));
   draw_grid(p, shown, grid_x, grid_y, cell_w, cell_h, margin, label_w);
   draw_numbers(p, grid_x, header_y, cell_w, number_h, margin, label_w);
   draw_lanes(p, shown, grid_x, lanes_y, lane_h, grid_y, cell_w, cell_h);
@@ -233,7 +243,8 @@ std::vector<std::uint32_t> BankView::rows_to_draw(const std::set<std::uint32_t>&
   } else if (!touched.empty() && static_cast<int>(*touched.rbegin() - *touched.begin()) < can) {
     const std::uint32_t count = std::min<std::uint32_t>(static_cast<std::uint32_t>(can), rows);
     const std::uint32_t span = *touched.rbegin() - *touched.begin() + 1;
-    const std::uint32_t first = std::min(*touched.begin() - std::min(*touched.begin(), (count - span) / 2), rows - count);
+    const std::uint32_t first =
+        std::min(*touched.begin() - std::min(*touched.begin(), (count - span) / 2), rows - count);
     for (std::uint32_t r = first; r < first + count; ++r) shown.push_back(r);
   } else {
     for (const std::uint32_t r : touched)
@@ -250,7 +261,8 @@ std::optional<BankView::Stray> BankView::stray() const {
   const Trace& t = doc_->trace();
   const std::uint32_t banks = std::max<std::uint32_t>(frame_.banks, 1);
   Stray s;
-  s.word = static_cast<std::uint64_t>(std::max<std::int64_t>(pr.offset, 0)) / std::max<std::uint32_t>(frame_.bank_bytes, 1);
+  s.word =
+      static_cast<std::uint64_t>(std::max<std::int64_t>(pr.offset, 0)) / std::max<std::uint32_t>(frame_.bank_bytes, 1);
   s.before = s.word / banks < frame_.first_row;
   OutsideMark& o = s.mark;
   o.fill = pr.first.store ? theme_.write : theme_.read;
@@ -262,10 +274,12 @@ std::optional<BankView::Stray> BankView::stray() const {
                            .arg(s.word % banks)
                            .arg(s.word / banks - frame_.first_row);
   const QString thread = ProblemsView::thread_text(t, pr.first.thread);
-  o.who = (pr.first.store ? tr("%1 writes there, line %2") : tr("%1 reads there, line %2")).arg(thread).arg(pr.first.line);
+  o.who =
+      (pr.first.store ? tr("%1 writes there, line %2") : tr("%1 reads there, line %2")).arg(thread).arg(pr.first.line);
   if (problem_->strays.size() > 1)
-    o.who += QLatin1Char(' ') + (problem_->strays.size() == 2 ? tr("(and 1 more lane of its warp)")
-                                                              : tr("(and %1 more lanes of its warp)").arg(problem_->strays.size() - 1));
+    o.who += QLatin1Char(' ') + (problem_->strays.size() == 2
+                                     ? tr("(and 1 more lane of its warp)")
+                                     : tr("(and %1 more lanes of its warp)").arg(problem_->strays.size() - 1));
   return s;
 }
 
@@ -293,8 +307,8 @@ void BankView::draw_stray_lanes(QPainter& p, qreal grid_x, qreal lanes_y, qreal 
 // Word cells: alternate tile rows in two tints so a tile row's wrap onto
 // the next bank row shows; padding hatched. A row's number is at its left
 // where it fits (every fourth when all rows are drawn).
-void BankView::draw_grid(QPainter& p, const std::vector<std::uint32_t>& shown, qreal grid_x, qreal grid_y,
-                         qreal cell_w, qreal cell_h, int margin, qreal label_w) {
+void BankView::draw_grid(QPainter& p, const std::vector<std::uint32_t>& shown, qreal grid_x, qreal grid_y, qreal cell_w,
+                         qreal cell_h, int margin, qreal label_w) {
   const BankFrame& f = frame_;
   const bool all_rows = shown.size() == f.rows;
   p.setFont(theme_.font(0.8));
@@ -394,8 +408,8 @@ void BankView::draw_lanes(QPainter& p, const std::vector<std::uint32_t>& shown, 
 // A served lane: a disc in its bank's cell carrying the number of the
 // wavefront that serves it, counting from 1 (32 in a column is the lesson),
 // where the number fits the row; a two-digit number widens the disc.
-void BankView::draw_served(QPainter& p, const BankLane& lane, QPointF at, qreal cell_w, qreal cell_h, const QColor& colour,
-                           bool alone) {
+void BankView::draw_served(QPainter& p, const BankLane& lane, QPointF at, qreal cell_w, qreal cell_h,
+                           const QColor& colour, bool alone) {
   p.setFont(theme_.font(0.75, true));
   const QString number = QString::number(lane.wavefront + 1);
   const QFontMetricsF m(p.font());
@@ -408,8 +422,7 @@ void BankView::draw_served(QPainter& p, const BankLane& lane, QPointF at, qreal 
   p.setPen(QPen(theme_.text, 0.8 * theme_.stroke));
   p.setBrush(colour);
   p.drawEllipse(at, rx, ry);
-  if (numbered)
-    text(p, QRectF(at.x() - rx, at.y() - cell_h / 2, 2 * rx, cell_h), Qt::AlignCenter, number, Fit::Label);
+  if (numbered) text(p, QRectF(at.x() - rx, at.y() - cell_h / 2, 2 * rx, cell_h), Qt::AlignCenter, number, Fit::Label);
 }
 
 bool BankView::shows_problem() const {
@@ -434,14 +447,17 @@ qreal BankView::draw_problem_key(QPainter& p, const QRectF& area, int wording, b
   // Wordings, fullest first: the word and each thread with its (x,y); the
   // threads alone; the threads by number alone.
   if (wording == 0)
-    parts.push_back({-1, false, problem_->element.empty() ? tr("shared offset %1").arg(pr.offset)
-                                                          : QString::fromStdString(problem_->element)});
+    parts.push_back({-1, false,
+                     problem_->element.empty() ? tr("shared offset %1").arg(pr.offset)
+                                               : QString::fromStdString(problem_->element)});
   const analysis::ProblemSite* sites[2] = {&pr.first, problem_->has_second() ? &pr.second : nullptr};
   for (int s = 0; s < 2; ++s) {
     if (!sites[s]) continue;
-    const QString who = wording < 2 ? ProblemsView::thread_text(t, sites[s]->thread) : tr("thread %1").arg(sites[s]->thread);
-    parts.push_back({sites[s]->thread, problem_->requests[s] != frame_.request,
-                     (sites[s]->store ? tr("%1 writes it, line %2") : tr("%1 reads it, line %2")).arg(who).arg(sites[s]->line)});
+    const QString who =
+        wording < 2 ? ProblemsView::thread_text(t, sites[s]->thread) : tr("thread %1").arg(sites[s]->thread);
+    parts.push_back(
+        {sites[s]->thread, problem_->requests[s] != frame_.request,
+         (sites[s]->store ? tr("%1 writes it, line %2") : tr("%1 reads it, line %2")).arg(who).arg(sites[s]->line)});
   }
   qreal x = area.left(), y = area.top();
   for (const Part& part : parts) {
@@ -500,26 +516,27 @@ void BankView::draw_problem_marks(QPainter& p, const std::vector<std::uint32_t>&
 
 // Which rows are drawn, where they are not all: the figures for the rows
 // left out are in the headline.
-void BankView::draw_caption(QPainter& p, const std::vector<std::uint32_t>& shown, const std::set<std::uint32_t>& touched,
-                            const QRectF& box) {
+void BankView::draw_caption(QPainter& p, const std::vector<std::uint32_t>& shown,
+                            const std::set<std::uint32_t>& touched, const QRectF& box) {
   p.setFont(theme_.font());
   p.setPen(theme_.muted);
   QStringList parts;
   if (phase_ < 1.0) {
     const int waves = std::max<int>(1, frame_.wavefronts);
-    parts << tr("serving wavefront %1 of %2").arg(std::min<int>(waves, static_cast<int>(phase_ * waves) + 1)).arg(waves);
+    parts
+        << tr("serving wavefront %1 of %2").arg(std::min<int>(waves, static_cast<int>(phase_ * waves) + 1)).arg(waves);
   }
   if (!shown.empty()) {
-    const QString which = shown.size() == 1 ? tr("row %1").arg(shown.front())
-                                            : tr("rows %1–%2").arg(shown.front()).arg(shown.back());
+    const QString which =
+        shown.size() == 1 ? tr("row %1").arg(shown.front()) : tr("rows %1–%2").arg(shown.front()).arg(shown.back());
     const bool every = std::all_of(touched.begin(), touched.end(), [&](std::uint32_t r) {
       return std::find(shown.begin(), shown.end(), r) != shown.end();
     });
     // The longer wording where it fits, else the shorter.
     const QString longer = every ? tr("bank %1 of %2").arg(which).arg(frame_.rows)
                                  : tr("bank %1 of the %2 rows the request touches").arg(which).arg(touched.size());
-    const QString shorter = every ? tr("%1 of %2").arg(which).arg(frame_.rows)
-                                  : tr("%1 of %2 touched").arg(which).arg(touched.size());
+    const QString shorter =
+        every ? tr("%1 of %2").arg(which).arg(frame_.rows) : tr("%1 of %2 touched").arg(which).arg(touched.size());
     parts << (QFontMetricsF(p.font()).horizontalAdvance(longer) <= box.width() ? longer : shorter);
   }
   const QString line = parts_that_fit(p, parts, box.width());

@@ -8,8 +8,7 @@ BarrierModel::BarrierModel(std::shared_ptr<const analysis::TraceDocument> doc) :
 
 std::uint32_t BarrierModel::block_at(std::size_t step) const {
   const auto& analysis = doc_->analysis;
-  if (!analysis.requests.empty())
-    return analysis.requests[std::min(step, analysis.requests.size() - 1)].block;
+  if (!analysis.requests.empty()) return analysis.requests[std::min(step, analysis.requests.size() - 1)].block;
   return analysis.barriers.empty() ? 0 : analysis.barriers.front().block;
 }
 
@@ -40,7 +39,8 @@ std::optional<std::size_t> BarrierModel::pass_of_instance(std::uint32_t block, s
   return std::nullopt;
 }
 
-BarrierFrame BarrierModel::frame(std::size_t step, std::size_t pass_in_block, const analysis::Problem* divergent) const {
+BarrierFrame BarrierModel::frame(std::size_t step, std::size_t pass_in_block,
+                                 const analysis::Problem* divergent) const {
   BarrierFrame f;
   const Trace& trace = doc_->trace();
   f.block = block_at(step);
@@ -94,7 +94,8 @@ BarrierFrame BarrierModel::frame(std::size_t step, std::size_t pass_in_block, co
     lane.raw_arrival = e.arrival;
     lane.raw_release = e.release;
     lane.arrival = pass.timed ? static_cast<double>(e.arrival - pass.first_arrival) : lane.rank;
-    lane.release = pass.timed && e.release >= pass.first_arrival ? static_cast<double>(e.release - pass.first_arrival) : -1;
+    lane.release =
+        pass.timed && e.release >= pass.first_arrival ? static_cast<double>(e.release - pass.first_arrival) : -1;
     lane.slowest = e.warp == pass.slowest_warp;
     f.lanes.push_back(lane);
   }
@@ -114,8 +115,8 @@ BarrierFrame BarrierModel::frame(std::size_t step, std::size_t pass_in_block, co
   BarrierFigures& g = f.figures;
   g.stats = &st;
   g.sm_clock_mhz = trace.sm_clock_mhz;
-  g.spread_rank = static_cast<std::size_t>(
-      std::lower_bound(st.spreads.begin(), st.spreads.end(), f.spread) - st.spreads.begin());
+  g.spread_rank =
+      static_cast<std::size_t>(std::lower_bound(st.spreads.begin(), st.spreads.end(), f.spread) - st.spreads.begin());
   return f;
 }
 

@@ -236,7 +236,8 @@ void BarrierView::paint(QPainter& p) {
   pass_->setVisible(f.passes_in_block > 1);
   if (!f.has_pass) {
     draw_heading(p, block_title(f), QString());
-    draw_centred_note(p, tr("Block %1 recorded no barrier: this kernel has no __syncthreads / barrier().").arg(f.block));
+    draw_centred_note(p,
+                      tr("Block %1 recorded no barrier: this kernel has no __syncthreads / barrier().").arg(f.block));
     return;
   }
   const Layout l = layout(f);
@@ -244,8 +245,9 @@ void BarrierView::paint(QPainter& p) {
   draw_lanes(p, l, f);
 
   p.setFont(theme_.font(0.85));
-  draw_time_axis(p, l.x0, l.x1, l.axis_y, l.tick_h, f.axis_end, f.timed,
-                 [](double v) { return QString::number(std::llround(v)); }, QString());
+  draw_time_axis(
+      p, l.x0, l.x1, l.axis_y, l.tick_h, f.axis_end, f.timed, [](double v) { return QString::number(std::llround(v)); },
+      QString());
   // The caption across the view's width, wrapped where it must be.
   p.setPen(theme_.text);
   text(p, l.caption, Qt::AlignHCenter | Qt::AlignVCenter, caption_text(f));
@@ -301,7 +303,9 @@ void BarrierView::draw_lanes(QPainter& p, const Layout& l, const BarrierFrame& f
   p.setFont(label_font);
   // A regular label moved off its lane's middle would name the lane next
   // to it: those are left out (the slowest's is in its colour).
-  const auto centred = [&](std::size_t i) { return std::abs(label_box(i).center().y() - (y0 + (i + 0.5) * lane_h)) < 0.5; };
+  const auto centred = [&](std::size_t i) {
+    return std::abs(label_box(i).center().y() - (y0 + (i + 0.5) * lane_h)) < 0.5;
+  };
   const auto first = static_cast<std::size_t>(std::max(0.0, std::ceil(label_h / 2 / lane_h - 0.5)));
   for (std::size_t i = first; i < all.size(); i += label_every)
     if (!slowest(i) && centred(i)) {
@@ -394,10 +398,10 @@ BarrierView::Figures BarrierView::figures(const BarrierFrame& f, qreal width) co
   const BarrierFigures& g = f.figures;
   if (!g.stats || g.stats->passes <= 1) return out;
   const analysis::BarrierStats& st = *g.stats;
-  const QString source = st.from == "clock pass"
-                             ? (g.sm_clock_mhz > 0 ? tr("clock-only run, %1 MHz").arg(std::llround(g.sm_clock_mhz))
-                                                   : tr("clock-only run"))
-                             : (st.timed ? tr("traced run") : tr("arrival order only"));
+  const QString source =
+      st.from == "clock pass"
+          ? (g.sm_clock_mhz > 0 ? tr("clock-only run, %1 MHz").arg(std::llround(g.sm_clock_mhz)) : tr("clock-only run"))
+          : (st.timed ? tr("traced run") : tr("arrival order only"));
   out.heading = tr("%1 passes in %2 blocks (%3): warp %4 last in %5%")
                     .arg(st.passes)
                     .arg(st.blocks)
@@ -499,7 +503,8 @@ void BarrierView::draw_strip(QPainter& p, const QRectF& area, const Strip& s, bo
     p.setPen(Qt::NoPen);
     p.setBrush(theme_.write);
     const qreal r = std::max<qreal>(4, plot.height() / 5);
-    p.drawPolygon(QPolygonF({QPointF(x, plot.bottom() - r * 1.4), QPointF(x - r, plot.bottom()), QPointF(x + r, plot.bottom())}));
+    p.drawPolygon(
+        QPolygonF({QPointF(x, plot.bottom() - r * 1.4), QPointF(x - r, plot.bottom()), QPointF(x + r, plot.bottom())}));
     p.setBrush(Qt::NoBrush);
   }
 }

@@ -37,12 +37,12 @@ class BarrierView : public TraceView {
   // text's box as high as its lines at the size text() will draw it.
   struct Layout {
     qreal pad = 0, gap = 0;
-    QRectF title;     // the heading, left of the pass picker
-    QRectF source;    // the barrier's line: on the title's row or its own (empty: left out)
-    QRectF slowest;   // the slowest warp, named
-    QRectF lanes;     // one lane per warp: the label column, then the plot
+    QRectF title;          // the heading, left of the pass picker
+    QRectF source;         // the barrier's line: on the title's row or its own (empty: left out)
+    QRectF slowest;        // the slowest warp, named
+    QRectF lanes;          // one lane per warp: the label column, then the plot
     qreal x0 = 0, x1 = 0;  // the plot's time axis, left to right
-    QRectF released;  // "released" right of the plot (empty: no room)
+    QRectF released;       // "released" right of the plot (empty: no room)
     qreal axis_y = 0, tick_h = 0;
     QRectF caption, note, figures;  // empty: left out
   };

@@ -39,7 +39,8 @@ CoalescingFrame CoalescingModel::frame(std::size_t step) const {
   std::vector<std::pair<std::uint16_t, std::uint64_t>> lane_first_sector;
   for (const std::uint32_t i : analysis.lanes_of(r)) {
     const Access& a = trace.accesses[i];
-    if (f.buffer.empty() && a.buffer < trace.buffers.size()) f.buffer = buffer_name(*doc_, a.buffer);  // as the kernel names it
+    if (f.buffer.empty() && a.buffer < trace.buffers.size())
+      f.buffer = buffer_name(*doc_, a.buffer);  // as the kernel names it
     const auto lane = static_cast<std::uint16_t>(a.thread % analysis.model.warp_width);
     const std::uint64_t end = a.offset + std::max<std::uint8_t>(a.size, 1);
     for (std::uint64_t s = a.offset / f.sector_bytes; s * f.sector_bytes < end; ++s) {

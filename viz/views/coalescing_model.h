@@ -14,7 +14,7 @@
 namespace threadmap::views {
 
 struct SectorBox {
-  std::uint64_t sector = 0;           // byte offset / sector bytes, in the buffer
+  std::uint64_t sector = 0;  // byte offset / sector bytes, in the buffer
   std::uint32_t bytes_used = 0;
   std::vector<std::uint16_t> lanes;
 };
@@ -32,11 +32,11 @@ struct CoalescingFrame {
   bool store = false;
   std::uint16_t line = 0;
   std::string source;
-  std::uint8_t merged = 1;         // the source's accesses in this one (the compiler merged them)
-  std::uint8_t access_bytes = 0;   // per lane
+  std::uint8_t merged = 1;        // the source's accesses in this one (the compiler merged them)
+  std::uint8_t access_bytes = 0;  // per lane
   std::uint32_t lanes = 0;
-  std::vector<SectorBox> sectors;     // ascending address
-  std::vector<std::int32_t> lane_sector;  // per lane (warp width): index into sectors, -1 inactive
+  std::vector<SectorBox> sectors;                        // ascending address
+  std::vector<std::int32_t> lane_sector;                 // per lane (warp width): index into sectors, -1 inactive
   std::uint16_t request_sectors = 0, request_ideal = 0;  // the analysis' numbers
   std::uint64_t site_requests = 0, site_sectors = 0, site_ideal = 0;
   Progress so_far, total;

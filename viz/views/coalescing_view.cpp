@@ -62,8 +62,8 @@ void CoalescingView::paint_request(QPainter& p, qreal y) {
   const bool wasteful = f.request_sectors > f.request_ideal;
   p.setFont(theme_.font(1.35, true));
   p.setPen(wasteful ? theme_.write : theme_.text);
-  const QString big = tr("%n sector(s) for this request, ideal %1", nullptr, static_cast<int>(f.request_sectors))
-                          .arg(f.request_ideal);
+  const QString big =
+      tr("%n sector(s) for this request, ideal %1", nullptr, static_cast<int>(f.request_sectors)).arg(f.request_ideal);
   const qreal big_h = whole_height(p.font(), width_in, big);
   text(p, QRectF(margin, y, width_in, big_h), Qt::AlignLeft | Qt::AlignVCenter, big);
   y += big_h;
@@ -90,7 +90,9 @@ void CoalescingView::paint_request(QPainter& p, qreal y) {
     room -= h;
     return true;
   };
-  const QString kind = tr("line %1 %2 of %3").arg(f.line).arg(access_kind(f.store, f.merged, f.access_bytes))
+  const QString kind = tr("line %1 %2 of %3")
+                           .arg(f.line)
+                           .arg(access_kind(f.store, f.merged, f.access_bytes))
                            .arg(QString::fromStdString(f.buffer));
   const QString with_source = kind + QStringLiteral(": ") + QString::fromStdString(f.source);
   // The access kind (and a merge) is read whole; the source text, also in
@@ -98,17 +100,23 @@ void CoalescingView::paint_request(QPainter& p, qreal y) {
   const bool source_too = !f.source.empty() && fits_shrunk(p, kind + QStringLiteral(": …"), width_in, theme_.floor_px);
   const qreal kind_h = source_too ? line_h : whole_height(p.font(), width_in, kind);
   if (take(kind_h)) {
-    if (source_too) text(p, QRectF(margin, y, width_in, line_h), Qt::AlignLeft | Qt::AlignVCenter, with_source, Fit::Elide);
+    if (source_too)
+      text(p, QRectF(margin, y, width_in, line_h), Qt::AlignLeft | Qt::AlignVCenter, with_source, Fit::Elide);
     else text(p, QRectF(margin, y, width_in, kind_h), Qt::AlignLeft | Qt::AlignVCenter, kind);
     y += kind_h;
   }
   const double per_request = f.site_requests ? static_cast<double>(f.site_sectors) / f.site_requests : 0;
   const QString caption = caption_text();
   const QString site = tr("line %1: %2 per request (%3 in %4), ideal %5")
-                           .arg(f.line).arg(QLocale().toString(per_request, 'f', 2))
-                           .arg(f.site_sectors).arg(f.site_requests).arg(f.site_ideal);
+                           .arg(f.line)
+                           .arg(QLocale().toString(per_request, 'f', 2))
+                           .arg(f.site_sectors)
+                           .arg(f.site_requests)
+                           .arg(f.site_ideal);
   const QString kernel = tr("kernel so far: %1 / %2 sectors, ideal %3")
-                             .arg(f.so_far.global_sectors).arg(f.total.global_sectors).arg(f.total.global_ideal_sectors);
+                             .arg(f.so_far.global_sectors)
+                             .arg(f.total.global_sectors)
+                             .arg(f.total.global_ideal_sectors);
   p.setFont(theme_.font(0.85));
   const qreal caption_h = whole_height(p.font(), width_in, caption);
   const bool show_caption = take(caption_h + 4);

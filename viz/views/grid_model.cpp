@@ -21,8 +21,8 @@ namespace {
 // with as many whole tiles around it as fit, kept inside [lo, hi]. A focus
 // longer than `side` (or a request's cells: `tiled` false) is shown from the
 // multiple of `side` before it, so that windows start at round indices.
-std::pair<std::uint64_t, std::uint64_t> span(std::uint64_t lo, std::uint64_t hi, std::uint64_t f0,
-                                             std::uint64_t f1, std::uint64_t side, bool tiled) {
+std::pair<std::uint64_t, std::uint64_t> span(std::uint64_t lo, std::uint64_t hi, std::uint64_t f0, std::uint64_t f1,
+                                             std::uint64_t side, bool tiled) {
   if (hi + 1 - lo <= side) return {lo, hi + 1 - lo};
   const std::uint64_t tile = f1 + 1 - f0;
   if (!tiled || tile >= side) {
@@ -68,9 +68,8 @@ GridModel::GridModel(std::shared_ptr<const analysis::TraceDocument> doc) : doc_(
 
   // Inputs first, then outputs, in the kernel's argument order.
   for (auto& [buffer, m] : by_buffer) matrices_.push_back(std::move(m));
-  std::stable_sort(matrices_.begin(), matrices_.end(), [](const Matrix& a, const Matrix& b) {
-    return (a.role == "input") > (b.role == "input");
-  });
+  std::stable_sort(matrices_.begin(), matrices_.end(),
+                   [](const Matrix& a, const Matrix& b) { return (a.role == "input") > (b.role == "input"); });
   // placed_ named buffers; from here on, matrices_ indices.
   std::map<std::uint8_t, std::int32_t> index;
   for (std::size_t m = 0; m < matrices_.size(); ++m) index[matrices_[m].buffer] = static_cast<std::int32_t>(m);
@@ -83,12 +82,11 @@ GridModel::GridModel(std::shared_ptr<const analysis::TraceDocument> doc) : doc_(
     for (const std::uint32_t a : analysis.lanes_of(analysis.requests[q])) request_of_access_[a] = q;
 }
 
-GridMatrix GridModel::window(const Matrix& m, std::uint32_t block, const Box& request,
-                             std::uint64_t side) const {
+GridMatrix GridModel::window(const Matrix& m, std::uint32_t block, const Box& request, std::uint64_t side) const {
   // The focus: the current block's footprint, or the request where the
   // footprint is larger than the window (or the block left this matrix alone).
-  const auto own = std::find_if(m.footprints.begin(), m.footprints.end(),
-                                [&](const auto& fp) { return fp.first == block; });
+  const auto own =
+      std::find_if(m.footprints.begin(), m.footprints.end(), [&](const auto& fp) { return fp.first == block; });
   Box focus = own != m.footprints.end() ? own->second : m.footprints.front().second;
   const bool too_big = focus.row1 + 1 - focus.row0 > side || focus.col1 + 1 - focus.col0 > side;
   const bool tiled = request.empty() || (!too_big && own != m.footprints.end());
@@ -160,12 +158,9 @@ void GridModel::mark(GridCell& cell, std::size_t i, bool current, std::uint32_t 
   if (!current && (cell.state == CellState::CurrentRead || cell.state == CellState::CurrentWrite)) return;
   if (!current && cell.access >= 0 && request_of_access_[cell.access] > request_of_access_[i]) return;
   cell.access = static_cast<std::int64_t>(i);
-  if (current)
-    cell.state = a.store ? CellState::CurrentWrite : CellState::CurrentRead;
-  else if (a.block != current_block)
-    cell.state = CellState::EarlierOtherBlock;
-  else
-    cell.state = a.store ? CellState::EarlierWrite : CellState::EarlierRead;
+  if (current) cell.state = a.store ? CellState::CurrentWrite : CellState::CurrentRead;
+  else if (a.block != current_block) cell.state = CellState::EarlierOtherBlock;
+  else cell.state = a.store ? CellState::EarlierWrite : CellState::EarlierRead;
 }
 
 std::string GridModel::describe(const GridFrame& frame, std::size_t matrix, std::uint64_t row,
@@ -174,21 +169,17 @@ std::string GridModel::describe(const GridFrame& frame, std::size_t matrix, std:
   const GridMatrix& m = frame.matrices[matrix];
   if (row >= m.rows || col >= m.cols) return "";
   const GridCell& cell = m.at(row, col);
-  const std::string where = m.name + "[" + std::to_string(m.row0 + row) + "][" +
-                            std::to_string(m.col0 + col) + "]";
+  const std::string where = m.name + "[" + std::to_string(m.row0 + row) + "][" + std::to_string(m.col0 + col) + "]";
   if (cell.access < 0) return where + ": not touched so far";
   const Trace& trace = doc_->trace();
   const Access& a = trace.accesses[static_cast<std::size_t>(cell.access)];
   const Coord2 b = block_coord(trace, a.block), t = thread_coord(trace, a.thread);
-  std::string text = where + ": " + (a.store ? "written" : "read") + " by thread (" +
-                     std::to_string(t.x) + ", " + std::to_string(t.y) + ") of block (" +
-                     std::to_string(b.x) + ", " + std::to_string(b.y) + "), warp " +
-                     std::to_string(a.thread / trace.warp_width) + ", lane " +
-                     std::to_string(a.thread % trace.warp_width) + "\nline " +
-                     std::to_string(a.line);
+  std::string text = where + ": " + (a.store ? "written" : "read") + " by thread (" + std::to_string(t.x) + ", " +
+                     std::to_string(t.y) + ") of block (" + std::to_string(b.x) + ", " + std::to_string(b.y) +
+                     "), warp " + std::to_string(a.thread / trace.warp_width) + ", lane " +
+                     std::to_string(a.thread % trace.warp_width) + "\nline " + std::to_string(a.line);
   for (const auto& site : trace.sites)
-    if (site.line == a.line && site.space == a.space && site.store == a.store)
-      text += ": " + site.text;
+    if (site.line == a.line && site.space == a.space && site.store == a.store) text += ": " + site.text;
   return text;
 }
 

@@ -21,7 +21,7 @@ enum class CellState : std::uint8_t {
   EarlierOtherBlock,  // touched before this step by another traced block
   EarlierRead,        // read before this step by the current block
   EarlierWrite,
-  CurrentRead,        // a lane of the current request
+  CurrentRead,  // a lane of the current request
   CurrentWrite,
 };
 
@@ -55,8 +55,8 @@ struct GridFrame {
   std::uint32_t current_block = 0;
   std::uint64_t global_accesses_so_far = 0;  // thread-level, through this step
   std::uint64_t global_accesses_total = 0;
-  std::uint32_t current_cells = 0;           // lanes of the current request inside a window
-  std::uint64_t side = 0;                    // the most cells a window has a side
+  std::uint32_t current_cells = 0;  // lanes of the current request inside a window
+  std::uint64_t side = 0;           // the most cells a window has a side
 };
 
 class GridModel {
@@ -70,8 +70,7 @@ class GridModel {
   // fewer, bigger cells).
   GridFrame frame(std::size_t step, std::uint64_t side = kMaxSide) const;
   // What a tooltip says about a cell at that step ("" for an untouched one).
-  std::string describe(const GridFrame& frame, std::size_t matrix, std::uint64_t row,
-                       std::uint64_t col) const;
+  std::string describe(const GridFrame& frame, std::size_t matrix, std::uint64_t row, std::uint64_t col) const;
 
  private:
   // Matrix rows and columns, inclusive.
@@ -88,8 +87,8 @@ class GridModel {
     std::vector<std::pair<std::uint32_t, Box>> footprints;  // per traced block, by block
   };
   struct Placed {
-    std::int32_t matrix = -1;  // -1: shared
-    std::uint64_t element = 0;  // the first element the access touches
+    std::int32_t matrix = -1;    // -1: shared
+    std::uint64_t element = 0;   // the first element the access touches
     std::uint32_t elements = 1;  // how many: access size / element size
   };
   // Marks a cell with access i (of the current request or an earlier one).

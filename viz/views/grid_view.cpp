@@ -20,7 +20,9 @@ void GridView::step_changed() { frame_ = model_->frame(step_, side_); }
 
 namespace {
 
-QString block_label(const Trace& trace, std::uint32_t block) { return QString::fromStdString(block_name(trace, block)); }
+QString block_label(const Trace& trace, std::uint32_t block) {
+  return QString::fromStdString(block_name(trace, block));
+}
 
 }  // namespace
 
@@ -135,13 +137,16 @@ GridView::Captions GridView::captions(QPainter& p, qreal slot_w) const {
     const QString name = QString::fromStdString(m.name);
     const QString role = role_name(m.role);
     p.setFont(theme_.font(1.0, true));
-    const QString head = first_fitting(p, {tr("%1 (%2), %3 x %4").arg(name, role).arg(m.shape.rows).arg(m.shape.cols),
-                                           tr("%1 (%2)").arg(name, role)}, slot_w);
+    const QString head = first_fitting(
+        p, {tr("%1 (%2), %3 x %4").arg(name, role).arg(m.shape.rows).arg(m.shape.cols), tr("%1 (%2)").arg(name, role)},
+        slot_w);
     c.heads << (head.isEmpty() ? name : head);
     p.setFont(theme_.font(0.85));
-    const QString range = first_fitting(p, {tr("rows %1-%2, cols %3-%4").arg(m.row0).arg(m.row0 + m.rows - 1).arg(m.col0).arg(m.col0 + m.cols - 1),
-                                            QString("[%1-%2, %3-%4]").arg(m.row0).arg(m.row0 + m.rows - 1).arg(m.col0).arg(m.col0 + m.cols - 1)},
-                                        slot_w);
+    const QString range = first_fitting(
+        p,
+        {tr("rows %1-%2, cols %3-%4").arg(m.row0).arg(m.row0 + m.rows - 1).arg(m.col0).arg(m.col0 + m.cols - 1),
+         QString("[%1-%2, %3-%4]").arg(m.row0).arg(m.row0 + m.rows - 1).arg(m.col0).arg(m.col0 + m.cols - 1)},
+        slot_w);
     c.ranges_fit &= !range.isEmpty();
     c.ranges << range;
   }
@@ -221,8 +226,8 @@ void GridView::paint(QPainter& p) {
   // neighbours) where the room is small.
   const qreal min_cell = std::max(4, theme_.font_px / 3);
   // A power of two, as tiles are: windows then start at round indices.
-  const double fit = std::clamp(std::floor(std::min(slot_w, avail_h) / min_cell), 4.0,
-                                static_cast<double>(GridModel::kMaxSide));
+  const double fit =
+      std::clamp(std::floor(std::min(slot_w, avail_h) / min_cell), 4.0, static_cast<double>(GridModel::kMaxSide));
   const auto side = std::uint64_t{1} << static_cast<int>(std::floor(std::log2(fit)));
   if (side != side_) {
     side_ = side;
@@ -259,7 +264,8 @@ void GridView::paint(QPainter& p) {
     const bool up = off->mark.up;
     const QRectF band(body.left(), up ? cells_top - band_h : cells_bottom, body.width(), band_h);
     const qreal x = stray_matrix ? stray_matrix->left() + off->column * stray_cell : band.left();
-    const qreal edge = stray_matrix ? (up ? stray_matrix->top() : stray_matrix->bottom()) : (up ? band.bottom() : band.top());
+    const qreal edge =
+        stray_matrix ? (up ? stray_matrix->top() : stray_matrix->bottom()) : (up ? band.bottom() : band.top());
     draw_outside(p, off->mark, band, x, edge, wording);
     if (!up) cells_bottom += band_h;
   }
@@ -286,12 +292,14 @@ std::optional<GridView::Stray> GridView::stray() const {
   o.place_short = o.up ? tr("outside: '%1' − %2 bytes").arg(name).arg(-pr.offset)
                        : tr("outside: '%1' + %2 bytes").arg(name).arg(pr.offset);
   o.place = o.up ? tr("outside: buffer '%1' − %2 bytes (holds %3)").arg(name).arg(-pr.offset).arg(bytes)
-                     : tr("outside: buffer '%1' + %2 bytes (holds %3)").arg(name).arg(pr.offset).arg(bytes);
+                 : tr("outside: buffer '%1' + %2 bytes (holds %3)").arg(name).arg(pr.offset).arg(bytes);
   const QString thread = ProblemsView::thread_text(t, pr.first.thread);
-  o.who = (pr.first.store ? tr("%1 writes there, line %2") : tr("%1 reads there, line %2")).arg(thread).arg(pr.first.line);
+  o.who =
+      (pr.first.store ? tr("%1 writes there, line %2") : tr("%1 reads there, line %2")).arg(thread).arg(pr.first.line);
   if (o.threads.size() > 1)
-    o.who += QLatin1Char(' ') + (o.threads.size() == 2 ? tr("(and 1 more lane of its warp)")
-                                                       : tr("(and %1 more lanes of its warp)").arg(o.threads.size() - 1));
+    o.who +=
+        QLatin1Char(' ') + (o.threads.size() == 2 ? tr("(and 1 more lane of its warp)")
+                                                  : tr("(and %1 more lanes of its warp)").arg(o.threads.size() - 1));
   for (std::size_t i = 0; i < frame_.matrices.size(); ++i) {
     const GridMatrix& m = frame_.matrices[i];
     if (m.buffer != pr.buffer || m.cols == 0) continue;
@@ -300,7 +308,8 @@ std::optional<GridView::Stray> GridView::stray() const {
     // window shows it; else the window's nearest edge.
     const std::int64_t element_bytes = std::max<std::int64_t>(m.shape.element_bytes, 1);
     const std::int64_t cols = static_cast<std::int64_t>(std::max<std::uint64_t>(m.shape.cols, 1));
-    const std::int64_t element = pr.offset >= 0 ? pr.offset / element_bytes : -((-pr.offset + element_bytes - 1) / element_bytes);
+    const std::int64_t element =
+        pr.offset >= 0 ? pr.offset / element_bytes : -((-pr.offset + element_bytes - 1) / element_bytes);
     const std::int64_t col = ((element % cols) + cols) % cols - static_cast<std::int64_t>(m.col0);
     s.column = std::clamp<double>(static_cast<double>(col), 0.0, static_cast<double>(m.cols) - 1.0) + 0.5;
   }
@@ -374,10 +383,8 @@ bool GridView::event(QEvent* e) {
   if (e->type() == QEvent::ToolTip) {
     auto* help = static_cast<QHelpEvent*>(e);
     const QString text = describe_at(help->pos());
-    if (text.isEmpty())
-      QToolTip::hideText();
-    else
-      QToolTip::showText(help->globalPos(), text, this);
+    if (text.isEmpty()) QToolTip::hideText();
+    else QToolTip::showText(help->globalPos(), text, this);
     return true;
   }
   return TraceView::event(e);

@@ -67,7 +67,7 @@ class GridView : public TraceView {
   std::optional<GridModel> model_;
   GridFrame frame_;
   std::uint64_t side_ = GridModel::kMaxSide;  // the window's side the last paint had room for
-  std::vector<Placement> placements_;  // from the last paint, for hovering
+  std::vector<Placement> placements_;         // from the last paint, for hovering
 };
 
 }  // namespace threadmap::views

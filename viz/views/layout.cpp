@@ -6,8 +6,7 @@
 
 namespace threadmap::views {
 
-std::int64_t param_or(const analysis::TraceDocument& doc, const std::string& name,
-                      std::int64_t fallback) {
+std::int64_t param_or(const analysis::TraceDocument& doc, const std::string& name, std::int64_t fallback) {
   const auto& params = traced_params(doc.session);
   const auto it = params.find(name);
   if (it == params.end()) return fallback;
@@ -45,7 +44,8 @@ std::vector<std::string> pointer_params(std::string_view source, const std::stri
     std::size_t end = param.size();
     while (end > 0 && std::isspace(static_cast<unsigned char>(param[end - 1]))) --end;
     std::size_t begin = end;
-    while (begin > 0 && (std::isalnum(static_cast<unsigned char>(param[begin - 1])) || param[begin - 1] == '_')) --begin;
+    while (begin > 0 && (std::isalnum(static_cast<unsigned char>(param[begin - 1])) || param[begin - 1] == '_'))
+      --begin;
     out.emplace_back(param.substr(begin, end - begin));
   }
   return out;
@@ -70,8 +70,7 @@ MatrixShape matrix_shape(const analysis::TraceDocument& doc, std::uint8_t buffer
   MatrixShape shape;
   if (buffer < trace.buffers.size())
     shape.element_bytes = static_cast<std::uint32_t>(element_size(trace.buffers[buffer].type));
-  const std::uint64_t elements =
-      buffer < trace.buffers.size() ? trace.buffers[buffer].bytes / shape.element_bytes : 0;
+  const std::uint64_t elements = buffer < trace.buffers.size() ? trace.buffers[buffer].bytes / shape.element_bytes : 0;
   // The row length the workload declared; a buffer that is no matrix wraps at a warp.
   const std::uint64_t row = buffer < trace.buffers.size() ? trace.buffers[buffer].row_elements : 0;
   shape.cols = row > 0 ? row : 32;

@@ -15,7 +15,7 @@ namespace threadmap::views {
 
 struct MatrixShape {
   std::uint64_t rows = 0;
-  std::uint64_t cols = 0;   // elements per row
+  std::uint64_t cols = 0;  // elements per row
   std::uint32_t element_bytes = 4;
 };
 
@@ -23,12 +23,12 @@ struct MatrixShape {
 MatrixShape matrix_shape(const analysis::TraceDocument& doc, std::uint8_t buffer);
 
 struct TileShape {
-  std::uint32_t rows = 0;          // first index of the declaration
-  std::uint32_t cols = 0;          // second index, padding included
-  std::uint32_t data_cols = 0;     // the columns the kernel stores into
+  std::uint32_t rows = 0;       // first index of the declaration
+  std::uint32_t cols = 0;       // second index, padding included
+  std::uint32_t data_cols = 0;  // the columns the kernel stores into
   std::uint32_t element_bytes = 4;
-  std::string declaration;         // "tile[32][33]", as the learner reads it
-  bool known = false;              // a 2-D tile; otherwise a 1-D array of words
+  std::string declaration;  // "tile[32][33]", as the learner reads it
+  bool known = false;       // a 2-D tile; otherwise a 1-D array of words
 };
 
 TileShape tile_shape(const analysis::TraceDocument& doc);
@@ -40,7 +40,6 @@ TileShape tile_shape(const analysis::TraceDocument& doc);
 std::string buffer_name(const analysis::TraceDocument& doc, std::uint8_t buffer);
 
 // A session parameter as a number, or `fallback` when the run had none.
-std::int64_t param_or(const analysis::TraceDocument& doc, const std::string& name,
-                      std::int64_t fallback);
+std::int64_t param_or(const analysis::TraceDocument& doc, const std::string& name, std::int64_t fallback);
 
 }  // namespace threadmap::views

@@ -25,8 +25,7 @@ QToolButton* button(const QString& text, const QString& tip, QWidget* parent) {
 
 }  // namespace
 
-PlaybackBar::PlaybackBar(PlaybackController& controller, QWidget* parent)
-    : QWidget(parent), controller_(controller) {
+PlaybackBar::PlaybackBar(PlaybackController& controller, QWidget* parent) : QWidget(parent), controller_(controller) {
   // The arrows are symbols, the same in every language; their tooltips are translated.
   auto* first = button("|<", QString(), this);
   auto* back = button("<", QString(), this);
@@ -108,9 +107,12 @@ void PlaybackBar::show_position(std::size_t step) {
   const Progress now = timeline_->so_far(step);
   const Progress& all = timeline_->total();
   counters_->setText(tr("request %1 / %2 · shared wavefronts %3 / %4 · global sectors %5 / %6")
-                         .arg(step + 1).arg(timeline_->steps())
-                         .arg(now.shared_wavefronts).arg(all.shared_wavefronts)
-                         .arg(now.global_sectors).arg(all.global_sectors));
+                         .arg(step + 1)
+                         .arg(timeline_->steps())
+                         .arg(now.shared_wavefronts)
+                         .arg(all.shared_wavefronts)
+                         .arg(now.global_sectors)
+                         .arg(all.global_sectors));
 }
 
 }  // namespace threadmap::views

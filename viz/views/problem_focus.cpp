@@ -36,8 +36,8 @@ StrayGroup stray_group(const Trace& t, std::uint32_t k) {
   const Access& own = t.strays[k].access;
   const std::uint32_t width = std::max<std::uint32_t>(t.warp_width, 1);
   const auto same_site = [&](const Access& x) {
-    return x.block == own.block && x.thread / width == own.thread / width && x.line == own.line && x.space == own.space &&
-           x.store == own.store;
+    return x.block == own.block && x.thread / width == own.thread / width && x.line == own.line &&
+           x.space == own.space && x.store == own.store;
   };
   std::vector<std::uint32_t> candidates;  // in device order, as Trace::strays is
   for (std::uint32_t i = 0; i < t.strays.size(); ++i)
@@ -115,8 +115,10 @@ std::optional<ProblemFocus> focus_on_problem(const analysis::TraceDocument& doc,
             f.requests[0] = i;
         }
         if (!f.requests[0])
-          f.requests[0] = request_before(a, p.block, warp, s.access.line, std::uint64_t{s.position} + 1, s.access.space);
-        if (!f.requests[0]) f.requests[0] = request_before(a, p.block, warp, std::nullopt, std::uint64_t{s.position} + 1);
+          f.requests[0] =
+              request_before(a, p.block, warp, s.access.line, std::uint64_t{s.position} + 1, s.access.space);
+        if (!f.requests[0])
+          f.requests[0] = request_before(a, p.block, warp, std::nullopt, std::uint64_t{s.position} + 1);
       }
       if (p.space == Space::Global) f.buffer = buffer_name(doc, p.buffer);
       break;

@@ -23,9 +23,9 @@ struct ProblemFocus {
   // divergent barrier: the warp's latest request in the block before it, or
   // the block's first after it.
   std::array<std::optional<std::size_t>, 2> requests;
-  int site = 0;            // which site the playback was sent to (0 or 1)
-  std::string element;     // shared: the tile element ("tile[1][0]"), "" where the tile is not known
-  std::string buffer;      // out of bounds: the kernel's name for the nearest buffer
+  int site = 0;         // which site the playback was sent to (0 or 1)
+  std::string element;  // shared: the tile element ("tile[1][0]"), "" where the tile is not known
+  std::string buffer;   // out of bounds: the kernel's name for the nearest buffer
   // Out of bounds: the strays (Trace::strays) of the warp-level access the
   // problem's stray is part of (its warp's execution of the site), the
   // problem's own first: the lanes the views draw outside their cells.

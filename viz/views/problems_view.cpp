@@ -62,30 +62,43 @@ QString ProblemsView::sentence(const analysis::TraceDocument& doc, const Problem
   switch (p.kind) {
     case ProblemKind::ReadAfterWrite:
       return tr("%1 writes %2 (line %3), then %4 reads it (line %5) in the same barrier interval")
-          .arg(first, what).arg(p.first.line).arg(second).arg(p.second.line);
+          .arg(first, what)
+          .arg(p.first.line)
+          .arg(second)
+          .arg(p.second.line);
     case ProblemKind::WriteAfterRead:
       return tr("%1 reads %2 (line %3) before %4 writes it (line %5) in the same barrier interval")
-          .arg(first, what).arg(p.first.line).arg(second).arg(p.second.line);
+          .arg(first, what)
+          .arg(p.first.line)
+          .arg(second)
+          .arg(p.second.line);
     case ProblemKind::WriteAfterWrite:
       return tr("%1 writes %2 (line %3), and %4 writes it too (line %5) in the same barrier interval")
-          .arg(first, what).arg(p.first.line).arg(second).arg(p.second.line);
+          .arg(first, what)
+          .arg(p.first.line)
+          .arg(second)
+          .arg(p.second.line);
     case ProblemKind::UninitializedRead:
       return tr("%1 reads %2 (line %3) before any thread of the block wrote it").arg(first, what).arg(p.first.line);
     case ProblemKind::OutOfBounds:
       if (p.space == Space::Shared)
         return (p.first.store ? tr("%1 writes %2 (line %3), in no shared array of the block")
                               : tr("%1 reads %2 (line %3), in no shared array of the block"))
-            .arg(first, what).arg(p.first.line);
+            .arg(first, what)
+            .arg(p.first.line);
       return (p.first.store ? tr("%1 writes %2 (line %3), in no buffer of the launch")
                             : tr("%1 reads %2 (line %3), in no buffer of the launch"))
-          .arg(first, what).arg(p.first.line);
+          .arg(first, what)
+          .arg(p.first.line);
     case ProblemKind::DivergentBarrier: {
       QStringList missing;
       for (std::size_t k = 0; k < p.warps_missing.size() && k < 8; ++k) missing << QString::number(p.warps_missing[k]);
       if (p.warps_missing.size() > 8) missing << QStringLiteral("…");
       const auto warp = p.first.thread / std::max<std::uint32_t>(t.warp_width, 1);
       return tr("the barrier at line %1 was reached by warp %2 but not by warp(s) %3")
-          .arg(p.first.line).arg(warp).arg(missing.join(", "));
+          .arg(p.first.line)
+          .arg(warp)
+          .arg(missing.join(", "));
     }
   }
   return {};
@@ -121,7 +134,8 @@ QString ProblemsView::empty_text() const {
 
 qreal ProblemsView::kind_width(const QFont& bold) const {
   qreal most = 0;
-  for (const ProblemFocus& f : foci_) most = std::max(most, QFontMetricsF(bold).horizontalAdvance(kind_text(f.problem.kind)));
+  for (const ProblemFocus& f : foci_)
+    most = std::max(most, QFontMetricsF(bold).horizontalAdvance(kind_text(f.problem.kind)));
   return std::min(std::ceil(most) + margin(), 0.4 * (width() - 2 * margin()));
 }
 

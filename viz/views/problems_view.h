@@ -68,7 +68,7 @@ class ProblemsView : public TraceView {
   std::vector<ProblemFocus> foci_;  // each problem's, computed once per document
   std::optional<std::size_t> chosen_;
   int site_ = 0;
-  std::size_t first_ = 0;  // the first row drawn
+  std::size_t first_ = 0;                                  // the first row drawn
   std::vector<std::pair<QRectF, std::size_t>> row_rects_;  // from the last paint
 };
 

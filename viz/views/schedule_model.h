@@ -14,18 +14,18 @@ namespace threadmap::views {
 
 struct ScheduleBar {
   std::uint32_t block = 0;
-  std::uint32_t row = 0;    // index into ScheduleFrame::sms
-  std::uint32_t slot = 0;   // which of the blocks resident together on that SM
+  std::uint32_t row = 0;      // index into ScheduleFrame::sms
+  std::uint32_t slot = 0;     // which of the blocks resident together on that SM
   double start = 0, end = 0;  // axis units from the kernel's start
   bool traced = false;
   bool current = false;
 };
 
 struct ScheduleFrame {
-  bool timed = false;             // start/end are clock readings and rows are SMs
-  std::string clock;              // "globaltimer ns" or "order"
-  std::vector<std::uint32_t> sms; // SM id per row (kNoSm: the one row of an order-only device)
-  std::uint32_t slot_count = 1;       // most blocks resident together on one SM
+  bool timed = false;              // start/end are clock readings and rows are SMs
+  std::string clock;               // "globaltimer ns" or "order"
+  std::vector<std::uint32_t> sms;  // SM id per row (kNoSm: the one row of an order-only device)
+  std::uint32_t slot_count = 1;    // most blocks resident together on one SM
   double axis_end = 1;
   std::vector<ScheduleBar> bars;  // one per block of the grid
   std::uint32_t current_block = 0;

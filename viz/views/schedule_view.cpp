@@ -55,12 +55,14 @@ void ScheduleView::paint(QPainter& p) {
     const auto& b = trace.schedule[f.current_block];
     const Coord2 c = block_coord(trace, f.current_block);
     detail = f.timed ? tr("block (%1, %2): SM %3, %4-%5 us · %6 blocks, %7 SMs")
-                           .arg(c.x).arg(c.y).arg(b.sm)
+                           .arg(c.x)
+                           .arg(c.y)
+                           .arg(b.sm)
                            .arg(QLocale().toString(f.bars[f.current_block].start / 1000.0, 'f', 1))
                            .arg(QLocale().toString(f.bars[f.current_block].end / 1000.0, 'f', 1))
-                           .arg(f.bars.size()).arg(f.sms.size())
-                     : tr("%1 blocks in the order they ran (no clock or SM id on this device)")
-                           .arg(f.bars.size());
+                           .arg(f.bars.size())
+                           .arg(f.sms.size())
+                     : tr("%1 blocks in the order they ran (no clock or SM id on this device)").arg(f.bars.size());
   }
   // The current block's SM and times are read whole; the grid's totals
   // after the separator may be elided in a narrow view.
@@ -98,8 +100,8 @@ void ScheduleView::paint(QPainter& p) {
   const qreal legend_h = rows * legend_row;
   // The axis's caption across the view, on as many lines as it needs.
   const bool micros = f.timed && ns;
-  const QString caption = micros ? tr("microseconds since the first block started (%globaltimer)")
-                                 : tr("order in which blocks ran");
+  const QString caption =
+      micros ? tr("microseconds since the first block started (%globaltimer)") : tr("order in which blocks ran");
   const qreal caption_h = whole_height(p.font(), width() - 2 * margin, caption);
   const qreal y1 = height() - small_h - caption_h - legend_h - margin;
   const qreal row_h = (y1 - y0) / f.sms.size();
@@ -120,12 +122,10 @@ void ScheduleView::paint(QPainter& p) {
   draw_bars(p, x_of, y0, row_h);
 
   // Time axis.
-  draw_time_axis(p, x0, x1, y1 + 2, small_h, f.axis_end, f.timed,
-                 [micros](double v) {
-                   return micros ? QLocale().toString(v / 1000.0, 'f', 1)
-                                 : QString::number(std::llround(v));
-                 },
-                 QString());
+  draw_time_axis(
+      p, x0, x1, y1 + 2, small_h, f.axis_end, f.timed,
+      [micros](double v) { return micros ? QLocale().toString(v / 1000.0, 'f', 1) : QString::number(std::llround(v)); },
+      QString());
   p.setPen(theme_.text);
   text(p, QRectF(margin, y1 + 6 + small_h, width() - 2 * margin, caption_h), Qt::AlignHCenter | Qt::AlignVCenter,
        caption);

@@ -24,8 +24,7 @@ Progress Timeline::so_far(std::size_t step) const {
   return so_far_[std::min(step, so_far_.size() - 1)];
 }
 
-std::optional<std::size_t> request_near(const analysis::Analysis& analysis, std::size_t step,
-                                        Space space) {
+std::optional<std::size_t> request_near(const analysis::Analysis& analysis, std::size_t step, Space space) {
   const auto& requests = analysis.requests;
   if (requests.empty()) return std::nullopt;
   step = std::min(step, requests.size() - 1);

@@ -34,14 +34,12 @@ class Timeline {
 
 // The latest request in `space` at or before `step`, else the first one after
 // it (a view that has nothing yet shows what comes first), else none.
-std::optional<std::size_t> request_near(const analysis::Analysis& analysis, std::size_t step,
-                                        Space space);
+std::optional<std::size_t> request_near(const analysis::Analysis& analysis, std::size_t step, Space space);
 
 // Sets what every per-request frame says of its request (has_request,
 // request, store, line and the site's source text) and returns the request.
 template <class Frame>
-const analysis::Request& take_request(Frame& f, const analysis::Analysis& analysis,
-                                      std::size_t index) {
+const analysis::Request& take_request(Frame& f, const analysis::Analysis& analysis, std::size_t index) {
   const analysis::Request& r = analysis.requests[index];
   f.has_request = true;
   f.request = index;

@@ -131,7 +131,8 @@ int TraceView::draw_heading(QPainter& p, const QString& title, const QString& de
   const int below_title = draw_title(p, title);
   p.setFont(theme_.font());
   p.setPen(theme_.muted);
-  const int h2 = detail.isEmpty() ? 0 : draw_detail(p, QPoint(margin, below_title), width() - 2 * margin, detail, keep, false);
+  const int h2 =
+      detail.isEmpty() ? 0 : draw_detail(p, QPoint(margin, below_title), width() - 2 * margin, detail, keep, false);
   p.setPen(theme_.text);
   return below_title + h2 + margin / 2;
 }
@@ -139,7 +140,7 @@ int TraceView::draw_heading(QPainter& p, const QString& title, const QString& de
 int TraceView::draw_detail(QPainter& p, QPoint at, int width, const QString& detail, const QString& keep,
                            bool may_wrap) {
   const int line_h = p.fontMetrics().height();  // the line keeps its height when the text shrinks
-  fit_font(p, keep, width);  // what must be read whole: smaller, not cut
+  fit_font(p, keep, width);                     // what must be read whole: smaller, not cut
   if (may_wrap && QFontMetricsF(p.font()).horizontalAdvance(keep) > width) {
     QString kept = keep.trimmed();  // the beginning alone, without the separator before the rest
     if (kept.endsWith(':')) kept.chop(1);
@@ -170,9 +171,8 @@ void TraceView::draw_note_below(QPainter& p, qreal y, const QString& note) {
     text(p, QRectF(margin, y + margin / 2.0, width_in, h), Qt::AlignLeft | Qt::AlignTop, note);
 }
 
-void TraceView::draw_time_axis(QPainter& p, qreal x0, qreal x1, qreal y, qreal text_h, double end,
-                               bool timed, const std::function<QString(double)>& label_of,
-                               const QString& caption) {
+void TraceView::draw_time_axis(QPainter& p, qreal x0, qreal x1, qreal y, qreal text_h, double end, bool timed,
+                               const std::function<QString(double)>& label_of, const QString& caption) {
   p.setPen(QPen(theme_.text, theme_.stroke));
   p.drawLine(QPointF(x0, y), QPointF(x1, y));
   auto x_of = [&](double v) { return x0 + (x1 - x0) * v / end; };
@@ -200,7 +200,8 @@ qreal TraceView::outside_height(const OutsideMark& m, qreal width, int wording) 
   return 4 + (m.arrow ? 2.2 * cell + 2 : 0) + whole_height(bold, width, m.place) + whole_height(body, width, m.who);
 }
 
-void TraceView::draw_outside(QPainter& p, const OutsideMark& m, const QRectF& band, qreal x, qreal edge_y, int wording) {
+void TraceView::draw_outside(QPainter& p, const OutsideMark& m, const QRectF& band, qreal x, qreal edge_y,
+                             int wording) {
   if (wording >= 2) return;
   const QFont bold = theme_.font(0.9, true), body = theme_.font(0.9);
   const qreal cell = std::max<qreal>(12, QFontMetricsF(theme_.font()).height());

@@ -117,9 +117,8 @@ class TraceView : public QWidget {
   // A time axis from x0 to x1 at height y over [0, end]: five ticks (whole
   // numbers when not `timed`: orders and ranks), each labelled by `label_of`,
   // and `caption` under the labels; text rows are `text_h` high.
-  void draw_time_axis(QPainter& p, qreal x0, qreal x1, qreal y, qreal text_h, double end,
-                      bool timed, const std::function<QString(double)>& label_of,
-                      const QString& caption);
+  void draw_time_axis(QPainter& p, qreal x0, qreal x1, qreal y, qreal text_h, double end, bool timed,
+                      const std::function<QString(double)>& label_of, const QString& caption);
 
   // An access of the chosen problem outside the picture (a matrix, the
   // bank grid): an arrow off the picture's edge to a hatched cell for it,
@@ -128,10 +127,10 @@ class TraceView : public QWidget {
   // `place_short` alone; 2: nothing (the Problems list names it).
   struct OutsideMark {
     QString place, who;
-    QString place_short;   // wording 1's, where shorter ("" : `place`)
-    bool up = false;       // before the picture's start: drawn over it, the arrow up
-    bool arrow = true;     // false: the place named only (the word is in the picture)
-    bool dashed = false;   // rows or cells left out between the edge and it
+    QString place_short;  // wording 1's, where shorter ("" : `place`)
+    bool up = false;      // before the picture's start: drawn over it, the arrow up
+    bool arrow = true;    // false: the place named only (the word is in the picture)
+    bool dashed = false;  // rows or cells left out between the edge and it
     QColor fill;
     std::vector<int> threads;  // marked on the cell (-1: the word)
   };

@@ -86,8 +86,8 @@ TraceViewsWidget::TraceViewsWidget(QWidget* parent)
   connect(playback_, &PlaybackController::position_changed, this, &TraceViewsWidget::show_position);
   connect(problems_, &ProblemsView::problem_chosen, this, &TraceViewsWidget::show_problem);
   connect(open_, &QToolButton::clicked, this, [this] {
-    const QString path = QFileDialog::getOpenFileName(this, tr("Open recording"), QString(),
-                                                      tr("ThreadMap recordings (*.threadmap)"));
+    const QString path =
+        QFileDialog::getOpenFileName(this, tr("Open recording"), QString(), tr("ThreadMap recordings (*.threadmap)"));
     if (!path.isEmpty()) open_file(path);
   });
 
@@ -105,9 +105,7 @@ TraceViewsWidget::TraceViewsWidget(QWidget* parent)
   set_document(nullptr);
 }
 
-std::vector<TraceView*> TraceViewsWidget::views() const {
-  return {grid_, banks_, barrier_, coalescing_, schedule_};
-}
+std::vector<TraceView*> TraceViewsWidget::views() const { return {grid_, banks_, barrier_, coalescing_, schedule_}; }
 
 QString TraceViewsWidget::open_file(const QString& path) {
   try {
@@ -142,11 +140,11 @@ void TraceViewsWidget::set_document(std::shared_ptr<const analysis::TraceDocumen
                             ? QString::fromStdString(info["name"].get<std::string>())
                             : QString::fromStdString(t.backend);
     QStringList params;
-    for (const auto& [name, value] : traced_params(doc_->session))
-      params << QString::fromStdString(name + "=" + value);
+    for (const auto& [name, value] : traced_params(doc_->session)) params << QString::fromStdString(name + "=" + value);
     full_title_ = tr("<b>%1</b> on %2 · %3 · traced %4 of %5 blocks")
                       .arg(QString::fromStdString(t.kernel_id), device, params.join(' '))
-                      .arg(t.traced_blocks.size()).arg(t.block_count());
+                      .arg(t.traced_blocks.size())
+                      .arg(t.block_count());
     // A presentation keeps one line: the kernel and what it was traced with.
     short_title_ = QString("<b>%1</b> · %2").arg(QString::fromStdString(t.kernel_id), params.join(' '));
     title_->setText(theme_.presentation ? short_title_ : full_title_);
@@ -242,8 +240,8 @@ void TraceViewsWidget::lay_out_source() {
     beside_width_ = split_->width();
     split_->setOrientation(Qt::Vertical);
     source_->setLineWrapMode(QPlainTextEdit::WidgetWidth);
-    const int strip_h = static_cast<int>(std::ceil(2.2 * QFontMetricsF(source_->font()).lineSpacing())) +
-                        2 * source_->frameWidth() + 4;
+    const int strip_h =
+        static_cast<int>(std::ceil(2.2 * QFontMetricsF(source_->font()).lineSpacing())) + 2 * source_->frameWidth() + 4;
     source_->setFixedHeight(strip_h);
     split_->setSizes({std::max(1, split_->height() - strip_h), strip_h});
   } else {
@@ -279,7 +277,8 @@ void TraceViewsWidget::highlight_source() {
     source_->highlight_line(barrier_->frame().line);
     return;
   }
-  source_->highlight_line(doc_->analysis.requests[std::min(playback_->step(), doc_->analysis.requests.size() - 1)].line);
+  source_->highlight_line(
+      doc_->analysis.requests[std::min(playback_->step(), doc_->analysis.requests.size() - 1)].line);
 }
 
 }  // namespace threadmap::views

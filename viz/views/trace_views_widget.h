@@ -82,7 +82,7 @@ class TraceViewsWidget : public QWidget {
  private:
   void show_position(std::size_t step, double phase);
   void apply_theme();
-  void lay_out_source();    // beside the views, or a strip under them in a presentation
+  void lay_out_source();  // beside the views, or a strip under them in a presentation
   void give_back_beside_sizes();
   void highlight_source();  // the line the current view discusses
   void fit_problems();      // the list's height and whether a presentation shows it
