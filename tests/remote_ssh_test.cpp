@@ -221,15 +221,15 @@ TEST_F(RemoteCli, RunShowsTheProblemsOfALearnersKernel) {
   // Which values the race spoils differs run to run; the problems do not.
   auto problem_lines = [](const std::string& out) { return out.substr(out.find("  Problems found in the trace")); };
   ASSERT_NE(remote.out.find("  Problems found in the trace (3):"), std::string::npos) << remote.out << remote.err;
-  EXPECT_EQ(problem_lines(remote.out), problem_lines(here.out));
+  EXPECT_EQ(problem_lines(remote.out), problem_lines(here.out)) << remote.err << here.err;
   EXPECT_NE(remote.out.find("    data race (read-after-write) on shared offset 4"), std::string::npos) << remote.out;
   EXPECT_NE(remote.out.find("at line 7, thread 32 (0,1) reads it at line 8"), std::string::npos) << remote.out;
-  EXPECT_EQ(remote.code, here.code);
+  EXPECT_EQ(remote.code, here.code) << "remote:\n" << remote.out << remote.err << "here:\n" << here.out << here.err;
 
   const Ran remote_json = remote_cli(args + " --format json");
   const Ran here_json = local_cli(args + " --format json");
   const json r = json::parse(remote_json.out), l = json::parse(here_json.out);
-  EXPECT_EQ(r["problems"], l["problems"]);
+  EXPECT_EQ(r["problems"], l["problems"]) << remote_json.out << here_json.out;
   ASSERT_EQ(r["problems"]["list"].size(), 3u) << remote_json.out;
   EXPECT_EQ(r["problems"]["list"][0]["lines"], json::array({7, 8}));
   // --problems off: no traced run, no problems, as here.
