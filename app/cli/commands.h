@@ -168,8 +168,8 @@ protocol::CountersResult count_memory(Device& device, const Variant& v, const Pa
 int print_counters_result(const protocol::CountersResult& counters, const std::string& format);
 
 // doctor: the report as --format json prints it, and either form of it printed.
-nlohmann::json doctor_report(const std::string& architectures);
-int print_doctor(const nlohmann::json& report, const std::string& format);
+protocol::DoctorResult doctor_report(const std::string& architectures);
+int print_doctor(const protocol::DoctorResult& report, const std::string& format);
 
 // check: the submissions graded, each in a process of its own, on the
 // machine that runs this (the worker's, with --remote). Throws for an unknown

@@ -29,7 +29,6 @@ namespace threadmap::cli {
 
 namespace {
 
-using nlohmann::json;
 namespace fs = std::filesystem;
 
 // One kernel to compile: a catalog variant's launch at its defaults, timed,
@@ -194,23 +193,15 @@ void check_opencl(Target& t, const std::vector<Job>& jobs) {
 }
 
 // One target's kernels as the report lists them.
-json target_json(const Target& t, const std::vector<Job>& jobs) {
-  json kernels = json::array();
-  int compiled = 0;
+protocol::DoctorTarget doctor_target(const Target& t, const std::vector<Job>& jobs) {
+  protocol::DoctorTarget target{t.name, t.backend, t.detail, t.cuda_target, t.problem, 0, {}};
   for (std::size_t i = 0; i < t.outcomes.size(); ++i) {
     const Outcome& o = t.outcomes[i];
-    compiled += o.ok;
-    json k = {{"variant", jobs[i].variant}, {"kernel", jobs[i].kernel},     {"build", build_name(jobs[i].pass)},
-              {"compiled", o.ok},           {"unavailable", o.unavailable}, {"cached", o.cached},
-              {"compile_ms", o.ms}};
-    if (!o.ok) k["error"] = o.error;
-    kernels.push_back(std::move(k));
+    target.compiled += o.ok;
+    target.kernels.push_back(
+        {jobs[i].variant, jobs[i].kernel, build_name(jobs[i].pass), o.ok, o.unavailable, o.cached, o.ms, o.error});
   }
-  json jt = {
-      {"name", t.name}, {"backend", t.backend}, {"detail", t.detail}, {"compiled", compiled}, {"kernels", kernels}};
-  if (!t.cuda_target.empty()) jt["cuda_target"] = t.cuda_target;
-  if (!t.problem.empty()) jt["problem"] = t.problem;
-  return jt;
+  return target;
 }
 
 std::string icd_folder() {
@@ -218,17 +209,11 @@ std::string icd_folder() {
   return dir ? dir : "/etc/OpenCL/vendors";
 }
 
-// --- The text report, read from the JSON one (made here or by a worker).
+// --- The text report (made here or by a worker).
 
-std::string text_of(const json& j, const char* key) {
-  const json value = j.value(key, json());
-  return value.is_string() ? value.get<std::string>() : "";
-}
-
-void print_backends(const json& report) {
+void print_backends(const protocol::DoctorResult& report) {
   std::cout << "Backends and devices\n";
-  for (const json& backend : report.value("backends", json::array())) {
-    const BackendReport b = backend_from_json(backend);
+  for (const BackendReport& b : report.backends) {
     if (!b.available) {
       std::cout << "  " << b.backend << ": unavailable: " << printable(b.reason) << "\n";
       continue;
@@ -239,49 +224,45 @@ void print_backends(const json& report) {
   }
 }
 
-void print_icds(const json& report) {
-  std::cout << "OpenCL ICDs (" << printable(text_of(report, "opencl_icd_folder")) << ")\n";
-  const json icds = report.value("opencl_icds", json::array());
-  if (icds.empty()) std::cout << "  none registered: install an OpenCL driver (pocl-opencl-icd runs on the CPU)\n";
-  for (const json& icd : icds)
-    std::cout << "  " << printable(text_of(icd, "file")) << " -> " << printable(text_of(icd, "library")) << "\n";
+void print_icds(const protocol::DoctorResult& report) {
+  std::cout << "OpenCL ICDs (" << printable(report.opencl_icd_folder) << ")\n";
+  if (report.opencl_icds.empty())
+    std::cout << "  none registered: install an OpenCL driver (pocl-opencl-icd runs on the CPU)\n";
+  for (const protocol::DoctorIcd& icd : report.opencl_icds)
+    std::cout << "  " << printable(icd.file) << " -> " << printable(icd.library) << "\n";
 }
 
-void print_nvrtc(const json& nvrtc) {
+void print_nvrtc(const protocol::DoctorNvrtc& nvrtc) {
   std::cout << "NVRTC (CUDA kernels are compiled at run time)\n";
-  if (!nvrtc.value("available", false)) {
-    std::cout << "  unavailable: " << printable(text_of(nvrtc, "reason")) << "\n";
+  if (!nvrtc.available) {
+    std::cout << "  unavailable: " << printable(nvrtc.reason) << "\n";
     return;
   }
-  std::cout << "  NVRTC " << printable(text_of(nvrtc, "version")) << ", architectures";
-  for (const json& a : nvrtc.value("architectures", json::array())) std::cout << " sm_" << a.dump();
-  std::cout << "\n  cache: " << printable(text_of(nvrtc, "cache_dir")) << "\n";
+  std::cout << "  NVRTC " << printable(nvrtc.version) << ", architectures";
+  for (int a : nvrtc.architectures) std::cout << " sm_" << a;
+  std::cout << "\n  cache: " << printable(nvrtc.cache_dir) << "\n";
 }
 
 // "  opencl:0:0 (detail): 40 of 40 compiled", what is unavailable there, and
 // its failures added to `failures`.
-void print_target(const json& t, std::vector<std::string>& failures) {
-  const std::string name = text_of(t, "name"), detail = text_of(t, "detail"), problem = text_of(t, "problem");
-  std::cout << "  " << printable(name);
-  if (!detail.empty()) std::cout << " (" << printable(detail) << ")";
-  if (!problem.empty()) {
-    std::cout << ": cannot compile: " << printable(problem) << "\n";
-    failures.push_back(name + ": " + problem);
+void print_target(const protocol::DoctorTarget& t, std::vector<std::string>& failures) {
+  std::cout << "  " << printable(t.name);
+  if (!t.detail.empty()) std::cout << " (" << printable(t.detail) << ")";
+  if (!t.problem.empty()) {
+    std::cout << ": cannot compile: " << printable(t.problem) << "\n";
+    failures.push_back(t.name + ": " + t.problem);
     return;
   }
   int compiled = 0, cached = 0, builds = 0;
   std::set<std::string> unavailable;
-  for (const json& k : t.value("kernels", json::array())) {
-    const std::string build = text_of(k, "build");
-    const bool is_unavailable = k.value("unavailable", false);
-    if (is_unavailable && build == build_name(kClockPass)) continue;  // OpenCL: none to build
+  for (const protocol::DoctorKernel& k : t.kernels) {
+    if (k.unavailable && k.build == build_name(kClockPass)) continue;  // OpenCL: none to build
     ++builds;
-    compiled += k.value("compiled", false);
-    cached += k.value("cached", false);
-    if (is_unavailable) unavailable.insert(text_of(k, "variant") + " (" + text_of(k, "error") + ")");
-    else if (!k.value("compiled", false))
-      failures.push_back(name + " " + text_of(k, "variant") + " " + text_of(k, "kernel") + " (" + build +
-                         "): " + text_of(k, "error"));
+    compiled += k.compiled;
+    cached += k.cached;
+    if (k.unavailable) unavailable.insert(k.variant + " (" + k.error + ")");
+    else if (!k.compiled)
+      failures.push_back(t.name + " " + k.variant + " " + k.kernel + " (" + k.build + "): " + k.error);
   }
   std::cout << ": " << compiled << " of " << builds << " compiled";
   if (cached) std::cout << " (" << cached << " from the cache)";
@@ -291,7 +272,7 @@ void print_target(const json& t, std::vector<std::string>& failures) {
 
 }  // namespace
 
-json doctor_report(const std::string& architectures) {
+protocol::DoctorResult doctor_report(const std::string& architectures) {
   const auto backends = list_backends();
   const CudaCompilerReport nvrtc = cuda_compiler_report();
   const std::vector<Icd> icds = opencl_icds();
@@ -356,44 +337,35 @@ json doctor_report(const std::string& architectures) {
     for (const Outcome& o : t.outcomes) all_ok = all_ok && (o.ok || o.unavailable);
   }
 
-  json j;
-  j["backends"] = json::array();
-  for (const BackendReport& b : backends) j["backends"].push_back(to_json(b));
-  j["opencl_icd_folder"] = icd_folder();
-  j["opencl_icds"] = json::array();
-  for (const Icd& icd : icds) j["opencl_icds"].push_back({{"file", icd.file}, {"library", icd.library}});
-  j["nvrtc"] = {{"available", nvrtc.available},
-                {"version", nvrtc.version},
-                {"architectures", nvrtc.architectures},
-                {"reason", nvrtc.reason},
-                {"cache_dir", nvrtc.cache_dir}};
-  j["targets"] = json::array();
-  for (const Target& t : targets) j["targets"].push_back(target_json(t, jobs));
-  j["jobs"] = jobs.size();
-  j["seconds"] = seconds;
-  j["ok"] = all_ok;
-  return j;
+  protocol::DoctorResult report;
+  report.backends = backends;
+  report.opencl_icd_folder = icd_folder();
+  for (const Icd& icd : icds) report.opencl_icds.push_back({icd.file, icd.library});
+  report.nvrtc = {nvrtc.available, nvrtc.version, nvrtc.architectures, nvrtc.reason, nvrtc.cache_dir};
+  for (const Target& t : targets) report.targets.push_back(doctor_target(t, jobs));
+  report.jobs = jobs.size();
+  report.seconds = seconds;
+  report.ok = all_ok;
+  return report;
 }
 
-int print_doctor(const json& report, const std::string& format) {
-  const int code = report.value("ok", false) ? kExitOk : kExitDeviceFailure;
+int print_doctor(const protocol::DoctorResult& report, const std::string& format) {
+  const int code = report.ok ? kExitOk : kExitDeviceFailure;
   if (format == "json") {
-    std::cout << json_text(report) << '\n';
+    std::cout << json_text(protocol::doctor_json(report)) << '\n';
     return code;
   }
   print_backends(report);
   print_icds(report);
-  print_nvrtc(report.value("nvrtc", json::object()));
-  std::cout << "Catalog kernels compiled, timed, traced and in the clock pass (" << report.value("jobs", 0)
+  print_nvrtc(report.nvrtc);
+  std::cout << "Catalog kernels compiled, timed, traced and in the clock pass (" << report.jobs
             << " builds each; OpenCL has no clock pass)\n";
-  const json targets = report.value("targets", json::array());
-  if (targets.empty()) std::cout << "  no device to compile for: name architectures with --arch sm_75,sm_86,...\n";
+  if (report.targets.empty()) std::cout << "  no device to compile for: name architectures with --arch sm_75,sm_86,...\n";
   std::vector<std::string> failures;
-  for (const json& t : targets) print_target(t, failures);
+  for (const protocol::DoctorTarget& t : report.targets) print_target(t, failures);
   for (const std::string& f : failures) std::cout << "FAILED " << printable(f) << "\n";
-  const double seconds = report.value("seconds", 0.0);
   std::cout << (code == kExitOk ? "everything asked for compiles" : "not everything compiles") << " ("
-            << static_cast<int>(seconds * 10 + 0.5) / 10.0 << " s)\n";
+            << static_cast<int>(report.seconds * 10 + 0.5) / 10.0 << " s)\n";
   return code;
 }
 

@@ -214,7 +214,7 @@ int remote_doctor_command(const RemoteArgs& remote, const std::string& architect
     const auto doctor =
         std::get<protocol::DoctorResult>(worker.call(protocol::DoctorRequest{architectures}, say_progress));
     if (format != "json") std::cout << "On " << printable(worker.host()) << ":\n";
-    return print_doctor(doctor.report, format);
+    return print_doctor(doctor, format);
   });
 }
 

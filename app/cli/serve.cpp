@@ -452,7 +452,7 @@ class Worker {
   }
 
   static protocol::Result answer(const Incoming&, const protocol::DoctorRequest& request) {
-    return protocol::DoctorResult{doctor_report(request.architectures)};
+    return doctor_report(request.architectures);
   }
 
   // A streamed recording: the file's bytes in progress lines, in order, then

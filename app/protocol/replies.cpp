@@ -58,7 +58,47 @@ json body_of(const PackResult& p) { return {{"pack", p.pack}, {"variants", p.var
 json body_of(const CountersResult& c) { return {{"summary", c.summary}, {"text", c.text}, {"verified", c.verified}}; }
 
 json body_of(const CheckResult& c) { return {{"seed", c.seed}, {"submissions", c.submissions}}; }
-json body_of(const DoctorResult& d) { return d.report; }
+}  // namespace
+
+json doctor_json(const DoctorResult& d) {
+  json backends = json::array();
+  for (const BackendReport& b : d.backends) backends.push_back(to_json(b));
+  json icds = json::array();
+  for (const DoctorIcd& icd : d.opencl_icds) icds.push_back({{"file", icd.file}, {"library", icd.library}});
+  json targets = json::array();
+  for (const DoctorTarget& t : d.targets) {
+    json kernels = json::array();
+    for (const DoctorKernel& k : t.kernels) {
+      json row = {{"variant", k.variant},   {"kernel", k.kernel},           {"build", k.build},
+                  {"compiled", k.compiled}, {"unavailable", k.unavailable}, {"cached", k.cached},
+                  {"compile_ms", k.compile_ms}};
+      if (!k.compiled) row["error"] = k.error;
+      kernels.push_back(std::move(row));
+    }
+    json target = {{"name", t.name},         {"backend", t.backend}, {"detail", t.detail},
+                   {"compiled", t.compiled}, {"kernels", kernels}};
+    if (!t.cuda_target.empty()) target["cuda_target"] = t.cuda_target;
+    if (!t.problem.empty()) target["problem"] = t.problem;
+    targets.push_back(std::move(target));
+  }
+  return {{"backends", backends},
+          {"opencl_icd_folder", d.opencl_icd_folder},
+          {"opencl_icds", icds},
+          {"nvrtc",
+           {{"available", d.nvrtc.available},
+            {"version", d.nvrtc.version},
+            {"architectures", d.nvrtc.architectures},
+            {"reason", d.nvrtc.reason},
+            {"cache_dir", d.nvrtc.cache_dir}}},
+          {"targets", targets},
+          {"jobs", d.jobs},
+          {"seconds", d.seconds},
+          {"ok", d.ok}};
+}
+
+namespace {
+
+json body_of(const DoctorResult& d) { return doctor_json(d); }
 
 json body_of(const ScannedRun& run) {
   json j = to_json(run.report);
@@ -283,12 +323,49 @@ Result read_body(const BenchRequest&, const json& body) {
   return b;
 }
 
+DoctorTarget read_doctor_target(const json& target) {
+  const Fields f(target, "a doctor target");
+  DoctorTarget t{f.text("name"), f.text("backend"),   f.text("detail"), f.text("cuda_target"),
+                 f.text("problem"), f.count("compiled"), {}};
+  for (const json& kernel : f.list("kernels")) {
+    const Fields k(kernel, "a doctor target's kernel");
+    t.kernels.push_back({k.text("variant"), k.text("kernel"), k.text("build"), k.flag("compiled"),
+                         k.flag("unavailable"), k.flag("cached"), k.number("compile_ms"), k.text("error")});
+  }
+  return t;
+}
+
+DoctorNvrtc read_nvrtc(const Fields& report) {
+  DoctorNvrtc n;
+  const json* nvrtc = report.find("nvrtc");
+  if (!nvrtc) return n;
+  const Fields f(*nvrtc, "the doctor report's \"nvrtc\"");
+  n.available = f.flag("available");
+  n.version = f.text("version");
+  for (const json& a : f.list("architectures")) {
+    if (!a.is_number_integer()) f.fail("architectures", "a list of whole numbers");
+    n.architectures.push_back(static_cast<int>(std::clamp<std::int64_t>(a.get<std::int64_t>(), -1, 1 << 30)));
+  }
+  n.reason = f.text("reason");
+  n.cache_dir = f.text("cache_dir");
+  return n;
+}
+
 Result read_body(const DoctorRequest&, const json& body) {
   const Fields f(body, "the doctor report");
-  f.flag("ok");
-  f.list("targets");
-  f.list("backends");
-  return DoctorResult{body};
+  DoctorResult d;
+  d.ok = f.flag("ok");
+  for (const json& t : f.list("targets")) d.targets.push_back(read_doctor_target(t));
+  for (const json& b : f.list("backends")) d.backends.push_back(reported([&] { return backend_from_json(b); }));
+  d.opencl_icd_folder = f.text("opencl_icd_folder");
+  for (const json& icd : f.list("opencl_icds")) {
+    const Fields i(icd, "an OpenCL ICD");
+    d.opencl_icds.push_back({i.text("file"), i.text("library")});
+  }
+  d.nvrtc = read_nvrtc(f);
+  d.jobs = f.count("jobs");
+  d.seconds = f.number("seconds");
+  return d;
 }
 
 Result read_body(const PackRequest&, const json& body) {

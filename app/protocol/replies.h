@@ -74,10 +74,49 @@ struct CheckResult {
   std::uint64_t seed = 0;
   nlohmann::json submissions = nlohmann::json::array();
 };
-// "doctor": the report as `threadmap-cli doctor --format json` prints it.
-struct DoctorResult {
-  nlohmann::json report = nlohmann::json::object();
+// "doctor": what `threadmap-cli doctor` found, as its --format json prints it.
+struct DoctorKernel {  // one build of a catalog kernel for one target
+  std::string variant;
+  std::string kernel;
+  std::string build;  // "timed", "traced" or "clock pass"
+  bool compiled = false;
+  bool unavailable = false;  // the variant cannot run there (not a failure)
+  bool cached = false;
+  double compile_ms = 0;
+  std::string error;  // one line, where it did not compile
 };
+struct DoctorTarget {  // an architecture named with --arch, or a device present
+  std::string name;    // "sm_86", "cuda:0", "opencl:0:0"
+  std::string backend;
+  std::string detail;
+  std::string cuda_target;  // sm_XY or compute_XY, where NVRTC could compile
+  std::string problem;      // why nothing could be compiled there
+  std::uint64_t compiled = 0;
+  std::vector<DoctorKernel> kernels;
+};
+struct DoctorIcd {
+  std::string file;
+  std::string library;
+};
+struct DoctorNvrtc {
+  bool available = false;
+  std::string version;
+  std::vector<int> architectures;
+  std::string reason;
+  std::string cache_dir;
+};
+struct DoctorResult {
+  std::vector<BackendReport> backends;
+  std::string opencl_icd_folder;
+  std::vector<DoctorIcd> opencl_icds;
+  DoctorNvrtc nvrtc;
+  std::vector<DoctorTarget> targets;
+  std::uint64_t jobs = 0;  // builds per target
+  double seconds = 0;
+  bool ok = false;  // everything asked for compiled
+};
+// The doctor report's JSON: its "result" body, and `doctor --format json`.
+nlohmann::json doctor_json(const DoctorResult& report);
 // "run" with "problems": the report and, where the run completed, the
 // problems scan beside it, as `threadmap-cli run --format json` prints them:
 // the report's fields with the scan under "problems" ({races_checked, list,
