@@ -360,7 +360,8 @@ int print_doctor(const protocol::DoctorResult& report, const std::string& format
   print_nvrtc(report.nvrtc);
   std::cout << "Catalog kernels compiled, timed, traced and in the clock pass (" << report.jobs
             << " builds each; OpenCL has no clock pass)\n";
-  if (report.targets.empty()) std::cout << "  no device to compile for: name architectures with --arch sm_75,sm_86,...\n";
+  if (report.targets.empty())
+    std::cout << "  no device to compile for: name architectures with --arch sm_75,sm_86,...\n";
   std::vector<std::string> failures;
   for (const protocol::DoctorTarget& t : report.targets) print_target(t, failures);
   for (const std::string& f : failures) std::cout << "FAILED " << printable(f) << "\n";

@@ -69,14 +69,14 @@ json doctor_json(const DoctorResult& d) {
   for (const DoctorTarget& t : d.targets) {
     json kernels = json::array();
     for (const DoctorKernel& k : t.kernels) {
-      json row = {{"variant", k.variant},   {"kernel", k.kernel},           {"build", k.build},
-                  {"compiled", k.compiled}, {"unavailable", k.unavailable}, {"cached", k.cached},
+      json row = {{"variant", k.variant},      {"kernel", k.kernel},           {"build", k.build},
+                  {"compiled", k.compiled},    {"unavailable", k.unavailable}, {"cached", k.cached},
                   {"compile_ms", k.compile_ms}};
       if (!k.compiled) row["error"] = k.error;
       kernels.push_back(std::move(row));
     }
-    json target = {{"name", t.name},         {"backend", t.backend}, {"detail", t.detail},
-                   {"compiled", t.compiled}, {"kernels", kernels}};
+    json target = {
+        {"name", t.name}, {"backend", t.backend}, {"detail", t.detail}, {"compiled", t.compiled}, {"kernels", kernels}};
     if (!t.cuda_target.empty()) target["cuda_target"] = t.cuda_target;
     if (!t.problem.empty()) target["problem"] = t.problem;
     targets.push_back(std::move(target));
@@ -325,8 +325,13 @@ Result read_body(const BenchRequest&, const json& body) {
 
 DoctorTarget read_doctor_target(const json& target) {
   const Fields f(target, "a doctor target");
-  DoctorTarget t{f.text("name"), f.text("backend"),   f.text("detail"), f.text("cuda_target"),
-                 f.text("problem"), f.count("compiled"), {}};
+  DoctorTarget t{f.text("name"),
+                 f.text("backend"),
+                 f.text("detail"),
+                 f.text("cuda_target"),
+                 f.text("problem"),
+                 f.count("compiled"),
+                 {}};
   for (const json& kernel : f.list("kernels")) {
     const Fields k(kernel, "a doctor target's kernel");
     t.kernels.push_back({k.text("variant"), k.text("kernel"), k.text("build"), k.flag("compiled"),
