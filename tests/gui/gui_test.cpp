@@ -2,6 +2,9 @@
 // device: slider -> run -> chart, exports that parse back, sessions saved,
 // opened, recorded and bundled, packs and exercises, a killed worker
 // restarted and reported, values outside the catalog refused.
+#include <QAbstractItemView>
+#include <QCompleter>
+
 #include "tests/gui/gui_test_support.h"
 
 class GuiTest : public QObject {
@@ -76,11 +79,26 @@ class GuiTest : public QObject {
     // Ctrl+E: type the file's name in the save dialog, Enter.
     QTemporaryDir dir;
     const QString video = dir.filePath("walk.webm");
-    when_modal<QFileDialog>([video](QFileDialog& d) {
-      QTest::keyClicks(QApplication::focusWidget(), video);
-      QTest::keyClick(QApplication::focusWidget(), Qt::Key_Return);
+    // Typed into the name field itself, and again while the dialog stays
+    // open: under load the dialog can be the active modal before its field
+    // has the focus, and its completer's popup, filled from another thread,
+    // can take a Return.
+    QTimer type_name;
+    QObject::connect(&type_name, &QTimer::timeout, [video] {
+      auto* d = qobject_cast<QFileDialog*>(QApplication::activeModalWidget());
+      auto* name = d ? d->findChild<QLineEdit*>("fileNameEdit") : nullptr;
+      if (!name) return;
+      name->setFocus();
+      if (name->text() != video) {
+        name->selectAll();
+        QTest::keyClicks(name, video);
+      }
+      if (name->completer() && name->completer()->popup()) name->completer()->popup()->hide();
+      QTest::keyClick(name, Qt::Key_Return);
     });
+    type_name.start(300);
     press(Qt::Key_E, Qt::ControlModifier);
+    type_name.stop();
     QTRY_VERIFY(QFile::exists(video));
     const DecodedVideo decoded = decode_video(video);
     QVERIFY2(decoded.error.isEmpty(), qPrintable(decoded.error));
