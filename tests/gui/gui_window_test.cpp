@@ -6,6 +6,16 @@
 // here waits on its replies (gui_test.cpp does).
 #include "tests/gui/gui_test_support.h"
 
+// An executable stand-in for the worker in `dir`: the shell script `text`.
+// Its path, or "" when it could not be written.
+QString fake_worker(const QTemporaryDir& dir, const char* name, const char* text) {
+  const QString path = dir.filePath(name);
+  QFile file(path);
+  if (!file.open(QIODevice::WriteOnly) || file.write(text) < 0) return {};
+  file.close();
+  return file.setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner) ? path : QString();
+}
+
 class GuiWindowTest : public QObject {
   Q_OBJECT
 
@@ -546,12 +556,8 @@ class GuiWindowTest : public QObject {
 
   void hungWorkerIsRestartedAfterTheTimeout() {
     QTemporaryDir dir;
-    const QString script = dir.filePath("silent-worker");
-    QFile file(script);
-    QVERIFY(file.open(QIODevice::WriteOnly));
-    file.write("#!/bin/sh\nexec sleep 600\n");
-    file.close();
-    file.setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+    const QString script = fake_worker(dir, "silent-worker", "#!/bin/sh\nexec sleep 600\n");
+    QVERIFY(!script.isEmpty());
     WindowOptions o = small_runs();
     o.worker = script;
     o.worker_timeout_ms = 300;
@@ -564,15 +570,12 @@ class GuiWindowTest : public QObject {
   // as a hung one would be, and the window says which versions the two speak.
   void workerOfAnotherProtocolIsRefused() {
     QTemporaryDir dir;
-    const QString script = dir.filePath("future-worker");
-    QFile file(script);
-    QVERIFY(file.open(QIODevice::WriteOnly));
-    file.write(
+    const QString script = fake_worker(
+        dir, "future-worker",
         "#!/bin/sh\nread line\n"
         "echo '{\"id\":0,\"type\":\"result\",\"result\":{\"pong\":true,\"version\":\"9.0.0\",\"protocol\":999}}'\n"
         "exec sleep 600\n");
-    file.close();
-    file.setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+    QVERIFY(!script.isEmpty());
     WindowOptions o = small_runs();
     o.worker = script;
     o.worker_timeout_ms = 300;
