@@ -347,6 +347,22 @@ TEST_F(RemoteCli, DoctorDiagnosesTheServer) {
 }
 
 // A worker from before an op answers "unknown op": one line, upgrade the server.
+// A reply the client cannot read (a field of the wrong type) is one line
+// naming the server and the field, exit 3, not an abort.
+TEST_F(RemoteCli, AMalformedReplyIsOneLineNotACrash) {
+  const std::string bad_worker = dir_ + "/bad_worker.sh";
+  std::ofstream(bad_worker)
+      << "read line; echo '{\"id\":1,\"type\":\"result\",\"result\":{\"pong\":true,\"version\":\"0.1.0\",\"protocol\":1}}'\n"
+      << "read line; echo '{\"id\":2,\"type\":\"result\",\"result\":{\"ok\":true,\"targets\":[{\"kernels\":[{\"compiled\":\"yes\"}]}]}}'\n"
+      << "read line\n";
+  const Ran r = remote_cli("doctor", "sh " + bad_worker);
+  EXPECT_EQ(r.code, 3) << r.out << r.err;
+  EXPECT_NE(r.err.find("the worker on 127.0.0.1 sent a reply this threadmap-cli cannot read: a doctor target's kernel: "
+                       "\"compiled\" must be true or false"),
+            std::string::npos)
+      << r.err;
+}
+
 TEST_F(RemoteCli, AnOlderWorkerWithoutTheOpSaysToUpgradeTheServer) {
   const std::string old_worker = dir_ + "/old_worker.sh";
   std::ofstream(old_worker)

@@ -49,6 +49,16 @@ class RemoteWorker {
                         const std::function<void(const protocol::Progress&)>& on_progress) {
     const int id = next_id_++;
     if (!ssh_.write_line(protocol::encode_line(protocol::to_json(request, id)))) lost();
+    try {
+      return read_until_final(request, id, on_progress);
+    } catch (const protocol::ProtocolError& e) {  // a reply this client cannot read: one line, exit 3
+      throw DeviceError("the worker on " + host() + " sent a reply this threadmap-cli cannot read: " + e.what());
+    }
+  }
+
+ private:
+  protocol::Result read_until_final(const protocol::Request& request, int id,
+                                    const std::function<void(const protocol::Progress&)>& on_progress) {
     for (;;) {
       const auto line = ssh_.read_line(kReplyTimeout);
       if (!line) lost();
@@ -66,7 +76,6 @@ class RemoteWorker {
     }
   }
 
- private:
   [[noreturn]] void lost() {
     const int status = ssh_.finish();
     throw DeviceError(protocol::remote_failure_text(target_.host, ssh_.error_text(), status));
