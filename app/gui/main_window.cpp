@@ -12,39 +12,29 @@
 #include <cmath>
 #include <QCloseEvent>
 #include <QComboBox>
-#include <QDateTime>
 #include <QDir>
 #include <QDragEnterEvent>
 #include <QFileDialog>
 #include <QFileInfo>
-#include <QFormLayout>
-#include <QGroupBox>
-#include <QLabel>
 #include <QLineEdit>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
 #include <QInputDialog>
-#include <QLineEdit>
 #include <QProgressDialog>
-#include <QPushButton>
 #include <QRegularExpression>
-#include <QScrollArea>
 #include <QSettings>
-#include <QShortcut>
-#include <QSpinBox>
 #include <QSplitter>
 #include <QStackedWidget>
-#include <QStandardItemModel>
 #include <QStatusBar>
 #include <QTabBar>
 #include <QTabWidget>
-#include <QToolButton>
-#include <QVBoxLayout>
 
 #include "app/gui/chart_export.h"
 #include "app/gui/compare_dialog.h"
 #include "app/gui/compare_view.h"
+#include "app/gui/controls_page.h"
+#include "app/gui/presentation.h"
 #include "app/gui/code_editor.h"
 #include "app/gui/exercise_panel.h"
 #include "app/gui/export_animation.h"
@@ -74,44 +64,11 @@ namespace threadmap::gui {
 namespace {
 
 constexpr int kMaxRecentFiles = 8;
-constexpr int kControlsMinWidth = 320;
-constexpr int kStripWidth = 28;
 constexpr const char* kBundledRecordings = ":/recordings/h100";
 
 }  // namespace
 
 std::string learner_bar_name(const Session& session);
-
-namespace {
-
-std::map<std::string, std::int64_t> size_overrides(std::int64_t size) {
-  if (size <= 0) return {};
-  return {{"width", size}, {"height", size}, {"n", size * size}};
-}
-
-// The traced-blocks field: empty for the default blocks, "all", or block ids
-// separated by commas or spaces.
-std::optional<protocol::TracedBlocks> traced_blocks_from(const QString& text, QString& error) {
-  const QString t = text.trimmed();
-  if (t.isEmpty()) return protocol::TracedBlocks{};
-  if (t.compare("all", Qt::CaseInsensitive) == 0) return protocol::TracedBlocks{true, {}};
-  protocol::TracedBlocks blocks;
-  for (const QString& part : t.split(QRegularExpression("[,\\s]+"), Qt::SkipEmptyParts)) {
-    bool ok = false;
-    const uint id = part.toUInt(&ok);
-    if (!ok) {
-      error = QObject::tr(
-                  "traced blocks: \"%1\" is not a block id; give \"all\", or ids "
-                  "such as 0, 1, 64, or leave the field empty for the default blocks")
-                  .arg(part);
-      return std::nullopt;
-    }
-    blocks.ids.push_back(id);
-  }
-  return blocks;
-}
-
-}  // namespace
 
 MainWindow::MainWindow(const WindowOptions& options, QWidget* parent)
     : QMainWindow(parent),
@@ -122,122 +79,32 @@ MainWindow::MainWindow(const WindowOptions& options, QWidget* parent)
   texts_ = new views::Retranslator(this);
   texts_->add([this] { setWindowTitle(tr("ThreadMap")); });
   setAcceptDrops(true);
+  controls_ = new ControlsPage(options.reps, options.size);
+  statusBar()->addPermanentWidget(&controls_->status().headline());
+  build_pages(build_tabs());
+  connect_controls();
+  connect_runs();
+  connect_exercise();
+  init_recording_resources();
+  build_actions();
+  start_worker();
+  open_user_packs();  // after the worker's line: a bad pack's message is the one shown
+  resize(default_size());
+  // The chart and the trace views get most of the width: the controls about
+  // a quarter, within what their widgets need.
+  const int controls_width = std::clamp(width() / 4, ControlsPage::kMinWidth, 440);
+  main_split_->setSizes({controls_width, width() - controls_width});
+  if (options_.restore_settings) controls_->restore(QSettings());
+}
 
-  auto* left = new QWidget;
-  auto* left_layout = new QVBoxLayout(left);
-  tree_ = new KernelTree(left);
-  tree_->setMinimumHeight(260);
-  auto* kernels_label = new QLabel(left);
-  texts_->add([kernels_label] { kernels_label->setText(tr("&Kernels (Ctrl+K)")); });
-  kernels_label->setBuddy(tree_);
-  left_layout->addWidget(kernels_label);
-  left_layout->addWidget(tree_, 2);
+MainWindow::~MainWindow() { worker_.blockSignals(true); }
 
-  auto* run_box = new QGroupBox(left);
-  texts_->add([run_box] { run_box->setTitle(tr("Run")); });
-  auto* run_form = new QFormLayout(run_box);
-  devices_ = new QComboBox(run_box);
-  devices_->setObjectName("devicePicker");
-  // Long device names and reasons must not widen the panel: the popup shows them whole.
-  devices_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-  devices_->setMinimumContentsLength(16);
-  devices_->addItem(tr("auto (asking the worker …)"), "auto");
-  run_form->addRow(new QLabel, devices_);
-  reps_ = new QSpinBox(run_box);
-  reps_->setObjectName("reps");
-  reps_->setRange(1, 1000);
-  reps_->setValue(options.reps);
-  run_form->addRow(new QLabel, reps_);
-  traced_blocks_ = new QLineEdit(run_box);
-  traced_blocks_->setObjectName("tracedBlocks");
-  run_form->addRow(new QLabel, traced_blocks_);
-  texts_->add([this, run_form] {
-    auto label = [run_form](QWidget* field, const QString& text) {
-      auto* l = qobject_cast<QLabel*>(run_form->labelForField(field));
-      l->setText(text);
-      l->setBuddy(field);
-    };
-    label(devices_, tr("&Device"));
-    label(reps_, tr("&Repetitions"));
-    label(traced_blocks_, tr("&Traced blocks"));
-    reps_->setToolTip(tr("timed repetitions: the median, min and max are shown"));
-    traced_blocks_->setPlaceholderText(tr("default"));
-    traced_blocks_->setToolTip(
-        tr("blocks Record trace (Ctrl+R) follows: empty for the first two blocks of the first two "
-           "grid rows, \"all\", or linear block ids such as 0, 1, 64 (id = x + grid width * y)"));
-  });
-  left_layout->addWidget(run_box);
+KernelTree& MainWindow::kernel_tree() { return controls_->tree(); }
+ParamPanel& MainWindow::params() { return controls_->params(); }
+StatusPanel& MainWindow::status() { return controls_->status(); }
+QComboBox& MainWindow::device_picker() { return controls_->devices(); }
 
-  auto* params_box = new QGroupBox(left);
-  texts_->add([params_box] { params_box->setTitle(tr("Parameters (Ctrl+P)")); });
-  auto* params_layout = new QVBoxLayout(params_box);
-  params_ = new ParamPanel(params_box);
-  params_->setObjectName("paramPanel");
-  params_->set_size_overrides(size_overrides(options.size));
-  params_layout->addWidget(params_);
-  left_layout->addWidget(params_box);
-
-  auto* buttons = new QHBoxLayout;
-  auto* run_button = new QPushButton(left);
-  run_button->setObjectName("runButton");
-  auto* sweep_button = new QPushButton(left);
-  sweep_parameter_ = new QComboBox(left);
-  sweep_parameter_->setObjectName("sweepParameter");
-  texts_->add([this, run_button, sweep_button] {
-    run_button->setText(tr("Run (F5)"));
-    sweep_button->setText(tr("Sweep (F6)"));
-    sweep_parameter_->setToolTip(tr("the parameter a sweep varies, over all its allowed values"));
-  });
-  buttons->addWidget(run_button);
-  buttons->addWidget(sweep_button);
-  buttons->addWidget(sweep_parameter_);
-  left_layout->addLayout(buttons);
-
-  left_layout->addStretch(1);
-
-  auto* left_scroll = new QScrollArea;
-  left_scroll->setWidget(left);
-  left_scroll->setWidgetResizable(true);
-  left_scroll->setFrameShape(QFrame::NoFrame);
-  left_scroll->setMinimumWidth(kControlsMinWidth);
-
-  // The run's status under the controls, in a pane of its own: the badge
-  // and GB/s head it and never fall below the controls' fold; the status
-  // bar repeats them whatever the layout.
-  auto* controls_split = controls_split_ = new QSplitter(Qt::Vertical);
-  controls_ = controls_split;
-  controls_->setObjectName("controls");
-  status_panel_ = new StatusPanel;
-  auto* status_scroll = new QScrollArea;
-  status_scroll->setWidget(status_panel_);
-  status_scroll->setWidgetResizable(true);
-  status_scroll->setFrameShape(QFrame::NoFrame);
-  status_scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-  controls_split->addWidget(left_scroll);
-  controls_split->addWidget(status_scroll);
-  controls_split->setStretchFactor(0, 3);
-  controls_split->setStretchFactor(1, 2);
-  controls_split->setCollapsible(0, false);
-  controls_split->setCollapsible(1, false);
-  statusBar()->addPermanentWidget(&status_panel_->headline());
-
-  // Collapsed, the controls are this strip: a click or F9 brings them back.
-  controls_strip_ = new QToolButton;
-  controls_strip_->setObjectName("controlsStrip");
-  controls_strip_->setText(QStringLiteral("»"));
-  controls_strip_->setSizePolicy(QSizePolicy::Fixed, QSizePolicy::Expanding);
-  controls_strip_->setFixedWidth(kStripWidth);
-  controls_strip_->setFocusPolicy(Qt::NoFocus);
-  controls_strip_->hide();
-  texts_->add([this] { controls_strip_->setToolTip(tr("Show the controls (F9)")); });
-  connect(controls_strip_, &QToolButton::clicked, this, [this] { set_controls_collapsed(false); });
-  auto* left_pane = new QWidget;
-  auto* left_pane_layout = new QHBoxLayout(left_pane);
-  left_pane_layout->setContentsMargins(0, 0, 0, 0);
-  left_pane_layout->setSpacing(0);
-  left_pane_layout->addWidget(controls_, 1);
-  left_pane_layout->addWidget(controls_strip_);
-
+QWidget* MainWindow::build_tabs() {
   chart_tabs_ = new QTabWidget;
   // Six tabs on a 1024-pixel projector: every one in sight. Their short
   // titles fit whole; only a window narrower still elides them.
@@ -262,46 +129,55 @@ MainWindow::MainWindow(const WindowOptions& options, QWidget* parent)
   texts_->add([this] { title_tabs(); });
   connect(this, &MainWindow::traceDocumentChanged, trace_views_, &views::TraceViewsWidget::set_document);
   lesson_ = new LessonPane;
+  right_split_ = new QSplitter(Qt::Vertical);
+  right_split_->addWidget(chart_tabs_);
+  right_split_->addWidget(lesson_);
+  right_split_->setStretchFactor(0, 3);
+  right_split_->setStretchFactor(1, 2);
+  return right_split_;
+}
 
-  auto* right = right_split_ = new QSplitter(Qt::Vertical);
-  right->addWidget(chart_tabs_);
-  right->addWidget(lesson_);
-  right->setStretchFactor(0, 3);
-  right->setStretchFactor(1, 2);
-  auto* main_split = main_split_ = new QSplitter(Qt::Horizontal);
-  main_split->setObjectName("mainSplitter");
-  main_split->addWidget(left_pane);
-  main_split->addWidget(right);
-  main_split->setStretchFactor(1, 1);
-  main_split->setCollapsible(0, false);
-  main_split->setCollapsible(1, false);
-  // The presentation mode's page: the chart over the trace views, which
-  // move there from their tabs while it lasts.
-  presentation_split_ = new QSplitter(Qt::Vertical);
-  presentation_split_->setObjectName("presentation");
+// The window's layout (the controls beside the tabs and lesson) on one page,
+// the presentation's on the other.
+void MainWindow::build_pages(QWidget* right) {
+  main_split_ = new QSplitter(Qt::Horizontal);
+  main_split_->setObjectName("mainSplitter");
+  main_split_->addWidget(controls_);
+  main_split_->addWidget(right);
+  main_split_->setStretchFactor(1, 1);
+  main_split_->setCollapsible(0, false);
+  main_split_->setCollapsible(1, false);
   pages_ = new QStackedWidget;
-  pages_->addWidget(main_split);
-  pages_->addWidget(presentation_split_);
+  pages_->addWidget(main_split_);
   setCentralWidget(pages_);
+  layout_ = std::make_unique<WindowLayout>(
+      *this, WindowLayout::Splitters{main_split_, right_split_, &controls_->split(), lesson_}, *chart_tabs_);
+  presentation_ = new Presentation(
+      {this, pages_, main_split_, chart_tabs_, family_chart_, trace_views_, compare_view_, layout_.get()});
+}
 
+void MainWindow::connect_controls() {
   debounce_.setSingleShot(true);
-  debounce_.setInterval(options.debounce_ms);
+  debounce_.setInterval(options_.debounce_ms);
   connect(&debounce_, &QTimer::timeout, this, &MainWindow::run_now);
-  connect(params_, &ParamPanel::changed, &debounce_, qOverload<>(&QTimer::start));
-  connect(run_button, &QPushButton::clicked, this, &MainWindow::run_now);
-  connect(sweep_button, &QPushButton::clicked, this, &MainWindow::sweep_now);
-  connect(tree_, &KernelTree::variant_selected, this, &MainWindow::select_variant);
-  connect(devices_, &QComboBox::currentIndexChanged, this, [this] {
+  connect(&controls_->params(), &ParamPanel::changed, &debounce_, qOverload<>(&QTimer::start));
+  connect(controls_, &ControlsPage::run_clicked, this, &MainWindow::run_now);
+  connect(controls_, &ControlsPage::sweep_clicked, this, &MainWindow::sweep_now);
+  connect(controls_, &ControlsPage::expand_clicked, this, [this] { set_controls_collapsed(false); });
+  connect(&controls_->tree(), &KernelTree::variant_selected, this, &MainWindow::select_variant);
+  connect(&controls_->devices(), &QComboBox::currentIndexChanged, this, [this] {
     exercise_panel_->follow_device(backend());
     if (variant_) lesson_->show_variant(*variant_, backend());
     refresh_family_chart();
     debounce_.start();
   });
+}
 
+void MainWindow::connect_runs() {
   connect(&runs_, &RunController::devices_listed, this, &MainWindow::show_devices);
   connect(&runs_, &RunController::run_finished, this, [this](const RunReport& r) {
-    status_panel_->show_report(r);
-    status_panel_->set_origin({});
+    controls_->status().show_report(r);
+    controls_->status().set_origin({});
     origin_line_ = nullptr;
     current_session_ = SessionStore::from_report(r);
     if (!shown_device_.empty()) {
@@ -319,6 +195,16 @@ MainWindow::MainWindow(const WindowOptions& options, QWidget* parent)
     load_session_file(
         path, [] { return tr("Recorded just now"); }, false);
   });
+  connect(&runs_, &RunController::refused, this, [this](const QString& message) {
+    compare_with_.clear();  // a refused recording puts nothing beside the learner's
+    controls_->status().show_refused(message);
+  });
+  connect(&runs_, &RunController::history_changed, this, &MainWindow::refresh_family_chart);
+  connect(&runs_, &RunController::sweep_changed, this, &MainWindow::refresh_sweep_chart);
+  connect(&runs_, &RunController::worker_state, this, &MainWindow::report);
+}
+
+void MainWindow::connect_exercise() {
   connect(exercise_panel_, &ExercisePanel::recorded, this, [this](const QString& path) {
     learner_session_ = path;
     const QString error = load_session_file(
@@ -349,37 +235,17 @@ MainWindow::MainWindow(const WindowOptions& options, QWidget* parent)
     compare_with_ = learner_session_;
     runs_.record(request, recordings_dir_.path(), last.blocks);
   });
-  connect(&runs_, &RunController::refused, this, [this](const QString& message) {
-    compare_with_.clear();  // a refused recording puts nothing beside the learner's
-    status_panel_->show_refused(message);
-  });
-  connect(&runs_, &RunController::history_changed, this, &MainWindow::refresh_family_chart);
-  connect(&runs_, &RunController::sweep_changed, this, &MainWindow::refresh_sweep_chart);
-  connect(&runs_, &RunController::worker_state, this, &MainWindow::report);
-
-  init_recording_resources();
-  build_actions();
-  if (!options.remote.isEmpty()) {
-    if (const QString problem = connect_to_server(options.remote); !problem.isEmpty()) report(problem, true);
-  } else {
-    worker_.start();
-    report(tr("worker %1 starting …").arg(WorkerClient::locate_worker()), false);
-    runs_.list_devices();
-  }
-  open_user_packs();  // after the worker's line: a bad pack's message is the one shown
-  resize(default_size());
-  // The chart and the trace views get most of the width: the controls about
-  // a quarter, within what their widgets need.
-  const int controls_width = std::clamp(width() / 4, kControlsMinWidth, 440);
-  main_split->setSizes({controls_width, width() - controls_width});
-  if (options_.restore_settings) {
-    QSettings settings;
-    if (settings.contains("run/reps")) reps_->setValue(settings.value("run/reps").toInt());
-    traced_blocks_->setText(settings.value("run/tracedBlocks").toString());
-  }
 }
 
-MainWindow::~MainWindow() { worker_.blockSignals(true); }
+void MainWindow::start_worker() {
+  if (!options_.remote.isEmpty()) {
+    if (const QString problem = connect_to_server(options_.remote); !problem.isEmpty()) report(problem, true);
+    return;
+  }
+  worker_.start();
+  report(tr("worker %1 starting …").arg(WorkerClient::locate_worker()), false);
+  runs_.list_devices();
+}
 
 // 1600 x 1000, or the screen's free area where it is smaller (a 1024 x 768
 // projector), but never below what the layout needs.
@@ -395,57 +261,24 @@ QSize MainWindow::default_size() const {
 void MainWindow::showEvent(QShowEvent* event) {
   QMainWindow::showEvent(event);
   if (std::exchange(shown_before_, true)) return;
-  default_main_split_ = main_split_->saveState();
-  default_right_split_ = right_split_->saveState();
-  default_lesson_split_ = lesson_->saveState();
-  default_controls_split_ = controls_split_->saveState();
-  if (!options_.restore_settings) return;
-  QSettings settings;
-  restoreGeometry(settings.value("window/geometry").toByteArray());
-  restoreState(settings.value("window/state").toByteArray());
-  main_split_->restoreState(settings.value("window/mainSplitter").toByteArray());
-  right_split_->restoreState(settings.value("window/rightSplitter").toByteArray());
-  lesson_->restoreState(settings.value("window/lessonSplitter").toByteArray());
-  controls_split_->restoreState(settings.value("window/controlsSplitter").toByteArray());
-  chart_tabs_->setCurrentIndex(settings.value("window/tab", 0).toInt());
+  layout_->keep_defaults();
+  if (options_.restore_settings) layout_->restore(QSettings());
 }
 
 void MainWindow::save_settings() const {
   QSettings settings;
-  settings.setValue("window/geometry", saveGeometry());
-  settings.setValue("window/state", saveState());
-  settings.setValue("window/mainSplitter", main_split_->saveState());
-  settings.setValue("window/rightSplitter", right_split_->saveState());
-  settings.setValue("window/lessonSplitter", lesson_->saveState());
-  settings.setValue("window/controlsSplitter", controls_split_->saveState());
-  settings.setValue("window/tab", chart_tabs_->currentIndex());
-  const QString device = devices_->currentData().toString();
-  if (device.contains(':')) settings.setValue("run/device", device);
-  settings.setValue("run/reps", reps_->value());
-  settings.setValue("run/tracedBlocks", traced_blocks_->text());
-  if (variant_) {
-    settings.setValue("run/kernel", QString::fromStdString(variant_->id));
-    QVariantMap values;
-    for (const auto& [name, value] : params_->values())
-      values.insert(QString::fromStdString(name), QString::fromStdString(value));
-    settings.setValue("run/parameters", values);
-  }
+  layout_->save(settings);
+  controls_->save(settings, variant_);
 }
 
 void MainWindow::reset_layout() {
   QSettings settings;
-  for (const char* key : {"window/geometry", "window/state", "window/mainSplitter", "window/rightSplitter",
-                          "window/lessonSplitter", "window/controlsSplitter", "window/tab"})
-    settings.remove(key);
+  WindowLayout::forget(settings);
   set_presentation(false);
   if (isFullScreen() || isMaximized()) showNormal();
   set_controls_collapsed(false);
   resize(default_size());
-  main_split_->restoreState(default_main_split_);
-  right_split_->restoreState(default_right_split_);
-  lesson_->restoreState(default_lesson_split_);
-  controls_split_->restoreState(default_controls_split_);
-  chart_tabs_->setCurrentIndex(0);
+  layout_->restore_defaults();
   report(tr("The window is back to its default layout."), false);
 }
 
@@ -453,19 +286,16 @@ void MainWindow::set_controls_collapsed(bool collapsed) {
   if (collapsed == controls_collapsed()) return;
   if (collapsed) {
     expanded_sizes_ = main_split_->sizes();
-    controls_->hide();
-    controls_strip_->show();
+    controls_->set_collapsed(true);
     const int total = expanded_sizes_.value(0) + expanded_sizes_.value(1);
-    main_split_->setSizes({kStripWidth, total - kStripWidth});
+    main_split_->setSizes({ControlsPage::kStripWidth, total - ControlsPage::kStripWidth});
   } else {
-    controls_strip_->hide();
-    controls_->show();
+    controls_->set_collapsed(false);
     if (expanded_sizes_.size() == 2) main_split_->setSizes(expanded_sizes_);
-    tree_->setFocus();
   }
 }
 
-bool MainWindow::controls_collapsed() const { return controls_->isHidden(); }
+bool MainWindow::controls_collapsed() const { return controls_->collapsed(); }
 
 void MainWindow::title_tabs() {
   const std::pair<QWidget*, QString> titles[] = {
@@ -491,100 +321,34 @@ void MainWindow::focus_tab_page() {
   else chart_tabs_->tabBar()->setFocus();  // the arrows then go from tab to tab
 }
 
-int MainWindow::presentation_font_px() const {
-  const QScreen* s = screen() ? screen() : QGuiApplication::primaryScreen();
-  return std::max(24, (s ? s->geometry().height() : 768) / 32);
+QWidget* MainWindow::shown_page() const {
+  return presenting() ? presentation_->presented() : chart_tabs_->currentWidget();
 }
+
+int MainWindow::presentation_font_px() const { return presentation_->font_px(); }
 
 void MainWindow::set_presentation(bool on) {
   if (on == presenting()) return;
   if (on) {
-    tab_before_presentation_ = chart_tabs_->currentIndex();
-    layout_before_ =
-        LayoutBefore{size(), main_split_->sizes(), right_split_->sizes(), controls_split_->sizes(), lesson_->sizes()};
-    was_full_screen_ = isFullScreen();
-    was_maximized_ = isMaximized();
     debounce_.stop();
-    menuBar()->hide();
-    statusBar()->hide();
-    // The pair when the Side by side tab is shown, else the trace views.
-    presented_views_ = chart_tabs_->currentWidget() == compare_view_ ? static_cast<QWidget*>(compare_view_)
-                                                                     : static_cast<QWidget*>(trace_views_);
-    // Each leaves its tab; the pair takes the whole screen (its difference
-    // line gives the bandwidths), the trace views share it with the chart.
-    if (presented_views_ == trace_views_) {
-      presentation_split_->addWidget(family_chart_);
-      family_chart_->show();  // a tab that was not the current one is hidden
-    }
-    presentation_split_->addWidget(presented_views_);
-    presented_views_->show();
-    presentation_split_->setStretchFactor(0, 1);
-    presentation_split_->setStretchFactor(1, 2);
-    pages_->setCurrentWidget(presentation_split_);
-    // The hidden layout's minimum must not hold a small screen's presentation.
-    main_split_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Ignored);
-    const int px = presentation_font_px();
-    family_chart_->set_presentation(true, px);
-    trace_views_->set_presentation(true, px);
-    compare_view_->set_presentation(true, px);
-    showFullScreen();
-    const int h = presentation_split_->height();
-    // The chart's bars read at a quarter of the screen; the views need the rest.
-    if (presentation_split_->count() == 2) presentation_split_->setSizes({h / 4, h - h / 4});
-    presented_views_->setFocus();
+    presentation_->enter();
   } else {
-    family_chart_->set_presentation(false);
-    trace_views_->set_presentation(false);
-    compare_view_->set_presentation(false);
-    family_chart_->show();  // C may have hidden it
-    if (chart_tabs_->indexOf(family_chart_) < 0) chart_tabs_->insertTab(0, family_chart_, QString());
-    chart_tabs_->insertTab(presented_views_ == compare_view_ ? 4 : 3, presented_views_, QString());
+    presentation_->leave();
     title_tabs();
-    main_split_->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Preferred);
-    pages_->setCurrentWidget(main_split_);
-    chart_tabs_->setCurrentIndex(tab_before_presentation_);
-    menuBar()->show();
-    statusBar()->show();
-    if (was_full_screen_) showFullScreen();
-    else if (was_maximized_) showMaximized();
-    else showNormal();
-    give_back_layout();
     focus_tab_page();
   }
-  chart_key_->setEnabled(on);
   emit presentationChanged(on);
-}
-
-// Where the window manager restores the window after showNormal returns
-// (X11), the layout is shown at the screen's size first and then shrinks by
-// stretch factors, not to the sizes it had; those come back once the window
-// has its old size (at once where the platform restores it at once).
-void MainWindow::give_back_layout() {
-  if (!layout_before_ || presenting() || size() != layout_before_->size) return;
-  main_split_->setSizes(layout_before_->main);
-  right_split_->setSizes(layout_before_->right);
-  controls_split_->setSizes(layout_before_->controls);
-  lesson_->setSizes(layout_before_->lesson);
-  layout_before_.reset();
 }
 
 void MainWindow::resizeEvent(QResizeEvent* event) {
   QMainWindow::resizeEvent(event);
-  give_back_layout();
+  presentation_->give_back_layout();
 }
 
-bool MainWindow::presenting() const { return pages_->currentWidget() == presentation_split_; }
+bool MainWindow::presenting() const { return presentation_->on(); }
 
 bool MainWindow::restore_kernel() {
-  QSettings settings;
-  const std::string id = settings.value("run/kernel").toString().toStdString();
-  if (id.empty() || !find_variant(id) || !tree_->select(id)) return false;
-  const QVariantMap values = settings.value("run/parameters").toMap();
-  {
-    const QSignalBlocker block(params_);
-    for (auto it = values.begin(); it != values.end(); ++it)
-      params_->set_value(it.key().toStdString(), it.value().toString().toStdString());
-  }
+  if (!controls_->restore_kernel(QSettings())) return false;
   debounce_.start();  // the restored configuration runs on the restored device
   return true;
 }
@@ -595,47 +359,64 @@ void MainWindow::closeEvent(QCloseEvent* event) {
   QMainWindow::closeEvent(event);
 }
 
+// Texts are marked with QT_TR_NOOP and translated each time the language changes.
+QAction* MainWindow::add_action(QMenu* menu, const char* text, const QKeySequence& key,
+                                const std::function<void()>& slot) {
+  QAction* action = menu->addAction(QString());
+  texts_->add([action, text] { action->setText(tr(text)); });
+  action->setShortcut(key);
+  connect(action, &QAction::triggered, this, slot);
+  addAction(action);
+  return action;
+}
+
+QMenu* MainWindow::titled_menu(QMenu* menu, const char* title) {
+  texts_->add([menu, title] { menu->setTitle(tr(title)); });
+  return menu;
+}
+
 void MainWindow::build_actions() {
-  // Texts are marked with QT_TR_NOOP and translated each time the language changes.
-  auto add = [this](QMenu* menu, const char* text, const QKeySequence& key, auto slot) {
-    QAction* action = menu->addAction(QString());
-    texts_->add([action, text] { action->setText(tr(text)); });
-    action->setShortcut(key);
-    connect(action, &QAction::triggered, this, slot);
-    addAction(action);
-    return action;
-  };
-  auto titled = [this](QMenu* menu, const char* title) {
-    texts_->add([menu, title] { menu->setTitle(tr(title)); });
-    return menu;
-  };
-  QMenu* file = titled(menuBar()->addMenu(QString()), QT_TR_NOOP("&File"));
-  add(file, QT_TR_NOOP("&Open session…"), QKeySequence::Open, [this] {
+  build_file_menu();
+  build_run_menu();
+  build_view_menu();
+  build_exercise_menu();
+  QMenu* help = titled_menu(menuBar()->addMenu(QString()), QT_TR_NOOP("&Help"));
+  add_action(help, QT_TR_NOOP("&Keyboard shortcuts"), QKeySequence(Qt::Key_F1), [this] {
+    QString text;
+    for (QAction* a : actions())
+      text += a->shortcut().toString(QKeySequence::NativeText) + "\t" + a->text().remove('&') + "\n";
+    QMessageBox::information(this, tr("Keyboard shortcuts"), text);
+  });
+}
+
+void MainWindow::build_file_menu() {
+  QMenu* file = titled_menu(menuBar()->addMenu(QString()), QT_TR_NOOP("&File"));
+  add_action(file, QT_TR_NOOP("&Open session…"), QKeySequence::Open, [this] {
     const QString path = QFileDialog::getOpenFileName(this, tr("Open session"), {}, SessionStore::file_filter());
     if (!path.isEmpty()) open_from(path);
   });
-  QMenu* recent = titled(file->addMenu(QString()), QT_TR_NOOP("Open &recent"));
+  QMenu* recent = titled_menu(file->addMenu(QString()), QT_TR_NOOP("Open &recent"));
   connect(recent, &QMenu::aboutToShow, this, [this, recent] {
     recent->clear();
     for (const QString& path : QSettings().value("recentFiles").toStringList())
       recent->addAction(path, this, [this, path] { open_from(path); });
     if (recent->isEmpty()) recent->addAction(tr("(none)"))->setEnabled(false);
   });
-  add(file, QT_TR_NOOP("Open &bundled H100 recording"), QKeySequence(), [this] {
+  add_action(file, QT_TR_NOOP("Open &bundled H100 recording"), QKeySequence(), [this] {
     open_bundled_recording(
         variant_ && QFileInfo::exists(
                         QString("%1/%2.threadmap").arg(kBundledRecordings).arg(QString::fromStdString(variant_->id)))
             ? variant_->id
             : "transpose.shared");
   });
-  add(file, QT_TR_NOOP("Open &pack…"), QKeySequence(), [this] {
+  add_action(file, QT_TR_NOOP("Open &pack…"), QKeySequence(), [this] {
     const QString folder = QFileDialog::getExistingDirectory(this, tr("Open pack (a folder with a pack.toml)"),
                                                              PackLibrary::user_folder());
     if (!folder.isEmpty()) open_pack(folder);
   });
-  add(file, QT_TR_NOOP("Reloa&d packs"), QKeySequence(), [this] { reload_packs(); });
-  add(file, QT_TR_NOOP("&Compare two recordings…"), QKeySequence(Qt::Key_F7), [this] { compare_now(); });
-  add(file, QT_TR_NOOP("Connect to a &GPU server…"), QKeySequence(), [this] {
+  add_action(file, QT_TR_NOOP("Reloa&d packs"), QKeySequence(), [this] { reload_packs(); });
+  add_action(file, QT_TR_NOOP("&Compare two recordings…"), QKeySequence(Qt::Key_F7), [this] { compare_now(); });
+  add_action(file, QT_TR_NOOP("Connect to a &GPU server…"), QKeySequence(), [this] {
     bool ok = false;
     const QString target =
         QInputDialog::getText(this, tr("Connect to a GPU server"),
@@ -645,15 +426,15 @@ void MainWindow::build_actions() {
     if (ok)
       if (const QString problem = connect_to_server(target.trimmed()); !problem.isEmpty()) report(problem, true);
   });
-  add(file, QT_TR_NOOP("&Save session…"), QKeySequence::Save, [this] {
+  add_action(file, QT_TR_NOOP("&Save session…"), QKeySequence::Save, [this] {
     const QString name = current_session_ ? QString::fromStdString(current_session_->kernel_id) + ".threadmap"
                                           : QString("threadmap.threadmap");
     const QString path = QFileDialog::getSaveFileName(this, tr("Save session"), name, SessionStore::file_filter());
     if (!path.isEmpty()) save_to(path);
   });
-  add(file, QT_TR_NOOP("&Export chart or data…"), QKeySequence(Qt::CTRL | Qt::Key_E), [this] {
+  add_action(file, QT_TR_NOOP("&Export chart or data…"), QKeySequence(Qt::CTRL | Qt::Key_E), [this] {
     // The Trace and Side by side tabs export their animation, the others a chart or its data.
-    const QWidget* shown = presenting() ? presented_views_ : chart_tabs_->currentWidget();
+    const QWidget* shown = shown_page();
     const bool animation = shown == trace_views_ || shown == compare_view_;
     const QString path = QFileDialog::getSaveFileName(
         this, tr("Export"), animation ? "threadmap-animation.gif" : "threadmap-chart.png",
@@ -662,62 +443,67 @@ void MainWindow::build_actions() {
     activateWindow();  // back from the file and progress dialogs
   });
   file->addSeparator();
-  add(file, QT_TR_NOOP("Reset &layout"), QKeySequence(), [this] { reset_layout(); });
+  add_action(file, QT_TR_NOOP("Reset &layout"), QKeySequence(), [this] { reset_layout(); });
   file->addSeparator();
-  add(file, QT_TR_NOOP("&Quit"), QKeySequence(Qt::CTRL | Qt::Key_Q), [this] { close(); });
+  add_action(file, QT_TR_NOOP("&Quit"), QKeySequence(Qt::CTRL | Qt::Key_Q), [this] { close(); });
+}
 
-  QMenu* run = titled(menuBar()->addMenu(QString()), QT_TR_NOOP("&Run"));
+void MainWindow::build_run_menu() {
+  QMenu* run = titled_menu(menuBar()->addMenu(QString()), QT_TR_NOOP("&Run"));
   // F5 runs what is shown: the learner's text in the Exercise tab, else the selected kernel.
-  add(run, QT_TR_NOOP("&Run the selected kernel"), QKeySequence(Qt::Key_F5), [this] {
+  add_action(run, QT_TR_NOOP("&Run the selected kernel"), QKeySequence(Qt::Key_F5), [this] {
     if (!presenting() && chart_tabs_->currentWidget() == exercise_panel_) run_learner();
     else run_now();
   });
-  add(run, QT_TR_NOOP("&Sweep the family over the chosen parameter"), QKeySequence(Qt::Key_F6),
-      [this] { sweep_now(); });
+  add_action(run, QT_TR_NOOP("&Sweep the family over the chosen parameter"), QKeySequence(Qt::Key_F6),
+             [this] { sweep_now(); });
   // Esc leaves the presentation mode, else cancels a sweep.
-  add(run, QT_TR_NOOP("&Cancel the sweep"), QKeySequence(Qt::Key_Escape), [this] {
+  add_action(run, QT_TR_NOOP("&Cancel the sweep"), QKeySequence(Qt::Key_Escape), [this] {
     if (presenting()) set_presentation(false);
     else runs_.cancel_sweep();
   });
-  add(run, QT_TR_NOOP("Record &trace of the selected kernel"), QKeySequence(Qt::CTRL | Qt::Key_R),
-      [this] { record_now(); });
+  add_action(run, QT_TR_NOOP("Record &trace of the selected kernel"), QKeySequence(Qt::CTRL | Qt::Key_R),
+             [this] { record_now(); });
+}
 
-  QMenu* view = titled(menuBar()->addMenu(QString()), QT_TR_NOOP("&View"));
-  // Each shows its page and hands it the keys. A presentation hides the
-  // tabs (and took pages out of them): the keys stay with the presented views.
-  auto show_tab = [this](QWidget* page) {
-    return [this, page] {
-      if (presenting()) return;
-      chart_tabs_->setCurrentWidget(page);
-      focus_tab_page();
-    };
+// A presentation hides the tabs (and took pages out of them): the keys stay
+// with the presented views.
+std::function<void()> MainWindow::show_tab(QWidget* page) {
+  return [this, page] {
+    if (presenting()) return;
+    chart_tabs_->setCurrentWidget(page);
+    focus_tab_page();
   };
-  add(view, QT_TR_NOOP("&Variants chart"), QKeySequence(Qt::CTRL | Qt::Key_1), show_tab(family_chart_));
-  add(view, QT_TR_NOOP("S&weep chart"), QKeySequence(Qt::CTRL | Qt::Key_2), show_tab(sweep_chart_));
-  add(view, QT_TR_NOOP("&Recording"), QKeySequence(Qt::CTRL | Qt::Key_3), show_tab(recording_panel_));
-  add(view, QT_TR_NOOP("&Trace views"), QKeySequence(Qt::CTRL | Qt::Key_4), show_tab(trace_views_));
-  add(view, QT_TR_NOOP("Side &by side"), QKeySequence(Qt::CTRL | Qt::Key_5), show_tab(compare_view_));
-  add(view, QT_TR_NOOP("&Exercise"), QKeySequence(Qt::CTRL | Qt::Key_6), show_tab(exercise_panel_));
-  add(view, QT_TR_NOOP("&Kernel list"), QKeySequence(Qt::CTRL | Qt::Key_K), [this] { tree_->setFocus(); });
-  add(view, QT_TR_NOOP("&Device picker"), QKeySequence(Qt::CTRL | Qt::Key_D), [this] { devices_->setFocus(); });
-  add(view, QT_TR_NOOP("&Parameters"), QKeySequence(Qt::CTRL | Qt::Key_P), [this] {
+}
+
+void MainWindow::build_view_menu() {
+  QMenu* view = titled_menu(menuBar()->addMenu(QString()), QT_TR_NOOP("&View"));
+  add_action(view, QT_TR_NOOP("&Variants chart"), QKeySequence(Qt::CTRL | Qt::Key_1), show_tab(family_chart_));
+  add_action(view, QT_TR_NOOP("S&weep chart"), QKeySequence(Qt::CTRL | Qt::Key_2), show_tab(sweep_chart_));
+  add_action(view, QT_TR_NOOP("&Recording"), QKeySequence(Qt::CTRL | Qt::Key_3), show_tab(recording_panel_));
+  add_action(view, QT_TR_NOOP("&Trace views"), QKeySequence(Qt::CTRL | Qt::Key_4), show_tab(trace_views_));
+  add_action(view, QT_TR_NOOP("Side &by side"), QKeySequence(Qt::CTRL | Qt::Key_5), show_tab(compare_view_));
+  add_action(view, QT_TR_NOOP("&Exercise"), QKeySequence(Qt::CTRL | Qt::Key_6), show_tab(exercise_panel_));
+  add_action(view, QT_TR_NOOP("&Kernel list"), QKeySequence(Qt::CTRL | Qt::Key_K),
+             [this] { controls_->tree().setFocus(); });
+  add_action(view, QT_TR_NOOP("&Device picker"), QKeySequence(Qt::CTRL | Qt::Key_D),
+             [this] { controls_->devices().setFocus(); });
+  add_action(view, QT_TR_NOOP("&Parameters"), QKeySequence(Qt::CTRL | Qt::Key_P), [this] {
     if (variant_ && !variant_->params.empty())
-      if (QWidget* first = params_->control(variant_->params.front().name)) first->setFocus();
+      if (QWidget* first = controls_->params().control(variant_->params.front().name)) first->setFocus();
   });
-  add(view, QT_TR_NOOP("&Hide or show the controls"), QKeySequence(Qt::Key_F9),
-      [this] { set_controls_collapsed(!controls_collapsed()); });
-  add(view, QT_TR_NOOP("Presentatio&n mode"), QKeySequence(Qt::Key_F11), [this] { set_presentation(!presenting()); });
-  // In a presentation C gives the views the whole screen, and brings the chart back.
-  // Enabled only then: elsewhere C belongs to the fields and the kernel list's search.
-  auto* chart_key = chart_key_ = new QShortcut(QKeySequence(Qt::Key_C), this);
-  chart_key->setEnabled(false);
-  connect(chart_key, &QShortcut::activated, this, [this] {
-    if (presenting() && presentation_split_->indexOf(family_chart_) >= 0)
-      family_chart_->setVisible(!family_chart_->isVisible());
-  });
+  add_action(view, QT_TR_NOOP("&Hide or show the controls"), QKeySequence(Qt::Key_F9),
+             [this] { set_controls_collapsed(!controls_collapsed()); });
+  add_action(view, QT_TR_NOOP("Presentatio&n mode"), QKeySequence(Qt::Key_F11),
+             [this] { set_presentation(!presenting()); });
+  build_scale_menu(view);
+  build_language_menu(view);
+}
+
+void MainWindow::build_scale_menu(QMenu* view) {
   // The bandwidth axis: automatic (logarithmic when a bar would vanish under
   // the ceiling), or linear or logarithmic by hand; exports draw the same.
-  QMenu* scale = titled(view->addMenu(QString()), QT_TR_NOOP("Chart &scale"));
+  QMenu* scale = titled_menu(view->addMenu(QString()), QT_TR_NOOP("Chart &scale"));
   scale->setObjectName("chartScaleMenu");
   auto* scale_group = new QActionGroup(scale);
   const std::pair<FamilyChart::Scale, const char*> scales[] = {
@@ -733,9 +519,12 @@ void MainWindow::build_actions() {
     scale_group->addAction(action);
     connect(action, &QAction::triggered, this, [this, choice = choice] { family_chart_->set_scale(choice); });
   }
-  // Each language is named in itself, so a learner finds theirs whatever is shown.
+}
+
+// Each language is named in itself, so a learner finds theirs whatever is shown.
+void MainWindow::build_language_menu(QMenu* view) {
   view->addSeparator();
-  QMenu* languages = titled(view->addMenu(QString()), QT_TR_NOOP("&Language"));
+  QMenu* languages = titled_menu(view->addMenu(QString()), QT_TR_NOOP("&Language"));
   languages->setObjectName("languageMenu");
   auto* language_group = new QActionGroup(languages);
   for (const QString& code : language::codes()) {
@@ -747,11 +536,13 @@ void MainWindow::build_actions() {
     connect(action, &QAction::triggered, this, [this, code] { set_language(code); });
     texts_->add([action, code] { action->setChecked(language::current() == code); });
   }
+}
 
-  QMenu* exercise = titled(menuBar()->addMenu(QString()), QT_TR_NOOP("E&xercise"));
-  add(exercise, QT_TR_NOOP("&Edit this kernel"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E),
-      [this] { edit_kernel(); });
-  QMenu* list = titled(exercise->addMenu(QString()), QT_TR_NOOP("E&xercises"));
+void MainWindow::build_exercise_menu() {
+  QMenu* exercise = titled_menu(menuBar()->addMenu(QString()), QT_TR_NOOP("E&xercise"));
+  add_action(exercise, QT_TR_NOOP("&Edit this kernel"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E),
+             [this] { edit_kernel(); });
+  QMenu* list = titled_menu(exercise->addMenu(QString()), QT_TR_NOOP("E&xercises"));
   list->setObjectName("exercisesMenu");
   connect(list, &QMenu::aboutToShow, this, [this, list] {
     list->clear();
@@ -764,8 +555,8 @@ void MainWindow::build_actions() {
       a->setChecked(state == LearnerProfile::State::GoalMet);
     }
   });
-  add(exercise, QT_TR_NOOP("&Run your kernel"), QKeySequence(Qt::CTRL | Qt::Key_F5), [this] { run_learner(); });
-  add(exercise, QT_TR_NOOP("&New kernel…"), QKeySequence(), [this] {
+  add_action(exercise, QT_TR_NOOP("&Run your kernel"), QKeySequence(Qt::CTRL | Qt::Key_F5), [this] { run_learner(); });
+  add_action(exercise, QT_TR_NOOP("&New kernel…"), QKeySequence(), [this] {
     bool ok = false;
     const QString name = QInputDialog::getText(
         this, tr("New kernel"),
@@ -774,28 +565,14 @@ void MainWindow::build_actions() {
         QLineEdit::Normal, QString("mykernel"), &ok);
     if (ok) new_kernel(name.trimmed());
   });
-  add(exercise, QT_TR_NOOP("Re&set to the lesson's version"), QKeySequence(),
-      [this] { exercise_panel_->reset_text(); });
-
-  QMenu* help = titled(menuBar()->addMenu(QString()), QT_TR_NOOP("&Help"));
-  add(help, QT_TR_NOOP("&Keyboard shortcuts"), QKeySequence(Qt::Key_F1), [this] {
-    QString text;
-    for (QAction* a : actions())
-      text += a->shortcut().toString(QKeySequence::NativeText) + "\t" + a->text().remove('&') + "\n";
-    QMessageBox::information(this, tr("Keyboard shortcuts"), text);
-  });
+  add_action(exercise, QT_TR_NOOP("Re&set to the lesson's version"), QKeySequence(),
+             [this] { exercise_panel_->reset_text(); });
 }
 
 void MainWindow::select_variant(const Variant& variant) {
   const bool same_family = variant_ && variant_->family == variant.family;
   variant_ = &variant;
-  {
-    const QSignalBlocker block(params_);
-    params_->show_variant(variant);
-  }
-  sweep_parameter_->clear();
-  for (const ParamSpec& spec : variant.params)
-    if (!spec.is_choice() && !spec.valid_values().empty()) sweep_parameter_->addItem(QString::fromStdString(spec.name));
+  controls_->show_variant(variant);
   lesson_->show_variant(variant, backend());
   if (!same_family) refresh_family_chart();
   debounce_.start();
@@ -805,7 +582,7 @@ void MainWindow::select_variant(const Variant& variant) {
 // one is named in the status area and the others open.
 void MainWindow::open_user_packs() {
   const QStringList problems = packs_.open_user_packs();
-  tree_->add_new_variants();
+  controls_->tree().add_new_variants();
   if (!problems.isEmpty()) report(problems.join('\n'), true);
   connect(&worker_, &WorkerClient::pack_refused, this,
           [this](const QString& reason) { report(tr("The worker refused a pack: %1").arg(reason), true); });
@@ -817,9 +594,9 @@ QString MainWindow::open_pack(const QString& folder) {
     report(problem, true);
     return problem;
   }
-  tree_->add_new_variants();
+  controls_->tree().add_new_variants();
   report(tr("Pack %1 opened: %n kernel(s)", nullptr, static_cast<int>(ids.size())).arg(folder), false);
-  if (!ids.empty()) tree_->select(ids.front());
+  if (!ids.empty()) controls_->tree().select(ids.front());
   return {};
 }
 
@@ -841,8 +618,8 @@ QString MainWindow::new_kernel(const QString& name) {
     report(problem, true);
     return problem;
   }
-  tree_->add_new_variants();
-  if (!ids.empty()) tree_->select(ids.front());
+  controls_->tree().add_new_variants();
+  if (!ids.empty()) controls_->tree().select(ids.front());
   report(tr("New kernel %1: edit %2/scale.cl or scale.cu, then File ▸ Reload packs").arg(name, folder), false);
   return {};
 }
@@ -860,30 +637,12 @@ QString MainWindow::connect_to_server(const QString& target) {
 }
 
 void MainWindow::show_devices(const std::vector<BackendReport>& backends) {
-  const bool first_listing = !devices_listed_before_;
-  const QString previous = first_listing && options_.restore_settings ? QSettings().value("run/device").toString()
-                                                                      : devices_->currentData().toString();
-  const QSignalBlocker block(devices_);
-  devices_->clear();
-  auto* model = qobject_cast<QStandardItemModel*>(devices_->model());
-  for (const BackendReport& b : backends) {
-    const QString name = QString::fromStdString(b.backend);
-    if (!b.available) {
-      devices_->addItem(tr("%1: unavailable (%2)").arg(name, QString::fromStdString(b.reason)));
-      model->item(devices_->count() - 1)->setEnabled(false);
-      continue;
-    }
-    // A server's devices are listed under its name.
-    const QString where = worker_.remote_host().isEmpty() ? QString() : tr(" on %1").arg(worker_.remote_host());
-    for (const DeviceInfo& d : b.devices)
-      devices_->addItem(QString::fromStdString(d.spec + "  " + d.name) + where, QString::fromStdString(d.spec));
-  }
-  int index = devices_->findData(previous);
-  for (int i = 0; index < 0 && i < devices_->count(); ++i)
-    if (model->item(i)->isEnabled()) index = i;
-  devices_->setCurrentIndex(index);
-  exercise_panel_->follow_device(backend());  // the signal is blocked here
-  if (index < 0) report(tr("no device is available: see the reasons in the device list"), true);
+  const QString previous = !devices_listed_before_ && options_.restore_settings
+                               ? QSettings().value("run/device").toString()
+                               : controls_->devices().currentData().toString();
+  const bool any = controls_->list_devices(backends, previous, worker_.remote_host());
+  exercise_panel_->follow_device(backend());  // the picker sends no signal while it lists
+  if (!any) report(tr("no device is available: see the reasons in the device list"), true);
   if (!std::exchange(devices_listed_before_, true) && options_.first_start)
     if (!options_.restore_settings || !restore_kernel()) open_first_start(backends);
 }
@@ -892,11 +651,11 @@ void MainWindow::show_devices(const std::vector<BackendReport>& backends) {
 void MainWindow::open_first_start(const std::vector<BackendReport>& backends) {
   bool cuda = false;
   for (const BackendReport& b : backends) cuda |= b.backend == "cuda" && b.available && !b.devices.empty();
-  if (cuda || !open_bundled_recording().isEmpty()) tree_->select("transpose.naive");
+  if (cuda || !open_bundled_recording().isEmpty()) controls_->tree().select("transpose.naive");
 }
 
 std::string MainWindow::device_spec() const {
-  const std::string spec = devices_->currentData().toString().toStdString();
+  const std::string spec = controls_->chosen_device();
   if (!spec.empty() && spec != "auto") return spec;
   const auto& runs = runs_.history().runs();
   return runs.empty() || runs.back().device.spec.empty() ? "auto" : runs.back().device.spec;
@@ -938,11 +697,11 @@ std::string learner_bar_name(const Session& session) { return session.kernel_id 
 protocol::KernelRun MainWindow::request_for(const Variant& variant) const {
   protocol::KernelRun r;
   r.kernel = variant.id;
-  r.device = devices_->currentData().toString().toStdString();
+  r.device = controls_->chosen_device();
   if (r.device.empty()) r.device = "auto";
-  r.reps = reps_->value();
+  r.reps = controls_->reps();
   r.warmup = 1;
-  for (const auto& [name, value] : params_->values()) {
+  for (const auto& [name, value] : controls_->params().values()) {
     const ParamSpec* spec = variant.param(name);
     if (!spec) continue;
     try {
@@ -973,7 +732,7 @@ void MainWindow::record_now() {
     return;
   }
   QString error;
-  const std::optional<protocol::TracedBlocks> blocks = traced_blocks_from(traced_blocks_->text(), error);
+  const std::optional<protocol::TracedBlocks> blocks = controls_->traced_blocks(error);
   if (!blocks) {
     report(error, true);
     return;
@@ -998,9 +757,9 @@ void MainWindow::open_exercise(const Exercise* exercise) {
   }
   // The exercise's kernel with its parameters in the controls, so the lesson
   // pane and the catalog's run show what the learner starts from.
-  if (tree_->select(exercise->kernel_id)) {
-    const QSignalBlocker block(params_);
-    for (const auto& [name, value] : exercise->sets) params_->set_value(name, value);
+  if (controls_->tree().select(exercise->kernel_id)) {
+    const QSignalBlocker block(&controls_->params());
+    for (const auto& [name, value] : exercise->sets) controls_->params().set_value(name, value);
   }
   exercise_panel_->open_exercise(*exercise, backend());
   chart_tabs_->setCurrentWidget(exercise_panel_);
@@ -1019,7 +778,7 @@ void MainWindow::run_learner() {
   chart_tabs_->setCurrentWidget(exercise_panel_);
   LearnerRun run;
   run.device = device_spec();
-  run.reps = reps_->value();
+  run.reps = controls_->reps();
   run.folder = recordings_dir_.path();
   const protocol::KernelRun request = request_for(*exercise_panel_->variant());
   run.params = request.params;
@@ -1029,7 +788,7 @@ void MainWindow::run_learner() {
     run.blocks.all = true;
   } else {
     QString error;
-    const std::optional<protocol::TracedBlocks> blocks = traced_blocks_from(traced_blocks_->text(), error);
+    const std::optional<protocol::TracedBlocks> blocks = controls_->traced_blocks(error);
     if (!blocks) {
       report(error, true);
       return;
@@ -1040,11 +799,11 @@ void MainWindow::run_learner() {
 }
 
 void MainWindow::sweep_now() {
-  if (!variant_ || sweep_parameter_->currentText().isEmpty()) {
+  if (!variant_ || controls_->sweep_parameter().isEmpty()) {
     report(tr("this kernel has no parameter with a small set of values to sweep"), true);
     return;
   }
-  const std::string parameter = sweep_parameter_->currentText().toStdString();
+  const std::string parameter = controls_->sweep_parameter().toStdString();
   std::vector<protocol::KernelRun> requests;
   std::map<std::string, std::vector<std::int64_t>> values;
   for (const Variant& v : catalog()) {
@@ -1081,12 +840,12 @@ void MainWindow::refresh_sweep_chart() {
 }
 
 void MainWindow::report(const QString& message, bool is_problem) {
-  status_panel_->set_worker_state(message, is_problem);
+  controls_->status().set_worker_state(message, is_problem);
   statusBar()->showMessage(message);
 }
 
 QString MainWindow::export_to(const QString& path) {
-  const QWidget* shown = presenting() ? presented_views_ : chart_tabs_->currentWidget();
+  const QWidget* shown = shown_page();
   if (shown == trace_views_ || shown == compare_view_) return export_animation_to(path);
   const bool sweep = chart_tabs_->currentWidget() == sweep_chart_;
   QString error;
@@ -1107,7 +866,7 @@ QString MainWindow::export_to(const QString& path) {
 // The Trace or Side by side tab as `threadmap export` writes it: the view
 // shown, at the playback's speed, 1920 x 1080; a progress dialog can cancel.
 QString MainWindow::export_animation_to(const QString& path) {
-  const bool pair = (presenting() ? presented_views_ : chart_tabs_->currentWidget()) == compare_view_;
+  const bool pair = shown_page() == compare_view_;
   std::vector<std::shared_ptr<const analysis::TraceDocument>> docs;
   AnimationRequest request;
   request.output = path;
@@ -1179,6 +938,14 @@ QString MainWindow::open_bundled_recording(const std::string& kernel_id) {
       [] { return tr("Bundled recording"); }, false);
 }
 
+void MainWindow::remember_recent(const QString& path) {
+  QSettings settings;
+  QStringList recent = settings.value("recentFiles").toStringList();
+  recent.removeAll(path);
+  recent.prepend(path);
+  settings.setValue("recentFiles", recent.mid(0, kMaxRecentFiles));
+}
+
 QString MainWindow::load_session_file(const QString& path, const std::function<QString()>& origin, bool remember) {
   Session session;
   QString error = SessionStore::load(path, session);
@@ -1188,13 +955,7 @@ QString MainWindow::load_session_file(const QString& path, const std::function<Q
     return error;
   }
   shown_path_ = path;
-  if (remember) {
-    QSettings settings;
-    QStringList recent = settings.value("recentFiles").toStringList();
-    recent.removeAll(path);
-    recent.prepend(path);
-    settings.setValue("recentFiles", recent.mid(0, kMaxRecentFiles));
-  }
+  if (remember) remember_recent(path);
   // "transpose.shared on NVIDIA H100 80GB HBM3, 4 traced blocks"
   const Session& s = *current_session_;
   const QString kernel = QString::fromStdString(s.kernel_id);
@@ -1228,10 +989,10 @@ QString MainWindow::show_session(Session session, const std::function<QString()>
     }
   }
 
-  tree_->select(session.kernel_id);
+  controls_->tree().select(session.kernel_id);
   {
-    const QSignalBlocker block(params_);
-    for (const auto& [name, value] : session.params) params_->set_value(name, value);
+    const QSignalBlocker block(&controls_->params());
+    for (const auto& [name, value] : session.params) controls_->params().set_value(name, value);
   }
   debounce_.stop();  // opening shows a recorded run; it does not start a new one
   const DeviceInfo device = device_or_default(session.device);
@@ -1243,7 +1004,7 @@ QString MainWindow::show_session(Session session, const std::function<QString()>
     RunReport bar = *run;
     if (!session.source_text.empty()) bar.kernel = learner_bar_name(session);
     runs_.history().add(std::move(bar));
-    status_panel_->show_report(*run);
+    controls_->status().show_report(*run);
   }
   // Rebuilt when the language changes, like the rest of the window's text.
   origin_line_ = [origin, device = device.name.empty() ? std::string("?") : device.name, spec = shown_device_,
@@ -1252,7 +1013,7 @@ QString MainWindow::show_session(Session session, const std::function<QString()>
         .arg(origin(), QString::fromStdString(device), QString::fromStdString(spec), language::date_time(created),
              QString::fromStdString(by));
   };
-  status_panel_->set_origin(origin_line_());
+  controls_->status().set_origin(origin_line_());
   current_session_ = std::move(session);
   refresh_family_chart();
   if (doc) {
@@ -1326,14 +1087,12 @@ void MainWindow::set_language(const QString& code) { QSettings().setValue("langu
 void MainWindow::changeEvent(QEvent* event) {
   QMainWindow::changeEvent(event);
   if (event->type() != QEvent::LanguageChange) return;
-  if (devices_->count() == 1 && devices_->itemData(0).toString() == "auto")
-    devices_->setItemText(0, tr("auto (asking the worker …)"));
   if (variant_)
     lesson_->show_variant(*variant_,
                           shown_device_.empty() ? backend() : shown_device_.substr(0, shown_device_.find(':')));
   refresh_family_chart();
   if (!runs_.sweep_data().parameter().empty()) refresh_sweep_chart();
-  if (origin_line_) status_panel_->set_origin(origin_line_());
+  if (origin_line_) controls_->status().set_origin(origin_line_());
   if (document_) recording_panel_->show_document(*document_);
 }
 

@@ -13,19 +13,19 @@
 #include "app/gui/learner_profile.h"
 #include "app/gui/pack_library.h"
 #include "app/gui/run_controller.h"
+#include "app/gui/window_layout.h"
 #include "kernels/catalog.h"
 #include "kernels/session.h"
 #include "kernels/analysis/exercises.h"
 #include "kernels/analysis/document.h"
 
+class QAction;
 class QComboBox;
-class QLineEdit;
-class QSpinBox;
+class QKeySequence;
+class QMenu;
 class QSplitter;
-class QShortcut;
 class QStackedWidget;
 class QTabWidget;
-class QToolButton;
 
 namespace threadmap::views {
 class Retranslator;
@@ -35,11 +35,13 @@ class TraceViewsWidget;
 namespace threadmap::gui {
 
 class CompareView;
+class ControlsPage;
 class ExercisePanel;
 class FamilyChart;
 class KernelTree;
 class LessonPane;
 class ParamPanel;
+class Presentation;
 class RecordingPanel;
 class StatusPanel;
 class SweepChart;
@@ -74,13 +76,14 @@ class MainWindow : public QMainWindow {
   ~MainWindow() override;
 
   // The pieces, for tests and the benchmark.
-  KernelTree& kernel_tree() { return *tree_; }
-  ParamPanel& params() { return *params_; }
-  StatusPanel& status() { return *status_panel_; }
+  ControlsPage& controls() { return *controls_; }
+  KernelTree& kernel_tree();
+  ParamPanel& params();
+  StatusPanel& status();
   FamilyChart& family_chart() { return *family_chart_; }
   SweepChart& sweep_chart() { return *sweep_chart_; }
   LessonPane& lesson() { return *lesson_; }
-  QComboBox& device_picker() { return *devices_; }
+  QComboBox& device_picker();
   WorkerClient& worker() { return worker_; }
   RunController& runs() { return runs_; }
   QTabWidget& chart_tabs() { return *chart_tabs_; }
@@ -129,12 +132,9 @@ class MainWindow : public QMainWindow {
   // strip, the charts and trace views take the width; again brings them back.
   void set_controls_collapsed(bool collapsed);
   bool controls_collapsed() const;
-  // F11: one screen for a room. The menus, controls, status bar and lesson
-  // go; the variants chart (large type, Okabe-Ito colours) sits over the
-  // trace views with their highlighted source line, full screen; from the
-  // Side by side tab the pair takes the screen alone. The trace
-  // views' keys step (Right, Left, PageDown, PageUp), play (Space) and
-  // switch views (V, Shift+V); C hides or shows the chart; Esc or F11 leaves.
+  // F11: one screen for a room (app/gui/presentation.h). The trace views'
+  // keys step (Right, Left, PageDown, PageUp), play (Space) and switch views
+  // (V, Shift+V); C hides or shows the chart; Esc or F11 leaves.
   void set_presentation(bool on);
   bool presenting() const;
   // The presentation's body text: 24 px on a 768-pixel-high screen, more on larger ones.
@@ -173,10 +173,27 @@ class MainWindow : public QMainWindow {
   void resizeEvent(QResizeEvent* event) override;
 
  private:
+  // The window's pieces, built and wired by the constructor in this order.
+  QWidget* build_tabs();  // the chart tabs over the lesson
+  void build_pages(QWidget* right);
+  void connect_controls();
+  void connect_runs();
+  void connect_exercise();
+  void start_worker();
   void build_actions();
-  void title_tabs();        // the chart tabs' titles, in the current language
-  void focus_tab_page();    // the keys go to what the current tab shows
-  void give_back_layout();  // the splitters as the presentation found them
+  QAction* add_action(QMenu* menu, const char* text, const QKeySequence& key, const std::function<void()>& slot);
+  QMenu* titled_menu(QMenu* menu, const char* title);
+  void build_file_menu();
+  void build_run_menu();
+  void build_view_menu();
+  void build_scale_menu(QMenu* view);
+  void build_language_menu(QMenu* view);
+  void build_exercise_menu();
+  // Each shows its tab and hands it the keys.
+  std::function<void()> show_tab(QWidget* page);
+  void title_tabs();            // the chart tabs' titles, in the current language
+  void focus_tab_page();        // the keys go to what the current tab shows
+  QWidget* shown_page() const;  // the presented views, else the current tab's page
   void select_variant(const Variant& variant);
   void show_devices(const std::vector<BackendReport>& backends);
   void refresh_family_chart();
@@ -190,6 +207,7 @@ class MainWindow : public QMainWindow {
   // origin: where the session comes from ("Bundled recording"), in the current language.
   QString load_session_file(const QString& path, const std::function<QString()>& origin, bool remember);
   QString show_session(Session session, const std::function<QString()>& origin);
+  void remember_recent(const QString& path);
   void open_first_start(const std::vector<BackendReport>& backends);
   void open_user_packs();
   bool restore_kernel();  // the saved kernel and parameters; false when none was saved
@@ -201,13 +219,7 @@ class MainWindow : public QMainWindow {
   PackLibrary packs_;
   RunController runs_;
   const Variant* variant_ = nullptr;
-  KernelTree* tree_;
-  QComboBox* devices_;
-  QComboBox* sweep_parameter_;
-  QSpinBox* reps_;
-  QLineEdit* traced_blocks_;
-  ParamPanel* params_;
-  StatusPanel* status_panel_;
+  ControlsPage* controls_;
   QTabWidget* chart_tabs_;
   FamilyChart* family_chart_;
   SweepChart* sweep_chart_;
@@ -216,34 +228,19 @@ class MainWindow : public QMainWindow {
   RecordingPanel* recording_panel_;
   views::TraceViewsWidget* trace_views_;
   CompareView* compare_view_;
-  QWidget* presented_views_ = nullptr;  // the trace views or the pair, while presenting
-  QString shown_path_;  // the file of the shown session, if it came from one  // what the traced threads did, fed by
-                        // traceDocumentChanged
+  QString shown_path_;  // the file of the shown session, if it came from one
+  // What the traced threads did, fed by traceDocumentChanged.
   std::shared_ptr<const analysis::TraceDocument> document_;
   std::optional<Session> current_session_;  // what Save writes: the run shown
   std::string shown_device_;                // the recording's device while its run is shown; empty for live runs
   bool devices_listed_before_ = false;
   bool shown_before_ = false;
-  QByteArray default_main_split_, default_right_split_, default_lesson_split_,
-      default_controls_split_;  // as first laid out
-  QSplitter* main_split_;
-  QWidget* controls_;  // the controls over the run's status (controls_split_)
-  QSplitter* controls_split_;
-  QStackedWidget* pages_;  // the window's layout, or the presentation's
-  QSplitter* presentation_split_;
-  QShortcut* chart_key_;  // C, while presenting
-  int tab_before_presentation_ = 0;
-  // The window's size and splitters as F11 found them; Esc gives them back
-  // once the window has that size again (a window manager may take a while).
-  struct LayoutBefore {
-    QSize size;
-    QList<int> main, right, controls, lesson;
-  };
-  std::optional<LayoutBefore> layout_before_;
-  bool was_full_screen_ = false, was_maximized_ = false;
-  QToolButton* controls_strip_;
-  QList<int> expanded_sizes_;  // the splitter before the controls were collapsed
-  QSplitter* right_split_;
+  QSplitter* main_split_;   // the controls beside right_split_
+  QSplitter* right_split_;  // the chart tabs over the lesson
+  QStackedWidget* pages_;   // the window's layout, or the presentation's
+  std::unique_ptr<WindowLayout> layout_;
+  Presentation* presentation_;
+  QList<int> expanded_sizes_;     // main_split_ before the controls were collapsed
   QTemporaryDir recordings_dir_;  // the worker's recordings of this session
   LearnerProfile profile_;
   ExercisePanel* exercise_panel_;

@@ -1,4 +1,5 @@
-<?xml version='1.0' encoding='utf-8'?>
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
 <TS version="2.1" language="es">
 <context>
     <name>BankView</name>
@@ -145,7 +146,7 @@
         <translation>barrera </translation>
     </message>
     <message>
-        <source>Which of the block's barriers to show</source>
+        <source>Which of the block&apos;s barriers to show</source>
         <translation>Qué barrera del bloque mostrar</translation>
     </message>
     <message>
@@ -185,7 +186,7 @@
         <translation>orden de llegada (este dispositivo no graba reloj)</translation>
     </message>
     <message>
-        <source>green: each warp's recorded release, all after the last of %1 arrivals</source>
+        <source>green: each warp&apos;s recorded release, all after the last of %1 arrivals</source>
         <translation>verde: liberación grabada de cada warp, todas tras la última de %1 llegadas</translation>
     </message>
     <message>
@@ -268,7 +269,7 @@
         <translation>Copia (techo de ancho de banda)</translation>
     </message>
     <message>
-        <source>A plain copy with the coalesced kernel's tiling and 16-byte strips: both sides coalesced. Every transpose chart measures against it.</source>
+        <source>A plain copy with the coalesced kernel&apos;s tiling and 16-byte strips: both sides coalesced. Every transpose chart measures against it.</source>
         <translation>Una copia simple con las baldosas y las franjas de 16 bytes del kernel coalescido: ambos lados coalescidos. Todo gráfico de transposición se mide frente a ella.</translation>
     </message>
     <message>
@@ -284,7 +285,7 @@
         <translation>Baldosa en memoria compartida (lección)</translation>
     </message>
     <message>
-        <source>tile[T][T+P] with the lessons' mapping: i still comes from thread x, so BOTH global sides are strided and it runs slower than naive on a GPU. P=0 the OpenCL lesson (column reads conflict), P=1 the CUDA lesson (no conflicts).</source>
+        <source>tile[T][T+P] with the lessons&apos; mapping: i still comes from thread x, so BOTH global sides are strided and it runs slower than naive on a GPU. P=0 the OpenCL lesson (column reads conflict), P=1 the CUDA lesson (no conflicts).</source>
         <translation>tile[T][T+P] con la asignación de las lecciones: i sigue viniendo del hilo x, así que AMBOS lados globales son espaciados y es más lento que el ingenuo en una GPU. P=0 es la lección de OpenCL (las lecturas por columna entran en conflicto), P=1 la lección de CUDA (sin conflictos).</translation>
     </message>
     <message>
@@ -292,7 +293,7 @@
         <translation>Baldosa dinámica en memoria compartida (lección)</translation>
     </message>
     <message>
-        <source>The CUDA lesson's extern __shared__ tile sized at launch (T*T elements, no padding): the same mapping and the same strided global accesses.</source>
+        <source>The CUDA lesson&apos;s extern __shared__ tile sized at launch (T*T elements, no padding): the same mapping and the same strided global accesses.</source>
         <translation>La baldosa extern __shared__ de la lección de CUDA, dimensionada al lanzar (T*T elementos, sin relleno): la misma asignación y los mismos accesos globales espaciados.</translation>
     </message>
     <message>
@@ -332,7 +333,7 @@
         <translation>Árbol intercalado (lección)</translation>
     </message>
     <message>
-        <source>The lesson's tree: idx = 2*stride*lid. Active threads spread out and shared accesses conflict more at every step.</source>
+        <source>The lesson&apos;s tree: idx = 2*stride*lid. Active threads spread out and shared accesses conflict more at every step.</source>
         <translation>El árbol de la lección: idx = 2*stride*lid. Los hilos activos se dispersan y los accesos compartidos entran más en conflicto en cada paso.</translation>
     </message>
     <message>
@@ -380,7 +381,7 @@
         <translation>Una palabra de relleno por fila: la lectura por columna queda sin conflictos.</translation>
     </message>
     <message>
-        <source>Padding in the dynamic tile's index arithmetic: conflict-free.</source>
+        <source>Padding in the dynamic tile&apos;s index arithmetic: conflict-free.</source>
         <translation>Relleno en la aritmética de índices de la baldosa dinámica: sin conflictos.</translation>
     </message>
     <message>
@@ -448,7 +449,7 @@
         <translation>número de elementos a sumar</translation>
     </message>
     <message>
-        <source>blocks in the first pass's grid</source>
+        <source>blocks in the first pass&apos;s grid</source>
         <translation>bloques en la malla de la primera pasada</translation>
     </message>
     <message>
@@ -613,6 +614,73 @@
     </message>
 </context>
 <context>
+    <name>ControlsPage</name>
+    <message>
+        <source>&amp;Kernels (Ctrl+K)</source>
+        <translation>&amp;Kernels (Ctrl+K)</translation>
+    </message>
+    <message>
+        <source>Show the controls (F9)</source>
+        <translation>Mostrar los controles (F9)</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>Ejecución</translation>
+    </message>
+    <message>
+        <source>&amp;Device</source>
+        <translation>&amp;Dispositivo</translation>
+    </message>
+    <message>
+        <source>&amp;Repetitions</source>
+        <translation>&amp;Repeticiones</translation>
+    </message>
+    <message>
+        <source>&amp;Traced blocks</source>
+        <translation>Bloques &amp;trazados</translation>
+    </message>
+    <message>
+        <source>auto (asking the worker …)</source>
+        <translation>automático (preguntando al ejecutor …)</translation>
+    </message>
+    <message>
+        <source>timed repetitions: the median, min and max are shown</source>
+        <translation>repeticiones cronometradas: se muestran la mediana, el mínimo y el máximo</translation>
+    </message>
+    <message>
+        <source>default</source>
+        <translation>predeterminados</translation>
+    </message>
+    <message>
+        <source>blocks Record trace (Ctrl+R) follows: empty for the first two blocks of the first two grid rows, &quot;all&quot;, or linear block ids such as 0, 1, 64 (id = x + grid width * y)</source>
+        <translation>bloques que sigue Grabar traza (Ctrl+R): vacío para los dos primeros bloques de las dos primeras filas de la malla, &quot;all&quot; para todos, o ids lineales de bloque como 0, 1, 64 (id = x + ancho de la malla * y)</translation>
+    </message>
+    <message>
+        <source>Parameters (Ctrl+P)</source>
+        <translation>Parámetros (Ctrl+P)</translation>
+    </message>
+    <message>
+        <source>Run (F5)</source>
+        <translation>Ejecutar (F5)</translation>
+    </message>
+    <message>
+        <source>Sweep (F6)</source>
+        <translation>Barrer (F6)</translation>
+    </message>
+    <message>
+        <source>the parameter a sweep varies, over all its allowed values</source>
+        <translation>el parámetro que varía el barrido, en todos sus valores permitidos</translation>
+    </message>
+    <message>
+        <source>%1: unavailable (%2)</source>
+        <translation>%1: no disponible (%2)</translation>
+    </message>
+    <message>
+        <source> on %1</source>
+        <translation> en %1</translation>
+    </message>
+</context>
+<context>
     <name>ExercisePanel</name>
     <message>
         <source>Run (F5)</source>
@@ -627,7 +695,7 @@
         <translation>Restablecer</translation>
     </message>
     <message>
-        <source>back to the lesson's version of the text (Ctrl+Z undoes it)</source>
+        <source>back to the lesson&apos;s version of the text (Ctrl+Z undoes it)</source>
         <translation>vuelve a la versión del texto de la lección (Ctrl+Z lo deshace)</translation>
     </message>
     <message>
@@ -635,12 +703,12 @@
         <translation>Lado a lado</translation>
     </message>
     <message>
-        <source>record the lesson's kernel too and show both recordings side by side</source>
+        <source>record the lesson&apos;s kernel too and show both recordings side by side</source>
         <translation>graba también el kernel de la lección y muestra las dos grabaciones lado a lado</translation>
     </message>
     <message>
-        <source>Before you press F5: what will the trace show? Leave a field at "none" to skip it.</source>
-        <translation>Antes de pulsar F5: ¿qué mostrará la traza? Deje un campo en "ninguno" para omitirlo.</translation>
+        <source>Before you press F5: what will the trace show? Leave a field at &quot;none&quot; to skip it.</source>
+        <translation>Antes de pulsar F5: ¿qué mostrará la traza? Deje un campo en &quot;ninguno&quot; para omitirlo.</translation>
     </message>
     <message>
         <source>&amp;Wavefronts per shared-memory request</source>
@@ -707,7 +775,7 @@
         <translation>un ejercicio (✔ objetivo cumplido, … intentado), o edición libre del kernel seleccionado</translation>
     </message>
     <message>
-        <source>&lt;b&gt;Your copy of %1&lt;/b&gt; (%2). Change it, press F5, and see what your threads did: the Trace tab (Ctrl+4) shows the recording. The catalog's version is not touched.</source>
+        <source>&lt;b&gt;Your copy of %1&lt;/b&gt; (%2). Change it, press F5, and see what your threads did: the Trace tab (Ctrl+4) shows the recording. The catalog&apos;s version is not touched.</source>
         <translation>&lt;b&gt;Su copia de %1&lt;/b&gt; (%2). Modifíquela, pulse F5 y vea lo que hicieron sus hilos: la pestaña Traza (Ctrl+4) muestra la grabación. La versión del catálogo no se modifica.</translation>
     </message>
     <message>
@@ -785,7 +853,7 @@
         <translation>Aún no se ha ejecutado: F5 lo compila y lo ejecuta en el dispositivo elegido.</translation>
     </message>
     <message>
-        <source>Your last edit of this text is back (it is saved as you type). Reset brings the lesson's version.</source>
+        <source>Your last edit of this text is back (it is saved as you type). Reset brings the lesson&apos;s version.</source>
         <translation>Ha vuelto su última edición de este texto (se guarda mientras escribe). Restablecer trae la versión de la lección.</translation>
     </message>
     <message>
@@ -793,7 +861,7 @@
         <translation>El texto con el que se grabó esta sesión.</translation>
     </message>
     <message>
-        <source>A recorded session's text: F5 runs it again here.</source>
+        <source>A recorded session&apos;s text: F5 runs it again here.</source>
         <translation>El texto de una sesión grabada: F5 lo vuelve a ejecutar aquí.</translation>
     </message>
     <message>
@@ -813,7 +881,7 @@
         <translation>%1 es CUDA: elija un dispositivo CUDA, o edite la versión OpenCL en este</translation>
     </message>
     <message>
-        <source>%1 is OpenCL C: pick an OpenCL device (NVIDIA's OpenCL runs it on the GPU too)</source>
+        <source>%1 is OpenCL C: pick an OpenCL device (NVIDIA&apos;s OpenCL runs it on the GPU too)</source>
         <translation>%1 es OpenCL C: elija un dispositivo OpenCL (el OpenCL de NVIDIA también lo ejecuta en la GPU)</translation>
     </message>
     <message>
@@ -829,7 +897,7 @@
         <translation>ejecutando su %1 en %2 …</translation>
     </message>
     <message>
-        <source>the worker's record reply names no session file</source>
+        <source>the worker&apos;s record reply names no session file</source>
         <translation>la respuesta de grabación del ejecutor no indica ningún archivo de sesión</translation>
     </message>
     <message>
@@ -897,8 +965,8 @@
         <translation>%1: predijo %2; cada una de las %3 solicitudes necesitó %2.</translation>
     </message>
     <message>
-        <source>%1: you predicted %2; measured %3 (mean %4). The trace views are at request %5, the first that differs: &lt;a href='trace'&gt;see it (Ctrl+4)&lt;/a&gt;.</source>
-        <translation>%1: predijo %2; medido %3 (media %4). Las vistas de la traza están en la solicitud %5, la primera que difiere: &lt;a href='trace'&gt;véala (Ctrl+4)&lt;/a&gt;.</translation>
+        <source>%1: you predicted %2; measured %3 (mean %4). The trace views are at request %5, the first that differs: &lt;a href=&apos;trace&apos;&gt;see it (Ctrl+4)&lt;/a&gt;.</source>
+        <translation>%1: predijo %2; medido %3 (media %4). Las vistas de la traza están en la solicitud %5, la primera que difiere: &lt;a href=&apos;trace&apos;&gt;véala (Ctrl+4)&lt;/a&gt;.</translation>
     </message>
     <message>
         <source>Wavefronts per shared-memory request</source>
@@ -961,7 +1029,7 @@
         <translation>OpenCL C</translation>
     </message>
     <message>
-        <source>%1 is written in %2: a CUDA device runs an exercise's .cu text, an OpenCL device its .cl text, and an exercise opens in the picked device's</source>
+        <source>%1 is written in %2: a CUDA device runs an exercise&apos;s .cu text, an OpenCL device its .cl text, and an exercise opens in the picked device&apos;s</source>
         <translation>%1 está escrito en %2: un dispositivo CUDA ejecuta el texto .cu de un ejercicio, uno OpenCL su texto .cl, y el ejercicio se abre en el del dispositivo elegido</translation>
     </message>
     <message>
@@ -992,7 +1060,7 @@
         <translation>la escritura de %1 falló: %2</translation>
     </message>
     <message>
-        <source>this libavcodec has no VP9 or VP8 encoder (Debian's libavcodec59 has libvpx's)</source>
+        <source>this libavcodec has no VP9 or VP8 encoder (Debian&apos;s libavcodec59 has libvpx&apos;s)</source>
         <translation>esta libavcodec no tiene codificador VP9 ni VP8 (la libavcodec59 de Debian tiene los de libvpx)</translation>
     </message>
     <message>
@@ -1110,20 +1178,20 @@
         <translation>%1 (%2)</translation>
     </message>
     <message>
-        <source>outside: '%1' − %2 bytes</source>
-        <translation>fuera: '%1' − %2 bytes</translation>
+        <source>outside: &apos;%1&apos; − %2 bytes</source>
+        <translation>fuera: &apos;%1&apos; − %2 bytes</translation>
     </message>
     <message>
-        <source>outside: '%1' + %2 bytes</source>
-        <translation>fuera: '%1' + %2 bytes</translation>
+        <source>outside: &apos;%1&apos; + %2 bytes</source>
+        <translation>fuera: &apos;%1&apos; + %2 bytes</translation>
     </message>
     <message>
-        <source>outside: buffer '%1' − %2 bytes (holds %3)</source>
-        <translation>fuera: buffer '%1' − %2 bytes (tiene %3)</translation>
+        <source>outside: buffer &apos;%1&apos; − %2 bytes (holds %3)</source>
+        <translation>fuera: buffer &apos;%1&apos; − %2 bytes (tiene %3)</translation>
     </message>
     <message>
-        <source>outside: buffer '%1' + %2 bytes (holds %3)</source>
-        <translation>fuera: buffer '%1' + %2 bytes (tiene %3)</translation>
+        <source>outside: buffer &apos;%1&apos; + %2 bytes (holds %3)</source>
+        <translation>fuera: buffer &apos;%1&apos; + %2 bytes (tiene %3)</translation>
     </message>
     <message>
         <source>%1 writes there, line %2</source>
@@ -1184,7 +1252,7 @@
         <translation>Original (%1)</translation>
     </message>
     <message>
-        <source>Show the lesson in the interface's language again</source>
+        <source>Show the lesson in the interface&apos;s language again</source>
         <translation>Volver a mostrar la lección en el idioma de la interfaz</translation>
     </message>
     <message>
@@ -1209,58 +1277,6 @@
     <message>
         <source>ThreadMap</source>
         <translation>ThreadMap</translation>
-    </message>
-    <message>
-        <source>&amp;Kernels (Ctrl+K)</source>
-        <translation>&amp;Kernels (Ctrl+K)</translation>
-    </message>
-    <message>
-        <source>Run</source>
-        <translation>Ejecución</translation>
-    </message>
-    <message>
-        <source>auto (asking the worker …)</source>
-        <translation>automático (preguntando al ejecutor …)</translation>
-    </message>
-    <message>
-        <source>&amp;Device</source>
-        <translation>&amp;Dispositivo</translation>
-    </message>
-    <message>
-        <source>&amp;Repetitions</source>
-        <translation>&amp;Repeticiones</translation>
-    </message>
-    <message>
-        <source>&amp;Traced blocks</source>
-        <translation>Bloques &amp;trazados</translation>
-    </message>
-    <message>
-        <source>timed repetitions: the median, min and max are shown</source>
-        <translation>repeticiones cronometradas: se muestran la mediana, el mínimo y el máximo</translation>
-    </message>
-    <message>
-        <source>default</source>
-        <translation>predeterminados</translation>
-    </message>
-    <message>
-        <source>blocks Record trace (Ctrl+R) follows: empty for the first two blocks of the first two grid rows, "all", or linear block ids such as 0, 1, 64 (id = x + grid width * y)</source>
-        <translation>bloques que sigue Grabar traza (Ctrl+R): vacío para los dos primeros bloques de las dos primeras filas de la malla, "all" para todos, o ids lineales de bloque como 0, 1, 64 (id = x + ancho de la malla * y)</translation>
-    </message>
-    <message>
-        <source>Parameters (Ctrl+P)</source>
-        <translation>Parámetros (Ctrl+P)</translation>
-    </message>
-    <message>
-        <source>Run (F5)</source>
-        <translation>Ejecutar (F5)</translation>
-    </message>
-    <message>
-        <source>Sweep (F6)</source>
-        <translation>Barrer (F6)</translation>
-    </message>
-    <message>
-        <source>the parameter a sweep varies, over all its allowed values</source>
-        <translation>el parámetro que varía el barrido, en todos sus valores permitidos</translation>
     </message>
     <message>
         <source>Variants (Ctrl+1)</source>
@@ -1399,10 +1415,6 @@
         <translation>Atajos de teclado</translation>
     </message>
     <message>
-        <source>%1: unavailable (%2)</source>
-        <translation>%1: no disponible (%2)</translation>
-    </message>
-    <message>
         <source>no device is available: see the reasons in the device list</source>
         <translation>no hay ningún dispositivo disponible: vea los motivos en la lista de dispositivos</translation>
     </message>
@@ -1449,8 +1461,8 @@ grabado en %2</translation>
         <translation>Abierto %1</translation>
     </message>
     <message>
-        <source>no kernel '%1' in the catalog</source>
-        <translation>no hay ningún kernel '%1' en el catálogo</translation>
+        <source>no kernel &apos;%1&apos; in the catalog</source>
+        <translation>no hay ningún kernel &apos;%1&apos; en el catálogo</translation>
     </message>
     <message>
         <source>Bundled recording</source>
@@ -1461,15 +1473,15 @@ grabado en %2</translation>
         <translation>%1: %2</translation>
     </message>
     <message>
-        <source>the session's kernel '%1' is not in this catalog</source>
-        <translation>el kernel '%1' de la sesión no está en este catálogo</translation>
+        <source>the session&apos;s kernel &apos;%1&apos; is not in this catalog</source>
+        <translation>el kernel &apos;%1&apos; de la sesión no está en este catálogo</translation>
     </message>
     <message>
-        <source>the session's timed run is malformed: %1</source>
+        <source>the session&apos;s timed run is malformed: %1</source>
         <translation>la ejecución cronometrada de la sesión está mal formada: %1</translation>
     </message>
     <message>
-        <source>the session's trace cannot be analysed: %1</source>
+        <source>the session&apos;s trace cannot be analysed: %1</source>
         <translation>la traza de la sesión no se puede analizar: %1</translation>
     </message>
     <message>
@@ -1494,10 +1506,6 @@ grabado en %2</translation>
     <message>
         <source>Reset &amp;layout</source>
         <translation>Restablecer la &amp;disposición</translation>
-    </message>
-    <message>
-        <source>Show the controls (F9)</source>
-        <translation>Mostrar los controles (F9)</translation>
     </message>
     <message>
         <source>&amp;Hide or show the controls</source>
@@ -1612,7 +1620,7 @@ grabado en %2</translation>
         <translation>Ejecutar &amp;su kernel</translation>
     </message>
     <message>
-        <source>Re&amp;set to the lesson's version</source>
+        <source>Re&amp;set to the lesson&apos;s version</source>
         <translation>&amp;Restablecer la versión de la lección</translation>
     </message>
     <message>
@@ -1628,7 +1636,7 @@ grabado en %2</translation>
         <translation>Conectar a un servidor GPU</translation>
     </message>
     <message>
-        <source>The server's [user@]host[:port], reached with ssh (your keys and ssh config); ThreadMap must be installed there. Empty: this computer.</source>
+        <source>The server&apos;s [user@]host[:port], reached with ssh (your keys and ssh config); ThreadMap must be installed there. Empty: this computer.</source>
         <translation>El [usuario@]host[:puerto] del servidor, alcanzado con ssh (sus claves y su configuración de ssh); ThreadMap debe estar instalado allí. Vacío: este ordenador.</translation>
     </message>
     <message>
@@ -1638,10 +1646,6 @@ grabado en %2</translation>
     <message>
         <source>connecting to %1 …</source>
         <translation>conectando a %1 …</translation>
-    </message>
-    <message>
-        <source> on %1</source>
-        <translation> en %1</translation>
     </message>
     <message>
         <source>Open &amp;pack…</source>
@@ -1671,8 +1675,8 @@ grabado en %2</translation>
         <translation>Nuevo kernel</translation>
     </message>
     <message>
-        <source>A pack of your own, with a kernel to start from (CUDA and OpenCL C), in your packs folder. Its name (lowercase letters, digits, '_' or '-'):</source>
-        <translation>Un paquete propio, con un kernel para empezar (CUDA y OpenCL C), en su carpeta de paquetes. Su nombre (minúsculas, dígitos, '_' o '-'):</translation>
+        <source>A pack of your own, with a kernel to start from (CUDA and OpenCL C), in your packs folder. Its name (lowercase letters, digits, &apos;_&apos; or &apos;-&apos;):</source>
+        <translation>Un paquete propio, con un kernel para empezar (CUDA y OpenCL C), en su carpeta de paquetes. Su nombre (minúsculas, dígitos, &apos;_&apos; o &apos;-&apos;):</translation>
     </message>
     <message>
         <source>Packs read again from their folders</source>
@@ -1784,7 +1788,7 @@ grabado en %2</translation>
         <translation>hilo %1 (%2,%3)</translation>
     </message>
     <message>
-        <source>%1 - %2 bytes (before the buffer's start)</source>
+        <source>%1 - %2 bytes (before the buffer&apos;s start)</source>
         <translation>%1 - %2 bytes (antes del inicio del búfer)</translation>
     </message>
     <message>
@@ -1839,7 +1843,7 @@ grabado en %2</translation>
         <translation>No se encontraron problemas en los bloques trazados.</translation>
     </message>
     <message>
-        <source>Races were not looked for: this recording's barriers do not say where they fall among the accesses.</source>
+        <source>Races were not looked for: this recording&apos;s barriers do not say where they fall among the accesses.</source>
         <translation>No se buscaron carreras: las barreras de esta grabación no indican dónde caen entre los accesos.</translation>
     </message>
     <message>
@@ -1898,8 +1902,8 @@ grabado en %2</translation>
         <translation>elementos</translation>
     </message>
     <message>
-        <source>traced blocks: "%1" is not a block id; give "all", or ids such as 0, 1, 64, or leave the field empty for the default blocks</source>
-        <translation>bloques trazados: "%1" no es un id de bloque; indique "all", o ids como 0, 1, 64, o deje el campo vacío para los bloques predeterminados</translation>
+        <source>traced blocks: &quot;%1&quot; is not a block id; give &quot;all&quot;, or ids such as 0, 1, 64, or leave the field empty for the default blocks</source>
+        <translation>bloques trazados: &quot;%1&quot; no es un id de bloque; indique &quot;all&quot;, o ids como 0, 1, 64, o deje el campo vacío para los bloques predeterminados</translation>
     </message>
     <message>
         <source>could not save %1: %2</source>
@@ -1929,7 +1933,7 @@ grabado en %2</translation>
 <context>
     <name>RecordingPanel</name>
     <message>
-        <source>No recording open. Ctrl+R records the selected kernel's trace; Ctrl+O opens a .threadmap session.</source>
+        <source>No recording open. Ctrl+R records the selected kernel&apos;s trace; Ctrl+O opens a .threadmap session.</source>
         <translation>No hay ninguna grabación abierta. Ctrl+R graba la traza del kernel seleccionado; Ctrl+O abre una sesión .threadmap.</translation>
     </message>
     <message>
@@ -2027,7 +2031,7 @@ grabado en %2</translation>
         <translation>barrido terminado</translation>
     </message>
     <message>
-        <source>the worker's record reply names no session file</source>
+        <source>the worker&apos;s record reply names no session file</source>
         <translation>la respuesta de grabación del ejecutor no indica ningún archivo de sesión</translation>
     </message>
     <message>
@@ -2113,8 +2117,8 @@ grabado en %2</translation>
         <translation>%1× el ancho de banda</translation>
     </message>
     <message>
-        <source>%1: the kernel '%2' is not in this catalog</source>
-        <translation>%1: el kernel '%2' no está en este catálogo</translation>
+        <source>%1: the kernel &apos;%2&apos; is not in this catalog</source>
+        <translation>%1: el kernel &apos;%2&apos; no está en este catálogo</translation>
     </message>
     <message>
         <source>%1 and %2 are of different lessons (%3, %4): compare two variants of one family</source>

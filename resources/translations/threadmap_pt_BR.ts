@@ -1,4 +1,5 @@
-<?xml version='1.0' encoding='utf-8'?>
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
 <TS version="2.1" language="pt_BR">
 <context>
     <name>BankView</name>
@@ -145,7 +146,7 @@
         <translation>barreira </translation>
     </message>
     <message>
-        <source>Which of the block's barriers to show</source>
+        <source>Which of the block&apos;s barriers to show</source>
         <translation>Qual das barreiras do bloco mostrar</translation>
     </message>
     <message>
@@ -185,7 +186,7 @@
         <translation>ordem de chegada (este dispositivo não grava relógio)</translation>
     </message>
     <message>
-        <source>green: each warp's recorded release, all after the last of %1 arrivals</source>
+        <source>green: each warp&apos;s recorded release, all after the last of %1 arrivals</source>
         <translation>verde: liberação gravada de cada warp, todas após a última de %1 chegadas</translation>
     </message>
     <message>
@@ -268,7 +269,7 @@
         <translation>Cópia (teto de largura de banda)</translation>
     </message>
     <message>
-        <source>A plain copy with the coalesced kernel's tiling and 16-byte strips: both sides coalesced. Every transpose chart measures against it.</source>
+        <source>A plain copy with the coalesced kernel&apos;s tiling and 16-byte strips: both sides coalesced. Every transpose chart measures against it.</source>
         <translation>Uma cópia simples com os ladrilhos e as faixas de 16 bytes do kernel coalescido: os dois lados coalescidos. Todo gráfico de transposição se mede contra ela.</translation>
     </message>
     <message>
@@ -284,7 +285,7 @@
         <translation>Ladrilho em memória compartilhada (lição)</translation>
     </message>
     <message>
-        <source>tile[T][T+P] with the lessons' mapping: i still comes from thread x, so BOTH global sides are strided and it runs slower than naive on a GPU. P=0 the OpenCL lesson (column reads conflict), P=1 the CUDA lesson (no conflicts).</source>
+        <source>tile[T][T+P] with the lessons&apos; mapping: i still comes from thread x, so BOTH global sides are strided and it runs slower than naive on a GPU. P=0 the OpenCL lesson (column reads conflict), P=1 the CUDA lesson (no conflicts).</source>
         <translation>tile[T][T+P] com o mapeamento das lições: i ainda vem da thread x, então OS DOIS lados globais são espaçados e ele roda mais devagar que o ingênuo numa GPU. P=0 é a lição de OpenCL (as leituras por coluna conflitam), P=1 a lição de CUDA (sem conflitos).</translation>
     </message>
     <message>
@@ -292,7 +293,7 @@
         <translation>Ladrilho dinâmico em memória compartilhada (lição)</translation>
     </message>
     <message>
-        <source>The CUDA lesson's extern __shared__ tile sized at launch (T*T elements, no padding): the same mapping and the same strided global accesses.</source>
+        <source>The CUDA lesson&apos;s extern __shared__ tile sized at launch (T*T elements, no padding): the same mapping and the same strided global accesses.</source>
         <translation>O ladrilho extern __shared__ da lição de CUDA, dimensionado no lançamento (T*T elementos, sem padding): o mesmo mapeamento e os mesmos acessos globais espaçados.</translation>
     </message>
     <message>
@@ -332,7 +333,7 @@
         <translation>Árvore intercalada (lição)</translation>
     </message>
     <message>
-        <source>The lesson's tree: idx = 2*stride*lid. Active threads spread out and shared accesses conflict more at every step.</source>
+        <source>The lesson&apos;s tree: idx = 2*stride*lid. Active threads spread out and shared accesses conflict more at every step.</source>
         <translation>A árvore da lição: idx = 2*stride*lid. As threads ativas se espalham e os acessos compartilhados conflitam mais a cada passo.</translation>
     </message>
     <message>
@@ -380,7 +381,7 @@
         <translation>Uma palavra de padding por linha: a leitura por coluna fica sem conflitos.</translation>
     </message>
     <message>
-        <source>Padding in the dynamic tile's index arithmetic: conflict-free.</source>
+        <source>Padding in the dynamic tile&apos;s index arithmetic: conflict-free.</source>
         <translation>Padding na aritmética de índices do ladrilho dinâmico: sem conflitos.</translation>
     </message>
     <message>
@@ -448,7 +449,7 @@
         <translation>número de elementos a somar</translation>
     </message>
     <message>
-        <source>blocks in the first pass's grid</source>
+        <source>blocks in the first pass&apos;s grid</source>
         <translation>blocos na grade da primeira passada</translation>
     </message>
     <message>
@@ -613,6 +614,73 @@
     </message>
 </context>
 <context>
+    <name>ControlsPage</name>
+    <message>
+        <source>&amp;Kernels (Ctrl+K)</source>
+        <translation>&amp;Kernels (Ctrl+K)</translation>
+    </message>
+    <message>
+        <source>Show the controls (F9)</source>
+        <translation>Mostrar os controles (F9)</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>Execução</translation>
+    </message>
+    <message>
+        <source>&amp;Device</source>
+        <translation>&amp;Dispositivo</translation>
+    </message>
+    <message>
+        <source>&amp;Repetitions</source>
+        <translation>&amp;Repetições</translation>
+    </message>
+    <message>
+        <source>&amp;Traced blocks</source>
+        <translation>Blocos ras&amp;treados</translation>
+    </message>
+    <message>
+        <source>auto (asking the worker …)</source>
+        <translation>automático (perguntando ao executor …)</translation>
+    </message>
+    <message>
+        <source>timed repetitions: the median, min and max are shown</source>
+        <translation>repetições cronometradas: são mostrados a mediana, o mínimo e o máximo</translation>
+    </message>
+    <message>
+        <source>default</source>
+        <translation>padrão</translation>
+    </message>
+    <message>
+        <source>blocks Record trace (Ctrl+R) follows: empty for the first two blocks of the first two grid rows, &quot;all&quot;, or linear block ids such as 0, 1, 64 (id = x + grid width * y)</source>
+        <translation>blocos que Gravar rastro (Ctrl+R) acompanha: vazio para os dois primeiros blocos das duas primeiras linhas da grade, &quot;all&quot; para todos, ou ids lineares de bloco como 0, 1, 64 (id = x + largura da grade * y)</translation>
+    </message>
+    <message>
+        <source>Parameters (Ctrl+P)</source>
+        <translation>Parâmetros (Ctrl+P)</translation>
+    </message>
+    <message>
+        <source>Run (F5)</source>
+        <translation>Executar (F5)</translation>
+    </message>
+    <message>
+        <source>Sweep (F6)</source>
+        <translation>Varrer (F6)</translation>
+    </message>
+    <message>
+        <source>the parameter a sweep varies, over all its allowed values</source>
+        <translation>o parâmetro que a varredura varia, em todos os seus valores permitidos</translation>
+    </message>
+    <message>
+        <source>%1: unavailable (%2)</source>
+        <translation>%1: indisponível (%2)</translation>
+    </message>
+    <message>
+        <source> on %1</source>
+        <translation> em %1</translation>
+    </message>
+</context>
+<context>
     <name>ExercisePanel</name>
     <message>
         <source>Run (F5)</source>
@@ -627,7 +695,7 @@
         <translation>Restaurar</translation>
     </message>
     <message>
-        <source>back to the lesson's version of the text (Ctrl+Z undoes it)</source>
+        <source>back to the lesson&apos;s version of the text (Ctrl+Z undoes it)</source>
         <translation>volta à versão do texto da lição (Ctrl+Z desfaz)</translation>
     </message>
     <message>
@@ -635,12 +703,12 @@
         <translation>Lado a lado</translation>
     </message>
     <message>
-        <source>record the lesson's kernel too and show both recordings side by side</source>
+        <source>record the lesson&apos;s kernel too and show both recordings side by side</source>
         <translation>grava também o kernel da lição e mostra as duas gravações lado a lado</translation>
     </message>
     <message>
-        <source>Before you press F5: what will the trace show? Leave a field at "none" to skip it.</source>
-        <translation>Antes de pressionar F5: o que o rastro vai mostrar? Deixe um campo em "nenhum" para ignorá-lo.</translation>
+        <source>Before you press F5: what will the trace show? Leave a field at &quot;none&quot; to skip it.</source>
+        <translation>Antes de pressionar F5: o que o rastro vai mostrar? Deixe um campo em &quot;nenhum&quot; para ignorá-lo.</translation>
     </message>
     <message>
         <source>&amp;Wavefronts per shared-memory request</source>
@@ -707,7 +775,7 @@
         <translation>um exercício (✔ meta atingida, … tentado), ou edição livre do kernel selecionado</translation>
     </message>
     <message>
-        <source>&lt;b&gt;Your copy of %1&lt;/b&gt; (%2). Change it, press F5, and see what your threads did: the Trace tab (Ctrl+4) shows the recording. The catalog's version is not touched.</source>
+        <source>&lt;b&gt;Your copy of %1&lt;/b&gt; (%2). Change it, press F5, and see what your threads did: the Trace tab (Ctrl+4) shows the recording. The catalog&apos;s version is not touched.</source>
         <translation>&lt;b&gt;Sua cópia de %1&lt;/b&gt; (%2). Altere-a, pressione F5 e veja o que as suas threads fizeram: a aba Rastro (Ctrl+4) mostra a gravação. A versão do catálogo não é alterada.</translation>
     </message>
     <message>
@@ -785,7 +853,7 @@
         <translation>Ainda não executado: F5 o compila e executa no dispositivo escolhido.</translation>
     </message>
     <message>
-        <source>Your last edit of this text is back (it is saved as you type). Reset brings the lesson's version.</source>
+        <source>Your last edit of this text is back (it is saved as you type). Reset brings the lesson&apos;s version.</source>
         <translation>A sua última edição deste texto está de volta (ela é salva enquanto você digita). Restaurar traz a versão da lição.</translation>
     </message>
     <message>
@@ -793,7 +861,7 @@
         <translation>O texto com que esta sessão foi gravada.</translation>
     </message>
     <message>
-        <source>A recorded session's text: F5 runs it again here.</source>
+        <source>A recorded session&apos;s text: F5 runs it again here.</source>
         <translation>O texto de uma sessão gravada: F5 o executa de novo aqui.</translation>
     </message>
     <message>
@@ -813,7 +881,7 @@
         <translation>%1 é CUDA: escolha um dispositivo CUDA, ou edite a versão OpenCL neste</translation>
     </message>
     <message>
-        <source>%1 is OpenCL C: pick an OpenCL device (NVIDIA's OpenCL runs it on the GPU too)</source>
+        <source>%1 is OpenCL C: pick an OpenCL device (NVIDIA&apos;s OpenCL runs it on the GPU too)</source>
         <translation>%1 é OpenCL C: escolha um dispositivo OpenCL (o OpenCL da NVIDIA também o executa na GPU)</translation>
     </message>
     <message>
@@ -829,7 +897,7 @@
         <translation>executando o seu %1 em %2 …</translation>
     </message>
     <message>
-        <source>the worker's record reply names no session file</source>
+        <source>the worker&apos;s record reply names no session file</source>
         <translation>a resposta de gravação do executor não indica nenhum arquivo de sessão</translation>
     </message>
     <message>
@@ -897,8 +965,8 @@
         <translation>%1: você previu %2; cada uma das %3 requisições levou %2.</translation>
     </message>
     <message>
-        <source>%1: you predicted %2; measured %3 (mean %4). The trace views are at request %5, the first that differs: &lt;a href='trace'&gt;see it (Ctrl+4)&lt;/a&gt;.</source>
-        <translation>%1: você previu %2; medido %3 (média %4). As visões do rastro estão na requisição %5, a primeira que difere: &lt;a href='trace'&gt;veja-a (Ctrl+4)&lt;/a&gt;.</translation>
+        <source>%1: you predicted %2; measured %3 (mean %4). The trace views are at request %5, the first that differs: &lt;a href=&apos;trace&apos;&gt;see it (Ctrl+4)&lt;/a&gt;.</source>
+        <translation>%1: você previu %2; medido %3 (média %4). As visões do rastro estão na requisição %5, a primeira que difere: &lt;a href=&apos;trace&apos;&gt;veja-a (Ctrl+4)&lt;/a&gt;.</translation>
     </message>
     <message>
         <source>Wavefronts per shared-memory request</source>
@@ -961,7 +1029,7 @@
         <translation>OpenCL C</translation>
     </message>
     <message>
-        <source>%1 is written in %2: a CUDA device runs an exercise's .cu text, an OpenCL device its .cl text, and an exercise opens in the picked device's</source>
+        <source>%1 is written in %2: a CUDA device runs an exercise&apos;s .cu text, an OpenCL device its .cl text, and an exercise opens in the picked device&apos;s</source>
         <translation>%1 está escrito em %2: um dispositivo CUDA executa o texto .cu de um exercício, um OpenCL o texto .cl, e o exercício abre no do dispositivo escolhido</translation>
     </message>
     <message>
@@ -992,7 +1060,7 @@
         <translation>a gravação de %1 falhou: %2</translation>
     </message>
     <message>
-        <source>this libavcodec has no VP9 or VP8 encoder (Debian's libavcodec59 has libvpx's)</source>
+        <source>this libavcodec has no VP9 or VP8 encoder (Debian&apos;s libavcodec59 has libvpx&apos;s)</source>
         <translation>esta libavcodec não tem codificador VP9 nem VP8 (a libavcodec59 do Debian tem os da libvpx)</translation>
     </message>
     <message>
@@ -1110,20 +1178,20 @@
         <translation>%1 (%2)</translation>
     </message>
     <message>
-        <source>outside: '%1' − %2 bytes</source>
-        <translation>fora: '%1' − %2 bytes</translation>
+        <source>outside: &apos;%1&apos; − %2 bytes</source>
+        <translation>fora: &apos;%1&apos; − %2 bytes</translation>
     </message>
     <message>
-        <source>outside: '%1' + %2 bytes</source>
-        <translation>fora: '%1' + %2 bytes</translation>
+        <source>outside: &apos;%1&apos; + %2 bytes</source>
+        <translation>fora: &apos;%1&apos; + %2 bytes</translation>
     </message>
     <message>
-        <source>outside: buffer '%1' − %2 bytes (holds %3)</source>
-        <translation>fora: buffer '%1' − %2 bytes (tem %3)</translation>
+        <source>outside: buffer &apos;%1&apos; − %2 bytes (holds %3)</source>
+        <translation>fora: buffer &apos;%1&apos; − %2 bytes (tem %3)</translation>
     </message>
     <message>
-        <source>outside: buffer '%1' + %2 bytes (holds %3)</source>
-        <translation>fora: buffer '%1' + %2 bytes (tem %3)</translation>
+        <source>outside: buffer &apos;%1&apos; + %2 bytes (holds %3)</source>
+        <translation>fora: buffer &apos;%1&apos; + %2 bytes (tem %3)</translation>
     </message>
     <message>
         <source>%1 writes there, line %2</source>
@@ -1184,7 +1252,7 @@
         <translation>Original (%1)</translation>
     </message>
     <message>
-        <source>Show the lesson in the interface's language again</source>
+        <source>Show the lesson in the interface&apos;s language again</source>
         <translation>Mostrar de novo a lição no idioma da interface</translation>
     </message>
     <message>
@@ -1209,58 +1277,6 @@
     <message>
         <source>ThreadMap</source>
         <translation>ThreadMap</translation>
-    </message>
-    <message>
-        <source>&amp;Kernels (Ctrl+K)</source>
-        <translation>&amp;Kernels (Ctrl+K)</translation>
-    </message>
-    <message>
-        <source>Run</source>
-        <translation>Execução</translation>
-    </message>
-    <message>
-        <source>auto (asking the worker …)</source>
-        <translation>automático (perguntando ao executor …)</translation>
-    </message>
-    <message>
-        <source>&amp;Device</source>
-        <translation>&amp;Dispositivo</translation>
-    </message>
-    <message>
-        <source>&amp;Repetitions</source>
-        <translation>&amp;Repetições</translation>
-    </message>
-    <message>
-        <source>&amp;Traced blocks</source>
-        <translation>Blocos ras&amp;treados</translation>
-    </message>
-    <message>
-        <source>timed repetitions: the median, min and max are shown</source>
-        <translation>repetições cronometradas: são mostrados a mediana, o mínimo e o máximo</translation>
-    </message>
-    <message>
-        <source>default</source>
-        <translation>padrão</translation>
-    </message>
-    <message>
-        <source>blocks Record trace (Ctrl+R) follows: empty for the first two blocks of the first two grid rows, "all", or linear block ids such as 0, 1, 64 (id = x + grid width * y)</source>
-        <translation>blocos que Gravar rastro (Ctrl+R) acompanha: vazio para os dois primeiros blocos das duas primeiras linhas da grade, "all" para todos, ou ids lineares de bloco como 0, 1, 64 (id = x + largura da grade * y)</translation>
-    </message>
-    <message>
-        <source>Parameters (Ctrl+P)</source>
-        <translation>Parâmetros (Ctrl+P)</translation>
-    </message>
-    <message>
-        <source>Run (F5)</source>
-        <translation>Executar (F5)</translation>
-    </message>
-    <message>
-        <source>Sweep (F6)</source>
-        <translation>Varrer (F6)</translation>
-    </message>
-    <message>
-        <source>the parameter a sweep varies, over all its allowed values</source>
-        <translation>o parâmetro que a varredura varia, em todos os seus valores permitidos</translation>
     </message>
     <message>
         <source>Variants (Ctrl+1)</source>
@@ -1399,10 +1415,6 @@
         <translation>Atalhos de teclado</translation>
     </message>
     <message>
-        <source>%1: unavailable (%2)</source>
-        <translation>%1: indisponível (%2)</translation>
-    </message>
-    <message>
         <source>no device is available: see the reasons in the device list</source>
         <translation>nenhum dispositivo disponível: veja os motivos na lista de dispositivos</translation>
     </message>
@@ -1449,8 +1461,8 @@ gravado em %2</translation>
         <translation>Aberto %1</translation>
     </message>
     <message>
-        <source>no kernel '%1' in the catalog</source>
-        <translation>nenhum kernel '%1' no catálogo</translation>
+        <source>no kernel &apos;%1&apos; in the catalog</source>
+        <translation>nenhum kernel &apos;%1&apos; no catálogo</translation>
     </message>
     <message>
         <source>Bundled recording</source>
@@ -1461,15 +1473,15 @@ gravado em %2</translation>
         <translation>%1: %2</translation>
     </message>
     <message>
-        <source>the session's kernel '%1' is not in this catalog</source>
-        <translation>o kernel '%1' da sessão não está neste catálogo</translation>
+        <source>the session&apos;s kernel &apos;%1&apos; is not in this catalog</source>
+        <translation>o kernel &apos;%1&apos; da sessão não está neste catálogo</translation>
     </message>
     <message>
-        <source>the session's timed run is malformed: %1</source>
+        <source>the session&apos;s timed run is malformed: %1</source>
         <translation>a execução cronometrada da sessão está malformada: %1</translation>
     </message>
     <message>
-        <source>the session's trace cannot be analysed: %1</source>
+        <source>the session&apos;s trace cannot be analysed: %1</source>
         <translation>o rastro da sessão não pode ser analisado: %1</translation>
     </message>
     <message>
@@ -1494,10 +1506,6 @@ gravado em %2</translation>
     <message>
         <source>Reset &amp;layout</source>
         <translation>Restaurar o &amp;layout</translation>
-    </message>
-    <message>
-        <source>Show the controls (F9)</source>
-        <translation>Mostrar os controles (F9)</translation>
     </message>
     <message>
         <source>&amp;Hide or show the controls</source>
@@ -1612,7 +1620,7 @@ gravado em %2</translation>
         <translation>Executar o &amp;seu kernel</translation>
     </message>
     <message>
-        <source>Re&amp;set to the lesson's version</source>
+        <source>Re&amp;set to the lesson&apos;s version</source>
         <translation>&amp;Restaurar a versão da lição</translation>
     </message>
     <message>
@@ -1628,7 +1636,7 @@ gravado em %2</translation>
         <translation>Conectar a um servidor GPU</translation>
     </message>
     <message>
-        <source>The server's [user@]host[:port], reached with ssh (your keys and ssh config); ThreadMap must be installed there. Empty: this computer.</source>
+        <source>The server&apos;s [user@]host[:port], reached with ssh (your keys and ssh config); ThreadMap must be installed there. Empty: this computer.</source>
         <translation>O [usuário@]host[:porta] do servidor, acessado com ssh (suas chaves e sua configuração do ssh); o ThreadMap precisa estar instalado lá. Vazio: este computador.</translation>
     </message>
     <message>
@@ -1638,10 +1646,6 @@ gravado em %2</translation>
     <message>
         <source>connecting to %1 …</source>
         <translation>conectando a %1 …</translation>
-    </message>
-    <message>
-        <source> on %1</source>
-        <translation> em %1</translation>
     </message>
     <message>
         <source>Open &amp;pack…</source>
@@ -1671,8 +1675,8 @@ gravado em %2</translation>
         <translation>Novo kernel</translation>
     </message>
     <message>
-        <source>A pack of your own, with a kernel to start from (CUDA and OpenCL C), in your packs folder. Its name (lowercase letters, digits, '_' or '-'):</source>
-        <translation>Um pacote seu, com um kernel para começar (CUDA e OpenCL C), na sua pasta de pacotes. O nome (letras minúsculas, dígitos, '_' ou '-'):</translation>
+        <source>A pack of your own, with a kernel to start from (CUDA and OpenCL C), in your packs folder. Its name (lowercase letters, digits, &apos;_&apos; or &apos;-&apos;):</source>
+        <translation>Um pacote seu, com um kernel para começar (CUDA e OpenCL C), na sua pasta de pacotes. O nome (letras minúsculas, dígitos, &apos;_&apos; ou &apos;-&apos;):</translation>
     </message>
     <message>
         <source>Packs read again from their folders</source>
@@ -1784,7 +1788,7 @@ gravado em %2</translation>
         <translation>thread %1 (%2,%3)</translation>
     </message>
     <message>
-        <source>%1 - %2 bytes (before the buffer's start)</source>
+        <source>%1 - %2 bytes (before the buffer&apos;s start)</source>
         <translation>%1 - %2 bytes (antes do início do buffer)</translation>
     </message>
     <message>
@@ -1839,7 +1843,7 @@ gravado em %2</translation>
         <translation>Nenhum problema encontrado nos blocos rastreados.</translation>
     </message>
     <message>
-        <source>Races were not looked for: this recording's barriers do not say where they fall among the accesses.</source>
+        <source>Races were not looked for: this recording&apos;s barriers do not say where they fall among the accesses.</source>
         <translation>Corridas de dados não foram procuradas: as barreiras desta gravação não dizem onde caem entre os acessos.</translation>
     </message>
     <message>
@@ -1898,8 +1902,8 @@ gravado em %2</translation>
         <translation>elementos</translation>
     </message>
     <message>
-        <source>traced blocks: "%1" is not a block id; give "all", or ids such as 0, 1, 64, or leave the field empty for the default blocks</source>
-        <translation>blocos rastreados: "%1" não é um id de bloco; informe "all", ou ids como 0, 1, 64, ou deixe o campo vazio para os blocos padrão</translation>
+        <source>traced blocks: &quot;%1&quot; is not a block id; give &quot;all&quot;, or ids such as 0, 1, 64, or leave the field empty for the default blocks</source>
+        <translation>blocos rastreados: &quot;%1&quot; não é um id de bloco; informe &quot;all&quot;, ou ids como 0, 1, 64, ou deixe o campo vazio para os blocos padrão</translation>
     </message>
     <message>
         <source>could not save %1: %2</source>
@@ -1929,7 +1933,7 @@ gravado em %2</translation>
 <context>
     <name>RecordingPanel</name>
     <message>
-        <source>No recording open. Ctrl+R records the selected kernel's trace; Ctrl+O opens a .threadmap session.</source>
+        <source>No recording open. Ctrl+R records the selected kernel&apos;s trace; Ctrl+O opens a .threadmap session.</source>
         <translation>Nenhuma gravação aberta. Ctrl+R grava o rastro do kernel selecionado; Ctrl+O abre uma sessão .threadmap.</translation>
     </message>
     <message>
@@ -2027,7 +2031,7 @@ gravado em %2</translation>
         <translation>varredura concluída</translation>
     </message>
     <message>
-        <source>the worker's record reply names no session file</source>
+        <source>the worker&apos;s record reply names no session file</source>
         <translation>a resposta de gravação do executor não indica nenhum arquivo de sessão</translation>
     </message>
     <message>
@@ -2113,8 +2117,8 @@ gravado em %2</translation>
         <translation>%1× a largura de banda</translation>
     </message>
     <message>
-        <source>%1: the kernel '%2' is not in this catalog</source>
-        <translation>%1: o kernel '%2' não está neste catálogo</translation>
+        <source>%1: the kernel &apos;%2&apos; is not in this catalog</source>
+        <translation>%1: o kernel &apos;%2&apos; não está neste catálogo</translation>
     </message>
     <message>
         <source>%1 and %2 are of different lessons (%3, %4): compare two variants of one family</source>
