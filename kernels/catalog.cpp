@@ -12,16 +12,17 @@ using families::build_reduce;
 using families::build_smem;
 using families::build_transpose;
 
-const LessonRef kOpenclSharedNaive{"000_9757a498f710664d.txt", "1 Matrix transposition", "en"};
-const LessonRef kOpenclShared{"000_9757a498f710664d.txt", "2 Shared Memory implementation", "en"};
-const LessonRef kCudaShared{"001_678a096cc42e7d8d.txt", "2 Shared Memory implementation", "en"};
-const LessonRef kCudaDynamic{"001_678a096cc42e7d8d.txt", "3 Dynamically allocated shared memory implementation", "en"};
-const LessonRef kCoalescing{"002_8beb8f15b2ee5d89.txt", "1 Matrix addition", "en"};
-const LessonRef kCoalescingOuter{"002_8beb8f15b2ee5d89.txt", "2 Parallelising the outer loop", "en"};
-const LessonRef kCoalescingInner{"002_8beb8f15b2ee5d89.txt", "3 Parallelising the inner loop", "en"};
-const LessonRef kReduction{"003_a865efd981f8c9db.txt", "Usando memória local", "pt"};
-const LessonRef kSmemSquare{"004_354aa9cbd9ceddef.txt", "Memoria Compartida Cuadrada", "es"};
-const LessonRef kSmemRect{"004_354aa9cbd9ceddef.txt", "Memoria Compartida Rectangular", "es"};
+const LessonRef kOpenclSharedNaive{"000_9757a498f710664d.txt", "1 Matrix transposition", "en", nullptr};
+const LessonRef kOpenclShared{"000_9757a498f710664d.txt", "2 Shared Memory implementation", "en", nullptr};
+const LessonRef kCudaShared{"001_678a096cc42e7d8d.txt", "2 Shared Memory implementation", "en", nullptr};
+const LessonRef kCudaDynamic{"001_678a096cc42e7d8d.txt", "3 Dynamically allocated shared memory implementation", "en",
+                             nullptr};
+const LessonRef kCoalescing{"002_8beb8f15b2ee5d89.txt", "1 Matrix addition", "en", nullptr};
+const LessonRef kCoalescingOuter{"002_8beb8f15b2ee5d89.txt", "2 Parallelising the outer loop", "en", nullptr};
+const LessonRef kCoalescingInner{"002_8beb8f15b2ee5d89.txt", "3 Parallelising the inner loop", "en", nullptr};
+const LessonRef kReduction{"003_a865efd981f8c9db.txt", "Usando memória local", "pt", nullptr};
+const LessonRef kSmemSquare{"004_354aa9cbd9ceddef.txt", "Memoria Compartida Cuadrada", "es", nullptr};
+const LessonRef kSmemRect{"004_354aa9cbd9ceddef.txt", "Memoria Compartida Rectangular", "es", nullptr};
 
 ParamSpec width(std::int64_t def = 2048) {
   return {"width", "matrix width (columns of the input)", 1, 32768, def, {}, {}};

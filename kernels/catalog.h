@@ -3,6 +3,8 @@
 // nothing else lists the variants.
 #include <cstdint>
 #include <functional>
+#include <map>
+#include <memory>
 #include <span>
 #include <string>
 #include <vector>
@@ -14,9 +16,12 @@
 namespace threadmap {
 
 struct LessonRef {
-  std::string file;      // lesson file under resources/lessons (embedded as :/lessons/FILE)
+  std::string file;      // lesson file under resources/lessons (embedded as :/lessons/FILE), or in a pack's folder
   std::string section;   // heading in that lesson
-  std::string language;  // "en", "pt", "es"
+  std::string language;  // the language it was written in: "en", "pt" (or "pt_BR"), "es"
+  // A pack's lesson: its text in each language it brings ("en", "pt_BR",
+  // "es"), read when the pack was loaded. Null for the built-in lessons.
+  std::shared_ptr<const std::map<std::string, std::string>> texts;
 };
 
 class Variant;

@@ -3,13 +3,17 @@
 // on the OpenCL test device against their reference.
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <map>
 #include <regex>
+
+#include <unistd.h>
 
 #include "kernels/catalog.h"
 #include "kernels/error.h"
 #include "kernels/pack/expression.h"
 #include "kernels/pack/manifest.h"
+#include "kernels/pack/pack_template.h"
 #include "kernels/pack/pack_variants.h"
 #include "kernels/runner.h"
 #include "tests/test_devices.h"
@@ -325,6 +329,106 @@ TEST(PackManifest, EachMistakeIsOneMessageWithLineAndColumn) {
       EXPECT_EQ(message.rfind(mistake.message, 0), 0u) << message;
     }
   }
+}
+
+// A manifest whose family has a lesson, scale.md, with a Portuguese
+// translation beside it and no Spanish one.
+threadmap::pack::PackManifest parse_with_lesson(const std::string& text) {
+  const std::map<std::string, std::string> files{
+      {"scale.cl", "__kernel void scale_naive() {}"},
+      {"scale.md", "# Scaling a vector\n\nOne thread per element.\n\nThe grid-stride loop\n---\n\nFewer threads.\n"},
+      {"scale.pt_BR.md", "# Escalando um vetor\n\nUma thread por elemento.\n\n## O laço com passo de grade ##\n"},
+      {"empty.md", ""}};
+  return threadmap::pack::parse_manifest(text, "pack.toml", "demo", [&](const std::string& file) {
+    const auto found = files.find(file);
+    return found == files.end() ? std::nullopt : std::optional<std::string>(found->second);
+  });
+}
+
+TEST(PackManifest, ALessonComesWithItsTranslationsAndSections) {
+  const std::string m = replaced(kManifest, "opencl = \"scale.cl\"\n",
+                                 "opencl = \"scale.cl\"\nlesson = \"scale.md\"\nsection = \"Scaling a vector\"\n");
+  const auto with_lesson =
+      replaced(m, "  reference = true", "  reference = true\n  section = \"The grid-stride loop\"");
+  const auto manifest = parse_with_lesson(with_lesson);
+  const auto& lesson = manifest.families.at(0).lesson;
+  ASSERT_TRUE(lesson);
+  EXPECT_EQ(lesson->file, "scale.md");
+  EXPECT_EQ(lesson->language, "en");
+  EXPECT_EQ(lesson->section, "Scaling a vector");
+  EXPECT_EQ(lesson->texts.size(), 2u) << "the original and the Portuguese translation found beside it";
+  EXPECT_EQ(lesson->texts.at("pt_BR").rfind("# Escalando um vetor", 0), 0u);
+  EXPECT_EQ(manifest.families[0].variants.at(0).section, "The grid-stride loop") << "an underlined heading";
+
+  const auto variants = threadmap::pack::pack_variants(manifest);
+  ASSERT_EQ(variants.size(), 1u);
+  EXPECT_EQ(variants[0].lesson.file, "scale.md");
+  EXPECT_EQ(variants[0].lesson.section, "The grid-stride loop");
+  ASSERT_TRUE(variants[0].lesson.texts);
+  EXPECT_EQ(variants[0].lesson.texts->at("en"), lesson->texts.at("en"));
+
+  // Written in Portuguese: the Portuguese file is the original, scale.md itself no translation of it.
+  const auto pt = parse_with_lesson(replaced(kManifest, "opencl = \"scale.cl\"\n",
+                                             "opencl = \"scale.cl\"\nlesson = \"scale.pt_BR.md\"\n"
+                                             "lesson_language = \"pt_BR\"\nsection = \"O laço com passo de grade\"\n"));
+  EXPECT_EQ(pt.families.at(0).lesson->texts.size(), 1u);
+  EXPECT_EQ(pt.families.at(0).lesson->language, "pt_BR");
+  EXPECT_EQ(pt.families[0].lesson->section, "O laço com passo de grade") << "an ATX heading's closing #s go";
+}
+
+TEST(PackManifest, EachLessonMistakeIsOneMessageWithLineAndColumn) {
+  const std::string m =
+      replaced(kManifest, "opencl = \"scale.cl\"\n", "opencl = \"scale.cl\"\nlesson = \"scale.md\"\n");
+  const std::vector<Mistake> mistakes = {
+      {"a lesson file that is not there", replaced(m, "lesson = \"scale.md\"", "lesson = \"scael.md\""),
+       "pack.toml:7:10: cannot read the lesson 'scael.md' in demo"},
+      {"an empty lesson", replaced(m, "lesson = \"scale.md\"", "lesson = \"empty.md\""),
+       "pack.toml:7:10: the lesson 'empty.md' is empty or not text"},
+      {"a lesson outside the pack", replaced(m, "lesson = \"scale.md\"", "lesson = \"../scale.md\""),
+       "pack.toml:7:10: '../scale.md' must be a file inside the pack's folder"},
+      {"a language the interface does not speak",
+       replaced(m, "lesson = \"scale.md\"", "lesson = \"scale.md\"\nlesson_language = \"pt\""),
+       "pack.toml:8:19: lesson_language 'pt' is not one of en, pt_BR, es"},
+      {"a section that is no heading",
+       replaced(m, "lesson = \"scale.md\"", "lesson = \"scale.md\"\nsection = \"Scaling\""),
+       "pack.toml:8:11: section 'Scaling' is not a heading of scale.md; its headings: Scaling a vector; The "
+       "grid-stride loop"},
+      {"a variant's section that is no heading",
+       replaced(m, "  reference = true", "  reference = true\n  section = \"One thread per element.\""),
+       "pack.toml:45:13: section 'One thread per element.' is not a heading of scale.md"},
+      {"a section without a lesson", replaced(kManifest, "  reference = true", "  reference = true\n  section = \"x\""),
+       "pack.toml:44:13: section in variant 'naive' of family 'scale' needs the family's lesson"},
+      {"a lesson language without a lesson",
+       replaced(kManifest, "opencl = \"scale.cl\"\n", "opencl = \"scale.cl\"\nlesson_language = \"es\"\n"),
+       "pack.toml:7:19: lesson_language in family 'scale' needs a lesson"},
+  };
+  const std::regex one_place(R"(^pack\.toml:\d+:\d+: [^\n]+$)");
+  for (const Mistake& mistake : mistakes) {
+    SCOPED_TRACE(mistake.what);
+    try {
+      parse_with_lesson(mistake.manifest);
+      ADD_FAILURE() << "loaded";
+    } catch (const threadmap::pack::PackError& e) {
+      const std::string message = e.what();
+      EXPECT_TRUE(std::regex_match(message, one_place)) << message;
+      EXPECT_EQ(message.rfind(mistake.message, 0), 0u) << message;
+    }
+  }
+}
+
+// `pack new` starts a lecturer with a lesson too: each variant opens at its section.
+TEST(PackManifest, TheNewPackTemplateBringsALesson) {
+  const auto folder = std::filesystem::temp_directory_path() / ("threadmap_template_" + std::to_string(getpid()));
+  std::filesystem::remove_all(folder);
+  threadmap::pack::write_pack_template(folder / "vectors", "");
+  const auto variants = threadmap::pack::pack_variants(threadmap::pack::load_pack((folder / "vectors").string()));
+  std::filesystem::remove_all(folder);
+  ASSERT_EQ(variants.size(), 2u);
+  EXPECT_EQ(variants[0].lesson.file, "scale.md");
+  EXPECT_EQ(variants[0].lesson.section, "One element per thread");
+  EXPECT_EQ(variants[1].lesson.section, "A grid-stride loop");
+  ASSERT_TRUE(variants[1].lesson.texts);
+  EXPECT_EQ(variants[1].lesson.texts->at("en").rfind("# Scaling a vector", 0), 0u);
 }
 
 TEST(PackManifest, AnUnreadableFolderIsAnError) {

@@ -82,11 +82,19 @@ QString LessonPane::original_language(const LessonRef& lesson) {
 
 QString LessonPane::resource_for(const LessonRef& lesson, const QString& code) {
   const QString file = QString::fromStdString(lesson.file);
+  if (lesson.texts)  // a pack's lesson: the texts it brought
+    return lesson.texts->count(code.toStdString()) ? QString("pack:%1:%2").arg(file, code) : QString();
   if (code == original_language(lesson)) return ":/lessons/" + file;
   QString stem = file;
   stem.chop(file.endsWith(".txt") ? 4 : 0);
   const QString path = QString(":/lessons/%1.%2.txt").arg(stem, code);
   return QFile::exists(path) ? path : QString();
+}
+
+QString LessonPane::lesson_text(const LessonRef& lesson, const QString& resource) {
+  if (!lesson.texts || !resource.startsWith("pack:")) return read_resource(resource);
+  const auto text = lesson.texts->find(resource.section(':', -1).toStdString());
+  return text == lesson.texts->end() ? QString() : QString::fromStdString(text->second);
 }
 
 QString LessonPane::section_title(const LessonRef& lesson, const QString& code) {
@@ -95,8 +103,8 @@ QString LessonPane::section_title(const LessonRef& lesson, const QString& code) 
   const QString path = resource_for(lesson, code);
   if (path.isEmpty() || code == original_language(lesson)) return section;
   QTextDocument original, translated;
-  original.setMarkdown(read_resource(":/lessons/" + QString::fromStdString(lesson.file)));
-  translated.setMarkdown(read_resource(path));
+  original.setMarkdown(lesson_text(lesson, resource_for(lesson, original_language(lesson))));
+  translated.setMarkdown(lesson_text(lesson, path));
   const QTextCursor found = original.find(section);
   if (found.isNull() || found.block().blockFormat().headingLevel() == 0) return section;
   const QTextCursor heading = nth_heading(translated, heading_ordinal(found.block()));
@@ -147,7 +155,7 @@ void LessonPane::changeEvent(QEvent* event) {
 void LessonPane::show_lesson() {
   const LessonRef& ref = *lesson_ref_;
   const QString original_code = original_language(ref);
-  const QString original = ":/lessons/" + QString::fromStdString(ref.file);
+  const QString original = resource_for(ref, original_code);
   const QString translated = resource_for(ref, language::current());
   const bool has_translation = !translated.isEmpty() && translated != original;
   original_->setVisible(has_translation);
@@ -155,8 +163,10 @@ void LessonPane::show_lesson() {
   original_->setToolTip(original_->isChecked() ? tr("Show the lesson in the interface's language again")
                                                : tr("Show the lesson as it was written"));
   const QString resource = has_translation && !original_->isChecked() ? translated : original;
-  if (resource != shown_resource_) {
-    const QString text = read_resource(resource);
+  // A pack's lesson is read again each time: another pack's may have the
+  // same file name, and a reloaded pack brings its edited text.
+  if (resource != shown_resource_ || ref.texts) {
+    const QString text = lesson_text(ref, resource);
     if (text.isEmpty())
       lesson_->setPlainText(tr("The lesson %1 is not bundled with this build.").arg(QString::fromStdString(ref.file)));
     else lesson_->setMarkdown(text);
@@ -170,7 +180,7 @@ void LessonPane::show_lesson() {
     return;
   }
   QTextDocument source_doc;
-  source_doc.setMarkdown(read_resource(original));
+  source_doc.setMarkdown(lesson_text(ref, original));
   const QTextCursor in_original = source_doc.find(section);
   if (!in_original.isNull())
     scroll_to(*lesson_, nth_heading(*lesson_->document(), heading_ordinal(in_original.block())));

@@ -1,8 +1,9 @@
 #pragma once
-// The lesson text (embedded markdown, scrolled to the variant's section)
-// beside the kernel source the device runs. The lesson is shown in the
-// interface's language: its original, or the translation bundled beside it
-// (lessons/<stem>.<code>.txt); a button brings the original back in one click.
+// The lesson text (markdown, scrolled to the variant's section) beside the
+// kernel source the device runs. The lesson is shown in the interface's
+// language: its original, or the translation beside it (the built-in
+// lessons' lessons/<stem>.<code>.txt, a pack's STEM.<code>.md); a button
+// brings the original back in one click.
 #include <QSplitter>
 
 #include <optional>
@@ -31,8 +32,11 @@ class LessonPane : public QSplitter {
   // The language code ("en", "pt_BR", "es") a lesson is written in, from the catalog's "pt"/"es"/"en".
   static QString original_language(const LessonRef& lesson);
   // The resource holding `lesson` in `code`: the original when that is its language,
-  // else its bundled translation; empty when there is none.
+  // else its bundled translation; empty when there is none. A pack's lesson
+  // is named "pack:FILE:CODE" (its texts came with the pack).
   static QString resource_for(const LessonRef& lesson, const QString& code);
+  // The text of one of the lesson's resources; empty when it cannot be read.
+  static QString lesson_text(const LessonRef& lesson, const QString& resource);
   // The lesson's section (named as in the original) as the `code` version
   // titles it: the heading at the same place; the original's name when there
   // is no such version or heading.

@@ -208,18 +208,26 @@ class Reader {
     return e;
   }
 
-  std::string read_kernel(const toml::node& at, const std::string& relative) const {
+  // A text file beside the manifest: a kernel ("kernel file") or a lesson.
+  std::string read_text(const toml::node& at, const std::string& relative, const std::string& kind) const {
     if (relative.empty() || relative.front() == '/' || relative.find("..") != std::string::npos)
       fail(at, "'" + relative + "' must be a file inside the pack's folder (a relative path without '..')");
     std::optional<std::string> text = read_file_(relative);
     if (!text)
-      fail(at, "cannot read the kernel file '" + relative + "' in " +
+      fail(at, "cannot read the " + kind + " '" + relative + "' in " +
                    (folder_.empty() ? std::string("the pack's folder") : folder_));
-    if (text->size() > kMaxKernelFileBytes)
-      fail(at, "the kernel file '" + relative + "' is larger than " + std::to_string(kMaxKernelFileBytes) + " bytes");
-    if (text->find('\0') != std::string::npos || text->empty())
-      fail(at, "the kernel file '" + relative + "' is empty or not text");
+    check_text(at, relative, *text, kind);
     return *text;
+  }
+  void check_text(const toml::node& at, const std::string& relative, const std::string& text,
+                  const std::string& kind) const {
+    if (text.size() > kMaxKernelFileBytes)
+      fail(at, "the " + kind + " '" + relative + "' is larger than " + std::to_string(kMaxKernelFileBytes) + " bytes");
+    if (text.find('\0') != std::string::npos || text.empty())
+      fail(at, "the " + kind + " '" + relative + "' is empty or not text");
+  }
+  std::string read_kernel(const toml::node& at, const std::string& relative) const {
+    return read_text(at, relative, "kernel file");
   }
 
   ParamSpec parameter(const toml::table& t, std::size_t index) const;
@@ -239,6 +247,8 @@ class Reader {
   FamilySpec family(const toml::table& t, std::size_t index) const;
   using Declared = std::map<std::string, std::pair<ArgumentSpec, bool>>;  // name -> (argument, used)
   void kernel_files(const Fields& f, FamilySpec& fam, const std::string& what) const;
+  void lesson(const Fields& f, FamilySpec& fam, const std::string& what) const;
+  std::string section(const Fields& f, const FamilySpec& fam, const std::string& what) const;
   ExpressionScope family_parameters(const Fields& f, FamilySpec& fam, const std::string& what) const;
   void declare(Declared& declared, const toml::node& at, ArgumentSpec arg, const std::string& what) const;
   BufferSpec buffer(const Fields& b, const ExpressionScope& scope) const;
@@ -391,6 +401,93 @@ void Reader::kernel_files(const Fields& f, FamilySpec& fam, const std::string& w
     if (!fam.cuda_file.ends_with(".cu")) fail(*f.find("cuda"), "the CUDA kernel file must end in .cu");
     fam.cuda_text = read_kernel(*f.find("cuda"), fam.cuda_file);
   }
+}
+
+// The headings of a markdown text ("# Title" lines and underlined ones), as
+// the lesson pane finds a section.
+std::vector<std::string> headings(std::string_view text) {
+  std::vector<std::string> out;
+  std::string previous;
+  std::size_t at = 0;
+  while (at < text.size()) {
+    const std::size_t end = std::min(text.find('\n', at), text.size());
+    std::string line(text.substr(at, end - at));
+    at = end + 1;
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    const std::size_t first = line.find_first_not_of(' ');
+    // Spaces around the text, and an ATX heading's closing #s after a space.
+    const auto trim = [](std::string t) {
+      const auto strip = [&t] {
+        while (!t.empty() && (t.back() == ' ' || t.back() == '\t')) t.pop_back();
+        while (!t.empty() && (t.front() == ' ' || t.front() == '\t')) t.erase(t.begin());
+      };
+      strip();
+      const std::size_t hashes = t.find_last_not_of('#');
+      if (hashes != std::string::npos && hashes + 1 < t.size() && t[hashes] == ' ') t.resize(hashes);
+      else if (hashes == std::string::npos) t.clear();
+      strip();
+      return t;
+    };
+    if (first != std::string::npos && first < 4 && line[first] == '#') {
+      const std::size_t hashes = line.find_first_not_of('#', first) - first;
+      if (hashes <= 6 && (first + hashes == line.size() || line[first + hashes] == ' '))
+        out.push_back(trim(line.substr(first + hashes)));
+    } else if (!previous.empty() && first != std::string::npos &&
+               line.find_first_not_of(line[first] == '=' ? "= " : "- ") == std::string::npos &&
+               (line[first] == '=' || line[first] == '-')) {
+      out.push_back(trim(previous));
+    }
+    previous = first == std::string::npos ? std::string() : line;
+  }
+  return out;
+}
+
+const std::vector<std::string> kLessonLanguages{"en", "pt_BR", "es"};
+
+// The family's lesson, its translations found beside it by name.
+void Reader::lesson(const Fields& f, FamilySpec& fam, const std::string& what) const {
+  const toml::node* file = f.find("lesson");
+  if (!file) {
+    for (const char* key : {"lesson_language", "section"})
+      if (const toml::node* n = f.find(key))
+        fail(*n, std::string(key) + " in " + what + " needs a lesson (lesson = \"FILE.md\")");
+    return;
+  }
+  LessonSpec lesson;
+  lesson.file = f.string("lesson");
+  lesson.language = f.string("lesson_language", false, "en");
+  if (std::find(kLessonLanguages.begin(), kLessonLanguages.end(), lesson.language) == kLessonLanguages.end())
+    fail(*f.find("lesson_language"), "lesson_language '" + lesson.language + "' is not one of en, pt_BR, es");
+  lesson.texts[lesson.language] = read_text(*file, lesson.file, "lesson");
+  const std::size_t dot = lesson.file.rfind('.');
+  const std::size_t slash = lesson.file.rfind('/');
+  const bool has_extension = dot != std::string::npos && (slash == std::string::npos || dot > slash);
+  const std::string stem = has_extension ? lesson.file.substr(0, dot) : lesson.file;
+  const std::string extension = has_extension ? lesson.file.substr(dot) : "";
+  for (const std::string& code : kLessonLanguages) {
+    if (code == lesson.language) continue;
+    const std::string name = stem + "." + code + extension;
+    if (std::optional<std::string> text = read_file_(name)) {
+      check_text(*file, name, *text, "lesson translation");
+      lesson.texts[code] = std::move(*text);
+    }
+  }
+  fam.lesson = std::move(lesson);
+  fam.lesson->section = section(f, fam, what);
+}
+
+// A `section` key: a heading of the family's lesson as it was written.
+std::string Reader::section(const Fields& f, const FamilySpec& fam, const std::string& what) const {
+  const toml::node* n = f.find("section");
+  if (!n) return {};
+  if (!fam.lesson) fail(*n, "section in " + what + " needs the family's lesson (lesson = \"FILE.md\")");
+  const std::string name = f.string("section");
+  const std::vector<std::string> all = headings(fam.lesson->texts.at(fam.lesson->language));
+  if (std::find(all.begin(), all.end(), name) != all.end()) return name;
+  std::string list;
+  for (const std::string& h : all) list += (list.empty() ? "" : "; ") + h;
+  fail(*n, "section '" + name + "' is not a heading of " + fam.lesson->file +
+               (list.empty() ? " (it has none)" : "; its headings: " + list));
 }
 
 // The family's parameters: its sliders, and the names its expressions take.
@@ -566,7 +663,7 @@ void Reader::variants(const Fields& f, FamilySpec& fam, const ExpressionScope& s
   if (tables.empty()) fail(f.place(), what + " has no [[family.variant]]");
   for (std::size_t i = 0; i < tables.size(); ++i) {
     Fields v(*this, *tables[i], "variant " + std::to_string(i + 1) + " of " + what,
-             {"id", "title", "summary", "kernel", "defines", "launch", "reference", "known_wrong", "tile"});
+             {"id", "title", "summary", "kernel", "defines", "launch", "reference", "known_wrong", "tile", "section"});
     VariantSpec spec;
     spec.place = v.place();
     spec.id = v.string("id");
@@ -581,6 +678,7 @@ void Reader::variants(const Fields& f, FamilySpec& fam, const ExpressionScope& s
     spec.defines = defines(v, scope);
     spec.launches = launches(v, scope);
     spec.tile = tile(v, scope, "variant '" + spec.id + "' of " + what);
+    spec.section = section(v, fam, "variant '" + spec.id + "' of " + what);
     spec.reference = v.boolean("reference").value_or(false);
     spec.known_wrong = v.boolean("known_wrong").value_or(false);
     if (spec.reference && spec.known_wrong)
@@ -634,8 +732,9 @@ void Reader::checks(const Fields& f, FamilySpec& fam, const ExpressionScope& sco
 
 FamilySpec Reader::family(const toml::table& t, std::size_t index) const {
   Fields f(*this, t, "family " + std::to_string(index + 1),
-           {"id", "title", "opencl", "cuda", "defines", "parameter", "buffer", "scalar", "local", "arguments", "launch",
-            "ideal_bytes", "require", "atol", "rtol", "tolerance_scale", "tile", "variant", "check"});
+           {"id",    "title",     "opencl", "cuda",        "defines",         "parameter", "buffer", "scalar",
+            "local", "arguments", "launch", "ideal_bytes", "require",         "atol",      "rtol",   "tolerance_scale",
+            "tile",  "variant",   "check",  "lesson",      "lesson_language", "section"});
   FamilySpec fam;
   fam.place = f.place();
   fam.id = f.string("id");
@@ -643,6 +742,7 @@ FamilySpec Reader::family(const toml::table& t, std::size_t index) const {
   fam.title = f.string("title", false, fam.id);
   const std::string what = "family '" + fam.id + "'";
   kernel_files(f, fam, what);
+  lesson(f, fam, what);
   const ExpressionScope scope = family_parameters(f, fam, what);
   Declared declared;  // name -> (argument, used)
   buffers(f, fam, declared, scope, what);

@@ -97,6 +97,7 @@ struct VariantSpec {
   bool reference = false;        // the family's reference: what the others are compared with
   bool known_wrong = false;      // pack check requires it to fail verification
   std::optional<TileSpec> tile;  // [family.variant.tile]: replaces the family's
+  std::string section;           // the lesson's heading it opens at; empty: the family's
   Place place;
 };
 
@@ -106,9 +107,19 @@ struct CheckPoint {
   Place place;
 };
 
+// A family's lesson: a markdown file beside the manifest in the language it
+// was written in, and its translations beside it (STEM.pt_BR.md, ...).
+struct LessonSpec {
+  std::string file;                          // relative to the pack's folder
+  std::string language;                      // "en", "pt_BR" or "es": the file's
+  std::map<std::string, std::string> texts;  // language code -> text, the original's included
+  std::string section;                       // the heading its variants open at, unless they name their own
+};
+
 struct FamilySpec {
   std::string id;
   std::string title;
+  std::optional<LessonSpec> lesson;
   std::string opencl_file;  // path relative to the pack folder; empty when absent
   std::string cuda_file;
   std::string opencl_text;  // the files' contents, read when the manifest is loaded

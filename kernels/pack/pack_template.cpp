@@ -22,6 +22,10 @@ id = "@FAMILY@"
 title = "y = a * x"
 opencl = "scale.cl"
 cuda = "scale.cu"
+# The lesson beside the kernels, in English; a translation goes beside it as
+# scale.pt_BR.md or scale.es.md.
+lesson = "scale.md"
+section = "Scaling a vector"
 arguments = ["x", "y", "a", "n"]
 ideal_bytes = "2 * n * sizeof(type)"
 rtol = 1e-6
@@ -75,6 +79,7 @@ rtol = 1e-6
   title = "One element per thread"
   summary = "Thread i scales element i: every access coalesced."
   kernel = "scale_naive"
+  section = "One element per thread"
   reference = true
 
   [[family.variant]]
@@ -82,6 +87,7 @@ rtol = 1e-6
   title = "Grid-stride loop"
   summary = "A fixed grid of 64 blocks; each thread steps by the whole grid."
   kernel = "scale_grid_stride"
+  section = "A grid-stride loop"
 
     [[family.variant.launch]]
     grid = ["min(64, ceil_div(n, wg))"]
@@ -131,6 +137,26 @@ extern "C" __global__ void scale_grid_stride(const ELEM* x, ELEM* y, int a, int 
 }
 )text";
 
+// The lesson the pack's kernels open at: one heading per section the
+// manifest names.
+constexpr std::string_view kLesson = R"text(# Scaling a vector
+
+y = a · x: every element of x is read once and every element of y written once, so the kernel
+can do no better than move 2 · n elements at the device's copy bandwidth (the chart's dashed
+line).
+
+## One element per thread
+
+Thread i of the grid scales element i. The 32 threads of a warp touch 32 neighbouring elements:
+each load and store is one coalesced request (the Coalescing view shows 4 sectors of 32 bytes
+for 4-byte elements).
+
+## A grid-stride loop
+
+A fixed grid of 64 blocks, whatever n is: each thread scales element i, then i plus the number of
+threads in the grid, and so on. The accesses stay coalesced; fewer threads each do more.
+)text";
+
 }  // namespace
 
 std::string write_pack_template(const std::filesystem::path& path, const std::string& family) {
@@ -152,6 +178,7 @@ std::string write_pack_template(const std::filesystem::path& path, const std::st
   write_file(path / "pack.toml", manifest);
   write_file(path / "scale.cl", kOpencl);
   write_file(path / "scale.cu", kCuda);
+  write_file(path / "scale.md", kLesson);
   return name;
 }
 

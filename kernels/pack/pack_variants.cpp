@@ -268,6 +268,8 @@ std::vector<Variant> pack_variants(const PackManifest& manifest) {
   const std::filesystem::path folder(shared->folder);
   for (const FamilySpec& fam : shared->families) {
     auto cache = std::make_shared<ReferenceCache>();
+    const auto lesson_texts =
+        fam.lesson ? std::make_shared<const std::map<std::string, std::string>>(fam.lesson->texts) : nullptr;
     for (const VariantSpec& spec : fam.variants) {
       Variant v;
       v.id = fam.id + "." + spec.id;
@@ -278,6 +280,9 @@ std::vector<Variant> pack_variants(const PackManifest& manifest) {
       v.kernel = spec.kernel;
       v.params = fam.parameters;
       v.lesson_original = false;
+      if (fam.lesson)
+        v.lesson = {fam.lesson->file, spec.section.empty() ? fam.lesson->section : spec.section, fam.lesson->language,
+                    lesson_texts};
       v.pack = shared->name;
       if (!fam.opencl_file.empty()) v.opencl_text = {(folder / fam.opencl_file).string(), fam.opencl_text};
       if (!fam.cuda_file.empty()) v.cuda_text = {(folder / fam.cuda_file).string(), fam.cuda_text};

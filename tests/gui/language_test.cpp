@@ -20,6 +20,7 @@
 #include <QSplitter>
 #include <QStandardPaths>
 #include <QTabWidget>
+#include <QTemporaryDir>
 #include <QTest>
 #include <QToolButton>
 #include <QTreeWidgetItem>
@@ -33,6 +34,8 @@
 #include "app/gui/status_panel.h"
 #include "viz/views/trace_views_widget.h"
 #include "kernels/catalog.h"
+#include "kernels/pack/manifest.h"
+#include "kernels/pack/pack_variants.h"
 
 #include <map>
 #include <set>
@@ -251,6 +254,64 @@ class LanguageTest : public QObject {
       }
     }
     QCOMPARE(files.size(), std::size_t{5});
+  }
+
+  // A pack's lesson (tests/data/packs/rowsum with the texts of
+  // rowsum_lesson beside it): shown at the variant's section, in the
+  // interface's language where the pack brings a translation, its original
+  // one click away, as the built-in lessons are.
+  void aPacksLessonFollowsTheLanguage() {
+    const QString data = QString(THREADMAP_SOURCE_DIR) + "/tests/data/packs/";
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    for (const QString& file :
+         {"rowsum/rowsum.cl", "rowsum_lesson/rowsum.md", "rowsum_lesson/rowsum.pt_BR.md", "rowsum_lesson/rowsum.es.md"})
+      QVERIFY(QFile::copy(data + file, dir.filePath(file.section('/', 1))));
+    QString manifest = read(data + "rowsum/pack.toml");
+    manifest.replace("opencl = \"rowsum.cl\"\n",
+                     "opencl = \"rowsum.cl\"\nlesson = \"rowsum.md\"\nsection = \"Summing the rows of a matrix\"\n");
+    manifest.replace("kernel = \"row_sum_serial\"\n",
+                     "kernel = \"row_sum_serial\"\n  section = \"One thread per row\"\n");
+    manifest.replace("kernel = \"row_sum_tree\"\n", "kernel = \"row_sum_tree\"\n  section = \"A block per row\"\n");
+    QFile out(dir.filePath("pack.toml"));
+    QVERIFY(out.open(QIODevice::WriteOnly));
+    out.write(manifest.toUtf8());
+    out.close();
+    const auto variants = threadmap::pack::pack_variants(threadmap::pack::load_pack(dir.path().toStdString()));
+    const auto tree =
+        std::find_if(variants.begin(), variants.end(), [](const auto& v) { return v.id == "rowsum.tree"; });
+    QVERIFY(tree != variants.end());
+
+    language::apply("en");
+    LessonPane pane;
+    pane.resize(1200, 600);
+    pane.show();
+    pane.show_variant(*tree, "opencl");
+    auto* text = pane.findChild<QTextBrowser*>("lessonText");
+    QVERIFY2(pane.lesson_text().contains("gives each row a block"), qPrintable(pane.lesson_text()));
+    QCOMPARE(text->textCursor().block().text(), QString("A block per row"));
+    QVERIFY(!pane.original_button().isVisible());  // English shown, English written: nothing to switch to
+    language::apply("pt_BR");
+    settle();
+    QCOMPARE(text->textCursor().block().text(), QString("Um bloco por linha"));
+    QVERIFY(pane.original_button().isVisible());
+    QCOMPARE(pane.original_button().text(), QString("Original (English)"));
+    pane.original_button().click();
+    QCOMPARE(text->textCursor().block().text(), QString("A block per row"));
+    language::apply("es");
+    settle();
+    QCOMPARE(text->textCursor().block().text(), QString("Un bloque por fila"));
+    // The kernel list names the section as the shown lesson titles it.
+    QCOMPARE(LessonPane::section_title(tree->lesson, "es"), QString("Un bloque por fila"));
+    QCOMPARE(LessonPane::section_title(tree->lesson, "en"), QString("A block per row"));
+    // A language the pack brings no text for shows the original.
+    std::map<std::string, std::string> texts = *tree->lesson.texts;
+    texts.erase("es");
+    threadmap::Variant without_spanish = *tree;
+    without_spanish.lesson.texts = std::make_shared<const std::map<std::string, std::string>>(texts);
+    pane.show_variant(without_spanish, "opencl");
+    QVERIFY(!pane.original_button().isVisible());
+    QCOMPARE(text->textCursor().block().text(), QString("A block per row"));
   }
 
   // The lesson pane shows the interface's language, scrolled to the same
