@@ -1,6 +1,7 @@
 // libFuzzer target for pack manifests (kernels/pack/manifest.h) and the
 // expression language (kernels/pack/expression.h). The input is a pack.toml;
-// every kernel file it names exists and holds a small kernel. A manifest is
+// every kernel file it names exists and holds a small kernel, every lesson a
+// short markdown text with three headings. A manifest is
 // loaded or refused with one PackError "pack.toml:LINE:COL: ..." message;
 // a loaded one's variants build their workloads at the defaults and at every
 // check point, or refuse with InvalidRequest. The input's first line is also
@@ -47,6 +48,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   pack::PackManifest manifest;
   try {
     manifest = pack::parse_manifest(text, "pack.toml", "fuzz", [](const std::string& file) {
+      // A lesson (its translations too) has headings of both kinds to name.
+      if (file.ends_with(".md"))
+        return std::optional<std::string>("# Lesson\n\nText.\n\nPart two\n---\n\n## Part three ##\n// " + file);
       return std::optional<std::string>("__kernel void k(__global int* x) { x[0] = 1; }\n// " + file);
     });
   } catch (const pack::PackError& e) {
