@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Usage: [IDS="id ..."] bench/gpu/run.sh STAGE
 #   (STAGE: tables | tune | ncu | sanitize | counters | traces | bundle | compile | learner | barriers
-#    | factors | predication)
+#    | factors | ptx | predication)
 # Expects threadmap-cli and engine_tests built with CUDA in $BIN (default
 # .device/bin); writes logs to $OUT. NVIDIA's OpenCL driver is registered with
 # the ICD loader first.
@@ -191,6 +191,14 @@ factors)
   for rep in 1 2 3; do /tmp/barrier_factors; done | sort |
     awk '{k=$1" "$2" "$3" "$4" "$5; v[k]=v[k]" "$NF} END {for (k in v) print k, v[k]}' | sort -k3,3 -k5,5n |
     tee "$OUT/factors.txt"
+  ;;
+ptx)
+  # The clock pass's own PTX outside ThreadMap (bench/gpu/barrier_ptx.cu):
+  # setRowReadCol's instrumented PTX as ptx_instrument_tests writes it, each
+  # file given after the stage as LABEL=FILE.
+  nvcc -O2 -std=c++17 -o /tmp/barrier_ptx bench/gpu/barrier_ptx.cu -lcuda || exit 1
+  shift
+  /tmp/barrier_ptx "$@" | tee "$OUT/barrier_ptx.jsonl"
   ;;
 predication)
   # What ncu's pred_on_any counters count for shared-memory instructions
