@@ -431,6 +431,116 @@ TEST(PackManifest, TheNewPackTemplateBringsALesson) {
   EXPECT_EQ(variants[1].lesson.texts->at("en").rfind("# Scaling a vector", 0), 0u);
 }
 
+// y = 2x, with a variant that takes no block size: the family's `wg`, its
+// define and its rule do not bind it.
+const std::string kScaleKernels = R"cl(
+__kernel void scale_naive(__global const float* x, __global float* y, int n) {
+  int i = get_global_id(0);
+  if (i < n) y[i] = 2 * x[i];
+}
+__kernel void scale_fixed(__global const float* x, __global float* y, int n) {
+  for (int i = get_global_id(0); i < n; i += get_global_size(0)) y[i] = 2 * x[i];
+}
+)cl";
+
+std::string with_variant_parameters() {
+  std::string m = replaced(kManifest, "ideal_bytes = \"2 * n * sizeof(float)\"",
+                           "ideal_bytes = \"2 * n * sizeof(float)\"\ndefines = { WG = \"wg\" }");
+  m = replaced(m, "  [[family.launch]]",
+               "  [[family.require]]\n  holds = \"n >= wg\"\n  message = \"a block's worth at least\"\n\n"
+               "  [[family.launch]]");
+  m = replaced(m, "  [[family.check]]",
+               "  [[family.variant]]\n  id = \"fixed\"\n  kernel = \"scale_fixed\"\n  parameters = [\"n\"]\n"
+               "  defaults = { n = 77 }\n    [[family.variant.launch]]\n    grid = [3]\n    block = [32]\n\n"
+               "  [[family.variant]]\n  id = \"wide\"\n  kernel = \"scale_naive\"\n  parameters = [\"wg\", \"n\"]\n"
+               "    [[family.variant.parameter]]\n    name = \"wg\"\n    values = [32, 64, 128]\n    default = 128\n\n"
+               "  [[family.check]]");
+  return m;
+}
+
+threadmap::pack::PackManifest parse_scale(const std::string& text) {
+  return threadmap::pack::parse_manifest(text, "pack.toml", "demo", [](const std::string& file) {
+    return file == "scale.cl" ? std::optional<std::string>(kScaleKernels) : std::nullopt;
+  });
+}
+
+TEST(PackManifest, AVariantTakesItsOwnParameters) {
+  const auto manifest = parse_scale(with_variant_parameters());
+  const auto& variants = manifest.families.at(0).variants;
+  ASSERT_EQ(variants.size(), 3u);
+  EXPECT_EQ(variants[0].parameters.size(), 2u) << "the reference names none: all of the family's";
+  ASSERT_EQ(variants[1].parameters.size(), 1u);
+  EXPECT_EQ(variants[1].parameters[0].name, "n");
+  EXPECT_EQ(variants[1].parameters[0].default_value, 77);
+  ASSERT_EQ(variants[2].parameters.size(), 2u);
+  EXPECT_EQ(variants[2].parameters[0].name, "wg") << "in the order it lists them";
+  EXPECT_EQ(variants[2].parameters[0].allowed, (std::vector<std::int64_t>{32, 64, 128}));
+  EXPECT_EQ(variants[2].parameters[0].default_value, 128);
+  const auto built = threadmap::pack::pack_variants(manifest);
+  EXPECT_EQ(built[1].params.size(), 1u);
+  EXPECT_EQ(built[2].params[0].default_value, 128);
+}
+
+TEST(PackVariants, AVariantWithoutAParameterRunsVerifiedAndItsRulesDoNotBindIt) {
+  auto td = threadmap::testing::first_device("opencl");
+  if (!td.device) GTEST_SKIP() << td.skip_reason;
+  const auto variants = threadmap::pack::pack_variants(parse_scale(with_variant_parameters()));
+  threadmap::RunOptions options;
+  options.warmup = 0;
+  options.repetitions = 1;
+  options.end_to_end_repetitions = 1;
+  // n = 10 is below the reference's block of 64: its rule refuses it there, not for `fixed`.
+  const threadmap::Variant& fixed = variants[1];
+  const threadmap::RunResult r =
+      threadmap::run_variant(*td.device, fixed, threadmap::make_params(fixed.params, {{"n", "10"}}, fixed.id), options);
+  ASSERT_EQ(r.status, threadmap::RunStatus::Ok) << r.error;
+  EXPECT_TRUE(r.verification.verified) << r.verification.method;
+  EXPECT_EQ(r.verification.checked, 10u);
+  const threadmap::Variant& naive = variants[0];
+  EXPECT_THROW(naive.build(naive, threadmap::make_params(naive.params, {{"n", "10"}}, naive.id), 1),
+               threadmap::InvalidRequest);
+  // `wide` at its own default block of 128, verified against the reference run at 128 too.
+  const threadmap::Variant& wide = variants[2];
+  const threadmap::RunResult w =
+      threadmap::run_variant(*td.device, wide, threadmap::make_params(wide.params, {}, wide.id), options);
+  ASSERT_EQ(w.status, threadmap::RunStatus::Ok) << w.error;
+  EXPECT_TRUE(w.verification.verified) << w.verification.method;
+  EXPECT_THROW(threadmap::make_params(fixed.params, {{"wg", "64"}}, fixed.id), threadmap::InvalidRequest);
+}
+
+TEST(PackManifest, EachVariantParameterMistakeIsOneMessageWithLineAndColumn) {
+  const std::string m = with_variant_parameters();
+  const std::vector<Mistake> mistakes = {
+      {"a parameter the family lacks", replaced(m, "parameters = [\"n\"]", "parameters = [\"nn\"]"),
+       "pack.toml:53:17: variant 'fixed' of family 'scale' takes 'nn', no parameter of the family; did you mean 'n'?"},
+      {"a parameter listed twice", replaced(m, "parameters = [\"n\"]", "parameters = [\"n\", \"n\"]"),
+       "pack.toml:53:22: variant 'fixed' of family 'scale' lists the parameter 'n' twice"},
+      {"a default for a parameter not taken", replaced(m, "defaults = { n = 77 }", "defaults = { wg = 32 }"),
+       "pack.toml:54:16: variant 'fixed' of family 'scale' gives a default for 'wg', which it does not take"},
+      {"a default outside the range", replaced(m, "defaults = { n = 77 }", "defaults = { n = 0 }"),
+       "pack.toml:54:20: variant 'fixed' of family 'scale': n=0 is out of range"},
+      {"a redefinition of a parameter not taken", replaced(m, "parameters = [\"wg\", \"n\"]", "parameters = [\"n\"]"),
+       "pack.toml:63:5: variant 'wide' of family 'scale' redefines 'wg', which it does not take"},
+      {"an expression needing a parameter the variant lacks", replaced(m, "grid = [3]", "grid = [\"wg\"]"),
+       "pack.toml:56:13: variant 'fixed' does not take the parameter 'wg', which grid[0] = wg needs"},
+      {"a family launch needing a parameter the variant lacks",
+       replaced(m, "    [[family.variant.launch]]\n    grid = [3]\n    block = [32]\n", ""),
+       "pack.toml:42:11: variant 'fixed' does not take the parameter 'wg', which grid[0] = ceil_div(n, wg) needs"},
+  };
+  const std::regex one_place(R"(^pack\.toml:\d+:\d+: [^\n]+$)");
+  for (const Mistake& mistake : mistakes) {
+    SCOPED_TRACE(mistake.what);
+    try {
+      parse_scale(mistake.manifest);
+      ADD_FAILURE() << "loaded";
+    } catch (const threadmap::pack::PackError& e) {
+      const std::string message = e.what();
+      EXPECT_TRUE(std::regex_match(message, one_place)) << message;
+      EXPECT_EQ(message.rfind(mistake.message, 0), 0u) << message;
+    }
+  }
+}
+
 TEST(PackManifest, AnUnreadableFolderIsAnError) {
   EXPECT_THROW(threadmap::pack::load_pack("/nonexistent/pack"), threadmap::pack::PackError);
 }

@@ -69,7 +69,7 @@ int compile_for_architectures(const pack::PackManifest& manifest, const std::str
       const Variant& v = *find_variant(family.id + "." + spec.id);
       std::vector<LaunchCmd> launches;
       for (const pack::CheckPoint& point : check_points(family)) {
-        Workload w = v.build(v, make_params(v.params, point.assignments, v.id), 1);
+        Workload w = v.build(v, make_params(v.params, point.for_parameters(v.params), v.id), 1);
         use_pack_text(w, v, cuda);
         launches.insert(launches.end(), w.launches.begin(), w.launches.end());
         launches.insert(launches.end(), w.reference.launches.begin(), w.reference.launches.end());
@@ -126,9 +126,10 @@ int pack_check_command(const std::string& folder, const std::string& device_spec
         const Variant& v = *find_variant(family.id + "." + spec.id);
         bool failed_somewhere = false, verified_somewhere = false;
         for (const pack::CheckPoint& point : points) {
-          const Params params = make_params(v.params, point.assignments, v.id);
+          const auto assignments = point.for_parameters(v.params);
+          const Params params = make_params(v.params, assignments, v.id);
           std::string label = point.name;
-          for (const auto& [name, value] : point.assignments) label += " " + name + "=" + value;
+          for (const auto& [name, value] : assignments) label += " " + name + "=" + value;
           const RunResult r = run_variant(*device, v, params, options);
           ++runs;
           std::string outcome;

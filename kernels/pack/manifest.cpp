@@ -14,6 +14,24 @@
 
 namespace threadmap::pack {
 
+bool VariantSpec::takes(std::string_view parameter) const {
+  return std::any_of(parameters.begin(), parameters.end(), [&](const ParamSpec& p) { return p.name == parameter; });
+}
+
+bool VariantSpec::takes_all(const Expression& e) const {
+  const std::vector<std::string> names = e.names();
+  return std::all_of(names.begin(), names.end(), [&](const std::string& n) { return takes(n); });
+}
+
+std::vector<std::pair<std::string, std::string>> CheckPoint::for_parameters(
+    const std::vector<ParamSpec>& params) const {
+  std::vector<std::pair<std::string, std::string>> out;
+  for (const auto& assignment : assignments)
+    if (std::any_of(params.begin(), params.end(), [&](const ParamSpec& p) { return p.name == assignment.first; }))
+      out.push_back(assignment);
+  return out;
+}
+
 const VariantSpec* FamilySpec::reference() const {
   for (const VariantSpec& v : variants)
     if (v.reference) return &v;
@@ -260,6 +278,9 @@ class Reader {
   void tolerances(const Fields& f, FamilySpec& fam, const ExpressionScope& scope) const;
   void requirements(const Fields& f, FamilySpec& fam, const ExpressionScope& scope, const std::string& what) const;
   void variants(const Fields& f, FamilySpec& fam, const ExpressionScope& scope, const std::string& what) const;
+  std::vector<ParamSpec> variant_parameters(const Fields& v, const FamilySpec& fam, const std::string& what) const;
+  void defaults(const Fields& v, std::vector<ParamSpec>& params, const std::string& what) const;
+  void check_names(const FamilySpec& fam, const VariantSpec& spec, const std::string& what) const;
   void checks(const Fields& f, FamilySpec& fam, const ExpressionScope& scope, const std::string& what) const;
   std::vector<LaunchSpec> launches(const Fields& f, const ExpressionScope& scope) const;
   std::optional<TileSpec> tile(const Fields& f, const ExpressionScope& scope, const std::string& what) const;
@@ -663,7 +684,8 @@ void Reader::variants(const Fields& f, FamilySpec& fam, const ExpressionScope& s
   if (tables.empty()) fail(f.place(), what + " has no [[family.variant]]");
   for (std::size_t i = 0; i < tables.size(); ++i) {
     Fields v(*this, *tables[i], "variant " + std::to_string(i + 1) + " of " + what,
-             {"id", "title", "summary", "kernel", "defines", "launch", "reference", "known_wrong", "tile", "section"});
+             {"id", "title", "summary", "kernel", "defines", "launch", "reference", "known_wrong", "tile", "section",
+              "parameters", "parameter", "defaults"});
     VariantSpec spec;
     spec.place = v.place();
     spec.id = v.string("id");
@@ -679,6 +701,8 @@ void Reader::variants(const Fields& f, FamilySpec& fam, const ExpressionScope& s
     spec.launches = launches(v, scope);
     spec.tile = tile(v, scope, "variant '" + spec.id + "' of " + what);
     spec.section = section(v, fam, "variant '" + spec.id + "' of " + what);
+    spec.parameters = variant_parameters(v, fam, "variant '" + spec.id + "' of " + what);
+    check_names(fam, spec, "variant '" + spec.id + "'");
     spec.reference = v.boolean("reference").value_or(false);
     spec.known_wrong = v.boolean("known_wrong").value_or(false);
     if (spec.reference && spec.known_wrong)
@@ -691,6 +715,100 @@ void Reader::variants(const Fields& f, FamilySpec& fam, const ExpressionScope& s
   }
   if (!fam.reference())
     fail(f.place(), what + " has no variant with reference = true: the others are verified against it");
+}
+
+// A variant's parameters: the family's it names in `parameters` (all, in
+// the family's order, when it names none), each replaced by its own
+// [[family.variant.parameter]] of that name, then its `defaults`.
+std::vector<ParamSpec> Reader::variant_parameters(const Fields& v, const FamilySpec& fam,
+                                                  const std::string& what) const {
+  std::vector<std::string> family_names;
+  for (const ParamSpec& p : fam.parameters) family_names.push_back(p.name);
+  const auto of_family = [&](const std::string& name) {
+    return std::find_if(fam.parameters.begin(), fam.parameters.end(),
+                        [&](const ParamSpec& p) { return p.name == name; });
+  };
+  std::vector<ParamSpec> out;
+  if (const toml::array* names = v.array("parameters", false)) {
+    for (const toml::node& n : *names) {
+      if (!n.is_string()) fail(n, "parameters in " + what + " lists parameter names, not " + type_name(n));
+      const std::string name(*n.as_string());
+      const auto found = of_family(name);
+      if (found == fam.parameters.end()) {
+        const std::string near = closest_name(name, family_names);
+        fail(n, what + " takes '" + name + "', no parameter of the family" +
+                    (near.empty() ? "" : "; did you mean '" + near + "'?"));
+      }
+      if (std::any_of(out.begin(), out.end(), [&](const ParamSpec& p) { return p.name == name; }))
+        fail(n, what + " lists the parameter '" + name + "' twice");
+      out.push_back(*found);
+    }
+  } else {
+    out = fam.parameters;
+  }
+  const auto tables = v.tables("parameter");
+  for (std::size_t i = 0; i < tables.size(); ++i) {
+    ParamSpec own = parameter(*tables[i], i);
+    const auto taken = std::find_if(out.begin(), out.end(), [&](const ParamSpec& p) { return p.name == own.name; });
+    if (taken == out.end())
+      fail(*tables[i], what + " redefines '" + own.name +
+                           "', which it does not take: a variant's parameter replaces one of the family's it takes");
+    if ((taken->name == "type") != (own.name == "type") || taken->is_choice() != own.is_choice())
+      fail(*tables[i], what + " redefines '" + own.name + "' as another kind of parameter");
+    *taken = std::move(own);
+  }
+  defaults(v, out, what);
+  return out;
+}
+
+// `defaults = { NAME = VALUE }`: the variant's own starting values.
+void Reader::defaults(const Fields& v, std::vector<ParamSpec>& params, const std::string& what) const {
+  const toml::table* table = v.table("defaults");
+  if (!table) return;
+  for (const auto& [key, node] : *table) {
+    const std::string name(key.str());
+    const Place at{static_cast<int>(key.source().begin.line), static_cast<int>(key.source().begin.column)};
+    const auto p = std::find_if(params.begin(), params.end(), [&](const ParamSpec& s) { return s.name == name; });
+    if (p == params.end()) fail(at, what + " gives a default for '" + name + "', which it does not take");
+    std::string value;
+    if (node.is_integer()) value = std::to_string(node.as_integer()->get());
+    else if (node.is_string()) value = std::string(*node.as_string());
+    else fail(node, "a default is an integer or a choice's name, not " + type_name(node));
+    try {
+      p->default_value = parse_param_value(*p, value, what);
+    } catch (const InvalidRequest& e) {
+      fail(node, e.what());
+    }
+  }
+}
+
+// Every expression the variant evaluates names only parameters it takes (a
+// family's define or rule that names others does not apply to it).
+void Reader::check_names(const FamilySpec& fam, const VariantSpec& spec, const std::string& what) const {
+  const auto check = [&](const PlacedExpression& e) {
+    for (const std::string& name : e.expression.names())
+      if (!spec.takes(name))
+        fail(e.place, what + " does not take the parameter '" + name + "', which " + e.key + " = " +
+                          e.expression.text() + " needs");
+  };
+  for (const BufferSpec& b : fam.buffers) {
+    check(b.count);
+    if (b.row) check(*b.row);
+  }
+  for (const ArgumentSpec& a : fam.arguments)
+    if (a.kind != ArgumentSpec::Kind::Buffer) check(a.value);
+  for (const LaunchSpec& l : spec.launches.empty() ? fam.launches : spec.launches)
+    for (const auto* side : {&l.grid, &l.block})
+      for (const PlacedExpression& e : *side) check(e);
+  for (const auto& define : spec.defines) check(define.second);
+  for (const auto* e :
+       {fam.ideal_bytes ? &*fam.ideal_bytes : nullptr, fam.tolerance_scale ? &*fam.tolerance_scale : nullptr})
+    if (e) check(*e);
+  if (const TileSpec* t = spec.tile ? &*spec.tile : fam.tile ? &*fam.tile : nullptr) {
+    check(t->rows);
+    check(t->cols);
+    if (t->data_cols) check(*t->data_cols);
+  }
 }
 
 // Named parameter sets that `pack check` runs.
@@ -721,6 +839,9 @@ void Reader::checks(const Fields& f, FamilySpec& fam, const ExpressionScope& sco
       else fail(node, "a check's value is an integer or a choice's name, not " + type_name(node));
       try {
         parse_param_value(*spec, value, fam.id);
+        for (const VariantSpec& variant : fam.variants)  // a variant's own definition, where it has one
+          for (const ParamSpec& own : variant.parameters)
+            if (own.name == name) parse_param_value(own, value, fam.id + "." + variant.id);
       } catch (const InvalidRequest& e) {
         fail(node, e.what());
       }

@@ -98,13 +98,25 @@ struct VariantSpec {
   bool known_wrong = false;      // pack check requires it to fail verification
   std::optional<TileSpec> tile;  // [family.variant.tile]: replaces the family's
   std::string section;           // the lesson's heading it opens at; empty: the family's
+  // Its parameters, in order: the family's it names (all by default), with
+  // its own definitions and defaults where it gives them.
+  std::vector<ParamSpec> parameters;
   Place place;
+
+  bool takes(std::string_view parameter) const;
+  // A family's define or rule applies to the variant when it takes every
+  // parameter the expression names.
+  bool takes_all(const Expression& e) const;
 };
 
 struct CheckPoint {
   std::string name;
   std::vector<std::pair<std::string, std::string>> assignments;  // NAME=VALUE, as --set
   Place place;
+
+  // The assignments of the parameters `params` has (a variant without a
+  // parameter runs the point without it).
+  std::vector<std::pair<std::string, std::string>> for_parameters(const std::vector<ParamSpec>& params) const;
 };
 
 // A family's lesson: a markdown file beside the manifest in the language it

@@ -124,6 +124,7 @@ LaunchCmd make_launch(const Context& c, const Variant& v, const VariantSpec& spe
   launch.program.type = p.type();
   for (const auto* defines : {&c.family->defines, &spec.defines})
     for (const auto& define : *defines) {
+      if (!spec.takes_all(define.second.expression)) continue;  // a family's define of parameters it lacks
       const std::string& name = define.first;
       const std::int64_t value = evaluate(c, v, define.second, p);
       auto& all = launch.program.defines;
@@ -173,10 +174,19 @@ void compare(const HostBuffer& actual, const HostBuffer& expected, double atol, 
   }
 }
 
+// The reference runs with the variant's values of the parameters both take,
+// and its own defaults for the others.
+Params reference_params(const VariantSpec& reference, const Params& p) {
+  Params out;
+  for (const ParamSpec& spec : reference.parameters)
+    out.set(spec.name, p.has(spec.name) ? p.get(spec.name) : spec.default_value);
+  return out;
+}
+
 Workload build(const Context& c, const Variant& v, const Params& p, std::uint64_t seed) {
   const FamilySpec& fam = *c.family;
   for (const RequireSpec& r : fam.requires_)
-    if (evaluate(c, v, r.holds, p) == 0) {
+    if (c.variant->takes_all(r.holds.expression) && evaluate(c, v, r.holds, p) == 0) {
       std::string values;
       for (const std::string& name : r.holds.expression.names())
         values += (values.empty() ? "" : ", ") + name + "=" + std::to_string(p.get(name));
@@ -219,7 +229,7 @@ Workload build(const Context& c, const Variant& v, const Params& p, std::uint64_
     w.tile = tile_of(c, v, *tile, p);
   // The reference is compared with a second run of itself: a race or a
   // read of what it never wrote shows as a difference.
-  w.reference.launches = launches_of(c, v, *fam.reference(), p, args);
+  w.reference.launches = launches_of(c, v, *fam.reference(), reference_params(*fam.reference(), p), args);
   {
     std::string key = std::to_string(seed);
     for (const auto& [name, value] : p.values()) key += "|" + name + "=" + std::to_string(value);
@@ -278,7 +288,7 @@ std::vector<Variant> pack_variants(const PackManifest& manifest) {
       v.summary = spec.summary;
       v.source = "pack:" + shared->name + "/" + fam.id;
       v.kernel = spec.kernel;
-      v.params = fam.parameters;
+      v.params = spec.parameters;
       v.lesson_original = false;
       if (fam.lesson)
         v.lesson = {fam.lesson->file, spec.section.empty() ? fam.lesson->section : spec.section, fam.lesson->language,

@@ -61,7 +61,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     std::vector<std::vector<std::pair<std::string, std::string>>> points{{}};
     for (const pack::FamilySpec& f : manifest.families)
       if (f.id == v.family)
-        for (const pack::CheckPoint& c : f.checks) points.push_back(c.assignments);
+        for (const pack::CheckPoint& c : f.checks) points.push_back(c.for_parameters(v.params));
     for (const auto& point : points) {
       try {
         const Workload w = v.build(v, make_params(v.params, point, v.id), 1);
