@@ -620,7 +620,7 @@ QString MainWindow::new_kernel(const QString& name) {
   }
   controls_->tree().add_new_variants();
   if (!ids.empty()) controls_->tree().select(ids.front());
-  report(tr("New kernel %1: edit %2/scale.cl or scale.cu, then File ▸ Reload packs").arg(name, folder), false);
+  report(tr("New kernel %1: edit %2/scale.cl or scale.cu and its lesson scale.md, then File ▸ Reload packs").arg(name, folder), false);
   return {};
 }
 

@@ -1683,8 +1683,8 @@ grabado en %2</translation>
         <translation>Paquetes leídos de nuevo desde sus carpetas</translation>
     </message>
     <message>
-        <source>New kernel %1: edit %2/scale.cl or scale.cu, then File ▸ Reload packs</source>
-        <translation>Nuevo kernel %1: edite %2/scale.cl o scale.cu, luego Archivo ▸ Recargar paquetes</translation>
+        <source>New kernel %1: edit %2/scale.cl or scale.cu and its lesson scale.md, then File ▸ Reload packs</source>
+        <translation>Nuevo kernel %1: edite %2/scale.cl o scale.cu y su lección scale.md, luego Archivo ▸ Recargar paquetes</translation>
     </message>
     <message>
         <source>Reloa&amp;d packs</source>

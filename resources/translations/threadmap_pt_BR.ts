@@ -1683,8 +1683,8 @@ gravado em %2</translation>
         <translation>Pacotes lidos de novo das suas pastas</translation>
     </message>
     <message>
-        <source>New kernel %1: edit %2/scale.cl or scale.cu, then File ▸ Reload packs</source>
-        <translation>Novo kernel %1: edite %2/scale.cl ou scale.cu, depois Arquivo ▸ Recarregar pacotes</translation>
+        <source>New kernel %1: edit %2/scale.cl or scale.cu and its lesson scale.md, then File ▸ Reload packs</source>
+        <translation>Novo kernel %1: edite %2/scale.cl ou scale.cu e a sua lição scale.md, depois Arquivo ▸ Recarregar pacotes</translation>
     </message>
     <message>
         <source>Reloa&amp;d packs</source>
