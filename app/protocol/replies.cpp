@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "kernels/json_fields.h"
+
 namespace threadmap::protocol {
 
 using nlohmann::json;
@@ -126,54 +128,13 @@ json body_of(const BenchResult& b) {
           {"device_copy", threadmap::to_json(b.device_copy)}, {"results", results}, {"peers", peers}};
 }
 
-// --- Reading: one object's fields, each absent or of its type; anything
-// else is a malformed reply naming the field.
-class Fields {
- public:
-  Fields(const json& object, std::string what) : object_(object), what_(std::move(what)) {
-    if (!object.is_object()) fail("", "a JSON object");
-  }
-  const json* find(const char* key) const {
-    const auto it = object_.find(key);
-    return it == object_.end() ? nullptr : &*it;
-  }
-  std::string text(const char* key) const {
-    const json* v = find(key);
-    if (v && !v->is_string()) fail(key, "text");
-    return v ? v->get<std::string>() : std::string();
-  }
-  bool flag(const char* key) const {
-    const json* v = find(key);
-    if (v && !v->is_boolean()) fail(key, "true or false");
-    return v && v->get<bool>();
-  }
-  double number(const char* key) const {
-    const json* v = find(key);
-    if (v && !v->is_number()) fail(key, "a number");
-    return v ? v->get<double>() : 0;
-  }
-  std::uint64_t count(const char* key) const {
-    const json* v = find(key);
-    if (v && !v->is_number_unsigned()) fail(key, "a whole number");
-    return v ? v->get<std::uint64_t>() : 0;
-  }
-  const json& list(const char* key) const {
-    static const json empty = json::array();
-    const json* v = find(key);
-    if (v && !v->is_array()) fail(key, "a list");
-    return v ? *v : empty;
-  }
-  [[noreturn]] void fail(const char* key, const char* type) const {
-    throw ProtocolError(kMalformedReply,
-                        what_ + (*key ? std::string(": \"") + key + "\"" : std::string()) + " must be " + type);
-  }
+// --- Reading: one object's fields (kernels/json_fields.h); what is
+// malformed is a ReportError, a malformed reply once it leaves read_result()
+// or read_progress().
+using Fields = JsonFields;
 
- private:
-  const json& object_;
-  std::string what_;
-};
-
-// kernels/report.h's readers say what is wrong in their own words.
+// A ReportError (a field's reader, kernels/report.h's readers) as the
+// malformed reply it is.
 template <typename Read>
 auto reported(Read read) {
   try {
@@ -196,7 +157,7 @@ Result read_body(const PingRequest&, const json& body) {
 Result read_body(const DevicesRequest&, const json& body) {
   if (!body.is_array()) throw ProtocolError(kMalformedReply, "the devices reply must be a list");
   DevicesResult backends;
-  for (const json& b : body) backends.push_back(reported([&] { return backend_from_json(b); }));
+  for (const json& b : body) backends.push_back(backend_from_json(b));
   return backends;
 }
 
@@ -217,7 +178,7 @@ void check_scan(const json& scan) {
 }
 
 Result read_body(const RunRequest& request, const json& body) {
-  RunReport report = reported([&] { return report_from_json(body); });
+  RunReport report = report_from_json(body);
   if (!request.problems) return report;
   ScannedRun run{std::move(report), std::nullopt};
   if (const auto it = body.find("problems"); it != body.end()) {
@@ -226,16 +187,14 @@ Result read_body(const RunRequest& request, const json& body) {
   }
   return run;
 }
-Result read_body(const CopyRequest&, const json& body) {
-  return reported([&] { return copy_from_json(body); });
-}
+Result read_body(const CopyRequest&, const json& body) { return copy_from_json(body); }
 
 Result read_body(const SweepRequest&, const json& body) {
   const Fields f(body, "the sweep reply");
   SweepResult s;
   s.kernel = f.text("kernel");
-  if (const json* device = f.find("device")) s.device = reported([&] { return device_from_json(*device); });
-  for (const json& r : f.list("results")) s.results.push_back(reported([&] { return report_from_json(r); }));
+  if (const json* device = f.find("device")) s.device = device_from_json(*device);
+  for (const json& r : f.list("results")) s.results.push_back(report_from_json(r));
   s.total = f.count("total");
   s.cancelled = f.flag("cancelled");
   return s;
@@ -296,11 +255,11 @@ Result read_body(const CheckRequest&, const json& body) {
 Result read_body(const BenchRequest&, const json& body) {
   const Fields f(body, "the bench reply");
   BenchResult b;
-  if (const json* device = f.find("device")) b.device = reported([&] { return device_from_json(*device); });
+  if (const json* device = f.find("device")) b.device = device_from_json(*device);
   b.reps = static_cast<int>(std::min<std::uint64_t>(f.count("reps"), 1 << 30));
   b.warmup = static_cast<int>(std::min<std::uint64_t>(f.count("warmup"), 1 << 30));
-  if (const json* copy = f.find("device_copy")) b.device_copy = reported([&] { return copy_from_json(*copy); });
-  for (const json& r : f.list("results")) b.results.push_back(reported([&] { return report_from_json(r); }));
+  if (const json* copy = f.find("device_copy")) b.device_copy = copy_from_json(*copy);
+  for (const json& r : f.list("results")) b.results.push_back(report_from_json(r));
   for (const json& peer : f.list("peers")) {
     const Fields p(peer, "a peer's row");
     PeerMeasurement m{p.text("name"),
@@ -361,7 +320,7 @@ Result read_body(const DoctorRequest&, const json& body) {
   DoctorResult d;
   d.ok = f.flag("ok");
   for (const json& t : f.list("targets")) d.targets.push_back(read_doctor_target(t));
-  for (const json& b : f.list("backends")) d.backends.push_back(reported([&] { return backend_from_json(b); }));
+  for (const json& b : f.list("backends")) d.backends.push_back(backend_from_json(b));
   d.opencl_icd_folder = f.text("opencl_icd_folder");
   for (const json& icd : f.list("opencl_icds")) {
     const Fields i(icd, "an OpenCL ICD");
@@ -464,10 +423,12 @@ std::optional<ReplyLine> read_reply_line(const std::string& line) {
 }
 
 Result read_result(const Request& request, const json& body) {
-  return std::visit([&](const auto& r) { return read_body(r, body); }, request);
+  return reported([&] { return std::visit([&](const auto& r) { return read_body(r, body); }, request); });
 }
 
-Progress read_progress(const json& line) {
+namespace {
+
+Progress read_progress_fields(const json& line) {
   const Fields f(line, "a progress line");
   if (f.find("compiling")) return CompileNotice{f.text("compiling")};
   if (f.find("waiting")) return WaitNotice{f.text("waiting")};
@@ -478,7 +439,13 @@ Progress read_progress(const json& line) {
   }
   if (!f.find("result")) f.fail("result", "a sweep point's run report");
   const json& report = *f.find("result");
-  return SweepPoint{f.count("done"), f.count("total"), reported([&] { return report_from_json(report); })};
+  return SweepPoint{f.count("done"), f.count("total"), report_from_json(report)};
+}
+
+}  // namespace
+
+Progress read_progress(const json& line) {
+  return reported([&] { return read_progress_fields(line); });
 }
 
 std::string missing_op_problem(const Request& request, const ErrorReply& error, const std::string& host,
