@@ -217,6 +217,27 @@ json sample_scan() {
           {"list", json::array({json{{"kind", "read-after-write"}, {"lines", {7, 8}}, {"message", "data race ..."}}})}};
 }
 
+// A graded row of each shape: one verified at every other size, one not
+// verified at the exercise's own (so run at no other), one stopped before it
+// compiled.
+std::vector<CheckRow> sample_rows() {
+  CheckRow graded{"a.cl", true, true, true, "goal met"};
+  graded.device = "cpu";
+  graded.device_spec = "opencl:0:0";
+  graded.trace = CheckTrace{{{"shared_ld_conflicts", 0}, {"shared_ld_requests", 256}}, {}, {"data race ..."}};
+  graded.sizes = {{"blocks=1", true, std::nullopt, std::nullopt},
+                  {"blocks=3", false, std::nullopt, "row 0, column 1: expected 16, got 32"},
+                  {"blocks=5", false, "out of resources", std::nullopt}};
+  graded.median_ms = 0.5;
+  graded.gbps = 12.25;
+  CheckRow unverified{"b.cl", true, false, false, "not verified"};
+  unverified.error = "at blocks=8, row 0, column 0: expected 1, got 2 (seed 7)";
+  unverified.trace = CheckTrace{{{"shared_ld_conflicts", 7936}}, {"shared_ld_conflicts <= 0 (measured 7936)"}, {}};
+  CheckRow stopped{"c.cl", false, false, false, "timed out"};
+  stopped.error = "stopped after 3 s";
+  return {graded, unverified, stopped};
+}
+
 // Each request with a result of its type.
 std::vector<std::pair<Request, Result>> every_result() {
   BackendReport opencl{"opencl", true, "", {sample_report().device}};
@@ -236,11 +257,8 @@ std::vector<std::pair<Request, Result>> every_result() {
       {QuitRequest{}, QuitResult{}},
       {CountersRequest{}, CountersResult{json{{"kernel_id", "smem.setRowReadCol"}, {"totals", {{"accesses", 3}}}},
                                          "Kernel setRowReadCol in smem.cl\n", true}},
-      {CheckRequest{}, CheckResult{7, json::array({json{{"file", "a.cl"},
-                                                        {"status", "goal met"},
-                                                        {"compiled", true},
-                                                        {"counters", {{"shared_ld_conflicts", 0}}},
-                                                        {"median_ms", 0.5}}})}},
+      {CheckRequest{}, CheckResult{7, sample_rows()}},
+      {CheckRequest{}, CheckResult{}},
       {DoctorRequest{},
        DoctorResult{{},
                     "/etc/OpenCL/vendors",
@@ -285,6 +303,21 @@ TEST(Protocol, EveryResultReadsBackAsItWasWritten) {
     const Result read = read_result(request, line->body);
     EXPECT_EQ(read.index(), result.index()) << written.dump();
     EXPECT_EQ(result_line("id-1", read), written);
+  }
+}
+
+// A grading process hands its row back as JSON: read, it writes the same;
+// malformed, it is a malformed reply naming the field.
+TEST(Protocol, ACheckRowReadsBackAsItWasWritten) {
+  for (const CheckRow& row : sample_rows())
+    EXPECT_EQ(check_row_json(read_check_row(check_row_json(row))), check_row_json(row)) << row.file;
+  try {
+    read_check_row(json::parse(R"({"file":"a.cl","status":"goal met","median_ms":"slow"})"));
+    ADD_FAILURE() << "a row with a median of \"slow\" was accepted";
+  } catch (const ProtocolError& e) {
+    EXPECT_EQ(e.status(), kMalformedReply);
+    EXPECT_NE(std::string(e.what()).find("a submission's row: \"median_ms\" must be a number"), std::string::npos)
+        << e.what();
   }
 }
 
@@ -355,6 +388,14 @@ TEST(Protocol, AMalformedReplyIsAnErrorNamingTheField) {
       {CheckRequest{}, R"({"seed":1,"submissions":[{"file":"a.cl"}]})", "each with its \"file\" and \"status\""},
       {CheckRequest{}, R"({"seed":1,"submissions":[{"file":"a.cl","status":"ok","goal_met":1}]})",
        "a submission's row: \"goal_met\" must be true or false"},
+      {CheckRequest{}, R"({"seed":1,"submissions":[{"file":"a.cl","status":"ok","counters":{"x":"1"}}]})",
+       "a submission's row: \"counters\" must be an object of numbers"},
+      {CheckRequest{}, R"({"seed":1,"submissions":[{"file":"a.cl","status":"ok","problems":[1]}]})",
+       "a submission's row: \"problems\" must be a list of text"},
+      {CheckRequest{}, R"({"seed":1,"submissions":[{"file":"a.cl","status":"ok","sizes":[{"set":5}]}]})",
+       "a submission's size: \"set\" must be text"},
+      {CheckRequest{}, R"({"seed":1,"submissions":[{"file":"a.cl","status":"ok","device":false}]})",
+       "a submission's row: \"device\" must be text"},
       {DoctorRequest{}, R"({"ok":"yes"})", "the doctor report: \"ok\" must be true or false"},
       {scanning(), R"({"kernel":"k","status":"ok","problems":[]})", "the run's \"problems\" must be a JSON object"},
       {scanning(), R"({"kernel":"k","status":"ok","problems":{"races_checked":true}})",

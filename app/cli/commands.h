@@ -179,12 +179,13 @@ protocol::CheckResult grade_submissions(const protocol::CheckRequest& request);
 // for each other by its place among the files.
 struct ReadSubmissions {
   std::vector<protocol::Submission> readable;
-  std::map<std::size_t, nlohmann::json> unreadable;
+  std::map<std::size_t, protocol::CheckRow> unreadable;
   // Every file's row, in the order given: `graded` are the readable ones'.
-  nlohmann::json rows(const nlohmann::json& graded) const;
+  std::vector<protocol::CheckRow> rows(const std::vector<protocol::CheckRow>& graded) const;
 };
 ReadSubmissions read_submissions(const std::vector<std::string>& files);
-int print_check(const std::string& exercise, const nlohmann::json& rows, std::uint64_t seed, const std::string& format);
+int print_check(const std::string& exercise, const std::vector<protocol::CheckRow>& rows, std::uint64_t seed,
+                const std::string& format);
 
 // A sweep's progress: the point about to run, by its values.
 class SweepProgress : StepProgress {

@@ -73,9 +73,9 @@ std::string first_mismatch(const Verification& v) {
 
 // The submission run once (no timing) at each of the exercise's other sizes,
 // with the grading's seed: a kernel fitted to the one size or the inputs it
-// is traced on fails here. Fills row["sizes"]; the first set that failed, or none.
+// is traced on fails here. Fills row.sizes; the first set that failed, or none.
 std::optional<std::string> verify_sizes(const Exercise& e, const Variant& v, Device& device, const std::string& text,
-                                        const std::string& name, std::uint64_t seed, json& row) {
+                                        const std::string& name, std::uint64_t seed, protocol::CheckRow& row) {
   RunOptions run;
   run.repetitions = 0;
   run.warmup = 0;
@@ -84,28 +84,25 @@ std::optional<std::string> verify_sizes(const Exercise& e, const Variant& v, Dev
   run.source_text = text;
   run.source_name = name;
   run.on_wait = wait_notice();
-  json sizes = json::array();
+  std::vector<protocol::CheckSize> sizes;
   std::optional<std::string> failed;
   for (const auto& over : e.verify_at) {
     const auto sets = sets_with(e, over);
     const RunResult r = run_variant(device, v, make_params(v.params, sets, v.id), run);
-    const bool ok = r.status == RunStatus::Ok && r.verification.verified;
-    json size = {{"set", set_text(sets)}, {"verified", ok}};
-    if (r.status != RunStatus::Ok) size["error"] = first_error(r.error);
-    else if (!ok) size["mismatch"] = first_mismatch(r.verification);
-    sizes.push_back(size);
-    if (!ok && !failed)
-      failed = set_text(sets) + (size.contains("error") ? ": " + size["error"].get<std::string>()
-                                                        : ", " + size["mismatch"].get<std::string>());
+    protocol::CheckSize size{set_text(sets), r.status == RunStatus::Ok && r.verification.verified, {}, {}};
+    if (r.status != RunStatus::Ok) size.error = first_error(r.error);
+    else if (!size.verified) size.mismatch = first_mismatch(r.verification);
+    if (!size.verified && !failed) failed = size.set + (size.error ? ": " + *size.error : ", " + *size.mismatch);
+    sizes.push_back(std::move(size));
   }
-  row["sizes"] = sizes;
+  row.sizes = std::move(sizes);
   return failed;
 }
 
 // Each failed term's reason, for the report: "shared_ld_requests >= 1 x
 // global_st_requests (measured 0): the kernel made no shared loads...".
-json failed_reasons(const GoalCheck& goal) {
-  json out = json::array();
+std::vector<std::string> failed_reasons(const GoalCheck& goal) {
+  std::vector<std::string> out;
   for (const GoalCheck::Term& t : goal.terms) {
     if (t.met || t.term.metric == "verified") continue;
     std::ostringstream line;
@@ -118,50 +115,20 @@ json failed_reasons(const GoalCheck& goal) {
   return out;
 }
 
-// One submission, graded in this process: traced (every block) at the
-// exercise's size for the goal's counters, verified at its other sizes, then
-// timed; all with the grading's seed. What a report row holds.
-json grade(const Exercise& e, const std::string& text, const std::string& name, const std::string& device_spec,
-           int reps, std::uint64_t seed) {
-  json g = {{"compiled", false}, {"verified", false}, {"goal_met", false}};
-  const Variant& v = variant_or_throw(e.kernel_id);
-  const auto sets = sets_with(e, {});
-  const Params params = make_params(v.params, sets, v.id);
-  auto device = watch_phases(open_device(device_spec));
-  g["device"] = device->info().name;
-  g["device_spec"] = device->info().spec;
-  TraceOptions trace;
-  trace.all_blocks = true;
-  trace.seed = seed;
-  trace.source_text = text;
-  trace.source_name = name;
-  const Recording rec = record_trace(*device, v, params, trace);
-  if (rec.status == RunStatus::Invalid) {
-    g["status"] = "not compiled";
-    g["error"] = first_error(rec.error);
-    return g;
-  }
-  if (rec.status != RunStatus::Ok) {
-    g["status"] = "failed";
-    g["error"] = first_error(rec.error);
-    return g;
-  }
-  g["compiled"] = true;
-  const analysis::Analysis a = analysis::analyze(rec.trace, analysis::model_for(rec.trace));
-  const GoalCheck goal = check_goal(e, rec.verification.verified, a.totals);
-  json counters = json::object();
-  for (const GoalCheck::Term& t : goal.terms)
-    if (t.term.metric != "verified") counters[t.term.metric] = t.value;
-  g["counters"] = counters;
-  g["reasons"] = failed_reasons(goal);
-  json problems = json::array();
-  for (const analysis::Problem& p : a.problems.list) problems.push_back(analysis::describe(p, rec.trace));
-  g["problems"] = problems;
-  std::optional<std::string> failed_at;
-  if (!rec.verification.verified) failed_at = set_text(sets) + ", " + first_mismatch(rec.verification);
-  else failed_at = verify_sizes(e, v, *device, text, name, seed, g);
-  const bool verified = !failed_at;
-  g["verified"] = verified;
+// The goal's counters, the failed terms' reasons and the problems of a
+// submission's traced run.
+protocol::CheckTrace check_trace(const GoalCheck& goal, const analysis::Analysis& a, const Trace& trace) {
+  protocol::CheckTrace t;
+  for (const GoalCheck::Term& term : goal.terms)
+    if (term.term.metric != "verified") t.counters[term.term.metric] = term.value;
+  t.reasons = failed_reasons(goal);
+  for (const analysis::Problem& p : a.problems.list) t.problems.push_back(analysis::describe(p, trace));
+  return t;
+}
+
+// The submission timed at the exercise's size, into `row`.
+void time_submission(const Variant& v, Device& device, const Params& params, const std::string& text,
+                     const std::string& name, int reps, std::uint64_t seed, protocol::CheckRow& row) {
   RunOptions run;
   run.repetitions = reps;
   run.warmup = 1;
@@ -169,25 +136,57 @@ json grade(const Exercise& e, const std::string& text, const std::string& name, 
   run.source_text = text;
   run.source_name = name;
   run.on_wait = wait_notice();
-  const RunResult r = run_variant(*device, v, params, run);
-  if (r.status == RunStatus::Ok) {
-    g["median_ms"] = r.kernel_ms.median;
-    g["gbps"] = r.bandwidth_gbps;
+  const RunResult r = run_variant(device, v, params, run);
+  if (r.status != RunStatus::Ok) return;
+  row.median_ms = r.kernel_ms.median;
+  row.gbps = r.bandwidth_gbps;
+}
+
+// One submission, graded in this process: traced (every block) at the
+// exercise's size for the goal's counters, verified at its other sizes, then
+// timed; all with the grading's seed. Its row, but for the file's name.
+protocol::CheckRow grade(const Exercise& e, const std::string& text, const std::string& name,
+                         const std::string& device_spec, int reps, std::uint64_t seed) {
+  protocol::CheckRow g;
+  const Variant& v = variant_or_throw(e.kernel_id);
+  const auto sets = sets_with(e, {});
+  const Params params = make_params(v.params, sets, v.id);
+  auto device = watch_phases(open_device(device_spec));
+  g.device = device->info().name;
+  g.device_spec = device->info().spec;
+  TraceOptions trace;
+  trace.all_blocks = true;
+  trace.seed = seed;
+  trace.source_text = text;
+  trace.source_name = name;
+  const Recording rec = record_trace(*device, v, params, trace);
+  if (rec.status != RunStatus::Ok) {
+    g.status = rec.status == RunStatus::Invalid ? "not compiled" : "failed";
+    g.error = first_error(rec.error);
+    return g;
   }
-  const bool met = goal.met && verified;
-  g["goal_met"] = met;
-  if (failed_at) g["error"] = "at " + *failed_at + " (seed " + std::to_string(seed) + ")";
-  else if (!met) g["error"] = g["reasons"].front();
-  g["status"] = met ? "goal met" : (verified ? "goal not met" : "not verified");
+  g.compiled = true;
+  const analysis::Analysis a = analysis::analyze(rec.trace, analysis::model_for(rec.trace));
+  const GoalCheck goal = check_goal(e, rec.verification.verified, a.totals);
+  g.trace = check_trace(goal, a, rec.trace);
+  std::optional<std::string> failed_at;
+  if (!rec.verification.verified) failed_at = set_text(sets) + ", " + first_mismatch(rec.verification);
+  else failed_at = verify_sizes(e, v, *device, text, name, seed, g);
+  g.verified = !failed_at;
+  time_submission(v, *device, params, text, name, reps, seed, g);
+  g.goal_met = goal.met && g.verified;
+  if (failed_at) g.error = "at " + *failed_at + " (seed " + std::to_string(seed) + ")";
+  else if (!g.goal_met && !g.trace->reasons.empty()) g.error = g.trace->reasons.front();
+  g.status = g.goal_met ? "goal met" : (g.verified ? "goal not met" : "not verified");
   return g;
 }
 
-std::string number(const json& v, int digits) {
-  if (!v.is_number()) return "-";
+std::string number(std::optional<double> v, int digits) {
+  if (!v) return "-";
   std::ostringstream os;
   os.setf(std::ios::fixed);
   os.precision(digits);
-  os << v.get<double>();
+  os << *v;
   return os.str();
 }
 
@@ -296,60 +295,75 @@ std::string auto_device_for(const AutoDevices& devices, const std::string& file)
 }
 
 // A submission whose dialect has no device here: the row says so, and what to do.
-json no_device_row(const protocol::Submission& submission, const AutoDevices& devices) {
+protocol::CheckRow no_device_row(const protocol::Submission& submission, const AutoDevices& devices) {
   const std::string dialect = source_dialect(submission.file);
   const auto reason = devices.reason.find(dialect);
   const bool cuda = dialect == "cuda";
   const std::string why = reason != devices.reason.end() && !reason->second.empty()
                               ? std::string(cuda ? " (CUDA: " : " (OpenCL: ") + reason->second + ")"
                               : "";
-  return {{"file", submission.file},
-          {"compiled", false},
-          {"verified", false},
-          {"goal_met", false},
-          {"status", "no device"},
-          {"error", std::filesystem::path(submission.file).filename().string() + " is " + dialect_name(dialect) +
-                        " and there is no " + (cuda ? "CUDA" : "OpenCL") + " device here: grade it on a machine " +
-                        (cuda ? "with an NVIDIA GPU, or submit the exercise's OpenCL C version (.cl)"
-                              : "with an OpenCL device, or submit the exercise's CUDA version (.cu)") +
-                        why}};
+  protocol::CheckRow row;
+  row.file = submission.file;
+  row.status = "no device";
+  row.error = std::filesystem::path(submission.file).filename().string() + " is " + dialect_name(dialect) +
+              " and there is no " + (cuda ? "CUDA" : "OpenCL") + " device here: grade it on a machine " +
+              (cuda ? "with an NVIDIA GPU, or submit the exercise's OpenCL C version (.cl)"
+                    : "with an OpenCL device, or submit the exercise's CUDA version (.cu)") +
+              why;
+  return row;
 }
 
 // What a row says of a child that was stopped or died, or left no result.
-void describe_stop(const Isolated& child, json& row) {
-  row["compiled"] = child.compiled;
+void describe_stop(const Isolated& child, protocol::CheckRow& row) {
+  row.compiled = child.compiled;
   if (child.ending == Ending::Crashed) {
-    row["status"] = "crashed";
-    row["error"] = child.message;
+    row.status = "crashed";
+    row.error = child.message;
   } else if (child.ending != Ending::Exited) {
-    row["status"] = "timed out";
-    row["error"] = child.message;
+    row.status = "timed out";
+    row.error = child.message;
   } else {
-    row["status"] = "crashed";
-    row["error"] = "the grading process ended without a result (exit code " + std::to_string(child.code) + ")";
+    row.status = "crashed";
+    row.error = "the grading process ended without a result (exit code " + std::to_string(child.code) + ")";
+  }
+}
+
+// The row a grading process handed back, or none where it made none (or
+// one this side cannot read).
+std::optional<protocol::CheckRow> row_from_child(const json& made) {
+  if (made.is_discarded()) return std::nullopt;
+  try {
+    return protocol::read_check_row(made);
+  } catch (const protocol::ProtocolError&) {
+    return std::nullopt;
   }
 }
 
 // One submission, graded in a process of its own: an endless loop or a crash
 // ends that one, not the others. Its compile is timed apart from its run.
-json grade_submission(const Exercise& e, const protocol::Submission& submission, const std::string& device,
-                      const Limits& limits, int reps, std::uint64_t seed) {
-  json row = {{"file", submission.file}, {"compiled", false}, {"verified", false}, {"goal_met", false}};
+protocol::CheckRow grade_submission(const Exercise& e, const protocol::Submission& submission,
+                                    const std::string& device, const Limits& limits, int reps, std::uint64_t seed) {
   const std::string name = std::filesystem::path(submission.file).filename().string();
   Isolated child;
-  const json g = in_child(
+  const json made = in_child(
       limits, "grading " + submission.file,
       [&]() -> json {
+        protocol::CheckRow g;
         try {
-          return grade(e, submission.text, name, device, reps, seed);
+          g = grade(e, submission.text, name, device, reps, seed);
         } catch (const std::exception& x) {
-          return {{"status", "failed"}, {"error", first_error(x.what())}};
+          g = protocol::CheckRow{};
+          g.status = "failed";
+          g.error = first_error(x.what());
         }
+        g.file = submission.file;
+        return protocol::check_row_json(g);
       },
       child);
-  if (g.is_discarded()) describe_stop(child, row);
-  else
-    for (auto& [key, value] : g.items()) row[key] = value;
+  if (std::optional<protocol::CheckRow> row = row_from_child(made)) return std::move(*row);
+  protocol::CheckRow row;
+  row.file = submission.file;
+  describe_stop(child, row);
   return row;
 }
 
@@ -382,7 +396,15 @@ std::uint64_t fresh_seed() {
   return (std::uint64_t{device()} << 32) | device();
 }
 
-void print_grades(const Exercise& e, const json& rows, const std::string& format, std::uint64_t seed) {
+// A goal metric's cell in a row, "-" where it was not measured.
+std::string metric_cell(const protocol::CheckRow& r, const std::string& metric) {
+  if (!r.trace) return "-";
+  const auto measured = r.trace->counters.find(metric);
+  return measured == r.trace->counters.end() ? "-" : number(measured->second, 0);
+}
+
+void print_grades(const Exercise& e, const std::vector<protocol::CheckRow>& rows, const std::string& format,
+                  std::uint64_t seed) {
   std::vector<std::string> metrics;
   for (const GoalTerm& g : e.goal)
     if (g.metric != "verified" && std::find(metrics.begin(), metrics.end(), g.metric) == metrics.end())
@@ -391,23 +413,19 @@ void print_grades(const Exercise& e, const json& rows, const std::string& format
   out.header = {"file", "compiled", "verified"};
   out.header.insert(out.header.end(), metrics.begin(), metrics.end());
   out.header.insert(out.header.end(), {"goal met", "median ms", "GB/s", "status"});
-  for (const json& r : rows) {
-    std::vector<std::string> line{printable(r.value("file", std::string())), r.value("compiled", false) ? "yes" : "no",
-                                  r.value("verified", false) ? "yes" : "no"};
-    for (const std::string& m : metrics)
-      line.push_back(r.contains("counters") && r["counters"].contains(m) ? number(r["counters"][m], 0) : "-");
-    line.push_back(r.value("goal_met", false) ? "yes" : "no");
-    line.push_back(number(r.value("median_ms", json()), 4));
-    line.push_back(number(r.value("gbps", json()), 2));
-    std::string status = r.value("status", std::string());
-    if (r.contains("error")) status += ": " + r.value("error", std::string());
-    line.push_back(status);
+  for (const protocol::CheckRow& r : rows) {
+    std::vector<std::string> line{printable(r.file), r.compiled ? "yes" : "no", r.verified ? "yes" : "no"};
+    for (const std::string& m : metrics) line.push_back(metric_cell(r, m));
+    line.push_back(r.goal_met ? "yes" : "no");
+    line.push_back(number(r.median_ms, 4));
+    line.push_back(number(r.gbps, 2));
+    line.push_back(r.status + (r.error ? ": " + *r.error : ""));
     out.rows.push_back(line);
   }
   std::ostringstream problems;  // after the table: each file's problems, one a line
-  for (const json& r : rows)
-    for (const json& p : r.value("problems", json::array()))
-      problems << "  " << r["file"].get<std::string>() << ": " << printable(p.get<std::string>()) << '\n';
+  for (const protocol::CheckRow& r : rows)
+    if (r.trace)
+      for (const std::string& p : r.trace->problems) problems << "  " << r.file << ": " << printable(p) << '\n';
   out.right_aligned.assign(out.header.size(), false);
   for (std::size_t k = 3; k + 1 < out.header.size(); ++k) out.right_aligned[k] = true;
   if (format == "csv") {
@@ -415,10 +433,9 @@ void print_grades(const Exercise& e, const json& rows, const std::string& format
     return;
   }
   std::string devices;  // each device graded on, once: "NVIDIA H100 (cuda:0), pthread-... (opencl:0:0)"
-  for (const json& r : rows) {
-    if (!r.contains("device_spec")) continue;
-    const std::string device =
-        printable(r.value("device", std::string())) + " (" + r.value("device_spec", std::string()) + ")";
+  for (const protocol::CheckRow& r : rows) {
+    if (!r.device_spec) continue;
+    const std::string device = printable(r.device.value_or("")) + " (" + *r.device_spec + ")";
     if (devices.find(device) == std::string::npos) devices += (devices.empty() ? "" : ", ") + device;
   }
   std::cout << "Exercise " << e.id << ": " << describe_goal(e) << "\nVerified with seed " << seed << " (--seed " << seed
@@ -483,7 +500,7 @@ int exercises_command(const std::string& format, const std::string& language) {
 protocol::CheckResult grade_submissions(const protocol::CheckRequest& request) {
   // A fresh seed per grading, so no submission can be fitted to the inputs
   // it is graded on; printed, and --seed repeats it.
-  protocol::CheckResult result{request.seed ? *request.seed : fresh_seed(), json::array()};
+  protocol::CheckResult result{request.seed ? *request.seed : fresh_seed(), {}};
   const Exercise& e = exercise_or_throw(request.exercise);
   const Limits limits = limits_for(request.timeout);
   std::optional<AutoDevices> automatic;
@@ -504,15 +521,17 @@ ReadSubmissions read_submissions(const std::vector<std::string>& files) {
     try {
       read.readable.push_back({files[n], read_text_file(files[n])});
     } catch (const InvalidRequest& e) {
-      read.unreadable[n] = {{"file", files[n]},  {"compiled", false},      {"verified", false},
-                            {"goal_met", false}, {"status", "unreadable"}, {"error", e.what()}};
+      protocol::CheckRow& row = read.unreadable[n];
+      row.file = files[n];
+      row.status = "unreadable";
+      row.error = e.what();
     }
   }
   return read;
 }
 
-json ReadSubmissions::rows(const json& graded) const {
-  json rows = json::array();
+std::vector<protocol::CheckRow> ReadSubmissions::rows(const std::vector<protocol::CheckRow>& graded) const {
+  std::vector<protocol::CheckRow> rows;
   std::size_t next = 0;
   for (std::size_t n = 0; n < readable.size() + unreadable.size(); ++n) {
     if (const auto it = unreadable.find(n); it != unreadable.end()) rows.push_back(it->second);
@@ -521,18 +540,20 @@ json ReadSubmissions::rows(const json& graded) const {
   return rows;
 }
 
-int print_check(const std::string& exercise, const json& rows, std::uint64_t seed, const std::string& format) {
+int print_check(const std::string& exercise, const std::vector<protocol::CheckRow>& rows, std::uint64_t seed,
+                const std::string& format) {
   const Exercise& e = exercise_or_throw(exercise);
   bool all_met = true;
-  for (const json& row : rows) all_met = all_met && row.value("goal_met", false);
-  if (format == "json")
-    std::cout << json_text({{"exercise", e.id},
-                            {"goal", describe_goal(e)},
-                            {"seed", seed},
-                            {"sizes", sizes_text(e)},
-                            {"submissions", rows}})
-              << '\n';
-  else print_grades(e, rows, format, seed);
+  for (const protocol::CheckRow& row : rows) all_met = all_met && row.goal_met;
+  if (format == "json") {
+    json report = protocol::check_json({seed, rows});
+    report["exercise"] = e.id;
+    report["goal"] = describe_goal(e);
+    report["sizes"] = sizes_text(e);
+    std::cout << json_text(report) << '\n';
+  } else {
+    print_grades(e, rows, format, seed);
+  }
   return all_met ? kExitOk : kExitNotVerified;
 }
 

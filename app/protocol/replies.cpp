@@ -59,8 +59,46 @@ json body_of(const PackResult& p) { return {{"pack", p.pack}, {"variants", p.var
 
 json body_of(const CountersResult& c) { return {{"summary", c.summary}, {"text", c.text}, {"verified", c.verified}}; }
 
-json body_of(const CheckResult& c) { return {{"seed", c.seed}, {"submissions", c.submissions}}; }
+json check_size_json(const CheckSize& size) {
+  json j = {{"set", size.set}, {"verified", size.verified}};
+  if (size.error) j["error"] = *size.error;
+  if (size.mismatch) j["mismatch"] = *size.mismatch;
+  return j;
+}
+
+json body_of(const CheckResult& c) { return check_json(c); }
+
 }  // namespace
+
+json check_row_json(const CheckRow& r) {
+  json j = {{"file", r.file},
+            {"compiled", r.compiled},
+            {"verified", r.verified},
+            {"goal_met", r.goal_met},
+            {"status", r.status}};
+  if (r.error) j["error"] = *r.error;
+  if (r.device) j["device"] = *r.device;
+  if (r.device_spec) j["device_spec"] = *r.device_spec;
+  if (r.trace) {
+    j["counters"] = r.trace->counters;
+    j["reasons"] = r.trace->reasons;
+    j["problems"] = r.trace->problems;
+  }
+  if (r.sizes) {
+    json sizes = json::array();
+    for (const CheckSize& size : *r.sizes) sizes.push_back(check_size_json(size));
+    j["sizes"] = std::move(sizes);
+  }
+  if (r.median_ms) j["median_ms"] = *r.median_ms;
+  if (r.gbps) j["gbps"] = *r.gbps;
+  return j;
+}
+
+json check_json(const CheckResult& c) {
+  json rows = json::array();
+  for (const CheckRow& row : c.submissions) rows.push_back(check_row_json(row));
+  return {{"seed", c.seed}, {"submissions", std::move(rows)}};
+}
 
 json doctor_json(const DoctorResult& d) {
   json backends = json::array();
@@ -230,25 +268,57 @@ Result read_body(const CountersRequest&, const json& body) {
   return CountersResult{*summary, f.text("text"), f.flag("verified")};
 }
 
-// A row has what the report prints of every submission; the rest is optional.
-void check_row(const Fields& reply, const json& row) {
-  if (!row.is_object() || !row.value("file", json()).is_string() || !row.value("status", json()).is_string())
-    reply.fail("submissions", "a list of rows, each with its \"file\" and \"status\" as text");
+std::optional<CheckTrace> read_check_trace(const Fields& row) {
+  if (!row.find("counters") && !row.find("reasons") && !row.find("problems")) return std::nullopt;
+  CheckTrace t;
+  if (const json* counters = row.object("counters"))
+    for (const auto& [metric, value] : counters->items()) {
+      if (!value.is_number()) row.fail("counters", "an object of numbers");
+      t.counters[metric] = value.get<double>();
+    }
+  t.reasons = row.texts("reasons");
+  t.problems = row.texts("problems");
+  return t;
+}
+
+std::optional<std::vector<CheckSize>> read_check_sizes(const Fields& row) {
+  if (!row.find("sizes")) return std::nullopt;
+  std::vector<CheckSize> sizes;
+  for (const json& size : row.list("sizes")) {
+    const Fields f(size, "a submission's size");
+    sizes.push_back({f.text("set"), f.flag("verified"), f.maybe_text("error"), f.maybe_text("mismatch")});
+  }
+  return sizes;
+}
+
+CheckRow read_row(const json& row) {
   const Fields f(row, "a submission's row");
-  f.flag("compiled");
-  f.flag("verified");
-  f.flag("goal_met");
-  f.text("error");
-  f.number("median_ms");
-  f.number("gbps");
-  if (const json* counters = f.find("counters"); counters && !counters->is_object()) f.fail("counters", "an object");
+  CheckRow r;
+  r.file = f.text("file");
+  r.compiled = f.flag("compiled");
+  r.verified = f.flag("verified");
+  r.goal_met = f.flag("goal_met");
+  r.status = f.text("status");
+  r.error = f.maybe_text("error");
+  r.device = f.maybe_text("device");
+  r.device_spec = f.maybe_text("device_spec");
+  r.trace = read_check_trace(f);
+  r.sizes = read_check_sizes(f);
+  if (f.find("median_ms")) r.median_ms = f.number("median_ms");
+  if (f.find("gbps")) r.gbps = f.number("gbps");
+  return r;
 }
 
 Result read_body(const CheckRequest&, const json& body) {
   const Fields f(body, "the check reply");
   if (!f.find("seed")) f.fail("seed", "the grading's seed");
-  CheckResult c{f.count("seed"), f.list("submissions")};
-  for (const json& row : c.submissions) check_row(f, row);
+  CheckResult c{f.count("seed"), {}};
+  for (const json& row : f.list("submissions")) {
+    // A row has what the report prints of every submission; the rest is optional.
+    if (!row.is_object() || !row.value("file", json()).is_string() || !row.value("status", json()).is_string())
+      f.fail("submissions", "a list of rows, each with its \"file\" and \"status\" as text");
+    c.submissions.push_back(read_row(row));
+  }
   return c;
 }
 
@@ -420,6 +490,10 @@ std::optional<ReplyLine> read_reply_line(const std::string& line) {
     out.error.message = error.is_string() ? error.get<std::string>() : "the worker sent an error without a message";
   }
   return out;
+}
+
+CheckRow read_check_row(const json& row) {
+  return reported([&] { return read_row(row); });
 }
 
 Result read_result(const Request& request, const json& body) {

@@ -11,6 +11,7 @@
 // with read_reply_line() and read_result()/read_progress(). Run reports are
 // kernels/report.h's RunReport.
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <span>
 #include <string>
@@ -68,12 +69,46 @@ struct CountersResult {
   std::string text;
   bool verified = false;  // the traced run's output matched the CPU reference
 };
-// "check": the grading's seed and one row per submission, in order, as
-// `threadmap-cli check --format json` prints them under "submissions".
+// "check": the grading's seed and one row per submission, in order.
+struct CheckSize {  // the submission run once at another of the exercise's sizes
+  std::string set;  // "height=70 pad=0 tile=32 width=33"
+  bool verified = false;
+  std::optional<std::string> error;     // it did not run: the first line of why
+  std::optional<std::string> mismatch;  // it ran, and its output differs: the first mismatch
+};
+struct CheckTrace {                        // what the traced run measured, once the submission compiled
+  std::map<std::string, double> counters;  // each goal term's metric, measured
+  std::vector<std::string> reasons;        // each goal term not met, as a learner reads it
+  std::vector<std::string> problems;       // what the trace shows, a line each
+};
+struct CheckRow {
+  std::string file;
+  bool compiled = false;
+  bool verified = false;
+  bool goal_met = false;
+  // "goal met", "goal not met", "not verified", "not compiled", "failed",
+  // "crashed", "timed out", "no device" or "unreadable".
+  std::string status;
+  std::optional<std::string> error;   // why the goal was not met, or what went wrong
+  std::optional<std::string> device;  // the device's name and spec, once it opened
+  std::optional<std::string> device_spec;
+  std::optional<CheckTrace> trace;
+  std::optional<std::vector<CheckSize>> sizes;  // none: not run at the other sizes
+  std::optional<double> median_ms;              // the timed run's, where it ran
+  std::optional<double> gbps;
+};
 struct CheckResult {
   std::uint64_t seed = 0;
-  nlohmann::json submissions = nlohmann::json::array();
+  std::vector<CheckRow> submissions;
 };
+// The check reply's JSON, {seed, submissions}: its "result" body, and what
+// `check --format json` prints beside the exercise, its goal and sizes.
+nlohmann::json check_json(const CheckResult& result);
+// One row's JSON, and a row read back from it (ProtocolError naming a
+// malformed field): how a grading process hands its row to the one that
+// started it.
+nlohmann::json check_row_json(const CheckRow& row);
+CheckRow read_check_row(const nlohmann::json& row);
 // "doctor": what `threadmap-cli doctor` found, as its --format json prints it.
 struct DoctorKernel {  // one build of a catalog kernel for one target
   std::string variant;
