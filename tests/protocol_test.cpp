@@ -211,10 +211,34 @@ RunRequest scanning() {
   return r;
 }
 
-json sample_scan() {
-  return {{"races_checked", true},
-          {"traced_blocks", {0, 1}},
-          {"list", json::array({json{{"kind", "read-after-write"}, {"lines", {7, 8}}, {"message", "data race ..."}}})}};
+// A scan with a problem of each shape: a race (two sites, an interval), an
+// access out of bounds (a global address) and a divergent barrier (no address).
+analysis::ProblemsScan sample_scan() {
+  const analysis::ProblemReport race{.kind = "read-after-write",
+                                     .lines = {7, 8},
+                                     .block = 1,
+                                     .threads = {3, 35},
+                                     .address = analysis::ProblemAddress{"shared", std::nullopt, 128},
+                                     .records = {10, 42},
+                                     .occurrences = 4,
+                                     .message = "data race ...",
+                                     .interval = 0};
+  const analysis::ProblemReport stray{.kind = "out-of-bounds",
+                                      .lines = {9},
+                                      .threads = {1},
+                                      .address = analysis::ProblemAddress{"global", "res", -4},
+                                      .records = {0},
+                                      .occurrences = 4032,
+                                      .message = "out of bounds ..."};
+  const analysis::ProblemReport divergent{.kind = "divergent-barrier",
+                                          .lines = {12},
+                                          .block = 2,
+                                          .threads = {32},
+                                          .records = {5},
+                                          .message = "barrier in divergent code ...",
+                                          .barrier = 1,
+                                          .warps_missing = {0, 2}};
+  return {std::nullopt, {false, {race, stray, divergent}}, {0, 1, 2}};
 }
 
 // A graded row of each shape: one verified at every other size, one not
@@ -278,7 +302,8 @@ std::vector<std::pair<Request, Result>> every_result() {
                     false}},
       {DoctorRequest{}, DoctorResult{}},
       {scanning(), ScannedRun{sample_report(), sample_scan()}},
-      {scanning(), ScannedRun{sample_report(), json{{"error", "the traced run failed"}}}},
+      {scanning(), ScannedRun{sample_report(), analysis::ProblemsScan{"the traced run failed", {}, {}}}},
+      {scanning(), ScannedRun{sample_report(), analysis::ProblemsScan{}}},
       {scanning(), ScannedRun{refused_report(), std::nullopt}},
       {BenchRequest{},
        BenchResult{
@@ -403,6 +428,12 @@ TEST(Protocol, AMalformedReplyIsAnErrorNamingTheField) {
       {scanning(), R"({"kernel":"k","status":"ok","problems":{"list":[{"kind":"x"}]}})", "each with its \"message\""},
       {scanning(), R"({"kernel":"k","status":"ok","problems":{"error":5}})",
        "the run's \"problems\": \"error\" must be text"},
+      {scanning(), R"({"kernel":"k","status":"ok","problems":{"list":[{"message":"m","lines":[-1]}]}})",
+       "a problem: \"lines\" must be a list of whole numbers"},
+      {scanning(), R"({"kernel":"k","status":"ok","problems":{"list":[{"message":"m","address":{"offset":0.5}}]}})",
+       "a problem's \"address\": \"offset\" must be a whole number"},
+      {scanning(), R"({"kernel":"k","status":"ok","problems":{"list":[],"traced_blocks":["0"]}})",
+       "the run's \"problems\": \"traced_blocks\" must be a list of whole numbers"},
       {BenchRequest{}, R"({"results":{}})", "the bench reply: \"results\" must be a list"},
       {BenchRequest{}, R"({"reps":-1})", "the bench reply: \"reps\" must be a whole number"},
       {BenchRequest{}, R"({"peers":[{"name":"p","ms":{"median":"x"}}]})",

@@ -358,42 +358,39 @@ bool problems_wanted(const RunArgs& args) {
   return args.problems == "on" || (args.problems == "auto" && !args.source.empty());
 }
 
-json scan_problems(Device& device, const Variant& v, const Params& params, const RunOptions& options) {
+analysis::ProblemsScan scan_problems(Device& device, const Variant& v, const Params& params,
+                                     const RunOptions& options) {
   TraceOptions trace;
   trace.last_block = true;
   trace.seed = options.seed;
   trace.source_text = options.source_text;
   trace.source_name = options.source_name;
   const Recording rec = record_trace(device, v, params, trace);
-  if (rec.status != RunStatus::Ok) return {{"error", rec.error}};
-  json out = analysis::to_json(analysis::find_problems(rec.trace), rec.trace);
-  out["traced_blocks"] = rec.trace.traced_blocks;
-  return out;
+  if (rec.status != RunStatus::Ok) return {rec.error, {}, {}};
+  return {std::nullopt, analysis::reports_of(analysis::find_problems(rec.trace), rec.trace), rec.trace.traced_blocks};
 }
 
 namespace {
 
-void print_scan(const json& scan, bool verified, std::ostream& os) {
-  if (scan.contains("error")) {
-    os << "  problems not looked for: the traced run failed: " << printable(scan["error"].get<std::string>()) << '\n';
+void print_scan(const analysis::ProblemsScan& scan, bool verified, std::ostream& os) {
+  if (scan.error) {
+    os << "  problems not looked for: the traced run failed: " << printable(*scan.error) << '\n';
     return;
   }
-  if (verified && !scan.value("list", json::array()).empty())
+  if (verified && !scan.problems.list.empty())
     os << "  verified, but the trace shows problems: the result may differ on another device or run\n";
   std::ostringstream lines;
-  print_problems(scan, lines);
+  print_problems(scan.problems, scan.traced_blocks.size(), lines);
   std::istringstream in(lines.str());
   for (std::string line; std::getline(in, line);) os << "  " << line << '\n';
 }
 
 }  // namespace
 
-int print_run(const RunReport& r, const std::optional<json>& problems, const std::string& format,
+int print_run(const RunReport& r, const std::optional<analysis::ProblemsScan>& problems, const std::string& format,
               const std::string& host) {
   if (format == "json") {
-    json out = to_json(r);
-    if (problems) out["problems"] = *problems;
-    std::cout << json_text(out) << '\n';
+    std::cout << json_text(protocol::scanned_run_json({r, problems})) << '\n';
   } else if (format == "csv") {
     Table t;
     t.header = {"kernel", "device"};
@@ -448,9 +445,10 @@ void explain_crash(const std::string& kernel, const RunArgs& args) {
     return guarded([&]() -> int {
       RunSetUp s = set_up_run(kernel, args);
       const Variant& v = s.variant;
-      const json scan = scan_problems(*s.device, v, s.params, s.options);
+      const analysis::ProblemsScan scan = scan_problems(*s.device, v, s.params, s.options);
       if (args.format == "json") {
-        std::cout << json_text(json{{"kernel", v.id}, {"crashed", true}, {"problems", scan}}) << '\n';
+        std::cout << json_text(json{{"kernel", v.id}, {"crashed", true}, {"problems", analysis::to_json(scan)}})
+                  << '\n';
       } else {
         std::cout << "The traced run, which makes no access outside the buffers and shared arrays, shows:\n";
         print_scan(scan, false, std::cout);
@@ -467,7 +465,7 @@ int run_command(const std::string& kernel, const RunArgs& args) {
     return guarded([&]() -> int {
       RunSetUp s = set_up_run(kernel, args);
       const RunResult r = run_variant(*s.device, s.variant, s.params, s.options);
-      std::optional<json> problems;
+      std::optional<analysis::ProblemsScan> problems;
       if (problems_wanted(args) && r.status == RunStatus::Ok)
         problems = scan_problems(*s.device, s.variant, s.params, s.options);
       return print_run(make_report(r), problems, args.format);

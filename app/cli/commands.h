@@ -86,10 +86,9 @@ int maybe_isolated(const RunArgs& args, const std::function<int()>& body);
 int print_devices(const std::vector<BackendReport>& backends, const std::string& format);
 
 // Shared by the subcommands.
-// The problems a trace shows (kernels/analysis/problems.h), one a line, or "none".
-void print_problems(const Trace& trace, const analysis::Problems& problems, std::ostream& os);
-// The same from a scan's JSON (scan_problems): {races_checked, list, traced_blocks}.
-void print_problems(const nlohmann::json& scan, std::ostream& os);
+// The problems a trace of `traced_blocks` blocks shows (kernels/analysis/problems.h),
+// one a line, or "none".
+void print_problems(const analysis::ProblemList& problems, std::size_t traced_blocks, std::ostream& os);
 void error(const std::string& message);  // "threadmap-cli: error: ..." on stderr
 // "threadmap-cli: waiting for the GPU: N runs ahead" on stderr, and the
 // sandbox's watchdog told (RunOptions::on_wait).
@@ -119,14 +118,12 @@ int exit_code_for(const RunReport& r);
 // run --problems: whether a traced run follows the timed one (on; auto with --source).
 bool problems_wanted(const RunArgs& args);
 // That traced run (the first blocks and the last) and the problems its trace
-// shows (kernels/analysis/problems.h), as `run --format json` prints them under
-// "problems": {races_checked, list, traced_blocks}, or {error} where the
-// traced run failed.
-nlohmann::json scan_problems(Device& device, const Variant& v, const Params& params, const RunOptions& options);
+// shows, or why it failed.
+analysis::ProblemsScan scan_problems(Device& device, const Variant& v, const Params& params, const RunOptions& options);
 // run's output (text, csv or json) from its report and the problems scan
 // where one was made; `host` names a remote worker in the text's heading. A
 // run that did not complete is said on stderr. Returns the exit code.
-int print_run(const RunReport& r, const std::optional<nlohmann::json>& problems, const std::string& format,
+int print_run(const RunReport& r, const std::optional<analysis::ProblemsScan>& problems, const std::string& format,
               const std::string& host = "");
 
 // A sweep's points, checked before any run: --set and --vary read, the

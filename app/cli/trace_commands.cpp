@@ -99,23 +99,15 @@ void print_sites(const analysis::Analysis& a, std::ostream& os) {
 
 }  // namespace
 
-void print_problems(const Trace& trace, const analysis::Problems& problems, std::ostream& os) {
-  nlohmann::json scan = analysis::to_json(problems, trace);
-  scan["traced_blocks"] = trace.traced_blocks;
-  print_problems(scan, os);
-}
-
-void print_problems(const nlohmann::json& scan, std::ostream& os) {
-  const nlohmann::json& list = scan.at("list");
-  if (!list.empty()) {
-    os << "Problems found in the trace (" << list.size() << "):\n";
-    for (const nlohmann::json& p : list) os << "  " << printable(p.at("message").get<std::string>()) << '\n';
+void print_problems(const analysis::ProblemList& problems, std::size_t traced_blocks, std::ostream& os) {
+  if (!problems.list.empty()) {
+    os << "Problems found in the trace (" << problems.list.size() << "):\n";
+    for (const analysis::ProblemReport& p : problems.list) os << "  " << printable(p.message) << '\n';
   } else {
-    const std::size_t blocks = scan.value("traced_blocks", nlohmann::json::array()).size();
-    os << "Problems found in the trace: none in the " << blocks << " traced " << (blocks == 1 ? "block" : "blocks")
-       << '\n';
+    os << "Problems found in the trace: none in the " << traced_blocks << " traced "
+       << (traced_blocks == 1 ? "block" : "blocks") << '\n';
   }
-  if (!scan.value("races_checked", true))
+  if (!problems.races_checked)
     os << "  (races not looked for: this recording's barriers do not say where they fall among the accesses)\n";
 }
 
@@ -183,7 +175,7 @@ void print_summary(const Trace& trace, const analysis::Analysis& a, RecordCounts
        << " blocks on one SM at once\n";
   }
   os << '\n';
-  print_problems(trace, a.problems, os);
+  print_problems(analysis::reports_of(a.problems, trace), trace.traced_blocks.size(), os);
 }
 
 }  // namespace

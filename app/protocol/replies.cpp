@@ -100,6 +100,12 @@ json check_json(const CheckResult& c) {
   return {{"seed", c.seed}, {"submissions", std::move(rows)}};
 }
 
+json scanned_run_json(const ScannedRun& run) {
+  json j = to_json(run.report);
+  if (run.problems) j["problems"] = analysis::to_json(*run.problems);
+  return j;
+}
+
 json doctor_json(const DoctorResult& d) {
   json backends = json::array();
   for (const BackendReport& b : d.backends) backends.push_back(to_json(b));
@@ -140,11 +146,7 @@ namespace {
 
 json body_of(const DoctorResult& d) { return doctor_json(d); }
 
-json body_of(const ScannedRun& run) {
-  json j = to_json(run.report);
-  if (run.problems) j["problems"] = *run.problems;
-  return j;
-}
+json body_of(const ScannedRun& run) { return scanned_run_json(run); }
 
 json peer_json(const PeerMeasurement& p) {
   return {{"name", p.name},
@@ -200,29 +202,12 @@ Result read_body(const DevicesRequest&, const json& body) {
 }
 
 Result read_body(const ListRequest&, const json&) { return ListResult{}; }
-// What a run's problems scan must hold for `run` to print it.
-void check_scan(const json& scan) {
-  const Fields f(scan, "the run's \"problems\"");
-  if (f.find("error")) {
-    f.text("error");
-    return;
-  }
-  f.flag("races_checked");
-  f.list("traced_blocks");
-  if (!f.find("list")) f.fail("list", "a list of problems");
-  for (const json& problem : f.list("list"))
-    if (!problem.is_object() || !problem.value("message", json()).is_string())
-      f.fail("list", "a list of problems, each with its \"message\" as text");
-}
-
 Result read_body(const RunRequest& request, const json& body) {
   RunReport report = report_from_json(body);
   if (!request.problems) return report;
   ScannedRun run{std::move(report), std::nullopt};
-  if (const auto it = body.find("problems"); it != body.end()) {
-    check_scan(*it);
-    run.problems = *it;
-  }
+  if (const auto it = body.find("problems"); it != body.end())
+    run.problems = analysis::scan_from_json(*it, "the run's \"problems\"");
   return run;
 }
 Result read_body(const CopyRequest&, const json& body) { return copy_from_json(body); }

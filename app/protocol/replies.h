@@ -23,6 +23,7 @@
 
 #include "app/protocol/requests.h"
 #include "app/protocol/wire.h"
+#include "kernels/analysis/problems.h"
 #include "kernels/catalog.h"
 #include "kernels/devices.h"
 #include "kernels/peers.h"
@@ -153,13 +154,15 @@ struct DoctorResult {
 // The doctor report's JSON: its "result" body, and `doctor --format json`.
 nlohmann::json doctor_json(const DoctorResult& report);
 // "run" with "problems": the report and, where the run completed, the
-// problems scan beside it, as `threadmap-cli run --format json` prints them:
-// the report's fields with the scan under "problems" ({races_checked, list,
-// traced_blocks}, or {error} where the traced run failed).
+// problems scan beside it (kernels/analysis/problems.h).
 struct ScannedRun {
   RunReport report;
-  std::optional<nlohmann::json> problems;  // none: the run did not complete (or an older worker ignored the ask)
+  std::optional<analysis::ProblemsScan>
+      problems;  // none: the run did not complete (or an older worker ignored the ask)
 };
+// Its JSON, the report's fields with the scan under "problems": its "result"
+// body, and what `run --format json` prints.
+nlohmann::json scanned_run_json(const ScannedRun& run);
 // "bench": the measurements `threadmap-cli bench` prints (its percentages
 // are worked out from these where they are printed).
 struct BenchResult {

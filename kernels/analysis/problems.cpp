@@ -6,6 +6,7 @@
 #include <span>
 #include <tuple>
 
+#include "kernels/json_fields.h"
 #include "kernels/parallel.h"
 
 namespace threadmap::analysis {
@@ -341,39 +342,119 @@ std::string describe(const Problem& p, const Trace& t) {
   return {};
 }
 
-json to_json(const Problem& p, const Trace& t) {
-  json lines = json::array({p.first.line});
-  json threads = json::array({p.first.thread});
-  json records = json::array({p.first.record});
+ProblemReport report_of(const Problem& p, const Trace& t) {
+  ProblemReport r;
+  r.kind = problem_kind_name(p.kind);
+  r.lines = {p.first.line};
+  r.block = p.block;
+  r.threads = {p.first.thread};
+  r.records = {p.first.record};
   if (p.second.record != ProblemSite::kNone) {
-    lines.push_back(p.second.line);
-    threads.push_back(p.second.thread);
-    records.push_back(p.second.record);
+    r.lines.push_back(p.second.line);
+    r.threads.push_back(p.second.thread);
+    r.records.push_back(p.second.record);
   }
-  json address = p.kind == ProblemKind::DivergentBarrier ? json(nullptr)
-                 : p.space == Space::Shared
-                     ? json{{"space", "shared"}, {"offset", p.offset}}
-                     : json{{"space", "global"}, {"buffer", t.buffers.at(p.buffer).name}, {"offset", p.offset}};
-  json out = {{"kind", problem_kind_name(p.kind)},
-              {"lines", lines},
-              {"block", p.block},
-              {"threads", threads},
-              {"address", address},
-              {"records", records},
-              {"occurrences", p.occurrences},
-              {"message", describe(p, t)}};
-  if (p.is_race()) out["interval"] = p.interval;
+  if (p.kind != ProblemKind::DivergentBarrier)
+    r.address = p.space == Space::Shared ? ProblemAddress{"shared", std::nullopt, p.offset}
+                                         : ProblemAddress{"global", t.buffers.at(p.buffer).name, p.offset};
+  r.occurrences = p.occurrences;
+  r.message = describe(p, t);
+  if (p.is_race()) r.interval = p.interval;
   if (p.kind == ProblemKind::DivergentBarrier) {
-    out["barrier"] = p.interval;
+    r.barrier = p.interval;
+    r.warps_missing = p.warps_missing;
+  }
+  return r;
+}
+
+ProblemList reports_of(const Problems& problems, const Trace& t) {
+  ProblemList out{problems.races_checked, {}};
+  for (const Problem& p : problems.list) out.list.push_back(report_of(p, t));
+  return out;
+}
+
+namespace {
+
+json to_json(const ProblemReport& p) {
+  json address = nullptr;
+  if (p.address) {
+    address = {{"space", p.address->space}, {"offset", p.address->offset}};
+    if (p.address->buffer) address["buffer"] = *p.address->buffer;
+  }
+  json out = {{"kind", p.kind},
+              {"lines", p.lines},
+              {"block", p.block},
+              {"threads", p.threads},
+              {"address", address},
+              {"records", p.records},
+              {"occurrences", p.occurrences},
+              {"message", p.message}};
+  if (p.interval) out["interval"] = *p.interval;
+  if (p.barrier) {
+    out["barrier"] = *p.barrier;
     out["warps_missing"] = p.warps_missing;
   }
   return out;
 }
 
-json to_json(const Problems& problems, const Trace& t) {
+ProblemReport problem_from_json(const json& problem) {
+  const JsonFields f(problem, "a problem");
+  ProblemReport p;
+  p.kind = f.text("kind");
+  p.lines = f.counts<std::uint16_t>("lines");
+  p.block = f.narrow<std::uint32_t>("block");
+  p.threads = f.counts<std::uint16_t>("threads");
+  if (const json* address = f.find("address"); address && !address->is_null()) {
+    const JsonFields a(*address, "a problem's \"address\"");
+    p.address = ProblemAddress{a.text("space"), a.maybe_text("buffer"), a.integer("offset")};
+  }
+  p.records = f.counts<std::uint32_t>("records");
+  p.occurrences = f.count("occurrences");
+  p.message = f.text("message");
+  if (f.find("interval")) p.interval = f.narrow<std::uint32_t>("interval");
+  if (f.find("barrier")) p.barrier = f.narrow<std::uint32_t>("barrier");
+  p.warps_missing = f.counts<std::uint16_t>("warps_missing");
+  return p;
+}
+
+ProblemList problem_list_from(const JsonFields& f) {
+  ProblemList out;
+  if (f.find("races_checked")) out.races_checked = f.flag("races_checked");
+  if (!f.find("list")) f.fail("list", "a list of problems");
+  for (const json& problem : f.list("list")) {
+    if (!problem.is_object() || !problem.value("message", json()).is_string())
+      f.fail("list", "a list of problems, each with its \"message\" as text");
+    out.list.push_back(problem_from_json(problem));
+  }
+  return out;
+}
+
+}  // namespace
+
+json to_json(const ProblemList& problems) {
   json list = json::array();
-  for (const Problem& p : problems.list) list.push_back(to_json(p, t));
+  for (const ProblemReport& p : problems.list) list.push_back(to_json(p));
   return {{"races_checked", problems.races_checked}, {"list", list}};
+}
+
+ProblemList problem_list_from_json(const json& problems, const std::string& what) {
+  return problem_list_from(JsonFields(problems, what));
+}
+
+json to_json(const ProblemsScan& scan) {
+  if (scan.error) return {{"error", *scan.error}};
+  json out = to_json(scan.problems);
+  out["traced_blocks"] = scan.traced_blocks;
+  return out;
+}
+
+ProblemsScan scan_from_json(const json& scan, const std::string& what) {
+  const JsonFields f(scan, what);
+  ProblemsScan out;
+  if ((out.error = f.maybe_text("error"))) return out;
+  out.problems = problem_list_from(f);
+  out.traced_blocks = f.counts<std::uint32_t>("traced_blocks");
+  return out;
 }
 
 }  // namespace threadmap::analysis

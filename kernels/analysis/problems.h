@@ -18,6 +18,7 @@
 // (BarrierEvent::accesses_before): a recording made before the mark has no
 // intervals, and its races are not looked for (Problems::races_checked).
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -81,8 +82,48 @@ Problems find_problems(const Trace& trace);
 // One line, as the CLI prints it: what, where (lines, block, threads,
 // address) and how often.
 std::string describe(const Problem& problem, const Trace& trace);
-nlohmann::json to_json(const Problem& problem, const Trace& trace);
-// {"checked_races": bool, "list": [...]}
-nlohmann::json to_json(const Problems& problems, const Trace& trace);
+
+// --- A problem as reports give it, without its trace: what `run
+// --problems`, `counters` and `show` print, a session keeps and a worker
+// sends. Its JSON is written and read here alone.
+struct ProblemAddress {
+  std::string space;                  // "shared" or "global"
+  std::optional<std::string> buffer;  // global: the buffer's name
+  std::int64_t offset = 0;            // shared: bytes into the window; global: from the buffer's start
+};
+struct ProblemReport {
+  std::string kind;                  // problem_kind_name()
+  std::vector<std::uint16_t> lines;  // each site's line (a race: two)
+  std::uint32_t block = 0;
+  std::vector<std::uint16_t> threads;     // each site's thread
+  std::optional<ProblemAddress> address;  // none: a divergent barrier
+  std::vector<std::uint32_t> records;     // each site's record (Problem::first, second)
+  std::uint64_t occurrences = 1;
+  std::string message;                    // describe()
+  std::optional<std::uint32_t> interval;  // a race's barrier interval
+  std::optional<std::uint32_t> barrier;   // a divergent barrier's pass, and its missing warps
+  std::vector<std::uint16_t> warps_missing;
+};
+struct ProblemList {
+  bool races_checked = true;
+  std::vector<ProblemReport> list;
+};
+ProblemReport report_of(const Problem& problem, const Trace& trace);
+ProblemList reports_of(const Problems& problems, const Trace& trace);
+// {races_checked, list}
+nlohmann::json to_json(const ProblemList& problems);
+// Throws ReportError naming the field, `what` naming the object.
+ProblemList problem_list_from_json(const nlohmann::json& problems, const std::string& what);
+
+// A run's problems scan (`run --problems`): what a traced run of its last
+// block shows, or why that run failed.
+struct ProblemsScan {
+  std::optional<std::string> error;  // the traced run failed; nothing else is set
+  ProblemList problems;
+  std::vector<std::uint32_t> traced_blocks;
+};
+// {races_checked, list, traced_blocks}, or {error}.
+nlohmann::json to_json(const ProblemsScan& scan);
+ProblemsScan scan_from_json(const nlohmann::json& scan, const std::string& what);
 
 }  // namespace threadmap::analysis

@@ -84,7 +84,7 @@ json summary_json(const Trace& t, const Analysis& a) {
             {"kernel_end", a.kernel_end},
             {"sms_used", a.sms.size()},
             {"most_blocks_on_one_sm_at_once", most}}},
-          {"problems", to_json(a.problems, t)}};
+          {"problems", to_json(reports_of(a.problems, t))}};
 }
 
 }  // namespace threadmap::analysis
