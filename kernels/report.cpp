@@ -77,15 +77,25 @@ json to_json(const Variant& v) {
           {"parameters", params}};
 }
 
-json to_json(const Variant& v, const Params& p) {
-  json j = json::object();
+ReportParameters report_parameters(const Variant& v, const Params& p) {
+  ReportParameters out;
   for (const ParamSpec& spec : v.params) {
     if (!p.has(spec.name)) continue;
-    if (spec.is_choice()) j[spec.name] = spec.format(p.get(spec.name));
-    else j[spec.name] = p.get(spec.name);
+    const std::int64_t value = p.get(spec.name);
+    out[spec.name] = spec.is_choice() ? ReportValue(spec.format(value)) : ReportValue(value);
   }
+  return out;
+}
+
+json to_json(const ReportParameters& p) {
+  json j = json::object();
+  for (const auto& [name, value] : p)
+    j[name] = std::holds_alternative<std::int64_t>(value) ? json(std::get<std::int64_t>(value))
+                                                          : json(std::get<std::string>(value));
   return j;
 }
+
+json to_json(const Variant& v, const Params& p) { return to_json(report_parameters(v, p)); }
 
 json to_json(const TimingStats& t) {
   return {{"median", t.median}, {"min", t.min}, {"max", t.max}, {"samples", t.samples}};
@@ -130,12 +140,7 @@ RunReport make_report(const RunResult& r) {
   report.kernel = r.kernel_id;
   report.status = status_name(r.status);
   report.device = r.device;
-  if (const Variant* v = find_variant(r.kernel_id))
-    for (const ParamSpec& spec : v->params) {
-      if (!r.params.has(spec.name)) continue;
-      const std::int64_t value = r.params.get(spec.name);
-      report.parameters[spec.name] = spec.is_choice() ? ReportValue(spec.format(value)) : ReportValue(value);
-    }
+  if (const Variant* v = find_variant(r.kernel_id)) report.parameters = report_parameters(*v, r.params);
   if (r.status != RunStatus::Ok) {
     report.error = r.error;
     return report;
@@ -157,11 +162,8 @@ std::string value_text(const ReportValue& value) {
 }
 
 json to_json(const RunReport& r) {
-  json parameters = json::object();
-  for (const auto& [name, value] : r.parameters)
-    parameters[name] = std::holds_alternative<std::int64_t>(value) ? json(std::get<std::int64_t>(value))
-                                                                   : json(std::get<std::string>(value));
-  json j = {{"kernel", r.kernel}, {"device", to_json(r.device)}, {"parameters", parameters}, {"status", r.status}};
+  json j = {
+      {"kernel", r.kernel}, {"device", to_json(r.device)}, {"parameters", to_json(r.parameters)}, {"status", r.status}};
   if (r.device_copy) j["device_copy"] = to_json(*r.device_copy);
   if (!r.ok()) {
     j["error"] = r.error;
@@ -223,6 +225,18 @@ std::string device_problem(const json& device) {
   return {};
 }
 
+namespace {
+
+std::string parameters_problem(const json& parameters) {
+  if (!parameters.is_object()) return "the parameters must be an object";
+  for (const auto& [name, value] : parameters.items())
+    if (!value.is_number_integer() && !value.is_string())
+      return "parameter " + name + " must be a whole number or a name";
+  return "";
+}
+
+}  // namespace
+
 std::string report_problem(const json& report) {
   if (!report.is_object()) return "a run report is a JSON object";
   auto wrong = [&](const json& j, const char* key, auto is_type) { return j.contains(key) && !is_type(j[key]); };
@@ -246,10 +260,8 @@ std::string report_problem(const json& report) {
   if (wrong(report, "cache_resident", is_bool)) return "\"cache_resident\" must be true or false";
   if (report.contains("device"))
     if (const std::string problem = device_problem(report["device"]); !problem.empty()) return problem;
-  const json parameters = report.value("parameters", json::object());
-  for (const auto& [name, value] : parameters.items())
-    if (!value.is_number_integer() && !value.is_string())
-      return "parameter " + name + " must be a whole number or a name";
+  if (const std::string problem = parameters_problem(report.value("parameters", json::object())); !problem.empty())
+    return problem;
   const json verification = report.value("verification", json::object());
   if (wrong(verification, "verified", is_bool)) return "verification.verified must be true or false";
   for (const char* key : {"checked", "mismatches"})
@@ -415,6 +427,14 @@ CopyReport copy_from_json(const json& j) {
   return c;
 }
 
+ReportParameters parameters_from_json(const json& parameters) {
+  if (const std::string problem = parameters_problem(parameters); !problem.empty()) throw ReportError(problem);
+  ReportParameters out;
+  for (const auto& [name, value] : parameters.items())
+    out[name] = value.is_string() ? ReportValue(value.get<std::string>()) : ReportValue(value.get<std::int64_t>());
+  return out;
+}
+
 RunReport report_from_json(const json& j) {
   if (const std::string problem = report_problem(j); !problem.empty()) throw ReportError(problem);
   RunReport r;
@@ -422,10 +442,7 @@ RunReport report_from_json(const json& j) {
   r.status = text_or(j, "status");
   r.error = text_or(j, "error");
   if (j.contains("device")) r.device = device_from_json(j["device"]);
-  const json parameters = j.value("parameters", json::object());
-  for (const auto& [name, value] : parameters.items())
-    r.parameters[name] =
-        value.is_string() ? ReportValue(value.get<std::string>()) : ReportValue(value.get<std::int64_t>());
+  r.parameters = parameters_from_json(j.value("parameters", json::object()));
   if (j.contains("verification")) r.verification = verification_from_json(j["verification"]);
   if (j.contains("timing")) r.timing = timing_from(j["timing"]);
   r.ideal_bytes = count_or(j, "ideal_bytes");

@@ -51,6 +51,12 @@ class ReportError : public std::runtime_error {
 // A parameter's value in a report: a number, or a choice's name ("float").
 using ReportValue = std::variant<std::int64_t, std::string>;
 std::string value_text(const ReportValue& value);  // "16", "float"
+// A run's parameters as reports name them, by name.
+using ReportParameters = std::map<std::string, ReportValue>;
+ReportParameters report_parameters(const Variant& v, const Params& p);
+nlohmann::json to_json(const ReportParameters& p);  // {name: value}
+// Throws ReportError naming a value that is neither a whole number nor a name.
+ReportParameters parameters_from_json(const nlohmann::json& parameters);
 
 struct ReportTiming {
   TimingStats kernel_ms;      // device events, kernels only
@@ -76,7 +82,7 @@ struct RunReport {
   std::string status;  // status_name(): "ok", "invalid", "unavailable", "device-failure"
   std::string error;   // why it did not run, when not ok
   DeviceInfo device;
-  std::map<std::string, ReportValue> parameters;
+  ReportParameters parameters;
   // What a run that happened measured (status "ok").
   std::optional<Verification> verification;
   std::optional<ReportTiming> timing;

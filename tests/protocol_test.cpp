@@ -262,6 +262,34 @@ std::vector<CheckRow> sample_rows() {
   return {graded, unverified, stopped};
 }
 
+// A counters summary with every part: sites of both spaces, blocks, timed
+// barriers, a schedule, problems and batches.
+CountersSummary sample_counters() {
+  CountersSummary c{"smem.setRowReadCol", sample_report().device, {{"blocks", std::int64_t{2}}, {"type", "float"}}};
+  c.verified = true;
+  analysis::Summary& a = c.analysis;
+  a.model = {32, 32, 4, 32, "NVIDIA's memory geometry"};
+  a.whole_grid = true;
+  a.traced_blocks = a.grid_blocks = 2;
+  a.requests = 96;
+  analysis::Counters counters;
+  counters.accesses = 3072;
+  counters.shared_ld_requests = 32;
+  counters.shared_ld_wavefronts = 1024;
+  counters.shared_ld_ideal_wavefronts = 32;
+  counters.global_st_requests = 32;
+  counters.global_st_sectors = 128;
+  counters.global_st_ideal_sectors = 128;
+  a.totals = counters;
+  a.sites = {{7, Space::Shared, false, "tile[x][y]", counters, 1}, {8, Space::Global, true, "out[i] = v", {}, 2}};
+  a.blocks = {{0, counters}, {1, {}}};
+  a.barriers = {1024, "clock64 cycles", "clock pass", 1024, 2, 31, 40, 12, 90, 31, 0.75, 1410.5, false};
+  a.schedule = {"globaltimer ns", "clock pass", 100, 5000, 2, 1};
+  a.problems = sample_scan().problems;
+  c.batches = CountersBatches{2, 1 << 24, 3145728, 2, 250.5, {{"analysed", 10.5}, {"decoded", 4}}};
+  return c;
+}
+
 // Each request with a result of its type.
 std::vector<std::pair<Request, Result>> every_result() {
   BackendReport opencl{"opencl", true, "", {sample_report().device}};
@@ -279,8 +307,8 @@ std::vector<std::pair<Request, Result>> every_result() {
        RecordResult{"/tmp/a.threadmap", 12345, true, 250.5, {{"timed run", 10}, {"traced runs: access", 200}}}},
       {CancelRequest{}, CancelResult{json("sweep-1"), true}},
       {QuitRequest{}, QuitResult{}},
-      {CountersRequest{}, CountersResult{json{{"kernel_id", "smem.setRowReadCol"}, {"totals", {{"accesses", 3}}}},
-                                         "Kernel setRowReadCol in smem.cl\n", true}},
+      {CountersRequest{}, CountersResult{sample_counters(), "Kernel setRowReadCol in smem.cl\n", true}},
+      {CountersRequest{}, CountersResult{}},
       {CheckRequest{}, CheckResult{7, sample_rows()}},
       {CheckRequest{}, CheckResult{}},
       {DoctorRequest{},
@@ -409,6 +437,17 @@ TEST(Protocol, AMalformedReplyIsAnErrorNamingTheField) {
       {CancelRequest{}, R"(null)", "the cancel reply must be a JSON object"},
       {CountersRequest{}, R"({"text":"t"})", "the counters reply: \"summary\" must be an object"},
       {CountersRequest{}, R"({"summary":{},"text":5})", "the counters reply: \"text\" must be text"},
+      {CountersRequest{}, R"({"summary":{"kernel_id":7}})", "the counters summary: \"kernel_id\" must be text"},
+      {CountersRequest{}, R"({"summary":{"params":{"tile":1.5}}})", "parameter tile must be a whole number or a name"},
+      {CountersRequest{}, R"({"summary":{"sites":[{"line":"7"}]}})", "a site: \"line\" must be a whole number"},
+      {CountersRequest{}, R"({"summary":{"blocks":[{"counters":{"accesses":-1}}]}})",
+       "a block's \"counters\": \"accesses\" must be a whole number"},
+      {CountersRequest{}, R"({"summary":{"barriers":{"sm_clock_mhz":"fast"}}})",
+       "the summary's \"barriers\": \"sm_clock_mhz\" must be a number"},
+      {CountersRequest{}, R"({"summary":{"problems":{"list":[{"message":"m","kind":3}]}}})",
+       "a problem: \"kind\" must be text"},
+      {CountersRequest{}, R"({"summary":{"batches":{"phases_ms":{"decoded":"1"}}}})",
+       "the counters summary's \"batches\": \"phases_ms\" must be an object of numbers"},
       {CheckRequest{}, R"({"submissions":[]})", "the check reply: \"seed\""},
       {CheckRequest{}, R"({"seed":1,"submissions":[{"file":"a.cl"}]})", "each with its \"file\" and \"status\""},
       {CheckRequest{}, R"({"seed":1,"submissions":[{"file":"a.cl","status":"ok","goal_met":1}]})",

@@ -253,11 +253,12 @@ namespace {
 // The counters' JSON, as json_text prints it, with the per-block list
 // written a block at a time: a whole grid's hundreds of thousands of blocks
 // are too many to hold as one JSON value, or one string.
-void print_counters_json(json out, const std::vector<analysis::BlockTotals>& blocks, std::ostream& os) {
-  constexpr std::string_view kPlaceholder = "\"threadmap-blocks\"";
-  out["blocks"] = "threadmap-blocks";
-  const std::string text = json_text(out);
-  const std::size_t at = text.find(kPlaceholder);
+void print_counters_json(const protocol::CountersSummary& summary, std::ostream& os) {
+  constexpr char kPlaceholder[] = "threadmap-blocks";
+  const std::string text = json_text(protocol::counters_json(summary, kPlaceholder));
+  const std::string quoted = '"' + std::string(kPlaceholder) + '"';
+  const std::size_t at = text.find(quoted);
+  const std::vector<analysis::BlockTotals>& blocks = summary.analysis.blocks;
   os << std::string_view(text).substr(0, at);
   if (blocks.empty()) {
     os << "[]";
@@ -273,7 +274,7 @@ void print_counters_json(json out, const std::vector<analysis::BlockTotals>& blo
     }
     os << "  ]";
   }
-  os << std::string_view(text).substr(at + kPlaceholder.size()) << '\n';
+  os << std::string_view(text).substr(at + quoted.size()) << '\n';
 }
 
 // A grid's memory counters: traced whole (batch_records 0) or in batches of
@@ -283,20 +284,12 @@ struct CountedGrid {
   analysis::Analysis analysis;
   RecordCounts records;
   bool verified = false;
-  std::optional<json> batches;  // how the batches went; none when traced whole
+  std::optional<protocol::CountersBatches> batches;  // none when traced whole
 };
 
-json batches_json(const BatchedRecording& rec) {
-  json batches = {{"count", rec.batches},
-                  {"records_per_batch", rec.batch_records},
-                  {"largest_records", rec.largest_batch},
-                  {"access_runs", rec.access_runs},
-                  {"verified", "the last run's output"},
-                  {"schedule", "the first batch's run"},
-                  {"record_ms", rec.record_ms},
-                  {"phases_ms", json::object()}};
-  for (const auto& [name, ms] : rec.phases_ms) batches["phases_ms"][name] = ms;
-  return batches;
+protocol::CountersBatches batches_of(const BatchedRecording& rec) {
+  return {rec.batches,     rec.batch_records, rec.largest_batch,
+          rec.access_runs, rec.record_ms,     {rec.phases_ms.begin(), rec.phases_ms.end()}};
 }
 
 CountedGrid count_grid(Device& device, const Variant& v, const Params& params, TraceOptions options,
@@ -321,7 +314,7 @@ CountedGrid count_grid(Device& device, const Variant& v, const Params& params, T
   analysis::GridCount count = analysis::count_in_batches(device, v, params, options, batch_records.value_or(0));
   const BatchedRecording& rec = count.recording;
   if (rec.status != RunStatus::Ok) throw_run_error(rec.status, rec.error);
-  grid.batches = batches_json(rec);
+  grid.batches = batches_of(rec);
   grid.records = {count.accesses, count.barrier_arrivals};
   grid.verified = rec.verification.verified;
   grid.analysis = std::move(count.analysis);
@@ -329,21 +322,25 @@ CountedGrid count_grid(Device& device, const Variant& v, const Params& params, T
   return grid;
 }
 
-json counters_json(const Variant& v, const Params& params, const Device& device, const CountedGrid& grid) {
-  json out = analysis::summary_json(grid.launch, grid.analysis);
-  out["kernel_id"] = v.id;
-  out["device"] = to_json(device.info());
-  out["params"] = to_json(v, params);
-  out["verified"] = grid.verified;
-  if (grid.batches) out["batches"] = *grid.batches;
+protocol::CountersSummary counters_summary(const Variant& v, const Params& params, const Device& device,
+                                           CountedGrid& grid) {
+  // The per-block list is moved, not copied: a whole grid's may be large.
+  std::vector<analysis::BlockTotals> blocks = std::move(grid.analysis.blocks);
+  grid.analysis.blocks.clear();
+  protocol::CountersSummary out{v.id,
+                                device.info(),
+                                report_parameters(v, params),
+                                grid.verified,
+                                analysis::summarize(grid.launch, grid.analysis),
+                                grid.batches};
+  out.analysis.blocks = std::move(blocks);
   return out;
 }
 
 void print_counters_text(const CountedGrid& grid, std::ostream& os) {
   print_summary(grid.launch, grid.analysis, grid.records, os);
   if (grid.batches)
-    os << "Traced in " << (*grid.batches)["count"].get<std::size_t>() << " batches of blocks, at most "
-       << (*grid.batches)["largest_records"].get<std::uint64_t>()
+    os << "Traced in " << grid.batches->count << " batches of blocks, at most " << grid.batches->largest_records
        << " access records each; each batch ran the whole grid, and the last run's output was verified\n";
 }
 
@@ -356,21 +353,21 @@ int counters_exit(bool verified, const std::string& kernel) {
 }  // namespace
 
 protocol::CountersResult count_memory(Device& device, const Variant& v, const Params& params, TraceOptions options) {
-  const CountedGrid grid = count_grid(device, v, params, std::move(options), std::nullopt);
+  CountedGrid grid = count_grid(device, v, params, std::move(options), std::nullopt);
   protocol::CountersResult result;
-  result.summary = counters_json(v, params, device, grid);
   std::ostringstream text;
   print_counters_text(grid, text);
   result.text = text.str();
   result.verified = grid.verified;
+  result.summary = counters_summary(v, params, device, grid);
   return result;
 }
 
 int print_counters_result(const protocol::CountersResult& counters, const std::string& format) {
-  if (format == "json") std::cout << json_text(counters.summary) << '\n';
+  if (format == "json") print_counters_json(counters.summary, std::cout);
   else std::cout << printable(counters.text, Newlines::Keep);
-  const json kernel = counters.summary.value("kernel_id", json());
-  return counters_exit(counters.verified, kernel.is_string() ? kernel.get<std::string>() : "the kernel");
+  const std::string& kernel = counters.summary.kernel_id;
+  return counters_exit(counters.verified, kernel.empty() ? "the kernel" : kernel);
 }
 
 int counters_command(const std::string& kernel, const RunArgs& args, const std::string& blocks,
@@ -385,9 +382,7 @@ int counters_command(const std::string& kernel, const RunArgs& args, const std::
         auto device = watch_phases(open_device(args.device));
         CountedGrid grid = count_grid(*device, v, params, options, batch_records);
         if (args.format == "json") {
-          const std::vector<analysis::BlockTotals> blocks = std::move(grid.analysis.blocks);
-          grid.analysis.blocks.clear();
-          print_counters_json(counters_json(v, params, *device, grid), blocks, std::cout);
+          print_counters_json(counters_summary(v, params, *device, grid), std::cout);
         } else {
           print_counters_text(grid, std::cout);
         }

@@ -57,7 +57,9 @@ json body_of(const CancelResult& c) { return {{"cancelled", c.target}, {"found",
 json body_of(const QuitResult&) { return {{"bye", true}}; }
 json body_of(const PackResult& p) { return {{"pack", p.pack}, {"variants", p.variants}}; }
 
-json body_of(const CountersResult& c) { return {{"summary", c.summary}, {"text", c.text}, {"verified", c.verified}}; }
+json body_of(const CountersResult& c) {
+  return {{"summary", counters_json(c.summary)}, {"text", c.text}, {"verified", c.verified}};
+}
 
 json check_size_json(const CheckSize& size) {
   json j = {{"set", size.set}, {"verified", size.verified}};
@@ -69,6 +71,24 @@ json check_size_json(const CheckSize& size) {
 json body_of(const CheckResult& c) { return check_json(c); }
 
 }  // namespace
+
+json counters_json(const CountersSummary& c, const char* blocks_placeholder) {
+  json j = analysis::to_json(c.analysis, blocks_placeholder);
+  j["kernel_id"] = c.kernel_id;
+  j["device"] = threadmap::to_json(c.device);
+  j["params"] = threadmap::to_json(c.params);
+  j["verified"] = c.verified;
+  if (const std::optional<CountersBatches>& b = c.batches)
+    j["batches"] = {{"count", b->count},
+                    {"records_per_batch", b->records_per_batch},
+                    {"largest_records", b->largest_records},
+                    {"access_runs", b->access_runs},
+                    {"verified", "the last run's output"},
+                    {"schedule", "the first batch's run"},
+                    {"record_ms", b->record_ms},
+                    {"phases_ms", b->phases_ms}};
+  return j;
+}
 
 json check_row_json(const CheckRow& r) {
   json j = {{"file", r.file},
@@ -246,11 +266,39 @@ Result read_body(const CancelRequest&, const json& body) {
 
 Result read_body(const QuitRequest&, const json&) { return QuitResult{}; }
 
+CountersBatches read_batches(const json& batches) {
+  const Fields f(batches, "the counters summary's \"batches\"");
+  CountersBatches b{f.count("count"),       f.count("records_per_batch"), f.count("largest_records"),
+                    f.count("access_runs"), f.number("record_ms"),        {}};
+  f.text("verified");
+  f.text("schedule");
+  if (const json* phases = f.object("phases_ms"))
+    for (const auto& [name, ms] : phases->items()) {
+      if (!ms.is_number()) f.fail("phases_ms", "an object of numbers");
+      b.phases_ms[name] = ms.get<double>();
+    }
+  return b;
+}
+
+CountersSummary read_counters_summary(const json& summary) {
+  const std::string what = "the counters summary";
+  const Fields f(summary, what);
+  CountersSummary c;
+  c.kernel_id = f.text("kernel_id");
+  if (const json* device = f.find("device")) c.device = device_from_json(*device);
+  if (const json* params = f.object("params")) c.params = parameters_from_json(*params);
+  c.verified = f.flag("verified");
+  c.analysis = analysis::summary_from_json(summary, what);
+  if (const json* batches = f.find("batches")) c.batches = read_batches(*batches);
+  return c;
+}
+
 Result read_body(const CountersRequest&, const json& body) {
   const Fields f(body, "the counters reply");
   const json* summary = f.find("summary");
   if (!summary || !summary->is_object()) f.fail("summary", "an object");
-  return CountersResult{*summary, f.text("text"), f.flag("verified")};
+  CountersSummary read = read_counters_summary(*summary);
+  return CountersResult{std::move(read), f.text("text"), f.flag("verified")};
 }
 
 std::optional<CheckTrace> read_check_trace(const Fields& row) {

@@ -24,6 +24,7 @@
 #include "app/protocol/requests.h"
 #include "app/protocol/wire.h"
 #include "kernels/analysis/problems.h"
+#include "kernels/analysis/summary.h"
 #include "kernels/catalog.h"
 #include "kernels/devices.h"
 #include "kernels/peers.h"
@@ -63,11 +64,30 @@ struct CancelResult {
 };
 struct QuitResult {};
 // "counters": what `threadmap-cli counters` prints, made where the trace is
-// (a trace of every block stays on the worker's machine): the JSON of
-// --format json and the text summary, both by the CLI's own functions.
+// (a trace of every block stays on the worker's machine).
+struct CountersBatches {  // a grid traced in batches of blocks (kernels/analysis/grid_count.h)
+  std::uint64_t count = 0;
+  std::uint64_t records_per_batch = 0;  // the room each batch had
+  std::uint64_t largest_records = 0;    // the most access records one batch held
+  std::uint64_t access_runs = 0;
+  double record_ms = 0;
+  std::map<std::string, double> phases_ms;  // summed over the batches
+};
+struct CountersSummary {
+  std::string kernel_id;
+  DeviceInfo device;
+  ReportParameters params;
+  bool verified = false;  // the traced run's output matched the CPU reference
+  analysis::Summary analysis;
+  std::optional<CountersBatches> batches;  // none: traced whole
+};
+// Its JSON: the analysis summary's fields with the kernel, device, params,
+// verified and batches; the counters reply's "summary", and what `counters
+// --format json` prints. blocks_placeholder: as analysis::to_json(Summary).
+nlohmann::json counters_json(const CountersSummary& summary, const char* blocks_placeholder = nullptr);
 struct CountersResult {
-  nlohmann::json summary;  // kernel_id, device, params, verified and the analysis summary
-  std::string text;
+  CountersSummary summary;
+  std::string text;       // the text summary, as `counters` prints it
   bool verified = false;  // the traced run's output matched the CPU reference
 };
 // "check": the grading's seed and one row per submission, in order.
