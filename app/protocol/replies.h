@@ -177,8 +177,8 @@ nlohmann::json doctor_json(const DoctorResult& report);
 // problems scan beside it (kernels/analysis/problems.h).
 struct ScannedRun {
   RunReport report;
-  std::optional<analysis::ProblemsScan>
-      problems;  // none: the run did not complete (or an older worker ignored the ask)
+  // None: the run did not complete (or an older worker ignored the ask).
+  std::optional<analysis::ProblemsScan> problems;
 };
 // Its JSON, the report's fields with the scan under "problems": its "result"
 // body, and what `run --format json` prints.
