@@ -500,6 +500,16 @@ UploadedBuffers upload_buffers(Device& device, Workload& w, const LaunchCmd& tra
   return up;
 }
 
+// An output as each run starts it: poisoned, or its own initial contents
+// (made afresh: the host copy may hold an earlier run's result).
+void reset_output(Device& device, const HostBuffer& b, DeviceBuffer& on_device) {
+  if (!b.fill) return device.fill(on_device, 0xFF, b.data.size());
+  HostBuffer initial = b;
+  initial.data = {};
+  materialize(initial);
+  device.write(on_device, initial.data.data(), initial.data.size());
+}
+
 void read_outputs(Device& device, Workload& w, const UploadedBuffers& up) {
   for (std::size_t i = 0; i < w.buffers.size(); ++i)
     if (w.buffers[i].role == BufferRole::Output)
@@ -593,7 +603,7 @@ struct TracedRun {
     device.write(*trace_buffer, words.data(), words.size() * 4);
     for (std::size_t i = 0; i < workload.buffers.size(); ++i)
       if (workload.buffers[i].role == BufferRole::Output)
-        device.fill(*uploaded.buffers[i], 0xFF, workload.buffers[i].data.size());
+        reset_output(device, workload.buffers[i], *uploaded.buffers[i]);
     std::vector<DeviceBuffer*> with_trace = uploaded.buffers;
     with_trace.push_back(trace_buffer.get());
     device.execute(launches, with_trace);

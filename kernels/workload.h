@@ -17,7 +17,8 @@ namespace threadmap {
 
 enum class BufferRole {
   Input,    // seeded random contents, uploaded before the kernels
-  Output,   // poisoned before the checked run, read back and verified
+  Output,   // poisoned before the checked run (or, with a fill, set to it: a buffer the
+            // kernel updates, a histogram's bins), read back and verified
   Scratch,  // device-only intermediate; uploaded once as given (zeros), never read back
 };
 
@@ -32,8 +33,8 @@ struct HostBuffer {
   std::uint64_t seed = 0;
   std::vector<std::byte, BulkAllocator<std::byte>> data;  // input contents / output read back / scratch initial
   // Input contents other than the seeded random default (a pack's zeros,
-  // iota, constant or random range): called by materialize() once `data`
-  // has its size.
+  // iota, constant or random range), or an output's initial contents in
+  // place of the poison: called by materialize() once `data` has its size.
   std::function<void(HostBuffer&)> fill;
   // How the kernel lays the buffer out, for the views: the elements of one
   // row of the matrix it holds (a height x width input: width), or 0 where

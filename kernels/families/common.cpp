@@ -58,7 +58,7 @@ void materialize(HostBuffer& b) {
   // resize leaves the bytes as they are (BulkAllocator default-initialises);
   // every byte is written exactly once below, spread over the cores.
   b.data.resize(b.bytes());
-  if (b.fill && b.role == BufferRole::Input) {
+  if (b.fill && b.role != BufferRole::Scratch) {
     b.fill(b);
     return;
   }

@@ -547,20 +547,22 @@ BufferSpec Reader::buffer(const Fields& b, const ExpressionScope& scope) const {
   spec.count = expression(b.required("count"), "buffer '" + spec.name + "' count", scope);
   if (const toml::node* row = b.find("row")) spec.row = expression(*row, "buffer '" + spec.name + "' row", scope);
   const std::string role = b.string("role", false, "input");
-  if (role != "input" && role != "output")
-    fail(b.required("role"), "buffer '" + spec.name + "': role '" + role + "' is not input or output" +
-                                 (closest_name(role, {"input", "output"}).empty()
-                                      ? std::string()
-                                      : "; did you mean '" + closest_name(role, {"input", "output"}) + "'?"));
-  spec.output = role == "output";
-  const std::string fill = b.string("fill", false, spec.output ? "" : "random");
-  if (spec.output && (b.find("fill") || b.find("range") || b.find("value")))
+  static const std::vector<std::string> kRoles{"input", "output", "both"};
+  if (std::find(kRoles.begin(), kRoles.end(), role) == kRoles.end())
+    fail(b.required("role"),
+         "buffer '" + spec.name + "': role '" + role + "' is not input, output or both" +
+             (closest_name(role, kRoles).empty() ? std::string()
+                                                 : "; did you mean '" + closest_name(role, kRoles) + "'?"));
+  spec.output = role != "input";
+  spec.both = role == "both";
+  const std::string fill = b.string("fill", false, spec.output && !spec.both ? "" : "random");
+  if (spec.output && !spec.both && (b.find("fill") || b.find("range") || b.find("value")))
     fail(
         *(b.find("fill")    ? b.find("fill")
           : b.find("range") ? b.find("range")
                             : b.find("value")),
         "buffer '" + spec.name + "' is an output: it is poisoned before each run, so it takes no fill, range or value");
-  if (!spec.output) {
+  if (!spec.output || spec.both) {
     static const std::vector<std::string> kFills{"zeros", "iota", "random", "constant"};
     if (fill == "zeros") spec.fill = Fill::Zeros;
     else if (fill == "iota") spec.fill = Fill::Iota;

@@ -47,6 +47,7 @@ enum class Fill { Zeros, Iota, Random, Constant };
 struct BufferSpec {
   std::string name;
   bool output = false;              // poisoned before the run, read back, verified
+  bool both = false;                // role = "both": an output that starts from its fill (a histogram's bins)
   std::optional<ElementType> type;  // fixed; else the `type` parameter's
   PlacedExpression count;           // elements
   Fill fill = Fill::Random;         // inputs only

@@ -204,7 +204,7 @@ Workload build(const Context& c, const Variant& v, const Params& p, std::uint64_
     b.elements = static_cast<std::uint64_t>(evaluate_in(c, v, spec.count, p, 1, kMaxElements));
     if (spec.row) b.row_elements = static_cast<std::uint64_t>(evaluate_in(c, v, *spec.row, p, 1, kMaxElements));
     b.seed = seed ^ (0x5DEECE66Dull * (i + 1));
-    if (!spec.output) b.fill = [spec](HostBuffer& buffer) { fill_buffer(buffer, spec); };
+    if (!spec.output || spec.both) b.fill = [spec](HostBuffer& buffer) { fill_buffer(buffer, spec); };
     w.working_set_bytes += b.bytes();
     w.buffers.push_back(std::move(b));
   }
