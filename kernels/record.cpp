@@ -681,7 +681,7 @@ struct AccessBounds {
 };
 
 std::uint64_t access_address(const std::uint32_t* record) {
-  return std::uint64_t{record[TM_A_ADDRESS_LO]} | (std::uint64_t{record[TM_A_ADDRESS_HI] & 0xffffffu} << 32);
+  return std::uint64_t{record[TM_A_ADDRESS_LO]} | (std::uint64_t{record[TM_A_ADDRESS_HI] & TM_A_ADDRESS_HI_MASK} << 32);
 }
 
 BadAccess decode_access(const std::uint32_t* r, const AccessBounds& bounds, Access& a) {
@@ -694,6 +694,9 @@ BadAccess decode_access(const std::uint32_t* r, const AccessBounds& bounds, Acce
   a.store = flags & TM_F_STORE;
   a.space = (flags & TM_F_SHARED) ? Space::Shared : Space::Global;
   a.size = static_cast<std::uint8_t>(1u << ((flags >> TM_F_SIZE_SHIFT) & TM_F_SIZE_MASK));
+  const std::uint32_t op = (r[TM_A_ADDRESS_HI] >> TM_A_ATOM_SHIFT) & TM_ATOM_MASK;
+  a.atomic = op < kAtomicOps ? static_cast<AtomicOp>(op) : AtomicOp::None;
+  a.reduction = a.atomic != AtomicOp::None && (flags & TM_F_REDUCTION);
   if (a.block >= bounds.traced_bit.size() || !bounds.traced_bit[a.block] || a.thread >= bounds.threads)
     return BadAccess::NotTraced;
   if (a.space == Space::Shared) {
@@ -839,17 +842,18 @@ void decode_barriers(Trace& t, const SizedTrace& sized, const std::vector<std::u
   }
 }
 
-// The sites, by line, then global before shared, then load before store:
+// The sites, by line, then global before shared, then load, store, atomic:
 // the keys the records named, each with its source line as the learner
 // reads it and what the compiler merged there.
 void name_sites(Trace& t, const SiteKeySet& keys_seen, const std::vector<Device::MergedAccess>& merges, bool learner,
                 const std::string& learner_text) {
-  for (const auto& [key, line, space, store] : keys_seen.sites()) {
+  for (const auto& [key, line, space, store, atomic] : keys_seen.sites()) {
     AccessSite site{line, space, store, learner ? text_line(learner_text, line) : source_line(t.source_file, line)};
+    site.atomic = atomic;
     // What the compiler merged at this line: the machine's wide access,
     // made of `merged` of the source's.
     for (const Device::MergedAccess& m : merges)
-      if (m.line == line && m.store == store && (space == Space::Shared ? m.shared : m.global))
+      if (!atomic && m.line == line && m.store == store && (space == Space::Shared ? m.shared : m.global))
         site.merged = static_cast<std::uint8_t>(std::clamp(m.merged, 1, 16));
     t.sites.push_back(std::move(site));
   }

@@ -90,6 +90,21 @@ class Unpacker {
 
 std::string_view space_name(Space s) { return s == Space::Shared ? "shared" : "global"; }
 
+// An access's last byte: its atomic operation (0: a load or store), and 16
+// for a reduction. Recordings made before atomics were traced have 0 there.
+std::uint8_t atomic_byte(const Access& a) {
+  return static_cast<std::uint8_t>(static_cast<unsigned>(a.atomic) | (a.reduction ? 16u : 0u));
+}
+
+// Reads atomic_byte's byte into `a`; false for an operation that is none.
+bool set_atomic(Access& a, std::uint8_t byte) {
+  const unsigned op = byte & 15u;
+  if (op >= kAtomicOps || byte > 31 || (op == 0 && byte != 0)) return false;
+  a.atomic = static_cast<AtomicOp>(op);
+  a.reduction = (byte & 16u) != 0;
+  return a.atomic == AtomicOp::None || a.store;
+}
+
 // One access record, kAccessBytes at `at`.
 void pack_access(std::uint8_t* packed, std::size_t at, const Access& a) {
   at = Packer::put_at(packed, at, std::uint64_t{a.offset});
@@ -99,7 +114,7 @@ void pack_access(std::uint8_t* packed, std::size_t at, const Access& a) {
   at = Packer::put_at(packed, at, static_cast<std::uint8_t>(a.buffer));
   at = Packer::put_at(packed, at, static_cast<std::uint8_t>(a.size));
   at = Packer::put_at(packed, at, static_cast<std::uint8_t>((a.store ? 1 : 0) | (a.space == Space::Shared ? 2 : 0)));
-  Packer::put_at(packed, at, std::uint8_t{0});
+  Packer::put_at(packed, at, atomic_byte(a));
 }
 
 json encode_trace(const Trace& t) {
@@ -163,6 +178,7 @@ json encode_trace(const Trace& t) {
   for (const AccessSite& s : t.sites) {
     json site = {{"line", s.line}, {"space", space_name(s.space)}, {"store", s.store}, {"text", s.text}};
     if (s.merged > 1) site["merged"] = s.merged;
+    if (s.atomic) site["atomic"] = true;
     sites.push_back(std::move(site));
   }
   json out = {{"kernel_id", t.kernel_id},
@@ -363,6 +379,8 @@ std::vector<AccessSite> decode_sites(const json& j) {
     site.text = text(s, "text", "trace.sites[]");
     if (s.contains("merged"))
       site.merged = static_cast<std::uint8_t>(std::max<std::uint64_t>(1, number(s, "merged", "trace.sites[]", 16)));
+    if (s.contains("atomic")) site.atomic = flag(s, "atomic", "trace.sites[]");
+    if (site.atomic && !site.store) bad("trace.sites[] is atomic but not a store");
     out.push_back(std::move(site));
   }
   return out;
@@ -399,23 +417,26 @@ Access unpack_access(Unpacker& ac, std::size_t i, const Trace& t, const TraceBou
   const auto size = ac.get<std::uint8_t>();
   a.size = size;
   const auto flags = ac.get<std::uint8_t>();
-  ac.get<std::uint8_t>();
+  const auto atomic = ac.get<std::uint8_t>();
   a.store = flags & 1;
   a.space = (flags & 2) ? Space::Shared : Space::Global;
   const auto at = [i] { return "trace.accesses[" + std::to_string(i) + "]"; };
+  if (!set_atomic(a, atomic))
+    bad(at() + " has an atomic operation " + std::to_string(atomic) + " ThreadMap does not know");
   if (i == 0 || a.block != t.accesses.back().block)  // records come in runs of one block
     if (!is_traced(t, a.block)) bad(at() + " names block " + std::to_string(a.block) + ", which was not traced");
   if (a.thread >= bounds.threads)
     bad(at() + " names thread " + std::to_string(a.thread) + " of " + std::to_string(bounds.threads));
-  if (offset >= (std::uint64_t{1} << 48)) bad(at() + " has an offset beyond 2^48 bytes");
   if (size == 0 || size > 16 || (size & (size - 1))) bad(at() + " has size " + std::to_string(size));
   if (a.space == Space::Global) {
     if (a.buffer >= t.buffers.size()) bad(at() + " names buffer " + std::to_string(a.buffer));
-    if (a.offset > t.buffers[a.buffer].bytes || t.buffers[a.buffer].bytes - a.offset < a.size)
+    if (offset > t.buffers[a.buffer].bytes || t.buffers[a.buffer].bytes - offset < a.size)
       bad(at() + " is outside buffer " + t.buffers[a.buffer].name);
-  } else if (a.offset > (std::uint64_t{1} << 32)) {
+  } else if (offset > (std::uint64_t{1} << 32)) {
     bad(at() + " is beyond any shared window");
   }
+  // A buffer holds at most 2^40 bytes and a shared window 2^32: every
+  // offset that passed fits Access::offset's 44 bits.
   return a;
 }
 
@@ -483,10 +504,12 @@ void decode_strays(const json& j, Trace& t, const TraceBounds& bounds) {
     const auto flags = st.get<std::uint8_t>();
     s.access.store = flags & 1;
     s.access.space = (flags & 2) ? Space::Shared : Space::Global;
-    st.get<std::uint8_t>();
+    const auto atomic = st.get<std::uint8_t>();
     s.offset = st.get<std::int64_t>();
     s.position = st.get<std::uint32_t>();
     const std::string at = "trace.strays[" + std::to_string(i) + "]";
+    if (!set_atomic(s.access, atomic))
+      bad(at + " has an atomic operation " + std::to_string(atomic) + " ThreadMap does not know");
     if (!is_traced(t, s.access.block))
       bad(at + " names block " + std::to_string(s.access.block) + ", which was not traced");
     if (s.access.thread >= bounds.threads) bad(at + " names thread " + std::to_string(s.access.thread));

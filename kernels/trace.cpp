@@ -18,6 +18,13 @@ std::string trim(std::string_view s) {
 
 }  // namespace
 
+std::string_view atomic_op_name(AtomicOp op) {
+  static constexpr std::string_view kNames[kAtomicOps] = {"",    "add", "sub", "exch", "cas", "min",  "max",
+                                                          "and", "or",  "xor", "inc",  "dec", "add 1"};
+  const auto k = static_cast<std::size_t>(op);
+  return k < std::size(kNames) ? kNames[k] : std::string_view();
+}
+
 std::vector<std::uint32_t> default_traced_blocks(const std::array<std::uint32_t, 3>& grid) {
   std::set<std::uint32_t> chosen;
   const std::uint32_t gx = grid[0], gy = grid[1];

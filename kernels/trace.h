@@ -22,18 +22,28 @@ namespace threadmap {
 
 enum class Space : std::uint8_t { Global, Shared };
 
-// One load or store by one thread, in the order the device executed them.
-// 16 bytes: traces hold millions, and the analysis streams through them.
+// An atomic read-modify-write's operation (trace_format.h's TM_ATOM_*);
+// None for a plain load or store.
+// AddOne: an add of the constant 1, a count (the machine has a form of its own).
+enum class AtomicOp : std::uint8_t { None, Add, Sub, Exch, Cas, Min, Max, And, Or, Xor, Inc, Dec, AddOne };
+inline constexpr int kAtomicOps = 13;
+std::string_view atomic_op_name(AtomicOp op);  // "add", "cas", ...; "" for None
+
+// One load, store or atomic by one thread, in the order the device executed
+// them. 16 bytes: traces hold millions, and the analysis streams through them.
+// An atomic reads and writes its word: it has `store` set and its operation.
 struct Access {
-  std::uint64_t offset : 48 = 0;  // global: bytes from the start of `buffer`;
+  std::uint64_t offset : 44 = 0;  // global: bytes from the start of `buffer`;
                                   // shared: bytes into the block's shared window (what the banks see)
   std::uint64_t buffer : 8 = 0;   // global: index into Trace::buffers; shared: 0
-  std::uint64_t size : 6 = 0;     // bytes (1 to 16)
+  std::uint64_t size : 5 = 0;     // bytes (1 to 16)
   bool store : 1 = false;
   Space space : 1 = Space::Global;
-  std::uint32_t block = 0;   // linear block id: x + gx * (y + gy * z)
-  std::uint16_t thread = 0;  // linear thread id in the block: x + bx * (y + by * z)
-  std::uint16_t line = 0;    // source line of the access site
+  AtomicOp atomic : 4 = AtomicOp::None;
+  bool reduction : 1 = false;  // an atomic whose old value the kernel does not use (PTX red)
+  std::uint32_t block = 0;     // linear block id: x + gx * (y + gy * z)
+  std::uint16_t thread = 0;    // linear thread id in the block: x + bx * (y + by * z)
+  std::uint16_t line = 0;      // source line of the access site
 };
 static_assert(sizeof(Access) == 16);
 
@@ -123,6 +133,7 @@ struct AccessSite {
   // run of element stores that ptxas makes one wide store, ptx_instrument.h):
   // how many of the source's accesses each recorded access is made of. 1: none.
   std::uint8_t merged = 1;
+  bool atomic = false;  // an atomic read-modify-write (store is set too)
 };
 
 struct Trace {
@@ -168,13 +179,14 @@ struct Trace {
 inline constexpr std::string_view kClockPassName = "clock pass";
 inline constexpr std::string_view kTracedPassName = "traced pass";
 
-// An access site (line, space, direction) as one number: sites sort by line,
-// then global before shared, then load before store. kSiteKeys bounds it.
-inline constexpr std::size_t kSiteKeys = std::size_t{65536} * 4;
-inline std::size_t site_key(std::uint16_t line, Space space, bool store) {
-  return std::size_t{line} * 4 + (space == Space::Shared ? 2 : 0) + (store ? 1 : 0);
+// An access site (line, space, kind) as one number: sites sort by line,
+// then global before shared, then load, store, atomic. kSiteKeys bounds it.
+inline constexpr std::size_t kSiteKinds = 3;
+inline constexpr std::size_t kSiteKeys = std::size_t{65536} * 2 * kSiteKinds;
+inline std::size_t site_key(std::uint16_t line, Space space, bool store, bool atomic) {
+  return (std::size_t{line} * 2 + (space == Space::Shared ? 1 : 0)) * kSiteKinds + (atomic ? 2 : store ? 1 : 0);
 }
-inline std::size_t site_key(const Access& a) { return site_key(a.line, a.space, a.store); }
+inline std::size_t site_key(const Access& a) { return site_key(a.line, a.space, a.store, a.atomic != AtomicOp::None); }
 
 // The sites a trace's records name, a bit per site_key: filled part by part
 // (a set per thread), merged, then read in site order.
@@ -185,6 +197,7 @@ class SiteKeySet {
     std::uint16_t line;
     Space space;
     bool store;
+    bool atomic;
   };
   void add(std::size_t key) { bits_[key / 64] |= std::uint64_t{1} << (key % 64); }
   void merge(const SiteKeySet& other) {
@@ -194,8 +207,9 @@ class SiteKeySet {
     std::vector<Site> out;
     for (std::size_t key = 0; key < kSiteKeys; ++key)
       if (bits_[key / 64] >> (key % 64) & 1)
-        out.push_back(
-            {key, static_cast<std::uint16_t>(key / 4), (key & 2) ? Space::Shared : Space::Global, (key & 1) != 0});
+        out.push_back({key, static_cast<std::uint16_t>(key / (2 * kSiteKinds)),
+                       (key / kSiteKinds) % 2 ? Space::Shared : Space::Global, key % kSiteKinds != 0,
+                       key % kSiteKinds == 2});
     return out;
   }
 

@@ -9,7 +9,7 @@
  *   schedule TM_SCHEDULE_WORDS per block, for EVERY block (the clock pass:
  *            TM_CLOCK_SCHEDULE_WORDS per warp)
  *   barriers TM_BARRIER_WORDS per warp arrival, traced blocks only
- *   accesses TM_ACCESS_WORDS per load or store, traced blocks only
+ *   accesses TM_ACCESS_WORDS per load, store or atomic, traced blocks only
  *
  * Counters count every attempt, also past the capacity, so an overflow is
  * seen on the host (count > capacity) and never silent.
@@ -17,7 +17,7 @@
 #ifndef THREADMAP_TRACE_FORMAT_H
 #define THREADMAP_TRACE_FORMAT_H
 
-#define TM_FORMAT_VERSION 1
+#define TM_FORMAT_VERSION 2
 
 /* header words */
 #define TM_H_VERSION 0
@@ -71,12 +71,39 @@
                                 before the barrier has a lower slot, the warp's later ones a higher */
 #define TM_BARRIER_WORDS 10  /* even: the 64-bit words stay 8-byte aligned */
 
-/* access record, per load or store of one thread */
+/* access record, per load, store or atomic of one thread */
 #define TM_A_BLOCK 0
 #define TM_A_THREAD_LINE 1   /* linear thread id | source line << 16 */
 #define TM_A_ADDRESS_LO 2    /* global: the generic address; shared: the offset in the block's window */
-#define TM_A_ADDRESS_HI 3    /* low 24 bits: address bits 32..55; high 8 bits: TM_F_* flags */
+#define TM_A_ADDRESS_HI                                                    \
+  3 /* low 20 bits: address bits 32..51; bits 20..23: the atomic operation \
+       (TM_ATOM_*, 0 for a load or store); high 8 bits: TM_F_* flags */
+#define TM_A_ADDRESS_HI_MASK 0xfffffu
+#define TM_A_ATOM_SHIFT 20u
 #define TM_ACCESS_WORDS 4
+
+/* The atomic operations (read-modify-write: the record also has TM_F_STORE). */
+#define TM_ATOM_NONE 0u
+#define TM_ATOM_ADD 1u
+#define TM_ATOM_SUB 2u
+#define TM_ATOM_EXCH 3u
+#define TM_ATOM_CAS 4u
+#define TM_ATOM_MIN 5u
+#define TM_ATOM_MAX 6u
+#define TM_ATOM_AND 7u
+#define TM_ATOM_OR 8u
+#define TM_ATOM_XOR 9u
+#define TM_ATOM_INC 10u
+#define TM_ATOM_DEC 11u
+#define TM_ATOM_ADD_ONE 12u /* add of the constant 1 (a count: NVIDIA's ATOMS.POPC.INC where unused) */
+#define TM_ATOM_MASK 15u
+
+/* What a hook passes as one word: the TM_F_* flags in the low 8 bits, the
+ * atomic operation from TM_HOOK_ATOM_SHIFT; the record's last word of both. */
+#define TM_HOOK_ATOM_SHIFT 8u
+#define TM_ADDRESS_HI(address, hook_flags)                      \
+  ((((unsigned int)((address) >> 32)) & TM_A_ADDRESS_HI_MASK) | \
+   ((((hook_flags) >> TM_HOOK_ATOM_SHIFT) & TM_ATOM_MASK) << TM_A_ATOM_SHIFT) | (((hook_flags)&0xffu) << 24))
 
 /* The clock pass (CUDA): the same kernel with no access records (cuda/ptx_instrument.h).
  * Lane 0 of each warp keeps, in registers, the stamps of the first pass
@@ -124,5 +151,6 @@
 #define TM_F_SIZE_SHIFT 2u   /* log2(bytes), 3 bits: 1..16-byte accesses */
 #define TM_F_SIZE_MASK 7u
 #define TM_F_OUTSIDE 32u     /* outside every buffer or shared array: skipped (made on the sink) */
+#define TM_F_REDUCTION 64u   /* an atomic whose old value the kernel does not use (PTX red) */
 
 #endif

@@ -55,6 +55,40 @@ TEST(GlobalSectors, CountDistinct32ByteSectors) {
   EXPECT_EQ(sectors(warp([](int l) { return 30 + 0 * l; }), 4), 2u) << "an int across a sector edge";
 }
 
+// Atomics, against what Nsight Compute counted for one warp on the H200
+// (bench/gpu/atomics_probe.cu; the kernel's name in each message).
+TEST(SharedWavefronts, OfAtomicsFollowTheirMachineForm) {
+  const DeviceModel m;
+  auto wf = [&](const Lanes& w, AtomicOp op, bool reduction = false, std::uint32_t size = 4) {
+    return shared_atomic_wavefronts(w.offsets, w.lanes, size, op, reduction, m);
+  };
+  // A count (add of 1, unused: ATOMS.POPC.INC): distinct words of the busiest bank.
+  EXPECT_EQ(wf(warp([](int) { return 0; }), AtomicOp::AddOne, true), 1u) << "s02_word0";
+  EXPECT_EQ(wf(warp([](int l) { return 128 * (l % 2); }), AtomicOp::AddOne, true), 2u) << "s09";
+  EXPECT_EQ(wf(warp([](int l) { return 128 * l; }), AtomicOp::AddOne, true), 32u) << "s08_word_32lane";
+  // Any other form: lanes of the busiest bank, same-word lanes included.
+  EXPECT_EQ(wf(warp([](int l) { return 4 * (l / 8); }), AtomicOp::Add, true), 8u) << "sx4";
+  EXPECT_EQ(wf(warp([](int l) { return 128 * (l % 2); }), AtomicOp::Add, true), 32u) << "sy03";
+  EXPECT_EQ(wf(warp([](int) { return 0; }), AtomicOp::Exch), 32u) << "s17_exch_word0";
+  EXPECT_EQ(wf(warp([](int l) { return 4 * (l / 4); }), AtomicOp::Max, true), 4u) << "s18";
+  EXPECT_EQ(wf(warp([](int l) { return 4 * l; }), AtomicOp::AddOne), 1u) << "s14: a count whose value is used";
+  EXPECT_EQ(wf(warp([](int l) { return 4 * l; }, 16), AtomicOp::Add, true), 1u) << "s12: 16 lanes";
+  // Compare-and-swap: twice the lanes of the busiest bank.
+  EXPECT_EQ(wf(warp([](int l) { return 4 * l; }), AtomicOp::Cas), 2u) << "s16";
+  EXPECT_EQ(wf(warp([](int l) { return 128 * l; }), AtomicOp::Cas), 64u) << "sy08";
+}
+
+TEST(GlobalSectors, OfAtomicsPassOncePerLaneOnTheBusiestWord) {
+  const DeviceModel m;
+  auto sectors = [&](const Lanes& w) { return global_atomic_sectors(w.offsets, m); };
+  EXPECT_EQ(sectors(warp([](int l) { return 4 * l; })), 4u) << "g01_word_lane";
+  EXPECT_EQ(sectors(warp([](int) { return 0; })), 32u) << "gx1_word0_opaque";
+  EXPECT_EQ(sectors(warp([](int l) { return 4 * (l / 2); })), 4u) << "g10: 2 sectors, 2 lanes a word";
+  EXPECT_EQ(sectors(warp([](int l) { return 32 * l; })), 32u) << "g05_word_8lane";
+  EXPECT_EQ(sectors(warp([](int l) { return l < 16 ? 0 : 4 * l; })), 18u) << "gy2: 16 on word 0, 16 in 2 sectors";
+  EXPECT_EQ(sectors(warp([](int l) { return 128 * (l % 8); })), 32u) << "gy5: 8 sectors, 4 lanes a word";
+}
+
 // A block of two warps, one barrier at line 40. The access pass traced
 // block 0 (order, and what each warp saw); the clock pass stamped blocks 0
 // and 1 (each warp's stamps kept for the traced block 0). The figures come

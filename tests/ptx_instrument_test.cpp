@@ -716,10 +716,12 @@ TEST(PtxInstrument, EveryFormOnAHandWrittenKernel) {
       // line, space, store, bytes, vector width
       {11, S::Global, false, 16, 4}, {12, S::Shared, true, 16, 4}, {13, S::Shared, false, 4, 1},
       {13, S::Shared, true, 4, 1},   {13, S::Shared, true, 8, 2},  {15, S::Global, false, 4, 1},
-      {15, S::Generic, false, 4, 1}, {17, S::Global, true, 1, 1},  {17, S::Global, true, 8, 1}};
+      {15, S::Generic, false, 4, 1}, {16, S::Global, true, 4, 1},  {16, S::Shared, true, 4, 1},
+      {17, S::Global, true, 1, 1},   {17, S::Global, true, 8, 1}};
   std::vector<std::tuple<int, S, bool, int, int>> got;
   for (const MemoryInstructions& m : r.recorded) {
     got.emplace_back(m.line, m.space, m.store, m.bytes, m.vector_width);
+    EXPECT_EQ(m.atomic, m.line == 16) << m.line;  // atom.global and red.shared: read-modify-writes
     EXPECT_EQ(m.file, "forms.cu");
     EXPECT_EQ(m.merged, 1);
     EXPECT_EQ(m.count, m.space == S::Generic ? 2 : 1) << m.line;
@@ -727,7 +729,7 @@ TEST(PtxInstrument, EveryFormOnAHandWrittenKernel) {
   EXPECT_EQ(got, expected);
   std::map<std::string, int> unrecorded;
   for (const auto& u : r.unrecorded) unrecorded[u.category] += u.count;
-  EXPECT_EQ(unrecorded, (std::map<std::string, int>{{"atomic", 2}, {"const", 1}, {"local", 2}, {"param", 2}}));
+  EXPECT_EQ(unrecorded, (std::map<std::string, int>{{"const", 1}, {"local", 2}, {"param", 2}}));
   EXPECT_EQ(r.barriers, 2);
   EXPECT_EQ(r.exits, 3);
 
@@ -750,8 +752,19 @@ TEST(PtxInstrument, EveryFormOnAHandWrittenKernel) {
                                                                       {"ld.f32", "2"},
                                                                       {"ld.u32", "2"},
                                                                       {"ld.global.u32", "0"},
+                                                                      {"atom.global.add.u32", "0"},
+                                                                      {"red.shared.add.u32", "1"},
                                                                       {"st.global.u64", "0"},
                                                                       {"st.global.u8", "0"}}));
+  // The flags each atomic passes (trace_format.h): a 4-byte store (1 | 2 << 2),
+  // a reduction (64: red, and the atom whose %r12 nothing reads), and the
+  // operation, an add of the constant 1 (TM_ATOM_ADD_ONE 12 << 8).
+  std::map<std::string, std::string> flags;
+  static const std::regex flag_call(
+      R"(\{ // threadmap: ((?:atom|red)\S+), line \d+\n(?:[^}]*\n)*?\tst\.param\.b32 \t\[threadmap_arg5\], (\d+);)");
+  for (std::sregex_iterator i(out.ptx.begin(), out.ptx.end(), flag_call), end; i != end; ++i) flags[(*i)[1]] = (*i)[2];
+  EXPECT_EQ(flags,
+            (std::map<std::string, std::string>{{"atom.global.add.u32", "3145"}, {"red.shared.add.u32", "3145"}}));
   EXPECT_NE(out.ptx.find("\t@!%p1 call (threadmap_result), threadmap_access, "), std::string::npos);
   EXPECT_NE(out.ptx.find("\t@%p1 call threadmap_end, "), std::string::npos);
   EXPECT_NE(out.ptx.find("\t@%p2 call threadmap_end, "), std::string::npos);

@@ -87,8 +87,11 @@ void print_sites(const analysis::Analysis& a, std::ostream& os) {
     const bool shared = s.space == Space::Shared;
     const std::uint64_t requests = s.requests(), work = s.work();
     t.rows.push_back({std::to_string(s.line),
-                      std::string(shared ? "shared " : "global ") + (s.store ? "store" : "load"), count(requests),
-                      shared ? count(work) : "", shared ? "" : count(work), shared ? "" : count(s.ideal_work()),
+                      std::string(shared ? "shared " : "global ") + (s.atomic  ? "atomic"
+                                                                     : s.store ? "store"
+                                                                               : "load"),
+                      count(requests), shared ? count(work) : "", shared ? "" : count(work),
+                      shared ? "" : count(s.ideal_work()),
                       requests ? fixed(static_cast<double>(work) / static_cast<double>(requests), 2) : "",
                       s.text + (s.merged > 1 ? "  [the compiler merged " + std::to_string(s.merged) + " of these " +
                                                    (s.store ? "stores" : "loads") + " into each]"

@@ -30,9 +30,10 @@ QVariant SiteModel::data(const QModelIndex& index, int role) const {
   switch (index.column()) {
     case Line: return s.line;
     case Access:
-      //: %1 the memory space (shared, global), %2 the direction (load, store)
+      //: %1 the memory space (shared, global), %2 the direction (load, store, atomic)
       return tr("%1 %2", "space direction")
-          .arg(shared ? tr("shared") : tr("global"), views::TraceView::access_kind(s.store, 1, 0));
+          .arg(shared ? tr("shared") : tr("global"),
+               s.atomic ? views::TraceView::atomic_kind() : views::TraceView::access_kind(s.store, 1, 0));
     case Requests: return QVariant::fromValue<qulonglong>(n);
     case Wavefronts: return shared ? QVariant::fromValue<qulonglong>(s.work()) : QVariant();
     case Sectors: return shared ? QVariant() : QVariant::fromValue<qulonglong>(s.work());

@@ -83,6 +83,47 @@ std::uint32_t count_sectors(SmallSet& sectors, std::span<const std::uint64_t> of
   return n;
 }
 
+// Atomics, as Nsight Compute counts them on the H100 and H200 (bench/gpu/
+// atomics_probe.cu measured each form; docs/traces.md). Shared: a count
+// (add of 1, its old value unused: ATOMS.POPC.INC) needs a wavefront per
+// distinct word of its busiest bank, as a load; any other operation one per
+// lane of its busiest bank, lanes on one word included; a compare-and-swap
+// twice that, its conflicts being lanes per bank less one. Global: each
+// sector costs as many passes as its busiest word has lanes.
+Wavefronts atomic_wavefronts(SmallSet& words, std::span<const std::uint64_t> offsets,
+                             std::span<const std::uint16_t> lanes, const Request& r, const DeviceModel& model) {
+  if (r.atomic == AtomicOp::AddOne && r.reduction) return count_wavefronts(words, offsets, lanes, r.size, model);
+  std::array<std::uint32_t, kMaxLanes> per_bank{};
+  std::uint32_t busiest = 0;
+  const std::uint32_t banks = std::clamp<std::uint32_t>(model.banks, 1, kMaxLanes);
+  for (std::uint64_t offset : offsets) {
+    const std::uint64_t first = offset / model.bank_bytes;
+    const std::uint64_t last = (offset + std::max<std::uint32_t>(r.size, 1) - 1) / model.bank_bytes;
+    for (std::uint64_t w = first; w <= last && w < first + banks; ++w)
+      busiest = std::max(busiest, ++per_bank[w % banks]);
+  }
+  if (r.atomic == AtomicOp::Cas) return {2 * busiest, busiest + 1};
+  return {busiest, 1};
+}
+
+std::uint32_t atomic_sectors(std::span<const std::uint64_t> offsets, const DeviceModel& model) {
+  std::array<std::uint64_t, kMaxLanes> sorted{};
+  const std::size_t n = std::min(offsets.size(), sorted.size());
+  std::copy_n(offsets.begin(), n, sorted.begin());
+  std::sort(sorted.begin(), sorted.begin() + static_cast<std::ptrdiff_t>(n));
+  std::uint32_t total = 0, sector_most = 0, run = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    const bool new_sector = i == 0 || sorted[i] / model.sector_bytes != sorted[i - 1] / model.sector_bytes;
+    if (new_sector) {
+      total += sector_most;
+      sector_most = 0;
+    }
+    run = (!new_sector && sorted[i] == sorted[i - 1]) ? run + 1 : 1;
+    sector_most = std::max(sector_most, run);
+  }
+  return total + sector_most;
+}
+
 // A traced block's threads as the model's warps see them.
 struct WarpShape {
   std::uint32_t warp;     // lanes per warp
@@ -239,12 +280,16 @@ void measure_request(Request& r, const Trace& t, const std::vector<std::uint32_t
     lanes[j] = static_cast<std::uint16_t>(shape.lane_of(x));
     if (r.space == Space::Global) distinct += me.addresses->insert(offsets[j]);
   }
+  const bool atomic = r.atomic != AtomicOp::None;
   if (r.space == Space::Shared) {
-    const Wavefronts wf = count_wavefronts(*me.scratch, {offsets.data(), count}, {lanes.data(), count}, r.size, model);
+    const Wavefronts wf =
+        atomic ? atomic_wavefronts(*me.scratch, {offsets.data(), count}, {lanes.data(), count}, r, model)
+               : count_wavefronts(*me.scratch, {offsets.data(), count}, {lanes.data(), count}, r.size, model);
     r.wavefronts = static_cast<std::uint16_t>(wf.served);
     r.ideal_wavefronts = static_cast<std::uint16_t>(wf.ideal);
   } else {
-    r.sectors = static_cast<std::uint16_t>(count_sectors(*me.scratch, {offsets.data(), count}, r.size, model));
+    r.sectors = static_cast<std::uint16_t>(atomic ? atomic_sectors({offsets.data(), count}, model)
+                                                  : count_sectors(*me.scratch, {offsets.data(), count}, r.size, model));
     const std::uint64_t bytes = distinct * std::uint64_t{r.size};
     r.ideal_sectors = static_cast<std::uint16_t>((bytes + model.sector_bytes - 1) / model.sector_bytes);
   }
@@ -296,6 +341,8 @@ void build_warp_requests(std::uint64_t b, const Trace& t, const WarpShape& shape
       r.instance = k;
       r.space = x.space;
       r.store = x.store;
+      r.atomic = x.atomic;
+      r.reduction = x.reduction;
       r.size = x.size;
       slot.push_back(static_cast<std::uint32_t>(me.made.size()));
       me.made.push_back(r);
@@ -363,15 +410,17 @@ void count_totals(Analysis& a, const Trace& t, const WarpRecords& records) {
   std::vector<Counters> per_block(t.traced_blocks.size());
   for (const Request& r : a.requests) {
     a.totals.add(r);
-    per_site[static_cast<std::size_t>(sites.number[site_key(r.line, r.space, r.store)])].add(r);
+    per_site[static_cast<std::size_t>(sites.number[site_key(r.line, r.space, r.store, r.atomic != AtomicOp::None)])]
+        .add(r);
     per_block[static_cast<std::size_t>(records.block_slot[r.block])].add(r);
   }
   for (std::uint32_t id = 0; id < sites.count(); ++id) {
     if (per_site[id].accesses == 0) continue;
-    const auto& [key, line, space, store] = sites.keys[id];
+    const auto& [key, line, space, store, atomic] = sites.keys[id];
     SiteTotals s{line, space, store, {}, per_site[id]};
+    s.atomic = atomic;
     for (const AccessSite& declared : t.sites)
-      if (declared.line == line && declared.space == space && declared.store == store) {
+      if (declared.line == line && declared.space == space && declared.store == store && declared.atomic == atomic) {
         s.text = declared.text;
         s.merged = declared.merged;
       }
@@ -568,7 +617,9 @@ DeviceModel model_for(const Trace& trace) {
 
 void Counters::add(const Request& r) {
   accesses += r.lanes;
-  if (r.space == Space::Shared) {
+  if (r.atomic != AtomicOp::None) {
+    add_atomic(r);
+  } else if (r.space == Space::Shared) {
     (r.store ? shared_st_requests : shared_ld_requests) += 1;
     (r.store ? shared_st_wavefronts : shared_ld_wavefronts) += r.wavefronts;
     (r.store ? shared_st_ideal_wavefronts : shared_ld_ideal_wavefronts) += r.ideal_wavefronts;
@@ -579,27 +630,45 @@ void Counters::add(const Request& r) {
   }
 }
 
+void Counters::add_atomic(const Request& r) {
+  if (r.space == Space::Shared) {
+    shared_atom_requests += 1;
+    shared_atom_wavefronts += r.wavefronts;
+    shared_atom_ideal_wavefronts += r.ideal_wavefronts;
+  } else {
+    (r.reduction ? global_red_requests : global_atom_requests) += 1;
+    (r.reduction ? global_red_sectors : global_atom_sectors) += r.sectors;
+    (r.reduction ? global_red_ideal_sectors : global_atom_ideal_sectors) += r.ideal_sectors;
+  }
+}
+
 std::uint64_t SiteTotals::requests() const {
   const Counters& c = counters;
+  if (atomic) return space == Space::Shared ? c.shared_atom_requests : c.global_atom_requests + c.global_red_requests;
   if (space == Space::Shared) return store ? c.shared_st_requests : c.shared_ld_requests;
   return store ? c.global_st_requests : c.global_ld_requests;
 }
 
 std::uint64_t SiteTotals::work() const {
   const Counters& c = counters;
+  if (atomic) return space == Space::Shared ? c.shared_atom_wavefronts : c.global_atom_sectors + c.global_red_sectors;
   if (space == Space::Shared) return store ? c.shared_st_wavefronts : c.shared_ld_wavefronts;
   return store ? c.global_st_sectors : c.global_ld_sectors;
 }
 
 std::uint64_t SiteTotals::ideal_work() const {
   const Counters& c = counters;
+  if (atomic)
+    return space == Space::Shared ? c.shared_atom_ideal_wavefronts
+                                  : c.global_atom_ideal_sectors + c.global_red_ideal_sectors;
   if (space == Space::Shared) return store ? c.shared_st_ideal_wavefronts : c.shared_ld_ideal_wavefronts;
   return store ? c.global_st_ideal_sectors : c.global_ld_ideal_sectors;
 }
 
 const SiteTotals* Analysis::site_of(const Request& r) const {
+  const bool atomic = r.atomic != AtomicOp::None;
   for (const SiteTotals& s : sites)
-    if (s.line == r.line && s.space == r.space && s.store == r.store) return &s;
+    if (s.line == r.line && s.space == r.space && s.store == r.store && s.atomic == atomic) return &s;
   return nullptr;
 }
 
@@ -615,6 +684,20 @@ std::uint32_t shared_wavefronts(std::span<const std::uint64_t> offsets, std::spa
 std::uint32_t global_sectors(std::span<const std::uint64_t> offsets, std::uint32_t size, const DeviceModel& model) {
   SmallSet sectors;
   return count_sectors(sectors, offsets, size, model);
+}
+
+std::uint32_t shared_atomic_wavefronts(std::span<const std::uint64_t> offsets, std::span<const std::uint16_t> lanes,
+                                       std::uint32_t size, AtomicOp op, bool reduction, const DeviceModel& model) {
+  SmallSet words;
+  Request r;
+  r.atomic = op;
+  r.reduction = reduction;
+  r.size = static_cast<std::uint8_t>(size);
+  return atomic_wavefronts(words, offsets, lanes, r, model).served;
+}
+
+std::uint32_t global_atomic_sectors(std::span<const std::uint64_t> offsets, const DeviceModel& model) {
+  return atomic_sectors(offsets, model);
 }
 
 std::uint16_t BarrierStats::most_often_last() const {

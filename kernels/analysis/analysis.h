@@ -40,29 +40,40 @@ struct Request {
   std::uint16_t warp = 0;
   std::uint16_t line = 0;
   std::uint32_t instance = 0;  // the n-th execution of this site by this warp
-  Space space = Space::Global;
-  bool store = false;
-  std::uint8_t size = 0;               // bytes per lane
-  std::uint8_t lanes = 0;              // active lanes
-  std::uint16_t wavefronts = 0;        // shared
-  std::uint16_t ideal_wavefronts = 0;  // shared
-  std::uint16_t sectors = 0;           // global
-  std::uint16_t ideal_sectors = 0;     // global
-  std::uint32_t lanes_begin = 0;       // into Analysis::request_lanes
+  Space space : 1 = Space::Global;
+  bool store : 1 = false;
+  AtomicOp atomic : 4 = AtomicOp::None;  // an atomic's (its first lane's) operation
+  bool reduction : 1 = false;            // an atomic whose old value is not used (PTX red)
+  std::uint8_t size = 0;                 // bytes per lane
+  std::uint8_t lanes = 0;                // active lanes
+  std::uint16_t wavefronts = 0;          // shared
+  std::uint16_t ideal_wavefronts = 0;    // shared
+  std::uint16_t sectors = 0;             // global
+  std::uint16_t ideal_sectors = 0;       // global
+  std::uint32_t lanes_begin = 0;         // into Analysis::request_lanes
 };
 
 struct Counters {
-  std::uint64_t accesses = 0;  // thread-level loads and stores
+  std::uint64_t accesses = 0;  // thread-level loads, stores and atomics
   std::uint64_t shared_ld_requests = 0, shared_st_requests = 0;
   std::uint64_t shared_ld_wavefronts = 0, shared_st_wavefronts = 0;
   std::uint64_t shared_ld_ideal_wavefronts = 0, shared_st_ideal_wavefronts = 0;
   std::uint64_t global_ld_requests = 0, global_st_requests = 0;
   std::uint64_t global_ld_sectors = 0, global_st_sectors = 0;
   std::uint64_t global_ld_ideal_sectors = 0, global_st_ideal_sectors = 0;
+  // Atomics: shared ones (atom and red alike, as the SM's ATOMS), global
+  // ones that return the old value (atom) and those that do not (red).
+  std::uint64_t shared_atom_requests = 0, shared_atom_wavefronts = 0, shared_atom_ideal_wavefronts = 0;
+  std::uint64_t global_atom_requests = 0, global_atom_sectors = 0, global_atom_ideal_sectors = 0;
+  std::uint64_t global_red_requests = 0, global_red_sectors = 0, global_red_ideal_sectors = 0;
 
   std::uint64_t shared_ld_conflicts() const { return shared_ld_wavefronts - shared_ld_ideal_wavefronts; }
   std::uint64_t shared_st_conflicts() const { return shared_st_wavefronts - shared_st_ideal_wavefronts; }
+  std::uint64_t shared_atom_conflicts() const { return shared_atom_wavefronts - shared_atom_ideal_wavefronts; }
   void add(const Request& r);
+
+ private:
+  void add_atomic(const Request& r);
 };
 
 struct SiteTotals {
@@ -72,6 +83,7 @@ struct SiteTotals {
   std::string text;
   Counters counters;
   std::uint8_t merged = 1;  // source accesses per recorded one (AccessSite::merged)
+  bool atomic = false;      // atomics (store is set too)
 
   // This site's own kind of each number: its requests, and the work they
   // cost the memory system (shared: wavefronts; global: sectors) with its ideal.
@@ -174,5 +186,10 @@ void release_analysis_scratch();
 std::uint32_t shared_wavefronts(std::span<const std::uint64_t> offsets, std::span<const std::uint16_t> lanes,
                                 std::uint32_t size, const DeviceModel& model);
 std::uint32_t global_sectors(std::span<const std::uint64_t> offsets, std::uint32_t size, const DeviceModel& model);
+// The same for one atomic request of `op` (reduction: its old value unused),
+// as Nsight Compute counts them on the H100 and H200.
+std::uint32_t shared_atomic_wavefronts(std::span<const std::uint64_t> offsets, std::span<const std::uint16_t> lanes,
+                                       std::uint32_t size, AtomicOp op, bool reduction, const DeviceModel& model);
+std::uint32_t global_atomic_sectors(std::span<const std::uint64_t> offsets, const DeviceModel& model);
 
 }  // namespace threadmap::analysis

@@ -10,7 +10,7 @@ namespace {
 
 // A batch's sites not yet in the launch's, in the analysis' order.
 void add_sites(std::vector<AccessSite>& launch, const std::vector<AccessSite>& batch) {
-  const auto key = [](const AccessSite& s) { return site_key(s.line, s.space, s.store); };
+  const auto key = [](const AccessSite& s) { return site_key(s.line, s.space, s.store, s.atomic); };
   for (const AccessSite& s : batch) {
     const auto at = std::lower_bound(launch.begin(), launch.end(), s,
                                      [&](const AccessSite& x, const AccessSite& y) { return key(x) < key(y); });

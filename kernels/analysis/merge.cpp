@@ -9,9 +9,9 @@ namespace threadmap::analysis {
 namespace {
 
 // Sites in the analysis' order: by line, then global before shared, then
-// load before store (site_key's order).
+// load, store, atomic (site_key's order).
 bool site_before(const SiteTotals& x, const SiteTotals& y) {
-  return site_key(x.line, x.space, x.store) < site_key(y.line, y.space, y.store);
+  return site_key(x.line, x.space, x.store, x.atomic) < site_key(y.line, y.space, y.store, y.atomic);
 }
 
 void merge_sites(std::vector<SiteTotals>& whole, const std::vector<SiteTotals>& batch) {
@@ -66,6 +66,15 @@ void add_counters(Counters& into, const Counters& more) {
   into.global_st_sectors += more.global_st_sectors;
   into.global_ld_ideal_sectors += more.global_ld_ideal_sectors;
   into.global_st_ideal_sectors += more.global_st_ideal_sectors;
+  into.shared_atom_requests += more.shared_atom_requests;
+  into.shared_atom_wavefronts += more.shared_atom_wavefronts;
+  into.shared_atom_ideal_wavefronts += more.shared_atom_ideal_wavefronts;
+  into.global_atom_requests += more.global_atom_requests;
+  into.global_atom_sectors += more.global_atom_sectors;
+  into.global_atom_ideal_sectors += more.global_atom_ideal_sectors;
+  into.global_red_requests += more.global_red_requests;
+  into.global_red_sectors += more.global_red_sectors;
+  into.global_red_ideal_sectors += more.global_red_ideal_sectors;
 }
 
 // A batch's problems added to the grid's: one of a kind at the same line(s)

@@ -114,19 +114,20 @@ Problem problem_at(ProblemKind kind, const Trace& t, std::uint32_t first, std::u
   p.kind = kind;
   const Access& a = t.accesses[first];
   p.block = a.block;
-  p.first = {a.line, a.thread, a.store, first};
+  p.first = {a.line, a.thread, a.store, first, a.atomic != AtomicOp::None};
   if (second != ProblemSite::kNone) {
     const Access& b = t.accesses[second];
-    p.second = {b.line, b.thread, b.store, second};
+    p.second = {b.line, b.thread, b.store, second, b.atomic != AtomicOp::None};
   }
   p.space = Space::Shared;
   p.offset = static_cast<std::int64_t>(offset);
   return p;
 }
 
-// What one block's shared accesses to one unit show: loads before any store
-// (uninitialised), and, in each barrier interval, a store and another
-// thread's access (a race). Each conflicting access is paired with the
+// What one block's shared accesses to one unit show: loads (and atomics,
+// which read the word first) before any store (uninitialised), and, in each
+// barrier interval, a store and another thread's access (a race; two
+// atomics never race). Each conflicting access is paired with the
 // interval's first store by another thread.
 struct UnitWalk {
   const Trace& t;
@@ -139,7 +140,8 @@ struct UnitWalk {
     bool stored = false;
     for (const Touch& touch : touches) {
       const Access& a = t.accesses[accesses[touch.order]];
-      if (!a.store && !stored) report(ProblemKind::UninitializedRead, touch.order, ProblemSite::kNone, offset);
+      if ((!a.store || a.atomic != AtomicOp::None) && !stored)
+        report(ProblemKind::UninitializedRead, touch.order, ProblemSite::kNone, offset);
       stored = stored || a.store;
     }
     if (!races) return;
@@ -151,19 +153,35 @@ struct UnitWalk {
     }
   }
 
-  void interval_races(std::span<const Touch> touches, std::uint64_t offset) const {
-    std::uint32_t writer = ProblemSite::kNone,
-                  other_writer = ProblemSite::kNone;  // orders of two threads' first stores
+  // An interval's first store by any thread, and its first by another.
+  struct Writers {
+    std::uint32_t first = ProblemSite::kNone, other = ProblemSite::kNone;  // orders
+  };
+
+  Writers first_writers(std::span<const Touch> touches, bool atomic) const {
+    Writers w;
     for (const Touch& touch : touches) {
       const Access& a = t.accesses[accesses[touch.order]];
-      if (!a.store) continue;
-      if (writer == ProblemSite::kNone) writer = touch.order;
-      else if (other_writer == ProblemSite::kNone && a.thread != thread(writer)) other_writer = touch.order;
+      if (!a.store || (a.atomic != AtomicOp::None) != atomic) continue;
+      if (w.first == ProblemSite::kNone) w.first = touch.order;
+      else if (w.other == ProblemSite::kNone && a.thread != thread(w.first)) w.other = touch.order;
     }
-    if (writer == ProblemSite::kNone) return;
+    return w;
+  }
+
+  // The writer of `w` a thread races with: the first store of another thread.
+  std::uint32_t writer_for(const Writers& w, std::uint16_t thread_id) const {
+    if (w.first == ProblemSite::kNone) return ProblemSite::kNone;
+    return thread(w.first) != thread_id ? w.first : w.other;
+  }
+
+  void interval_races(std::span<const Touch> touches, std::uint64_t offset) const {
+    const Writers plain = first_writers(touches, false), atomic = first_writers(touches, true);
+    if (plain.first == ProblemSite::kNone && atomic.first == ProblemSite::kNone) return;
     for (const Touch& touch : touches) {
       const Access& a = t.accesses[accesses[touch.order]];
-      const std::uint32_t partner = a.thread != thread(writer) ? writer : other_writer;
+      std::uint32_t partner = writer_for(plain, a.thread);
+      if (a.atomic == AtomicOp::None) partner = std::min(partner, writer_for(atomic, a.thread));
       if (partner == ProblemSite::kNone || partner == touch.order) continue;
       if (a.store && partner > touch.order) continue;  // a pair of stores counted once, at the later
       const std::uint32_t first = std::min(partner, touch.order), second = std::max(partner, touch.order);
@@ -246,7 +264,7 @@ void out_of_bounds(const Trace& t, ProblemSet& found) {
     Problem p;
     p.kind = ProblemKind::OutOfBounds;
     p.block = s.access.block;
-    p.first = {s.access.line, s.access.thread, s.access.store, k};
+    p.first = {s.access.line, s.access.thread, s.access.store, k, s.access.atomic != AtomicOp::None};
     p.space = s.access.space;
     p.buffer = static_cast<std::uint8_t>(s.access.buffer);
     p.offset = s.offset;
@@ -272,7 +290,7 @@ std::string address_text(const Problem& p, const Trace& t) {
          " bytes (the buffer holds " + std::to_string(b.bytes) + ")";
 }
 
-std::string verb(bool store) { return store ? "writes" : "reads"; }
+std::string verb(const ProblemSite& s) { return s.atomic ? "updates" : s.store ? "writes" : "reads"; }
 
 }  // namespace
 
@@ -317,14 +335,15 @@ std::string describe(const Problem& p, const Trace& t) {
     case ProblemKind::WriteAfterRead:
     case ProblemKind::WriteAfterWrite:
       return "data race (" + std::string(problem_kind_name(p.kind)) + ") on " + address_text(p, t) + ": " +
-             thread_text(t, p.first.thread) + " " + verb(p.first.store) + " it at " + line(p.first.line) + ", " +
-             thread_text(t, p.second.thread) + " " + verb(p.second.store) + " it at " + line(p.second.line) +
+             thread_text(t, p.first.thread) + " " + verb(p.first) + " it at " + line(p.first.line) + ", " +
+             thread_text(t, p.second.thread) + " " + verb(p.second) + " it at " + line(p.second.line) +
              ", with no barrier between (" + block + ", barrier interval " + std::to_string(p.interval) + ")" + times;
     case ProblemKind::UninitializedRead:
-      return "uninitialised read of " + address_text(p, t) + ": " + thread_text(t, p.first.thread) + " reads it at " +
-             line(p.first.line) + " before any thread of the block wrote it (" + block + ")" + times;
+      return "uninitialised read of " + address_text(p, t) + ": " + thread_text(t, p.first.thread) + " " +
+             verb(p.first) + " it at " + line(p.first.line) + " before any thread of the block wrote it (" + block +
+             ")" + times;
     case ProblemKind::OutOfBounds:
-      return "out of bounds: " + thread_text(t, p.first.thread) + " " + verb(p.first.store) + " " + address_text(p, t) +
+      return "out of bounds: " + thread_text(t, p.first.thread) + " " + verb(p.first) + " " + address_text(p, t) +
              " at " + line(p.first.line) +
              (p.space == Space::Shared ? ", in no shared array of the block (" : ", in no buffer of the launch (") +
              block + ")" + times;

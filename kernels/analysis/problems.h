@@ -49,6 +49,7 @@ struct ProblemSite {
   // Index into Trace::accesses (out of bounds: Trace::strays; divergent
   // barrier: Trace::barriers); kNone where there is no second site.
   std::uint32_t record = kNone;
+  bool atomic = false;  // an atomic read-modify-write (store is set too)
   static constexpr std::uint32_t kNone = 0xffffffffu;
 };
 

@@ -75,7 +75,17 @@ json to_json(const Counters& c) {
           {"ideal_shared_ld_wavefronts", c.shared_ld_ideal_wavefronts},
           {"ideal_shared_st_wavefronts", c.shared_st_ideal_wavefronts},
           {"ideal_global_ld_sectors", c.global_ld_ideal_sectors},
-          {"ideal_global_st_sectors", c.global_st_ideal_sectors}};
+          {"ideal_global_st_sectors", c.global_st_ideal_sectors},
+          {"smsp__inst_executed_op_shared_atom.sum", c.shared_atom_requests},
+          {"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_atom.sum", c.shared_atom_wavefronts},
+          {"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_atom.sum", c.shared_atom_conflicts()},
+          {"l1tex__t_requests_pipe_lsu_mem_global_op_atom.sum", c.global_atom_requests},
+          {"l1tex__t_sectors_pipe_lsu_mem_global_op_atom.sum", c.global_atom_sectors},
+          {"l1tex__t_requests_pipe_lsu_mem_global_op_red.sum", c.global_red_requests},
+          {"l1tex__t_sectors_pipe_lsu_mem_global_op_red.sum", c.global_red_sectors},
+          {"ideal_shared_atom_wavefronts", c.shared_atom_ideal_wavefronts},
+          {"ideal_global_atom_sectors", c.global_atom_ideal_sectors},
+          {"ideal_global_red_sectors", c.global_red_ideal_sectors}};
 }
 
 json to_json(const BlockTotals& b) { return {{"block", b.block}, {"counters", to_json(b.counters)}}; }
@@ -114,9 +124,13 @@ json to_json(const ScheduleSummary& s) {
 }
 
 json to_json(const SiteTotals& s) {
-  return {{"line", s.line},     {"space", s.space == Space::Shared ? "shared" : "global"},
-          {"store", s.store},   {"text", s.text},
-          {"merged", s.merged}, {"counters", to_json(s.counters)}};
+  return {{"line", s.line},
+          {"space", s.space == Space::Shared ? "shared" : "global"},
+          {"store", s.store},
+          {"atomic", s.atomic},
+          {"text", s.text},
+          {"merged", s.merged},
+          {"counters", to_json(s.counters)}};
 }
 
 json to_json(const DeviceModel& m) {
@@ -171,6 +185,17 @@ Counters counters_from(const json& counters, const std::string& what) {
   c.shared_st_ideal_wavefronts = f.count("ideal_shared_st_wavefronts");
   c.global_ld_ideal_sectors = f.count("ideal_global_ld_sectors");
   c.global_st_ideal_sectors = f.count("ideal_global_st_sectors");
+  // Replies from a worker that traced no atomics have none of these.
+  const auto maybe = [&](const char* key) { return f.maybe_count(key).value_or(0); };
+  c.shared_atom_requests = maybe("smsp__inst_executed_op_shared_atom.sum");
+  c.shared_atom_wavefronts = maybe("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_atom.sum");
+  c.global_atom_requests = maybe("l1tex__t_requests_pipe_lsu_mem_global_op_atom.sum");
+  c.global_atom_sectors = maybe("l1tex__t_sectors_pipe_lsu_mem_global_op_atom.sum");
+  c.global_red_requests = maybe("l1tex__t_requests_pipe_lsu_mem_global_op_red.sum");
+  c.global_red_sectors = maybe("l1tex__t_sectors_pipe_lsu_mem_global_op_red.sum");
+  c.shared_atom_ideal_wavefronts = maybe("ideal_shared_atom_wavefronts");
+  c.global_atom_ideal_sectors = maybe("ideal_global_atom_sectors");
+  c.global_red_ideal_sectors = maybe("ideal_global_red_sectors");
   return c;  // the bank conflicts are wavefronts less the ideal, as written
 }
 
@@ -193,6 +218,7 @@ SiteTotals site_from(const json& site) {
   s.line = f.narrow<std::uint16_t>("line");
   s.space = f.text("space") == "shared" ? Space::Shared : Space::Global;
   s.store = f.flag("store");
+  if (f.find("atomic")) s.atomic = f.flag("atomic");
   s.text = f.text("text");
   s.merged = f.narrow<std::uint8_t>("merged");
   s.counters = counters_from(object_or_empty(f, "counters"), "a site's \"counters\"");

@@ -13,6 +13,7 @@
 #include "kernels/cuda/ptx_passes.h"
 #include "kernels/cuda/ptx_runtime.h"
 #include "kernels/sources.h"
+#include "kernels/trace_format.h"
 
 namespace threadmap::cuda {
 
@@ -171,21 +172,25 @@ MemoryShape memory_shape(const std::vector<std::string_view>& words) {
   return m;
 }
 
+// Whether `text` names register `name` as a whole word.
+bool names_register(std::string_view text, std::string_view name) {
+  for (std::size_t at = text.find(name); at != std::string_view::npos; at = text.find(name, at + 1)) {
+    const std::size_t end = at + name.size();
+    if ((at == 0 || !ptx::is_identifier_char(text[at - 1])) &&
+        (end >= text.size() || !ptx::is_identifier_char(text[end])))
+      return true;
+  }
+  return false;
+}
+
 // Whether an instruction writes register `name`: its first operand names it
 // ("%r1", "%p1|%p2", "{%f1, %f2}"). Stores, branches and barriers write none.
 bool writes_register(const ptx::Instruction& in, std::string_view name) {
   const std::string_view op = in.opcode.substr(0, in.opcode.find('.'));
-  if (name.empty() || op == "st" || op == "bra" || op == "bar" || op == "barrier") return false;
+  if (name.empty() || op == "st" || op == "red" || op == "bra" || op == "bar" || op == "barrier") return false;
   const std::vector<std::string_view> operands = ptx::split_operands(in.operands);
   if (operands.empty()) return false;
-  const std::string_view written = operands.front();
-  for (std::size_t at = written.find(name); at != std::string_view::npos; at = written.find(name, at + 1)) {
-    const std::size_t end = at + name.size();
-    if ((at == 0 || !ptx::is_identifier_char(written[at - 1])) &&
-        (end >= written.size() || !ptx::is_identifier_char(written[end])))
-      return true;
-  }
-  return false;
+  return names_register(operands.front(), name);
 }
 
 std::pair<int, int> version_number(std::string_view version) {
@@ -209,8 +214,22 @@ struct Access {
   int access_bytes = 0;  // element x the instruction's vector width
   std::string file;
   int line = 0;
-  int absorbed = 0;  // later stores to the same address the assembler folds into this one
+  int absorbed = 0;                // later stores to the same address the assembler folds into this one
+  unsigned atomic = TM_ATOM_NONE;  // atom / red: the operation (store is set too)
+  bool reduction = false;          // red: no old value returned
 };
+
+// An atom or red opcode's operation (TM_ATOM_*); TM_ATOM_NONE for one the
+// trace has no name for.
+unsigned atomic_operation(const std::vector<std::string_view>& words) {
+  static const std::pair<std::string_view, unsigned> kOps[] = {
+      {"add", TM_ATOM_ADD}, {"inc", TM_ATOM_INC}, {"dec", TM_ATOM_DEC}, {"min", TM_ATOM_MIN},   {"max", TM_ATOM_MAX},
+      {"and", TM_ATOM_AND}, {"or", TM_ATOM_OR},   {"xor", TM_ATOM_XOR}, {"exch", TM_ATOM_EXCH}, {"cas", TM_ATOM_CAS}};
+  for (std::size_t i = 1; i < words.size(); ++i)
+    for (const auto& [name, op] : kOps)
+      if (words[i] == name) return op;
+  return TM_ATOM_NONE;
+}
 
 // A shared store without a guard: its width and address.
 struct SharedStore {
@@ -439,7 +458,7 @@ class EntryWalk {
     }
     if (op == "atom" || op == "red") {
       end_run();
-      unrecorded("atomic", in.opcode);
+      atomic(index, in, words);
     } else if (is_barrier(words)) {
       end_run();
       ++report_.barriers;
@@ -483,22 +502,11 @@ class EntryWalk {
       return unrecorded(std::string(category), in.opcode);
     }
     const Statement& s = m_.statements[index];
-    if (shape.element_bytes == 0)
-      throw PtxError(line_prefix(m_.text, s.begin) + "`" + std::string(in.opcode) +
-                     "` names no type the instrumenter knows (.b8 to .b128)");
     Address address = address_of(s, in);
-    // A generic access to a named variable reaches that variable's space.
-    unsigned space_code = written == StateSpace::Shared   ? kSpaceShared
-                          : written == StateSpace::Global ? kSpaceGlobal
-                                                          : kSpaceGeneric;
-    if (address.base == Address::Base::Symbol) {
-      const StateSpace declared = symbol_space(s, address.name);
-      if (declared == StateSpace::Local || declared == StateSpace::Const || declared == StateSpace::Param) {
-        end_run();
-        return unrecorded(std::string(unrecorded_space(declared)), in.opcode);
-      }
-      if (declared == StateSpace::Shared) space_code = kSpaceShared;
-      if (declared == StateSpace::Global) space_code = kSpaceGlobal;
+    const std::optional<unsigned> space_code = recorded_space(s, in, shape, address);
+    if (!space_code) {
+      end_run();
+      return;
     }
     if (const auto into = folded_into_.find(index); into != folded_into_.end()) {
       // Folded into an earlier store to the same address (find_folded_stores):
@@ -514,10 +522,8 @@ class EntryWalk {
              in.guard,
              in.opcode,
              std::move(address),
-             space_code,
-             written == StateSpace::Shared   ? MemorySpace::Shared
-             : written == StateSpace::Global ? MemorySpace::Global
-                                             : MemorySpace::Generic,
+             *space_code,
+             memory_space(written),
              words[0] == "st",
              shape.element_bytes,
              shape.element_bytes * shape.vector_width,
@@ -526,6 +532,89 @@ class EntryWalk {
     a.absorbed = static_cast<int>(std::count_if(folded_into_.begin(), folded_into_.end(),
                                                 [&](const auto& fold) { return fold.second == index; }));
     continue_run(std::move(a));
+  }
+
+  // An atomic or reduction (atom, red) on global, shared or generic memory:
+  // recorded alone, a read-modify-write with its operation. One the trace
+  // cannot hold (a vector atomic, another space) is counted as not recorded.
+  void atomic(std::size_t index, const ptx::Instruction& in, const std::vector<std::string_view>& words) {
+    const MemoryShape shape = memory_shape(words);
+    const unsigned operation = atomic_operation(words);
+    if (operation == TM_ATOM_NONE || shape.vector_width > 1) return unrecorded("atomic", in.opcode);
+    const Statement& s = m_.statements[index];
+    Address address = address_of(s, in);
+    const std::optional<unsigned> space_code = recorded_space(s, in, shape, address);
+    if (!space_code) return;
+    Access a{index,
+             in.guard,
+             in.opcode,
+             std::move(address),
+             *space_code,
+             memory_space(shape.space.value_or(StateSpace::Generic)),
+             true,
+             shape.element_bytes,
+             shape.element_bytes,
+             file(),
+             location_.line};
+    const std::vector<std::string_view> operands = ptx::split_operands(in.operands);
+    a.atomic = operation == TM_ATOM_ADD && !operands.empty() && ptx::trim(operands.back()) == "1" ? TM_ATOM_ADD_ONE
+                                                                                                  : operation;
+    // ptxas makes an atom whose old value nothing reads a reduction (RED),
+    // except an exchange or compare-and-swap.
+    a.reduction = words[0] == "red" || (operation != TM_ATOM_CAS && operation != TM_ATOM_EXCH && !operands.empty() &&
+                                        !read_after(index, ptx::trim(operands.front())));
+    accesses_.push_back(std::move(a));
+    runs_.push_back({accesses_.size() - 1});
+  }
+
+  // Whether any instruction of the entry other than statement `index` reads
+  // register `name` (as an operand after the first, or as a guard).
+  bool read_after(std::size_t index, std::string_view name) const {
+    for (std::size_t i = f_.open + 1; i < f_.close; ++i) {
+      const Statement& s = m_.statements[i];
+      if (i == index || s.kind != StatementKind::Instruction) continue;
+      const ptx::Instruction other = ptx::parse_instruction(s.text);
+      std::vector<std::string_view> operands = ptx::split_operands(other.operands);
+      if (!operands.empty() && writes_register(other, name)) operands.erase(operands.begin());
+      if (names_register(other.guard, name)) return true;
+      for (std::string_view o : operands)
+        if (names_register(o, name)) return true;
+    }
+    return false;
+  }
+
+  // Where an access goes (kSpace*), or nullopt for a space the trace does
+  // not record (counted as such). A generic access to a named variable
+  // reaches that variable's space.
+  std::optional<unsigned> recorded_space(const Statement& s, const ptx::Instruction& in, const MemoryShape& shape,
+                                         const Address& address) {
+    if (shape.element_bytes == 0)
+      throw PtxError(line_prefix(m_.text, s.begin) + "`" + std::string(in.opcode) +
+                     "` names no type the instrumenter knows (.b8 to .b128)");
+    const StateSpace written = shape.space.value_or(StateSpace::Generic);
+    unsigned space_code = written == StateSpace::Shared   ? kSpaceShared
+                          : written == StateSpace::Global ? kSpaceGlobal
+                                                          : kSpaceGeneric;
+    if (const std::string_view category = unrecorded_space(written); !category.empty()) {
+      unrecorded(std::string(category), in.opcode);
+      return std::nullopt;
+    }
+    if (address.base == Address::Base::Symbol) {
+      const StateSpace declared = symbol_space(s, address.name);
+      if (declared == StateSpace::Local || declared == StateSpace::Const || declared == StateSpace::Param) {
+        unrecorded(std::string(unrecorded_space(declared)), in.opcode);
+        return std::nullopt;
+      }
+      if (declared == StateSpace::Shared) space_code = kSpaceShared;
+      if (declared == StateSpace::Global) space_code = kSpaceGlobal;
+    }
+    return space_code;
+  }
+
+  static MemorySpace memory_space(StateSpace space) {
+    return space == StateSpace::Shared   ? MemorySpace::Shared
+           : space == StateSpace::Global ? MemorySpace::Global
+                                         : MemorySpace::Generic;
   }
 
   // The report's category for a space the trace does not record; "" for
@@ -629,6 +718,7 @@ class EntryWalk {
     for (const std::size_t k : chunk) merged += 1 + accesses_[k].absorbed;
     MemoryInstructions site{earliest.file, earliest.line,          low.written, low.store,
                             bytes,         bytes / low.type_bytes, merged,      0};
+    site.atomic = low.atomic != TM_ATOM_NONE;
     ++recorded_[site];
     if (!glue_) return;
     MachineAccess machine{&m_.statements[earliest.statement],
@@ -642,7 +732,9 @@ class EntryWalk {
                           static_cast<int>(chunk.size()),
                           merged,
                           earliest.line,
-                          {}};
+                          {},
+                          low.atomic,
+                          low.reduction};
     for (const std::size_t k : chunk) {
       machine.statements.push_back(&m_.statements[accesses_[k].statement]);
       for (const auto& [folded, into] : folded_into_)
@@ -696,8 +788,8 @@ class EntryWalk {
 
   struct SiteOrder {
     bool operator()(const MemoryInstructions& a, const MemoryInstructions& b) const {
-      return std::tie(a.file, a.line, a.space, a.store, a.bytes, a.vector_width, a.merged) <
-             std::tie(b.file, b.line, b.space, b.store, b.bytes, b.vector_width, b.merged);
+      return std::tie(a.file, a.line, a.space, a.store, a.atomic, a.bytes, a.vector_width, a.merged) <
+             std::tie(b.file, b.line, b.space, b.store, b.atomic, b.bytes, b.vector_width, b.merged);
     }
   };
 

@@ -31,8 +31,10 @@
 //   bar.sync / barrier.sync / bar.red (__syncthreads and its _count/_and/_or
 //   forms): arrival and release.
 //   ret / exit: the block's end.
-// What is counted and reported but not recorded: atomics and reductions
-// (atom, red: the trace format has no read-modify-write record), .param,
+//   atom / red to .global, .shared or generic addresses: one read-modify-
+//   write each, with its operation (add, cas, ...) and, for red, that no old
+//   value is returned.
+// What is counted and reported but not recorded: vector atomics, .param,
 // .local and .const accesses, other memory instructions (cp.async, ldmatrix,
 // prefetch, ...), and calls to functions the instrumenter does not enter.
 #include <string>
@@ -63,6 +65,7 @@ struct MemoryInstructions {
   int vector_width = 1;  // elements of the PTX type in one access (1, 2, 4, 8, 16)
   int merged = 1;        // PTX instructions the assembler merges into each (1: none)
   int count = 0;         // machine instructions with these properties at this line
+  bool atomic = false;   // atom / red (store is set too)
 
   bool operator==(const MemoryInstructions&) const = default;
 };

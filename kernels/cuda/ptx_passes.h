@@ -81,6 +81,8 @@ struct MachineAccess {
   // Every PTX instruction it is made of, folded stores included: the access
   // pass makes them only where the access is inside the launch's memory.
   std::vector<const ptx::Statement*> statements;
+  unsigned atomic = 0;     // TM_ATOM_* of an atom or red (store is set too)
+  bool reduction = false;  // red: no old value returned
 };
 
 // A barrier (bar.sync, barrier.sync, bar.red) at a source line.

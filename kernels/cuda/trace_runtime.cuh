@@ -106,7 +106,8 @@ __device__ inline bool in_buffers(const unsigned int* tm, unsigned long long add
 }  // namespace threadmap_runtime
 
 // One load or store of one thread, in every block, before it is made.
-// flags: TM_F_STORE and the size (log2 bytes << TM_F_SIZE_SHIFT); space:
+// flags: TM_F_STORE, TM_F_REDUCTION, the size (log2 bytes << TM_F_SIZE_SHIFT)
+// and an atomic's operation (<< TM_HOOK_ATOM_SHIFT); space:
 // TM_SPACE_*; [shared_first, shared_end): the shared window's bytes the
 // kernel's shared arrays take (the glue computes them at the entry). Returns
 // 1 when the access may be made, 0 when it is outside every buffer of the
@@ -146,7 +147,7 @@ extern "C" __device__ __noinline__ unsigned int threadmap_access(unsigned int* t
     r[TM_A_BLOCK] = block;
     r[TM_A_THREAD_LINE] = thread | (line << 16);
     r[TM_A_ADDRESS_LO] = static_cast<unsigned int>(address);
-    r[TM_A_ADDRESS_HI] = (static_cast<unsigned int>(address >> 32) & 0xffffffu) | (flags << 24);
+    r[TM_A_ADDRESS_HI] = TM_ADDRESS_HI(address, flags);
   }
   return inside ? 1u : 0u;
 }

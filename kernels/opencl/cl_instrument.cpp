@@ -148,6 +148,45 @@ bool in_space(const std::string& type, std::string_view space) {
   return at != std::string::npos && (at == 0 || type[at - 1] == ' ') && type.find_first_of("[(*") == std::string::npos;
 }
 
+// The space of what a pointer type points to: "__global", "__local" or "".
+std::string_view pointee_space(const std::string& type) {
+  const std::size_t star = type.rfind('*');
+  if (star == std::string::npos) return {};
+  const std::string pointee = type.substr(0, star);
+  for (std::string_view space : {"__global", "__local"}) {
+    const std::size_t at = pointee.find(space);
+    if (at != std::string::npos && (at == 0 || pointee[at - 1] == ' ' || pointee[at - 1] == '(')) return space;
+  }
+  return {};
+}
+
+// The trace's operation (a TM_ATOM_* name) of an OpenCL atomic builtin that
+// modifies memory (atomic_inc adds 1: TM_ATOM_ADD_ONE, as atomic_add(p, 1)) (1.x atomic_*, the atom_* extensions, 2.0
+// atomic_fetch_*, exchange and compare-exchange); "" for any other function.
+std::string_view atomic_builtin(std::string_view name) {
+  static const std::map<std::string_view, std::string_view> kOps = {{"add", "TM_ATOM_ADD"},
+                                                                    {"sub", "TM_ATOM_SUB"},
+                                                                    {"xchg", "TM_ATOM_EXCH"},
+                                                                    {"inc", "TM_ATOM_ADD_ONE"},
+                                                                    {"dec", "TM_ATOM_DEC"},
+                                                                    {"cmpxchg", "TM_ATOM_CAS"},
+                                                                    {"min", "TM_ATOM_MIN"},
+                                                                    {"max", "TM_ATOM_MAX"},
+                                                                    {"and", "TM_ATOM_AND"},
+                                                                    {"or", "TM_ATOM_OR"},
+                                                                    {"xor", "TM_ATOM_XOR"},
+                                                                    {"exchange", "TM_ATOM_EXCH"},
+                                                                    {"compare_exchange_strong", "TM_ATOM_CAS"},
+                                                                    {"compare_exchange_weak", "TM_ATOM_CAS"}};
+  if (name.ends_with("_explicit")) name.remove_suffix(std::string_view("_explicit").size());
+  if (name.starts_with("atomic_fetch_")) name.remove_prefix(std::string_view("atomic_fetch_").size());
+  else if (name.starts_with("atomic_")) name.remove_prefix(std::string_view("atomic_").size());
+  else if (name.starts_with("atom_")) name.remove_prefix(std::string_view("atom_").size());
+  else return {};
+  const auto found = kOps.find(name);
+  return found == kOps.end() ? std::string_view() : found->second;
+}
+
 // The name libclang is given for the text it parses.
 constexpr const char* kParsedName = "threadmap_input.cl";
 
@@ -385,6 +424,8 @@ class HookEdits {
       } else if (m.kind == CXCursor_ReturnStmt) {
         edits_.push_back({m.begin, 1000000, "{ TM_END(); "});
         edits_.push_back({tokens_.semicolon_after(m.end), -1000000, " }"});
+      } else if (m.kind == CXCursor_CallExpr && !atomic_builtin(m.spelling).empty()) {
+        atomic_hook(id);
       } else if (is_access(m) && accesses_at_[{m.begin, m.end}] == 1) {
         access_hook(id);
       }
@@ -416,6 +457,48 @@ class HookEdits {
       hook = global ? "LDSTG(" : "LDSTS(";
     else hook = global ? "LDG(" : "LDS(";
     wrap(m, hook, ")");
+  }
+
+  // An atomic builtin's pointer argument, wrapped: ATOMG(p, TM_ATOM_ADD, 1u).
+  // A pointer to neither __global nor __local memory is left alone.
+  void atomic_hook(int id) {
+    const Node& call = node(id);
+    if (call.children.size() < 2) return;
+    const Node& pointer = node(call.children[1]);
+    const std::string_view space = pointee_space(pointer.type);
+    if (space.empty() || !pointer.in_main) return;
+    std::string_view op = atomic_builtin(call.spelling);
+    if (op == "TM_ATOM_ADD" && call.children.size() == 3 && is_one(node(call.children[2]))) op = "TM_ATOM_ADD_ONE";
+    // As ptxas makes an unused atomic a reduction, save an exchange's.
+    const bool reduction = result_unused(id) && op != "TM_ATOM_CAS" && op != "TM_ATOM_EXCH";
+    wrap(pointer, space == "__global" ? "ATOMG(" : "ATOMS(",
+         ", " + std::string(op) + ", " + (reduction ? "1u" : "0u") + ")");
+  }
+
+  // Whether an expression is the literal 1 (1, 1u, (1)).
+  bool is_one(const Node& n) const {
+    std::string text;
+    for (std::size_t k = tokens_.from(n.begin); k < tokens_.size() && tokens_[k].begin < n.end; ++k)
+      if (tokens_[k].text != "(" && tokens_[k].text != ")") text += tokens_[k].text;
+    return text == "1" || text == "1u" || text == "1U";
+  }
+
+  // Whether a call's value is thrown away: a statement of its own (a
+  // block's, or an if's or loop's body).
+  bool result_unused(int id) const {
+    const int parent_id = node(id).parent;
+    if (parent_id < 0) return false;
+    const Node& parent = node(parent_id);
+    const auto& c = parent.children;
+    const auto at = std::find(c.begin(), c.end(), id) - c.begin();
+    switch (parent.kind) {
+      case CXCursor_CompoundStmt: return true;
+      case CXCursor_IfStmt:
+      case CXCursor_WhileStmt: return at >= 1;
+      case CXCursor_ForStmt: return at + 1 == static_cast<std::ptrdiff_t>(c.size());
+      case CXCursor_DoStmt: return at == 0;
+      default: return false;
+    }
   }
 
   const std::vector<Node>& nodes_;

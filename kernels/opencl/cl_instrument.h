@@ -6,6 +6,7 @@
 // the learner's line:
 //   a load or store of a __global / __local element   LDG/STG/LDS/STS(...)
 //   (x op= y, ++x: both)                              STG(LDG...) forms
+//   atomic_add(p, v) and the other atomic builtins    atomic_add(ATOMG(p, TM_ATOM_ADD, r), v)
 //   barrier(...);                                     TM_ARRIVE(); ... TM_RELEASE();
 //   each __local array, each __local pointer          TM_LOCAL_ARRAY(name); TM_LOCAL_PARAMETER(name, k);
 //   each __kernel's parameters and body               TM_TRACE_PARAM, TM_BEGIN(), TM_END()

@@ -2279,7 +2279,7 @@ grabado en %2</translation>
     <message>
         <source>%1 %2</source>
         <comment>space direction</comment>
-        <extracomment>%1 the memory space (shared, global), %2 the direction (load, store)</extracomment>
+        <extracomment>%1 the memory space (shared, global), %2 the direction (load, store, atomic)</extracomment>
         <translation>%2 %1</translation>
     </message>
 </context>
@@ -2369,6 +2369,15 @@ El conjunto de datos cabe en la caché de último nivel: esto puede ser ancho de
 </context>
 <context>
     <name>TraceView</name>
+    <message>
+        <source>atomic</source>
+        <translation>atómica</translation>
+    </message>
+    <message>
+        <source>atomic %1</source>
+        <extracomment>%1 the operation as the machine names it (add, cas, exch, min, ...; &quot;add 1&quot;: a count)</extracomment>
+        <translation>atómica %1</translation>
+    </message>
     <message>
         <source>Open a recording (.threadmap) or record a trace to see what the threads did.</source>
         <translation>Abra una grabación (.threadmap) o grabe una traza para ver lo que hicieron los hilos.</translation>

@@ -2,7 +2,8 @@
 // H100 recordings, as a projector shows them (presentation mode, 1024x768).
 // Usage: view_screenshots OUTPUT_DIR            the docs' shots
 //        view_screenshots OUTPUT_DIR --lang L   the docs' shots in pt_BR or es (view_*_L.png)
-//        view_screenshots OUTPUT_DIR FILE [--lang L]   every tab of one recording (any device)
+//        view_screenshots OUTPUT_DIR FILE [--lang L] [--step N]   every tab of one recording
+//                                               (any device), at its first step or step N
 #include <QApplication>
 #include <QDir>
 #include <QImage>
@@ -19,26 +20,42 @@ using namespace threadmap::views;
 
 int main(int argc, char** argv) {
   QApplication app(argc, argv);
-  const bool one_file = argc == 3 || (argc == 5 && QString(argv[3]) == "--lang");
-  if (argc != 2 && !one_file && !(argc == 4 && QString(argv[2]) == "--lang")) {
-    std::cerr << "usage: view_screenshots OUTPUT_DIR [FILE.threadmap] [--lang pt_BR|es]\n";
+  // OUTPUT_DIR, then an optional FILE, then --lang L and --step N in any order.
+  QString file_arg, lang;
+  long step_arg = 0;
+  bool usage = argc < 2;
+  for (int i = 2; i < argc && !usage; ++i) {
+    const QString a = argv[i];
+    if ((a == "--lang" || a == "--step") && i + 1 < argc) {
+      if (a == "--lang") lang = argv[++i];
+      else step_arg = QString(argv[++i]).toLong(&usage), usage = !usage || step_arg < 0;
+    } else if (i == 2 && !a.startsWith("--")) {
+      file_arg = a;
+    } else {
+      usage = true;
+    }
+  }
+  const bool one_file = !file_arg.isEmpty();
+  if (usage || (step_arg && !one_file)) {
+    std::cerr << "usage: view_screenshots OUTPUT_DIR [FILE.threadmap] [--lang pt_BR|es] [--step N]\n";
     return 2;
   }
   const QDir out(argv[1]);
-  const QString lang = argc == 4 ? QString(argv[3]) : argc == 5 ? QString(argv[4]) : QString();
   threadmap::gui::language::apply(lang.isEmpty() ? "en" : lang);
   if (one_file) {
     TraceViewsWidget w;
-    if (const QString problem = w.open_file(argv[2]); !problem.isEmpty()) {
+    if (const QString problem = w.open_file(file_arg); !problem.isEmpty()) {
       std::cerr << problem.toStdString() << "\n";
       return 1;
     }
     w.set_presentation(true);
+    w.playback().seek(static_cast<std::size_t>(step_arg));
     w.resize(1024, 768);
     w.show();
     for (int tab = 0; tab < w.tabs().count(); ++tab) {
       w.tabs().setCurrentIndex(tab);
       app.processEvents();
+      for (auto* view : w.findChildren<TraceView*>()) view->set_step(static_cast<std::size_t>(step_arg), 0.6);
       const QString file = out.filePath(QString("tab_%1.png").arg(w.tabs().tabText(tab).toLower()));
       if (!w.grab().toImage().save(file)) return 1;
       std::cout << file.toStdString() << "\n";

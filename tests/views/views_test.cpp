@@ -249,6 +249,48 @@ class ViewsTest : public QObject {
     }
   }
 
+  // A shared atomic as the banks serve it: a count (add of 1, unused)
+  // merges the lanes on one word, as a load does; an add serves every lane
+  // of a bank in turn, lanes on one word too. Half a warp on word 0 and half
+  // on word 32, both in bank 0: 2 wavefronts, then 32.
+  void banks_serve_an_atomic_as_its_machine_form_does() {
+    for (const AtomicOp op : {AtomicOp::AddOne, AtomicOp::Add}) {
+      Session session;
+      session.kernel_id = "histogram.shared";
+      Trace t;
+      t.kernel_id = session.kernel_id;
+      t.block = {32, 1, 1};
+      t.traced_blocks = {0};
+      t.schedule.resize(1);
+      t.timing_pass = kTracedPassName;
+      t.sites = {{26, Space::Shared, true, "atomic_inc(&counts[BIN(v)]);"}};
+      t.sites[0].atomic = true;
+      for (std::uint16_t lane = 0; lane < 32; ++lane) {
+        Access a;
+        a.space = Space::Shared;
+        a.offset = lane < 16 ? 0 : 128;
+        a.size = 4;
+        a.store = true;
+        a.atomic = op;
+        a.reduction = true;
+        a.thread = lane;
+        a.line = 26;
+        t.accesses.push_back(a);
+      }
+      session.trace = t;
+      const auto doc = analysis::make_document(session, "atomics");
+      const BankFrame f = BankModel(doc).frame(0);
+      const std::uint16_t expected = op == AtomicOp::AddOne ? 2 : 32;
+      QCOMPARE(f.atomic, op);
+      QCOMPARE(f.wavefronts, expected);
+      std::set<std::uint16_t> turns;
+      for (const auto& lane : f.lanes) turns.insert(lane.wavefront);
+      QCOMPARE(turns.size(), std::size_t{expected});  // each wavefront serves a lane or a word
+      QCOMPARE(doc->analysis.totals.shared_atom_requests, std::uint64_t{1});
+      QCOMPARE(TraceView::access_kind(true, 1, 4, op), op == AtomicOp::AddOne ? QString("atomic add 1") : QString("atomic add"));
+    }
+  }
+
   // Where the compiler merged the source's accesses, the site says how many
   // and the views say so beside the line.
   void views_say_where_the_compiler_merged_accesses() {

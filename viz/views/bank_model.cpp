@@ -85,6 +85,15 @@ BankFrame BankModel::frame(std::size_t step) const {
     f.lanes.push_back(lane);
   }
   std::sort(f.lanes.begin(), f.lanes.end(), [](const BankLane& a, const BankLane& b) { return a.lane < b.lane; });
+  for (auto& lane : f.lanes) lane.shared_word = readers[lane.word] > 1;
+  // An atomic other than a count serves each lane of a bank in turn, lanes
+  // on one word too; a compare-and-swap takes two passes a lane (analysis.cpp).
+  if (r.atomic != AtomicOp::None && !(r.atomic == AtomicOp::AddOne && r.reduction)) {
+    std::map<std::uint32_t, std::uint16_t> turns;
+    const std::uint16_t passes = r.atomic == AtomicOp::Cas ? 2 : 1;
+    for (auto& lane : f.lanes) lane.wavefront = static_cast<std::uint16_t>(passes * turns[lane.bank]++);
+    return f;
+  }
   std::uint16_t before = 0;
   for (std::uint32_t phase = 0; phase < model.warp_width; phase += lanes_per_phase) {
     std::map<std::uint32_t, std::vector<std::uint64_t>> bank_words;  // distinct, first-come order
@@ -100,7 +109,6 @@ BankFrame BankModel::frame(std::size_t step) const {
     before = static_cast<std::uint16_t>(before + most);
     if (lanes_per_phase >= model.warp_width) break;
   }
-  for (auto& lane : f.lanes) lane.shared_word = readers[lane.word] > 1;
   return f;
 }
 

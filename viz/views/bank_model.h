@@ -46,6 +46,7 @@ struct BankFrame {
   Space step_space = Space::Shared;
   bool step_store = false;
   bool store = false;
+  AtomicOp atomic = AtomicOp::None;  // an atomic's operation (store is set too)
   std::uint16_t line = 0;
   std::string source;             // the access site's text
   std::uint8_t merged = 1;        // the source's accesses in this one (the compiler merged them)

@@ -128,7 +128,7 @@ void BankView::paint_request(QPainter& p, qreal y) {
                               .arg(QString::fromStdString(block_name(doc_->trace(), f.block)))
                               .arg(f.warp)
                               .arg(f.line)
-                              .arg(access_kind(f.store, f.merged, f.access_bytes));
+                              .arg(access_kind(f.store, f.merged, f.access_bytes, f.atomic));
   const int rows_wanted = std::min<int>(static_cast<int>(touched.size()), 4);
   // The stray's band: the fullest wording that leaves the grid its rows
   // under the shortest key, else one that leaves it one row; where none

@@ -30,6 +30,7 @@ struct CoalescingFrame {
   bool step_store = false;
   std::string buffer;
   bool store = false;
+  AtomicOp atomic = AtomicOp::None;  // an atomic's operation (store is set too)
   std::uint16_t line = 0;
   std::string source;
   std::uint8_t merged = 1;        // the source's accesses in this one (the compiler merged them)

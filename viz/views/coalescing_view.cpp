@@ -92,7 +92,7 @@ void CoalescingView::paint_request(QPainter& p, qreal y) {
   };
   const QString kind = tr("line %1 %2 of %3")
                            .arg(f.line)
-                           .arg(access_kind(f.store, f.merged, f.access_bytes))
+                           .arg(access_kind(f.store, f.merged, f.access_bytes, f.atomic))
                            .arg(QString::fromStdString(f.buffer));
   const QString with_source = kind + QStringLiteral(": ") + QString::fromStdString(f.source);
   // The access kind (and a merge) is read whole; the source text, also in

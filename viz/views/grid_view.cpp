@@ -74,7 +74,7 @@ qreal GridView::draw_heading_lines(QPainter& p, qreal margin) {
                            .arg(r.warp)
                            .arg(r.line)
                            .arg(r.space == Space::Shared ? tr("shared") : tr("global"))
-                           .arg(access_kind(r.store, site ? site->merged : 1, r.size));
+                           .arg(access_kind(r.store, site ? site->merged : 1, r.size, r.atomic));
   const QString count =
       tr("global accesses %1 / %2").arg(frame_.global_accesses_so_far).arg(frame_.global_accesses_total);
   p.setPen(theme_.muted);

@@ -37,13 +37,14 @@ class Timeline {
 std::optional<std::size_t> request_near(const analysis::Analysis& analysis, std::size_t step, Space space);
 
 // Sets what every per-request frame says of its request (has_request,
-// request, store, line and the site's source text) and returns the request.
+// request, store, atomic, line and the site's source text) and returns the request.
 template <class Frame>
 const analysis::Request& take_request(Frame& f, const analysis::Analysis& analysis, std::size_t index) {
   const analysis::Request& r = analysis.requests[index];
   f.has_request = true;
   f.request = index;
   f.store = r.store;
+  f.atomic = r.atomic;
   f.line = r.line;
   if (const analysis::SiteTotals* site = analysis.site_of(r)) {
     f.source = site->text;

@@ -111,7 +111,11 @@ void TraceView::fit_font(QPainter& p, const QString& text, qreal width) const {
   p.setFont(font);
 }
 
-QString TraceView::access_kind(bool store, int merged, int access_bytes) {
+QString TraceView::atomic_kind() { return tr("atomic"); }
+
+QString TraceView::access_kind(bool store, int merged, int access_bytes, AtomicOp atomic) {
+  //: %1 the operation as the machine names it (add, cas, exch, min, ...; "add 1": a count)
+  if (atomic != AtomicOp::None) return tr("atomic %1").arg(QString::fromUtf8(atomic_op_name(atomic)));
   const QString kind = store ? tr("store") : tr("load");
   if (merged <= 1) return kind;
   return kind + tr(" (%1 merged by the compiler into one %2-byte access)").arg(merged).arg(access_bytes);

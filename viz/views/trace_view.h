@@ -63,7 +63,8 @@ class TraceView : public QWidget {
   double phase() const { return phase_; }
   // "load", "store", or "store (4 merged by the compiler into one 16-byte
   // access)" where the compiler merged the source's accesses.
-  static QString access_kind(bool store, int merged, int access_bytes);
+  static QString access_kind(bool store, int merged, int access_bytes, AtomicOp atomic = AtomicOp::None);
+  static QString atomic_kind();  // "atomic": a site of atomics, whatever their operation
   const PaintRecord& painted() const { return painted_; }
 
  protected:
