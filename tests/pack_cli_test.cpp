@@ -6,6 +6,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "kernels/devices.h"
@@ -17,6 +18,7 @@ using threadmap::testing::cli;
 using threadmap::testing::Outcome;
 
 const std::string kRowsum = std::string(THREADMAP_SOURCE_DIR) + "/tests/data/packs/rowsum";
+const std::string kHistogram = std::string(THREADMAP_SOURCE_DIR) + "/tests/data/packs/histogram";
 
 std::filesystem::path fresh_folder(const std::string& name) {
   const auto folder =
@@ -120,6 +122,43 @@ TEST(PackCli, PackCheckPassesOnTheTestPack) {
             std::string::npos)
       << o.out;
   EXPECT_NE(o.out.find("pack check: passed, 9 runs"), std::string::npos) << o.out;
+}
+
+// A histogram's atomics are in its trace: each warp's shared count is one
+// shared atomic request, each block's merge into the global bins one global
+// reduction (its old value unused) per warp, and counting into bins never
+// cleared reads shared memory no thread wrote. Its bins (role "both") start
+// from zeros in every run.
+TEST(PackCli, AHistogramsAtomicsAreTracedAndCounted) {
+  REQUIRE_OPENCL();
+  const std::string sizes = " --device opencl:0:0 --set n=4096 --set wg=256 --set bins=256";
+  const Outcome check = cli("pack check " + kHistogram);
+  EXPECT_EQ(check.code, 0) << check.out << check.err;
+  const Outcome shared =
+      cli("counters histogram.shared --pack " + kHistogram + sizes + " --set blocks=4 --format json");
+  ASSERT_EQ(shared.code, 0) << shared.out << shared.err;
+  const auto totals = nlohmann::json::parse(shared.out).at("totals");
+  EXPECT_EQ(totals.at("smsp__inst_executed_op_shared_atom.sum"), 4096 / 32) << "4 values a thread, 32 lanes a warp";
+  EXPECT_EQ(totals.at("l1tex__t_requests_pipe_lsu_mem_global_op_red.sum"), 4 * 256 / 32) << "each block's bins";
+  EXPECT_EQ(totals.at("l1tex__t_sectors_pipe_lsu_mem_global_op_red.sum"), 4 * 256 * 4 / 32) << "a word per lane";
+  EXPECT_EQ(totals.at("l1tex__t_requests_pipe_lsu_mem_global_op_atom.sum"), 0);
+  EXPECT_EQ(totals.at("smsp__inst_executed_op_shared_st.sum"), 4 * 256 / 32) << "the bins cleared, plain stores";
+  const Outcome text = cli("counters histogram.shared --pack " + kHistogram + sizes + " --set blocks=4");
+  EXPECT_NE(text.out.find("shared atomic       128"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("Problems found in the trace: none"), std::string::npos) << text.out;
+
+  const Outcome global = cli("counters histogram.global --pack " + kHistogram + sizes + " --set hot=1 --format json");
+  ASSERT_EQ(global.code, 0) << global.out << global.err;
+  const auto hot = nlohmann::json::parse(global.out).at("totals");
+  EXPECT_EQ(hot.at("l1tex__t_requests_pipe_lsu_mem_global_op_red.sum"), 4096 / 32);
+  EXPECT_GT(hot.at("l1tex__t_sectors_pipe_lsu_mem_global_op_red.sum").get<int>(), 4096 / 32 * 16)
+      << "seven lanes in eight on bin 0: each warp's pass over it is its lanes there";
+
+  const Outcome no_zero = cli("counters histogram.no_zero --pack " + kHistogram + sizes + " --set blocks=4");
+  EXPECT_EQ(no_zero.code, 1) << no_zero.out << no_zero.err;
+  EXPECT_NE(no_zero.out.find("uninitialised read of shared offset"), std::string::npos) << no_zero.out;
+  EXPECT_NE(no_zero.out.find("updates it at line 36 before any thread of the block wrote it"), std::string::npos)
+      << no_zero.out;
 }
 
 TEST(PackCli, PackCheckFailsWhenAKnownWrongKernelVerifiesOrAGoodOneDoesNot) {
