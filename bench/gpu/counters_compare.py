@@ -7,6 +7,7 @@ import csv
 import glob
 import io
 import json
+import os
 import sys
 
 HARDWARE = [
@@ -51,6 +52,26 @@ SASS = {
     "sm__sass_l1tex_data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum": "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",
     "sm__sass_l1tex_data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum": "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum",
 }
+
+
+# The atomics' counters (bench/gpu/run.sh atomics): COUNTERS=atomics shows these instead.
+ATOMICS = [
+    ("smsp__inst_executed_op_shared_atom.sum", "shared atom inst"),
+    ("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_atom.sum", "shared atom wavefronts"),
+    ("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_atom.sum", "shared atom conflicts"),
+    ("l1tex__t_requests_pipe_lsu_mem_global_op_atom.sum", "global atom requests"),
+    ("l1tex__t_sectors_pipe_lsu_mem_global_op_atom.sum", "global atom sectors"),
+    ("l1tex__t_requests_pipe_lsu_mem_global_op_red.sum", "global red requests"),
+    ("l1tex__t_sectors_pipe_lsu_mem_global_op_red.sum", "global red sectors"),
+    ("smsp__inst_executed_op_shared_st.sum", "shared st inst"),
+    ("l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", "global ld requests"),
+    ("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", "global ld sectors"),
+]
+if os.environ.get("COUNTERS") == "atomics":
+    HARDWARE, SASS, PRED_ON, SASS_INST = ATOMICS, {}, {}, {}
+if sys.argv[1:] == ["--metrics"]:
+    print(",".join(m for m, _ in HARDWARE))
+    sys.exit(0)
 
 
 def ncu_values(path):
