@@ -16,6 +16,8 @@
 // first request unlike it, a compile error, the goal met:
 //   xvfb-run -s "-screen 0 1024x768x24" env QT_QPA_PLATFORM=xcb \
 //     build/tests/gui/gui_screenshots docs/images exercises [pt_BR|es]
+// With "pack DIR KERNEL [pt_BR|es]" it opens a pack and runs one of its
+// kernels on the first OpenCL device, the window at 1024x768.
 #include <QApplication>
 #include <QComboBox>
 #include <QDir>
@@ -145,6 +147,22 @@ bool exercise_shots(MainWindow& w, const QDir& out, const QString& lang) {
 
 }  // namespace
 
+// "pack DIR KERNEL [LANG]": the window at 1024x768 with the pack in DIR
+// opened and KERNEL run on the first OpenCL device, its lesson beside it:
+// pack_KERNEL[_LANG].png.
+bool pack_shot(MainWindow& w, const QDir& out, const QString& folder, const QString& kernel, const QString& lang) {
+  w.resize(1024, 768);
+  w.show();
+  (void)QTest::qWaitFor([&] { return w.device_picker().currentData().toString().contains(':'); }, 60000);
+  if (const QString error = w.open_pack(folder); !error.isEmpty()) {
+    std::fprintf(stderr, "gui_screenshots: %s\n", qPrintable(error));
+    return false;
+  }
+  w.kernel_tree().select(kernel.toStdString());
+  if (!QTest::qWaitFor([&] { return shows_run_of(w, kernel.toStdString()); }, 120000)) return false;
+  return save(w, out.filePath("pack_" + kernel + (lang == "en" ? "" : "_" + lang) + ".png"));
+}
+
 int main(int argc, char** argv) {
   QApplication app(argc, argv);
   QFont font = QApplication::font();
@@ -154,7 +172,15 @@ int main(int argc, char** argv) {
   const QString lang = argc > 2 ? QString(argv[2]) : QString();
   QStandardPaths::setTestModeEnabled(true);  // the shots do not read or change the user's settings
   const QString exercise_lang = lang == "exercises" ? (argc > 3 ? QString(argv[3]) : QString("en")) : QString();
-  language::apply(lang.isEmpty() || lang == "projector" ? "en" : lang == "exercises" ? exercise_lang : lang);
+  const QString pack_lang = lang == "pack" ? (argc > 5 ? QString(argv[5]) : QString("en")) : QString();
+  language::apply(lang.isEmpty() || lang == "projector" ? "en"
+                  : lang == "exercises"                ? exercise_lang
+                  : lang == "pack"                     ? pack_lang
+                                                       : lang);
+  if (lang == "pack" && argc < 5) {
+    std::fprintf(stderr, "usage: gui_screenshots OUTPUT_DIR pack DIR KERNEL [pt_BR|es]\n");
+    return 2;
+  }
   // A learner's first visit: no profile yet (test mode: not the user's own).
   if (lang == "exercises") QDir(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation)).removeRecursively();
   WindowOptions options;
@@ -164,6 +190,7 @@ int main(int argc, char** argv) {
   MainWindow w(options);
   if (lang == "projector") return projector_shots(w, out) ? 0 : 1;
   if (lang == "exercises") return exercise_shots(w, out, exercise_lang) ? 0 : 1;
+  if (lang == "pack") return pack_shot(w, out, argv[3], argv[4], pack_lang) ? 0 : 1;
   w.resize(1600, 1000);
   w.show();
 
