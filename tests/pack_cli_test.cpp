@@ -19,6 +19,7 @@ using threadmap::testing::Outcome;
 
 const std::string kRowsum = std::string(THREADMAP_SOURCE_DIR) + "/tests/data/packs/rowsum";
 const std::string kHistogram = std::string(THREADMAP_SOURCE_DIR) + "/tests/data/packs/histogram";
+const std::string kMatmul = std::string(THREADMAP_SOURCE_DIR) + "/tests/data/packs/matmul";
 
 std::filesystem::path fresh_folder(const std::string& name) {
   const auto folder =
@@ -159,6 +160,28 @@ TEST(PackCli, AHistogramsAtomicsAreTracedAndCounted) {
   EXPECT_NE(no_zero.out.find("uninitialised read of shared offset"), std::string::npos) << no_zero.out;
   EXPECT_NE(no_zero.out.find("updates it at line 36 before any thread of the block wrote it"), std::string::npos)
       << no_zero.out;
+}
+
+// The matrix-multiply pack verifies at odd and rectangular sizes, and its
+// tiles do what its lesson says: TILE times fewer global loads, and four
+// outputs a thread need 1.25 shared loads per output instead of 2.
+TEST(PackCli, AMatmulPacksTilesCutItsGlobalLoads) {
+  REQUIRE_OPENCL();
+  const Outcome check = cli("pack check " + kMatmul);
+  EXPECT_EQ(check.code, 0) << check.out << check.err;
+  auto totals = [](const std::string& variant) {
+    const Outcome o = cli("counters matmul." + variant + " --pack " + kMatmul +
+                          " --device opencl:0:0 --set m=128 --set n=128 --set k=128 --set tile=16 --format json");
+    EXPECT_EQ(o.code, 0) << o.err;
+    return nlohmann::json::parse(o.out).at("totals");
+  };
+  const auto naive = totals("naive"), tiled = totals("tiled"), four = totals("tiled_4");
+  const char* loads = "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum";
+  const char* shared_loads = "smsp__inst_executed_op_shared_ld.sum";
+  EXPECT_EQ(naive.at(loads), 2 * 128 * 128 * 128 / 32) << "a load of A and one of B per product";
+  EXPECT_EQ(tiled.at(loads), naive.at(loads).get<int>() / 16);
+  EXPECT_EQ(tiled.at(shared_loads), 2 * 128 * 128 * 128 / 32);
+  EXPECT_EQ(four.at(shared_loads), 5 * 128 * 128 * 128 / 4 / 32);
 }
 
 TEST(PackCli, PackCheckFailsWhenAKnownWrongKernelVerifiesOrAGoodOneDoesNot) {
