@@ -361,20 +361,24 @@ bool uses(const Module& m, const Function& f, std::string_view name) {
   return false;
 }
 
-// Where the assembler puts the variables: a kernel's one static shared
-// variable starts its shared window, 16-byte aligned; any other variable
-// is known only by its declared .align.
+// Where the assembler puts the variables: the first static shared variable
+// a kernel uses, in declaration order, starts its shared window, 16-byte
+// aligned (the A tile of a matrix multiply's two: its rows read along k
+// become LDS.128); any other variable is known only by its declared .align.
 std::map<std::string, int, std::less<>> symbol_alignments(
     const Module& m, const Function& f, const std::map<std::string, ptx::Variable, std::less<>>& variables) {
   std::map<std::string, int, std::less<>> bits;
-  std::vector<std::string> static_shared;
+  std::string first_shared;  // the first static shared array the entry uses, in declaration order
   for (const auto& [name, v] : variables) {
     int b = 0;
     while (b < ptx::KnownAlignment::kCap && (2ll << b) <= v.align) ++b;
     bits[name] = b;
-    if (v.space == StateSpace::Shared && !v.external && uses(m, f, name)) static_shared.push_back(name);
+    if (v.space == StateSpace::Shared && !v.external && uses(m, f, name) &&
+        (first_shared.empty() || m.text.find(name) < m.text.find(first_shared)))
+      first_shared = name;
   }
-  if (static_shared.size() == 1) bits[static_shared.front()] = std::max(bits[static_shared.front()], 4);
+  // ptxas places it at offset 0 of the block's window.
+  if (!first_shared.empty()) bits[first_shared] = std::max(bits[first_shared], 4);
   return bits;
 }
 
@@ -384,7 +388,10 @@ std::map<std::string, int, std::less<>> symbol_alignments(
 //
 // Accesses are gathered into runs the assembler may merge: the same opcode,
 // guard and base address, one after the other with nothing between them but
-// arithmetic that leaves the base alone. A run's accesses at contiguous
+// arithmetic that leaves the base alone, and, between loads, loads of other
+// bases (the assembler reorders loads past loads: the rows of a shared tile
+// read along an unrolled loop beside another tile's column become 16-byte
+// loads). A run's accesses at contiguous
 // offsets become one machine access wherever the base's known alignment
 // allows the wider one (ptx_alignment.h); the trace then records that one
 // access, as the machine makes it.
@@ -477,13 +484,14 @@ class EntryWalk {
     } else if (op == "bra" || op == "brx" || op == "membar" || op == "fence" || op == "trap" || op == "bar" ||
                op == "barrier") {
       end_run();
-    } else if (!run_.empty()) {
+    } else {
       // Arithmetic between a run's accesses ends it only by changing its
       // base or its predicate ("setp ... %p1|%p2, ..." writes two).
-      const Access& last = accesses_[run_.back()];
-      std::string_view guard = last.guard;
-      while (guard.starts_with('@') || guard.starts_with('!')) guard.remove_prefix(1);
-      if (writes_register(in, last.address.name) || writes_register(in, guard)) end_run();
+      end_runs_if([&](const Access& last) {
+        std::string_view guard = last.guard;
+        while (guard.starts_with('@') || guard.starts_with('!')) guard.remove_prefix(1);
+        return writes_register(in, last.address.name) || writes_register(in, guard);
+      });
     }
   }
 
@@ -653,20 +661,42 @@ class EntryWalk {
     return *address;
   }
 
+  // A load joins the open load run of its opcode, guard and base, or opens
+  // one; a store continues only the run of the access just before it.
   void continue_run(Access a) {
-    if (!run_.empty()) {
-      const Access& last = accesses_[run_.back()];
-      if (last.opcode != a.opcode || last.guard != a.guard || last.address.base != a.address.base ||
-          last.address.name != a.address.name)
-        end_run();
-    }
+    const bool load = !a.store;
+    const auto same = [&](const std::vector<std::size_t>& run) {
+      const Access& last = accesses_[run.back()];
+      return last.opcode == a.opcode && last.guard == a.guard && last.address.base == a.address.base &&
+             last.address.name == a.address.name;
+    };
+    if (load ? last_store_run_ : !(last_store_run_ && same(open_runs_.back()))) end_run();
+    const auto joined = load ? std::find_if(open_runs_.begin(), open_runs_.end(), same) : open_runs_.begin();
     accesses_.push_back(std::move(a));
-    run_.push_back(accesses_.size() - 1);
+    if (joined == open_runs_.end()) open_runs_.push_back({accesses_.size() - 1});
+    else joined->push_back(accesses_.size() - 1);
+    last_store_run_ = !load;
   }
 
+  // Ends every open run.
   void end_run() {
-    if (!run_.empty()) runs_.push_back(std::move(run_));
-    run_.clear();
+    for (auto& run : open_runs_) runs_.push_back(std::move(run));
+    open_runs_.clear();
+    last_store_run_ = false;
+  }
+
+  // Ends the open runs whose last access `ends` says the instruction breaks.
+  template <class Ends>
+  void end_runs_if(Ends ends) {
+    for (auto run = open_runs_.begin(); run != open_runs_.end();) {
+      if (!ends(accesses_[run->back()])) {
+        ++run;
+        continue;
+      }
+      runs_.push_back(std::move(*run));
+      run = open_runs_.erase(run);
+    }
+    if (open_runs_.empty()) last_store_run_ = false;
   }
 
   // Splits each run into the machine accesses it becomes, and records them.
@@ -803,7 +833,8 @@ class EntryWalk {
   // Stores folded into an earlier one (not recorded) -> that store, by statement index.
   std::map<std::size_t, std::size_t> folded_into_;
   std::vector<Access> accesses_;
-  std::vector<std::size_t> run_;
+  std::vector<std::vector<std::size_t>> open_runs_;  // loads' runs, or the one store run
+  bool last_store_run_ = false;                       // open_runs_ holds a store run (and only it)
   std::vector<std::vector<std::size_t>> runs_;
   std::map<MemoryInstructions, int, SiteOrder> recorded_;
   std::map<std::tuple<std::string, int, std::string, std::string>, int> unrecorded_;
