@@ -41,7 +41,9 @@ TEST(SharedWavefronts, FollowTheBankRule) {
   EXPECT_EQ(wavefronts(warp([](int l) { return 8 * l; }), 8), 2u) << "8-byte row: two halves of 128 bytes";
   EXPECT_EQ(wavefronts(warp([](int l) { return 256 * l; }), 8), 32u) << "8-byte column of a 32-wide tile";
   EXPECT_EQ(wavefronts(warp([](int l) { return 4 * l; }, 16), 4), 1u) << "half a warp active";
-  EXPECT_EQ(wavefronts(warp([](int l) { return 16 * l; }), 16), 4u) << "16-byte row: quarter warps";
+  EXPECT_EQ(wavefronts(warp([](int l) { return 16 * l; }), 16), 4u) << "16-byte row: 256 bytes a half warp";
+  EXPECT_EQ(wavefronts(warp([](int) { return 64; }), 16), 2u) << "one 16-byte word: once per half warp";
+  EXPECT_EQ(wavefronts(warp([](int l) { return 64 * (l / 16); }), 16), 2u) << "matmul_tiled's A tile, TILE 16";
 }
 
 TEST(GlobalSectors, CountDistinct32ByteSectors) {

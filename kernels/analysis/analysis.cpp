@@ -49,24 +49,27 @@ struct Wavefronts {
 Wavefronts count_wavefronts(SmallSet& words, std::span<const std::uint64_t> offsets,
                             std::span<const std::uint16_t> lanes, std::uint32_t size, const DeviceModel& model) {
   const std::uint32_t words_per_lane = std::max<std::uint32_t>(1, size / model.bank_bytes);
-  const std::uint32_t lanes_per_phase =
-      std::max<std::uint32_t>(1, model.banks * model.bank_bytes / std::max(size, model.bank_bytes));
+  const std::uint32_t phase_lanes = lanes_per_phase(size, model);
+  const std::uint32_t words_per_wavefront = std::max<std::uint32_t>(1, model.banks);
   Wavefronts total;
   std::array<std::uint32_t, 64> per_bank{};
   const std::uint32_t banks = std::min<std::uint32_t>(model.banks, 64);
-  for (std::uint32_t phase = 0; phase < model.warp_width; phase += lanes_per_phase) {
+  for (std::uint32_t phase = 0; phase < model.warp_width; phase += phase_lanes) {
     words.clear();
     std::fill(per_bank.begin(), per_bank.begin() + banks, 0);
-    std::uint32_t most = 0;
+    std::uint32_t most = 0, distinct = 0;
     for (std::size_t i = 0; i < offsets.size(); ++i) {
-      if (lanes[i] < phase || lanes[i] >= phase + lanes_per_phase) continue;
+      if (lanes[i] < phase || lanes[i] >= phase + phase_lanes) continue;
       const std::uint64_t first_word = offsets[i] / model.bank_bytes;
       for (std::uint32_t k = 0; k < words_per_lane; ++k)
-        if (words.insert(first_word + k)) most = std::max(most, ++per_bank[(first_word + k) % banks]);
+        if (words.insert(first_word + k)) {
+          most = std::max(most, ++per_bank[(first_word + k) % banks]);
+          ++distinct;
+        }
     }
     total.served += most;
-    total.ideal += most > 0 ? 1 : 0;
-    if (lanes_per_phase >= model.warp_width) break;
+    total.ideal += (distinct + words_per_wavefront - 1) / words_per_wavefront;
+    if (phase_lanes >= model.warp_width) break;
   }
   return total;
 }
@@ -672,9 +675,9 @@ const SiteTotals* Analysis::site_of(const Request& r) const {
   return nullptr;
 }
 
-// Accesses wider than a bank are served a part of the warp at a time: as
-// many lanes as fill the banks once (16 lanes of 8 bytes, 8 of 16 bytes).
-// Within each part, a bank serves one distinct word per wavefront.
+// Accesses wider than a bank are served half a warp at a time
+// (lanes_per_phase); within each half, a bank serves one distinct word per
+// wavefront.
 std::uint32_t shared_wavefronts(std::span<const std::uint64_t> offsets, std::span<const std::uint16_t> lanes,
                                 std::uint32_t size, const DeviceModel& model) {
   SmallSet words;
@@ -684,6 +687,11 @@ std::uint32_t shared_wavefronts(std::span<const std::uint64_t> offsets, std::spa
 std::uint32_t global_sectors(std::span<const std::uint64_t> offsets, std::uint32_t size, const DeviceModel& model) {
   SmallSet sectors;
   return count_sectors(sectors, offsets, size, model);
+}
+
+std::uint32_t lanes_per_phase(std::uint32_t size, const DeviceModel& model) {
+  const std::uint32_t warp = std::max<std::uint32_t>(1, model.warp_width);
+  return size > model.bank_bytes ? std::max<std::uint32_t>(1, warp / 2) : warp;
 }
 
 std::uint32_t shared_atomic_wavefronts(std::span<const std::uint64_t> offsets, std::span<const std::uint16_t> lanes,

@@ -183,6 +183,13 @@ void release_analysis_scratch();
 
 // The building blocks, for one request: lanes' byte offsets (shared: into the
 // window; global: into one buffer) and the access size.
+//
+// The lanes the banks serve together: the whole warp for words of 4 bytes or
+// less, half a warp for 8- and 16-byte accesses (Nsight Compute on the H200:
+// 32 lanes loading one 16-byte word need 2 wavefronts, 32 contiguous ones 4).
+// Within a part each bank serves its distinct words one per wavefront; the
+// ideal is the part's distinct bytes over the 128 the banks serve at once.
+std::uint32_t lanes_per_phase(std::uint32_t size, const DeviceModel& model);
 std::uint32_t shared_wavefronts(std::span<const std::uint64_t> offsets, std::span<const std::uint16_t> lanes,
                                 std::uint32_t size, const DeviceModel& model);
 std::uint32_t global_sectors(std::span<const std::uint64_t> offsets, std::uint32_t size, const DeviceModel& model);

@@ -64,14 +64,13 @@ BankFrame BankModel::frame(std::size_t step) const {
   f.wavefronts = r.wavefronts;
   f.ideal_wavefronts = r.ideal_wavefronts;
 
-  // The analysis' rule (analysis.cpp): lanes go in phases of as many lanes as
-  // one pass of the banks can feed (all 32 for 4-byte words, 16 for 8-byte);
+  // The analysis' rule (analysis::lanes_per_phase): lanes go in phases, the
+  // whole warp for 4-byte words, half of it for 8- and 16-byte accesses;
   // within a phase each bank serves its distinct words one per wavefront.
   const auto& model = analysis.model;
   const auto& accesses = doc_->trace().accesses;
   const std::uint32_t size = std::max<std::uint32_t>(r.size, 1);
-  const std::uint32_t lanes_per_phase =
-      std::max<std::uint32_t>(1, model.banks * model.bank_bytes / std::max(size, model.bank_bytes));
+  const std::uint32_t lanes_per_phase = analysis::lanes_per_phase(size, model);
   std::map<std::uint64_t, int> readers;
   for (const std::uint32_t i : analysis.lanes_of(r)) {
     const Access& a = accesses[i];
