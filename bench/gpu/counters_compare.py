@@ -54,7 +54,7 @@ SASS = {
 }
 
 
-# The atomics' counters (bench/gpu/run.sh atomics): COUNTERS=atomics shows these instead.
+# The atomics' counters (bench/gpu/run.sh pack-counters): COUNTERS=atomics shows these instead.
 ATOMICS = [
     ("smsp__inst_executed_op_shared_atom.sum", "shared atom inst"),
     ("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_atom.sum", "shared atom wavefronts"),

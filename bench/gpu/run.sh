@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Usage: [IDS="id ..."] bench/gpu/run.sh STAGE
-#   (STAGE: tables | tune | ncu | sanitize | counters | atomics | traces | bundle | compile | learner
+#   (STAGE: tables | tune | ncu | sanitize | counters | pack-counters | traces | bundle | compile | learner
 #    | barriers | factors | ptx | predication)
 # Expects threadmap-cli and engine_tests built with CUDA in $BIN (default
 # .device/bin); writes logs to $OUT. NVIDIA's OpenCL driver is registered with
@@ -94,26 +94,30 @@ counters)
   python3 bench/gpu/counters_compare.py "$OUT/c" $labels | tee "$OUT/counters.md"
   tar -C "$OUT" -czf "$OUT/counters_logs.tgz" c && rm -rf "$OUT/c"
   ;;
-atomics)
-  # The atomics' counters against Nsight Compute's for the histogram pack's
-  # kernels (bench/gpu/atomics.txt: label, variant, --set ...), each
-  # configuration profiled three times; the atomic columns only.
-  mkdir -p "$OUT/a"
-  pack=tests/data/packs/histogram
-  metrics=$(COUNTERS=atomics python3 bench/gpu/counters_compare.py --metrics)
+pack-counters)
+  # A pack's kernels: counters beside Nsight Compute's, each configuration
+  # profiled three times. PACK (default the histogram pack), CONFIGS (label,
+  # variant, --set ...; default bench/gpu/atomics.txt), COUNTERS=atomics (the
+  # default) shows the atomic columns, COUNTERS=memory the loads and stores.
+  pack=${PACK:-tests/data/packs/histogram}
+  configs=${CONFIGS:-bench/gpu/atomics.txt}
+  export COUNTERS=${COUNTERS:-atomics}
+  name=$(basename "$configs" .txt)
+  mkdir -p "$OUT/$name"
+  metrics=$(python3 bench/gpu/counters_compare.py --metrics)
   labels=""
   while read -r label id sets; do
     case "$label" in ''|'#'*) continue;; esac
     labels="$labels $label"
     kernel=$($cli list --pack $pack --format json | python3 -c "import json,sys; print([v['kernel'] for v in json.load(sys.stdin) if v['id']=='$id'][0])")
-    $cli counters "$id" --pack $pack --device cuda:0 $sets --format json > "$OUT/a/$label.json" 2> "$OUT/a/$label.err"
+    $cli counters "$id" --pack $pack --device cuda:0 $sets --format json > "$OUT/$name/$label.json" 2> "$OUT/$name/$label.err"
     for rep in 1 2 3; do
       ncu --metrics "$metrics" --csv --launch-count 1 -k "regex:^$kernel\\b" \
-        $cli run "$id" --pack $pack --device cuda:0 $sets --reps 1 --warmup 0 > "$OUT/a/$label.$rep.csv" 2>&1
+        $cli run "$id" --pack $pack --device cuda:0 $sets --reps 1 --warmup 0 > "$OUT/$name/$label.$rep.csv" 2>&1
     done
-  done < bench/gpu/atomics.txt
-  COUNTERS=atomics python3 bench/gpu/counters_compare.py "$OUT/a" $labels | tee "$OUT/atomics_counters.md"
-  tar -C "$OUT" -czf "$OUT/atomics_logs.tgz" a && rm -rf "$OUT/a"
+  done < "$configs"
+  python3 bench/gpu/counters_compare.py "$OUT/$name" $labels | tee "$OUT/${name}_counters.md"
+  tar -C "$OUT" -czf "$OUT/${name}_logs.tgz" "$name" && rm -rf "$OUT/$name"
   ;;
 traces)
   # Traces on the device: the trace tests (barrier release after the last
