@@ -16,8 +16,8 @@
 // first request unlike it, a compile error, the goal met:
 //   xvfb-run -s "-screen 0 1024x768x24" env QT_QPA_PLATFORM=xcb \
 //     build/tests/gui/gui_screenshots docs/images exercises [pt_BR|es]
-// With "pack DIR KERNEL [pt_BR|es]" it opens a pack and runs one of its
-// kernels on the first OpenCL device, the window at 1024x768.
+// With "pack DIR KERNEL[,KERNEL...] [pt_BR|es]" it opens a pack and runs
+// those of its kernels on the first OpenCL device, the window at 1024x768.
 #include <QApplication>
 #include <QComboBox>
 #include <QDir>
@@ -147,10 +147,11 @@ bool exercise_shots(MainWindow& w, const QDir& out, const QString& lang) {
 
 }  // namespace
 
-// "pack DIR KERNEL [LANG]": the window at 1024x768 with the pack in DIR
-// opened and KERNEL run on the first OpenCL device, its lesson beside it:
-// pack_KERNEL[_LANG].png.
-bool pack_shot(MainWindow& w, const QDir& out, const QString& folder, const QString& kernel, const QString& lang) {
+// "pack DIR KERNELS [LANG]": the window at 1024x768 with the pack in DIR
+// opened and each of KERNELS (comma-separated) run in turn on the first
+// OpenCL device, the last one's lesson beside the chart:
+// pack_LAST[_LANG].png.
+bool pack_shot(MainWindow& w, const QDir& out, const QString& folder, const QString& kernels, const QString& lang) {
   w.resize(1024, 768);
   w.show();
   (void)QTest::qWaitFor([&] { return w.device_picker().currentData().toString().contains(':'); }, 60000);
@@ -158,9 +159,12 @@ bool pack_shot(MainWindow& w, const QDir& out, const QString& folder, const QStr
     std::fprintf(stderr, "gui_screenshots: %s\n", qPrintable(error));
     return false;
   }
-  w.kernel_tree().select(kernel.toStdString());
-  if (!QTest::qWaitFor([&] { return shows_run_of(w, kernel.toStdString()); }, 120000)) return false;
-  return save(w, out.filePath("pack_" + kernel + (lang == "en" ? "" : "_" + lang) + ".png"));
+  const QStringList ids = kernels.split(',');
+  for (const QString& kernel : ids) {
+    w.kernel_tree().select(kernel.toStdString());
+    if (!QTest::qWaitFor([&] { return shows_run_of(w, kernel.toStdString()); }, 120000)) return false;
+  }
+  return save(w, out.filePath("pack_" + ids.back() + (lang == "en" ? "" : "_" + lang) + ".png"));
 }
 
 int main(int argc, char** argv) {
@@ -178,7 +182,7 @@ int main(int argc, char** argv) {
                   : lang == "pack"                     ? pack_lang
                                                        : lang);
   if (lang == "pack" && argc < 5) {
-    std::fprintf(stderr, "usage: gui_screenshots OUTPUT_DIR pack DIR KERNEL [pt_BR|es]\n");
+    std::fprintf(stderr, "usage: gui_screenshots OUTPUT_DIR pack DIR KERNEL[,KERNEL...] [pt_BR|es]\n");
     return 2;
   }
   // A learner's first visit: no profile yet (test mode: not the user's own).
