@@ -499,10 +499,14 @@ class CudaDevice final : public Device {
   // pass that held fewer blocks per SM would time a less crowded machine, so
   // the driver's JIT is asked to stay within them (spilling if it must).
   int clock_register_cap(const LaunchCmd& launch) {
+    // The timed launch: without the define, and without the trace buffer the
+    // pass takes last (a pack kernel's parameters are read off the launch:
+    // with it, the timed kernel would be remembered taking one more).
     LaunchCmd timed = launch;
     auto& defines = timed.program.defines;
     defines.erase(std::remove_if(defines.begin(), defines.end(), [](const auto& d) { return d.first == kTraceDefine; }),
                   defines.end());
+    if (!timed.args.empty() && std::holds_alternative<BufferArg>(timed.args.back())) timed.args.pop_back();
     const int blocks = resident_blocks(timed);
     const int warps = static_cast<int>((threads_of(launch) + 31) / 32);
     int per_sm = 0;
