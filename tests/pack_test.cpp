@@ -9,6 +9,7 @@
 
 #include <unistd.h>
 
+#include "kernels/analysis/exercises.h"
 #include "kernels/catalog.h"
 #include "kernels/error.h"
 #include "kernels/pack/expression.h"
@@ -534,6 +535,112 @@ TEST(PackManifest, EachVariantParameterMistakeIsOneMessageWithLineAndColumn) {
     SCOPED_TRACE(mistake.what);
     try {
       parse_scale(mistake.manifest);
+      ADD_FAILURE() << "loaded";
+    } catch (const threadmap::pack::PackError& e) {
+      const std::string message = e.what();
+      EXPECT_TRUE(std::regex_match(message, one_place)) << message;
+      EXPECT_EQ(message.rfind(mistake.message, 0), 0u) << message;
+    }
+  }
+}
+
+// An exercise in a pack ([[family.exercise]]): on one of the family's
+// variants, with a start and a solution in each dialect it gives, a goal in
+// counts, further sizes and its text by language.
+const std::string kExercise = R"toml(
+  [[family.exercise]]
+  id = "scale-grid"
+  variant = "naive"
+  set = { n = 512 }
+  start = { opencl = "start.cl" }
+  solution = { opencl = "solution.cl" }
+  verify_at = [{ n = 33 }, { n = 4000, wg = 32 }]
+
+    [[family.exercise.goal]]
+    metric = "verified"
+
+    [[family.exercise.goal]]
+    metric = "global_ld_requests"
+    at_most = 1
+    per = "global_st_requests"
+      [family.exercise.goal.reason]
+      en = "one load a store"
+      es = "una lectura por escritura"
+
+    [family.exercise.text.en]
+    title = "Scale"
+    task = "Scale it."
+    hints = ["one", "two"]
+)toml";
+
+threadmap::pack::PackManifest parse_exercise(const std::string& text) {
+  return threadmap::pack::parse_manifest(text, "pack.toml", "demo", [](const std::string& file) {
+    if (file == "scale.cl") return std::optional<std::string>(kScaleKernels);
+    if (file == "start.cl" || file == "solution.cl") return std::optional<std::string>("__kernel void scale_naive() {}");
+    return std::optional<std::string>();
+  });
+}
+
+TEST(PackManifest, AnExerciseBecomesAnExerciseOnItsVariant) {
+  const auto manifest = parse_exercise(kManifest + kExercise);
+  const auto& x = manifest.families.at(0).exercises;
+  ASSERT_EQ(x.size(), 1u);
+  EXPECT_EQ(x[0].variant, "naive");
+  const std::vector<threadmap::Exercise> list = threadmap::pack_exercises(manifest);
+  ASSERT_EQ(list.size(), 1u);
+  const threadmap::Exercise& e = list[0];
+  EXPECT_EQ(e.id, "scale-grid");
+  EXPECT_EQ(e.kernel_id, "scale.naive");
+  EXPECT_EQ(e.sets.at("n"), "512");
+  ASSERT_EQ(e.verify_at.size(), 2u);
+  EXPECT_EQ(e.verify_at[1].at("wg"), "32");
+  EXPECT_EQ(e.starts.at("opencl").name, "start.cl");
+  EXPECT_EQ(e.solutions.at("opencl").text, "__kernel void scale_naive() {}");
+  EXPECT_FALSE(e.starts.count("cuda"));
+  ASSERT_EQ(e.goal.size(), 2u);
+  EXPECT_EQ(threadmap::describe_goal(e), "verified, and global_ld_requests <= 1 x global_st_requests");
+  EXPECT_EQ(e.goal[1].reason_in("es"), "una lectura por escritura");
+  EXPECT_EQ(e.goal[1].reason_in("pt_BR"), "one load a store") << "English where there is no translation";
+  EXPECT_EQ(e.in("es").title, "Scale") << "English where there is no translation";
+  EXPECT_EQ(e.in("en").hints.size(), 2u);
+
+  // Registered beside the built-in ones; read again, it replaces itself.
+  const std::size_t before = threadmap::exercises().size();
+  threadmap::add_exercises(list);
+  threadmap::add_exercises(list);
+  EXPECT_EQ(threadmap::exercises().size(), before + 1);
+  ASSERT_NE(threadmap::find_exercise("scale-grid"), nullptr);
+  threadmap::Exercise clash = e;
+  clash.id = "transpose-pad";
+  EXPECT_THROW(threadmap::add_exercises({clash}), threadmap::InvalidRequest) << "a built-in exercise's id";
+}
+
+TEST(PackManifest, EachExerciseMistakeIsOneMessageWithLineAndColumn) {
+  const std::string m = kManifest + kExercise;
+  const std::vector<Mistake> mistakes = {
+      {"a variant the family lacks", replaced(m, "variant = \"naive\"", "variant = \"naiv\""),
+       "pack.toml:51:13: exercise 1 of family 'scale': the family has no variant 'naiv'"},
+      {"a counter no goal can name", replaced(m, "metric = \"global_ld_requests\"", "metric = \"global_ld_request\""),
+       "pack.toml:61:14: 'global_ld_request' is not a counter a goal can name; did you mean 'global_ld_requests'?"},
+      {"no bound", replaced(m, "    at_most = 1\n", ""), "pack.toml:60:5: goal 2 of exercise 1 of family 'scale' needs at_most or at_least"},
+      {"a file of the other dialect", replaced(m, "start = { opencl = \"start.cl\" }", "start = { opencl = \"start.cu\" }"),
+       "pack.toml:53:22: the opencl file 'start.cu' must end in .cl"},
+      {"a start without a solution", replaced(m, "solution = { opencl = \"solution.cl\" }", "solution = { cuda = \"solution.cu\" }"),
+       "pack.toml:54:23: cannot read the exercise file 'solution.cu' in demo"},
+      {"a size with a parameter the family lacks", replaced(m, "[{ n = 33 }", "[{ nn = 33 }"),
+       "pack.toml:55:18: a verify_at size of exercise 1 of family 'scale' sets 'nn', no parameter of family 'scale'; did you mean 'n'?"},
+      {"a reason without English", replaced(m, "      en = \"one load a store\"\n", ""),
+       "pack.toml:64:7: the reason of goal 2 of exercise 1 of family 'scale' has no English (en)"},
+      {"no English text", replaced(m, "[family.exercise.text.en]", "[family.exercise.text.es]"),
+       "pack.toml:68:5: exercise 1 of family 'scale' has no English text"},
+      {"an unknown key", replaced(m, "set = { n = 512 }", "sets = { n = 512 }"),
+       "pack.toml:52:3: unknown key 'sets' in exercise 1 of family 'scale'; did you mean 'set'?"},
+  };
+  const std::regex one_place(R"(^pack\.toml:\d+:\d+: [^\n]+$)");
+  for (const Mistake& mistake : mistakes) {
+    SCOPED_TRACE(mistake.what);
+    try {
+      parse_exercise(mistake.manifest);
       ADD_FAILURE() << "loaded";
     } catch (const threadmap::pack::PackError& e) {
       const std::string message = e.what();

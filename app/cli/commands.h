@@ -20,6 +20,7 @@
 #include "kernels/report.h"
 #include "kernels/runner.h"
 #include "kernels/record.h"
+#include "kernels/analysis/exercises.h"
 #include "kernels/analysis/problems.h"
 
 namespace threadmap::cli {
@@ -69,6 +70,13 @@ int exercises_command(const std::string& format, const std::string& language);
 int check_command(const std::string& exercise, const std::vector<std::string>& files, const std::string& device,
                   const std::string& format, double timeout, int reps,
                   std::optional<std::uint64_t> chosen_seed = std::nullopt);
+// One exercise text graded in this process on `device_spec`: traced (every
+// block) at the exercise's size for the goal's counters, verified at its
+// other sizes, then timed `reps` times; all with `seed`. Its row, but for the
+// file's name. `check` runs it in a process per file; `pack check` grades a
+// pack's starts and solutions with it.
+protocol::CheckRow grade(const Exercise& e, const std::string& text, const std::string& name,
+                         const std::string& device_spec, int reps, std::uint64_t seed);
 // architectures: "sm_75,sm_86" (no GPU needed), or empty for the devices present.
 int doctor_command(const std::string& architectures, const std::string& format);
 

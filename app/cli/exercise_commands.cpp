@@ -66,7 +66,7 @@ std::vector<std::pair<std::string, std::string>> sets_with(const Exercise& e,
 
 // The first mismatch, as a learner reads it.
 std::string first_mismatch(const Verification& v) {
-  if (v.first.empty()) return "";
+  if (v.first.empty()) return v.method;
   const Mismatch& m = v.first.front();
   return m.where + ": expected " + m.expected + ", got " + m.actual;
 }
@@ -140,45 +140,6 @@ void time_submission(const Variant& v, Device& device, const Params& params, con
   if (r.status != RunStatus::Ok) return;
   row.median_ms = r.kernel_ms.median;
   row.gbps = r.bandwidth_gbps;
-}
-
-// One submission, graded in this process: traced (every block) at the
-// exercise's size for the goal's counters, verified at its other sizes, then
-// timed; all with the grading's seed. Its row, but for the file's name.
-protocol::CheckRow grade(const Exercise& e, const std::string& text, const std::string& name,
-                         const std::string& device_spec, int reps, std::uint64_t seed) {
-  protocol::CheckRow g;
-  const Variant& v = variant_or_throw(e.kernel_id);
-  const auto sets = sets_with(e, {});
-  const Params params = make_params(v.params, sets, v.id);
-  auto device = watch_phases(open_device(device_spec));
-  g.device = device->info().name;
-  g.device_spec = device->info().spec;
-  TraceOptions trace;
-  trace.all_blocks = true;
-  trace.seed = seed;
-  trace.source_text = text;
-  trace.source_name = name;
-  const Recording rec = record_trace(*device, v, params, trace);
-  if (rec.status != RunStatus::Ok) {
-    g.status = rec.status == RunStatus::Invalid ? "not compiled" : "failed";
-    g.error = first_error(rec.error);
-    return g;
-  }
-  g.compiled = true;
-  const analysis::Analysis a = analysis::analyze(rec.trace, analysis::model_for(rec.trace));
-  const GoalCheck goal = check_goal(e, rec.verification.verified, a.totals);
-  g.trace = check_trace(goal, a, rec.trace);
-  std::optional<std::string> failed_at;
-  if (!rec.verification.verified) failed_at = set_text(sets) + ", " + first_mismatch(rec.verification);
-  else failed_at = verify_sizes(e, v, *device, text, name, seed, g);
-  g.verified = !failed_at;
-  time_submission(v, *device, params, text, name, reps, seed, g);
-  g.goal_met = goal.met && g.verified;
-  if (failed_at) g.error = "at " + *failed_at + " (seed " + std::to_string(seed) + ")";
-  else if (!g.goal_met && !g.trace->reasons.empty()) g.error = g.trace->reasons.front();
-  g.status = g.goal_met ? "goal met" : (g.verified ? "goal not met" : "not verified");
-  return g;
 }
 
 std::string number(std::optional<double> v, int digits) {
@@ -447,6 +408,43 @@ void print_grades(const Exercise& e, const std::vector<protocol::CheckRow>& rows
 }
 
 }  // namespace
+
+protocol::CheckRow grade(const Exercise& e, const std::string& text, const std::string& name,
+                         const std::string& device_spec, int reps, std::uint64_t seed) {
+  protocol::CheckRow g;
+  const Variant& v = variant_or_throw(e.kernel_id);
+  const auto sets = sets_with(e, {});
+  const Params params = make_params(v.params, sets, v.id);
+  auto device = watch_phases(open_device(device_spec));
+  g.device = device->info().name;
+  g.device_spec = device->info().spec;
+  TraceOptions trace;
+  trace.all_blocks = true;
+  trace.seed = seed;
+  trace.source_text = text;
+  trace.source_name = name;
+  run_reference(*device, v, params, seed);  // a pack's reference variant, on the same inputs
+  const Recording rec = record_trace(*device, v, params, trace);
+  if (rec.status != RunStatus::Ok) {
+    g.status = rec.status == RunStatus::Invalid ? "not compiled" : "failed";
+    g.error = first_error(rec.error);
+    return g;
+  }
+  g.compiled = true;
+  const analysis::Analysis a = analysis::analyze(rec.trace, analysis::model_for(rec.trace));
+  const GoalCheck goal = check_goal(e, rec.verification.verified, a.totals);
+  g.trace = check_trace(goal, a, rec.trace);
+  std::optional<std::string> failed_at;
+  if (!rec.verification.verified) failed_at = set_text(sets) + ", " + first_mismatch(rec.verification);
+  else failed_at = verify_sizes(e, v, *device, text, name, seed, g);
+  g.verified = !failed_at;
+  time_submission(v, *device, params, text, name, reps, seed, g);
+  g.goal_met = goal.met && g.verified;
+  if (failed_at) g.error = "at " + *failed_at + " (seed " + std::to_string(seed) + ")";
+  else if (!g.goal_met && !g.trace->reasons.empty()) g.error = g.trace->reasons.front();
+  g.status = g.goal_met ? "goal met" : (g.verified ? "goal not met" : "not verified");
+  return g;
+}
 
 int exercises_command(const std::string& format, const std::string& language) {
   return guarded([&]() -> int {

@@ -1,9 +1,13 @@
 #include "kernels/analysis/exercises.h"
 
+#include "kernels/error.h"
+#include "kernels/goal_metrics.h"
+
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <functional>
+#include <iterator>
 #include <sstream>
 #include <stdexcept>
 
@@ -15,17 +19,7 @@ namespace {
 
 using json = nlohmann::json;
 
-const std::vector<std::string_view> kMetrics{"verified",
-                                             "shared_ld_conflicts",
-                                             "shared_st_conflicts",
-                                             "global_ld_excess_sectors",
-                                             "global_st_excess_sectors",
-                                             "shared_ld_requests",
-                                             "shared_st_requests",
-                                             "global_ld_requests",
-                                             "global_st_requests"};
-
-bool known_metric(const std::string& m) { return std::find(kMetrics.begin(), kMetrics.end(), m) != kMetrics.end(); }
+bool known_metric(const std::string& m) { return is_goal_metric(m); }
 
 GoalTerm parse_term(const json& term, const std::function<void(const std::string&)>& bad) {
   GoalTerm g;
@@ -96,20 +90,73 @@ const ExerciseText& Exercise::in(std::string_view language) const {
   return found != text.end() ? found->second : text.at("en");
 }
 
-const std::vector<Exercise>& exercises() {
-  static const std::vector<Exercise> all = [] {
+namespace {
+
+std::deque<Exercise>& registry() {
+  static std::deque<Exercise> all = [] {
     std::vector<Exercise> list;
     for (const std::string& file : exercise_files()) list.push_back(parse(file));
     std::sort(list.begin(), list.end(), [](const Exercise& a, const Exercise& b) { return a.id < b.id; });
-    return list;
+    return std::deque<Exercise>(std::make_move_iterator(list.begin()), std::make_move_iterator(list.end()));
   }();
   return all;
 }
+
+std::size_t built_in_count() {
+  static const std::size_t count = exercise_files().size();
+  return count;
+}
+
+ExerciseFile file_of(const pack::ExerciseSpec::File& f) { return {f.name, f.text}; }
+
+}  // namespace
+
+const std::deque<Exercise>& exercises() { return registry(); }
 
 const Exercise* find_exercise(std::string_view id) {
   for (const Exercise& e : exercises())
     if (e.id == id) return &e;
   return nullptr;
+}
+
+std::vector<Exercise> pack_exercises(const pack::PackManifest& manifest) {
+  std::vector<Exercise> out;
+  for (const pack::FamilySpec& fam : manifest.families)
+    for (const pack::ExerciseSpec& x : fam.exercises) {
+      Exercise e;
+      e.id = x.id;
+      e.kernel_id = fam.id + "." + x.variant;
+      const auto variant = std::find_if(fam.variants.begin(), fam.variants.end(),
+                                        [&](const pack::VariantSpec& v) { return v.id == x.variant; });
+      if (fam.lesson) {
+        e.lesson_file = fam.lesson->file;
+        e.lesson_section = !x.section.empty()                                      ? x.section
+                           : variant != fam.variants.end() && !variant->section.empty() ? variant->section
+                                                                                       : fam.lesson->section;
+      }
+      e.sets = {x.sets.begin(), x.sets.end()};
+      for (const auto& [dialect, f] : x.starts) e.starts[dialect] = file_of(f);
+      for (const auto& [dialect, f] : x.solutions) e.solutions[dialect] = file_of(f);
+      for (const pack::ExerciseSpec::Term& t : x.goal) e.goal.push_back({t.metric, t.at_most, t.at_least, t.per, t.reason});
+      for (const auto& sizes : x.verify_at) e.verify_at.emplace_back(sizes.begin(), sizes.end());
+      for (const auto& [language, t] : x.text) e.text[language] = {t.title, t.task, t.hints};
+      out.push_back(std::move(e));
+    }
+  return out;
+}
+
+void add_exercises(std::vector<Exercise> list) {
+  std::deque<Exercise>& all = registry();
+  for (Exercise& e : list) {
+    const auto same = std::find_if(all.begin(), all.end(), [&](const Exercise& x) { return x.id == e.id; });
+    if (same == all.end()) {
+      all.push_back(std::move(e));
+    } else if (static_cast<std::size_t>(same - all.begin()) < built_in_count()) {
+      throw InvalidRequest("a pack's exercise is named '" + e.id + "', as a built-in exercise is");
+    } else {
+      *same = std::move(e);
+    }
+  }
 }
 
 std::string GoalTerm::reason_in(std::string_view language) const {
@@ -144,6 +191,8 @@ double goal_metric(const analysis::Counters& c, const std::string& metric) {
   if (metric == "shared_st_requests") return static_cast<double>(c.shared_st_requests);
   if (metric == "global_ld_requests") return static_cast<double>(c.global_ld_requests);
   if (metric == "global_st_requests") return static_cast<double>(c.global_st_requests);
+  if (metric == "shared_atom_requests") return static_cast<double>(c.shared_atom_requests);
+  if (metric == "global_atomic_requests") return static_cast<double>(c.global_atom_requests + c.global_red_requests);
   throw std::runtime_error("no counter named " + metric);
 }
 

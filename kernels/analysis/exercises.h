@@ -7,6 +7,7 @@
 // ID.solution.cu in CUDA), embedded in the binary. Goals are counts, so they
 // hold on every device, the CPU's included.
 #include <cstdint>
+#include <deque>
 #include <map>
 #include <optional>
 #include <string>
@@ -15,6 +16,7 @@
 
 #include "kernels/learner_source.h"  // source_dialect, dialect_name
 #include "kernels/analysis/analysis.h"
+#include "kernels/pack/manifest.h"
 
 namespace threadmap {
 
@@ -30,7 +32,7 @@ struct ExerciseText {
 // counts, so a kernel that skips the lesson's tile cannot meet the goal.
 struct GoalTerm {
   std::string metric;  // verified, a conflict or excess-sector count, or a
-                       // request count (kGoalMetrics lists them)
+                       // request count (kernels/goal_metrics.h lists them)
   double at_most = 0;
   std::optional<double> at_least;  // set: the term is a lower bound
   std::string per;                 // empty, or the counter the bound scales with
@@ -68,10 +70,21 @@ struct Exercise {
   const ExerciseFile& start_in(std::string_view dialect) const;
 };
 
-// Every exercise, in id order. Throws std::runtime_error naming the file when
-// one is malformed (a test keeps them well formed).
-const std::vector<Exercise>& exercises();
+// Every exercise: the built-in ones in id order, then the packs' in the order
+// they were added. Throws std::runtime_error naming the file when a built-in
+// one is malformed (a test keeps them well formed). Elements stay where they
+// are when more are added, so a pointer to one stays valid.
+const std::deque<Exercise>& exercises();
 const Exercise* find_exercise(std::string_view id);
+
+// A pack's exercises ([[family.exercise]]), each on its family's variant
+// FAMILY.VARIANT, at the family's lesson (the section it names, else the
+// variant's).
+std::vector<Exercise> pack_exercises(const pack::PackManifest& manifest);
+// Adds a pack's exercises; one whose id a pack gave before replaces it in
+// place (the pack was read again). Throws InvalidRequest for the id of a
+// built-in exercise.
+void add_exercises(std::vector<Exercise> list);
 
 // A goal in words: "verified, and shared_ld_conflicts <= 0, and
 // shared_ld_requests >= 1 x global_st_requests".

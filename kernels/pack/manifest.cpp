@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "kernels/error.h"
+#include "kernels/goal_metrics.h"
 
 namespace threadmap::pack {
 
@@ -282,6 +283,15 @@ class Reader {
   void defaults(const Fields& v, std::vector<ParamSpec>& params, const std::string& what) const;
   void check_names(const FamilySpec& fam, const VariantSpec& spec, const std::string& what) const;
   void checks(const Fields& f, FamilySpec& fam, const ExpressionScope& scope, const std::string& what) const;
+  std::vector<std::pair<std::string, std::string>> assignments(const toml::node& set_node, const FamilySpec& fam,
+                                                               const ExpressionScope& scope, const std::string& what,
+                                                               const std::string& who) const;
+  void exercises(const Fields& f, FamilySpec& fam, const ExpressionScope& scope, const std::string& what) const;
+  ExerciseSpec exercise(const Fields& e, const FamilySpec& fam, const ExpressionScope& scope,
+                        const std::string& what) const;
+  std::map<std::string, ExerciseSpec::File> exercise_files(const Fields& e, std::string_view key) const;
+  ExerciseSpec::Term goal_term(const toml::table& t, const std::string& what) const;
+  std::map<std::string, std::string> by_language(const toml::node& n, const std::string& what) const;
   std::vector<LaunchSpec> launches(const Fields& f, const ExpressionScope& scope) const;
   std::optional<TileSpec> tile(const Fields& f, const ExpressionScope& scope, const std::string& what) const;
 };
@@ -813,6 +823,41 @@ void Reader::check_names(const FamilySpec& fam, const VariantSpec& spec, const s
   }
 }
 
+// `set = { NAME = VALUE }`: parameter values of the family, each checked
+// against the family's definition and every variant's own.
+std::vector<std::pair<std::string, std::string>> Reader::assignments(const toml::node& set_node, const FamilySpec& fam,
+                                                                     const ExpressionScope& scope,
+                                                                     const std::string& what,
+                                                                     const std::string& who) const {
+  if (!set_node.is_table()) fail(set_node, "set is a table of parameter values, e.g. { n = 1000 }");
+  std::vector<std::pair<std::string, std::string>> out;
+  for (const auto& [key, node] : *set_node.as_table()) {
+    const std::string name(key.str());
+    const Place at{static_cast<int>(key.source().begin.line), static_cast<int>(key.source().begin.column)};
+    const auto spec = std::find_if(fam.parameters.begin(), fam.parameters.end(),
+                                   [&](const ParamSpec& p) { return p.name == name; });
+    if (spec == fam.parameters.end()) {
+      const std::string near = closest_name(name, scope.names);
+      fail(at, who + " sets '" + name + "', no parameter of " + what +
+                   (near.empty() ? "" : "; did you mean '" + near + "'?"));
+    }
+    std::string value;
+    if (node.is_integer()) value = std::to_string(node.as_integer()->get());
+    else if (node.is_string()) value = std::string(*node.as_string());
+    else fail(node, "a parameter's value is an integer or a choice's name, not " + type_name(node));
+    try {
+      parse_param_value(*spec, value, fam.id);
+      for (const VariantSpec& variant : fam.variants)  // a variant's own definition, where it has one
+        for (const ParamSpec& own : variant.parameters)
+          if (own.name == name) parse_param_value(own, value, fam.id + "." + variant.id);
+    } catch (const InvalidRequest& e) {
+      fail(node, e.what());
+    }
+    out.emplace_back(name, value);
+  }
+  return out;
+}
+
 // Named parameter sets that `pack check` runs.
 void Reader::checks(const Fields& f, FamilySpec& fam, const ExpressionScope& scope, const std::string& what) const {
   const auto tables = f.tables("check");
@@ -823,33 +868,128 @@ void Reader::checks(const Fields& f, FamilySpec& fam, const ExpressionScope& sco
     point.name = c.string("name");
     for (const CheckPoint& other : fam.checks)
       if (other.name == point.name) fail(c.required("name"), what + ": the check '" + point.name + "' is named twice");
-    const toml::node& set_node = c.required("set");
-    if (!set_node.is_table()) fail(set_node, "set is a table of parameter values, e.g. { n = 1000 }");
-    for (const auto& [key, node] : *set_node.as_table()) {
-      const std::string name(key.str());
-      const Place at{static_cast<int>(key.source().begin.line), static_cast<int>(key.source().begin.column)};
-      const auto spec = std::find_if(fam.parameters.begin(), fam.parameters.end(),
-                                     [&](const ParamSpec& p) { return p.name == name; });
-      if (spec == fam.parameters.end()) {
-        const std::string near = closest_name(name, scope.names);
-        fail(at, "the check '" + point.name + "' sets '" + name + "', no parameter of " + what +
-                     (near.empty() ? "" : "; did you mean '" + near + "'?"));
-      }
-      std::string value;
-      if (node.is_integer()) value = std::to_string(node.as_integer()->get());
-      else if (node.is_string()) value = std::string(*node.as_string());
-      else fail(node, "a check's value is an integer or a choice's name, not " + type_name(node));
-      try {
-        parse_param_value(*spec, value, fam.id);
-        for (const VariantSpec& variant : fam.variants)  // a variant's own definition, where it has one
-          for (const ParamSpec& own : variant.parameters)
-            if (own.name == name) parse_param_value(own, value, fam.id + "." + variant.id);
-      } catch (const InvalidRequest& e) {
-        fail(node, e.what());
-      }
-      point.assignments.emplace_back(name, value);
-    }
+    point.assignments = assignments(c.required("set"), fam, scope, what, "the check '" + point.name + "'");
     fam.checks.push_back(std::move(point));
+  }
+}
+
+// A value by language ({ en = "...", pt_BR = "...", es = "..." }), English
+// required.
+std::map<std::string, std::string> Reader::by_language(const toml::node& n, const std::string& what) const {
+  if (!n.is_table()) fail(n, what + " is a table by language, e.g. { en = \"...\", pt_BR = \"...\", es = \"...\" }");
+  std::map<std::string, std::string> out;
+  for (const auto& [key, value] : *n.as_table()) {
+    const std::string code(key.str());
+    if (std::find(kLessonLanguages.begin(), kLessonLanguages.end(), code) == kLessonLanguages.end())
+      fail(value, what + ": '" + code + "' is not one of en, pt_BR, es");
+    if (!value.is_string()) fail(value, what + " in " + code + " must be a string, not " + type_name(value));
+    out[code] = std::string(*value.as_string());
+  }
+  if (!out.count("en")) fail(n, what + " has no English (en)");
+  return out;
+}
+
+// One condition of an exercise's goal: { metric = "...", at_most = N } or
+// at_least, optionally per another counter, with its reason.
+ExerciseSpec::Term Reader::goal_term(const toml::table& t, const std::string& what) const {
+  Fields g(*this, t, what, {"metric", "at_most", "at_least", "per", "reason"});
+  ExerciseSpec::Term term;
+  term.metric = g.string("metric");
+  const auto known = [&](const std::string& name, std::string_view key) {
+    if (is_goal_metric(name)) return;
+    std::vector<std::string> all(kGoalMetrics.begin(), kGoalMetrics.end());
+    const std::string near = closest_name(name, all);
+    fail(g.required(key), "'" + name + "' is not a counter a goal can name" +
+                              (near.empty() ? "" : "; did you mean '" + near + "'?"));
+  };
+  known(term.metric, "metric");
+  term.per = g.string("per", false);
+  if (!term.per.empty()) {
+    known(term.per, "per");
+    if (term.per == "verified") fail(g.required("per"), "a bound cannot be per 'verified'");
+  }
+  term.at_least = g.number("at_least");
+  if (const std::optional<double> most = g.number("at_most")) {
+    if (term.at_least) fail(*g.find("at_most"), what + " gives both at_most and at_least");
+    term.at_most = *most;
+  }
+  if (term.metric != "verified" && !term.at_least && !g.find("at_most"))
+    fail(g.place(), what + " needs at_most or at_least");
+  if (const toml::node* reason = g.find("reason")) term.reason = by_language(*reason, "the reason of " + what);
+  return term;
+}
+
+// start = { cuda = "FILE.cu", opencl = "FILE.cl" }: each file in its dialect.
+std::map<std::string, ExerciseSpec::File> Reader::exercise_files(const Fields& e, std::string_view key) const {
+  const toml::node& n = e.required(key);
+  if (!n.is_table()) fail(n, std::string(key) + " is a table by dialect, e.g. { cuda = \"start.cu\", opencl = \"start.cl\" }");
+  std::map<std::string, ExerciseSpec::File> out;
+  for (const auto& [k, value] : *n.as_table()) {
+    const std::string dialect(k.str());
+    if (dialect != "cuda" && dialect != "opencl") fail(value, "'" + dialect + "' is not a dialect: cuda or opencl");
+    if (!value.is_string()) fail(value, std::string(key) + "." + dialect + " must be a file name, not " + type_name(value));
+    const std::string file(*value.as_string());
+    const std::string extension = dialect == "cuda" ? ".cu" : ".cl";
+    if (!file.ends_with(extension)) fail(value, "the " + dialect + " file '" + file + "' must end in " + extension);
+    out[dialect] = {file, read_text(value, file, "exercise file")};
+  }
+  if (out.empty()) fail(n, std::string(key) + " names no file");
+  return out;
+}
+
+ExerciseSpec Reader::exercise(const Fields& e, const FamilySpec& fam, const ExpressionScope& scope,
+                              const std::string& what) const {
+  ExerciseSpec x;
+  x.place = e.place();
+  x.id = e.string("id");
+  check_id(e.required("id"), x.id, "the exercise id");
+  x.variant = e.string("variant");
+  if (std::none_of(fam.variants.begin(), fam.variants.end(), [&](const VariantSpec& v) { return v.id == x.variant; }))
+    fail(e.required("variant"), what + ": the family has no variant '" + x.variant + "'");
+  if (e.find("section")) x.section = section(e, fam, what);
+  const std::string family = "family '" + fam.id + "'";
+  if (const toml::node* set = e.find("set")) x.sets = assignments(*set, fam, scope, family, "the set of " + what);
+  x.starts = exercise_files(e, "start");
+  x.solutions = exercise_files(e, "solution");
+  for (const auto& [dialect, file] : x.starts)
+    if (!x.solutions.count(dialect)) fail(e.required("solution"), what + ": a " + dialect + " start with no solution");
+  if (x.starts.size() != x.solutions.size()) fail(e.required("start"), what + ": a solution with no start in its dialect");
+  const auto terms = e.tables("goal");
+  if (terms.empty()) fail(e.place(), what + " needs a goal ([[family.exercise.goal]])");
+  for (std::size_t i = 0; i < terms.size(); ++i)
+    x.goal.push_back(goal_term(*terms[i], "goal " + std::to_string(i + 1) + " of " + what));
+  if (const toml::array* sizes = e.array("verify_at", false))
+    for (const toml::node& size : *sizes) x.verify_at.push_back(assignments(size, fam, scope, family, "a verify_at size of " + what));
+  const toml::table* texts = e.table("text");
+  if (!texts) fail(e.place(), what + " needs its text ([" "family.exercise.text.en] with title and task)");
+  for (const auto& [key, node] : *texts) {
+    const std::string code(key.str());
+    if (std::find(kLessonLanguages.begin(), kLessonLanguages.end(), code) == kLessonLanguages.end())
+      fail(node, what + ": text '" + code + "' is not one of en, pt_BR, es");
+    if (!node.is_table()) fail(node, what + ": text." + code + " must be a table with title, task and hints");
+    Fields t(*this, *node.as_table(), "the " + code + " text of " + what, {"title", "task", "hints"});
+    ExerciseSpec::Text text{t.string("title"), t.string("task"), {}};
+    if (const toml::array* hints = t.array("hints", false))
+      for (const toml::node& h : *hints) {
+        if (!h.is_string()) fail(h, "each hint is a string, not " + type_name(h));
+        text.hints.emplace_back(*h.as_string());
+      }
+    x.text[code] = std::move(text);
+  }
+  if (!x.text.count("en")) fail(*texts, what + " has no English text ([family.exercise.text.en])");
+  return x;
+}
+
+// [[family.exercise]]: exercises on the family's variants.
+void Reader::exercises(const Fields& f, FamilySpec& fam, const ExpressionScope& scope, const std::string& what) const {
+  const auto tables = f.tables("exercise");
+  for (std::size_t i = 0; i < tables.size(); ++i) {
+    Fields e(*this, *tables[i], "exercise " + std::to_string(i + 1) + " of " + what,
+             {"id", "variant", "section", "set", "start", "solution", "goal", "verify_at", "text"});
+    ExerciseSpec x = exercise(e, fam, scope, "exercise " + std::to_string(i + 1) + " of " + what);
+    for (const ExerciseSpec& other : fam.exercises)
+      if (other.id == x.id) fail(e.required("id"), what + ": the exercise id '" + x.id + "' is used twice");
+    fam.exercises.push_back(std::move(x));
   }
 }
 
@@ -857,7 +997,7 @@ FamilySpec Reader::family(const toml::table& t, std::size_t index) const {
   Fields f(*this, t, "family " + std::to_string(index + 1),
            {"id",    "title",     "opencl", "cuda",        "defines",         "parameter", "buffer", "scalar",
             "local", "arguments", "launch", "ideal_bytes", "require",         "atol",      "rtol",   "tolerance_scale",
-            "tile",  "variant",   "check",  "lesson",      "lesson_language", "section"});
+            "tile",  "variant",   "check",  "lesson",      "lesson_language", "section",   "exercise"});
   FamilySpec fam;
   fam.place = f.place();
   fam.id = f.string("id");
@@ -879,6 +1019,7 @@ FamilySpec Reader::family(const toml::table& t, std::size_t index) const {
   requirements(f, fam, scope, what);
   variants(f, fam, scope, what);
   checks(f, fam, scope, what);
+  exercises(f, fam, scope, what);
   return fam;
 }
 

@@ -129,6 +129,37 @@ struct LessonSpec {
   std::string section;                       // the heading its variants open at, unless they name their own
 };
 
+// An exercise on one of the family's variants ([[family.exercise]]): the
+// learner's kernel replaces the variant (its kernel name and signature), is
+// graded against a goal in counts (the built-in exercises' form,
+// kernels/analysis/exercises.h) and verified again at further sizes.
+struct ExerciseSpec {
+  struct File {
+    std::string name;  // relative to the pack's folder
+    std::string text;
+  };
+  struct Term {
+    std::string metric;  // goal_metrics.h
+    double at_most = 0;
+    std::optional<double> at_least;
+    std::string per;
+    std::map<std::string, std::string> reason;  // by language; English required when any
+  };
+  struct Text {
+    std::string title, task;
+    std::vector<std::string> hints;
+  };
+  std::string id;       // unique among every exercise
+  std::string variant;  // the family's variant id
+  std::string section;  // the lesson's heading; empty: the variant's
+  std::vector<std::pair<std::string, std::string>> sets;
+  std::map<std::string, File> starts, solutions;  // by dialect: "cuda", "opencl"
+  std::vector<Term> goal;
+  std::vector<std::vector<std::pair<std::string, std::string>>> verify_at;
+  std::map<std::string, Text> text;  // by language: en (required), pt_BR, es
+  Place place;
+};
+
 struct FamilySpec {
   std::string id;
   std::string title;
@@ -151,6 +182,7 @@ struct FamilySpec {
   std::optional<TileSpec> tile;                     // [family.tile]: every variant's unless it gives its own
   std::vector<VariantSpec> variants;
   std::vector<CheckPoint> checks;
+  std::vector<ExerciseSpec> exercises;
   Place place;
 
   const VariantSpec* reference() const;
