@@ -38,3 +38,23 @@ __kernel void hist_no_zero(__global const int* values, __global int* bins, int n
   barrier(CLK_LOCAL_MEM_FENCE);
   for (int b = get_local_id(0); b < BINS; b += WG) atomic_add(&bins[b], counts[b]);
 }
+
+// warp: bins per warp (32 work-items) in local memory: a warp's lanes
+//       contend only with each other; the block adds its warps' bins
+//       together at the end.
+__kernel void hist_warp(__global const int* values, __global int* bins, int n) {
+  __local int counts[(WG / 32) * BINS];
+  for (int b = get_local_id(0); b < (WG / 32) * BINS; b += WG) counts[b] = 0;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  __local int* mine = counts + (get_local_id(0) / 32) * BINS;
+  for (int i = get_global_id(0); i < n; i += get_global_size(0)) {
+    int v = values[i];
+    atomic_inc(&mine[BIN(v)]);
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (int b = get_local_id(0); b < BINS; b += WG) {
+    int sum = 0;
+    for (int w = 0; w < WG / 32; ++w) sum += counts[w * BINS + b];
+    atomic_add(&bins[b], sum);
+  }
+}

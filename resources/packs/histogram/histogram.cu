@@ -38,3 +38,22 @@ extern "C" __global__ void hist_no_zero(const int* values, int* bins, int n) {
   __syncthreads();
   for (int b = threadIdx.x; b < BINS; b += WG) atomicAdd(&bins[b], counts[b]);
 }
+
+// warp: bins per warp in shared memory: a warp's lanes contend only with
+//       each other; the block adds its warps' bins together at the end.
+extern "C" __global__ void hist_warp(const int* values, int* bins, int n) {
+  __shared__ int counts[(WG / 32) * BINS];
+  for (int b = threadIdx.x; b < (WG / 32) * BINS; b += WG) counts[b] = 0;
+  __syncthreads();
+  int* mine = counts + (threadIdx.x / 32) * BINS;
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
+    int v = values[i];
+    atomicAdd(&mine[BIN(v)], 1);
+  }
+  __syncthreads();
+  for (int b = threadIdx.x; b < BINS; b += WG) {
+    int sum = 0;
+    for (int w = 0; w < WG / 32; ++w) sum += counts[w * BINS + b];
+    atomicAdd(&bins[b], sum);
+  }
+}
