@@ -41,6 +41,9 @@ install(FILES ${PROJECT_SOURCE_DIR}/resources/desktop/threadmap-cli.bash
         DESTINATION ${CMAKE_INSTALL_DATAROOTDIR}/bash-completion/completions RENAME threadmap-cli)
 install(FILES ${PROJECT_SOURCE_DIR}/resources/desktop/copyright ${CMAKE_BINARY_DIR}/doc/changelog.gz
         DESTINATION ${CMAKE_INSTALL_DATAROOTDIR}/doc/threadmap)
+# The bundled packs (kernels, lessons, exercises), found from the programs'
+# folder as ../share/threadmap/packs (kernels/pack/pack_variants.h).
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/resources/packs/ DESTINATION ${CMAKE_INSTALL_DATAROOTDIR}/threadmap/packs)
 
 if(THREADMAP_HAVE_GUI)
   install(FILES ${CMAKE_BINARY_DIR}/man/threadmap.1.gz DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)

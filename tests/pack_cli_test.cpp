@@ -1,6 +1,8 @@
 // Packs through the real binary (docs/packs.md): --pack on the device
 // commands, pack check, pack new.
 #include <gtest/gtest.h>
+#include <iterator>
+#include <map>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -18,8 +20,8 @@ using threadmap::testing::cli;
 using threadmap::testing::Outcome;
 
 const std::string kRowsum = std::string(THREADMAP_SOURCE_DIR) + "/tests/data/packs/rowsum";
-const std::string kHistogram = std::string(THREADMAP_SOURCE_DIR) + "/tests/data/packs/histogram";
-const std::string kMatmul = std::string(THREADMAP_SOURCE_DIR) + "/tests/data/packs/matmul";
+const std::string kHistogram = std::string(THREADMAP_SOURCE_DIR) + "/resources/packs/histogram";
+const std::string kMatmul = std::string(THREADMAP_SOURCE_DIR) + "/resources/packs/matmul";
 
 std::filesystem::path fresh_folder(const std::string& name) {
   const auto folder =
@@ -184,6 +186,48 @@ TEST(PackCli, AMatmulPacksTilesCutItsGlobalLoads) {
   EXPECT_EQ(four.at(shared_loads), 5 * 128 * 128 * 128 / 4 / 32);
 }
 
+// A pack's exercises join the list and are graded as the built-in ones:
+// `pack check` requires each solution to meet its goal and each start not
+// to; `check --pack` grades a learner's file; `exercises --pack` lists them
+// with a start in each dialect.
+TEST(PackCli, APacksExercisesAreListedAndGraded) {
+  REQUIRE_OPENCL();
+  const Outcome listed = cli("exercises --pack " + kMatmul + " --pack " + kHistogram + " --format json");
+  ASSERT_EQ(listed.code, 0) << listed.err;
+  std::map<std::string, nlohmann::json> by_id;
+  for (const auto& e : nlohmann::json::parse(listed.out)) by_id[e.at("id")] = e;
+  ASSERT_TRUE(by_id.count("matmul-tile") && by_id.count("histogram-privatise")) << listed.out;
+  for (const char* id : {"matmul-tile", "histogram-privatise"})
+    for (const char* dialect : {"cuda", "opencl"})
+      EXPECT_TRUE(by_id[id].at("starts").contains(dialect)) << id << " " << dialect;
+  EXPECT_EQ(by_id["matmul-tile"].at("kernel"), "matmul.naive");
+  EXPECT_TRUE(by_id.count("transpose-pad")) << "the built-in ones still there";
+
+  const Outcome check = cli("pack check " + kHistogram);
+  EXPECT_EQ(check.code, 0) << check.out << check.err;
+  EXPECT_NE(check.out.find("ok    exercise histogram-privatise  exercises/privatise.solution.cl: goal met"),
+            std::string::npos)
+      << check.out;
+  EXPECT_NE(check.out.find("ok    exercise histogram-privatise  exercises/privatise.start.cl: goal not met"),
+            std::string::npos)
+      << check.out;
+
+  // A learner's file that counts in shared memory but still adds every
+  // value to the global bins: verified, and not the goal.
+  const auto folder = fresh_folder("cheat");
+  std::ifstream in(kHistogram + "/exercises/privatise.solution.cl");
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::string merge = "for (int b = get_local_id(0); b < BINS; b += WG) atomic_add(&bins[b], counts[b]);";
+  ASSERT_NE(text.find(merge), std::string::npos);
+  text.replace(text.find(merge), merge.size(),
+               "for (int i = get_global_id(0); i < n; i += get_global_size(0)) atomic_inc(&bins[BIN(values[i])]);");
+  std::ofstream(folder / "both.cl") << text;
+  const Outcome graded = cli("check histogram-privatise " + (folder / "both.cl").string() + " --pack " + kHistogram);
+  EXPECT_EQ(graded.code, 1) << graded.out << graded.err;
+  EXPECT_NE(graded.out.find("goal not met: global_atomic_requests <= 0.1 x global_ld_requests"), std::string::npos)
+      << graded.out;
+}
+
 TEST(PackCli, PackCheckFailsWhenAKnownWrongKernelVerifiesOrAGoodOneDoesNot) {
   REQUIRE_OPENCL();
   const auto folder = fresh_folder("broken");
@@ -298,6 +342,16 @@ TEST(PackCli, PackCheckArchCompilesTheCudaKernelsWithoutAGpu) {
   EXPECT_NE(bad.out.find("FAIL  rowsum.tree: does not compile for sm_90"), std::string::npos) << bad.out;
   EXPECT_NE(bad.out.find("rowsum.cu(22): error"), std::string::npos) << bad.out;
   std::filesystem::remove_all(folder);
+
+  // A bundled pack by its name, its exercise's CUDA files compiled too.
+  const Outcome bundled = cli("pack check histogram --arch sm_90");
+  EXPECT_EQ(bundled.code, 0) << bundled.out << bundled.err;
+  EXPECT_NE(bundled.out.find("ok    exercise histogram-privatise  exercises/privatise.start.cu: compiled"),
+            std::string::npos)
+      << bundled.out;
+  EXPECT_NE(bundled.out.find("ok    exercise histogram-privatise  exercises/privatise.solution.cu: compiled"),
+            std::string::npos)
+      << bundled.out;
 }
 
 // On a CUDA device the pack's .cu kernels run verified, the known-wrong one

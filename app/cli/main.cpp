@@ -251,7 +251,7 @@ int main(int argc, char** argv) {
       "--device.");
 
   std::vector<std::string> packs;
-  for (CLI::App* cmd : {list, run, sweep, bench, record, counters, source}) add_pack_option(cmd, packs);
+  for (CLI::App* cmd : {list, run, sweep, bench, record, counters, source, list_exercises, check}) add_pack_option(cmd, packs);
 
   std::string pack_folder;
   auto* pack = app.add_subcommand("pack", "kernel packs: folders of kernels, lessons and a manifest (docs/packs.md)");
@@ -297,7 +297,8 @@ int main(int argc, char** argv) {
   if (*pack_new) return pack_new_command(pack_folder);
   if (!packs.empty())
     if (const int code = guarded([&] {
-          threadmap::pack::add_packs(packs);
+          for (const threadmap::pack::PackManifest& m : threadmap::pack::add_packs(packs))
+            threadmap::add_exercises(threadmap::pack_exercises(m));
           return kExitOk;
         });
         code != kExitOk)

@@ -48,8 +48,32 @@ std::vector<pack::CheckPoint> check_points(const pack::FamilySpec& family) {
   return points;
 }
 
+// Every build of `launches` (timed, traced, clock pass) for each target:
+// "ok", or the first failure.
+std::string compile_all(const std::vector<LaunchCmd>& launches,
+                        const std::vector<std::pair<std::string, std::string>>& targets, int& compiled,
+                        int& failures) {
+  for (const Build& b : builds_of(launches))
+    for (const auto& [name, target] : targets) {
+      try {
+        compile_cuda_kernel(b.launch, target);
+        ++compiled;
+      } catch (const std::exception& e) {
+        ++failures;
+        return std::string("does not compile for ") + name + (b.pass ? " (traced)" : "") + ": " + e.what();
+      }
+    }
+  return "ok";
+}
+
+void report(const std::string& what, const std::string& outcome) {
+  std::cout << "  " << (outcome == "ok" ? "ok    " : "FAIL  ") << printable(what) << ": "
+            << (outcome == "ok" ? "compiled" : printable(outcome, Newlines::Keep)) << "\n";
+}
+
 // pack check --arch: every CUDA kernel compiled, as a device of each
-// architecture would compile it, at every check point.
+// architecture would compile it, at every check point, and each exercise's
+// CUDA start and solution at its sizes.
 int compile_for_architectures(const pack::PackManifest& manifest, const std::string& architectures) {
   std::vector<std::pair<std::string, std::string>> targets;  // (as named, NVRTC's target)
   std::stringstream list(architectures);
@@ -74,22 +98,28 @@ int compile_for_architectures(const pack::PackManifest& manifest, const std::str
         launches.insert(launches.end(), w.launches.begin(), w.launches.end());
         launches.insert(launches.end(), w.reference.launches.begin(), w.reference.launches.end());
       }
-      std::string outcome = "ok";  // the first failure says it
-      for (const Build& b : builds_of(launches)) {
-        for (const auto& [name, target] : targets) {
-          try {
-            compile_cuda_kernel(b.launch, target);
-            ++compiled;
-          } catch (const std::exception& e) {
-            ++failures;
-            outcome = std::string("does not compile for ") + name + (b.pass ? " (traced)" : "") + ": " + e.what();
-            break;
-          }
-        }
-        if (outcome != "ok") break;
+      report(v.id, compile_all(launches, targets, compiled, failures));
+    }
+  }
+  // Each exercise's CUDA start and solution, in its variant's place, at
+  // each size it is graded at.
+  for (const Exercise& e : pack_exercises(manifest)) {
+    if (!e.starts.count("cuda")) continue;
+    const Variant& v = *find_variant(e.kernel_id);
+    std::vector<std::map<std::string, std::string>> sizes{{}};
+    sizes.insert(sizes.end(), e.verify_at.begin(), e.verify_at.end());
+    for (const ExerciseFile* file : {&e.starts.at("cuda"), &e.solutions.at("cuda")}) {
+      std::vector<LaunchCmd> launches;
+      for (const auto& over : sizes) {
+        std::map<std::string, std::string> sets = e.sets;
+        for (const auto& [name, value] : over) sets[name] = value;
+        Workload w = v.build(v, make_params(v.params, {sets.begin(), sets.end()}, v.id), 1);
+        use_pack_text(w, v, cuda);
+        use_source(w, v, file->text, file->name);
+        for (const LaunchCmd& l : w.launches)
+          if (l.kernel == v.kernel) launches.push_back(l);
       }
-      std::cout << "  " << (outcome == "ok" ? "ok    " : "FAIL  ") << printable(v.id) << ": "
-                << (outcome == "ok" ? "compiled" : printable(outcome, Newlines::Keep)) << "\n";
+      report("exercise " + e.id + "  " + file->name, compile_all(launches, targets, compiled, failures));
     }
   }
   std::cout << "pack check --arch: " << (failures ? "FAILED, " : "passed, ") << compiled
@@ -97,11 +127,36 @@ int compile_for_architectures(const pack::PackManifest& manifest, const std::str
   return failures ? kExitNotVerified : kExitOk;
 }
 
+// Each exercise in the device's dialect graded as `check` grades it: the
+// solution must meet the goal and the start must not. The failures.
+int check_exercises(const pack::PackManifest& manifest, const DeviceInfo& device, int& runs) {
+  const std::string dialect = device.backend == "cuda" ? "cuda" : "opencl";
+  int failures = 0;
+  for (const Exercise& e : pack_exercises(manifest)) {
+    if (!e.starts.count(dialect)) {
+      std::cout << "  -     exercise " << printable(e.id) << ": no " << dialect_name(dialect) << " start\n";
+      continue;
+    }
+    for (const bool solution : {true, false}) {
+      const ExerciseFile& file = solution ? e.solutions.at(dialect) : e.starts.at(dialect);
+      const protocol::CheckRow row = grade(e, file.text, file.name, device.spec, 1, 1);
+      ++runs;
+      const bool good = row.goal_met == solution;
+      failures += good ? 0 : 1;
+      std::cout << "  " << (good ? "ok    " : "FAIL  ") << "exercise " << printable(e.id) << "  "
+                << printable(file.name) << ": " << row.status << (row.error ? ": " + printable(*row.error) : "")
+                << (good ? "" : solution ? " (a solution must meet the goal)" : " (a start must not meet the goal)")
+                << "\n";
+    }
+  }
+  return failures;
+}
+
 }  // namespace
 
 int pack_check_command(const std::string& folder, const std::string& device_spec, const std::string& architectures) {
   return guarded([&]() -> int {
-    const pack::PackManifest manifest = pack::load_pack(folder);
+    const pack::PackManifest manifest = pack::load_pack(pack::pack_folder(folder));
     std::vector<Variant> variants = pack::pack_variants(manifest);
     add_variants(variants);
     if (!architectures.empty()) return compile_for_architectures(manifest, architectures);
@@ -161,6 +216,7 @@ int pack_check_command(const std::string& folder, const std::string& device_spec
         }
       }
     }
+    if (!device_failed) failures += check_exercises(manifest, device->info(), runs);
     std::cout << "pack check: " << (failures ? "FAILED (" + std::to_string(failures) + " failed), " : "passed, ")
               << runs << (runs == 1 ? " run" : " runs") << "\n";
     if (device_failed) return kExitDeviceFailure;

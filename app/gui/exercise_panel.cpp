@@ -419,7 +419,9 @@ void ExercisePanel::open_exercise(const Exercise& exercise, const std::string& b
   exercise_ = &exercise;
   variant_ = find_variant(exercise.kernel_id);
   const ExerciseFile& start = exercise.start_in(backend == "cuda" ? "cuda" : "opencl");
-  file_name_ = q(start.name).replace(".start", "");
+  // The learner's file is the exercise's id in the start's dialect
+  // (smem-conflict-free.cl), wherever its pack keeps the start.
+  file_name_ = q(exercise.id + (source_dialect(start.name) == "cuda" ? ".cu" : ".cl"));
   hints_shown_ = 0;
   load_text(q(start.text), "exercise/" + file_name_);
 }
@@ -650,9 +652,14 @@ void ExercisePanel::finish_result() {
   const std::string device = device_or_default(s.device).name;
   QStringList lines;
   lines << mark(true) + " " + tr("compiled for %1").arg(q(device.empty() ? "?" : device).toHtmlEscaped());
+  // A pack's kernels are compared with the pack's reference kernel, run on the same device.
+  const Variant* ran = find_variant(s.kernel_id);
+  const bool pack = ran && !ran->pack.empty();
   lines << mark(verified) + " " +
-               (verified ? tr("verified against the CPU reference")
-                         : tr("<b>not verified</b>: the output differs from the CPU reference"));
+               (verified ? (pack ? tr("verified against the pack's reference kernel")
+                                 : tr("verified against the CPU reference"))
+                         : (pack ? tr("<b>not verified</b>: the output differs from the pack's reference kernel")
+                                 : tr("<b>not verified</b>: the output differs from the CPU reference")));
   json measured = json::object();
   const std::optional<GoalCheck> goal =
       run_exercise_ ? std::optional(check_goal(*run_exercise_, verified, a.totals)) : std::nullopt;

@@ -64,7 +64,17 @@ namespace threadmap::gui {
 namespace {
 
 constexpr int kMaxRecentFiles = 8;
-constexpr const char* kBundledRecordings = ":/recordings/h100";
+
+// The bundled recordings (resources/recordings.qrc), a folder for each GPU
+// they were made on: the seed lessons' on an H100, the bundled packs' on an
+// H200. The one of `kernel_id`, or "" when none was bundled.
+QString bundled_recording(const std::string& kernel_id) {
+  for (const QString& folder : QDir(":/recordings").entryList(QDir::Dirs, QDir::Name)) {
+    const QString path = QString(":/recordings/%1/%2.threadmap").arg(folder, QString::fromStdString(kernel_id));
+    if (QFileInfo::exists(path)) return path;
+  }
+  return {};
+}
 
 }  // namespace
 
@@ -402,12 +412,8 @@ void MainWindow::build_file_menu() {
       recent->addAction(path, this, [this, path] { open_from(path); });
     if (recent->isEmpty()) recent->addAction(tr("(none)"))->setEnabled(false);
   });
-  add_action(file, QT_TR_NOOP("Open &bundled H100 recording"), QKeySequence(), [this] {
-    open_bundled_recording(
-        variant_ && QFileInfo::exists(
-                        QString("%1/%2.threadmap").arg(kBundledRecordings).arg(QString::fromStdString(variant_->id)))
-            ? variant_->id
-            : "transpose.shared");
+  add_action(file, QT_TR_NOOP("Open &bundled recording"), QKeySequence(), [this] {
+    open_bundled_recording(variant_ && !bundled_recording(variant_->id).isEmpty() ? variant_->id : "transpose.shared");
   });
   add_action(file, QT_TR_NOOP("Open &pack…"), QKeySequence(), [this] {
     const QString folder = QFileDialog::getExistingDirectory(this, tr("Open pack (a folder with a pack.toml)"),
@@ -925,17 +931,18 @@ QString MainWindow::open_from(const QString& path) {
 QString MainWindow::open_bundled_recording(const std::string& kernel_id) {
   const Variant* chosen = find_variant(kernel_id);
   if (!chosen) return tr("no kernel '%1' in the catalog").arg(QString::fromStdString(kernel_id));
+  const QString path = bundled_recording(kernel_id);
+  if (path.isEmpty()) return tr("no bundled recording of %1").arg(QString::fromStdString(kernel_id));
   // Its family's other recordings: bars beside it, all measured on the same GPU.
-  for (const QString& name : QDir(kBundledRecordings).entryList({"*.threadmap"}, QDir::Files)) {
+  const QDir folder = QFileInfo(path).dir();
+  for (const QString& name : folder.entryList({"*.threadmap"}, QDir::Files)) {
     const Variant* v = find_variant(QFileInfo(name).completeBaseName().toStdString());
     if (!v || v == chosen || v->family != chosen->family) continue;
     Session sibling;
-    if (!SessionStore::load(QString("%1/%2").arg(kBundledRecordings, name), sibling).isEmpty()) continue;
+    if (!SessionStore::load(folder.filePath(name), sibling).isEmpty()) continue;
     if (std::optional<RunReport> run = report_if_any(sibling.run)) runs_.history().add(std::move(*run));
   }
-  return load_session_file(
-      QString("%1/%2.threadmap").arg(kBundledRecordings).arg(QString::fromStdString(kernel_id)),
-      [] { return tr("Bundled recording"); }, false);
+  return load_session_file(path, [] { return tr("Bundled recording"); }, false);
 }
 
 void MainWindow::remember_recent(const QString& path) {
@@ -1063,10 +1070,10 @@ void MainWindow::compare_now() {
   std::vector<CompareDialog::Choice> choices;
   int first = 0;
   for (const Variant& v : catalog()) {
-    const QString path = QString("%1/%2.threadmap").arg(kBundledRecordings, QString::fromStdString(v.id));
-    if (v.family != family || !QFileInfo::exists(path)) continue;
+    const QString path = bundled_recording(v.id);
+    if (v.family != family || path.isEmpty()) continue;
     if (variant_ && v.id == variant_->id) first = static_cast<int>(choices.size());
-    choices.push_back({tr("%1 · bundled H100 recording").arg(QString::fromStdString(v.id)), path});
+    choices.push_back({tr("%1 · bundled recording").arg(QString::fromStdString(v.id)), path});
   }
   QStringList files = QSettings().value("recentFiles").toStringList();
   if (!shown_path_.isEmpty() && !shown_path_.startsWith(":/")) files.prepend(shown_path_);

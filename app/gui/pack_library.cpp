@@ -1,9 +1,11 @@
 #include "app/gui/pack_library.h"
 
 #include <QDir>
+#include <algorithm>
 #include <QFileInfo>
 #include <QStandardPaths>
 
+#include "kernels/analysis/exercises.h"
 #include "kernels/catalog.h"
 #include "kernels/pack/manifest.h"
 #include "kernels/pack/pack_template.h"
@@ -45,7 +47,9 @@ QString PackLibrary::open(const QString& folder, std::vector<std::string>* varia
     const pack::PackManifest manifest = pack::load_pack(folder.toStdString(), files);
     std::vector<Variant> variants = pack::pack_variants(manifest);
     for (const Variant& v : variants) ids.push_back(v.id);
+    std::vector<Exercise> exercises = pack_exercises(manifest);
     add_variants(std::move(variants));
+    add_exercises(std::move(exercises));
   } catch (const InvalidRequest& e) {  // PackError too
     return QString::fromStdString(e.what());
   }
@@ -62,6 +66,7 @@ QStringList PackLibrary::reload() {
     try {
       const pack::PackManifest manifest = pack::load_pack(p.request.folder, files);
       update_pack_variants(pack::pack_variants(manifest));
+      add_exercises(pack_exercises(manifest));
     } catch (const InvalidRequest& e) {  // PackError too
       problems << QString::fromStdString(e.what());
       continue;
@@ -84,10 +89,18 @@ QString PackLibrary::create(const QString& name, std::vector<std::string>* varia
 
 QStringList PackLibrary::open_user_packs() {
   QStringList problems;
-  const QDir packs(user_folder());
-  for (const QString& name : packs.entryList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name))
-    if (QFileInfo::exists(packs.filePath(name + "/pack.toml")))
+  for (const QString& folder : {QString::fromStdString(pack::bundled_packs_folder()), user_folder()}) {
+    if (folder.isEmpty()) continue;
+    const QDir packs(folder);
+    for (const QString& name : packs.entryList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name)) {
+      if (!QFileInfo::exists(packs.filePath(name + "/pack.toml"))) continue;
+      const QString canonical = QFileInfo(packs.filePath(name)).canonicalFilePath();
+      if (std::any_of(open_packs().begin(), open_packs().end(),
+                      [&](const OpenPack& p) { return p.canonical == canonical; }))
+        continue;
       if (const QString problem = open(packs.filePath(name)); !problem.isEmpty()) problems << problem;
+    }
+  }
   return problems;
 }
 

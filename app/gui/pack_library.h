@@ -29,8 +29,9 @@ class PackLibrary : public QObject {
   // the pack is added. The ids of its variants, in manifest order, are
   // appended to `variant_ids` when given.
   QString open(const QString& folder, std::vector<std::string>* variant_ids = nullptr);
-  // Every folder with a pack.toml in user_folder(), by name: the problems,
-  // one message each (the good packs open either way).
+  // The bundled packs (pack::bundled_packs_folder), then every folder with a
+  // pack.toml in user_folder(), each by name: the problems, one message each
+  // (the good packs open either way). A pack open already is left as it is.
   QStringList open_user_packs();
   // Every open pack read again from its folder (its files edited): the
   // variants keep their places and show the new texts, and the worker gets

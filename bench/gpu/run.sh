@@ -99,7 +99,7 @@ pack-counters)
   # profiled three times. PACK (default the histogram pack), CONFIGS (label,
   # variant, --set ...; default bench/gpu/atomics.txt), COUNTERS=atomics (the
   # default) shows the atomic columns, COUNTERS=memory the loads and stores.
-  pack=${PACK:-tests/data/packs/histogram}
+  pack=${PACK:-resources/packs/histogram}
   configs=${CONFIGS:-bench/gpu/atomics.txt}
   export COUNTERS=${COUNTERS:-atomics}
   name=$(basename "$configs" .txt)
@@ -243,14 +243,14 @@ predication)
   done | tee "$OUT/predication.txt"
   ;;
 bundle)
-  # The bundled recordings (bench/gpu/bundle.txt), of the variants in IDS.
+  # The bundled recordings (BUNDLE, default bench/gpu/bundle.txt), of the variants in IDS.
   mkdir -p "$OUT/rec"
   while read -r id rest; do
     case "$id" in ''|'#'*) continue;; esac
     wanted "$id" || continue
     $cli record "$id" --device cuda:0 $rest -o "$OUT/rec/$id.threadmap" > "$OUT/rec/$id.txt" 2>&1
     echo "$id rc=$? $(stat -c %s "$OUT/rec/$id.threadmap" 2>/dev/null) bytes $(grep -E 'recorded in|release' "$OUT/rec/$id.txt" | tr '\n' ' ')"
-  done < bench/gpu/bundle.txt | tee "$OUT/bundle.txt"
+  done < "${BUNDLE:-bench/gpu/bundle.txt}" | tee "$OUT/bundle.txt"
   tar -C "$OUT" -czf "$OUT/recordings.tgz" rec && rm -rf "$OUT/rec"
   ;;
 esac

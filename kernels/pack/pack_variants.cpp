@@ -304,8 +304,35 @@ std::vector<Variant> pack_variants(const PackManifest& manifest) {
   return out;
 }
 
-void add_packs(const std::vector<std::string>& folders) {
-  for (const std::string& folder : folders) add_variants(pack_variants(load_pack(folder)));
+std::string bundled_packs_folder() {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  if (!ec) {
+    const fs::path installed = exe.parent_path().parent_path() / "share" / "threadmap" / "packs";
+    if (fs::is_directory(installed, ec)) return installed.string();
+  }
+  if (fs::is_directory(THREADMAP_SOURCE_PACKS, ec)) return THREADMAP_SOURCE_PACKS;
+  return {};
+}
+
+std::string pack_folder(const std::string& folder_or_name) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (fs::exists(folder_or_name, ec) || folder_or_name.find('/') != std::string::npos) return folder_or_name;
+  const std::string bundled = bundled_packs_folder();
+  if (bundled.empty()) return folder_or_name;
+  const fs::path named = fs::path(bundled) / folder_or_name;
+  return fs::is_regular_file(named / "pack.toml", ec) ? named.string() : folder_or_name;
+}
+
+std::vector<PackManifest> add_packs(const std::vector<std::string>& folders) {
+  std::vector<PackManifest> manifests;
+  for (const std::string& folder : folders) {
+    manifests.push_back(load_pack(pack_folder(folder)));
+    add_variants(pack_variants(manifests.back()));
+  }
+  return manifests;
 }
 
 }  // namespace threadmap::pack

@@ -14,9 +14,19 @@ namespace threadmap::pack {
 // The variants of every family, ids FAMILY.VARIANT, in manifest order.
 std::vector<Variant> pack_variants(const PackManifest& manifest);
 
-// Loads each folder and adds its variants to the catalog (add_variants).
-// Throws PackError (a manifest's mistake) or InvalidRequest (an id the
-// catalog already has).
-void add_packs(const std::vector<std::string>& folders);
+// The packs that come with ThreadMap (resources/packs): installed in
+// share/threadmap/packs beside the programs (../share/threadmap/packs from
+// the executable's folder), else the source tree's (a build tree). Empty when
+// neither is there.
+std::string bundled_packs_folder();
+// What --pack takes: a folder, or the name of a bundled pack ("histogram")
+// where no folder of that name is here.
+std::string pack_folder(const std::string& folder_or_name);
+
+// Loads each folder and adds its variants to the catalog (add_variants); the
+// manifests, in order (their exercises are the caller's to add). Throws
+// PackError (a manifest's mistake) or InvalidRequest (an id the catalog
+// already has).
+std::vector<PackManifest> add_packs(const std::vector<std::string>& folders);
 
 }  // namespace threadmap::pack

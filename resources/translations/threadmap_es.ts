@@ -941,6 +941,14 @@
         <translation>&lt;b&gt;no verificado&lt;/b&gt;: la salida difiere de la referencia de la CPU</translation>
     </message>
     <message>
+        <source>verified against the pack&apos;s reference kernel</source>
+        <translation>verificado con el kernel de referencia del paquete</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;not verified&lt;/b&gt;: the output differs from the pack&apos;s reference kernel</source>
+        <translation>&lt;b&gt;no verificado&lt;/b&gt;: la salida difiere del kernel de referencia del paquete</translation>
+    </message>
+    <message>
         <source>measured %1</source>
         <translation>medido %1</translation>
     </message>
@@ -1323,8 +1331,8 @@
         <translation>(ninguno)</translation>
     </message>
     <message>
-        <source>Open &amp;bundled H100 recording</source>
-        <translation>Abrir grabación H100 &amp;incluida</translation>
+        <source>Open &amp;bundled recording</source>
+        <translation>Abrir grabación &amp;incluida</translation>
     </message>
     <message>
         <source>&amp;Save session…</source>
@@ -1465,6 +1473,10 @@ grabado en %2</translation>
         <translation>no hay ningún kernel &apos;%1&apos; en el catálogo</translation>
     </message>
     <message>
+        <source>no bundled recording of %1</source>
+        <translation>no hay ninguna grabación incluida de %1</translation>
+    </message>
+    <message>
         <source>Bundled recording</source>
         <translation>Grabación incluida</translation>
     </message>
@@ -1560,8 +1572,8 @@ grabado en %2</translation>
         <translation>Lado a lado: %1 y %2</translation>
     </message>
     <message>
-        <source>%1 · bundled H100 recording</source>
-        <translation>%1 · grabación H100 incluida</translation>
+        <source>%1 · bundled recording</source>
+        <translation>%1 · grabación incluida</translation>
     </message>
     <message>
         <source>GIF animation (*.gif);;WebM video (*.webm);;Numbered PNG frames (*.png)</source>

@@ -941,6 +941,14 @@
         <translation>&lt;b&gt;não verificado&lt;/b&gt;: a saída difere da referência da CPU</translation>
     </message>
     <message>
+        <source>verified against the pack&apos;s reference kernel</source>
+        <translation>verificado contra o kernel de referência do pacote</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;not verified&lt;/b&gt;: the output differs from the pack&apos;s reference kernel</source>
+        <translation>&lt;b&gt;não verificado&lt;/b&gt;: a saída difere do kernel de referência do pacote</translation>
+    </message>
+    <message>
         <source>measured %1</source>
         <translation>medido %1</translation>
     </message>
@@ -1323,8 +1331,8 @@
         <translation>(nenhum)</translation>
     </message>
     <message>
-        <source>Open &amp;bundled H100 recording</source>
-        <translation>Abrir gravação H100 in&amp;cluída</translation>
+        <source>Open &amp;bundled recording</source>
+        <translation>Abrir gravação in&amp;cluída</translation>
     </message>
     <message>
         <source>&amp;Save session…</source>
@@ -1465,6 +1473,10 @@ gravado em %2</translation>
         <translation>nenhum kernel &apos;%1&apos; no catálogo</translation>
     </message>
     <message>
+        <source>no bundled recording of %1</source>
+        <translation>nenhuma gravação incluída de %1</translation>
+    </message>
+    <message>
         <source>Bundled recording</source>
         <translation>Gravação incluída</translation>
     </message>
@@ -1560,8 +1572,8 @@ gravado em %2</translation>
         <translation>Lado a lado: %1 e %2</translation>
     </message>
     <message>
-        <source>%1 · bundled H100 recording</source>
-        <translation>%1 · gravação H100 incluída</translation>
+        <source>%1 · bundled recording</source>
+        <translation>%1 · gravação incluída</translation>
     </message>
     <message>
         <source>GIF animation (*.gif);;WebM video (*.webm);;Numbered PNG frames (*.png)</source>

@@ -695,6 +695,33 @@ class GuiTest : public QObject {
     QDir(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation)).removeRecursively();
   }
 
+  // A bundled pack's exercise as a learner meets it: listed at start (the
+  // window opens the bundled packs), opened at its start beside the pack's
+  // lesson section, the start graded not met and the solution met on PoCL.
+  void aBundledPacksExerciseIsGradedInTheWindow() {
+    QDir(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation)).removeRecursively();
+    MainWindow w(small_runs());
+    w.show();
+    QTRY_VERIFY_WITH_TIMEOUT(w.device_picker().currentData().toString().startsWith("opencl"), kRunTimeoutMs);
+    const threadmap::Exercise* e = threadmap::find_exercise("histogram-privatise");
+    QVERIFY2(e, "the bundled histogram pack's exercise is listed");
+    w.open_exercise(e);
+    ExercisePanel& panel = w.exercise_panel();
+    QCOMPARE(w.kernel_tree().current_variant()->id, std::string("histogram.shared"));
+    QCOMPARE(panel.editor().toPlainText().toStdString(), e->start_in("opencl").text);
+    bool lesson_named = false;
+    for (const QLabel* l : panel.findChildren<QLabel*>())
+      lesson_named = lesson_named || l->text().contains("Lesson: Bins per block in shared memory");
+    QVERIFY2(lesson_named, "the task names the pack lesson's section");
+    QTest::keyClick(&w, Qt::Key_F5);
+    QTRY_VERIFY_WITH_TIMEOUT(!panel.running() && panel.result_text().contains("Goal not met"), kRunTimeoutMs);
+    panel.editor().setPlainText(QString::fromStdString(e->solutions.at("opencl").text));
+    QTest::keyClick(&w, Qt::Key_F5);
+    QTRY_VERIFY_WITH_TIMEOUT(!panel.running() && panel.result_text().contains("Goal met"), kRunTimeoutMs);
+    QCOMPARE(w.profile().state(e->id), LearnerProfile::State::GoalMet);
+    QDir(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation)).removeRecursively();
+  }
+
   void recordTraceFollowsTheTracedBlocks() {
     MainWindow w(small_runs());
     select_small_shared_transpose(w);

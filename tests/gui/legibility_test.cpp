@@ -43,12 +43,21 @@ namespace {
 
 constexpr int kPresentationFloorPx = 24;
 
+// The bundled recordings: the seed lessons' (H100) and the bundled packs' (H200).
+const QStringList kRecordingFolders{THREADMAP_RECORDINGS, THREADMAP_PACK_RECORDINGS};
+
 std::vector<std::string> bundled_kernels() {
   std::vector<std::string> out;
-  const QDir dir(THREADMAP_RECORDINGS);
-  for (const QString& f : dir.entryList({"*.threadmap"}, QDir::Files, QDir::Name))
-    out.push_back(f.chopped(QString(".threadmap").size()).toStdString());
+  for (const QString& folder : kRecordingFolders)
+    for (const QString& f : QDir(folder).entryList({"*.threadmap"}, QDir::Files, QDir::Name))
+      out.push_back(f.chopped(QString(".threadmap").size()).toStdString());
   return out;
+}
+
+QString recording_path(const QString& kernel) {
+  for (const QString& folder : kRecordingFolders)
+    if (QFileInfo::exists(folder + "/" + kernel + ".threadmap")) return folder + "/" + kernel + ".threadmap";
+  return {};
 }
 
 // The first request of each access site, and the last request.
@@ -114,7 +123,7 @@ QStringList problems_of(TraceView& view, const analysis::TraceDocument& doc, boo
 }
 
 std::shared_ptr<const analysis::TraceDocument> bundled(const std::string& kernel) {
-  const std::string path = std::string(THREADMAP_RECORDINGS) + "/" + kernel + ".threadmap";
+  const std::string path = recording_path(QString::fromStdString(kernel)).toStdString();
   return analysis::make_document(load_session(path), path);
 }
 
@@ -208,10 +217,10 @@ class LegibilityTest : public QObject {
   void walk_pairs(const QString& mode) {
     auto& pair = window_->compare_view();
     const std::pair<const char*, const char*> pairs[] = {{"smem.setRowReadCol", "smem.setRowReadColPad"},
-                                                         {"transpose.naive", "transpose.coalesced"}};
+                                                         {"transpose.naive", "transpose.coalesced"},
+                                                         {"histogram.global", "histogram.shared"}};
     for (const auto& [a, b] : pairs) {
-      const QString dir(THREADMAP_RECORDINGS);
-      const QString problem = window_->compare_files(dir + "/" + a + ".threadmap", dir + "/" + b + ".threadmap");
+      const QString problem = window_->compare_files(recording_path(a), recording_path(b));
       QVERIFY2(problem.isEmpty(), qPrintable(problem));
       const std::vector<std::size_t> steps = steps_of(*pair.document(0));
       for (const QString& lang : kLanguages) {

@@ -155,16 +155,53 @@ bool pack_shot(MainWindow& w, const QDir& out, const QString& folder, const QStr
   w.resize(1024, 768);
   w.show();
   (void)QTest::qWaitFor([&] { return w.device_picker().currentData().toString().contains(':'); }, 60000);
-  if (const QString error = w.open_pack(folder); !error.isEmpty()) {
-    std::fprintf(stderr, "gui_screenshots: %s\n", qPrintable(error));
-    return false;
-  }
   const QStringList ids = kernels.split(',');
+  // A bundled pack is open already (the window opens them at start).
+  if (!threadmap::find_variant(ids.front().toStdString()))
+    if (const QString error = w.open_pack(folder); !error.isEmpty()) {
+      std::fprintf(stderr, "gui_screenshots: %s\n", qPrintable(error));
+      return false;
+    }
   for (const QString& kernel : ids) {
     w.kernel_tree().select(kernel.toStdString());
     if (!QTest::qWaitFor([&] { return shows_run_of(w, kernel.toStdString()); }, 120000)) return false;
   }
   return save(w, out.filePath("pack_" + ids.back() + (lang == "en" ? "" : "_" + lang) + ".png"));
+}
+
+// "bundled KERNEL [LANG]": the window at 1024x768 with KERNEL's bundled
+// recording open, its family's other recordings in the chart, then the
+// Trace tab at its first request: bundled_KERNEL[_LANG].png and
+// bundled_KERNEL_trace[_LANG].png.
+bool bundled_shot(MainWindow& w, const QDir& out, const QString& kernel, const QString& lang) {
+  w.resize(1024, 768);
+  w.show();
+  (void)QTest::qWaitFor([&] { return w.device_picker().currentData().toString().contains(':'); }, 60000);
+  if (const QString error = w.open_bundled_recording(kernel.toStdString()); !error.isEmpty()) {
+    std::fprintf(stderr, "gui_screenshots: %s\n", qPrintable(error));
+    return false;
+  }
+  const QString suffix = lang == "en" ? QString() : "_" + lang;
+  bool ok = save(w, out.filePath("bundled_" + kernel + suffix + ".png"));
+  w.chart_tabs().setCurrentWidget(&w.trace_views());
+  ok &= save(w, out.filePath("bundled_" + kernel + "_trace" + suffix + ".png"));
+  return ok;
+}
+
+// "pack-exercise ID [LANG]": the exercise ID opened and its start run on the
+// first OpenCL device: pack_exercise_ID[_LANG].png.
+bool pack_exercise_shot(MainWindow& w, const QDir& out, const QString& id, const QString& lang) {
+  w.resize(1024, 768);
+  w.show();
+  if (!QTest::qWaitFor([&] { return w.device_picker().currentData().toString().startsWith("opencl"); }, 60000))
+    return false;
+  const threadmap::Exercise* e = threadmap::find_exercise(id.toStdString());
+  if (!e) return false;
+  w.open_exercise(e);
+  ExercisePanel& panel = w.exercise_panel();
+  w.run_learner();
+  if (!QTest::qWaitFor([&] { return !panel.running() && panel.result_text().contains("<br>"); }, 120000)) return false;
+  return save(w, out.filePath("pack_exercise_" + id + (lang == "en" ? "" : "_" + lang) + ".png"));
 }
 
 int main(int argc, char** argv) {
@@ -177,10 +214,18 @@ int main(int argc, char** argv) {
   QStandardPaths::setTestModeEnabled(true);  // the shots do not read or change the user's settings
   const QString exercise_lang = lang == "exercises" ? (argc > 3 ? QString(argv[3]) : QString("en")) : QString();
   const QString pack_lang = lang == "pack" ? (argc > 5 ? QString(argv[5]) : QString("en")) : QString();
+  const bool one_item = lang == "bundled" || lang == "pack-exercise";  // MODE ITEM [LANG]
+  const QString item_lang = one_item ? (argc > 4 ? QString(argv[4]) : QString("en")) : QString();
   language::apply(lang.isEmpty() || lang == "projector" ? "en"
                   : lang == "exercises"                ? exercise_lang
                   : lang == "pack"                     ? pack_lang
+                  : one_item                           ? item_lang
                                                        : lang);
+  if (one_item && argc < 4) {
+    std::fprintf(stderr, "usage: gui_screenshots OUTPUT_DIR bundled KERNEL | pack-exercise ID [pt_BR|es]\n");
+    return 2;
+  }
+  if (lang == "pack-exercise") QDir(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation)).removeRecursively();
   if (lang == "pack" && argc < 5) {
     std::fprintf(stderr, "usage: gui_screenshots OUTPUT_DIR pack DIR KERNEL[,KERNEL...] [pt_BR|es]\n");
     return 2;
@@ -195,6 +240,8 @@ int main(int argc, char** argv) {
   if (lang == "projector") return projector_shots(w, out) ? 0 : 1;
   if (lang == "exercises") return exercise_shots(w, out, exercise_lang) ? 0 : 1;
   if (lang == "pack") return pack_shot(w, out, argv[3], argv[4], pack_lang) ? 0 : 1;
+  if (lang == "bundled") return bundled_shot(w, out, argv[3], item_lang) ? 0 : 1;
+  if (lang == "pack-exercise") return pack_exercise_shot(w, out, argv[3], item_lang) ? 0 : 1;
   w.resize(1600, 1000);
   w.show();
 
