@@ -14,6 +14,7 @@ __global__ void red_probe(const int* offsets, int* bins) {
 }
 int main(int argc, char** argv) {
   const int patterns = argc > 1 ? atoi(argv[1]) : 300;
+  const int repeats = argc > 2 ? atoi(argv[2]) : 1;  // launches of each pattern, back to back
   std::mt19937 rng(12345);
   int *d_off, *d_bins;
   cudaMalloc(&d_off, 32 * sizeof(int));
@@ -32,8 +33,10 @@ int main(int argc, char** argv) {
       rule += most;
     }
     cudaMemcpy(d_off, off.data(), 32 * sizeof(int), cudaMemcpyHostToDevice);
-    red_probe<<<1, 32>>>(d_off, d_bins);
-    cudaDeviceSynchronize();
+    for (int r = 0; r < repeats; ++r) {
+      red_probe<<<1, 32>>>(d_off, d_bins);
+      cudaDeviceSynchronize();
+    }
     printf("P %d %d %d", p, range, rule);
     for (int o : off) printf(" %d", o);
     printf("\n");
