@@ -226,6 +226,24 @@ struct Mistake {
   const char* message;  // the whole message starts with this
 };
 
+// Each mistake is refused by `parse` with one PackError of one line,
+// "pack.toml:LINE:COL: ...", starting with the mistake's message.
+template <typename Parse>
+void expect_each_mistake(const std::vector<Mistake>& mistakes, Parse parse) {
+  const std::regex one_place(R"(^pack\.toml:\d+:\d+: [^\n]+$)");
+  for (const Mistake& mistake : mistakes) {
+    SCOPED_TRACE(mistake.what);
+    try {
+      parse(mistake.manifest);
+      ADD_FAILURE() << "loaded";
+    } catch (const threadmap::pack::PackError& e) {
+      const std::string message = e.what();
+      EXPECT_TRUE(std::regex_match(message, one_place)) << message;
+      EXPECT_EQ(message.rfind(mistake.message, 0), 0u) << message;
+    }
+  }
+}
+
 TEST(PackManifest, EachMistakeIsOneMessageWithLineAndColumn) {
   const std::string& m = kManifest;
   const std::vector<Mistake> mistakes = {
@@ -320,18 +338,7 @@ TEST(PackManifest, EachMistakeIsOneMessageWithLineAndColumn) {
        "pack.toml:37:3: variant 'naive' has no launch"},
   };
   ASSERT_GE(mistakes.size(), 20u);
-  const std::regex one_place(R"(^pack\.toml:\d+:\d+: [^\n]+$)");
-  for (const Mistake& mistake : mistakes) {
-    SCOPED_TRACE(mistake.what);
-    try {
-      parse(mistake.manifest);
-      ADD_FAILURE() << "loaded";
-    } catch (const threadmap::pack::PackError& e) {
-      const std::string message = e.what();
-      EXPECT_TRUE(std::regex_match(message, one_place)) << message;
-      EXPECT_EQ(message.rfind(mistake.message, 0), 0u) << message;
-    }
-  }
+  expect_each_mistake(mistakes, parse);
 }
 
 // A manifest whose family has a lesson, scale.md, with a Portuguese
@@ -405,18 +412,7 @@ TEST(PackManifest, EachLessonMistakeIsOneMessageWithLineAndColumn) {
        replaced(kManifest, "opencl = \"scale.cl\"\n", "opencl = \"scale.cl\"\nlesson_language = \"es\"\n"),
        "pack.toml:7:19: lesson_language in family 'scale' needs a lesson"},
   };
-  const std::regex one_place(R"(^pack\.toml:\d+:\d+: [^\n]+$)");
-  for (const Mistake& mistake : mistakes) {
-    SCOPED_TRACE(mistake.what);
-    try {
-      parse_with_lesson(mistake.manifest);
-      ADD_FAILURE() << "loaded";
-    } catch (const threadmap::pack::PackError& e) {
-      const std::string message = e.what();
-      EXPECT_TRUE(std::regex_match(message, one_place)) << message;
-      EXPECT_EQ(message.rfind(mistake.message, 0), 0u) << message;
-    }
-  }
+  expect_each_mistake(mistakes, parse_with_lesson);
 }
 
 // `pack new` starts a lecturer with a lesson too: each variant opens at its section.
@@ -530,18 +526,7 @@ TEST(PackManifest, EachVariantParameterMistakeIsOneMessageWithLineAndColumn) {
        replaced(m, "    [[family.variant.launch]]\n    grid = [3]\n    block = [32]\n", ""),
        "pack.toml:42:11: variant 'fixed' does not take the parameter 'wg', which grid[0] = ceil_div(n, wg) needs"},
   };
-  const std::regex one_place(R"(^pack\.toml:\d+:\d+: [^\n]+$)");
-  for (const Mistake& mistake : mistakes) {
-    SCOPED_TRACE(mistake.what);
-    try {
-      parse_scale(mistake.manifest);
-      ADD_FAILURE() << "loaded";
-    } catch (const threadmap::pack::PackError& e) {
-      const std::string message = e.what();
-      EXPECT_TRUE(std::regex_match(message, one_place)) << message;
-      EXPECT_EQ(message.rfind(mistake.message, 0), 0u) << message;
-    }
-  }
+  expect_each_mistake(mistakes, parse_scale);
 }
 
 // An exercise in a pack ([[family.exercise]]): on one of the family's
@@ -636,18 +621,7 @@ TEST(PackManifest, EachExerciseMistakeIsOneMessageWithLineAndColumn) {
       {"an unknown key", replaced(m, "set = { n = 512 }", "sets = { n = 512 }"),
        "pack.toml:52:3: unknown key 'sets' in exercise 1 of family 'scale'; did you mean 'set'?"},
   };
-  const std::regex one_place(R"(^pack\.toml:\d+:\d+: [^\n]+$)");
-  for (const Mistake& mistake : mistakes) {
-    SCOPED_TRACE(mistake.what);
-    try {
-      parse_exercise(mistake.manifest);
-      ADD_FAILURE() << "loaded";
-    } catch (const threadmap::pack::PackError& e) {
-      const std::string message = e.what();
-      EXPECT_TRUE(std::regex_match(message, one_place)) << message;
-      EXPECT_EQ(message.rfind(mistake.message, 0), 0u) << message;
-    }
-  }
+  expect_each_mistake(mistakes, parse_exercise);
 }
 
 TEST(PackManifest, AnUnreadableFolderIsAnError) {
