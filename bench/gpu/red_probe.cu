@@ -12,7 +12,27 @@
 __global__ void red_probe(const int* offsets, int* bins) {
   atomicAdd(&bins[offsets[threadIdx.x]], 1);
 }
+// Patterns from a file instead (argv[1] not a number): one a line, 32 int
+// offsets each (below 16384), each launched once.
+int from_file(const char* path) {
+  FILE* f = fopen(path, "r");
+  if (!f) return 2;
+  int *d_off, *d_bins;
+  cudaMalloc(&d_off, 32 * sizeof(int));
+  cudaMalloc(&d_bins, 16384 * sizeof(int));
+  cudaMemset(d_bins, 0, 16384 * sizeof(int));
+  std::vector<int> off(32);
+  for (int p = 0;; ++p) {
+    for (int& o : off)
+      if (fscanf(f, "%d", &o) != 1) return 0;
+    cudaMemcpy(d_off, off.data(), 32 * sizeof(int), cudaMemcpyHostToDevice);
+    red_probe<<<1, 32>>>(d_off, d_bins);
+    cudaDeviceSynchronize();
+  }
+}
+
 int main(int argc, char** argv) {
+  if (argc > 1 && (argv[1][0] < '0' || argv[1][0] > '9')) return from_file(argv[1]);
   const int patterns = argc > 1 ? atoi(argv[1]) : 300;
   const int repeats = argc > 2 ? atoi(argv[2]) : 1;  // launches of each pattern, back to back
   std::mt19937 rng(12345);
