@@ -229,7 +229,14 @@ TEST_F(RemoteCli, RunShowsTheProblemsOfALearnersKernel) {
   const Ran remote_json = remote_cli(args + " --format json");
   const Ran here_json = local_cli(args + " --format json");
   const json r = json::parse(remote_json.out), l = json::parse(here_json.out);
-  EXPECT_EQ(r["problems"], l["problems"]) << remote_json.out << here_json.out;
+  // Where in the trace the racing accesses stand ("records") follows the
+  // order PoCL ran the work-items in, which may differ between two runs
+  // (3, 97 against 3, 98 was seen); what the problems say may not.
+  const auto without_positions = [](json problems) {
+    for (json& p : problems["list"]) p.erase("records");
+    return problems;
+  };
+  EXPECT_EQ(without_positions(r["problems"]), without_positions(l["problems"])) << remote_json.out << here_json.out;
   ASSERT_EQ(r["problems"]["list"].size(), 3u) << remote_json.out;
   EXPECT_EQ(r["problems"]["list"][0]["lines"], json::array({7, 8}));
   // --problems off: no traced run, no problems, as here.
