@@ -226,6 +226,15 @@ TEST(PackCli, APacksExercisesAreListedAndGraded) {
   EXPECT_EQ(graded.code, 1) << graded.out << graded.err;
   EXPECT_NE(graded.out.find("goal not met: global_atomic_requests <= 0.1 x global_ld_requests"), std::string::npos)
       << graded.out;
+
+  // A start that does not compile fails pack check: a learner could not begin from it.
+  std::filesystem::copy(kHistogram, folder / "histogram", std::filesystem::copy_options::recursive);
+  std::ofstream(folder / "histogram/exercises/privatise.start.cl") << "__kernel void hist_shared( {\n";
+  const Outcome broken = cli("pack check " + (folder / "histogram").string());
+  EXPECT_EQ(broken.code, 1) << broken.out << broken.err;
+  EXPECT_NE(broken.out.find("FAIL  exercise histogram-privatise  exercises/privatise.start.cl: not compiled"),
+            std::string::npos)
+      << broken.out;
 }
 
 TEST(PackCli, PackCheckFailsWhenAKnownWrongKernelVerifiesOrAGoodOneDoesNot) {

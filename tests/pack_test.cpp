@@ -598,6 +598,10 @@ TEST(PackManifest, AnExerciseBecomesAnExerciseOnItsVariant) {
   threadmap::Exercise clash = e;
   clash.id = "transpose-pad";
   EXPECT_THROW(threadmap::add_exercises({clash}), threadmap::InvalidRequest) << "a built-in exercise's id";
+  threadmap::Exercise stranger = e;
+  stranger.pack = "another";
+  EXPECT_THROW(threadmap::add_exercises({stranger}), threadmap::InvalidRequest) << "another pack's exercise's id";
+  EXPECT_EQ(threadmap::find_exercise("scale-grid")->pack, "demo") << "all or nothing: the first one stays";
 }
 
 TEST(PackManifest, EachExerciseMistakeIsOneMessageWithLineAndColumn) {
@@ -613,7 +617,9 @@ TEST(PackManifest, EachExerciseMistakeIsOneMessageWithLineAndColumn) {
       {"a start without a solution", replaced(m, "solution = { opencl = \"solution.cl\" }", "solution = { cuda = \"solution.cu\" }"),
        "pack.toml:54:23: cannot read the exercise file 'solution.cu' in demo"},
       {"a size with a parameter the family lacks", replaced(m, "[{ n = 33 }", "[{ nn = 33 }"),
-       "pack.toml:55:18: a verify_at size of exercise 1 of family 'scale' sets 'nn', no parameter of family 'scale'; did you mean 'n'?"},
+       "pack.toml:55:18: a verify_at size of exercise 1 of family 'scale' sets 'nn', which the variant 'naive' does not take; did you mean 'n'?"},
+      {"a size out of the variant's range", replaced(m, "set = { n = 512 }", "set = { n = 0 }"),
+       "pack.toml:52:15: scale.naive: n=0 is out of range"},
       {"a reason without English", replaced(m, "      en = \"one load a store\"\n", ""),
        "pack.toml:64:7: the reason of goal 2 of exercise 1 of family 'scale' has no English (en)"},
       {"no English text", replaced(m, "[family.exercise.text.en]", "[family.exercise.text.es]"),

@@ -323,9 +323,12 @@ class Worker {
                                                         return file->second;
                                                       });
     std::vector<Variant> variants = pack::pack_variants(m);
+    std::vector<Exercise> exercises = pack_exercises(m);  // so `check` grades them here too
+    check_new_exercises(exercises);
     protocol::PackResult out{m.name, {}};
     for (const Variant& v : variants) out.variants.push_back(v.id);
     update_pack_variants(std::move(variants));
+    add_exercises(std::move(exercises));
     return out;
   }
 

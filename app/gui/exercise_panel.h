@@ -101,6 +101,9 @@ class ExercisePanel : public QWidget {
   // Back to the lesson's (or exercise's) starting text, as one undoable edit.
   void reset_text();
 
+  // The exercise list again: packs opened or read anew bring exercises.
+  void fill_picker();
+
  signals:
   void recorded(const QString& session_path);                 // the window opens it, then calls show_result
   void exercise_chosen(const threadmap::Exercise* exercise);  // null: free editing
@@ -116,7 +119,6 @@ class ExercisePanel : public QWidget {
 
  private:
   void retranslate();
-  void fill_picker();
   void show_task();
   void load_text(const QString& original, const QString& autosave_key);
   void on_reply(const WorkerReply& reply);

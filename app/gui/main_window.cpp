@@ -589,6 +589,7 @@ void MainWindow::select_variant(const Variant& variant) {
 void MainWindow::open_user_packs() {
   const QStringList problems = packs_.open_user_packs();
   controls_->tree().add_new_variants();
+  exercise_panel_->fill_picker();
   if (!problems.isEmpty()) report(problems.join('\n'), true);
   connect(&worker_, &WorkerClient::pack_refused, this,
           [this](const QString& reason) { report(tr("The worker refused a pack: %1").arg(reason), true); });
@@ -601,6 +602,7 @@ QString MainWindow::open_pack(const QString& folder) {
     return problem;
   }
   controls_->tree().add_new_variants();
+  exercise_panel_->fill_picker();
   report(tr("Pack %1 opened: %n kernel(s)", nullptr, static_cast<int>(ids.size())).arg(folder), false);
   if (!ids.empty()) controls_->tree().select(ids.front());
   return {};
@@ -609,6 +611,7 @@ QString MainWindow::open_pack(const QString& folder) {
 QString MainWindow::reload_packs() {
   const QStringList problems = packs_.reload();
   if (variant_) select_variant(*variant_);  // the lesson pane shows the text read anew
+  exercise_panel_->fill_picker();
   if (!problems.isEmpty()) {
     report(problems.join('\n'), true);
     return problems.join('\n');

@@ -48,6 +48,7 @@ QString PackLibrary::open(const QString& folder, std::vector<std::string>* varia
     std::vector<Variant> variants = pack::pack_variants(manifest);
     for (const Variant& v : variants) ids.push_back(v.id);
     std::vector<Exercise> exercises = pack_exercises(manifest);
+    check_new_exercises(exercises);  // before anything is added: all of the pack or none
     add_variants(std::move(variants));
     add_exercises(std::move(exercises));
   } catch (const InvalidRequest& e) {  // PackError too
@@ -65,8 +66,10 @@ QStringList PackLibrary::reload() {
     pack::PackFiles files;
     try {
       const pack::PackManifest manifest = pack::load_pack(p.request.folder, files);
+      std::vector<Exercise> exercises = pack_exercises(manifest);
+      check_new_exercises(exercises);
       update_pack_variants(pack::pack_variants(manifest));
-      add_exercises(pack_exercises(manifest));
+      add_exercises(std::move(exercises));
     } catch (const InvalidRequest& e) {  // PackError too
       problems << QString::fromStdString(e.what());
       continue;

@@ -102,11 +102,6 @@ std::deque<Exercise>& registry() {
   return all;
 }
 
-std::size_t built_in_count() {
-  static const std::size_t count = exercise_files().size();
-  return count;
-}
-
 ExerciseFile file_of(const pack::ExerciseSpec::File& f) { return {f.name, f.text}; }
 
 }  // namespace
@@ -125,6 +120,7 @@ std::vector<Exercise> pack_exercises(const pack::PackManifest& manifest) {
     for (const pack::ExerciseSpec& x : fam.exercises) {
       Exercise e;
       e.id = x.id;
+      e.pack = manifest.name;
       e.kernel_id = fam.id + "." + x.variant;
       const auto variant = std::find_if(fam.variants.begin(), fam.variants.end(),
                                         [&](const pack::VariantSpec& v) { return v.id == x.variant; });
@@ -145,17 +141,27 @@ std::vector<Exercise> pack_exercises(const pack::PackManifest& manifest) {
   return out;
 }
 
+void check_new_exercises(const std::vector<Exercise>& list) {
+  const std::deque<Exercise>& all = registry();
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    const Exercise& e = list[i];
+    for (std::size_t j = 0; j < i; ++j)
+      if (list[j].id == e.id) throw InvalidRequest("the exercise '" + e.id + "' is added twice");
+    const auto same = std::find_if(all.begin(), all.end(), [&](const Exercise& x) { return x.id == e.id; });
+    if (same == all.end() || (!same->pack.empty() && same->pack == e.pack)) continue;
+    throw InvalidRequest("pack '" + e.pack + "' has an exercise '" + e.id + "', as " +
+                         (same->pack.empty() ? std::string("a built-in exercise") : "pack '" + same->pack + "'") +
+                         " has");
+  }
+}
+
 void add_exercises(std::vector<Exercise> list) {
+  check_new_exercises(list);
   std::deque<Exercise>& all = registry();
   for (Exercise& e : list) {
     const auto same = std::find_if(all.begin(), all.end(), [&](const Exercise& x) { return x.id == e.id; });
-    if (same == all.end()) {
-      all.push_back(std::move(e));
-    } else if (static_cast<std::size_t>(same - all.begin()) < built_in_count()) {
-      throw InvalidRequest("a pack's exercise is named '" + e.id + "', as a built-in exercise is");
-    } else {
-      *same = std::move(e);
-    }
+    if (same == all.end()) all.push_back(std::move(e));
+    else *same = std::move(e);
   }
 }
 

@@ -51,6 +51,7 @@ struct ExerciseFile {
 
 struct Exercise {
   std::string id;
+  std::string pack;       // the pack that brings it; empty for the built-in ones
   std::string kernel_id;  // the catalog variant it replaces
   std::string lesson_file, lesson_section;
   std::map<std::string, std::string> sets;  // its parameters
@@ -81,9 +82,12 @@ const Exercise* find_exercise(std::string_view id);
 // FAMILY.VARIANT, at the family's lesson (the section it names, else the
 // variant's).
 std::vector<Exercise> pack_exercises(const pack::PackManifest& manifest);
-// Adds a pack's exercises; one whose id a pack gave before replaces it in
-// place (the pack was read again). Throws InvalidRequest for the id of a
-// built-in exercise.
+// Throws InvalidRequest, naming both, when one of `list` has the id of a
+// built-in exercise, of another pack's, or of another of `list`.
+void check_new_exercises(const std::vector<Exercise>& list);
+// Adds a pack's exercises, all or none (check_new_exercises first); one
+// whose id the same pack gave before replaces it in place (the pack was read
+// again).
 void add_exercises(std::vector<Exercise> list);
 
 // A goal in words: "verified, and shared_ld_conflicts <= 0, and

@@ -74,6 +74,8 @@ class Reader {
   std::string file_;
   std::string folder_;
   ReadKernelFile read_file_;
+  mutable std::map<std::string, std::string> read_;  // the files read so far, by relative name
+  mutable std::size_t bytes_read_ = 0;
 
   // A table's keys, each taken at most once; what is left over is unknown.
   class Fields {
@@ -231,12 +233,19 @@ class Reader {
   std::string read_text(const toml::node& at, const std::string& relative, const std::string& kind) const {
     if (relative.empty() || relative.front() == '/' || relative.find("..") != std::string::npos)
       fail(at, "'" + relative + "' must be a file inside the pack's folder (a relative path without '..')");
+    // Each file is read once however often the manifest names it, and the
+    // files together stay under kMaxPackBytes (a manifest naming one large
+    // file a thousand times holds it once).
+    if (const auto known = read_.find(relative); known != read_.end()) return known->second;
     std::optional<std::string> text = read_file_(relative);
     if (!text)
       fail(at, "cannot read the " + kind + " '" + relative + "' in " +
                    (folder_.empty() ? std::string("the pack's folder") : folder_));
     check_text(at, relative, *text, kind);
-    return *text;
+    bytes_read_ += text->size();
+    if (bytes_read_ > kMaxPackBytes)
+      fail(at, "the files this manifest names are larger than " + std::to_string(kMaxPackBytes) + " bytes together");
+    return read_.emplace(relative, std::move(*text)).first->second;
   }
   void check_text(const toml::node& at, const std::string& relative, const std::string& text,
                   const std::string& kind) const {
@@ -286,6 +295,9 @@ class Reader {
   std::vector<std::pair<std::string, std::string>> assignments(const toml::node& set_node, const FamilySpec& fam,
                                                                const ExpressionScope& scope, const std::string& what,
                                                                const std::string& who) const;
+  std::vector<std::pair<std::string, std::string>> variant_assignments(const toml::node& set_node, const FamilySpec& fam,
+                                                                       const VariantSpec& variant,
+                                                                       const std::string& who) const;
   void exercises(const Fields& f, FamilySpec& fam, const ExpressionScope& scope, const std::string& what) const;
   ExerciseSpec exercise(const Fields& e, const FamilySpec& fam, const ExpressionScope& scope,
                         const std::string& what) const;
@@ -500,6 +512,10 @@ void Reader::lesson(const Fields& f, FamilySpec& fam, const std::string& what) c
     const std::string name = stem + "." + code + extension;
     if (std::optional<std::string> text = read_file_(name)) {
       check_text(*file, name, *text, "lesson translation");
+      bytes_read_ += text->size();
+      if (bytes_read_ > kMaxPackBytes)
+        fail(*file, "the files this manifest names are larger than " + std::to_string(kMaxPackBytes) +
+                        " bytes together");
       lesson.texts[code] = std::move(*text);
     }
   }
@@ -858,6 +874,40 @@ std::vector<std::pair<std::string, std::string>> Reader::assignments(const toml:
   return out;
 }
 
+// `{ NAME = VALUE }` for one variant: each a parameter it takes, checked
+// against its own definition (an exercise runs that variant alone).
+std::vector<std::pair<std::string, std::string>> Reader::variant_assignments(const toml::node& set_node,
+                                                                             const FamilySpec& fam,
+                                                                             const VariantSpec& variant,
+                                                                             const std::string& who) const {
+  if (!set_node.is_table()) fail(set_node, who + " is a table of parameter values, e.g. { n = 1000 }");
+  std::vector<std::pair<std::string, std::string>> out;
+  std::vector<std::string> names;
+  for (const ParamSpec& p : variant.parameters) names.push_back(p.name);
+  for (const auto& [key, node] : *set_node.as_table()) {
+    const std::string name(key.str());
+    const Place at{static_cast<int>(key.source().begin.line), static_cast<int>(key.source().begin.column)};
+    const auto spec = std::find_if(variant.parameters.begin(), variant.parameters.end(),
+                                   [&](const ParamSpec& p) { return p.name == name; });
+    if (spec == variant.parameters.end()) {
+      const std::string near = closest_name(name, names);
+      fail(at, who + " sets '" + name + "', which the variant '" + variant.id + "' does not take" +
+                   (near.empty() ? "" : "; did you mean '" + near + "'?"));
+    }
+    std::string value;
+    if (node.is_integer()) value = std::to_string(node.as_integer()->get());
+    else if (node.is_string()) value = std::string(*node.as_string());
+    else fail(node, "a parameter's value is an integer or a choice's name, not " + type_name(node));
+    try {
+      parse_param_value(*spec, value, fam.id + "." + variant.id);
+    } catch (const InvalidRequest& e) {
+      fail(node, e.what());
+    }
+    out.emplace_back(name, value);
+  }
+  return out;
+}
+
 // Named parameter sets that `pack check` runs.
 void Reader::checks(const Fields& f, FamilySpec& fam, const ExpressionScope& scope, const std::string& what) const {
   const auto tables = f.tables("check");
@@ -947,8 +997,9 @@ ExerciseSpec Reader::exercise(const Fields& e, const FamilySpec& fam, const Expr
   if (std::none_of(fam.variants.begin(), fam.variants.end(), [&](const VariantSpec& v) { return v.id == x.variant; }))
     fail(e.required("variant"), what + ": the family has no variant '" + x.variant + "'");
   if (e.find("section")) x.section = section(e, fam, what);
-  const std::string family = "family '" + fam.id + "'";
-  if (const toml::node* set = e.find("set")) x.sets = assignments(*set, fam, scope, family, "the set of " + what);
+  const VariantSpec& variant = *std::find_if(fam.variants.begin(), fam.variants.end(),
+                                             [&](const VariantSpec& v) { return v.id == x.variant; });
+  if (const toml::node* set = e.find("set")) x.sets = variant_assignments(*set, fam, variant, "the set of " + what);
   x.starts = exercise_files(e, "start");
   x.solutions = exercise_files(e, "solution");
   for (const auto& [dialect, file] : x.starts)
@@ -959,7 +1010,8 @@ ExerciseSpec Reader::exercise(const Fields& e, const FamilySpec& fam, const Expr
   for (std::size_t i = 0; i < terms.size(); ++i)
     x.goal.push_back(goal_term(*terms[i], "goal " + std::to_string(i + 1) + " of " + what));
   if (const toml::array* sizes = e.array("verify_at", false))
-    for (const toml::node& size : *sizes) x.verify_at.push_back(assignments(size, fam, scope, family, "a verify_at size of " + what));
+    for (const toml::node& size : *sizes)
+      x.verify_at.push_back(variant_assignments(size, fam, variant, "a verify_at size of " + what));
   const toml::table* texts = e.table("text");
   if (!texts) fail(e.place(), what + " needs its text ([" "family.exercise.text.en] with title and task)");
   for (const auto& [key, node] : *texts) {
@@ -983,6 +1035,8 @@ ExerciseSpec Reader::exercise(const Fields& e, const FamilySpec& fam, const Expr
 // [[family.exercise]]: exercises on the family's variants.
 void Reader::exercises(const Fields& f, FamilySpec& fam, const ExpressionScope& scope, const std::string& what) const {
   const auto tables = f.tables("exercise");
+  if (tables.size() > kMaxExercises)
+    fail(*tables[kMaxExercises], what + " has more than " + std::to_string(kMaxExercises) + " exercises");
   for (std::size_t i = 0; i < tables.size(); ++i) {
     Fields e(*this, *tables[i], "exercise " + std::to_string(i + 1) + " of " + what,
              {"id", "variant", "section", "set", "start", "solution", "goal", "verify_at", "text"});
@@ -1050,6 +1104,14 @@ PackManifest Reader::read(std::string_view text) {
           fail(*id, "the family id '" + other.id + "' is used twice (first at line " +
                         std::to_string(other.place.line) + ")");
     m.families.push_back(family(*families[i], i));
+    // An exercise's id is unique in the pack (and, when it is added, among
+    // every exercise the program has).
+    for (const ExerciseSpec& x : m.families.back().exercises)
+      for (std::size_t f = 0; f + 1 < m.families.size(); ++f)
+        for (const ExerciseSpec& other : m.families[f].exercises)
+          if (other.id == x.id)
+            fail(x.place, "the exercise id '" + x.id + "' is used twice (first at line " +
+                              std::to_string(other.place.line) + ")");
   }
   return m;
 }

@@ -220,6 +220,10 @@ PackManifest load_pack(const std::string& folder, PackFiles& files);
 // Kernel files larger than this are refused (a teaching kernel is a page).
 inline constexpr std::size_t kMaxKernelFileBytes = 1 << 20;
 inline constexpr std::size_t kMaxManifestBytes = 1 << 20;
+// All the files one manifest names (kernels, lessons, exercises), together.
+inline constexpr std::size_t kMaxPackBytes = 16 << 20;
+// Exercises in one family.
+inline constexpr std::size_t kMaxExercises = 64;
 
 // A file's contents, or nullopt when it is not a regular file or cannot be
 // read; reading stops a little past `limit` bytes.

@@ -319,7 +319,7 @@ std::string bundled_packs_folder() {
 std::string pack_folder(const std::string& folder_or_name) {
   namespace fs = std::filesystem;
   std::error_code ec;
-  if (fs::exists(folder_or_name, ec) || folder_or_name.find('/') != std::string::npos) return folder_or_name;
+  if (fs::is_directory(folder_or_name, ec) || folder_or_name.find('/') != std::string::npos) return folder_or_name;
   const std::string bundled = bundled_packs_folder();
   if (bundled.empty()) return folder_or_name;
   const fs::path named = fs::path(bundled) / folder_or_name;
