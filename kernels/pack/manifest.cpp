@@ -291,16 +291,17 @@ class Reader {
   std::vector<ParamSpec> variant_parameters(const Fields& v, const FamilySpec& fam, const std::string& what) const;
   void defaults(const Fields& v, std::vector<ParamSpec>& params, const std::string& what) const;
   void check_names(const FamilySpec& fam, const VariantSpec& spec, const std::string& what) const;
-  void checks(const Fields& f, FamilySpec& fam, const ExpressionScope& scope, const std::string& what) const;
+  void checks(const Fields& f, FamilySpec& fam, const std::string& what) const;
+  std::vector<std::pair<std::string, std::string>> parameter_values(
+      const toml::table& set, const std::vector<ParamSpec>& params, const std::string& who, const std::string& not_one,
+      const std::function<void(const ParamSpec&, const std::string&)>& check) const;
   std::vector<std::pair<std::string, std::string>> assignments(const toml::node& set_node, const FamilySpec& fam,
-                                                               const ExpressionScope& scope, const std::string& what,
-                                                               const std::string& who) const;
+                                                               const std::string& what, const std::string& who) const;
   std::vector<std::pair<std::string, std::string>> variant_assignments(const toml::node& set_node, const FamilySpec& fam,
                                                                        const VariantSpec& variant,
                                                                        const std::string& who) const;
-  void exercises(const Fields& f, FamilySpec& fam, const ExpressionScope& scope, const std::string& what) const;
-  ExerciseSpec exercise(const Fields& e, const FamilySpec& fam, const ExpressionScope& scope,
-                        const std::string& what) const;
+  void exercises(const Fields& f, FamilySpec& fam, const std::string& what) const;
+  ExerciseSpec exercise(const Fields& e, const FamilySpec& fam, const std::string& what) const;
   std::map<std::string, ExerciseSpec::File> exercise_files(const Fields& e, std::string_view key) const;
   ExerciseSpec::Term goal_term(const toml::table& t, const std::string& what) const;
   std::map<std::string, std::string> by_language(const toml::node& n, const std::string& what) const;
@@ -839,39 +840,51 @@ void Reader::check_names(const FamilySpec& fam, const VariantSpec& spec, const s
   }
 }
 
-// `set = { NAME = VALUE }`: parameter values of the family, each checked
-// against the family's definition and every variant's own.
-std::vector<std::pair<std::string, std::string>> Reader::assignments(const toml::node& set_node, const FamilySpec& fam,
-                                                                     const ExpressionScope& scope,
-                                                                     const std::string& what,
-                                                                     const std::string& who) const {
-  if (!set_node.is_table()) fail(set_node, "set is a table of parameter values, e.g. { n = 1000 }");
+// `{ NAME = VALUE }`: each NAME one of `params` (else "WHO sets 'NAME'" and
+// `not_one`), each VALUE as --set takes it, checked by `check` (which throws
+// InvalidRequest).
+std::vector<std::pair<std::string, std::string>> Reader::parameter_values(
+    const toml::table& set, const std::vector<ParamSpec>& params, const std::string& who, const std::string& not_one,
+    const std::function<void(const ParamSpec&, const std::string&)>& check) const {
+  std::vector<std::string> names;
+  for (const ParamSpec& p : params) names.push_back(p.name);
   std::vector<std::pair<std::string, std::string>> out;
-  for (const auto& [key, node] : *set_node.as_table()) {
+  for (const auto& [key, node] : set) {
     const std::string name(key.str());
     const Place at{static_cast<int>(key.source().begin.line), static_cast<int>(key.source().begin.column)};
-    const auto spec = std::find_if(fam.parameters.begin(), fam.parameters.end(),
-                                   [&](const ParamSpec& p) { return p.name == name; });
-    if (spec == fam.parameters.end()) {
-      const std::string near = closest_name(name, scope.names);
-      fail(at, who + " sets '" + name + "', no parameter of " + what +
-                   (near.empty() ? "" : "; did you mean '" + near + "'?"));
+    const auto spec =
+        std::find_if(params.begin(), params.end(), [&](const ParamSpec& p) { return p.name == name; });
+    if (spec == params.end()) {
+      const std::string near = closest_name(name, names);
+      fail(at, who + " sets '" + name + "'" + not_one + (near.empty() ? "" : "; did you mean '" + near + "'?"));
     }
     std::string value;
     if (node.is_integer()) value = std::to_string(node.as_integer()->get());
     else if (node.is_string()) value = std::string(*node.as_string());
     else fail(node, "a parameter's value is an integer or a choice's name, not " + type_name(node));
     try {
-      parse_param_value(*spec, value, fam.id);
-      for (const VariantSpec& variant : fam.variants)  // a variant's own definition, where it has one
-        for (const ParamSpec& own : variant.parameters)
-          if (own.name == name) parse_param_value(own, value, fam.id + "." + variant.id);
+      check(*spec, value);
     } catch (const InvalidRequest& e) {
       fail(node, e.what());
     }
     out.emplace_back(name, value);
   }
   return out;
+}
+
+// `set = { NAME = VALUE }`: parameter values of the family, each checked
+// against the family's definition and every variant's own.
+std::vector<std::pair<std::string, std::string>> Reader::assignments(const toml::node& set_node, const FamilySpec& fam,
+                                                                     const std::string& what,
+                                                                     const std::string& who) const {
+  if (!set_node.is_table()) fail(set_node, "set is a table of parameter values, e.g. { n = 1000 }");
+  return parameter_values(*set_node.as_table(), fam.parameters, who, ", no parameter of " + what,
+                          [&](const ParamSpec& spec, const std::string& value) {
+                            parse_param_value(spec, value, fam.id);
+                            for (const VariantSpec& variant : fam.variants)  // a variant's own, where it has one
+                              for (const ParamSpec& own : variant.parameters)
+                                if (own.name == spec.name) parse_param_value(own, value, fam.id + "." + variant.id);
+                          });
 }
 
 // `{ NAME = VALUE }` for one variant: each a parameter it takes, checked
@@ -881,35 +894,15 @@ std::vector<std::pair<std::string, std::string>> Reader::variant_assignments(con
                                                                              const VariantSpec& variant,
                                                                              const std::string& who) const {
   if (!set_node.is_table()) fail(set_node, who + " is a table of parameter values, e.g. { n = 1000 }");
-  std::vector<std::pair<std::string, std::string>> out;
-  std::vector<std::string> names;
-  for (const ParamSpec& p : variant.parameters) names.push_back(p.name);
-  for (const auto& [key, node] : *set_node.as_table()) {
-    const std::string name(key.str());
-    const Place at{static_cast<int>(key.source().begin.line), static_cast<int>(key.source().begin.column)};
-    const auto spec = std::find_if(variant.parameters.begin(), variant.parameters.end(),
-                                   [&](const ParamSpec& p) { return p.name == name; });
-    if (spec == variant.parameters.end()) {
-      const std::string near = closest_name(name, names);
-      fail(at, who + " sets '" + name + "', which the variant '" + variant.id + "' does not take" +
-                   (near.empty() ? "" : "; did you mean '" + near + "'?"));
-    }
-    std::string value;
-    if (node.is_integer()) value = std::to_string(node.as_integer()->get());
-    else if (node.is_string()) value = std::string(*node.as_string());
-    else fail(node, "a parameter's value is an integer or a choice's name, not " + type_name(node));
-    try {
-      parse_param_value(*spec, value, fam.id + "." + variant.id);
-    } catch (const InvalidRequest& e) {
-      fail(node, e.what());
-    }
-    out.emplace_back(name, value);
-  }
-  return out;
+  return parameter_values(*set_node.as_table(), variant.parameters, who,
+                          ", which the variant '" + variant.id + "' does not take",
+                          [&](const ParamSpec& spec, const std::string& value) {
+                            parse_param_value(spec, value, fam.id + "." + variant.id);
+                          });
 }
 
 // Named parameter sets that `pack check` runs.
-void Reader::checks(const Fields& f, FamilySpec& fam, const ExpressionScope& scope, const std::string& what) const {
+void Reader::checks(const Fields& f, FamilySpec& fam, const std::string& what) const {
   const auto tables = f.tables("check");
   for (std::size_t i = 0; i < tables.size(); ++i) {
     Fields c(*this, *tables[i], "check " + std::to_string(i + 1) + " of " + what, {"name", "set"});
@@ -918,7 +911,7 @@ void Reader::checks(const Fields& f, FamilySpec& fam, const ExpressionScope& sco
     point.name = c.string("name");
     for (const CheckPoint& other : fam.checks)
       if (other.name == point.name) fail(c.required("name"), what + ": the check '" + point.name + "' is named twice");
-    point.assignments = assignments(c.required("set"), fam, scope, what, "the check '" + point.name + "'");
+    point.assignments = assignments(c.required("set"), fam, what, "the check '" + point.name + "'");
     fam.checks.push_back(std::move(point));
   }
 }
@@ -987,8 +980,7 @@ std::map<std::string, ExerciseSpec::File> Reader::exercise_files(const Fields& e
   return out;
 }
 
-ExerciseSpec Reader::exercise(const Fields& e, const FamilySpec& fam, const ExpressionScope& scope,
-                              const std::string& what) const {
+ExerciseSpec Reader::exercise(const Fields& e, const FamilySpec& fam, const std::string& what) const {
   ExerciseSpec x;
   x.place = e.place();
   x.id = e.string("id");
@@ -1033,14 +1025,14 @@ ExerciseSpec Reader::exercise(const Fields& e, const FamilySpec& fam, const Expr
 }
 
 // [[family.exercise]]: exercises on the family's variants.
-void Reader::exercises(const Fields& f, FamilySpec& fam, const ExpressionScope& scope, const std::string& what) const {
+void Reader::exercises(const Fields& f, FamilySpec& fam, const std::string& what) const {
   const auto tables = f.tables("exercise");
   if (tables.size() > kMaxExercises)
     fail(*tables[kMaxExercises], what + " has more than " + std::to_string(kMaxExercises) + " exercises");
   for (std::size_t i = 0; i < tables.size(); ++i) {
     Fields e(*this, *tables[i], "exercise " + std::to_string(i + 1) + " of " + what,
              {"id", "variant", "section", "set", "start", "solution", "goal", "verify_at", "text"});
-    ExerciseSpec x = exercise(e, fam, scope, "exercise " + std::to_string(i + 1) + " of " + what);
+    ExerciseSpec x = exercise(e, fam, "exercise " + std::to_string(i + 1) + " of " + what);
     for (const ExerciseSpec& other : fam.exercises)
       if (other.id == x.id) fail(e.required("id"), what + ": the exercise id '" + x.id + "' is used twice");
     fam.exercises.push_back(std::move(x));
@@ -1072,8 +1064,8 @@ FamilySpec Reader::family(const toml::table& t, std::size_t index) const {
   tolerances(f, fam, scope);
   requirements(f, fam, scope, what);
   variants(f, fam, scope, what);
-  checks(f, fam, scope, what);
-  exercises(f, fam, scope, what);
+  checks(f, fam, what);
+  exercises(f, fam, what);
   return fam;
 }
 
