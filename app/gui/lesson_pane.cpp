@@ -97,14 +97,19 @@ QString LessonPane::lesson_text(const LessonRef& lesson, const QString& resource
   return text == lesson.texts->end() ? QString() : QString::fromStdString(text->second);
 }
 
+void LessonPane::set_lesson_markdown(QTextDocument& doc, const QString& text) {
+  doc.setMarkdown(text, QTextDocument::MarkdownFeatures(QTextDocument::MarkdownDialectGitHub |
+                                                        QTextDocument::MarkdownNoHTML));
+}
+
 QString LessonPane::section_title(const LessonRef& lesson, const QString& code) {
   init_lesson_resources();
   const QString section = QString::fromStdString(lesson.section);
   const QString path = resource_for(lesson, code);
   if (path.isEmpty() || code == original_language(lesson)) return section;
   QTextDocument original, translated;
-  original.setMarkdown(lesson_text(lesson, resource_for(lesson, original_language(lesson))));
-  translated.setMarkdown(lesson_text(lesson, path));
+  set_lesson_markdown(original, lesson_text(lesson, resource_for(lesson, original_language(lesson))));
+  set_lesson_markdown(translated, lesson_text(lesson, path));
   const QTextCursor found = original.find(section);
   if (found.isNull() || found.block().blockFormat().headingLevel() == 0) return section;
   const QTextCursor heading = nth_heading(translated, heading_ordinal(found.block()));
@@ -169,7 +174,7 @@ void LessonPane::show_lesson() {
     const QString text = lesson_text(ref, resource);
     if (text.isEmpty())
       lesson_->setPlainText(tr("The lesson %1 is not bundled with this build.").arg(QString::fromStdString(ref.file)));
-    else lesson_->setMarkdown(text);
+    else set_lesson_markdown(*lesson_->document(), text);
     shown_resource_ = resource;
   }
   // The section is named as the original names it; in a translation, the
@@ -180,7 +185,7 @@ void LessonPane::show_lesson() {
     return;
   }
   QTextDocument source_doc;
-  source_doc.setMarkdown(lesson_text(ref, original));
+  set_lesson_markdown(source_doc, lesson_text(ref, original));
   const QTextCursor in_original = source_doc.find(section);
   if (!in_original.isNull())
     scroll_to(*lesson_, nth_heading(*lesson_->document(), heading_ordinal(in_original.block())));

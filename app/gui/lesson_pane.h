@@ -5,6 +5,7 @@
 // lessons' lessons/<stem>.<code>.txt, a pack's STEM.<code>.md); a button
 // brings the original back in one click.
 #include <QSplitter>
+#include <QTextDocument>
 
 #include <optional>
 
@@ -41,6 +42,11 @@ class LessonPane : public QSplitter {
   // titles it: the heading at the same place; the original's name when there
   // is no such version or heading.
   static QString section_title(const LessonRef& lesson, const QString& code);
+  // A lesson's markdown into `doc`, as the pane shows it: GitHub's dialect
+  // without raw HTML, so a code cell's `#include <iostream>` or a launch's
+  // `<<<grid, block>>>` stays text instead of opening an element that
+  // swallows what follows (a section heading with it).
+  static void set_lesson_markdown(QTextDocument& doc, const QString& text);
 
  protected:
   void changeEvent(QEvent* event) override;
