@@ -18,7 +18,7 @@ namespace threadmap {
 struct LessonRef {
   std::string file;      // lesson file under resources/lessons (embedded as :/lessons/FILE), or in a pack's folder
   std::string section;   // heading in that lesson
-  std::string language;  // the language it was written in: "en", "pt" (or "pt_BR"), "es"
+  std::string language;  // the language it was written in: "en", "pt_BR" (or "pt"), "es"
   // A pack's lesson: its text in each language it brings ("en", "pt_BR",
   // "es"), read when the pack was loaded. Null for the built-in lessons.
   std::shared_ptr<const std::map<std::string, std::string>> texts;

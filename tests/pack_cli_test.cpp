@@ -127,6 +127,34 @@ TEST(PackCli, PackCheckPassesOnTheTestPack) {
   EXPECT_NE(o.out.find("pack check: passed, 9 runs"), std::string::npos) << o.out;
 }
 
+// The built-in lessons are a manifest read by the packs' loader: pack check
+// runs their 22 variants at their defaults and check points, verified
+// against the C++ workloads' references; a variant needing sub-group
+// shuffles is passed over on a device without them.
+TEST(PackCli, PackCheckPassesOnTheBuiltInLessons) {
+  REQUIRE_OPENCL();
+  const Outcome o = cli("pack check lessons");
+  EXPECT_EQ(o.code, 0) << o.out << o.err;
+  EXPECT_NE(o.out.find("pack lessons: 4 families, 22 variants"), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("ok    transpose.coalesced  odd height=70 tile=8 width=37: verified (2590 elements)"),
+            std::string::npos)
+      << o.out;
+  EXPECT_NE(o.out.find("ok    smem.setRowReadColRectDynPad  small blocks"), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("ok    reduce.sequential  odd n=100003 type=int wg=64: verified"), std::string::npos) << o.out;
+  // Its exercises too: each solution meets its goal, each start does not.
+  for (const char* id : {"transpose-coalesced-read", "transpose-pad", "matadd-coalesced", "reduce-tree",
+                         "smem-conflict-free"}) {
+    EXPECT_NE(o.out.find(std::string("ok    exercise ") + id + "  " + id + ".solution.cl: goal met"),
+              std::string::npos)
+        << id << "\n"
+        << o.out;
+    EXPECT_NE(o.out.find(std::string("ok    exercise ") + id + "  " + id + ".start.cl: "), std::string::npos)
+        << id << "\n"
+        << o.out;
+  }
+  EXPECT_EQ(o.out.find("FAIL"), std::string::npos) << o.out;
+}
+
 // A histogram's atomics are in its trace: each warp's shared count is one
 // shared atomic request, each block's merge into the global bins one global
 // reduction (its old value unused) per warp, and counting into bins never
@@ -351,6 +379,12 @@ TEST(PackCli, PackCheckArchCompilesTheCudaKernelsWithoutAGpu) {
   EXPECT_NE(bad.out.find("FAIL  rowsum.tree: does not compile for sm_90"), std::string::npos) << bad.out;
   EXPECT_NE(bad.out.find("rowsum.cu(22): error"), std::string::npos) << bad.out;
   std::filesystem::remove_all(folder);
+
+  // The built-in lessons by name: every catalog kernel, at every check point.
+  const Outcome lessons = cli("pack check lessons --arch sm_90");
+  EXPECT_EQ(lessons.code, 0) << lessons.out << lessons.err;
+  EXPECT_NE(lessons.out.find("ok    smem.setRowReadColRectDynPad: compiled"), std::string::npos) << lessons.out;
+  EXPECT_NE(lessons.out.find("ok    reduce.warp_shuffle: compiled"), std::string::npos) << lessons.out;
 
   // A bundled pack by its name, its exercise's CUDA files compiled too.
   const Outcome bundled = cli("pack check histogram --arch sm_90");

@@ -630,6 +630,151 @@ TEST(PackManifest, EachExerciseMistakeIsOneMessageWithLineAndColumn) {
   expect_each_mistake(mistakes, parse_exercise);
 }
 
+// The built-in lessons' manifest: a family made by a C++ workload.
+const std::string kBuiltIn = R"toml([pack]
+name = "lessons"
+
+[[family]]
+id = "smem"
+name = "smem-layout"
+workload = "smem"
+opencl = "smem.cl"
+lesson = "004.txt"
+lesson_language = "es"
+
+  [[family.parameter]]
+  name = "blocks"
+  min = 1
+  max = 64
+  default = 8
+
+  [[family.variant]]
+  id = "setRowReadCol"
+  kernel = "setRowReadCol"
+  original = true
+  section = "Memoria Compartida Cuadrada"
+
+  [[family.parameter]]
+  name = "block_x"
+  values = [8, 16, 32]
+  default = 16
+
+  [[family.parameter]]
+  name = "block_y"
+  values = [8, 16, 32]
+  default = 16
+
+  [[family.parameter]]
+  name = "type"
+  choices = ["int", "float", "double"]
+  default = "float"
+)toml";
+
+threadmap::pack::PackManifest parse_built_in(const std::string& text) {
+  return threadmap::pack::parse_manifest(
+      text, "pack.toml", "", [](const std::string& file) {
+        return file == "smem.cl" ? std::optional<std::string>("__kernel void setRowReadCol() {}") : std::nullopt;
+      },
+      threadmap::pack::Origin::BuiltIn);
+}
+
+TEST(PackManifest, TheBuiltInLessonsNameTheirWorkloadAndLessons) {
+  const auto m = parse_built_in(kBuiltIn);
+  ASSERT_EQ(m.families.size(), 1u);
+  const auto& f = m.families[0];
+  EXPECT_EQ(f.id, "smem");
+  EXPECT_EQ(f.name, "smem-layout");
+  EXPECT_EQ(f.workload, "smem");
+  EXPECT_EQ(f.reference(), nullptr);
+  ASSERT_TRUE(f.lesson.has_value());
+  EXPECT_TRUE(f.lesson->texts.empty());  // the program's resource, not read here
+  const auto variants = threadmap::pack::pack_variants(m);
+  ASSERT_EQ(variants.size(), 1u);
+  const threadmap::Variant& v = variants[0];
+  EXPECT_EQ(v.id, "smem.setRowReadCol");
+  EXPECT_EQ(v.family, "smem-layout");
+  EXPECT_EQ(v.source, "smem");
+  EXPECT_TRUE(v.pack.empty());
+  EXPECT_TRUE(v.lesson_original);
+  EXPECT_EQ(v.lesson.file, "004.txt");
+  EXPECT_EQ(v.lesson.language, "es");
+  EXPECT_EQ(v.lesson.section, "Memoria Compartida Cuadrada");
+  EXPECT_EQ(v.lesson.texts, nullptr);
+  ASSERT_TRUE(v.build);
+  const threadmap::Workload w = v.build(v, threadmap::make_params(v.params, {}, v.id), 1);
+  EXPECT_EQ(w.launches.at(0).kernel, "setRowReadCol");
+  EXPECT_EQ(w.launches.at(0).groups[0], 8u);
+  EXPECT_EQ(w.launches.at(0).group_size[0], 16u);
+  EXPECT_EQ(w.buffers.at(0).type, threadmap::ElementType::Float);
+}
+
+TEST(PackManifest, EachBuiltInMistakeIsOneMessageWithLineAndColumn) {
+  const std::string& b = kBuiltIn;
+  expect_each_mistake(
+      {
+          {"an unknown workload, did you mean", replaced(b, "workload = \"smem\"", "workload = \"smen\""),
+           "pack.toml:7:12: there is no built-in workload 'smen'; did you mean 'smem'?"},
+          {"a workload family declares no buffers",
+           replaced(b, "  [[family.variant]]",
+                    "  [[family.buffer]]\n  name = \"x\"\n  type = \"int\"\n  count = 4\n\n  [[family.variant]]"),
+           "pack.toml:18:3: family 'smem' is made by the workload 'smem', which declares its own buffer"},
+          {"nor a reference variant", replaced(b, "  original = true", "  reference = true"),
+           "pack.toml:21:15: variant 'setRowReadCol' of family 'smem' is made by the workload 'smem', which "
+           "declares its own reference"},
+          {"an unknown device feature", replaced(b, "  original = true", "  needs = [\"shuffles\"]"),
+           "pack.toml:21:12: needs lists device features; the one there is: subgroup-shuffle"},
+          {"a family name that is not an id", replaced(b, "name = \"smem-layout\"", "name = \"Smem Layout\""),
+           "pack.toml:6:8: the family name 'Smem Layout' must be 1 to 64 lowercase letters"},
+      },
+      parse_built_in);
+  // A pack's folder names no workload and no lesson of a variant's own.
+  expect_each_mistake(
+      {
+          {"a workload in a pack", replaced(kManifest, "arguments = [", "workload = \"smem\"\narguments = ["),
+           "pack.toml:7:12: workload is for the lessons built into ThreadMap: a pack declares its buffers"},
+          {"a variant's lesson in a pack",
+           replaced(kManifest, "  reference = true", "  reference = true\n  lesson = \"other.md\""),
+           "pack.toml:44:12: a variant's lesson is for the lessons built into ThreadMap"},
+      },
+      parse);
+}
+
+TEST(PackManifest, TheCatalogIsTheBuiltInLessonsManifest) {
+  const auto& m = threadmap::pack::built_in_manifest();
+  EXPECT_EQ(m.name, "lessons");
+  EXPECT_TRUE(m.built_in);
+  std::vector<std::string> ids, families;
+  std::size_t originals = 0;
+  for (const auto& f : m.families)
+    for (const auto& v : f.variants) {
+      ids.push_back(f.id + "." + v.id);
+      families.push_back(f.name);
+      originals += v.original ? 1 : 0;
+    }
+  ASSERT_EQ(ids.size(), 22u);
+  EXPECT_EQ(originals, 16u);  // the lessons' own kernels; the six others are corrected ones
+  const auto catalog = threadmap::catalog();
+  for (std::size_t i = 0; i < ids.size(); ++i) {
+    SCOPED_TRACE(ids[i]);
+    EXPECT_EQ(catalog[i].id, ids[i]);
+    EXPECT_EQ(catalog[i].family, families[i]);
+    EXPECT_TRUE(catalog[i].pack.empty());
+    EXPECT_FALSE(catalog[i].lesson.file.empty());
+    EXPECT_EQ(catalog[i].lesson.texts, nullptr);
+  }
+  EXPECT_EQ(threadmap::family_names().front(), "transpose");
+  EXPECT_EQ(threadmap::find_variant("reduce.warp_shuffle")->availability,
+            threadmap::Availability::NeedsSubgroupShuffle);
+  EXPECT_EQ(threadmap::find_variant("reduce.sequential")->availability, threadmap::Availability::Always);
+  EXPECT_EQ(threadmap::find_variant("transpose.coalesced")->param("pad")->default_value, 1);
+  EXPECT_EQ(threadmap::find_variant("transpose.shared")->param("pad")->default_value, 0);
+  EXPECT_EQ(threadmap::find_variant("transpose.copy")->param("tile")->max, 64);
+  EXPECT_EQ(threadmap::find_variant("transpose.naive")->param("tile")->max, 32);
+  EXPECT_EQ(threadmap::find_variant("smem.setRowReadColRectPad")->param("block_y")->default_value, 16);
+  EXPECT_EQ(threadmap::find_variant("smem.setRowReadColRectPad")->param("pad")->default_value, 2);
+  EXPECT_TRUE(threadmap::find_variant("smem.setRowReadColPad")->param("type")->allowed.empty());
+}
+
 TEST(PackManifest, AnUnreadableFolderIsAnError) {
   EXPECT_THROW(threadmap::pack::load_pack("/nonexistent/pack"), threadmap::pack::PackError);
 }

@@ -260,7 +260,7 @@ int main(int argc, char** argv) {
       pack->add_subcommand("check",
                            "validate a pack's manifest, compile every variant, run its check points verified, and "
                            "require its known-wrong kernels to fail");
-  pack_check->add_option("DIR", pack_folder, "the pack's folder")->required();
+  pack_check->add_option("DIR", pack_folder, "the pack's folder, a bundled pack's name, or `lessons` (the built-in lessons)")->required();
   std::string pack_arch;
   auto* pack_device =
       pack_check->add_option("--device", args.device, "auto (the first OpenCL device), opencl:P:D or cuda:N")

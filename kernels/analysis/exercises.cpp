@@ -2,8 +2,7 @@
 
 #include "kernels/error.h"
 #include "kernels/goal_metrics.h"
-
-#include <nlohmann/json.hpp>
+#include "kernels/pack/pack_variants.h"
 
 #include <algorithm>
 #include <functional>
@@ -12,73 +11,6 @@
 #include <stdexcept>
 
 namespace threadmap {
-
-std::string_view embedded_exercise(std::string_view name);  // generated (cmake/EmbedFiles.cmake)
-
-namespace {
-
-using json = nlohmann::json;
-
-bool known_metric(const std::string& m) { return is_goal_metric(m); }
-
-GoalTerm parse_term(const json& term, const std::function<void(const std::string&)>& bad) {
-  GoalTerm g;
-  g.metric = term.at("metric").get<std::string>();
-  g.at_most = term.value("at_most", 0.0);
-  if (term.contains("at_least")) g.at_least = term.at("at_least").get<double>();
-  g.per = term.value("per", std::string());
-  g.reason = term.value("reason", std::map<std::string, std::string>{});
-  if (!known_metric(g.metric)) bad("unknown goal metric " + g.metric);
-  if (!g.per.empty() && (!known_metric(g.per) || g.per == "verified")) bad("unknown goal metric " + g.per);
-  if (g.at_least && term.contains("at_most")) bad(g.metric + ": at_most and at_least both given");
-  if (!g.reason.empty() && !g.reason.count("en")) bad(g.metric + ": a reason with no English");
-  return g;
-}
-
-std::vector<std::string> exercise_files() {
-  std::vector<std::string> files;
-  std::istringstream list(THREADMAP_EXERCISE_FILES);  // "a.json;b.json"
-  for (std::string name; std::getline(list, name, ';');)
-    if (!name.empty()) files.push_back(name);
-  return files;
-}
-
-Exercise parse(const std::string& file) {
-  auto bad = [&](const std::string& what) { throw std::runtime_error("exercise " + file + ": " + what); };
-  const json j = json::parse(embedded_exercise(file), nullptr, false);
-  if (!j.is_object()) bad("not a JSON object");
-  Exercise e;
-  try {
-    e.id = j.at("id").get<std::string>();
-    e.kernel_id = j.at("kernel").get<std::string>();
-    e.lesson_file = j.at("lesson").at("file").get<std::string>();
-    e.lesson_section = j.at("lesson").at("section").get<std::string>();
-    e.sets = j.value("set", std::map<std::string, std::string>{});
-    for (const auto& [dialect, name] : j.at("starts").items()) e.starts[dialect].name = name.get<std::string>();
-    for (const auto& [dialect, name] : j.at("solutions").items()) e.solutions[dialect].name = name.get<std::string>();
-    for (const json& term : j.at("goal")) e.goal.push_back(parse_term(term, bad));
-    e.verify_at = j.value("verify_at", std::vector<std::map<std::string, std::string>>{});
-    for (const auto& [language, t] : j.at("text").items())
-      e.text[language] = {t.at("title").get<std::string>(), t.at("task").get<std::string>(),
-                          t.value("hints", std::vector<std::string>{})};
-  } catch (const json::exception& x) {
-    bad(x.what());
-  }
-  if (!e.text.count("en")) bad("no English text");
-  if (!e.starts.count("opencl")) bad("no OpenCL C start");
-  for (auto* files : {&e.starts, &e.solutions})
-    for (auto& [dialect, file] : *files) {
-      if (source_dialect(file.name) != dialect) bad(file.name + " is not a " + dialect + " file name");
-      file.text = std::string(embedded_exercise(file.name));
-      if (file.text.empty()) bad(file.name + " is not embedded");
-    }
-  for (const auto& [dialect, file] : e.starts)
-    if (!e.solutions.count(dialect)) bad("a " + dialect + " start with no " + dialect + " solution");
-  if (e.starts.size() != e.solutions.size()) bad("a solution with no start in its dialect");
-  return e;
-}
-
-}  // namespace
 
 const ExerciseFile& Exercise::start_in(std::string_view dialect) const {
   const auto found = starts.find(std::string(dialect));
@@ -94,8 +26,7 @@ namespace {
 
 std::deque<Exercise>& registry() {
   static std::deque<Exercise> all = [] {
-    std::vector<Exercise> list;
-    for (const std::string& file : exercise_files()) list.push_back(parse(file));
+    std::vector<Exercise> list = pack_exercises(pack::built_in_manifest());
     std::sort(list.begin(), list.end(), [](const Exercise& a, const Exercise& b) { return a.id < b.id; });
     return std::deque<Exercise>(std::make_move_iterator(list.begin()), std::make_move_iterator(list.end()));
   }();
@@ -120,15 +51,16 @@ std::vector<Exercise> pack_exercises(const pack::PackManifest& manifest) {
     for (const pack::ExerciseSpec& x : fam.exercises) {
       Exercise e;
       e.id = x.id;
-      e.pack = manifest.name;
+      e.pack = manifest.built_in ? std::string() : manifest.name;
       e.kernel_id = fam.id + "." + x.variant;
       const auto variant = std::find_if(fam.variants.begin(), fam.variants.end(),
                                         [&](const pack::VariantSpec& v) { return v.id == x.variant; });
-      if (fam.lesson) {
-        e.lesson_file = fam.lesson->file;
+      const bool own_lesson = variant != fam.variants.end() && variant->lesson;
+      if (const auto& lesson = own_lesson ? variant->lesson : fam.lesson) {
+        e.lesson_file = lesson->file;
         e.lesson_section = !x.section.empty()                                      ? x.section
                            : variant != fam.variants.end() && !variant->section.empty() ? variant->section
-                                                                                       : fam.lesson->section;
+                                                                                       : lesson->section;
       }
       e.sets = {x.sets.begin(), x.sets.end()};
       for (const auto& [dialect, f] : x.starts) e.starts[dialect] = file_of(f);

@@ -2,10 +2,11 @@
 // Exercises: a starting kernel a learner edits, the lesson section it belongs
 // to, hints, and a goal stated in ThreadMap's own measured numbers
 // ("verified, and no shared-memory bank conflicts on the loads"). Each is
-// data: resources/exercises/ID.json with a start and a solution in each
-// dialect (ID.start.cl and ID.solution.cl in OpenCL C, ID.start.cu and
-// ID.solution.cu in CUDA), embedded in the binary. Goals are counts, so they
-// hold on every device, the CPU's included.
+// data: a [[family.exercise]] of a manifest (docs/packs.md), the built-in
+// ones in kernels/lessons/catalog.toml with a start and a solution in each
+// dialect (resources/exercises: ID.start.cl and ID.solution.cl in OpenCL C,
+// ID.start.cu and ID.solution.cu in CUDA), embedded in the binary. Goals are
+// counts, so they hold on every device, the CPU's included.
 #include <cstdint>
 #include <deque>
 #include <map>
@@ -72,8 +73,7 @@ struct Exercise {
 };
 
 // Every exercise: the built-in ones in id order, then the packs' in the order
-// they were added. Throws std::runtime_error naming the file when a built-in
-// one is malformed (a test keeps them well formed). Elements stay where they
+// they were added. Elements stay where they
 // are when more are added, so a pointer to one stays valid.
 const std::deque<Exercise>& exercises();
 const Exercise* find_exercise(std::string_view id);

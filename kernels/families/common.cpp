@@ -1,5 +1,7 @@
 #include "kernels/families/common.h"
 
+#include "kernels/families/families.h"
+
 #include "kernels/parallel.h"
 
 #include <cmath>
@@ -97,5 +99,33 @@ void materialize(HostBuffer& b) {
 namespace threadmap::families {
 
 void reject(const Variant& v, const std::string& message) { throw InvalidRequest(v.id + ": " + message); }
+
+}  // namespace threadmap::families
+
+namespace threadmap::families {
+
+namespace {
+
+struct NamedWorkload {
+  std::string_view name;
+  Workload (*build)(const Variant&, const Params&, std::uint64_t);
+};
+
+constexpr NamedWorkload kWorkloads[] = {
+    {"transpose", build_transpose}, {"matadd", build_matadd}, {"reduce", build_reduce}, {"smem", build_smem}};
+
+}  // namespace
+
+WorkloadBuilder workload(std::string_view name) {
+  for (const NamedWorkload& w : kWorkloads)
+    if (w.name == name) return w.build;
+  return nullptr;
+}
+
+std::vector<std::string> workload_names() {
+  std::vector<std::string> names;
+  for (const NamedWorkload& w : kWorkloads) names.emplace_back(w.name);
+  return names;
+}
 
 }  // namespace threadmap::families

@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "kernels/error.h"
+#include "kernels/families/families.h"
 #include "kernels/goal_metrics.h"
 
 namespace threadmap::pack {
@@ -49,8 +50,8 @@ Place place_of(const toml::node& node) {
 // Reads one manifest; every mistake is thrown as the first PackError.
 class Reader {
  public:
-  Reader(std::string file_name, std::string folder, ReadKernelFile read_file)
-      : file_(std::move(file_name)), folder_(std::move(folder)), read_file_(std::move(read_file)) {}
+  Reader(std::string file_name, std::string folder, ReadKernelFile read_file, Origin origin)
+      : file_(std::move(file_name)), folder_(std::move(folder)), read_file_(std::move(read_file)), origin_(origin) {}
 
   // One line whatever the message quotes (toml++ quotes the character it
   // stopped at, which may be a newline): control characters are escaped.
@@ -74,6 +75,7 @@ class Reader {
   std::string file_;
   std::string folder_;
   ReadKernelFile read_file_;
+  Origin origin_;
   mutable std::map<std::string, std::string> read_;  // the files read so far, by relative name
   mutable std::size_t bytes_read_ = 0;
 
@@ -206,6 +208,16 @@ class Reader {
   void check_id(const toml::node& at, const std::string& id, const std::string& what) const {
     if (!is_id(id)) fail(at, what + " '" + id + "' must be 1 to 64 lowercase letters, digits, '_' or '-'");
   }
+  // A variant's id may keep its kernel's capitals (smem.setRowReadCol).
+  void check_variant_id(const toml::node& at, const std::string& id) const {
+    std::string lower = id;
+    for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (!is_id(lower)) fail(at, "the variant id '" + id + "' must be 1 to 64 letters, digits, '_' or '-'");
+  }
+  // A key only the built-in lessons' manifest may use.
+  void built_in_only(const toml::node* at, const std::string& key, const std::string& why) const {
+    if (at && origin_ != Origin::BuiltIn) fail(*at, key + " is for the lessons built into ThreadMap: " + why);
+  }
 
   PlacedExpression expression(const toml::node& node, const std::string& key, const ExpressionScope& scope) const {
     PlacedExpression e;
@@ -275,8 +287,9 @@ class Reader {
   FamilySpec family(const toml::table& t, std::size_t index) const;
   using Declared = std::map<std::string, std::pair<ArgumentSpec, bool>>;  // name -> (argument, used)
   void kernel_files(const Fields& f, FamilySpec& fam, const std::string& what) const;
-  void lesson(const Fields& f, FamilySpec& fam, const std::string& what) const;
-  std::string section(const Fields& f, const FamilySpec& fam, const std::string& what) const;
+  std::optional<LessonSpec> lesson(const Fields& f, const std::string& what) const;
+  void workload(const Fields& f, FamilySpec& fam, const std::string& what) const;
+  std::string section(const Fields& f, const std::optional<LessonSpec>& lesson, const std::string& what) const;
   ExpressionScope family_parameters(const Fields& f, FamilySpec& fam, const std::string& what) const;
   void declare(Declared& declared, const toml::node& at, ArgumentSpec arg, const std::string& what) const;
   BufferSpec buffer(const Fields& b, const ExpressionScope& scope) const;
@@ -288,6 +301,9 @@ class Reader {
   void tolerances(const Fields& f, FamilySpec& fam, const ExpressionScope& scope) const;
   void requirements(const Fields& f, FamilySpec& fam, const ExpressionScope& scope, const std::string& what) const;
   void variants(const Fields& f, FamilySpec& fam, const ExpressionScope& scope, const std::string& what) const;
+  VariantSpec variant(const Fields& v, const FamilySpec& fam, const ExpressionScope& scope,
+                      const std::string& what) const;
+  bool needs(const Fields& v) const;
   std::vector<ParamSpec> variant_parameters(const Fields& v, const FamilySpec& fam, const std::string& what) const;
   void defaults(const Fields& v, std::vector<ParamSpec>& params, const std::string& what) const;
   void check_names(const FamilySpec& fam, const VariantSpec& spec, const std::string& what) const;
@@ -369,6 +385,7 @@ ParamSpec Reader::parameter(const toml::table& t, std::size_t index) const {
         p.allowed.push_back(static_cast<std::int64_t>(*type));
       }
       std::sort(p.allowed.begin(), p.allowed.end());
+      if (p.allowed.size() == p.choices.size()) p.allowed.clear();  // every type: no subset to keep to
     } else {
       p.choices = names;
     }
@@ -488,20 +505,22 @@ std::vector<std::string> headings(std::string_view text) {
 
 const std::vector<std::string> kLessonLanguages{"en", "pt_BR", "es"};
 
-// The family's lesson, its translations found beside it by name.
-void Reader::lesson(const Fields& f, FamilySpec& fam, const std::string& what) const {
+// A family's lesson (or, built in, a variant's), its translations found
+// beside it by name. The built-in lessons are the program's resources: named
+// here, read by the window.
+std::optional<LessonSpec> Reader::lesson(const Fields& f, const std::string& what) const {
   const toml::node* file = f.find("lesson");
   if (!file) {
-    for (const char* key : {"lesson_language", "section"})
-      if (const toml::node* n = f.find(key))
-        fail(*n, std::string(key) + " in " + what + " needs a lesson (lesson = \"FILE.md\")");
-    return;
+    if (const toml::node* n = f.find("lesson_language"))
+      fail(*n, "lesson_language in " + what + " needs a lesson (lesson = \"FILE.md\")");
+    return std::nullopt;
   }
   LessonSpec lesson;
   lesson.file = f.string("lesson");
   lesson.language = f.string("lesson_language", false, "en");
   if (std::find(kLessonLanguages.begin(), kLessonLanguages.end(), lesson.language) == kLessonLanguages.end())
     fail(*f.find("lesson_language"), "lesson_language '" + lesson.language + "' is not one of en, pt_BR, es");
+  if (origin_ == Origin::BuiltIn) return lesson;
   lesson.texts[lesson.language] = read_text(*file, lesson.file, "lesson");
   const std::size_t dot = lesson.file.rfind('.');
   const std::size_t slash = lesson.file.rfind('/');
@@ -520,21 +539,23 @@ void Reader::lesson(const Fields& f, FamilySpec& fam, const std::string& what) c
       lesson.texts[code] = std::move(*text);
     }
   }
-  fam.lesson = std::move(lesson);
-  fam.lesson->section = section(f, fam, what);
+  return lesson;
 }
 
 // A `section` key: a heading of the family's lesson as it was written.
-std::string Reader::section(const Fields& f, const FamilySpec& fam, const std::string& what) const {
+std::string Reader::section(const Fields& f, const std::optional<LessonSpec>& lesson, const std::string& what) const {
   const toml::node* n = f.find("section");
   if (!n) return {};
-  if (!fam.lesson) fail(*n, "section in " + what + " needs the family's lesson (lesson = \"FILE.md\")");
+  if (!lesson) fail(*n, "section in " + what + " needs the family's lesson (lesson = \"FILE.md\")");
   const std::string name = f.string("section");
-  const std::vector<std::string> all = headings(fam.lesson->texts.at(fam.lesson->language));
+  // The built-in lessons are not read here (the window reads them; their
+  // sections are checked there: LanguageTest::everyBuiltInSectionIsInItsLesson).
+  if (origin_ == Origin::BuiltIn) return name;
+  const std::vector<std::string> all = headings(lesson->texts.at(lesson->language));
   if (std::find(all.begin(), all.end(), name) != all.end()) return name;
   std::string list;
   for (const std::string& h : all) list += (list.empty() ? "" : "; ") + h;
-  fail(*n, "section '" + name + "' is not a heading of " + fam.lesson->file +
+  fail(*n, "section '" + name + "' is not a heading of " + lesson->file +
                (list.empty() ? " (it has none)" : "; its headings: " + list));
 }
 
@@ -714,36 +735,67 @@ void Reader::variants(const Fields& f, FamilySpec& fam, const ExpressionScope& s
   for (std::size_t i = 0; i < tables.size(); ++i) {
     Fields v(*this, *tables[i], "variant " + std::to_string(i + 1) + " of " + what,
              {"id", "title", "summary", "kernel", "defines", "launch", "reference", "known_wrong", "tile", "section",
-              "parameters", "parameter", "defaults"});
-    VariantSpec spec;
-    spec.place = v.place();
-    spec.id = v.string("id");
-    check_id(v.required("id"), spec.id, "the variant id");
-    for (const VariantSpec& other : fam.variants)
-      if (other.id == spec.id) fail(v.required("id"), what + ": the variant id '" + spec.id + "' is used twice");
-    spec.title = v.string("title", false, spec.id);
-    spec.summary = v.string("summary", false);
-    spec.kernel = v.string("kernel");
-    if (!is_identifier(spec.kernel))
-      fail(v.required("kernel"), "the kernel name '" + spec.kernel + "' is not a C identifier");
-    spec.defines = defines(v, scope);
-    spec.launches = launches(v, scope);
-    spec.tile = tile(v, scope, "variant '" + spec.id + "' of " + what);
-    spec.section = section(v, fam, "variant '" + spec.id + "' of " + what);
-    spec.parameters = variant_parameters(v, fam, "variant '" + spec.id + "' of " + what);
-    check_names(fam, spec, "variant '" + spec.id + "'");
-    spec.reference = v.boolean("reference").value_or(false);
-    spec.known_wrong = v.boolean("known_wrong").value_or(false);
-    if (spec.reference && spec.known_wrong)
-      fail(*v.find("known_wrong"), "the reference variant cannot be known_wrong: the others are compared with it");
-    if (spec.launches.empty() && fam.launches.empty())
-      fail(v.place(), "variant '" + spec.id + "' has no launch, and " + what + " gives none ([[family.launch]])");
+              "parameters", "parameter", "defaults", "original", "needs", "lesson", "lesson_language"});
+    VariantSpec spec = variant(v, fam, scope, what);
     if (spec.reference && fam.reference())
       fail(*v.find("reference"), what + " already has a reference variant, '" + fam.reference()->id + "'");
     fam.variants.push_back(std::move(spec));
   }
-  if (!fam.reference())
+  if (!fam.reference() && fam.workload.empty())
     fail(f.place(), what + " has no variant with reference = true: the others are verified against it");
+}
+
+VariantSpec Reader::variant(const Fields& v, const FamilySpec& fam, const ExpressionScope& scope,
+                            const std::string& what) const {
+  VariantSpec spec;
+  spec.place = v.place();
+  spec.id = v.string("id");
+  check_variant_id(v.required("id"), spec.id);
+  for (const VariantSpec& other : fam.variants)
+    if (other.id == spec.id) fail(v.required("id"), what + ": the variant id '" + spec.id + "' is used twice");
+  const std::string self = "variant '" + spec.id + "' of " + what;
+  spec.title = v.string("title", false, spec.id);
+  spec.summary = v.string("summary", false);
+  spec.kernel = v.string("kernel");
+  if (!is_identifier(spec.kernel))
+    fail(v.required("kernel"), "the kernel name '" + spec.kernel + "' is not a C identifier");
+  if (!fam.workload.empty())
+    for (const char* key : {"defines", "launch", "reference", "known_wrong", "tile"})
+      if (const toml::node* n = v.find(key))
+        fail(*n, self + " is made by the workload '" + fam.workload + "', which declares its own " + key);
+  spec.defines = defines(v, scope);
+  spec.launches = launches(v, scope);
+  spec.tile = tile(v, scope, self);
+  built_in_only(v.find("lesson"), "a variant's lesson", "a pack's family has one lesson; give the variant a section");
+  spec.lesson = lesson(v, self);
+  spec.section = section(v, spec.lesson ? spec.lesson : fam.lesson, self);
+  spec.parameters = variant_parameters(v, fam, self);
+  check_names(fam, spec, "variant '" + spec.id + "'");
+  spec.reference = v.boolean("reference").value_or(false);
+  spec.known_wrong = v.boolean("known_wrong").value_or(false);
+  spec.original = v.boolean("original").value_or(false);
+  spec.needs_subgroup_shuffle = needs(v);
+  if (spec.reference && spec.known_wrong)
+    fail(*v.find("known_wrong"), "the reference variant cannot be known_wrong: the others are compared with it");
+  if (spec.launches.empty() && fam.launches.empty() && fam.workload.empty())
+    fail(v.place(), "variant '" + spec.id + "' has no launch, and " + what + " gives none ([[family.launch]])");
+  return spec;
+}
+
+// `needs = ["subgroup-shuffle"]`: what a device must offer to run the variant.
+bool Reader::needs(const Fields& v) const {
+  const toml::array* list = v.array("needs", false);
+  if (!list) return false;
+  static const std::vector<std::string> kFeatures{"subgroup-shuffle"};
+  for (const toml::node& n : *list) {
+    const std::string feature = n.is_string() ? std::string(*n.as_string()) : std::string();
+    if (feature != kFeatures.front()) {
+      const std::string near = closest_name(feature, kFeatures);
+      fail(n, "needs lists device features; the one there is: subgroup-shuffle" +
+                  (near.empty() || feature.empty() ? std::string() : "; did you mean '" + near + "'?"));
+    }
+  }
+  return !list->empty();
 }
 
 // A variant's parameters: the family's it names in `parameters` (all, in
@@ -988,9 +1040,9 @@ ExerciseSpec Reader::exercise(const Fields& e, const FamilySpec& fam, const std:
   x.variant = e.string("variant");
   if (std::none_of(fam.variants.begin(), fam.variants.end(), [&](const VariantSpec& v) { return v.id == x.variant; }))
     fail(e.required("variant"), what + ": the family has no variant '" + x.variant + "'");
-  if (e.find("section")) x.section = section(e, fam, what);
   const VariantSpec& variant = *std::find_if(fam.variants.begin(), fam.variants.end(),
                                              [&](const VariantSpec& v) { return v.id == x.variant; });
+  if (e.find("section")) x.section = section(e, variant.lesson ? variant.lesson : fam.lesson, what);
   if (const toml::node* set = e.find("set")) x.sets = variant_assignments(*set, fam, variant, "the set of " + what);
   x.starts = exercise_files(e, "start");
   x.solutions = exercise_files(e, "solution");
@@ -1039,20 +1091,49 @@ void Reader::exercises(const Fields& f, FamilySpec& fam, const std::string& what
   }
 }
 
+// `workload = "NAME"` (built in only): a C++ workload makes the family's
+// buffers, launches and CPU reference, so the manifest declares none.
+void Reader::workload(const Fields& f, FamilySpec& fam, const std::string& what) const {
+  const toml::node& at = f.required("workload");
+  built_in_only(&at, "workload", "a pack declares its buffers, arguments and launches");
+  fam.workload = f.string("workload");
+  const std::vector<std::string> known = families::workload_names();
+  if (std::find(known.begin(), known.end(), fam.workload) == known.end()) {
+    const std::string near = closest_name(fam.workload, known);
+    fail(at, "there is no built-in workload '" + fam.workload + "'" +
+                 (near.empty() ? "" : "; did you mean '" + near + "'?"));
+  }
+  for (const char* key : {"defines", "buffer", "scalar", "local", "arguments", "launch", "ideal_bytes", "require",
+                          "atol", "rtol", "tolerance_scale", "tile"})
+    if (const toml::node* n = f.find(key))
+      fail(*n, what + " is made by the workload '" + fam.workload + "', which declares its own " + key);
+}
+
 FamilySpec Reader::family(const toml::table& t, std::size_t index) const {
   Fields f(*this, t, "family " + std::to_string(index + 1),
-           {"id",    "title",     "opencl", "cuda",        "defines",         "parameter", "buffer", "scalar",
-            "local", "arguments", "launch", "ideal_bytes", "require",         "atol",      "rtol",   "tolerance_scale",
-            "tile",  "variant",   "check",  "lesson",      "lesson_language", "section",   "exercise"});
+           {"id",    "name",      "title",  "opencl",      "cuda",            "defines",   "parameter", "buffer",
+            "scalar", "local",    "arguments", "launch", "ideal_bytes", "require",   "atol",      "rtol",
+            "tolerance_scale", "tile", "variant", "check", "lesson", "lesson_language", "section", "exercise",
+            "workload"});
   FamilySpec fam;
   fam.place = f.place();
   fam.id = f.string("id");
   check_id(f.required("id"), fam.id, "the family id");
+  fam.name = f.string("name", false, fam.id);
+  check_id(f.find("name") ? *f.find("name") : f.required("id"), fam.name, "the family name");
   fam.title = f.string("title", false, fam.id);
   const std::string what = "family '" + fam.id + "'";
   kernel_files(f, fam, what);
-  lesson(f, fam, what);
+  fam.lesson = lesson(f, what);
+  if (fam.lesson) fam.lesson->section = section(f, fam.lesson, what);
   const ExpressionScope scope = family_parameters(f, fam, what);
+  if (f.find("workload")) {
+    workload(f, fam, what);
+    variants(f, fam, scope, what);
+    checks(f, fam, what);
+    exercises(f, fam, what);
+    return fam;
+  }
   Declared declared;  // name -> (argument, used)
   buffers(f, fam, declared, scope, what);
   scalars_and_locals(f, declared, scope, what);
@@ -1111,8 +1192,9 @@ PackManifest Reader::read(std::string_view text) {
 }  // namespace
 
 PackManifest parse_manifest(std::string_view text, const std::string& file_name, const std::string& folder,
-                            const ReadKernelFile& read_file) {
-  PackManifest m = Reader(file_name, folder, read_file).read(text);
+                            const ReadKernelFile& read_file, Origin origin) {
+  PackManifest m = Reader(file_name, folder, read_file, origin).read(text);
+  m.built_in = origin == Origin::BuiltIn;
   m.folder = folder;
   m.manifest_path = file_name;
   return m;

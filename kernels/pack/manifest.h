@@ -88,6 +88,15 @@ struct RequireSpec {
   std::string message;
 };
 
+// A family's lesson: a markdown file beside the manifest in the language it
+// was written in, and its translations beside it (STEM.pt_BR.md, ...).
+struct LessonSpec {
+  std::string file;                          // relative to the pack's folder
+  std::string language;                      // "en", "pt_BR" or "es": the file's
+  std::map<std::string, std::string> texts;  // language code -> text, the original's included
+  std::string section;                       // the heading its variants open at, unless they name their own
+};
+
 struct VariantSpec {
   std::string id;  // within the family: "naive" (the catalog's is family.naive)
   std::string title;
@@ -97,8 +106,12 @@ struct VariantSpec {
   std::vector<LaunchSpec> launches;                               // empty: the family's
   bool reference = false;        // the family's reference: what the others are compared with
   bool known_wrong = false;      // pack check requires it to fail verification
+  bool original = false;         // the lesson's own kernel, flaws included (not a corrected one)
+  bool needs_subgroup_shuffle = false;  // needs = ["subgroup-shuffle"]: unavailable on devices without them
   std::optional<TileSpec> tile;  // [family.variant.tile]: replaces the family's
   std::string section;           // the lesson's heading it opens at; empty: the family's
+  // The built-in lessons only: the lesson it opens, when not the family's.
+  std::optional<LessonSpec> lesson;
   // Its parameters, in order: the family's it names (all by default), with
   // its own definitions and defaults where it gives them.
   std::vector<ParamSpec> parameters;
@@ -118,15 +131,6 @@ struct CheckPoint {
   // The assignments of the parameters `params` has (a variant without a
   // parameter runs the point without it).
   std::vector<std::pair<std::string, std::string>> for_parameters(const std::vector<ParamSpec>& params) const;
-};
-
-// A family's lesson: a markdown file beside the manifest in the language it
-// was written in, and its translations beside it (STEM.pt_BR.md, ...).
-struct LessonSpec {
-  std::string file;                          // relative to the pack's folder
-  std::string language;                      // "en", "pt_BR" or "es": the file's
-  std::map<std::string, std::string> texts;  // language code -> text, the original's included
-  std::string section;                       // the heading its variants open at, unless they name their own
 };
 
 // An exercise on one of the family's variants ([[family.exercise]]): the
@@ -161,8 +165,13 @@ struct ExerciseSpec {
 };
 
 struct FamilySpec {
-  std::string id;
+  std::string id;    // the variants' ids start with it: "matadd.rows"
+  std::string name;  // the family in the catalog, its charts and lists ("coalescing"); default: id
   std::string title;
+  // The built-in lessons only: the workload compiled into ThreadMap that
+  // makes this family's buffers, launches and CPU reference
+  // (kernels/families); empty for a pack's family, which declares its own.
+  std::string workload;
   std::optional<LessonSpec> lesson;
   std::string opencl_file;  // path relative to the pack folder; empty when absent
   std::string cuda_file;
@@ -193,6 +202,7 @@ struct PackManifest {
   std::string title;
   std::string folder;         // as given to load_pack
   std::string manifest_path;  // folder/pack.toml
+  bool built_in = false;      // the built-in lessons' manifest (Origin::BuiltIn)
   std::vector<FamilySpec> families;
 };
 
@@ -200,10 +210,17 @@ struct PackManifest {
 // folder); nullopt when there is none or it cannot be read.
 using ReadKernelFile = std::function<std::optional<std::string>(const std::string& relative)>;
 
+// Where a manifest comes from. A pack's folder (the default) declares every
+// family's buffers, arguments and launches and brings its lessons. The
+// built-in lessons' manifest (kernels/lessons/catalog.toml, compiled in)
+// may instead name a C++ `workload` per family, and its lessons are the
+// program's resources (resources/lessons), named but not read here.
+enum class Origin { PackFolder, BuiltIn };
+
 // Reads `text` as the manifest of the pack in `folder`, its kernel files
 // through read_file. `file_name` is what messages call the manifest.
 PackManifest parse_manifest(std::string_view text, const std::string& file_name, const std::string& folder,
-                            const ReadKernelFile& read_file);
+                            const ReadKernelFile& read_file, Origin origin = Origin::PackFolder);
 // Reads FOLDER/pack.toml. Throws PackError.
 PackManifest load_pack(const std::string& folder);
 

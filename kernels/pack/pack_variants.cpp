@@ -9,7 +9,9 @@
 
 #include "kernels/error.h"
 #include "kernels/families/common.h"
+#include "kernels/families/families.h"
 #include "kernels/parallel.h"
+#include "kernels/sources.h"
 
 namespace threadmap::pack {
 
@@ -272,6 +274,30 @@ Workload build(const Context& c, const Variant& v, const Params& p, std::uint64_
 
 }  // namespace
 
+namespace {
+
+// The lesson a variant opens: its own (built in), else its family's.
+LessonRef lesson_of(const FamilySpec& fam, const VariantSpec& spec,
+                    const std::shared_ptr<const std::map<std::string, std::string>>& family_texts) {
+  const std::optional<LessonSpec>& lesson = spec.lesson ? spec.lesson : fam.lesson;
+  if (!lesson) return {};
+  const std::string& section = spec.section.empty() ? lesson->section : spec.section;
+  // A built-in lesson is the program's resource: no texts here.
+  if (lesson->texts.empty()) return {lesson->file, section, lesson->language, nullptr};
+  return {lesson->file, section, lesson->language,
+          spec.lesson ? std::make_shared<const std::map<std::string, std::string>>(lesson->texts) : family_texts};
+}
+
+// A variant of the built-in lessons: its kernel texts are the embedded
+// ones (kernels/lessons), its workload the C++ one the manifest names.
+void make_built_in(Variant& v, const FamilySpec& fam) {
+  const std::string& file = fam.opencl_file.empty() ? fam.cuda_file : fam.opencl_file;
+  v.source = file.substr(0, file.rfind('.'));
+  v.build = families::workload(fam.workload);
+}
+
+}  // namespace
+
 std::vector<Variant> pack_variants(const PackManifest& manifest) {
   auto shared = std::make_shared<const PackManifest>(manifest);
   std::vector<Variant> out;
@@ -283,16 +309,20 @@ std::vector<Variant> pack_variants(const PackManifest& manifest) {
     for (const VariantSpec& spec : fam.variants) {
       Variant v;
       v.id = fam.id + "." + spec.id;
-      v.family = fam.id;
+      v.family = fam.name;
       v.title = spec.title;
       v.summary = spec.summary;
-      v.source = "pack:" + shared->name + "/" + fam.id;
       v.kernel = spec.kernel;
       v.params = spec.parameters;
-      v.lesson_original = false;
-      if (fam.lesson)
-        v.lesson = {fam.lesson->file, spec.section.empty() ? fam.lesson->section : spec.section, fam.lesson->language,
-                    lesson_texts};
+      v.lesson_original = spec.original;
+      v.availability = spec.needs_subgroup_shuffle ? Availability::NeedsSubgroupShuffle : Availability::Always;
+      v.lesson = lesson_of(fam, spec, lesson_texts);
+      if (!fam.workload.empty()) {
+        make_built_in(v, fam);
+        out.push_back(std::move(v));
+        continue;
+      }
+      v.source = "pack:" + shared->name + "/" + fam.id;
       v.pack = shared->name;
       if (!fam.opencl_file.empty()) v.opencl_text = {(folder / fam.opencl_file).string(), fam.opencl_text};
       if (!fam.cuda_file.empty()) v.cuda_text = {(folder / fam.cuda_file).string(), fam.cuda_text};
@@ -302,6 +332,18 @@ std::vector<Variant> pack_variants(const PackManifest& manifest) {
     }
   }
   return out;
+}
+
+const PackManifest& built_in_manifest() {
+  static const PackManifest manifest = parse_manifest(
+      embedded_source("catalog.toml"), "catalog.toml", "",
+      [](const std::string& file) -> std::optional<std::string> {
+        const std::string_view text = embedded_source(file);
+        if (text.empty()) return std::nullopt;
+        return std::string(text);
+      },
+      Origin::BuiltIn);
+  return manifest;
 }
 
 std::string bundled_packs_folder() {

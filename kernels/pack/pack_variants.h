@@ -11,8 +11,15 @@
 
 namespace threadmap::pack {
 
-// The variants of every family, ids FAMILY.VARIANT, in manifest order.
+// The variants of every family, ids FAMILY.VARIANT, in manifest order. A
+// built-in family's (`workload`) are the catalog's own: no pack, the
+// embedded kernel texts, the named C++ workload.
 std::vector<Variant> pack_variants(const PackManifest& manifest);
+
+// The built-in lessons' manifest (kernels/lessons/catalog.toml, compiled in),
+// read once: the catalog's first variants. Its name, "lessons", is what
+// `pack check` calls it.
+const PackManifest& built_in_manifest();
 
 // The packs that come with ThreadMap (resources/packs): installed in
 // share/threadmap/packs beside the programs (../share/threadmap/packs from

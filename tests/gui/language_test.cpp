@@ -261,6 +261,19 @@ class LanguageTest : public QObject {
   // rowsum_lesson beside it): shown at the variant's section, in the
   // interface's language where the pack brings a translation, its original
   // one click away, as the built-in lessons are.
+  // The built-in lessons' manifest names its sections without reading the
+  // lessons (they are the window's resources): the lesson pane must find
+  // each in its lesson, as it finds it (QTextDocument::find on the markdown).
+  void everyBuiltInSectionIsInItsLesson() {
+    for (const threadmap::Variant& v : threadmap::catalog()) {
+      if (!v.pack.empty()) continue;
+      QTextDocument doc;
+      LessonPane::set_lesson_markdown(doc, read(":/lessons/" + QString::fromStdString(v.lesson.file)));
+      QVERIFY2(!doc.find(QString::fromStdString(v.lesson.section)).isNull(),
+               qPrintable(QString::fromStdString(v.id + ": '" + v.lesson.section + "' is not in " + v.lesson.file)));
+    }
+  }
+
   void aPacksLessonFollowsTheLanguage() {
     const QString data = QString(THREADMAP_SOURCE_DIR) + "/tests/data/packs/";
     QTemporaryDir dir;
