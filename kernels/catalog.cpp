@@ -60,7 +60,9 @@ void update_pack_variants(std::vector<Variant> variants) {
   if (held.empty()) return add_variants(std::move(variants));
   const bool same = held.size() == variants.size() &&
                     std::equal(held.begin(), held.end(), variants.begin(),
-                               [](const Variant* a, const Variant& b) { return a->id == b.id && a->pack == b.pack; });
+                               [](const Variant* a, const Variant& b) {
+                                 return a->id == b.id && a->pack == b.pack && a->family == b.family;
+                               });
   if (!same)
     throw InvalidRequest("pack '" + pack +
                          "': its variants are not the ones read before (added, removed or renamed); "

@@ -1,7 +1,7 @@
 #pragma once
 // The counters an exercise's goal may name (kernels/analysis/exercises.h):
-// "verified", and counts of the run's traced accesses. One list for the
-// built-in exercises' JSON and for a pack's [[family.exercise]].
+// "verified", and counts of the run's traced accesses, for every
+// [[family.exercise]] (the built-in lessons' and a pack's).
 #include <algorithm>
 #include <array>
 #include <string_view>

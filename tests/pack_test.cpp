@@ -673,7 +673,7 @@ lesson_language = "es"
 threadmap::pack::PackManifest parse_built_in(const std::string& text) {
   return threadmap::pack::parse_manifest(
       text, "pack.toml", "", [](const std::string& file) {
-        return file == "smem.cl" ? std::optional<std::string>("__kernel void setRowReadCol() {}") : std::nullopt;
+        return file.ends_with(".cl") ? std::optional<std::string>("__kernel void setRowReadCol() {}") : std::nullopt;
       },
       threadmap::pack::Origin::BuiltIn);
 }
@@ -725,6 +725,12 @@ TEST(PackManifest, EachBuiltInMistakeIsOneMessageWithLineAndColumn) {
            "pack.toml:21:12: needs lists device features; the one there is: subgroup-shuffle"},
           {"a family name that is not an id", replaced(b, "name = \"smem-layout\"", "name = \"Smem Layout\""),
            "pack.toml:6:8: the family name 'Smem Layout' must be 1 to 64 lowercase letters"},
+          {"a workload runs its own kernel file", replaced(b, "opencl = \"smem.cl\"", "opencl = \"tiles.cl\""),
+           "pack.toml:8:10: family 'smem': the workload 'smem' runs smem.cl, not tiles.cl"},
+          {"two families of one name", b + "\n[[family]]\nid = \"smem2\"\nname = \"smem-layout\"\nworkload = "
+                                           "\"smem\"\nopencl = \"smem.cl\"\n\n  [[family.variant]]\n  id = \"a\"\n  "
+                                           "kernel = \"setRowReadRow\"\n",
+           "pack.toml:39:1: the family name 'smem-layout' is used twice (first at line 4)"},
       },
       parse_built_in);
   // A pack's folder names no workload and no lesson of a variant's own.
@@ -735,6 +741,11 @@ TEST(PackManifest, EachBuiltInMistakeIsOneMessageWithLineAndColumn) {
           {"a variant's lesson in a pack",
            replaced(kManifest, "  reference = true", "  reference = true\n  lesson = \"other.md\""),
            "pack.toml:44:12: a variant's lesson is for the lessons built into ThreadMap"},
+          {"a variant's lesson language in a pack",
+           replaced(kManifest, "  reference = true", "  reference = true\n  lesson_language = \"es\""),
+           "pack.toml:44:21: a variant's lesson_language is for the lessons built into ThreadMap"},
+          {"a family's section without a lesson", replaced(kManifest, "arguments = [", "section = \"x\"\narguments = ["),
+           "pack.toml:7:11: section in family 'scale' needs the family's lesson"},
       },
       parse);
 }
@@ -858,6 +869,23 @@ TEST(PackVariants, TheTileIsTheVariantsOrElseTheFamilys) {
     EXPECT_NE(std::string(e.what()).find("tile data_cols = wg + 2 is 34, outside 1 to 33"), std::string::npos)
         << e.what();
   }
+}
+
+// A pack read again may not move its family onto another (a built-in one):
+// that is a change of family, which a restart reads.
+TEST(PackVariants, AReloadKeepsEachVariantsFamily) {
+  threadmap::Variant v = rowsum("rowsum.tree");
+  v.id = "reloadcheck.one";
+  v.family = "reloadcheck";
+  v.pack = "reloadcheck";
+  threadmap::add_variants({v});
+  v.family = "coalescing";
+  EXPECT_THROW(threadmap::update_pack_variants({v}), threadmap::InvalidRequest);
+  EXPECT_EQ(threadmap::find_variant("reloadcheck.one")->family, "reloadcheck");
+  v.family = "reloadcheck";
+  v.title = "read again";
+  threadmap::update_pack_variants({v});
+  EXPECT_EQ(threadmap::find_variant("reloadcheck.one")->title, "read again");
 }
 
 TEST(PackVariants, TheCatalogRefusesATakenId) {

@@ -8,8 +8,8 @@ namespace threadmap::gui::catalog_text {
 namespace {
 
 // Every catalog text with words in it (titles that are kernel names, such as
-// setRowReadCol, stay as they are). Kept in step with kernels/catalog.cpp by
-// language_tests; lupdate reads the strings from here.
+// setRowReadCol, stay as they are). Kept in step with the built-in lessons'
+// manifest, kernels/lessons/catalog.toml, by language_tests; lupdate reads the strings from here.
 const char* const kTexts[] = {
     QT_TRANSLATE_NOOP("Catalog", "Copy (bandwidth ceiling)"),
     QT_TRANSLATE_NOOP(

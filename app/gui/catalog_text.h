@@ -1,5 +1,5 @@
 #pragma once
-// The catalog's texts (kernels/catalog.cpp: titles, summaries, parameter
+// The catalog's texts (kernels/lessons/catalog.toml: titles, summaries, parameter
 // meanings; English, shared with threadmap-cli) in the interface's language.
 // The GUI translates them under the "Catalog" context of its .ts files; a text
 // the table below does not know stays English.

@@ -30,7 +30,7 @@ class LessonPane : public QSplitter {
   // The button that switches between the translation and the original.
   QToolButton& original_button() { return *original_; }
 
-  // The language code ("en", "pt_BR", "es") a lesson is written in, from the catalog's "pt"/"es"/"en".
+  // The language code ("en", "pt_BR", "es") a lesson is written in, from the lesson's language ("pt" read as "pt_BR").
   static QString original_language(const LessonRef& lesson);
   // The resource holding `lesson` in `code`: the original when that is its language,
   // else its bundled translation; empty when there is none. A pack's lesson

@@ -1069,7 +1069,7 @@ QString MainWindow::compare_files(const QString& first, const QString& second) {
 // recent session files; the selected kernel's recording against the next
 // variant's.
 void MainWindow::compare_now() {
-  const std::string family = variant_ ? variant_->family : "smem";
+  const std::string family = variant_ ? variant_->family : "smem-layout";
   std::vector<CompareDialog::Choice> choices;
   int first = 0;
   for (const Variant& v : catalog()) {

@@ -8,6 +8,7 @@
 #include <fstream>
 #include <functional>
 #include <set>
+#include <tuple>
 #include <sstream>
 
 #include "kernels/error.h"
@@ -766,7 +767,9 @@ VariantSpec Reader::variant(const Fields& v, const FamilySpec& fam, const Expres
   spec.defines = defines(v, scope);
   spec.launches = launches(v, scope);
   spec.tile = tile(v, scope, self);
-  built_in_only(v.find("lesson"), "a variant's lesson", "a pack's family has one lesson; give the variant a section");
+  for (const char* key : {"lesson", "lesson_language"})
+    built_in_only(v.find(key), std::string("a variant's ") + key,
+                  "a pack's family has one lesson; give the variant a section");
   spec.lesson = lesson(v, self);
   spec.section = section(v, spec.lesson ? spec.lesson : fam.lesson, self);
   spec.parameters = variant_parameters(v, fam, self);
@@ -1103,6 +1106,12 @@ void Reader::workload(const Fields& f, FamilySpec& fam, const std::string& what)
     fail(at, "there is no built-in workload '" + fam.workload + "'" +
                  (near.empty() ? "" : "; did you mean '" + near + "'?"));
   }
+  // The workload runs its own kernel files: WORKLOAD.cl and WORKLOAD.cu.
+  for (const auto& [key, file, extension] : {std::tuple{"opencl", &fam.opencl_file, ".cl"},
+                                             std::tuple{"cuda", &fam.cuda_file, ".cu"}})
+    if (!file->empty() && *file != fam.workload + extension)
+      fail(*f.find(key), what + ": the workload '" + fam.workload + "' runs " + fam.workload + extension + ", not " +
+                             *file);
   for (const char* key : {"defines", "buffer", "scalar", "local", "arguments", "launch", "ideal_bytes", "require",
                           "atol", "rtol", "tolerance_scale", "tile"})
     if (const toml::node* n = f.find(key))
@@ -1125,7 +1134,8 @@ FamilySpec Reader::family(const toml::table& t, std::size_t index) const {
   const std::string what = "family '" + fam.id + "'";
   kernel_files(f, fam, what);
   fam.lesson = lesson(f, what);
-  if (fam.lesson) fam.lesson->section = section(f, fam.lesson, what);
+  const std::string family_section = section(f, fam.lesson, what);  // refused without a lesson
+  if (fam.lesson) fam.lesson->section = family_section;
   const ExpressionScope scope = family_parameters(f, fam, what);
   if (f.find("workload")) {
     workload(f, fam, what);
@@ -1177,6 +1187,11 @@ PackManifest Reader::read(std::string_view text) {
           fail(*id, "the family id '" + other.id + "' is used twice (first at line " +
                         std::to_string(other.place.line) + ")");
     m.families.push_back(family(*families[i], i));
+    const FamilySpec& added = m.families.back();
+    for (std::size_t f = 0; f + 1 < m.families.size(); ++f)
+      if (m.families[f].name == added.name)
+        fail(added.place, "the family name '" + added.name + "' is used twice (first at line " +
+                              std::to_string(m.families[f].place.line) + "): each family is one in the catalog");
     // An exercise's id is unique in the pack (and, when it is added, among
     // every exercise the program has).
     for (const ExerciseSpec& x : m.families.back().exercises)
