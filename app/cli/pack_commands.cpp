@@ -2,6 +2,7 @@
 
 #include <filesystem>
 #include <iostream>
+#include <optional>
 #include <sstream>
 
 #include "app/cli/commands.h"
@@ -184,7 +185,9 @@ int pack_check_command(const std::string& folder, const std::string& device_spec
     const pack::PackManifest& built_in = pack::built_in_manifest();
     std::error_code ec;
     const bool is_built_in = folder == built_in.name && !std::filesystem::is_directory(folder, ec);
-    const pack::PackManifest manifest = is_built_in ? built_in : pack::load_pack(pack::pack_folder(folder));
+    std::optional<pack::PackManifest> loaded;
+    if (!is_built_in) loaded = pack::load_pack(pack::pack_folder(folder));
+    const pack::PackManifest& manifest = is_built_in ? built_in : *loaded;
     if (!is_built_in) add_variants(pack::pack_variants(manifest));
     if (!architectures.empty()) return compile_for_architectures(manifest, architectures);
     auto device = open_device(pack_device(device_spec));

@@ -55,13 +55,12 @@ std::vector<Exercise> pack_exercises(const pack::PackManifest& manifest) {
       e.kernel_id = fam.id + "." + x.variant;
       const auto variant = std::find_if(fam.variants.begin(), fam.variants.end(),
                                         [&](const pack::VariantSpec& v) { return v.id == x.variant; });
-      const bool own_lesson = variant != fam.variants.end() && variant->lesson;
-      if (const auto& lesson = own_lesson ? variant->lesson : fam.lesson) {
-        e.lesson_file = lesson->file;
-        e.lesson_section = !x.section.empty()                                      ? x.section
-                           : variant != fam.variants.end() && !variant->section.empty() ? variant->section
-                                                                                       : lesson->section;
-      }
+      // (The reader refuses an exercise on a variant the family lacks.)
+      if (variant != fam.variants.end())
+        if (const auto& lesson = fam.lesson_of(*variant)) {
+          e.lesson_file = lesson->file;
+          e.lesson_section = !x.section.empty() ? x.section : fam.section_of(*variant);
+        }
       e.sets = {x.sets.begin(), x.sets.end()};
       for (const auto& [dialect, f] : x.starts) e.starts[dialect] = file_of(f);
       for (const auto& [dialect, f] : x.solutions) e.solutions[dialect] = file_of(f);

@@ -35,6 +35,15 @@ std::vector<std::pair<std::string, std::string>> CheckPoint::for_parameters(
   return out;
 }
 
+const std::optional<LessonSpec>& FamilySpec::lesson_of(const VariantSpec& v) const {
+  return v.lesson ? v.lesson : lesson;
+}
+
+std::string FamilySpec::section_of(const VariantSpec& v) const {
+  const std::optional<LessonSpec>& l = lesson_of(v);
+  return !v.section.empty() || !l ? v.section : l->section;
+}
+
 const VariantSpec* FamilySpec::reference() const {
   for (const VariantSpec& v : variants)
     if (v.reference) return &v;
@@ -290,6 +299,7 @@ class Reader {
   void kernel_files(const Fields& f, FamilySpec& fam, const std::string& what) const;
   std::optional<LessonSpec> lesson(const Fields& f, const std::string& what) const;
   void workload(const Fields& f, FamilySpec& fam, const std::string& what) const;
+  void declared_work(const Fields& f, FamilySpec& fam, const ExpressionScope& scope, const std::string& what) const;
   std::string section(const Fields& f, const std::optional<LessonSpec>& lesson, const std::string& what) const;
   ExpressionScope family_parameters(const Fields& f, FamilySpec& fam, const std::string& what) const;
   void declare(Declared& declared, const toml::node& at, ArgumentSpec arg, const std::string& what) const;
@@ -771,7 +781,7 @@ VariantSpec Reader::variant(const Fields& v, const FamilySpec& fam, const Expres
     built_in_only(v.find(key), std::string("a variant's ") + key,
                   "a pack's family has one lesson; give the variant a section");
   spec.lesson = lesson(v, self);
-  spec.section = section(v, spec.lesson ? spec.lesson : fam.lesson, self);
+  spec.section = section(v, fam.lesson_of(spec), self);
   spec.parameters = variant_parameters(v, fam, self);
   check_names(fam, spec, "variant '" + spec.id + "'");
   spec.reference = v.boolean("reference").value_or(false);
@@ -1045,7 +1055,7 @@ ExerciseSpec Reader::exercise(const Fields& e, const FamilySpec& fam, const std:
     fail(e.required("variant"), what + ": the family has no variant '" + x.variant + "'");
   const VariantSpec& variant = *std::find_if(fam.variants.begin(), fam.variants.end(),
                                              [&](const VariantSpec& v) { return v.id == x.variant; });
-  if (e.find("section")) x.section = section(e, variant.lesson ? variant.lesson : fam.lesson, what);
+  if (e.find("section")) x.section = section(e, fam.lesson_of(variant), what);
   if (const toml::node* set = e.find("set")) x.sets = variant_assignments(*set, fam, variant, "the set of " + what);
   x.starts = exercise_files(e, "start");
   x.solutions = exercise_files(e, "solution");
@@ -1094,6 +1104,23 @@ void Reader::exercises(const Fields& f, FamilySpec& fam, const std::string& what
   }
 }
 
+// A pack's family's own description of its work: buffers, scalars and
+// locals in argument order, launches, defines, tile, ideal bytes,
+// tolerances and rules.
+void Reader::declared_work(const Fields& f, FamilySpec& fam, const ExpressionScope& scope,
+                           const std::string& what) const {
+  Declared declared;  // name -> (argument, used)
+  buffers(f, fam, declared, scope, what);
+  scalars_and_locals(f, declared, scope, what);
+  arguments(f, fam, declared, what);
+  fam.launches = launches(f, scope);
+  fam.defines = defines(f, scope);
+  fam.tile = tile(f, scope, what);
+  if (const toml::node* n = f.find("ideal_bytes")) fam.ideal_bytes = expression(*n, "ideal_bytes", scope);
+  tolerances(f, fam, scope);
+  requirements(f, fam, scope, what);
+}
+
 // `workload = "NAME"` (built in only): a C++ workload makes the family's
 // buffers, launches and CPU reference, so the manifest declares none.
 void Reader::workload(const Fields& f, FamilySpec& fam, const std::string& what) const {
@@ -1137,23 +1164,8 @@ FamilySpec Reader::family(const toml::table& t, std::size_t index) const {
   const std::string family_section = section(f, fam.lesson, what);  // refused without a lesson
   if (fam.lesson) fam.lesson->section = family_section;
   const ExpressionScope scope = family_parameters(f, fam, what);
-  if (f.find("workload")) {
-    workload(f, fam, what);
-    variants(f, fam, scope, what);
-    checks(f, fam, what);
-    exercises(f, fam, what);
-    return fam;
-  }
-  Declared declared;  // name -> (argument, used)
-  buffers(f, fam, declared, scope, what);
-  scalars_and_locals(f, declared, scope, what);
-  arguments(f, fam, declared, what);
-  fam.launches = launches(f, scope);
-  fam.defines = defines(f, scope);
-  fam.tile = tile(f, scope, what);
-  if (const toml::node* n = f.find("ideal_bytes")) fam.ideal_bytes = expression(*n, "ideal_bytes", scope);
-  tolerances(f, fam, scope);
-  requirements(f, fam, scope, what);
+  if (f.find("workload")) workload(f, fam, what);
+  else declared_work(f, fam, scope, what);
   variants(f, fam, scope, what);
   checks(f, fam, what);
   exercises(f, fam, what);

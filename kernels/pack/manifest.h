@@ -195,6 +195,10 @@ struct FamilySpec {
   Place place;
 
   const VariantSpec* reference() const;
+  // The lesson a variant opens (its own, built in, else the family's) and
+  // the section there (its own, else the lesson's; empty: the top).
+  const std::optional<LessonSpec>& lesson_of(const VariantSpec& v) const;
+  std::string section_of(const VariantSpec& v) const;
 };
 
 struct PackManifest {

@@ -276,24 +276,13 @@ Workload build(const Context& c, const Variant& v, const Params& p, std::uint64_
 
 namespace {
 
-// The lesson a variant opens: its own (built in), else its family's.
+// The lesson a variant opens. Only a pack's family's lesson brings texts
+// (read with the pack); a built-in one is the program's resource.
 LessonRef lesson_of(const FamilySpec& fam, const VariantSpec& spec,
                     const std::shared_ptr<const std::map<std::string, std::string>>& family_texts) {
-  const std::optional<LessonSpec>& lesson = spec.lesson ? spec.lesson : fam.lesson;
+  const std::optional<LessonSpec>& lesson = fam.lesson_of(spec);
   if (!lesson) return {};
-  const std::string& section = spec.section.empty() ? lesson->section : spec.section;
-  // A built-in lesson is the program's resource: no texts here.
-  if (lesson->texts.empty()) return {lesson->file, section, lesson->language, nullptr};
-  return {lesson->file, section, lesson->language,
-          spec.lesson ? std::make_shared<const std::map<std::string, std::string>>(lesson->texts) : family_texts};
-}
-
-// A variant of the built-in lessons: its kernel texts are the embedded
-// ones (kernels/lessons), its workload the C++ one the manifest names.
-void make_built_in(Variant& v, const FamilySpec& fam) {
-  const std::string& file = fam.opencl_file.empty() ? fam.cuda_file : fam.opencl_file;
-  v.source = file.substr(0, file.rfind('.'));
-  v.build = families::workload(fam.workload);
+  return {lesson->file, fam.section_of(spec), lesson->language, lesson->texts.empty() ? nullptr : family_texts};
 }
 
 }  // namespace
@@ -317,8 +306,9 @@ std::vector<Variant> pack_variants(const PackManifest& manifest) {
       v.lesson_original = spec.original;
       v.availability = spec.needs_subgroup_shuffle ? Availability::NeedsSubgroupShuffle : Availability::Always;
       v.lesson = lesson_of(fam, spec, lesson_texts);
-      if (!fam.workload.empty()) {
-        make_built_in(v, fam);
+      if (!fam.workload.empty()) {  // built in: the embedded kernel files the workload runs, WORKLOAD.cl/.cu
+        v.source = fam.workload;
+        v.build = families::workload(fam.workload);
         out.push_back(std::move(v));
         continue;
       }
