@@ -17,7 +17,7 @@
 //   - every block writes its stamps with plain stores at its end.
 // Every output is checked against the host before any figure is printed.
 // Standalone (CUDA runtime, driver and NVRTC):
-//   nvcc -O3 -std=c++17 -o barrier_probe bench/gpu/barrier_probe.cu -lnvrtc -lcuda && ./barrier_probe
+//   nvcc -O3 -std=c++17 -o barrier_probe bench/gpu/barrier_probe.cu -lnvrtc -lcuda && ./barrier_probe [issue]
 // (barrier_variants.cu measures which parts of a clock pass's design move
 // these figures.)
 // Prints one JSON object per configuration (cycles of the SM clock).
@@ -61,6 +61,12 @@ __device__ __forceinline__ unsigned long long now() {
   return t;
 }
 
+__device__ __forceinline__ unsigned int now32() {
+  unsigned int t;
+  asm volatile("mov.u32 %0, %%clock;" : "=r"(t)::"memory");
+  return t;
+}
+
 // The barrier, and the clock read that needs its result.
 __device__ __forceinline__ unsigned long long barrier_then_clock() {
   const int count = __syncthreads_count(1);
@@ -75,6 +81,27 @@ __device__ __forceinline__ unsigned long long barrier_then_clock() {
       : "memory");
   return t;
 }
+
+// A warp's arrival and release at one barrier. By default the arrival is a
+// 64-bit clock read, which ptxas may put in the registers the shared store
+// before it reads (the read then waits for the store to leave the queue of
+// shared-memory instructions). ARRIVAL_AT_ISSUE (`barrier_probe issue`)
+// reads a 32-bit clock instead, as the clock pass does, and widens it from
+// the release's after the barrier.
+#ifdef ARRIVAL_AT_ISSUE
+#define STAMP_BARRIER(s)                                                                  \
+  {                                                                                       \
+    const unsigned int arrival32 = now32();                                               \
+    (s).release = barrier_then_clock();                                                   \
+    (s).arrival = (s).release - (unsigned int)((unsigned int)(s).release - arrival32);    \
+  }
+#else
+#define STAMP_BARRIER(s)              \
+  {                                   \
+    (s).arrival = now();              \
+    (s).release = barrier_then_clock(); \
+  }
+#endif
 
 __device__ __forceinline__ void keep(Stamp* stamps, int passes, int pass, const Stamp& s) {
   const unsigned int threads = blockDim.x * blockDim.y;
@@ -91,8 +118,7 @@ extern "C" __global__ void set_row_read_col(int* out_all, Stamp* stamps) {
   const unsigned int idx = threadIdx.y * blockDim.x + threadIdx.x;
   tile[threadIdx.y][threadIdx.x] = idx;
   Stamp s;
-  s.arrival = now();
-  s.release = barrier_then_clock();
+  STAMP_BARRIER(s);
   out[idx] = tile[threadIdx.x][threadIdx.y];
   keep(stamps, 1, 0, s);
 }
@@ -105,8 +131,7 @@ extern "C" __global__ void transpose_shared(const int* a, int* trA, int columnsA
   int j = blockIdx.y * 16 + loc_j;
   if (i < rowsA && j < columnsA) tile[loc_j][loc_i] = a[i * columnsA + j];
   Stamp s;
-  s.arrival = now();
-  s.release = barrier_then_clock();
+  STAMP_BARRIER(s);
   i = blockIdx.y * 16 + loc_i;
   j = blockIdx.x * 16 + loc_j;
   if (i < columnsA && j < rowsA) trA[i * rowsA + j] = tile[loc_i][loc_j];
@@ -123,14 +148,12 @@ extern "C" __global__ void reduce_sequential(const float* in, float* out, int le
   local[local_id] = 0;
   if (2 * global_id < (size_t)(len)) local[local_id] = in[2 * global_id] + in[2 * global_id + 1];
   Stamp s[kReducePasses];
-  s[0].arrival = now();
-  s[0].release = barrier_then_clock();
+  STAMP_BARRIER(s[0]);
 #pragma unroll
   for (int p = 1; p < kReducePasses; ++p) {
     const size_t stride = kWg >> p;
     if (local_id < stride) local[local_id] = local[local_id] + local[local_id + stride];
-    s[p].arrival = now();
-    s[p].release = barrier_then_clock();
+    STAMP_BARRIER(s[p]);
   }
   if (local_id == 0) out[blockIdx.x] = local[0];
 #pragma unroll
@@ -142,17 +165,17 @@ extern "C" __global__ void reduce_sequential(const float* in, float* out, int le
 CUfunction g_set_row_read_col, g_transpose_shared, g_reduce_sequential;
 
 // The kernels above, through NVRTC with ThreadMap's options, loaded as PTX.
-void load_kernels() {
+void load_kernels(bool arrival_at_issue, const char* ptx_out) {
   CHECK(cudaFree(nullptr));  // the primary context, current for the driver API
   int device = 0;
   cudaDeviceProp prop;
   CHECK(cudaGetDevice(&device));
   CHECK(cudaGetDeviceProperties(&prop, device));
   const std::string arch = "--gpu-architecture=compute_" + std::to_string(prop.major * 10 + prop.minor);
-  const char* options[] = {arch.c_str(), "-std=c++20", "-lineinfo"};
+  const char* options[] = {arch.c_str(), "-std=c++20", "-lineinfo", "-DARRIVAL_AT_ISSUE"};
   nvrtcProgram program;
   nvrtcCreateProgram(&program, kProbeKernels, "barrier_probe_kernels.cu", 0, nullptr, nullptr);
-  const nvrtcResult compiled = nvrtcCompileProgram(program, 3, options);
+  const nvrtcResult compiled = nvrtcCompileProgram(program, arrival_at_issue ? 4 : 3, options);
   size_t size = 0;
   nvrtcGetProgramLogSize(program, &size);
   std::string log(size, '\0');
@@ -165,6 +188,13 @@ void load_kernels() {
   std::string ptx(size, '\0');
   nvrtcGetPTX(program, ptx.data());
   nvrtcDestroyProgram(&program);
+  if (ptx_out) {
+    FILE* f = std::fopen(ptx_out, "w");
+    if (!f || std::fputs(ptx.c_str(), f) < 0 || std::fclose(f) != 0) {
+      std::fprintf(stderr, "barrier_probe: cannot write %s\n", ptx_out);
+      std::exit(1);
+    }
+  }
   CUmodule module;
   if (cuModuleLoadData(&module, ptx.c_str()) != CUDA_SUCCESS ||
       cuModuleGetFunction(&g_set_row_read_col, module, "set_row_read_col") != CUDA_SUCCESS ||
@@ -309,11 +339,25 @@ void probe_reduce_sequential(int n) {
   CHECK(cudaFree(stamps));
 }
 
-int main() {
+// Usage: barrier_probe [issue] [--ptx FILE]
+//   issue: each arrival stamped by a 32-bit clock read (ARRIVAL_AT_ISSUE);
+//   --ptx FILE: the PTX NVRTC made, written to FILE.
+int main(int argc, char** argv) {
+  bool arrival_at_issue = false;
+  const char* ptx_out = nullptr;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a == "issue") arrival_at_issue = true;
+    else if (a == "--ptx" && i + 1 < argc) ptx_out = argv[++i];
+    else {
+      std::fprintf(stderr, "usage: barrier_probe [issue] [--ptx FILE]\n");
+      return 2;
+    }
+  }
   cudaDeviceProp prop;
   CHECK(cudaGetDeviceProperties(&prop, 0));
-  std::fprintf(stderr, "barrier_probe on %s\n", prop.name);
-  load_kernels();
+  std::fprintf(stderr, "barrier_probe on %s%s\n", prop.name, arrival_at_issue ? " (arrivals at issue)" : "");
+  load_kernels(arrival_at_issue, ptx_out);
   // One wave and less (8; 264 is two blocks on each of the H100's 132 SMs),
   // a few waves (1024) and many (65536): blocks that start beside a block
   // that is ending.

@@ -191,6 +191,16 @@ barriers)
   nvcc -O3 -std=c++17 -o "$OUT/b/barrier_probe" bench/gpu/barrier_probe.cu -lnvrtc -lcuda
   nvcc -O3 -std=c++17 -arch="sm_$arch" -o "$OUT/b/barrier_variants" bench/gpu/barrier_variants.cu
   for rep in 1 2 3; do "$OUT/b/barrier_probe"; done > "$OUT/b/probe.jsonl" 2> "$OUT/b/probe.err"
+  # The probe again with its arrivals stamped as the clock pass stamps them
+  # (a 32-bit clock read that waits for nothing), and both builds' machine
+  # code with its control bits.
+  mkdir -p "$OUT/b/issue"
+  for rep in 1 2 3; do "$OUT/b/barrier_probe" issue; done > "$OUT/b/issue/probe.jsonl" 2>> "$OUT/b/probe.err"
+  for flavor in default issue; do
+    "$OUT/b/barrier_probe" $([ $flavor = issue ] && echo issue) --ptx "$OUT/b/probe_$flavor.ptx" > /dev/null 2>&1
+    ptxas -arch="sm_$arch" -o "/tmp/probe_$flavor.cubin" "$OUT/b/probe_$flavor.ptx" &&
+      nvdisasm -hex "/tmp/probe_$flavor.cubin" > "$OUT/b/probe_$flavor.sass" 2>&1
+  done
   "$OUT/b/barrier_variants" > "$OUT/b/variants.jsonl" 2> "$OUT/b/variants.err"
   while read -r id sets; do
     for rep in 1 2 3; do
@@ -206,6 +216,8 @@ transpose.shared --set width=1024 --set height=1024
 reduce.sequential --set n=1048576
 CONFIGS
   python3 bench/gpu/barrier_compare.py "$OUT/b" | tee "$OUT/barriers.md"
+  cp "$OUT"/b/*.json "$OUT/b/issue/"
+  python3 bench/gpu/barrier_compare.py "$OUT/b/issue" | tee "$OUT/barriers_issue.md"
   rm -f "$OUT"/b/*.threadmap "$OUT/b/barrier_probe" "$OUT/b/barrier_variants"
   tar -C "$OUT" -czf "$OUT/barrier_logs.tgz" b && rm -rf "$OUT/b"
   ;;
