@@ -76,6 +76,11 @@ QString bundled_recording(const std::string& kernel_id) {
   return {};
 }
 
+// The GPU a bundled recording was made on, from its folder: "NVIDIA H100".
+QString bundled_recording_gpu(const QString& path) {
+  return "NVIDIA " + QFileInfo(path).dir().dirName().toUpper();
+}
+
 }  // namespace
 
 std::string learner_bar_name(const Session& session);
@@ -1076,7 +1081,8 @@ void MainWindow::compare_now() {
     const QString path = bundled_recording(v.id);
     if (v.family != family || path.isEmpty()) continue;
     if (variant_ && v.id == variant_->id) first = static_cast<int>(choices.size());
-    choices.push_back({tr("%1 · bundled recording").arg(QString::fromStdString(v.id)), path});
+    choices.push_back(
+        {tr("%1 · bundled recording (%2)").arg(QString::fromStdString(v.id), bundled_recording_gpu(path)), path});
   }
   QStringList files = QSettings().value("recentFiles").toStringList();
   if (!shown_path_.isEmpty() && !shown_path_.startsWith(":/")) files.prepend(shown_path_);

@@ -1572,8 +1572,8 @@ grabado en %2</translation>
         <translation>Lado a lado: %1 y %2</translation>
     </message>
     <message>
-        <source>%1 · bundled recording</source>
-        <translation>%1 · grabación incluida</translation>
+        <source>%1 · bundled recording (%2)</source>
+        <translation>%1 · grabación incluida (%2)</translation>
     </message>
     <message>
         <source>GIF animation (*.gif);;WebM video (*.webm);;Numbered PNG frames (*.png)</source>

@@ -47,6 +47,8 @@ class GuiTest : public QObject {
     });
     press(Qt::Key_F7);
     QVERIFY2(offered.startsWith("transpose.naive"), qPrintable(offered));
+    // Each bundled recording names the GPU it was made on: a pair compares like with like.
+    QVERIFY2(offered.count("(NVIDIA H100)") == 2, qPrintable(offered));
     CompareView& pair = w.compare_view();
     QTRY_VERIFY(!pair.empty());
     QCOMPARE(pair.document(0)->session.kernel_id, std::string("transpose.naive"));
