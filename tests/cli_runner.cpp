@@ -12,10 +12,12 @@
 
 namespace threadmap::testing {
 
-Outcome cli(const std::string& args) {
+Outcome cli(const std::string& args) { return run_program(THREADMAP_CLI, args); }
+
+Outcome run_program(const std::string& program, const std::string& args) {
   // One file per process: ctest runs these tests in parallel.
   const std::string err_file = ::testing::TempDir() + "threadmap_cli_stderr_" + std::to_string(getpid()) + ".txt";
-  const std::string command = std::string(THREADMAP_CLI) + " " + args + " 2>" + err_file;
+  const std::string command = program + " " + args + " 2>" + err_file;
   Outcome o;
   FILE* pipe = popen(command.c_str(), "r");
   if (!pipe) return o;

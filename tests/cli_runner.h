@@ -13,6 +13,8 @@ struct Outcome {
 
 // THREADMAP_CLI ARGS, through the shell (ARGS may redirect or pipe).
 Outcome cli(const std::string& args);
+// PROGRAM ARGS likewise (a copy of the CLI elsewhere, say).
+Outcome run_program(const std::string& program, const std::string& args);
 
 bool has_opencl_device();
 bool has_cuda_device();

@@ -354,6 +354,28 @@ std::filesystem::path rowsum_with_cuda(const std::string& name) {
 
 // The test pack's CUDA kernels compiled for two architectures, timed, traced
 // and clock pass, with no GPU; a broken copy fails naming its line.
+// A bundled pack by name: the build tree's program reads the source tree's;
+// a copy outside the build tree with no share/threadmap/packs beside it (an
+// installation missing its packs) reads none, and says so, rather than a
+// source tree that only the build machine has.
+TEST(PackCli, ABundledPackComesFromTheInstallationOrTheBuildTree) {
+  EXPECT_EQ(cli("list --pack histogram").code, 0);
+  const auto prefix = fresh_folder("installed");
+  std::filesystem::create_directories(prefix / "bin");
+  const auto copy = prefix / "bin" / "threadmap-cli";
+  std::filesystem::copy_file(THREADMAP_CLI, copy);
+  const Outcome lost = threadmap::testing::run_program(copy.string(), "list --pack histogram");
+  EXPECT_EQ(lost.code, 2) << lost.out;
+  EXPECT_NE(lost.err.find("histogram"), std::string::npos) << lost.err;
+  std::filesystem::create_directories(prefix / "share" / "threadmap" / "packs");
+  std::filesystem::copy(kHistogram, prefix / "share" / "threadmap" / "packs" / "histogram",
+                        std::filesystem::copy_options::recursive);
+  const Outcome found = threadmap::testing::run_program(copy.string(), "list --pack histogram");
+  EXPECT_EQ(found.code, 0) << found.err;
+  EXPECT_NE(found.out.find("histogram.shared"), std::string::npos) << found.out;
+  std::filesystem::remove_all(prefix);
+}
+
 TEST(PackCli, PackCheckArchCompilesTheCudaKernelsWithoutAGpu) {
   const auto pack = rowsum_with_cuda("arch");
   const Outcome o = cli("pack check " + pack.string() + " --arch sm_75,sm_90");

@@ -1,5 +1,6 @@
 #include "kernels/pack/pack_variants.h"
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <limits>
@@ -340,11 +341,14 @@ std::string bundled_packs_folder() {
   namespace fs = std::filesystem;
   std::error_code ec;
   const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-  if (!ec) {
-    const fs::path installed = exe.parent_path().parent_path() / "share" / "threadmap" / "packs";
-    if (fs::is_directory(installed, ec)) return installed.string();
-  }
-  if (fs::is_directory(THREADMAP_SOURCE_PACKS, ec)) return THREADMAP_SOURCE_PACKS;
+  if (ec) return {};
+  const fs::path installed = exe.parent_path().parent_path() / "share" / "threadmap" / "packs";
+  if (fs::is_directory(installed, ec)) return installed.string();
+  // A program of the build tree reads the source tree's; an installed one
+  // never does (the machine it was built on may not be this one).
+  const fs::path build_tree = fs::weakly_canonical(THREADMAP_BUILD_TREE, ec);
+  const auto [end, at] = std::mismatch(build_tree.begin(), build_tree.end(), exe.begin(), exe.end());
+  if (!ec && end == build_tree.end() && fs::is_directory(THREADMAP_SOURCE_PACKS, ec)) return THREADMAP_SOURCE_PACKS;
   return {};
 }
 

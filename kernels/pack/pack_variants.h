@@ -23,8 +23,8 @@ const PackManifest& built_in_manifest();
 
 // The packs that come with ThreadMap (resources/packs): installed in
 // share/threadmap/packs beside the programs (../share/threadmap/packs from
-// the executable's folder), else the source tree's (a build tree). Empty when
-// neither is there.
+// the executable's folder), else, for a program of the build tree, the
+// source tree's. Empty when neither is there.
 std::string bundled_packs_folder();
 // What --pack takes: a folder, or the name of a bundled pack ("histogram")
 // where no folder of that name is here.
