@@ -591,17 +591,33 @@ TEST(PackManifest, AnExerciseBecomesAnExerciseOnItsVariant) {
 
   // Registered beside the built-in ones; read again, it replaces itself.
   const std::size_t before = threadmap::exercises().size();
-  threadmap::add_exercises(list);
-  threadmap::add_exercises(list);
+  threadmap::add_exercises("demo", list);
+  threadmap::add_exercises("demo", list);
   EXPECT_EQ(threadmap::exercises().size(), before + 1);
   ASSERT_NE(threadmap::find_exercise("scale-grid"), nullptr);
   threadmap::Exercise clash = e;
   clash.id = "transpose-pad";
-  EXPECT_THROW(threadmap::add_exercises({clash}), threadmap::InvalidRequest) << "a built-in exercise's id";
+  EXPECT_THROW(threadmap::add_exercises("demo", {clash}), threadmap::InvalidRequest) << "a built-in exercise's id";
   threadmap::Exercise stranger = e;
   stranger.pack = "another";
-  EXPECT_THROW(threadmap::add_exercises({stranger}), threadmap::InvalidRequest) << "another pack's exercise's id";
+  EXPECT_THROW(threadmap::add_exercises("another", {stranger}), threadmap::InvalidRequest)
+      << "another pack's exercise's id";
   EXPECT_EQ(threadmap::find_exercise("scale-grid")->pack, "demo") << "all or nothing: the first one stays";
+
+  // Read again without it, it is no longer listed nor found; a pointer to it
+  // (the window's) still reads it; another pack may then take its id.
+  const threadmap::Exercise* held = threadmap::find_exercise("scale-grid");
+  threadmap::add_exercises("demo", {});
+  EXPECT_EQ(threadmap::exercises().size(), before);
+  EXPECT_EQ(threadmap::find_exercise("scale-grid"), nullptr);
+  EXPECT_EQ(held->id, "scale-grid");
+  threadmap::add_exercises("another", {stranger});
+  EXPECT_EQ(threadmap::find_exercise("scale-grid")->pack, "another");
+  EXPECT_THROW(threadmap::add_exercises("demo", list), threadmap::InvalidRequest) << "now another pack's id";
+  threadmap::add_exercises("another", {});
+  threadmap::add_exercises("demo", list);
+  EXPECT_EQ(threadmap::find_exercise("scale-grid"), held) << "read again with it: back in its place";
+  EXPECT_EQ(threadmap::exercises().size(), before + 1);
 }
 
 TEST(PackManifest, EachExerciseMistakeIsOneMessageWithLineAndColumn) {

@@ -298,7 +298,7 @@ int main(int argc, char** argv) {
   if (!packs.empty())
     if (const int code = guarded([&] {
           for (const threadmap::pack::PackManifest& m : threadmap::pack::add_packs(packs))
-            threadmap::add_exercises(threadmap::pack_exercises(m));
+            threadmap::add_exercises(m.name, threadmap::pack_exercises(m));
           return kExitOk;
         });
         code != kExitOk)

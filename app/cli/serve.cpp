@@ -328,7 +328,7 @@ class Worker {
     protocol::PackResult out{m.name, {}};
     for (const Variant& v : variants) out.variants.push_back(v.id);
     update_pack_variants(std::move(variants));
-    add_exercises(std::move(exercises));
+    add_exercises(m.name, std::move(exercises));
     return out;
   }
 

@@ -50,7 +50,7 @@ QString PackLibrary::open(const QString& folder, std::vector<std::string>* varia
     std::vector<Exercise> exercises = pack_exercises(manifest);
     check_new_exercises(exercises);  // before anything is added: all of the pack or none
     add_variants(std::move(variants));
-    add_exercises(std::move(exercises));
+    add_exercises(manifest.name, std::move(exercises));
   } catch (const InvalidRequest& e) {  // PackError too
     return QString::fromStdString(e.what());
   }
@@ -69,7 +69,7 @@ QStringList PackLibrary::reload() {
       std::vector<Exercise> exercises = pack_exercises(manifest);
       check_new_exercises(exercises);
       update_pack_variants(pack::pack_variants(manifest));
-      add_exercises(std::move(exercises));
+      add_exercises(manifest.name, std::move(exercises));
     } catch (const InvalidRequest& e) {  // PackError too
       problems << QString::fromStdString(e.what());
       continue;

@@ -5,6 +5,7 @@
 #include "kernels/pack/pack_variants.h"
 
 #include <algorithm>
+#include <deque>
 #include <functional>
 #include <iterator>
 #include <sstream>
@@ -24,25 +25,48 @@ const ExerciseText& Exercise::in(std::string_view language) const {
 
 namespace {
 
-std::deque<Exercise>& registry() {
-  static std::deque<Exercise> all = [] {
+// Every exercise ever added, and whether it is withdrawn (its pack was read
+// again without it). Elements never move or go: the window holds pointers.
+struct Registry {
+  std::deque<Exercise> all;
+  std::deque<bool> withdrawn;
+};
+
+Registry& registry() {
+  static Registry r = [] {
     std::vector<Exercise> list = pack_exercises(pack::built_in_manifest());
     std::sort(list.begin(), list.end(), [](const Exercise& a, const Exercise& b) { return a.id < b.id; });
-    return std::deque<Exercise>(std::make_move_iterator(list.begin()), std::make_move_iterator(list.end()));
+    Registry made;
+    made.all.assign(std::make_move_iterator(list.begin()), std::make_move_iterator(list.end()));
+    made.withdrawn.assign(made.all.size(), false);
+    return made;
   }();
-  return all;
+  return r;
+}
+
+// The listed exercise of that id, else the end.
+std::deque<Exercise>::iterator listed(Registry& r, std::string_view id) {
+  for (std::size_t i = 0; i < r.all.size(); ++i)
+    if (!r.withdrawn[i] && r.all[i].id == id) return r.all.begin() + static_cast<std::ptrdiff_t>(i);
+  return r.all.end();
 }
 
 ExerciseFile file_of(const pack::ExerciseSpec::File& f) { return {f.name, f.text}; }
 
 }  // namespace
 
-const std::deque<Exercise>& exercises() { return registry(); }
+std::vector<std::reference_wrapper<const Exercise>> exercises() {
+  const Registry& r = registry();
+  std::vector<std::reference_wrapper<const Exercise>> out;
+  for (std::size_t i = 0; i < r.all.size(); ++i)
+    if (!r.withdrawn[i]) out.emplace_back(r.all[i]);
+  return out;
+}
 
 const Exercise* find_exercise(std::string_view id) {
-  for (const Exercise& e : exercises())
-    if (e.id == id) return &e;
-  return nullptr;
+  Registry& r = registry();
+  const auto found = listed(r, id);
+  return found == r.all.end() ? nullptr : &*found;
 }
 
 std::vector<Exercise> pack_exercises(const pack::PackManifest& manifest) {
@@ -73,26 +97,37 @@ std::vector<Exercise> pack_exercises(const pack::PackManifest& manifest) {
 }
 
 void check_new_exercises(const std::vector<Exercise>& list) {
-  const std::deque<Exercise>& all = registry();
+  Registry& r = registry();
   for (std::size_t i = 0; i < list.size(); ++i) {
     const Exercise& e = list[i];
     for (std::size_t j = 0; j < i; ++j)
       if (list[j].id == e.id) throw InvalidRequest("the exercise '" + e.id + "' is added twice");
-    const auto same = std::find_if(all.begin(), all.end(), [&](const Exercise& x) { return x.id == e.id; });
-    if (same == all.end() || (!same->pack.empty() && same->pack == e.pack)) continue;
+    const auto same = listed(r, e.id);
+    if (same == r.all.end() || (!same->pack.empty() && same->pack == e.pack)) continue;
     throw InvalidRequest("pack '" + e.pack + "' has an exercise '" + e.id + "', as " +
                          (same->pack.empty() ? std::string("a built-in exercise") : "pack '" + same->pack + "'") +
                          " has");
   }
 }
 
-void add_exercises(std::vector<Exercise> list) {
+void add_exercises(const std::string& pack, std::vector<Exercise> list) {
+  if (pack.empty()) throw InvalidRequest("the built-in exercises are not added again");
+  for (const Exercise& e : list)
+    if (e.pack != pack) throw InvalidRequest("the exercise '" + e.id + "' is not pack '" + pack + "''s");
   check_new_exercises(list);
-  std::deque<Exercise>& all = registry();
+  Registry& r = registry();
+  for (std::size_t i = 0; i < r.all.size(); ++i)
+    if (r.all[i].pack == pack) r.withdrawn[i] = true;
   for (Exercise& e : list) {
-    const auto same = std::find_if(all.begin(), all.end(), [&](const Exercise& x) { return x.id == e.id; });
-    if (same == all.end()) all.push_back(std::move(e));
-    else *same = std::move(e);
+    std::size_t i = 0;
+    while (i < r.all.size() && !(r.all[i].pack == pack && r.all[i].id == e.id)) ++i;
+    if (i == r.all.size()) {
+      r.all.push_back(std::move(e));
+      r.withdrawn.push_back(false);
+    } else {
+      r.all[i] = std::move(e);
+      r.withdrawn[i] = false;
+    }
   }
 }
 

@@ -8,7 +8,7 @@
 // ID.start.cu and ID.solution.cu in CUDA), embedded in the binary. Goals are
 // counts, so they hold on every device, the CPU's included.
 #include <cstdint>
-#include <deque>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -72,10 +72,11 @@ struct Exercise {
   const ExerciseFile& start_in(std::string_view dialect) const;
 };
 
-// Every exercise: the built-in ones in id order, then the packs' in the order
-// they were added. Elements stay where they
-// are when more are added, so a pointer to one stays valid.
-const std::deque<Exercise>& exercises();
+// Every exercise listed now: the built-in ones in id order, then the packs'
+// in the order they were added. An exercise is never moved or destroyed, so
+// a pointer to one stays valid, also after its pack is read again without it
+// (it is no longer listed, nor found).
+std::vector<std::reference_wrapper<const Exercise>> exercises();
 const Exercise* find_exercise(std::string_view id);
 
 // A pack's exercises ([[family.exercise]]), each on its family's variant
@@ -85,10 +86,10 @@ std::vector<Exercise> pack_exercises(const pack::PackManifest& manifest);
 // Throws InvalidRequest, naming both, when one of `list` has the id of a
 // built-in exercise, of another pack's, or of another of `list`.
 void check_new_exercises(const std::vector<Exercise>& list);
-// Adds a pack's exercises, all or none (check_new_exercises first); one
-// whose id the same pack gave before replaces it in place (the pack was read
-// again).
-void add_exercises(std::vector<Exercise> list);
+// Makes `list` pack's exercises, all or none (check_new_exercises first): one
+// whose id the same pack gave before replaces it in place, and those the pack
+// gave before but not now are no longer listed (the pack was read again).
+void add_exercises(const std::string& pack, std::vector<Exercise> list);
 
 // A goal in words: "verified, and shared_ld_conflicts <= 0, and
 // shared_ld_requests >= 1 x global_st_requests".
