@@ -366,7 +366,16 @@ TEST(PackCli, ABundledPackComesFromTheInstallationOrTheBuildTree) {
   std::filesystem::copy_file(THREADMAP_CLI, copy);
   const Outcome lost = threadmap::testing::run_program(copy.string(), "list --pack histogram");
   EXPECT_EQ(lost.code, 2) << lost.out;
-  EXPECT_NE(lost.err.find("histogram"), std::string::npos) << lost.err;
+  EXPECT_NE(lost.err.find("histogram: no such folder here, nor a pack of that name among ThreadMap's own "
+                          "(share/threadmap/packs is missing)"),
+            std::string::npos)
+      << lost.err;
+  const Outcome misspelt = cli("list --pack histogrm");
+  EXPECT_EQ(misspelt.code, 2);
+  EXPECT_NE(misspelt.err.find("histogrm: no such folder here, nor a pack of that name among ThreadMap's own "
+                             "(histogram, matmul, in "),
+            std::string::npos)
+      << misspelt.err;
   std::filesystem::create_directories(prefix / "share" / "threadmap" / "packs");
   std::filesystem::copy(kHistogram, prefix / "share" / "threadmap" / "packs" / "histogram",
                         std::filesystem::copy_options::recursive);

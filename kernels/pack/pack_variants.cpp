@@ -357,9 +357,20 @@ std::string pack_folder(const std::string& folder_or_name) {
   std::error_code ec;
   if (fs::is_directory(folder_or_name, ec) || folder_or_name.find('/') != std::string::npos) return folder_or_name;
   const std::string bundled = bundled_packs_folder();
-  if (bundled.empty()) return folder_or_name;
   const fs::path named = fs::path(bundled) / folder_or_name;
-  return fs::is_regular_file(named / "pack.toml", ec) ? named.string() : folder_or_name;
+  if (!bundled.empty() && fs::is_regular_file(named / "pack.toml", ec)) return named.string();
+  if (bundled.empty())
+    throw PackError(folder_or_name +
+                    ": no such folder here, nor a pack of that name among ThreadMap's own (share/threadmap/packs "
+                    "is missing)");
+  std::vector<std::string> names;
+  for (const fs::directory_entry& entry : fs::directory_iterator(bundled, ec))
+    if (fs::is_regular_file(entry.path() / "pack.toml", ec)) names.push_back(entry.path().filename().string());
+  std::sort(names.begin(), names.end());
+  std::string list;
+  for (const std::string& n : names) list += (list.empty() ? "" : ", ") + n;
+  throw PackError(folder_or_name + ": no such folder here, nor a pack of that name among ThreadMap's own (" + list +
+                  ", in " + bundled + ")");
 }
 
 std::vector<PackManifest> add_packs(const std::vector<std::string>& folders) {

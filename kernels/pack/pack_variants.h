@@ -27,7 +27,8 @@ const PackManifest& built_in_manifest();
 // source tree's. Empty when neither is there.
 std::string bundled_packs_folder();
 // What --pack takes: a folder, or the name of a bundled pack ("histogram")
-// where no folder of that name is here.
+// where no folder of that name is here. Throws PackError for a name that is
+// neither, naming where the bundled packs were looked for.
 std::string pack_folder(const std::string& folder_or_name);
 
 // Loads each folder and adds its variants to the catalog (add_variants); the
