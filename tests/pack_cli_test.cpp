@@ -352,8 +352,6 @@ std::filesystem::path rowsum_with_cuda(const std::string& name) {
   return folder;
 }
 
-// The test pack's CUDA kernels compiled for two architectures, timed, traced
-// and clock pass, with no GPU; a broken copy fails naming its line.
 // A bundled pack by name: the build tree's program reads the source tree's;
 // a copy outside the build tree with no share/threadmap/packs beside it (an
 // installation missing its packs) reads none, and says so, rather than a
@@ -385,6 +383,8 @@ TEST(PackCli, ABundledPackComesFromTheInstallationOrTheBuildTree) {
   std::filesystem::remove_all(prefix);
 }
 
+// The test pack's CUDA kernels compiled for two architectures, timed, traced
+// and clock pass, with no GPU; a broken copy fails naming its line.
 TEST(PackCli, PackCheckArchCompilesTheCudaKernelsWithoutAGpu) {
   const auto pack = rowsum_with_cuda("arch");
   const Outcome o = cli("pack check " + pack.string() + " --arch sm_75,sm_90");

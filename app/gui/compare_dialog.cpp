@@ -22,7 +22,7 @@ CompareDialog::CompareDialog(const std::vector<Choice>& choices, int first, int 
                           this));
   for (QComboBox* box : {first_, second_}) {
     box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-    box->setMinimumContentsLength(56);  // "transpose.coalesced · gravação incluída (NVIDIA H100)"
+    box->setMinimumContentsLength(64);  // "smem.setRowReadColRectDynPad · grabación incluida (NVIDIA H100)"
     for (const Choice& c : choices) box->addItem(c.label, c.path);
     box->addItem(tr("Other file…"), QString());
     // "Other file…" asks for a file and adds it to both lists.

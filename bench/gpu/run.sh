@@ -190,16 +190,19 @@ barriers)
   arch=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader | head -1 | tr -d .)
   nvcc -O3 -std=c++17 -o "$OUT/b/barrier_probe" bench/gpu/barrier_probe.cu -lnvrtc -lcuda
   nvcc -O3 -std=c++17 -arch="sm_$arch" -o "$OUT/b/barrier_variants" bench/gpu/barrier_variants.cu
-  for rep in 1 2 3; do "$OUT/b/barrier_probe"; done > "$OUT/b/probe.jsonl" 2> "$OUT/b/probe.err"
-  # The probe again with its arrivals stamped as the clock pass stamps them
-  # (a 32-bit clock read that waits for nothing), and both builds' machine
-  # code with its control bits.
+  # Each run of the probe twice: as it is, and with its arrivals stamped as
+  # the clock pass stamps them (`issue`: a 32-bit clock read that waits for
+  # nothing); the first runs keep their PTX, assembled after with its
+  # control bits.
   mkdir -p "$OUT/b/issue"
-  for rep in 1 2 3; do "$OUT/b/barrier_probe" issue; done > "$OUT/b/issue/probe.jsonl" 2>> "$OUT/b/probe.err"
+  for rep in 1 2 3; do
+    ptx() { [ $rep = 1 ] && echo --ptx "$OUT/b/probe_$1.ptx"; }
+    "$OUT/b/barrier_probe" $(ptx default) >> "$OUT/b/probe.jsonl" 2>> "$OUT/b/probe.err"
+    "$OUT/b/barrier_probe" issue $(ptx issue) >> "$OUT/b/issue/probe.jsonl" 2>> "$OUT/b/probe.err"
+  done
   for flavor in default issue; do
-    "$OUT/b/barrier_probe" $([ $flavor = issue ] && echo issue) --ptx "$OUT/b/probe_$flavor.ptx" > /dev/null 2>&1
     ptxas -arch="sm_$arch" -o "/tmp/probe_$flavor.cubin" "$OUT/b/probe_$flavor.ptx" &&
-      nvdisasm -hex "/tmp/probe_$flavor.cubin" > "$OUT/b/probe_$flavor.sass" 2>&1
+      nvdisasm -hex "/tmp/probe_$flavor.cubin" > "$OUT/b/probe_$flavor.sass" 2>> "$OUT/b/probe.err"
   done
   "$OUT/b/barrier_variants" > "$OUT/b/variants.jsonl" 2> "$OUT/b/variants.err"
   while read -r id sets; do

@@ -25,30 +25,30 @@ const ExerciseText& Exercise::in(std::string_view language) const {
 
 namespace {
 
-// Every exercise ever added, and whether it is withdrawn (its pack was read
-// again without it). Elements never move or go: the window holds pointers.
-struct Registry {
-  std::deque<Exercise> all;
-  std::deque<bool> withdrawn;
+// Every exercise ever added, each with whether it is withdrawn (its pack was
+// read again without it). Entries never move or go: the window holds
+// pointers to their exercises.
+struct Entry {
+  Exercise exercise;
+  bool withdrawn = false;
 };
 
-Registry& registry() {
-  static Registry r = [] {
+std::deque<Entry>& registry() {
+  static std::deque<Entry> all = [] {
     std::vector<Exercise> list = pack_exercises(pack::built_in_manifest());
     std::sort(list.begin(), list.end(), [](const Exercise& a, const Exercise& b) { return a.id < b.id; });
-    Registry made;
-    made.all.assign(std::make_move_iterator(list.begin()), std::make_move_iterator(list.end()));
-    made.withdrawn.assign(made.all.size(), false);
+    std::deque<Entry> made;
+    for (Exercise& e : list) made.push_back({std::move(e), false});
     return made;
   }();
-  return r;
+  return all;
 }
 
-// The listed exercise of that id, else the end.
-std::deque<Exercise>::iterator listed(Registry& r, std::string_view id) {
-  for (std::size_t i = 0; i < r.all.size(); ++i)
-    if (!r.withdrawn[i] && r.all[i].id == id) return r.all.begin() + static_cast<std::ptrdiff_t>(i);
-  return r.all.end();
+// The listed exercise of that id, else null.
+Exercise* listed(std::string_view id) {
+  for (Entry& entry : registry())
+    if (!entry.withdrawn && entry.exercise.id == id) return &entry.exercise;
+  return nullptr;
 }
 
 ExerciseFile file_of(const pack::ExerciseSpec::File& f) { return {f.name, f.text}; }
@@ -56,18 +56,13 @@ ExerciseFile file_of(const pack::ExerciseSpec::File& f) { return {f.name, f.text
 }  // namespace
 
 std::vector<std::reference_wrapper<const Exercise>> exercises() {
-  const Registry& r = registry();
   std::vector<std::reference_wrapper<const Exercise>> out;
-  for (std::size_t i = 0; i < r.all.size(); ++i)
-    if (!r.withdrawn[i]) out.emplace_back(r.all[i]);
+  for (const Entry& entry : registry())
+    if (!entry.withdrawn) out.emplace_back(entry.exercise);
   return out;
 }
 
-const Exercise* find_exercise(std::string_view id) {
-  Registry& r = registry();
-  const auto found = listed(r, id);
-  return found == r.all.end() ? nullptr : &*found;
-}
+const Exercise* find_exercise(std::string_view id) { return listed(id); }
 
 std::vector<Exercise> pack_exercises(const pack::PackManifest& manifest) {
   std::vector<Exercise> out;
@@ -97,13 +92,12 @@ std::vector<Exercise> pack_exercises(const pack::PackManifest& manifest) {
 }
 
 void check_new_exercises(const std::vector<Exercise>& list) {
-  Registry& r = registry();
   for (std::size_t i = 0; i < list.size(); ++i) {
     const Exercise& e = list[i];
     for (std::size_t j = 0; j < i; ++j)
       if (list[j].id == e.id) throw InvalidRequest("the exercise '" + e.id + "' is added twice");
-    const auto same = listed(r, e.id);
-    if (same == r.all.end() || (!same->pack.empty() && same->pack == e.pack)) continue;
+    const Exercise* same = listed(e.id);
+    if (!same || (!same->pack.empty() && same->pack == e.pack)) continue;
     throw InvalidRequest("pack '" + e.pack + "' has an exercise '" + e.id + "', as " +
                          (same->pack.empty() ? std::string("a built-in exercise") : "pack '" + same->pack + "'") +
                          " has");
@@ -115,20 +109,22 @@ void add_exercises(const std::string& pack, std::vector<Exercise> list) {
   for (const Exercise& e : list)
     if (e.pack != pack) throw InvalidRequest("the exercise '" + e.id + "' is not pack '" + pack + "''s");
   check_new_exercises(list);
-  Registry& r = registry();
-  for (std::size_t i = 0; i < r.all.size(); ++i)
-    if (r.all[i].pack == pack) r.withdrawn[i] = true;
+  std::deque<Entry>& all = registry();
+  std::vector<bool> given(all.size(), false);  // by the pack now, of those there before
   for (Exercise& e : list) {
-    std::size_t i = 0;
-    while (i < r.all.size() && !(r.all[i].pack == pack && r.all[i].id == e.id)) ++i;
-    if (i == r.all.size()) {
-      r.all.push_back(std::move(e));
-      r.withdrawn.push_back(false);
-    } else {
-      r.all[i] = std::move(e);
-      r.withdrawn[i] = false;
+    const auto same = std::find_if(all.begin(), all.end(),
+                                   [&](const Entry& x) { return x.exercise.pack == pack && x.exercise.id == e.id; });
+    if (same == all.end()) {
+      all.push_back({std::move(e), false});
+      continue;
     }
+    const auto i = static_cast<std::size_t>(same - all.begin());
+    if (i < given.size()) given[i] = true;
+    *same = {std::move(e), false};
   }
+  // Last, so a failure above leaves every exercise the pack had listed.
+  for (std::size_t i = 0; i < given.size(); ++i)
+    if (all[i].exercise.pack == pack && !given[i]) all[i].withdrawn = true;
 }
 
 std::string GoalTerm::reason_in(std::string_view language) const {
