@@ -8,6 +8,7 @@
 #include <deque>
 #include <functional>
 #include <iterator>
+#include <set>
 #include <sstream>
 #include <stdexcept>
 
@@ -109,22 +110,18 @@ void add_exercises(const std::string& pack, std::vector<Exercise> list) {
   for (const Exercise& e : list)
     if (e.pack != pack) throw InvalidRequest("the exercise '" + e.id + "' is not pack '" + pack + "''s");
   check_new_exercises(list);
+  std::set<std::string> ids;
+  for (const Exercise& e : list) ids.insert(e.id);
   std::deque<Entry>& all = registry();
-  std::vector<bool> given(all.size(), false);  // by the pack now, of those there before
   for (Exercise& e : list) {
     const auto same = std::find_if(all.begin(), all.end(),
                                    [&](const Entry& x) { return x.exercise.pack == pack && x.exercise.id == e.id; });
-    if (same == all.end()) {
-      all.push_back({std::move(e), false});
-      continue;
-    }
-    const auto i = static_cast<std::size_t>(same - all.begin());
-    if (i < given.size()) given[i] = true;
-    *same = {std::move(e), false};
+    if (same == all.end()) all.push_back({std::move(e), false});
+    else *same = {std::move(e), false};
   }
   // Last, so a failure above leaves every exercise the pack had listed.
-  for (std::size_t i = 0; i < given.size(); ++i)
-    if (all[i].exercise.pack == pack && !given[i]) all[i].withdrawn = true;
+  for (Entry& entry : all)
+    if (entry.exercise.pack == pack && !ids.count(entry.exercise.id)) entry.withdrawn = true;
 }
 
 std::string GoalTerm::reason_in(std::string_view language) const {

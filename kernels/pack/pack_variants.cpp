@@ -347,8 +347,9 @@ std::string bundled_packs_folder() {
   // A program of the build tree reads the source tree's; an installed one
   // never does (the machine it was built on may not be this one).
   const fs::path build_tree = fs::weakly_canonical(THREADMAP_BUILD_TREE, ec);
-  const auto [end, at] = std::mismatch(build_tree.begin(), build_tree.end(), exe.begin(), exe.end());
-  if (!ec && end == build_tree.end() && fs::is_directory(THREADMAP_SOURCE_PACKS, ec)) return THREADMAP_SOURCE_PACKS;
+  const bool in_build_tree =
+      !ec && std::mismatch(build_tree.begin(), build_tree.end(), exe.begin(), exe.end()).first == build_tree.end();
+  if (in_build_tree && fs::is_directory(THREADMAP_SOURCE_PACKS, ec)) return THREADMAP_SOURCE_PACKS;
   return {};
 }
 
@@ -357,20 +358,17 @@ std::string pack_folder(const std::string& folder_or_name) {
   std::error_code ec;
   if (fs::is_directory(folder_or_name, ec) || folder_or_name.find('/') != std::string::npos) return folder_or_name;
   const std::string bundled = bundled_packs_folder();
+  const std::string looking = folder_or_name + ": no such folder here, nor a pack of that name among ThreadMap's own (";
+  if (bundled.empty()) throw PackError(looking + "share/threadmap/packs is missing)");
   const fs::path named = fs::path(bundled) / folder_or_name;
-  if (!bundled.empty() && fs::is_regular_file(named / "pack.toml", ec)) return named.string();
-  if (bundled.empty())
-    throw PackError(folder_or_name +
-                    ": no such folder here, nor a pack of that name among ThreadMap's own (share/threadmap/packs "
-                    "is missing)");
+  if (fs::is_regular_file(named / "pack.toml", ec)) return named.string();
   std::vector<std::string> names;
   for (const fs::directory_entry& entry : fs::directory_iterator(bundled, ec))
     if (fs::is_regular_file(entry.path() / "pack.toml", ec)) names.push_back(entry.path().filename().string());
   std::sort(names.begin(), names.end());
   std::string list;
-  for (const std::string& n : names) list += (list.empty() ? "" : ", ") + n;
-  throw PackError(folder_or_name + ": no such folder here, nor a pack of that name among ThreadMap's own (" + list +
-                  ", in " + bundled + ")");
+  for (const std::string& n : names) list += n + ", ";
+  throw PackError(looking + list + "in " + bundled + ")");
 }
 
 std::vector<PackManifest> add_packs(const std::vector<std::string>& folders) {
