@@ -34,6 +34,9 @@ namespace {
 
 QString q(const std::string& s) { return QString::fromStdString(s); }
 
+// Marks the picker's entry for an open exercise its pack no longer has.
+constexpr int kWithdrawnRole = Qt::UserRole + 1;
+
 QString mark(bool ok) {
   return ok ? QStringLiteral("<span style='color:#009E73'>✔</span>")
             : QStringLiteral("<span style='color:#D55E00'>✘</span>");
@@ -203,6 +206,7 @@ ExercisePanel::ExercisePanel(WorkerClient& worker, LearnerProfile& profile, QWid
   connect(messages_, &QListWidget::itemClicked, messages_, &QListWidget::itemActivated);
   connect(picker_, &QComboBox::activated, this, [this](int index) {
     const std::string id = picker_->itemData(index).toString().toStdString();
+    if (picker_->itemData(index, kWithdrawnRole).toBool()) return;  // the open one, already shown
     emit exercise_chosen(id.empty() ? nullptr : find_exercise(id));
   });
   connect(run_button_, &QPushButton::clicked, this, &ExercisePanel::run_requested);
@@ -267,8 +271,7 @@ void ExercisePanel::retranslate() {
   show_dialect();
   if (result_->text().isEmpty() || !result_doc_)
     result_->setText(tr("Press F5 to compile and run your kernel on the picked device."));
-  show_task();
-  fill_picker();
+  fill_picker();  // and the task
   if (result_doc_ && !result_pending_) finish_result();
 }
 
@@ -290,9 +293,19 @@ void ExercisePanel::fill_picker() {
                                                                   : QString();
     picker_->addItem(state + q(e.in(lang.toStdString()).title), q(e.id));
   }
-  picker_->setCurrentIndex(exercise_ ? picker_->findData(q(exercise_->id)) : 0);
+  if (withdrawn()) {
+    picker_->addItem(tr("%1 (no longer in its pack)").arg(q(exercise_->in(lang.toStdString()).title)),
+                     q(exercise_->id));
+    picker_->setItemData(picker_->count() - 1, true, kWithdrawnRole);
+    picker_->setCurrentIndex(picker_->count() - 1);
+  } else {
+    picker_->setCurrentIndex(exercise_ ? picker_->findData(q(exercise_->id)) : 0);
+  }
   picker_->setToolTip(tr("an exercise (✔ goal met, … attempted), or free editing of the selected kernel"));
+  show_task();  // a pack read again may have changed the open exercise's text, or withdrawn it
 }
+
+bool ExercisePanel::withdrawn() const { return exercise_ && find_exercise(exercise_->id) != exercise_; }
 
 void ExercisePanel::show_task() {
   if (!exercise_) {
@@ -317,7 +330,10 @@ void ExercisePanel::show_task() {
     }
   QStringList goal;
   for (const GoalTerm& term : exercise_->goal) goal << goal_term_text(term);
-  task_->setText(tr("<b>%1</b><br>%2<br><i>Lesson: %3</i><br><b>Goal:</b> %4")
+  task_->setText((withdrawn() ? tr("<i>This exercise is no longer in its pack (the pack was read again): your "
+                                   "text stays here. Pick another exercise, or free editing.</i><br>")
+                              : QString()) +
+                 tr("<b>%1</b><br>%2<br><i>Lesson: %3</i><br><b>Goal:</b> %4")
                      .arg(q(t.title).toHtmlEscaped(), q(t.task).toHtmlEscaped(), section.toHtmlEscaped(),
                           goal.join(tr(", and "))));
   const int total = static_cast<int>(t.hints.size());
@@ -397,8 +413,7 @@ void ExercisePanel::load_text(const QString& original, const QString& autosave_k
       editor_->clearFocus();
     }
   }
-  show_task();
-  fill_picker();
+  fill_picker();  // and the task
   show_dialect();
 }
 
@@ -474,8 +489,7 @@ void ExercisePanel::open_session_source(const Session& session) {
   loading_ = false;
   clear_compiler_output();
   hints_shown_ = 0;
-  show_task();
-  fill_picker();
+  fill_picker();  // and the task
   result_doc_.reset();
   compare_button_->setEnabled(false);
   show_dialect();
@@ -764,8 +778,7 @@ void ExercisePanel::finish_result() {
     if (const QString error = profile_.add_attempt(run_key_.toStdString(), attempt); !error.isEmpty())
       emit message(error, true);
   }
-  show_task();
-  fill_picker();
+  fill_picker();  // and the task
   if (step) emit step_to(step->first, step->second, false);
   emit message(run_exercise_ ? (met ? tr("%1: goal met").arg(run_file_) : tr("%1: goal not met yet").arg(run_file_))
                              : tr("%1 ran: %2").arg(run_file_, verified ? tr("verified") : tr("not verified")),

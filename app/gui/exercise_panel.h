@@ -101,7 +101,8 @@ class ExercisePanel : public QWidget {
   // Back to the lesson's (or exercise's) starting text, as one undoable edit.
   void reset_text();
 
-  // The exercise list again: packs opened or read anew bring exercises.
+  // The exercise list and the task again: packs opened or read anew bring
+  // exercises, change them, or withdraw the open one (which stays open, marked).
   void fill_picker();
 
  signals:
@@ -120,6 +121,8 @@ class ExercisePanel : public QWidget {
  private:
   void retranslate();
   void show_task();
+  // Whether the open exercise left the list: its pack, read again, no longer has it.
+  bool withdrawn() const;
   void load_text(const QString& original, const QString& autosave_key);
   void on_reply(const WorkerReply& reply);
   void show_compile_error(const QString& text);

@@ -1044,6 +1044,14 @@
         <source>Your edited %1 stays open: it is %2, and the picked device runs %3; pick a device that runs %2 to run it</source>
         <translation>Su %1 editado sigue abierto: es %2, y el dispositivo elegido ejecuta %3; elija un dispositivo que ejecute %2 para ejecutarlo</translation>
     </message>
+    <message>
+        <source>%1 (no longer in its pack)</source>
+        <translation>%1 (ya no está en su paquete)</translation>
+    </message>
+    <message>
+        <source>&lt;i&gt;This exercise is no longer in its pack (the pack was read again): your text stays here. Pick another exercise, or free editing.&lt;/i&gt;&lt;br&gt;</source>
+        <translation>&lt;i&gt;Este ejercicio ya no está en su paquete (el paquete se leyó de nuevo): su texto sigue aquí. Elija otro ejercicio, o edición libre.&lt;/i&gt;&lt;br&gt;</translation>
+    </message>
 </context>
 <context>
     <name>Export</name>

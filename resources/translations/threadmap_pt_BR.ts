@@ -1044,6 +1044,14 @@
         <source>Your edited %1 stays open: it is %2, and the picked device runs %3; pick a device that runs %2 to run it</source>
         <translation>Seu %1 editado continua aberto: é %2, e o dispositivo escolhido executa %3; escolha um dispositivo que execute %2 para executá-lo</translation>
     </message>
+    <message>
+        <source>%1 (no longer in its pack)</source>
+        <translation>%1 (não está mais no seu pacote)</translation>
+    </message>
+    <message>
+        <source>&lt;i&gt;This exercise is no longer in its pack (the pack was read again): your text stays here. Pick another exercise, or free editing.&lt;/i&gt;&lt;br&gt;</source>
+        <translation>&lt;i&gt;Este exercício não está mais no seu pacote (o pacote foi lido de novo): seu texto continua aqui. Escolha outro exercício, ou edição livre.&lt;/i&gt;&lt;br&gt;</translation>
+    </message>
 </context>
 <context>
     <name>Export</name>

@@ -450,6 +450,65 @@ class GuiTest : public QObject {
     QVERIFY(doc->session.kernel_text.find("edited by the learner") != std::string::npos);
   }
 
+  // An open exercise whose pack, read again, no longer has it stays open with
+  // the learner's text, marked in the picker and the task, and choosing that
+  // entry again changes nothing.
+  void anExerciseItsPackWithdrawsStaysOpenMarked() {
+    const QString packs = PackLibrary::user_folder();
+    const auto cleanup = qScopeGuard([&] { QDir(packs).removeRecursively(); });
+    QVERIFY(copy_rowsum_pack(packs + "/sums", "rowsum_ex"));
+    QFile manifest(packs + "/sums/pack.toml");
+    QVERIFY(manifest.open(QIODevice::ReadOnly));
+    const QByteArray without = manifest.readAll();
+    manifest.close();
+    const QByteArray with = without + R"(
+  [[family.exercise]]
+  id = "rowsum-last-column"
+  variant = "off_by_one"
+  start = { opencl = "rowsum.cl" }
+  solution = { opencl = "rowsum.cl" }
+    [[family.exercise.goal]]
+    metric = "verified"
+    [family.exercise.text.en]
+    title = "Add the last column"
+    task = "The loop stops one column short."
+    hints = []
+)";
+    const auto write = [&](const QByteArray& text) {
+      return manifest.open(QIODevice::WriteOnly | QIODevice::Truncate) && manifest.write(text) == text.size() &&
+             (manifest.close(), true);
+    };
+    QVERIFY(write(with));
+    MainWindow w(small_runs());
+    const threadmap::Exercise* exercise = threadmap::find_exercise("rowsum-last-column");
+    QVERIFY(exercise);
+    w.open_exercise(exercise);
+    auto* picker = w.exercise_panel().findChild<QComboBox*>("exercisePicker");
+    QVERIFY(picker);
+    QCOMPARE(picker->currentText(), QString("Add the last column"));
+    w.exercise_panel().editor().appendPlainText("// the learner's line");
+
+    QVERIFY(write(without));
+    QVERIFY2(w.reload_packs().isEmpty(), qPrintable(w.status().worker_text()));
+    QVERIFY(!threadmap::find_exercise("rowsum-last-column"));
+    QCOMPARE(w.exercise_panel().exercise(), exercise);
+    QVERIFY(w.exercise_panel().editor().toPlainText().contains("the learner's line"));
+    QCOMPARE(picker->currentText(), QString("Add the last column (no longer in its pack)"));
+    QCOMPARE(picker->findData("rowsum-last-column"), picker->count() - 1);
+    const auto* task = w.exercise_panel().findChild<QLabel*>("exerciseTask");
+    QVERIFY(task);
+    QVERIFY2(task->text().contains("no longer in its pack"), qPrintable(task->text()));
+    emit picker->activated(picker->currentIndex());
+    QCOMPARE(w.exercise_panel().exercise(), exercise);
+    QVERIFY(w.exercise_panel().editor().toPlainText().contains("the learner's line"));
+
+    QVERIFY(write(with));  // back: listed again, the mark gone
+    QVERIFY2(w.reload_packs().isEmpty(), qPrintable(w.status().worker_text()));
+    QCOMPARE(threadmap::find_exercise("rowsum-last-column"), exercise);
+    QCOMPARE(picker->currentText(), QString("Add the last column"));
+    QVERIFY(!task->text().contains("no longer in its pack"));
+  }
+
   // Every pack in the user's packs folder opens at start, a bad one named in
   // the status area; a pack folder dropped on the window opens.
   void packsInThePacksFolderOrDroppedOpen() {
