@@ -313,6 +313,27 @@ TEST(PackCli, AManifestMistakeIsExit2WithItsPlace) {
   std::filesystem::remove_all(folder);
 }
 
+// Two packs of one name (other families) are refused: the name keys a
+// pack's variants and exercises, so the second would take the first's.
+TEST(PackCli, TwoPacksOfOneNameAreRefused) {
+  const auto twin = fresh_folder("twin");
+  std::filesystem::copy(kRowsum, twin, std::filesystem::copy_options::recursive);
+  std::ifstream in(twin / "pack.toml");
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  in.close();
+  const std::string family = "id = \"rowsum\"";
+  ASSERT_NE(text.find(family), std::string::npos);
+  text.replace(text.find(family), family.size(), "id = \"rowsum2\"");
+  std::ofstream(twin / "pack.toml") << text;
+  EXPECT_EQ(cli("list --pack " + twin.string()).code, 0);
+  const Outcome both = cli("list --pack " + kRowsum + " --pack " + twin.string());
+  EXPECT_EQ(both.code, 2) << both.out;
+  EXPECT_NE(both.err.find(twin.string() + ": a pack named 'rowsum' is given already, from " + kRowsum),
+            std::string::npos)
+      << both.err;
+  std::filesystem::remove_all(twin);
+}
+
 TEST(PackCli, PackNewWritesAPackThatChecksAndRuns) {
   REQUIRE_OPENCL();
   const auto folder = fresh_folder("new");

@@ -19,6 +19,7 @@ namespace {
 // window made later (tests make many) lists them, and its worker gets them.
 struct OpenPack {
   QString canonical;
+  std::string name;  // the manifest's [pack] name: its exercises' key
   protocol::PackRequest request;
 };
 std::vector<OpenPack>& open_packs() {
@@ -43,8 +44,15 @@ QString PackLibrary::open(const QString& folder, std::vector<std::string>* varia
       return tr("The pack in %1 is open already (File ▸ Reload packs reads its files anew).").arg(folder);
   pack::PackFiles files;
   std::vector<std::string> ids;
+  std::string name;
   try {
     const pack::PackManifest manifest = pack::load_pack(folder.toStdString(), files);
+    name = manifest.name;
+    for (const OpenPack& p : open_packs())
+      if (p.name == manifest.name)
+        return tr("%1: a pack named '%2' is open already, from %3; give one of them another name in its "
+                  "pack.toml")
+            .arg(folder, QString::fromStdString(manifest.name), QString::fromStdString(p.request.folder));
     std::vector<Variant> variants = pack::pack_variants(manifest);
     for (const Variant& v : variants) ids.push_back(v.id);
     std::vector<Exercise> exercises = pack_exercises(manifest);
@@ -54,7 +62,7 @@ QString PackLibrary::open(const QString& folder, std::vector<std::string>* varia
   } catch (const InvalidRequest& e) {  // PackError too
     return QString::fromStdString(e.what());
   }
-  open_packs().push_back({canonical, {folder.toStdString(), files.manifest, files.kernels}});
+  open_packs().push_back({canonical, name, {folder.toStdString(), files.manifest, files.kernels}});
   worker_.add_pack(open_packs().back().request);
   if (variant_ids) variant_ids->insert(variant_ids->end(), ids.begin(), ids.end());
   return {};
@@ -66,6 +74,13 @@ QStringList PackLibrary::reload() {
     pack::PackFiles files;
     try {
       const pack::PackManifest manifest = pack::load_pack(p.request.folder, files);
+      if (manifest.name != p.name) {
+        problems << tr("%1: its pack's name is not the one read before ('%2', now '%3'); start ThreadMap "
+                       "again to read it")
+                        .arg(QString::fromStdString(p.request.folder), QString::fromStdString(p.name),
+                             QString::fromStdString(manifest.name));
+        continue;
+      }
       std::vector<Exercise> exercises = pack_exercises(manifest);
       check_new_exercises(exercises);
       update_pack_variants(pack::pack_variants(manifest));

@@ -1717,6 +1717,14 @@ grabado en %2</translation>
         <source>The pack in %1 is open already (File ▸ Reload packs reads its files anew).</source>
         <translation>El paquete de %1 ya está abierto (Archivo ▸ Recargar paquetes vuelve a leer sus archivos).</translation>
     </message>
+    <message>
+        <source>%1: a pack named &apos;%2&apos; is open already, from %3; give one of them another name in its pack.toml</source>
+        <translation>%1: un paquete llamado &apos;%2&apos; ya está abierto, desde %3; dé a uno de ellos otro nombre en su pack.toml</translation>
+    </message>
+    <message>
+        <source>%1: its pack&apos;s name is not the one read before (&apos;%2&apos;, now &apos;%3&apos;); start ThreadMap again to read it</source>
+        <translation>%1: el nombre del paquete no es el leído antes (&apos;%2&apos;, ahora &apos;%3&apos;); inicie ThreadMap de nuevo para leerlo</translation>
+    </message>
 </context>
 <context>
     <name>PlaybackBar</name>

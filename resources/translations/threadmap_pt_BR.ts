@@ -1717,6 +1717,14 @@ gravado em %2</translation>
         <source>The pack in %1 is open already (File ▸ Reload packs reads its files anew).</source>
         <translation>O pacote em %1 já está aberto (Arquivo ▸ Recarregar pacotes lê os arquivos de novo).</translation>
     </message>
+    <message>
+        <source>%1: a pack named &apos;%2&apos; is open already, from %3; give one of them another name in its pack.toml</source>
+        <translation>%1: um pacote chamado &apos;%2&apos; já está aberto, de %3; dê a um deles outro nome no seu pack.toml</translation>
+    </message>
+    <message>
+        <source>%1: its pack&apos;s name is not the one read before (&apos;%2&apos;, now &apos;%3&apos;); start ThreadMap again to read it</source>
+        <translation>%1: o nome do pacote não é o lido antes (&apos;%2&apos;, agora &apos;%3&apos;); inicie o ThreadMap de novo para lê-lo</translation>
+    </message>
 </context>
 <context>
     <name>PlaybackBar</name>

@@ -456,8 +456,8 @@ class GuiTest : public QObject {
   void anExerciseItsPackWithdrawsStaysOpenMarked() {
     const QString packs = PackLibrary::user_folder();
     const auto cleanup = qScopeGuard([&] { QDir(packs).removeRecursively(); });
-    QVERIFY(copy_rowsum_pack(packs + "/sums", "rowsum_ex"));
-    QFile manifest(packs + "/sums/pack.toml");
+    QVERIFY(copy_rowsum_pack(packs + "/withdrawing", "rowsum_ex"));
+    QFile manifest(packs + "/withdrawing/pack.toml");
     QVERIFY(manifest.open(QIODevice::ReadOnly));
     const QByteArray without = manifest.readAll();
     manifest.close();
@@ -489,7 +489,7 @@ class GuiTest : public QObject {
     w.exercise_panel().editor().appendPlainText("// the learner's line");
 
     QVERIFY(write(without));
-    QVERIFY2(w.reload_packs().isEmpty(), qPrintable(w.status().worker_text()));
+    QVERIFY(reloaded_alone(w, "withdrawing"));
     QVERIFY(!threadmap::find_exercise("rowsum-last-column"));
     QCOMPARE(w.exercise_panel().exercise(), exercise);
     QVERIFY(w.exercise_panel().editor().toPlainText().contains("the learner's line"));
@@ -503,7 +503,7 @@ class GuiTest : public QObject {
     QVERIFY(w.exercise_panel().editor().toPlainText().contains("the learner's line"));
 
     QVERIFY(write(with));  // back: listed again, the mark gone
-    QVERIFY2(w.reload_packs().isEmpty(), qPrintable(w.status().worker_text()));
+    QVERIFY(reloaded_alone(w, "withdrawing"));
     QCOMPARE(threadmap::find_exercise("rowsum-last-column"), exercise);
     QCOMPARE(picker->currentText(), QString("Add the last column"));
     QVERIFY(!task->text().contains("no longer in its pack"));
@@ -535,6 +535,18 @@ class GuiTest : public QObject {
     QTRY_VERIFY_WITH_TIMEOUT(w.device_picker().currentData().toString().startsWith("opencl"), kRunTimeoutMs);
     QTRY_VERIFY_WITH_TIMEOUT(
         latest(w, "rowsum_dropped.serial")["verification"]["verified"] == true && !w.runs().running(), kRunTimeoutMs);
+
+    // A pack named as an open one (its families others) is refused, named.
+    QVERIFY(copy_rowsum_pack(dropped.filePath("twin"), "rowsum_twin"));
+    QFile twin(dropped.filePath("twin/pack.toml"));
+    QVERIFY(twin.open(QIODevice::ReadWrite));
+    const QByteArray renamed = twin.readAll().replace("name = \"rowsum_twin\"", "name = \"rowsum_user\"");
+    QVERIFY(twin.resize(0) && twin.write(renamed) == renamed.size());
+    twin.close();
+    const QString refused = w.open_pack(dropped.filePath("twin"));
+    QVERIFY2(refused.contains("a pack named 'rowsum_user' is open already, from " + packs + "/sums"),
+             qPrintable(refused));
+    QVERIFY(!w.kernel_tree().select("rowsum_twin.tree"));
   }
 
   void recordTraceOpensTheSession() {
