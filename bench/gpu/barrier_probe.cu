@@ -10,6 +10,8 @@
 //     machine code: nvcc, given the same text, makes other code (32-bit shared
 //     addresses, one special-register read fewer per warp before the barrier);
 //   - lane 0 of each warp keeps its stamps in registers (no shared memory);
+//     the arrival is one clock read right before the barrier, the same
+//     instruction as the clock pass's (CS2R.32 into a register of its own);
 //   - the barrier is __syncthreads_count(1) (BAR.RED): the release stamp is
 //     the clock read under a predicate computed from the barrier's own
 //     result, so it cannot be taken before the barrier let the warp go, with
@@ -17,7 +19,7 @@
 //   - every block writes its stamps with plain stores at its end.
 // Every output is checked against the host before any figure is printed.
 // Standalone (CUDA runtime, driver and NVRTC):
-//   nvcc -O3 -std=c++17 -o barrier_probe bench/gpu/barrier_probe.cu -lnvrtc -lcuda && ./barrier_probe [issue]
+//   nvcc -O3 -std=c++17 -o barrier_probe bench/gpu/barrier_probe.cu -lnvrtc -lcuda && ./barrier_probe
 // (barrier_variants.cu measures which parts of a clock pass's design move
 // these figures.)
 // Prints one JSON object per configuration (cycles of the SM clock).
@@ -61,10 +63,23 @@ __device__ __forceinline__ unsigned long long now() {
   return t;
 }
 
+// The low half of clock64, read as the clock pass reads it: one
+// fixed-latency CS2R.32 into a vector register. ptxas makes a read of
+// %clock, or of clock64 kept to its low half, an S2UR into a uniform
+// register (the clock is the same in every lane), a variable-latency read
+// unlike the pass's; a predicate of the thread's own (always true) makes
+// the read per-thread.
 __device__ __forceinline__ unsigned int now32() {
-  unsigned int t;
-  asm volatile("mov.u32 %0, %%clock;" : "=r"(t)::"memory");
-  return t;
+  unsigned long long t;
+  asm volatile(
+      "{\n\t.reg .pred p;\n\t"
+      "setp.ne.u32 p, %1, 0xffffffff;\n\t"
+      "@p mov.u64 %0, %%clock64;\n\t"
+      "@!p mov.u64 %0, 0;\n\t}"
+      : "=l"(t)
+      : "r"(threadIdx.x)
+      : "memory");
+  return (unsigned int)t;
 }
 
 // The barrier, and the clock read that needs its result.
@@ -82,24 +97,25 @@ __device__ __forceinline__ unsigned long long barrier_then_clock() {
   return t;
 }
 
-// A warp's arrival and release at one barrier. By default the arrival is a
-// 64-bit clock read, which ptxas may put in the registers the shared store
-// before it reads (the read then waits for the store to leave the queue of
-// shared-memory instructions). ARRIVAL_AT_ISSUE (`barrier_probe issue`)
-// reads a 32-bit clock instead, as the clock pass does, and widens it from
-// the release's after the barrier.
-#ifdef ARRIVAL_AT_ISSUE
+// A warp's arrival and release at one barrier. The arrival keeps the
+// clock's low 32 bits, as the clock pass does, widened from the release's
+// after the barrier. STAMP64 (`barrier_probe --stamp64`, the probe's first
+// form) reads all 64 bits instead, into a register pair that ptxas may take
+// from the shared store just before (the read then waits for the store to
+// read its registers, which it does once it leaves the queue of
+// shared-memory instructions).
+#ifdef STAMP64
+#define STAMP_BARRIER(s)              \
+  {                                   \
+    (s).arrival = now();              \
+    (s).release = barrier_then_clock(); \
+  }
+#else
 #define STAMP_BARRIER(s)                                                                  \
   {                                                                                       \
     const unsigned int arrival32 = now32();                                               \
     (s).release = barrier_then_clock();                                                   \
     (s).arrival = (s).release - (unsigned int)((unsigned int)(s).release - arrival32);    \
-  }
-#else
-#define STAMP_BARRIER(s)              \
-  {                                   \
-    (s).arrival = now();              \
-    (s).release = barrier_then_clock(); \
   }
 #endif
 
@@ -165,17 +181,17 @@ extern "C" __global__ void reduce_sequential(const float* in, float* out, int le
 CUfunction g_set_row_read_col, g_transpose_shared, g_reduce_sequential;
 
 // The kernels above, through NVRTC with ThreadMap's options, loaded as PTX.
-void load_kernels(bool arrival_at_issue, const char* ptx_out) {
+void load_kernels(bool stamp64, const char* ptx_out) {
   CHECK(cudaFree(nullptr));  // the primary context, current for the driver API
   int device = 0;
   cudaDeviceProp prop;
   CHECK(cudaGetDevice(&device));
   CHECK(cudaGetDeviceProperties(&prop, device));
   const std::string arch = "--gpu-architecture=compute_" + std::to_string(prop.major * 10 + prop.minor);
-  const char* options[] = {arch.c_str(), "-std=c++20", "-lineinfo", "-DARRIVAL_AT_ISSUE"};
+  const char* options[] = {arch.c_str(), "-std=c++20", "-lineinfo", "-DSTAMP64"};
   nvrtcProgram program;
   nvrtcCreateProgram(&program, kProbeKernels, "barrier_probe_kernels.cu", 0, nullptr, nullptr);
-  const nvrtcResult compiled = nvrtcCompileProgram(program, arrival_at_issue ? 4 : 3, options);
+  const nvrtcResult compiled = nvrtcCompileProgram(program, stamp64 ? 4 : 3, options);
   size_t size = 0;
   nvrtcGetProgramLogSize(program, &size);
   std::string log(size, '\0');
@@ -339,25 +355,25 @@ void probe_reduce_sequential(int n) {
   CHECK(cudaFree(stamps));
 }
 
-// Usage: barrier_probe [issue] [--ptx FILE]
-//   issue: each arrival stamped by a 32-bit clock read (ARRIVAL_AT_ISSUE);
+// Usage: barrier_probe [--stamp64] [--ptx FILE]
+//   --stamp64: each arrival a 64-bit clock read (STAMP64);
 //   --ptx FILE: the PTX NVRTC made, written to FILE.
 int main(int argc, char** argv) {
-  bool arrival_at_issue = false;
+  bool stamp64 = false;
   const char* ptx_out = nullptr;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
-    if (a == "issue") arrival_at_issue = true;
+    if (a == "--stamp64") stamp64 = true;
     else if (a == "--ptx" && i + 1 < argc) ptx_out = argv[++i];
     else {
-      std::fprintf(stderr, "usage: barrier_probe [issue] [--ptx FILE]\n");
+      std::fprintf(stderr, "usage: barrier_probe [--stamp64] [--ptx FILE]\n");
       return 2;
     }
   }
   cudaDeviceProp prop;
   CHECK(cudaGetDeviceProperties(&prop, 0));
-  std::fprintf(stderr, "barrier_probe on %s%s\n", prop.name, arrival_at_issue ? " (arrivals at issue)" : "");
-  load_kernels(arrival_at_issue, ptx_out);
+  std::fprintf(stderr, "barrier_probe on %s%s\n", prop.name, stamp64 ? " (64-bit arrival stamps)" : "");
+  load_kernels(stamp64, ptx_out);
   // One wave and less (8; 264 is two blocks on each of the H100's 132 SMs),
   // a few waves (1024) and many (65536): blocks that start beside a block
   // that is ending.

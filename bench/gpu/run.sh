@@ -190,19 +190,19 @@ barriers)
   arch=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader | head -1 | tr -d .)
   nvcc -O3 -std=c++17 -o "$OUT/b/barrier_probe" bench/gpu/barrier_probe.cu -lnvrtc -lcuda
   nvcc -O3 -std=c++17 -arch="sm_$arch" -o "$OUT/b/barrier_variants" bench/gpu/barrier_variants.cu
-  # Each run of the probe twice: as it is, and with its arrivals stamped as
-  # the clock pass stamps them (`issue`: a 32-bit clock read that waits for
-  # nothing); the first runs keep their PTX, assembled after with its
-  # control bits.
-  mkdir -p "$OUT/b/issue"
+  # Each run of the probe twice: its arrivals stamped as the clock pass
+  # stamps them (the low half of a clock64 read, CS2R.32), and with its
+  # first form's 64-bit stamps (--stamp64); the first runs keep their PTX,
+  # assembled after with its control bits.
+  mkdir -p "$OUT/b/stamp64"
   for rep in 1 2 3; do
     ptx() { [ $rep = 1 ] && echo --ptx "$OUT/b/probe_$1.ptx"; }
-    "$OUT/b/barrier_probe" $(ptx default) >> "$OUT/b/probe.jsonl" 2>> "$OUT/b/probe.err"
-    "$OUT/b/barrier_probe" issue $(ptx issue) >> "$OUT/b/issue/probe.jsonl" 2>> "$OUT/b/probe.err"
+    "$OUT/b/barrier_probe" $(ptx clock32) >> "$OUT/b/probe.jsonl" 2>> "$OUT/b/probe.err"
+    "$OUT/b/barrier_probe" --stamp64 $(ptx stamp64) >> "$OUT/b/stamp64/probe.jsonl" 2>> "$OUT/b/probe.err"
   done
-  for flavor in default issue; do
-    ptxas -arch="sm_$arch" -o "/tmp/probe_$flavor.cubin" "$OUT/b/probe_$flavor.ptx" &&
-      nvdisasm -hex "/tmp/probe_$flavor.cubin" > "$OUT/b/probe_$flavor.sass" 2>> "$OUT/b/probe.err"
+  for form in clock32 stamp64; do
+    ptxas -arch="sm_$arch" -o "/tmp/probe_$form.cubin" "$OUT/b/probe_$form.ptx" &&
+      nvdisasm -hex "/tmp/probe_$form.cubin" > "$OUT/b/probe_$form.sass" 2>> "$OUT/b/probe.err"
   done
   "$OUT/b/barrier_variants" > "$OUT/b/variants.jsonl" 2> "$OUT/b/variants.err"
   while read -r id sets; do
@@ -219,8 +219,8 @@ transpose.shared --set width=1024 --set height=1024
 reduce.sequential --set n=1048576
 CONFIGS
   python3 bench/gpu/barrier_compare.py "$OUT/b" | tee "$OUT/barriers.md"
-  cp "$OUT"/b/*.json "$OUT/b/issue/"
-  python3 bench/gpu/barrier_compare.py "$OUT/b/issue" | tee "$OUT/barriers_issue.md"
+  cp "$OUT"/b/*.json "$OUT/b/stamp64/"
+  python3 bench/gpu/barrier_compare.py "$OUT/b/stamp64" | tee "$OUT/barriers_stamp64.md"
   rm -f "$OUT"/b/*.threadmap "$OUT/b/barrier_probe" "$OUT/b/barrier_variants"
   tar -C "$OUT" -czf "$OUT/barrier_logs.tgz" b && rm -rf "$OUT/b"
   ;;
