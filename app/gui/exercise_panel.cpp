@@ -229,9 +229,15 @@ QString ExercisePanel::result_text() const { return result_->text(); }
 QString ExercisePanel::verdict_text() const { return verdict_->text(); }
 
 void ExercisePanel::set_verdict(const QString& text, int tone) {
+  not_run_ = false;
   verdict_->setText(text);
   verdict_->setStyleSheet(badge_style(tone, true));
   verdict_->setVisible(!text.isEmpty());
+}
+
+void ExercisePanel::show_not_run() {
+  set_verdict(tr("Not run yet: F5 compiles and runs it on the picked device."), 0);
+  not_run_ = true;
 }
 
 QString ExercisePanel::prediction_text() const { return last_result_; }
@@ -269,6 +275,7 @@ void ExercisePanel::retranslate() {
   info_tabs_->setTabText(1, tr("Prediction"));
   info_tabs_->setTabText(2, tr("Result"));
   show_dialect();
+  if (not_run_) show_not_run();
   if (result_->text().isEmpty() || !result_doc_)
     result_->setText(tr("Press F5 to compile and run your kernel on the picked device."));
   fill_picker();  // and the task
@@ -294,9 +301,10 @@ void ExercisePanel::fill_picker() {
     picker_->addItem(state + q(e.in(lang.toStdString()).title), q(e.id));
   }
   if (withdrawn()) {
-    picker_->addItem(tr("%1 (no longer in its pack)").arg(q(exercise_->in(lang.toStdString()).title)),
-                     q(exercise_->id));
+    picker_->addItem(tr("%1 (removed)").arg(q(exercise_->in(lang.toStdString()).title)), q(exercise_->id));
     picker_->setItemData(picker_->count() - 1, true, kWithdrawnRole);
+    picker_->setItemData(picker_->count() - 1, tr("no longer in its pack: your text stays open here"),
+                         Qt::ToolTipRole);
     picker_->setCurrentIndex(picker_->count() - 1);
   } else {
     picker_->setCurrentIndex(exercise_ ? picker_->findData(q(exercise_->id)) : 0);
@@ -324,8 +332,9 @@ void ExercisePanel::show_task() {
   QString section = q(exercise_->lesson_section);
   for (const Variant& v : catalog())
     if (v.lesson.file == exercise_->lesson_file) {
-      section = LessonPane::section_title(
-          LessonRef{exercise_->lesson_file, exercise_->lesson_section, v.lesson.language}, language::current());
+      LessonRef ref = v.lesson;  // a pack's lesson brings its texts
+      ref.section = exercise_->lesson_section;
+      section = LessonPane::section_title(ref, language::current());
       break;
     }
   QStringList goal;
@@ -333,9 +342,9 @@ void ExercisePanel::show_task() {
   task_->setText((withdrawn() ? tr("<i>This exercise is no longer in its pack (the pack was read again): your "
                                    "text stays here. Pick another exercise, or free editing.</i><br>")
                               : QString()) +
-                 tr("<b>%1</b><br>%2<br><i>Lesson: %3</i><br><b>Goal:</b> %4")
-                     .arg(q(t.title).toHtmlEscaped(), q(t.task).toHtmlEscaped(), section.toHtmlEscaped(),
-                          goal.join(tr(", and "))));
+                 tr("<b>%1</b><br>%2<br>").arg(q(t.title).toHtmlEscaped(), q(t.task).toHtmlEscaped()) +
+                 (section.isEmpty() ? QString() : tr("<i>Lesson: %1</i><br>").arg(section.toHtmlEscaped())) +
+                 tr("<b>Goal:</b> %1").arg(goal.join(tr(", and "))));
   const int total = static_cast<int>(t.hints.size());
   hints_shown_ = std::min(hints_shown_, total);
   QStringList shown;
@@ -399,7 +408,7 @@ void ExercisePanel::load_text(const QString& original, const QString& autosave_k
   result_doc_.reset();
   last_result_.clear();
   compare_button_->setEnabled(false);
-  set_verdict(tr("Not run yet: F5 compiles and runs it on the picked device."), 0);
+  show_not_run();
   info_tabs_->setCurrentIndex(0);
   result_->setText(saved.isNull() || saved == original
                        ? tr("Press F5 to compile and run your kernel on the picked device.")

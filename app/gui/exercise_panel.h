@@ -141,6 +141,7 @@ class ExercisePanel : public QWidget {
   const Variant* variant_ = nullptr;
   QString file_name_, original_text_, autosave_key_;
   bool loading_ = false;
+  bool not_run_ = false;  // the verdict says the text was not run yet
 
   QComboBox* picker_;
   QLabel* dialect_;
@@ -163,6 +164,7 @@ class ExercisePanel : public QWidget {
   QComboBox* speed_prediction_;
   QSpinBox* timeout_;
   void set_verdict(const QString& text, int tone);  // tone: 1 good, -1 bad, 0 neutral
+  void show_not_run();                              // the verdict of a text not run yet (follows the language)
 
   QLabel* verdict_;
   QTabWidget* info_tabs_;

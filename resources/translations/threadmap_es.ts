@@ -783,10 +783,6 @@
         <translation>Seleccione un kernel y luego Ejercicio ▸ Editar este kernel.</translation>
     </message>
     <message>
-        <source>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;%2&lt;br&gt;&lt;i&gt;Lesson: %3&lt;/i&gt;&lt;br&gt;&lt;b&gt;Goal:&lt;/b&gt; %4</source>
-        <translation>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;%2&lt;br&gt;&lt;i&gt;Lección: %3&lt;/i&gt;&lt;br&gt;&lt;b&gt;Objetivo:&lt;/b&gt; %4</translation>
-    </message>
-    <message>
         <source>, and </source>
         <translation> y </translation>
     </message>
@@ -1045,12 +1041,28 @@
         <translation>Su %1 editado sigue abierto: es %2, y el dispositivo elegido ejecuta %3; elija un dispositivo que ejecute %2 para ejecutarlo</translation>
     </message>
     <message>
-        <source>%1 (no longer in its pack)</source>
-        <translation>%1 (ya no está en su paquete)</translation>
-    </message>
-    <message>
         <source>&lt;i&gt;This exercise is no longer in its pack (the pack was read again): your text stays here. Pick another exercise, or free editing.&lt;/i&gt;&lt;br&gt;</source>
         <translation>&lt;i&gt;Este ejercicio ya no está en su paquete (el paquete se leyó de nuevo): su texto sigue aquí. Elija otro ejercicio, o edición libre.&lt;/i&gt;&lt;br&gt;</translation>
+    </message>
+    <message>
+        <source>%1 (removed)</source>
+        <translation>%1 (retirado)</translation>
+    </message>
+    <message>
+        <source>no longer in its pack: your text stays open here</source>
+        <translation>ya no está en su paquete: su texto sigue abierto aquí</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;%2&lt;br&gt;</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;%2&lt;br&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;i&gt;Lesson: %1&lt;/i&gt;&lt;br&gt;</source>
+        <translation>&lt;i&gt;Lección: %1&lt;/i&gt;&lt;br&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Goal:&lt;/b&gt; %1</source>
+        <translation>&lt;b&gt;Objetivo:&lt;/b&gt; %1</translation>
     </message>
 </context>
 <context>

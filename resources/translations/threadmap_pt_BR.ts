@@ -783,10 +783,6 @@
         <translation>Selecione um kernel e depois Exercício ▸ Editar este kernel.</translation>
     </message>
     <message>
-        <source>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;%2&lt;br&gt;&lt;i&gt;Lesson: %3&lt;/i&gt;&lt;br&gt;&lt;b&gt;Goal:&lt;/b&gt; %4</source>
-        <translation>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;%2&lt;br&gt;&lt;i&gt;Lição: %3&lt;/i&gt;&lt;br&gt;&lt;b&gt;Meta:&lt;/b&gt; %4</translation>
-    </message>
-    <message>
         <source>, and </source>
         <translation> e </translation>
     </message>
@@ -1045,12 +1041,28 @@
         <translation>Seu %1 editado continua aberto: é %2, e o dispositivo escolhido executa %3; escolha um dispositivo que execute %2 para executá-lo</translation>
     </message>
     <message>
-        <source>%1 (no longer in its pack)</source>
-        <translation>%1 (não está mais no seu pacote)</translation>
-    </message>
-    <message>
         <source>&lt;i&gt;This exercise is no longer in its pack (the pack was read again): your text stays here. Pick another exercise, or free editing.&lt;/i&gt;&lt;br&gt;</source>
         <translation>&lt;i&gt;Este exercício não está mais no seu pacote (o pacote foi lido de novo): seu texto continua aqui. Escolha outro exercício, ou edição livre.&lt;/i&gt;&lt;br&gt;</translation>
+    </message>
+    <message>
+        <source>%1 (removed)</source>
+        <translation>%1 (removido)</translation>
+    </message>
+    <message>
+        <source>no longer in its pack: your text stays open here</source>
+        <translation>não está mais no seu pacote: seu texto continua aberto aqui</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;%2&lt;br&gt;</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;%2&lt;br&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;i&gt;Lesson: %1&lt;/i&gt;&lt;br&gt;</source>
+        <translation>&lt;i&gt;Lição: %1&lt;/i&gt;&lt;br&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Goal:&lt;/b&gt; %1</source>
+        <translation>&lt;b&gt;Meta:&lt;/b&gt; %1</translation>
     </message>
 </context>
 <context>

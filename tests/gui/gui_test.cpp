@@ -452,7 +452,8 @@ class GuiTest : public QObject {
 
   // An open exercise whose pack, read again, no longer has it stays open with
   // the learner's text, marked in the picker and the task, and choosing that
-  // entry again changes nothing.
+  // entry again changes nothing. A pack exercise without a lesson names none;
+  // the not-run verdict follows the language.
   void anExerciseItsPackWithdrawsStaysOpenMarked() {
     const QString packs = PackLibrary::user_folder();
     const auto cleanup = qScopeGuard([&] { QDir(packs).removeRecursively(); });
@@ -493,11 +494,17 @@ class GuiTest : public QObject {
     QVERIFY(!threadmap::find_exercise("rowsum-last-column"));
     QCOMPARE(w.exercise_panel().exercise(), exercise);
     QVERIFY(w.exercise_panel().editor().toPlainText().contains("the learner's line"));
-    QCOMPARE(picker->currentText(), QString("Add the last column (no longer in its pack)"));
+    QCOMPARE(picker->currentText(), QString("Add the last column (removed)"));
     QCOMPARE(picker->findData("rowsum-last-column"), picker->count() - 1);
     const auto* task = w.exercise_panel().findChild<QLabel*>("exerciseTask");
     QVERIFY(task);
     QVERIFY2(task->text().contains("no longer in its pack"), qPrintable(task->text()));
+    QVERIFY2(!task->text().contains("Lesson:"), qPrintable(task->text()));
+    w.set_language("es");
+    QTRY_VERIFY2(w.exercise_panel().verdict_text().startsWith("Aún no"),
+                 qPrintable(w.exercise_panel().verdict_text()));
+    w.set_language("en");
+    QTRY_VERIFY(w.exercise_panel().verdict_text().startsWith("Not run yet"));
     emit picker->activated(picker->currentIndex());
     QCOMPARE(w.exercise_panel().exercise(), exercise);
     QVERIFY(w.exercise_panel().editor().toPlainText().contains("the learner's line"));
