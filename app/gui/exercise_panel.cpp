@@ -330,19 +330,17 @@ void ExercisePanel::show_task() {
   const std::string lang = language::current().toStdString();
   const ExerciseText& t = exercise_->in(lang);
   QString section = q(exercise_->lesson_section);
-  for (const Variant& v : catalog())
-    if (v.lesson.file == exercise_->lesson_file) {
-      LessonRef ref = v.lesson;  // a pack's lesson brings its texts
-      ref.section = exercise_->lesson_section;
-      section = LessonPane::section_title(ref, language::current());
-      break;
-    }
+  if (const Variant* v = find_variant(exercise_->kernel_id); v && v->lesson.file == exercise_->lesson_file) {
+    LessonRef ref = v->lesson;  // a pack's lesson brings its texts (every `pack new` lesson is scale.md)
+    ref.section = exercise_->lesson_section;
+    section = LessonPane::section_title(ref, language::current());
+  }
   QStringList goal;
   for (const GoalTerm& term : exercise_->goal) goal << goal_term_text(term);
   task_->setText((withdrawn() ? tr("<i>This exercise is no longer in its pack (the pack was read again): your "
                                    "text stays here. Pick another exercise, or free editing.</i><br>")
                               : QString()) +
-                 tr("<b>%1</b><br>%2<br>").arg(q(t.title).toHtmlEscaped(), q(t.task).toHtmlEscaped()) +
+                 QStringLiteral("<b>%1</b><br>%2<br>").arg(q(t.title).toHtmlEscaped(), q(t.task).toHtmlEscaped()) +
                  (section.isEmpty() ? QString() : tr("<i>Lesson: %1</i><br>").arg(section.toHtmlEscaped())) +
                  tr("<b>Goal:</b> %1").arg(goal.join(tr(", and "))));
   const int total = static_cast<int>(t.hints.size());
@@ -606,8 +604,7 @@ void ExercisePanel::on_reply(const WorkerReply& reply) {
     json attempt = {{"goal_met", false}, {"device", last_run_.device}, {"outcome", reply.status}};
     attempt["error"] = QString::fromStdString(reply.error).left(400).toStdString();
     profile_.add_attempt(run_key_.toStdString(), attempt);
-    show_task();
-    fill_picker();
+    fill_picker();  // and the task
   }
 }
 

@@ -86,7 +86,11 @@ QStringList PackLibrary::reload() {
       update_pack_variants(pack::pack_variants(manifest));
       add_exercises(manifest.name, std::move(exercises));
     } catch (const InvalidRequest& e) {  // PackError too
-      problems << QString::fromStdString(e.what());
+      // Each problem names its pack's folder.
+      const std::string what = e.what();
+      problems << QString::fromStdString(what.find(p.request.folder) == std::string::npos
+                                             ? p.request.folder + ": " + what
+                                             : what);
       continue;
     }
     p.request = {p.request.folder, files.manifest, files.kernels};

@@ -11,7 +11,8 @@
 //     addresses, one special-register read fewer per warp before the barrier);
 //   - lane 0 of each warp keeps its stamps in registers (no shared memory);
 //     the arrival is one clock read right before the barrier, the same
-//     instruction as the clock pass's (CS2R.32 into a register of its own);
+//     instruction as the clock pass's (CS2R.32; in transpose_shared ptxas
+//     gives it the register of the stored value, so it waits for the store);
 //   - the barrier is __syncthreads_count(1) (BAR.RED): the release stamp is
 //     the clock read under a predicate computed from the barrier's own
 //     result, so it cannot be taken before the barrier let the warp go, with

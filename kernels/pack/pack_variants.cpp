@@ -375,11 +375,11 @@ std::vector<PackManifest> add_packs(const std::vector<std::string>& folders) {
   std::vector<PackManifest> manifests;
   for (const std::string& folder : folders) {
     PackManifest m = load_pack(pack_folder(folder));
-    add_variants(pack_variants(m));  // the same pack twice: its variants are in the catalog already
     for (const PackManifest& other : manifests)
-      if (other.name == m.name)
+      if (std::error_code ec; other.name == m.name && !std::filesystem::equivalent(other.folder, m.folder, ec))
         throw PackError(folder + ": a pack named '" + m.name + "' is given already, from " + other.folder +
                         "; give one of them another name in its pack.toml");
+    add_variants(pack_variants(m));  // the same folder twice: its variants are in the catalog already
     manifests.push_back(std::move(m));
   }
   return manifests;

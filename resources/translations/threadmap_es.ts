@@ -1053,10 +1053,6 @@
         <translation>ya no está en su paquete: su texto sigue abierto aquí</translation>
     </message>
     <message>
-        <source>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;%2&lt;br&gt;</source>
-        <translation>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;%2&lt;br&gt;</translation>
-    </message>
-    <message>
         <source>&lt;i&gt;Lesson: %1&lt;/i&gt;&lt;br&gt;</source>
         <translation>&lt;i&gt;Lección: %1&lt;/i&gt;&lt;br&gt;</translation>
     </message>

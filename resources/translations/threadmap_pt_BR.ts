@@ -1053,10 +1053,6 @@
         <translation>não está mais no seu pacote: seu texto continua aberto aqui</translation>
     </message>
     <message>
-        <source>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;%2&lt;br&gt;</source>
-        <translation>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;%2&lt;br&gt;</translation>
-    </message>
-    <message>
         <source>&lt;i&gt;Lesson: %1&lt;/i&gt;&lt;br&gt;</source>
         <translation>&lt;i&gt;Lição: %1&lt;/i&gt;&lt;br&gt;</translation>
     </message>

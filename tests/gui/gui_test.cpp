@@ -514,6 +514,15 @@ class GuiTest : public QObject {
     QCOMPARE(threadmap::find_exercise("rowsum-last-column"), exercise);
     QCOMPARE(picker->currentText(), QString("Add the last column"));
     QVERIFY(!task->text().contains("no longer in its pack"));
+
+    // Renamed: a restart reads it; until then the pack and its exercise stay.
+    QVERIFY(write(QByteArray(with).replace("name = \"rowsum_ex\"", "name = \"rowsum_renamed\"")));
+    QVERIFY(!reloaded_alone(w, "withdrawing"));
+    QVERIFY2(w.status().worker_text().contains("withdrawing: its pack's name is not the one read before "
+                                               "('rowsum_ex', now 'rowsum_renamed'); start ThreadMap again"),
+             qPrintable(w.status().worker_text()));
+    QCOMPARE(threadmap::find_exercise("rowsum-last-column"), exercise);
+    QVERIFY(w.kernel_tree().select("rowsum_ex.off_by_one"));
   }
 
   // Every pack in the user's packs folder opens at start, a bad one named in

@@ -307,10 +307,10 @@ inline bool copy_rowsum_pack(const QString& folder, const QString& name) {
 
 // File > Reload packs read the pack in the packs folder's `folder` without a
 // problem (packs that earlier tests of the process opened, their folders
-// removed since, may report theirs).
+// removed since, may report theirs; each problem names its pack's folder).
 inline bool reloaded_alone(MainWindow& w, const QString& folder) {
   const QString problems = w.reload_packs();
-  if (!problems.contains("/" + folder)) return true;
+  if (!problems.contains("/" + folder + ":") && !problems.contains("/" + folder + "/")) return true;
   qWarning("%s", qPrintable(problems));
   return false;
 }
