@@ -2,9 +2,10 @@
 """ThreadMap's barrier figures (the clock pass, `show --format json`) against
 the independent probe (barrier_probe.cu), per kernel and size.
 
-Usage: barrier_compare.py DIR
-DIR holds probe.jsonl (one JSON object per configuration and run) and
-KERNEL.SETS.REP.json (`threadmap-cli show --format json` of a recording).
+Usage: barrier_compare.py DIR [PROBE]
+DIR holds probe.jsonl (one JSON object per configuration and run; PROBE
+names another such file) and KERNEL.SETS.REP.json (`threadmap-cli show
+--format json` of a recording).
 Each side's figure is the median over its runs of the per-run median.
 Passes when, for every configuration, ThreadMap's median arrival spread is
 within 1.5x of the probe's and its median release latency within 100 cycles.
@@ -21,9 +22,9 @@ SPREAD_FACTOR = 1.5
 RELEASE_CYCLES = 100
 
 
-def main(folder):
+def main(folder, probe_file=None):
     probe = {}
-    with open(os.path.join(folder, "probe.jsonl")) as f:
+    with open(probe_file or os.path.join(folder, "probe.jsonl")) as f:
         for line in f:
             line = line.strip()
             if line:
@@ -81,4 +82,4 @@ def main(folder):
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1]))
+    sys.exit(main(*sys.argv[1:3]))

@@ -194,11 +194,10 @@ barriers)
   # stamps them (the low half of a clock64 read, CS2R.32), and with its
   # first form's 64-bit stamps (--stamp64); the first runs keep their PTX,
   # assembled after with its control bits.
-  mkdir -p "$OUT/b/stamp64"
   for rep in 1 2 3; do
     ptx() { [ $rep = 1 ] && echo --ptx "$OUT/b/probe_$1.ptx"; }
     "$OUT/b/barrier_probe" $(ptx clock32) >> "$OUT/b/probe.jsonl" 2>> "$OUT/b/probe.err"
-    "$OUT/b/barrier_probe" --stamp64 $(ptx stamp64) >> "$OUT/b/stamp64/probe.jsonl" 2>> "$OUT/b/probe.err"
+    "$OUT/b/barrier_probe" --stamp64 $(ptx stamp64) >> "$OUT/b/probe_stamp64.jsonl" 2>> "$OUT/b/probe.err"
   done
   for form in clock32 stamp64; do
     ptxas -arch="sm_$arch" -o "/tmp/probe_$form.cubin" "$OUT/b/probe_$form.ptx" &&
@@ -219,8 +218,7 @@ transpose.shared --set width=1024 --set height=1024
 reduce.sequential --set n=1048576
 CONFIGS
   python3 bench/gpu/barrier_compare.py "$OUT/b" | tee "$OUT/barriers.md"
-  cp "$OUT"/b/*.json "$OUT/b/stamp64/"
-  python3 bench/gpu/barrier_compare.py "$OUT/b/stamp64" | tee "$OUT/barriers_stamp64.md"
+  python3 bench/gpu/barrier_compare.py "$OUT/b" "$OUT/b/probe_stamp64.jsonl" | tee "$OUT/barriers_stamp64.md"
   rm -f "$OUT"/b/*.threadmap "$OUT/b/barrier_probe" "$OUT/b/barrier_variants"
   tar -C "$OUT" -czf "$OUT/barrier_logs.tgz" b && rm -rf "$OUT/b"
   ;;
