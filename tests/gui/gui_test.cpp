@@ -453,7 +453,7 @@ class GuiTest : public QObject {
   // An open exercise whose pack, read again, no longer has it stays open with
   // the learner's text, marked in the picker and the task, and choosing that
   // entry again changes nothing. A pack exercise without a lesson names none;
-  // the not-run verdict follows the language.
+  // the not-run verdict and the trace views' title follow the language.
   void anExerciseItsPackWithdrawsStaysOpenMarked() {
     const QString packs = PackLibrary::user_folder();
     const auto cleanup = qScopeGuard([&] { QDir(packs).removeRecursively(); });
@@ -503,6 +503,9 @@ class GuiTest : public QObject {
     w.set_language("es");
     QTRY_VERIFY2(w.exercise_panel().verdict_text().startsWith("Aún no"),
                  qPrintable(w.exercise_panel().verdict_text()));
+    const auto* trace_title = w.trace_views().findChild<QLabel*>("traceTitle");
+    QVERIFY(trace_title);
+    QVERIFY2(trace_title->text().startsWith("No hay ninguna grabación abierta"), qPrintable(trace_title->text()));
     w.set_language("en");
     QTRY_VERIFY(w.exercise_panel().verdict_text().startsWith("Not run yet"));
     emit picker->activated(picker->currentIndex());

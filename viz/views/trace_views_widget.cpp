@@ -47,6 +47,7 @@ TraceViewsWidget::TraceViewsWidget(QWidget* parent)
       playback_(new PlaybackController(this)),
       bar_(new PlaybackBar(*playback_, this)) {
   setFocusPolicy(Qt::StrongFocus);
+  title_->setObjectName("traceTitle");
   title_->setWordWrap(true);
   open_->setFocusPolicy(Qt::NoFocus);
 
@@ -60,6 +61,7 @@ TraceViewsWidget::TraceViewsWidget(QWidget* parent)
     tabs_->setTabText(2, tr("Barrier"));
     tabs_->setTabText(3, tr("Coalescing"));
     tabs_->setTabText(4, tr("Schedule"));
+    show_title();
   });
   tabs_->setFocusPolicy(Qt::NoFocus);
   // Five short names, read whole in every language ("Escalonamento" cut to
@@ -132,32 +134,43 @@ void TraceViewsWidget::set_document(std::shared_ptr<const analysis::TraceDocumen
   problems_->set_document(doc_);
   fit_problems();
   bar_->set_timeline(timeline_ ? &*timeline_ : nullptr);
+  show_title();
   if (doc_) {
-    const Trace& t = doc_->trace();
-    // A hand-made session may lack the device; nothing here may throw into a slot.
-    const auto& info = doc_->session.device;
-    const auto device = info.is_object() && info.contains("name") && info["name"].is_string()
-                            ? QString::fromStdString(info["name"].get<std::string>())
-                            : QString::fromStdString(t.backend);
-    QStringList params;
-    for (const auto& [name, value] : traced_params(doc_->session)) params << QString::fromStdString(name + "=" + value);
-    full_title_ = tr("<b>%1</b> on %2 · %3 · traced %4 of %5 blocks")
-                      .arg(QString::fromStdString(t.kernel_id), device, params.join(' '))
-                      .arg(t.traced_blocks.size())
-                      .arg(t.block_count());
-    // A presentation keeps one line: the kernel and what it was traced with.
-    short_title_ = QString("<b>%1</b> · %2").arg(QString::fromStdString(t.kernel_id), params.join(' '));
-    title_->setText(theme_.presentation ? short_title_ : full_title_);
     title_->setToolTip(QString::fromStdString(doc_->origin));
     // The text the trace's lines refer to (a learner's recording: the learner's).
     const std::string_view text = traced_source_text(doc_->session);
     source_->set_source(QString::fromStdString(traced_source_name(doc_->session)),
                         QString::fromUtf8(text.data(), static_cast<int>(text.size())));
   } else {
-    title_->setText(tr("No recording open. Open a .threadmap file, or record a trace."));
     source_->set_source({}, {});
   }
   playback_->set_steps(timeline_ ? timeline_->steps() : 0);
+}
+
+// The open recording's kernel, device, parameters and traced blocks (a
+// presentation keeps one line: the kernel and its parameters), else how to
+// open one; in the interface's language.
+void TraceViewsWidget::show_title() {
+  if (!doc_) {
+    title_->setText(tr("No recording open. Open a .threadmap file, or record a trace."));
+    return;
+  }
+  const Trace& t = doc_->trace();
+  QStringList params;
+  for (const auto& [name, value] : traced_params(doc_->session)) params << QString::fromStdString(name + "=" + value);
+  if (theme_.presentation) {
+    title_->setText(QString("<b>%1</b> · %2").arg(QString::fromStdString(t.kernel_id), params.join(' ')));
+    return;
+  }
+  // A hand-made session may lack the device; nothing here may throw into a slot.
+  const auto& info = doc_->session.device;
+  const QString device = info.is_object() && info.contains("name") && info["name"].is_string()
+                             ? QString::fromStdString(info["name"].get<std::string>())
+                             : QString::fromStdString(t.backend);
+  title_->setText(tr("<b>%1</b> on %2 · %3 · traced %4 of %5 blocks")
+                      .arg(QString::fromStdString(t.kernel_id), device, params.join(' '))
+                      .arg(t.traced_blocks.size())
+                      .arg(t.block_count()));
 }
 
 void TraceViewsWidget::show_problem(std::size_t index, int site) {
@@ -216,7 +229,7 @@ void TraceViewsWidget::apply_theme() {
   for (QWidget* w : chrome) w->setFont(theme_.presentation ? f : QFont());
   // The room needs no file button, and one line of title.
   open_->setVisible(!theme_.presentation);
-  if (doc_) title_->setText(theme_.presentation ? short_title_ : full_title_);
+  if (doc_) show_title();
   QFont mono = source_->font();
   if (theme_.presentation) {
     if (split_->orientation() == Qt::Horizontal) beside_source_font_ = mono;

@@ -86,12 +86,12 @@ class TraceViewsWidget : public QWidget {
   void give_back_beside_sizes();
   void highlight_source();  // the line the current view discusses
   void fit_problems();      // the list's height and whether a presentation shows it
+  void show_title();        // the recording's title (a presentation's one line), or how to open one
   std::vector<TraceView*> views() const;
 
   std::shared_ptr<const analysis::TraceDocument> doc_;
   std::optional<Timeline> timeline_;
   Theme theme_ = Theme::standard();
-  QString full_title_, short_title_;  // the document's title, and a presentation's
   QLabel* title_;
   QToolButton* open_;
   QTabWidget* tabs_;
