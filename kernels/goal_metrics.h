@@ -8,7 +8,7 @@
 
 namespace threadmap {
 
-inline constexpr std::array<std::string_view, 11> kGoalMetrics{
+inline constexpr std::array<std::string_view, 16> kGoalMetrics{
     "verified",
     "shared_ld_conflicts",
     "shared_st_conflicts",
@@ -18,8 +18,17 @@ inline constexpr std::array<std::string_view, 11> kGoalMetrics{
     "shared_st_requests",
     "global_ld_requests",
     "global_st_requests",
-    "shared_atom_requests",     // shared atomics (ATOMS), every operation
-    "global_atomic_requests"};  // global atomics, those that return the old value and reductions
+    "shared_atom_requests",    // shared atomics (ATOMS), every operation
+    "global_atomic_requests",  // global atomics, those that return the old value and reductions
+    // Thread-level accesses (each request's active lanes): with `per` a
+    // request count, how many lanes of a warp share each request.
+    "shared_ld_lanes",
+    "shared_st_lanes",
+    "global_ld_lanes",
+    "global_st_lanes",
+    // Thread-level shared loads of a word another thread of the block stored
+    // last before them: the exchange through a tile.
+    "shared_ld_exchanged"};
 
 inline bool is_goal_metric(std::string_view m) {
   return std::find(kGoalMetrics.begin(), kGoalMetrics.end(), m) != kGoalMetrics.end();

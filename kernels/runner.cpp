@@ -1,6 +1,7 @@
 #include "kernels/runner.h"
 
 #include <algorithm>
+#include <cstring>
 #include <chrono>
 #include <cmath>
 #include <new>
@@ -156,6 +157,50 @@ void run_reference(Device& device, const Variant& variant, const Params& params,
     device.read(*buffers[i], expected[i].data.data(), expected[i].data.size());
   }
   *w.reference.outputs = std::move(expected);
+}
+
+std::optional<std::string> unwritten_output(Device& device, const Variant& variant, const Params& params,
+                                            std::uint64_t seed) {
+  Workload w = variant.build(variant, params, seed);
+  use_pack_text(w, variant, device.info());
+  validate_launch(variant, params, w, device.info());
+  for (const LaunchCmd& l : w.launches) device.prepare(l);
+  std::vector<std::unique_ptr<DeviceBuffer>> owned;
+  std::vector<DeviceBuffer*> buffers;
+  for (HostBuffer& b : w.buffers) {
+    materialize(b);
+    owned.push_back(device.allocate(b.data.size()));
+    buffers.push_back(owned.back().get());
+  }
+  const auto checked = [&](const HostBuffer& b) { return b.role == BufferRole::Output && !b.fill; };
+  // Each checked output as the run left it, starting from `initial` (the
+  // poison, then zeros); every other buffer as materialize made it.
+  const auto run_from = [&](bool poisoned) {
+    std::vector<std::vector<std::byte>> out(w.buffers.size());
+    for (std::size_t i = 0; i < w.buffers.size(); ++i) {
+      const HostBuffer& b = w.buffers[i];
+      if (checked(b) && !poisoned) out[i].assign(b.data.size(), std::byte{0});
+      device.write(*buffers[i], out[i].empty() ? b.data.data() : out[i].data(), b.data.size());
+    }
+    device.execute(w.launches, buffers);
+    for (std::size_t i = 0; i < w.buffers.size(); ++i)
+      if (checked(w.buffers[i])) {
+        out[i].resize(w.buffers[i].data.size());
+        device.read(*buffers[i], out[i].data(), out[i].size());
+      }
+    return out;
+  };
+  const auto first = run_from(true), second = run_from(false);
+  for (std::size_t i = 0; i < w.buffers.size(); ++i) {
+    const HostBuffer& b = w.buffers[i];
+    if (!checked(b)) continue;
+    const std::size_t size = element_size(b.type);
+    for (std::size_t at = 0; at + size <= first[i].size(); at += size)
+      if (std::memcmp(first[i].data() + at, second[i].data() + at, size) != 0)
+        return "output '" + b.name + "' element " + std::to_string(at / size) + " of " +
+               std::to_string(b.elements) + " keeps what the buffer held before the run: the kernel never writes it";
+  }
+  return std::nullopt;
 }
 
 RunResult run_variant(Device& device, const Variant& variant, const Params& params, const RunOptions& options) {

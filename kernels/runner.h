@@ -91,6 +91,15 @@ RunResult run_variant(Device& device, const Variant& variant, const Params& para
 // engine's errors.
 void run_reference(Device& device, const Variant& variant, const Params& params, std::uint64_t seed);
 
+// Where the variant leaves an output element as the buffer held it before
+// the run: its launches run twice on the same inputs, the outputs first
+// poisoned, then zeroed, and an element that differs was never written (a
+// pack whose arguments are in the wrong order, a grid too small). Outputs
+// with a fill of their own (a histogram's bins, which the kernel updates) are
+// left out. None when every element is written. Throws the engine's errors.
+std::optional<std::string> unwritten_output(Device& device, const Variant& variant, const Params& params,
+                                            std::uint64_t seed);
+
 // Device-to-device copy of `bytes` (read + write counted), the practical limit.
 
 struct CopyResult {

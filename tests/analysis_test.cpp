@@ -280,6 +280,64 @@ TEST(CompilerMessages, AnyBytesParseWithoutHarm) {
   }
 }
 
+// The grader's own conditions, on a hand-made trace (the shape of one, not a
+// recording): an input the trace never loads fails the goal (a read in a form
+// the hooks miss would otherwise pass unmeasured), and so does a problem the
+// trace shows; the shared loads of a word another thread stored are counted.
+TEST(Grading, AnUntracedInputAndAProblemEachFailTheGoal) {
+  threadmap::Exercise e;
+  e.goal.push_back({"verified"});
+  threadmap::Trace t;
+  t.grid = {1, 1, 1};
+  t.block = {2, 1, 1};
+  t.traced_blocks = {0};
+  t.schedule.resize(1);
+  t.buffers.push_back({"a", "input", threadmap::ElementType::Int, 8, 0, 0});
+  t.buffers.push_back({"out", "output", threadmap::ElementType::Int, 8, 0, 1});
+  const auto access = [&](threadmap::Space space, bool store, std::uint16_t thread, std::uint64_t offset,
+                          std::uint8_t buffer) {
+    threadmap::Access x;
+    x.space = space;
+    x.store = store;
+    x.thread = thread;
+    x.offset = offset;
+    x.buffer = buffer;
+    x.size = 4;
+    x.line = 3;
+    t.accesses.push_back(x);
+  };
+  // Each thread stores its word into shared memory and reads its neighbour's,
+  // then stores the output: no load of `a`.
+  access(threadmap::Space::Shared, true, 0, 0, 0);
+  access(threadmap::Space::Shared, true, 1, 4, 0);
+  // The one warp's barrier, released after the two stores.
+  t.barriers.push_back({0, 0, 2, 0, 1, 0, 0, 2});
+  access(threadmap::Space::Shared, false, 0, 4, 0);
+  access(threadmap::Space::Shared, false, 1, 4, 0);  // its own word: no exchange
+  access(threadmap::Space::Global, true, 0, 0, 1);
+  access(threadmap::Space::Global, true, 1, 4, 1);
+  const auto a = threadmap::analysis::analyze(t, threadmap::analysis::model_for(t));
+  EXPECT_EQ(a.totals.shared_ld_lanes, 2u);
+  EXPECT_EQ(a.totals.shared_ld_exchanged, 1u);
+  const threadmap::GoalCheck untraced = threadmap::check_goal(e, true, a, t);
+  EXPECT_FALSE(untraced.met);
+  ASSERT_EQ(untraced.untraced.size(), 1u);
+  EXPECT_NE(untraced.untraced[0].find("the input 'a' and its trace shows no load of it"), std::string::npos);
+  EXPECT_TRUE(untraced.problems.empty());
+
+  access(threadmap::Space::Global, false, 0, 0, 0);
+  const auto read = threadmap::analysis::analyze(t, threadmap::analysis::model_for(t));
+  EXPECT_TRUE(threadmap::check_goal(e, true, read, t).met);
+  // Thread 1 writes again the word thread 0 read after the barrier, with no
+  // barrier between: a race.
+  access(threadmap::Space::Shared, true, 1, 4, 0);
+  const auto raced = threadmap::analysis::analyze(t, threadmap::analysis::model_for(t));
+  const threadmap::GoalCheck race = threadmap::check_goal(e, true, raced, t);
+  EXPECT_FALSE(race.met);
+  ASSERT_FALSE(race.problems.empty());
+  EXPECT_EQ(race.problems[0].kind, "write-after-read");
+}
+
 // A prediction of wavefronts per shared request against the recorded ones:
 // the distribution, and the first request in playback order that differs.
 TEST(Predictions, FindTheFirstRequestUnlikeThePrediction) {

@@ -601,7 +601,20 @@ TEST(Exercises, CheckGradesKnownCheatsAsNotMet) {
       {"transpose-pad", "transpose-pad.no-tile.cl", "goal not met", "through the tile in shared memory"},
       {"transpose-pad", "transpose-pad.default-seed.cl", "not verified", "(seed 7)"},
       {"reduce-tree", "reduce-tree.one-thread.cl", "goal not met", "as one thread adding the values alone"},
-      {"reduce-tree", "reduce-tree.no-local.cl", "goal not met", "fewer shared loads per group"}};
+      {"reduce-tree", "reduce-tree.no-local.cl", "goal not met", "fewer shared loads per group"},
+      // Issue "Grades a class can trust": each met the goal before.
+      {"transpose-pad", "transpose-pad.round-trip.cl", "goal not met", "read a word another thread stored"},
+      {"smem-conflict-free", "smem-conflict-free.round-trip.cl", "goal not met", "read a word another thread stored"},
+      {"matadd-coalesced", "matadd-coalesced.one-item.cl", "goal not met", "fewer than 16 lanes a request"},
+      {"matadd-coalesced", "matadd-coalesced.lane-zero.cl", "goal not met", "fewer than 16 lanes a request"},
+      {"transpose-coalesced-read", "transpose-coalesced-read.lane-zero.cl", "goal not met",
+       "fewer than 16 lanes a request"},
+      {"reduce-tree", "reduce-tree.dummy-loads.cl", "goal not met", "fewer than 16 lanes a request"},
+      {"reduce-tree", "reduce-tree.early-return.cl", "goal not met", "the trace shows a problem: data race"},
+      {"reduce-tree", "reduce-tree.divergent-barrier.cl", "crashed",
+       "has a barrier at line 18 that not every work-item of the group may reach"},
+      // vload2/vstore2 were not traced: the start, read two at a time, met the goal.
+      {"matadd-coalesced", "matadd-coalesced.vload2.cl", "goal not met", "global_ld_excess_sectors <= 0"}};
   for (const Cheat& c : cheats) {
     const Outcome o = cli("check " + c.exercise + " " + dir + c.file + " --device opencl:0:0 --seed 7 --format json");
     EXPECT_EQ(o.code, 1) << c.file << "\n" << o.out << o.err;
@@ -617,6 +630,45 @@ TEST(Exercises, CheckGradesKnownCheatsAsNotMet) {
   const Outcome fitted = cli("check transpose-pad " + dir +
                              "transpose-pad.default-seed.cl --device opencl:0:0 --seed 20261122 --format json");
   EXPECT_EQ(fitted.code, 0) << fitted.out << fitted.err;
+}
+
+// The pack's naive multiply reading A through vload2, untouched otherwise:
+// its loads were not traced, so it met matmul-tile's bound on global loads.
+// Traced, it makes as many global loads as a naive multiply does, and no
+// shared ones. A builtin the hooks cannot record is refused by the traced
+// build, naming its line.
+TEST(Exercises, VectorLoadsAreTracedAndUntracedFormsRefused) {
+  REQUIRE_OPENCL();
+  const std::string dir = std::string(THREADMAP_SOURCE_DIR) + "/tests/data/cheats/";
+  const Outcome o = cli("check matmul-tile " + dir + "matmul-tile.vload2.cl --pack matmul --device opencl:0:0 --seed 7 --format json");
+  EXPECT_EQ(o.code, 1) << o.out << o.err;
+  const auto row = nlohmann::json::parse(o.out)["submissions"][0];
+  EXPECT_EQ(row["status"], "goal not met") << row.dump();
+  EXPECT_EQ(row["counters"]["shared_ld_requests"], 0) << row.dump();
+  // 128 x 128 x 128: each of the 512 warps loads A 64 times (vload2) and B 128 times.
+  EXPECT_EQ(row["counters"]["global_ld_requests"], 512 * (64 + 128)) << row.dump();
+
+  const std::string half = learner_file("half_check.cl", kColumnRead, "  vstore_half(1.0f, 0, (__global half*)out);\n");
+  const Outcome refused = cli("record smem.setRowReadCol --source " + half + " --device opencl:0:0 -o " +
+                              ::testing::TempDir() + std::to_string(getpid()) + "_half.threadmap");
+  EXPECT_NE(refused.code, 0) << refused.out << refused.err;
+  EXPECT_NE(refused.err.find("half_check.cl:7: error: vstore_half is not traced"), std::string::npos) << refused.err;
+}
+
+// A learner's run that crashes the CPU device, whose traced run crashes too
+// (a barrier in divergent code on PoCL): --format json still prints the
+// crash report docs/cli.md promises, naming the barrier's line.
+TEST(Exercises, ADivergentBarrierCrashIsNamed) {
+  REQUIRE_OPENCL();
+  const std::string file = std::string(THREADMAP_SOURCE_DIR) + "/tests/data/cheats/reduce-tree.divergent-barrier.cl";
+  const Outcome o = cli("run reduce.interleaved --source " + file + " --device opencl:0:0 --format json --timeout 20");
+  EXPECT_EQ(o.code, 5) << o.out << o.err;
+  const auto report = nlohmann::json::parse(o.out, nullptr, false);
+  ASSERT_FALSE(report.is_discarded()) << o.out << o.err;
+  EXPECT_TRUE(report["crashed"].get<bool>()) << report.dump();
+  EXPECT_NE(report["problems"].value("error", std::string()).find("a barrier at line 18 that not every work-item"),
+            std::string::npos)
+      << report.dump();
 }
 
 // Without --seed each grading draws its own seed and prints it; the solution
@@ -729,6 +781,41 @@ TEST(Exercises, CheckGradesCudaSolutionsAndStarts) {
       EXPECT_EQ(rows[2]["status"], "no device") << rows[2].dump();
     }
   }
+}
+
+// The CUDA twins of the cheats above, graded on a GPU: each not met, with its
+// reason (a divergent barrier, which a GPU survives, is a problem its trace
+// shows), while the solutions stay met (the test above).
+TEST(Exercises, CheckGradesCudaCheatsAsNotMet) {
+  if (!has_cuda_device()) GTEST_SKIP() << "no CUDA device here: the .cu cheats are graded on a GPU";
+  const std::string dir = std::string(THREADMAP_SOURCE_DIR) + "/tests/data/cheats/";
+  const std::vector<Cheat> cheats{
+      {"transpose-pad", "transpose-pad.round-trip.cu", "goal not met", "read a word another thread stored"},
+      {"smem-conflict-free", "smem-conflict-free.round-trip.cu", "goal not met", "read a word another thread stored"},
+      {"matadd-coalesced", "matadd-coalesced.one-item.cu", "goal not met", "fewer than 16 lanes a request"},
+      {"matadd-coalesced", "matadd-coalesced.lane-zero.cu", "goal not met", "fewer than 16 lanes a request"},
+      {"transpose-coalesced-read", "transpose-coalesced-read.lane-zero.cu", "goal not met",
+       "fewer than 16 lanes a request"},
+      {"reduce-tree", "reduce-tree.dummy-loads.cu", "goal not met", "fewer than 16 lanes a request"},
+      {"reduce-tree", "reduce-tree.early-return.cu", "goal not met", "the trace shows a problem: "},
+      {"reduce-tree", "reduce-tree.divergent-barrier.cu", "goal not met",
+       "the trace shows a problem: barrier in divergent code"}};
+  for (const Cheat& c : cheats) {
+    const Outcome o = cli("check " + c.exercise + " " + dir + c.file + " --device cuda:0 --seed 7 --format json");
+    EXPECT_EQ(o.code, 1) << c.file << "\n" << o.out << o.err;
+    const auto report = nlohmann::json::parse(o.out, nullptr, false);
+    ASSERT_FALSE(report.is_discarded()) << c.file << "\n" << o.out << o.err;
+    const auto row = report["submissions"][0];
+    EXPECT_EQ(row["status"], c.status) << c.file << ": " << row.dump();
+    bool said = false;  // among the reasons: a problem may follow a failed term
+    for (const auto& reason : row.value("reasons", nlohmann::json::array()))
+      said = said || reason.get<std::string>().find(c.says) != std::string::npos;
+    EXPECT_TRUE(said) << c.file << ": " << row.dump();
+  }
+  const Outcome m = cli("check matmul-tile " + dir + "matmul-tile.float2.cu --pack " + std::string(THREADMAP_SOURCE_DIR) + "/resources/packs/matmul --device cuda:0 --seed 7 --format json");
+  const auto row = nlohmann::json::parse(m.out)["submissions"][0];
+  EXPECT_EQ(row["status"], "goal not met") << row.dump();
+  EXPECT_EQ(row["counters"]["shared_ld_requests"], 0) << row.dump();
 }
 
 }  // namespace

@@ -265,6 +265,53 @@ TEST(PackCli, APacksExercisesAreListedAndGraded) {
       << broken.out;
 }
 
+// A copy of the test pack with one line of its manifest replaced.
+std::filesystem::path rowsum_with(const std::string& name, const std::string& from, const std::string& to) {
+  const auto folder = fresh_folder(name);
+  std::filesystem::copy(kRowsum, folder / "rowsum", std::filesystem::copy_options::recursive);
+  const auto manifest = folder / "rowsum" / "pack.toml";
+  std::stringstream text;
+  text << std::ifstream(manifest).rdbuf();
+  std::string edited = text.str();
+  const std::size_t at = edited.find(from);
+  EXPECT_NE(at, std::string::npos) << from;
+  if (at != std::string::npos) edited.replace(at, from.size(), to);
+  std::ofstream(manifest) << edited;
+  return folder / "rowsum";
+}
+
+// Broken packs that every variant of passed before. With the buffers out of
+// the kernels' order a kernel reads past the small one: on PoCL that crashes
+// the process running it (pack check said nothing then), elsewhere no kernel
+// writes `sums` and every variant matched the reference's untouched poison;
+// either way the cause is named. A reference grid that covers half the
+// rows leaves half of `sums` unwritten; with the __local buffer two elements
+// short every variant verified on the CPU while writing past its end.
+TEST(PackCli, PackCheckFailsABrokenPackNamingTheCause) {
+  REQUIRE_OPENCL();
+  const auto swapped = rowsum_with("swapped", "arguments = [\"m\", \"sums\",", "arguments = [\"sums\", \"m\",");
+  const Outcome o = cli("pack check " + swapped.string());
+  EXPECT_EQ(o.code, 1) << o.out << o.err;
+  EXPECT_NE(o.out.find("are the family's arguments in the kernel's order"), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("FAIL  the reference variant rowsum.serial at defaults"), std::string::npos) << o.out;
+
+  const auto half = rowsum_with("half", "grid = [\"ceil_div(height, wg)\"]", "grid = [\"ceil_div(height, 2 * wg)\"]");
+  const Outcome h = cli("pack check " + half.string());
+  EXPECT_EQ(h.code, 1) << h.out << h.err;
+  EXPECT_NE(h.out.find("FAIL  rowsum.serial  defaults: the reference variant's output 'sums' element 256 of 512 keeps "
+                       "what the buffer held before the run: the kernel never writes it (are the family's arguments in "
+                       "the kernel's order, and does the grid cover every element?)"),
+            std::string::npos)
+      << h.out;
+
+  const auto short_local = rowsum_with("short", "bytes = \"wg * sizeof(type)\"", "bytes = \"(wg - 2) * sizeof(type)\"");
+  const Outcome s = cli("pack check " + short_local.string());
+  EXPECT_EQ(s.code, 1) << s.out << s.err;
+  EXPECT_NE(s.out.find("FAIL  rowsum.tree  defaults: its trace shows a problem: out of bounds:"), std::string::npos)
+      << s.out;
+  EXPECT_NE(s.out.find("in no shared array of the block"), std::string::npos) << s.out;
+}
+
 TEST(PackCli, PackCheckFailsWhenAKnownWrongKernelVerifiesOrAGoodOneDoesNot) {
   REQUIRE_OPENCL();
   const auto folder = fresh_folder("broken");

@@ -24,6 +24,7 @@
 #include "kernels/session.h"
 #include "kernels/record.h"
 #include "kernels/analysis/problems.h"
+#include "kernels/opencl/cl_instrument.h"
 
 namespace threadmap::cli {
 
@@ -436,12 +437,35 @@ RunSetUp set_up_run(const std::string& kernel, const RunArgs& args) {
   return s;
 }
 
+}  // namespace
+
+std::string divergent_barrier_note(const Variant& v, const Params& params, const std::string& text,
+                                   const std::string& name) {
+  if (source_dialect(name) != "opencl") return {};
+  std::vector<long> lines;
+  try {
+    const Workload w = v.build(v, params, 1);
+    if (w.launches.empty()) return {};
+    lines = divergent_barrier_lines(text, name, opencl_trace_prelude(), opencl_defines(w.launches.front().program, false));
+  } catch (const std::exception&) {
+    return {};  // no libclang here, or a text it cannot parse: nothing to add
+  }
+  if (lines.empty()) return {};
+  std::string where;
+  for (const long line : lines) where += (where.empty() ? "" : ", ") + std::to_string(line);
+  return name + (lines.size() == 1 ? " has a barrier at line " : " has barriers at lines ") + where +
+         " that not every work-item of the group may reach (inside an if, ?: or switch, or after a return made "
+         "inside one): a divergent barrier, undefined behaviour, which a CPU device does not survive";
+}
+
+namespace {
+
 // After a learner's run crashed: the traced run alone, in a child of its
 // own. Its build checks every access before making it and makes none
 // outside the buffers and shared arrays, so it shows the index that crashed
 // the run rather than crashing too.
 void explain_crash(const std::string& kernel, const RunArgs& args) {
-  run_isolated(limits_for(args.timeout), "the traced run of " + args.source, [&] {
+  const Isolated traced = run_isolated(limits_for(args.timeout), "the traced run of " + args.source, [&] {
     return guarded([&]() -> int {
       RunSetUp s = set_up_run(kernel, args);
       const Variant& v = s.variant;
@@ -456,6 +480,21 @@ void explain_crash(const std::string& kernel, const RunArgs& args) {
       return kExitOk;
     });
   });
+  if (traced.ending == Ending::Exited) return;
+  // The traced run did not survive either (a divergent barrier on a CPU
+  // device): what the text shows, and the report promised, all the same.
+  std::string note;
+  try {
+    const Variant& v = variant_or_throw(kernel);
+    const auto [text, name] = read_source_file(args);
+    note = divergent_barrier_note(v, make_params(v.params, parse_assignments(args.sets), v.id), text, name);
+  } catch (const std::exception&) {
+  }
+  const std::string error = "the traced run " + traced.message + (note.empty() ? "" : ": " + note);
+  if (args.format == "json")
+    std::cout << json_text(json{{"kernel", kernel}, {"crashed", true}, {"problems", {{"error", error}}}}) << '\n';
+  else if (!note.empty())
+    std::cerr << "threadmap-cli: " << note << '\n';
 }
 
 }  // namespace

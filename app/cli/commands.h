@@ -127,6 +127,11 @@ int exit_code_for(const RunReport& r);
 bool problems_wanted(const RunArgs& args);
 // That traced run (the first blocks and the last) and the problems its trace
 // shows, or why it failed.
+// Where a learner's OpenCL C text has a barrier not every work-item may
+// reach (opencl/cl_instrument.h), as a sentence; empty where it has none or
+// is not OpenCL C. What a crashed or hung run on a CPU device is told.
+std::string divergent_barrier_note(const Variant& v, const Params& params, const std::string& text,
+                                   const std::string& name);
 analysis::ProblemsScan scan_problems(Device& device, const Variant& v, const Params& params, const RunOptions& options);
 // run's output (text, csv or json) from its report and the problems scan
 // where one was made; `host` names a remote worker in the text's heading. A

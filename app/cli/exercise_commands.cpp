@@ -112,17 +112,19 @@ std::vector<std::string> failed_reasons(const GoalCheck& goal) {
     const std::string why = t.term.reason_in("en");
     out.push_back(why.empty() ? line.str() : line.str() + ": " + why);
   }
+  for (const analysis::ProblemReport& p : goal.problems) out.push_back("the trace shows a problem: " + p.message);
+  out.insert(out.end(), goal.untraced.begin(), goal.untraced.end());
   return out;
 }
 
 // The goal's counters, the failed terms' reasons and the problems of a
 // submission's traced run.
-protocol::CheckTrace check_trace(const GoalCheck& goal, const analysis::Analysis& a, const Trace& trace) {
+protocol::CheckTrace check_trace(const GoalCheck& goal) {
   protocol::CheckTrace t;
   for (const GoalCheck::Term& term : goal.terms)
     if (term.term.metric != "verified") t.counters[term.term.metric] = term.value;
   t.reasons = failed_reasons(goal);
-  for (const analysis::Problem& p : a.problems.list) t.problems.push_back(analysis::describe(p, trace));
+  for (const analysis::ProblemReport& p : goal.problems) t.problems.push_back(p.message);
   return t;
 }
 
@@ -325,6 +327,13 @@ protocol::CheckRow grade_submission(const Exercise& e, const protocol::Submissio
   protocol::CheckRow row;
   row.file = submission.file;
   describe_stop(child, row);
+  try {
+    const Variant& v = variant_or_throw(e.kernel_id);
+    const std::string note =
+        divergent_barrier_note(v, make_params(v.params, sets_with(e, {}), v.id), submission.text, name);
+    if (!note.empty()) row.error = row.error.value_or("") + ": " + note;
+  } catch (const std::exception&) {
+  }
   return row;
 }
 
@@ -432,8 +441,8 @@ protocol::CheckRow grade(const Exercise& e, const std::string& text, const std::
   }
   g.compiled = true;
   const analysis::Analysis a = analysis::analyze(rec.trace, analysis::model_for(rec.trace));
-  const GoalCheck goal = check_goal(e, rec.verification.verified, a.totals);
-  g.trace = check_trace(goal, a, rec.trace);
+  const GoalCheck goal = check_goal(e, rec.verification.verified, a, rec.trace);
+  g.trace = check_trace(goal);
   std::optional<std::string> failed_at;
   if (!rec.verification.verified) failed_at = set_text(sets) + ", " + first_mismatch(rec.verification);
   else failed_at = verify_sizes(e, v, *device, text, name, seed, g);

@@ -1,5 +1,8 @@
 #include "app/cli/pack_commands.h"
 
+#include <sys/mman.h>
+
+#include <cstdio>
 #include <filesystem>
 #include <iostream>
 #include <optional>
@@ -7,6 +10,7 @@
 
 #include "app/cli/commands.h"
 #include "app/cli/output.h"
+#include "app/cli/sandbox.h"
 #include "app/cli/table.h"
 #include "kernels/cuda/cuda_backend.h"
 #include "kernels/devices.h"
@@ -177,6 +181,153 @@ int check_exercises(const pack::PackManifest& manifest, const DeviceInfo& device
   return failures;
 }
 
+// The reference variant writes every element of its outputs: one it leaves
+// as the buffer held it (arguments in another order than the kernel's, a
+// grid too small) would be compared with the same untouched element of every
+// variant, and all would verify. 1 when it does not.
+int check_written(Device& device, const Variant& v, const Params& params, const pack::VariantSpec& spec,
+                  const std::string& label) {
+  if (!spec.reference) return 0;
+  std::optional<std::string> unwritten;
+  try {
+    unwritten = unwritten_output(device, v, params, 1);
+  } catch (const std::exception& e) {
+    unwritten = e.what();
+  }
+  if (!unwritten) return 0;
+  std::cout << "  FAIL  " << printable(v.id) << "  " << printable(label) << ": the reference variant's " << printable(*unwritten)
+            << " (are the family's arguments in the kernel's order, and does the grid cover every element?)\n";
+  return 1;
+}
+
+// A variant that is not known_wrong shows no problem in its traced run (a
+// race, an out-of-bounds access, a divergent barrier): a __local buffer too
+// small verifies on many devices and still writes past its end. 1 when it
+// shows one.
+int check_trace_problems(Device& device, const Variant& v, const Params& params, const RunOptions& options,
+                         const std::string& label) {
+  const analysis::ProblemsScan scan = scan_problems(device, v, params, options);
+  if (scan.error) {
+    std::cout << "  FAIL  " << printable(v.id) << "  " << printable(label) << ": its traced run failed: "
+              << printable(*scan.error) << "\n";
+    return 1;
+  }
+  if (scan.problems.list.empty()) return 0;
+  for (const analysis::ProblemReport& p : scan.problems.list)
+    std::cout << "  FAIL  " << printable(v.id) << "  " << printable(label) << ": its trace shows a problem: "
+              << printable(p.message) << "\n";
+  return 1;
+}
+
+// A whole pack check's time: every variant at every point, its traced runs
+// and the exercises (the built-in lessons take about a minute on a 2-core
+// PoCL); past it the check is stopped as a hang.
+constexpr Limits kPackCheckLimits{600, 600};
+
+// What the checking child runs now, where its parent can read it after a
+// crash: a page shared across the fork.
+class RunningNow {
+ public:
+  RunningNow()
+      : page_(static_cast<char*>(::mmap(nullptr, kSize, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0))) {
+    if (page_ == MAP_FAILED) page_ = nullptr;
+    set("opening the device");
+  }
+  ~RunningNow() {
+    if (page_) ::munmap(page_, kSize);
+  }
+  RunningNow(const RunningNow&) = delete;
+  RunningNow& operator=(const RunningNow&) = delete;
+  void set(const std::string& what) {
+    if (page_) std::snprintf(page_, kSize, "%s", what.c_str());
+  }
+  std::string text() const { return page_ ? std::string(page_) : std::string("a run"); }
+
+ private:
+  static constexpr std::size_t kSize = 4096;
+  char* page_;
+};
+
+// Every variant at its defaults and check points, then the exercises: the
+// failures counted, printed a line each.
+int check_pack(const pack::PackManifest& manifest, const std::string& device_spec, RunningNow& now) {
+  auto device = watch_phases(open_device(pack_device(device_spec)));
+  std::size_t variant_count = 0;
+  for (const auto& f : manifest.families) variant_count += f.variants.size();
+  std::cout << "pack " << printable(manifest.name) << ": " << manifest.families.size()
+            << (manifest.families.size() == 1 ? " family, " : " families, ") << variant_count
+            << (variant_count == 1 ? " variant" : " variants") << ", on " << printable(device->info().name) << " ("
+            << device->info().spec << ")\n";
+
+  RunOptions options;
+  options.warmup = 0;
+  options.repetitions = 1;
+  options.end_to_end_repetitions = 1;
+  options.min_sample_ms = 0;
+  int runs = 0, failures = 0;
+  bool device_failed = false;
+  for (const pack::FamilySpec& family : manifest.families) {
+    const std::vector<pack::CheckPoint> points = check_points(family);
+    for (const pack::VariantSpec& spec : family.variants) {
+      const Variant& v = *find_variant(family.id + "." + spec.id);
+      bool failed_somewhere = false, verified_somewhere = false, traced_somewhere = false;
+      for (const pack::CheckPoint& point : points) {
+        const auto assignments = point.for_parameters(v.params);
+        const Params params = make_params(v.params, assignments, v.id);
+        std::string label = point.name;
+        for (const auto& [name, value] : assignments) label += " " + name + "=" + value;
+        now.set(std::string(spec.reference ? "the reference variant " : "") + v.id + " at " + label);
+        const RunResult r = run_variant(*device, v, params, options);
+        ++runs;
+        if (r.status == RunStatus::Unavailable && spec.needs_subgroup_shuffle) {
+          // A feature the variant says it needs, which this device lacks: not the pack's fault.
+          std::cout << "  -     " << printable(v.id) << ": " << printable(r.error) << "\n";
+          break;
+        }
+        std::string outcome;
+        bool good = false;
+        bool stop = false;
+        if (r.status != RunStatus::Ok) {
+          outcome = std::string(status_name(r.status)) + ": " + r.error;
+          device_failed = device_failed || r.status == RunStatus::DeviceFailure;
+          // A kernel that does not compile fails the same way everywhere.
+          stop = r.error.find("does not compile") != std::string::npos;
+        } else {
+          outcome = describe(r.verification);
+          good = r.verification.verified || spec.known_wrong;
+          failed_somewhere = failed_somewhere || !r.verification.verified;
+          verified_somewhere = verified_somewhere || r.verification.verified;
+        }
+        if (!good) ++failures;
+        std::cout << "  " << (good ? "ok    " : "FAIL  ") << printable(v.id) << "  " << printable(label) << ": "
+                  << printable(outcome, Newlines::Keep) << "\n";
+        if (stop) break;
+        if (r.status != RunStatus::Ok) continue;
+        failures += check_written(*device, v, params, spec, label);
+        if (!traced_somewhere && !spec.known_wrong) {
+          traced_somewhere = true;
+          now.set("the traced run of " + v.id + " at " + label);
+          failures += check_trace_problems(*device, v, params, options, label);
+        }
+      }
+      if (spec.known_wrong && !failed_somewhere && verified_somewhere) {
+        ++failures;
+        std::cout << "  FAIL  " << printable(v.id)
+                  << ": marked known_wrong, but it verified at every check point; add a check "
+                     "point where it fails\n";
+      } else if (spec.known_wrong && failed_somewhere) {
+        std::cout << "  ok    " << printable(v.id) << ": known_wrong, and it fails verification, as it must\n";
+      }
+    }
+  }
+  now.set("grading the exercises");
+  if (!device_failed) failures += check_exercises(manifest, device->info(), runs);
+  std::cout << "pack check: " << (failures ? "FAILED (" + std::to_string(failures) + " failed), " : "passed, ")
+            << runs << (runs == 1 ? " run" : " runs") << "\n";
+  if (device_failed) return kExitDeviceFailure;
+  return failures ? kExitNotVerified : kExitOk;
+}
+
 }  // namespace
 
 int pack_check_command(const std::string& folder, const std::string& device_spec, const std::string& architectures) {
@@ -190,72 +341,23 @@ int pack_check_command(const std::string& folder, const std::string& device_spec
     const pack::PackManifest& manifest = is_built_in ? built_in : *loaded;
     if (!is_built_in) add_variants(pack::pack_variants(manifest));
     if (!architectures.empty()) return compile_for_architectures(manifest, architectures);
-    auto device = open_device(pack_device(device_spec));
-    std::size_t variant_count = 0;
-    for (const auto& f : manifest.families) variant_count += f.variants.size();
-    std::cout << "pack " << printable(manifest.name) << ": " << manifest.families.size()
-              << (manifest.families.size() == 1 ? " family, " : " families, ") << variant_count
-              << (variant_count == 1 ? " variant" : " variants") << ", on " << printable(device->info().name) << " ("
-              << device->info().spec << ")\n";
-
-    RunOptions options;
-    options.warmup = 0;
-    options.repetitions = 1;
-    options.end_to_end_repetitions = 1;
-    options.min_sample_ms = 0;
-    int runs = 0, failures = 0;
-    bool device_failed = false;
-    for (const pack::FamilySpec& family : manifest.families) {
-      const std::vector<pack::CheckPoint> points = check_points(family);
-      for (const pack::VariantSpec& spec : family.variants) {
-        const Variant& v = *find_variant(family.id + "." + spec.id);
-        bool failed_somewhere = false, verified_somewhere = false;
-        for (const pack::CheckPoint& point : points) {
-          const auto assignments = point.for_parameters(v.params);
-          const Params params = make_params(v.params, assignments, v.id);
-          std::string label = point.name;
-          for (const auto& [name, value] : assignments) label += " " + name + "=" + value;
-          const RunResult r = run_variant(*device, v, params, options);
-          ++runs;
-          if (r.status == RunStatus::Unavailable && spec.needs_subgroup_shuffle) {
-            // A feature the variant says it needs, which this device lacks: not the pack's fault.
-            std::cout << "  -     " << printable(v.id) << ": " << printable(r.error) << "\n";
-            break;
-          }
-          std::string outcome;
-          bool good = false;
-          bool stop = false;
-          if (r.status != RunStatus::Ok) {
-            outcome = std::string(status_name(r.status)) + ": " + r.error;
-            device_failed = device_failed || r.status == RunStatus::DeviceFailure;
-            // A kernel that does not compile fails the same way everywhere.
-            stop = r.error.find("does not compile") != std::string::npos;
-          } else {
-            outcome = describe(r.verification);
-            good = r.verification.verified || spec.known_wrong;
-            failed_somewhere = failed_somewhere || !r.verification.verified;
-            verified_somewhere = verified_somewhere || r.verification.verified;
-          }
-          if (!good) ++failures;
-          std::cout << "  " << (good ? "ok    " : "FAIL  ") << printable(v.id) << "  " << printable(label) << ": "
-                    << printable(outcome, Newlines::Keep) << "\n";
-          if (stop) break;
-        }
-        if (spec.known_wrong && !failed_somewhere && verified_somewhere) {
-          ++failures;
-          std::cout << "  FAIL  " << printable(v.id)
-                    << ": marked known_wrong, but it verified at every check point; add a check "
-                       "point where it fails\n";
-        } else if (spec.known_wrong && failed_somewhere) {
-          std::cout << "  ok    " << printable(v.id) << ": known_wrong, and it fails verification, as it must\n";
-        }
-      }
-    }
-    if (!device_failed) failures += check_exercises(manifest, device->info(), runs);
-    std::cout << "pack check: " << (failures ? "FAILED (" + std::to_string(failures) + " failed), " : "passed, ")
-              << runs << (runs == 1 ? " run" : " runs") << "\n";
-    if (device_failed) return kExitDeviceFailure;
-    return failures ? kExitNotVerified : kExitOk;
+    // The pack's kernels are untrusted as a learner's are: on a CPU device an
+    // access past a buffer (arguments out of the kernel's order, a buffer too
+    // small) crashes the process that runs it. The checks run in a child, and
+    // a crash or a hang is one more failure that names what was running.
+    RunningNow now;
+    const Isolated child = run_isolated(kPackCheckLimits, "pack check of " + folder, [&] {
+      std::cout << std::unitbuf;  // every line out before a crash
+      return guarded([&] { return check_pack(manifest, device_spec, now); });
+    });
+    if (child.ending == Ending::Exited) return child.code;
+    std::cout << "  FAIL  " << printable(now.text()) << ": " << printable(child.message)
+              << (child.ending == Ending::Crashed
+                      ? " (on a CPU device, usually a read or write outside a buffer: are the family's arguments in "
+                        "the kernel's order, and its buffers as large as the kernel indexes them?)"
+                      : " (an endless loop, or a barrier some threads never reach)")
+              << "\npack check: FAILED, stopped at " << printable(now.text()) << "\n";
+    return kExitNotVerified;
   });
 }
 

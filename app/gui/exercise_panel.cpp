@@ -226,6 +226,8 @@ int ExercisePanel::timeout_seconds() const { return timeout_->value(); }
 
 QString ExercisePanel::result_text() const { return result_->text(); }
 
+QString ExercisePanel::task_text() const { return task_->text(); }
+
 QString ExercisePanel::verdict_text() const { return verdict_->text(); }
 
 void ExercisePanel::set_verdict(const QString& text, int tone) {
@@ -390,9 +392,9 @@ QString ExercisePanel::goal_term_text(const GoalTerm& term) const {
   if (term.metric == "global_st_excess_sectors")
     return tr("at most %1 sectors written beyond the fewest the stored bytes need").arg(at_most);
   // Structural terms (request counts, bounds per another count) in the
-  // engine's words, as check prints them; their reasons are translated in the
-  // exercise's own file.
-  return q(describe_term(term));
+  // engine's words, as check prints them (escaped: "<=" is no markup); their
+  // reasons are translated in the exercise's own file.
+  return q(describe_term(term)).toHtmlEscaped();
 }
 
 void ExercisePanel::load_text(const QString& original, const QString& autosave_key) {
@@ -682,7 +684,7 @@ void ExercisePanel::finish_result() {
                                  : tr("<b>not verified</b>: the output differs from the CPU reference")));
   json measured = json::object();
   const std::optional<GoalCheck> goal =
-      run_exercise_ ? std::optional(check_goal(*run_exercise_, verified, a.totals)) : std::nullopt;
+      run_exercise_ ? std::optional(check_goal(*run_exercise_, verified, a, result_doc_->trace())) : std::nullopt;
   const bool met = goal && goal->met;
   if (goal) {
     for (const GoalCheck::Term& t : goal->terms) {
@@ -694,6 +696,10 @@ void ExercisePanel::finish_result() {
       lines << line;
       measured[t.term.metric] = t.value;
     }
+    for (const analysis::ProblemReport& p : goal->problems)
+      lines << mark(false) + " " + tr("the trace shows a problem: %1").arg(q(p.message).toHtmlEscaped());
+    for (const std::string& why : goal->untraced) lines << mark(false) + " " + q(why).toHtmlEscaped();
+    if (!goal->problems.empty()) measured["problems"] = goal->problems.size();
     lines << (met ? "<b>" + tr("Goal met.") + "</b>" : "<b>" + tr("Goal not met yet.") + "</b>");
   }
   const double gbps = run ? run->bandwidth_gbps : 0.0;
@@ -764,9 +770,15 @@ void ExercisePanel::finish_result() {
   QStringList verdict;
   if (run_exercise_) verdict << (met ? tr("✔ Goal met") : tr("✘ Goal not met yet"));
   verdict << (verified ? tr("verified") : tr("not verified"));
-  if (run_exercise_)
-    for (const GoalCheck::Term& t : goal->terms)
-      if (t.term.metric != "verified") verdict << metric_name(t.term.metric) + ": " + QLocale().toString(t.value);
+  if (run_exercise_) {
+    QStringList named;  // a counter two terms bound is said once
+    for (const GoalCheck::Term& t : goal->terms) {
+      const QString said = metric_name(t.term.metric) + ": " + QLocale().toString(t.value);
+      if (t.term.metric != "verified" && !named.contains(said)) named << said;
+    }
+    verdict << named;
+    if (!goal->problems.empty()) verdict << tr("%n problem(s) in the trace", nullptr, static_cast<int>(goal->problems.size()));
+  }
   if (gbps > 0) verdict << tr("%1 GB/s").arg(QLocale().toString(gbps, 'f', 2));
   set_verdict(verdict.join(" · "), run_exercise_ ? (met ? 1 : -1) : (verified ? 1 : -1));
   info_tabs_->setCurrentIndex(2);

@@ -82,6 +82,8 @@ class ExercisePanel : public QWidget {
   CodeEditor& editor() { return *editor_; }
   QListWidget& messages() { return *messages_; }
   QString result_text() const;
+  // The Task page's text (rich text: the title, task, lesson and goal).
+  QString task_text() const;
   // The one-line verdict over the editor ("✔ Goal met · …", "✘ Not compiled: line 9").
   QString verdict_text() const;
   QString prediction_text() const;

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Usage: [IDS="id ..."] bench/gpu/run.sh STAGE
 #   (STAGE: tables | tune | ncu | sanitize | counters | pack-counters | traces | bundle | compile | learner
-#    | barriers | factors | ptx | predication)
+#    | barriers | factors | ptx | predication | grading)
 # Expects threadmap-cli and engine_tests built with CUDA in $BIN (default
 # .device/bin); writes logs to $OUT. NVIDIA's OpenCL driver is registered with
 # the ICD loader first.
@@ -254,6 +254,31 @@ predication)
         awk -F'","' -v rep=$rep '{ gsub(/"/, "", $NF); printf "  run %s %s %s\n", rep, $(NF-2), $NF }'
     done
   done | tee "$OUT/predication.txt"
+  ;;
+grading)
+  # Every exercise graded on the GPU: its CUDA solution and start beside the
+  # CUDA twins of the known cheats (tests/data/cheats/*.cu), the goal's
+  # counters of each; then the packs checked on the device (traced problems
+  # and unwritten outputs included), and compute-sanitizer's synccheck and
+  # racecheck on the buggy trees, whose own traces name their problems.
+  d=resources/exercises c=tests/data/cheats
+  for e in transpose-coalesced-read transpose-pad matadd-coalesced reduce-tree smem-conflict-free; do
+    $cli check $e $d/$e.solution.cu $d/$e.start.cu $(ls $c/$e.*.cu 2>/dev/null) --device cuda:0 --seed 7
+    echo "check $e rc=$?"
+  done > "$OUT/grading.txt" 2>&1
+  $cli check matmul-tile resources/packs/matmul/exercises/tile.solution.cu $c/matmul-tile.float2.cu --pack resources/packs/matmul \
+    --device cuda:0 --seed 7 >> "$OUT/grading.txt" 2>&1
+  echo "check matmul-tile rc=$?" >> "$OUT/grading.txt"
+  for p in lessons resources/packs/matmul resources/packs/histogram; do
+    $cli pack check $p --device cuda:0; echo "pack check $p rc=$?"
+  done > "$OUT/pack_check_cuda.txt" 2>&1
+  for f in reduce-tree.early-return reduce-tree.divergent-barrier; do
+    for tool in synccheck racecheck; do
+      compute-sanitizer --tool $tool $cli run reduce.interleaved --source $c/$f.cu --device cuda:0 --reps 1 --warmup 0 \
+        --problems on 2>&1 | grep -E "SUMMARY|barrier|race|problem|Problem" | head -8 | sed "s|^|$tool $f: |"
+    done
+  done > "$OUT/sanitizer_cheats.txt" 2>&1
+  grep -E "rc=|FAIL" "$OUT/grading.txt" "$OUT/pack_check_cuda.txt"
   ;;
 bundle)
   # The bundled recordings (BUNDLE, default bench/gpu/bundle.txt), of the variants in IDS.

@@ -624,10 +624,12 @@ void Counters::add(const Request& r) {
     add_atomic(r);
   } else if (r.space == Space::Shared) {
     (r.store ? shared_st_requests : shared_ld_requests) += 1;
+    (r.store ? shared_st_lanes : shared_ld_lanes) += r.lanes;
     (r.store ? shared_st_wavefronts : shared_ld_wavefronts) += r.wavefronts;
     (r.store ? shared_st_ideal_wavefronts : shared_ld_ideal_wavefronts) += r.ideal_wavefronts;
   } else {
     (r.store ? global_st_requests : global_ld_requests) += 1;
+    (r.store ? global_st_lanes : global_ld_lanes) += r.lanes;
     (r.store ? global_st_sectors : global_ld_sectors) += r.sectors;
     (r.store ? global_st_ideal_sectors : global_ld_ideal_sectors) += r.ideal_sectors;
   }
@@ -736,6 +738,7 @@ Analysis analyze(const Trace& t, const DeviceModel& model) {
 
   measure_schedule(t.schedule, a);
   a.problems = find_problems(t);
+  a.totals.shared_ld_exchanged = a.problems.shared_loads_exchanged;
   return a;
 }
 

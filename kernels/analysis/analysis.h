@@ -66,6 +66,14 @@ struct Counters {
   std::uint64_t shared_atom_requests = 0, shared_atom_wavefronts = 0, shared_atom_ideal_wavefronts = 0;
   std::uint64_t global_atom_requests = 0, global_atom_sectors = 0, global_atom_ideal_sectors = 0;
   std::uint64_t global_red_requests = 0, global_red_sectors = 0, global_red_ideal_sectors = 0;
+  // Thread-level accesses (a request's active lanes, summed) of each kind:
+  // lanes per request is how widely a warp shares the work.
+  std::uint64_t shared_ld_lanes = 0, shared_st_lanes = 0, global_ld_lanes = 0, global_st_lanes = 0;
+  // Thread-level shared loads of a word that another thread of the block
+  // stored last before them: the exchange a tile exists for (a thread
+  // reading back only what it stored itself makes none). From the problems'
+  // walk over each block's shared words (Problems::shared_loads_exchanged).
+  std::uint64_t shared_ld_exchanged = 0;
 
   std::uint64_t shared_ld_conflicts() const { return shared_ld_wavefronts - shared_ld_ideal_wavefronts; }
   std::uint64_t shared_st_conflicts() const { return shared_st_wavefronts - shared_st_ideal_wavefronts; }

@@ -158,12 +158,51 @@ double goal_metric(const analysis::Counters& c, const std::string& metric) {
   if (metric == "global_st_requests") return static_cast<double>(c.global_st_requests);
   if (metric == "shared_atom_requests") return static_cast<double>(c.shared_atom_requests);
   if (metric == "global_atomic_requests") return static_cast<double>(c.global_atom_requests + c.global_red_requests);
+  if (metric == "shared_ld_lanes") return static_cast<double>(c.shared_ld_lanes);
+  if (metric == "shared_st_lanes") return static_cast<double>(c.shared_st_lanes);
+  if (metric == "global_ld_lanes") return static_cast<double>(c.global_ld_lanes);
+  if (metric == "global_st_lanes") return static_cast<double>(c.global_st_lanes);
+  if (metric == "shared_ld_exchanged") return static_cast<double>(c.shared_ld_exchanged);
   throw std::runtime_error("no counter named " + metric);
 }
 
-GoalCheck check_goal(const Exercise& e, bool verified, const analysis::Counters& totals) {
+namespace {
+
+// The buffers the traced launch passes whose trace shows no access of the
+// kind their role makes: no load of an input, no store (or atomic) of an
+// output, each as a learner reads it.
+std::vector<std::string> untraced_buffers(const Trace& trace) {
+  std::vector<bool> loaded(trace.buffers.size(), false), stored(trace.buffers.size(), false);
+  for (const Access& a : trace.accesses) {
+    if (a.space != Space::Global || a.buffer >= trace.buffers.size()) continue;
+    (a.store ? stored : loaded)[a.buffer] = true;
+  }
+  std::vector<std::string> out;
+  for (std::size_t b = 0; b < trace.buffers.size(); ++b) {
+    const TracedBuffer& buffer = trace.buffers[b];
+    if (buffer.argument == TracedBuffer::kNotPassed) continue;
+    if (buffer.role == "input" && !loaded[b])
+      out.push_back("the kernel is given the input '" + buffer.name +
+                    "' and its trace shows no load of it: a read in a form ThreadMap does not trace "
+                    "(docs/traces.md lists those it does) is not measured, so it cannot meet a goal");
+    else if (buffer.role == "output" && !stored[b])
+      out.push_back("the kernel is given the output '" + buffer.name +
+                    "' and its trace shows no store to it: a write in a form ThreadMap does not trace "
+                    "(docs/traces.md lists those it does) is not measured, so it cannot meet a goal");
+  }
+  return out;
+}
+
+}  // namespace
+
+GoalCheck check_goal(const Exercise& e, bool verified, const analysis::Analysis& a, const Trace& trace) {
   GoalCheck out;
-  out.met = true;
+  const analysis::Counters& totals = a.totals;
+  // A kernel whose own trace shows a bug meets no goal: each problem is a
+  // condition it fails, whatever its counts.
+  out.problems = analysis::reports_of(a.problems, trace).list;
+  out.untraced = untraced_buffers(trace);
+  out.met = out.problems.empty() && out.untraced.empty();
   for (const GoalTerm& term : e.goal) {
     GoalCheck::Term t{term, 0, false};
     if (term.metric == "verified") {

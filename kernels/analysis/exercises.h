@@ -99,8 +99,12 @@ std::string describe_term(const GoalTerm& g);
 // A counter's value as the goal names it.
 double goal_metric(const analysis::Counters& c, const std::string& metric);
 
-// A run measured against an exercise's goal: each term's value (verified is
-// 1 or 0) and whether it holds. `threadmap-cli check` and the GUI grade with it.
+// A traced run measured against an exercise's goal: each term's value
+// (verified is 1 or 0) and whether it holds, and the problems its trace
+// shows (races, uninitialised or out-of-bounds accesses, divergent
+// barriers), each a condition it fails: a kernel whose trace shows a bug
+// meets no goal. The one grader: `threadmap-cli check`, `pack check` and the
+// Exercise tab grade with it, and only render what it returns.
 struct GoalCheck {
   struct Term {
     GoalTerm term;
@@ -109,9 +113,14 @@ struct GoalCheck {
     bool met = false;
   };
   std::vector<Term> terms;
+  std::vector<analysis::ProblemReport> problems;  // each fails the goal
+  // A buffer the traced launch passes the kernel that its trace never reads
+  // (an input) or writes (an output): an access in a form the hooks do not
+  // record, which would otherwise pass the goal unmeasured. Each fails it.
+  std::vector<std::string> untraced;
   bool met = false;
 };
-GoalCheck check_goal(const Exercise& e, bool verified, const analysis::Counters& totals);
+GoalCheck check_goal(const Exercise& e, bool verified, const analysis::Analysis& a, const Trace& trace);
 
 // One line of a compiler's message that names a place in the source:
 // "learner.cl:5:3: error: use of undeclared identifier 'x'" (Clang, PoCL,

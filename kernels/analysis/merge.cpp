@@ -75,6 +75,11 @@ void add_counters(Counters& into, const Counters& more) {
   into.global_red_requests += more.global_red_requests;
   into.global_red_sectors += more.global_red_sectors;
   into.global_red_ideal_sectors += more.global_red_ideal_sectors;
+  into.shared_ld_lanes += more.shared_ld_lanes;
+  into.shared_st_lanes += more.shared_st_lanes;
+  into.global_ld_lanes += more.global_ld_lanes;
+  into.global_st_lanes += more.global_st_lanes;
+  into.shared_ld_exchanged += more.shared_ld_exchanged;
 }
 
 // A batch's problems added to the grid's: one of a kind at the same line(s)
@@ -82,6 +87,7 @@ void add_counters(Counters& into, const Counters& more) {
 // the occurrences summed.
 static void merge_problems(Problems& whole, const Problems& batch, bool first) {
   whole.races_checked = first ? batch.races_checked : whole.races_checked && batch.races_checked;
+  whole.shared_loads_exchanged += batch.shared_loads_exchanged;
   for (const Problem& p : batch.list) {
     const auto same = [&](const Problem& q) {
       return q.kind == p.kind && q.first.line == p.first.line && q.second.line == p.second.line;

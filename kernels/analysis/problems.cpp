@@ -135,14 +135,19 @@ struct UnitWalk {
   const std::vector<std::uint32_t>& interval;  // of each
   bool races;
   ProblemSet& found;
+  std::vector<std::uint8_t>& exchanged;  // of each access: a load of a unit another thread stored last
+  static constexpr std::uint32_t kNoThread = 0xffffffffu;
 
   void operator()(std::span<const Touch> touches, std::uint64_t offset) const {
     bool stored = false;
+    std::uint32_t writer = kNoThread;  // the thread that stored the unit last
     for (const Touch& touch : touches) {
       const Access& a = t.accesses[accesses[touch.order]];
       if ((!a.store || a.atomic != AtomicOp::None) && !stored)
         report(ProblemKind::UninitializedRead, touch.order, ProblemSite::kNone, offset);
+      if (!a.store && writer != kNoThread && writer != a.thread) exchanged[touch.order] = 1;
       stored = stored || a.store;
+      if (a.store) writer = a.thread;
     }
     if (!races) return;
     for (std::size_t from = 0; from < touches.size();) {
@@ -201,10 +206,11 @@ struct UnitWalk {
   }
 };
 
-// Races and uninitialised loads in one block's shared memory.
-void shared_problems(const Trace& t, const std::vector<std::uint32_t>& accesses, const WarpBarriers& warps, bool races,
-                     ProblemSet& found) {
-  if (accesses.empty()) return;
+// Races and uninitialised loads in one block's shared memory; returns its
+// loads of words another thread stored (Problems::shared_loads_exchanged).
+std::uint64_t shared_problems(const Trace& t, const std::vector<std::uint32_t>& accesses, const WarpBarriers& warps,
+                              bool races, ProblemSet& found) {
+  if (accesses.empty()) return 0;
   const std::vector<std::uint32_t> ends = races ? interval_ends(t, warps) : std::vector<std::uint32_t>{};
   std::vector<std::uint32_t> interval(accesses.size());
   std::size_t pass = 0;
@@ -221,13 +227,15 @@ void shared_problems(const Trace& t, const std::vector<std::uint32_t>& accesses,
       touches.push_back({static_cast<std::uint32_t>(a.offset / unit + u), k});
   }
   std::sort(touches.begin(), touches.end());
-  const UnitWalk walk{t, accesses, interval, races, found};
+  std::vector<std::uint8_t> exchanged(accesses.size(), 0);
+  const UnitWalk walk{t, accesses, interval, races, found, exchanged};
   for (std::size_t from = 0; from < touches.size();) {
     std::size_t to = from;
     while (to < touches.size() && touches[to].unit == touches[from].unit) ++to;
     walk(std::span<const Touch>(touches).subspan(from, to - from), std::uint64_t{touches[from].unit} * unit);
     from = to;
   }
+  return static_cast<std::uint64_t>(std::count(exchanged.begin(), exchanged.end(), std::uint8_t{1}));
 }
 
 // A barrier that some warps of the block reached and others did not: the
@@ -315,10 +323,12 @@ Problems find_problems(const Trace& t) {
   const auto shared = shared_accesses_by_block(t);
   const auto barriers = barriers_by_block(t, warps);
   std::vector<ProblemSet> per_block(t.traced_blocks.size());
+  std::vector<std::uint64_t> exchanged(t.traced_blocks.size(), 0);
   parallel_each(t.traced_blocks.size(), parallel_cores(), [&](std::uint64_t, std::uint64_t k) {
-    shared_problems(t, shared[k], barriers[k], out.races_checked, per_block[k]);
+    exchanged[k] = shared_problems(t, shared[k], barriers[k], out.races_checked, per_block[k]);
     divergent_barriers(t, t.traced_blocks[k], barriers[k], per_block[k]);
   });
+  for (const std::uint64_t n : exchanged) out.shared_loads_exchanged += n;
   ProblemSet all;
   out_of_bounds(t, all);
   for (const ProblemSet& s : per_block) all.merge(s);

@@ -74,6 +74,11 @@ struct Problem {
 struct Problems {
   std::vector<Problem> list;  // by kind, then lines
   bool races_checked = true;  // the barrier intervals were known (barrier marks recorded)
+  // Not a problem: what the same walk over each block's shared words counts
+  // for the exercises' goals (Counters::shared_ld_exchanged): thread-level
+  // shared loads of a word whose last store before them, in device order,
+  // was another thread's.
+  std::uint64_t shared_loads_exchanged = 0;
 };
 
 // Every problem of the traced blocks. Linear in the accesses apart from a

@@ -160,6 +160,26 @@ std::string_view pointee_space(const std::string& type) {
   return {};
 }
 
+// The element count of a vloadN / vstoreN builtin ("vload4": 4), else 0.
+int vector_builtin(std::string_view name, bool& store) {
+  store = name.starts_with("vstore");
+  if (!name.starts_with("vload") && !store) return 0;
+  name.remove_prefix(store ? 6 : 5);
+  for (const int n : {2, 3, 4, 8, 16})
+    if (name == std::to_string(n)) return n;
+  return 0;
+}
+
+// A builtin that reads or writes memory in a form the hooks do not record
+// (vload_half, vstorea_half_rte, async_work_group_copy, ...): the traced
+// build refuses it, naming it, rather than record a run that misses accesses.
+bool untraced_builtin(std::string_view name) {
+  for (std::string_view prefix : {"vload_half", "vloada_half", "vstore_half", "vstorea_half", "async_work_group",
+                                  "wait_group_events"})
+    if (name.starts_with(prefix)) return true;
+  return false;
+}
+
 // The trace's operation (a TM_ATOM_* name) of an OpenCL atomic builtin that
 // modifies memory (atomic_inc adds 1: TM_ATOM_ADD_ONE, as atomic_add(p, 1)) (1.x atomic_*, the atom_* extensions, 2.0
 // atomic_fetch_*, exchange and compare-exchange); "" for any other function.
@@ -340,6 +360,13 @@ class HookEdits {
     return std::move(edits_);
   }
 
+  // The calls of builtins the hooks cannot record: where, and which.
+  struct Untraced {
+    unsigned at;
+    std::string name;
+  };
+  const std::vector<Untraced>& untraced() const { return untraced_; }
+
  private:
   const Node& node(int id) const { return nodes_[static_cast<std::size_t>(id)]; }
 
@@ -426,6 +453,10 @@ class HookEdits {
         edits_.push_back({tokens_.semicolon_after(m.end), -1000000, " }"});
       } else if (m.kind == CXCursor_CallExpr && !atomic_builtin(m.spelling).empty()) {
         atomic_hook(id);
+      } else if (bool store = false; m.kind == CXCursor_CallExpr && vector_builtin(m.spelling, store)) {
+        vector_hook(id, store);
+      } else if (m.kind == CXCursor_CallExpr && untraced_builtin(m.spelling)) {
+        untraced_.push_back({m.begin, m.spelling});
       } else if (is_access(m) && accesses_at_[{m.begin, m.end}] == 1) {
         access_hook(id);
       }
@@ -475,6 +506,19 @@ class HookEdits {
          ", " + std::string(op) + ", " + (reduction ? "1u" : "0u") + ")");
   }
 
+  // vloadN(offset, p) / vstoreN(data, offset, p) of __global or __local
+  // memory: the builtin's name is prefixed (TM_VLOADG_vload4(offset, p)), a
+  // macro of opencl/trace.clh that records the n elements at p + n * offset
+  // and makes the access there (or on the sink, outside).
+  void vector_hook(int id, bool store) {
+    const Node& call = node(id);
+    if (call.children.size() != (store ? 4u : 3u) || tokens_.at(call.begin) != call.spelling) return;
+    const std::string_view space = pointee_space(node(call.children.back()).type);
+    if (space.empty()) return;
+    const std::string hook = std::string(store ? "TM_VSTORE" : "TM_VLOAD") + (space == "__global" ? "G_" : "S_");
+    edits_.push_back({call.begin, 2000000, hook});  // right before the name, inside every other open
+  }
+
   // Whether an expression is the literal 1 (1, 1u, (1)).
   bool is_one(const Node& n) const {
     std::string text;
@@ -502,6 +546,7 @@ class HookEdits {
   }
 
   const std::vector<Node>& nodes_;
+  std::vector<Untraced> untraced_;
   const Tokens& tokens_;
   std::vector<std::pair<unsigned, unsigned>> invocations_;
   std::map<std::pair<unsigned, unsigned>, int> accesses_at_;
@@ -532,20 +577,103 @@ bool opencl_instrumenter_available(std::string* why) {
   return lib.error.empty();
 }
 
-std::string instrument_opencl(std::string_view text, std::string_view file_name, std::string_view prelude,
-                              const std::vector<std::pair<std::string, std::string>>& defines) {
+namespace {
+
+// The text parsed with libclang, its tree flattened and its tokens, handed
+// to `use`. Throws as instrument_opencl does.
+template <class Use>
+auto with_tree(std::string_view text, std::string_view file_name, std::string_view prelude,
+               const std::vector<std::pair<std::string, std::string>>& defines, Use use) {
   const Libclang& lib = libclang();
   const ParsedBuffer buffer(prelude, text);
   ClangUnit unit(lib);
   parse(unit, buffer, clang_arguments(defines), file_name);
   check_parsed(unit, buffer, file_name);
-  // The tree, flattened; the tokens; then the edits; then the text with them.
   Walk walk{lib, lib.clang_getFile(unit.tu, kParsedName), buffer.skip, {}};
   Frame top{&walk, -1};
   lib.clang_visitChildren(lib.clang_getTranslationUnitCursor(unit.tu), visit_node, &top);
   const Tokens tokens(unit, walk, buffer);
-  return with_edits(buffer, HookEdits(walk.nodes, tokens).edits());
+  return use(walk.nodes, tokens, buffer);
 }
+
+// Whether `id` lies in a branch of a node of its function: an if's or a
+// ?:'s arm, a switch's body (not their conditions).
+bool in_branch(const std::vector<Node>& nodes, int id) {
+  for (int child = id, at = nodes[static_cast<std::size_t>(id)].parent; at >= 0;
+       child = at, at = nodes[static_cast<std::size_t>(at)].parent) {
+    const Node& n = nodes[static_cast<std::size_t>(at)];
+    if (n.kind == CXCursor_FunctionDecl) return false;
+    const bool branching = n.kind == CXCursor_IfStmt || n.kind == CXCursor_ConditionalOperator ||
+                           n.kind == CXCursor_SwitchStmt;
+    if (branching && !n.children.empty() && n.children.front() != child) return true;
+  }
+  return false;
+}
+
+std::string instrumented(const std::vector<Node>& nodes, const Tokens& tokens, const ParsedBuffer& buffer,
+                         std::string_view file_name);
+
+int function_of(const std::vector<Node>& nodes, int id) {
+  while (id >= 0 && nodes[static_cast<std::size_t>(id)].kind != CXCursor_FunctionDecl)
+    id = nodes[static_cast<std::size_t>(id)].parent;
+  return id;
+}
+
+}  // namespace
+
+std::vector<long> divergent_barrier_lines(std::string_view text, std::string_view file_name, std::string_view prelude,
+                                          const std::vector<std::pair<std::string, std::string>>& defines) {
+  return with_tree(text, file_name, prelude, defines,
+                   [](const std::vector<Node>& nodes, const Tokens&, const ParsedBuffer& buffer) {
+                     // Each function's first return inside a branch: a barrier after it
+                     // is not reached by the work-items that returned.
+                     std::map<int, unsigned> early_return;
+                     for (int id = 0; id < static_cast<int>(nodes.size()); ++id) {
+                       const Node& n = nodes[static_cast<std::size_t>(id)];
+                       if (n.in_main && n.kind == CXCursor_ReturnStmt && in_branch(nodes, id)) {
+                         const int f = function_of(nodes, id);
+                         if (!early_return.count(f) || n.begin < early_return[f]) early_return[f] = n.begin;
+                       }
+                     }
+                     std::vector<long> lines;
+                     for (int id = 0; id < static_cast<int>(nodes.size()); ++id) {
+                       const Node& n = nodes[static_cast<std::size_t>(id)];
+                       if (!n.in_main || n.kind != CXCursor_CallExpr ||
+                           (n.spelling != "barrier" && n.spelling != "work_group_barrier"))
+                         continue;
+                       const auto returned = early_return.find(function_of(nodes, id));
+                       if (in_branch(nodes, id) || (returned != early_return.end() && returned->second < n.begin))
+                         lines.push_back(buffer.line_of(n.begin));
+                     }
+                     std::sort(lines.begin(), lines.end());
+                     return lines;
+                   });
+}
+
+std::string instrument_opencl(std::string_view text, std::string_view file_name, std::string_view prelude,
+                              const std::vector<std::pair<std::string, std::string>>& defines) {
+  return with_tree(text, file_name, prelude, defines,
+                   [&](const std::vector<Node>& nodes, const Tokens& tokens, const ParsedBuffer& buffer) {
+                     return instrumented(nodes, tokens, buffer, file_name);
+                   });
+}
+
+namespace {
+
+std::string instrumented(const std::vector<Node>& nodes, const Tokens& tokens, const ParsedBuffer& buffer,
+                         std::string_view file_name) {
+  HookEdits hooks(nodes, tokens);
+  std::vector<Edit> edits = hooks.edits();
+  std::string refused;
+  for (const HookEdits::Untraced& u : hooks.untraced())
+    refused += std::string(file_name) + ":" + std::to_string(buffer.line_of(u.at)) + ": error: " + u.name +
+               " is not traced: ThreadMap records element loads and stores, vloadN and vstoreN, atomics and "
+               "barriers; write the copy as element accesses to trace this kernel\n";
+  if (!refused.empty()) throw CompileError(refused);
+  return with_edits(buffer, std::move(edits));
+}
+
+}  // namespace
 
 std::vector<std::pair<std::string, std::string>> opencl_defines(const ProgramKey& key, bool subgroup_shuffle) {
   std::vector<std::pair<std::string, std::string>> defines{{"ELEM", std::string(element_name(key.type))}};

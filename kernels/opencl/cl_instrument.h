@@ -31,6 +31,15 @@ namespace threadmap {
 std::string instrument_opencl(std::string_view text, std::string_view file_name, std::string_view prelude,
                               const std::vector<std::pair<std::string, std::string>>& defines);
 
+// The lines of the barriers some work-items of a group may not reach: one
+// inside an if, a ?: or a switch, or after a return made inside one. Such a
+// barrier is undefined behaviour, which PoCL's CPU device does not survive
+// (it crashes or hangs): what a crashed run of an OpenCL kernel is told. A
+// barrier under a condition every work-item of the group shares is named
+// too: the text alone does not tell them apart. Throws as instrument_opencl.
+std::vector<long> divergent_barrier_lines(std::string_view text, std::string_view file_name, std::string_view prelude,
+                                          const std::vector<std::pair<std::string, std::string>>& defines);
+
 // Whether libclang can be opened here, and if not, why.
 bool opencl_instrumenter_available(std::string* why = nullptr);
 

@@ -37,6 +37,13 @@
             <numerusform>Attempted %n times; the goal is not met yet.</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source>%n problem(s) in the trace</source>
+        <translation>
+            <numerusform>%n problem in the trace</numerusform>
+            <numerusform>%n problems in the trace</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>MainWindow</name>

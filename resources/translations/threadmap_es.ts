@@ -1060,6 +1060,17 @@
         <source>&lt;b&gt;Goal:&lt;/b&gt; %1</source>
         <translation>&lt;b&gt;Objetivo:&lt;/b&gt; %1</translation>
     </message>
+    <message>
+        <source>the trace shows a problem: %1</source>
+        <translation>la traza muestra un problema: %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n problem(s) in the trace</source>
+        <translation>
+            <numerusform>%n problema en la traza</numerusform>
+            <numerusform>%n problemas en la traza</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>Export</name>

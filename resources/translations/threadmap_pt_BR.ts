@@ -1060,6 +1060,17 @@
         <source>&lt;b&gt;Goal:&lt;/b&gt; %1</source>
         <translation>&lt;b&gt;Meta:&lt;/b&gt; %1</translation>
     </message>
+    <message>
+        <source>the trace shows a problem: %1</source>
+        <translation>o rastro mostra um problema: %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n problem(s) in the trace</source>
+        <translation>
+            <numerusform>%n problema no rastro</numerusform>
+            <numerusform>%n problemas no rastro</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>Export</name>

@@ -4,6 +4,7 @@
 // restarted and reported, values outside the catalog refused.
 #include <QAbstractItemView>
 #include <QCompleter>
+#include <QTextDocument>
 
 #include "tests/gui/gui_test_support.h"
 
@@ -598,6 +599,40 @@ class GuiTest : public QObject {
     const threadmap::Session saved = threadmap::load_session(path.toStdString());
     QVERIFY(saved.trace);
     QCOMPARE(saved.trace->accesses.size(), doc->trace().accesses.size());
+  }
+
+  // What the Task and Result pages say, as a reader sees the rich text: the
+  // whole goal, its bounds too ("<=" was read as markup, and the goal lost
+  // its last term); a kernel whose trace shows a race is not "goal met", and
+  // the problem is a failed line of its own.
+  void aProblemFailsTheGoalAndTheGoalIsShownWhole() {
+    MainWindow w(small_runs());
+    w.show();
+    QTRY_VERIFY_WITH_TIMEOUT(w.device_picker().currentData().toString().startsWith("opencl"), kRunTimeoutMs);
+    const threadmap::Exercise* e = threadmap::find_exercise("reduce-tree");
+    QVERIFY(e);
+    w.open_exercise(e);
+    ExercisePanel& panel = w.exercise_panel();
+    const auto shown = [](const QString& rich) {
+      QTextDocument d;
+      d.setHtml(rich);
+      return d.toPlainText();
+    };
+    const QString task = shown(panel.task_text());
+    QVERIFY2(task.contains("shared_ld_requests <= 128 x global_st_requests, and global_ld_lanes >= 16 x "
+                           "global_ld_requests"),
+             qPrintable(task));
+    QFile cheat(QString(THREADMAP_SOURCE_DIR) + "/tests/data/cheats/reduce-tree.early-return.cl");
+    QVERIFY(cheat.open(QIODevice::ReadOnly));
+    panel.editor().setPlainText(QString::fromUtf8(cheat.readAll()));
+    QTest::keyClick(&w, Qt::Key_F5);
+    QTRY_VERIFY_WITH_TIMEOUT(!panel.running() && panel.result_text().contains("Goal not met"), kRunTimeoutMs);
+    const QString result = shown(panel.result_text());
+    QVERIFY2(result.contains("✘ the trace shows a problem: data race (write-after-read)"), qPrintable(result));
+    QVERIFY2(panel.verdict_text().startsWith("✘ Goal not met yet"), qPrintable(panel.verdict_text()));
+    QVERIFY2(panel.verdict_text().contains(QRegularExpression("· \\d+ problems? in the trace ·")),
+             qPrintable(panel.verdict_text()));
+    QCOMPARE(panel.verdict_text().count("shared_ld_requests:"), 1);  // two terms bound it: said once
   }
 
   // The editor walked as a learner walks it: the exercise's starting kernel
