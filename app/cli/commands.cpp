@@ -12,6 +12,7 @@
 
 #include "app/cli/output.h"
 #include "app/cli/sandbox.h"
+#include "app/cli/session_builder.h"
 #include "app/cli/table.h"
 #include "kernels/catalog.h"
 #include "kernels/devices.h"
@@ -366,6 +367,10 @@ analysis::ProblemsScan scan_problems(Device& device, const Variant& v, const Par
   trace.seed = options.seed;
   trace.source_text = options.source_text;
   trace.source_name = options.source_name;
+  // A pack's kernel: its text in the device's dialect, and its reference run
+  // on the same inputs, as `record` does.
+  const Outcome prepared = run_capturing_errors([&] { prepare_pack_trace(device, v, params, trace); }, v.id);
+  if (prepared.status != RunStatus::Ok) return {prepared.error, {}, {}};
   const Recording rec = record_trace(device, v, params, trace);
   if (rec.status != RunStatus::Ok) return {rec.error, {}, {}};
   return {std::nullopt, analysis::reports_of(analysis::find_problems(rec.trace), rec.trace), rec.trace.traced_blocks};
