@@ -687,18 +687,23 @@ void ExercisePanel::finish_result() {
       run_exercise_ ? std::optional(check_goal(*run_exercise_, verified, a, result_doc_->trace())) : std::nullopt;
   const bool met = goal && goal->met;
   if (goal) {
+    // What the trace shows wrong first: it fails the goal whatever the counts.
+    for (const analysis::ProblemReport& p : goal->problems)
+      lines << mark(false) + " " + tr("the trace shows a problem: %1").arg(q(p.message).toHtmlEscaped());
+    for (const std::string& why : goal->untraced) lines << mark(false) + " " + q(why).toHtmlEscaped();
     for (const GoalCheck::Term& t : goal->terms) {
       if (t.term.metric == "verified") continue;
-      QString line =
-          mark(t.met) + " " + goal_term_text(t.term) + ": " + tr("measured %1").arg(QLocale().toString(t.value));
+      // A bound per another count is said resolved too: "measured 128, bound 1,024".
+      const QString measured_text = t.term.per.empty() ? tr("measured %1").arg(QLocale().toString(t.value))
+                                                       : tr("measured %1, bound %2")
+                                                             .arg(QLocale().toString(t.value))
+                                                             .arg(QLocale().toString(t.bound));
+      QString line = mark(t.met) + " " + goal_term_text(t.term) + ": " + measured_text;
       if (!t.met && !t.term.reason.empty())
         line += " — " + q(t.term.reason_in(language::current().toStdString())).toHtmlEscaped();
       lines << line;
       measured[t.term.metric] = t.value;
     }
-    for (const analysis::ProblemReport& p : goal->problems)
-      lines << mark(false) + " " + tr("the trace shows a problem: %1").arg(q(p.message).toHtmlEscaped());
-    for (const std::string& why : goal->untraced) lines << mark(false) + " " + q(why).toHtmlEscaped();
     if (!goal->problems.empty()) measured["problems"] = goal->problems.size();
     lines << (met ? "<b>" + tr("Goal met.") + "</b>" : "<b>" + tr("Goal not met yet.") + "</b>");
   }

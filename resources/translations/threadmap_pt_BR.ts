@@ -1071,6 +1071,10 @@
             <numerusform>%n problemas no rastro</numerusform>
         </translation>
     </message>
+    <message>
+        <source>measured %1, bound %2</source>
+        <translation>medido %1, limite %2</translation>
+    </message>
 </context>
 <context>
     <name>Export</name>

@@ -188,9 +188,11 @@ bool bundled_shot(MainWindow& w, const QDir& out, const QString& kernel, const Q
   return ok;
 }
 
-// "pack-exercise ID [LANG]": the exercise ID opened and its start run on the
-// first OpenCL device: pack_exercise_ID[_LANG].png.
-bool pack_exercise_shot(MainWindow& w, const QDir& out, const QString& id, const QString& lang) {
+// "pack-exercise ID [LANG [FILE]]": the exercise ID (a pack's or a built-in
+// one) opened, its Task page shown (pack_exercise_ID_task[_LANG].png), then
+// its start (or FILE's text, a learner's) run on the first OpenCL device:
+// pack_exercise_ID[_STEM][_LANG].png.
+bool pack_exercise_shot(MainWindow& w, const QDir& out, const QString& id, const QString& lang, const QString& file) {
   w.resize(1024, 768);
   w.show();
   if (!QTest::qWaitFor([&] { return w.device_picker().currentData().toString().startsWith("opencl"); }, 60000))
@@ -199,9 +201,18 @@ bool pack_exercise_shot(MainWindow& w, const QDir& out, const QString& id, const
   if (!e) return false;
   w.open_exercise(e);
   ExercisePanel& panel = w.exercise_panel();
+  const QString suffix = lang == "en" ? QString() : "_" + lang;
+  bool ok = save(w, out.filePath("pack_exercise_" + id + "_task" + suffix + ".png"));
+  QString stem;
+  if (!file.isEmpty()) {
+    QFile text(file);
+    if (!text.open(QIODevice::ReadOnly)) return false;
+    panel.editor().setPlainText(QString::fromUtf8(text.readAll()));
+    stem = "_" + QFileInfo(file).completeBaseName().section('.', 1);
+  }
   w.run_learner();
   if (!QTest::qWaitFor([&] { return !panel.running() && panel.result_text().contains("<br>"); }, 120000)) return false;
-  return save(w, out.filePath("pack_exercise_" + id + (lang == "en" ? "" : "_" + lang) + ".png"));
+  return save(w, out.filePath("pack_exercise_" + id + stem + suffix + ".png")) && ok;
 }
 
 int main(int argc, char** argv) {
@@ -222,7 +233,7 @@ int main(int argc, char** argv) {
                   : one_item                           ? item_lang
                                                        : lang);
   if (one_item && argc < 4) {
-    std::fprintf(stderr, "usage: gui_screenshots OUTPUT_DIR bundled KERNEL | pack-exercise ID [pt_BR|es]\n");
+    std::fprintf(stderr, "usage: gui_screenshots OUTPUT_DIR bundled KERNEL | pack-exercise ID [en|pt_BR|es [FILE]]\n");
     return 2;
   }
   if (lang == "pack-exercise") QDir(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation)).removeRecursively();
@@ -241,7 +252,8 @@ int main(int argc, char** argv) {
   if (lang == "exercises") return exercise_shots(w, out, exercise_lang) ? 0 : 1;
   if (lang == "pack") return pack_shot(w, out, argv[3], argv[4], pack_lang) ? 0 : 1;
   if (lang == "bundled") return bundled_shot(w, out, argv[3], item_lang) ? 0 : 1;
-  if (lang == "pack-exercise") return pack_exercise_shot(w, out, argv[3], item_lang) ? 0 : 1;
+  if (lang == "pack-exercise")
+    return pack_exercise_shot(w, out, argv[3], item_lang, argc > 5 ? QString(argv[5]) : QString()) ? 0 : 1;
   w.resize(1600, 1000);
   w.show();
 
