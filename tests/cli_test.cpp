@@ -812,6 +812,27 @@ TEST(Exercises, CheckGradesCudaCheatsAsNotMet) {
       said = said || reason.get<std::string>().find(c.says) != std::string::npos;
     EXPECT_TRUE(said) << c.file << ": " << row.dump();
   }
+  // An asynchronous copy into shared memory moves data the trace would miss:
+  // the traced build is refused, naming the line.
+  const std::string async_copy = ::testing::TempDir() + std::to_string(getpid()) + "_async_copy.cu";
+  std::ofstream(async_copy) << (
+      "template <typename ELEM, int BLOCK_X, int BLOCK_Y> __global__ void setRowReadCol(ELEM* out_all) {\n"
+      "  ELEM* out = out_all + static_cast<size_t>(blockIdx.x) * blockDim.x * blockDim.y;\n"
+      "  __shared__ ELEM tile[BLOCK_Y][BLOCK_X + 1];\n"
+      "  const unsigned int idx = threadIdx.y * blockDim.x + threadIdx.x;\n"
+      "  out[idx] = idx;\n"
+      "  const unsigned int to = static_cast<unsigned int>(__cvta_generic_to_shared(&tile[threadIdx.y][threadIdx.x]));\n"
+      "  asm volatile(\"cp.async.ca.shared.global [%0], [%1], 4;\" :: \"r\"(to), \"l\"(out + idx));\n"
+      "  asm volatile(\"cp.async.wait_all;\");\n"
+      "  __syncthreads();\n"
+      "  out[idx] = tile[threadIdx.x][threadIdx.y];\n"
+      "}\n");
+  const Outcome refused = cli("record smem.setRowReadCol --source " + async_copy + " --device cuda:0 -o " +
+                              ::testing::TempDir() + std::to_string(getpid()) + "_async.threadmap");
+  EXPECT_EQ(refused.code, 2) << refused.out << refused.err;
+  EXPECT_NE(refused.err.find("_async_copy.cu(7): error: cp.async"), std::string::npos) << refused.err;
+  EXPECT_NE(refused.err.find("is not traced"), std::string::npos) << refused.err;
+
   const Outcome m = cli("check matmul-tile " + dir + "matmul-tile.float2.cu --pack " + std::string(THREADMAP_SOURCE_DIR) + "/resources/packs/matmul --device cuda:0 --seed 7 --format json");
   const auto row = nlohmann::json::parse(m.out)["submissions"][0];
   EXPECT_EQ(row["status"], "goal not met") << row.dump();

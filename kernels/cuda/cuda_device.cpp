@@ -123,6 +123,16 @@ std::vector<cuda::EntryReport> instrument(cuda::CompileResult& compiled, int pas
   return std::move(out.entries);
 }
 
+// A memory instruction the access pass does not record that moves a
+// kernel's data: the asynchronous copies, matrix loads and stores, texture
+// and surface accesses and vector atomics. Prefetches (hints), calls and the
+// param, local and const spaces (no buffer of the launch) are let through.
+bool moves_data_untraced(const cuda::UnrecordedInstructions& u) {
+  if (u.category == "atomic") return true;
+  if (u.category != "other memory") return false;
+  return !u.opcode.starts_with("prefetch") && !u.opcode.starts_with("mbarrier");
+}
+
 using cuda_kernels::KernelSpec;
 using cuda_kernels::SharedMemory;
 
@@ -450,17 +460,31 @@ class CudaDevice final : public Device {
       }
     }
     std::vector<MergedAccess> merged;
+    std::string untraced;  // memory instructions the trace would miss, a compiler-style line each
     if (pass != 0) {
       try {
-        for (const cuda::EntryReport& entry : instrument(*compiled, pass, nvrtc))
+        for (const cuda::EntryReport& entry : instrument(*compiled, pass, nvrtc)) {
           for (const cuda::MemoryInstructions& m : entry.recorded)
             if (m.merged > 1 && m.line > 0 && m.line <= 65535)
               merged.push_back({static_cast<std::uint16_t>(m.line), m.space != cuda::MemorySpace::Global,
                                 m.space != cuda::MemorySpace::Shared, m.store, m.merged});
+          if (pass == kAccessPass)
+            for (const cuda::UnrecordedInstructions& u : entry.unrecorded)
+              if (moves_data_untraced(u))
+                untraced += (u.file.empty() ? request.file_name : u.file) + "(" + std::to_string(u.line) +
+                            "): error: " + u.opcode +
+                            " is not traced: ThreadMap records loads, stores and atomics of one element (or "
+                            "vector) of global and shared memory, and barriers; write it as element accesses to "
+                            "trace this kernel\n";
+        }
       } catch (const std::exception& e) {
         throw DeviceError(where() + ": instrumenting " + request.file_name + " for its trace: " + e.what());
       }
     }
+    // A kernel whose data moves in a form the trace misses (an asynchronous
+    // copy into shared memory, ldmatrix, a vector atomic) would be measured
+    // without those accesses, and graded so: its traced build is refused.
+    if (!untraced.empty()) throw CompileError(untraced);
 
     ResolvedKernel r;
     r.merged = std::move(merged);
