@@ -8,6 +8,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -131,6 +132,144 @@ TEST_F(RemoteCli, ARefusedKeyIsOneClearLine) {
   const Ran r = remote_cli("devices", std::string(THREADMAP_CLI) + " serve", ssh);
   EXPECT_EQ(r.code, 3) << r.out << r.err;
   EXPECT_NE(r.err.find("refused the key"), std::string::npos) << r.err;
+}
+
+// A learner's endless loop on the server: the worker stops it past
+// --timeout (compiling not counted), says so and ends itself, as a local run
+// is stopped (exit 5); the device's lock goes with it, so the next run
+// starts at once. Before, the client never returned and the orphaned worker
+// spun on, holding the lock.
+TEST_F(RemoteCli, ALoopingKernelIsStoppedOnTheServerAndTheNextRunStartsAtOnce) {
+  const std::string loop = dir_ + "/loop.cl";
+  std::ofstream(loop) << "__kernel void setRowReadCol(__global ELEM* out_all) {\n"
+                         "  unsigned int idx = get_local_id(1) * get_local_size(0) + get_local_id(0);\n"
+                         "  while (idx < 100000u) { out_all[0] = 1; }\n"
+                         "}\n";
+  const auto started = std::chrono::steady_clock::now();
+  const Ran r = remote_cli("run smem.setRowReadCol --device opencl:0:0 --source " + loop + " --timeout 3");
+  const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  EXPECT_EQ(r.code, 5) << r.out << r.err;
+  EXPECT_NE(r.err.find("ran past its 3 s (--timeout) and was stopped"), std::string::npos) << r.err;
+  EXPECT_LT(took, 3 + 20) << "the timeout, the compile and the connection";
+  const Ran next = remote_cli("run smem.setRowReadCol --device opencl:0:0 --reps 2");
+  EXPECT_EQ(next.code, 0) << next.out << next.err;
+  EXPECT_EQ(next.err.find("waiting for the GPU"), std::string::npos) << next.err;
+}
+
+// The server's processes, by the path of the copy of threadmap-cli they run.
+int processes_running(const std::string& path) {
+  const Ran ps = shell("pgrep -f -c '^" + path + " serve'");
+  return ps.out.empty() ? 0 : std::stoi(ps.out);
+}
+
+// A client killed mid-request (a window closed, a terminal shut): the
+// worker sees its replies' reader gone and ends within a moment, stopping
+// the looping kernel and leaving no process and no file on the server.
+TEST_F(RemoteCli, AKilledClientLeavesNoWorkerBehind) {
+  const std::string copy = dir_ + "/threadmap-cli-" + std::to_string(getpid());
+  std::filesystem::copy_file(THREADMAP_CLI, copy, std::filesystem::copy_options::overwrite_existing);
+  const std::string loop = dir_ + "/loop_forever.cl";
+  std::ofstream(loop) << "__kernel void setRowReadCol(__global ELEM* out_all) {\n"
+                         "  unsigned int idx = get_local_id(1) * get_local_size(0) + get_local_id(0);\n"
+                         "  while (idx < 100000u) { out_all[0] = 1; }\n"
+                         "}\n";
+  const pid_t client = fork();
+  ASSERT_GE(client, 0);
+  if (client == 0) {
+    setenv("THREADMAP_SSH", ssh_.c_str(), 1);
+    setenv("THREADMAP_REMOTE_COMMAND", (copy + " serve").c_str(), 1);
+    const std::string target = "127.0.0.1:" + port_;
+    execl(THREADMAP_CLI, THREADMAP_CLI, "--remote", target.c_str(), "record", "smem.setRowReadCol", "--device",
+          "opencl:0:0", "--source", loop.c_str(), "--timeout", "600", "-o", (dir_ + "/never.threadmap").c_str(),
+          static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  std::string worker;  // the server's pid, which names its files
+  for (int i = 0; i < 200 && worker.empty(); ++i) {
+    worker = shell("pgrep -f '^" + copy + " serve'").out;
+    usleep(100000);
+  }
+  ASSERT_FALSE(worker.empty()) << "the worker never started on the server";
+  worker = worker.substr(0, worker.find('\n'));
+  sleep(2);  // compiling, then looping
+  kill(client, SIGKILL);
+  waitpid(client, nullptr, 0);
+  int left = 1;
+  for (int i = 0; i < 100 && left > 0; ++i) {
+    usleep(100000);
+    left = processes_running(copy);
+  }
+  EXPECT_EQ(left, 0) << "the worker outlived its client by 10 s";
+  for (const auto& entry : std::filesystem::directory_iterator(std::filesystem::temp_directory_path()))
+    EXPECT_EQ(entry.path().filename().string().find("-" + worker + "-"), std::string::npos) << entry.path();
+  std::filesystem::remove(copy);
+}
+
+// A record interrupted while its 90 MB session streams back (SIGTERM, as a
+// closed terminal sends): the worker ends and removes the session it wrote
+// in its temp folder; before, the whole file was left there.
+TEST_F(RemoteCli, AnInterruptedRecordLeavesNoSessionOnTheServer) {
+  const std::string copy = dir_ + "/threadmap-cli-rec-" + std::to_string(getpid());
+  std::filesystem::copy_file(THREADMAP_CLI, copy, std::filesystem::copy_options::overwrite_existing);
+  const pid_t client = fork();
+  ASSERT_GE(client, 0);
+  if (client == 0) {
+    setenv("THREADMAP_SSH", ssh_.c_str(), 1);
+    setenv("THREADMAP_REMOTE_COMMAND", (copy + " serve").c_str(), 1);
+    const std::string target = "127.0.0.1:" + port_;
+    execl(THREADMAP_CLI, THREADMAP_CLI, "--remote", target.c_str(), "record", "transpose.shared", "--device",
+          "opencl:0:0", "--set", "width=1024", "--set", "height=1024", "--blocks", "all", "-o",
+          (dir_ + "/interrupted.threadmap").c_str(), static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  std::string worker;
+  for (int i = 0; i < 400 && worker.empty(); ++i) {
+    worker = shell("pgrep -f '^" + copy + " serve'").out;
+    usleep(50000);
+  }
+  ASSERT_FALSE(worker.empty()) << "the worker never started on the server";
+  worker = worker.substr(0, worker.find('\n'));
+  const auto written = [&] {  // the worker's session file, once it is in its temp folder
+    for (const auto& entry : std::filesystem::directory_iterator(std::filesystem::temp_directory_path()))
+      if (entry.path().filename().string().find("transpose.shared-") == 0 &&
+          entry.path().filename().string().find("-" + worker + "-") != std::string::npos)
+        return true;
+    return false;
+  };
+  bool seen = false;
+  for (int i = 0; i < 1000 && !seen; ++i) {
+    seen = written();
+    if (!seen) usleep(20000);
+  }
+  ASSERT_TRUE(seen) << "the worker wrote no session";
+  kill(client, SIGTERM);
+  waitpid(client, nullptr, 0);
+  int left = 1;
+  for (int i = 0; i < 100 && left > 0; ++i) {
+    usleep(100000);
+    left = processes_running(copy);
+  }
+  EXPECT_EQ(left, 0) << "the worker outlived its client by 10 s";
+  EXPECT_FALSE(written()) << "the session was left in the server's temp folder";
+  std::filesystem::remove(copy);
+}
+
+// A server that never answers (sleep) and one that prints what is no reply
+// (yes): the client gives up after a bounded wait, saying which.
+TEST_F(RemoteCli, ASilentOrGarbledServerEndsTheClientSayingWhich) {
+  const auto started = std::chrono::steady_clock::now();
+  const Ran silent = shell("THREADMAP_HANDSHAKE_TIMEOUT=2 THREADMAP_SSH='" + ssh_ +
+                           "' THREADMAP_REMOTE_COMMAND='sleep 60' " + THREADMAP_CLI + " --remote 127.0.0.1:" + port_ +
+                           " devices");
+  const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  EXPECT_EQ(silent.code, 3) << silent.out << silent.err;
+  EXPECT_NE(silent.err.find("did not answer the handshake within 2 s"), std::string::npos) << silent.err;
+  EXPECT_LT(took, 15);
+  const Ran garbled = remote_cli("devices", "yes");
+  EXPECT_EQ(garbled.code, 3) << garbled.out << garbled.err;
+  EXPECT_NE(garbled.err.find("sent 100 lines in a row that are not ThreadMap replies, the first: 'y'"),
+            std::string::npos)
+      << garbled.err;
 }
 
 // The worker answers the handshake, then its connection is gone.

@@ -87,6 +87,9 @@ int guarded(const std::function<int()>& body) {
   } catch (const nlohmann::json::exception& e) {
     error(std::string("a malformed report: ") + e.what());
     return kExitDeviceFailure;
+  } catch (const RunStopped& e) {
+    error(e.what());
+    return kExitStopped;
   }
 }
 

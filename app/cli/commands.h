@@ -5,6 +5,7 @@
 #include <functional>
 #include <iosfwd>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -107,6 +108,13 @@ void set_wait_sink(std::function<void(const std::string&)> sink);
 // Runs a subcommand's body; an engine or session error it throws is printed
 // and becomes the exit code its kind stands for (InvalidRequest and
 // SessionError 2, DeviceError 3, Unavailable 4).
+// A learner's run stopped past its --timeout by a remote worker, which said
+// so and ended itself (kExitStopped, as a local child stopped).
+class RunStopped : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
 int guarded(const std::function<int()>& body);
 // The exit code a run's status stands for (kExitOk for a run that completed).
 int exit_code_for(RunStatus status);

@@ -3,6 +3,8 @@
 #include <CLI/CLI.hpp>
 
 #include <cmath>
+#include <unistd.h>
+
 #include <iostream>
 #include <sstream>
 
@@ -292,7 +294,7 @@ int main(int argc, char** argv) {
           " runs here, without --remote");
     return kExitInvalid;
   }
-  if (*serve) return serve_command(std::cin, std::cout);
+  if (*serve) return serve_command(std::cin, std::cout, STDOUT_FILENO);
   if (*pack_check) return pack_check_command(pack_folder, args.device, pack_arch);
   if (*pack_new) return pack_new_command(pack_folder);
   if (!packs.empty())

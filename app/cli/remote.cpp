@@ -1,8 +1,12 @@
 #include "app/cli/remote.h"
 
+#include "app/protocol/wire.h"
+
 #include <fcntl.h>
 #include <poll.h>
+#include <utility>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -25,9 +29,16 @@ LineProcess::LineProcess(const std::vector<std::string>& argv) {
   int in[2], out[2], err[2];
   if (pipe2(in, O_CLOEXEC) != 0 || pipe2(out, O_CLOEXEC) != 0 || pipe2(err, O_CLOEXEC) != 0)
     throw DeviceError(std::string("could not start ") + argv[0] + ": " + std::strerror(errno));
+  const pid_t parent = getpid();
   pid_ = fork();
   if (pid_ < 0) throw DeviceError(std::string("could not start ") + argv[0] + ": " + std::strerror(errno));
   if (pid_ == 0) {
+    // ssh ends with this process, however it ends (killed, crashed): its
+    // connection closes, and the worker on the server, its client gone,
+    // stops what it runs. Without this an orphaned ssh kept a looping
+    // worker, and the device's lock, alive.
+    prctl(PR_SET_PDEATHSIG, SIGTERM);
+    if (getppid() != parent) _exit(127);  // it ended before the line above
     dup2(in[0], 0);
     dup2(out[1], 1);
     dup2(err[1], 2);
@@ -91,6 +102,7 @@ std::optional<std::string> LineProcess::read_line(std::chrono::milliseconds time
       pending_.erase(0, newline + 1);
       return line;
     }
+    if (pending_.size() > 2 * protocol::kMaxLineBytes) return std::exchange(pending_, std::string());
     if (out_ < 0) return std::nullopt;
     const auto left =
         std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());

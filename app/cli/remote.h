@@ -23,8 +23,11 @@ class LineProcess {
   // False when the process no longer reads (it ended).
   bool write_line(const std::string& line);
   // The next line of its stdout, without the newline; nullopt when it ended,
-  // or when `timeout` passed with no line.
+  // or when `timeout` passed with no line. Output that runs on past twice a
+  // request line's limit with no newline comes back as one line.
   std::optional<std::string> read_line(std::chrono::milliseconds timeout);
+  // Whether its stdout is still open (read_line's nullopt was a timeout).
+  bool output_open() const { return out_ >= 0; }
   // What it wrote on stderr, its last 4 KiB.
   std::string error_text();
   // Closes its stdin and waits for it (at most `grace`, then kills it);

@@ -2,11 +2,15 @@
 
 #include <sys/wait.h>
 
+#include <cstdlib>
 #include <iostream>
+#include <optional>
+#include <variant>
 #include <sstream>
 
 #include "app/cli/output.h"
 #include "app/cli/remote.h"
+#include "app/cli/sandbox.h"
 #include "app/cli/table.h"
 #include "app/protocol/remote.h"
 #include "app/protocol/replies.h"
@@ -23,6 +27,20 @@ using Clock = std::chrono::steady_clock;
 // How long the worker may go without a line: a traced run of a large grid
 // can take minutes, but a silent ssh is a lost connection long before an hour.
 constexpr std::chrono::minutes kReplyTimeout{60};
+// How long the handshake may take: ssh connecting, the worker starting and
+// answering "ping" (THREADMAP_HANDSHAKE_TIMEOUT seconds, else 30).
+std::chrono::milliseconds handshake_timeout() {
+  if (const char* env = std::getenv("THREADMAP_HANDSHAKE_TIMEOUT"); env && *env) {
+    char* end = nullptr;
+    const double seconds = std::strtod(env, &end);
+    if (end && *end == '\0' && seconds > 0 && seconds <= 3600)
+      return std::chrono::milliseconds(static_cast<long long>(seconds * 1000));
+  }
+  return std::chrono::seconds(30);
+}
+// Lines in a row that are not replies of this protocol before the client
+// gives up on the worker (a login banner is a few; `yes` is endless).
+constexpr int kMaxStrayLines = 100;
 
 // One connection to a remote worker: ssh started, the protocol versions
 // checked, then one request at a time.
@@ -30,7 +48,7 @@ class RemoteWorker {
  public:
   explicit RemoteWorker(const RemoteArgs& args)
       : target_(protocol::parse_remote_target(args.target)), ssh_(protocol::ssh_argv(target_, args.ssh_command)) {
-    const auto ping = std::get<protocol::PingResult>(call(protocol::PingRequest{}, {}));
+    const auto ping = std::get<protocol::PingResult>(call(protocol::PingRequest{}, {}, handshake_timeout()));
     if (const std::string problem = protocol::version_problem(ping); !problem.empty())
       throw InvalidRequest("on " + target_.host + ", " + problem);
     version_ = ping.version;
@@ -45,12 +63,22 @@ class RemoteWorker {
 
   // The request's result; progress lines go to `on_progress`. A worker error
   // reply throws what the local command would have thrown.
+  // A request whose learner kernel has a time limit waits that long, its
+  // compile allowance and a minute more; others up to kReplyTimeout.
   protocol::Result call(const protocol::Request& request,
-                        const std::function<void(const protocol::Progress&)>& on_progress) {
+                        const std::function<void(const protocol::Progress&)>& on_progress,
+                        std::optional<std::chrono::milliseconds> timeout = std::nullopt) {
     const int id = next_id_++;
     if (!ssh_.write_line(protocol::encode_line(protocol::to_json(request, id)))) lost();
+    if (!timeout) {
+      const double limit = protocol::source_timeout(request);
+      const Limits limits = limits_for(limit);
+      timeout = limit > 0 ? std::chrono::milliseconds(static_cast<long long>(
+                                (limits.run_s + limits.compile_s + 60) * 1000))
+                          : std::chrono::duration_cast<std::chrono::milliseconds>(kReplyTimeout);
+    }
     try {
-      return read_until_final(request, id, on_progress);
+      return read_until_final(request, id, on_progress, *timeout);
     } catch (const protocol::ProtocolError& e) {  // a reply this client cannot read: one line, exit 3
       throw DeviceError("the worker on " + host() + " sent a reply this threadmap-cli cannot read: " + e.what());
     }
@@ -58,12 +86,24 @@ class RemoteWorker {
 
  private:
   protocol::Result read_until_final(const protocol::Request& request, int id,
-                                    const std::function<void(const protocol::Progress&)>& on_progress) {
+                                    const std::function<void(const protocol::Progress&)>& on_progress,
+                                    std::chrono::milliseconds timeout) {
+    int stray = 0;  // lines in a row that are no reply of this protocol
+    std::string first_stray;
     for (;;) {
-      const auto line = ssh_.read_line(kReplyTimeout);
-      if (!line) lost();
+      const auto line = ssh_.read_line(timeout);
+      if (!line) {
+        if (!ssh_.output_open()) lost();
+        silent(request, timeout);
+      }
       const auto reply = protocol::read_reply_line(*line);
-      if (!reply || reply->id != id) continue;
+      if (!reply) {
+        if (stray++ == 0) first_stray = *line;
+        if (stray >= kMaxStrayLines) garbled(first_stray);
+        continue;
+      }
+      stray = 0;
+      if (reply->id != id) continue;
       if (reply->kind == protocol::ReplyKind::Progress) {
         if (on_progress) on_progress(protocol::read_progress(reply->body));
         continue;
@@ -81,7 +121,30 @@ class RemoteWorker {
     throw DeviceError(protocol::remote_failure_text(target_.host, ssh_.error_text(), status));
   }
 
+  // The worker said nothing for `timeout`: the connection is ended (the
+  // worker, its output gone, ends itself) and the client says which wait.
+  [[noreturn]] void silent(const protocol::Request& request, std::chrono::milliseconds timeout) {
+    ssh_.finish(std::chrono::milliseconds(500));
+    const std::string seconds = std::to_string(timeout.count() / 1000);
+    if (std::holds_alternative<protocol::PingRequest>(request))
+      throw DeviceError("the worker on " + host() + " did not answer the handshake within " + seconds +
+                        " s: is `threadmap-cli serve` what the ssh command starts there, and does it start? "
+                        "(THREADMAP_HANDSHAKE_TIMEOUT sets the wait)");
+    throw DeviceError("the worker on " + host() + " sent nothing for " + seconds +
+                      " s: the connection was ended (the worker, its client gone, ends itself)");
+  }
+
+  // Lines that are no replies, kMaxStrayLines in a row: not a ThreadMap worker.
+  [[noreturn]] void garbled(const std::string& first) {
+    ssh_.finish(std::chrono::milliseconds(500));
+    throw DeviceError("the worker on " + host() + " sent " + std::to_string(kMaxStrayLines) +
+                      " lines in a row that are not ThreadMap replies, the first: '" +
+                      printable(protocol::excerpt(first)) +
+                      "': is `threadmap-cli serve` what the ssh command starts there?");
+  }
+
   [[noreturn]] static void throw_error(const protocol::ErrorReply& e) {
+    if (e.status == protocol::kStopped) throw RunStopped(e.message);
     if (e.status == protocol::kUnavailable) throw Unavailable(e.message);
     if (e.status == protocol::kDeviceFailure) throw DeviceError(e.message);
     throw InvalidRequest(e.message);
@@ -114,7 +177,8 @@ protocol::KernelRun kernel_run(const std::string& kernel, const RunArgs& args) {
   run.seed = args.seed;
   if (!args.source.empty()) {
     const auto [text, name] = read_source_file(args);
-    run.source = protocol::LearnerSource{text, name};
+    // The worker stops it past --timeout, as a local child is stopped.
+    run.source = protocol::LearnerSource{text, name, args.timeout};
   }
   return run;
 }

@@ -41,6 +41,13 @@ Isolated run_isolated(const Limits& limits, const std::string& what, const std::
 // In a child of run_isolated: `device`, telling the watchdog when it builds
 // kernels (prepare) and when it runs them (execute, copy). Elsewhere: `device`.
 std::unique_ptr<Device> watch_phases(std::unique_ptr<Device> device);
+// A worker's watchdog of its own (serve.cpp): from now on watch_phases wraps
+// this process's devices too, and run_seconds() is how long they have spent
+// running kernels (and the host work between launches) since the process
+// started; building kernels and waiting for the timing lock do not count.
+void watch_phases_in_process();
+double run_seconds();
+
 // In a child of run_isolated: `notice`, first telling the watchdog that the
 // child waits for the device's timing lock, which counts against neither
 // limit (the next launch ends the wait). Elsewhere: `notice`, called as it is.

@@ -4,10 +4,15 @@
 #include <CLI/CLI.hpp>
 
 #include <malloc.h>
+#include <poll.h>
 #include <unistd.h>
 
 #include <condition_variable>
+#include <csignal>
 #include <cstdint>
+#include <cstdlib>
+#include <functional>
+#include <sstream>
 #include <deque>
 #include <filesystem>
 #include <fstream>
@@ -17,6 +22,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <string>
 #include <system_error>
 #include <thread>
@@ -26,6 +32,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/cli/commands.h"
+#include "app/cli/sandbox.h"
 #include "app/cli/session_builder.h"
 #include "app/protocol/replies.h"
 #include "app/protocol/requests.h"
@@ -226,9 +233,122 @@ void read_requests(std::istream& in, Inbox& inbox) {
   inbox.push(std::move(end));
 }
 
+// The worker's own watchdog, on a thread of its own. The worker ends itself
+// when its client is gone (the output it answers on closed: an ssh connection
+// dropped, a window closed) and when a learner's kernel runs past its
+// request's source_timeout (the request answered "stopped" first). Ending is
+// the one way to stop a kernel looping on a device, and it releases the
+// device's timing lock (an flock) for the next run at once.
+class WorkerWatchdog {
+ public:
+  using Stop = std::function<void(const RequestId&, double timeout)>;
+  // `output`: the descriptor replies go to, watched for its reader going
+  // away (-1: none to watch); `stop` answers the request and ends the
+  // process, `gone` ends it (both leave no file of the worker's behind).
+  WorkerWatchdog(int output, Stop stop, std::function<void()> gone)
+      : output_(output), stop_(std::move(stop)), gone_(std::move(gone)), thread_([this] { loop(); }) {}
+  ~WorkerWatchdog() {
+    {
+      std::lock_guard lock(mutex_);
+      quit_ = true;
+    }
+    wake_.notify_one();
+    thread_.join();
+  }
+  WorkerWatchdog(const WorkerWatchdog&) = delete;
+  WorkerWatchdog& operator=(const WorkerWatchdog&) = delete;
+
+  // A request starts: its learner kernel may run `timeout` seconds (0: no limit).
+  void begin(const RequestId& id, double timeout) {
+    std::lock_guard lock(mutex_);
+    id_ = id;
+    timeout_ = timeout;
+    started_ = run_seconds();
+  }
+  void end() {
+    std::lock_guard lock(mutex_);
+    timeout_ = 0;
+  }
+
+ private:
+  static bool reader_gone(int fd) {
+    pollfd p{fd, 0, 0};
+    return ::poll(&p, 1, 0) == 1 && (p.revents & (POLLERR | POLLHUP | POLLNVAL));
+  }
+
+  void loop() {
+    std::unique_lock lock(mutex_);
+    while (!wake_.wait_for(lock, std::chrono::milliseconds(100), [this] { return quit_; })) {
+      if (output_ >= 0 && reader_gone(output_)) gone_();
+      if (timeout_ > 0 && run_seconds() - started_ > timeout_) stop_(id_, timeout_);
+    }
+  }
+
+  int output_;
+  Stop stop_;
+  std::function<void()> gone_;
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  bool quit_ = false;
+  RequestId id_;
+  double timeout_ = 0;
+  double started_ = 0;
+  std::thread thread_;  // last: it starts once the rest is set
+};
+
 class Worker {
  public:
   Worker(std::ostream& out, const Inbox& inbox) : out_(out), inbox_(inbox) {}
+
+  // A learner's kernel ran past its timeout: its request's one reply, then
+  // the process ends (on the watchdog's thread; a reply being written is
+  // finished first).
+  [[noreturn]] void stop(const RequestId& id, double timeout) {
+    std::ostringstream seconds;
+    seconds << timeout;
+    {
+      std::lock_guard lock(write_mutex_);
+      out_ << protocol::encode_line(protocol::error_line(
+                  id, {protocol::kStopped,
+                       "the learner's kernel ran past its " + seconds.str() +
+                           " s (--timeout) and was stopped: an endless loop in the kernel or a barrier some threads "
+                           "never reach (compiling is timed apart, and not counted); the worker ended to stop it "
+                           "and free the device"}))
+           << '\n'
+           << std::flush;
+    }
+    std::cerr << "threadmap-cli serve: a learner's kernel ran past its " << seconds.str()
+              << " s: the worker ends, stopping it\n";
+    end_now();
+  }
+
+  // The client is gone: nobody reads the replies, so what runs is stopped.
+  [[noreturn]] void gone() {
+    std::cerr << "threadmap-cli serve: the client is gone (its end of the replies closed): the worker ends, "
+                 "stopping what it ran\n";
+    end_now();
+  }
+
+  void watch(WorkerWatchdog* watchdog) { watchdog_ = watchdog; }
+
+ private:
+  // Ends the process at once (a kernel looping on a device stops only so),
+  // removing the files it was writing for a client first.
+  [[noreturn]] void end_now() {
+    {
+      std::lock_guard lock(scratch_mutex_);
+      std::error_code ignored;
+      for (const std::filesystem::path& file : scratch_) std::filesystem::remove(file, ignored);
+    }
+    std::_Exit(kExitStopped);
+  }
+  void keep_scratch(const std::filesystem::path& file, bool keep) {
+    std::lock_guard lock(scratch_mutex_);
+    if (keep) scratch_.insert(file);
+    else scratch_.erase(file);
+  }
+
+ public:
 
   ~Worker() { set_cuda_compile_notice({}); }  // it names this worker
 
@@ -273,10 +393,17 @@ class Worker {
       write(protocol::progress_line(id, protocol::CompileNotice{message}));
     });
     // Another ThreadMap process times on the same device: the client says so.
-    wait_notice_ = [this, id = item.id](const std::string& message) {
+    wait_notice_ = watch_waits([this, id = item.id](const std::string& message) {
       write(protocol::progress_line(id, protocol::WaitNotice{message}));
-    };
+    });
     drivers_started_ = drivers_started_ || opens_drivers(*item.request);
+    struct Watched {  // the learner's kernel timed from here to the reply
+      WorkerWatchdog* watchdog;
+      ~Watched() {
+        if (watchdog) watchdog->end();
+      }
+    } watched{watchdog_};
+    if (watchdog_) watchdog_->begin(item.id, protocol::source_timeout(*item.request));
     const protocol::Result result =
         std::visit([&](const auto& request) -> protocol::Result { return answer(item, request); }, *item.request);
     write(protocol::result_line(item.id, result));
@@ -294,8 +421,12 @@ class Worker {
            !std::holds_alternative<protocol::CheckRequest>(request);
   }
 
-  // The one place replies are written.
-  void write(const json& line) { out_ << protocol::encode_line(line) << '\n' << std::flush; }
+  // The one place replies are written (the watchdog's stop aside, which
+  // takes the same lock).
+  void write(const json& line) {
+    std::lock_guard lock(write_mutex_);
+    out_ << protocol::encode_line(line) << '\n' << std::flush;
+  }
 
   // --- One answer per request type.
 
@@ -414,6 +545,7 @@ class Worker {
     if (recorded.status != RunStatus::Ok)
       throw ProtocolError(std::string(status_name(recorded.status)), recorded.error);
     const std::filesystem::path path = session_path(folder, v);
+    if (request.stream) keep_scratch(path, true);  // removed once sent, or when the worker ends
     save_recorded_session(recorded, path, request.stream ? Durability::Scratch : durability);
     const std::uint64_t bytes = std::filesystem::file_size(path);
     if (request.stream) stream_file(item.id, path);
@@ -468,12 +600,17 @@ class Worker {
     std::uint64_t offset = 0;
     while (in.read(chunk.data(), static_cast<std::streamsize>(chunk.size())) || in.gcount() > 0) {
       const auto n = static_cast<std::size_t>(in.gcount());
-      out_ << protocol::chunk_line(id, protocol::SessionChunk{offset, total, chunk.substr(0, n)}) << '\n' << std::flush;
+      {
+        std::lock_guard lock(write_mutex_);
+        out_ << protocol::chunk_line(id, protocol::SessionChunk{offset, total, chunk.substr(0, n)}) << '\n'
+             << std::flush;
+      }
       offset += n;
     }
     in.close();
     std::error_code ignored;
     std::filesystem::remove(path, ignored);
+    keep_scratch(path, false);
     if (offset != total) throw DeviceError("the recording could not be read back to be sent");
   }
 
@@ -482,7 +619,8 @@ class Worker {
   // Opened devices stay open: contexts and compiled programs are reused.
   Device& device_for(const std::string& spec) {
     auto it = devices_.find(spec);
-    if (it == devices_.end()) it = devices_.emplace(spec, open_device(spec)).first;
+    // Each device tells the watchdog when it builds and when it runs.
+    if (it == devices_.end()) it = devices_.emplace(spec, watch_phases(open_device(spec))).first;
     return *it->second;
   }
 
@@ -544,7 +682,11 @@ class Worker {
   }
 
   std::ostream& out_;
+  std::mutex write_mutex_;  // one reply line at a time: the worker's, or the watchdog's stop
   const Inbox& inbox_;
+  WorkerWatchdog* watchdog_ = nullptr;
+  std::mutex scratch_mutex_;
+  std::set<std::filesystem::path> scratch_;  // files written for a client, removed when sent
   std::map<std::string, std::unique_ptr<Device>> devices_;
   WaitNotice wait_notice_;  // the request being served: its "waiting" progress line
   int recordings_ = 0;
@@ -564,7 +706,7 @@ CLI::App* add_serve_subcommand(CLI::App& app) {
   return serve;
 }
 
-int serve_command(std::istream& in, std::ostream& out) {
+int serve_command(std::istream& in, std::ostream& out, int output_fd) {
   // A warm worker keeps the memory it frees: the next recording's buffers
   // (a trace of millions of records is hundreds of MB) reuse pages already
   // mapped instead of faulting in and zeroing fresh ones each request.
@@ -573,6 +715,14 @@ int serve_command(std::istream& in, std::ostream& out) {
   ::mallopt(M_TRIM_THRESHOLD, std::numeric_limits<int>::max());
   Inbox inbox;
   Worker worker(out, inbox);
+  watch_phases_in_process();
+  // A reply written to a client that is gone fails (EPIPE) instead of
+  // killing the worker at once: its watchdog then ends it, tidily.
+  if (output_fd >= 0) std::signal(SIGPIPE, SIG_IGN);
+  WorkerWatchdog watchdog(
+      output_fd, [&worker](const RequestId& id, double timeout) { worker.stop(id, timeout); },
+      [&worker] { worker.gone(); });
+  worker.watch(&watchdog);
   std::thread reader(read_requests, std::ref(in), std::ref(inbox));
   for (bool go_on = true; go_on;) {
     const Incoming item = inbox.pop();

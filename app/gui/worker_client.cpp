@@ -1,5 +1,9 @@
 #include "app/gui/worker_client.h"
 
+#include <signal.h>
+#include <sys/prctl.h>
+#include <unistd.h>
+
 #include <algorithm>
 
 #include "app/protocol/remote.h"
@@ -33,6 +37,12 @@ WorkerClient::WorkerClient(QString program, int timeout_ms, QObject* parent)
     : QObject(parent), program_(std::move(program)), local_program_(program_), timeout_ms_(timeout_ms) {
   process_.setProgram(program_);
   process_.setArguments({"serve"});
+  // The worker (or the ssh that reaches it) ends with the window, however
+  // the window ends: a worker whose client is gone stops what it runs.
+  process_.setChildProcessModifier([parent = ::getpid()] {
+    ::prctl(PR_SET_PDEATHSIG, SIGTERM);
+    if (::getppid() != parent) ::_exit(127);
+  });
   connect(&process_, &QProcess::readyReadStandardError, this, [this] {
     remote_stderr_ += process_.readAllStandardError();
     if (remote_stderr_.size() > 4096) remote_stderr_ = remote_stderr_.right(4096);

@@ -1,6 +1,8 @@
 #include "app/protocol/requests.h"
 
 #include <array>
+#include <type_traits>
+#include <variant>
 
 namespace threadmap::protocol {
 
@@ -69,6 +71,8 @@ std::optional<std::uint64_t> seed_field(const json& line) {
   return seed->get<std::uint64_t>();
 }
 
+double timeout_field(const json& line, const char* name, double fallback);
+
 Repetitions repetitions_fields(const json& line) {
   Repetitions r;
   r.reps = bounded_field(line, "reps", r.reps, 1, 100000);
@@ -78,6 +82,7 @@ Repetitions repetitions_fields(const json& line) {
     if (!source->is_string() || source->get_ref<const std::string&>().empty())
       throw bad_request("\"source\" must be the kernel's text");
     r.source = LearnerSource{source->get<std::string>(), text_field(line, "source_name", LearnerSource{}.name)};
+    if (line.contains("source_timeout")) r.source->timeout = timeout_field(line, "source_timeout", 0);
   }
   return r;
 }
@@ -205,10 +210,11 @@ std::vector<Submission> submissions_field(const json& line) {
   return submissions;
 }
 
-double timeout_field(const json& line) {
-  const json value = line.value("timeout", json(CheckRequest{}.timeout));
+double timeout_field(const json& line, const char* name = "timeout", double fallback = CheckRequest{}.timeout) {
+  const json value = line.value(name, json(fallback));
   if (!value.is_number() || !(value.get<double>() >= 0.1 && value.get<double>() <= 3600))
-    throw invalid("timeout=" + shown(value) + " is out of range: timeout must be a number of seconds from 0.1 to 3600");
+    throw invalid(std::string(name) + "=" + shown(value) + " is out of range: " + name +
+                  " must be a number of seconds from 0.1 to 3600");
   return value.get<double>();
 }
 
@@ -259,6 +265,7 @@ void put_kernel_run(json& j, const KernelRun& run) {
   if (run.source) {
     j["source"] = run.source->text;
     j["source_name"] = run.source->name;
+    if (run.source->timeout > 0) j["source_timeout"] = run.source->timeout;
   }
 }
 
@@ -410,6 +417,17 @@ Request parse_request(const json& line) {
   for (const Op& known : kOps)
     if (known.name == op) return known.read(line);
   throw bad_request("unknown op '" + excerpt(op) + "'; ops: " + op_names());
+}
+
+double source_timeout(const Request& request) {
+  return std::visit(
+      [](const auto& r) -> double {
+        if constexpr (std::is_base_of_v<KernelRun, std::decay_t<decltype(r)>>)
+          return r.source ? r.source->timeout : 0;
+        else
+          return 0;
+      },
+      request);
 }
 
 }  // namespace threadmap::protocol

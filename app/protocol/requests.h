@@ -27,6 +27,10 @@ namespace threadmap::protocol {
 struct LearnerSource {
   std::string text;
   std::string name = "learner.cl";
+  // Seconds its kernels may run (compiling and waiting for the GPU not
+  // counted), as run --timeout: past them the worker answers "stopped" and
+  // ends itself, so a looping kernel never holds the device. 0: no limit.
+  double timeout = 0;
 };
 
 // What run, sweep and record share: which kernel, where, with what, how often.
@@ -142,6 +146,8 @@ using Request =
 
 std::string_view op_name(const Request& request);
 std::string op_names();  // "ping, devices, ...", for messages and help
+// The seconds a request's learner kernel may run (its source's timeout), or 0.
+double source_timeout(const Request& request);
 
 // A request line's id: null where it has none (id_problem says whether it
 // is one a reply can carry).

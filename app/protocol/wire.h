@@ -30,6 +30,9 @@ inline constexpr char kInvalid[] = "invalid";          // a value that cannot wo
 inline constexpr char kUnavailable[] = "unavailable";  // the kernel cannot run on that device
 inline constexpr char kDeviceFailure[] = "device-failure";
 inline constexpr char kCancelled[] = "cancelled";
+// A learner's kernel ran past its source_timeout (or crashed the worker's
+// device): the worker answered this and ended itself, releasing the device.
+inline constexpr char kStopped[] = "stopped";
 // Not the worker's: the status a client gives a reply it cannot read.
 inline constexpr char kMalformedReply[] = "malformed-reply";
 
