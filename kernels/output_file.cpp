@@ -1,5 +1,7 @@
 #include "kernels/output_file.h"
 
+#include "kernels/input_file.h"
+
 #include <dirent.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -129,16 +131,6 @@ void remove_stale_temporaries(const fs::path& folder) {
   ::closedir(dir);
 }
 
-std::string kind_of(mode_t mode) {
-  if (S_ISDIR(mode)) return "a folder";
-  if (S_ISCHR(mode)) return "a character device";
-  if (S_ISBLK(mode)) return "a block device";
-  if (S_ISFIFO(mode)) return "a FIFO (named pipe)";
-  if (S_ISSOCK(mode)) return "a socket";
-  if (S_ISLNK(mode)) return "a symbolic link";
-  return "not a regular file";
-}
-
 fs::path folder_of(const fs::path& target) { return target.has_parent_path() ? target.parent_path() : fs::path("."); }
 
 }  // namespace
@@ -154,7 +146,7 @@ std::string output_problem(const fs::path& target, std::span<const fs::path> inp
     return {};
   }
   if (!S_ISREG(st.st_mode))
-    return target.string() + " is " + kind_of(st.st_mode) +
+    return target.string() + " is " + file_kind(st.st_mode) +
            ": ThreadMap writes only regular files and never replaces anything else";
   for (const fs::path& input : inputs) {
     struct stat in {};

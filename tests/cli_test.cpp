@@ -1024,6 +1024,48 @@ TEST(Hostile, SourceThatIsNoTextFileSaysWhatItIs) {
   EXPECT_NE(o.err.find("cannot read " + locked + " (Permission denied)"), std::string::npos) << o.err;
 }
 
+// A FIFO named as a kernel blocked the command in open (600 s at 0 % CPU
+// before grading anything); a link out of the submission's folder sent
+// another file's text to the compiler. Both are refused at once, naming
+// what they are, and check grades the files beside them.
+TEST(Hostile, AFifoOrALinkOutOfItsFolderIsRefusedAtOnce) {
+  REQUIRE_OPENCL();
+  const std::string folder = temp_path("fifo_folder");
+  std::filesystem::remove_all(folder);
+  std::filesystem::create_directories(folder);
+  const std::string fifo = folder + "/pipe.cl";
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+  const std::string outside = temp_path("outside.cl");
+  copy_of(kSolution, outside);
+  const std::string link = folder + "/link.cl";
+  std::filesystem::create_symlink(outside, link);
+  const std::string good = copy_of(kSolution, folder + "/good.cl");
+  const auto started = std::chrono::steady_clock::now();
+  const Outcome run = cli("run smem.setRowReadCol --device opencl:0:0 --source " + fifo);
+  EXPECT_EQ(run.code, 2) << run.err;
+  EXPECT_NE(run.err.find("pipe.cl is a FIFO (named pipe), not a file to read"), std::string::npos) << run.err;
+  const Outcome o = cli("check smem-conflict-free " + good + " " + fifo + " " + link + " " + good +
+                        " --device opencl:0:0 --format json");
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count(), 120);
+  const auto rows = nlohmann::json::parse(o.out)["submissions"];
+  ASSERT_EQ(rows.size(), 4u) << o.out << o.err;
+  EXPECT_EQ(rows[0]["status"], "goal met") << rows[0].dump();
+  EXPECT_EQ(rows[1]["status"], "unreadable") << rows[1].dump();
+  EXPECT_NE(rows[1].value("error", std::string()).find("is a FIFO (named pipe)"), std::string::npos) << rows[1].dump();
+  EXPECT_EQ(rows[2]["status"], "unreadable") << rows[2].dump();
+  EXPECT_NE(rows[2].value("error", std::string()).find("outside the folder " + folder), std::string::npos)
+      << rows[2].dump();
+  EXPECT_EQ(rows[3]["status"], "goal met") << rows[3].dump();
+  // record and keep-source read their files the same way.
+  const Outcome record = cli("record smem.setRowReadCol --device opencl:0:0 --source " + fifo + " -o " +
+                             temp_path("fifo.threadmap"));
+  EXPECT_EQ(record.code, 2) << record.err;
+  const Outcome keep = cli("keep-source " + fifo);
+  EXPECT_EQ(keep.code, 2) << keep.err;
+  EXPECT_NE(keep.err.find("is a FIFO (named pipe)"), std::string::npos) << keep.err;
+  std::filesystem::remove_all(folder);
+}
+
 // A shared session or a submission's name must not clear the screen or
 // retitle the window: show and check print control characters as \x1b.
 TEST(Hostile, TextOutputShowsControlCharactersInsteadOfObeyingThem) {

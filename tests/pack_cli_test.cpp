@@ -1,6 +1,7 @@
 // Packs through the real binary (docs/packs.md): --pack on the device
 // commands, pack check, pack new.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <iterator>
 #include <map>
 #include <sys/wait.h>
@@ -310,6 +311,27 @@ TEST(PackCli, PackCheckFailsABrokenPackNamingTheCause) {
   EXPECT_NE(s.out.find("FAIL  rowsum.tree  defaults: its trace shows a problem: out of bounds:"), std::string::npos)
       << s.out;
   EXPECT_NE(s.out.find("in no shared array of the block"), std::string::npos) << s.out;
+}
+
+// A pack's kernel file that is a link to a file outside the pack's folder is
+// refused at its manifest line: its text would reach the compiler's messages
+// and, through a worker, another machine. A FIFO there is refused at once.
+TEST(PackCli, APacksFileLinkingOutOfItsFolderOrAFifoIsRefused) {
+  const auto folder = fresh_folder("escape");
+  std::filesystem::copy(kRowsum, folder / "rowsum", std::filesystem::copy_options::recursive);
+  const auto kernel = folder / "rowsum" / "rowsum.cl";
+  std::filesystem::rename(kernel, folder / "elsewhere.cl");
+  std::filesystem::create_symlink(folder / "elsewhere.cl", kernel);
+  const Outcome o = cli("list --pack " + (folder / "rowsum").string());
+  EXPECT_EQ(o.code, 2) << o.out << o.err;
+  EXPECT_NE(o.err.find("pack.toml:"), std::string::npos) << o.err;
+  EXPECT_NE(o.err.find("outside the folder"), std::string::npos) << o.err;
+  std::filesystem::remove(kernel);
+  ASSERT_EQ(mkfifo(kernel.c_str(), 0600), 0);
+  const Outcome fifo = cli("list --pack " + (folder / "rowsum").string());
+  EXPECT_EQ(fifo.code, 2) << fifo.out << fifo.err;
+  EXPECT_NE(fifo.err.find("is a FIFO (named pipe)"), std::string::npos) << fifo.err;
+  std::filesystem::remove_all(folder);
 }
 
 TEST(PackCli, PackCheckFailsWhenAKnownWrongKernelVerifiesOrAGoodOneDoesNot) {

@@ -17,6 +17,7 @@
 #include "kernels/catalog.h"
 #include "kernels/devices.h"
 #include "kernels/error.h"
+#include "kernels/input_file.h"
 #include "kernels/learner_source.h"
 #include "kernels/peers.h"
 #include "kernels/report.h"
@@ -112,12 +113,8 @@ std::vector<std::pair<std::string, std::string>> parse_assignments(const std::ve
 std::string read_text_file(const std::string& file) {
   std::error_code ec;
   if (std::filesystem::is_directory(file, ec)) throw InvalidRequest(file + " is a folder, not a file");
-  std::ifstream in(file, std::ios::binary);
-  if (!in) throw InvalidRequest("cannot read " + file + " (" + std::strerror(errno) + ")");
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (in.bad()) throw InvalidRequest("cannot read " + file + " (" + std::strerror(errno) + ")");
-  const std::string& s = text.str();
+  // Never blocking on a FIFO, never through a link out of the file's folder.
+  const std::string s = read_input_file(file, kMaxKernelTextBytes);
   if (s.empty()) throw InvalidRequest(file + " is empty");
   if (const std::size_t nul = s.find('\0'); nul != std::string::npos)
     throw InvalidRequest(file + " is not a text file: it holds a NUL byte at offset " + std::to_string(nul) +

@@ -83,6 +83,8 @@ int doctor_command(const std::string& architectures, const std::string& format);
 
 // A learner's file, read whole. InvalidRequest naming the file when it is a
 // folder, cannot be read, is empty, or is not text (holds a NUL byte).
+// A kernel's text is at most this long (a learner's file, a submission).
+inline constexpr std::uint64_t kMaxKernelTextBytes = std::uint64_t{4} << 20;
 std::string read_text_file(const std::string& file);
 // --source FILE: its text and file name (empty without one); InvalidRequest
 // as read_text_file's.

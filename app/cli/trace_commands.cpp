@@ -17,6 +17,7 @@
 #include "app/protocol/replies.h"
 #include "kernels/devices.h"
 #include "kernels/error.h"
+#include "kernels/input_file.h"
 #include "kernels/report.h"
 #include "kernels/runner.h"
 #include "kernels/session.h"
@@ -449,9 +450,14 @@ namespace {
 
 // The built-in file's text kept in one session file; returns its name.
 std::string keep_source_in(const std::string& file) {
-  std::ifstream in(file, std::ios::binary);
-  if (!in) throw SessionError("cannot open " + file);
-  const std::string bytes{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  std::error_code missing;
+  if (!std::filesystem::exists(file, missing)) throw SessionError("cannot open " + file);
+  std::string bytes;
+  try {
+    bytes = read_input_file(file, kMaxSessionBytes);  // never blocking on a FIFO
+  } catch (const InvalidRequest& e) {
+    throw SessionError(e.what());
+  }
   const std::span<const std::uint8_t> view(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size());
   try {
     const Session s = decode_session(view);

@@ -1,5 +1,7 @@
 #include "kernels/pack/manifest.h"
 
+#include "kernels/input_file.h"
+
 #include <toml++/toml.h>
 
 #include <algorithm>
@@ -252,6 +254,16 @@ class Reader {
   }
 
   // A text file beside the manifest: a kernel ("kernel file") or a lesson.
+  // A file of the pack's, or none where it is not there; a file that is no
+  // regular file, or a link out of the pack's folder, fails at `at`.
+  std::optional<std::string> read_or_fail(const toml::node& at, const std::string& relative) const {
+    try {
+      return read_file_(relative);
+    } catch (const InvalidRequest& e) {
+      fail(at, e.what());
+    }
+  }
+
   std::string read_text(const toml::node& at, const std::string& relative, const std::string& kind) const {
     if (relative.empty() || relative.front() == '/' || relative.find("..") != std::string::npos)
       fail(at, "'" + relative + "' must be a file inside the pack's folder (a relative path without '..')");
@@ -259,7 +271,7 @@ class Reader {
     // files together stay under kMaxPackBytes (a manifest naming one large
     // file a thousand times holds it once).
     if (const auto known = read_.find(relative); known != read_.end()) return known->second;
-    std::optional<std::string> text = read_file_(relative);
+    std::optional<std::string> text = read_or_fail(at, relative);
     if (!text)
       fail(at, "cannot read the " + kind + " '" + relative + "' in " +
                    (folder_.empty() ? std::string("the pack's folder") : folder_));
@@ -541,7 +553,7 @@ std::optional<LessonSpec> Reader::lesson(const Fields& f, const std::string& wha
   for (const std::string& code : kLessonLanguages) {
     if (code == lesson.language) continue;
     const std::string name = stem + "." + code + extension;
-    if (std::optional<std::string> text = read_file_(name)) {
+    if (std::optional<std::string> text = read_or_fail(*file, name)) {
       check_text(*file, name, *text, "lesson translation");
       bytes_read_ += text->size();
       if (bytes_read_ > kMaxPackBytes)
@@ -1227,18 +1239,18 @@ PackManifest parse_manifest(std::string_view text, const std::string& file_name,
   return m;
 }
 
-std::optional<std::string> read_small_file(const std::string& path, std::size_t limit) {
+std::optional<std::string> read_small_file(const std::string& path, std::size_t limit, const std::string& within) {
   std::error_code ec;
-  if (!std::filesystem::is_regular_file(path, ec)) return std::nullopt;
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return std::nullopt;
-  std::string text;
-  char chunk[65536];
-  while (in.read(chunk, sizeof chunk) || in.gcount() > 0) {
-    text.append(chunk, static_cast<std::size_t>(in.gcount()));
-    if (text.size() > limit) break;  // the caller names the limit
+  if (!std::filesystem::exists(std::filesystem::symlink_status(path, ec))) return std::nullopt;
+  try {
+    return read_input_file(path, limit, within);
+  } catch (const InvalidRequest& e) {
+    // Over the limit: a little of it is enough for the caller to name the limit.
+    if (std::string(e.what()).find(" bytes ThreadMap reads") != std::string::npos &&
+        std::filesystem::is_regular_file(path, ec))
+      return std::string(limit + 1, ' ');
+    throw;
   }
-  return text;
 }
 
 PackManifest load_pack(const std::string& folder) {
@@ -1251,12 +1263,17 @@ PackManifest load_pack(const std::string& folder, PackFiles& files) {
   std::error_code ec;
   if (!std::filesystem::is_directory(folder, ec))
     throw PackError(folder + ": not a folder (a pack is a folder with a pack.toml)");
-  const std::optional<std::string> text = read_small_file(manifest, kMaxManifestBytes);
+  std::optional<std::string> text;
+  try {
+    text = read_small_file(manifest, kMaxManifestBytes, folder);
+  } catch (const InvalidRequest& e) {
+    throw PackError(manifest + ": " + e.what());
+  }
   if (!text) throw PackError(manifest + ": cannot read the pack's manifest");
   files = {*text, {}};
   return parse_manifest(*text, manifest, folder, [&](const std::string& relative) {
     std::optional<std::string> kernel =
-        read_small_file((std::filesystem::path(folder) / relative).string(), kMaxKernelFileBytes);
+        read_small_file((std::filesystem::path(folder) / relative).string(), kMaxKernelFileBytes, folder);
     if (kernel) files.kernels[relative] = *kernel;
     return kernel;
   });

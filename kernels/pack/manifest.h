@@ -246,8 +246,10 @@ inline constexpr std::size_t kMaxPackBytes = 16 << 20;
 // Exercises in one family.
 inline constexpr std::size_t kMaxExercises = 64;
 
-// A file's contents, or nullopt when it is not a regular file or cannot be
-// read; reading stops a little past `limit` bytes.
-std::optional<std::string> read_small_file(const std::string& path, std::size_t limit);
+// A file's contents (input_file.h: never blocking, a regular file inside
+// `within`), or nullopt when there is none; past `limit` bytes, a text of
+// limit + 1 (the caller names the limit). Throws InvalidRequest for a FIFO, a
+// folder, a link out of `within`, a file that cannot be read.
+std::optional<std::string> read_small_file(const std::string& path, std::size_t limit, const std::string& within);
 
 }  // namespace threadmap::pack
