@@ -27,6 +27,9 @@ struct DeviceInfo {
   std::uint64_t max_allocation_bytes = 0;
   std::uint64_t local_memory_bytes = 0;      // shared/local memory per group
   std::uint64_t last_level_cache_bytes = 0;  // L2 on GPUs; what the device reports
+  // The device's memory is the host's (a CPU device: PoCL): its buffers and
+  // the host copies of them come out of the same RAM.
+  bool memory_is_host = false;
   std::size_t max_group_size = 0;            // threads per block / work-items per group
   std::array<std::size_t, 3> max_group_dims{};
   std::array<std::uint64_t, 3> max_grid_groups{};  // blocks per grid dimension

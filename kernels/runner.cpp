@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <fstream>
 #include <chrono>
 #include <cmath>
 #include <new>
@@ -34,6 +35,37 @@ std::string mib(std::uint64_t bytes) {
   return os.str();
 }
 
+// The largest grid dimension, in blocks and threads, launched on a device
+// that reports no limit of its own (CUDA's x limit).
+constexpr std::uint64_t kMaxGridBlocks = (std::uint64_t{1} << 31) - 1;
+constexpr std::uint64_t kMaxGridThreads = (std::uint64_t{1} << 32) - 1;
+
+// "40.0 GiB", "512 MiB": a host's amount of memory.
+std::string memory_text(std::uint64_t bytes) {
+  std::ostringstream os;
+  os.setf(std::ios::fixed);
+  if (bytes >= (std::uint64_t{1} << 30)) {
+    os.precision(1);
+    os << static_cast<double>(bytes) / static_cast<double>(std::uint64_t{1} << 30) << " GiB";
+  } else {
+    os.precision(0);
+    os << static_cast<double>(bytes) / (1024.0 * 1024.0) << " MiB";
+  }
+  return os.str();
+}
+
+// The host memory free for a run (MemAvailable), in bytes; 0 where unknown.
+std::uint64_t host_memory_available() {
+  std::ifstream meminfo("/proc/meminfo");
+  for (std::string key; meminfo >> key;) {
+    std::uint64_t kib = 0;
+    std::string unit;
+    meminfo >> kib >> unit;
+    if (key == "MemAvailable:") return kib * 1024;
+  }
+  return 0;
+}
+
 void check_launch(const Variant& v, const Params& p, const Workload& w, const LaunchCmd& l, const DeviceInfo& d) {
   const std::string on = " on " + d.name + " (" + d.spec + ")";
   const std::string with = shape_params(v, p);
@@ -51,6 +83,15 @@ void check_launch(const Variant& v, const Params& p, const Workload& w, const La
     if (d.max_grid_groups[dim] && l.groups[dim] > d.max_grid_groups[dim])
       throw InvalidRequest(v.id + ": grid dimension " + std::to_string(dim) + " of " + std::to_string(l.groups[dim]) +
                            " blocks exceeds the maximum of " + std::to_string(d.max_grid_groups[dim]) + on);
+    // A device that reports no grid limit (OpenCL) is held to the largest
+    // any device ThreadMap runs on takes: past it PoCL's CPU device died of
+    // SIGFPE (2^32 blocks), taking the worker with it.
+    if (!d.max_grid_groups[dim] &&
+        (l.groups[dim] > kMaxGridBlocks || l.groups[dim] * l.group_size[dim] > kMaxGridThreads))
+      throw InvalidRequest(v.id + ": grid dimension " + std::to_string(dim) + " of " + std::to_string(l.groups[dim]) +
+                           " blocks of " + std::to_string(l.group_size[dim]) + " threads exceeds the " +
+                           std::to_string(kMaxGridBlocks) + " blocks and " + std::to_string(kMaxGridThreads) +
+                           " threads a dimension ThreadMap launches" + on);
   }
   const std::uint64_t local = w.static_local_bytes + w.dynamic_local_bytes;
   if (d.local_memory_bytes && local > d.local_memory_bytes)
@@ -88,6 +129,18 @@ void validate_launch(const Variant& v, const Params& p, const Workload& w, const
   if (d.max_allocation_bytes && largest > d.max_allocation_bytes)
     throw InvalidRequest(v.id + ": one buffer of " + mib(largest) + " exceeds the largest " +
                          "allocation the device allows, " + mib(d.max_allocation_bytes) + ", on " + d.name);
+  // The host holds a copy of every buffer and the expected outputs beside
+  // them; a CPU device's buffers come out of the same RAM.
+  std::uint64_t outputs = 0;
+  for (const HostBuffer& b : w.buffers)
+    if (b.role == BufferRole::Output) outputs += b.bytes();
+  const std::uint64_t host = w.working_set_bytes + outputs + (d.memory_is_host ? w.working_set_bytes : 0);
+  if (const std::uint64_t available = host_memory_available(); available && host > available)
+    throw InvalidRequest(v.id + ": the run needs about " + memory_text(host) + " of host memory (" +
+                         memory_text(w.working_set_bytes) + " of buffers, their host copies" +
+                         (d.memory_is_host ? " (the device's memory is the host's)" : "") +
+                         " and the expected outputs), more than the " + memory_text(available) +
+                         " this machine has available; choose a smaller size");
 }
 
 void check_source_dialect(const std::string& name, const DeviceInfo& device) {

@@ -1066,6 +1066,22 @@ TEST(Hostile, AFifoOrALinkOutOfItsFolderIsRefusedAtOnce) {
   std::filesystem::remove_all(folder);
 }
 
+// Parameters inside their ranges that a CPU device cannot hold: 8 GiB a
+// buffer grew the process to 24 GB before the kernel's OOM killer ended it
+// (and another process). The run is refused before anything is allocated,
+// naming the sizes: the host's memory, or the largest allocation.
+TEST(Hostile, ARunLargerThanTheHostsMemoryIsRefusedBeforeItAllocates) {
+  REQUIRE_OPENCL();
+  const auto started = std::chrono::steady_clock::now();
+  const Outcome o =
+      cli("run transpose.naive --device opencl:0:0 --set width=32768 --set height=32768 --set type=double");
+  EXPECT_EQ(o.code, 2) << o.out << o.err;
+  EXPECT_TRUE(o.err.find("of host memory (16.0 GiB of buffers") != std::string::npos ||
+              o.err.find("exceeds the largest allocation") != std::string::npos)
+      << o.err;
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count(), 30);
+}
+
 // A shared session or a submission's name must not clear the screen or
 // retitle the window: show and check print control characters as \x1b.
 TEST(Hostile, TextOutputShowsControlCharactersInsteadOfObeyingThem) {

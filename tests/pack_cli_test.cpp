@@ -334,6 +334,17 @@ TEST(PackCli, APacksFileLinkingOutOfItsFolderOrAFifoIsRefused) {
   std::filesystem::remove_all(folder);
 }
 
+// A grid of 2^32 blocks killed run and pack check (SIGFPE inside PoCL): a
+// constant size no device takes is refused as the manifest is read, at its line.
+TEST(PackCli, AGridNoDeviceTakesIsRefusedAtItsLine) {
+  const auto pack = rowsum_with("huge_grid", "grid = [\"ceil_div(height, wg)\"]", "grid = [\"4294967296\"]");
+  const Outcome o = cli("pack check " + pack.string());
+  EXPECT_EQ(o.code, 2) << o.out << o.err;
+  EXPECT_NE(o.err.find("pack.toml:90:13: grid[0] is 4294967296: blocks in a dimension are 1 to 2147483647"),
+            std::string::npos)
+      << o.err;
+}
+
 TEST(PackCli, PackCheckFailsWhenAKnownWrongKernelVerifiesOrAGoodOneDoesNot) {
   REQUIRE_OPENCL();
   const auto folder = fresh_folder("broken");

@@ -139,6 +139,7 @@ DeviceInfo describe(cl_platform_id p, cl_device_id d, int pi, int di) {
   info.version = device_string(d, CL_DEVICE_VERSION) + ", driver " + device_string(d, CL_DRIVER_VERSION);
   info.global_memory_bytes = device_value<cl_ulong>(d, CL_DEVICE_GLOBAL_MEM_SIZE);
   info.max_allocation_bytes = device_value<cl_ulong>(d, CL_DEVICE_MAX_MEM_ALLOC_SIZE);
+  info.memory_is_host = (device_value<cl_device_type>(d, CL_DEVICE_TYPE) & CL_DEVICE_TYPE_CPU) != 0;
   info.local_memory_bytes = device_value<cl_ulong>(d, CL_DEVICE_LOCAL_MEM_SIZE);
   info.last_level_cache_bytes = device_value<cl_ulong>(d, CL_DEVICE_GLOBAL_MEM_CACHE_SIZE);
   info.max_group_size = device_value<std::size_t>(d, CL_DEVICE_MAX_WORK_GROUP_SIZE);

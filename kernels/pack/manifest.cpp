@@ -460,8 +460,24 @@ std::vector<LaunchSpec> Reader::launches(const Fields& f, const ExpressionScope&
         fail(*a,
              std::string(key) + " must list 1 to 3 dimensions (x, then y, then z), not " + std::to_string(a->size()));
       auto& into = std::string(key) == "grid" ? spec.grid : spec.block;
-      for (std::size_t d = 0; d < a->size(); ++d)
+      for (std::size_t d = 0; d < a->size(); ++d) {
         into.push_back(expression(*a->get(d), std::string(key) + "[" + std::to_string(d) + "]", scope));
+        // A size that names no parameter is known now: one no device takes
+        // is refused here, at its line, not by a device at run time (2^32
+        // blocks killed PoCL's CPU device with SIGFPE).
+        if (!into.back().expression.names().empty()) continue;
+        std::int64_t value = 0;
+        try {
+          value = into.back().expression.evaluate({});
+        } catch (const ExpressionError& e) {
+          fail(*a->get(d), std::string(key) + "[" + std::to_string(d) + "]: " + e.what());
+        }
+        const std::int64_t most = std::string(key) == "grid" ? kMaxConstantGrid : kMaxConstantBlock;
+        if (value < 1 || value > most)
+          fail(*a->get(d), std::string(key) + "[" + std::to_string(d) + "] is " + std::to_string(value) + ": " +
+                               (std::string(key) == "grid" ? "blocks" : "threads") + " in a dimension are 1 to " +
+                               std::to_string(most));
+      }
     }
     if (spec.grid.size() != spec.block.size())
       fail(spec.place, "grid has " + std::to_string(spec.grid.size()) + " dimensions but block has " +

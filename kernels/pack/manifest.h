@@ -243,6 +243,11 @@ inline constexpr std::size_t kMaxKernelFileBytes = 1 << 20;
 inline constexpr std::size_t kMaxManifestBytes = 1 << 20;
 // All the files one manifest names (kernels, lessons, exercises), together.
 inline constexpr std::size_t kMaxPackBytes = 16 << 20;
+// A launch's grid and block sizes that name no parameter are checked as the
+// manifest is read: blocks in a grid dimension (the largest any device
+// ThreadMap runs on takes), threads in a block dimension.
+inline constexpr std::int64_t kMaxConstantGrid = (std::int64_t{1} << 31) - 1;
+inline constexpr std::int64_t kMaxConstantBlock = 4096;
 // Exercises in one family.
 inline constexpr std::size_t kMaxExercises = 64;
 
