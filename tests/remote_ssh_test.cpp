@@ -8,6 +8,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -15,6 +16,7 @@
 #include <regex>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -252,6 +254,44 @@ TEST_F(RemoteCli, AnInterruptedRecordLeavesNoSessionOnTheServer) {
   EXPECT_EQ(left, 0) << "the worker outlived its client by 10 s";
   EXPECT_FALSE(written()) << "the session was left in the server's temp folder";
   std::filesystem::remove(copy);
+}
+
+// Twenty learners at once through one OpenSSH server with its default
+// MaxStartups (10:30:100): sshd drops some of the connections before the key
+// exchange ("kex_exchange_identification: Connection closed"); the client
+// tries those again after a pause, so all twenty complete, each verified,
+// and their timed sections on the one device never overlap.
+TEST_F(RemoteCli, TwentyLearnersAtOnceAllComplete) {
+  constexpr int kLearners = 20;
+  std::vector<FILE*> pipes;
+  for (int i = 0; i < kLearners; ++i) {
+    const std::string command = "THREADMAP_SSH='" + ssh_ + "' THREADMAP_REMOTE_COMMAND='" + THREADMAP_CLI +
+                                " serve' " + THREADMAP_CLI + " --remote 127.0.0.1:" + port_ +
+                                " run smem.setRowReadCol --device opencl:0:0 --reps 2 --format json 2>" + dir_ +
+                                "/learner_" + std::to_string(i);
+    pipes.push_back(popen(command.c_str(), "r"));
+    ASSERT_NE(pipes.back(), nullptr);
+  }
+  std::vector<std::pair<std::int64_t, std::int64_t>> sections;
+  for (int i = 0; i < kLearners; ++i) {
+    std::string out;
+    char buffer[4096];
+    for (std::size_t n; (n = fread(buffer, 1, sizeof buffer, pipes[i])) > 0;) out.append(buffer, n);
+    const int status = pclose(pipes[i]);
+    const std::string err = read_all(dir_ + "/learner_" + std::to_string(i));
+    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "learner " << i << ": " << err;
+    const json j = json::parse(out, nullptr, false);
+    if (j.is_discarded()) {
+      ADD_FAILURE() << "learner " << i << ": " << out << err;
+      continue;
+    }
+    EXPECT_TRUE(j["verification"]["verified"].get<bool>()) << j.dump();
+    const json& lock = j["timing"]["device_lock"];
+    sections.emplace_back(lock["start_ns"].get<std::int64_t>(), lock["end_ns"].get<std::int64_t>());
+  }
+  std::sort(sections.begin(), sections.end());
+  for (std::size_t k = 1; k < sections.size(); ++k)
+    EXPECT_GE(sections[k].first, sections[k - 1].second) << "two timed sections overlap";
 }
 
 // A server that never answers (sleep) and one that prints what is no reply

@@ -3,6 +3,8 @@
 #include <sys/wait.h>
 
 #include <cstdlib>
+#include <random>
+#include <thread>
 #include <iostream>
 #include <optional>
 #include <variant>
@@ -38,6 +40,19 @@ std::chrono::milliseconds handshake_timeout() {
   }
   return std::chrono::seconds(30);
 }
+// Connections a busy server drops before the key exchange are tried this
+// many times in all (docs/classroom.md: MaxStartups).
+constexpr int kConnectAttempts = 6;
+
+// Whether ssh's last words say the server closed the connection before the
+// login: a full MaxStartups, not a refused key or an unknown host.
+bool dropped_before_login(const std::string& ssh_stderr) {
+  return ssh_stderr.find("kex_exchange_identification") != std::string::npos ||
+         ssh_stderr.find("Connection reset by peer") != std::string::npos ||
+         (ssh_stderr.find("Connection closed by") != std::string::npos &&
+          ssh_stderr.find("Permission denied") == std::string::npos);
+}
+
 // Lines in a row that are not replies of this protocol before the client
 // gives up on the worker (a login banner is a few; `yes` is endless).
 constexpr int kMaxStrayLines = 100;
@@ -46,16 +61,29 @@ constexpr int kMaxStrayLines = 100;
 // checked, then one request at a time.
 class RemoteWorker {
  public:
-  explicit RemoteWorker(const RemoteArgs& args)
-      : target_(protocol::parse_remote_target(args.target)), ssh_(protocol::ssh_argv(target_, args.ssh_command)) {
-    const auto ping = std::get<protocol::PingResult>(call(protocol::PingRequest{}, {}, handshake_timeout()));
-    if (const std::string problem = protocol::version_problem(ping); !problem.empty())
-      throw InvalidRequest("on " + target_.host + ", " + problem);
-    version_ = ping.version;
+  explicit RemoteWorker(const RemoteArgs& args) : target_(protocol::parse_remote_target(args.target)) {
+    // A server busy with many new connections at once (OpenSSH's MaxStartups:
+    // 10 unauthenticated, then dropped at random) closes some before the key
+    // exchange: those are tried again, a few times, after a growing pause.
+    for (int attempt = 1;; ++attempt) {
+      ssh_.reset();
+      ssh_.emplace(protocol::ssh_argv(target_, args.ssh_command));
+      try {
+        const auto ping = std::get<protocol::PingResult>(call(protocol::PingRequest{}, {}, handshake_timeout()));
+        if (const std::string problem = protocol::version_problem(ping); !problem.empty())
+          throw InvalidRequest("on " + target_.host + ", " + problem);
+        version_ = ping.version;
+        return;
+      } catch (const DeviceError&) {
+        if (attempt == kConnectAttempts || !dropped_before_login(ssh_->error_text())) throw;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(250 << attempt) +
+                                  std::chrono::milliseconds(std::random_device{}() % 250));
+    }
   }
   ~RemoteWorker() {
-    ssh_.write_line(protocol::encode_line(protocol::to_json(protocol::Request(protocol::QuitRequest{}), next_id_)));
-    ssh_.finish();
+    ssh_->write_line(protocol::encode_line(protocol::to_json(protocol::Request(protocol::QuitRequest{}), next_id_)));
+    ssh_->finish();
   }
 
   const std::string& host() const { return target_.host; }
@@ -69,7 +97,7 @@ class RemoteWorker {
                         const std::function<void(const protocol::Progress&)>& on_progress,
                         std::optional<std::chrono::milliseconds> timeout = std::nullopt) {
     const int id = next_id_++;
-    if (!ssh_.write_line(protocol::encode_line(protocol::to_json(request, id)))) lost();
+    if (!ssh_->write_line(protocol::encode_line(protocol::to_json(request, id)))) lost();
     if (!timeout) {
       const double limit = protocol::source_timeout(request);
       const Limits limits = limits_for(limit);
@@ -91,9 +119,9 @@ class RemoteWorker {
     int stray = 0;  // lines in a row that are no reply of this protocol
     std::string first_stray;
     for (;;) {
-      const auto line = ssh_.read_line(timeout);
+      const auto line = ssh_->read_line(timeout);
       if (!line) {
-        if (!ssh_.output_open()) lost();
+        if (!ssh_->output_open()) lost();
         silent(request, timeout);
       }
       const auto reply = protocol::read_reply_line(*line);
@@ -117,14 +145,14 @@ class RemoteWorker {
   }
 
   [[noreturn]] void lost() {
-    const int status = ssh_.finish();
-    throw DeviceError(protocol::remote_failure_text(target_.host, ssh_.error_text(), status));
+    const int status = ssh_->finish();
+    throw DeviceError(protocol::remote_failure_text(target_.host, ssh_->error_text(), status));
   }
 
   // The worker said nothing for `timeout`: the connection is ended (the
   // worker, its output gone, ends itself) and the client says which wait.
   [[noreturn]] void silent(const protocol::Request& request, std::chrono::milliseconds timeout) {
-    ssh_.finish(std::chrono::milliseconds(500));
+    ssh_->finish(std::chrono::milliseconds(500));
     const std::string seconds = std::to_string(timeout.count() / 1000);
     if (std::holds_alternative<protocol::PingRequest>(request))
       throw DeviceError("the worker on " + host() + " did not answer the handshake within " + seconds +
@@ -136,7 +164,7 @@ class RemoteWorker {
 
   // Lines that are no replies, kMaxStrayLines in a row: not a ThreadMap worker.
   [[noreturn]] void garbled(const std::string& first) {
-    ssh_.finish(std::chrono::milliseconds(500));
+    ssh_->finish(std::chrono::milliseconds(500));
     throw DeviceError("the worker on " + host() + " sent " + std::to_string(kMaxStrayLines) +
                       " lines in a row that are not ThreadMap replies, the first: '" +
                       printable(protocol::excerpt(first)) +
@@ -152,7 +180,7 @@ class RemoteWorker {
 
   protocol::RemoteTarget target_;
   std::string version_;  // the worker's threadmap-cli version
-  LineProcess ssh_;
+  std::optional<LineProcess> ssh_;
   int next_id_ = 1;
 };
 

@@ -102,6 +102,10 @@ std::string remote_failure_text(const std::string& host, const std::string& ssh_
            said.find("Connection refused") != std::string::npos || said.find("timed out") != std::string::npos ||
            said.find("No route") != std::string::npos)
     advice = "the server cannot be reached: check the host name, the port and that its ssh server runs";
+  else if (said.find("kex_exchange_identification") != std::string::npos)
+    advice = "the server closed the connection before the login, as an ssh server busy with many new connections "
+             "does (its MaxStartups; tried again a few times): raise MaxStartups in " + host +
+             "'s sshd_config (docs/classroom.md)";
   else if (code == 255) advice = "ssh could not connect: try `ssh " + host + "` by hand to see why";
   else advice = "the worker on " + host + " ended";
   return "the GPU server " + host + " did not answer" + (said.empty() ? "" : " (ssh: " + said + ")") + ": " + advice;
