@@ -345,6 +345,18 @@ TEST(PackCli, AGridNoDeviceTakesIsRefusedAtItsLine) {
       << o.err;
 }
 
+// A pack's title and summary are a stranger's text: list shows a terminal
+// escape as \x1b and a bidi control (Trojan Source) as \u202e, never obeys them.
+TEST(PackCli, ListShowsAPacksEscapesAndBidiControlsInsteadOfObeyingThem) {
+  const auto pack = rowsum_with("escapes", "title = \"A block per row, tree in local memory\"",
+                                "title = \"A block \\u001b[2J per \\u202erow\"");
+  const Outcome o = cli("list --pack " + pack.string());
+  EXPECT_EQ(o.code, 0) << o.err;
+  EXPECT_NE(o.out.find("A block \\x1b[2J per \\u202erow"), std::string::npos) << o.out;
+  EXPECT_EQ(o.out.find('\x1b'), std::string::npos);
+  EXPECT_EQ(o.out.find("\xe2\x80\xae"), std::string::npos);
+}
+
 TEST(PackCli, PackCheckFailsWhenAKnownWrongKernelVerifiesOrAGoodOneDoesNot) {
   REQUIRE_OPENCL();
   const auto folder = fresh_folder("broken");

@@ -105,7 +105,12 @@ std::vector<std::pair<std::string, std::string>> parse_assignments(const std::ve
     const std::size_t eq = s.find('=');
     if (eq == std::string::npos || eq == 0)
       throw InvalidRequest("--set " + s + ": expected NAME=VALUE, e.g. --set tile=32");
-    out.emplace_back(s.substr(0, eq), s.substr(eq + 1));
+    const std::string name = s.substr(0, eq);
+    for (const auto& [given, value] : out)
+      if (given == name)  // the second silently won before
+        throw InvalidRequest("--set " + name + " is given twice (" + value + " and " + s.substr(eq + 1) +
+                             "): give it once");
+    out.emplace_back(name, s.substr(eq + 1));
   }
   return out;
 }
@@ -321,15 +326,16 @@ int list_command(const std::string& format) {
       family = v.family;
       std::cout << (family == catalog().front().family ? "" : "\n") << family << "\n";
     }
-    std::cout << "  " << v.id << "  " << v.title
-              << (!v.pack.empty()     ? "  [pack " + v.pack + "]"
+    // A pack's texts are a stranger's: shown, never obeyed (escapes, bidi controls).
+    std::cout << "  " << printable(v.id) << "  " << printable(v.title)
+              << (!v.pack.empty()     ? "  [pack " + printable(v.pack) + "]"
                   : v.lesson_original ? ""
                                       : "  [not in the lessons]")
-              << "\n      " << v.summary << "\n";
+              << "\n      " << printable(v.summary) << "\n";
     if (v.pack.empty()) std::cout << "      lesson: " << v.lesson.file << ", \"" << v.lesson.section << "\"\n";
     for (const ParamSpec& p : v.params)
       std::cout << "      --set " << p.name << "=" << p.format(p.default_value) << "  (" << p.describe_range() << ") "
-                << p.meaning << "\n";
+                << printable(p.meaning) << "\n";
   }
   return kExitOk;
 }

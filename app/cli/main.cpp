@@ -3,6 +3,7 @@
 #include <CLI/CLI.hpp>
 
 #include <cmath>
+#include <cstdint>
 #include <unistd.h>
 
 #include <iostream>
@@ -41,16 +42,35 @@ CLI::Validator finite_range(double min, double max) {
       "FLOAT in " + limits, "finite_range");
 }
 
+// A whole number from `min` to `max`: "x" and "-1" are refused by name
+// (CLI11 read "-1" into an unsigned seed as 2^64 - 1, and said "Value x not
+// in range" of a word).
+CLI::Validator whole_number(std::uint64_t min, std::uint64_t max) {
+  const std::string limits = std::to_string(min) + " to " + std::to_string(max);
+  return CLI::Validator(
+      [=](std::string& text) -> std::string {
+        if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos)
+          return "'" + text + "' is not a whole number: give one from " + limits;
+        std::uint64_t value = 0;
+        if (!CLI::detail::lexical_cast(text, value) || value < min || value > max)
+          return text + " is out of range: give a whole number from " + limits;
+        return {};
+      },
+      "INT in " + limits, "whole_number");
+}
+
 void add_run_options(CLI::App* cmd, threadmap::cli::RunArgs& args, bool with_formats = true) {
   cmd->add_option("--device", args.device, "auto (first CUDA device, else first OpenCL device), opencl:P:D or cuda:N")
       ->capture_default_str();
   cmd->add_option("--reps", args.reps, "timed repetitions (median, min and max are reported)")
-      ->check(CLI::Range(1, 100000))
+      ->check(whole_number(1, 100000))
       ->capture_default_str();
   cmd->add_option("--warmup", args.warmup, "untimed runs before timing")
-      ->check(CLI::Range(0, 1000))
+      ->check(whole_number(0, 1000))
       ->capture_default_str();
-  cmd->add_option("--seed", args.seed, "seed of the random inputs")->capture_default_str();
+  cmd->add_option("--seed", args.seed, "seed of the random inputs")
+      ->check(whole_number(0, UINT64_MAX))
+      ->capture_default_str();
   if (with_formats)
     cmd->add_option("--format", args.format, "text, json or csv")
         ->check(CLI::IsMember({"text", "json", "csv"}))
@@ -154,7 +174,8 @@ int main(int argc, char** argv) {
                      "default: the first two blocks of the first two grid rows");
   record->add_option("--capacity", capacity,
                      "access records the trace buffer holds (0: counted first, sized exactly); "
-                     "fewer than the kernel makes is reported as an overflow");
+                     "fewer than the kernel makes is reported as an overflow")
+      ->check(whole_number(0, UINT64_MAX));
   std::vector<std::string> trace_sets;
   record->add_option("--trace-set", trace_sets,
                      "NAME=VALUE for the traced run only (repeatable), e.g. a smaller size than "
@@ -244,7 +265,7 @@ int main(int argc, char** argv) {
   check->add_option("--timeout", args.timeout, "seconds one submission may take before it is stopped")
       ->check(finite_range(0.1, 3600.0))
       ->capture_default_str();
-  check->add_option("--reps", args.reps, "timed repetitions per submission")->check(CLI::Range(1, 1000));
+  check->add_option("--reps", args.reps, "timed repetitions per submission")->check(whole_number(1, 1000));
   check->add_option("--seed", args.seed,
                     "seed of the random inputs (default: a fresh one per grading, printed in the report)");
   check->footer(
@@ -280,6 +301,21 @@ int main(int argc, char** argv) {
 
   auto* serve = add_serve_subcommand(app);
 
+  // A first word that is no command and no option: named, with the commands
+  // (CLI11 said "A subcommand is required").
+  if (argc > 1 && argv[1][0] != '-') {
+    std::string names;
+    bool known = false;
+    for (const CLI::App* command : app.get_subcommands({})) {
+      names += (names.empty() ? "" : ", ") + command->get_name();
+      known = known || command->get_name() == argv[1];
+    }
+    if (!known) {
+      error(std::string("unknown subcommand '") + argv[1] + "'; the subcommands are " + names +
+            " (threadmap-cli --help says what each does)");
+      return kExitInvalid;
+    }
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -28,6 +28,27 @@ bool is_c1_control(std::string_view sequence) {
          static_cast<unsigned char>(sequence[1]) < 0xa0;
 }
 
+// Unicode's bidirectional controls (U+061C, U+200E, U+200F, U+202A to
+// U+202E, U+2066 to U+2069): text shown in another order than it is stored
+// ("Trojan Source"), so a shared session cannot make a line read as another.
+bool is_bidi_control(std::string_view sequence) {
+  if (sequence == "\xd8\x9c") return true;
+  if (sequence.size() != 3 || static_cast<unsigned char>(sequence[0]) != 0xe2) return false;
+  const auto b1 = static_cast<unsigned char>(sequence[1]), b2 = static_cast<unsigned char>(sequence[2]);
+  return (b1 == 0x80 && (b2 == 0x8e || b2 == 0x8f || (b2 >= 0xaa && b2 <= 0xae))) ||
+         (b1 == 0x81 && b2 >= 0xa6 && b2 <= 0xa9);
+}
+
+// "\u202e": a code point as its escape.
+std::string code_point_escape(std::string_view sequence) {
+  unsigned int cp = sequence.size() == 2 ? ((sequence[0] & 0x1fu) << 6) | (sequence[1] & 0x3fu)
+                                         : ((sequence[0] & 0x0fu) << 12) | ((sequence[1] & 0x3fu) << 6) |
+                                               (sequence[2] & 0x3fu);
+  char text[8];
+  std::snprintf(text, sizeof text, "\\u%04x", cp);
+  return text;
+}
+
 bool is_crlf_end(std::string_view text, std::size_t at) {
   return text[at] == '\r' && (at + 1 == text.size() || text[at + 1] == '\n');
 }
@@ -52,7 +73,8 @@ std::string printable(std::string_view text, Newlines newlines) {
     }
     const std::size_t length = utf8_length(text, at);
     const std::string_view sequence = text.substr(at, length ? length : 1);
-    if (length && !is_c1_control(sequence)) out += sequence;
+    if (length && is_bidi_control(sequence)) out += code_point_escape(sequence);
+    else if (length && !is_c1_control(sequence)) out += sequence;
     else
       for (unsigned char b : sequence) out += hex_escape(b);
     at += sequence.size();
