@@ -143,8 +143,13 @@ std::string output_problem(const fs::path& target, std::span<const fs::path> inp
     struct stat folder {};
     if (::stat(folder_of(target).c_str(), &folder) != 0 || !S_ISDIR(folder.st_mode))
       return "cannot write " + target.string() + ": the folder " + folder_of(target).string() + " does not exist";
-    return {};
   }
+  // A folder this process cannot write into is said before any work (the
+  // temporary file would fail only after the device opened and compiled).
+  if (::access(folder_of(target).c_str(), W_OK | X_OK) != 0)
+    return "cannot write " + target.string() + ": the folder " + folder_of(target).string() + " is not writable (" +
+           errno_text(errno) + ")";
+  if (::lstat(target.c_str(), &st) != 0) return {};
   if (!S_ISREG(st.st_mode))
     return target.string() + " is " + file_kind(st.st_mode) +
            ": ThreadMap writes only regular files and never replaces anything else";

@@ -110,6 +110,19 @@ TEST_F(OutputFileTest, RefusesToWriteOverAnInput) {
   EXPECT_EQ(refusal(dir_ / "other.cl", {input}), "written");
 }
 
+// A folder this process cannot write into is said by output_problem, so a
+// command that checks its output first (record -o) says it before opening a
+// device and compiling (34 s cold, before). Root writes anywhere: skipped.
+TEST_F(OutputFileTest, AFolderNotWritableIsSaidBeforeAnyWork) {
+  if (::geteuid() == 0) GTEST_SKIP() << "root may write into any folder: run as another user to test this";
+  const fs::path locked = dir_ / "locked";
+  fs::create_directories(locked);
+  fs::permissions(locked, fs::perms::owner_read | fs::perms::owner_exec);
+  EXPECT_NE(output_problem(locked / "s.threadmap").find("is not writable"), std::string::npos);
+  fs::permissions(locked, fs::perms::owner_all);
+  EXPECT_EQ(output_problem(locked / "s.threadmap"), "");
+}
+
 // The old writer opened "<target>.tmp-<pid>" with truncation: a link planted
 // there redirected the write. The temporary name cannot be guessed, and it is
 // created exclusively, not through a link.
