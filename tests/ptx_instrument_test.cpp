@@ -270,6 +270,10 @@ TEST_P(CatalogKernel, InstrumentsEveryMemoryInstructionAndAssembles) {
   EXPECT_EQ(report.folded.size(), tree_reduction ? 1u : 0u) << c.label;
   EXPECT_EQ(reported, expected_after_folds) << c.label;
   EXPECT_GT(report.recorded_count(), 0) << c.label;
+  // No catalog kernel moves data in a form the trace misses: the device
+  // would refuse its traced build (UnrecordedInstructions::moves_data).
+  for (const cuda::UnrecordedInstructions& u : report.unrecorded)
+    EXPECT_FALSE(u.moves_data()) << c.label << ": " << u.opcode << " at line " << u.line;
   for (const MemoryInstructions& m : report.recorded) {
     EXPECT_TRUE(m.file.ends_with(c.source + ".cu")) << c.label << ": " << m.file;
     EXPECT_GT(m.line, 0) << c.label;
@@ -731,6 +735,11 @@ TEST(PtxInstrument, EveryFormOnAHandWrittenKernel) {
   std::map<std::string, int> unrecorded;
   for (const auto& u : r.unrecorded) unrecorded[u.category] += u.count;
   EXPECT_EQ(unrecorded, (std::map<std::string, int>{{"const", 1}, {"local", 2}, {"param", 2}}));
+  for (const auto& u : r.unrecorded) EXPECT_FALSE(u.moves_data()) << u.opcode;
+  // An asynchronous copy and a vector atomic move data the trace misses; a prefetch does not.
+  EXPECT_TRUE((cuda::UnrecordedInstructions{"f.cu", 3, "other memory", "cp.async.ca.shared.global", 1}.moves_data()));
+  EXPECT_TRUE((cuda::UnrecordedInstructions{"f.cu", 3, "atomic", "atom.global.v2.f32.add", 1}.moves_data()));
+  EXPECT_FALSE((cuda::UnrecordedInstructions{"f.cu", 3, "other memory", "prefetch.global.L2", 1}.moves_data()));
   EXPECT_EQ(r.barriers, 2);
   EXPECT_EQ(r.exits, 3);
 

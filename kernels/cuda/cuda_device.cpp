@@ -123,16 +123,6 @@ std::vector<cuda::EntryReport> instrument(cuda::CompileResult& compiled, int pas
   return std::move(out.entries);
 }
 
-// A memory instruction the access pass does not record that moves a
-// kernel's data: the asynchronous copies, matrix loads and stores, texture
-// and surface accesses and vector atomics. Prefetches (hints), calls and the
-// param, local and const spaces (no buffer of the launch) are let through.
-bool moves_data_untraced(const cuda::UnrecordedInstructions& u) {
-  if (u.category == "atomic") return true;
-  if (u.category != "other memory") return false;
-  return !u.opcode.starts_with("prefetch") && !u.opcode.starts_with("mbarrier");
-}
-
 using cuda_kernels::KernelSpec;
 using cuda_kernels::SharedMemory;
 
@@ -470,7 +460,7 @@ class CudaDevice final : public Device {
                                 m.space != cuda::MemorySpace::Shared, m.store, m.merged});
           if (pass == kAccessPass)
             for (const cuda::UnrecordedInstructions& u : entry.unrecorded)
-              if (moves_data_untraced(u))
+              if (u.moves_data())
                 untraced += (u.file.empty() ? request.file_name : u.file) + "(" + std::to_string(u.line) +
                             "): error: " + u.opcode +
                             " is not traced: ThreadMap records loads, stores and atomics of one element (or "

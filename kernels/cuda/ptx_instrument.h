@@ -77,6 +77,16 @@ struct UnrecordedInstructions {
   std::string category;  // "atomic", "param", "local", "const", "other memory", "call"
   std::string opcode;    // "atom.global.add.u32", or the callee for a call
   int count = 0;
+
+  // Whether they move a kernel's data where the trace misses it: the
+  // asynchronous copies, matrix loads and stores, texture and surface
+  // accesses and vector atomics (the device refuses such a traced build).
+  // Prefetches (hints), mbarrier, calls and the param, local and const
+  // spaces (no buffer of the launch) do not.
+  bool moves_data() const {
+    if (category == "atomic") return true;
+    return category == "other memory" && !opcode.starts_with("prefetch") && !opcode.starts_with("mbarrier");
+  }
 };
 
 // A store the assembler folds into an earlier store to the same address
