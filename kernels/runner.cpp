@@ -188,20 +188,35 @@ std::vector<Build> builds_of(const std::vector<LaunchCmd>& launches) {
   return builds;
 }
 
+namespace {
+
+// A workload's buffers made on the host and allocated on the device (their
+// contents written there when `upload`).
+struct DeviceCopies {
+  std::vector<std::unique_ptr<DeviceBuffer>> owned;
+  std::vector<DeviceBuffer*> buffers;
+};
+DeviceCopies allocate_buffers(Device& device, Workload& w, bool upload) {
+  DeviceCopies c;
+  for (HostBuffer& b : w.buffers) {
+    materialize(b);
+    c.owned.push_back(device.allocate(b.data.size()));
+    c.buffers.push_back(c.owned.back().get());
+    if (upload) device.write(*c.owned.back(), b.data.data(), b.data.size());
+  }
+  return c;
+}
+
+}  // namespace
+
 void run_reference(Device& device, const Variant& variant, const Params& params, std::uint64_t seed) {
   Workload w = variant.build(variant, params, seed);
   if (w.reference.launches.empty()) return;
   use_pack_text(w, variant, device.info());
   validate_launch(variant, params, w, device.info());
   for (const LaunchCmd& l : w.reference.launches) device.prepare(l);
-  std::vector<std::unique_ptr<DeviceBuffer>> owned;
-  std::vector<DeviceBuffer*> buffers;
-  for (HostBuffer& b : w.buffers) {
-    materialize(b);
-    owned.push_back(device.allocate(b.data.size()));
-    buffers.push_back(owned.back().get());
-    device.write(*owned.back(), b.data.data(), b.data.size());
-  }
+  const DeviceCopies copies = allocate_buffers(device, w, true);
+  const std::vector<DeviceBuffer*>& buffers = copies.buffers;
   device.execute(w.reference.launches, buffers);
   std::vector<HostBuffer> expected(w.buffers.size());
   for (std::size_t i = 0; i < w.buffers.size(); ++i) {
@@ -218,13 +233,8 @@ std::optional<std::string> unwritten_output(Device& device, const Variant& varia
   use_pack_text(w, variant, device.info());
   validate_launch(variant, params, w, device.info());
   for (const LaunchCmd& l : w.launches) device.prepare(l);
-  std::vector<std::unique_ptr<DeviceBuffer>> owned;
-  std::vector<DeviceBuffer*> buffers;
-  for (HostBuffer& b : w.buffers) {
-    materialize(b);
-    owned.push_back(device.allocate(b.data.size()));
-    buffers.push_back(owned.back().get());
-  }
+  const DeviceCopies copies = allocate_buffers(device, w, false);
+  const std::vector<DeviceBuffer*>& buffers = copies.buffers;
   const auto checked = [&](const HostBuffer& b) { return b.role == BufferRole::Output && !b.fill; };
   // Each checked output as the run left it, starting from `initial` (the
   // poison, then zeros); every other buffer as materialize made it.

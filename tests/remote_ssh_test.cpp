@@ -164,6 +164,42 @@ int processes_running(const std::string& path) {
   return ps.out.empty() ? 0 : std::stoi(ps.out);
 }
 
+// threadmap-cli --remote ARGS... started in a process of its own, the
+// server running `copy` (a copy of threadmap-cli whose path names its
+// processes); its pid.
+pid_t start_client(const std::string& ssh, const std::string& port, const std::string& copy,
+                   std::vector<std::string> args) {
+  const pid_t client = fork();
+  if (client != 0) return client;
+  setenv("THREADMAP_SSH", ssh.c_str(), 1);
+  setenv("THREADMAP_REMOTE_COMMAND", (copy + " serve").c_str(), 1);
+  args.insert(args.begin(), {THREADMAP_CLI, "--remote", "127.0.0.1:" + port});
+  std::vector<char*> argv;
+  for (std::string& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  execv(THREADMAP_CLI, argv.data());
+  _exit(127);
+}
+
+// The pid of the server's worker running `copy`, once it runs; empty after `tries`.
+std::string worker_of(const std::string& copy, int tries, useconds_t pause) {
+  std::string worker;
+  for (int i = 0; i < tries && worker.empty(); ++i) {
+    worker = shell("pgrep -f '^" + copy + " serve'").out;
+    if (worker.empty()) usleep(pause);
+  }
+  return worker.substr(0, worker.find('\n'));
+}
+
+// Whether every worker running `copy` ended within 10 s.
+bool workers_end(const std::string& copy) {
+  for (int i = 0; i < 100; ++i) {
+    if (processes_running(copy) == 0) return true;
+    usleep(100000);
+  }
+  return false;
+}
+
 // A client killed mid-request (a window closed, a terminal shut): the
 // worker sees its replies' reader gone and ends within a moment, stopping
 // the looping kernel and leaving no process and no file on the server.
@@ -175,33 +211,16 @@ TEST_F(RemoteCli, AKilledClientLeavesNoWorkerBehind) {
                          "  unsigned int idx = get_local_id(1) * get_local_size(0) + get_local_id(0);\n"
                          "  while (idx < 100000u) { out_all[0] = 1; }\n"
                          "}\n";
-  const pid_t client = fork();
+  const pid_t client = start_client(ssh_, port_, copy,
+                                    {"record", "smem.setRowReadCol", "--device", "opencl:0:0", "--source", loop,
+                                     "--timeout", "600", "-o", dir_ + "/never.threadmap"});
   ASSERT_GE(client, 0);
-  if (client == 0) {
-    setenv("THREADMAP_SSH", ssh_.c_str(), 1);
-    setenv("THREADMAP_REMOTE_COMMAND", (copy + " serve").c_str(), 1);
-    const std::string target = "127.0.0.1:" + port_;
-    execl(THREADMAP_CLI, THREADMAP_CLI, "--remote", target.c_str(), "record", "smem.setRowReadCol", "--device",
-          "opencl:0:0", "--source", loop.c_str(), "--timeout", "600", "-o", (dir_ + "/never.threadmap").c_str(),
-          static_cast<char*>(nullptr));
-    _exit(127);
-  }
-  std::string worker;  // the server's pid, which names its files
-  for (int i = 0; i < 200 && worker.empty(); ++i) {
-    worker = shell("pgrep -f '^" + copy + " serve'").out;
-    usleep(100000);
-  }
+  const std::string worker = worker_of(copy, 200, 100000);  // the server's pid, which names its files
   ASSERT_FALSE(worker.empty()) << "the worker never started on the server";
-  worker = worker.substr(0, worker.find('\n'));
   sleep(2);  // compiling, then looping
   kill(client, SIGKILL);
   waitpid(client, nullptr, 0);
-  int left = 1;
-  for (int i = 0; i < 100 && left > 0; ++i) {
-    usleep(100000);
-    left = processes_running(copy);
-  }
-  EXPECT_EQ(left, 0) << "the worker outlived its client by 10 s";
+  EXPECT_TRUE(workers_end(copy)) << "the worker outlived its client by 10 s";
   for (const auto& entry : std::filesystem::directory_iterator(std::filesystem::temp_directory_path()))
     EXPECT_EQ(entry.path().filename().string().find("-" + worker + "-"), std::string::npos) << entry.path();
   std::filesystem::remove(copy);
@@ -213,24 +232,12 @@ TEST_F(RemoteCli, AKilledClientLeavesNoWorkerBehind) {
 TEST_F(RemoteCli, AnInterruptedRecordLeavesNoSessionOnTheServer) {
   const std::string copy = dir_ + "/threadmap-cli-rec-" + std::to_string(getpid());
   std::filesystem::copy_file(THREADMAP_CLI, copy, std::filesystem::copy_options::overwrite_existing);
-  const pid_t client = fork();
+  const pid_t client = start_client(ssh_, port_, copy,
+                                    {"record", "transpose.shared", "--device", "opencl:0:0", "--set", "width=1024",
+                                     "--set", "height=1024", "--blocks", "all", "-o", dir_ + "/interrupted.threadmap"});
   ASSERT_GE(client, 0);
-  if (client == 0) {
-    setenv("THREADMAP_SSH", ssh_.c_str(), 1);
-    setenv("THREADMAP_REMOTE_COMMAND", (copy + " serve").c_str(), 1);
-    const std::string target = "127.0.0.1:" + port_;
-    execl(THREADMAP_CLI, THREADMAP_CLI, "--remote", target.c_str(), "record", "transpose.shared", "--device",
-          "opencl:0:0", "--set", "width=1024", "--set", "height=1024", "--blocks", "all", "-o",
-          (dir_ + "/interrupted.threadmap").c_str(), static_cast<char*>(nullptr));
-    _exit(127);
-  }
-  std::string worker;
-  for (int i = 0; i < 400 && worker.empty(); ++i) {
-    worker = shell("pgrep -f '^" + copy + " serve'").out;
-    usleep(50000);
-  }
+  const std::string worker = worker_of(copy, 400, 50000);
   ASSERT_FALSE(worker.empty()) << "the worker never started on the server";
-  worker = worker.substr(0, worker.find('\n'));
   const auto written = [&] {  // the worker's session file, once it is in its temp folder
     for (const auto& entry : std::filesystem::directory_iterator(std::filesystem::temp_directory_path()))
       if (entry.path().filename().string().find("transpose.shared-") == 0 &&
@@ -246,12 +253,7 @@ TEST_F(RemoteCli, AnInterruptedRecordLeavesNoSessionOnTheServer) {
   ASSERT_TRUE(seen) << "the worker wrote no session";
   kill(client, SIGTERM);
   waitpid(client, nullptr, 0);
-  int left = 1;
-  for (int i = 0; i < 100 && left > 0; ++i) {
-    usleep(100000);
-    left = processes_running(copy);
-  }
-  EXPECT_EQ(left, 0) << "the worker outlived its client by 10 s";
+  EXPECT_TRUE(workers_end(copy)) << "the worker outlived its client by 10 s";
   EXPECT_FALSE(written()) << "the session was left in the server's temp folder";
   std::filesystem::remove(copy);
 }
