@@ -3,7 +3,8 @@
 // ParamSpecs (kernels/params.h make_params, parse_param_value) and sweeps
 // (sweep_points). The first byte picks the variant; each following line is a
 // --set, or, starting with '~', a sweep axis "~NAME=V1,V2,...". Bad input
-// gives InvalidRequest; what is accepted is in range and reads back.
+// (malformed, or a NAME given twice) gives InvalidRequest; what is accepted
+// is in range and reads back.
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -59,9 +60,15 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     assignments = threadmap::cli::parse_assignments(sets);
   } catch (const InvalidRequest&) {
     parsed = false;
-    bool malformed = false;
-    for (const std::string& s : sets) malformed |= s.find('=') == std::string::npos || s.starts_with('=');
-    if (!malformed) std::abort();  // refused a well-formed NAME=VALUE
+    bool malformed = false, repeated = false;  // a NAME given twice is refused too
+    for (std::size_t i = 0; i < sets.size(); ++i) {
+      const std::string& s = sets[i];
+      malformed |= s.find('=') == std::string::npos || s.starts_with('=');
+      for (std::size_t j = 0; j < i; ++j)
+        repeated |= s.find('=') != std::string::npos && sets[j].find('=') != std::string::npos &&
+                    s.substr(0, s.find('=')) == sets[j].substr(0, sets[j].find('='));
+    }
+    if (!malformed && !repeated) std::abort();  // refused a well-formed NAME=VALUE
   }
   if (parsed) {
     if (assignments.size() != sets.size()) std::abort();
