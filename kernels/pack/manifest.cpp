@@ -1258,15 +1258,7 @@ PackManifest parse_manifest(std::string_view text, const std::string& file_name,
 std::optional<std::string> read_small_file(const std::string& path, std::size_t limit, const std::string& within) {
   std::error_code ec;
   if (!std::filesystem::exists(std::filesystem::symlink_status(path, ec))) return std::nullopt;
-  try {
-    return read_input_file(path, limit, within);
-  } catch (const InvalidRequest& e) {
-    // Over the limit: a little of it is enough for the caller to name the limit.
-    if (std::string(e.what()).find(" bytes ThreadMap reads") != std::string::npos &&
-        std::filesystem::is_regular_file(path, ec))
-      return std::string(limit + 1, ' ');
-    throw;
-  }
+  return read_input_file(path, limit, within);
 }
 
 PackManifest load_pack(const std::string& folder) {

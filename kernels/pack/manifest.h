@@ -252,9 +252,9 @@ inline constexpr std::int64_t kMaxConstantBlock = 4096;
 inline constexpr std::size_t kMaxExercises = 64;
 
 // A file's contents (input_file.h: never blocking, a regular file inside
-// `within`), or nullopt when there is none; past `limit` bytes, a text of
-// limit + 1 (the caller names the limit). Throws InvalidRequest for a FIFO, a
-// folder, a link out of `within`, a file that cannot be read.
+// `within`), or nullopt when there is none. Throws InvalidRequest, naming
+// the file, for one over `limit` bytes, a FIFO, a folder, a link out of
+// `within`, a file that cannot be read.
 std::optional<std::string> read_small_file(const std::string& path, std::size_t limit, const std::string& within);
 
 }  // namespace threadmap::pack
