@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <limits>
 
 namespace threadmap {
@@ -106,7 +107,12 @@ json to_json(const ExclusiveSection& s) {
             {"waited_ms", s.waited_ms},
             {"runs_ahead", s.runs_ahead},
             {"start_ns", s.start_ns},
-            {"end_ns", s.end_ns}};
+            {"end_ns", s.end_ns},
+            {"busy", s.busy}};
+  if (s.others_cores >= 0) {
+    j["others_cores"] = std::round(s.others_cores * 100) / 100;
+    j["cores"] = s.cores;
+  }
   if (!s.note.empty()) j["note"] = s.note;
   return j;
 }
@@ -354,7 +360,10 @@ ExclusiveSection lock_from(const json& j) {
           whole_or(j, "runs_ahead"),
           static_cast<std::int64_t>(count_or(j, "start_ns")),
           static_cast<std::int64_t>(count_or(j, "end_ns")),
-          text_or(j, "note")};
+          text_or(j, "note"),
+          number_or(j, "others_cores", -1.0),
+          whole_or(j, "cores"),
+          flag_or(j, "busy")};
 }
 
 ReportTiming timing_from(const json& j) {

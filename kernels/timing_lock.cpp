@@ -7,11 +7,14 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 
 namespace threadmap {
@@ -93,6 +96,53 @@ int lock_users(int fd) {
   return users;
 }
 
+// The CPU time, in seconds, of every other process on the machine, by pid,
+// from /proc/PID/stat (utime and stime, fields 14 and 15: for each process
+// its threads' exact run time, given in ticks). Tick-sampled machine-wide
+// counts (/proc/stat) overcount a run of short kernels by a tenth of a core
+// and more, so the others are counted one by one.
+std::map<int, double> others_cpu_seconds() {
+  std::map<int, double> seconds;
+  const long ticks = sysconf(_SC_CLK_TCK);
+  const int self = getpid();
+  std::error_code error;
+  for (std::filesystem::directory_iterator it("/proc", error), end; !error && it != end; it.increment(error)) {
+    const std::string name = it->path().filename().string();
+    if (name.empty() || name.find_first_not_of("0123456789") != std::string::npos) continue;
+    const int pid = std::atoi(name.c_str());
+    if (pid == self) continue;
+    std::ifstream stat(it->path() / "stat");
+    std::string line;
+    if (!std::getline(stat, line)) continue;  // ended meanwhile
+    const std::size_t close = line.rfind(')');  // the command name may hold spaces and parentheses
+    if (close == std::string::npos) continue;
+    std::istringstream fields(line.substr(close + 2));
+    std::string field;
+    unsigned long long utime = 0, stime = 0;
+    for (int k = 3; k <= 13 && fields >> field; ++k) {
+    }
+    if (fields >> utime >> stime) seconds[pid] = static_cast<double>(utime + stime) / static_cast<double>(ticks);
+  }
+  return seconds;
+}
+
+// What the others used between two counts: each process's growth; one that
+// began meanwhile counts whole, one that ended is lost.
+double others_used(const std::map<int, double>& before, const std::map<int, double>& after) {
+  double used = 0;
+  for (const auto& [pid, now] : after) {
+    const auto it = before.find(pid);
+    used += std::max(0.0, now - (it == before.end() ? 0.0 : it->second));
+  }
+  return used;
+}
+
+std::string one_decimal(double x) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.1f", x);
+  return text;
+}
+
 std::string runs_ahead_text(int runs) {
   if (runs <= 0) return "waiting for the GPU: another ThreadMap run is timing on it";
   return "waiting for the GPU: " + std::to_string(runs) + (runs == 1 ? " run" : " runs") + " ahead";
@@ -106,6 +156,21 @@ std::int64_t monotonic_ns() {
   return static_cast<std::int64_t>(t.tv_sec) * 1000000000 + t.tv_nsec;
 }
 
+void judge_machine_load(ExclusiveSection& section, bool device_on_host, double others_s) {
+  const double wall_s = static_cast<double>(section.end_ns - section.start_ns) / 1e9;
+  if (wall_s <= 0 || section.cores <= 0) return;
+  section.others_cores = std::clamp(others_s / wall_s, 0.0, static_cast<double>(section.cores));
+  // /proc/stat counts in ticks (10 ms), one rounding per core: less than two
+  // ticks a core is no measure; a tenth of the cores slows a CPU device's
+  // kernel, which uses them all, by about a tenth.
+  const double cores = section.cores;
+  section.busy = device_on_host && others_s >= 0.02 * cores && section.others_cores >= 0.1 * cores;
+  if (!section.busy) return;
+  const std::string line = "timed while other processes kept " + one_decimal(section.others_cores) + " of the machine's " +
+                           std::to_string(section.cores) + " cores busy: the times may be slower than on a quiet machine";
+  section.note = section.note.empty() ? line : section.note + "; " + line;
+}
+
 std::string timing_lock_path(const DeviceInfo& device) {
   char name[64];
   std::snprintf(name, sizeof name, "/threadmap-device-%016llx.lock",
@@ -113,13 +178,13 @@ std::string timing_lock_path(const DeviceInfo& device) {
   return lock_folder() + name;
 }
 
-TimingLock::TimingLock(const DeviceInfo& device, const WaitNotice& on_wait) {
+TimingLock::TimingLock(const DeviceInfo& device, const WaitNotice& on_wait) : device_on_host_(device.memory_is_host) {
   const std::int64_t asked = monotonic_ns();
   std::string why;
   fd_ = open_lock_file(timing_lock_path(device), why);
   if (fd_ < 0) {
     section_.note = "timed without the device lock (" + why + "): another ThreadMap process may have run meanwhile";
-    section_.start_ns = monotonic_ns();
+    start_section();
     return;
   }
   if (flock(fd_, LOCK_EX | LOCK_NB) != 0) {
@@ -129,12 +194,23 @@ TimingLock::TimingLock(const DeviceInfo& device, const WaitNotice& on_wait) {
     }
   }
   section_.exclusive = true;
-  section_.start_ns = monotonic_ns();
+  start_section();
   section_.waited_ms = static_cast<double>(section_.start_ns - asked) / 1e6;
 }
 
+void TimingLock::start_section() {
+  section_.start_ns = monotonic_ns();
+  others_at_start_ = others_cpu_seconds();
+}
+
 ExclusiveSection TimingLock::release() {
-  if (section_.end_ns == 0) section_.end_ns = monotonic_ns();
+  if (section_.end_ns == 0) {
+    section_.end_ns = monotonic_ns();
+    const long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    section_.cores = cores > 0 ? static_cast<int>(cores) : 0;
+    if (!others_at_start_.empty())
+      judge_machine_load(section_, device_on_host_, others_used(others_at_start_, others_cpu_seconds()));
+  }
   if (fd_ >= 0) {
     flock(fd_, LOCK_UN);
     close(fd_);

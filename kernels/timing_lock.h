@@ -11,6 +11,7 @@
 // ends, however it ends, so a killed run never leaves the device locked.
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <string>
 
 #include "kernels/device.h"
@@ -27,6 +28,14 @@ struct ExclusiveSection {
   std::int64_t start_ns = 0;
   std::int64_t end_ns = 0;
   std::string note;
+  // Other processes' CPU use during the section, in cores on average (from
+  // /proc/PID/stat); -1 where it could not be read.
+  double others_cores = -1;
+  int cores = 0;  // the machine's online cores
+  // A device that runs on the machine's cores (a CPU device) timed while
+  // other processes used a tenth of them or more: its times may be slower
+  // than on a quiet machine; `note` says by how much the machine was shared.
+  bool busy = false;
 };
 
 // Called once, before blocking, with a line such as
@@ -47,12 +56,20 @@ class TimingLock {
   ExclusiveSection release();
 
  private:
+  void start_section();
+
   int fd_ = -1;
+  bool device_on_host_ = false;
+  std::map<int, double> others_at_start_;  // other processes' CPU seconds when the section began
   ExclusiveSection section_;
 };
 
 // The lock file of `device`: <folder>/threadmap-device-<16 hex digits>.lock.
 std::string timing_lock_path(const DeviceInfo& device);
+
+// Sets `others_cores`, `busy` and its note from the CPU time other processes
+// used during the section (`others_s`, seconds), its length and `cores`.
+void judge_machine_load(ExclusiveSection& section, bool device_on_host, double others_s);
 
 // The host's monotonic clock in nanoseconds (ExclusiveSection's clock).
 std::int64_t monotonic_ns();

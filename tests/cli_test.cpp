@@ -20,6 +20,7 @@
 #include "kernels/devices.h"
 #include "kernels/sources.h"
 #include "kernels/session.h"
+#include "tests/cpu_hogs.h"
 #include "tests/cli_runner.h"
 
 namespace {
@@ -1229,6 +1230,31 @@ TEST(SharedDevice, TwentyConcurrentRunsTimeOneAtATime) {
     EXPECT_GE(sections[k].start, sections[k - 1].end)
         << "run " << sections[k].run << " timed while run " << sections[k - 1].run << " did";
   EXPECT_GT(waited, 0) << "twenty runs at once, and none waited for another";
+}
+
+// A run on a CPU device while other processes keep every core busy: the
+// lock was its own, but its times are not the device's alone, and the report
+// says so (JSON, the text's timing line, a sweep row's note).
+TEST(SharedDevice, ARunOnABusyMachineIsFlagged) {
+  REQUIRE_OPENCL();
+  const threadmap::CpuHogs hogs;
+  const Outcome json_run = cli("run smem.setRowReadCol --device opencl:0:0 --reps 20 --format json");
+  ASSERT_EQ(json_run.code, 0) << json_run.err;
+  const auto j = nlohmann::json::parse(json_run.out);
+  const auto& lock = j["timing"]["device_lock"];
+  EXPECT_TRUE(lock["exclusive"].get<bool>()) << lock.dump();
+  EXPECT_TRUE(lock["busy"].get<bool>()) << lock.dump();
+  EXPECT_GE(lock["others_cores"].get<double>(), 0.1 * lock["cores"].get<double>()) << lock.dump();
+  EXPECT_NE(lock["note"].get<std::string>().find("the times may be slower than on a quiet machine"),
+            std::string::npos)
+      << lock.dump();
+  const Outcome text = cli("run smem.setRowReadCol --device opencl:0:0 --reps 20");
+  ASSERT_EQ(text.code, 0) << text.err;
+  EXPECT_NE(text.out.find("  timing: timed while other processes kept "), std::string::npos) << text.out;
+  const Outcome sweep =
+      cli("sweep smem.setRowReadCol --device opencl:0:0 --reps 20 --vary blocks=512,1024 --format csv");
+  ASSERT_EQ(sweep.code, 0) << sweep.err;
+  EXPECT_NE(sweep.out.find("busy machine (others "), std::string::npos) << sweep.out;
 }
 
 }  // namespace

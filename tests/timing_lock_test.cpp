@@ -2,6 +2,8 @@
 // a waiter told how many are ahead, a hostile lock path never followed.
 #include "kernels/timing_lock.h"
 
+#include "tests/cpu_hogs.h"
+
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -12,6 +14,7 @@
 #include <filesystem>
 #include <string>
 #include <thread>
+#include <vector>
 
 namespace threadmap {
 namespace {
@@ -131,6 +134,53 @@ TEST(TimingLock, TheLockFileIsReadableByEveryUser) {
   struct stat st {};
   ASSERT_EQ(stat(timing_lock_path(some_device()).c_str(), &st), 0);
   EXPECT_EQ(st.st_mode & 0777, 0644u);
+}
+
+// A CPU device timed while other processes keep the cores busy is flagged,
+// with the share they took; a GPU's section gets the measure, not the flag
+// (its kernel does not run on those cores).
+TEST(TimingLock, AMachineBusyWithOtherProcessesIsFlaggedForACpuDevice) {
+  LockFolder folder;
+  DeviceInfo cpu = some_device("Test CPU");
+  cpu.memory_is_host = true;
+  const DeviceInfo gpu = some_device("Test GPU");
+  CpuHogs hogs;
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));  // the hogs running
+  TimingLock cpu_lock(cpu, {});
+  TimingLock gpu_lock(gpu, {});
+  std::this_thread::sleep_for(std::chrono::milliseconds(400));
+  const ExclusiveSection on_cpu = cpu_lock.release();
+  const ExclusiveSection on_gpu = gpu_lock.release();
+  EXPECT_TRUE(on_cpu.exclusive) << "busy is not the lock: the lock was held";
+  EXPECT_TRUE(on_cpu.busy);
+  EXPECT_GE(on_cpu.others_cores, 0.5 * on_cpu.cores);
+  EXPECT_NE(on_cpu.note.find("timed while other processes kept "), std::string::npos) << on_cpu.note;
+  EXPECT_NE(on_cpu.note.find(" of the machine's " + std::to_string(on_cpu.cores) + " cores busy"), std::string::npos)
+      << on_cpu.note;
+  EXPECT_FALSE(on_gpu.busy);
+  EXPECT_GE(on_gpu.others_cores, 0.5 * on_gpu.cores);
+  EXPECT_TRUE(on_gpu.note.empty()) << on_gpu.note;
+}
+
+// The judgement: a tenth of the cores or more, over at least two ticks a
+// core of other processes' time; a share too small to measure is no flag.
+TEST(TimingLock, TheBusyJudgementNeedsATenthOfTheCoresMeasurably) {
+  auto judged = [](double wall_s, double others_s, bool on_host) {
+    ExclusiveSection s;
+    s.start_ns = 1000;
+    s.end_ns = 1000 + static_cast<std::int64_t>(wall_s * 1e9);
+    s.cores = 4;
+    judge_machine_load(s, on_host, others_s);
+    return s;
+  };
+  EXPECT_TRUE(judged(1.0, 0.4, true).busy);
+  EXPECT_DOUBLE_EQ(judged(1.0, 0.4, true).others_cores, 0.4);
+  EXPECT_FALSE(judged(1.0, 0.39, true).busy) << "under a tenth of 4 cores";
+  EXPECT_FALSE(judged(0.1, 0.07, true).busy) << "under two 10 ms ticks a core: no measure";
+  EXPECT_TRUE(judged(0.1, 0.08, true).busy);
+  EXPECT_FALSE(judged(1.0, 3.0, false).busy) << "a GPU's kernel is not on those cores";
+  EXPECT_DOUBLE_EQ(judged(1.0, 9.0, true).others_cores, 4.0) << "tick rounding never shows more than every core";
+  EXPECT_DOUBLE_EQ(judged(1.0, -0.1, true).others_cores, 0.0);
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <cstdio>
 #include <chrono>
 #include <cstring>
 #include <filesystem>
@@ -221,6 +222,19 @@ void print_run_text(const RunReport& r, const std::string& host) {
               << mib_text(r.device.last_level_cache_bytes)
               << " last-level cache: the bandwidth may be cache bandwidth, not memory bandwidth\n";
   if (!r.note.empty()) std::cout << "  note: " << r.note << '\n';
+  if (!times.device_lock.note.empty()) std::cout << "  timing: " << times.device_lock.note << '\n';
+}
+
+// A row's note: what may make its figures other than the device's own.
+std::string row_note(const RunReport& r, const ReportTiming& timing) {
+  std::string note = r.cache_resident ? "working set fits in cache" : "";
+  if (timing.device_lock.busy) {
+    char busy[64];
+    std::snprintf(busy, sizeof busy, "busy machine (others %.1f of %d cores)", timing.device_lock.others_cores,
+                  timing.device_lock.cores);
+    note += (note.empty() ? "" : "; ") + std::string(busy);
+  }
+  return note;
 }
 
 // A row's cells from the run's report: what a local run made, or a worker sent.
@@ -234,7 +248,7 @@ std::vector<std::string> run_row_cells(const RunReport& r) {
       fixed(timing.kernel_ms.max, 4),
       fixed(r.bandwidth_gbps, 2),
       fixed(timing.end_to_end_ms.median, 4),
-      r.cache_resident ? "working set fits in cache" : ""};
+      row_note(r, timing)};
 }
 
 const std::vector<std::string> kRunColumns{"result", "median ms", "min ms", "max ms", "GB/s", "e2e ms", "note"};

@@ -123,6 +123,13 @@ void StatusPanel::show_report(const RunReport& report) {
   if (report.cache_resident)
     detail += tr("\nThe working set fits in the last-level cache: this may be cache bandwidth.");
   if (!report.note.empty()) detail += "\n" + QString::fromStdString(report.note);
+  if (report.timing && report.timing->device_lock.busy)
+    detail += tr("\nTimed while other processes kept %1 of the machine's %2 cores busy: the times may be slower "
+                 "than on a quiet machine.")
+                  .arg(QLocale().toString(report.timing->device_lock.others_cores, 'f', 1))
+                  .arg(report.timing->device_lock.cores);
+  else if (report.timing && !report.timing->device_lock.note.empty())
+    detail += "\n" + QString::fromStdString(report.timing->device_lock.note);
   detail_->setText(detail);
 }
 

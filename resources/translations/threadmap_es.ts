@@ -2402,6 +2402,12 @@ El conjunto de datos cabe en la caché de último nivel: esto puede ser ancho de
         <source>✘ NOT verified</source>
         <translation>✘ NO verificado</translation>
     </message>
+    <message>
+        <source>
+Timed while other processes kept %1 of the machine&apos;s %2 cores busy: the times may be slower than on a quiet machine.</source>
+        <translation>
+Cronometrado mientras otros procesos mantenían ocupados %1 de los %2 núcleos de la máquina: los tiempos pueden ser más lentos que en una máquina tranquila.</translation>
+    </message>
 </context>
 <context>
     <name>SweepChart</name>

@@ -2402,6 +2402,12 @@ O conjunto de dados cabe no cache de último nível: isto pode ser largura de ba
         <source>✘ NOT verified</source>
         <translation>✘ NÃO verificado</translation>
     </message>
+    <message>
+        <source>
+Timed while other processes kept %1 of the machine&apos;s %2 cores busy: the times may be slower than on a quiet machine.</source>
+        <translation>
+Cronometrado enquanto outros processos mantinham ocupados %1 dos %2 núcleos da máquina: os tempos podem ser mais lentos que numa máquina ociosa.</translation>
+    </message>
 </context>
 <context>
     <name>SweepChart</name>

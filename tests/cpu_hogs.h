@@ -1,0 +1,33 @@
+#pragma once
+// Processes that keep every core of the machine busy while they live: the
+// busy machine a timed run must flag (kernels/timing_lock.h).
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <vector>
+
+namespace threadmap {
+
+class CpuHogs {
+ public:
+  CpuHogs() {
+    for (long i = 0; i < sysconf(_SC_NPROCESSORS_ONLN); ++i) {
+      const pid_t pid = fork();
+      if (pid == 0)
+        for (;;) asm volatile("" ::: "memory");  // spins: the compiler may not drop the loop
+      if (pid > 0) pids_.push_back(pid);
+    }
+  }
+  ~CpuHogs() {
+    for (const pid_t pid : pids_) kill(pid, SIGKILL);
+    for (const pid_t pid : pids_) waitpid(pid, nullptr, 0);
+  }
+  CpuHogs(const CpuHogs&) = delete;
+  CpuHogs& operator=(const CpuHogs&) = delete;
+
+ private:
+  std::vector<pid_t> pids_;
+};
+
+}  // namespace threadmap
