@@ -333,6 +333,41 @@ TEST_F(RemoteCli, AConnectionLostMidRequestIsOneClearLine) {
   EXPECT_NE(r.err.find("the GPU server 127.0.0.1 did not answer"), std::string::npos) << r.err;
 }
 
+// A connection dropped in the middle of a sweep: the server's ssh session
+// is killed a second after the second of six points left the worker. The two finished rows are
+// printed, and the line says the connection was lost, not that ssh could not
+// connect (a refused connection still says that: ARefusedKeyIsOneClearLine).
+TEST_F(RemoteCli, ASweepWhoseConnectionDropsKeepsItsFinishedPoints) {
+  const std::string dropper = dir_ + "/drop_after_two_points.sh";
+  std::ofstream(dropper)
+      << "#!/bin/sh\n"
+         "# the ssh session process: the nearest ancestor called sshd\n"
+         "session=$PPID\n"
+         "while [ \"$(cat /proc/$session/comm)\" != sshd ]; do session=$(cut -d' ' -f4 /proc/$session/stat); done\n"
+      << THREADMAP_CLI
+      << " serve | while IFS= read -r line; do\n"
+         "  printf '%s\\n' \"$line\"\n"
+         "  case $line in *'\"done\":2,'*) sleep 1; kill -9 $session;; esac\n"
+         "done\n";
+  std::filesystem::permissions(dropper, std::filesystem::perms::owner_all);
+  const std::string args =
+      "sweep transpose.naive --vary width=64,128,192,256,320,384 --set height=64 --reps 2 --device opencl:0:0";
+  const Ran r = remote_cli(args + " --format csv", "sh " + dropper);
+  EXPECT_EQ(r.code, 3) << r.out << r.err;
+  EXPECT_NE(r.err.find("the connection was lost in the middle of a request"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("it had connected, so nothing needs setting up"), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find("could not connect"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("the 2 of 6 points that finished before are printed: sweep again for the rest"),
+            std::string::npos)
+      << r.err;
+  std::istringstream rows(r.out);
+  std::vector<std::string> lines;
+  for (std::string line; std::getline(rows, line);) lines.push_back(line);
+  ASSERT_EQ(lines.size(), 3u) << r.out;  // the header and the two finished points
+  EXPECT_EQ(lines[1].rfind("64,verified,", 0), 0u) << r.out;
+  EXPECT_EQ(lines[2].rfind("128,verified,", 0), 0u) << r.out;
+}
+
 TEST_F(RemoteCli, AWorkerOfAnotherProtocolIsRefusedSayingWhatToUpgrade) {
   const std::string old_worker = dir_ + "/old_worker_reply";
   std::ofstream(old_worker) << R"({"id":1,"type":"result","result":{"pong":true,"version":"0.0.9"}})" << '\n';

@@ -73,6 +73,7 @@ class RemoteWorker {
         if (const std::string problem = protocol::version_problem(ping); !problem.empty())
           throw InvalidRequest("on " + target_.host + ", " + problem);
         version_ = ping.version;
+        connected_ = true;
         return;
       } catch (const DeviceError&) {
         if (attempt == kConnectAttempts || !dropped_before_login(ssh_->error_text())) throw;
@@ -144,8 +145,12 @@ class RemoteWorker {
     }
   }
 
+  // The connection ended. Before the handshake, why ssh could not connect;
+  // after it, that a working connection was lost, which is not the same
+  // advice (the server answered: nothing there needs setting up).
   [[noreturn]] void lost() {
     const int status = ssh_->finish();
+    if (connected_) throw DeviceError(protocol::lost_connection_text(target_.host, ssh_->error_text(), status));
     throw DeviceError(protocol::remote_failure_text(target_.host, ssh_->error_text(), status));
   }
 
@@ -179,7 +184,8 @@ class RemoteWorker {
   }
 
   protocol::RemoteTarget target_;
-  std::string version_;  // the worker's threadmap-cli version
+  std::string version_;
+  bool connected_ = false;  // the handshake was answered  // the worker's threadmap-cli version
   std::optional<LineProcess> ssh_;
   int next_id_ = 1;
 };
@@ -227,11 +233,16 @@ std::vector<std::uint32_t> block_ids(const std::string& blocks) {
   return ids;
 }
 
-// A sweep point arrived: the next one is running.
-std::function<void(const protocol::Progress&)> sweep_progress(SweepProgress& progress) {
-  return [&progress](const protocol::Progress& p) {
-    if (const auto* point = std::get_if<protocol::SweepPoint>(&p)) progress.starting(point->done);
-    else say_progress(p);
+// A sweep point arrived: kept, and the next one is running.
+std::function<void(const protocol::Progress&)> sweep_progress(SweepProgress& progress,
+                                                               std::vector<RunReport>& finished) {
+  return [&progress, &finished](const protocol::Progress& p) {
+    if (const auto* point = std::get_if<protocol::SweepPoint>(&p)) {
+      finished.push_back(point->result);
+      progress.starting(point->done);
+    } else {
+      say_progress(p);
+    }
   };
 }
 
@@ -281,8 +292,17 @@ int remote_sweep_command(const RemoteArgs& remote, const std::string& kernel, co
     RemoteWorker worker(remote);
     SweepProgress progress(plan);
     progress.starting(0);
-    const auto swept = std::get<protocol::SweepResult>(worker.call(request, sweep_progress(progress)));
-    return print_sweep(plan, swept.device, swept.results, args.format, worker.host());
+    std::vector<RunReport> finished;  // the points that came back, kept if the connection is lost
+    try {
+      const auto swept = std::get<protocol::SweepResult>(worker.call(request, sweep_progress(progress, finished)));
+      return print_sweep(plan, swept.device, swept.results, args.format, worker.host());
+    } catch (const DeviceError& e) {
+      if (finished.empty()) throw;
+      print_sweep(plan, finished.front().device, finished, args.format, worker.host());
+      throw DeviceError(std::string(e.what()) + "; the " + std::to_string(finished.size()) + " of " +
+                        std::to_string(plan.points.size()) +
+                        " points that finished before are printed: sweep again for the rest");
+    }
   });
 }
 

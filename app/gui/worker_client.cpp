@@ -123,6 +123,7 @@ void WorkerClient::connect_to(const QString& remote_target, const QString& ssh_c
 void WorkerClient::start() {
   if (!incompatible_.isEmpty()) return;
   buffer_.clear();
+  answered_ = false;
   process_.start();
   write(protocol::PingRequest{}, kHandshakeId);
   for (std::size_t i = 0; i < packs_.size(); ++i) write_pack(i);
@@ -246,6 +247,7 @@ void WorkerClient::handle_handshake(const protocol::ReplyLine& reply) {
       problem = e.what();
     }
   }
+  answered_ = problem.empty();
   if (!problem.empty())
     refuse_worker(QString("%1 (%2)").arg(QString::fromStdString(problem),
                                          remote_host_.isEmpty() ? program_ : tr("on %1").arg(remote_host_)));
@@ -269,8 +271,9 @@ void WorkerClient::on_finished() {
   if (stopping_ || restarting_ || !incompatible_.isEmpty()) return;
   if (!remote_host_.isEmpty()) {
     remote_stderr_ += process_.readAllStandardError();
-    restart(QString::fromStdString(protocol::remote_failure_text(
-        remote_host_.toStdString(), remote_stderr_.toStdString(), process_.exitCode() << 8)));
+    const auto text = answered_ ? protocol::lost_connection_text : protocol::remote_failure_text;
+    restart(QString::fromStdString(
+        text(remote_host_.toStdString(), remote_stderr_.toStdString(), process_.exitCode() << 8)));
     remote_stderr_.clear();
     return;
   }

@@ -119,6 +119,7 @@ class WorkerClient : public QObject {
   QElapsedTimer since_restart_;
   bool stopping_ = false;
   bool restarting_ = false;
+  bool answered_ = false;  // this worker answered the handshake: an end is a lost connection
   bool delayed_start_ = false;
   QString incompatible_;  // why the worker was refused; empty while it is not
 };

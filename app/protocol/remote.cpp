@@ -111,4 +111,18 @@ std::string remote_failure_text(const std::string& host, const std::string& ssh_
   return "the GPU server " + host + " did not answer" + (said.empty() ? "" : " (ssh: " + said + ")") + ": " + advice;
 }
 
+std::string lost_connection_text(const std::string& host, const std::string& ssh_stderr, int exit_status) {
+  const std::string said = last_line(ssh_stderr);
+  const std::string ssh = said.empty() ? "" : " (ssh: " + said + ")";
+  if (WIFEXITED(exit_status) && WEXITSTATUS(exit_status) == 255)
+    return "the GPU server " + host + " did not answer: the connection was lost in the middle of a request" + ssh +
+           "; it had connected, so nothing needs setting up: the network or the server dropped it, and the next "
+           "command connects again";
+  const std::string how = WIFSIGNALED(exit_status) ? "ssh ended by signal " + std::to_string(WTERMSIG(exit_status))
+                          : WIFEXITED(exit_status) ? "exit status " + std::to_string(WEXITSTATUS(exit_status))
+                                                   : "no exit status";
+  return "the GPU server " + host + " did not answer: its worker ended in the middle of a request (" + how + ")" +
+         ssh + "; the server's threadmap-cli may have crashed or been stopped, and the next command starts a new one";
+}
+
 }  // namespace threadmap::protocol

@@ -29,5 +29,8 @@ std::vector<std::string> ssh_argv(const RemoteTarget& target, const std::string&
 // ended: ssh's own last line (a refused key, an unknown host, a missing
 // threadmap-cli on the server) and what to do about it.
 std::string remote_failure_text(const std::string& host, const std::string& ssh_stderr, int exit_status);
+// The line for a connection lost after the worker answered the handshake:
+// dropped (ssh's 255) or the worker ended, never "could not connect".
+std::string lost_connection_text(const std::string& host, const std::string& ssh_stderr, int exit_status);
 
 }  // namespace threadmap::protocol
