@@ -20,6 +20,13 @@ std::string source_dialect(std::string_view file_name) {
   return {};
 }
 
+std::string compiler_file_name(std::string_view file_name) {
+  std::string name(file_name);
+  for (char& c : name)
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f || c == '"' || c == '\\') c = '?';
+  return name;
+}
+
 std::string dialect_name(std::string_view dialect) { return dialect == "cuda" ? "CUDA" : "OpenCL C"; }
 
 namespace {

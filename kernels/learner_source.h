@@ -27,6 +27,12 @@ std::string source_dialect(std::string_view file_name);
 // "CUDA", "OpenCL C": a dialect as messages name it.
 std::string dialect_name(std::string_view dialect);
 
+// A learner's file name as the compiler is given it (OpenCL's #line, NVRTC's
+// program name) to name in its messages: control characters, quotes and
+// backslashes, which neither a #line string nor a message line can carry as
+// they are, become '?'. "mine\n.cl" compiles as "mine?.cl".
+std::string compiler_file_name(std::string_view file_name);
+
 // Whether `name` appears in `text` as a whole identifier.
 bool names_identifier(std::string_view text, std::string_view name);
 

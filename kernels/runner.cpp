@@ -158,7 +158,7 @@ void use_source(Workload& work, const Variant& variant, const std::string& text,
   for (LaunchCmd& l : work.launches) {
     if (l.kernel != variant.kernel) continue;
     l.program.text = text;
-    l.program.text_name = name;
+    l.program.text_name = compiler_file_name(name);
   }
 }
 
@@ -170,7 +170,7 @@ void use_pack_text(Workload& work, const Variant& variant, const DeviceInfo& dev
   for (auto* launches : {&work.launches, &work.reference.launches})
     for (LaunchCmd& l : *launches) {
       l.program.text = text ? text->text : std::string();
-      l.program.text_name = text ? text->file : std::string();
+      l.program.text_name = text ? compiler_file_name(text->file) : std::string();
     }
 }
 

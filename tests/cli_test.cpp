@@ -878,6 +878,30 @@ TEST(Hostile, CheckJsonSurvivesALatin1FileName) {
   std::remove(file.c_str());
 }
 
+// File names a #line directive cannot carry as they are (a newline, a quote,
+// a backslash): a correct submission so named is graded met, not "not
+// compiled: invalid filename for #line directive", and a broken one's
+// message names its line in the file, the characters shown as '?'.
+TEST(Hostile, CheckGradesSubmissionsWhoseNamesHoldNewlinesAndQuotes) {
+  REQUIRE_OPENCL();
+  const std::string newline = copy_of(kSolution, temp_path("line\nbreak.cl"));
+  const std::string quoted = copy_of(kSolution, temp_path("q\"uo\\te.cl"));
+  const std::string broken = temp_path("bro\nken.cl");
+  std::ofstream(broken) << "__kernel void setRowReadCol(__global ELEM* out_all) {\n  out_all[0] = nowhere;\n}\n";
+  const Outcome o = cli("check smem-conflict-free '" + newline + "' '" + quoted + "' '" + broken +
+                        "' --device opencl:0:0 --format json");
+  const auto j = nlohmann::json::parse(o.out, nullptr, false);
+  ASSERT_FALSE(j.is_discarded()) << "not JSON: " << o.out << o.err;
+  ASSERT_EQ(j["submissions"].size(), 3u) << o.out;
+  EXPECT_TRUE(j["submissions"][0]["goal_met"].get<bool>()) << j["submissions"][0].dump();
+  EXPECT_TRUE(j["submissions"][1]["goal_met"].get<bool>()) << j["submissions"][1].dump();
+  const std::string status = j["submissions"][2].dump();
+  EXPECT_NE(status.find("bro?ken.cl:2:"), std::string::npos) << status;
+  EXPECT_NE(status.find("nowhere"), std::string::npos) << status;
+  EXPECT_EQ(o.err.find("warning"), std::string::npos) << "compiler chatter on stderr: " << o.err;
+  for (const std::string& f : {newline, quoted, broken}) std::remove(f.c_str());
+}
+
 // A session recorded from a kernel with Latin-1 comments shows as JSON.
 TEST(Hostile, ShowJsonSurvivesALatin1Source) {
   REQUIRE_OPENCL();
