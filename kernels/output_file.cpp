@@ -28,7 +28,7 @@ std::string errno_text(int e) { return std::strerror(e); }
 // ---- Temporary files removed on SIGINT, SIGTERM and SIGHUP ----------------
 // Fixed slots: a path is written before its slot turns live, and the handler
 // reads live slots with async-signal-safe calls only (unlink, sigaction, raise).
-constexpr int kSlots = 64;
+constexpr int kSlots = 1024;  // a PNG sequence's frames wait together (at most 1000)
 enum SlotState : int { kFree = 0, kFilling = 1, kLive = 2 };
 struct Slot {
   std::atomic<int> state{kFree};
@@ -268,8 +268,9 @@ void OutputFile::fail(const std::string& what) {
   throw OutputError(what);
 }
 
-void OutputFile::commit() {
+void OutputFile::finish() {
   if (temp_.empty()) throw OutputError(target_.string() + " was already written or abandoned");
+  if (fd_ < 0) return;  // finished before
   const std::string cannot = "cannot write " + target_.string() + ": ";
   stream_->flush();
   if (buffer_->error() == EFBIG)
@@ -279,6 +280,10 @@ void OutputFile::commit() {
   const int closed = ::close(fd_);
   fd_ = -1;
   if (closed != 0) fail(cannot + errno_text(errno));
+}
+
+void OutputFile::commit() {
+  finish();
   // The target is checked again: what appeared there meanwhile is not replaced.
   if (const std::string problem = output_problem(target_, inputs_); !problem.empty()) fail(problem);
   if (::rename(temp_.c_str(), target_.c_str()) != 0)

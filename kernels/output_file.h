@@ -73,6 +73,10 @@ class OutputFile {
   // renames the file over it. Throws OutputError naming what failed (a full
   // disk, the size limit, a target that changed); the temporary file is gone then.
   void commit();
+  // commit()'s first half: the file written, flushed, synced and closed, but
+  // not yet renamed (stream() and fd() are done with). Many files can wait
+  // like this for a commit() each, all or none: a PNG sequence.
+  void finish();
 
  private:
   class Buffer;

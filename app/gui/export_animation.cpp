@@ -11,6 +11,7 @@
 #include <QPainter>
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -26,6 +27,7 @@
 #include "app/gui/side_by_side.h"
 #include "app/gui/webm_writer.h"
 #include "kernels/output_file.h"
+#include "kernels/printable.h"
 #include "kernels/report.h"
 #include "kernels/session.h"
 #include "kernels/analysis/document.h"
@@ -37,7 +39,11 @@ namespace {
 
 using analysis::TraceDocument;
 
-void say(const QString& text) { std::fprintf(stderr, "threadmap export: %s\n", qPrintable(text)); }
+// A line on stderr: names and messages from files are made printable, so a
+// crafted session's text cannot act on the terminal.
+void say(const QString& text) {
+  std::fprintf(stderr, "threadmap export: %s\n", printable(text.toStdString()).c_str());
+}
 
 // What the first frame (and every frame) says the animation is: the kernel,
 // then "NVIDIA H100 80GB HBM3 · block_x=32 block_y=32 ...".
@@ -208,19 +214,47 @@ std::vector<PairedStep> one_recording_steps(const analysis::Analysis& a) {
   return steps;
 }
 
-// A PNG frame, whole or not at all.
-QString write_png(const QImage& frame, const QString& path, std::span<const std::filesystem::path> inputs) {
-  try {
-    OutputFile out(QFile::encodeName(path).toStdString(), Durability::Synced, inputs);
-    QFile file;
-    if (!file.open(out.fd(), QIODevice::WriteOnly, QFileDevice::DontCloseHandle) || !frame.save(&file, "PNG"))
-      return QCoreApplication::translate("Export", "cannot write %1").arg(path);
-    file.close();
-    out.commit();
-  } catch (const OutputError& e) {
-    return QString::fromStdString(e.what());
-  }
+// A PNG frame written into its temporary file, not yet in place: the
+// sequence's frames are committed together once every one is written.
+QString write_png(const QImage& frame, OutputFile& out) {
+  QFile file;
+  if (!file.open(out.fd(), QIODevice::WriteOnly, QFileDevice::DontCloseHandle) || !frame.save(&file, "PNG"))
+    return QCoreApplication::translate("Export", "cannot write %1").arg(QString::fromStdString(out.target().string()));
+  file.close();
+  out.finish();
   return {};
+}
+
+constexpr int kMaxFps = 50;
+// A PNG sequence's frames wait together before they are renamed into place
+// (kernels/output_file.h holds 1024 such files at once).
+constexpr int kMaxFrames = 1000;
+
+// An option's whole number: digits only (no sign, no spaces, no exponent),
+// at most `high`; -1 for anything else, which the range check then names.
+int whole_number(const QString& text, int high) {
+  if (text.isEmpty() || text.size() > 9) return -1;
+  for (const QChar c : text)
+    if (c < '0' || c > '9') return -1;
+  const int value = text.toInt();
+  return value <= high ? value : -1;
+}
+
+// "STEM-0001.png": a sequence's frame by its number from 1.
+QString frame_path(const QString& stem, std::size_t number) {
+  return QString("%1-%2.png").arg(stem).arg(number, 4, 10, QChar('0'));
+}
+
+// The frames of an earlier, longer export under the same stem, past `count`:
+// regular files only, up to the first number missing. Returns how many.
+int remove_frames_after(const QString& stem, std::size_t count) {
+  int removed = 0;
+  for (std::size_t n = count + 1;; ++n) {
+    const std::string path = QFile::encodeName(frame_path(stem, n)).toStdString();
+    struct stat st {};
+    if (::lstat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode) || ::unlink(path.c_str()) != 0) return removed;
+    ++removed;
+  }
 }
 
 // The files the frames come from, which an export never writes over.
@@ -249,8 +283,10 @@ AnimationResult write_animation(const std::vector<std::shared_ptr<const TraceDoc
     return refuse(QString("--size %1x%2: WxH from 320x240 to 7680x4320").arg(width).arg(height));
   if (format == "webm" && (width % 2 || height % 2))
     return refuse(QString("--size %1x%2: a WebM video needs an even width and height").arg(width).arg(height));
-  if (request.fps < 1 || request.fps > 50 || request.max_frames < 1)
-    return refuse("--fps takes 1 to 50, --max-frames at least 1");
+  if (request.fps < 1 || request.fps > kMaxFps)
+    return refuse(QString("--fps %1: give a whole number from 1 to %2").arg(request.fps).arg(kMaxFps));
+  if (request.max_frames < 1 || request.max_frames > kMaxFrames)
+    return refuse(QString("--max-frames %1: give a whole number from 1 to %2").arg(request.max_frames).arg(kMaxFrames));
 
   // The output is checked before any frame is drawn: never a device, a link
   // or one of the sessions it is made from.
@@ -299,13 +335,27 @@ AnimationResult write_animation(const std::vector<std::shared_ptr<const TraceDoc
   const AnimationResult cancelled{4, "cancelled"};
 
   if (format == "png") {
+    // Whole or not at all: every frame is written to a temporary file first
+    // (removed on failure, cancel, SIGINT or SIGTERM, so the earlier sequence
+    // stays as it was), then all are renamed into place, then the frames an
+    // earlier, longer export left past the new last one are removed.
     const QString stem = request.output.endsWith(".png") ? request.output.chopped(4) : request.output;
-    for (std::size_t f = 0; f < count; ++f) {
-      const QString path = QString("%1-%2.png").arg(stem).arg(f + 1, 4, 10, QChar('0'));
-      if (const QString problem = write_png(render(f), path, inputs); !problem.isEmpty()) return {3, problem};
-      if (!go_on(f + 1)) return cancelled;
+    std::vector<std::unique_ptr<OutputFile>> written;
+    try {
+      for (std::size_t f = 0; f < count; ++f) {
+        written.push_back(std::make_unique<OutputFile>(QFile::encodeName(frame_path(stem, f + 1)).toStdString(),
+                                                       Durability::Synced, inputs));
+        if (const QString problem = write_png(render(f), *written.back()); !problem.isEmpty()) return {3, problem};
+        if (!go_on(f + 1)) return cancelled;
+      }
+      for (const auto& frame : written) frame->commit();
+    } catch (const OutputError& e) {
+      return {3, QString::fromStdString(e.what())};
     }
-    return {0, QString("wrote %1 frames %2-0001.png ... at %3x%4").arg(count).arg(stem).arg(width).arg(height)};
+    const int removed = remove_frames_after(stem, count);
+    return {0, QString("wrote %1 frames %2-0001.png ... at %3x%4").arg(count).arg(stem).arg(width).arg(height) +
+                   (removed ? QString(" (and removed %1 frames past the last, left by an earlier export)").arg(removed)
+                            : QString())};
   }
   if (format == "webm") {
     // Streamed: one frame in memory at a time.
@@ -363,9 +413,9 @@ int export_animation(const QStringList& args) {
                                          "FORMAT", "gif");
   const QCommandLineOption output_option({"o", "output"}, "the file to write (png: the sequence's prefix)", "OUT");
   const QCommandLineOption size_option("size", "frame size", "WxH", "1920x1080");
-  const QCommandLineOption fps_option("fps", "frames per second", "N", "4");
-  const QCommandLineOption frames_option("max-frames", "at most this many frames (steps are sampled evenly)", "N",
-                                         "240");
+  const QCommandLineOption fps_option("fps", "frames per second, 1 to 50", "N", "4");
+  const QCommandLineOption frames_option("max-frames", "at most this many frames, up to 1000 (steps are sampled evenly)",
+                                         "N", "240");
   parser.addOptions({view_option, format_option, output_option, size_option, fps_option, frames_option});
   parser.addPositionalArgument("sessions", "one or two .threadmap files", "SESSION [SESSION2]");
   QStringList argv{"threadmap export"};
@@ -388,13 +438,24 @@ int export_animation(const QStringList& args) {
   request.format = parser.value(format_option);
   request.output = parser.value(output_option);
   const QStringList size_parts = parser.value(size_option).split('x');
-  if (size_parts.size() != 2) {
-    say("--size " + parser.value(size_option) + ": WxH from 320x240 to 7680x4320");
+  const int width = size_parts.size() == 2 ? whole_number(size_parts[0], 7680) : -1;
+  const int height = size_parts.size() == 2 ? whole_number(size_parts[1], 4320) : -1;
+  if (width < 320 || height < 240) {
+    say("--size " + parser.value(size_option) + ": give WxH in whole pixels, from 320x240 to 7680x4320");
     return 2;
   }
-  request.size = QSize(size_parts[0].toInt(), size_parts[1].toInt());
-  request.fps = parser.value(fps_option).toInt();
-  request.max_frames = parser.value(frames_option).toInt();
+  request.size = QSize(width, height);
+  const auto number = [&](const QCommandLineOption& option, int high) {
+    const int value = whole_number(parser.value(option), high);
+    if (value < 1)
+      say("--" + option.names().constFirst() + " " + parser.value(option) + ": give a whole number from 1 to " +
+          QString::number(high));
+    return value;
+  };
+  request.fps = number(fps_option, kMaxFps);
+  if (request.fps < 1) return 2;
+  request.max_frames = number(frames_option, kMaxFrames);
+  if (request.max_frames < 1) return 2;
 
   std::vector<std::shared_ptr<const TraceDocument>> docs;
   for (const QString& file : files) {

@@ -6,6 +6,11 @@
 // here waits on its replies (gui_test.cpp does).
 #include "tests/gui/gui_test_support.h"
 
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+
 // An executable stand-in for the worker in `dir`: the shell script `text`.
 // Its path, or "" when it could not be written.
 QString fake_worker(const QTemporaryDir& dir, const char* name, const char* text) {
@@ -14,6 +19,24 @@ QString fake_worker(const QTemporaryDir& dir, const char* name, const char* text
   if (!file.open(QIODevice::WriteOnly) || file.write(text) < 0) return {};
   file.close();
   return file.setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner) ? path : QString();
+}
+
+// What `body` writes to stderr (file descriptor 2).
+QString stderr_of(const std::function<void()>& body) {
+  std::fflush(stderr);
+  const int saved = ::dup(2);
+  std::FILE* capture = std::tmpfile();
+  ::dup2(::fileno(capture), 2);
+  body();
+  std::fflush(stderr);
+  ::dup2(saved, 2);
+  ::close(saved);
+  std::rewind(capture);
+  QByteArray said;
+  char buffer[4096];
+  for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, capture)) > 0;) said.append(buffer, n);
+  std::fclose(capture);
+  return QString::fromUtf8(said);
 }
 
 class GuiWindowTest : public QObject {
@@ -121,6 +144,80 @@ class GuiWindowTest : public QObject {
       QCOMPARE(old.readAll(), QByteArray("the old file"));
     }
     QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden | QDir::System), before);
+  }
+
+  // A PNG sequence is written whole or not at all: an export cancelled, or
+  // ended by SIGTERM, after three frames leaves the earlier twelve as they
+  // were and no file of its own; a shorter export then replaces them and
+  // removes the seven past its last. Bad numbers are named with their range.
+  void pngSequenceIsWholeOrNotAtAll() {
+    QTemporaryDir dir;
+    const QString session = QString(THREADMAP_RECORDINGS) + "/smem.setRowReadCol.threadmap";
+    const QString stem = dir.filePath("seq");
+    QCOMPARE(export_animation({session, "--format", "png", "--size", "640x480", "--max-frames", "12", "-o", stem}), 0);
+    const auto bytes = [&](int n) {
+      QFile f(QString("%1-%2.png").arg(stem).arg(n, 4, 10, QChar('0')));
+      return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+    };
+    const QByteArray first = bytes(1), last = bytes(12);
+    QVERIFY(!first.isEmpty() && !last.isEmpty());
+    const QStringList before = QDir(dir.path()).entryList(QDir::Files | QDir::Hidden | QDir::System);
+    QCOMPARE(before.size(), 12);
+
+    const std::shared_ptr<const threadmap::analysis::TraceDocument> doc =
+        threadmap::analysis::make_document(threadmap::load_session(session.toStdString()), session.toStdString());
+    QVERIFY(doc);
+    threadmap::gui::AnimationRequest request;
+    request.view = "grid";  // other pictures than the sequence there
+    request.format = "png";
+    request.output = stem;
+    request.size = QSize(640, 480);
+    request.max_frames = 5;
+    const auto cancelled =
+        write_animation({doc}, request, [](int done, int) { return done < 3; });
+    QCOMPARE(cancelled.exit_code, 4);
+    QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden | QDir::System), before);
+    QCOMPARE(bytes(1), first);
+
+    const pid_t child = ::fork();
+    if (child == 0) {
+      write_animation({doc}, request, [](int done, int) {
+        if (done == 3) ::raise(SIGTERM);
+        return true;
+      });
+      ::_exit(0);
+    }
+    int status = 0;
+    QCOMPARE(::waitpid(child, &status, 0), child);
+    QVERIFY2(WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM, "the export was not ended by SIGTERM");
+    QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden | QDir::System), before);
+    QCOMPARE(bytes(1), first);
+
+    const auto shorter = write_animation({doc}, request);
+    QCOMPARE(shorter.exit_code, 0);
+    QVERIFY2(shorter.message.contains("removed 7 frames past the last"), qPrintable(shorter.message));
+    QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden | QDir::System),
+             QStringList({"seq-0001.png", "seq-0002.png", "seq-0003.png", "seq-0004.png", "seq-0005.png"}));
+    QVERIFY(bytes(1) != first);
+
+    const std::vector<std::pair<QStringList, QString>> bad{
+        {{"--max-frames", "abc"}, "--max-frames abc: give a whole number from 1 to 1000"},
+        {{"--max-frames", "1001"}, "--max-frames 1001: give a whole number from 1 to 1000"},
+        {{"--fps", "0"}, "--fps 0: give a whole number from 1 to 50"},
+        {{"--size", "800xabc"}, "--size 800xabc: give WxH in whole pixels, from 320x240 to 7680x4320"},
+        {{"--size", "1e3x600"}, "--size 1e3x600: give WxH in whole pixels, from 320x240 to 7680x4320"}};
+    for (const auto& [args, message] : bad) {
+      int code = 0;
+      const QString said = stderr_of(
+          [&] { code = export_animation(QStringList{session, "-o", dir.filePath("bad.gif")} + args); });
+      QCOMPARE(code, 2);
+      QCOMPARE(said, "threadmap export: " + message + "\n");
+    }
+    QVERIFY(!QFile::exists(dir.filePath("bad.gif")));
+    // A file name that would clear the terminal reaches it escaped.
+    const QString said = stderr_of(
+        [&] { export_animation({dir.filePath("evil\x1b[2J.threadmap"), "-o", dir.filePath("bad.gif")}); });
+    QVERIFY2(said.contains("evil\\x1b[2J.threadmap") && !said.contains(QChar(0x1b)), qPrintable(said));
   }
 
   // On a 1024 x 768 projector the window opens inside the screen, not at 1600 x 1000.
