@@ -42,9 +42,13 @@ Slot g_slots[kSlots];
 constexpr std::array<int, 3> kSignals = {SIGINT, SIGTERM, SIGHUP};
 struct sigaction g_previous[kSignals.size()];
 
-extern "C" void remove_temporaries_then_raise(int sig) {
+void unlink_live_slots() noexcept {
   for (Slot& s : g_slots)
     if (s.state.load(std::memory_order_acquire) == kLive) ::unlink(s.path);
+}
+
+extern "C" void remove_temporaries_then_raise(int sig) {
+  unlink_live_slots();
   for (std::size_t i = 0; i < kSignals.size(); ++i)
     if (kSignals[i] == sig) ::sigaction(sig, &g_previous[i], nullptr);
   ::raise(sig);
@@ -300,6 +304,8 @@ void OutputFile::commit() {
     }
   }
 }
+
+void remove_temporaries_now() noexcept { unlink_live_slots(); }
 
 void write_file(const fs::path& target, std::string_view bytes, Durability durability,
                 std::span<const fs::path> inputs) {

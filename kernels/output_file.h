@@ -93,6 +93,11 @@ class OutputFile {
   std::unique_ptr<std::ostream> stream_;
 };
 
+// Removes every temporary file this process's OutputFiles have not committed
+// yet, now: for a process about to end without running destructors
+// (_Exit), as the SIGINT/SIGTERM/SIGHUP handler does. Async-signal-safe.
+void remove_temporaries_now() noexcept;
+
 // `bytes` into `target` through an OutputFile, committed. Throws OutputError.
 void write_file(const std::filesystem::path& target, std::string_view bytes, Durability durability = Durability::Synced,
                 std::span<const std::filesystem::path> inputs = {});

@@ -258,6 +258,43 @@ TEST_F(RemoteCli, AnInterruptedRecordLeavesNoSessionOnTheServer) {
   std::filesystem::remove(copy);
 }
 
+// The same, the client killed while the worker still writes the session
+// (its temporary file, ".transpose.shared-....PID.RANDOM.threadmap-tmp"):
+// the worker removes the half-written file as it ends. Where the write is too
+// quick to be caught, the finished file is checked instead.
+TEST_F(RemoteCli, AClientKilledWhileTheSessionIsWrittenLeavesNoTemporaryFile) {
+  const std::string copy = dir_ + "/threadmap-cli-tmp-" + std::to_string(getpid());
+  std::filesystem::copy_file(THREADMAP_CLI, copy, std::filesystem::copy_options::overwrite_existing);
+  const pid_t client = start_client(ssh_, port_, copy,
+                                    {"record", "transpose.shared", "--device", "opencl:0:0", "--set", "width=1024",
+                                     "--set", "height=1024", "--blocks", "all", "-o", dir_ + "/half.threadmap"});
+  ASSERT_GE(client, 0);
+  const std::string worker = worker_of(copy, 400, 50000);
+  ASSERT_FALSE(worker.empty()) << "the worker never started on the server";
+  const auto left = [&] {  // the worker's files in its temp folder, written or being written
+    std::vector<std::string> names;
+    for (const auto& entry : std::filesystem::directory_iterator(std::filesystem::temp_directory_path())) {
+      const std::string name = entry.path().filename().string();
+      if (name.find("transpose.shared-") <= 1 && name.find("-" + worker + "-") != std::string::npos)
+        names.push_back(name);
+    }
+    return names;
+  };
+  std::vector<std::string> seen;
+  for (int i = 0; i < 6000 && seen.empty(); ++i) {
+    seen = left();
+    if (seen.empty()) usleep(5000);
+  }
+  ASSERT_FALSE(seen.empty()) << "the worker wrote no session";
+  kill(client, SIGTERM);
+  waitpid(client, nullptr, 0);
+  EXPECT_TRUE(workers_end(copy)) << "the worker outlived its client by 10 s";
+  const std::vector<std::string> after = left();
+  EXPECT_TRUE(after.empty()) << "left in the server's temp folder: " << after.front() << " (seen: " << seen.front()
+                             << ")";
+  std::filesystem::remove(copy);
+}
+
 // Twenty learners at once through one OpenSSH server with its default
 // MaxStartups (10:30:100): sshd drops some of the connections before the key
 // exchange ("kex_exchange_identification: Connection closed"); the client

@@ -40,6 +40,7 @@
 #include "kernels/catalog.h"
 #include "kernels/devices.h"
 #include "kernels/error.h"
+#include "kernels/output_file.h"
 #include "kernels/pack/manifest.h"
 #include "kernels/pack/pack_variants.h"
 #include "kernels/report.h"
@@ -340,6 +341,7 @@ class Worker {
       std::error_code ignored;
       for (const std::filesystem::path& file : scratch_) std::filesystem::remove(file, ignored);
     }
+    remove_temporaries_now();  // a session half written when the client went
     std::_Exit(kExitStopped);
   }
   void keep_scratch(const std::filesystem::path& file, bool keep) {
