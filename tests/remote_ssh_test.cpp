@@ -200,6 +200,26 @@ bool workers_end(const std::string& copy) {
   return false;
 }
 
+// A client recording transpose.shared at 1024 x 1024 with every block traced
+// (a 90 MB session) through a copy of threadmap-cli of its own (named by
+// `tag`, so its worker is told apart), and that worker's pid.
+struct LargeRecord {
+  std::string copy;
+  pid_t client = -1;
+  std::string worker;
+};
+LargeRecord start_large_record(const std::string& dir, const std::string& ssh, const std::string& port,
+                               const std::string& tag) {
+  LargeRecord r;
+  r.copy = dir + "/threadmap-cli-" + tag + "-" + std::to_string(getpid());
+  std::filesystem::copy_file(THREADMAP_CLI, r.copy, std::filesystem::copy_options::overwrite_existing);
+  r.client = start_client(ssh, port, r.copy,
+                          {"record", "transpose.shared", "--device", "opencl:0:0", "--set", "width=1024", "--set",
+                           "height=1024", "--blocks", "all", "-o", dir + "/" + tag + ".threadmap"});
+  if (r.client >= 0) r.worker = worker_of(r.copy, 400, 50000);
+  return r;
+}
+
 // A client killed mid-request (a window closed, a terminal shut): the
 // worker sees its replies' reader gone and ends within a moment, stopping
 // the looping kernel and leaving no process and no file on the server.
@@ -230,13 +250,8 @@ TEST_F(RemoteCli, AKilledClientLeavesNoWorkerBehind) {
 // closed terminal sends): the worker ends and removes the session it wrote
 // in its temp folder; before, the whole file was left there.
 TEST_F(RemoteCli, AnInterruptedRecordLeavesNoSessionOnTheServer) {
-  const std::string copy = dir_ + "/threadmap-cli-rec-" + std::to_string(getpid());
-  std::filesystem::copy_file(THREADMAP_CLI, copy, std::filesystem::copy_options::overwrite_existing);
-  const pid_t client = start_client(ssh_, port_, copy,
-                                    {"record", "transpose.shared", "--device", "opencl:0:0", "--set", "width=1024",
-                                     "--set", "height=1024", "--blocks", "all", "-o", dir_ + "/interrupted.threadmap"});
+  const auto [copy, client, worker] = start_large_record(dir_, ssh_, port_, "rec");
   ASSERT_GE(client, 0);
-  const std::string worker = worker_of(copy, 400, 50000);
   ASSERT_FALSE(worker.empty()) << "the worker never started on the server";
   const auto written = [&] {  // the worker's session file, once it is in its temp folder
     for (const auto& entry : std::filesystem::directory_iterator(std::filesystem::temp_directory_path()))
@@ -263,13 +278,8 @@ TEST_F(RemoteCli, AnInterruptedRecordLeavesNoSessionOnTheServer) {
 // the worker removes the half-written file as it ends. Where the write is too
 // quick to be caught, the finished file is checked instead.
 TEST_F(RemoteCli, AClientKilledWhileTheSessionIsWrittenLeavesNoTemporaryFile) {
-  const std::string copy = dir_ + "/threadmap-cli-tmp-" + std::to_string(getpid());
-  std::filesystem::copy_file(THREADMAP_CLI, copy, std::filesystem::copy_options::overwrite_existing);
-  const pid_t client = start_client(ssh_, port_, copy,
-                                    {"record", "transpose.shared", "--device", "opencl:0:0", "--set", "width=1024",
-                                     "--set", "height=1024", "--blocks", "all", "-o", dir_ + "/half.threadmap"});
+  const auto [copy, client, worker] = start_large_record(dir_, ssh_, port_, "tmp");
   ASSERT_GE(client, 0);
-  const std::string worker = worker_of(copy, 400, 50000);
   ASSERT_FALSE(worker.empty()) << "the worker never started on the server";
   const auto left = [&] {  // the worker's files in its temp folder, written or being written
     std::vector<std::string> names;
