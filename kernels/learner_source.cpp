@@ -23,7 +23,7 @@ std::string source_dialect(std::string_view file_name) {
 std::string compiler_file_name(std::string_view file_name) {
   std::string name(file_name);
   for (char& c : name)
-    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f || c == '"' || c == '\\') c = '?';
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f || c == '"' || c == '\\' || c == '?') c = '_';
   return name;
 }
 

@@ -30,7 +30,8 @@ std::string dialect_name(std::string_view dialect);
 // A learner's file name as the compiler is given it (OpenCL's #line, NVRTC's
 // program name) to name in its messages: control characters, quotes and
 // backslashes, which neither a #line string nor a message line can carry as
-// they are, become '?'. "mine\n.cl" compiles as "mine?.cl".
+// they are, become '_', and so does '?' (no "??/" trigraph can make one).
+// "mine\n.cl" compiles as "mine_.cl".
 std::string compiler_file_name(std::string_view file_name);
 
 // Whether `name` appears in `text` as a whole identifier.

@@ -256,7 +256,7 @@ std::ostream& OutputFile::stream() { return *stream_; }
 
 std::string OutputFile::fd_path() const { return "/proc/self/fd/" + std::to_string(fd_); }
 
-std::uint64_t OutputFile::bytes_written() const { return buffer_ ? buffer_->written() : 0; }
+std::uint64_t OutputFile::bytes_written() const { return buffer_ ? buffer_->written() : written_; }
 
 void OutputFile::discard() noexcept {
   if (fd_ >= 0) ::close(fd_);
@@ -284,6 +284,9 @@ void OutputFile::finish() {
   const int closed = ::close(fd_);
   fd_ = -1;
   if (closed != 0) fail(cannot + errno_text(errno));
+  written_ = buffer_->written();
+  stream_.reset();  // a thousand finished frames keep no 64 KiB buffer each
+  buffer_.reset();
 }
 
 void OutputFile::commit() {

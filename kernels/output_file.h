@@ -89,6 +89,7 @@ class OutputFile {
   std::vector<std::filesystem::path> inputs_;
   int fd_ = -1;
   int slot_ = -1;  // in the signal handler's list of files to remove
+  std::uint64_t written_ = 0;  // once finished, what the buffer had written
   std::unique_ptr<Buffer> buffer_;
   std::unique_ptr<std::ostream> stream_;
 };

@@ -1,6 +1,7 @@
 #include "kernels/timing_lock.h"
 
 #include <fcntl.h>
+#include <sched.h>
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
@@ -96,13 +97,15 @@ int lock_users(int fd) {
   return users;
 }
 
-// The CPU time, in seconds, of every other process on the machine, by pid,
-// from /proc/PID/stat (utime and stime, fields 14 and 15: for each process
-// its threads' exact run time, given in ticks). Tick-sampled machine-wide
-// counts (/proc/stat) overcount a run of short kernels by a tenth of a core
-// and more, so the others are counted one by one.
-std::map<int, double> others_cpu_seconds() {
-  std::map<int, double> seconds;
+// The CPU time, in seconds, of every other process on the machine, from
+// /proc/PID/stat: utime and stime (fields 14 and 15, its threads' exact run
+// time, given in ticks) and cutime and cstime (16 and 17, its children that
+// ended and were waited for: a compiler another worker ran), by process (the
+// pid and its start time, field 22, so a reused pid is another process).
+// Tick-sampled machine-wide counts (/proc/stat) overcount a run of short
+// kernels by a tenth of a core and more, so the others are counted one by one.
+OthersCpu others_cpu_seconds() {
+  OthersCpu seconds;
   const long ticks = sysconf(_SC_CLK_TCK);
   const int self = getpid();
   std::error_code error;
@@ -115,26 +118,41 @@ std::map<int, double> others_cpu_seconds() {
     std::string line;
     if (!std::getline(stat, line)) continue;  // ended meanwhile
     const std::size_t close = line.rfind(')');  // the command name may hold spaces and parentheses
-    if (close == std::string::npos) continue;
+    if (close == std::string::npos || close + 2 > line.size()) continue;
     std::istringstream fields(line.substr(close + 2));
     std::string field;
-    unsigned long long utime = 0, stime = 0;
     for (int k = 3; k <= 13 && fields >> field; ++k) {
     }
-    if (fields >> utime >> stime) seconds[pid] = static_cast<double>(utime + stime) / static_cast<double>(ticks);
+    unsigned long long utime = 0, stime = 0, cutime = 0, cstime = 0, started = 0;
+    if (!(fields >> utime >> stime >> cutime >> cstime)) continue;
+    for (int k = 18; k <= 21 && fields >> field; ++k) {
+    }
+    if (!(fields >> started)) continue;
+    seconds[{pid, started}] = static_cast<double>(utime + stime + cutime + cstime) / static_cast<double>(ticks);
   }
   return seconds;
 }
 
 // What the others used between two counts: each process's growth; one that
-// began meanwhile counts whole, one that ended is lost.
-double others_used(const std::map<int, double>& before, const std::map<int, double>& after) {
+// began meanwhile counts whole, one that ended is lost (but for what its
+// parent waited for).
+double others_used(const OthersCpu& before, const OthersCpu& after) {
   double used = 0;
-  for (const auto& [pid, now] : after) {
-    const auto it = before.find(pid);
+  for (const auto& [process, now] : after) {
+    const auto it = before.find(process);
     used += std::max(0.0, now - (it == before.end() ? 0.0 : it->second));
   }
   return used;
+}
+
+// The cores this process may run on (its affinity: a cpuset or a
+// container's share), else every online core.
+int usable_cores() {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0) return CPU_COUNT(&set);
+  const long online = sysconf(_SC_NPROCESSORS_ONLN);
+  return online > 0 ? static_cast<int>(online) : 0;
 }
 
 std::string one_decimal(double x) {
@@ -160,9 +178,9 @@ void judge_machine_load(ExclusiveSection& section, bool device_on_host, double o
   const double wall_s = static_cast<double>(section.end_ns - section.start_ns) / 1e9;
   if (wall_s <= 0 || section.cores <= 0) return;
   section.others_cores = std::clamp(others_s / wall_s, 0.0, static_cast<double>(section.cores));
-  // /proc/stat counts in ticks (10 ms), one rounding per core: less than two
-  // ticks a core is no measure; a tenth of the cores slows a CPU device's
-  // kernel, which uses them all, by about a tenth.
+  // /proc/PID/stat counts in ticks (10 ms), one rounding per process: less
+  // than two ticks a core is no measure; a tenth of the cores slows a CPU
+  // device's kernel, which uses them all, by about a tenth.
   const double cores = section.cores;
   section.busy = device_on_host && others_s >= 0.02 * cores && section.others_cores >= 0.1 * cores;
   if (!section.busy) return;
@@ -206,8 +224,7 @@ void TimingLock::start_section() {
 ExclusiveSection TimingLock::release() {
   if (section_.end_ns == 0) {
     section_.end_ns = monotonic_ns();
-    const long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    section_.cores = cores > 0 ? static_cast<int>(cores) : 0;
+    section_.cores = usable_cores();
     if (!others_at_start_.empty())
       judge_machine_load(section_, device_on_host_, others_used(others_at_start_, others_cpu_seconds()));
   }

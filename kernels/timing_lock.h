@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <utility>
 #include <string>
 
 #include "kernels/device.h"
@@ -42,6 +43,9 @@ struct ExclusiveSection {
 // "waiting for the GPU: 2 runs ahead".
 using WaitNotice = std::function<void(const std::string&)>;
 
+// Other processes' CPU seconds, by (pid, start time).
+using OthersCpu = std::map<std::pair<int, unsigned long long>, double>;
+
 class TimingLock {
  public:
   // Blocks until this process holds the device's lock. A lock file that
@@ -60,7 +64,7 @@ class TimingLock {
 
   int fd_ = -1;
   bool device_on_host_ = false;
-  std::map<int, double> others_at_start_;  // other processes' CPU seconds when the section began
+  OthersCpu others_at_start_;  // other processes' CPU seconds when the section began
   ExclusiveSection section_;
 };
 

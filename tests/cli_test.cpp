@@ -881,7 +881,7 @@ TEST(Hostile, CheckJsonSurvivesALatin1FileName) {
 // File names a #line directive cannot carry as they are (a newline, a quote,
 // a backslash): a correct submission so named is graded met, not "not
 // compiled: invalid filename for #line directive", and a broken one's
-// message names its line in the file, the characters shown as '?'.
+// message names its line in the file, the characters shown as '_'.
 TEST(Hostile, CheckGradesSubmissionsWhoseNamesHoldNewlinesAndQuotes) {
   REQUIRE_OPENCL();
   const std::string newline = copy_of(kSolution, temp_path("line\nbreak.cl"));
@@ -896,7 +896,7 @@ TEST(Hostile, CheckGradesSubmissionsWhoseNamesHoldNewlinesAndQuotes) {
   EXPECT_TRUE(j["submissions"][0]["goal_met"].get<bool>()) << j["submissions"][0].dump();
   EXPECT_TRUE(j["submissions"][1]["goal_met"].get<bool>()) << j["submissions"][1].dump();
   const std::string status = j["submissions"][2].dump();
-  EXPECT_NE(status.find("bro?ken.cl:2:"), std::string::npos) << status;
+  EXPECT_NE(status.find("bro_ken.cl:2:"), std::string::npos) << status;
   EXPECT_NE(status.find("nowhere"), std::string::npos) << status;
   EXPECT_EQ(o.err.find("warning"), std::string::npos) << "compiler chatter on stderr: " << o.err;
   for (const std::string& f : {newline, quoted, broken}) std::remove(f.c_str());
@@ -1265,6 +1265,8 @@ TEST(SharedDevice, ARunOnABusyMachineIsFlagged) {
   const Outcome json_run = cli("run smem.setRowReadCol --device opencl:0:0 --reps 20 --format json");
   ASSERT_EQ(json_run.code, 0) << json_run.err;
   const auto j = nlohmann::json::parse(json_run.out);
+  if (j["device"]["platform"].get<std::string>().find("Portable Computing Language") == std::string::npos)
+    GTEST_SKIP() << "opencl:0:0 is " << j["device"]["name"] << ", not PoCL's CPU device: a GPU's run is not flagged";
   const auto& lock = j["timing"]["device_lock"];
   EXPECT_TRUE(lock["exclusive"].get<bool>()) << lock.dump();
   EXPECT_TRUE(lock["busy"].get<bool>()) << lock.dump();

@@ -221,8 +221,8 @@ void print_run_text(const RunReport& r, const std::string& host) {
     std::cout << "  note: the working set (" << mib_text(r.working_set_bytes) << ") fits in the device's "
               << mib_text(r.device.last_level_cache_bytes)
               << " last-level cache: the bandwidth may be cache bandwidth, not memory bandwidth\n";
-  if (!r.note.empty()) std::cout << "  note: " << r.note << '\n';
-  if (!times.device_lock.note.empty()) std::cout << "  timing: " << times.device_lock.note << '\n';
+  if (!r.note.empty()) std::cout << "  note: " << printable(r.note) << '\n';
+  if (!times.device_lock.note.empty()) std::cout << "  timing: " << printable(times.device_lock.note) << '\n';
 }
 
 // A row's note: what may make its figures other than the device's own.

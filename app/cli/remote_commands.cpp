@@ -184,8 +184,8 @@ class RemoteWorker {
   }
 
   protocol::RemoteTarget target_;
-  std::string version_;
-  bool connected_ = false;  // the handshake was answered  // the worker's threadmap-cli version
+  std::string version_;      // the worker's threadmap-cli version
+  bool connected_ = false;  // the handshake was answered
   std::optional<LineProcess> ssh_;
   int next_id_ = 1;
 };
@@ -292,16 +292,22 @@ int remote_sweep_command(const RemoteArgs& remote, const std::string& kernel, co
     RemoteWorker worker(remote);
     SweepProgress progress(plan);
     progress.starting(0);
-    std::vector<RunReport> finished;  // the points that came back, kept if the connection is lost
+    std::vector<RunReport> finished;  // the points that came back, kept if the sweep ends early
+    // The finished points printed, and the error's line saying so.
+    const auto keep_finished = [&](const std::exception& e) {
+      print_sweep(plan, finished.front().device, finished, args.format, worker.host());
+      return std::string(e.what()) + "; the " + std::to_string(finished.size()) + " of " +
+             std::to_string(plan.points.size()) + " points that finished before are printed: sweep again for the rest";
+    };
     try {
       const auto swept = std::get<protocol::SweepResult>(worker.call(request, sweep_progress(progress, finished)));
       return print_sweep(plan, swept.device, swept.results, args.format, worker.host());
-    } catch (const DeviceError& e) {
+    } catch (const DeviceError& e) {  // the connection lost
       if (finished.empty()) throw;
-      print_sweep(plan, finished.front().device, finished, args.format, worker.host());
-      throw DeviceError(std::string(e.what()) + "; the " + std::to_string(finished.size()) + " of " +
-                        std::to_string(plan.points.size()) +
-                        " points that finished before are printed: sweep again for the rest");
+      throw DeviceError(keep_finished(e));
+    } catch (const RunStopped& e) {  // a learner's kernel stopped past --timeout, the worker with it
+      if (finished.empty()) throw;
+      throw RunStopped(keep_finished(e));
     }
   });
 }

@@ -336,12 +336,12 @@ class Worker {
   // Ends the process at once (a kernel looping on a device stops only so),
   // removing the files it was writing for a client first.
   [[noreturn]] void end_now() {
+    remove_temporaries_now();  // first: a session half written when the client went can no longer be renamed in
     {
       std::lock_guard lock(scratch_mutex_);
       std::error_code ignored;
       for (const std::filesystem::path& file : scratch_) std::filesystem::remove(file, ignored);
     }
-    remove_temporaries_now();  // a session half written when the client went
     std::_Exit(kExitStopped);
   }
   void keep_scratch(const std::filesystem::path& file, bool keep) {

@@ -335,10 +335,11 @@ AnimationResult write_animation(const std::vector<std::shared_ptr<const TraceDoc
   const AnimationResult cancelled{4, "cancelled"};
 
   if (format == "png") {
-    // Whole or not at all: every frame is written to a temporary file first
-    // (removed on failure, cancel, SIGINT or SIGTERM, so the earlier sequence
-    // stays as it was), then all are renamed into place, then the frames an
-    // earlier, longer export left past the new last one are removed.
+    // Every frame is written to a temporary file first (removed on failure,
+    // cancel, SIGINT or SIGTERM, so while frames are drawn the earlier
+    // sequence stays as it was); once all are drawn and every name checked,
+    // all are renamed into place in one pass, then the frames an earlier,
+    // longer export left past the new last one are removed.
     const QString stem = request.output.endsWith(".png") ? request.output.chopped(4) : request.output;
     std::vector<std::unique_ptr<OutputFile>> written;
     try {
@@ -348,6 +349,10 @@ AnimationResult write_animation(const std::vector<std::shared_ptr<const TraceDoc
         if (const QString problem = write_png(render(f), *written.back()); !problem.isEmpty()) return {3, problem};
         if (!go_on(f + 1)) return cancelled;
       }
+      // Every name checked before any is replaced, then one quick pass of renames.
+      for (const auto& frame : written)
+        if (const std::string problem = output_problem(frame->target(), inputs); !problem.empty())
+          return {3, QString::fromStdString(problem)};
       for (const auto& frame : written) frame->commit();
     } catch (const OutputError& e) {
       return {3, QString::fromStdString(e.what())};

@@ -128,8 +128,8 @@ void StatusPanel::show_report(const RunReport& report) {
                  "than on a quiet machine.")
                   .arg(QLocale().toString(report.timing->device_lock.others_cores, 'f', 1))
                   .arg(report.timing->device_lock.cores);
-  else if (report.timing && !report.timing->device_lock.note.empty())
-    detail += "\n" + QString::fromStdString(report.timing->device_lock.note);
+  if (report.timing && !report.timing->device_lock.exclusive && !report.timing->device_lock.note.empty())
+    detail += "\n" + QString::fromStdString(report.timing->device_lock.note);  // timed without the lock: why
   detail_->setText(detail);
 }
 
