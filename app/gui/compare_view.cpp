@@ -1,5 +1,6 @@
 #include "app/gui/compare_view.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include <QEvent>
@@ -8,6 +9,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QShortcut>
+#include <QSignalBlocker>
 #include <QTabBar>
 #include <QVBoxLayout>
 
@@ -120,6 +122,14 @@ QString CompareView::set_documents(std::shared_ptr<const analysis::TraceDocument
   if (const QString why = comparable(*a, *b); !why.isEmpty()) return why;
   docs_ = {std::move(a), std::move(b)};
   steps_ = pair_steps(docs_[0]->analysis, docs_[1]->analysis);
+  // It opens on the view of its lesson (the transpose pair's sectors, not
+  // the Banks of a kernel with no shared memory), the views built below.
+  {
+    const QSignalBlocker quiet(kinds_);
+    const auto& names = view_names();
+    const QString lesson = lesson_view(docs_[0]->analysis, docs_[1]->analysis);
+    kinds_->setCurrentIndex(static_cast<int>(std::find(names.begin(), names.end(), lesson) - names.begin()));
+  }
   clock_timeline_.reset();
   clock_.requests.assign(steps_.size(), analysis::Request{});
   clock_timeline_.emplace(clock_);

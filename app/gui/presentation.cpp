@@ -87,7 +87,9 @@ void Presentation::leave() {
   parts_.chart->set_presentation(false);
   parts_.trace_views->set_presentation(false);
   parts_.compare_view->set_presentation(false);
-  parts_.chart->show();  // C may have hidden it
+  // C may have hidden the chart over the trace views. A pair's presentation
+  // left it in its tab, where showing it would paint it over the pair's page.
+  if (split_->indexOf(parts_.chart) >= 0) parts_.chart->show();
   restore_tabs();
   parts_.layout_page->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Preferred);
   parts_.pages->setCurrentWidget(parts_.layout_page);

@@ -4,6 +4,7 @@
 #include <QLocale>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <map>
 #include <tuple>
@@ -41,14 +42,24 @@ std::vector<std::size_t> ranks_of(const Analysis& a) {
   return ranks;
 }
 
+// A request's block as coordinates in its grid: the two kernels of a pair
+// may have grids of different shapes (transpose.naive's 64 blocks a row
+// against transpose.coalesced's 16), where one linear id is two blocks.
+// An analysis made without a trace (no grid) keeps the linear id.
+std::array<std::uint32_t, 3> block_coordinates(const Analysis& a, std::uint32_t block) {
+  if (a.grid[0] == 0 || a.grid[1] == 0) return {block, 0, 0};
+  return {block % a.grid[0], block / a.grid[0] % a.grid[1], block / (a.grid[0] * a.grid[1])};
+}
+
 // What pairs a request with its counterpart: its site's kind and rank, its
-// block, warp and instance.
-using RequestKey = std::tuple<int, std::size_t, std::uint32_t, std::uint16_t, std::uint32_t>;
+// block's coordinates, warp and instance.
+using RequestKey = std::tuple<int, std::size_t, std::array<std::uint32_t, 3>, std::uint16_t, std::uint32_t>;
 std::optional<RequestKey> key_of(const Analysis& a, const std::vector<std::size_t>& ranks, const Request& r) {
   const SiteTotals* site = a.site_of(r);
   if (!site) return std::nullopt;
   const std::size_t rank = ranks[static_cast<std::size_t>(site - a.sites.data())];
-  return RequestKey{static_cast<int>(kind_of(r.space, r.store)), rank, r.block, r.warp, r.instance};
+  return RequestKey{static_cast<int>(kind_of(r.space, r.store)), rank, block_coordinates(a, r.block), r.warp,
+                    r.instance};
 }
 
 // The site of `kind` and `rank` in a, if it has one.
@@ -133,6 +144,13 @@ std::vector<SitePair> matched_sites(const Analysis& a, const Analysis& b) {
   return pairs;
 }
 
+QString lesson_view(const Analysis& a, const Analysis& b) {
+  for (const SitePair& pair : matched_sites(a, b))
+    if (pair[0] && pair[1] && !site_difference(*pair[0], *pair[1]).isEmpty())
+      return pair[0]->space == Space::Shared ? "banks" : "coalescing";
+  return "banks";
+}
+
 std::vector<PairedStep> pair_steps(const Analysis& a, const Analysis& b) {
   const std::vector<std::size_t> ranks_a = ranks_of(a), ranks_b = ranks_of(b);
   std::map<RequestKey, std::size_t> in_b;
@@ -210,11 +228,16 @@ QString missing_text(const TraceDocument& own, const TraceDocument& other, std::
   const auto key = key_of(other.analysis, ranks_of(other.analysis), r);
   const SiteTotals* site = key ? site_at(own.analysis, kind, std::get<1>(*key)) : nullptr;
   if (!site) return QCoreApplication::translate("SideBySide", "no %1 here in %2").arg(kind_name(kind), name);
+  // The block at the same coordinates in own's grid, which may be shaped otherwise.
+  const std::array<std::uint32_t, 3> at = block_coordinates(other.analysis, r.block);
+  const std::array<std::uint32_t, 3> own_grid = own.analysis.grid;
+  const bool in_grid = own_grid[0] == 0 || (at[0] < own_grid[0] && at[1] < own_grid[1] && at[2] < own_grid[2]);
+  const std::uint32_t own_block = own_grid[0] == 0 ? r.block : at[0] + own_grid[0] * (at[1] + own_grid[1] * at[2]);
   const auto& blocks = own.analysis.blocks;
-  if (std::none_of(blocks.begin(), blocks.end(), [&r](const auto& b) { return b.block == r.block; }))
+  if (!in_grid || std::none_of(blocks.begin(), blocks.end(), [&](const auto& b) { return b.block == own_block; }))
     return QCoreApplication::translate("SideBySide", "%1 traced no block %2").arg(name, block);
   const auto same_warp = [&](const Request& o) {
-    return o.block == r.block && o.warp == r.warp && own.analysis.site_of(o) == site;
+    return o.block == own_block && o.warp == r.warp && own.analysis.site_of(o) == site;
   };
   const int times =
       static_cast<int>(std::count_if(own.analysis.requests.begin(), own.analysis.requests.end(), same_warp));

@@ -27,6 +27,11 @@ QString kind_name(AccessKind kind);  // "shared load"
 using SitePair = std::array<const analysis::SiteTotals*, 2>;
 std::vector<SitePair> matched_sites(const analysis::Analysis& a, const analysis::Analysis& b);
 
+// The view that tells a pair's lesson: "coalescing" where the first pair of
+// corresponding sites that differs is in global memory, "banks" where it is
+// in shared memory (also where none differs).
+QString lesson_view(const analysis::Analysis& a, const analysis::Analysis& b);
+
 // One step of a pair: the request each recording shows there (an index into
 // its analysis' requests), or none. Paired requests are the same block,
 // warp and instance at corresponding sites, so the panes always compare like

@@ -723,6 +723,7 @@ Analysis analyze(const Trace& t, const DeviceModel& model) {
   Analysis a;
   a.model = model;
   a.whole_grid = t.traced_blocks.size() == t.block_count();
+  a.grid = t.grid;
   const WarpShape shape(t, model);
   AnalysisScratch& scratch = analysis_scratch();
   const WarpRecords records = group_by_warp(t, shape, scratch.by_bucket);

@@ -12,6 +12,7 @@
 //           bank conflicts = wavefronts - ideal, as Nsight Compute counts them
 //   global  sectors    = distinct 32-byte sectors the lanes' bytes fall in;
 //           ideal      = the fewest sectors that many distinct bytes could fill
+#include <array>
 #include <cstdint>
 #include <span>
 #include <string>
@@ -157,6 +158,9 @@ struct SmLoad {
 struct Analysis {
   DeviceModel model;
   bool whole_grid = false;                   // every block traced: totals are the kernel's
+  // The traced launch's blocks per dimension, which turn a request's linear
+  // block id into coordinates; 0 where the analysis was made without a trace.
+  std::array<std::uint32_t, 3> grid{0, 0, 0};
   std::vector<Request> requests;             // in device order
   std::vector<std::uint32_t> request_lanes;  // access indexes, each request's lanes together
   Counters totals;

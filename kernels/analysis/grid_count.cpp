@@ -57,6 +57,7 @@ GridCount count_in_batches(Device& device, const Variant& variant, const Params&
   });
   std::sort(count.launch.traced_blocks.begin(), count.launch.traced_blocks.end());
   count.analysis.whole_grid = count.launch.traced_blocks.size() == count.launch.block_count();
+  count.analysis.grid = count.launch.grid;
   return count;
 }
 

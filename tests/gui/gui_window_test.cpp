@@ -632,6 +632,42 @@ class GuiWindowTest : public QObject {
     }
   }
 
+  // Esc from a pair's presentation: the variants chart stayed painted over
+  // both panes (it was shown while its tab was not the current one) until
+  // Ctrl+1, Ctrl+5. After, the pair's page is the only one shown, and the
+  // chart, shown again, has its window type, not the presentation's. A pair
+  // opens on the view of its lesson.
+  void leavingAPairsPresentationLeavesNoChartOverIt() {
+    MainWindow w(small_runs());
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    const QString plain = QString(THREADMAP_RECORDINGS) + "/smem.setRowReadCol.threadmap";
+    const QString pad = QString(THREADMAP_RECORDINGS) + "/smem.setRowReadColPad.threadmap";
+    QVERIFY(w.compare_files(plain, pad).isEmpty());
+    FamilyChart& chart = w.family_chart();
+    const QFont label = chart.xAxis->labelFont(), ticks = chart.xAxis->tickLabelFont();
+    QCOMPARE(w.chart_tabs().currentWidget(), &w.compare_view());
+    w.set_presentation(true);
+    QTest::qWait(50);
+    w.set_presentation(false);
+    QTest::qWait(50);
+    QCOMPARE(w.chart_tabs().currentWidget(), &w.compare_view());
+    QVERIFY(w.compare_view().isVisible());
+    QVERIFY2(!chart.isVisible(), "the variants chart is shown over the pair's page");
+    w.chart_tabs().setCurrentWidget(&chart);
+    QVERIFY(chart.isVisible());
+    QCOMPARE(chart.xAxis->labelFont(), label);
+    QCOMPARE(chart.xAxis->tickLabelFont(), ticks);
+    // Each pair opens on the view of its lesson: the smem pair's banks, the
+    // transpose pair's sectors (it opened on Banks: "This kernel makes no
+    // shared-memory accesses").
+    QCOMPARE(w.compare_view().view_name(), QString("banks"));
+    QVERIFY(w.compare_files(QString(THREADMAP_RECORDINGS) + "/transpose.naive.threadmap",
+                            QString(THREADMAP_RECORDINGS) + "/transpose.coalesced.threadmap")
+                .isEmpty());
+    QCOMPARE(w.compare_view().view_name(), QString("coalescing"));
+  }
+
   void catalogTreeAndGeneratedControls() {
     MainWindow w(small_runs());
     QVERIFY(w.kernel_tree().select("transpose.shared"));

@@ -25,8 +25,16 @@ std::shared_ptr<const analysis::TraceDocument> load(const char* kernel) {
 
 gui::AccessKind kind(const Request& r) { return gui::kind_of(r.space, r.store); }
 
+// A block's coordinates in its recording's grid (its linear id where the
+// analysis has no grid).
+std::array<std::uint32_t, 3> at(const Analysis& a, std::uint32_t block) {
+  if (a.grid[0] == 0) return {block, 0, 0};
+  return {block % a.grid[0], block / a.grid[0] % a.grid[1], block / (a.grid[0] * a.grid[1])};
+}
+
 // Every request of each side in exactly one step; paired requests the same
-// block, warp and instance at sites of one kind.
+// block (by its coordinates: the two grids may differ in shape), warp and
+// instance at sites of one kind.
 QString check_pairing(const Analysis& a, const Analysis& b, const std::vector<PairedStep>& steps) {
   std::array<std::set<std::size_t>, 2> seen;
   for (std::size_t s = 0; s < steps.size(); ++s) {
@@ -36,7 +44,8 @@ QString check_pairing(const Analysis& a, const Analysis& b, const std::vector<Pa
     if (ib && !seen[1].insert(*ib).second) return QString("b's request %1 twice").arg(*ib);
     if (!ia || !ib) continue;
     const Request &ra = a.requests[*ia], &rb = b.requests[*ib];
-    if (ra.block != rb.block || ra.warp != rb.warp || ra.instance != rb.instance || kind(ra) != kind(rb))
+    if (at(a, ra.block) != at(b, rb.block) || ra.warp != rb.warp || ra.instance != rb.instance ||
+        kind(ra) != kind(rb))
       return QString("step %1 pairs block %2 warp %3 with block %4 warp %5")
           .arg(s)
           .arg(ra.block)
@@ -113,8 +122,11 @@ class SideBySideTest : public QObject {
       const Request& rb = b->analysis.requests[*s.request[1]];
       const QString why = gui::missing_text(*a, *b, *s.request[1]);
       if (kind(rb) == gui::AccessKind::SharedLoad) QCOMPARE(why, QString("no shared load here in transpose.naive"));
+      // Block 16 of the 16-wide grid is (0, 1), which the naive kernel traced
+      // too (its block 64): the coalesced kernel's further loads are what it lacks.
       if (rb.block == 16 && rb.space == Space::Global)
-        QCOMPARE(why, QString("transpose.naive traced no block (0, 1)"));  // block 16 of a 16-wide grid
+        QVERIFY2(why.startsWith("block (0, 1) warp ") && why.contains(" only 1 time(s) in transpose.naive"),
+                 qPrintable(why));
       QVERIFY(!why.isEmpty());
     }
     const QString difference = gui::difference_text(*a, *b);
@@ -122,6 +134,27 @@ class SideBySideTest : public QObject {
                                    "shared load, shared store only in transpose.coalesced · "),
              qPrintable(difference));
     QVERIFY2(difference.contains("× the bandwidth"), qPrintable(difference));
+  }
+
+  // The naive transpose's grid is 64 blocks a row, the coalesced one's 16:
+  // blocks pair by coordinates, so block (0, 1) (naive's 64, coalesced's 16)
+  // is the same moment in both panes, and every request of the naive kernel
+  // (its global load and store in the four blocks both traced) has its
+  // counterpart. Paired by linear id, at most 32 of about 1300 steps showed
+  // both panes, and each said falsely it "traced no block (0, 1)".
+  void transposePairsBlocksByTheirCoordinates() {
+    const auto a = load("transpose.naive"), b = load("transpose.coalesced");
+    QVERIFY(a && b);
+    QVERIFY(a->analysis.grid[0] != b->analysis.grid[0]);  // two grids of other shapes
+    const std::vector<PairedStep> steps = gui::pair_steps(a->analysis, b->analysis);
+    std::size_t both = 0;
+    for (const PairedStep& s : steps) both += s.request[0] && s.request[1];
+    QCOMPARE(both, a->analysis.requests.size());
+    for (const PairedStep& s : steps)
+      if (!s.request[0]) {
+        const QString why = gui::missing_text(*a, *b, *s.request[1]);
+        QVERIFY2(!why.contains("traced no block"), qPrintable(why));
+      }
   }
 
   // Steps follow a's order; b's unpaired requests come where b reached them;
