@@ -30,7 +30,7 @@ struct ExclusiveSection {
   std::int64_t end_ns = 0;
   std::string note;
   // Other processes' CPU use during the section, in cores on average (from
-  // /proc/PID/stat); -1 where it could not be read.
+  // /proc/PID/stat); -1 for a GPU's section (not measured) or where unreadable.
   double others_cores = -1;
   int cores = 0;  // the machine's online cores
   // A device that runs on the machine's cores (a CPU device) timed while

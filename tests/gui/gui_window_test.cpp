@@ -614,6 +614,12 @@ class GuiWindowTest : public QObject {
     if (const QString shots = qEnvironmentVariable("THREADMAP_LAYOUT_SHOTS"); !shots.isEmpty()) {
       // transpose.naive where it has no counterpart to the coalesced kernel's shared load.
       QVERIFY(w.compare_files(naive, QString(THREADMAP_RECORDINGS) + "/transpose.coalesced.threadmap").isEmpty());
+      // Step 1, both panes at the same block and warp, presented.
+      pair.playback().seek(0);
+      w.set_presentation(true);
+      QTest::qWait(200);
+      w.grab().save(shots + "/compare-transpose-step1-presented.png");
+      w.set_presentation(false);
       std::size_t alone = 0;
       while (pair.steps()[alone].request[0]) ++alone;
       pair.playback().seek(alone + 40);
