@@ -2,7 +2,6 @@
 
 #include <unistd.h>
 
-#include <cstdio>
 #include <chrono>
 #include <cstring>
 #include <filesystem>
@@ -228,12 +227,9 @@ void print_run_text(const RunReport& r, const std::string& host) {
 // A row's note: what may make its figures other than the device's own.
 std::string row_note(const RunReport& r, const ReportTiming& timing) {
   std::string note = r.cache_resident ? "working set fits in cache" : "";
-  if (timing.device_lock.busy) {
-    char busy[64];
-    std::snprintf(busy, sizeof busy, "busy machine (others %.1f of %d cores)", timing.device_lock.others_cores,
-                  timing.device_lock.cores);
-    note += (note.empty() ? "" : "; ") + std::string(busy);
-  }
+  if (timing.device_lock.busy)
+    note += (note.empty() ? "" : "; ") + std::string("busy machine (others ") +
+            fixed(timing.device_lock.others_cores, 1) + " of " + std::to_string(timing.device_lock.cores) + " cores)";
   return note;
 }
 

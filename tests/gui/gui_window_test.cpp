@@ -39,6 +39,10 @@ QString stderr_of(const std::function<void()>& body) {
   return QString::fromUtf8(said);
 }
 
+// The bank-conflict lesson's pair: the 32-way column read and its padded fix.
+const QString kSmemPair[2] = {QString(THREADMAP_RECORDINGS) + "/smem.setRowReadCol.threadmap",
+                              QString(THREADMAP_RECORDINGS) + "/smem.setRowReadColPad.threadmap"};
+
 class GuiWindowTest : public QObject {
   Q_OBJECT
 
@@ -526,8 +530,7 @@ class GuiWindowTest : public QObject {
     MainWindow w(small_runs());
     w.show();
     QVERIFY(QTest::qWaitForWindowExposed(&w));
-    const QString plain = QString(THREADMAP_RECORDINGS) + "/smem.setRowReadCol.threadmap";
-    const QString pad = QString(THREADMAP_RECORDINGS) + "/smem.setRowReadColPad.threadmap";
+    const QString plain = kSmemPair[0], pad = kSmemPair[1];
     QVERIFY(w.compare_files(plain, pad).isEmpty());
     CompareView& pair = w.compare_view();
     QCOMPARE(w.chart_tabs().currentWidget(), &pair);
@@ -647,8 +650,7 @@ class GuiWindowTest : public QObject {
     MainWindow w(small_runs());
     w.show();
     QVERIFY(QTest::qWaitForWindowExposed(&w));
-    const QString plain = QString(THREADMAP_RECORDINGS) + "/smem.setRowReadCol.threadmap";
-    const QString pad = QString(THREADMAP_RECORDINGS) + "/smem.setRowReadColPad.threadmap";
+    const QString plain = kSmemPair[0], pad = kSmemPair[1];
     QVERIFY(w.compare_files(plain, pad).isEmpty());
     FamilyChart& chart = w.family_chart();
     const QFont label = chart.xAxis->labelFont(), ticks = chart.xAxis->tickLabelFont();
