@@ -57,6 +57,12 @@ bool dropped_before_login(const std::string& ssh_stderr) {
 // gives up on the worker (a login banner is a few; `yes` is endless).
 constexpr int kMaxStrayLines = 100;
 
+// A worker that stopped a learner's kernel ends itself, and frees the device
+// only as its process ends: the client waits for that (the ssh connection
+// closing), up to this long, so the next run finds the device free. A loaded
+// server took over 2 s to end one whose kernel spun on every core.
+constexpr std::chrono::seconds kEndingWorkerWait{15};
+
 // One connection to a remote worker: ssh started, the protocol versions
 // checked, then one request at a time.
 class RemoteWorker {
@@ -83,6 +89,10 @@ class RemoteWorker {
     }
   }
   ~RemoteWorker() {
+    if (worker_ending_) {
+      ssh_->finish(kEndingWorkerWait);
+      return;
+    }
     ssh_->write_line(protocol::encode_line(protocol::to_json(protocol::Request(protocol::QuitRequest{}), next_id_)));
     ssh_->finish();
   }
@@ -176,8 +186,11 @@ class RemoteWorker {
                       "': is `threadmap-cli serve` what the ssh command starts there?");
   }
 
-  [[noreturn]] static void throw_error(const protocol::ErrorReply& e) {
-    if (e.status == protocol::kStopped) throw RunStopped(e.message);
+  [[noreturn]] void throw_error(const protocol::ErrorReply& e) {
+    if (e.status == protocol::kStopped) {
+      worker_ending_ = true;
+      throw RunStopped(e.message);
+    }
     if (e.status == protocol::kUnavailable) throw Unavailable(e.message);
     if (e.status == protocol::kDeviceFailure) throw DeviceError(e.message);
     throw InvalidRequest(e.message);
@@ -186,6 +199,7 @@ class RemoteWorker {
   protocol::RemoteTarget target_;
   std::string version_;      // the worker's threadmap-cli version
   bool connected_ = false;  // the handshake was answered
+  bool worker_ending_ = false;  // it stopped a learner's kernel: it ends itself
   std::optional<LineProcess> ssh_;
   int next_id_ = 1;
 };
