@@ -17,8 +17,8 @@
 #include <filesystem>
 #include <string>
 
-#include "kernels/cuda/cuda_backend.h"
-#include "kernels/devices.h"
+#include "kernels/engine/cuda/cuda_backend.h"
+#include "kernels/engine/devices.h"
 
 namespace {
 

@@ -2,7 +2,7 @@
 // seeded inputs and checking the output against the CPU reference.
 #include <benchmark/benchmark.h>
 
-#include "kernels/catalog.h"
+#include "kernels/pack/catalog.h"
 
 namespace {
 

@@ -9,9 +9,9 @@
 #include <map>
 #include <memory>
 
-#include "kernels/catalog.h"
-#include "kernels/devices.h"
-#include "kernels/record.h"
+#include "kernels/pack/catalog.h"
+#include "kernels/engine/devices.h"
+#include "kernels/engine/record.h"
 #include "kernels/analysis/analysis.h"
 
 namespace {

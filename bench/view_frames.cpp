@@ -10,7 +10,7 @@
 #include <iostream>
 #include <vector>
 
-#include "kernels/session.h"
+#include "kernels/core/session.h"
 #include "viz/views/bank_view.h"
 
 using namespace threadmap;

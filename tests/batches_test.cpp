@@ -1,4 +1,4 @@
-// A whole grid counted in batches of blocks (kernels/analysis/grid_count.h)
+// A whole grid counted in batches of blocks (kernels/engine/grid_count.h)
 // holds against the same grid traced in one run and analysed whole: the
 // same totals, sites, blocks, requests and barrier passes, to the last
 // count. First the merge alone, on the bundled recordings split by block;
@@ -10,13 +10,13 @@
 #include <string>
 #include <vector>
 
-#include "kernels/catalog.h"
-#include "kernels/opencl/cl_instrument.h"
-#include "kernels/session.h"
-#include "kernels/record.h"
+#include "kernels/pack/catalog.h"
+#include "kernels/engine/opencl/cl_instrument.h"
+#include "kernels/core/session.h"
+#include "kernels/engine/record.h"
 #include "tests/test_devices.h"
 #include "kernels/analysis/analysis.h"
-#include "kernels/analysis/grid_count.h"
+#include "kernels/engine/grid_count.h"
 #include "kernels/analysis/merge.h"
 #include "kernels/analysis/summary.h"
 

@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <set>
 
-#include "kernels/catalog.h"
-#include "kernels/sources.h"
+#include "kernels/pack/catalog.h"
+#include "kernels/core/sources.h"
 
 namespace threadmap {
 namespace {

@@ -8,7 +8,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "kernels/devices.h"
+#include "kernels/engine/devices.h"
 
 namespace threadmap::testing {
 

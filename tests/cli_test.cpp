@@ -16,10 +16,10 @@
 #include <set>
 #include <sstream>
 
-#include "kernels/catalog.h"
-#include "kernels/devices.h"
-#include "kernels/sources.h"
-#include "kernels/session.h"
+#include "kernels/pack/catalog.h"
+#include "kernels/engine/devices.h"
+#include "kernels/core/sources.h"
+#include "kernels/core/session.h"
 #include "tests/cpu_hogs.h"
 #include "tests/cli_runner.h"
 

@@ -1,6 +1,6 @@
 #pragma once
 // Processes that keep every core of the machine busy while they live: the
-// busy machine a timed run must flag (kernels/timing_lock.h).
+// busy machine a timed run must flag (kernels/engine/timing_lock.h).
 #include <signal.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>

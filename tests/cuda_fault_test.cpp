@@ -8,7 +8,7 @@
 #include <cstdlib>
 #include <iostream>
 
-#include "kernels/error.h"
+#include "kernels/core/error.h"
 #include "tests/test_devices.h"
 
 namespace threadmap {

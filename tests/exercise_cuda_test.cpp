@@ -18,12 +18,12 @@
 #include <set>
 #include <string>
 
-#include "kernels/catalog.h"
-#include "kernels/cuda/cuda_kernels.h"
-#include "kernels/cuda/ptx_instrument.h"
-#include "kernels/error.h"
-#include "kernels/params.h"
-#include "kernels/runner.h"
+#include "kernels/pack/catalog.h"
+#include "kernels/engine/cuda/cuda_kernels.h"
+#include "kernels/ptx/ptx_instrument.h"
+#include "kernels/core/error.h"
+#include "kernels/core/params.h"
+#include "kernels/engine/runner.h"
 #include "kernels/analysis/exercises.h"
 
 namespace threadmap {
@@ -65,10 +65,10 @@ TEST(ExerciseCuda, EveryStartAndSolutionCompilesAndInstrumentsForCompute90) {
   for (const Exercise& e : exercises()) {
     const Variant* v = find_variant(e.kernel_id);
     ASSERT_NE(v, nullptr) << e.id;
-    ASSERT_TRUE(e.starts.count("cuda") && e.solutions.count("cuda")) << e.id << ": no CUDA start or solution";
+    ASSERT_TRUE(e.starts.count(threadmap::Dialect::Cuda) && e.solutions.count(threadmap::Dialect::Cuda)) << e.id << ": no CUDA start or solution";
     std::vector<std::map<std::string, std::string>> sizes{{}};
     sizes.insert(sizes.end(), e.verify_at.begin(), e.verify_at.end());
-    for (const ExerciseFile* file : {&e.starts.at("cuda"), &e.solutions.at("cuda")}) {
+    for (const ExerciseFile* file : {&e.starts.at(threadmap::Dialect::Cuda), &e.solutions.at(threadmap::Dialect::Cuda)}) {
       std::set<std::string> seen;  // one compile per instantiation
       for (const auto& over : sizes) {
         Workload w = v->build(*v, make_params(v->params, sets_with(e, over), v->id), 1);

@@ -1,4 +1,4 @@
-// OutputFile (kernels/output_file.h), the one way ThreadMap writes a file:
+// OutputFile (kernels/core/output_file.h), the one way ThreadMap writes a file:
 // never over a device, a FIFO or a link, never over an input, never through a
 // name planted beforehand, whole or not at all (a full disk, a size limit, an
 // abandoned write, SIGTERM), and stale temporary files of dead processes go.
@@ -14,7 +14,7 @@
 #include <iterator>
 #include <string>
 
-#include "kernels/output_file.h"
+#include "kernels/core/output_file.h"
 
 namespace threadmap {
 namespace {

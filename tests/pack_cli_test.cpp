@@ -12,7 +12,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "kernels/devices.h"
+#include "kernels/engine/devices.h"
 #include "tests/cli_runner.h"
 
 namespace {

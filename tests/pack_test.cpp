@@ -10,13 +10,13 @@
 #include <unistd.h>
 
 #include "kernels/analysis/exercises.h"
-#include "kernels/catalog.h"
-#include "kernels/error.h"
+#include "kernels/pack/catalog.h"
+#include "kernels/core/error.h"
 #include "kernels/pack/expression.h"
 #include "kernels/pack/manifest.h"
 #include "kernels/pack/pack_template.h"
 #include "kernels/pack/pack_variants.h"
-#include "kernels/runner.h"
+#include "kernels/engine/runner.h"
 #include "tests/test_devices.h"
 
 namespace {
@@ -217,7 +217,7 @@ TEST(PackManifest, TheBaseManifestLoads) {
   ASSERT_NE(f.reference(), nullptr);
   EXPECT_EQ(f.reference()->id, "naive");
   EXPECT_EQ(f.checks.at(0).assignments.at(0), (std::pair<std::string, std::string>{"n", "33"}));
-  EXPECT_EQ(f.opencl_text, "__kernel void scale_naive() {}");
+  EXPECT_EQ(f.kernels.at(threadmap::Dialect::OpenCL).text, "__kernel void scale_naive() {}");
 }
 
 struct Mistake {
@@ -579,9 +579,9 @@ TEST(PackManifest, AnExerciseBecomesAnExerciseOnItsVariant) {
   EXPECT_EQ(e.sets.at("n"), "512");
   ASSERT_EQ(e.verify_at.size(), 2u);
   EXPECT_EQ(e.verify_at[1].at("wg"), "32");
-  EXPECT_EQ(e.starts.at("opencl").name, "start.cl");
-  EXPECT_EQ(e.solutions.at("opencl").text, "__kernel void scale_naive() {}");
-  EXPECT_FALSE(e.starts.count("cuda"));
+  EXPECT_EQ(e.starts.at(threadmap::Dialect::OpenCL).name, "start.cl");
+  EXPECT_EQ(e.solutions.at(threadmap::Dialect::OpenCL).text, "__kernel void scale_naive() {}");
+  EXPECT_FALSE(e.starts.count(threadmap::Dialect::Cuda));
   ASSERT_EQ(e.goal.size(), 2u);
   EXPECT_EQ(threadmap::describe_goal(e), "verified, and global_ld_requests <= 1 x global_st_requests");
   EXPECT_EQ(e.goal[1].reason_in("es"), "una lectura por escritura");
@@ -820,7 +820,7 @@ TEST(PackVariants, BuildFromTheManifest) {
   const threadmap::Variant& tree = rowsum("rowsum.tree");
   EXPECT_EQ(tree.pack, "rowsum");
   EXPECT_EQ(tree.kernel, "row_sum_tree");
-  EXPECT_NE(tree.opencl_text.text.find("row_sum_tree"), std::string::npos);
+  EXPECT_NE(tree.texts.at(threadmap::Dialect::OpenCL).text.find("row_sum_tree"), std::string::npos);
   const threadmap::Params p =
       threadmap::make_params(tree.params, {{"width", "100"}, {"height", "9"}, {"wg", "32"}}, tree.id);
   const threadmap::Workload w = tree.build(tree, p, 7);

@@ -1,7 +1,7 @@
 #include <gtest/gtest.h>
 
-#include "kernels/catalog.h"
-#include "kernels/error.h"
+#include "kernels/pack/catalog.h"
+#include "kernels/core/error.h"
 
 namespace threadmap {
 namespace {

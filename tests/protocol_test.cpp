@@ -12,7 +12,7 @@
 #include "app/protocol/replies.h"
 #include "app/protocol/requests.h"
 #include "app/protocol/wire.h"
-#include "kernels/report.h"
+#include "kernels/core/report.h"
 
 namespace threadmap::protocol {
 namespace {

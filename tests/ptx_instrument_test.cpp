@@ -1,4 +1,4 @@
-// The PTX instrumenter (kernels/cuda/ptx_instrument.h) on every catalog CUDA
+// The PTX instrumenter (kernels/ptx/ptx_instrument.h) on every catalog CUDA
 // kernel, compiled here by NVRTC as the timed build (PTX for compute_90): the
 // result assembles with ptxas, records exactly the input's ld/st of global,
 // shared and generic memory per source line, calls begin once and end before
@@ -21,13 +21,13 @@
 #include <tuple>
 #include <sstream>
 
-#include "kernels/catalog.h"
-#include "kernels/trace_format.h"
-#include "kernels/cuda/cuda_kernels.h"
-#include "kernels/cuda/ptx_instrument.h"
-#include "kernels/cuda/ptx_runtime.h"
-#include "kernels/error.h"
-#include "kernels/sources.h"
+#include "kernels/pack/catalog.h"
+#include "kernels/core/trace_format.h"
+#include "kernels/engine/cuda/cuda_kernels.h"
+#include "kernels/ptx/ptx_instrument.h"
+#include "kernels/ptx/ptx_runtime.h"
+#include "kernels/core/error.h"
+#include "kernels/core/sources.h"
 
 namespace threadmap {
 namespace {

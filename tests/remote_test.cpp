@@ -10,7 +10,7 @@
 #include <cstdlib>
 #include <string>
 
-#include "kernels/error.h"
+#include "kernels/core/error.h"
 
 namespace threadmap::cli {
 namespace {

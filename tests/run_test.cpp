@@ -6,8 +6,8 @@
 
 #include <map>
 
-#include "kernels/catalog.h"
-#include "kernels/runner.h"
+#include "kernels/pack/catalog.h"
+#include "kernels/engine/runner.h"
 #include "tests/test_devices.h"
 
 namespace threadmap {
@@ -105,8 +105,8 @@ INSTANTIATE_TEST_SUITE_P(Backends, EveryVariant,
 }  // namespace threadmap
 
 #if THREADMAP_HAVE_CUDA
-#include "kernels/cuda/cuda_backend.h"
-#include "kernels/error.h"
+#include "kernels/engine/cuda/cuda_backend.h"
+#include "kernels/core/error.h"
 
 namespace {
 

@@ -24,7 +24,7 @@
 #include "app/cli/serve.h"
 #include "app/protocol/replies.h"
 #include "app/protocol/requests.h"
-#include "kernels/session.h"
+#include "kernels/core/session.h"
 #include "tests/test_devices.h"
 
 namespace {

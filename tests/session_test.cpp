@@ -8,9 +8,9 @@
 #include <map>
 #include <random>
 
-#include "kernels/catalog.h"
-#include "kernels/session.h"
-#include "kernels/record.h"
+#include "kernels/pack/catalog.h"
+#include "kernels/core/session.h"
+#include "kernels/engine/record.h"
 #include "tests/test_devices.h"
 #include "kernels/analysis/analysis.h"
 #include "kernels/analysis/summary.h"

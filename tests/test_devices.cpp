@@ -1,6 +1,6 @@
 #include "tests/test_devices.h"
 
-#include "kernels/devices.h"
+#include "kernels/engine/devices.h"
 
 namespace threadmap::testing {
 

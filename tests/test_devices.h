@@ -4,7 +4,7 @@
 #include <memory>
 #include <string>
 
-#include "kernels/device.h"
+#include "kernels/core/device.h"
 
 namespace threadmap::testing {
 

@@ -1,6 +1,6 @@
-// The device's timing lock (kernels/timing_lock.h): one holder at a time,
+// The device's timing lock (kernels/engine/timing_lock.h): one holder at a time,
 // a waiter told how many are ahead, a hostile lock path never followed.
-#include "kernels/timing_lock.h"
+#include "kernels/engine/timing_lock.h"
 
 #include "tests/cpu_hogs.h"
 

@@ -9,11 +9,11 @@
 #include <map>
 #include <set>
 
-#include "kernels/catalog.h"
-#include "kernels/learner_source.h"
-#include "kernels/opencl/cl_instrument.h"
-#include "kernels/sources.h"
-#include "kernels/record.h"
+#include "kernels/pack/catalog.h"
+#include "kernels/core/learner_source.h"
+#include "kernels/engine/opencl/cl_instrument.h"
+#include "kernels/core/sources.h"
+#include "kernels/engine/record.h"
 #include "tests/test_devices.h"
 #include "kernels/analysis/analysis.h"
 
@@ -215,7 +215,7 @@ TEST(InstrumentedSites, TracesHitOnlyTheAccessesTheInstrumenterMarked) {
     ASSERT_EQ(rec.status, RunStatus::Ok) << rec.error;
     ASSERT_FALSE(rec.trace.sites.empty()) << id;
     const Workload w = v->build(*v, p, 1);
-    const std::string file = source_file_for(*v, "opencl");
+    const std::string file = source_file_for(*v, threadmap::Dialect::OpenCL);
     const std::string instrumented =
         instrument_opencl(embedded_source(file), file, opencl_trace_prelude(),
                           opencl_defines(w.launches.front().program, td.device->info().has_subgroup_shuffle));

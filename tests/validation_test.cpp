@@ -2,9 +2,9 @@
 // device models with given limits, and on the real first OpenCL device.
 #include <gtest/gtest.h>
 
-#include "kernels/catalog.h"
-#include "kernels/error.h"
-#include "kernels/runner.h"
+#include "kernels/pack/catalog.h"
+#include "kernels/core/error.h"
+#include "kernels/engine/runner.h"
 #include "tests/test_devices.h"
 
 namespace threadmap {

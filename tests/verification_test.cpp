@@ -3,7 +3,7 @@
 
 #include <cstring>
 
-#include "kernels/catalog.h"
+#include "kernels/pack/catalog.h"
 
 namespace threadmap {
 namespace {

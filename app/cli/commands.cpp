@@ -14,19 +14,19 @@
 #include "app/cli/sandbox.h"
 #include "app/cli/session_builder.h"
 #include "app/cli/table.h"
-#include "kernels/catalog.h"
-#include "kernels/devices.h"
-#include "kernels/error.h"
-#include "kernels/input_file.h"
-#include "kernels/learner_source.h"
-#include "kernels/peers.h"
-#include "kernels/report.h"
-#include "kernels/runner.h"
-#include "kernels/output_file.h"
-#include "kernels/session.h"
-#include "kernels/record.h"
+#include "kernels/pack/catalog.h"
+#include "kernels/engine/devices.h"
+#include "kernels/core/error.h"
+#include "kernels/core/input_file.h"
+#include "kernels/core/learner_source.h"
+#include "kernels/core/peers.h"
+#include "kernels/core/report.h"
+#include "kernels/engine/runner.h"
+#include "kernels/core/output_file.h"
+#include "kernels/core/session.h"
+#include "kernels/engine/record.h"
 #include "kernels/analysis/problems.h"
-#include "kernels/opencl/cl_instrument.h"
+#include "kernels/engine/opencl/cl_instrument.h"
 
 namespace threadmap::cli {
 
@@ -353,21 +353,23 @@ int list_command(const std::string& format) {
 int source_command(const std::string& kernel, const std::string& dialect) {
   return guarded([&]() -> int {
     const Variant& v = variant_or_throw(kernel);
-    std::string chosen = dialect;
-    if (chosen.empty()) {
-      chosen = "opencl";
+    // Named (main.cpp checks the key), else CUDA where a CUDA device is present.
+    std::optional<Dialect> chosen = dialect_from_key(dialect);
+    if (!chosen) {
+      chosen = Dialect::OpenCL;
       for (const BackendReport& b : list_backends())
-        if (b.backend == "cuda" && b.available) chosen = "cuda";
+        for (const DeviceInfo& d : b.devices)
+          if (b.available && d.dialect == Dialect::Cuda) chosen = Dialect::Cuda;
     }
     if (!v.pack.empty()) {  // a pack's file, as its folder holds it
-      const Variant::KernelText* text = pack_text(v, chosen);
+      const Variant::KernelText* text = pack_text(v, *chosen);
       if (!text)
-        throw InvalidRequest(v.id + ": pack '" + v.pack + "' has no " +
-                             (chosen == "cuda" ? "CUDA (.cu)" : "OpenCL (.cl)") + " kernel file");
+        throw InvalidRequest(v.id + ": pack '" + v.pack + "' has no " + std::string(dialect_title(*chosen)) + " (" +
+                             std::string(dialect_extension(*chosen)) + ") kernel file");
       std::cout << text->text;
       return kExitOk;
     }
-    std::cout << learner_source(v.source + (chosen == "cuda" ? ".cu" : ".cl"));
+    std::cout << learner_source(source_file_for(v, *chosen));
     return kExitOk;
   });
 }
@@ -462,7 +464,7 @@ RunSetUp set_up_run(const std::string& kernel, const RunArgs& args) {
 
 std::string divergent_barrier_note(const Variant& v, const Params& params, const std::string& text,
                                    const std::string& name) {
-  if (source_dialect(name) != "opencl") return {};
+  if (dialect_of_file(name) != Dialect::OpenCL) return {};
   std::vector<long> lines;
   try {
     const Workload w = v.build(v, params, 1);
@@ -528,7 +530,7 @@ int run_command(const std::string& kernel, const RunArgs& args) {
       std::optional<analysis::ProblemsScan> problems;
       if (problems_wanted(args) && r.status == RunStatus::Ok)
         problems = scan_problems(*s.device, s.variant, s.params, s.options);
-      return print_run(make_report(r), problems, args.format);
+      return print_run(make_report(r, s.variant), problems, args.format);
     });
   };
   if (args.source.empty()) return body();
@@ -628,7 +630,7 @@ int sweep_command(const std::string& kernel, const RunArgs& args, const std::vec
         progress.starting(i);
         auto assignments = plan.base;
         assignments.insert(assignments.end(), plan.points[i].begin(), plan.points[i].end());
-        results.push_back(make_report(run_variant(*device, v, make_params(v.params, assignments, v.id), options)));
+        results.push_back(make_report(run_variant(*device, v, make_params(v.params, assignments, v.id), options), v));
       }
       return print_sweep(plan, device->info(), results, args.format);
     });
@@ -691,7 +693,7 @@ protocol::BenchResult measure_bench(Device& device, const protocol::BenchRequest
   const std::span<const Variant> variants = catalog();
   for (std::size_t i = 0; i < variants.size(); ++i) {
     say(i + 1, variants[i].id);
-    bench.results.push_back(make_report(run_sized(device, variants[i], sized(variants[i]), options)));
+    bench.results.push_back(make_report(run_sized(device, variants[i], sized(variants[i]), options), variants[i]));
   }
   if (bench.device.backend == "cuda") {
     const Variant& reduce = variant_or_throw("reduce.warp_shuffle");

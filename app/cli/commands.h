@@ -16,11 +16,11 @@
 
 #include "app/protocol/replies.h"
 #include "app/protocol/requests.h"
-#include "kernels/catalog.h"
-#include "kernels/devices.h"
-#include "kernels/report.h"
-#include "kernels/runner.h"
-#include "kernels/record.h"
+#include "kernels/pack/catalog.h"
+#include "kernels/engine/devices.h"
+#include "kernels/core/report.h"
+#include "kernels/engine/runner.h"
+#include "kernels/engine/record.h"
 #include "kernels/analysis/exercises.h"
 #include "kernels/analysis/problems.h"
 
@@ -76,6 +76,12 @@ int check_command(const std::string& exercise, const std::vector<std::string>& f
 // other sizes, then timed `reps` times; all with `seed`. Its row, but for the
 // file's name. `check` runs it in a process per file; `pack check` grades a
 // pack's starts and solutions with it.
+// A submission run once at each of the exercise's other sizes (verify_at),
+// with the grading's seed: a kernel fitted to the one size or to the inputs
+// it is traced on fails there. `check` and the worker's exercise recordings
+// (RecordRequest::exercise) run it; grade_exercise reads it.
+std::vector<SizeCheck> verify_sizes(const Exercise& e, const Variant& v, Device& device, const std::string& text,
+                                    const std::string& name, std::uint64_t seed);
 protocol::CheckRow grade(const Exercise& e, const std::string& text, const std::string& name,
                          const std::string& device_spec, int reps, std::uint64_t seed);
 // architectures: "sm_75,sm_86" (no GPU needed), or empty for the devices present.
@@ -107,9 +113,6 @@ WaitNotice wait_notice();
 // Where wait_notice() says its lines: stderr, or (empty sink) stderr again;
 // a worker sends them as progress replies.
 void set_wait_sink(std::function<void(const std::string&)> sink);
-// Runs a subcommand's body; an engine or session error it throws is printed
-// and becomes the exit code its kind stands for (InvalidRequest and
-// SessionError 2, DeviceError 3, Unavailable 4).
 // A learner's run stopped past its --timeout by a remote worker, which said
 // so and ended itself (kExitStopped, as a local child stopped).
 class RunStopped : public std::runtime_error {
@@ -117,6 +120,10 @@ class RunStopped : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// Runs a command's body, turning what it throws into a message and an exit
+// code: 2 a bad request (InvalidRequest, SessionError, OutputError), 3 a
+// device failure (DeviceError, ReportError, malformed JSON), 4 unavailable,
+// 5 a learner's kernel stopped past its timeout (RunStopped).
 int guarded(const std::function<int()>& body);
 // The exit code a run's status stands for (kExitOk for a run that completed).
 int exit_code_for(RunStatus status);

@@ -19,11 +19,11 @@
 
 #include "app/cli/commands.h"
 #include "app/cli/output.h"
-#include "kernels/cuda/cuda_backend.h"
-#include "kernels/devices.h"
-#include "kernels/error.h"
-#include "kernels/params.h"
-#include "kernels/report.h"
+#include "kernels/engine/cuda/cuda_backend.h"
+#include "kernels/engine/devices.h"
+#include "kernels/core/error.h"
+#include "kernels/core/params.h"
+#include "kernels/core/report.h"
 
 namespace threadmap::cli {
 

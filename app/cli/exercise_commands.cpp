@@ -13,15 +13,15 @@
 #include <sstream>
 
 #include "app/cli/commands.h"
-#include "kernels/output_file.h"
+#include "kernels/core/output_file.h"
 #include "app/cli/output.h"
 #include "app/cli/sandbox.h"
 #include "app/cli/table.h"
 #include "app/protocol/replies.h"
-#include "kernels/devices.h"
-#include "kernels/error.h"
-#include "kernels/runner.h"
-#include "kernels/record.h"
+#include "kernels/engine/devices.h"
+#include "kernels/core/error.h"
+#include "kernels/engine/runner.h"
+#include "kernels/engine/record.h"
 #include "kernels/analysis/analysis.h"
 #include "kernels/analysis/exercises.h"
 
@@ -49,33 +49,10 @@ std::string first_error(const std::string& message) {
   return first;
 }
 
-// "width=33 height=70": a parameter set as a report names it.
-std::string set_text(const std::vector<std::pair<std::string, std::string>>& sets) {
-  std::string out;
-  for (const auto& [name, value] : sets) out += (out.empty() ? "" : " ") + name + "=" + value;
-  return out;
-}
+}  // namespace
 
-// The exercise's parameters with `over` laid on them.
-std::vector<std::pair<std::string, std::string>> sets_with(const Exercise& e,
-                                                           const std::map<std::string, std::string>& over) {
-  std::map<std::string, std::string> all = e.sets;
-  for (const auto& [name, value] : over) all[name] = value;
-  return {all.begin(), all.end()};
-}
-
-// The first mismatch, as a learner reads it.
-std::string first_mismatch(const Verification& v) {
-  if (v.first.empty()) return v.method;
-  const Mismatch& m = v.first.front();
-  return m.where + ": expected " + m.expected + ", got " + m.actual;
-}
-
-// The submission run once (no timing) at each of the exercise's other sizes,
-// with the grading's seed: a kernel fitted to the one size or the inputs it
-// is traced on fails here. Fills row.sizes; the first set that failed, or none.
-std::optional<std::string> verify_sizes(const Exercise& e, const Variant& v, Device& device, const std::string& text,
-                                        const std::string& name, std::uint64_t seed, protocol::CheckRow& row) {
+std::vector<SizeCheck> verify_sizes(const Exercise& e, const Variant& v, Device& device, const std::string& text,
+                                    const std::string& name, std::uint64_t seed) {
   RunOptions run;
   run.repetitions = 0;
   run.warmup = 0;
@@ -84,20 +61,19 @@ std::optional<std::string> verify_sizes(const Exercise& e, const Variant& v, Dev
   run.source_text = text;
   run.source_name = name;
   run.on_wait = wait_notice();
-  std::vector<protocol::CheckSize> sizes;
-  std::optional<std::string> failed;
+  std::vector<SizeCheck> sizes;
   for (const auto& over : e.verify_at) {
-    const auto sets = sets_with(e, over);
+    const auto sets = exercise_sets(e, over);
     const RunResult r = run_variant(device, v, make_params(v.params, sets, v.id), run);
-    protocol::CheckSize size{set_text(sets), r.status == RunStatus::Ok && r.verification.verified, {}, {}};
+    SizeCheck size{sets_text(sets), r.status == RunStatus::Ok && r.verification.verified, {}, {}};
     if (r.status != RunStatus::Ok) size.error = first_error(r.error);
     else if (!size.verified) size.mismatch = first_mismatch(r.verification);
-    if (!size.verified && !failed) failed = size.set + (size.error ? ": " + *size.error : ", " + *size.mismatch);
     sizes.push_back(std::move(size));
   }
-  row.sizes = std::move(sizes);
-  return failed;
+  return sizes;
 }
+
+namespace {
 
 // Each failed term's reason, for the report: "shared_ld_requests >= 1 x
 // global_st_requests (measured 0): the kernel made no shared loads...".
@@ -128,9 +104,11 @@ protocol::CheckTrace check_trace(const GoalCheck& goal) {
   return t;
 }
 
-// The submission timed at the exercise's size, into `row`.
-void time_submission(const Variant& v, Device& device, const Params& params, const std::string& text,
-                     const std::string& name, int reps, std::uint64_t seed, protocol::CheckRow& row) {
+// The submission timed at the exercise's size, into `row`; what its run
+// verified, where it ran.
+std::optional<Verification> time_submission(const Variant& v, Device& device, const Params& params,
+                                            const std::string& text, const std::string& name, int reps,
+                                            std::uint64_t seed, protocol::CheckRow& row) {
   RunOptions run;
   run.repetitions = reps;
   run.warmup = 1;
@@ -139,9 +117,10 @@ void time_submission(const Variant& v, Device& device, const Params& params, con
   run.source_name = name;
   run.on_wait = wait_notice();
   const RunResult r = run_variant(device, v, params, run);
-  if (r.status != RunStatus::Ok) return;
+  if (r.status != RunStatus::Ok) return std::nullopt;
   row.median_ms = r.kernel_ms.median;
   row.gbps = r.bandwidth_gbps;
+  return r.verification;
 }
 
 std::string number(std::optional<double> v, int digits) {
@@ -205,8 +184,8 @@ void check_device(const std::string& device, const Limits& limits) {
 // .cu file on the first CUDA device, a .cl file on the first OpenCL device.
 // Which of those open is learned in a child, as check_device does.
 struct AutoDevices {
-  std::map<std::string, std::string> spec;    // by dialect: the device that opened
-  std::map<std::string, std::string> reason;  // by dialect: why there is none
+  std::map<Dialect, std::string> spec;    // by dialect: the device that opened
+  std::map<Dialect, std::string> reason;  // by dialect: why there is none
 };
 
 AutoDevices auto_devices(const Limits& limits) {
@@ -217,15 +196,17 @@ AutoDevices auto_devices(const Limits& limits) {
         json out = json::object();
         for (const BackendReport& b : list_backends()) {
           if (!b.available || b.devices.empty()) {
-            out[b.backend] = {{"reason", b.available ? "no device found" : b.reason}};
+            out[std::string(dialect_key(named_dialect(b.backend)))] = {
+                {"reason", b.available ? "no device found" : b.reason}};
             continue;
           }
-          const std::string spec = b.devices.front().spec;
+          const DeviceInfo& first = b.devices.front();
+          const std::string key(dialect_key(first.dialect));
           try {
-            open_device(spec);
-            out[b.backend] = {{"spec", spec}};
+            open_device(first.spec);
+            out[key] = {{"spec", first.spec}};
           } catch (const std::exception& e) {
-            out[b.backend] = {{"reason", spec + ": " + e.what()}};
+            out[key] = {{"reason", first.spec + ": " + e.what()}};
           }
         }
         return out;
@@ -233,15 +214,16 @@ AutoDevices auto_devices(const Limits& limits) {
       child);
   if (found.is_discarded()) throw DeviceError("looking for devices: " + child.message);
   AutoDevices devices;
-  for (const auto& [dialect, d] : found.items()) {
+  for (const auto& [key, d] : found.items()) {
+    const Dialect dialect = dialect_from_key(key).value_or(Dialect::OpenCL);
     if (d.contains("spec")) devices.spec[dialect] = d.value("spec", "");
     else devices.reason[dialect] = d.value("reason", "");
   }
   // No device at all is the grader's problem, as an explicit --device that
   // cannot be opened is: one message, before any file.
   if (devices.spec.empty())
-    throw InvalidRequest("no device to run on: CUDA: " + devices.reason["cuda"] +
-                         "; OpenCL: " + devices.reason["opencl"]);
+    throw InvalidRequest("no device to run on: CUDA: " + devices.reason[Dialect::Cuda] +
+                         "; OpenCL: " + devices.reason[Dialect::OpenCL]);
   return devices;
 }
 
@@ -249,26 +231,25 @@ AutoDevices auto_devices(const Limits& limits) {
 // a file of neither dialect on the first of any (its grading says how to name
 // it). Empty when its dialect has none here.
 std::string auto_device_for(const AutoDevices& devices, const std::string& file) {
-  const std::string dialect = source_dialect(file);
-  if (!dialect.empty()) {
-    const auto found = devices.spec.find(dialect);
+  if (const std::optional<Dialect> dialect = dialect_of_file(file)) {
+    const auto found = devices.spec.find(*dialect);
     return found != devices.spec.end() ? found->second : std::string();
   }
-  return devices.spec.count("cuda") ? devices.spec.at("cuda") : devices.spec.begin()->second;
+  return devices.spec.begin()->second;  // CUDA's where there is one (the map's first)
 }
 
 // A submission whose dialect has no device here: the row says so, and what to do.
 protocol::CheckRow no_device_row(const protocol::Submission& submission, const AutoDevices& devices) {
-  const std::string dialect = source_dialect(submission.file);
+  const Dialect dialect = dialect_of_file(submission.file).value_or(Dialect::OpenCL);
   const auto reason = devices.reason.find(dialect);
-  const bool cuda = dialect == "cuda";
+  const bool cuda = dialect == Dialect::Cuda;
   const std::string why = reason != devices.reason.end() && !reason->second.empty()
                               ? std::string(cuda ? " (CUDA: " : " (OpenCL: ") + reason->second + ")"
                               : "";
   protocol::CheckRow row;
   row.file = submission.file;
   row.status = "no device";
-  row.error = std::filesystem::path(submission.file).filename().string() + " is " + dialect_name(dialect) +
+  row.error = std::filesystem::path(submission.file).filename().string() + " is " + std::string(dialect_title(dialect)) +
               " and there is no " + (cuda ? "CUDA" : "OpenCL") + " device here: grade it on a machine " +
               (cuda ? "with an NVIDIA GPU, or submit the exercise's OpenCL C version (.cl)"
                     : "with an OpenCL device, or submit the exercise's CUDA version (.cu)") +
@@ -330,7 +311,7 @@ protocol::CheckRow grade_submission(const Exercise& e, const protocol::Submissio
   try {
     const Variant& v = variant_or_throw(e.kernel_id);
     const std::string note =
-        divergent_barrier_note(v, make_params(v.params, sets_with(e, {}), v.id), submission.text, name);
+        divergent_barrier_note(v, make_params(v.params, exercise_sets(e), v.id), submission.text, name);
     if (!note.empty()) row.error = row.error.value_or("") + ": " + note;
   } catch (const std::exception&) {
   }
@@ -339,8 +320,8 @@ protocol::CheckRow grade_submission(const Exercise& e, const protocol::Submissio
 
 // The sizes a submission is verified at: the exercise's, then the others.
 std::string sizes_text(const Exercise& e) {
-  std::string out = set_text(sets_with(e, {}));
-  for (const auto& over : e.verify_at) out += "; " + set_text(sets_with(e, over));
+  std::string out = sets_text(exercise_sets(e));
+  for (const auto& over : e.verify_at) out += "; " + sets_text(exercise_sets(e, over));
   return out;
 }
 
@@ -355,9 +336,9 @@ json term_json(const GoalTerm& g) {
 }
 
 // {"cuda": ..., "opencl": ...}: one field of each dialect's file.
-json files_by_dialect(const std::map<std::string, ExerciseFile>& files, std::string ExerciseFile::*field) {
+json files_by_dialect(const std::map<Dialect, ExerciseFile>& files, std::string ExerciseFile::*field) {
   json out = json::object();
-  for (const auto& [dialect, file] : files) out[dialect] = file.*field;
+  for (const auto& [dialect, file] : files) out[std::string(dialect_key(dialect))] = file.*field;
   return out;
 }
 
@@ -422,8 +403,7 @@ protocol::CheckRow grade(const Exercise& e, const std::string& text, const std::
                          const std::string& device_spec, int reps, std::uint64_t seed) {
   protocol::CheckRow g;
   const Variant& v = variant_or_throw(e.kernel_id);
-  const auto sets = sets_with(e, {});
-  const Params params = make_params(v.params, sets, v.id);
+  const Params params = make_params(v.params, exercise_sets(e), v.id);
   auto device = watch_phases(open_device(device_spec));
   g.device = device->info().name;
   g.device_spec = device->info().spec;
@@ -441,17 +421,18 @@ protocol::CheckRow grade(const Exercise& e, const std::string& text, const std::
   }
   g.compiled = true;
   const analysis::Analysis a = analysis::analyze(rec.trace, analysis::model_for(rec.trace));
-  const GoalCheck goal = check_goal(e, rec.verification.verified, a, rec.trace);
-  g.trace = check_trace(goal);
-  std::optional<std::string> failed_at;
-  if (!rec.verification.verified) failed_at = set_text(sets) + ", " + first_mismatch(rec.verification);
-  else failed_at = verify_sizes(e, v, *device, text, name, seed, g);
-  g.verified = !failed_at;
-  time_submission(v, *device, params, text, name, reps, seed, g);
-  g.goal_met = goal.met && g.verified;
-  if (failed_at) g.error = "at " + *failed_at + " (seed " + std::to_string(seed) + ")";
+  GradedRuns runs{seed, rec.verification, std::nullopt, {}};
+  // A run that failed already decides the grade: the other sizes are not run.
+  if (rec.verification.verified) runs.sizes = verify_sizes(e, v, *device, text, name, seed);
+  if (rec.verification.verified) g.sizes = runs.sizes;
+  runs.timed = time_submission(v, *device, params, text, name, reps, seed, g);
+  const Grade grade = grade_exercise(e, a, rec.trace, runs);
+  g.trace = check_trace(grade.goal);
+  g.verified = grade.verified;
+  g.goal_met = grade.goal_met;
+  if (grade.failed_at) g.error = "at " + *grade.failed_at + " (seed " + std::to_string(seed) + ")";
   else if (!g.goal_met && !g.trace->reasons.empty()) g.error = g.trace->reasons.front();
-  g.status = g.goal_met ? "goal met" : (g.verified ? "goal not met" : "not verified");
+  g.status = grade.status;
   return g;
 }
 
@@ -473,13 +454,13 @@ int exercises_command(const std::string& format, const std::string& language) {
                        {"goal", goal},
                        {"goal_text", describe_goal(e)},
                        {"verify_at", e.verify_at},
-                       {"start", e.start_in("opencl").text},
+                       {"start", e.start_in(Dialect::OpenCL).text},
                        {"starts", files_by_dialect(e.starts, &ExerciseFile::text)},
                        {"start_files", files_by_dialect(e.starts, &ExerciseFile::name)},
                        {"dialects",
                         [&] {
                           json d = json::array();
-                          for (const auto& [dialect, file] : e.starts) d.push_back(dialect);
+                          for (const auto& [dialect, file] : e.starts) d.push_back(dialect_key(dialect));
                           return d;
                         }()},
                        {"languages", [&] {
@@ -495,7 +476,7 @@ int exercises_command(const std::string& format, const std::string& language) {
       const ExerciseText& t = e.in(language);
       std::string starts;
       for (const auto& [dialect, file] : e.starts)
-        starts += (starts.empty() ? "" : ", ") + dialect_name(dialect) + " (" + file.name + ")";
+        starts += (starts.empty() ? "" : ", ") + std::string(dialect_title(dialect)) + " (" + file.name + ")";
       std::cout << e.id << "  " << t.title << "\n    kernel " << e.kernel_id << ", lesson " << e.lesson_file << ", \""
                 << e.lesson_section << "\"\n    goal: " << describe_goal(e) << "\n    starts in " << starts << "\n    "
                 << t.task << "\n";

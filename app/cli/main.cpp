@@ -13,9 +13,9 @@
 #include "app/cli/remote_commands.h"
 #include "app/cli/pack_commands.h"
 #include "app/cli/serve.h"
-#include "kernels/cuda/cuda_backend.h"
+#include "kernels/engine/cuda/cuda_backend.h"
 #include "kernels/pack/pack_variants.h"
-#include "kernels/trace.h"
+#include "kernels/core/trace.h"
 
 namespace {
 

@@ -2,12 +2,12 @@
 // What the CLI prints of text it did not write itself (file names, session
 // files, device names, compiler messages about a learner's file): JSON that
 // is always valid UTF-8, and text whose control characters are made visible
-// instead of acting on the terminal (kernels/printable.h).
+// instead of acting on the terminal (kernels/core/printable.h).
 #include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
 
-#include "kernels/printable.h"  // printable(): what the CLI prints of others' text
+#include "kernels/core/printable.h"  // printable(): what the CLI prints of others' text
 
 namespace threadmap::cli {
 

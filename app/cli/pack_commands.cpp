@@ -12,13 +12,13 @@
 #include "app/cli/output.h"
 #include "app/cli/sandbox.h"
 #include "app/cli/table.h"
-#include "kernels/cuda/cuda_backend.h"
-#include "kernels/devices.h"
-#include "kernels/error.h"
-#include "kernels/output_file.h"
+#include "kernels/engine/cuda/cuda_backend.h"
+#include "kernels/engine/devices.h"
+#include "kernels/core/error.h"
+#include "kernels/core/output_file.h"
 #include "kernels/pack/pack_template.h"
 #include "kernels/pack/pack_variants.h"
-#include "kernels/runner.h"
+#include "kernels/engine/runner.h"
 
 namespace threadmap::cli {
 
@@ -87,10 +87,11 @@ int compile_for_architectures(const pack::PackManifest& manifest, const std::str
   if (targets.empty()) throw InvalidRequest("--arch: name one architecture at least, e.g. --arch sm_90");
   DeviceInfo cuda;
   cuda.backend = "cuda";
+  cuda.dialect = Dialect::Cuda;
   int compiled = 0, failures = 0;
   std::cout << "pack " << printable(manifest.name) << ": compiling its CUDA kernels for " << architectures << "\n";
   for (const pack::FamilySpec& family : manifest.families) {
-    if (family.cuda_file.empty()) {
+    if (!family.kernels.count(Dialect::Cuda)) {
       std::cout << "  --    " << printable(family.id) << ": no CUDA kernel file (opencl only)\n";
       continue;
     }
@@ -109,18 +110,17 @@ int compile_for_architectures(const pack::PackManifest& manifest, const std::str
   // Each exercise's CUDA start and solution, in its variant's place, at
   // each size it is graded at.
   for (const Exercise& e : pack_exercises(manifest)) {
-    if (!e.starts.count("cuda")) continue;
+    if (!e.starts.count(Dialect::Cuda)) continue;
     const Variant& v = *find_variant(e.kernel_id);
     std::vector<std::map<std::string, std::string>> sizes{{}};
     sizes.insert(sizes.end(), e.verify_at.begin(), e.verify_at.end());
-    for (const ExerciseFile* file : {&e.starts.at("cuda"), &e.solutions.at("cuda")}) {
+    for (const ExerciseFile* file : {&e.starts.at(Dialect::Cuda), &e.solutions.at(Dialect::Cuda)}) {
       std::vector<LaunchCmd> launches;
       std::string refused;  // a size the variant does not take
       for (const auto& over : sizes) {
-        std::map<std::string, std::string> sets = e.sets;
-        for (const auto& [name, value] : over) sets[name] = value;
+        const auto sets = exercise_sets(e, over);
         try {
-          Workload w = v.build(v, make_params(v.params, {sets.begin(), sets.end()}, v.id), 1);
+          Workload w = v.build(v, make_params(v.params, sets, v.id), 1);
           use_pack_text(w, v, cuda);
           use_source(w, v, file->text, file->name);
           for (const LaunchCmd& l : w.launches)
@@ -143,7 +143,7 @@ int compile_for_architectures(const pack::PackManifest& manifest, const std::str
 // Each exercise in the device's dialect graded as `check` grades it: the
 // solution must meet the goal and the start must not. The failures.
 int check_exercises(const pack::PackManifest& manifest, const DeviceInfo& device, int& runs) {
-  const std::string dialect = device.backend == "cuda" ? "cuda" : "opencl";
+  const Dialect dialect = device.dialect;
   int failures = 0;
   const std::vector<Exercise> exercises = pack_exercises(manifest);
   try {
@@ -154,7 +154,7 @@ int check_exercises(const pack::PackManifest& manifest, const DeviceInfo& device
   }
   for (const Exercise& e : exercises) {
     if (!e.starts.count(dialect)) {
-      std::cout << "  -     exercise " << printable(e.id) << ": no " << dialect_name(dialect) << " start\n";
+      std::cout << "  -     exercise " << printable(e.id) << ": no " << dialect_title(dialect) << " start\n";
       continue;
     }
     for (const bool solution : {true, false}) {

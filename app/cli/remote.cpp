@@ -15,7 +15,7 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "kernels/error.h"
+#include "kernels/core/error.h"
 
 namespace threadmap::cli {
 

@@ -17,9 +17,9 @@
 #include "app/protocol/remote.h"
 #include "app/protocol/replies.h"
 #include "app/protocol/requests.h"
-#include "kernels/error.h"
-#include "kernels/output_file.h"
-#include "kernels/report.h"
+#include "kernels/core/error.h"
+#include "kernels/core/output_file.h"
+#include "kernels/core/report.h"
 
 namespace threadmap::cli {
 

@@ -23,7 +23,7 @@ namespace threadmap::cli {
 namespace {
 
 // The child's phases, one byte each on the pipe to the parent.
-// Waiting for the device's timing lock (kernels/timing_lock.h) counts
+// Waiting for the device's timing lock (kernels/engine/timing_lock.h) counts
 // against neither limit: it is other processes' time.
 enum Phase : char { kPreparing = 'p', kRunning = 'r', kWaiting = 'w' };
 

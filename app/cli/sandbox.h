@@ -7,8 +7,8 @@
 #include <memory>
 #include <string>
 
-#include "kernels/device.h"
-#include "kernels/timing_lock.h"
+#include "kernels/core/device.h"
+#include "kernels/engine/timing_lock.h"
 
 namespace threadmap::cli {
 

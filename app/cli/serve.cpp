@@ -1,5 +1,5 @@
 #include "app/cli/serve.h"
-#include "kernels/cuda/cuda_backend.h"
+#include "kernels/engine/cuda/cuda_backend.h"
 
 #include <CLI/CLI.hpp>
 
@@ -37,16 +37,16 @@
 #include "app/protocol/replies.h"
 #include "app/protocol/requests.h"
 #include "app/protocol/wire.h"
-#include "kernels/catalog.h"
-#include "kernels/devices.h"
-#include "kernels/error.h"
-#include "kernels/output_file.h"
+#include "kernels/pack/catalog.h"
+#include "kernels/engine/devices.h"
+#include "kernels/core/error.h"
+#include "kernels/core/output_file.h"
 #include "kernels/pack/manifest.h"
 #include "kernels/pack/pack_variants.h"
-#include "kernels/report.h"
-#include "kernels/runner.h"
-#include "kernels/session.h"
-#include "kernels/record.h"
+#include "kernels/core/report.h"
+#include "kernels/engine/runner.h"
+#include "kernels/core/session.h"
+#include "kernels/engine/record.h"
 #include "kernels/analysis/analysis.h"
 
 namespace threadmap::cli {
@@ -483,7 +483,7 @@ class Worker {
     const RunOptions options = options_for(request);
     Device& device = device_for(request.device);
     const RunResult r = run_variant(device, v, params, options);
-    RunReport report = make_report(r);
+    RunReport report = make_report(r, v);
     // The ceiling a chart draws: a device-to-device copy of the same bytes
     // (half the ideal bytes: each byte is read once and written once).
     if (request.device_copy && r.status == RunStatus::Ok) {
@@ -522,7 +522,7 @@ class Worker {
       }
       auto assigned = base;
       assigned.insert(assigned.end(), points[i].begin(), points[i].end());
-      RunReport report = make_report(run_variant(device, v, make_params(v.params, assigned, v.id), options));
+      RunReport report = make_report(run_variant(device, v, make_params(v.params, assigned, v.id), options), v);
       write(protocol::progress_line(item.id, protocol::SweepPoint{i + 1, points.size(), report}));
       result.results.push_back(std::move(report));
     }
@@ -559,6 +559,12 @@ class Worker {
     for (const auto& [name, ms] : recorded.phases_ms) result.phases_ms.emplace_back(name, ms);
     for (const auto& [name, ms] : recorded.recording.phases_ms)
       result.phases_ms.emplace_back("traced runs: " + name, ms);
+    // An exercise's answer runs at its other sizes too, as `check` runs it.
+    if (request.exercise && result.verified) {
+      const Exercise* exercise = find_exercise(*request.exercise);
+      if (!exercise) throw InvalidRequest("there is no exercise '" + *request.exercise + "'");
+      result.sizes = verify_sizes(*exercise, v, device, options.source_text, options.source_name, options.seed);
+    }
     return result;
   }
 

@@ -2,8 +2,8 @@
 
 #include <ctime>
 
-#include "kernels/report.h"
-#include "kernels/sources.h"
+#include "kernels/core/report.h"
+#include "kernels/core/sources.h"
 #include "kernels/analysis/summary.h"
 
 namespace threadmap::cli {
@@ -32,7 +32,7 @@ Session build_session(const Variant& variant, const Params& params, const Params
     if (s.trace_params == s.params) s.trace_params.clear();
   }
   s.device = to_json(device);
-  RunReport report = make_report(run);
+  RunReport report = make_report(run, variant);
   report.device_copy = make_copy_report(copy, run.ideal_bytes / 2);
   s.run = to_json(report);
   s.analysis = analysis::summary_json(recording.trace, analysis);
@@ -104,7 +104,7 @@ RecordedSession record_session(Device& device, const Variant& variant, const Par
 void prepare_pack_trace(Device& device, const Variant& variant, const Params& params, TraceOptions& options) {
   if (variant.pack.empty()) return;
   if (options.source_text.empty())
-    if (const Variant::KernelText* text = pack_text(variant, device.info().backend)) {
+    if (const Variant::KernelText* text = pack_text(variant, device.info().dialect)) {
       options.source_text = text->text;
       options.source_name = text->file;
     }

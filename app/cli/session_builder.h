@@ -4,11 +4,11 @@
 #include <filesystem>
 #include <string>
 
-#include "kernels/catalog.h"
-#include "kernels/device.h"
-#include "kernels/runner.h"
-#include "kernels/session.h"
-#include "kernels/record.h"
+#include "kernels/pack/catalog.h"
+#include "kernels/core/device.h"
+#include "kernels/engine/runner.h"
+#include "kernels/core/session.h"
+#include "kernels/engine/record.h"
 #include "kernels/analysis/analysis.h"
 
 namespace threadmap::cli {

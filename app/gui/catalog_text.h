@@ -6,7 +6,7 @@
 #include <QString>
 #include <QStringList>
 
-#include "kernels/catalog.h"
+#include "kernels/pack/catalog.h"
 
 namespace threadmap::gui::catalog_text {
 

@@ -9,7 +9,7 @@
 #include <qcustomplot.h>
 
 #include "app/gui/charts.h"
-#include "kernels/output_file.h"
+#include "kernels/core/output_file.h"
 
 namespace threadmap::gui {
 

@@ -14,8 +14,8 @@
 #include <QVBoxLayout>
 
 #include "app/gui/side_by_side.h"
-#include "kernels/report.h"
-#include "kernels/session.h"
+#include "kernels/core/report.h"
+#include "kernels/core/session.h"
 #include "viz/views/timeline.h"
 #include "viz/views/playback_bar.h"
 #include "viz/views/playback_controller.h"

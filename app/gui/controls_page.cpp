@@ -164,6 +164,11 @@ int ControlsPage::reps() const { return reps_->value(); }
 
 std::string ControlsPage::chosen_device() const { return devices_->currentData().toString().toStdString(); }
 
+std::optional<Dialect> ControlsPage::listed_dialect(const std::string& spec) const {
+  const auto listed = dialects_.find(spec);
+  return listed != dialects_.end() ? std::optional(listed->second) : std::nullopt;
+}
+
 std::optional<protocol::TracedBlocks> ControlsPage::traced_blocks(QString& error) const {
   const QString t = traced_blocks_->text().trimmed();
   if (t.isEmpty()) return protocol::TracedBlocks{};
@@ -200,6 +205,7 @@ bool ControlsPage::list_devices(const std::vector<BackendReport>& backends, cons
                                 const QString& host) {
   const QSignalBlocker block(devices_);
   devices_->clear();
+  dialects_.clear();
   auto* model = qobject_cast<QStandardItemModel*>(devices_->model());
   for (const BackendReport& b : backends) {
     const QString name = QString::fromStdString(b.backend);
@@ -210,8 +216,10 @@ bool ControlsPage::list_devices(const std::vector<BackendReport>& backends, cons
     }
     // A server's devices are listed under its name.
     const QString where = host.isEmpty() ? QString() : tr(" on %1").arg(host);
-    for (const DeviceInfo& d : b.devices)
+    for (const DeviceInfo& d : b.devices) {
+      dialects_[d.spec] = d.dialect;
       devices_->addItem(QString::fromStdString(d.spec + "  " + d.name) + where, QString::fromStdString(d.spec));
+    }
   }
   int index = devices_->findData(previous);
   for (int i = 0; index < 0 && i < devices_->count(); ++i)

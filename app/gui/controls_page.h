@@ -12,8 +12,8 @@
 #include <vector>
 
 #include "app/protocol/requests.h"
-#include "kernels/catalog.h"
-#include "kernels/devices.h"
+#include "kernels/pack/catalog.h"
+#include "kernels/core/device.h"
 
 class QComboBox;
 class QLineEdit;
@@ -50,6 +50,8 @@ class ControlsPage : public QWidget {
   int reps() const;
   // The device picked: a device spec, or "auto" while none is listed.
   std::string chosen_device() const;
+  // The language a listed device compiles; nullopt for one not listed.
+  std::optional<threadmap::Dialect> listed_dialect(const std::string& spec) const;
   // The Traced blocks field as a request's blocks: empty for the default
   // blocks, "all", or block ids; nullopt with `error` set when it does not read.
   std::optional<protocol::TracedBlocks> traced_blocks(QString& error) const;
@@ -85,6 +87,7 @@ class ControlsPage : public QWidget {
   views::Retranslator* texts_;
   KernelTree* tree_;
   QComboBox* devices_;
+  std::map<std::string, threadmap::Dialect> dialects_;  // the listed devices', by spec
   QSpinBox* reps_;
   QLineEdit* traced_blocks_;
   ParamPanel* params_;

@@ -1,5 +1,7 @@
 #include "app/gui/exercise_panel.h"
 
+#include <random>
+
 #include <QComboBox>
 #include <QEvent>
 #include <QFormLayout>
@@ -23,8 +25,8 @@
 #include "app/gui/language.h"
 #include "app/gui/lesson_pane.h"
 #include "app/gui/status_panel.h"
-#include "kernels/learner_source.h"
-#include "kernels/report.h"
+#include "kernels/core/learner_source.h"
+#include "kernels/core/report.h"
 
 namespace threadmap::gui {
 
@@ -220,7 +222,7 @@ ExercisePanel::ExercisePanel(WorkerClient& worker, LearnerProfile& profile, QWid
   retranslate();  // fills the picker too
 }
 
-std::string ExercisePanel::dialect() const { return file_name_.endsWith(".cu") ? "cuda" : "opencl"; }
+Dialect ExercisePanel::dialect() const { return dialect_of_file(file_name_.toStdString()).value_or(Dialect::OpenCL); }
 
 int ExercisePanel::timeout_seconds() const { return timeout_->value(); }
 
@@ -369,12 +371,16 @@ QString ExercisePanel::metric_name(const std::string& metric) const {
   return q(metric);
 }
 
-QString ExercisePanel::dialect_label(const std::string& dialect) const {
-  return dialect == "cuda" ? tr("CUDA") : tr("OpenCL C");
+QString ExercisePanel::dialect_label(Dialect dialect) const {
+  switch (dialect) {
+    case Dialect::OpenCL: return tr("OpenCL C");
+    case Dialect::Cuda: return tr("CUDA");
+  }
+  return q(std::string(dialect_title(dialect)));
 }
 
 void ExercisePanel::show_dialect() {
-  const QString suffix = dialect() == "cuda" ? QStringLiteral(".cu") : QStringLiteral(".cl");
+  const QString suffix = q(std::string(dialect_extension(dialect())));
   dialect_->setText(variant_ ? QStringLiteral("%1 (%2)").arg(dialect_label(dialect()), suffix) : QString());
   dialect_->setToolTip(tr("%1 is written in %2: a CUDA device runs an exercise's .cu text, an OpenCL device its "
                           ".cl text, and an exercise opens in the picked device's")
@@ -426,10 +432,10 @@ void ExercisePanel::load_text(const QString& original, const QString& autosave_k
   show_dialect();
 }
 
-void ExercisePanel::open_kernel(const Variant& variant, const std::string& backend) {
+void ExercisePanel::open_kernel(const Variant& variant, Dialect dialect) {
   exercise_ = nullptr;
   variant_ = &variant;
-  file_name_ = q(variant.source + (backend == "cuda" ? ".cu" : ".cl"));
+  file_name_ = q(dialect_file(variant.source, dialect));
   QString text;
   try {
     text = q(learner_source(file_name_.toStdString()));
@@ -439,22 +445,22 @@ void ExercisePanel::open_kernel(const Variant& variant, const std::string& backe
   load_text(text, "kernel/" + file_name_);
 }
 
-void ExercisePanel::open_exercise(const Exercise& exercise, const std::string& backend) {
+void ExercisePanel::open_exercise(const Exercise& exercise, Dialect dialect) {
   exercise_ = &exercise;
   variant_ = find_variant(exercise.kernel_id);
-  const ExerciseFile& start = exercise.start_in(backend == "cuda" ? "cuda" : "opencl");
+  const ExerciseFile& start = exercise.start_in(dialect);
   // The learner's file is the exercise's id in the start's dialect
   // (smem-conflict-free.cl), wherever its pack keeps the start.
-  file_name_ = q(exercise.id + (source_dialect(start.name) == "cuda" ? ".cu" : ".cl"));
+  file_name_ = q(dialect_file(exercise.id, dialect_of_file(start.name).value_or(Dialect::OpenCL)));
   hints_shown_ = 0;
   load_text(q(start.text), "exercise/" + file_name_);
 }
 
 bool ExercisePanel::edited() const { return editor_->toPlainText() != original_text_; }
 
-void ExercisePanel::follow_device(const std::string& backend) {
+void ExercisePanel::follow_device(Dialect device) {
   if (!exercise_) return;
-  const std::string wanted = source_dialect(exercise_->start_in(backend == "cuda" ? "cuda" : "opencl").name);
+  const Dialect wanted = dialect_of_file(exercise_->start_in(device).name).value_or(Dialect::OpenCL);
   if (wanted == dialect()) return;
   if (edited() || running()) {
     // The learner's text is never replaced: it stays, in its own dialect.
@@ -465,7 +471,7 @@ void ExercisePanel::follow_device(const std::string& backend) {
     return;
   }
   const int hints = hints_shown_;
-  open_exercise(*exercise_, backend);
+  open_exercise(*exercise_, device);
   hints_shown_ = hints;
   show_task();
 }
@@ -475,7 +481,7 @@ void ExercisePanel::open_session_source(const Session& session) {
   if (!v || session.source_text.empty()) return;
   // The exercise it answers, when the kernel and the exercise's parameters match.
   const Exercise* answered = nullptr;
-  const std::string dialect = source_dialect(session.source_name) == "cuda" ? "cuda" : "opencl";
+  const Dialect dialect = dialect_of_file(session.source_name).value_or(Dialect::OpenCL);
   for (const Exercise& e : exercises()) {
     if (answered || e.kernel_id != session.kernel_id || e.sets.empty() || !e.starts.count(dialect)) continue;
     bool same = true;
@@ -487,8 +493,8 @@ void ExercisePanel::open_session_source(const Session& session) {
   }
   exercise_ = answered;
   variant_ = v;
-  const std::string backend = device_or_default(session.device).backend;
-  file_name_ = q(session.source_name.empty() ? v->source + (backend == "cuda" ? ".cu" : ".cl") : session.source_name);
+  file_name_ = q(session.source_name.empty() ? dialect_file(v->source, device_or_default(session.device).dialect)
+                                             : session.source_name);
   original_text_ = answered ? q(answered->start_in(dialect).text) : q(session.source_text);
   // A handed-in text is not the learner's own draft: edits to it are kept
   // apart, per session file name, so reopening the exercise finds the draft.
@@ -522,9 +528,8 @@ QString ExercisePanel::run(const LearnerRun& run) {
   if (!variant_) error = tr("nothing to run: select a kernel and choose Exercise ▸ Edit this kernel");
   else if (running()) error = tr("your kernel is still running");
   else if (editor_->toPlainText().trimmed().isEmpty()) error = tr("the text is empty");
-  const std::string backend = run.device.substr(0, run.device.find(':'));
-  if (error.isEmpty() && (backend == "cuda") != (dialect() == "cuda"))
-    error = dialect() == "cuda"
+  if (error.isEmpty() && run.device_dialect != dialect())
+    error = dialect() == Dialect::Cuda
                 ? tr("%1 is CUDA: pick a CUDA device, or edit the OpenCL version on this one").arg(file_name_)
                 : tr("%1 is OpenCL C: pick an OpenCL device (NVIDIA's OpenCL runs it on the GPU too)").arg(file_name_);
   if (!error.isEmpty()) {
@@ -558,6 +563,15 @@ QString ExercisePanel::run(const LearnerRun& run) {
   kernel_run.params = run.params;
   kernel_run.reps = run.reps;
   kernel_run.warmup = 1;
+  // An exercise is graded as `check` grades it: on inputs of a fresh seed,
+  // and at each of its other sizes (the worker runs those: record.exercise),
+  // so a kernel fitted to one seed's inputs or to one size is not verified.
+  run_sizes_.reset();
+  if (exercise_) {
+    std::random_device fresh;
+    kernel_run.seed = (std::uint64_t{fresh()} << 32) | fresh();
+  }
+  run_seed_ = kernel_run.seed.value_or(RunOptions{}.seed);
   // The starting kernel's bandwidth, for a faster-or-slower prediction.
   if (predicted_.faster != 0) {
     protocol::RunRequest baseline{kernel_run};
@@ -570,6 +584,7 @@ QString ExercisePanel::run(const LearnerRun& run) {
   record.blocks = run.blocks;
   record.folder = run.folder.toStdString();  // the window's temporary recordings folder
   record.scratch = true;
+  if (exercise_) record.exercise = exercise_->id;
   record_id_ = worker_.send(record, timeout_->value() * 1000, on_timeout);
   run_button_->setEnabled(false);
   result_->setText(tr("Compiling and running %1 on %2 …").arg(file_name_, q(run.device)));
@@ -592,6 +607,7 @@ void ExercisePanel::on_reply(const WorkerReply& reply) {
   run_button_->setEnabled(!running());
   const auto* recorded_file = std::get_if<protocol::RecordResult>(&reply.result);
   if (reply.ok && recorded_file) {
+    run_sizes_ = recorded_file->sizes;
     emit recorded(q(recorded_file->session));
     return;
   }
@@ -667,10 +683,17 @@ void ExercisePanel::finish_result() {
   const Session& s = result_doc_->session;
   const analysis::Analysis& a = result_doc_->analysis;
   const std::optional<RunReport> run = report_if_any(s.run);
+  // The grade is grade_exercise's, as `check` gives it: every run verified
+  // (the traced, the timed and one at each other size), then the goal.
+  GradedRuns runs;
+  runs.seed = run_seed_;
+  if (s.trace_verification.is_object()) runs.traced = verification_from_json(s.trace_verification);
+  if (run && run->verification) runs.timed = *run->verification;
+  if (run_sizes_) runs.sizes = *run_sizes_;
+  const std::optional<Grade> grade =
+      run_exercise_ ? std::optional(grade_exercise(*run_exercise_, a, result_doc_->trace(), runs)) : std::nullopt;
   const bool run_verified = run && run->verified();
-  const bool trace_verified =
-      s.trace_verification.is_object() ? verification_from_json(s.trace_verification).verified : true;
-  const bool verified = run_verified && trace_verified;
+  const bool verified = grade ? grade->verified : run_verified && (!s.trace_verification.is_object() || runs.traced.verified);
   const std::string device = device_or_default(s.device).name;
   QStringList lines;
   lines << mark(true) + " " + tr("compiled for %1").arg(q(device.empty() ? "?" : device).toHtmlEscaped());
@@ -682,10 +705,20 @@ void ExercisePanel::finish_result() {
                                  : tr("verified against the CPU reference"))
                          : (pack ? tr("<b>not verified</b>: the output differs from the pack's reference kernel")
                                  : tr("<b>not verified</b>: the output differs from the CPU reference")));
+  if (grade) {
+    for (const SizeCheck& size : runs.sizes)
+      lines << mark(size.verified) + " " +
+                   (size.verified ? tr("verified at %1 too").arg(q(size.set).toHtmlEscaped())
+                                  : tr("<b>not verified</b> at %1: %2")
+                                        .arg(q(size.set).toHtmlEscaped(),
+                                             q(size.error.value_or(size.mismatch.value_or(""))).toHtmlEscaped()));
+    if (grade->failed_at)
+      lines << mark(false) + " " +
+                   tr("first failed at %1 (seed %2)").arg(q(*grade->failed_at).toHtmlEscaped()).arg(run_seed_);
+  }
   json measured = json::object();
-  const std::optional<GoalCheck> goal =
-      run_exercise_ ? std::optional(check_goal(*run_exercise_, verified, a, result_doc_->trace())) : std::nullopt;
-  const bool met = goal && goal->met;
+  const GoalCheck* goal = grade ? &grade->goal : nullptr;
+  const bool met = grade && grade->goal_met;
   if (goal) {
     // What the trace shows wrong first: it fails the goal whatever the counts.
     for (const analysis::ProblemReport& p : goal->problems)
@@ -794,6 +827,7 @@ void ExercisePanel::finish_result() {
   if (!run_key_.isEmpty()) {
     json attempt = {{"goal_met", run_exercise_ ? met : verified},
                     {"verified", verified},
+                    {"seed", run_seed_},
                     {"device", last_run_.device},
                     {"prediction", prediction},
                     {"measured", measured},

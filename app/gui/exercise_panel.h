@@ -25,7 +25,7 @@
 #include "app/gui/learner_profile.h"
 #include "app/gui/worker_client.h"
 #include "app/protocol/requests.h"
-#include "kernels/catalog.h"
+#include "kernels/pack/catalog.h"
 #include "kernels/analysis/document.h"
 #include "kernels/analysis/exercises.h"
 
@@ -46,6 +46,7 @@ class CodeEditor;
 struct LearnerRun {
   std::string kernel;  // the catalog variant the text replaces (set by run())
   std::string device;  // a device spec ("opencl:0:0", "cuda:0")
+  threadmap::Dialect device_dialect = threadmap::Dialect::OpenCL;  // the language it compiles
   std::map<std::string, std::string> params;
   int reps = 10;
   protocol::TracedBlocks blocks;  // none: the default traced blocks
@@ -57,17 +58,17 @@ class ExercisePanel : public QWidget {
  public:
   ExercisePanel(WorkerClient& worker, LearnerProfile& profile, QWidget* parent = nullptr);
 
-  // Free editing: the variant's source in the backend's dialect ("cuda": .cu,
-  // else .cl), as the learner reads it (no trace hooks); the autosaved edit
-  // of that file when there is one.
-  void open_kernel(const Variant& variant, const std::string& backend);
-  // An exercise: its starting kernel in the dialect of the backend ("cuda":
-  // the .cu start, else the .cl one), or the autosaved edit of it.
-  void open_exercise(const Exercise& exercise, const std::string& backend);
-  // The window's device changed to `backend`: an open exercise whose text the
+  // Free editing: the variant's source in `dialect` (the device's), as the
+  // learner reads it (no trace hooks); the autosaved edit of that file when
+  // there is one.
+  void open_kernel(const Variant& variant, threadmap::Dialect dialect);
+  // An exercise: its starting kernel in `dialect` (else its OpenCL C one),
+  // or the autosaved edit of it.
+  void open_exercise(const Exercise& exercise, threadmap::Dialect dialect);
+  // The window's device changed to one compiling `device`: an open exercise whose text the
   // learner has not edited switches to the start in that device's dialect; an
   // edited text stays, and the verdict says which dialect it needs.
-  void follow_device(const std::string& backend);
+  void follow_device(threadmap::Dialect device);
   // Whether the text differs from the start (or the kernel's file) it opened with.
   bool edited() const;
   // A session's own source (a handed-in session): the text as it was run.
@@ -78,7 +79,7 @@ class ExercisePanel : public QWidget {
   // The file name the text is compiled under ("smem-conflict-free.cl").
   QString file_name() const { return file_name_; }
   // The dialect the text is written in: "cuda" or "opencl".
-  std::string dialect() const;
+  threadmap::Dialect dialect() const;
   CodeEditor& editor() { return *editor_; }
   QListWidget& messages() { return *messages_; }
   QString result_text() const;
@@ -134,7 +135,7 @@ class ExercisePanel : public QWidget {
   QString profile_key() const;
   QString goal_term_text(const GoalTerm& term) const;
   QString metric_name(const std::string& metric) const;     // short, for the verdict
-  QString dialect_label(const std::string& dialect) const;  // "CUDA", "OpenCL C"
+  QString dialect_label(threadmap::Dialect dialect) const;  // "CUDA", "OpenCL C"
   void show_dialect();                                      // the label naming the text's dialect and file
 
   WorkerClient& worker_;
@@ -178,6 +179,8 @@ class ExercisePanel : public QWidget {
   int record_id_ = 0, baseline_id_ = 0;
   LearnerRun last_run_;
   const Exercise* run_exercise_ = nullptr;
+  std::uint64_t run_seed_ = 0;                        // the inputs' seed of the last run
+  std::optional<std::vector<SizeCheck>> run_sizes_;   // its runs at the exercise's other sizes
   QString run_key_, run_file_;
   struct Snapshot {
     int shared = 0, global = 0, faster = 0;

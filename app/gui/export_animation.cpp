@@ -26,10 +26,10 @@
 
 #include "app/gui/side_by_side.h"
 #include "app/gui/webm_writer.h"
-#include "kernels/output_file.h"
-#include "kernels/printable.h"
-#include "kernels/report.h"
-#include "kernels/session.h"
+#include "kernels/core/output_file.h"
+#include "kernels/core/printable.h"
+#include "kernels/core/report.h"
+#include "kernels/core/session.h"
 #include "kernels/analysis/document.h"
 #include "viz/views/theme.h"
 
@@ -227,7 +227,7 @@ QString write_png(const QImage& frame, OutputFile& out) {
 
 constexpr int kMaxFps = 50;
 // A PNG sequence's frames wait together before they are renamed into place
-// (kernels/output_file.h holds 1024 such files at once).
+// (kernels/core/output_file.h holds 1024 such files at once).
 constexpr int kMaxFrames = 1000;
 
 // An option's whole number: digits only (no sign, no spaces, no exponent),

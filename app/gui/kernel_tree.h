@@ -2,7 +2,7 @@
 // The catalog as a tree: lesson family -> kernels, each with its lesson section.
 #include <QTreeWidget>
 
-#include "kernels/catalog.h"
+#include "kernels/pack/catalog.h"
 
 namespace threadmap::gui {
 

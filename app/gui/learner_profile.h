@@ -3,7 +3,7 @@
 // attempted, goal met) and every attempt with its prediction and what was
 // measured; and the autosaved text of every kernel the learner edited. Kept
 // under the user's data folder (QStandardPaths::AppDataLocation), written
-// atomically (kernels/output_file.h), so a crash or a killed worker loses nothing.
+// atomically (kernels/core/output_file.h), so a crash or a killed worker loses nothing.
 #include <QString>
 
 #include <nlohmann/json.hpp>

@@ -15,7 +15,7 @@
 
 #include "app/gui/language.h"
 #include "app/gui/source_highlighter.h"
-#include "kernels/sources.h"
+#include "kernels/core/sources.h"
 
 // The lessons live in a static library's resources, which the linker drops
 // unless something names them.
@@ -202,7 +202,7 @@ void LessonPane::show_pack_kernel(const Variant& variant) {
                tr("From the pack %1; it brings no lesson text.").arg(QString::fromStdString(variant.pack))));
 }
 
-void LessonPane::show_variant(const Variant& variant, const std::string& backend) {
+void LessonPane::show_variant(const Variant& variant, Dialect dialect) {
   {
     const QSignalBlocker quiet(original_);
     // Another lesson opens in the interface's language.
@@ -216,9 +216,9 @@ void LessonPane::show_variant(const Variant& variant, const std::string& backend
   }
 
   // A pack's kernel: its own file in the device's dialect, else its other one.
-  const Variant::KernelText* own = pack_text(variant, backend);
-  if (!own && !variant.pack.empty()) own = pack_text(variant, backend == "cuda" ? "opencl" : "cuda");
-  const std::string name = own ? own->file : variant.source + (backend == "cuda" ? ".cu" : ".cl");
+  const Variant::KernelText* own = pack_text(variant, dialect);
+  if (!own && !variant.texts.empty()) own = &variant.texts.begin()->second;
+  const std::string name = own ? own->file : source_file_for(variant, dialect);
   const std::string_view text = own ? std::string_view(own->text) : embedded_source(name);
   source_->setPlainText(text.empty() ? tr("No embedded source named %1.").arg(QString::fromStdString(name))
                                      : QString::fromUtf8(text.data(), static_cast<qsizetype>(text.size())));

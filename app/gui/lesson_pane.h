@@ -9,7 +9,7 @@
 
 #include <optional>
 
-#include "kernels/catalog.h"
+#include "kernels/pack/catalog.h"
 
 class QTextBrowser;
 class QPlainTextEdit;
@@ -21,8 +21,8 @@ class LessonPane : public QSplitter {
   Q_OBJECT
  public:
   explicit LessonPane(QWidget* parent = nullptr);
-  // backend: "cuda" shows the .cu text, anything else the .cl text.
-  void show_variant(const Variant& variant, const std::string& backend);
+  // The variant's text in `dialect` (a pack's in another where it has none).
+  void show_variant(const Variant& variant, threadmap::Dialect dialect);
   QString lesson_text() const;
   QString source_text() const;
   // The resource shown (":/lessons/003_….pt_BR.txt" or the original's path).

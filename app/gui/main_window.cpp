@@ -47,8 +47,8 @@
 #include "app/gui/recording_panel.h"
 #include "app/gui/session_store.h"
 #include "app/gui/status_panel.h"
-#include "kernels/error.h"
-#include "kernels/report.h"
+#include "kernels/core/error.h"
+#include "kernels/core/report.h"
 #include "viz/views/playback_controller.h"
 #include "viz/views/retranslate.h"
 #include "viz/views/bank_view.h"
@@ -181,8 +181,8 @@ void MainWindow::connect_controls() {
   connect(controls_, &ControlsPage::expand_clicked, this, [this] { set_controls_collapsed(false); });
   connect(&controls_->tree(), &KernelTree::variant_selected, this, &MainWindow::select_variant);
   connect(&controls_->devices(), &QComboBox::currentIndexChanged, this, [this] {
-    exercise_panel_->follow_device(backend());
-    if (variant_) lesson_->show_variant(*variant_, backend());
+    exercise_panel_->follow_device(dialect());
+    if (variant_) lesson_->show_variant(*variant_, dialect());
     refresh_family_chart();
     debounce_.start();
   });
@@ -197,7 +197,8 @@ void MainWindow::connect_runs() {
     current_session_ = SessionStore::from_report(r);
     if (!shown_device_.empty()) {
       shown_device_.clear();
-      if (variant_) lesson_->show_variant(*variant_, backend());
+      shown_dialect_.reset();
+      if (variant_) lesson_->show_variant(*variant_, dialect());
       refresh_family_chart();
     }
   });
@@ -584,7 +585,7 @@ void MainWindow::select_variant(const Variant& variant) {
   const bool same_family = variant_ && variant_->family == variant.family;
   variant_ = &variant;
   controls_->show_variant(variant);
-  lesson_->show_variant(variant, backend());
+  lesson_->show_variant(variant, dialect());
   if (!same_family) refresh_family_chart();
   debounce_.start();
 }
@@ -655,7 +656,7 @@ void MainWindow::show_devices(const std::vector<BackendReport>& backends) {
                                ? QSettings().value("run/device").toString()
                                : controls_->devices().currentData().toString();
   const bool any = controls_->list_devices(backends, previous, worker_.remote_host());
-  exercise_panel_->follow_device(backend());  // the picker sends no signal while it lists
+  exercise_panel_->follow_device(dialect());  // the picker sends no signal while it lists
   if (!any) report(tr("no device is available: see the reasons in the device list"), true);
   if (!std::exchange(devices_listed_before_, true) && options_.first_start)
     if (!options_.restore_settings || !restore_kernel()) open_first_start(backends);
@@ -675,9 +676,9 @@ std::string MainWindow::device_spec() const {
   return runs.empty() || runs.back().device.spec.empty() ? "auto" : runs.back().device.spec;
 }
 
-std::string MainWindow::backend() const {
+Dialect MainWindow::dialect() const {
   const std::string spec = device_spec();
-  return spec.substr(0, spec.find(':'));
+  return controls_->listed_dialect(spec).value_or(named_dialect(spec));
 }
 
 std::vector<std::string> MainWindow::family_kernels() const {
@@ -759,7 +760,7 @@ void MainWindow::edit_kernel() {
     report(tr("pick a kernel first (Ctrl+K)"), true);
     return;
   }
-  exercise_panel_->open_kernel(*variant_, backend());
+  exercise_panel_->open_kernel(*variant_, dialect());
   chart_tabs_->setCurrentWidget(exercise_panel_);
   exercise_panel_->editor().setFocus();
 }
@@ -775,7 +776,7 @@ void MainWindow::open_exercise(const Exercise* exercise) {
     const QSignalBlocker block(&controls_->params());
     for (const auto& [name, value] : exercise->sets) controls_->params().set_value(name, value);
   }
-  exercise_panel_->open_exercise(*exercise, backend());
+  exercise_panel_->open_exercise(*exercise, dialect());
   chart_tabs_->setCurrentWidget(exercise_panel_);
   exercise_panel_->editor().setFocus();
 }
@@ -792,6 +793,7 @@ void MainWindow::run_learner() {
   chart_tabs_->setCurrentWidget(exercise_panel_);
   LearnerRun run;
   run.device = device_spec();
+  run.device_dialect = dialect();
   run.reps = controls_->reps();
   run.folder = recordings_dir_.path();
   const protocol::KernelRun request = request_for(*exercise_panel_->variant());
@@ -1012,8 +1014,9 @@ QString MainWindow::show_session(Session session, const std::function<QString()>
   debounce_.stop();  // opening shows a recorded run; it does not start a new one
   const DeviceInfo device = device_or_default(session.device);
   shown_device_ = device.spec;
+  shown_dialect_ = device.dialect;
   // The source the trace's line numbers refer to (.cu for a CUDA recording).
-  lesson_->show_variant(*variant, shown_device_.substr(0, shown_device_.find(':')));
+  lesson_->show_variant(*variant, device.dialect);
   if (const std::optional<RunReport> run = report_if_any(session.run)) {
     // A learner's run is its own bar beside the catalog's: "setRowReadCol (mine.cl)".
     RunReport bar = *run;
@@ -1104,8 +1107,7 @@ void MainWindow::changeEvent(QEvent* event) {
   QMainWindow::changeEvent(event);
   if (event->type() != QEvent::LanguageChange) return;
   if (variant_)
-    lesson_->show_variant(*variant_,
-                          shown_device_.empty() ? backend() : shown_device_.substr(0, shown_device_.find(':')));
+    lesson_->show_variant(*variant_, shown_dialect_.value_or(dialect()));
   refresh_family_chart();
   if (!runs_.sweep_data().parameter().empty()) refresh_sweep_chart();
   if (origin_line_) controls_->status().set_origin(origin_line_());

@@ -14,8 +14,8 @@
 #include "app/gui/pack_library.h"
 #include "app/gui/run_controller.h"
 #include "app/gui/window_layout.h"
-#include "kernels/catalog.h"
-#include "kernels/session.h"
+#include "kernels/pack/catalog.h"
+#include "kernels/core/session.h"
 #include "kernels/analysis/exercises.h"
 #include "kernels/analysis/document.h"
 
@@ -200,7 +200,7 @@ class MainWindow : public QMainWindow {
   void refresh_sweep_chart();
   void report(const QString& message, bool is_problem);
   std::string device_spec() const;
-  std::string backend() const;
+  threadmap::Dialect dialect() const;  // the chosen device's
   protocol::KernelRun request_for(const Variant& variant) const;
   std::vector<std::string> family_kernels() const;
   std::vector<std::string> chart_kernels() const;
@@ -233,6 +233,7 @@ class MainWindow : public QMainWindow {
   std::shared_ptr<const analysis::TraceDocument> document_;
   std::optional<Session> current_session_;  // what Save writes: the run shown
   std::string shown_device_;                // the recording's device while its run is shown; empty for live runs
+  std::optional<threadmap::Dialect> shown_dialect_;  // its dialect then
   bool devices_listed_before_ = false;
   bool shown_before_ = false;
   QSplitter* main_split_;   // the controls beside right_split_

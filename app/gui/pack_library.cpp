@@ -6,7 +6,7 @@
 #include <QStandardPaths>
 
 #include "kernels/analysis/exercises.h"
-#include "kernels/catalog.h"
+#include "kernels/pack/catalog.h"
 #include "kernels/pack/manifest.h"
 #include "kernels/pack/pack_template.h"
 #include "kernels/pack/pack_variants.h"

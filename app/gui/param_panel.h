@@ -7,7 +7,7 @@
 #include <map>
 #include <string>
 
-#include "kernels/catalog.h"
+#include "kernels/pack/catalog.h"
 
 class QFormLayout;
 

@@ -9,7 +9,7 @@
 
 #include "app/gui/language.h"
 #include "app/gui/site_model.h"
-#include "kernels/report.h"
+#include "kernels/core/report.h"
 
 #include "viz/views/retranslate.h"
 

@@ -16,7 +16,7 @@
 #include "app/gui/worker_client.h"
 #include "app/protocol/replies.h"
 #include "app/protocol/requests.h"
-#include "kernels/output_file.h"
+#include "kernels/core/output_file.h"
 
 namespace threadmap::gui {
 

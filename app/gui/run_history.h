@@ -1,5 +1,5 @@
 #pragma once
-// Every run report the GUI received this session (kernels/report.h's
+// Every run report the GUI received this session (kernels/core/report.h's
 // RunReport, read once where it arrived). Charts, export and sessions read
 // from here; Qt views adapt it and never hold the numbers themselves.
 #include <cstdint>
@@ -10,7 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "kernels/report.h"
+#include "kernels/core/report.h"
 
 namespace threadmap::gui {
 
@@ -35,7 +35,7 @@ class RunHistory {
     return copies_.count({device_spec, bytes}) > 0;
   }
   const std::vector<RunReport>& runs() const { return runs_; }
-  // The same reports as JSON (kernels/report.h), as a run file keeps them.
+  // The same reports as JSON (kernels/core/report.h), as a run file keeps them.
   std::vector<nlohmann::json> reports() const;
 
   // The latest completed run (status ok, verified or not) of each of

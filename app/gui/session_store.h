@@ -1,11 +1,11 @@
 #pragma once
-// Open and Save of session files (kernels/session.h: one run with its device,
+// Open and Save of session files (kernels/core/session.h: one run with its device,
 // parameters, timings and, when recorded, its trace; CBOR). Errors come back
 // as messages, never as exceptions, so Qt slots can call these directly.
 #include <QString>
 
-#include "kernels/report.h"
-#include "kernels/session.h"
+#include "kernels/core/report.h"
+#include "kernels/core/session.h"
 
 namespace threadmap::gui {
 
@@ -17,7 +17,7 @@ class SessionStore {
   // empty on success, else the reason (session untouched).
   static QString load(const QString& path, Session& session);
   static QString file_filter();
-  // The session of one live run report (kernels/report.h): no trace.
+  // The session of one live run report (kernels/core/report.h): no trace.
   static Session from_report(const RunReport& report);
 };
 

@@ -9,8 +9,8 @@
 #include <map>
 #include <tuple>
 
-#include "kernels/catalog.h"
-#include "kernels/report.h"
+#include "kernels/pack/catalog.h"
+#include "kernels/core/report.h"
 #include "viz/views/timeline.h"
 #include "viz/views/bank_view.h"
 #include "viz/views/barrier_view.h"

@@ -3,7 +3,7 @@
 // run, and what the worker is doing (running, restarted, refused a value).
 #include <QWidget>
 
-#include "kernels/report.h"
+#include "kernels/core/report.h"
 
 class QLabel;
 

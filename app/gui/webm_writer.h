@@ -9,7 +9,7 @@
 #include <memory>
 #include <span>
 
-#include "kernels/output_file.h"
+#include "kernels/core/output_file.h"
 
 namespace threadmap::gui {
 

@@ -5,7 +5,7 @@
 
 #include <cstdlib>
 
-#include "kernels/error.h"
+#include "kernels/core/error.h"
 
 namespace threadmap::protocol {
 

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "kernels/json_fields.h"
+#include "kernels/core/json_fields.h"
 
 namespace threadmap::protocol {
 
@@ -43,14 +43,22 @@ json body_of(const SweepResult& s) {
           {"total", s.total}};
 }
 
+json check_size_json(const CheckSize& size);
+
 json body_of(const RecordResult& r) {
   json phases = json::array();
   for (const auto& [name, ms] : r.phases_ms) phases.push_back({name, ms});
-  return {{"session", r.session},
-          {"bytes", r.bytes},
-          {"verified", r.verified},
-          {"record_ms", r.record_ms},
-          {"phases_ms", phases}};
+  json j = {{"session", r.session},
+            {"bytes", r.bytes},
+            {"verified", r.verified},
+            {"record_ms", r.record_ms},
+            {"phases_ms", phases}};
+  if (r.sizes) {
+    json sizes = json::array();
+    for (const SizeCheck& size : *r.sizes) sizes.push_back(check_size_json(size));
+    j["sizes"] = sizes;
+  }
+  return j;
 }
 
 json body_of(const CancelResult& c) { return {{"cancelled", c.target}, {"found", c.found}}; }
@@ -188,12 +196,12 @@ json body_of(const BenchResult& b) {
           {"device_copy", threadmap::to_json(b.device_copy)}, {"results", results}, {"peers", peers}};
 }
 
-// --- Reading: one object's fields (kernels/json_fields.h); what is
+// --- Reading: one object's fields (kernels/core/json_fields.h); what is
 // malformed is a ReportError, a malformed reply once it leaves read_result()
 // or read_progress().
 using Fields = JsonFields;
 
-// A ReportError (a field's reader, kernels/report.h's readers) as the
+// A ReportError (a field's reader, kernels/core/report.h's readers) as the
 // malformed reply it is.
 template <typename Read>
 auto reported(Read read) {
@@ -243,6 +251,8 @@ Result read_body(const SweepRequest&, const json& body) {
   return s;
 }
 
+std::optional<std::vector<CheckSize>> read_check_sizes(const Fields& row);
+
 Result read_body(const RecordRequest&, const json& body) {
   const Fields f(body, "the record reply");
   RecordResult r;
@@ -256,6 +266,7 @@ Result read_body(const RecordRequest&, const json& body) {
       f.fail("phases_ms", "a list of [name, ms] pairs");
     r.phases_ms.emplace_back(phase[0].get<std::string>(), phase[1].get<double>());
   }
+  r.sizes = read_check_sizes(f);
   return r;
 }
 

@@ -9,7 +9,7 @@
 //
 // The worker writes them with the *_line functions, the client reads them
 // with read_reply_line() and read_result()/read_progress(). Run reports are
-// kernels/report.h's RunReport.
+// kernels/core/report.h's RunReport.
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -23,12 +23,13 @@
 
 #include "app/protocol/requests.h"
 #include "app/protocol/wire.h"
+#include "kernels/analysis/exercises.h"
 #include "kernels/analysis/problems.h"
 #include "kernels/analysis/summary.h"
-#include "kernels/catalog.h"
-#include "kernels/devices.h"
-#include "kernels/peers.h"
-#include "kernels/report.h"
+#include "kernels/pack/catalog.h"
+#include "kernels/core/device.h"
+#include "kernels/core/peers.h"
+#include "kernels/core/report.h"
 
 namespace threadmap::protocol {
 
@@ -57,6 +58,9 @@ struct RecordResult {
   bool verified = false;  // the timed run and the traced run both
   double record_ms = 0;
   std::vector<std::pair<std::string, double>> phases_ms;  // where the time went, in order
+  // Asked for an exercise (RecordRequest::exercise): the source run at each
+  // of its other sizes; none when the recording did not verify.
+  std::optional<std::vector<SizeCheck>> sizes;
 };
 struct CancelResult {
   RequestId target;
@@ -65,7 +69,7 @@ struct CancelResult {
 struct QuitResult {};
 // "counters": what `threadmap-cli counters` prints, made where the trace is
 // (a trace of every block stays on the worker's machine).
-struct CountersBatches {  // a grid traced in batches of blocks (kernels/analysis/grid_count.h)
+struct CountersBatches {  // a grid traced in batches of blocks (kernels/engine/grid_count.h)
   std::uint64_t count = 0;
   std::uint64_t records_per_batch = 0;  // the room each batch had
   std::uint64_t largest_records = 0;    // the most access records one batch held
@@ -91,12 +95,7 @@ struct CountersResult {
   bool verified = false;  // the traced run's output matched the CPU reference
 };
 // "check": the grading's seed and one row per submission, in order.
-struct CheckSize {  // the submission run once at another of the exercise's sizes
-  std::string set;  // "height=70 pad=0 tile=32 width=33"
-  bool verified = false;
-  std::optional<std::string> error;     // it did not run: the first line of why
-  std::optional<std::string> mismatch;  // it ran, and its output differs: the first mismatch
-};
+using CheckSize = SizeCheck;  // the submission run once at another of the exercise's sizes
 struct CheckTrace {                        // what the traced run measured, once the submission compiled
   std::map<std::string, double> counters;  // each goal term's metric, measured
   std::vector<std::string> reasons;        // each goal term not met, as a learner reads it
@@ -215,7 +214,7 @@ struct SweepPoint {
   RunReport result;
 };
 // The timed work waits for another ThreadMap process on the same device
-// (kernels/timing_lock.h): "waiting for the GPU: 2 runs ahead".
+// (kernels/engine/timing_lock.h): "waiting for the GPU: 2 runs ahead".
 struct WaitNotice {
   std::string message;
 };

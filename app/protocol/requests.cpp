@@ -184,6 +184,7 @@ RecordRequest record_fields(const json& line) {
   r.scratch = flag_field(line, "scratch", false);
   r.stream = flag_field(line, "stream", false);
   r.device = text_field(line, "device", "auto");
+  if (line.contains("exercise")) r.exercise = text_field(line, "exercise", "");
   return r;
 }
 
@@ -314,6 +315,7 @@ json fields_of(const RecordRequest& r) {
   if (r.folder) j["folder"] = *r.folder;
   if (r.scratch) j["scratch"] = true;
   if (r.stream) j["stream"] = true;
+  if (r.exercise) j["exercise"] = *r.exercise;
   return j;
 }
 

@@ -17,8 +17,8 @@
 #include <nlohmann/json.hpp>
 
 #include "app/protocol/wire.h"
-#include "kernels/params.h"
-#include "kernels/runner.h"
+#include "kernels/core/params.h"
+#include "kernels/core/run.h"
 
 namespace threadmap::protocol {
 
@@ -86,6 +86,11 @@ struct RecordRequest : KernelRun {
   // The session's bytes come back in progress lines (SessionChunk) and no
   // file is kept on the worker's machine: a worker reached through ssh.
   bool stream = false;
+  // A learner's answer to this exercise (the id): once the recording
+  // verified, the source runs once at each of the exercise's other sizes
+  // (RecordResult::sizes), as `check` runs it, so the Exercise tab grades
+  // with the same runs (grade_exercise).
+  std::optional<std::string> exercise;
 };
 struct CancelRequest {
   RequestId target;  // a queued or running request's id

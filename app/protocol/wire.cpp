@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <optional>
 
-#include "kernels/bounded_json.h"
+#include "kernels/core/bounded_json.h"
 
 namespace threadmap::protocol {
 

@@ -3,7 +3,7 @@
 // latency (the first warp's release after the last arrival), per block and
 // barrier, for three catalog kernels with barriers.
 //
-// Its own method, sharing no code with ThreadMap's clock pass (kernels/cuda/ptx_instrument.h):
+// Its own method, sharing no code with ThreadMap's clock pass (kernels/ptx/ptx_instrument.h):
 //   - the kernels are written out again here; they are compiled as ThreadMap
 //     compiles the kernels it times (NVRTC, --gpu-architecture=compute_ARCH
 //     -std=c++20 -lineinfo, loaded as PTX), so that both measure the same

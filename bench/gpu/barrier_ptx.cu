@@ -7,7 +7,7 @@
 //          barrier_probe.cu launches);
 //   as ThreadMap: before each of the two launches the trace buffer is
 //          allocated and written, the output poisoned (cudaMemset), and after
-//          it both are read back and the buffer freed (kernels/record.cpp).
+//          it both are read back and the buffer freed (kernels/engine/record.cpp).
 // Prints per PTX file, way and size the median arrival spread over the
 // blocks (cycles), the median start spread (the block's last warp start
 // less its first) and the median of each block's median arrival - start.
@@ -37,7 +37,7 @@
     }                                                                                            \
   } while (0)
 
-// kernels/trace_format.h, the clock pass's part.
+// kernels/core/trace_format.h, the clock pass's part.
 constexpr std::uint64_t kHeaderWords = 16, kScheduleWords = 8, kWarpWords = 6 + 16 * 4, kSampleWarps = 32768;
 constexpr std::uint32_t kWritten = 0x600dc10cu, kNoSlot = 0xffffffffu;
 constexpr std::uint32_t kWarps = 32;

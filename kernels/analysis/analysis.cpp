@@ -9,7 +9,7 @@
 #include <set>
 #include <tuple>
 
-#include "kernels/parallel.h"
+#include "kernels/core/parallel.h"
 
 namespace threadmap::analysis {
 

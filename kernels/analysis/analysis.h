@@ -18,7 +18,7 @@
 #include <string>
 #include <vector>
 
-#include "kernels/trace.h"
+#include "kernels/core/trace.h"
 #include "kernels/analysis/problems.h"
 
 namespace threadmap::analysis {

@@ -5,7 +5,7 @@
 #include <memory>
 #include <string>
 
-#include "kernels/session.h"
+#include "kernels/core/session.h"
 #include "kernels/analysis/analysis.h"
 
 namespace threadmap::analysis {

@@ -1,7 +1,7 @@
 #include "kernels/analysis/exercises.h"
 
-#include "kernels/error.h"
-#include "kernels/goal_metrics.h"
+#include "kernels/core/error.h"
+#include "kernels/core/goal_metrics.h"
 #include "kernels/pack/pack_variants.h"
 
 #include <algorithm>
@@ -14,9 +14,9 @@
 
 namespace threadmap {
 
-const ExerciseFile& Exercise::start_in(std::string_view dialect) const {
-  const auto found = starts.find(std::string(dialect));
-  return found != starts.end() ? found->second : starts.at("opencl");
+const ExerciseFile& Exercise::start_in(Dialect dialect) const {
+  const auto found = starts.find(dialect);
+  return found != starts.end() ? found->second : starts.at(Dialect::OpenCL);
 }
 
 const ExerciseText& Exercise::in(std::string_view language) const {
@@ -194,6 +194,47 @@ std::vector<std::string> untraced_buffers(const Trace& trace) {
 }
 
 }  // namespace
+
+std::vector<std::pair<std::string, std::string>> exercise_sets(const Exercise& e,
+                                                               const std::map<std::string, std::string>& over) {
+  std::map<std::string, std::string> all = e.sets;
+  for (const auto& [name, value] : over) all[name] = value;
+  return {all.begin(), all.end()};
+}
+
+std::string sets_text(const std::vector<std::pair<std::string, std::string>>& sets) {
+  std::string out;
+  for (const auto& [name, value] : sets) out += (out.empty() ? "" : " ") + name + "=" + value;
+  return out;
+}
+
+std::string first_mismatch(const Verification& v) {
+  if (v.first.empty()) return v.method;
+  const Mismatch& m = v.first.front();
+  return m.where + ": expected " + m.expected + ", got " + m.actual;
+}
+
+Grade grade_exercise(const Exercise& e, const analysis::Analysis& a, const Trace& trace, const GradedRuns& runs) {
+  Grade g;
+  const std::string own = sets_text(exercise_sets(e));
+  if (!runs.traced.verified) g.failed_at = own + ", " + first_mismatch(runs.traced);
+  else if (runs.timed && !runs.timed->verified)
+    g.failed_at = own + " (the timed run), " + first_mismatch(*runs.timed);
+  for (std::size_t i = 0; !g.failed_at && i < e.verify_at.size(); ++i) {
+    if (i >= runs.sizes.size()) {
+      g.failed_at = sets_text(exercise_sets(e, e.verify_at[i])) + ": not run";
+      break;
+    }
+    const SizeCheck& size = runs.sizes[i];
+    if (!size.verified)
+      g.failed_at = size.set + (size.error ? ": " + *size.error : ", " + size.mismatch.value_or("not verified"));
+  }
+  g.verified = !g.failed_at;
+  g.goal = check_goal(e, g.verified, a, trace);
+  g.goal_met = g.goal.met && g.verified;
+  g.status = g.goal_met ? "goal met" : (g.verified ? "goal not met" : "not verified");
+  return g;
+}
 
 GoalCheck check_goal(const Exercise& e, bool verified, const analysis::Analysis& a, const Trace& trace) {
   GoalCheck out;

@@ -15,7 +15,7 @@
 #include <string_view>
 #include <vector>
 
-#include "kernels/learner_source.h"  // source_dialect, dialect_name
+#include "kernels/core/dialect.h"
 #include "kernels/analysis/analysis.h"
 #include "kernels/pack/manifest.h"
 
@@ -33,7 +33,7 @@ struct ExerciseText {
 // counts, so a kernel that skips the lesson's tile cannot meet the goal.
 struct GoalTerm {
   std::string metric;  // verified, a conflict or excess-sector count, or a
-                       // request count (kernels/goal_metrics.h lists them)
+                       // request count (kernels/core/goal_metrics.h lists them)
   double at_most = 0;
   std::optional<double> at_least;  // set: the term is a lower bound
   std::string per;                 // empty, or the counter the bound scales with
@@ -56,10 +56,10 @@ struct Exercise {
   std::string kernel_id;  // the catalog variant it replaces
   std::string lesson_file, lesson_section;
   std::map<std::string, std::string> sets;  // its parameters
-  // By dialect ("cuda", "opencl"): the starting kernel and a solution, each
+  // By dialect: the starting kernel and a solution, each
   // in the form of the catalog kernel it replaces (its name, parameters and
   // compile-time values). Every exercise has both dialects (a test keeps it so).
-  std::map<std::string, ExerciseFile> starts, solutions;
+  std::map<Dialect, ExerciseFile> starts, solutions;
   std::vector<GoalTerm> goal;
   // Further parameter sets (over `sets`) that `check` verifies a submission
   // at, with a fresh seed: other sizes, odd ones and ones off the tile.
@@ -69,7 +69,7 @@ struct Exercise {
   // The learner's language where there is a translation, else English.
   const ExerciseText& in(std::string_view language) const;
   // The start in `dialect`, else the OpenCL C one.
-  const ExerciseFile& start_in(std::string_view dialect) const;
+  const ExerciseFile& start_in(Dialect dialect) const;
 };
 
 // Every exercise listed now: the built-in ones in id order, then the packs'
@@ -103,8 +103,7 @@ double goal_metric(const analysis::Counters& c, const std::string& metric);
 // (verified is 1 or 0) and whether it holds, and the problems its trace
 // shows (races, uninitialised or out-of-bounds accesses, divergent
 // barriers), each a condition it fails: a kernel whose trace shows a bug
-// meets no goal. The one grader: `threadmap-cli check`, `pack check` and the
-// Exercise tab grade with it, and only render what it returns.
+// meets no goal. grade_exercise below makes it part of a grade.
 struct GoalCheck {
   struct Term {
     GoalTerm term;
@@ -121,6 +120,45 @@ struct GoalCheck {
   bool met = false;
 };
 GoalCheck check_goal(const Exercise& e, bool verified, const analysis::Analysis& a, const Trace& trace);
+
+// The exercise's parameters with `over` laid on them, in name order.
+std::vector<std::pair<std::string, std::string>> exercise_sets(const Exercise& e,
+                                                               const std::map<std::string, std::string>& over = {});
+// "height=70 pad=0 tile=32 width=33".
+std::string sets_text(const std::vector<std::pair<std::string, std::string>>& sets);
+// The first mismatch of a failed verification, as a learner reads it.
+std::string first_mismatch(const Verification& v);
+
+// A submission run once at another of the exercise's sizes (verify_at).
+struct SizeCheck {
+  std::string set;  // sets_text of its parameters
+  bool verified = false;
+  std::optional<std::string> error;     // it did not run: the first line of why
+  std::optional<std::string> mismatch;  // it ran, and its output differs: the first mismatch
+};
+
+// What a submission's runs verified, with the grading's seed: the traced run
+// and the timed run at the exercise's sizes, then one run at each other size.
+struct GradedRuns {
+  std::uint64_t seed = 0;
+  Verification traced;
+  std::optional<Verification> timed;  // none: no timed run verified anything
+  std::vector<SizeCheck> sizes;       // one per verify_at, in its order
+};
+
+// The one grader: `threadmap-cli check`, `pack check`, the worker and the
+// Exercise tab grade with it, and only render what it returns. Verified is
+// every run verified (a kernel fitted to one size or to the inputs of one
+// seed fails at another); the goal is met when its terms hold, its trace
+// shows no problem, and it is verified.
+struct Grade {
+  GoalCheck goal;  // check_goal of the traced run
+  bool verified = false;
+  std::optional<std::string> failed_at;  // the first run that failed: "SET, MISMATCH" or "SET: ERROR"
+  bool goal_met = false;
+  std::string status;  // "goal met", "goal not met" or "not verified"
+};
+Grade grade_exercise(const Exercise& e, const analysis::Analysis& a, const Trace& trace, const GradedRuns& runs);
 
 // One line of a compiler's message that names a place in the source:
 // "learner.cl:5:3: error: use of undeclared identifier 'x'" (Clang, PoCL,

@@ -6,8 +6,8 @@
 #include <span>
 #include <tuple>
 
-#include "kernels/json_fields.h"
-#include "kernels/parallel.h"
+#include "kernels/core/json_fields.h"
+#include "kernels/core/parallel.h"
 
 namespace threadmap::analysis {
 

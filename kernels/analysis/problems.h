@@ -25,7 +25,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "kernels/trace.h"
+#include "kernels/core/trace.h"
 
 namespace threadmap::analysis {
 

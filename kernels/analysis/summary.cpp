@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <utility>
 
-#include "kernels/json_fields.h"
+#include "kernels/core/json_fields.h"
 
 namespace threadmap::analysis {
 

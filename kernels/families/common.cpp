@@ -2,7 +2,7 @@
 
 #include "kernels/families/families.h"
 
-#include "kernels/parallel.h"
+#include "kernels/core/parallel.h"
 
 #include <cmath>
 #include <limits>

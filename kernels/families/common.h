@@ -7,10 +7,10 @@
 #include <string>
 #include <vector>
 
-#include "kernels/catalog.h"
-#include "kernels/element_type.h"
-#include "kernels/error.h"
-#include "kernels/workload.h"
+#include "kernels/core/variant.h"
+#include "kernels/core/element_type.h"
+#include "kernels/core/error.h"
+#include "kernels/core/workload.h"
 
 namespace threadmap::families {
 

@@ -7,7 +7,7 @@
 #include <string_view>
 #include <vector>
 
-#include "kernels/catalog.h"
+#include "kernels/core/variant.h"
 
 namespace threadmap::families {
 

@@ -1,8 +1,8 @@
 // Matrix addition res = a + b, height x width, three ways of handing out work.
 #include "kernels/families/common.h"
 #include "kernels/families/families.h"
-#include "kernels/bulk_allocator.h"
-#include "kernels/parallel.h"
+#include "kernels/core/bulk_allocator.h"
+#include "kernels/core/parallel.h"
 
 namespace threadmap::families {
 

@@ -7,7 +7,7 @@
 #include <atomic>
 #include <cstring>
 
-#include "kernels/parallel.h"
+#include "kernels/core/parallel.h"
 
 namespace threadmap::families {
 

@@ -1,6 +1,6 @@
 #include "kernels/pack/manifest.h"
 
-#include "kernels/input_file.h"
+#include "kernels/core/input_file.h"
 
 #include <toml++/toml.h>
 
@@ -13,9 +13,9 @@
 #include <tuple>
 #include <sstream>
 
-#include "kernels/error.h"
+#include "kernels/core/error.h"
 #include "kernels/families/families.h"
-#include "kernels/goal_metrics.h"
+#include "kernels/core/goal_metrics.h"
 
 namespace threadmap::pack {
 
@@ -341,7 +341,7 @@ class Reader {
                                                                        const std::string& who) const;
   void exercises(const Fields& f, FamilySpec& fam, const std::string& what) const;
   ExerciseSpec exercise(const Fields& e, const FamilySpec& fam, const std::string& what) const;
-  std::map<std::string, ExerciseSpec::File> exercise_files(const Fields& e, std::string_view key) const;
+  std::map<Dialect, ExerciseSpec::File> exercise_files(const Fields& e, std::string_view key) const;
   ExerciseSpec::Term goal_term(const toml::table& t, const std::string& what) const;
   std::map<std::string, std::string> by_language(const toml::node& n, const std::string& what) const;
   std::vector<LaunchSpec> launches(const Fields& f, const ExpressionScope& scope) const;
@@ -489,18 +489,17 @@ std::vector<LaunchSpec> Reader::launches(const Fields& f, const ExpressionScope&
 
 // A family's kernel files, read beside the manifest.
 void Reader::kernel_files(const Fields& f, FamilySpec& fam, const std::string& what) const {
-  fam.opencl_file = f.string("opencl", false);
-  fam.cuda_file = f.string("cuda", false);
-  if (fam.opencl_file.empty() && fam.cuda_file.empty())
+  for (Dialect dialect : kDialects) {
+    const std::string key(dialect_key(dialect));
+    const std::string file = f.string(key, false);
+    if (file.empty()) continue;
+    if (!file.ends_with(dialect_extension(dialect)))
+      fail(*f.find(key), "the " + std::string(dialect_title(dialect)) + " kernel file must end in " +
+                             std::string(dialect_extension(dialect)));
+    fam.kernels[dialect] = {file, read_kernel(*f.find(key), file)};
+  }
+  if (fam.kernels.empty())
     fail(f.place(), what + " names no kernel file: give opencl = \"FILE.cl\", cuda = \"FILE.cu\" or both");
-  if (!fam.opencl_file.empty()) {
-    if (!fam.opencl_file.ends_with(".cl")) fail(*f.find("opencl"), "the OpenCL kernel file must end in .cl");
-    fam.opencl_text = read_kernel(*f.find("opencl"), fam.opencl_file);
-  }
-  if (!fam.cuda_file.empty()) {
-    if (!fam.cuda_file.ends_with(".cu")) fail(*f.find("cuda"), "the CUDA kernel file must end in .cu");
-    fam.cuda_text = read_kernel(*f.find("cuda"), fam.cuda_file);
-  }
 }
 
 // The headings of a markdown text ("# Title" lines and underlined ones), as
@@ -1056,18 +1055,19 @@ ExerciseSpec::Term Reader::goal_term(const toml::table& t, const std::string& wh
 }
 
 // start = { cuda = "FILE.cu", opencl = "FILE.cl" }: each file in its dialect.
-std::map<std::string, ExerciseSpec::File> Reader::exercise_files(const Fields& e, std::string_view key) const {
+std::map<Dialect, ExerciseSpec::File> Reader::exercise_files(const Fields& e, std::string_view key) const {
   const toml::node& n = e.required(key);
   if (!n.is_table()) fail(n, std::string(key) + " is a table by dialect, e.g. { cuda = \"start.cu\", opencl = \"start.cl\" }");
-  std::map<std::string, ExerciseSpec::File> out;
+  std::map<Dialect, ExerciseSpec::File> out;
   for (const auto& [k, value] : *n.as_table()) {
-    const std::string dialect(k.str());
-    if (dialect != "cuda" && dialect != "opencl") fail(value, "'" + dialect + "' is not a dialect: cuda or opencl");
-    if (!value.is_string()) fail(value, std::string(key) + "." + dialect + " must be a file name, not " + type_name(value));
+    const std::string name(k.str());
+    const std::optional<Dialect> dialect = dialect_from_key(name);
+    if (!dialect) fail(value, "'" + name + "' is not a dialect: " + dialect_keys_text());
+    if (!value.is_string()) fail(value, std::string(key) + "." + name + " must be a file name, not " + type_name(value));
     const std::string file(*value.as_string());
-    const std::string extension = dialect == "cuda" ? ".cu" : ".cl";
-    if (!file.ends_with(extension)) fail(value, "the " + dialect + " file '" + file + "' must end in " + extension);
-    out[dialect] = {file, read_text(value, file, "exercise file")};
+    const std::string extension(dialect_extension(*dialect));
+    if (!file.ends_with(extension)) fail(value, "the " + name + " file '" + file + "' must end in " + extension);
+    out[*dialect] = {file, read_text(value, file, "exercise file")};
   }
   if (out.empty()) fail(n, std::string(key) + " names no file");
   return out;
@@ -1088,7 +1088,8 @@ ExerciseSpec Reader::exercise(const Fields& e, const FamilySpec& fam, const std:
   x.starts = exercise_files(e, "start");
   x.solutions = exercise_files(e, "solution");
   for (const auto& [dialect, file] : x.starts)
-    if (!x.solutions.count(dialect)) fail(e.required("solution"), what + ": a " + dialect + " start with no solution");
+    if (!x.solutions.count(dialect))
+      fail(e.required("solution"), what + ": a " + std::string(dialect_key(dialect)) + " start with no solution");
   if (x.starts.size() != x.solutions.size()) fail(e.required("start"), what + ": a solution with no start in its dialect");
   const auto terms = e.tables("goal");
   if (terms.empty()) fail(e.place(), what + " needs a goal ([[family.exercise.goal]])");
@@ -1162,11 +1163,10 @@ void Reader::workload(const Fields& f, FamilySpec& fam, const std::string& what)
                  (near.empty() ? "" : "; did you mean '" + near + "'?"));
   }
   // The workload runs its own kernel files: WORKLOAD.cl and WORKLOAD.cu.
-  for (const auto& [key, file, extension] : {std::tuple{"opencl", &fam.opencl_file, ".cl"},
-                                             std::tuple{"cuda", &fam.cuda_file, ".cu"}})
-    if (!file->empty() && *file != fam.workload + extension)
-      fail(*f.find(key), what + ": the workload '" + fam.workload + "' runs " + fam.workload + extension + ", not " +
-                             *file);
+  for (const auto& [dialect, kernel] : fam.kernels)
+    if (kernel.file != dialect_file(fam.workload, dialect))
+      fail(*f.find(std::string(dialect_key(dialect))), what + ": the workload '" + fam.workload + "' runs " +
+                                                           dialect_file(fam.workload, dialect) + ", not " + kernel.file);
   for (const char* key : {"defines", "buffer", "scalar", "local", "arguments", "launch", "ideal_bytes", "require",
                           "atol", "rtol", "tolerance_scale", "tile"})
     if (const toml::node* n = f.find(key))

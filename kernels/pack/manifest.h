@@ -14,10 +14,11 @@
 #include <string_view>
 #include <vector>
 
-#include "kernels/element_type.h"
-#include "kernels/error.h"
+#include "kernels/core/dialect.h"
+#include "kernels/core/element_type.h"
+#include "kernels/core/error.h"
 #include "kernels/pack/expression.h"
-#include "kernels/params.h"
+#include "kernels/core/params.h"
 
 namespace threadmap::pack {
 
@@ -157,7 +158,7 @@ struct ExerciseSpec {
   std::string variant;  // the family's variant id
   std::string section;  // the lesson's heading; empty: the variant's
   std::vector<std::pair<std::string, std::string>> sets;
-  std::map<std::string, File> starts, solutions;  // by dialect: "cuda", "opencl"
+  std::map<Dialect, File> starts, solutions;  // by dialect
   std::vector<Term> goal;
   std::vector<std::vector<std::pair<std::string, std::string>>> verify_at;
   std::map<std::string, Text> text;  // by language: en (required), pt_BR, es
@@ -173,10 +174,11 @@ struct FamilySpec {
   // (kernels/families); empty for a pack's family, which declares its own.
   std::string workload;
   std::optional<LessonSpec> lesson;
-  std::string opencl_file;  // path relative to the pack folder; empty when absent
-  std::string cuda_file;
-  std::string opencl_text;  // the files' contents, read when the manifest is loaded
-  std::string cuda_text;
+  struct KernelFile {
+    std::string file;  // path relative to the pack folder
+    std::string text;  // its contents, read when the manifest is loaded
+  };
+  std::map<Dialect, KernelFile> kernels;  // by dialect: the files it names
   std::vector<ParamSpec> parameters;
   // Compile-time constants of every variant (one file is one program: its
   // every kernel sees them); a variant's own come after and win.

@@ -5,8 +5,8 @@
 #include <string_view>
 #include <system_error>
 
-#include "kernels/error.h"
-#include "kernels/output_file.h"
+#include "kernels/core/error.h"
+#include "kernels/core/output_file.h"
 
 namespace threadmap::pack {
 

@@ -8,11 +8,11 @@
 #include <mutex>
 #include <sstream>
 
-#include "kernels/error.h"
+#include "kernels/core/error.h"
 #include "kernels/families/common.h"
 #include "kernels/families/families.h"
-#include "kernels/parallel.h"
-#include "kernels/sources.h"
+#include "kernels/core/parallel.h"
+#include "kernels/core/sources.h"
 
 namespace threadmap::pack {
 
@@ -136,8 +136,10 @@ LaunchCmd make_launch(const Context& c, const Variant& v, const VariantSpec& spe
       else all.emplace_back(name, value);
     }
   // OpenCL's text by default; use_pack_text gives the device's dialect.
-  launch.program.text = v.opencl_text.text;
-  launch.program.text_name = v.opencl_text.file;
+  if (const auto opencl = v.texts.find(Dialect::OpenCL); opencl != v.texts.end()) {
+    launch.program.text = opencl->second.text;
+    launch.program.text_name = opencl->second.file;
+  }
   launch.kernel = spec.kernel;
   for (std::size_t d = 0; d < l.grid.size(); ++d) {
     launch.groups[d] = static_cast<std::size_t>(evaluate_in(c, v, l.grid[d], p, 1, std::int64_t{1} << 32));
@@ -315,8 +317,7 @@ std::vector<Variant> pack_variants(const PackManifest& manifest) {
       }
       v.source = "pack:" + shared->name + "/" + fam.id;
       v.pack = shared->name;
-      if (!fam.opencl_file.empty()) v.opencl_text = {(folder / fam.opencl_file).string(), fam.opencl_text};
-      if (!fam.cuda_file.empty()) v.cuda_text = {(folder / fam.cuda_file).string(), fam.cuda_text};
+      for (const auto& [dialect, kernel] : fam.kernels) v.texts[dialect] = {(folder / kernel.file).string(), kernel.text};
       Context c{shared, cache, &fam, &spec};
       v.build = [c](const Variant& variant, const Params& p, std::uint64_t seed) { return build(c, variant, p, seed); };
       out.push_back(std::move(v));

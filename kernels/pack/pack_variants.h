@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "kernels/catalog.h"
+#include "kernels/pack/catalog.h"
 #include "kernels/pack/manifest.h"
 
 namespace threadmap::pack {

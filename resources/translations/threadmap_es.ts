@@ -1075,6 +1075,18 @@
         <source>measured %1, bound %2</source>
         <translation>medido %1, límite %2</translation>
     </message>
+    <message>
+        <source>verified at %1 too</source>
+        <translation>verificado también en %1</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;not verified&lt;/b&gt; at %1: %2</source>
+        <translation>&lt;b&gt;no verificado&lt;/b&gt; en %1: %2</translation>
+    </message>
+    <message>
+        <source>first failed at %1 (seed %2)</source>
+        <translation>falló primero en %1 (semilla %2)</translation>
+    </message>
 </context>
 <context>
     <name>Export</name>

@@ -1075,6 +1075,18 @@
         <source>measured %1, bound %2</source>
         <translation>medido %1, limite %2</translation>
     </message>
+    <message>
+        <source>verified at %1 too</source>
+        <translation>verificado também em %1</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;not verified&lt;/b&gt; at %1: %2</source>
+        <translation>&lt;b&gt;não verificado&lt;/b&gt; em %1: %2</translation>
+    </message>
+    <message>
+        <source>first failed at %1 (seed %2)</source>
+        <translation>falhou primeiro em %1 (semente %2)</translation>
+    </message>
 </context>
 <context>
     <name>Export</name>

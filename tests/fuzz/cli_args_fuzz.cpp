@@ -1,7 +1,7 @@
 // libFuzzer target for the CLI's own argument parsers, through the
 // subcommands that use them: `--set NAME=VALUE`, `--vary NAME=V1,V2,...`,
 // `--blocks all|0,1,64` and the device spec ("auto", "opencl:P:D", "cuda:N",
-// kernels/devices.cpp open_device). Lines: the kernel id, the device spec,
+// kernels/engine/devices.cpp open_device). Lines: the kernel id, the device spec,
 // the --blocks list, then "s..." for each --set and "v..." for each --vary.
 // `counters` and `sweep` check all of them before they run anything, and
 // LLVMFuzzerInitialize hides every OpenCL device (an empty OCL_ICD_VENDORS
@@ -16,8 +16,8 @@
 #include <vector>
 
 #include "app/cli/commands.h"
-#include "kernels/devices.h"
-#include "kernels/error.h"
+#include "kernels/engine/devices.h"
+#include "kernels/core/error.h"
 #include "tests/fuzz/fuzz_input.h"
 
 extern "C" int LLVMFuzzerInitialize(int*, char***) {

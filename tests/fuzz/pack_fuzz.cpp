@@ -16,7 +16,7 @@
 #include <string>
 #include <string_view>
 
-#include "kernels/error.h"
+#include "kernels/core/error.h"
 #include "kernels/pack/expression.h"
 #include "kernels/pack/manifest.h"
 #include "kernels/pack/pack_variants.h"

@@ -1,6 +1,6 @@
 // libFuzzer target for parameter assignments: `--set NAME=VALUE` strings
 // (app/cli parse_assignments), their values against a catalog variant's
-// ParamSpecs (kernels/params.h make_params, parse_param_value) and sweeps
+// ParamSpecs (kernels/core/params.h make_params, parse_param_value) and sweeps
 // (sweep_points). The first byte picks the variant; each following line is a
 // --set, or, starting with '~', a sweep axis "~NAME=V1,V2,...". Bad input
 // (malformed, or a NAME given twice) gives InvalidRequest; what is accepted
@@ -14,9 +14,9 @@
 #include <vector>
 
 #include "app/cli/commands.h"
-#include "kernels/catalog.h"
-#include "kernels/error.h"
-#include "kernels/params.h"
+#include "kernels/pack/catalog.h"
+#include "kernels/core/error.h"
+#include "kernels/core/params.h"
 #include "tests/fuzz/fuzz_input.h"
 
 namespace {

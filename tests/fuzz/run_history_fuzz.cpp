@@ -1,6 +1,6 @@
 // libFuzzer target for the GUI's run files and run reports
 // (app/gui/run_history.h, Qt-free): JSON text from a file or the worker goes
-// through report_from_json() (kernels/report.h, which refuses what is
+// through report_from_json() (kernels/core/report.h, which refuses what is
 // malformed with ReportError) and RunHistory::from_json() (std::runtime_error).
 // What they accept, the GUI then reads (bars, the copy ceiling, CSV, JSON):
 // that must hold too, and a report read back must write the JSON it came from

@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <span>
 
-#include "kernels/session.h"
+#include "kernels/core/session.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   try {

@@ -635,6 +635,70 @@ class GuiTest : public QObject {
     QCOMPARE(panel.verdict_text().count("shared_ld_requests:"), 1);  // two terms bound it: said once
   }
 
+  // One grader: every built-in exercise's start and solution, and the two
+  // cheats only other runs find (one fitted to the exercise's size, one to
+  // the inputs of the default seed), graded in the Exercise tab and by
+  // `threadmap-cli check`: the same verdict, verified and goal, for each.
+  void theTabGradesAsCheckDoes() {
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    MainWindow w(small_runs());
+    w.show();
+    QTRY_VERIFY_WITH_TIMEOUT(w.device_picker().currentData().toString().startsWith("opencl"), kRunTimeoutMs);
+    ExercisePanel& panel = w.exercise_panel();
+    const QString cheats = QString(THREADMAP_SOURCE_DIR) + "/tests/data/cheats/";
+    struct Graded {
+      QString file;
+      bool met = false, verified = false;
+    };
+    int graded = 0;
+    for (const threadmap::Exercise& e : threadmap::exercises()) {
+      if (!e.pack.empty() || !e.starts.count(threadmap::Dialect::OpenCL)) continue;
+      std::vector<std::pair<QString, std::string>> files{
+          {QString::fromStdString(e.id + ".start.cl"), e.start_in(threadmap::Dialect::OpenCL).text},
+          {QString::fromStdString(e.id + ".solution.cl"), e.solutions.at(threadmap::Dialect::OpenCL).text}};
+      for (const char* cheat : {"smem-conflict-free.one-size.cl", "transpose-pad.default-seed.cl"}) {
+        if (!QString(cheat).startsWith(QString::fromStdString(e.id + "."))) continue;
+        QFile f(cheats + cheat);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        files.emplace_back(cheat, f.readAll().toStdString());
+      }
+      std::vector<Graded> tab;
+      QStringList paths;
+      for (const auto& [name, text] : files) {
+        QFile out(dir.filePath(name));
+        QVERIFY(out.open(QIODevice::WriteOnly));
+        out.write(QByteArray::fromStdString(text));
+        out.close();
+        paths << out.fileName();
+        w.open_exercise(&e);
+        panel.editor().setPlainText(QString::fromStdString(text));
+        QTest::keyClick(&w, Qt::Key_F5);
+        QTRY_VERIFY_WITH_TIMEOUT(!panel.running() && panel.result_text().contains("Goal"), kRunTimeoutMs);
+        const QStringList verdict = panel.verdict_text().split(" · ");
+        QVERIFY2(verdict.size() >= 2, qPrintable(panel.verdict_text()));
+        tab.push_back({name, verdict[0].startsWith("✔ Goal met"), verdict[1] == "verified"});
+      }
+      QProcess check;
+      check.start(THREADMAP_CLI, QStringList{"check", QString::fromStdString(e.id)} + paths +
+                                     QStringList{"--device", "opencl:0:0", "--format", "json"});
+      QVERIFY(check.waitForFinished(kRunTimeoutMs * 2));
+      const auto rows = json::parse(check.readAllStandardOutput().toStdString())["submissions"];
+      QCOMPARE(rows.size(), tab.size());
+      for (std::size_t i = 0; i < tab.size(); ++i) {
+        const QString what = tab[i].file + ": " + QString::fromStdString(rows[i].dump());
+        QVERIFY2(rows[i]["goal_met"].get<bool>() == tab[i].met, qPrintable(what));
+        QVERIFY2(rows[i]["verified"].get<bool>() == tab[i].verified, qPrintable(what));
+        // The cheats are not verified; each solution meets its goal, no start does.
+        if (!tab[i].file.contains(".start.") && !tab[i].file.contains(".solution."))
+          QVERIFY2(!tab[i].verified, qPrintable(what));
+        else QVERIFY2(tab[i].met == tab[i].file.contains(".solution."), qPrintable(what));
+        ++graded;
+      }
+    }
+    QCOMPARE(graded, 12);  // five exercises' starts and solutions, and the two cheats
+  }
+
   // The editor walked as a learner walks it: the exercise's starting kernel
   // run with a prediction (revealed, the trace stepped to the first request
   // unlike it), a typo marked at its line, the fix run to the goal, the
@@ -650,7 +714,7 @@ class GuiTest : public QObject {
     w.open_exercise(e);
     ExercisePanel& panel = w.exercise_panel();
     QCOMPARE(w.chart_tabs().currentWidget(), static_cast<QWidget*>(&panel));
-    QCOMPARE(panel.editor().toPlainText().toStdString(), e->start_in("opencl").text);
+    QCOMPARE(panel.editor().toPlainText().toStdString(), e->start_in(threadmap::Dialect::OpenCL).text);
     QCOMPARE(w.profile().state(e->id), LearnerProfile::State::NotStarted);
     QCOMPARE(w.kernel_tree().current_variant()->id, e->kernel_id);
 
@@ -663,7 +727,7 @@ class GuiTest : public QObject {
     QVERIFY(panel.prediction_text().contains("32 on 50 %"));
     const auto doc = w.trace_document();
     QVERIFY(doc);
-    QCOMPARE(doc->session.source_text, e->start_in("opencl").text);
+    QCOMPARE(doc->session.source_text, e->start_in(threadmap::Dialect::OpenCL).text);
     const auto unlike = threadmap::first_request_unlike(doc->analysis, threadmap::Space::Shared, 1);
     QVERIFY(unlike);
     QCOMPARE(doc->analysis.requests[*unlike].wavefronts, 32);
@@ -673,7 +737,7 @@ class GuiTest : public QObject {
     // The trace views show the learner's text, whose lines the trace's are.
     const QString shown = w.trace_views().source().toPlainText();
     QVERIFY2(shown.contains("5    __local ELEM tile[BLOCK_Y][BLOCK_X];"), qPrintable(shown));
-    QCOMPARE(shown.count('\n'), QString::fromStdString(e->start_in("opencl").text).count('\n'));
+    QCOMPARE(shown.count('\n'), QString::fromStdString(e->start_in(threadmap::Dialect::OpenCL).text).count('\n'));
 
     // 2. A typo on the column read: not compiled, marked at its line.
     QTextCursor c = panel.editor().document()->find("out[idx] = tile[");
@@ -695,7 +759,7 @@ class GuiTest : public QObject {
     // Undo takes the typo back.
     panel.editor().undo();
     QVERIFY(panel.editor().marks().empty());  // an edit takes the stale marks away
-    QCOMPARE(panel.editor().toPlainText().toStdString(), e->start_in("opencl").text);
+    QCOMPARE(panel.editor().toPlainText().toStdString(), e->start_in(threadmap::Dialect::OpenCL).text);
 
     // 3. The fix: one word more per row. Conflict-free, as predicted; the goal met.
     QTextCursor tile = panel.editor().document()->find("[BLOCK_X]");
@@ -741,7 +805,7 @@ class GuiTest : public QObject {
     QCOMPARE(lecturer.trace_document()->session.source_text, fixed);
     // Reset brings the starting kernel back, as one undoable edit.
     panel.reset_text();
-    QCOMPARE(panel.editor().toPlainText().toStdString(), e->start_in("opencl").text);
+    QCOMPARE(panel.editor().toPlainText().toStdString(), e->start_in(threadmap::Dialect::OpenCL).text);
     panel.editor().undo();
     QCOMPARE(panel.editor().toPlainText().toStdString(), fixed);
   }
@@ -789,9 +853,9 @@ class GuiTest : public QObject {
     for (const threadmap::Exercise& e : threadmap::exercises()) {
       w.open_exercise(&e);
       QCOMPARE(panel.exercise(), &e);
-      QCOMPARE(panel.dialect(), std::string("opencl"));
+      QCOMPARE(panel.dialect(), threadmap::Dialect::OpenCL);
       QCOMPARE(panel.file_name(), QString::fromStdString(e.id + ".cl"));
-      QCOMPARE(panel.editor().toPlainText().toStdString(), e.start_in("opencl").text);
+      QCOMPARE(panel.editor().toPlainText().toStdString(), e.start_in(threadmap::Dialect::OpenCL).text);
       QCOMPARE(label->text(), QString("OpenCL C (.cl)"));
       QVERIFY(label->toolTip().startsWith(QString::fromStdString(e.id + ".cl is written in OpenCL C")));
       QVERIFY(!panel.edited());
@@ -799,21 +863,21 @@ class GuiTest : public QObject {
     const threadmap::Exercise* e = threadmap::find_exercise("transpose-pad");
     QVERIFY(e);
     w.open_exercise(e);
-    QVERIFY(e->start_in("cuda").text != e->start_in("opencl").text);
-    panel.follow_device("cuda");
-    QCOMPARE(panel.dialect(), std::string("cuda"));
+    QVERIFY(e->start_in(threadmap::Dialect::Cuda).text != e->start_in(threadmap::Dialect::OpenCL).text);
+    panel.follow_device(threadmap::Dialect::Cuda);
+    QCOMPARE(panel.dialect(), threadmap::Dialect::Cuda);
     QCOMPARE(panel.file_name(), QString("transpose-pad.cu"));
-    QCOMPARE(panel.editor().toPlainText().toStdString(), e->start_in("cuda").text);
+    QCOMPARE(panel.editor().toPlainText().toStdString(), e->start_in(threadmap::Dialect::Cuda).text);
     QCOMPARE(label->text(), QString("CUDA (.cu)"));
-    panel.follow_device("opencl");
-    QCOMPARE(panel.editor().toPlainText().toStdString(), e->start_in("opencl").text);
+    panel.follow_device(threadmap::Dialect::OpenCL);
+    QCOMPARE(panel.editor().toPlainText().toStdString(), e->start_in(threadmap::Dialect::OpenCL).text);
     // The learner's edit stays, in its dialect, whatever device is picked.
     QTextCursor c = panel.editor().document()->find("barrier(CLK_LOCAL_MEM_FENCE);");
     QVERIFY(!c.isNull());
     c.insertText("barrier(CLK_LOCAL_MEM_FENCE);  // mine");
     const QString mine = panel.editor().toPlainText();
     QVERIFY(panel.edited());
-    panel.follow_device("cuda");
+    panel.follow_device(threadmap::Dialect::Cuda);
     QCOMPARE(panel.editor().toPlainText(), mine);
     QCOMPARE(panel.file_name(), QString("transpose-pad.cl"));
     QVERIFY2(panel.verdict_text().contains(
@@ -835,14 +899,14 @@ class GuiTest : public QObject {
     w.open_exercise(e);
     ExercisePanel& panel = w.exercise_panel();
     QCOMPARE(w.kernel_tree().current_variant()->id, std::string("histogram.shared"));
-    QCOMPARE(panel.editor().toPlainText().toStdString(), e->start_in("opencl").text);
+    QCOMPARE(panel.editor().toPlainText().toStdString(), e->start_in(threadmap::Dialect::OpenCL).text);
     bool lesson_named = false;
     for (const QLabel* l : panel.findChildren<QLabel*>())
       lesson_named = lesson_named || l->text().contains("Lesson: Bins per block in shared memory");
     QVERIFY2(lesson_named, "the task names the pack lesson's section");
     QTest::keyClick(&w, Qt::Key_F5);
     QTRY_VERIFY_WITH_TIMEOUT(!panel.running() && panel.result_text().contains("Goal not met"), kRunTimeoutMs);
-    panel.editor().setPlainText(QString::fromStdString(e->solutions.at("opencl").text));
+    panel.editor().setPlainText(QString::fromStdString(e->solutions.at(threadmap::Dialect::OpenCL).text));
     QTest::keyClick(&w, Qt::Key_F5);
     QTRY_VERIFY_WITH_TIMEOUT(!panel.running() && panel.result_text().contains("Goal met"), kRunTimeoutMs);
     QCOMPARE(w.profile().state(e->id), LearnerProfile::State::GoalMet);

@@ -800,15 +800,16 @@ class GuiWindowTest : public QObject {
     auto* source = pane.findChild<QPlainTextEdit*>("kernelSource");
     QVERIFY(source);
     for (const auto& [id, backend] :
-         {std::pair{"smem.setRowReadCol", "opencl"}, std::pair{"smem.setRowReadCol", "cuda"},
-          std::pair{"smem.setRowReadColPad", "opencl"}, std::pair{"transpose.naive", "opencl"}}) {
+         {std::pair{"smem.setRowReadCol", threadmap::Dialect::OpenCL}, std::pair{"smem.setRowReadCol", threadmap::Dialect::Cuda},
+          std::pair{"smem.setRowReadColPad", threadmap::Dialect::OpenCL},
+          std::pair{"transpose.naive", threadmap::Dialect::OpenCL}}) {
       const threadmap::Variant* v = threadmap::find_variant(id);
       QVERIFY(v);
       pane.show_variant(*v, backend);
       const QString line = source->textCursor().block().text();
       const QString kernel = QString::fromStdString(v->kernel);
       QVERIFY2(line.contains(QRegularExpression("\\b(__kernel|__global__)\\b.*\\b" + kernel + "\\s*\\(")),
-               qPrintable(QString("%1 on %2: '%3'").arg(id, backend, line)));
+               qPrintable(QString("%1 on %2: '%3'").arg(id, QString::fromUtf8(threadmap::dialect_key(backend)), line)));
     }
   }
 };

@@ -33,7 +33,7 @@
 #include "app/gui/param_panel.h"
 #include "app/gui/status_panel.h"
 #include "viz/views/trace_views_widget.h"
-#include "kernels/catalog.h"
+#include "kernels/pack/catalog.h"
 #include "kernels/pack/manifest.h"
 #include "kernels/pack/pack_variants.h"
 
@@ -300,7 +300,7 @@ class LanguageTest : public QObject {
     LessonPane pane;
     pane.resize(1200, 600);
     pane.show();
-    pane.show_variant(*tree, "opencl");
+    pane.show_variant(*tree, threadmap::Dialect::OpenCL);
     auto* text = pane.findChild<QTextBrowser*>("lessonText");
     QVERIFY2(pane.lesson_text().contains("gives each row a block"), qPrintable(pane.lesson_text()));
     QCOMPARE(text->textCursor().block().text(), QString("A block per row"));
@@ -323,7 +323,7 @@ class LanguageTest : public QObject {
     texts.erase("es");
     threadmap::Variant without_spanish = *tree;
     without_spanish.lesson.texts = std::make_shared<const std::map<std::string, std::string>>(texts);
-    pane.show_variant(without_spanish, "opencl");
+    pane.show_variant(without_spanish, threadmap::Dialect::OpenCL);
     QVERIFY(!pane.original_button().isVisible());
     QCOMPARE(text->textCursor().block().text(), QString("A block per row"));
   }

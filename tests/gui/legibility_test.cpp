@@ -26,7 +26,7 @@
 #include "app/gui/side_by_side.h"
 #include "app/gui/language.h"
 #include "app/gui/main_window.h"
-#include "kernels/session.h"
+#include "kernels/core/session.h"
 #include "viz/views/bank_view.h"
 #include "viz/views/barrier_view.h"
 #include "viz/views/coalescing_view.h"

@@ -3,7 +3,7 @@
 #include <QTest>
 
 #include "app/gui/main_window.h"
-#include "kernels/session.h"
+#include "kernels/core/session.h"
 #include "viz/views/grid_view.h"
 #include "viz/views/playback_controller.h"
 #include "viz/views/trace_views_widget.h"

@@ -12,7 +12,7 @@
 #include <algorithm>
 #include <set>
 
-#include "kernels/session.h"
+#include "kernels/core/session.h"
 #include "tests/test_devices.h"
 #include "viz/views/bank_view.h"
 #include "viz/views/barrier_view.h"

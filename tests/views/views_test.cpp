@@ -15,13 +15,13 @@
 #include <cstdlib>
 #include <set>
 
-#include "kernels/catalog.h"
+#include "kernels/pack/catalog.h"
 #include "kernels/pack/manifest.h"
 #include "kernels/pack/pack_variants.h"
-#include "kernels/params.h"
-#include "kernels/session.h"
-#include "kernels/sources.h"
-#include "kernels/record.h"
+#include "kernels/core/params.h"
+#include "kernels/core/session.h"
+#include "kernels/core/sources.h"
+#include "kernels/engine/record.h"
 #include "tests/test_devices.h"
 #include "viz/views/bank_model.h"
 #include "viz/views/bank_view.h"
@@ -725,7 +725,7 @@ class ViewsTest : public QObject {
     session.kernel_id = tree->id;
     for (const auto& [name, value] : sets) session.params[name] = value;
     session.kernel_file = rec.trace.source_file;  // the pack's own file, kept as `record` keeps it
-    session.kernel_text = tree->opencl_text.text;
+    session.kernel_text = tree->texts.at(threadmap::Dialect::OpenCL).text;
     session.trace = rec.trace;
     // Through a file, as the window opens it.
     const auto doc = analysis::make_document(decode_session(encode_session(session)), "rowsum.tree");

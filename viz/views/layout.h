@@ -5,7 +5,7 @@
 // Whoever builds the workload declares them (a family builder, a pack's
 // manifest: Workload::tile, HostBuffer::row_elements); the recording keeps
 // them in the trace, and a session recorded before that gets them from its
-// parameters when it is read (fill_older_layouts, kernels/session.h).
+// parameters when it is read (fill_older_layouts, kernels/core/session.h).
 #include <cstdint>
 #include <string>
 

@@ -17,8 +17,8 @@
 #include <array>
 #include <cmath>
 
-#include "kernels/session.h"
-#include "kernels/sources.h"
+#include "kernels/core/session.h"
+#include "kernels/core/sources.h"
 #include "viz/views/bank_view.h"
 #include "viz/views/barrier_view.h"
 #include "viz/views/coalescing_view.h"
