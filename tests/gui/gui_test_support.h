@@ -99,7 +99,6 @@ inline constexpr int kRunTimeoutMs = 60000;
 // they are shown.
 inline void start_gui_test() {
   QStandardPaths::setTestModeEnabled(true);
-  language::apply("en");  // the English plural forms, whichever test runs first
   QFont font = QApplication::font();
   font.setPointSizeF(std::max(font.pointSizeF(), 12.0));
   QApplication::setFont(font);
