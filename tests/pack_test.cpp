@@ -904,6 +904,52 @@ TEST(PackVariants, AReloadKeepsEachVariantsFamily) {
   EXPECT_EQ(threadmap::find_variant("reloadcheck.one")->title, "read again");
 }
 
+// A pack read again with a variant added and another renamed: the catalog
+// lists the new ones where the pack's were, finds the old name no more, and
+// a pointer taken before stays valid (the same id replaced in place, the
+// renamed one kept as it was last read).
+TEST(PackVariants, AReloadAddsAndRenamesVariants) {
+  threadmap::Variant one = rowsum("rowsum.tree");
+  one.id = "reloadadd.one";
+  one.family = "reloadadd";
+  one.pack = "reloadadd";
+  threadmap::Variant two = one;
+  two.id = "reloadadd.two";
+  threadmap::add_variants({one, two});
+  const threadmap::Variant* kept = threadmap::find_variant("reloadadd.one");
+  const threadmap::Variant* renamed = threadmap::find_variant("reloadadd.two");
+  ASSERT_TRUE(kept && renamed);
+  const std::size_t before = threadmap::catalog().size();
+
+  threadmap::Variant again = one;
+  again.title = "read again";
+  threadmap::Variant second = one;
+  second.id = "reloadadd.second";  // two, renamed
+  threadmap::Variant added = one;
+  added.id = "reloadadd.three";
+  threadmap::update_pack_variants({again, second, added});
+
+  EXPECT_EQ(threadmap::catalog().size(), before + 1);
+  EXPECT_EQ(threadmap::find_variant("reloadadd.one"), kept);
+  EXPECT_EQ(kept->title, "read again");
+  EXPECT_EQ(threadmap::find_variant("reloadadd.two"), nullptr);
+  EXPECT_EQ(renamed->id, "reloadadd.two");  // still readable where a window holds it
+  ASSERT_TRUE(threadmap::find_variant("reloadadd.second"));
+  ASSERT_TRUE(threadmap::find_variant("reloadadd.three"));
+  std::vector<std::string> ids;
+  for (const threadmap::Variant& v : threadmap::catalog())
+    if (v.pack == "reloadadd") ids.push_back(v.id);
+  EXPECT_EQ(ids, (std::vector<std::string>{"reloadadd.one", "reloadadd.second", "reloadadd.three"}));
+  // Built, a renamed variant runs its new name's build.
+  const threadmap::Variant& three = *threadmap::find_variant("reloadadd.three");
+  EXPECT_FALSE(three.build(three, threadmap::make_params(three.params, {}, three.id), 1).launches.empty());
+  // A clash with another pack's or the built-in catalog's id changes nothing.
+  threadmap::Variant clash = one;
+  clash.id = "transpose.naive";
+  EXPECT_THROW(threadmap::update_pack_variants({again, clash}), threadmap::InvalidRequest);
+  EXPECT_TRUE(threadmap::find_variant("reloadadd.three"));
+}
+
 TEST(PackVariants, TheCatalogRefusesATakenId) {
   threadmap::Variant clash = rowsum("rowsum.tree");
   clash.id = "transpose.naive";

@@ -690,7 +690,7 @@ protocol::BenchResult measure_bench(Device& device, const protocol::BenchRequest
   say(0, "device-to-device copy");
   bench.device_copy = make_copy_report(measure_device_copy(device, copy_bytes, options), copy_bytes);
 
-  const std::span<const Variant> variants = catalog();
+  const CatalogView variants = catalog();
   for (std::size_t i = 0; i < variants.size(); ++i) {
     say(i + 1, variants[i].id);
     bench.results.push_back(make_report(run_sized(device, variants[i], sized(variants[i]), options), variants[i]));

@@ -1,6 +1,10 @@
 #include "app/gui/kernel_tree.h"
 
 #include <QHeaderView>
+#include <QSignalBlocker>
+
+#include <algorithm>
+#include <map>
 
 #include "app/gui/catalog_text.h"
 #include "app/gui/language.h"
@@ -13,7 +17,7 @@ KernelTree::KernelTree(QWidget* parent) : QTreeWidget(parent) {
   setObjectName("kernelTree");
   setColumnCount(2);
   header()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
-  list_new_variants();
+  list_catalog();
   // Family titles, headers and the "corrected" note follow the language.
   (new views::Retranslator(this))->add([this] { retranslate(); });
   connect(this, &QTreeWidget::currentItemChanged, this, [this] {
@@ -21,19 +25,39 @@ KernelTree::KernelTree(QWidget* parent) : QTreeWidget(parent) {
   });
 }
 
-void KernelTree::add_new_variants() {
-  list_new_variants();
+void KernelTree::follow_catalog() {
+  list_catalog();
   retranslate();
 }
 
-void KernelTree::list_new_variants() {
+void KernelTree::list_catalog() {
+  const QSignalBlocker quiet(this);  // the selection is the window's to restore
+  const QString current = currentItem() ? currentItem()->data(0, Qt::UserRole).toString() : QString();
+  std::map<QString, int> order;  // each listed variant's place in the catalog
   for (const Variant& v : catalog()) {
     const QString id = QString::fromStdString(v.id);
+    order.emplace(id, static_cast<int>(order.size()));
     if (!findItems(id, Qt::MatchExactly | Qt::MatchRecursive).isEmpty()) continue;
     auto* item = new QTreeWidgetItem(family_item(v), {id, QString::fromStdString(v.lesson.section)});
     item->setData(0, Qt::UserRole, id);
   }
+  for (int f = topLevelItemCount() - 1; f >= 0; --f) {
+    QTreeWidgetItem* family = topLevelItem(f);
+    QList<QTreeWidgetItem*> kernels = family->takeChildren();
+    QList<QTreeWidgetItem*> kept;
+    for (QTreeWidgetItem* k : kernels) {
+      if (order.count(k->data(0, Qt::UserRole).toString())) kept << k;
+      else delete k;
+    }
+    std::stable_sort(kept.begin(), kept.end(), [&](QTreeWidgetItem* a, QTreeWidgetItem* b) {
+      return order.at(a->data(0, Qt::UserRole).toString()) < order.at(b->data(0, Qt::UserRole).toString());
+    });
+    if (kept.isEmpty()) delete takeTopLevelItem(f);
+    else family->addChildren(kept);
+  }
   expandAll();
+  if (const auto found = findItems(current, Qt::MatchExactly | Qt::MatchRecursive); !current.isEmpty() && !found.isEmpty())
+    setCurrentItem(found.front());
 }
 
 // The family's branch, made the first time one of its kernels is listed.

@@ -15,15 +15,17 @@ class KernelTree : public QTreeWidget {
   static QString family_title(const std::string& family);
   // A pack's family: "rowsum (pack rowsum)".
   static QString family_title(const std::string& family, const std::string& pack);
-  // Lists the catalog's variants the tree does not show yet (a pack's, once
-  // opened), under their family.
-  void add_new_variants();
+  // Lists what the catalog lists now: its variants the tree does not show
+  // yet (a pack's, once opened or read again) under their family, each
+  // family's in the catalog's order, and no variant the catalog no longer
+  // lists (a pack read again without it, or with it renamed).
+  void follow_catalog();
 
  signals:
   void variant_selected(const threadmap::Variant& variant);
 
  private:
-  void list_new_variants();
+  void list_catalog();
   QTreeWidgetItem* family_item(const Variant& v);
   void texts_of(QTreeWidgetItem& item, const Variant& v);
   void retranslate();

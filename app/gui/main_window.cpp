@@ -594,7 +594,7 @@ void MainWindow::select_variant(const Variant& variant) {
 // one is named in the status area and the others open.
 void MainWindow::open_user_packs() {
   const QStringList problems = packs_.open_user_packs();
-  controls_->tree().add_new_variants();
+  controls_->tree().follow_catalog();
   exercise_panel_->fill_picker();
   if (!problems.isEmpty()) report(problems.join('\n'), true);
   connect(&worker_, &WorkerClient::pack_refused, this,
@@ -607,7 +607,7 @@ QString MainWindow::open_pack(const QString& folder) {
     report(problem, true);
     return problem;
   }
-  controls_->tree().add_new_variants();
+  controls_->tree().follow_catalog();
   exercise_panel_->fill_picker();
   report(tr("Pack %1 opened: %n kernel(s)", nullptr, static_cast<int>(ids.size())).arg(folder), false);
   if (!ids.empty()) controls_->tree().select(ids.front());
@@ -616,7 +616,16 @@ QString MainWindow::open_pack(const QString& folder) {
 
 QString MainWindow::reload_packs() {
   const QStringList problems = packs_.reload();
-  if (variant_) select_variant(*variant_);  // the lesson pane shows the text read anew
+  controls_->tree().follow_catalog();
+  // The lesson pane shows the text read anew; a kernel its pack no longer
+  // has (removed, renamed) gives way to its family's first, where one is left.
+  if (variant_) {
+    const Variant* now = find_variant(variant_->id);
+    for (const Variant& v : catalog())
+      if (!now && v.family == variant_->family) now = &v;
+    if (now && now != variant_) controls_->tree().select(now->id);
+    else if (now) select_variant(*now);
+  }
   exercise_panel_->fill_picker();
   if (!problems.isEmpty()) {
     report(problems.join('\n'), true);
@@ -633,7 +642,7 @@ QString MainWindow::new_kernel(const QString& name) {
     report(problem, true);
     return problem;
   }
-  controls_->tree().add_new_variants();
+  controls_->tree().follow_catalog();
   if (!ids.empty()) controls_->tree().select(ids.front());
   report(tr("New kernel %1: edit %2/scale.cl or scale.cu and its lesson scale.md, then File ▸ Reload packs").arg(name, folder), false);
   return {};

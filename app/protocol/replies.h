@@ -42,7 +42,7 @@ using DevicesResult = std::vector<BackendReport>;
 // "list": the catalog as `threadmap-cli list --format json` prints it. A
 // client has the catalog built in, so only the worker writes this one.
 struct ListResult {
-  std::span<const Variant> catalog;
+  CatalogView catalog;
 };
 // "run": the RunReport itself (a ScannedRun with "problems"). "copy": a CopyReport.
 struct SweepResult {

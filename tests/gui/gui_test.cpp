@@ -529,6 +529,46 @@ class GuiTest : public QObject {
     QVERIFY(w.kernel_tree().select("rowsum_ex.off_by_one"));
   }
 
+  // File > Reload packs after a variant was added to a pack and another
+  // renamed: the window and its worker list the new ones and not the old
+  // name, and the renamed kernel runs verified (before, such a pack was
+  // refused until ThreadMap started again).
+  void aReloadWithAVariantAddedAndOneRenamedRuns() {
+    const QString packs = PackLibrary::user_folder();
+    const auto cleanup = qScopeGuard([&] { QDir(packs).removeRecursively(); });
+    QVERIFY(copy_rowsum_pack(packs + "/growing", "rowsum_grow"));
+    MainWindow w(small_runs());
+    QTRY_VERIFY_WITH_TIMEOUT(w.device_picker().currentData().toString().startsWith("opencl"), kRunTimeoutMs);
+    QVERIFY(w.kernel_tree().select("rowsum_grow.tree"));
+    QFile manifest(packs + "/growing/pack.toml");
+    QVERIFY(manifest.open(QIODevice::ReadOnly));
+    QByteArray text = manifest.readAll();
+    manifest.close();
+    text.replace("  id = \"tree\"\n", "  id = \"tree_renamed\"\n");
+    const qsizetype checks = text.indexOf("  [[family.check]]");
+    QVERIFY(checks > 0);
+    text.insert(checks, R"(  [[family.variant]]
+  id = "tree_again"
+  title = "The tree, once more"
+  summary = "The same kernel under a second name."
+  kernel = "row_sum_tree"
+
+)");
+    QVERIFY(manifest.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    manifest.write(text);
+    manifest.close();
+    QVERIFY(reloaded_alone(w, "growing"));
+    QVERIFY(!threadmap::find_variant("rowsum_grow.tree"));
+    QVERIFY(!w.kernel_tree().select("rowsum_grow.tree"));
+    QVERIFY(w.kernel_tree().select("rowsum_grow.tree_again"));
+    QVERIFY(w.kernel_tree().select("rowsum_grow.tree_renamed"));
+    QVERIFY(w.params().set_value("width", "333"));
+    QTRY_VERIFY_WITH_TIMEOUT(latest(w, "rowsum_grow.tree_renamed")["parameters"]["width"] == 333 &&
+                                 !w.runs().running(),
+                             kRunTimeoutMs);
+    QCOMPARE(latest(w, "rowsum_grow.tree_renamed")["verification"]["verified"], true);
+  }
+
   // Every pack in the user's packs folder opens at start, a bad one named in
   // the status area; a pack folder dropped on the window opens.
   void packsInThePacksFolderOrDroppedOpen() {
