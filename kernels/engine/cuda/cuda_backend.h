@@ -6,7 +6,6 @@
 #include <vector>
 
 #include "kernels/core/device.h"
-#include "kernels/engine/devices.h"
 
 namespace threadmap {
 

@@ -1,7 +1,7 @@
 #pragma once
 #include <memory>
 
-#include "kernels/engine/devices.h"
+#include "kernels/core/device.h"
 
 namespace threadmap {
 
