@@ -463,6 +463,23 @@ TEST(Serve, APackSentAgainReplacesItsTexts) {
   EXPECT_EQ(w.finish(), 0);
 }
 
+// An exercise's answer names an exercise the worker knows: another is
+// refused before any run, its name cut to an excerpt; a name that is no
+// text is a bad request.
+TEST(Serve, ARecordForAnUnknownExerciseIsRefused) {
+  Worker w;
+  w.send(json({{"id", 1}, {"op", "record"}, {"kernel", "smem.setRowReadCol"}, {"exercise", std::string(3000, 'a')}})
+             .dump());
+  json r = w.next();
+  EXPECT_EQ(r["status"], "invalid") << r.dump();
+  EXPECT_NE(r["error"].get<std::string>().find("there is no exercise 'aaa"), std::string::npos) << r.dump();
+  EXPECT_LT(r["error"].get<std::string>().size(), 400u) << r.dump();
+  w.send(json({{"id", 2}, {"op", "record"}, {"kernel", "smem.setRowReadCol"}, {"exercise", 5}}).dump());
+  r = w.next();
+  EXPECT_EQ(r["status"], "bad-request") << r.dump();
+  EXPECT_EQ(w.finish(), 0);
+}
+
 TEST(Serve, ErrorsAreRepliesAndTheWorkerGoesOn) {
   Worker w;
   w.send("this is not json {");

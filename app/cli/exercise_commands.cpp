@@ -9,7 +9,6 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <optional>
-#include <random>
 #include <sstream>
 
 #include "app/cli/commands.h"
@@ -342,10 +341,6 @@ json files_by_dialect(const std::map<Dialect, ExerciseFile>& files, std::string 
   return out;
 }
 
-std::uint64_t fresh_seed() {
-  std::random_device device;
-  return (std::uint64_t{device()} << 32) | device();
-}
 
 // A goal metric's cell in a row, "-" where it was not measured.
 std::string metric_cell(const protocol::CheckRow& r, const std::string& metric) {
@@ -421,10 +416,12 @@ protocol::CheckRow grade(const Exercise& e, const std::string& text, const std::
   }
   g.compiled = true;
   const analysis::Analysis a = analysis::analyze(rec.trace, analysis::model_for(rec.trace));
-  GradedRuns runs{seed, rec.verification, std::nullopt, {}};
+  GradedRuns runs{rec.verification, std::nullopt, {}};
   // A run that failed already decides the grade: the other sizes are not run.
-  if (rec.verification.verified) runs.sizes = verify_sizes(e, v, *device, text, name, seed);
-  if (rec.verification.verified) g.sizes = runs.sizes;
+  if (rec.verification.verified) {
+    runs.sizes = verify_sizes(e, v, *device, text, name, seed);
+    g.sizes = runs.sizes;
+  }
   runs.timed = time_submission(v, *device, params, text, name, reps, seed, g);
   const Grade grade = grade_exercise(e, a, rec.trace, runs);
   g.trace = check_trace(grade.goal);
@@ -488,7 +485,7 @@ int exercises_command(const std::string& format, const std::string& language) {
 protocol::CheckResult grade_submissions(const protocol::CheckRequest& request) {
   // A fresh seed per grading, so no submission can be fitted to the inputs
   // it is graded on; printed, and --seed repeats it.
-  protocol::CheckResult result{request.seed ? *request.seed : fresh_seed(), {}};
+  protocol::CheckResult result{request.seed ? *request.seed : fresh_grading_seed(), {}};
   const Exercise& e = exercise_or_throw(request.exercise);
   const Limits limits = limits_for(request.timeout);
   std::optional<AutoDevices> automatic;

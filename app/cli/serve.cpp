@@ -542,6 +542,10 @@ class Worker {
     // A scratch file is read once and its folder removed (the GUI's
     // temporary recordings folder): not flushed to disk first.
     const Durability durability = request.scratch ? Durability::Scratch : Durability::Synced;
+    // An answer to an exercise this worker does not know is refused before any run.
+    const Exercise* exercise = request.exercise ? find_exercise(*request.exercise) : nullptr;
+    if (request.exercise && !exercise)
+      throw InvalidRequest("there is no exercise '" + protocol::excerpt(*request.exercise) + "'");
     Device& device = device_for(request.device);
     RecordedSession recorded = record_session(device, v, params, options, trace_options);
     if (recorded.status != RunStatus::Ok)
@@ -560,11 +564,8 @@ class Worker {
     for (const auto& [name, ms] : recorded.recording.phases_ms)
       result.phases_ms.emplace_back("traced runs: " + name, ms);
     // An exercise's answer runs at its other sizes too, as `check` runs it.
-    if (request.exercise && result.verified) {
-      const Exercise* exercise = find_exercise(*request.exercise);
-      if (!exercise) throw InvalidRequest("there is no exercise '" + *request.exercise + "'");
+    if (exercise && result.verified)
       result.sizes = verify_sizes(*exercise, v, device, options.source_text, options.source_name, options.seed);
-    }
     return result;
   }
 

@@ -1,7 +1,5 @@
 #include "app/gui/exercise_panel.h"
 
-#include <random>
-
 #include <QComboBox>
 #include <QEvent>
 #include <QFormLayout>
@@ -567,10 +565,7 @@ QString ExercisePanel::run(const LearnerRun& run) {
   // and at each of its other sizes (the worker runs those: record.exercise),
   // so a kernel fitted to one seed's inputs or to one size is not verified.
   run_sizes_.reset();
-  if (exercise_) {
-    std::random_device fresh;
-    kernel_run.seed = (std::uint64_t{fresh()} << 32) | fresh();
-  }
+  if (exercise_) kernel_run.seed = fresh_grading_seed();
   run_seed_ = kernel_run.seed.value_or(RunOptions{}.seed);
   // The starting kernel's bandwidth, for a faster-or-slower prediction.
   if (predicted_.faster != 0) {
@@ -686,7 +681,6 @@ void ExercisePanel::finish_result() {
   // The grade is grade_exercise's, as `check` gives it: every run verified
   // (the traced, the timed and one at each other size), then the goal.
   GradedRuns runs;
-  runs.seed = run_seed_;
   if (s.trace_verification.is_object()) runs.traced = verification_from_json(s.trace_verification);
   if (run && run->verification) runs.timed = *run->verification;
   if (run_sizes_) runs.sizes = *run_sizes_;

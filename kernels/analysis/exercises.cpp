@@ -8,6 +8,7 @@
 #include <deque>
 #include <functional>
 #include <iterator>
+#include <random>
 #include <set>
 #include <sstream>
 #include <stdexcept>
@@ -212,6 +213,11 @@ std::string first_mismatch(const Verification& v) {
   if (v.first.empty()) return v.method;
   const Mismatch& m = v.first.front();
   return m.where + ": expected " + m.expected + ", got " + m.actual;
+}
+
+std::uint64_t fresh_grading_seed() {
+  std::random_device device;
+  return (std::uint64_t{device()} << 32) | device();
 }
 
 Grade grade_exercise(const Exercise& e, const analysis::Analysis& a, const Trace& trace, const GradedRuns& runs) {

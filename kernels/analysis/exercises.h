@@ -137,10 +137,13 @@ struct SizeCheck {
   std::optional<std::string> mismatch;  // it ran, and its output differs: the first mismatch
 };
 
-// What a submission's runs verified, with the grading's seed: the traced run
+// A fresh seed for a grading's inputs (check without --seed, the Exercise
+// tab): a kernel fitted to one seed's inputs fails on another's.
+std::uint64_t fresh_grading_seed();
+
+// What a submission's runs verified, on the grading's seed: the traced run
 // and the timed run at the exercise's sizes, then one run at each other size.
 struct GradedRuns {
-  std::uint64_t seed = 0;
   Verification traced;
   std::optional<Verification> timed;  // none: no timed run verified anything
   std::vector<SizeCheck> sizes;       // one per verify_at, in its order

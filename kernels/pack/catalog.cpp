@@ -99,8 +99,8 @@ void update_pack_variants(std::vector<Variant> variants) {
 }
 
 const Variant* find_variant(std::string_view id) {
-  for (const Variant& v : catalog())
-    if (v.id == id) return &v;
+  for (const Variant* v : catalog_entries().listed)  // no copy of the list for a lookup
+    if (v->id == id) return v;
   return nullptr;
 }
 
