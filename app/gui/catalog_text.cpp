@@ -43,6 +43,14 @@ const char* const kTexts[] = {
     QT_TRANSLATE_NOOP(
         "Catalog",
         "A 2-D grid, x fastest: coalesced and enough threads to fill the device. K=1 is one thread per element; with K=2 each thread loads two pairs before it stores, and twice the loads are in flight."),
+    QT_TRANSLATE_NOOP("Catalog", "Columns, lanes sharing them (simd)"),
+    QT_TRANSLATE_NOOP(
+        "Catalog",
+        "The column loop as `parallel for simd`: under GCC, whose OpenMP thread is a whole warp, neighbouring columns go to neighbouring lanes and each request serves 32 of them."),
+    QT_TRANSLATE_NOOP("Catalog", "Rows, each shared by a warp's lanes (simd)"),
+    QT_TRANSLATE_NOOP(
+        "Catalog",
+        "The row loop over the OpenMP threads, each row's elements over the lanes of its warp (`omp simd`): coalesced under GCC, and every warp streams its own row."),
     QT_TRANSLATE_NOOP("Catalog", "Interleaved tree (lesson)"),
     QT_TRANSLATE_NOOP(
         "Catalog",

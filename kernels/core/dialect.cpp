@@ -12,6 +12,7 @@ DialectNames names(Dialect dialect) {
   switch (dialect) {
     case Dialect::Cuda: return {"cuda", "CUDA", ".cu"};
     case Dialect::OpenCL: return {"opencl", "OpenCL C", ".cl"};
+    case Dialect::OpenMP: return {"openmp", "OpenMP C", ".c"};
   }
   return {"opencl", "OpenCL C", ".cl"};  // not reached: the switch names every dialect
 }

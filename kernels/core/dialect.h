@@ -13,16 +13,18 @@
 namespace threadmap {
 
 // In the order of their keys: maps by dialect list them as manifests sort them.
-enum class Dialect { Cuda, OpenCL };
+// OpenMP: a C function holding a target region (`#pragma omp target ...`),
+// compiled by an OpenMP offload compiler (engine/openmp).
+enum class Dialect { Cuda, OpenCL, OpenMP };
 
-inline constexpr std::array kDialects{Dialect::Cuda, Dialect::OpenCL};
+inline constexpr std::array kDialects{Dialect::Cuda, Dialect::OpenCL, Dialect::OpenMP};
 
-// "opencl", "cuda": its key in manifests (opencl = "FILE.cl"), exercise
+// "opencl", "cuda", "openmp": its key in manifests (opencl = "FILE.cl"), exercise
 // tables, JSON and the worker protocol.
 std::string_view dialect_key(Dialect dialect);
-// "OpenCL C", "CUDA": as messages name it.
+// "OpenCL C", "CUDA", "OpenMP C": as messages name it.
 std::string_view dialect_title(Dialect dialect);
-// ".cl", ".cu".
+// ".cl", ".cu", ".c".
 std::string_view dialect_extension(Dialect dialect);
 
 // The dialect a key names; nullopt for none.
@@ -32,9 +34,9 @@ std::optional<Dialect> dialect_from_key(std::string_view key);
 std::optional<Dialect> dialect_of_file(std::string_view file_name);
 // "STEM.cl", "STEM.cu".
 std::string dialect_file(std::string_view stem, Dialect dialect);
-// ".cl (OpenCL C) or .cu (CUDA)": every extension, for messages.
+// ".cu (CUDA), .cl (OpenCL C) or .c (OpenMP C)": every extension, for messages.
 std::string dialect_extensions_text();
-// "opencl or cuda": every key, for messages.
+// "cuda, opencl or openmp": every key, for messages.
 std::string dialect_keys_text();
 
 }  // namespace threadmap

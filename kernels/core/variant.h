@@ -54,6 +54,12 @@ class Variant {
   };
   std::string pack;
   std::map<Dialect, KernelText> texts;  // by dialect: the files its pack has
+  // The dialects its kernel is written in: its family's files (the manifest's
+  // opencl, cuda and openmp keys), less those its `dialects` leaves out.
+  // Empty: not restricted (a variant made by hand, as tests do).
+  std::vector<Dialect> dialects;
+
+  bool written_in(Dialect dialect) const;
 
   const ParamSpec* param(std::string_view name) const;
 };

@@ -5,6 +5,7 @@
 #include "kernels/engine/cuda/cuda_backend.h"
 #include "kernels/core/error.h"
 #include "kernels/engine/opencl/opencl_backend.h"
+#include "kernels/engine/openmp/openmp_backend.h"
 
 namespace threadmap {
 
@@ -17,13 +18,15 @@ bool parse_index(std::string_view text, int& out) {
 
 [[noreturn]] void bad_spec(const std::string& spec) {
   throw InvalidRequest("unknown device '" + spec +
-                       "': use auto, opencl:P:D (platform and device index) or cuda:N; "
+                       "': use auto, opencl:P:D (platform and device index), cuda:N or openmp:gcc; "
                        "`threadmap-cli devices` lists them");
 }
 
 }  // namespace
 
-std::vector<BackendReport> list_backends() { return {cuda_backend_report(), opencl_backend_report()}; }
+std::vector<BackendReport> list_backends() {
+  return {cuda_backend_report(), opencl_backend_report(), openmp_backend_report()};
+}
 
 std::unique_ptr<Device> open_device(const std::string& spec) {
   if (spec == "auto") {
@@ -44,6 +47,7 @@ std::unique_ptr<Device> open_device(const std::string& spec) {
                            std::to_string(cuda.devices.size()) + " found)");
     return open_cuda_device(index);
   }
+  if (s.starts_with("openmp:")) return open_openmp_device(spec.substr(7));
   if (s.starts_with("opencl:")) {
     const std::string_view rest = s.substr(7);
     const std::size_t colon = rest.find(':');

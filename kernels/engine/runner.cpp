@@ -116,6 +116,12 @@ void validate_launch(const Variant& v, const Params& p, const Workload& w, const
       throw Unavailable(v.id + ": pack '" + v.pack + "' has no " + std::string(dialect_title(d.dialect)) +
                         " kernel file, which " + d.name + " (" + d.spec + ") needs");
   }
+  if (!v.written_in(d.dialect)) {
+    std::string written;
+    for (Dialect w : v.dialects) written += (written.empty() ? "" : ", ") + std::string(dialect_title(w));
+    throw Unavailable(v.id + " is written in " + written + "; " + d.name + " (" + d.spec + ") compiles " +
+                      std::string(dialect_title(d.dialect)));
+  }
   if (p.type() == ElementType::Double && !d.has_double)
     throw Unavailable(v.id + ": type=double is not supported by " + d.name + " (" + d.spec +
                       "): the device has no double precision");

@@ -31,12 +31,12 @@ Workload build_matadd(const Variant& v, const Params& p, std::uint64_t seed) {
     const std::int64_t by = p.get("block_y");
     launch.groups = {groups_for(width, bx * per_thread), groups_for(height, by), 1};
     launch.group_size = {static_cast<std::size_t>(bx), static_cast<std::size_t>(by), 1};
-  } else {
+  } else if (p.has("wg")) {
     const std::int64_t wg = p.get("wg");
     const std::int64_t threads = v.kernel == "matadd_rows" ? height : width;
     launch.groups = {groups_for(threads, wg), 1, 1};
     launch.group_size = {static_cast<std::size_t>(wg), 1, 1};
-  }
+  }  // else an OpenMP kernel alone (dialects = ["openmp"]): its runtime chooses the launch
   w.launches.push_back(std::move(launch));
 
   w.verify = [type, width](const std::vector<HostBuffer>& b) {

@@ -327,6 +327,7 @@ class Reader {
   VariantSpec variant(const Fields& v, const FamilySpec& fam, const ExpressionScope& scope,
                       const std::string& what) const;
   bool needs(const Fields& v) const;
+  std::vector<Dialect> variant_dialects(const Fields& v, const FamilySpec& fam, const std::string& what) const;
   std::vector<ParamSpec> variant_parameters(const Fields& v, const FamilySpec& fam, const std::string& what) const;
   void defaults(const Fields& v, std::vector<ParamSpec>& params, const std::string& what) const;
   void check_names(const FamilySpec& fam, const VariantSpec& spec, const std::string& what) const;
@@ -773,7 +774,8 @@ void Reader::variants(const Fields& f, FamilySpec& fam, const ExpressionScope& s
   for (std::size_t i = 0; i < tables.size(); ++i) {
     Fields v(*this, *tables[i], "variant " + std::to_string(i + 1) + " of " + what,
              {"id", "title", "summary", "kernel", "defines", "launch", "reference", "known_wrong", "tile", "section",
-              "parameters", "parameter", "defaults", "original", "needs", "lesson", "lesson_language"});
+              "parameters", "parameter", "defaults", "original", "needs", "lesson", "lesson_language",
+              "dialects"});
     VariantSpec spec = variant(v, fam, scope, what);
     if (spec.reference && fam.reference())
       fail(*v.find("reference"), what + " already has a reference variant, '" + fam.reference()->id + "'");
@@ -815,11 +817,32 @@ VariantSpec Reader::variant(const Fields& v, const FamilySpec& fam, const Expres
   spec.known_wrong = v.boolean("known_wrong").value_or(false);
   spec.original = v.boolean("original").value_or(false);
   spec.needs_subgroup_shuffle = needs(v);
+  spec.dialects = variant_dialects(v, fam, self);
   if (spec.reference && spec.known_wrong)
     fail(*v.find("known_wrong"), "the reference variant cannot be known_wrong: the others are compared with it");
   if (spec.launches.empty() && fam.launches.empty() && fam.workload.empty())
     fail(v.place(), "variant '" + spec.id + "' has no launch, and " + what + " gives none ([[family.launch]])");
   return spec;
+}
+
+// `dialects = ["openmp"]`: the family's kernel files that hold the variant's
+// kernel, each named once.
+std::vector<Dialect> Reader::variant_dialects(const Fields& v, const FamilySpec& fam, const std::string& what) const {
+  const toml::array* list = v.array("dialects", false);
+  if (!list) return {};
+  std::vector<Dialect> out;
+  for (const toml::node& n : *list) {
+    const std::string key = n.is_string() ? std::string(*n.as_string()) : std::string();
+    const std::optional<Dialect> dialect = dialect_from_key(key);
+    if (!dialect) fail(n, "dialects lists kernel dialects (" + dialect_keys_text() + "); '" + key + "' is none");
+    if (!fam.kernels.count(*dialect))
+      fail(n, what + " is written in " + key + ", but the family names no " + std::string(dialect_title(*dialect)) +
+                  " file (" + key + " = \"FILE" + std::string(dialect_extension(*dialect)) + "\")");
+    if (std::find(out.begin(), out.end(), *dialect) != out.end()) fail(n, "dialects names " + key + " twice");
+    out.push_back(*dialect);
+  }
+  if (out.empty()) fail(*v.find("dialects"), "dialects is empty: name the dialects the kernel is written in, or leave it out");
+  return out;
 }
 
 // `needs = ["subgroup-shuffle"]`: what a device must offer to run the variant.
@@ -1175,7 +1198,7 @@ void Reader::workload(const Fields& f, FamilySpec& fam, const std::string& what)
 
 FamilySpec Reader::family(const toml::table& t, std::size_t index) const {
   Fields f(*this, t, "family " + std::to_string(index + 1),
-           {"id",    "name",      "title",  "opencl",      "cuda",            "defines",   "parameter", "buffer",
+           {"id",    "name",      "title",  "opencl",      "cuda",     "openmp",       "defines",   "parameter", "buffer",
             "scalar", "local",    "arguments", "launch", "ideal_bytes", "require",   "atol",      "rtol",
             "tolerance_scale", "tile", "variant", "check", "lesson", "lesson_language", "section", "exercise",
             "workload"});

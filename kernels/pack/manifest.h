@@ -109,6 +109,9 @@ struct VariantSpec {
   bool known_wrong = false;      // pack check requires it to fail verification
   bool original = false;         // the lesson's own kernel, flaws included (not a corrected one)
   bool needs_subgroup_shuffle = false;  // needs = ["subgroup-shuffle"]: unavailable on devices without them
+  // dialects = ["openmp"]: the family's files that hold its kernel; empty:
+  // every file the family names.
+  std::vector<Dialect> dialects;
   std::optional<TileSpec> tile;  // [family.variant.tile]: replaces the family's
   std::string section;           // the lesson's heading it opens at; empty: the family's
   // The built-in lessons only: the lesson it opens, when not the family's.

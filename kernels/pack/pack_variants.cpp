@@ -309,6 +309,10 @@ std::vector<Variant> pack_variants(const PackManifest& manifest) {
       v.lesson_original = spec.original;
       v.availability = spec.needs_subgroup_shuffle ? Availability::NeedsSubgroupShuffle : Availability::Always;
       v.lesson = lesson_of(fam, spec, lesson_texts);
+      if (spec.dialects.empty())
+        for (const auto& [dialect, kernel] : fam.kernels) v.dialects.push_back(dialect);
+      else
+        v.dialects = spec.dialects;
       if (!fam.workload.empty()) {  // built in: the embedded kernel files the workload runs, WORKLOAD.cl/.cu
         v.source = fam.workload;
         v.build = families::workload(fam.workload);

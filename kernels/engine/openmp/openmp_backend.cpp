@@ -1,0 +1,604 @@
+// OpenMP target offload through GCC's libgomp (openmp_backend.h).
+#include "kernels/engine/openmp/openmp_backend.h"
+
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <vector>
+
+#include "kernels/core/error.h"
+#include "kernels/core/learner_source.h"
+#include "kernels/core/sources.h"
+
+extern char** environ;
+
+namespace threadmap {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// ---- The CUDA driver, for the GPU's name and the events that time a region.
+// Opened at run time: the runtime's plugin opens the same library.
+struct Driver {
+  using CUresult = int;
+  using CUdevice = int;
+  using CUcontext = void*;
+  using CUevent = void*;
+  CUresult (*cuInit)(unsigned) = nullptr;
+  CUresult (*cuDeviceGet)(CUdevice*, int) = nullptr;
+  CUresult (*cuDeviceGetName)(char*, int, CUdevice) = nullptr;
+  CUresult (*cuDeviceTotalMem)(std::size_t*, CUdevice) = nullptr;
+  CUresult (*cuDeviceGetAttribute)(int*, int, CUdevice) = nullptr;
+  CUresult (*cuDeviceGetUuid)(unsigned char*, CUdevice) = nullptr;
+  CUresult (*cuCtxGetCurrent)(CUcontext*) = nullptr;
+  CUresult (*cuEventCreate)(CUevent*, unsigned) = nullptr;
+  CUresult (*cuEventRecord)(CUevent, void*) = nullptr;
+  CUresult (*cuEventSynchronize)(CUevent) = nullptr;
+  CUresult (*cuEventElapsedTime)(float*, CUevent, CUevent) = nullptr;
+  CUresult (*cuEventDestroy)(CUevent) = nullptr;
+  bool loaded = false;
+
+  static const Driver& get() {
+    static const Driver d = [] {
+      Driver d;
+      void* lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_GLOBAL);
+      if (!lib) return d;
+      const auto sym = [&](auto& fn, const char* name) {
+        fn = reinterpret_cast<std::remove_reference_t<decltype(fn)>>(dlsym(lib, name));
+        return fn != nullptr;
+      };
+      d.loaded = sym(d.cuInit, "cuInit") && sym(d.cuDeviceGet, "cuDeviceGet") &&
+                 sym(d.cuDeviceGetName, "cuDeviceGetName") && sym(d.cuDeviceTotalMem, "cuDeviceTotalMem_v2") &&
+                 sym(d.cuDeviceGetAttribute, "cuDeviceGetAttribute") &&
+                 sym(d.cuDeviceGetUuid, "cuDeviceGetUuid") && sym(d.cuCtxGetCurrent, "cuCtxGetCurrent") &&
+                 sym(d.cuEventCreate, "cuEventCreate") && sym(d.cuEventRecord, "cuEventRecord") &&
+                 sym(d.cuEventSynchronize, "cuEventSynchronize") &&
+                 sym(d.cuEventElapsedTime, "cuEventElapsedTime") && sym(d.cuEventDestroy, "cuEventDestroy_v2") &&
+                 d.cuInit(0) == 0;
+      return d;
+    }();
+    return d;
+  }
+
+  void check(CUresult r, const char* what) const {
+    if (r != 0) throw DeviceError(std::string(what) + " failed: CUDA driver error " + std::to_string(r));
+  }
+};
+
+// CU_DEVICE_ATTRIBUTE_* the device description reads.
+constexpr int kAttrMultiprocessors = 16, kAttrCapabilityMajor = 75, kAttrCapabilityMinor = 76,
+              kAttrSharedPerBlock = 8, kAttrL2Bytes = 38;
+
+// ---- libgomp's device memory API, opened at run time: the compiled kernels
+// link the same library, so they and ThreadMap share one runtime.
+struct Gomp {
+  int (*get_num_devices)() = nullptr;
+  int (*get_initial_device)() = nullptr;
+  void* (*target_alloc)(std::size_t, int) = nullptr;
+  void (*target_free)(void*, int) = nullptr;
+  int (*target_memcpy)(void*, const void*, std::size_t, std::size_t, std::size_t, int, int) = nullptr;
+  int (*target_associate_ptr)(const void*, const void*, std::size_t, std::size_t, int) = nullptr;
+  int (*target_disassociate_ptr)(const void*, int) = nullptr;
+  std::string error;  // why it is not there
+
+  static const Gomp& get() {
+    static const Gomp g = [] {
+      Gomp g;
+      void* lib = dlopen("libgomp.so.1", RTLD_NOW | RTLD_GLOBAL);
+      if (!lib) {
+        g.error = std::string("libgomp.so.1, GCC's OpenMP runtime, does not load: ") + dlerror();
+        return g;
+      }
+      const auto sym = [&](auto& fn, const char* name) {
+        fn = reinterpret_cast<std::remove_reference_t<decltype(fn)>>(dlsym(lib, name));
+        if (!fn && g.error.empty()) g.error = std::string("libgomp.so.1 lacks ") + name;
+      };
+      sym(g.get_num_devices, "omp_get_num_devices");
+      sym(g.get_initial_device, "omp_get_initial_device");
+      sym(g.target_alloc, "omp_target_alloc");
+      sym(g.target_free, "omp_target_free");
+      sym(g.target_memcpy, "omp_target_memcpy");
+      sym(g.target_associate_ptr, "omp_target_associate_ptr");
+      sym(g.target_disassociate_ptr, "omp_target_disassociate_ptr");
+      return g;
+    }();
+    return g;
+  }
+  bool loaded() const { return error.empty(); }
+};
+
+// ---- The compiler.
+
+struct Spawned {
+  int status = -1;
+  std::string output;  // stdout and stderr together
+};
+
+// Runs argv[0] (found on PATH) with the arguments, its output to a file read back.
+Spawned spawn(const std::vector<std::string>& argv, const fs::path& log) {
+  std::vector<char*> args;
+  for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+  args.push_back(nullptr);
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, 1, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  posix_spawn_file_actions_adddup2(&actions, 1, 2);
+  posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+  pid_t pid = 0;
+  Spawned out;
+  const int err = posix_spawnp(&pid, args[0], &actions, nullptr, args.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  if (err != 0) {
+    out.output = argv[0] + ": " + std::strerror(err);
+    return out;
+  }
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  out.status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  std::ifstream in(log);
+  std::stringstream text;
+  text << in.rdbuf();
+  out.output = text.str();
+  std::error_code ec;
+  fs::remove(log, ec);
+  return out;
+}
+
+std::string first_line(std::string text) {
+  text = text.substr(0, text.find('\n'));
+  while (!text.empty() && (text.back() == '\r' || text.back() == ' ')) text.pop_back();
+  return text;
+}
+
+// GCC with its nvptx offload compiler (Debian: gcc-12-offload-nvptx).
+struct GccCompiler {
+  std::string program;  // "gcc-12", or $THREADMAP_OPENMP_GCC
+  std::string version;  // "12.2.0"; empty: not found
+  bool offload = false;  // the nvptx offload compiler is installed
+  std::string missing;   // why it cannot compile, or cannot offload
+
+  static const GccCompiler& get() {
+    static const GccCompiler c = [] {
+      GccCompiler c;
+      const char* env = std::getenv("THREADMAP_OPENMP_GCC");
+      c.program = env && *env ? env : "gcc-12";
+      std::error_code ec;
+      const fs::path log = fs::temp_directory_path(ec) / ("threadmap-gcc-" + std::to_string(getpid()) + ".log");
+      const Spawned v = spawn({c.program, "-dumpfullversion"}, log);
+      if (v.status != 0) {
+        c.missing = c.program + " is not installed (Debian: gcc-12 and gcc-12-offload-nvptx)";
+        return c;
+      }
+      c.version = first_line(v.output);
+      const Spawned libgcc = spawn({c.program, "-print-libgcc-file-name"}, log);
+      const fs::path accel = fs::path(first_line(libgcc.output)).parent_path() / "accel" / "nvptx-none" / "mkoffload";
+      c.offload = libgcc.status == 0 && fs::exists(accel, ec);
+      if (!c.offload)
+        c.missing = "GCC's nvptx offload compiler is not installed (Debian: gcc-12-offload-nvptx)";
+      return c;
+    }();
+    return c;
+  }
+  bool found() const { return !version.empty(); }
+};
+
+std::uint64_t fnv1a(std::string_view text, std::uint64_t h = 1469598103934665603ull) {
+  for (unsigned char c : text) h = (h ^ c) * 1099511628211ull;
+  return h;
+}
+
+std::string hex(std::uint64_t v) {
+  static const char* digits = "0123456789abcdef";
+  std::string s(16, '0');
+  for (int i = 15; i >= 0; --i, v >>= 4) s[static_cast<std::size_t>(i)] = digits[v & 15];
+  return s;
+}
+
+bool traced(const ProgramKey& key) {
+  for (const auto& d : key.defines)
+    if (d.first == kTraceDefine) return true;
+  return false;
+}
+
+// The entry ThreadMap calls: the kernel function with its arguments unpacked,
+// each buffer a pointer to its mapped host copy, each scalar an int. In C a
+// void* converts to the kernel's own pointer types.
+std::string entry_text(const LaunchCmd& launch) {
+  std::string call;
+  for (std::size_t i = 0; i < launch.args.size(); ++i) {
+    if (i) call += ", ";
+    const std::string arg = "args[" + std::to_string(i) + "]";
+    call += std::holds_alternative<BufferArg>(launch.args[i]) ? arg : "*(const int*)" + arg;
+  }
+  return "void threadmap_entry_" + launch.kernel + "(void* const* args) { " + launch.kernel + "(" + call + "); }\n";
+}
+
+class OpenmpBuffer : public DeviceBuffer {
+ public:
+  OpenmpBuffer(std::size_t bytes, int device) : bytes_(bytes), device_(device) {
+    host_ = std::aligned_alloc(4096, (std::max<std::size_t>(bytes, 1) + 4095) / 4096 * 4096);
+    if (!host_) throw DeviceError("allocating " + std::to_string(bytes) + " bytes of host memory failed");
+    if (device_ < 0) return;
+    const Gomp& g = Gomp::get();
+    device_ptr_ = g.target_alloc(std::max<std::size_t>(bytes, 1), device_);
+    if (!device_ptr_) {
+      std::free(host_);
+      throw DeviceError("omp_target_alloc of " + std::to_string(bytes) + " bytes failed");
+    }
+    if (g.target_associate_ptr(host_, device_ptr_, bytes, 0, device_) != 0) {
+      g.target_free(device_ptr_, device_);
+      std::free(host_);
+      throw DeviceError("omp_target_associate_ptr failed");
+    }
+  }
+  ~OpenmpBuffer() override {
+    if (device_ >= 0) {
+      const Gomp& g = Gomp::get();
+      g.target_disassociate_ptr(host_, device_);
+      g.target_free(device_ptr_, device_);
+    }
+    std::free(host_);
+  }
+  std::size_t bytes() const override { return bytes_; }
+  void* host() const { return host_; }
+  void* device_ptr() const { return device_ptr_ ? device_ptr_ : host_; }
+
+  // Host copy -> device copy (nothing to do in the host fallback).
+  void upload(std::size_t bytes) {
+    if (device_ < 0 || bytes == 0) return;
+    const Gomp& g = Gomp::get();
+    if (g.target_memcpy(device_ptr_, host_, bytes, 0, 0, device_, g.get_initial_device()) != 0)
+      throw DeviceError("omp_target_memcpy to the device failed");
+  }
+  void download(std::size_t bytes) {
+    if (device_ < 0 || bytes == 0) return;
+    const Gomp& g = Gomp::get();
+    if (g.target_memcpy(host_, device_ptr_, bytes, 0, 0, g.get_initial_device(), device_) != 0)
+      throw DeviceError("omp_target_memcpy from the device failed");
+  }
+
+ private:
+  std::size_t bytes_;
+  int device_;  // the OpenMP device number; -1: the host fallback
+  void* host_ = nullptr;
+  void* device_ptr_ = nullptr;
+};
+
+OpenmpBuffer& as_openmp(const DeviceBuffer& b) {
+  return const_cast<OpenmpBuffer&>(dynamic_cast<const OpenmpBuffer&>(b));
+}
+
+// The GPU time between two events recorded on the legacy default stream of
+// the runtime's context (where libgomp's nvptx plugin launches), or the host
+// clock in the host fallback.
+class RegionTimer {
+ public:
+  explicit RegionTimer(bool gpu) : gpu_(gpu) {
+    if (!gpu_) return;
+    const Driver& d = Driver::get();
+    d.check(d.cuEventCreate(&start_, 0), "cuEventCreate");
+    d.check(d.cuEventCreate(&stop_, 0), "cuEventCreate");
+  }
+  ~RegionTimer() {
+    if (!gpu_) return;
+    const Driver& d = Driver::get();
+    d.cuEventDestroy(start_);
+    d.cuEventDestroy(stop_);
+  }
+  void start() {
+    if (gpu_) Driver::get().check(Driver::get().cuEventRecord(start_, nullptr), "cuEventRecord");
+    else begin_ = std::chrono::steady_clock::now();
+  }
+  double stop_ms() {
+    if (!gpu_) return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - begin_).count();
+    const Driver& d = Driver::get();
+    d.check(d.cuEventRecord(stop_, nullptr), "cuEventRecord");
+    d.check(d.cuEventSynchronize(stop_), "cuEventSynchronize");
+    float ms = 0;
+    d.check(d.cuEventElapsedTime(&ms, start_, stop_), "cuEventElapsedTime");
+    return ms;
+  }
+
+ private:
+  bool gpu_;
+  void* start_ = nullptr;
+  void* stop_ = nullptr;
+  std::chrono::steady_clock::time_point begin_;
+};
+
+class OpenmpDevice : public Device {
+ public:
+  OpenmpDevice(DeviceInfo info, int omp_device, std::string misa)
+      : info_(std::move(info)), omp_device_(omp_device), misa_(std::move(misa)) {}
+  ~OpenmpDevice() override {
+    // The compiled objects stay loaded: libgomp keeps their images
+    // registered until the process ends.
+  }
+
+  const DeviceInfo& info() const override { return info_; }
+
+  void prepare(const LaunchCmd& launch) override { entry_for(launch); }
+
+  std::unique_ptr<DeviceBuffer> allocate(std::size_t bytes) override {
+    return std::make_unique<OpenmpBuffer>(bytes, omp_device_);
+  }
+  void write(DeviceBuffer& dst, const void* src, std::size_t bytes) override {
+    OpenmpBuffer& b = as_openmp(dst);
+    std::memcpy(b.host(), src, bytes);
+    b.upload(bytes);
+  }
+  void read(const DeviceBuffer& src, void* dst, std::size_t bytes) override {
+    OpenmpBuffer& b = as_openmp(src);
+    b.download(bytes);
+    std::memcpy(dst, b.host(), bytes);
+  }
+  void fill(DeviceBuffer& dst, std::uint8_t value, std::size_t bytes) override {
+    OpenmpBuffer& b = as_openmp(dst);
+    std::memset(b.host(), value, bytes);
+    b.upload(bytes);
+  }
+  double copy_timed(const DeviceBuffer& src, DeviceBuffer& dst, std::size_t bytes, int repeat) override {
+    OpenmpBuffer& s = as_openmp(src);
+    OpenmpBuffer& d = as_openmp(dst);
+    const Gomp& g = Gomp::get();
+    RegionTimer timer(on_gpu());
+    timer.start();
+    for (int i = 0; i < repeat; ++i) {
+      if (on_gpu()) {
+        if (g.target_memcpy(d.device_ptr(), s.device_ptr(), bytes, 0, 0, omp_device_, omp_device_) != 0)
+          throw DeviceError("omp_target_memcpy on the device failed");
+      } else {
+        std::memcpy(d.host(), s.host(), bytes);
+      }
+    }
+    return timer.stop_ms();
+  }
+
+  double execute(const std::vector<LaunchCmd>& launches, const std::vector<DeviceBuffer*>& buffers) override {
+    std::vector<std::pair<Entry, std::vector<void*>>> calls;
+    std::vector<std::int32_t> scalars;
+    scalars.reserve(launches.size() * 16);
+    for (const LaunchCmd& l : launches) {
+      std::vector<void*> args;
+      for (const KernelArg& a : l.args) {
+        if (const auto* b = std::get_if<BufferArg>(&a)) {
+          args.push_back(as_openmp(*buffers.at(static_cast<std::size_t>(b->buffer))).host());
+        } else if (const auto* v = std::get_if<std::int32_t>(&a)) {
+          scalars.push_back(*v);
+          args.push_back(&scalars.back());
+        } else {
+          throw InvalidRequest(l.kernel + ": an OpenMP kernel takes no dynamically sized shared memory");
+        }
+      }
+      calls.emplace_back(entry_for(l), std::move(args));
+    }
+    RegionTimer timer(on_gpu());
+    timer.start();
+    for (const auto& [entry, args] : calls) entry(args.data());
+    return timer.stop_ms();
+  }
+
+  void finish() override {}
+
+  std::uint64_t device_address(const DeviceBuffer& buffer) override {
+    return reinterpret_cast<std::uint64_t>(as_openmp(buffer).device_ptr());
+  }
+
+ private:
+  using Entry = void (*)(void* const*);
+
+  bool on_gpu() const { return omp_device_ >= 0; }
+
+  // The flags and defines of a compile, which with the text name its object.
+  std::vector<std::string> compile_flags(const ProgramKey& key) const {
+    std::vector<std::string> flags{"-std=gnu11", "-O2", "-fPIC", "-shared", "-fopenmp",
+                                   "-Werror=implicit-function-declaration", "-Wl,-z,notext"};
+    flags.push_back("-foffload=nvptx-none");
+    flags.push_back("-foffload-options=nvptx-none=-misa=" + misa_);
+    flags.push_back("-DELEM=" + std::string(element_name(key.type)));
+    for (const auto& [name, value] : key.defines) flags.push_back("-D" + name + "=" + std::to_string(value));
+    return flags;
+  }
+
+  Entry entry_for(const LaunchCmd& launch) {
+    const ProgramKey& key = launch.program;
+    if (traced(key))
+      throw Unavailable("recording a trace of an OpenMP kernel is not built yet: " + launch.kernel +
+                        " runs, verifies and is timed on " + info_.spec);
+    const bool learner = !key.text.empty();
+    if (!learner && key.source.starts_with("pack:"))
+      throw InvalidRequest(key.source + " has no OpenMP kernel file: its manifest names no openmp = \"FILE.c\"");
+    const std::string file = learner ? key.text_name : dialect_file(key.source, Dialect::OpenMP);
+    const std::string text = learner ? key.text : std::string(embedded_source(file));
+    if (text.empty()) throw DeviceError("no embedded OpenMP source named " + file);
+    if (!names_identifier(text, launch.kernel)) {
+      if (learner) throw missing_kernel(file, dialect_file(key.source, Dialect::OpenMP), launch.kernel);
+      throw DeviceError(file + " has no function " + launch.kernel);
+    }
+    const std::string unit = "#line 1 \"" + compiler_file_name(file) + "\"\n" + text + "\n#line 1 \"threadmap entry\"\n" +
+                             entry_text(launch);
+    const std::vector<std::string> flags = compile_flags(key);
+    // The compiler by its program name (gcc-12: one major version), so that
+    // a cache made on one machine serves another with the same runtime.
+    std::string signature = GccCompiler::get().program;
+    for (const std::string& f : flags) signature += " " + f;
+    const std::string name = hex(fnv1a(unit, fnv1a(signature)));
+    if (auto it = entries_.find(name + launch.kernel); it != entries_.end()) return it->second;
+
+    void* object = load(name, unit, flags, file);
+    const std::string symbol = "threadmap_entry_" + launch.kernel;
+    auto entry = reinterpret_cast<Entry>(dlsym(object, symbol.c_str()));
+    if (!entry) throw DeviceError("the compiled " + file + " lacks " + symbol);
+    entries_.emplace(name + launch.kernel, entry);
+    return entry;
+  }
+
+  // The compiled object of `unit`, from the cache or compiled into it (written
+  // under a temporary name and renamed: a half-written object is never read).
+  void* load(const std::string& name, const std::string& unit, const std::vector<std::string>& flags,
+             const std::string& file) {
+    if (auto it = objects_.find(name); it != objects_.end()) return it->second;
+    const fs::path dir = openmp_cache_dir();
+    const fs::path object = dir / (name + ".so");
+    std::error_code ec;
+    if (!fs::exists(object, ec)) {
+      const GccCompiler& gcc = GccCompiler::get();
+      if (!gcc.found() || !gcc.offload) throw Unavailable(file + " is not compiled yet, and " + gcc.missing);
+      fs::create_directories(dir, ec);
+      if (ec) throw DeviceError("cannot create " + dir.string() + ": " + ec.message());
+      const std::string tag = std::to_string(getpid());
+      const fs::path source = dir / (name + "." + tag + ".c");
+      const fs::path partial = dir / (name + "." + tag + ".so");
+      {
+        std::ofstream out(source, std::ios::binary);
+        out << unit;
+        if (!out) throw DeviceError("cannot write " + source.string());
+      }
+      std::vector<std::string> argv{gcc.program};
+      argv.insert(argv.end(), flags.begin(), flags.end());
+      argv.insert(argv.end(), {"-o", partial.string(), source.string()});
+      const Spawned result = spawn(argv, dir / (name + "." + tag + ".log"));
+      fs::remove(source, ec);
+      if (result.status != 0) {
+        fs::remove(partial, ec);
+        std::string log = result.output;
+        // The compiler names the file by its #line: the messages are the learner's.
+        throw CompileError(file + " does not compile with GCC " + gcc.version + " (OpenMP offload to nvptx):\n" +
+                           log.substr(0, 8000));
+      }
+      fs::rename(partial, object, ec);
+      if (ec) throw DeviceError("cannot keep " + object.string() + ": " + ec.message());
+    }
+    void* handle = dlopen(object.c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (!handle) throw DeviceError(std::string("cannot load the compiled ") + file + ": " + dlerror());
+    objects_.emplace(name, handle);
+    return handle;
+  }
+
+  DeviceInfo info_;
+  int omp_device_;    // -1: the host fallback
+  std::string misa_;  // the PTX ISA the offload compiler targets ("sm_80")
+  std::map<std::string, void*> objects_;
+  std::map<std::string, Entry> entries_;
+};
+
+// What the runtime offers: the GPU it offloads to (OpenMP device 0) with its
+// description, or the host fallback.
+struct Runtime {
+  int device = -1;
+  DeviceInfo info;
+  std::string misa;
+};
+
+Runtime probe_gcc() {
+  const Gomp& g = Gomp::get();
+  const GccCompiler& gcc = GccCompiler::get();
+  Runtime r;
+  // With no GPU the image is still compiled for one (and checked by ptxas
+  // where the CUDA toolkit is on PATH, which knows no ISA older than sm_50):
+  // Ampere's, which every GPU since runs.
+  r.misa = "sm_80";
+  DeviceInfo& d = r.info;
+  d.backend = "openmp";
+  d.dialect = Dialect::OpenMP;
+  d.spec = "openmp:gcc";
+  d.platform = "GCC " + (gcc.found() ? gcc.version : std::string("(compiler not installed)")) + ", libgomp";
+  d.max_group_size = 1024;
+  d.max_group_dims = {1024, 1024, 64};
+  d.max_grid_groups = {2147483647ull, 65535, 65535};
+  d.has_double = true;
+  const int devices = g.get_num_devices();
+  const Driver& cu = Driver::get();
+  if (devices > 0 && cu.loaded) {
+    r.device = 0;
+    int dev = 0;
+    cu.cuDeviceGet(&dev, 0);
+    char name[256] = {};
+    cu.cuDeviceGetName(name, sizeof name, dev);
+    std::size_t total = 0;
+    cu.cuDeviceTotalMem(&total, dev);
+    int sms = 0, major = 0, minor = 0, shared = 0, l2 = 0;
+    cu.cuDeviceGetAttribute(&sms, kAttrMultiprocessors, dev);
+    cu.cuDeviceGetAttribute(&major, kAttrCapabilityMajor, dev);
+    cu.cuDeviceGetAttribute(&minor, kAttrCapabilityMinor, dev);
+    cu.cuDeviceGetAttribute(&shared, kAttrSharedPerBlock, dev);
+    cu.cuDeviceGetAttribute(&l2, kAttrL2Bytes, dev);
+    unsigned char uuid[16] = {};
+    if (cu.cuDeviceGetUuid(uuid, dev) == 0) d.uuid = uuid_text(uuid, sizeof uuid);
+    d.name = std::string(name) + ", GCC OpenMP offload";
+    d.vendor = "NVIDIA";
+    d.version = "compute capability " + std::to_string(major) + "." + std::to_string(minor);
+    d.global_memory_bytes = total;
+    d.max_allocation_bytes = total;
+    d.local_memory_bytes = static_cast<std::uint64_t>(shared);
+    d.last_level_cache_bytes = static_cast<std::uint64_t>(l2);
+    d.compute_units = sms;
+    d.warp_width = 32;
+    d.timer_resolution_ns = 500;  // cuEventElapsedTime: about half a microsecond
+    const int cc = major * 10 + minor;
+    r.misa = cc >= 80 ? "sm_80" : cc >= 75 ? "sm_75" : cc >= 70 ? "sm_70" : "sm_53";
+  } else {
+    d.name = "host CPU, GCC OpenMP host fallback (no offload device)";
+    d.vendor = "host";
+    d.version = devices > 0 ? "libgomp offloads, but the CUDA driver does not load" : "libgomp finds no offload device";
+    d.memory_is_host = true;
+    d.compute_units = static_cast<int>(std::max(1l, sysconf(_SC_NPROCESSORS_ONLN)));
+    const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
+    d.global_memory_bytes = pages > 0 && page > 0 ? static_cast<std::uint64_t>(pages) * page : 0;
+    d.max_allocation_bytes = d.global_memory_bytes;
+    d.timer_resolution_ns = 1;
+  }
+  d.subgroup_note = "an OpenMP kernel has no sub-group shuffles";
+  return r;
+}
+
+const Runtime& gcc_runtime() {
+  static const Runtime r = probe_gcc();
+  return r;
+}
+
+}  // namespace
+
+std::string openmp_cache_dir() {
+  if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg) return std::string(xdg) + "/threadmap/openmp";
+  const char* home = std::getenv("HOME");
+  return std::string(home && *home ? home : "/tmp") + "/.cache/threadmap/openmp";
+}
+
+BackendReport openmp_backend_report() {
+  BackendReport report;
+  report.backend = "openmp";
+  const Gomp& g = Gomp::get();
+  if (!g.loaded()) {
+    report.reason = g.error;
+    return report;
+  }
+  report.devices.push_back(gcc_runtime().info);
+  report.available = true;
+  const GccCompiler& gcc = GccCompiler::get();
+  if (!gcc.missing.empty()) report.reason = gcc.missing;
+  return report;
+}
+
+std::unique_ptr<Device> open_openmp_device(const std::string& compiler) {
+  if (compiler != kOpenmpGcc)
+    throw InvalidRequest("openmp:" + compiler + ": ThreadMap compiles OpenMP offload with gcc (openmp:gcc)");
+  const Gomp& g = Gomp::get();
+  if (!g.loaded()) throw InvalidRequest("openmp:gcc: " + g.error);
+  const Runtime& r = gcc_runtime();
+  return std::make_unique<OpenmpDevice>(r.info, r.device, r.misa);
+}
+
+}  // namespace threadmap

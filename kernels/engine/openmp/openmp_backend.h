@@ -1,0 +1,31 @@
+#pragma once
+// OpenMP target offload: a kernel file is a C function holding a target
+// region, compiled by an OpenMP offload compiler into a shared object that the
+// process opens, and run by that compiler's runtime (GCC: libgomp and its
+// nvptx plugin) on the GPU it finds, else in the runtime's host fallback.
+//
+// The runtime decides the launch: ThreadMap hands it the function's buffers,
+// already mapped on the device (omp_target_associate_ptr), so the region's map
+// clauses find them there and copy nothing, and times the call with the
+// driver's events on the stream the runtime launches on. Where the runtime has
+// no device, the device is the host fallback, named so in every figure.
+#include <memory>
+#include <string>
+
+#include "kernels/core/device.h"
+
+namespace threadmap {
+
+// The OpenMP offload compilers ThreadMap knows, by the key a device spec
+// names: "openmp:gcc".
+inline constexpr std::string_view kOpenmpGcc = "gcc";
+
+BackendReport openmp_backend_report();
+// compiler: "gcc". Throws InvalidRequest naming what is missing.
+std::unique_ptr<Device> open_openmp_device(const std::string& compiler);
+
+// Where compiled kernels are kept: $XDG_CACHE_HOME/threadmap/openmp, else
+// ~/.cache/threadmap/openmp.
+std::string openmp_cache_dir();
+
+}  // namespace threadmap
