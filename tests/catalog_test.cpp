@@ -4,6 +4,7 @@
 #include <set>
 
 #include "kernels/pack/catalog.h"
+#include "kernels/core/learner_source.h"
 #include "kernels/core/sources.h"
 
 namespace threadmap {
@@ -64,11 +65,29 @@ TEST(Catalog, DefaultsLieInTheirRanges) {
 
 TEST(Catalog, EveryKernelIsInItsEmbeddedOpenclSource) {
   for (const Variant& v : catalog()) {
+    if (!v.written_in(Dialect::OpenCL)) continue;
     const std::string_view text = embedded_source(v.source + ".cl");
     ASSERT_FALSE(text.empty()) << v.source << ".cl is not embedded";
     EXPECT_NE(text.find("__kernel void " + v.kernel + "("), std::string_view::npos)
         << v.kernel << " not found in " << v.source << ".cl";
   }
+}
+
+// Each built-in variant's kernel is in the embedded file of every dialect it
+// is written in, and only those name it.
+TEST(Catalog, EveryKernelIsInTheFileOfEachDialectItIsWrittenIn) {
+  int openmp = 0;
+  for (const Variant& v : catalog()) {
+    if (!v.pack.empty()) continue;
+    ASSERT_FALSE(v.dialects.empty()) << v.id;
+    for (Dialect d : kDialects) {
+      const std::string_view text = embedded_source(dialect_file(v.source, d));
+      const bool there = !text.empty() && names_identifier(text, v.kernel);
+      EXPECT_EQ(there, v.written_in(d)) << v.id << " in " << dialect_file(v.source, d);
+    }
+    openmp += v.written_in(Dialect::OpenMP);
+  }
+  EXPECT_EQ(openmp, 4);  // the coalescing lesson's two loops and their simd fixes
 }
 
 TEST(Catalog, EveryVariantPointsAtALessonAndBuildsAtItsDefaults) {

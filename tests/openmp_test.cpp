@@ -91,6 +91,12 @@ testing::TestDevice& gcc_device() {
   return d;
 }
 
+// A learner's file needs the compiler (a GPU machine may have only the
+// runtime, and the catalog's kernels compiled elsewhere in its cache).
+#define REQUIRE_OPENMP_COMPILER()                                                 \
+  if (!gcc_device().device) GTEST_SKIP() << gcc_device().skip_reason;             \
+  if (const std::string why = openmp_compiler_problem(); !why.empty()) GTEST_SKIP() << why
+
 RunResult run(Device& device, const std::string& id, std::vector<std::pair<std::string, std::string>> sets,
               const std::string& source = {}, const std::string& source_name = {}) {
   const Variant& v = *find_variant(id);
@@ -129,7 +135,7 @@ TEST(OpenmpDevice, AVariantNotWrittenInOpenmpIsUnavailableThereAndTheFixElsewher
 // The compiled object holds the GPU's image (the region's PTX entry, for
 // nvptx), whether or not a GPU is here to run it.
 TEST(OpenmpDevice, TheLessonsLoopsAreCompiledForTheGpu) {
-  if (!gcc_device().device) GTEST_SKIP() << gcc_device().skip_reason;
+  REQUIRE_OPENMP_COMPILER();
   namespace fs = std::filesystem;
   const fs::path cache = fs::temp_directory_path() / ("threadmap-openmp-test-" + std::to_string(getpid()));
   const char* old = std::getenv("XDG_CACHE_HOME");
@@ -163,7 +169,7 @@ TEST(OpenmpDevice, TheLessonsLoopsAreCompiledForTheGpu) {
 }
 
 TEST(OpenmpDevice, ALearnersFileThatDoesNotCompileIsNamedWithItsLine) {
-  if (!gcc_device().device) GTEST_SKIP() << gcc_device().skip_reason;
+  REQUIRE_OPENMP_COMPILER();
   const RunResult r = run(*gcc_device().device, "matadd.cols", {{"width", "16"}, {"height", "16"}},
                           "void matadd_cols(const ELEM* a, const ELEM* b, ELEM* res, int width, int height) {\n"
                           "  res[0] = a[0] + b[0] +;\n}\n",
@@ -176,7 +182,7 @@ TEST(OpenmpDevice, ALearnersFileThatDoesNotCompileIsNamedWithItsLine) {
 }
 
 TEST(OpenmpDevice, ALearnersWrongLoopFailsVerification) {
-  if (!gcc_device().device) GTEST_SKIP() << gcc_device().skip_reason;
+  REQUIRE_OPENMP_COMPILER();
   const RunResult r = run(*gcc_device().device, "matadd.cols", {{"width", "32"}, {"height", "8"}},
                           "void matadd_cols(const ELEM* a, const ELEM* b, ELEM* res, int width, int height) {\n"
                           "  #pragma omp target teams distribute parallel for map(to:a[:width*height]) "

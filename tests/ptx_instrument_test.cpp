@@ -51,6 +51,7 @@ std::vector<KernelCase> catalog_cases() {
   std::vector<KernelCase> cases;
   std::set<std::string> seen;
   for (const Variant& v : catalog()) {
+    if (!v.written_in(Dialect::Cuda)) continue;
     const ParamSpec* type = v.param("type");
     const ParamSpec* pad = v.param("pad");
     const std::vector<std::string> types = type ? type->choices : std::vector<std::string>{std::string()};

@@ -323,6 +323,14 @@ int print_devices(const std::vector<BackendReport>& backends, const std::string&
   return kExitOk;
 }
 
+// "  [OpenMP C alone]" for a variant not written in every dialect, else "".
+std::string written_in_text(const Variant& v) {
+  if (v.dialects.empty() || v.dialects.size() == kDialects.size()) return {};
+  std::string text;
+  for (Dialect d : v.dialects) text += (text.empty() ? "" : ", ") + std::string(dialect_title(d));
+  return "  [" + text + (v.dialects.size() == 1 ? " alone]" : " only]");
+}
+
 int list_command(const std::string& format) {
   if (format == "json") {
     json j = json::array();
@@ -360,6 +368,7 @@ int source_command(const std::string& kernel, const std::string& dialect) {
       for (const BackendReport& b : list_backends())
         for (const DeviceInfo& d : b.devices)
           if (b.available && d.dialect == Dialect::Cuda) chosen = Dialect::Cuda;
+      if (!v.written_in(*chosen)) chosen = v.dialects.front();  // a kernel written in one dialect alone
     }
     if (!v.pack.empty()) {  // a pack's file, as its folder holds it
       const Variant::KernelText* text = pack_text(v, *chosen);
@@ -369,6 +378,8 @@ int source_command(const std::string& kernel, const std::string& dialect) {
       std::cout << text->text;
       return kExitOk;
     }
+    if (!v.written_in(*chosen))
+      throw InvalidRequest(v.id + " has no " + std::string(dialect_title(*chosen)) + " kernel");
     std::cout << learner_source(source_file_for(v, *chosen));
     return kExitOk;
   });
@@ -693,6 +704,7 @@ protocol::BenchResult measure_bench(Device& device, const protocol::BenchRequest
   const CatalogView variants = catalog();
   for (std::size_t i = 0; i < variants.size(); ++i) {
     say(i + 1, variants[i].id);
+    if (!variants[i].written_in(device.info().dialect)) continue;  // another dialect's kernel
     bench.results.push_back(make_report(run_sized(device, variants[i], sized(variants[i]), options), variants[i]));
   }
   if (bench.device.backend == "cuda") {

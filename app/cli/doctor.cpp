@@ -39,7 +39,14 @@ struct Job {
   int pass = 0;  // 0: timed; kAccessPass; kClockPass
   LaunchCmd launch;
   Availability availability = Availability::Always;
+  std::vector<Dialect> dialects;  // Variant::dialects: the languages its kernel is written in
 };
+
+// Whether a job's kernel is written in `dialect` (else it is no build for
+// a target of that dialect).
+bool written_in(const Job& job, Dialect dialect) {
+  return job.dialects.empty() || std::find(job.dialects.begin(), job.dialects.end(), dialect) != job.dialects.end();
+}
 
 const char* build_name(int pass) {
   return pass == kAccessPass ? "traced" : pass == kClockPass ? "clock pass" : "timed";
@@ -48,6 +55,7 @@ const char* build_name(int pass) {
 struct Outcome {
   bool ok = false;
   bool unavailable = false;  // the variant cannot run on this device (not a failure)
+  bool other_dialect = false;  // its kernel is not written in the target's dialect: not a build there
   bool cached = false;
   double ms = 0;
   std::string error;  // one line
@@ -56,7 +64,8 @@ struct Outcome {
 // Where a check compiles: an architecture (CUDA, no device) or a device present.
 struct Target {
   std::string name;               // "sm_86", "cuda:0", "opencl:0:0"
-  std::string backend;            // "cuda" or "opencl"
+  std::string backend;            // "cuda", "opencl" or "openmp"
+  Dialect dialect = Dialect::Cuda;  // what its compiler takes
   std::string detail;             // "cubin for sm_86", "PTX for compute_120 (the driver finishes it)"
   std::string cuda_target;        // sm_XY / compute_XY
   std::string problem;            // set when nothing can be compiled for it
@@ -69,7 +78,7 @@ std::vector<Job> catalog_jobs() {
     const Params params = make_params(v.params, {}, v.id);
     const Workload work = v.build(v, params, 1);
     for (Build& b : builds_of(work.launches))
-      jobs.push_back({v.id, b.launch.kernel, b.pass, std::move(b.launch), v.availability});
+      jobs.push_back({v.id, b.launch.kernel, b.pass, std::move(b.launch), v.availability, v.dialects});
   }
   return jobs;
 }
@@ -157,7 +166,9 @@ Outcome compile_cuda(const Job& job, const std::string& target) {
   return o;
 }
 
-void check_opencl(Target& t, const std::vector<Job>& jobs) {
+// An OpenCL or OpenMP device: each job prepared on it (compiled, or taken
+// from the compiled cache).
+void check_on_device(Target& t, const std::vector<Job>& jobs) {
   std::unique_ptr<Device> device;
   try {
     device = open_device(t.name);
@@ -168,6 +179,17 @@ void check_opencl(Target& t, const std::vector<Job>& jobs) {
   // One device, one context: its builds run one after another.
   for (const Job& job : jobs) {
     Outcome o;
+    if (!written_in(job, t.dialect)) {
+      o.other_dialect = true;
+      t.outcomes.push_back(std::move(o));
+      continue;
+    }
+    if (job.pass != 0 && t.dialect == Dialect::OpenMP) {
+      o.unavailable = true;
+      o.error = "OpenMP kernels are timed, not yet traced";
+      t.outcomes.push_back(std::move(o));
+      continue;
+    }
     if (job.pass == kClockPass) {
       o.unavailable = true;
       o.error = "OpenCL recordings keep the order of barrier arrivals, not clocks: no clock pass";
@@ -197,6 +219,7 @@ protocol::DoctorTarget doctor_target(const Target& t, const std::vector<Job>& jo
   protocol::DoctorTarget target{t.name, t.backend, t.detail, t.cuda_target, t.problem, 0, {}};
   for (std::size_t i = 0; i < t.outcomes.size(); ++i) {
     const Outcome& o = t.outcomes[i];
+    if (o.other_dialect) continue;
     target.compiled += o.ok;
     target.kernels.push_back(
         {jobs[i].variant, jobs[i].kernel, build_name(jobs[i].pass), o.ok, o.unavailable, o.cached, o.ms, o.error});
@@ -286,6 +309,7 @@ protocol::DoctorResult doctor_report(const std::string& architectures) {
       Target t;
       t.name = name;
       t.backend = "cuda";
+      t.dialect = Dialect::Cuda;
       if (!nvrtc.available) {
         t.problem = nvrtc.reason;
       } else {
@@ -300,6 +324,7 @@ protocol::DoctorResult doctor_report(const std::string& architectures) {
         Target t;
         t.name = d.spec;
         t.backend = b.backend;
+        t.dialect = d.dialect;
         t.detail = d.name;
         if (b.backend == "cuda") {
           const std::string arch = cuda_architecture_of(d);
@@ -325,16 +350,20 @@ protocol::DoctorResult doctor_report(const std::string& architectures) {
   }
   parallel_for(cuda_work.size(), [&](std::size_t i) {
     const auto [t, j] = cuda_work[i];
+    if (!written_in(jobs[j], Dialect::Cuda)) {
+      targets[t].outcomes[j].other_dialect = true;
+      return;
+    }
     targets[t].outcomes[j] = compile_cuda(jobs[j], targets[t].cuda_target);
   });
   for (Target& t : targets)
-    if (t.backend == "opencl") check_opencl(t, jobs);
+    if (t.backend != "cuda") check_on_device(t, jobs);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
 
   bool all_ok = !targets.empty();
   for (const Target& t : targets) {
     if (!t.problem.empty()) all_ok = false;
-    for (const Outcome& o : t.outcomes) all_ok = all_ok && (o.ok || o.unavailable);
+    for (const Outcome& o : t.outcomes) all_ok = all_ok && (o.ok || o.unavailable || o.other_dialect);
   }
 
   protocol::DoctorResult report;

@@ -223,8 +223,8 @@ int main(int argc, char** argv) {
   auto* source = app.add_subcommand(
       "source", "a kernel's source as you read and edit it (the code that is timed and traced): a start for --source");
   source->add_option("KERNEL_ID", kernel, "catalog id")->required();
-  source->add_option("--dialect", dialect, "cuda or opencl (default: cuda when a CUDA device is present, else opencl)")
-      ->check(CLI::IsMember({"cuda", "opencl"}));
+  source->add_option("--dialect", dialect, "cuda, opencl or openmp (default: cuda when a CUDA device is present, else opencl)")
+      ->check(CLI::IsMember({"cuda", "opencl", "openmp"}));
 
   std::string architectures;
   auto* doctor = app.add_subcommand("doctor",

@@ -97,6 +97,7 @@ int compile_for_architectures(const pack::PackManifest& manifest, const std::str
     }
     for (const pack::VariantSpec& spec : family.variants) {
       const Variant& v = *find_variant(family.id + "." + spec.id);
+      if (!v.written_in(Dialect::Cuda)) continue;  // an OpenMP loop alone: no CUDA kernel to compile
       std::vector<LaunchCmd> launches;
       for (const pack::CheckPoint& point : check_points(family)) {
         Workload w = v.build(v, make_params(v.params, point.for_parameters(v.params), v.id), 1);
@@ -270,6 +271,11 @@ int check_pack(const pack::PackManifest& manifest, const std::string& device_spe
     const std::vector<pack::CheckPoint> points = check_points(family);
     for (const pack::VariantSpec& spec : family.variants) {
       const Variant& v = *find_variant(family.id + "." + spec.id);
+      if (!v.written_in(device->info().dialect)) {  // another device's variant: not this check's
+        std::cout << "  -     " << printable(v.id) << ": not written in "
+                  << dialect_title(device->info().dialect) << "\n";
+        continue;
+      }
       bool failed_somewhere = false, verified_somewhere = false, traced_somewhere = false;
       for (const pack::CheckPoint& point : points) {
         const auto assignments = point.for_parameters(v.params);

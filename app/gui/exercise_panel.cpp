@@ -373,6 +373,7 @@ QString ExercisePanel::dialect_label(Dialect dialect) const {
   switch (dialect) {
     case Dialect::OpenCL: return tr("OpenCL C");
     case Dialect::Cuda: return tr("CUDA");
+    case Dialect::OpenMP: return tr("OpenMP C");
   }
   return q(std::string(dialect_title(dialect)));
 }

@@ -215,6 +215,9 @@ void LessonPane::show_variant(const Variant& variant, Dialect dialect) {
     show_lesson();
   }
 
+  // A kernel written in other dialects than the device's (the coalescing
+  // lesson's simd loops are OpenMP alone): its own first.
+  if (!variant.written_in(dialect)) dialect = variant.dialects.front();
   // A pack's kernel: its own file in the device's dialect, else its other one.
   const Variant::KernelText* own = pack_text(variant, dialect);
   if (!own && !variant.texts.empty()) own = &variant.texts.begin()->second;

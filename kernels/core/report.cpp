@@ -68,6 +68,8 @@ json to_json(const ParamSpec& p) {
 json to_json(const Variant& v) {
   json params = json::array();
   for (const ParamSpec& p : v.params) params.push_back(to_json(p));
+  json dialects = json::array();  // the languages its kernel is written in
+  for (Dialect d : v.dialects) dialects.push_back(std::string(dialect_key(d)));
   return {{"id", v.id},
           {"family", v.family},
           {"title", v.title},
@@ -77,6 +79,7 @@ json to_json(const Variant& v) {
           {"kernel", v.kernel},
           {"from_lesson", v.lesson_original},
           {"needs_subgroup_shuffle", v.availability == Availability::NeedsSubgroupShuffle},
+          {"dialects", dialects},
           {"parameters", params}};
 }
 

@@ -476,6 +476,22 @@
         <source>%1 (%2)</source>
         <translation>%1 (%2)</translation>
     </message>
+    <message>
+        <source>Columns, lanes sharing them (simd)</source>
+        <translation>Columnas, repartidas entre las lanes (simd)</translation>
+    </message>
+    <message>
+        <source>The column loop as `parallel for simd`: under GCC, whose OpenMP thread is a whole warp, neighbouring columns go to neighbouring lanes and each request serves 32 of them.</source>
+        <translation>El bucle de columnas como `parallel for simd`: con GCC, cuyo hilo OpenMP es un warp entero, columnas vecinas van a lanes vecinas y cada solicitud sirve a 32 de ellas.</translation>
+    </message>
+    <message>
+        <source>Rows, each shared by a warp&apos;s lanes (simd)</source>
+        <translation>Filas, cada una repartida entre las lanes de un warp (simd)</translation>
+    </message>
+    <message>
+        <source>The row loop over the OpenMP threads, each row&apos;s elements over the lanes of its warp (`omp simd`): coalesced under GCC, and every warp streams its own row.</source>
+        <translation>El bucle de filas sobre los hilos OpenMP, los elementos de cada fila sobre las lanes de su warp (`omp simd`): coalescido con GCC, y cada warp recorre su propia fila.</translation>
+    </message>
 </context>
 <context>
     <name>CoalescingView</name>

@@ -476,6 +476,22 @@
         <source>%1 (%2)</source>
         <translation>%1 (%2)</translation>
     </message>
+    <message>
+        <source>Columns, lanes sharing them (simd)</source>
+        <translation>Colunas, repartidas entre as lanes (simd)</translation>
+    </message>
+    <message>
+        <source>The column loop as `parallel for simd`: under GCC, whose OpenMP thread is a whole warp, neighbouring columns go to neighbouring lanes and each request serves 32 of them.</source>
+        <translation>O laço das colunas como `parallel for simd`: no GCC, cuja thread OpenMP é um warp inteiro, colunas vizinhas vão para lanes vizinhas e cada requisição serve 32 delas.</translation>
+    </message>
+    <message>
+        <source>Rows, each shared by a warp&apos;s lanes (simd)</source>
+        <translation>Linhas, cada uma repartida entre as lanes de um warp (simd)</translation>
+    </message>
+    <message>
+        <source>The row loop over the OpenMP threads, each row&apos;s elements over the lanes of its warp (`omp simd`): coalesced under GCC, and every warp streams its own row.</source>
+        <translation>O laço das linhas sobre as threads OpenMP, os elementos de cada linha sobre as lanes do seu warp (`omp simd`): coalescido no GCC, e cada warp percorre a sua própria linha.</translation>
+    </message>
 </context>
 <context>
     <name>CoalescingView</name>

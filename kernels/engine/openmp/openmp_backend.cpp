@@ -403,7 +403,9 @@ class OpenmpDevice : public Device {
 
   // The flags and defines of a compile, which with the text name its object.
   std::vector<std::string> compile_flags(const ProgramKey& key) const {
-    std::vector<std::string> flags{"-std=gnu11", "-O2", "-fPIC", "-shared", "-fopenmp",
+    // -g: the image's PTX carries the source lines (.loc), as a trace names
+    // them; GCC's code is the same with and without it.
+    std::vector<std::string> flags{"-std=gnu11", "-O2", "-g", "-fPIC", "-shared", "-fopenmp",
                                    "-Werror=implicit-function-declaration", "-Wl,-z,notext"};
     flags.push_back("-foffload=nvptx-none");
     flags.push_back("-foffload-options=nvptx-none=-misa=" + misa_);
@@ -552,7 +554,14 @@ Runtime probe_gcc() {
   } else {
     d.name = "host CPU, GCC OpenMP host fallback (no offload device)";
     d.vendor = "host";
-    d.version = devices > 0 ? "libgomp offloads, but the CUDA driver does not load" : "libgomp finds no offload device";
+    // Why: libgomp opens its nvptx plugin, which opens the CUDA driver.
+    void* plugin = dlopen("libgomp-plugin-nvptx.so.1", RTLD_NOW | RTLD_LOCAL);
+    d.version = devices > 0 ? "libgomp offloads, but the CUDA driver does not load here"
+                : !plugin   ? "libgomp finds no offload device: its nvptx plugin is not installed "
+                              "(Debian: libgomp-plugin-nvptx1)"
+                : !cu.loaded ? "libgomp finds no offload device: no NVIDIA driver (libcuda.so.1)"
+                             : "libgomp finds no offload device";
+    if (plugin) dlclose(plugin);
     d.memory_is_host = true;
     d.compute_units = static_cast<int>(std::max(1l, sysconf(_SC_NPROCESSORS_ONLN)));
     const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
@@ -570,6 +579,11 @@ const Runtime& gcc_runtime() {
 }
 
 }  // namespace
+
+std::string openmp_compiler_problem() {
+  const GccCompiler& gcc = GccCompiler::get();
+  return gcc.found() && gcc.offload ? std::string() : gcc.missing;
+}
 
 std::string openmp_cache_dir() {
   if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg) return std::string(xdg) + "/threadmap/openmp";

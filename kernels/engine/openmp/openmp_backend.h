@@ -24,6 +24,11 @@ BackendReport openmp_backend_report();
 // compiler: "gcc". Throws InvalidRequest naming what is missing.
 std::unique_ptr<Device> open_openmp_device(const std::string& compiler);
 
+// Why GCC cannot compile OpenMP kernels for the GPU here (not installed, no
+// nvptx offload compiler); empty when it can. Compiled kernels in the cache
+// still run without it.
+std::string openmp_compiler_problem();
+
 // Where compiled kernels are kept: $XDG_CACHE_HOME/threadmap/openmp, else
 // ~/.cache/threadmap/openmp.
 std::string openmp_cache_dir();
