@@ -312,7 +312,7 @@ TEST(Cli, DevicesJsonNamesEveryBackend) {
     names.push_back(b["backend"]);
     if (!b["available"].get<bool>()) EXPECT_FALSE(b["reason"].get<std::string>().empty());
   }
-  EXPECT_EQ(names, (std::vector<std::string>{"cuda", "opencl"}));
+  EXPECT_EQ(names, (std::vector<std::string>{"cuda", "opencl", "openmp"}));
 }
 
 struct BadCall {

@@ -196,6 +196,31 @@ TEST(OpenmpDevice, ALearnersWrongLoopFailsVerification) {
   EXPECT_EQ(r.verification.mismatches, 8u);  // the last column, never written
 }
 
+// The image GCC's runtime is handed when a compiled object is opened passes
+// through ThreadMap's own GOMP_offload_register_ver (exported by the
+// program): its PTX, the kernel file's first, and the entry of each region.
+TEST(OpenmpImage, TheRegisteredImageIsReadAsLibgompGetsIt) {
+  if (!gcc_device().device) GTEST_SKIP() << gcc_device().skip_reason;
+  const Variant& v = *find_variant("matadd.rows");
+  const Workload w = v.build(v, make_params(v.params, {{"width", "16"}, {"height", "16"}}, v.id), 1);
+  OffloadImage image;
+  try {
+    image = openmp_offload_image(w.launches.front());
+  } catch (const Unavailable& e) {
+    GTEST_SKIP() << e.what();
+  }
+  // A region of each of matadd.c's four functions.
+  EXPECT_EQ(image.entries, (std::vector<std::string>{"matadd_rows$_omp_fn$0", "matadd_cols$_omp_fn$0",
+                                                     "matadd_cols_simd$_omp_fn$0", "matadd_rows_simd$_omp_fn$0"}));
+  ASSERT_GE(image.ptx.size(), 2u);  // the kernel file's, then libgomp's device code
+  EXPECT_NE(image.ptx[0].find(".entry matadd_rows$_omp_fn$0"), std::string::npos);
+  EXPECT_NE(image.ptx[0].find(".target sm_80"), std::string::npos);
+  EXPECT_NE(image.ptx[0].find("matadd.c"), std::string::npos) << "the source lines name the kernel file";
+  // The object still runs after its image was read from a private copy.
+  const RunResult r = run(*gcc_device().device, "matadd.rows", {{"width", "16"}, {"height", "16"}});
+  EXPECT_EQ(r.status, RunStatus::Ok) << r.error;
+}
+
 TEST(OpenmpDevice, ATraceIsRefusedUntilTheRecorderCanReadTheOffloadImage) {
   if (!gcc_device().device) GTEST_SKIP() << gcc_device().skip_reason;
   const Variant& v = *find_variant("matadd.rows");

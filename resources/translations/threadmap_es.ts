@@ -1103,6 +1103,10 @@
         <source>first failed at %1 (seed %2)</source>
         <translation>falló primero en %1 (semilla %2)</translation>
     </message>
+    <message>
+        <source>OpenMP C</source>
+        <translation>OpenMP C</translation>
+    </message>
 </context>
 <context>
     <name>Export</name>

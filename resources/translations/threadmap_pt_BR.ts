@@ -1103,6 +1103,10 @@
         <source>first failed at %1 (seed %2)</source>
         <translation>falhou primeiro em %1 (semente %2)</translation>
     </message>
+    <message>
+        <source>OpenMP C</source>
+        <translation>OpenMP C</translation>
+    </message>
 </context>
 <context>
     <name>Export</name>

@@ -7,12 +7,15 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <map>
+#include <mutex>
 #include <sstream>
 #include <vector>
 
@@ -117,6 +120,110 @@ struct Gomp {
   }
   bool loaded() const { return error.empty(); }
 };
+
+// ---- The image a compiled object hands libgomp when it is opened.
+//
+// Its constructor calls GOMP_offload_register_ver(version, host table,
+// target type, target data). ThreadMap's programs export a function of that
+// name (kernels/CMakeLists.txt), so the object's call comes here first: the
+// image is read (and, for a trace, rewritten) while a hook is set, then
+// handed on to libgomp's own function.
+
+// The target data of an nvptx image as GCC 12's mkoffload writes it.
+struct PtxObject {
+  const char* code;
+  std::size_t size;  // with the closing NUL
+};
+struct NvptxFunction {
+  const char* name;
+  unsigned short dim[3];
+};
+struct NvptxImage {
+  const PtxObject* ptx_objs;
+  unsigned ptx_num;
+  const char* const* var_names;
+  unsigned var_num;
+  const NvptxFunction* fn_names;
+  unsigned fn_num;
+};
+constexpr unsigned kImageVersion = 0x10001;  // GOMP_VERSION 1, GOMP_VERSION_NVIDIA_PTX 1
+constexpr int kNvidiaPtx = 5;                // OFFLOAD_TARGET_TYPE_NVIDIA_PTX
+
+using ImageHook = std::function<void(OffloadImage&)>;
+
+// The hook of the object being opened (under image_mutex), and the images
+// handed on rewritten, by the target data they replace (which the object's
+// destructor names when it unregisters).
+std::mutex image_mutex;
+const ImageHook* image_hook = nullptr;
+std::string image_error;  // what the last hooked registration could not read
+struct Rewritten {
+  std::vector<std::string> ptx;
+  std::vector<PtxObject> objects;
+  NvptxImage image{};
+};
+std::mutex rewritten_mutex;
+std::map<const void*, std::unique_ptr<Rewritten>> rewritten_images;
+
+// The image libgomp was handed for an object's `target_data`.
+const void* registered_image(const void* target_data) {
+  std::lock_guard lock(rewritten_mutex);
+  const auto it = rewritten_images.find(target_data);
+  return it == rewritten_images.end() ? target_data : &it->second->image;
+}
+
+using RegisterFunction = void (*)(unsigned, const void*, int, const void*);
+
+RegisterFunction libgomp_function(const char* name) {
+  void* gomp = dlopen("libgomp.so.1", RTLD_NOW | RTLD_NOLOAD);
+  void* fn = gomp ? dlvsym(gomp, name, "GOMP_4.5") : nullptr;
+  return reinterpret_cast<RegisterFunction>(fn);
+}
+
+// The image libgomp is to load: the original, or its rewrite by the hook.
+const void* hooked_image(unsigned version, int target_type, const void* target_data) {
+  if (!image_hook) return target_data;
+  if (target_type != kNvidiaPtx) return target_data;
+  if (version != kImageVersion) {
+    image_error = "the object's nvptx image is of version " + std::to_string(version) +
+                  ", not GCC 12's (" + std::to_string(kImageVersion) + ")";
+    return target_data;
+  }
+  const auto* image = static_cast<const NvptxImage*>(target_data);
+  OffloadImage read;
+  for (unsigned i = 0; i < image->ptx_num; ++i) {
+    std::string_view code(image->ptx_objs[i].code, image->ptx_objs[i].size);
+    while (!code.empty() && code.back() == '\0') code.remove_suffix(1);
+    read.ptx.emplace_back(code);
+  }
+  for (unsigned i = 0; i < image->fn_num; ++i) read.entries.emplace_back(image->fn_names[i].name);
+  const std::vector<std::string> original = read.ptx;
+  (*image_hook)(read);
+  if (read.ptx == original) return target_data;
+  auto r = std::make_unique<Rewritten>();
+  r->ptx = std::move(read.ptx);
+  for (const std::string& code : r->ptx) r->objects.push_back({code.c_str(), code.size() + 1});
+  r->image = *image;
+  r->image.ptx_objs = r->objects.data();
+  r->image.ptx_num = static_cast<unsigned>(r->objects.size());
+  const void* out = &r->image;
+  std::lock_guard lock(rewritten_mutex);
+  rewritten_images[target_data] = std::move(r);
+  return out;
+}
+
+// Opens `object` (a private copy: a fresh registration) with `hook` reading
+// its image; returns the handle.
+void* open_hooked(const fs::path& object, const ImageHook& hook) {
+  std::lock_guard lock(image_mutex);
+  image_hook = &hook;
+  image_error.clear();
+  void* handle = dlopen(object.c_str(), RTLD_NOW | RTLD_LOCAL);
+  image_hook = nullptr;
+  if (!handle) throw DeviceError("cannot load " + object.string() + ": " + dlerror());
+  if (!image_error.empty()) throw DeviceError(image_error);
+  return handle;
+}
 
 // ---- The compiler.
 
@@ -223,6 +330,82 @@ std::string entry_text(const LaunchCmd& launch) {
     call += std::holds_alternative<BufferArg>(launch.args[i]) ? arg : "*(const int*)" + arg;
   }
   return "void threadmap_entry_" + launch.kernel + "(void* const* args) { " + launch.kernel + "(" + call + "); }\n";
+}
+
+// The flags and defines of a compile, which with the text name its object.
+// misa: the PTX ISA the offload compiler targets ("sm_80").
+std::vector<std::string> compile_flags(const ProgramKey& key, const std::string& misa) {
+  // -g: the image's PTX carries the source lines (.loc), as a trace names
+  // them; GCC's code is the same with and without it.
+  std::vector<std::string> flags{"-std=gnu11", "-O2", "-g", "-fPIC", "-shared", "-fopenmp",
+                                 "-Werror=implicit-function-declaration", "-Wl,-z,notext"};
+  flags.push_back("-foffload=nvptx-none");
+  flags.push_back("-foffload-options=nvptx-none=-misa=" + misa);
+  flags.push_back("-DELEM=" + std::string(element_name(key.type)));
+  for (const auto& [name, value] : key.defines)
+    if (name != kTraceDefine) flags.push_back("-D" + name + "=" + std::to_string(value));
+  return flags;
+}
+
+struct CompiledObject {
+  fs::path path;     // in the cache
+  std::string file;  // the kernel file, as messages name it
+};
+
+// The compiled object of the launch's kernel file, from the cache or compiled
+// into it (written under a temporary name and renamed: a half-written object
+// is never read). A traced build is the same object: its image is
+// instrumented when it is loaded.
+CompiledObject compiled_object(const LaunchCmd& launch, const std::string& misa) {
+  const ProgramKey& key = launch.program;
+  const bool learner = !key.text.empty();
+  if (!learner && key.source.starts_with("pack:"))
+    throw InvalidRequest(key.source + " has no OpenMP kernel file: its manifest names no openmp = \"FILE.c\"");
+  const std::string file = learner ? key.text_name : dialect_file(key.source, Dialect::OpenMP);
+  const std::string text = learner ? key.text : std::string(embedded_source(file));
+  if (text.empty()) throw DeviceError("no embedded OpenMP source named " + file);
+  if (!names_identifier(text, launch.kernel)) {
+    if (learner) throw missing_kernel(file, dialect_file(key.source, Dialect::OpenMP), launch.kernel);
+    throw DeviceError(file + " has no function " + launch.kernel);
+  }
+  const std::string unit = "#line 1 \"" + compiler_file_name(file) + "\"\n" + text + "\n#line 1 \"threadmap entry\"\n" +
+                           entry_text(launch);
+  const std::vector<std::string> flags = compile_flags(key, misa);
+  // The compiler by its program name (gcc-12: one major version), so that
+  // a cache made on one machine serves another with the same runtime.
+  std::string signature = GccCompiler::get().program;
+  for (const std::string& f : flags) signature += " " + f;
+  const std::string name = hex(fnv1a(unit, fnv1a(signature)));
+  const fs::path dir = openmp_cache_dir();
+  const fs::path object = dir / (name + ".so");
+  std::error_code ec;
+  if (fs::exists(object, ec)) return {object, file};
+  const GccCompiler& gcc = GccCompiler::get();
+  if (!gcc.found() || !gcc.offload) throw Unavailable(file + " is not compiled yet, and " + gcc.missing);
+  fs::create_directories(dir, ec);
+  if (ec) throw DeviceError("cannot create " + dir.string() + ": " + ec.message());
+  const std::string tag = std::to_string(getpid());
+  const fs::path source = dir / (name + "." + tag + ".c");
+  const fs::path partial = dir / (name + "." + tag + ".so");
+  {
+    std::ofstream out(source, std::ios::binary);
+    out << unit;
+    if (!out) throw DeviceError("cannot write " + source.string());
+  }
+  std::vector<std::string> argv{gcc.program};
+  argv.insert(argv.end(), flags.begin(), flags.end());
+  argv.insert(argv.end(), {"-o", partial.string(), source.string()});
+  const Spawned result = spawn(argv, dir / (name + "." + tag + ".log"));
+  fs::remove(source, ec);
+  if (result.status != 0) {
+    fs::remove(partial, ec);
+    // The compiler names the file by its #line: the messages are the learner's.
+    throw CompileError(file + " does not compile with GCC " + gcc.version + " (OpenMP offload to nvptx):\n" +
+                       result.output.substr(0, 8000));
+  }
+  fs::rename(partial, object, ec);
+  if (ec) throw DeviceError("cannot keep " + object.string() + ": " + ec.message());
+  return {object, file};
 }
 
 class OpenmpBuffer : public DeviceBuffer {
@@ -401,92 +584,23 @@ class OpenmpDevice : public Device {
 
   bool on_gpu() const { return omp_device_ >= 0; }
 
-  // The flags and defines of a compile, which with the text name its object.
-  std::vector<std::string> compile_flags(const ProgramKey& key) const {
-    // -g: the image's PTX carries the source lines (.loc), as a trace names
-    // them; GCC's code is the same with and without it.
-    std::vector<std::string> flags{"-std=gnu11", "-O2", "-g", "-fPIC", "-shared", "-fopenmp",
-                                   "-Werror=implicit-function-declaration", "-Wl,-z,notext"};
-    flags.push_back("-foffload=nvptx-none");
-    flags.push_back("-foffload-options=nvptx-none=-misa=" + misa_);
-    flags.push_back("-DELEM=" + std::string(element_name(key.type)));
-    for (const auto& [name, value] : key.defines) flags.push_back("-D" + name + "=" + std::to_string(value));
-    return flags;
-  }
-
   Entry entry_for(const LaunchCmd& launch) {
-    const ProgramKey& key = launch.program;
-    if (traced(key))
+    if (traced(launch.program))
       throw Unavailable("recording a trace of an OpenMP kernel is not built yet: " + launch.kernel +
                         " runs, verifies and is timed on " + info_.spec);
-    const bool learner = !key.text.empty();
-    if (!learner && key.source.starts_with("pack:"))
-      throw InvalidRequest(key.source + " has no OpenMP kernel file: its manifest names no openmp = \"FILE.c\"");
-    const std::string file = learner ? key.text_name : dialect_file(key.source, Dialect::OpenMP);
-    const std::string text = learner ? key.text : std::string(embedded_source(file));
-    if (text.empty()) throw DeviceError("no embedded OpenMP source named " + file);
-    if (!names_identifier(text, launch.kernel)) {
-      if (learner) throw missing_kernel(file, dialect_file(key.source, Dialect::OpenMP), launch.kernel);
-      throw DeviceError(file + " has no function " + launch.kernel);
+    const CompiledObject compiled = compiled_object(launch, misa_);
+    if (auto it = entries_.find(compiled.path.string() + launch.kernel); it != entries_.end()) return it->second;
+    auto object = objects_.find(compiled.path.string());
+    if (object == objects_.end()) {
+      void* handle = dlopen(compiled.path.c_str(), RTLD_NOW | RTLD_LOCAL);
+      if (!handle) throw DeviceError("cannot load the compiled " + compiled.file + ": " + dlerror());
+      object = objects_.emplace(compiled.path.string(), handle).first;
     }
-    const std::string unit = "#line 1 \"" + compiler_file_name(file) + "\"\n" + text + "\n#line 1 \"threadmap entry\"\n" +
-                             entry_text(launch);
-    const std::vector<std::string> flags = compile_flags(key);
-    // The compiler by its program name (gcc-12: one major version), so that
-    // a cache made on one machine serves another with the same runtime.
-    std::string signature = GccCompiler::get().program;
-    for (const std::string& f : flags) signature += " " + f;
-    const std::string name = hex(fnv1a(unit, fnv1a(signature)));
-    if (auto it = entries_.find(name + launch.kernel); it != entries_.end()) return it->second;
-
-    void* object = load(name, unit, flags, file);
     const std::string symbol = "threadmap_entry_" + launch.kernel;
-    auto entry = reinterpret_cast<Entry>(dlsym(object, symbol.c_str()));
-    if (!entry) throw DeviceError("the compiled " + file + " lacks " + symbol);
-    entries_.emplace(name + launch.kernel, entry);
+    auto entry = reinterpret_cast<Entry>(dlsym(object->second, symbol.c_str()));
+    if (!entry) throw DeviceError("the compiled " + compiled.file + " lacks " + symbol);
+    entries_.emplace(compiled.path.string() + launch.kernel, entry);
     return entry;
-  }
-
-  // The compiled object of `unit`, from the cache or compiled into it (written
-  // under a temporary name and renamed: a half-written object is never read).
-  void* load(const std::string& name, const std::string& unit, const std::vector<std::string>& flags,
-             const std::string& file) {
-    if (auto it = objects_.find(name); it != objects_.end()) return it->second;
-    const fs::path dir = openmp_cache_dir();
-    const fs::path object = dir / (name + ".so");
-    std::error_code ec;
-    if (!fs::exists(object, ec)) {
-      const GccCompiler& gcc = GccCompiler::get();
-      if (!gcc.found() || !gcc.offload) throw Unavailable(file + " is not compiled yet, and " + gcc.missing);
-      fs::create_directories(dir, ec);
-      if (ec) throw DeviceError("cannot create " + dir.string() + ": " + ec.message());
-      const std::string tag = std::to_string(getpid());
-      const fs::path source = dir / (name + "." + tag + ".c");
-      const fs::path partial = dir / (name + "." + tag + ".so");
-      {
-        std::ofstream out(source, std::ios::binary);
-        out << unit;
-        if (!out) throw DeviceError("cannot write " + source.string());
-      }
-      std::vector<std::string> argv{gcc.program};
-      argv.insert(argv.end(), flags.begin(), flags.end());
-      argv.insert(argv.end(), {"-o", partial.string(), source.string()});
-      const Spawned result = spawn(argv, dir / (name + "." + tag + ".log"));
-      fs::remove(source, ec);
-      if (result.status != 0) {
-        fs::remove(partial, ec);
-        std::string log = result.output;
-        // The compiler names the file by its #line: the messages are the learner's.
-        throw CompileError(file + " does not compile with GCC " + gcc.version + " (OpenMP offload to nvptx):\n" +
-                           log.substr(0, 8000));
-      }
-      fs::rename(partial, object, ec);
-      if (ec) throw DeviceError("cannot keep " + object.string() + ": " + ec.message());
-    }
-    void* handle = dlopen(object.c_str(), RTLD_NOW | RTLD_LOCAL);
-    if (!handle) throw DeviceError(std::string("cannot load the compiled ") + file + ": " + dlerror());
-    objects_.emplace(name, handle);
-    return handle;
   }
 
   DeviceInfo info_;
@@ -580,6 +694,36 @@ const Runtime& gcc_runtime() {
 
 }  // namespace
 
+OffloadImage openmp_offload_image(const LaunchCmd& launch) {
+  const Gomp& g = Gomp::get();
+  if (!g.loaded()) throw Unavailable(g.error);
+  const CompiledObject compiled = compiled_object(launch, gcc_runtime().misa);
+  // A private copy: an object already open registers nothing again.
+  static std::atomic<int> copies{0};
+  std::error_code ec;
+  const fs::path copy = fs::temp_directory_path(ec) / ("threadmap-openmp-" + std::to_string(getpid()) + "-" +
+                                                       std::to_string(copies++) + ".so");
+  fs::copy_file(compiled.path, copy, fs::copy_options::overwrite_existing, ec);
+  if (ec) throw DeviceError("cannot copy " + compiled.path.string() + ": " + ec.message());
+  OffloadImage image;
+  bool registered = false;
+  const ImageHook read = [&](OffloadImage& i) {
+    image = i;
+    registered = true;
+  };
+  void* handle = nullptr;
+  try {
+    handle = open_hooked(copy, read);
+  } catch (...) {
+    fs::remove(copy, ec);
+    throw;
+  }
+  dlclose(handle);
+  fs::remove(copy, ec);
+  if (!registered) throw DeviceError(compiled.file + ": its compiled object registers no nvptx image");
+  return image;
+}
+
 std::string openmp_compiler_problem() {
   const GccCompiler& gcc = GccCompiler::get();
   return gcc.found() && gcc.offload ? std::string() : gcc.missing;
@@ -616,3 +760,23 @@ std::unique_ptr<Device> open_openmp_device(const std::string& compiler) {
 }
 
 }  // namespace threadmap
+
+// The registration every object compiled for offload makes when it is opened
+// (above: "The image a compiled object hands libgomp"), passed on to libgomp.
+extern "C" __attribute__((visibility("default"))) void GOMP_offload_register_ver(unsigned version,
+                                                                                const void* host_table,
+                                                                                int target_type,
+                                                                                const void* target_data) {
+  static const threadmap::RegisterFunction real = threadmap::libgomp_function("GOMP_offload_register_ver");
+  const void* image = threadmap::hooked_image(version, target_type, target_data);
+  if (real) real(version, host_table, target_type, image);
+}
+
+// Its counterpart when an object is closed: the image libgomp was handed.
+extern "C" __attribute__((visibility("default"))) void GOMP_offload_unregister_ver(unsigned version,
+                                                                                  const void* host_table,
+                                                                                  int target_type,
+                                                                                  const void* target_data) {
+  static const threadmap::RegisterFunction real = threadmap::libgomp_function("GOMP_offload_unregister_ver");
+  if (real) real(version, host_table, target_type, threadmap::registered_image(target_data));
+}

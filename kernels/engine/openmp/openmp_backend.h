@@ -11,6 +11,7 @@
 // no device, the device is the host fallback, named so in every figure.
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "kernels/core/device.h"
 
@@ -28,6 +29,22 @@ std::unique_ptr<Device> open_openmp_device(const std::string& compiler);
 // nvptx offload compiler); empty when it can. Compiled kernels in the cache
 // still run without it.
 std::string openmp_compiler_problem();
+
+// The GPU image of a compiled OpenMP kernel as GCC's runtime is handed it
+// (GOMP_offload_register_ver, which ThreadMap's programs export and pass on
+// to libgomp): the PTX objects, in link order (the kernel file's own first,
+// then libgomp's and newlib's device code), and the entries it launches
+// ("matadd_rows$_omp_fn$0", one per target region).
+struct OffloadImage {
+  std::vector<std::string> ptx;
+  std::vector<std::string> entries;
+};
+
+// The image of the object compiled for `launch` (its cached compile): a
+// private copy of the object is opened and the image it registers read.
+// Throws Unavailable where the compiler is missing and the object is not
+// cached, DeviceError for an image of another layout than GCC 12's.
+OffloadImage openmp_offload_image(const LaunchCmd& launch);
 
 // Where compiled kernels are kept: $XDG_CACHE_HOME/threadmap/openmp, else
 // ~/.cache/threadmap/openmp.
