@@ -24,6 +24,8 @@
 #include "kernels/pack/catalog.h"
 #include "kernels/core/trace_format.h"
 #include "kernels/engine/cuda/cuda_kernels.h"
+#include "kernels/engine/openmp/openmp_backend.h"
+#include "kernels/engine/runner.h"
 #include "kernels/ptx/ptx_instrument.h"
 #include "kernels/ptx/ptx_runtime.h"
 #include "kernels/core/error.h"
@@ -1013,3 +1015,64 @@ TEST(PtxParse, VariablesKnowTheirBytes) {
   EXPECT_EQ(dynamic->bytes, 0u);
   EXPECT_EQ(parse_variable(".shared .u32 one;")->bytes, 4u);
 }
+
+namespace threadmap {
+namespace {
+
+// The GPU image GCC makes of an OpenMP kernel file (engine/openmp), as
+// libgomp is handed it: each region's entry and the functions GCC outlined
+// from the region instrumented for the access pass, the trace buffer's
+// address written into the code, and assembled by ptxas (relocatable:
+// libgomp's device code is linked in when the image loads).
+TEST(OffloadImage, GccsRegionsAreInstrumentedAndAssemble) {
+  const Variant& v = *find_variant("matadd.rows");
+  const Workload w = v.build(v, make_params(v.params, {{"width", "16"}, {"height", "16"}}, v.id), 1);
+  OffloadImage image;
+  try {
+    image = openmp_offload_image(w.launches.front());
+  } catch (const std::exception& e) {
+    GTEST_SKIP() << e.what();
+  }
+  ASSERT_FALSE(image.ptx.empty());
+  std::vector<std::string> outlined;
+  for (const std::string& f : cuda::function_definitions(image.ptx[0]))
+    if (f.starts_with("matadd_rows$_omp_fn$")) outlined.push_back(f);
+  EXPECT_EQ(outlined, (std::vector<std::string>{"matadd_rows$_omp_fn$1", "matadd_rows$_omp_fn$0$impl"}));
+  static const std::string runtime = cuda::Nvrtc::get().compile(cuda::trace_runtime_request("compute_80")).image;
+  const std::uint64_t buffer = 0x7f3a12340000ull;
+  const cuda::InstrumentedPtx out =
+      cuda::instrument_offload_ptx(image.ptx[0], {"matadd_rows$_omp_fn$0"}, runtime, {buffer, outlined});
+  ASSERT_EQ(out.entries.size(), 3u);
+  // The row loop's body: two loads and a store of 4 bytes at the line of
+  // `res[i*width+j] = a[i*width+j] + b[i*width+j];` in matadd.c, generic
+  // addresses (GCC cannot tell they are global).
+  const std::string_view text = embedded_source("matadd.c");
+  int line = 1;
+  for (std::size_t at = 0; at < text.find("res[i*width+j] = a[i*width+j] + b[i*width+j];"); ++at) line += text[at] == '\n';
+  int loads = 0, stores = 0;
+  for (const cuda::MemoryInstructions& m : out.entries[1].recorded)
+    if (m.line == line && m.file == "matadd.c" && m.bytes == 4 && m.space == cuda::MemorySpace::Generic)
+      (m.store ? stores : loads) += m.count;
+  EXPECT_EQ(loads, 2);
+  EXPECT_EQ(stores, 1);
+  EXPECT_EQ(out.ptx.find(std::string(cuda::kTraceBufferParameter)), std::string::npos) << "no parameter added";
+  EXPECT_NE(out.ptx.find(std::to_string(buffer)), std::string::npos) << "the buffer's address in the code";
+  EXPECT_EQ(out.ptx.find(".version 7.0"), std::string::npos) << "the module's PTX version raised to the runtime's";
+  if (ptxas_path().empty()) GTEST_SKIP() << "ptxas not found: not assembled";
+  const fs::path dir = fs::temp_directory_path() / "threadmap-ptx-instrument-test";
+  fs::create_directories(dir);
+  std::ofstream(dir / "matadd_openmp.ptx") << out.ptx;
+  for (const char* arch : {"sm_80", "sm_90"}) {
+    const std::string command = ptxas_path() + " -c -arch=" + arch + " -o " + (dir / "matadd_openmp.o").string() +
+                                " " + (dir / "matadd_openmp.ptx").string() + " 2>&1";
+    std::string output;
+    FILE* pipe = popen(command.c_str(), "r");
+    ASSERT_NE(pipe, nullptr);
+    char chunk[4096];
+    while (const std::size_t n = std::fread(chunk, 1, sizeof chunk, pipe)) output.append(chunk, n);
+    EXPECT_EQ(pclose(pipe), 0) << command << "\n" << output.substr(0, 4000);
+  }
+}
+
+}  // namespace
+}  // namespace threadmap

@@ -856,14 +856,17 @@ void add_trace_buffer_parameter(const Module& m, const Function& f, Splice& spli
 }
 
 // One entry rewritten for one pass: the walk, with the pass's glue
-// observing it; then the glue's registers and the trace buffer parameter.
-EntryReport instrument_entry(const Module& m, const Function& entry, Pass pass, Splice& splice) {
-  const std::unique_ptr<PassGlue> glue = pass == Pass::Access ? access_pass_glue(splice) : clock_pass_glue(splice);
+// observing it; then the glue's registers and, unless the glue writes the
+// trace buffer's address into the code, the trace buffer parameter.
+EntryReport instrument_entry(const Module& m, const Function& entry, Pass pass, Splice& splice,
+                             const AccessGlueOptions& options = {}) {
+  const std::unique_ptr<PassGlue> glue =
+      pass == Pass::Access ? access_pass_glue(splice, options) : clock_pass_glue(splice);
   EntryWalk walk(m, entry, glue.get());
   walk.run();
   glue->end(walk.control_flow());
   splice.at(m.statements[entry.open].end, glue->declarations());
-  add_trace_buffer_parameter(m, entry, splice);
+  if (!options.trace_buffer) add_trace_buffer_parameter(m, entry, splice);
   return std::move(walk.report());
 }
 
@@ -937,38 +940,92 @@ EntryReport memory_instructions(std::string_view kernel_ptx, std::string_view en
   return std::move(walk.report());
 }
 
+// The module's text with the insertions made.
+std::string spliced(std::string_view text, std::vector<Insertion>& insertions) {
+  std::stable_sort(insertions.begin(), insertions.end(),
+                   [](const Insertion& a, const Insertion& b) { return a.offset < b.offset; });
+  std::string out;
+  std::size_t copied = 0;
+  for (const Insertion& i : insertions) {
+    out.append(text.substr(copied, i.offset - copied));
+    out += i.text;
+    copied = i.offset + i.erase;
+  }
+  out.append(text.substr(copied));
+  return out;
+}
+
+// The runtime, read and checked against the module it goes into; a runtime
+// of newer PTX is refused unless the module's version may be raised.
+ptx::Runtime runtime_for(const Module& m, std::string_view runtime_ptx, bool raise_version) {
+  ptx::Runtime runtime = ptx::read_runtime(without_trailing_nuls(runtime_ptx));
+  if (runtime.target != m.target)
+    throw PtxError("the trace runtime was compiled for .target " + runtime.target + ", the kernel for " + m.target +
+                   ": compile the runtime for the kernel's target");
+  if (!raise_version && version_number(runtime.version) > version_number(m.version))
+    throw PtxError("the trace runtime is PTX " + runtime.version + ", newer than the kernel's " + m.version +
+                   ": compile both with the same NVRTC");
+  return runtime;
+}
+
+const std::string_view kRuntimeComment = "\n\n// threadmap: the recording runtime (kernels/ptx/trace_runtime.cuh)\n";
+
 InstrumentedPtx instrument_ptx(std::string_view kernel_ptx, const std::vector<std::string>& entries,
                                std::string_view runtime_ptx, Pass pass) {
   const std::string_view text = without_trailing_nuls(kernel_ptx);
   const Module m = read_kernel_module(text);
   check_reserved_names(m);
-  const ptx::Runtime runtime = ptx::read_runtime(without_trailing_nuls(runtime_ptx));
-  if (runtime.target != m.target)
-    throw PtxError("the trace runtime was compiled for .target " + runtime.target + ", the kernel for " + m.target +
-                   ": compile the runtime for the kernel's target");
-  if (version_number(runtime.version) > version_number(m.version))
-    throw PtxError("the trace runtime is PTX " + runtime.version + ", newer than the kernel's " + m.version +
-                   ": compile both with the same NVRTC");
-
+  const ptx::Runtime runtime = runtime_for(m, runtime_ptx, false);
   InstrumentedPtx out;
   // The clock pass calls nothing: only the access pass takes the runtime.
   std::vector<Insertion> insertions;
-  if (pass == Pass::Access)
-    insertions.push_back(
-        {m.header_end, "\n\n// threadmap: the recording runtime (kernels/ptx/trace_runtime.cuh)\n" + runtime.text});
+  if (pass == Pass::Access) insertions.push_back({m.header_end, std::string(kRuntimeComment) + runtime.text});
   Splice splice(m.text, insertions);
   std::set<std::string> done;
   for (const std::string& name : entries)
     if (done.insert(name).second) out.entries.push_back(instrument_entry(m, find_entry(m, name), pass, splice));
-  std::stable_sort(insertions.begin(), insertions.end(),
-                   [](const Insertion& a, const Insertion& b) { return a.offset < b.offset; });
-  std::size_t copied = 0;
-  for (const Insertion& i : insertions) {
-    out.ptx.append(text.substr(copied, i.offset - copied));
-    out.ptx += i.text;
-    copied = i.offset + i.erase;
+  out.ptx = spliced(text, insertions);
+  return out;
+}
+
+std::vector<std::string> function_definitions(std::string_view module_ptx) {
+  const Module m = ptx::parse_module(without_trailing_nuls(module_ptx));
+  std::vector<std::string> names;
+  for (const Function& f : m.functions)
+    if (!f.entry) names.push_back(f.name);
+  return names;
+}
+
+InstrumentedPtx instrument_offload_ptx(std::string_view module_ptx, const std::vector<std::string>& entries,
+                                       std::string_view runtime_ptx, const OffloadOptions& options) {
+  if (!options.trace_buffer) throw PtxError("an offload image's trace buffer needs its device address");
+  const std::string_view text = without_trailing_nuls(module_ptx);
+  const Module m = read_kernel_module(text);
+  check_reserved_names(m);
+  const ptx::Runtime runtime = runtime_for(m, runtime_ptx, true);
+  std::vector<Insertion> insertions;
+  if (version_number(runtime.version) > version_number(m.version))
+    for (const Statement& s : m.statements)
+      if (s.kind == StatementKind::Directive && ptx::directive_word(s.text) == ".version") {
+        insertions.push_back({s.begin, ".version " + runtime.version, s.end - s.begin});
+        break;
+      }
+  insertions.push_back({m.header_end, std::string(kRuntimeComment) + runtime.text});
+  Splice splice(m.text, insertions);
+  InstrumentedPtx out;
+  std::set<std::string> done;
+  const AccessGlueOptions entry{options.trace_buffer, true, true};
+  for (const std::string& name : entries)
+    if (done.insert(name).second)
+      out.entries.push_back(instrument_entry(m, find_entry(m, name), Pass::Access, splice, entry));
+  const AccessGlueOptions function{options.trace_buffer, true, false};
+  for (const std::string& name : options.functions) {
+    if (!done.insert(name).second) continue;
+    const Function* f = m.find_function(name);
+    if (!f || f->entry) throw PtxError("no function (.func) named " + name + " with a body in the PTX");
+    out.entries.push_back(instrument_entry(m, *f, Pass::Access, splice, function));
   }
-  out.ptx.append(text.substr(copied));
+  out.ptx = spliced(text, insertions);
   return out;
 }
 

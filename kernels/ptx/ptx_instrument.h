@@ -37,6 +37,7 @@
 // What is counted and reported but not recorded: vector atomics, .param,
 // .local and .const accesses, other memory instructions (cp.async, ldmatrix,
 // prefetch, ...), and calls to functions the instrumenter does not enter.
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -149,6 +150,29 @@ EntryReport memory_instructions(std::string_view kernel_ptx, std::string_view en
 // cannot read.
 InstrumentedPtx instrument_ptx(std::string_view kernel_ptx, const std::vector<std::string>& entries,
                                std::string_view runtime_ptx, Pass pass = Pass::Access);
+
+// An image whose entries another runtime launches with parameters of its own
+// (OpenMP: GCC's libgomp launches each target region's entry, which calls the
+// region's outlined functions). Instrumented for the access pass with:
+//   - the trace buffer's device address written into the code (no parameter
+//     is added: the runtime would not pass it);
+//   - every access made, whatever threadmap_access answers: the runtime's
+//     own data (the region's arguments, its stacks) lies in no buffer of the
+//     launch, and is still read;
+//   - `functions`, .func bodies, instrumented as the entries are, their
+//     returns not being a block's end;
+//   - the module's .version raised to the runtime's where it is older (GCC
+//     writes 7.0 for sm_80; a later PTX ISA reads it unchanged).
+struct OffloadOptions {
+  std::uint64_t trace_buffer = 0;
+  std::vector<std::string> functions;
+};
+
+// The functions (.func) the module defines, with a body, in order.
+std::vector<std::string> function_definitions(std::string_view module_ptx);
+
+InstrumentedPtx instrument_offload_ptx(std::string_view module_ptx, const std::vector<std::string>& entries,
+                                       std::string_view runtime_ptx, const OffloadOptions& options);
 
 // What NVRTC is given to compile the recording runtime for `target`
 // ("compute_90"): trace_runtime.cuh, relocatable (-rdc), so that each

@@ -151,11 +151,14 @@ int log2_of(int bytes) {
 // The access pass: a call into trace_runtime.cuh at each place.
 class AccessPass final : public PassGlue {
  public:
-  explicit AccessPass(Splice& splice) : splice_(splice) {}
+  AccessPass(Splice& splice, AccessGlueOptions options) : splice_(splice), options_(options) {}
 
   void begin(const ptx::Statement& first) override {
     std::string glue = comment("the trace buffer, this thread's ids, whether its block is traced");
-    glue += "\tld.param.u64 \t" + text(kBuffer) + ", [" + text(kTraceBufferParameter) + "];\n";
+    if (options_.trace_buffer)
+      glue += "\tmov.u64 \t" + text(kBuffer) + ", " + std::to_string(options_.trace_buffer) + ";\n";
+    else
+      glue += "\tld.param.u64 \t" + text(kBuffer) + ", [" + text(kTraceBufferParameter) + "];\n";
     glue += ptx::runtime_call("block id", {}, "threadmap_block_id", {}, kBlock);
     glue += ptx::runtime_call("thread id", {}, "threadmap_thread_id", {}, kThread);
     glue += ptx::runtime_call("begin", {}, "threadmap_begin", {text(kBuffer), text(kBlock), text(kThread)}, kOn);
@@ -174,6 +177,7 @@ class AccessPass final : public PassGlue {
   }
 
   void exit(const Exit& e) override {
+    if (!options_.exits_end_block) return;  // a function's return
     splice_.before(*e.statement, ptx::runtime_call(std::string(e.op) + ": the block's end", e.guard, "threadmap_end",
                                                    {text(kBuffer), text(kBlock), text(kThread)}));
   }
@@ -197,6 +201,7 @@ class AccessPass final : public PassGlue {
     // A module variable named directly (`ld.global [counters+8]`) lies in no
     // buffer the host knows of: made whatever the answer.
     if (a.address.base == Address::Base::Symbol && a.space_code != kSpaceShared) return;
+    if (options_.make_every_access) return;
     for (const ptx::Statement* s : a.statements) made_only_if(*s, may);
   }
 
@@ -270,6 +275,7 @@ class AccessPass final : public PassGlue {
   }
 
   Splice& splice_;
+  AccessGlueOptions options_;
   const ptx::Statement* first_ = nullptr;
   std::vector<ptx::Variable> shared_arrays_;
   int accesses_ = 0;
@@ -782,7 +788,9 @@ class ClockPass final : public PassGlue {
 
 }  // namespace
 
-std::unique_ptr<PassGlue> access_pass_glue(Splice& splice) { return std::make_unique<AccessPass>(splice); }
+std::unique_ptr<PassGlue> access_pass_glue(Splice& splice, AccessGlueOptions options) {
+  return std::make_unique<AccessPass>(splice, options);
+}
 
 std::unique_ptr<PassGlue> clock_pass_glue(Splice& splice) { return std::make_unique<ClockPass>(splice); }
 

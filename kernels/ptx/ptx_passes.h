@@ -12,6 +12,7 @@
 //
 // The glue is written into a Splice: text put in before or after a
 // statement, or in its place. Private to the instrumenter.
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <string>
@@ -122,9 +123,22 @@ class PassGlue {
   virtual std::string declarations() const = 0;   // the glue's registers, at the body's start
 };
 
+// How the access pass's glue differs in an image another runtime launches
+// (ptx_instrument.h, OffloadOptions): 0 for an entry ThreadMap launches.
+struct AccessGlueOptions {
+  // The trace buffer's device address, written into the code (no parameter
+  // added); 0: read from the added parameter.
+  std::uint64_t trace_buffer = 0;
+  // Every access made whatever threadmap_access answers (the other
+  // runtime's own data lies in no buffer of the launch).
+  bool make_every_access = false;
+  // The body's returns are the block's end (an entry); a function's are not.
+  bool exits_end_block = true;
+};
+
 // Calls into the recording runtime (trace_runtime.cuh) at every access,
 // barrier and exit.
-std::unique_ptr<PassGlue> access_pass_glue(Splice& splice);
+std::unique_ptr<PassGlue> access_pass_glue(Splice& splice, AccessGlueOptions options = {});
 
 // Clock reads around each barrier kept in registers, plain stores at each
 // exit (ptx_instrument.h, Pass::Clock).
