@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -150,6 +151,16 @@ class Device {
     int merged = 1;  // source-level accesses in each
   };
   virtual std::vector<MergedAccess> merged_accesses(const LaunchCmd&) { return {}; }
+
+  // The grid and block a runtime chooses for a launch itself (OpenMP: libgomp
+  // runs a region as teams of warps it counts from the kernel's registers),
+  // which a traced run of it is given too; nullopt where the LaunchCmd's
+  // grid and block are the launch.
+  struct RuntimeLaunch {
+    std::array<std::size_t, 3> groups{1, 1, 1};
+    std::array<std::size_t, 3> group_size{1, 1, 1};
+  };
+  virtual std::optional<RuntimeLaunch> runtime_launch(const LaunchCmd&) { return std::nullopt; }
 
   // How many blocks of this launch one multiprocessor holds at once (the
   // occupancy the compiler's registers and the launch's shared memory

@@ -398,6 +398,11 @@ TracePlan plan_trace(Device& device, const Variant& variant, const Params& param
   // hooks into the kernel's text, CUDA instruments its PTX.
   traced.program.defines.emplace_back(std::string(kTraceDefine), kAccessPass);
   traced.args.push_back(BufferArg{static_cast<int>(w.buffers.size())});
+  // A launch its runtime shapes (OpenMP) is recorded in the shape it chose.
+  if (const auto shape = device.runtime_launch(w.launches.front())) {
+    traced.groups = shape->groups;
+    traced.group_size = shape->group_size;
+  }
   plan.access_launches = w.launches;
   plan.access_launches.front() = traced;
   // CUDA runs the kernel a second time for the clocks: the same PTX,

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
@@ -22,6 +23,10 @@
 #include "kernels/core/error.h"
 #include "kernels/core/learner_source.h"
 #include "kernels/core/sources.h"
+#include "kernels/ptx/ptx_instrument.h"
+#if THREADMAP_HAVE_CUDA
+#include "kernels/engine/cuda/cuda_compiler.h"
+#endif
 
 extern char** environ;
 
@@ -50,7 +55,18 @@ struct Driver {
   CUresult (*cuEventSynchronize)(CUevent) = nullptr;
   CUresult (*cuEventElapsedTime)(float*, CUevent, CUevent) = nullptr;
   CUresult (*cuEventDestroy)(CUevent) = nullptr;
+  // For the launch libgomp chooses: the image linked as its plugin links it.
+  CUresult (*cuLinkCreate)(unsigned, int*, void**, void**) = nullptr;
+  CUresult (*cuLinkAddData)(void*, int, void*, std::size_t, const char*, unsigned, int*, void**) = nullptr;
+  CUresult (*cuLinkComplete)(void*, void**, std::size_t*) = nullptr;
+  CUresult (*cuLinkDestroy)(void*) = nullptr;
+  CUresult (*cuModuleLoadData)(void**, const void*) = nullptr;
+  CUresult (*cuModuleGetFunction)(void**, void*, const char*) = nullptr;
+  CUresult (*cuModuleUnload)(void*) = nullptr;
+  CUresult (*cuFuncGetAttribute)(int*, int, void*) = nullptr;
+  CUresult (*cuCtxGetDevice)(CUdevice*) = nullptr;
   bool loaded = false;
+  bool links = false;  // the link functions are there
 
   static const Driver& get() {
     static const Driver d = [] {
@@ -69,6 +85,11 @@ struct Driver {
                  sym(d.cuEventSynchronize, "cuEventSynchronize") &&
                  sym(d.cuEventElapsedTime, "cuEventElapsedTime") && sym(d.cuEventDestroy, "cuEventDestroy_v2") &&
                  d.cuInit(0) == 0;
+      d.links = sym(d.cuLinkCreate, "cuLinkCreate_v2") && sym(d.cuLinkAddData, "cuLinkAddData_v2") &&
+                sym(d.cuLinkComplete, "cuLinkComplete") && sym(d.cuLinkDestroy, "cuLinkDestroy") &&
+                sym(d.cuModuleLoadData, "cuModuleLoadData") && sym(d.cuModuleGetFunction, "cuModuleGetFunction") &&
+                sym(d.cuModuleUnload, "cuModuleUnload") && sym(d.cuFuncGetAttribute, "cuFuncGetAttribute") &&
+                sym(d.cuCtxGetDevice, "cuCtxGetDevice");
       return d;
     }();
     return d;
@@ -81,7 +102,9 @@ struct Driver {
 
 // CU_DEVICE_ATTRIBUTE_* the device description reads.
 constexpr int kAttrMultiprocessors = 16, kAttrCapabilityMajor = 75, kAttrCapabilityMinor = 76,
-              kAttrSharedPerBlock = 8, kAttrL2Bytes = 38;
+              kAttrSharedPerBlock = 8, kAttrL2Bytes = 38, kAttrRegistersPerSm = 82;
+// CU_FUNC_ATTRIBUTE_*, CU_JIT_INPUT_PTX.
+constexpr int kFuncMaxThreadsPerBlock = 0, kFuncRegisters = 4, kJitInputPtx = 1;
 
 // ---- libgomp's device memory API, opened at run time: the compiled kernels
 // link the same library, so they and ThreadMap share one runtime.
@@ -212,6 +235,29 @@ const void* hooked_image(unsigned version, int target_type, const void* target_d
   return out;
 }
 
+// The teams and warps a traced call is launched with: those libgomp chose for
+// the timed build (launch_shape), so that the instrumented image, which may
+// need more registers, runs its region in the same teams and warps. Passed
+// on as the target arguments a num_teams and a thread_limit clause would
+// make (libgomp's GOMP_TARGET_ARG_*); 0: the runtime's own choice.
+std::atomic<int> forced_teams{0}, forced_warps{0};
+constexpr std::intptr_t kArgSubsequent = 1 << 7, kArgNumTeams = 1 << 8, kArgThreadLimit = 2 << 8;
+using TargetExt = void (*)(int, void (*)(void*), std::size_t, void**, std::size_t*, unsigned short*, unsigned,
+                           void**, void**);
+
+// The target arguments with the forced launch after them (the plugin reads
+// them in order, the last word for each kind holding).
+std::vector<void*> forced_arguments(void** args) {
+  std::vector<void*> out;
+  for (void** a = args; a && *a; ++a) out.push_back(*a);
+  out.push_back(reinterpret_cast<void*>(kArgNumTeams | kArgSubsequent));
+  out.push_back(reinterpret_cast<void*>(static_cast<std::intptr_t>(forced_teams.load())));
+  out.push_back(reinterpret_cast<void*>(kArgThreadLimit | kArgSubsequent));
+  out.push_back(reinterpret_cast<void*>(static_cast<std::intptr_t>(forced_warps.load())));
+  out.push_back(nullptr);
+  return out;
+}
+
 // Opens `object` (a private copy: a fresh registration) with `hook` reading
 // its image; returns the handle.
 void* open_hooked(const fs::path& object, const ImageHook& hook) {
@@ -318,6 +364,21 @@ bool traced(const ProgramKey& key) {
     if (d.first == kTraceDefine) return true;
   return false;
 }
+
+// A traced launch as the kernel file is compiled for it: the same object as
+// the timed build (its image is instrumented when loaded), without the
+// trace buffer the recorder appends to the arguments.
+LaunchCmd untraced(const LaunchCmd& launch) {
+  if (!traced(launch.program)) return launch;
+  LaunchCmd plain = launch;
+  std::erase_if(plain.program.defines, [](const auto& d) { return d.first == kTraceDefine; });
+  plain.args.pop_back();
+  return plain;
+}
+
+// The image's names for a kernel's target regions ("matadd_rows$_omp_fn$0")
+// and the functions GCC outlined from them all start with this.
+std::string region_prefix(const std::string& kernel) { return kernel + "$_omp_fn$"; }
 
 // The entry ThreadMap calls: the kernel function with its arguments unpacked,
 // each buffer a pointer to its mapped host copy, each scalar an int. In C a
@@ -512,7 +573,28 @@ class OpenmpDevice : public Device {
 
   const DeviceInfo& info() const override { return info_; }
 
-  void prepare(const LaunchCmd& launch) override { entry_for(launch); }
+  void prepare(const LaunchCmd& launch) override {
+    if (!traced(launch.program)) {
+      entry_for(launch);
+      return;
+    }
+    // A traced build: the timed build's object, instrumented when its trace
+    // buffer is known (execute); here, what it needs.
+    if (!on_gpu())
+      throw Unavailable("a trace of an OpenMP region records the GPU's warps and lanes; " + info_.name +
+                        " runs it on the host");
+    compiled_object(untraced(launch), misa_);
+    recording_runtime();
+  }
+
+  std::optional<RuntimeLaunch> runtime_launch(const LaunchCmd& launch) override {
+    if (!on_gpu()) return std::nullopt;  // prepare refuses the traced build
+    const auto [teams, warps] = launch_shape(untraced(launch));
+    RuntimeLaunch r;
+    r.groups = {static_cast<std::size_t>(teams), 1, 1};
+    r.group_size = {32, static_cast<std::size_t>(warps), 1};
+    return r;
+  }
 
   std::unique_ptr<DeviceBuffer> allocate(std::size_t bytes) override {
     return std::make_unique<OpenmpBuffer>(bytes, omp_device_);
@@ -553,6 +635,8 @@ class OpenmpDevice : public Device {
     std::vector<std::pair<Entry, std::vector<void*>>> calls;
     std::vector<std::int32_t> scalars;
     scalars.reserve(launches.size() * 16);
+    std::size_t traced_call = launches.size();  // none
+    std::pair<int, int> shape{0, 0};
     for (const LaunchCmd& l : launches) {
       std::vector<void*> args;
       for (const KernelArg& a : l.args) {
@@ -565,11 +649,31 @@ class OpenmpDevice : public Device {
           throw InvalidRequest(l.kernel + ": an OpenMP kernel takes no dynamically sized shared memory");
         }
       }
-      calls.emplace_back(entry_for(l), std::move(args));
+      if (!traced(l.program)) {
+        calls.emplace_back(entry_for(l), std::move(args));
+        continue;
+      }
+      // The trace buffer, the recorder's last argument, is no argument of the
+      // kernel's: its address goes into the instrumented image.
+      args.pop_back();
+      const auto* trace = std::get_if<BufferArg>(&l.args.back());
+      if (!trace) throw DeviceError(l.kernel + ": a traced launch ends with its trace buffer");
+      const std::uint64_t address = device_address(*buffers.at(static_cast<std::size_t>(trace->buffer)));
+      calls.emplace_back(traced_entry_for(l, address), std::move(args));
+      traced_call = calls.size() - 1;
+      shape = launch_shape(untraced(l));
     }
     RegionTimer timer(on_gpu());
     timer.start();
-    for (const auto& [entry, args] : calls) entry(args.data());
+    for (std::size_t i = 0; i < calls.size(); ++i) {
+      if (i == traced_call) {
+        forced_teams = shape.first;
+        forced_warps = shape.second;
+      }
+      calls[i].first(calls[i].second.data());
+      forced_teams = 0;
+      forced_warps = 0;
+    }
     return timer.stop_ms();
   }
 
@@ -584,10 +688,115 @@ class OpenmpDevice : public Device {
 
   bool on_gpu() const { return omp_device_ >= 0; }
 
+  // The recording runtime (trace_runtime.cuh) as PTX for the image's ISA,
+  // compiled by NVRTC.
+  const std::string& recording_runtime() {
+    if (!runtime_ptx_.empty()) return runtime_ptx_;
+#if THREADMAP_HAVE_CUDA
+    const cuda::Nvrtc& nvrtc = cuda::Nvrtc::get();
+    if (!nvrtc.available()) throw Unavailable("a trace of an OpenMP region needs NVRTC: " + nvrtc.error());
+    runtime_ptx_ = nvrtc.compile(cuda::trace_runtime_request("compute_" + misa_.substr(3))).image;
+#else
+    throw Unavailable("a trace of an OpenMP region needs NVRTC, and this build of ThreadMap has no CUDA");
+#endif
+    return runtime_ptx_;
+  }
+
+  // The teams and warps libgomp's nvptx plugin launches the region of
+  // `launch` with (GCC 12's nvptx_adjust_launch_bounds, no num_teams or
+  // thread_limit clause): 8 warps a team, or fewer where the kernel allows
+  // fewer threads a block; as many teams as the SMs hold by registers alone.
+  // The kernel's registers come from linking the image as the plugin does.
+  std::pair<int, int> launch_shape(const LaunchCmd& launch) {
+    const std::string key = compiled_object(launch, misa_).path.string() + "|" + launch.kernel;
+    if (auto it = shapes_.find(key); it != shapes_.end()) return it->second;
+    const Driver& cu = Driver::get();
+    if (!cu.links) throw DeviceError("the CUDA driver lacks its link functions (cuLinkCreate)");
+    const OffloadImage image = openmp_offload_image(launch);
+    std::string entry;
+    for (const std::string& e : image.entries)
+      if (e.starts_with(region_prefix(launch.kernel))) {
+        entry = e;
+        break;
+      }
+    if (entry.empty()) throw DeviceError(launch.kernel + " holds no target region (no entry " +
+                                         region_prefix(launch.kernel) + "N in its image)");
+    void* link = nullptr;
+    cu.check(cu.cuLinkCreate(0, nullptr, nullptr, &link), "cuLinkCreate");
+    void* module = nullptr;
+    try {
+      for (const std::string& ptx : image.ptx)
+        cu.check(cu.cuLinkAddData(link, kJitInputPtx, const_cast<char*>(ptx.c_str()), ptx.size() + 1, nullptr, 0,
+                                  nullptr, nullptr),
+                 "cuLinkAddData");
+      void* cubin = nullptr;
+      std::size_t bytes = 0;
+      cu.check(cu.cuLinkComplete(link, &cubin, &bytes), "cuLinkComplete");
+      cu.check(cu.cuModuleLoadData(&module, cubin), "cuModuleLoadData");
+    } catch (...) {
+      cu.cuLinkDestroy(link);
+      throw;
+    }
+    cu.cuLinkDestroy(link);
+    void* function = nullptr;
+    int registers = 0, max_threads = 0, registers_per_sm = 0, sms = 0, device = 0;
+    cu.check(cu.cuModuleGetFunction(&function, module, entry.c_str()), "cuModuleGetFunction");
+    cu.check(cu.cuFuncGetAttribute(&registers, kFuncRegisters, function), "cuFuncGetAttribute");
+    cu.check(cu.cuFuncGetAttribute(&max_threads, kFuncMaxThreadsPerBlock, function), "cuFuncGetAttribute");
+    cu.cuModuleUnload(module);
+    cu.check(cu.cuCtxGetDevice(&device), "cuCtxGetDevice");
+    cu.check(cu.cuDeviceGetAttribute(&registers_per_sm, kAttrRegistersPerSm, device), "cuDeviceGetAttribute");
+    cu.check(cu.cuDeviceGetAttribute(&sms, kAttrMultiprocessors, device), "cuDeviceGetAttribute");
+    const int warps = std::clamp(std::min(max_threads / 32, 32), 1, 8);
+    const int teams = std::max(1, registers_per_sm / std::max(1, registers * 32 * warps) * sms);
+    return shapes_[key] = {teams, warps};
+  }
+
+  // The traced build of `launch`: a private copy of its object, whose image
+  // is instrumented as it registers (the kernel's regions and the functions
+  // GCC outlined from them, the trace buffer's address written in).
+  Entry traced_entry_for(const LaunchCmd& launch, std::uint64_t trace_buffer) {
+    const LaunchCmd plain = untraced(launch);
+    const CompiledObject compiled = compiled_object(plain, misa_);
+    const std::string key = compiled.path.string() + "|" + std::to_string(trace_buffer) + "|" + launch.kernel;
+    if (auto it = entries_.find(key); it != entries_.end()) return it->second;
+    const std::string& runtime = recording_runtime();
+    static std::atomic<int> copies{0};
+    std::error_code ec;
+    const fs::path copy = fs::temp_directory_path(ec) / ("threadmap-openmp-traced-" + std::to_string(getpid()) +
+                                                         "-" + std::to_string(copies++) + ".so");
+    fs::copy_file(compiled.path, copy, fs::copy_options::overwrite_existing, ec);
+    if (ec) throw DeviceError("cannot copy " + compiled.path.string() + ": " + ec.message());
+    const std::string prefix = region_prefix(launch.kernel);
+    std::string failure;
+    const ImageHook instrument = [&](OffloadImage& image) {
+      try {
+        std::vector<std::string> entries, functions;
+        for (const std::string& e : image.entries)
+          if (e.starts_with(prefix)) entries.push_back(e);
+        for (const std::string& f : cuda::function_definitions(image.ptx.at(0)))
+          if (f.starts_with(prefix)) functions.push_back(f);
+        image.ptx[0] = cuda::instrument_offload_ptx(image.ptx[0], entries, runtime, {trace_buffer, functions}).ptx;
+      } catch (const std::exception& e) {
+        failure = e.what();
+      }
+    };
+    void* handle = nullptr;
+    try {
+      handle = open_hooked(copy, instrument);
+    } catch (...) {
+      fs::remove(copy, ec);
+      throw;
+    }
+    fs::remove(copy, ec);
+    if (!failure.empty()) throw DeviceError(compiled.file + ": its GPU image could not be instrumented: " + failure);
+    const std::string symbol = "threadmap_entry_" + launch.kernel;
+    auto entry = reinterpret_cast<Entry>(dlsym(handle, symbol.c_str()));
+    if (!entry) throw DeviceError("the compiled " + compiled.file + " lacks " + symbol);
+    return entries_[key] = entry;
+  }
+
   Entry entry_for(const LaunchCmd& launch) {
-    if (traced(launch.program))
-      throw Unavailable("recording a trace of an OpenMP kernel is not built yet: " + launch.kernel +
-                        " runs, verifies and is timed on " + info_.spec);
     const CompiledObject compiled = compiled_object(launch, misa_);
     if (auto it = entries_.find(compiled.path.string() + launch.kernel); it != entries_.end()) return it->second;
     auto object = objects_.find(compiled.path.string());
@@ -608,6 +817,8 @@ class OpenmpDevice : public Device {
   std::string misa_;  // the PTX ISA the offload compiler targets ("sm_80")
   std::map<std::string, void*> objects_;
   std::map<std::string, Entry> entries_;
+  std::map<std::string, std::pair<int, int>> shapes_;  // launch_shape's answers
+  std::string runtime_ptx_;
 };
 
 // What the runtime offers: the GPU it offloads to (OpenMP device 0) with its
@@ -779,4 +990,20 @@ extern "C" __attribute__((visibility("default"))) void GOMP_offload_unregister_v
                                                                                   const void* target_data) {
   static const threadmap::RegisterFunction real = threadmap::libgomp_function("GOMP_offload_unregister_ver");
   if (real) real(version, host_table, target_type, threadmap::registered_image(target_data));
+}
+
+// Every target region's launch (GCC's host code calls it for each region),
+// passed on to libgomp, with the teams and warps of a traced call forced.
+extern "C" __attribute__((visibility("default"))) void GOMP_target_ext(int device, void (*fn)(void*),
+                                                                      std::size_t mapnum, void** hostaddrs,
+                                                                      std::size_t* sizes, unsigned short* kinds,
+                                                                      unsigned int flags, void** depend, void** args) {
+  static const auto real = [] {
+    void* gomp = dlopen("libgomp.so.1", RTLD_NOW | RTLD_NOLOAD);
+    return reinterpret_cast<threadmap::TargetExt>(gomp ? dlvsym(gomp, "GOMP_target_ext", "GOMP_4.5") : nullptr);
+  }();
+  if (!real) return;
+  if (threadmap::forced_teams.load() <= 0) return real(device, fn, mapnum, hostaddrs, sizes, kinds, flags, depend, args);
+  std::vector<void*> forced = threadmap::forced_arguments(args);
+  real(device, fn, mapnum, hostaddrs, sizes, kinds, flags, depend, forced.data());
 }
