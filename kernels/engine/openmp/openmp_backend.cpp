@@ -712,6 +712,10 @@ class OpenmpDevice : public Device {
     if (auto it = shapes_.find(key); it != shapes_.end()) return it->second;
     const Driver& cu = Driver::get();
     if (!cu.links) throw DeviceError("the CUDA driver lacks its link functions (cuLinkCreate)");
+    // libgomp's context, current on this thread once it has touched the
+    // device from here (it attaches each host thread it serves).
+    const Gomp& g = Gomp::get();
+    g.target_free(g.target_alloc(1, omp_device_), omp_device_);
     const OffloadImage image = openmp_offload_image(launch);
     std::string entry;
     for (const std::string& e : image.entries)
