@@ -87,8 +87,11 @@ set(CPACK_DEBIAN_PACKAGE_DEPENDS "libclang1-14")
 if(THREADMAP_HAVE_GUI)
   set(CPACK_DEBIAN_PACKAGE_DEPENDS "${CPACK_DEBIAN_PACKAGE_DEPENDS}, qt6-qpa-plugins")
 endif()
-# Qt's own texts (file dialogs, --help) in Portuguese and Spanish.
-set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "pocl-opencl-icd | opencl-icd, qt6-translations-l10n")
+# Qt's own texts (file dialogs, --help) in Portuguese and Spanish; the OpenMP
+# dialect's compiler and runtime (opened at run time: no shared-library
+# dependency names them), GCC's nvptx offload compiler and libgomp's GPU plugin.
+set(CPACK_DEBIAN_PACKAGE_RECOMMENDS
+    "pocl-opencl-icd | opencl-icd, qt6-translations-l10n, libgomp1, gcc-12-offload-nvptx, libgomp-plugin-nvptx1")
 set(CPACK_STRIP_FILES ON)
 set(CPACK_SOURCE_IGNORE_FILES "/build/;/\\\\.git/")
 include(CPack)
