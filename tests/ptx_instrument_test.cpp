@@ -1055,6 +1055,11 @@ TEST(OffloadImage, GccsRegionsAreInstrumentedAndAssemble) {
       (m.store ? stores : loads) += m.count;
   EXPECT_EQ(loads, 2);
   EXPECT_EQ(stores, 1);
+  // Each access call tells the runtime that what lies outside the buffers is
+  // libgomp's (a 4-byte load's flags, and a 4-byte store's).
+  EXPECT_NE(out.ptx.find(std::to_string(TM_HOOK_RUNTIME_DATA | (2u << TM_F_SIZE_SHIFT))), std::string::npos);
+  EXPECT_NE(out.ptx.find(std::to_string(TM_HOOK_RUNTIME_DATA | TM_F_STORE | (2u << TM_F_SIZE_SHIFT))),
+            std::string::npos);
   EXPECT_EQ(out.ptx.find(std::string(cuda::kTraceBufferParameter)), std::string::npos) << "no parameter added";
   EXPECT_NE(out.ptx.find(std::to_string(buffer)), std::string::npos) << "the buffer's address in the code";
   EXPECT_EQ(out.ptx.find(".version 7.0"), std::string::npos) << "the module's PTX version raised to the runtime's";

@@ -101,6 +101,11 @@
 /* What a hook passes as one word: the TM_F_* flags in the low 8 bits, the
  * atomic operation from TM_HOOK_ATOM_SHIFT; the record's last word of both. */
 #define TM_HOOK_ATOM_SHIFT 8u
+/* Hook only (never in a record): an access outside every buffer and shared
+ * array belongs to the runtime that launched the kernel (OpenMP's libgomp:
+ * the region's argument block, its stacks), not to the kernel's code: it is
+ * made, and neither recorded nor counted as outside. */
+#define TM_HOOK_RUNTIME_DATA 0x1000u
 #define TM_ADDRESS_HI(address, hook_flags)                      \
   ((((unsigned int)((address) >> 32)) & TM_A_ADDRESS_HI_MASK) | \
    ((((hook_flags) >> TM_HOOK_ATOM_SHIFT) & TM_ATOM_MASK) << TM_A_ATOM_SHIFT) | (((hook_flags)&0xffu) << 24))

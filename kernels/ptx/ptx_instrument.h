@@ -156,8 +156,9 @@ InstrumentedPtx instrument_ptx(std::string_view kernel_ptx, const std::vector<st
 // region's outlined functions). Instrumented for the access pass with:
 //   - the trace buffer's device address written into the code (no parameter
 //     is added: the runtime would not pass it);
-//   - every access made, whatever threadmap_access answers: the runtime's
-//     own data (the region's arguments, its stacks) lies in no buffer of the
+//   - every access made, whatever threadmap_access answers, and one outside
+//     every buffer not recorded (TM_HOOK_RUNTIME_DATA): the runtime's own
+//     data (the region's arguments, its stacks) lies in no buffer of the
 //     launch, and is still read;
 //   - `functions`, .func bodies, instrumented as the entries are, their
 //     returns not being a block's end;

@@ -185,7 +185,8 @@ class AccessPass final : public PassGlue {
   void access(const MachineAccess& a) override {
     const unsigned flags = (a.store ? TM_F_STORE : 0u) | (a.reduction ? TM_F_REDUCTION : 0u) |
                            (static_cast<unsigned>(log2_of(a.bytes)) << TM_F_SIZE_SHIFT) |
-                           (a.atomic << TM_HOOK_ATOM_SHIFT);
+                           (a.atomic << TM_HOOK_ATOM_SHIFT) |
+                           (options_.make_every_access ? TM_HOOK_RUNTIME_DATA : 0u);
     std::string what(a.opcode);
     if (a.members > 1)
       what += " x" + std::to_string(a.members) + " (one " + std::to_string(a.bytes) +

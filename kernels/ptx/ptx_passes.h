@@ -129,8 +129,9 @@ struct AccessGlueOptions {
   // The trace buffer's device address, written into the code (no parameter
   // added); 0: read from the added parameter.
   std::uint64_t trace_buffer = 0;
-  // Every access made whatever threadmap_access answers (the other
-  // runtime's own data lies in no buffer of the launch).
+  // Every access made whatever threadmap_access answers, and one outside
+  // every buffer not recorded (TM_HOOK_RUNTIME_DATA): the other runtime's
+  // own data lies in no buffer of the launch.
   bool make_every_access = false;
   // The body's returns are the block's end (an entry); a function's are not.
   bool exits_end_block = true;

@@ -137,6 +137,7 @@ extern "C" __device__ __noinline__ unsigned int threadmap_access(unsigned int* t
   const bool inside = space == TM_SPACE_SHARED
                           ? address >= shared_first && address + bytes <= shared_end
                           : in_buffers(tm, address, bytes);
+  if (!inside && (flags & TM_HOOK_RUNTIME_DATA)) return 1u;
   if (!inside) atomicAdd(tm + TM_H_OUTSIDE, 1u);
   if (!on) return inside ? 1u : 0u;
   if (space == TM_SPACE_SHARED) flags |= TM_F_SHARED;

@@ -22,6 +22,7 @@ inline void hide_every_device() {
   static std::string vendors = (std::filesystem::temp_directory_path() / "threadmap-fuzz-no-opencl-XXXXXX").string();
   if (!::mkdtemp(vendors.data())) std::abort();
   ::setenv("OCL_ICD_VENDORS", vendors.c_str(), 1);
+  ::setenv("THREADMAP_OPENMP", "off", 1);  // the OpenMP host fallback is a device on any machine
 }
 
 inline std::vector<std::string> lines_of(const std::uint8_t* data, std::size_t size) {

@@ -271,6 +271,27 @@ void* open_hooked(const fs::path& object, const ImageHook& hook) {
   return handle;
 }
 
+// Opens a private copy of `object` with `hook` reading (or rewriting) its
+// image: an object already open registers nothing again. The copy's file is
+// gone once it is open.
+void* open_private_copy(const fs::path& object, const ImageHook& hook) {
+  static std::atomic<int> copies{0};
+  std::error_code ec;
+  const fs::path copy = fs::temp_directory_path(ec) / ("threadmap-openmp-" + std::to_string(getpid()) + "-" +
+                                                       std::to_string(copies++) + ".so");
+  fs::copy_file(object, copy, fs::copy_options::overwrite_existing, ec);
+  if (ec) throw DeviceError("cannot copy " + object.string() + ": " + ec.message());
+  void* handle = nullptr;
+  try {
+    handle = open_hooked(copy, hook);
+  } catch (...) {
+    fs::remove(copy, ec);
+    throw;
+  }
+  fs::remove(copy, ec);
+  return handle;
+}
+
 // ---- The compiler.
 
 struct Spawned {
@@ -765,12 +786,6 @@ class OpenmpDevice : public Device {
     const std::string key = compiled.path.string() + "|" + std::to_string(trace_buffer) + "|" + launch.kernel;
     if (auto it = entries_.find(key); it != entries_.end()) return it->second;
     const std::string& runtime = recording_runtime();
-    static std::atomic<int> copies{0};
-    std::error_code ec;
-    const fs::path copy = fs::temp_directory_path(ec) / ("threadmap-openmp-traced-" + std::to_string(getpid()) +
-                                                         "-" + std::to_string(copies++) + ".so");
-    fs::copy_file(compiled.path, copy, fs::copy_options::overwrite_existing, ec);
-    if (ec) throw DeviceError("cannot copy " + compiled.path.string() + ": " + ec.message());
     const std::string prefix = region_prefix(launch.kernel);
     std::string failure;
     const ImageHook instrument = [&](OffloadImage& image) {
@@ -785,14 +800,7 @@ class OpenmpDevice : public Device {
         failure = e.what();
       }
     };
-    void* handle = nullptr;
-    try {
-      handle = open_hooked(copy, instrument);
-    } catch (...) {
-      fs::remove(copy, ec);
-      throw;
-    }
-    fs::remove(copy, ec);
+    void* handle = open_private_copy(compiled.path, instrument);
     if (!failure.empty()) throw DeviceError(compiled.file + ": its GPU image could not be instrumented: " + failure);
     const std::string symbol = "threadmap_entry_" + launch.kernel;
     auto entry = reinterpret_cast<Entry>(dlsym(handle, symbol.c_str()));
@@ -913,28 +921,13 @@ OffloadImage openmp_offload_image(const LaunchCmd& launch) {
   const Gomp& g = Gomp::get();
   if (!g.loaded()) throw Unavailable(g.error);
   const CompiledObject compiled = compiled_object(launch, gcc_runtime().misa);
-  // A private copy: an object already open registers nothing again.
-  static std::atomic<int> copies{0};
-  std::error_code ec;
-  const fs::path copy = fs::temp_directory_path(ec) / ("threadmap-openmp-" + std::to_string(getpid()) + "-" +
-                                                       std::to_string(copies++) + ".so");
-  fs::copy_file(compiled.path, copy, fs::copy_options::overwrite_existing, ec);
-  if (ec) throw DeviceError("cannot copy " + compiled.path.string() + ": " + ec.message());
   OffloadImage image;
   bool registered = false;
   const ImageHook read = [&](OffloadImage& i) {
     image = i;
     registered = true;
   };
-  void* handle = nullptr;
-  try {
-    handle = open_hooked(copy, read);
-  } catch (...) {
-    fs::remove(copy, ec);
-    throw;
-  }
-  dlclose(handle);
-  fs::remove(copy, ec);
+  dlclose(open_private_copy(compiled.path, read));
   if (!registered) throw DeviceError(compiled.file + ": its compiled object registers no nvptx image");
   return image;
 }
@@ -950,9 +943,21 @@ std::string openmp_cache_dir() {
   return std::string(home && *home ? home : "/tmp") + "/.cache/threadmap/openmp";
 }
 
+// THREADMAP_OPENMP=off: the backend is switched off (its host fallback is a
+// device on every machine with libgomp).
+static bool switched_off() {
+  const char* v = std::getenv("THREADMAP_OPENMP");
+  return v && std::string_view(v) == "off";
+}
+static constexpr const char* kSwitchedOff = "switched off by THREADMAP_OPENMP=off";
+
 BackendReport openmp_backend_report() {
   BackendReport report;
   report.backend = "openmp";
+  if (switched_off()) {
+    report.reason = kSwitchedOff;
+    return report;
+  }
   const Gomp& g = Gomp::get();
   if (!g.loaded()) {
     report.reason = g.error;
@@ -968,6 +973,7 @@ BackendReport openmp_backend_report() {
 std::unique_ptr<Device> open_openmp_device(const std::string& compiler) {
   if (compiler != kOpenmpGcc)
     throw InvalidRequest("openmp:" + compiler + ": ThreadMap compiles OpenMP offload with gcc (openmp:gcc)");
+  if (switched_off()) throw InvalidRequest("openmp:gcc: " + std::string(kSwitchedOff));
   const Gomp& g = Gomp::get();
   if (!g.loaded()) throw InvalidRequest("openmp:gcc: " + g.error);
   const Runtime& r = gcc_runtime();

@@ -21,6 +21,7 @@ namespace threadmap {
 // names: "openmp:gcc".
 inline constexpr std::string_view kOpenmpGcc = "gcc";
 
+// THREADMAP_OPENMP=off switches the backend off (it lists no device).
 BackendReport openmp_backend_report();
 // compiler: "gcc". Throws InvalidRequest naming what is missing.
 std::unique_ptr<Device> open_openmp_device(const std::string& compiler);
