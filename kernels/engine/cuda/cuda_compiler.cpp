@@ -1,4 +1,6 @@
 #include "kernels/engine/cuda/cuda_compiler.h"
+
+#include "kernels/engine/cache_dir.h"
 #include "kernels/core/output_file.h"
 
 #include <dlfcn.h>
@@ -173,9 +175,7 @@ std::string file_stem(std::string_view file_name) {
 
 std::string cuda_cache_dir() {
   if (const char* dir = std::getenv("THREADMAP_CACHE_DIR"); dir && *dir) return dir;
-  if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg) return std::string(xdg) + "/threadmap/cuda";
-  if (const char* home = std::getenv("HOME"); home && *home) return std::string(home) + "/.cache/threadmap/cuda";
-  return (fs::temp_directory_path() / "threadmap-cuda-cache").string();
+  return user_cache_dir("cuda");
 }
 
 const Nvrtc& Nvrtc::get() {

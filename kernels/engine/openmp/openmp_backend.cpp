@@ -23,6 +23,7 @@
 #include "kernels/core/error.h"
 #include "kernels/core/learner_source.h"
 #include "kernels/core/sources.h"
+#include "kernels/engine/cache_dir.h"
 #include "kernels/ptx/ptx_instrument.h"
 #if THREADMAP_HAVE_CUDA
 #include "kernels/engine/cuda/cuda_compiler.h"
@@ -808,7 +809,18 @@ class OpenmpDevice : public Device {
     return entries_[key] = entry;
   }
 
+  // The timed build's entry: looked up by what names its program (each run
+  // asks again), compiled or taken from the disk cache the first time.
   Entry entry_for(const LaunchCmd& launch) {
+    std::string program = launch.kernel + '\n' + launch.program.source + '\n' +
+                          std::string(element_name(launch.program.type)) + '\n';
+    for (const auto& [name, value] : launch.program.defines) program += name + "=" + std::to_string(value) + '\n';
+    program += launch.program.text;
+    if (auto it = launched_.find(program); it != launched_.end()) return it->second;
+    return launched_[program] = load_entry(launch);
+  }
+
+  Entry load_entry(const LaunchCmd& launch) {
     const CompiledObject compiled = compiled_object(launch, misa_);
     if (auto it = entries_.find(compiled.path.string() + launch.kernel); it != entries_.end()) return it->second;
     auto object = objects_.find(compiled.path.string());
@@ -829,6 +841,7 @@ class OpenmpDevice : public Device {
   std::string misa_;  // the PTX ISA the offload compiler targets ("sm_80")
   std::map<std::string, void*> objects_;
   std::map<std::string, Entry> entries_;
+  std::map<std::string, Entry> launched_;              // entry_for's answers, by program
   std::map<std::string, std::pair<int, int>> shapes_;  // launch_shape's answers
   std::string runtime_ptx_;
 };
@@ -937,11 +950,7 @@ std::string openmp_compiler_problem() {
   return gcc.found() && gcc.offload ? std::string() : gcc.missing;
 }
 
-std::string openmp_cache_dir() {
-  if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg) return std::string(xdg) + "/threadmap/openmp";
-  const char* home = std::getenv("HOME");
-  return std::string(home && *home ? home : "/tmp") + "/.cache/threadmap/openmp";
-}
+std::string openmp_cache_dir() { return user_cache_dir("openmp"); }
 
 // THREADMAP_OPENMP=off: the backend is switched off (its host fallback is a
 // device on every machine with libgomp).
