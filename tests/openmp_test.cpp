@@ -84,6 +84,8 @@ TEST(OpenmpManifest, AVariantNamesTheFamilysFilesItIsWrittenIn) {
   EXPECT_NE(manifest_error("dialects = [\"opencl\", \"opencl\"]", true).find("names opencl twice"),
             std::string::npos);
   EXPECT_NE(manifest_error("dialects = []", true).find("dialects is empty"), std::string::npos);
+  EXPECT_NE(manifest_error("dialects = [1]", true).find("not an integer"), std::string::npos)
+      << manifest_error("dialects = [1]", true);
 }
 
 testing::TestDevice& gcc_device() {

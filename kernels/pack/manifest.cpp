@@ -832,7 +832,8 @@ std::vector<Dialect> Reader::variant_dialects(const Fields& v, const FamilySpec&
   if (!list) return {};
   std::vector<Dialect> out;
   for (const toml::node& n : *list) {
-    const std::string key = n.is_string() ? std::string(*n.as_string()) : std::string();
+    if (!n.is_string()) fail(n, "dialects lists dialect names (" + dialect_keys_text() + "), not " + type_name(n));
+    const std::string key(*n.as_string());
     const std::optional<Dialect> dialect = dialect_from_key(key);
     if (!dialect) fail(n, "dialects lists kernel dialects (" + dialect_keys_text() + "); '" + key + "' is none");
     if (!fam.kernels.count(*dialect))
