@@ -9,6 +9,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "kernels/analysis/analysis.h"
 #include "kernels/core/dialect.h"
 #include "kernels/core/error.h"
 #include "kernels/engine/devices.h"
@@ -245,7 +246,7 @@ TEST(OpenmpTrace, TheLessonsLoopsAreTracedAsLibgompLaunchedThem) {
   if (!gcc_device().device) GTEST_SKIP() << gcc_device().skip_reason;
   Device& device = *gcc_device().device;
   if (device.info().memory_is_host) GTEST_SKIP() << "no GPU: the host fallback is not traced";
-  for (const char* id : {"matadd.rows", "matadd.cols", "matadd.cols_simd"}) {
+  for (const char* id : {"matadd.rows", "matadd.cols", "matadd.cols_simd", "matadd.rows_simd"}) {
     SCOPED_TRACE(id);
     const Variant& v = *find_variant(id);
     TraceOptions o;
@@ -263,6 +264,31 @@ TEST(OpenmpTrace, TheLessonsLoopsAreTracedAsLibgompLaunchedThem) {
       EXPECT_GT(a.line, 0u);
     }
     EXPECT_EQ(r.trace.source_file, "matadd.c");
+    // The grid the trace names is the one libgomp launched for the traced
+    // build (fewer teams fit the SMs where it needs more registers): every
+    // block started, on a named SM.
+    ASSERT_EQ(r.trace.schedule.size(), r.trace.block_count());
+    for (const BlockSchedule& b : r.trace.schedule) {
+      EXPECT_NE(b.start, UINT64_MAX) << "a block of the trace's grid never ran";
+      EXPECT_NE(b.sm, kNoSm);
+    }
+    // libgomp's own loads (the region's arguments) are counted apart, and
+    // its team state in shared memory is no race of the kernel's.
+    EXPECT_GT(r.trace.runtime_accesses.ld_requests, 0u);
+    const analysis::Analysis a = analysis::analyze(r.trace, analysis::model_for(r.trace));
+    EXPECT_TRUE(a.problems.list.empty());
+    EXPECT_EQ(a.totals.shared_ld_requests + a.totals.shared_st_requests, 0u);
+    // GCC's mapping: the 32 lanes of a warp run every instruction; outside
+    // `simd` they run the same iteration, so each request is 32 lanes on one
+    // word (one sector); the row loop's inner `simd` hands a row's 64
+    // elements to the lanes: 4 sectors a request.
+    // The column loop's `simd` shares only the columns an OpenMP thread
+    // holds: 64 columns for 396 x 8 threads are one each, run on one lane.
+    ASSERT_GT(a.totals.global_ld_requests, 0u);
+    const bool one_lane = std::string_view(id) == "matadd.cols_simd";
+    EXPECT_EQ(a.totals.global_ld_lanes, (one_lane ? 1 : 32) * a.totals.global_ld_requests);
+    const std::uint64_t sectors_per_request = std::string_view(id) == "matadd.rows_simd" ? 4 : 1;
+    EXPECT_EQ(a.totals.global_ld_sectors, sectors_per_request * a.totals.global_ld_requests);
   }
 }
 

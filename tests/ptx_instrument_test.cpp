@@ -1060,6 +1060,11 @@ TEST(OffloadImage, GccsRegionsAreInstrumentedAndAssemble) {
   EXPECT_NE(out.ptx.find(std::to_string(TM_HOOK_RUNTIME_DATA | (2u << TM_F_SIZE_SHIFT))), std::string::npos);
   EXPECT_NE(out.ptx.find(std::to_string(TM_HOOK_RUNTIME_DATA | TM_F_STORE | (2u << TM_F_SIZE_SHIFT))),
             std::string::npos);
+  // GCC's shared variables (its team state, the values it broadcasts to a
+  // warp's lanes) are libgomp's: no shared window is given to the hook, so
+  // every shared access is the runtime's, made and not recorded.
+  ASSERT_NE(image.ptx[0].find(".shared"), std::string::npos) << "GCC's image declares shared variables";
+  EXPECT_EQ(out.ptx.find("mov.u32 \t%threadmap_shared_at, "), std::string::npos);
   EXPECT_EQ(out.ptx.find(std::string(cuda::kTraceBufferParameter)), std::string::npos) << "no parameter added";
   EXPECT_NE(out.ptx.find(std::to_string(buffer)), std::string::npos) << "the buffer's address in the code";
   EXPECT_EQ(out.ptx.find(".version 7.0"), std::string::npos) << "the module's PTX version raised to the runtime's";

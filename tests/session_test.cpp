@@ -574,6 +574,54 @@ TEST(Session, ClockPassRoundTrip) {
 
 // Atomics keep their operation, whether their old value was used, and
 // their sites' kind; a byte naming no operation is refused.
+// The launching runtime's own global loads and stores (OpenMP): kept, read
+// back, counted apart from the kernel's by the analysis, and absent from a
+// trace that has none; a malformed count is refused by name.
+TEST(Session, RuntimeAccessesRoundTripAndAreCountedApart) {
+  Session s;
+  s.created_by = "test";
+  s.created_at = "2026-12-07T00:00:00Z";
+  s.kernel_id = "matadd.rows";
+  Trace t;
+  t.kernel_id = s.kernel_id;
+  t.grid = {1, 1, 1};
+  t.block = {32, 1, 1};
+  t.timing_pass = kTracedPassName;
+  t.traced_blocks = {0};
+  t.schedule.resize(1);
+  t.buffers.push_back({"a", "input", ElementType::Int, 32});
+  Access load;
+  load.size = 4;
+  load.line = 24;
+  t.accesses = {load};
+  t.sites = {{24, Space::Global, false, "res[i] = a[i];"}};
+  s.trace = t;
+  EXPECT_FALSE(nlohmann::json::from_cbor(encode_session(s))["trace"].contains("runtime_accesses"));
+  s.trace->runtime_accesses = {89, 97, 120, 131};
+  const Session back = decode_session(encode_session(s));
+  ASSERT_TRUE(back.trace);
+  EXPECT_EQ(back.trace->runtime_accesses.ld_requests, 89u);
+  EXPECT_EQ(back.trace->runtime_accesses.ld_sectors, 97u);
+  EXPECT_EQ(back.trace->runtime_accesses.st_requests, 120u);
+  EXPECT_EQ(back.trace->runtime_accesses.st_sectors, 131u);
+  const analysis::Analysis a = analysis::analyze(*back.trace, analysis::model_for(*back.trace));
+  EXPECT_EQ(a.totals.global_ld_requests, 1u) << "the kernel's own load";
+  EXPECT_EQ(a.totals.runtime_global_ld_requests, 89u);
+  EXPECT_EQ(a.totals.runtime_global_st_sectors, 131u);
+  const nlohmann::json counters = analysis::to_json(a.totals);
+  EXPECT_EQ(counters.at("runtime_global_st_requests"), 120u);
+  EXPECT_FALSE(analysis::to_json(analysis::Counters{}).contains("runtime_global_ld_requests"));
+
+  nlohmann::json bytes = nlohmann::json::from_cbor(encode_session(s));
+  bytes["trace"]["runtime_accesses"]["st_sectors"] = -1;
+  try {
+    decode_session(nlohmann::json::to_cbor(bytes));
+    ADD_FAILURE() << "a negative count was read";
+  } catch (const std::exception& e) {
+    EXPECT_NE(std::string(e.what()).find("trace.runtime_accesses.st_sectors"), std::string::npos) << e.what();
+  }
+}
+
 TEST(Session, AtomicsRoundTrip) {
   Session s;
   s.created_by = "test";

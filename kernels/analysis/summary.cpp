@@ -61,7 +61,7 @@ Summary summarize(const Trace& t, const Analysis& a) {
 // --- Writing.
 
 json to_json(const Counters& c) {
-  return {{"accesses", c.accesses},
+  json out = {{"accesses", c.accesses},
           {"smsp__inst_executed_op_shared_ld.sum", c.shared_ld_requests},
           {"smsp__inst_executed_op_shared_st.sum", c.shared_st_requests},
           {"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", c.shared_ld_wavefronts},
@@ -86,6 +86,14 @@ json to_json(const Counters& c) {
           {"ideal_shared_atom_wavefronts", c.shared_atom_ideal_wavefronts},
           {"ideal_global_atom_sectors", c.global_atom_ideal_sectors},
           {"ideal_global_red_sectors", c.global_red_ideal_sectors}};
+  // Where the launching runtime made global accesses of its own (OpenMP).
+  if (c.runtime_global_ld_requests || c.runtime_global_st_requests) {
+    out["runtime_global_ld_requests"] = c.runtime_global_ld_requests;
+    out["runtime_global_ld_sectors"] = c.runtime_global_ld_sectors;
+    out["runtime_global_st_requests"] = c.runtime_global_st_requests;
+    out["runtime_global_st_sectors"] = c.runtime_global_st_sectors;
+  }
+  return out;
 }
 
 json to_json(const BlockTotals& b) { return {{"block", b.block}, {"counters", to_json(b.counters)}}; }
@@ -196,6 +204,10 @@ Counters counters_from(const json& counters, const std::string& what) {
   c.shared_atom_ideal_wavefronts = maybe("ideal_shared_atom_wavefronts");
   c.global_atom_ideal_sectors = maybe("ideal_global_atom_sectors");
   c.global_red_ideal_sectors = maybe("ideal_global_red_sectors");
+  c.runtime_global_ld_requests = maybe("runtime_global_ld_requests");
+  c.runtime_global_ld_sectors = maybe("runtime_global_ld_sectors");
+  c.runtime_global_st_requests = maybe("runtime_global_st_requests");
+  c.runtime_global_st_sectors = maybe("runtime_global_st_sectors");
   return c;  // the bank conflicts are wavefronts less the ideal, as written
 }
 

@@ -22,7 +22,9 @@ struct DeviceInfo {
   std::string backend;  // "opencl" or "cuda": the API that runs its kernels
   Dialect dialect = Dialect::OpenCL;  // the language its compiler takes
   // Its kernels read the SM clocks (globaltimer, clock64): a trace times its
-  // blocks and barriers in a second, clock-instrumented run; else in order only.
+  // blocks and barriers in a second, clock-instrumented run (CUDA), or in
+  // its access run where another runtime launches the kernel (OpenMP); else
+  // in order only.
   bool kernel_clocks = false;
   std::string spec;     // "opencl:0:0", "cuda:0": what --device takes
   std::string name;
@@ -152,10 +154,11 @@ class Device {
   };
   virtual std::vector<MergedAccess> merged_accesses(const LaunchCmd&) { return {}; }
 
-  // The grid and block a runtime chooses for a launch itself (OpenMP: libgomp
-  // runs a region as teams of warps it counts from the kernel's registers),
-  // which a traced run of it is given too; nullopt where the LaunchCmd's
-  // grid and block are the launch.
+  // The grid and block a runtime chooses for the traced run of a launch it
+  // shapes itself (OpenMP: libgomp runs a region as teams of warps it counts
+  // from the kernel's registers, and the traced build's may fit fewer teams
+  // than the timed one's); nullopt where the LaunchCmd's grid and block are
+  // the launch.
   struct RuntimeLaunch {
     std::array<std::size_t, 3> groups{1, 1, 1};
     std::array<std::size_t, 3> group_size{1, 1, 1};

@@ -212,6 +212,13 @@ json encode_trace(const Trace& t) {
   if (!t.barriers.empty() && t.barriers.front().accesses_before != BarrierEvent::kNoAccessMark)
     out["barrier_marks"] = marks.take();
   if (!t.strays.empty()) out["strays"] = strays.take();
+  if (t.runtime_accesses.any()) {
+    const RuntimeAccesses& r = t.runtime_accesses;
+    out["runtime_accesses"] = {{"ld_requests", r.ld_requests},
+                               {"ld_sectors", r.ld_sectors},
+                               {"st_requests", r.st_requests},
+                               {"st_sectors", r.st_sectors}};
+  }
   out["accesses"] = accesses.take();  // the bulk, moved in (an initializer list copies)
   return out;
 }
@@ -613,6 +620,17 @@ void decode_clock_pass(const json& j, Trace& t, const TraceBounds& bounds) {
     t.traced_schedule = decode_schedule(j, "traced_schedule", bounds);
 }
 
+// Since OpenMP: the launching runtime's own global loads and stores.
+void decode_runtime_accesses(const json& j, Trace& t) {
+  if (!j.contains("runtime_accesses")) return;
+  const json& r = j["runtime_accesses"];
+  const std::string w = "trace.runtime_accesses";
+  if (!r.is_object()) bad(w + " is not a map");
+  constexpr std::uint64_t kMost = std::uint64_t{1} << 40;
+  t.runtime_accesses = {number(r, "ld_requests", w, kMost), number(r, "ld_sectors", w, kMost),
+                        number(r, "st_requests", w, kMost), number(r, "st_sectors", w, kMost)};
+}
+
 Trace decode_trace(const json& j) {
   Trace t;
   const TraceBounds bounds = decode_launch(j, t);
@@ -624,6 +642,7 @@ Trace decode_trace(const json& j) {
   decode_barriers(j, t, bounds);
   decode_barrier_marks(j, t);
   decode_strays(j, t, bounds);
+  decode_runtime_accesses(j, t);
   t.schedule = decode_schedule(j, "schedule", bounds);
   decode_clock_pass(j, t, bounds);
   return t;

@@ -136,6 +136,15 @@ struct AccessSite {
   bool atomic = false;  // an atomic read-modify-write (store is set too)
 };
 
+// The global loads and stores of the runtime that launched the kernel
+// (OpenMP's libgomp: the region's arguments, its stacks), made by the traced
+// blocks' code and in no buffer of the launch: counted as Nsight Compute
+// counts requests and sectors, never recorded one by one.
+struct RuntimeAccesses {
+  std::uint64_t ld_requests = 0, ld_sectors = 0, st_requests = 0, st_sectors = 0;
+  bool any() const { return ld_requests || ld_sectors || st_requests || st_sectors; }
+};
+
 struct Trace {
   std::string kernel_id;    // catalog id
   std::string kernel;       // function name
@@ -161,6 +170,7 @@ struct Trace {
   std::vector<AccessSite> sites;
   std::vector<Access> accesses;
   std::vector<StrayAccess> strays;  // accesses in no buffer, in device order
+  RuntimeAccesses runtime_accesses;
   std::vector<BarrierEvent> barriers;
   std::vector<BlockSchedule> schedule;  // one per block of the grid (the clock pass's when there is one)
   // The clock pass: the passes of about one block in clock_block_stride

@@ -17,7 +17,7 @@
 #ifndef THREADMAP_TRACE_FORMAT_H
 #define THREADMAP_TRACE_FORMAT_H
 
-#define TM_FORMAT_VERSION 2
+#define TM_FORMAT_VERSION 3
 
 /* header words */
 #define TM_H_VERSION 0
@@ -36,7 +36,14 @@
 #define TM_H_CLOCK_SLOTS 13     /* clock pass: word offset of the slot table (one word per block) */
 #define TM_H_BOUNDS 14          /* access pass: word offset of the bounds section (128-byte aligned) */
 #define TM_H_OUTSIDE 15         /* atomic, access pass: accesses outside the bounds, every block */
-#define TM_HEADER_WORDS 16
+/* atomic, access pass, traced blocks: the warp-level global loads and stores
+ * the launching runtime's own data took (TM_HOOK_RUNTIME_DATA), and their
+ * 32-byte sectors, as Nsight Compute counts requests and sectors */
+#define TM_H_RUNTIME_LD_REQUESTS 16
+#define TM_H_RUNTIME_LD_SECTORS 17
+#define TM_H_RUNTIME_ST_REQUESTS 18
+#define TM_H_RUNTIME_ST_SECTORS 19
+#define TM_HEADER_WORDS 20
 
 /* bounds section, access pass: the traced build checks every access against
  * it before the access, and an access outside them is recorded with
@@ -103,8 +110,9 @@
 #define TM_HOOK_ATOM_SHIFT 8u
 /* Hook only (never in a record): an access outside every buffer and shared
  * array belongs to the runtime that launched the kernel (OpenMP's libgomp:
- * the region's argument block, its stacks), not to the kernel's code: it is
- * made, and neither recorded nor counted as outside. */
+ * the region's argument block, its stacks, its team state in shared memory),
+ * not to the kernel's code: it is made, never recorded nor counted as
+ * outside; a global load or store of it is counted in TM_H_RUNTIME_*. */
 #define TM_HOOK_RUNTIME_DATA 0x1000u
 #define TM_ADDRESS_HI(address, hook_flags)                      \
   ((((unsigned int)((address) >> 32)) & TM_A_ADDRESS_HI_MASK) | \

@@ -398,17 +398,21 @@ TracePlan plan_trace(Device& device, const Variant& variant, const Params& param
   // hooks into the kernel's text, CUDA instruments its PTX.
   traced.program.defines.emplace_back(std::string(kTraceDefine), kAccessPass);
   traced.args.push_back(BufferArg{static_cast<int>(w.buffers.size())});
-  // A launch its runtime shapes (OpenMP) is recorded in the shape it chose.
-  if (const auto shape = device.runtime_launch(w.launches.front())) {
-    traced.groups = shape->groups;
-    traced.group_size = shape->group_size;
+  // A launch its runtime shapes (OpenMP) is recorded in the shape it chose
+  // for the traced build.
+  const auto runtime_shape = device.runtime_launch(w.launches.front());
+  if (runtime_shape) {
+    traced.groups = runtime_shape->groups;
+    traced.group_size = runtime_shape->group_size;
   }
   plan.access_launches = w.launches;
   plan.access_launches.front() = traced;
   // CUDA runs the kernel a second time for the clocks: the same PTX,
-  // instrumented for the clock pass (cuda/ptx_instrument.h).
+  // instrumented for the clock pass (cuda/ptx_instrument.h). An image
+  // another runtime launches (OpenMP) is instrumented for the access pass
+  // alone: its own stamps time the blocks and name their SMs.
   plan.clocks = info.kernel_clocks;
-  plan.clock_pass = plan.clocks;
+  plan.clock_pass = plan.clocks && !runtime_shape;
   plan.clock_launches = w.launches;
   plan.clock_launches.front().program.defines.emplace_back(std::string(kTraceDefine), kClockPass);
   plan.clock_launches.front().args = traced.args;
@@ -781,6 +785,8 @@ std::pair<SiteKeySet, Strays> decode_accesses(Trace& t, const SizedTrace& sized,
                                               const Workload& w, const std::vector<std::uint8_t>& traced_bit,
                                               const std::string& id) {
   const AccessBounds bounds{traced_bit, t.threads_per_block(), uploaded.bases, w.buffers};
+  t.runtime_accesses = {sized.words[TM_H_RUNTIME_LD_REQUESTS], sized.words[TM_H_RUNTIME_LD_SECTORS],
+                        sized.words[TM_H_RUNTIME_ST_REQUESTS], sized.words[TM_H_RUNTIME_ST_SECTORS]};
   const std::uint64_t attempts = sized.words[TM_H_ACCESS_COUNT];
   auto record = [&](std::uint64_t i) { return &sized.words[sized.layout.accesses + i * TM_ACCESS_WORDS]; };
   reserve_on_huge_pages(t.accesses, attempts);

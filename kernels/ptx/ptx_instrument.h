@@ -158,8 +158,9 @@ InstrumentedPtx instrument_ptx(std::string_view kernel_ptx, const std::vector<st
 //     is added: the runtime would not pass it);
 //   - every access made, whatever threadmap_access answers, and one outside
 //     every buffer not recorded (TM_HOOK_RUNTIME_DATA): the runtime's own
-//     data (the region's arguments, its stacks) lies in no buffer of the
-//     launch, and is still read;
+//     data (the region's arguments, its stacks, and every shared variable:
+//     GCC's team state) lies in no buffer of the launch, and is still read;
+//     its global loads and stores are counted apart (TM_H_RUNTIME_*);
 //   - `functions`, .func bodies, instrumented as the entries are, their
 //     returns not being a block's end;
 //   - the module's .version raised to the runtime's where it is older (GCC

@@ -206,11 +206,16 @@ class AccessPass final : public PassGlue {
     for (const ptx::Statement* s : a.statements) made_only_if(*s, may);
   }
 
-  void shared_arrays(const std::vector<ptx::Variable>& arrays) override { shared_arrays_ = arrays; }
+  void shared_arrays(const std::vector<ptx::Variable>& arrays) override {
+    if (!options_.make_every_access) shared_arrays_ = arrays;
+  }
 
   // The shared window's bytes the entry's arrays take, for threadmap_access:
   // from the lowest array's first byte to the highest one's end (an
-  // .extern array ends %dynamic_smem_size bytes on).
+  // .extern array ends %dynamic_smem_size bytes on). In an image another
+  // runtime launches, the shared variables are that runtime's (GCC's team
+  // state and the values it broadcasts to a warp's lanes): the window is
+  // empty, and each shared access is the runtime's own.
   void end(const ControlFlow&) override {
     if (!first_) return;
     std::string glue = comment("the shared arrays' bytes, which a shared access must fall in");

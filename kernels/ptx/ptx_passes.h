@@ -131,7 +131,8 @@ struct AccessGlueOptions {
   std::uint64_t trace_buffer = 0;
   // Every access made whatever threadmap_access answers, and one outside
   // every buffer not recorded (TM_HOOK_RUNTIME_DATA): the other runtime's
-  // own data lies in no buffer of the launch.
+  // own data lies in no buffer of the launch. The shared variables are that
+  // runtime's too: no shared access is the kernel's.
   bool make_every_access = false;
   // The body's returns are the block's end (an entry); a function's are not.
   bool exits_end_block = true;

@@ -103,6 +103,23 @@ __device__ inline bool in_buffers(const unsigned int* tm, unsigned long long add
   return false;
 }
 
+// A global load or store of the launching runtime's own data, counted as
+// Nsight Compute counts it: one request per warp-level execution of the
+// instruction (the lanes of this warp here together at the same site, line
+// and flags naming it), one sector per distinct 32-byte sector they touch.
+__device__ inline void count_runtime_request(unsigned int* tm, unsigned int line, unsigned int flags,
+                                             unsigned long long address) {
+  const unsigned int here = __activemask();
+  const unsigned int site = __match_any_sync(here, (static_cast<unsigned long long>(line) << 32) | flags);
+  const unsigned int sector = __match_any_sync(site, address >> 5);
+  unsigned int lane;
+  asm("mov.u32 %0, %%laneid;" : "=r"(lane));
+  const unsigned int below = (1u << lane) - 1u;
+  const bool store = flags & TM_F_STORE;
+  if (!(site & below)) atomicAdd(tm + (store ? TM_H_RUNTIME_ST_REQUESTS : TM_H_RUNTIME_LD_REQUESTS), 1u);
+  if (!(sector & below)) atomicAdd(tm + (store ? TM_H_RUNTIME_ST_SECTORS : TM_H_RUNTIME_LD_SECTORS), 1u);
+}
+
 }  // namespace threadmap_runtime
 
 // One load or store of one thread, in every block, before it is made.
@@ -137,7 +154,12 @@ extern "C" __device__ __noinline__ unsigned int threadmap_access(unsigned int* t
   const bool inside = space == TM_SPACE_SHARED
                           ? address >= shared_first && address + bytes <= shared_end
                           : in_buffers(tm, address, bytes);
-  if (!inside && (flags & TM_HOOK_RUNTIME_DATA)) return 1u;
+  if (!inside && (flags & TM_HOOK_RUNTIME_DATA)) {
+    if (on && space != TM_SPACE_SHARED && !(flags & TM_F_REDUCTION) &&
+        ((flags >> TM_HOOK_ATOM_SHIFT) & TM_ATOM_MASK) == TM_ATOM_NONE)
+      count_runtime_request(tm, line, flags, address);
+    return 1u;
+  }
   if (!inside) atomicAdd(tm + TM_H_OUTSIDE, 1u);
   if (!on) return inside ? 1u : 0u;
   if (space == TM_SPACE_SHARED) flags |= TM_F_SHARED;

@@ -236,11 +236,22 @@ const void* hooked_image(unsigned version, int target_type, const void* target_d
   return out;
 }
 
+// Where a traced build's registers are measured, its trace buffer's address
+// (any: the code only holds it).
+constexpr std::uint64_t kShapeProbeAddress = std::uint64_t{1} << 40;
+
+// How libgomp's nvptx plugin launches a region's entry (launch_shape).
+struct LaunchShape {
+  int teams = 0, warps = 0;
+  int registers = 0;  // a thread's, as the driver linked the entry
+};
+
 // The teams and warps a traced call is launched with: those libgomp chose for
-// the timed build (launch_shape), so that the instrumented image, which may
-// need more registers, runs its region in the same teams and warps. Passed
-// on as the target arguments a num_teams and a thread_limit clause would
-// make (libgomp's GOMP_TARGET_ARG_*); 0: the runtime's own choice.
+// the timed build, or as many as fit the SMs by the instrumented entry's
+// registers where fewer do (launch_shape, traced), so that the trace says
+// what ran. Passed on as the target arguments a num_teams and a
+// thread_limit clause would make (libgomp's GOMP_TARGET_ARG_*); 0: the
+// runtime's own choice.
 std::atomic<int> forced_teams{0}, forced_warps{0};
 constexpr std::intptr_t kArgSubsequent = 1 << 7, kArgNumTeams = 1 << 8, kArgThreadLimit = 2 << 8;
 using TargetExt = void (*)(int, void (*)(void*), std::size_t, void**, std::size_t*, unsigned short*, unsigned,
@@ -611,7 +622,7 @@ class OpenmpDevice : public Device {
 
   std::optional<RuntimeLaunch> runtime_launch(const LaunchCmd& launch) override {
     if (!on_gpu()) return std::nullopt;  // prepare refuses the traced build
-    const auto [teams, warps] = launch_shape(untraced(launch));
+    const auto [teams, warps, registers] = launch_shape(untraced(launch), true);
     RuntimeLaunch r;
     r.groups = {static_cast<std::size_t>(teams), 1, 1};
     r.group_size = {32, static_cast<std::size_t>(warps), 1};
@@ -658,7 +669,7 @@ class OpenmpDevice : public Device {
     std::vector<std::int32_t> scalars;
     scalars.reserve(launches.size() * 16);
     std::size_t traced_call = launches.size();  // none
-    std::pair<int, int> shape{0, 0};
+    LaunchShape shape;
     for (const LaunchCmd& l : launches) {
       std::vector<void*> args;
       for (const KernelArg& a : l.args) {
@@ -683,14 +694,14 @@ class OpenmpDevice : public Device {
       const std::uint64_t address = device_address(*buffers.at(static_cast<std::size_t>(trace->buffer)));
       calls.emplace_back(traced_entry_for(l, address), std::move(args));
       traced_call = calls.size() - 1;
-      shape = launch_shape(untraced(l));
+      shape = launch_shape(untraced(l), true);
     }
     RegionTimer timer(on_gpu());
     timer.start();
     for (std::size_t i = 0; i < calls.size(); ++i) {
       if (i == traced_call) {
-        forced_teams = shape.first;
-        forced_warps = shape.second;
+        forced_teams = shape.teams;
+        forced_warps = shape.warps;
       }
       calls[i].first(calls[i].second.data());
       forced_teams = 0;
@@ -729,16 +740,26 @@ class OpenmpDevice : public Device {
   // thread_limit clause): 8 warps a team, or fewer where the kernel allows
   // fewer threads a block; as many teams as the SMs hold by registers alone.
   // The kernel's registers come from linking the image as the plugin does.
-  std::pair<int, int> launch_shape(const LaunchCmd& launch) {
-    const std::string key = compiled_object(launch, misa_).path.string() + "|" + launch.kernel;
+  //
+  // `traced`: the launch of the traced build, asked for the timed build's
+  // teams and warps (execute). The plugin still launches no more teams than
+  // fit the SMs by the entry's registers, and the instrumented entry needs
+  // more (matadd.rows on the H100: 264 teams traced, 396 timed): the image
+  // is instrumented here as it will be, and linked, for its registers.
+  LaunchShape launch_shape(const LaunchCmd& launch, bool traced = false) {
+    const std::string key =
+        compiled_object(launch, misa_).path.string() + "|" + launch.kernel + (traced ? "|traced" : "");
     if (auto it = shapes_.find(key); it != shapes_.end()) return it->second;
+    const LaunchShape timed = traced ? launch_shape(launch) : LaunchShape{};
     const Driver& cu = Driver::get();
     if (!cu.links) throw DeviceError("the CUDA driver lacks its link functions (cuLinkCreate)");
     // libgomp's context, current on this thread once it has touched the
     // device from here (it attaches each host thread it serves).
     const Gomp& g = Gomp::get();
     g.target_free(g.target_alloc(1, omp_device_), omp_device_);
-    const OffloadImage image = openmp_offload_image(launch);
+    OffloadImage image = openmp_offload_image(launch);
+    // Any address will do: the registers do not depend on it.
+    if (traced) instrument_image(image, launch.kernel, kShapeProbeAddress);
     std::string entry;
     for (const std::string& e : image.entries)
       if (e.starts_with(region_prefix(launch.kernel))) {
@@ -773,9 +794,21 @@ class OpenmpDevice : public Device {
     cu.check(cu.cuCtxGetDevice(&device), "cuCtxGetDevice");
     cu.check(cu.cuDeviceGetAttribute(&registers_per_sm, kAttrRegistersPerSm, device), "cuDeviceGetAttribute");
     cu.check(cu.cuDeviceGetAttribute(&sms, kAttrMultiprocessors, device), "cuDeviceGetAttribute");
-    const int warps = std::clamp(std::min(max_threads / 32, 32), 1, 8);
-    const int teams = std::max(1, registers_per_sm / std::max(1, registers * 32 * warps) * sms);
-    return shapes_[key] = {teams, warps};
+    const int warps = traced ? timed.warps : std::clamp(std::min(max_threads / 32, 32), 1, 8);
+    const int fit = std::max(1, registers_per_sm / std::max(1, registers * 32 * warps) * sms);
+    return shapes_[key] = {traced ? std::min(timed.teams, fit) : fit, warps, registers};
+  }
+
+  // Instruments the regions of `kernel` in `image`, with the functions GCC
+  // outlined from them, the trace buffer's address written in.
+  void instrument_image(OffloadImage& image, const std::string& kernel, std::uint64_t trace_buffer) {
+    const std::string prefix = region_prefix(kernel);
+    std::vector<std::string> entries, functions;
+    for (const std::string& e : image.entries)
+      if (e.starts_with(prefix)) entries.push_back(e);
+    for (const std::string& f : cuda::function_definitions(image.ptx.at(0)))
+      if (f.starts_with(prefix)) functions.push_back(f);
+    image.ptx[0] = cuda::instrument_offload_ptx(image.ptx[0], entries, recording_runtime(), {trace_buffer, functions}).ptx;
   }
 
   // The traced build of `launch`: a private copy of its object, whose image
@@ -786,17 +819,11 @@ class OpenmpDevice : public Device {
     const CompiledObject compiled = compiled_object(plain, misa_);
     const std::string key = compiled.path.string() + "|" + std::to_string(trace_buffer) + "|" + launch.kernel;
     if (auto it = entries_.find(key); it != entries_.end()) return it->second;
-    const std::string& runtime = recording_runtime();
-    const std::string prefix = region_prefix(launch.kernel);
+    recording_runtime();
     std::string failure;
     const ImageHook instrument = [&](OffloadImage& image) {
       try {
-        std::vector<std::string> entries, functions;
-        for (const std::string& e : image.entries)
-          if (e.starts_with(prefix)) entries.push_back(e);
-        for (const std::string& f : cuda::function_definitions(image.ptx.at(0)))
-          if (f.starts_with(prefix)) functions.push_back(f);
-        image.ptx[0] = cuda::instrument_offload_ptx(image.ptx[0], entries, runtime, {trace_buffer, functions}).ptx;
+        instrument_image(image, launch.kernel, trace_buffer);
       } catch (const std::exception& e) {
         failure = e.what();
       }
@@ -842,7 +869,7 @@ class OpenmpDevice : public Device {
   std::map<std::string, void*> objects_;
   std::map<std::string, Entry> entries_;
   std::map<std::string, Entry> launched_;              // entry_for's answers, by program
-  std::map<std::string, std::pair<int, int>> shapes_;  // launch_shape's answers
+  std::map<std::string, LaunchShape> shapes_;  // launch_shape's answers
   std::string runtime_ptx_;
 };
 
@@ -898,6 +925,7 @@ Runtime probe_gcc() {
     d.last_level_cache_bytes = static_cast<std::uint64_t>(l2);
     d.compute_units = sms;
     d.warp_width = 32;
+    d.kernel_clocks = true;  // the recording runtime reads %globaltimer, %smid and clock64
     d.timer_resolution_ns = 500;  // cuEventElapsedTime: about half a microsecond
     const int cc = major * 10 + minor;
     r.misa = cc >= 80 ? "sm_80" : cc >= 75 ? "sm_75" : cc >= 70 ? "sm_70" : "sm_53";
