@@ -628,6 +628,8 @@ TEST(Exercises, CheckGradesKnownCheatsAsNotMet) {
       {"smem-conflict-free", "smem-conflict-free.round-trip.cl", "goal not met", "read a word another thread stored"},
       {"matadd-coalesced", "matadd-coalesced.one-item.cl", "goal not met", "fewer than 16 lanes a request"},
       {"matadd-coalesced", "matadd-coalesced.lane-zero.cl", "goal not met", "fewer than 16 lanes a request"},
+      // GCC's OpenMP mapping by hand: 32 lanes a request, all on one word.
+      {"matadd-coalesced", "matadd-coalesced.same-word.cl", "goal not met", "fewer than 2 sectors a request"},
       {"transpose-coalesced-read", "transpose-coalesced-read.lane-zero.cl", "goal not met",
        "fewer than 16 lanes a request"},
       {"reduce-tree", "reduce-tree.dummy-loads.cl", "goal not met", "fewer than 16 lanes a request"},

@@ -155,6 +155,8 @@ double goal_metric(const analysis::Counters& c, const std::string& metric) {
     return static_cast<double>(c.global_st_sectors) - static_cast<double>(c.global_st_ideal_sectors);
   if (metric == "shared_ld_requests") return static_cast<double>(c.shared_ld_requests);
   if (metric == "shared_st_requests") return static_cast<double>(c.shared_st_requests);
+  if (metric == "global_ld_sectors") return static_cast<double>(c.global_ld_sectors);
+  if (metric == "global_st_sectors") return static_cast<double>(c.global_st_sectors);
   if (metric == "global_ld_requests") return static_cast<double>(c.global_ld_requests);
   if (metric == "global_st_requests") return static_cast<double>(c.global_st_requests);
   if (metric == "shared_atom_requests") return static_cast<double>(c.shared_atom_requests);

@@ -8,7 +8,7 @@
 
 namespace threadmap {
 
-inline constexpr std::array<std::string_view, 16> kGoalMetrics{
+inline constexpr std::array<std::string_view, 18> kGoalMetrics{
     "verified",
     "shared_ld_conflicts",
     "shared_st_conflicts",
@@ -18,6 +18,10 @@ inline constexpr std::array<std::string_view, 16> kGoalMetrics{
     "shared_st_requests",
     "global_ld_requests",
     "global_st_requests",
+    // The 32-byte sectors the global requests carried: with `per` a request
+    // count, how many distinct neighbours a warp's request serves.
+    "global_ld_sectors",
+    "global_st_sectors",
     "shared_atom_requests",    // shared atomics (ATOMS), every operation
     "global_atomic_requests",  // global atomics, those that return the old value and reductions
     // Thread-level accesses (each request's active lanes): with `per` a
