@@ -66,19 +66,43 @@ namespace {
 constexpr int kMaxRecentFiles = 8;
 
 // The bundled recordings (resources/recordings.qrc), a folder for each GPU
-// they were made on: the seed lessons' on an H100, the bundled packs' on an
-// H200. The one of `kernel_id`, or "" when none was bundled.
-QString bundled_recording(const std::string& kernel_id) {
+// they were made on, and for a dialect other than the seed's CUDA its key
+// after the GPU's: the seed lessons' on an H100 ("h100", "h100-openmp"),
+// the bundled packs' on an H200. Every one of `kernel_id`, in folder order.
+QStringList bundled_recordings(const std::string& kernel_id) {
+  QStringList paths;
   for (const QString& folder : QDir(":/recordings").entryList(QDir::Dirs, QDir::Name)) {
     const QString path = QString(":/recordings/%1/%2.threadmap").arg(folder, QString::fromStdString(kernel_id));
-    if (QFileInfo::exists(path)) return path;
+    if (QFileInfo::exists(path)) paths.push_back(path);
   }
-  return {};
+  return paths;
 }
 
-// The GPU a bundled recording was made on, from its folder: "NVIDIA H100".
+// The dialect a bundled recording's folder names, if any.
+std::optional<Dialect> bundled_recording_dialect(const QString& path) {
+  const QString folder = QFileInfo(path).dir().dirName();
+  const qsizetype dash = folder.indexOf('-');
+  if (dash < 0) return std::nullopt;
+  return dialect_from_key(folder.mid(dash + 1).toStdString());
+}
+
+// The one of `kernel_id` in `dialect` where one was bundled, else the
+// first; "" when none was.
+QString bundled_recording(const std::string& kernel_id, std::optional<Dialect> dialect = std::nullopt) {
+  const QStringList paths = bundled_recordings(kernel_id);
+  for (const QString& path : paths)
+    if (dialect && bundled_recording_dialect(path) == dialect) return path;
+  return paths.isEmpty() ? QString() : paths.front();
+}
+
+// The GPU a bundled recording was made on, from its folder, and the
+// dialect where the folder names one: "NVIDIA H100", "NVIDIA H100, OpenMP C".
 QString bundled_recording_gpu(const QString& path) {
-  return "NVIDIA " + QFileInfo(path).dir().dirName().toUpper();
+  const QString folder = QFileInfo(path).dir().dirName();
+  QString gpu = "NVIDIA " + folder.section('-', 0, 0).toUpper();
+  if (const std::optional<Dialect> d = bundled_recording_dialect(path))
+    gpu += ", " + QString::fromUtf8(dialect_title(*d).data(), static_cast<qsizetype>(dialect_title(*d).size()));
+  return gpu;
 }
 
 }  // namespace
@@ -419,7 +443,8 @@ void MainWindow::build_file_menu() {
     if (recent->isEmpty()) recent->addAction(tr("(none)"))->setEnabled(false);
   });
   add_action(file, QT_TR_NOOP("Open &bundled recording"), QKeySequence(), [this] {
-    open_bundled_recording(variant_ && !bundled_recording(variant_->id).isEmpty() ? variant_->id : "transpose.shared");
+    open_bundled_recording(variant_ && !bundled_recording(variant_->id).isEmpty() ? variant_->id : "transpose.shared",
+                           dialect());
   });
   add_action(file, QT_TR_NOOP("Open &pack…"), QKeySequence(), [this] {
     const QString folder = QFileDialog::getExistingDirectory(this, tr("Open pack (a folder with a pack.toml)"),
@@ -947,10 +972,10 @@ QString MainWindow::open_from(const QString& path) {
   return error;
 }
 
-QString MainWindow::open_bundled_recording(const std::string& kernel_id) {
+QString MainWindow::open_bundled_recording(const std::string& kernel_id, std::optional<Dialect> dialect) {
   const Variant* chosen = find_variant(kernel_id);
   if (!chosen) return tr("no kernel '%1' in the catalog").arg(QString::fromStdString(kernel_id));
-  const QString path = bundled_recording(kernel_id);
+  const QString path = bundled_recording(kernel_id, dialect);
   if (path.isEmpty()) return tr("no bundled recording of %1").arg(QString::fromStdString(kernel_id));
   // Its family's other recordings: bars beside it, all measured on the same GPU.
   const QDir folder = QFileInfo(path).dir();
@@ -1090,11 +1115,13 @@ void MainWindow::compare_now() {
   std::vector<CompareDialog::Choice> choices;
   int first = 0;
   for (const Variant& v : catalog()) {
-    const QString path = bundled_recording(v.id);
-    if (v.family != family || path.isEmpty()) continue;
-    if (variant_ && v.id == variant_->id) first = static_cast<int>(choices.size());
-    choices.push_back(
-        {tr("%1 · bundled recording (%2)").arg(QString::fromStdString(v.id), bundled_recording_gpu(path)), path});
+    if (v.family != family) continue;
+    for (const QString& path : bundled_recordings(v.id)) {
+      if (variant_ && v.id == variant_->id && path == bundled_recording(v.id, dialect()))
+        first = static_cast<int>(choices.size());
+      choices.push_back(
+          {tr("%1 · bundled recording (%2)").arg(QString::fromStdString(v.id), bundled_recording_gpu(path)), path});
+    }
   }
   QStringList files = QSettings().value("recentFiles").toStringList();
   if (!shown_path_.isEmpty() && !shown_path_.startsWith(":/")) files.prepend(shown_path_);

@@ -119,9 +119,11 @@ class MainWindow : public QMainWindow {
   // Runs the kernels on that GPU server from now on (File ▸ Connect to a GPU
   // server…), or on this machine for an empty target. The problem, or empty.
   QString connect_to_server(const QString& target);
-  // One of the real H100 recordings embedded in the binary, by kernel id; the
-  // other bundled recordings of its family fill the variants chart.
-  QString open_bundled_recording(const std::string& kernel_id = "transpose.shared");
+  // One of the real H100 recordings embedded in the binary, by kernel id (the
+  // one in `dialect` where one was bundled); the other bundled recordings of
+  // its family and folder fill the variants chart.
+  QString open_bundled_recording(const std::string& kernel_id = "transpose.shared",
+                                 std::optional<Dialect> dialect = std::nullopt);
   // Switches the interface (and the lessons) to "en", "pt_BR" or "es" and
   // remembers it; every open window retranslates at once.
   void set_language(const QString& code);
