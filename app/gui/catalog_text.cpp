@@ -46,7 +46,7 @@ const char* const kTexts[] = {
     QT_TRANSLATE_NOOP("Catalog", "Columns, lanes sharing them (simd)"),
     QT_TRANSLATE_NOOP(
         "Catalog",
-        "The column loop as `parallel for simd`: under GCC, whose OpenMP thread is a whole warp, neighbouring columns go to neighbouring lanes and each request serves 32 of them."),
+        "The column loop as `parallel for simd`: under GCC, whose OpenMP thread is a whole warp, the columns an OpenMP thread holds go to neighbouring lanes: as many lanes share a request as the thread holds columns (at most 32), few where the matrix is narrow."),
     QT_TRANSLATE_NOOP("Catalog", "Rows, each shared by a warp's lanes (simd)"),
     QT_TRANSLATE_NOOP(
         "Catalog",

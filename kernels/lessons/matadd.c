@@ -5,9 +5,10 @@
 //
 // What the pragma does on a GPU is the compiler's choice:
 //   GCC runs each OpenMP thread as a whole warp (blocks of 8 warps); outside
-//     a `simd` construct one lane's work is the warp's, so neither loop of the
-//     lesson ever serves two iterations with one request. `simd` hands the
-//     iterations to the 32 lanes: the *_simd functions.
+//     a `simd` construct all 32 lanes run the thread's one iteration, on the
+//     same words, so neither loop of the lesson ever serves two iterations
+//     with one request. `simd` hands the iterations to the lanes: the *_simd
+//     functions.
 //   clang runs each OpenMP thread as one CUDA thread, neighbouring iterations
 //     on neighbouring lanes: the column loop coalesces as the lesson says.
 //
@@ -37,7 +38,8 @@ void matadd_cols(const ELEM* a, const ELEM* b, ELEM* res, int width, int height)
 }
 
 // The column loop with its iterations shared by the lanes of a warp (`simd`):
-// under GCC, neighbouring columns go to neighbouring lanes.
+// under GCC, the columns an OpenMP thread holds go to neighbouring lanes (as
+// many lanes work as the thread holds columns, at most 32).
 void matadd_cols_simd(const ELEM* a, const ELEM* b, ELEM* res, int width, int height) {
     #pragma omp target teams distribute parallel for simd map(to:a[:width*height]) map(to:b[:width*height]) map(from:res[:width*height])
     for (int j = 0; j < width; j++) {

@@ -481,8 +481,8 @@
         <translation>Columnas, repartidas entre las lanes (simd)</translation>
     </message>
     <message>
-        <source>The column loop as `parallel for simd`: under GCC, whose OpenMP thread is a whole warp, neighbouring columns go to neighbouring lanes and each request serves 32 of them.</source>
-        <translation>El bucle de columnas como `parallel for simd`: con GCC, cuyo hilo OpenMP es un warp entero, columnas vecinas van a lanes vecinas y cada solicitud sirve a 32 de ellas.</translation>
+        <source>The column loop as `parallel for simd`: under GCC, whose OpenMP thread is a whole warp, the columns an OpenMP thread holds go to neighbouring lanes: as many lanes share a request as the thread holds columns (at most 32), few where the matrix is narrow.</source>
+        <translation>El bucle de columnas como `parallel for simd`: con GCC, cuyo hilo OpenMP es un warp entero, las columnas que recibe un hilo OpenMP van a lanes vecinas: tantas lanes comparten una solicitud como columnas recibe el hilo (como mucho 32), pocas donde la matriz es estrecha.</translation>
     </message>
     <message>
         <source>Rows, each shared by a warp&apos;s lanes (simd)</source>

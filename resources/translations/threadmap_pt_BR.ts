@@ -481,8 +481,8 @@
         <translation>Colunas, repartidas entre as lanes (simd)</translation>
     </message>
     <message>
-        <source>The column loop as `parallel for simd`: under GCC, whose OpenMP thread is a whole warp, neighbouring columns go to neighbouring lanes and each request serves 32 of them.</source>
-        <translation>O laço das colunas como `parallel for simd`: no GCC, cuja thread OpenMP é um warp inteiro, colunas vizinhas vão para lanes vizinhas e cada requisição serve 32 delas.</translation>
+        <source>The column loop as `parallel for simd`: under GCC, whose OpenMP thread is a whole warp, the columns an OpenMP thread holds go to neighbouring lanes: as many lanes share a request as the thread holds columns (at most 32), few where the matrix is narrow.</source>
+        <translation>O laço de colunas como `parallel for simd`: com o GCC, cujo thread OpenMP é um warp inteiro, as colunas que um thread OpenMP recebe vão para lanes vizinhas: tantas lanes dividem uma requisição quantas colunas o thread recebe (no máximo 32), poucas onde a matriz é estreita.</translation>
     </message>
     <message>
         <source>Rows, each shared by a warp&apos;s lanes (simd)</source>
