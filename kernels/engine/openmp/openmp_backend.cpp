@@ -819,7 +819,7 @@ class OpenmpDevice : public Device {
     const CompiledObject compiled = compiled_object(plain, misa_);
     const std::string key = compiled.path.string() + "|" + std::to_string(trace_buffer) + "|" + launch.kernel;
     if (auto it = entries_.find(key); it != entries_.end()) return it->second;
-    recording_runtime();
+    recording_runtime();  // compiled here, not inside libgomp's registration
     std::string failure;
     const ImageHook instrument = [&](OffloadImage& image) {
       try {
