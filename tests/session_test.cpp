@@ -13,6 +13,7 @@
 #include "kernels/engine/record.h"
 #include "tests/test_devices.h"
 #include "kernels/analysis/analysis.h"
+#include "kernels/analysis/merge.h"
 #include "kernels/analysis/summary.h"
 
 namespace threadmap {
@@ -615,8 +616,12 @@ TEST(Session, RuntimeAccessesRoundTripAndAreCountedApart) {
   EXPECT_EQ(back.trace->runtime_accesses.st_sectors, 131u);
   const analysis::Analysis a = analysis::analyze(*back.trace, analysis::model_for(*back.trace));
   EXPECT_EQ(a.totals.global_ld_requests, 1u) << "the kernel's own load";
-  EXPECT_EQ(a.totals.runtime_global_ld_requests, 89u);
-  EXPECT_EQ(a.totals.runtime_global_st_sectors, 131u);
+  EXPECT_EQ(a.totals.runtime.ld_requests, 89u);
+  EXPECT_EQ(a.totals.runtime.st_sectors, 131u);
+  analysis::Counters two_batches = a.totals;  // a grid counted in batches adds them
+  analysis::add_counters(two_batches, a.totals);
+  EXPECT_EQ(two_batches.runtime.ld_requests, 178u);
+  EXPECT_EQ(two_batches.runtime.st_sectors, 262u);
   const nlohmann::json counters = analysis::to_json(a.totals);
   EXPECT_EQ(counters.at("runtime_global_st_requests"), 120u);
   EXPECT_FALSE(analysis::to_json(analysis::Counters{}).contains("runtime_global_ld_requests"));

@@ -78,13 +78,13 @@ void print_counters(const analysis::Counters& c, std::ostream& os) {
   for (const auto& [name, value] : values.items())
     if (name != "accesses") t.rows.push_back({name, count(value.get<std::uint64_t>())});
   t.print_text(os);
-  if (c.runtime_global_ld_requests || c.runtime_global_st_requests)
+  if (c.runtime.any())
     os << "runtime_global_*: the launching runtime's own global loads and stores (libgomp: the region's arguments, "
           "its stacks), in no buffer and not drawn. Nsight Compute counts them with the kernel's: "
-       << count(c.global_ld_requests + c.runtime_global_ld_requests) << " load requests, "
-       << count(c.global_ld_sectors + c.runtime_global_ld_sectors) << " sectors; "
-       << count(c.global_st_requests + c.runtime_global_st_requests) << " store requests, "
-       << count(c.global_st_sectors + c.runtime_global_st_sectors) << " sectors\n";
+       << count(c.global_ld_requests + c.runtime.ld_requests) << " load requests, "
+       << count(c.global_ld_sectors + c.runtime.ld_sectors) << " sectors; "
+       << count(c.global_st_requests + c.runtime.st_requests) << " store requests, "
+       << count(c.global_st_sectors + c.runtime.st_sectors) << " sectors\n";
 }
 
 void print_sites(const analysis::Analysis& a, std::ostream& os) {

@@ -730,10 +730,7 @@ Analysis analyze(const Trace& t, const DeviceModel& model) {
   const std::vector<RequestWorker> workers = build_requests(t, shape, records, model, scratch, a.request_lanes);
   a.requests = in_device_order(workers, records.partition, scratch.rank);
   count_totals(a, t, records);
-  a.totals.runtime_global_ld_requests = t.runtime_accesses.ld_requests;
-  a.totals.runtime_global_ld_sectors = t.runtime_accesses.ld_sectors;
-  a.totals.runtime_global_st_requests = t.runtime_accesses.st_requests;
-  a.totals.runtime_global_st_sectors = t.runtime_accesses.st_sectors;
+  a.totals.runtime = t.runtime_accesses;
 
   const bool timed = t.barrier_clock != "order";
   a.barriers = barrier_passes(t, shape.warps_per_block, timed);

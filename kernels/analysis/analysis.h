@@ -75,11 +75,10 @@ struct Counters {
   // reading back only what it stored itself makes none). From the problems'
   // walk over each block's shared words (Problems::shared_loads_exchanged).
   std::uint64_t shared_ld_exchanged = 0;
-  // The launching runtime's own global loads and stores (Trace::runtime_accesses:
-  // OpenMP's libgomp), apart from the kernel's above; Nsight Compute's
-  // l1tex__t_*_global_op_* count both.
-  std::uint64_t runtime_global_ld_requests = 0, runtime_global_ld_sectors = 0;
-  std::uint64_t runtime_global_st_requests = 0, runtime_global_st_sectors = 0;
+  // The launching runtime's own global loads and stores (OpenMP's libgomp),
+  // the trace's Trace::runtime_accesses, apart from the kernel's above;
+  // Nsight Compute's l1tex__t_*_global_op_* count both.
+  RuntimeAccesses runtime;
 
   std::uint64_t shared_ld_conflicts() const { return shared_ld_wavefronts - shared_ld_ideal_wavefronts; }
   std::uint64_t shared_st_conflicts() const { return shared_st_wavefronts - shared_st_ideal_wavefronts; }

@@ -80,10 +80,7 @@ void add_counters(Counters& into, const Counters& more) {
   into.global_ld_lanes += more.global_ld_lanes;
   into.global_st_lanes += more.global_st_lanes;
   into.shared_ld_exchanged += more.shared_ld_exchanged;
-  into.runtime_global_ld_requests += more.runtime_global_ld_requests;
-  into.runtime_global_ld_sectors += more.runtime_global_ld_sectors;
-  into.runtime_global_st_requests += more.runtime_global_st_requests;
-  into.runtime_global_st_sectors += more.runtime_global_st_sectors;
+  into.runtime += more.runtime;
 }
 
 // A batch's problems added to the grid's: one of a kind at the same line(s)

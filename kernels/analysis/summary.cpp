@@ -87,11 +87,11 @@ json to_json(const Counters& c) {
           {"ideal_global_atom_sectors", c.global_atom_ideal_sectors},
           {"ideal_global_red_sectors", c.global_red_ideal_sectors}};
   // Where the launching runtime made global accesses of its own (OpenMP).
-  if (c.runtime_global_ld_requests || c.runtime_global_st_requests) {
-    out["runtime_global_ld_requests"] = c.runtime_global_ld_requests;
-    out["runtime_global_ld_sectors"] = c.runtime_global_ld_sectors;
-    out["runtime_global_st_requests"] = c.runtime_global_st_requests;
-    out["runtime_global_st_sectors"] = c.runtime_global_st_sectors;
+  if (c.runtime.any()) {
+    out["runtime_global_ld_requests"] = c.runtime.ld_requests;
+    out["runtime_global_ld_sectors"] = c.runtime.ld_sectors;
+    out["runtime_global_st_requests"] = c.runtime.st_requests;
+    out["runtime_global_st_sectors"] = c.runtime.st_sectors;
   }
   return out;
 }
@@ -204,10 +204,8 @@ Counters counters_from(const json& counters, const std::string& what) {
   c.shared_atom_ideal_wavefronts = maybe("ideal_shared_atom_wavefronts");
   c.global_atom_ideal_sectors = maybe("ideal_global_atom_sectors");
   c.global_red_ideal_sectors = maybe("ideal_global_red_sectors");
-  c.runtime_global_ld_requests = maybe("runtime_global_ld_requests");
-  c.runtime_global_ld_sectors = maybe("runtime_global_ld_sectors");
-  c.runtime_global_st_requests = maybe("runtime_global_st_requests");
-  c.runtime_global_st_sectors = maybe("runtime_global_st_sectors");
+  c.runtime = {maybe("runtime_global_ld_requests"), maybe("runtime_global_ld_sectors"),
+               maybe("runtime_global_st_requests"), maybe("runtime_global_st_sectors")};
   return c;  // the bank conflicts are wavefronts less the ideal, as written
 }
 

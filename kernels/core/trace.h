@@ -143,6 +143,13 @@ struct AccessSite {
 struct RuntimeAccesses {
   std::uint64_t ld_requests = 0, ld_sectors = 0, st_requests = 0, st_sectors = 0;
   bool any() const { return ld_requests || ld_sectors || st_requests || st_sectors; }
+  RuntimeAccesses& operator+=(const RuntimeAccesses& more) {
+    ld_requests += more.ld_requests;
+    ld_sectors += more.ld_sectors;
+    st_requests += more.st_requests;
+    st_sectors += more.st_sectors;
+    return *this;
+  }
 };
 
 struct Trace {
