@@ -817,6 +817,7 @@ TEST(Exercises, CheckGradesCudaCheatsAsNotMet) {
       {"smem-conflict-free", "smem-conflict-free.round-trip.cu", "goal not met", "read a word another thread stored"},
       {"matadd-coalesced", "matadd-coalesced.one-item.cu", "goal not met", "fewer than 16 lanes a request"},
       {"matadd-coalesced", "matadd-coalesced.lane-zero.cu", "goal not met", "fewer than 16 lanes a request"},
+      {"matadd-coalesced", "matadd-coalesced.same-word.cu", "goal not met", "fewer than 2 sectors a request"},
       {"transpose-coalesced-read", "transpose-coalesced-read.lane-zero.cu", "goal not met",
        "fewer than 16 lanes a request"},
       {"reduce-tree", "reduce-tree.dummy-loads.cu", "goal not met", "fewer than 16 lanes a request"},
